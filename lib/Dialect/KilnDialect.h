@@ -1,0 +1,14 @@
+#ifndef KILN_LIB_DIALECT_KILNDIALECT_H
+#define KILN_LIB_DIALECT_KILNDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include "lib/Dialect/KilnDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "lib/Dialect/KilnOps.h.inc"
+
+#endif // KILN_LIB_DIALECT_KILNDIALECT_H

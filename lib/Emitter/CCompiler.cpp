@@ -1,0 +1,63 @@
+#include "lib/Emitter/Emitter.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef KILN_CLANG_DRIVER_PATH
+#error "KILN_CLANG_DRIVER_PATH must name the clang driver (for its resource dir)"
+#endif
+
+namespace kiln {
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs,
+               llvm::TargetMachine &machine, llvm::LLVMContext &context) {
+  std::string triple = machine.getTargetTriple().str();
+  std::vector<std::string> storage = {
+      KILN_CLANG_DRIVER_PATH, "-x", "c", "-std=gnu11", "-target", triple,
+      // -O2 keeps clang from marking functions optnone; Kiln's own pipeline
+      // optimizes wrapper and kernels together afterwards.
+      "-O2", "-Xclang", "-disable-llvm-passes", "-fPIC", "-fwrapv",
+      "-fno-strict-aliasing", "-c", path.str()};
+  for (const std::string &dir : includeDirs) {
+    storage.push_back("-I");
+    storage.push_back(dir);
+  }
+  std::vector<const char *> args;
+  for (const std::string &arg : storage)
+    args.push_back(arg.c_str());
+
+  clang::DiagnosticOptions diagnosticOptions;
+  auto fileSystem = llvm::vfs::getRealFileSystem();
+  auto *printer =
+      new clang::TextDiagnosticPrinter(llvm::errs(), diagnosticOptions);
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = clang::CompilerInstance::createDiagnostics(
+      *fileSystem, diagnosticOptions, printer, /*ShouldOwnClient=*/true);
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(args, invocationOptions);
+  if (!invocation)
+    return llvm::createStringError("cannot build a clang invocation for " +
+                                   path.str());
+
+  clang::CompilerInstance compiler(std::move(invocation));
+  compiler.createVirtualFileSystem(fileSystem);
+  compiler.createDiagnostics();
+  clang::EmitLLVMOnlyAction action(&context);
+  if (!compiler.ExecuteAction(action))
+    return llvm::createStringError("clang failed to compile " + path.str());
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  if (!module)
+    return llvm::createStringError("clang produced no module for " +
+                                   path.str());
+  return module;
+}
+
+} // namespace kiln

@@ -1,0 +1,109 @@
+#include "lib/Emitter/Emitter.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+namespace kiln {
+
+static constexpr llvm::StringLiteral cInterfacePrefix = "_mlir_ciface_";
+
+std::vector<std::string> exposeCInterface(llvm::Module &module,
+                                          llvm::StringRef symbolPrefix) {
+  std::vector<llvm::Function *> interfaces;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() &&
+        function.getName().starts_with(cInterfacePrefix))
+      interfaces.push_back(&function);
+
+  std::vector<std::string> publicNames;
+  for (llvm::Function *interface : interfaces) {
+    std::string pythonName =
+        interface->getName().drop_front(cInterfacePrefix.size()).str();
+    std::string publicName = symbolPrefix.str() + pythonName;
+    // The expanded-descriptor body may already own the public name.
+    if (llvm::Function *clash = module.getFunction(publicName))
+      clash->setName("kiln.body." + pythonName);
+    interface->setName(publicName);
+    interface->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    interface->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    publicNames.push_back(publicName);
+  }
+  std::set<std::string> keep(publicNames.begin(), publicNames.end());
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && !keep.count(function.getName().str()))
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return publicNames;
+}
+
+void internalizeAllBut(llvm::Module &module,
+                       const std::vector<std::string> &exported) {
+  std::set<std::string> keep(exported.begin(), exported.end());
+  auto internalize = [&](llvm::GlobalValue &value) {
+    if (value.isDeclaration() || keep.count(value.getName().str()))
+      return;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+    value.setVisibility(llvm::GlobalValue::DefaultVisibility);
+  };
+  for (llvm::Function &function : module)
+    internalize(function);
+  for (llvm::GlobalVariable &global : module.globals())
+    internalize(global);
+  for (const std::string &name : exported)
+    if (llvm::GlobalValue *value = module.getNamedValue(name))
+      value->setVisibility(llvm::GlobalValue::DefaultVisibility);
+}
+
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                    unsigned optLevel) {
+  llvm::LoopAnalysisManager loopAM;
+  llvm::FunctionAnalysisManager functionAM;
+  llvm::CGSCCAnalysisManager cgsccAM;
+  llvm::ModuleAnalysisManager moduleAM;
+
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  tuning.LoopInterleaving = optLevel >= 2;
+  tuning.LoopUnrolling = optLevel >= 2;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(moduleAM);
+  builder.registerCGSCCAnalyses(cgsccAM);
+  builder.registerFunctionAnalyses(functionAM);
+  builder.registerLoopAnalyses(loopAM);
+  builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+
+  llvm::ModulePassManager passes;
+  switch (optLevel) {
+  case 0:
+    passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+    break;
+  case 1:
+    passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O1);
+    break;
+  case 2:
+    passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    break;
+  default:
+    passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    break;
+  }
+  passes.run(module, moduleAM);
+}
+
+llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                            llvm::CodeGenFileType fileType,
+                            llvm::raw_pwrite_stream &out) {
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, out, nullptr, fileType))
+    return llvm::createStringError(
+        "the target cannot emit this kind of file");
+  passes.run(module);
+  return llvm::Error::success();
+}
+
+} // namespace kiln

@@ -1,0 +1,66 @@
+#ifndef KILN_LIB_EMITTER_EMITTER_H
+#define KILN_LIB_EMITTER_EMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+// A TargetMachine for the host triple. `cpu` is an LLVM CPU name
+// (`x86-64-v3`, `znver3`, ...) or `native` for the CPU this runs on, with
+// its exact feature set. Objects are position independent: every artifact
+// Kiln writes is a shared object.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(llvm::StringRef cpu, unsigned optLevel);
+
+// Translates a module already in the LLVM dialect; emits an MLIR diagnostic
+// and returns null on failure.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &context);
+
+// Sets triple, data layout and per-function target attributes so that
+// modules from MLIR and from Clang agree and a kernel can inline into its
+// wrapper.
+void prepareForTarget(llvm::Module &module, llvm::TargetMachine &machine);
+
+// Gives each exported function's C interface (`_mlir_ciface_<name>`, taking
+// memref descriptors by pointer) the public name `<prefix><name>`; every
+// other definition becomes internal. Returns the public names.
+std::vector<std::string> exposeCInterface(llvm::Module &module,
+                                          llvm::StringRef symbolPrefix);
+
+// Compiles a C file with Clang's libraries in this process.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs,
+               llvm::TargetMachine &machine, llvm::LLVMContext &context);
+
+// Makes every definition internal except `exported`.
+void internalizeAllBut(llvm::Module &module,
+                       const std::vector<std::string> &exported);
+
+// The new pass manager's default pipeline at -O<optLevel>.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                    unsigned optLevel);
+
+llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                            llvm::CodeGenFileType fileType,
+                            llvm::raw_pwrite_stream &out);
+
+// Links one object into a shared library with lld, in this process. The
+// result depends only on libc and libm (and on nothing at all when the code
+// calls neither); undefined Python C-API symbols are left for the
+// interpreter to resolve at import.
+llvm::Error linkSharedObject(llvm::StringRef objectPath,
+                             llvm::StringRef outputPath);
+
+} // namespace kiln
+
+#endif // KILN_LIB_EMITTER_EMITTER_H

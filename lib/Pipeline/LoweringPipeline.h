@@ -1,0 +1,29 @@
+#ifndef KILN_LIB_PIPELINE_LOWERINGPIPELINE_H
+#define KILN_LIB_PIPELINE_LOWERINGPIPELINE_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace kiln {
+
+struct LoweringOptions {
+  // Attach DISubprograms so Python locations reach the DWARF line table.
+  bool debugInfo = true;
+};
+
+// Dialects the frontend emits and the lowering produces, plus the LLVM IR
+// translation interfaces; nothing else is registered, to keep start-up and
+// build time small.
+void registerKilnDialects(mlir::DialectRegistry &registry);
+
+// Frontend MLIR (func, arith, math, scf, memref, kiln) -> LLVM dialect.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                              const LoweringOptions &options = {});
+
+// Makes the upstream passes Kiln uses, Kiln's own passes and the
+// `kiln-lower-to-llvm` pipeline available to textual pipelines (kiln-opt).
+void registerKilnPassesAndPipelines();
+
+} // namespace kiln
+
+#endif // KILN_LIB_PIPELINE_LOWERINGPIPELINE_H

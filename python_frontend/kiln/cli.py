@@ -1,0 +1,38 @@
+"""`kiln` command line: `kiln build mod.py -o OUTDIR`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .errors import KilnCompileError, KilnToolchainError
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="kiln", description="Kiln: compile annotated numeric "
+                                     "Python ahead of time")
+    commands = parser.add_subparsers(dest="command", required=True)
+    build_parser = commands.add_parser("build", help="compile a module's @kiln.export functions")
+    build_parser.add_argument("module", help="path to the .py file")
+    build_parser.add_argument("-o", "--outdir", required=True, help="output directory")
+    build_parser.add_argument("-O", dest="opt_level", type=int, default=3, choices=range(4),
+                              help="optimization level (default 3)")
+    build_parser.add_argument("--target-cpu", default="native",
+                              help="LLVM CPU name (default: native)")
+    args = parser.parse_args(argv)
+
+    from .compiler.compiler import BuildOptions, build
+    try:
+        result = build(args.module, args.outdir,
+                       BuildOptions(opt_level=args.opt_level, target_cpu=args.target_cpu))
+    except KilnCompileError as error:
+        print(f"kiln: error: cannot compile {args.module}:", file=sys.stderr)
+        for diagnostic in error.diagnostics:
+            print(f"  {diagnostic}", file=sys.stderr)
+        return 1
+    except (KilnToolchainError, OSError, ValueError) as error:
+        print(f"kiln: error: {error}", file=sys.stderr)
+        return 1
+    names = ", ".join(s.name for s in result.signatures)
+    print(f"kiln: built {result.module_name} ({names}) into {result.outdir}")
+    return 0

@@ -1,0 +1,1 @@
+"""Kiln's compiler: Python source -> MLIR -> native artifacts."""

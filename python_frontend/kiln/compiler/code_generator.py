@@ -1,0 +1,1303 @@
+"""AST -> MLIR text for one exported function.
+
+The generator walks the function's syntax tree once per typing round: each
+round emits SSA code with the variable types found so far and widens a
+variable's type when an assignment needs it (``s = 0`` then
+``s += x[i]`` makes ``s`` a float). When a round changes nothing the text of
+that round is the result, so typing and code generation share one set of
+rules. Every op carries the Python ``loc("file":line:col)`` it came from.
+
+Control flow is structured: ``if`` becomes ``scf.if`` yielding the
+variables it changes, ``for ... in range`` becomes ``scf.for`` carrying
+them, ``while`` becomes ``scf.while``. An early ``return`` inside ``if``
+moves the statements after the ``if`` into the branch that does not
+return, so every path ends in a single ``func.return``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import struct
+from dataclasses import dataclass, field
+
+from .. import types as kt
+from ..errors import KilnCompileError
+from .subset import SUPPORTED_BINOPS, SubsetChecker
+
+MAX_TYPING_ROUNDS = 8
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+@dataclass
+class Value:
+    name: str
+    type: object               # ScalarType or ArrayType
+    weak: str | None = None    # "int"/"float"/"bool" for untyped Python literals
+    constant: object = None    # Python value when known at compile time
+    nonneg: bool = False       # provably >= 0 (loop counters, sizes)
+    origins: frozenset = frozenset()  # for arrays: the parameters it may view
+
+
+@dataclass
+class VarType:
+    type: object
+    weak: bool = False
+
+
+@dataclass
+class Parameter:
+    name: str
+    type: object
+
+
+@dataclass
+class FunctionSignature:
+    """What the wrapper and header generators need to know of a function."""
+    name: str
+    params: list
+    return_type: object          # ScalarType, or None for None
+    raises: bool
+    written_arrays: set
+    line: int
+    source_line: str = ""
+
+
+def assigned_names(stmts) -> list:
+    names = []
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            elif isinstance(node, ast.For):
+                targets = [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id not in names:
+                    names.append(target.id)
+    return names
+
+
+def contains_return(stmts) -> bool:
+    return any(isinstance(node, ast.Return) for stmt in stmts for node in ast.walk(stmt))
+
+
+def mlir_string(text: str) -> str:
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in '"\\' or code < 0x20 or code > 0x7E:
+            out.extend(f"\\{byte:02X}" for byte in char.encode("utf-8"))
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def float_literal(value: float, scalar: kt.ScalarType) -> str:
+    if math.isfinite(value):
+        text = repr(float(value))
+        if "e" in text and "." not in text:
+            text = text.replace("e", ".0e")
+        if scalar == kt.f32 and value != 0.0:
+            if abs(value) > 3.4028234663852886e38:
+                return "0x7F800000" if value > 0 else "0xFF800000"
+        return text
+    if scalar == kt.f32:
+        return "0x" + struct.pack(">f", value).hex().upper()
+    return "0x" + struct.pack(">d", value).hex().upper()
+
+
+class _Return(Exception):
+    """Internal: a statement list ended in `return`."""
+
+
+class FunctionCodeGenerator:
+    def __init__(self, context, func: ast.FunctionDef, options: dict):
+        self.context = context
+        self.func = func
+        self.options = options
+        self.boundscheck = options.get("boundscheck", True)
+        self.var_types: dict[str, VarType] = {}
+        self.declared: dict[str, object] = {}
+        self.return_annotation = None
+        self.inferred_return: VarType | None = None
+        self.raises = False
+        # Result types of `and`/`or`/conditional expressions, widened across
+        # typing rounds like variables are.
+        self.expression_types: dict = {}
+
+    # ------------------------------------------------------------------ api
+    def generate(self) -> tuple[str, FunctionSignature]:
+        SubsetChecker(self.context, self.func.name).check_function(self.func)
+        params = self.resolve_parameters()
+        has_return_annotation = self.func.returns is not None
+        if has_return_annotation:
+            annotation = self.context.resolve_annotation(self.func.returns)
+            if isinstance(annotation, kt.ArrayType):
+                raise self.error(self.func.returns, "returning arrays is not supported yet")
+            self.return_annotation = None if annotation == "None" else annotation
+        for round_number in range(MAX_TYPING_ROUNDS):
+            self.changed = False
+            text = self.emit_function(params, has_return_annotation)
+            if not self.changed:
+                return text, self.signature(params)
+        raise self.error(self.func, "the types of the variables did not settle; annotate them "
+                                    "(x: float = 0) to help")
+
+    def signature(self, params) -> FunctionSignature:
+        return FunctionSignature(
+            name=self.func.name, params=params, return_type=self.return_type(),
+            raises=self.raises, written_arrays=set(self.written), line=self.func.lineno)
+
+    # ------------------------------------------------------------ utilities
+    def error(self, node, message) -> KilnCompileError:
+        return KilnCompileError(self.context.diagnostic(node, message, self.func.name))
+
+    def loc(self, node) -> str:
+        line = getattr(node, "lineno", self.func.lineno)
+        column = getattr(node, "col_offset", 0) + 1
+        return f"loc({mlir_string(self.context.path)}:{line}:{column})"
+
+    def fresh(self) -> str:
+        self.counter += 1
+        return f"%{self.counter}"
+
+    def emit(self, text: str, node) -> None:
+        self.lines.append("  " * self.indent + text + " " + self.loc(node))
+
+    def op(self, text: str, type_, node, **attrs) -> Value:
+        name = self.fresh()
+        self.emit(f"{name} = {text}", node)
+        return Value(name, type_, **attrs)
+
+    def return_type(self):
+        if self.func.returns is not None:
+            return self.return_annotation
+        if self.inferred_return is None:
+            return None
+        return self.inferred_return.type
+
+    # ------------------------------------------------------------ constants
+    def constant(self, python_value, type_: kt.ScalarType, node, weak=None) -> Value:
+        if type_.is_bool:
+            literal = "true" if python_value else "false"
+            return self.op(f"arith.constant {literal}", type_, node, weak=weak,
+                           constant=bool(python_value), nonneg=True)
+        if type_.is_int:
+            value = int(python_value)
+            return self.op(f"arith.constant {value} : {type_.mlir}", type_, node, weak=weak,
+                           constant=value, nonneg=value >= 0)
+        value = float(python_value)
+        return self.op(f"arith.constant {float_literal(value, type_)} : {type_.mlir}", type_,
+                       node, weak=weak, constant=value)
+
+    def index_constant(self, value: int, node) -> str:
+        return self.op(f"arith.constant {value} : index", "index", node).name
+
+    # ---------------------------------------------------------- conversions
+    def convert(self, value: Value, target, node, explicit=False) -> Value:
+        source = value.type
+        if source == target:
+            return value
+        if isinstance(source, kt.ArrayType) or isinstance(target, kt.ArrayType):
+            raise self.error(node, f"cannot use a {source.name} value as {target.name}")
+        if value.constant is not None:
+            folded = value.constant
+            if target.is_bool:
+                return self.constant(bool(folded), target, node)
+            if target.is_float:
+                return self.constant(float(folded), target, node)
+            if isinstance(folded, float) and not explicit:
+                raise self.error(node, f"cannot implicitly convert float to {target.name}")
+            if not isinstance(folded, float) or (
+                    math.isfinite(folded) and INT64_MIN <= int(folded) <= INT64_MAX):
+                # Wrap like arith.trunci does for i32 targets.
+                width = target.bits
+                wrapped = (int(folded) + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
+                return self.constant(wrapped, target, node)
+        m_from, m_to = source.mlir, target.mlir
+        if target.is_bool:
+            return self.truthy(value, node)
+        if source.is_bool:
+            opname = "arith.extui" if target.is_int else "arith.uitofp"
+            return self.op(f"{opname} {value.name} : i1 to {m_to}", target, node)
+        if source.is_int and target.is_int:
+            opname = "arith.extsi" if target.bits > source.bits else "arith.trunci"
+            return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node,
+                           nonneg=value.nonneg and target.bits > source.bits)
+        if source.is_int and target.is_float:
+            return self.op(f"arith.sitofp {value.name} : {m_from} to {m_to}", target, node)
+        if source.is_float and target.is_float:
+            opname = "arith.extf" if target.bits > source.bits else "arith.truncf"
+            return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node)
+        if source.is_float and target.is_int:
+            if not explicit:
+                raise self.error(node, f"cannot implicitly convert {source.name} to "
+                                       f"{target.name}; use int(...)")
+            return self.float_to_int(value, target, node)
+        raise self.error(node, f"cannot convert {source.name} to {target.name}")
+
+    def float_to_int(self, value: Value, target, node) -> Value:
+        """int(x): truncation toward zero, with CPython's errors for NaN/inf."""
+        ftype = value.type.mlir
+        is_nan = self.op(f"arith.cmpf uno, {value.name}, {value.name} : {ftype}", kt.boolean, node)
+        not_nan = self.negate(is_nan, node)
+        self.check(not_nan, "ValueError", "cannot convert float NaN to integer", [], node)
+        # Finite values beyond the 64-bit range would be undefined in LLVM.
+        limit = self.constant(9.223372036854775807e18, value.type, node)
+        magnitude = self.op(f"math.absf {value.name} : {ftype}", value.type, node)
+        in_range = self.op(f"arith.cmpf olt, {magnitude.name}, {limit.name} : {ftype}",
+                           kt.boolean, node)
+        is_inf = self.op(f"arith.cmpf oeq, {magnitude.name}, "
+                         f"{self.constant(math.inf, value.type, node).name} : {ftype}",
+                         kt.boolean, node)
+        self.check(self.negate(is_inf, node), "OverflowError",
+                   "cannot convert float infinity to integer", [], node)
+        self.check(in_range, "OverflowError",
+                   "float is too large for a 64-bit integer (Kiln integers are 64-bit)", [], node)
+        return self.op(f"arith.fptosi {value.name} : {ftype} to {target.mlir}", target, node)
+
+    def negate(self, flag: Value, node) -> Value:
+        true = self.constant(True, kt.boolean, node)
+        return self.op(f"arith.xori {flag.name}, {true.name} : i1", kt.boolean, node)
+
+    def truthy(self, value: Value, node) -> Value:
+        scalar = value.type
+        if isinstance(scalar, kt.ArrayType):
+            raise self.error(node, "the truth value of an array is not supported; use len(x)")
+        if scalar.is_bool:
+            return value
+        zero = self.constant(0, scalar, node)
+        if scalar.is_int:
+            return self.op(f"arith.cmpi ne, {value.name}, {zero.name} : {scalar.mlir}",
+                           kt.boolean, node)
+        return self.op(f"arith.cmpf une, {value.name}, {zero.name} : {scalar.mlir}",
+                       kt.boolean, node)
+
+    # --------------------------------------------------------------- checks
+    def check(self, condition: Value, kind: str, message: str, args, node) -> None:
+        if condition.constant is True:
+            return
+        self.raises = True
+        operands = ""
+        if args:
+            operands = " (" + ", ".join(a.name for a in args) + ")"
+        self.emit(f"kiln.check {condition.name}, {mlir_string(kind)}, "
+                  f"{mlir_string(message)}{operands}", node)
+
+    # ------------------------------------------------------------- function
+    def resolve_parameters(self):
+        params = []
+        for arg in self.func.args.args:
+            if arg.annotation is None:
+                raise self.error(arg, f"parameter `{arg.arg}` needs a type annotation "
+                                      "(int, float, bool, kiln.f64[:], ...)")
+            annotation = self.context.resolve_annotation(arg.annotation)
+            if annotation == "None":
+                raise self.error(arg, f"parameter `{arg.arg}` cannot be None")
+            params.append(Parameter(arg.arg, annotation))
+        return params
+
+    def abi_type(self, type_) -> str:
+        # i1 has no defined C ABI; booleans cross the boundary as one byte.
+        if isinstance(type_, kt.ScalarType) and type_.is_bool:
+            return "i8"
+        return type_.mlir
+
+    def emit_function(self, params, has_return_annotation) -> str:
+        self.counter = 0
+        self.indent = 2
+        self.lines = []
+        self.symbols: dict[str, Value] = {}
+        self.maybe_undefined: set[str] = set()
+        self.written: set[str] = set()
+        self.raises_this_round = False
+        raised_before = self.raises
+        self.raises = False
+        self.declared = {}
+        self.return_mode = "func"
+
+        entry = []
+        self.lines = entry
+        for param in params:
+            value = Value(f"%{param.name}", param.type, origins=frozenset([param.name]))
+            if isinstance(param.type, kt.ScalarType) and param.type.is_bool:
+                value = self.op(f"arith.trunci %{param.name} : i8 to i1", kt.boolean, self.func)
+            self.symbols[param.name] = value
+            self.var_types[param.name] = VarType(param.type)
+            self.declared[param.name] = param.type
+        self.generate_body(self.func.body, terminal=True)
+
+        if self.raises != raised_before:
+            self.changed = True
+        arguments = [f"%{p.name}: {self.abi_type(p.type)}" for p in params]
+        if self.raises:
+            arguments.append("%error: !llvm.ptr {kiln.error_slot}")
+        result = self.return_type()
+        results = f" -> {self.abi_type(result)}" if result is not None else ""
+        header = (f"  func.func @{self.func.name}({', '.join(arguments)}){results} "
+                  f"attributes {{kiln.export, llvm.emit_c_interface}} {{")
+        return "\n".join([header] + self.lines + ["  } " + self.loc(self.func)])
+
+    # ----------------------------------------------------------- statements
+    def generate_body(self, stmts, terminal=False) -> bool:
+        """Emits a statement list; True when it ended with a return. A
+        `terminal` list is the rest of the function: falling off its end is
+        an implicit `return None`."""
+        for position, stmt in enumerate(stmts):
+            if isinstance(stmt, ast.Return):
+                self.emit_return(stmt)
+                return True
+            if isinstance(stmt, ast.If) and contains_return([stmt]):
+                self.emit_returning_if(stmt, stmts[position + 1:])
+                return True
+            self.statement(stmt)
+        if terminal:
+            self.emit_fall_off_end()
+            return True
+        return False
+
+    def emit_fall_off_end(self):
+        result = self.return_type()
+        if result is not None and self.func.returns is not None:
+            node = self.func.body[-1] if self.func.body else self.func
+            raise self.error(node, f"`{self.func.name}` may end without returning a value "
+                                   f"(it is annotated -> {result.name})")
+        if result is not None:
+            raise self.error(self.func, f"`{self.func.name}` returns a value on some paths "
+                                        "and None on others")
+        self.finish_return(None, self.func.body[-1] if self.func.body else self.func)
+
+    def emit_return(self, stmt: ast.Return):
+        if stmt.value is None or (isinstance(stmt.value, ast.Constant)
+                                  and stmt.value.value is None):
+            if self.return_type() is not None:
+                raise self.error(stmt, f"`{self.func.name}` returns None here but a value "
+                                       "elsewhere")
+            self.finish_return(None, stmt)
+            return
+        value = self.expression(stmt.value)
+        if isinstance(value.type, kt.ArrayType):
+            raise self.error(stmt, "returning arrays is not supported yet")
+        if self.func.returns is not None:
+            if self.return_annotation is None:
+                raise self.error(stmt, f"`{self.func.name}` is annotated -> None but returns "
+                                       "a value")
+            target = self.return_annotation
+        else:
+            target = self.join_return(value)
+        self.finish_return(self.convert(value, target, stmt), stmt)
+
+    def join_return(self, value: Value):
+        joined = self.join(self.inferred_return, value, self.func)
+        if joined != self.inferred_return:
+            self.inferred_return = joined
+            self.changed = True
+        return joined.type
+
+    def finish_return(self, value: Value | None, node):
+        if self.return_mode == "yield":
+            if value is None:
+                self.emit("scf.yield", node)
+            else:
+                self.emit(f"scf.yield {value.name} : {value.type.mlir}", node)
+            return
+        if value is None:
+            self.emit("func.return", node)
+            return
+        if value.type.is_bool:
+            value = self.op(f"arith.extui {value.name} : i1 to i8", kt.boolean, node)
+            self.emit(f"func.return {value.name} : i8", node)
+            return
+        self.emit(f"func.return {value.name} : {value.type.mlir}", node)
+
+    def emit_returning_if(self, stmt: ast.If, rest):
+        condition = self.truthy(self.expression(stmt.test), stmt.test)
+        saved_mode = self.return_mode
+        then_lines, _ = self.region(lambda: self.generate_returning(stmt.body + rest))
+        else_lines, _ = self.region(lambda: self.generate_returning(stmt.orelse + rest))
+        self.return_mode = saved_mode
+        result = self.return_type()
+        if result is None:
+            self.emit_if_text(None, condition, [], then_lines, else_lines, stmt)
+            self.finish_return(None, stmt)
+            return
+        name = self.fresh()
+        self.emit_if_text(name, condition, [result.mlir], then_lines, else_lines, stmt)
+        self.finish_return(Value(name, result), stmt)
+
+    def generate_returning(self, stmts):
+        self.return_mode = "yield"
+        self.generate_body(stmts, terminal=True)
+
+    def region(self, build, bind=None):
+        """Runs `build` into a fresh line list and symbol scope."""
+        saved_lines, saved_symbols = self.lines, self.symbols
+        saved_undefined = set(self.maybe_undefined)
+        saved_mode = self.return_mode
+        self.lines = []
+        self.symbols = dict(saved_symbols)
+        self.indent += 1
+        try:
+            if bind:
+                bind()
+            build()
+            return self.lines, self.symbols
+        finally:
+            self.indent -= 1
+            self.lines, self.symbols = saved_lines, saved_symbols
+            self.region_undefined = self.maybe_undefined
+            self.maybe_undefined = saved_undefined
+            self.return_mode = saved_mode
+
+    def emit_if_text(self, name, condition, result_types, then_lines, else_lines, node):
+        pad = "  " * self.indent
+        results = ""
+        if result_types:
+            results = f" -> ({', '.join(result_types)})"
+        prefix = ""
+        if name is not None:
+            prefix = f"{name}:{len(result_types)} = " if len(result_types) > 1 else f"{name} = "
+        lines = [f"{pad}{prefix}scf.if {condition.name}{results} {{"] + then_lines
+        if else_lines or result_types:
+            lines += [f"{pad}}} else {{"] + else_lines
+        lines.append(f"{pad}}} {self.loc(node)}")
+        self.lines.extend(lines)
+
+    def statement(self, stmt):
+        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if method is None:
+            raise self.error(stmt, f"statement `{type(stmt).__name__}` is not supported")
+        method(stmt)
+
+    def stmt_Pass(self, stmt):
+        pass
+
+    def stmt_Expr(self, stmt):
+        if isinstance(stmt.value, ast.Constant):
+            return
+        self.expression(stmt.value)
+
+    def stmt_Assign(self, stmt):
+        value = self.expression(stmt.value)
+        for target in stmt.targets:
+            self.assign(target, value, stmt)
+
+    def stmt_AnnAssign(self, stmt):
+        if not isinstance(stmt.target, ast.Name):
+            raise self.error(stmt.target, "annotated assignment needs a plain name")
+        declared = self.context.resolve_annotation(stmt.annotation)
+        name = stmt.target.id
+        previous = self.declared.get(name)
+        if previous is not None and previous != declared:
+            raise self.error(stmt, f"variable `{name}` is declared {previous.name} and "
+                                   f"{declared.name}")
+        self.declared[name] = declared
+        self.var_types[name] = VarType(declared)
+        if stmt.value is not None:
+            self.assign(stmt.target, self.expression(stmt.value), stmt)
+
+    def stmt_AugAssign(self, stmt):
+        target = stmt.target
+        if isinstance(target, ast.Name):
+            current = self.load_name(target)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.assign(target, result, stmt)
+            return
+        if isinstance(target, ast.Subscript):
+            array, indices = self.subscript_parts(target)
+            current = self.load_element(array, indices, target)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.store_element(array, indices, result, target)
+            return
+        raise self.error(target, f"cannot assign to `{ast.unparse(target)}`")
+
+    def assign(self, target, value: Value, node):
+        if isinstance(target, ast.Subscript):
+            array, indices = self.subscript_parts(target)
+            self.store_element(array, indices, value, target)
+            return
+        if not isinstance(target, ast.Name):
+            raise self.error(target, f"cannot assign to `{ast.unparse(target)}`")
+        name = target.id
+        if name in self.declared:
+            variable = VarType(self.declared[name])
+            if isinstance(variable.type, kt.ArrayType) and value.type != variable.type:
+                raise self.error(node, f"variable `{name}` is {variable.type.name} but is "
+                                       f"assigned a {value.type.name}")
+        else:
+            variable = self.join(self.var_types.get(name), value, node, name)
+            if variable != self.var_types.get(name):
+                self.var_types[name] = variable
+                self.changed = True
+        converted = self.convert(value, variable.type, node) if not isinstance(
+            variable.type, kt.ArrayType) else value
+        if isinstance(variable.type, kt.ScalarType):
+            converted = Value(converted.name, converted.type, nonneg=converted.nonneg,
+                              constant=None)
+        self.symbols[name] = converted
+        self.maybe_undefined.discard(name)
+
+    def join(self, current: VarType | None, value: Value, node, name="the result") -> VarType:
+        if current is None:
+            if value.weak:
+                return VarType(kt.default_for_kind(value.weak), weak=True)
+            return VarType(value.type)
+        if isinstance(current.type, kt.ArrayType) or isinstance(value.type, kt.ArrayType):
+            if current.type != value.type:
+                raise self.error(node, f"variable `{name}` is {current.type.name} on one path "
+                                       f"and {value.type.name} on another")
+            return current
+        if current.weak and value.weak:
+            return VarType(kt.promote(current.type, kt.default_for_kind(value.weak)), weak=True)
+        if current.weak:
+            return VarType(kt.weak_promote(value.type, current.type.kind))
+        if value.weak:
+            return VarType(kt.weak_promote(current.type, value.weak))
+        return VarType(kt.promote(current.type, value.type))
+
+    def load_name(self, node: ast.Name) -> Value:
+        name = node.id
+        if name in self.symbols:
+            return self.symbols[name]
+        if name in self.maybe_undefined or name in self.var_types:
+            raise self.error(node, f"variable `{name}` may be used before it is assigned "
+                                   "(it is not assigned on every path to this line)")
+        raise self.error(node, f"name `{name}` is not defined in this function "
+                               "(global variables are not supported yet)")
+
+    def carried_after(self, before, branches):
+        """Variables an `if` must yield: those some branch rebinds. A name
+        new in only some branches is undefined after the `if`."""
+        carried = []
+        for name in dict.fromkeys(n for b in branches for n in b):
+            if not all(name in b for b in branches):
+                self.maybe_undefined.add(name)
+            elif any(b[name] is not before.get(name) for b in branches):
+                carried.append(name)
+        return carried
+
+    def stmt_If(self, stmt):
+        condition = self.truthy(self.expression(stmt.test), stmt.test)
+        before = dict(self.symbols)
+        then_lines, then_symbols = self.region(lambda: self.generate_body(stmt.body))
+        then_undefined = self.region_undefined
+        else_lines, else_symbols = self.region(lambda: self.generate_body(stmt.orelse))
+        self.maybe_undefined |= then_undefined | self.region_undefined
+        carried = self.carried_after(before, [then_symbols, else_symbols])
+        if not carried:
+            self.emit_if_text(None, condition, [], then_lines, else_lines, stmt)
+            return
+        types = [then_symbols[n].type.mlir for n in carried]
+        pad = "  " * (self.indent + 1)
+        then_lines.append(f"{pad}scf.yield {', '.join(then_symbols[n].name for n in carried)} : "
+                          f"{', '.join(types)} {self.loc(stmt)}")
+        else_lines.append(f"{pad}scf.yield {', '.join(else_symbols[n].name for n in carried)} : "
+                          f"{', '.join(types)} {self.loc(stmt)}")
+        name = self.fresh()
+        self.emit_if_text(name, condition, types, then_lines, else_lines, stmt)
+        self.bind_results(name, carried, [
+            Value("", then_symbols[n].type, origins=then_symbols[n].origins
+                  | else_symbols[n].origins) for n in carried])
+
+    def bind_results(self, name, carried, exemplars):
+        for index, (variable, exemplar) in enumerate(zip(carried, exemplars)):
+            result = f"{name}#{index}" if len(carried) > 1 else name
+            origins = exemplar.origins
+            self.symbols[variable] = Value(result, exemplar.type, origins=origins)
+            self.maybe_undefined.discard(variable)
+
+    def loop_carried(self, body, extra=()):
+        names = [n for n in list(extra) + assigned_names(body) if n in self.symbols]
+        return list(dict.fromkeys(names))
+
+    def stmt_For(self, stmt):
+        call = stmt.iter
+        if len(call.args) not in (1, 2, 3):
+            raise self.error(call, "range() takes 1 to 3 arguments")
+        args = [self.expression(a) for a in call.args]
+        for arg, node in zip(args, call.args):
+            if not isinstance(arg.type, kt.ScalarType) or arg.type.is_float:
+                raise self.error(node, f"range() arguments must be int, not "
+                                       f"{getattr(arg.type, 'name', arg.type)}")
+        args = [self.convert(a, kt.i64, n) for a, n in zip(args, call.args)]
+        if len(args) == 1:
+            start, stop, step = self.constant(0, kt.i64, call), args[0], None
+        else:
+            start, stop = args[0], args[1]
+            step = args[2] if len(args) == 3 else None
+        target = stmt.target.id
+        carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
+        step_value = 1 if step is None else step.constant
+        if step_value is not None and step_value == 0:
+            raise self.error(call, "range() arg 3 must not be zero")
+        if step_value is not None and step_value > 0:
+            step = step or self.constant(1, kt.i64, call)
+            self.emit_for(stmt, carried, start, stop, step, None, nonneg=bool(start.nonneg))
+            return
+        # Negative or unknown step: iterate a normalized counter k in
+        # [0, trip_count) and derive i = start + k * step, since scf.for
+        # needs a positive step.
+        if step_value is None:
+            zero = self.constant(0, kt.i64, call)
+            nonzero = self.op(f"arith.cmpi ne, {step.name}, {zero.name} : i64", kt.boolean, call)
+            self.check(nonzero, "ValueError", "range() arg 3 must not be zero", [], call)
+            positive = self.op(f"arith.cmpi sgt, {step.name}, {zero.name} : i64", kt.boolean,
+                               call)
+            up = self.op(f"arith.subi {stop.name}, {start.name} : i64", kt.i64, call)
+            down = self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, call)
+            distance = self.op(f"arith.select {positive.name}, {up.name}, {down.name} : i64",
+                               kt.i64, call)
+            negated = self.op(f"arith.subi {zero.name}, {step.name} : i64", kt.i64, call)
+            magnitude = self.op(f"arith.select {positive.name}, {step.name}, {negated.name} : i64",
+                                kt.i64, call)
+        else:
+            distance = self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, call)
+            magnitude = self.constant(-step_value, kt.i64, call)
+        trips = self.op(f"arith.ceildivsi {distance.name}, {magnitude.name} : i64", kt.i64, call)
+        zero = self.constant(0, kt.i64, call)
+        trips = self.op(f"arith.maxsi {trips.name}, {zero.name} : i64", kt.i64, call)
+        one = self.constant(1, kt.i64, call)
+        self.emit_for(stmt, carried, zero, trips, one, (start, step), nonneg=False)
+
+    def emit_for(self, stmt, carried, lower, upper, step, normalized, nonneg):
+        counter = self.fresh()
+        result = self.fresh() if carried else None
+        region_args = {name: self.fresh() for name in carried}
+        target = stmt.target.id
+        initial = [self.symbols[n] for n in carried]
+
+        def bind():
+            for name, value in zip(carried, initial):
+                self.symbols[name] = Value(region_args[name], value.type, origins=value.origins)
+            if normalized is None:
+                self.symbols[target] = Value(counter, kt.i64, nonneg=nonneg)
+            else:
+                start, step_value = normalized
+                offset = self.op(f"arith.muli {counter}, {step_value.name} : i64", kt.i64, stmt)
+                self.symbols[target] = self.op(f"arith.addi {start.name}, {offset.name} : i64",
+                                               kt.i64, stmt)
+            if target in self.var_types and target not in self.declared:
+                variable = self.join(self.var_types[target], self.symbols[target], stmt, target)
+                if variable != self.var_types[target]:
+                    self.var_types[target] = variable
+                    self.changed = True
+            elif target in self.declared and self.declared[target] != kt.i64:
+                raise self.error(stmt.target, f"loop variable `{target}` is declared "
+                                              f"{self.declared[target].name}, but range() "
+                                              "yields int")
+            else:
+                self.var_types[target] = VarType(kt.i64)
+
+        def build():
+            self.generate_body(stmt.body)
+
+        body_lines, body_symbols = self.region(build, bind)
+        types = [v.type.mlir for v in initial]
+        pad = "  " * (self.indent + 1)
+        if carried:
+            for name in carried:
+                if name not in body_symbols:
+                    raise self.error(stmt, f"variable `{name}` is not defined on every path "
+                                           "through the loop body")
+            body_lines.append(f"{pad}scf.yield {', '.join(body_symbols[n].name for n in carried)}"
+                              f" : {', '.join(types)} {self.loc(stmt)}")
+        for name in assigned_names(stmt.body) + [target]:
+            if name not in carried:
+                self.maybe_undefined.add(name)
+        header_pad = "  " * self.indent
+        iter_args = ""
+        prefix = ""
+        if carried:
+            iter_args = (" iter_args(" + ", ".join(f"{region_args[n]} = {v.name}"
+                                                   for n, v in zip(carried, initial))
+                         + f") -> ({', '.join(types)})")
+            prefix = f"{result}:{len(carried)} = " if len(carried) > 1 else f"{result} = "
+        self.lines.append(f"{header_pad}{prefix}scf.for {counter} = {lower.name} to {upper.name} "
+                          f"step {step.name}{iter_args} : i64 {{")
+        self.lines.extend(body_lines)
+        self.lines.append(f"{header_pad}}} {self.loc(stmt)}")
+        if carried:
+            self.bind_results(result, carried, initial)
+
+    def stmt_While(self, stmt):
+        carried = self.loop_carried(stmt.body)
+        initial = [self.symbols[n] for n in carried]
+        types = [v.type.mlir for v in initial]
+        before_args = {n: self.fresh() for n in carried}
+        after_args = {n: self.fresh() for n in carried}
+
+        def bind(arguments):
+            def apply():
+                for name, value in zip(carried, initial):
+                    self.symbols[name] = Value(arguments[name], value.type, origins=value.origins)
+            return apply
+
+        condition_holder = {}
+
+        def build_condition():
+            condition_holder["value"] = self.truthy(self.expression(stmt.test), stmt.test)
+
+        cond_lines, _ = self.region(build_condition, bind(before_args))
+        pad = "  " * (self.indent + 1)
+        forwarded = ", ".join(before_args[n] for n in carried)
+        cond_lines.append(f"{pad}scf.condition({condition_holder['value'].name})"
+                          + (f" {forwarded} : {', '.join(types)}" if carried else "")
+                          + f" {self.loc(stmt)}")
+        body_lines, body_symbols = self.region(lambda: self.generate_body(stmt.body),
+                                               bind(after_args))
+        for name in carried:
+            if name not in body_symbols:
+                raise self.error(stmt, f"variable `{name}` is not defined on every path "
+                                       "through the loop body")
+        if carried:
+            body_lines.append(f"{pad}scf.yield {', '.join(body_symbols[n].name for n in carried)}"
+                              f" : {', '.join(types)} {self.loc(stmt)}")
+        else:
+            body_lines.append(f"{pad}scf.yield {self.loc(stmt)}")
+        for name in assigned_names(stmt.body):
+            if name not in carried:
+                self.maybe_undefined.add(name)
+        header_pad = "  " * self.indent
+        result = self.fresh() if carried else None
+        prefix = ""
+        if carried:
+            prefix = f"{result}:{len(carried)} = " if len(carried) > 1 else f"{result} = "
+        inits = ", ".join(f"{before_args[n]} = {v.name}" for n, v in zip(carried, initial))
+        block_args = ", ".join(f"{after_args[n]}: {t}" for n, t in zip(carried, types))
+        self.lines.append(f"{header_pad}{prefix}scf.while ({inits}) : ({', '.join(types)}) -> "
+                          f"({', '.join(types)}) {{")
+        self.lines.extend(cond_lines)
+        self.lines.append(f"{header_pad}}} do {{")
+        self.lines.append(f"{header_pad}^bb0({block_args}):")
+        self.lines.extend(body_lines)
+        self.lines.append(f"{header_pad}}} {self.loc(stmt)}")
+        if carried:
+            self.bind_results(result, carried, initial)
+
+    # ---------------------------------------------------------- expressions
+    def expression(self, node) -> Value:
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(node, f"expression `{ast.unparse(node)}` is not supported")
+        return method(node)
+
+    def expr_Constant(self, node):
+        value = node.value
+        if isinstance(value, bool):
+            return self.constant(value, kt.boolean, node, weak="bool")
+        if isinstance(value, int):
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise self.error(node, f"integer literal {value} does not fit in 64 bits "
+                                       "(Kiln integers are 64-bit)")
+            return self.constant(value, kt.i64, node, weak="int")
+        if isinstance(value, float):
+            return self.constant(value, kt.f64, node, weak="float")
+        raise self.error(node, f"constant {value!r} is not supported here")
+
+    def expr_Name(self, node):
+        return self.load_name(node)
+
+    def operand_types(self, a: Value, b: Value):
+        if isinstance(a.type, kt.ArrayType) or isinstance(b.type, kt.ArrayType):
+            return None
+        if a.weak and b.weak:
+            kind = "float" if "float" in (a.weak, b.weak) else (
+                "int" if "int" in (a.weak, b.weak) else "bool")
+            return kt.default_for_kind(kind), kind
+        if a.weak:
+            return kt.weak_promote(b.type, a.weak), None
+        if b.weak:
+            return kt.weak_promote(a.type, b.weak), None
+        return kt.promote(a.type, b.type), None
+
+    def expr_BinOp(self, node):
+        return self.binary(node.op, self.expression(node.left), self.expression(node.right), node)
+
+    def binary(self, op, left: Value, right: Value, node) -> Value:
+        symbol = SUPPORTED_BINOPS.get(type(op))
+        if symbol is None:
+            raise self.error(node, f"operator is not supported: {ast.unparse(node)}")
+        typed = self.operand_types(left, right)
+        if typed is None:
+            raise self.error(node, f"operator `{symbol}` on arrays is not supported; write a loop")
+        common, weak = typed
+        if symbol == "/":
+            common = common if common.is_float else kt.f64
+            weak = "float" if weak else None
+        if symbol in ("&", "|", "^"):
+            if common.is_float:
+                raise self.error(node, f"operator `{symbol}` needs int or bool operands")
+        elif common.is_bool:
+            common = kt.i64
+        a = self.convert(left, common, node)
+        b = self.convert(right, common, node)
+        result = self.arithmetic(symbol, a, b, common, node)
+        result.weak = weak
+        return result
+
+    def arithmetic(self, symbol, a: Value, b: Value, type_, node) -> Value:
+        t = type_.mlir
+        if symbol in ("&", "|", "^"):
+            name = {"&": "andi", "|": "ori", "^": "xori"}[symbol]
+            return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+        if type_.is_int:
+            if symbol in ("+", "-", "*"):
+                name = {"+": "addi", "-": "subi", "*": "muli"}[symbol]
+                return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+            return self.integer_division(symbol, a, b, type_, node)
+        if symbol in ("+", "-", "*"):
+            name = {"+": "addf", "-": "subf", "*": "mulf"}[symbol]
+            return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+        return self.float_division(symbol, a, b, type_, node)
+
+    def integer_division(self, symbol, a, b, type_, node) -> Value:
+        t = type_.mlir
+        zero = self.constant(0, type_, node)
+        nonzero = self.op(f"arith.cmpi ne, {b.name}, {zero.name} : {t}", kt.boolean, node)
+        message = ("integer division or modulo by zero" if symbol == "//"
+                   else "integer modulo by zero")
+        if b.constant is None or b.constant == 0:
+            self.check(nonzero, "ZeroDivisionError", message, [], node)
+        # x // -1 and x % -1 would trap in hardware for x = INT_MIN; compute
+        # them as -x (wrapping) and 0 instead.
+        minus_one = self.constant(-1, type_, node)
+        one = self.constant(1, type_, node)
+        is_minus_one = self.op(f"arith.cmpi eq, {b.name}, {minus_one.name} : {t}", kt.boolean,
+                               node)
+        safe = self.op(f"arith.select {is_minus_one.name}, {one.name}, {b.name} : {t}", type_, node)
+        if symbol == "//":
+            quotient = self.op(f"arith.floordivsi {a.name}, {safe.name} : {t}", type_, node)
+            negated = self.op(f"arith.subi {zero.name}, {a.name} : {t}", type_, node)
+            return self.op(f"arith.select {is_minus_one.name}, {negated.name}, {quotient.name} : "
+                           f"{t}", type_, node)
+        remainder = self.op(f"arith.remsi {a.name}, {safe.name} : {t}", type_, node)
+        # Python's remainder takes the sign of the divisor.
+        has_remainder = self.op(f"arith.cmpi ne, {remainder.name}, {zero.name} : {t}",
+                                kt.boolean, node)
+        remainder_negative = self.op(f"arith.cmpi slt, {remainder.name}, {zero.name} : {t}",
+                                     kt.boolean, node)
+        divisor_negative = self.op(f"arith.cmpi slt, {safe.name}, {zero.name} : {t}",
+                                   kt.boolean, node)
+        signs_differ = self.op(f"arith.xori {remainder_negative.name}, {divisor_negative.name} "
+                               f": i1", kt.boolean, node)
+        adjust = self.op(f"arith.andi {has_remainder.name}, {signs_differ.name} : i1",
+                         kt.boolean, node)
+        adjusted = self.op(f"arith.addi {remainder.name}, {safe.name} : {t}", type_, node)
+        python_mod = self.op(f"arith.select {adjust.name}, {adjusted.name}, {remainder.name} : "
+                             f"{t}", type_, node)
+        return self.op(f"arith.select {is_minus_one.name}, {zero.name}, {python_mod.name} : {t}",
+                       type_, node)
+
+    def float_division(self, symbol, a, b, type_, node) -> Value:
+        t = type_.mlir
+        zero = self.constant(0.0, type_, node)
+        nonzero = self.op(f"arith.cmpf une, {b.name}, {zero.name} : {t}", kt.boolean, node)
+        message = {"/": "float division by zero", "//": "float floor division by zero",
+                   "%": "float modulo"}[symbol]
+        if b.constant is None or b.constant == 0.0:
+            self.check(nonzero, "ZeroDivisionError", message, [], node)
+        if symbol == "/":
+            return self.op(f"arith.divf {a.name}, {b.name} : {t}", type_, node)
+        # CPython's float_divmod: mod = fmod(a, b), fixed to the divisor's
+        # sign; div = (a - mod) / b, rounded to the nearest integer; signed
+        # zeros where the result is zero.
+        mod = self.op(f"arith.remf {a.name}, {b.name} : {t}", type_, node)
+        mod_nonzero = self.op(f"arith.cmpf une, {mod.name}, {zero.name} : {t}", kt.boolean, node)
+        b_negative = self.op(f"arith.cmpf olt, {b.name}, {zero.name} : {t}", kt.boolean, node)
+        mod_negative = self.op(f"arith.cmpf olt, {mod.name}, {zero.name} : {t}", kt.boolean, node)
+        differ = self.op(f"arith.xori {b_negative.name}, {mod_negative.name} : i1", kt.boolean,
+                         node)
+        fix = self.op(f"arith.andi {mod_nonzero.name}, {differ.name} : i1", kt.boolean, node)
+        mod_fixed = self.op(f"arith.addf {mod.name}, {b.name} : {t}", type_, node)
+        signed_zero = self.op(f"math.copysign {zero.name}, {b.name} : {t}", type_, node)
+        mod_or_zero = self.op(f"arith.select {mod_nonzero.name}, {mod.name}, {signed_zero.name} "
+                              f": {t}", type_, node)
+        python_mod = self.op(f"arith.select {fix.name}, {mod_fixed.name}, {mod_or_zero.name} : "
+                             f"{t}", type_, node)
+        if symbol == "%":
+            return python_mod
+        difference = self.op(f"arith.subf {a.name}, {mod.name} : {t}", type_, node)
+        div = self.op(f"arith.divf {difference.name}, {b.name} : {t}", type_, node)
+        one = self.constant(1.0, type_, node)
+        div_minus_one = self.op(f"arith.subf {div.name}, {one.name} : {t}", type_, node)
+        div = self.op(f"arith.select {fix.name}, {div_minus_one.name}, {div.name} : {t}", type_,
+                      node)
+        floor = self.op(f"math.floor {div.name} : {t}", type_, node)
+        fraction = self.op(f"arith.subf {div.name}, {floor.name} : {t}", type_, node)
+        half = self.constant(0.5, type_, node)
+        round_up = self.op(f"arith.cmpf ogt, {fraction.name}, {half.name} : {t}", kt.boolean, node)
+        floor_plus_one = self.op(f"arith.addf {floor.name}, {one.name} : {t}", type_, node)
+        rounded = self.op(f"arith.select {round_up.name}, {floor_plus_one.name}, {floor.name} : "
+                          f"{t}", type_, node)
+        div_nonzero = self.op(f"arith.cmpf une, {div.name}, {zero.name} : {t}", kt.boolean, node)
+        quotient = self.op(f"arith.divf {a.name}, {b.name} : {t}", type_, node)
+        zero_signed = self.op(f"math.copysign {zero.name}, {quotient.name} : {t}", type_, node)
+        return self.op(f"arith.select {div_nonzero.name}, {rounded.name}, {zero_signed.name} : "
+                       f"{t}", type_, node)
+
+    def expr_UnaryOp(self, node):
+        operand = self.expression(node.operand)
+        if isinstance(operand.type, kt.ArrayType):
+            raise self.error(node, "unary operators on arrays are not supported; write a loop")
+        if isinstance(node.op, ast.Not):
+            return self.negate(self.truthy(operand, node), node)
+        if isinstance(node.op, ast.UAdd):
+            return self.convert(operand, kt.i64, node) if operand.type.is_bool else operand
+        if isinstance(node.op, ast.USub):
+            if operand.constant is not None and not isinstance(operand.constant, bool) and (
+                    operand.constant != INT64_MIN):
+                return self.constant(-operand.constant, operand.type, node, weak=operand.weak)
+            scalar = kt.i64 if operand.type.is_bool else operand.type
+            operand = self.convert(operand, scalar, node)
+            if scalar.is_int:
+                zero = self.constant(0, scalar, node)
+                result = self.op(f"arith.subi {zero.name}, {operand.name} : {scalar.mlir}",
+                                 scalar, node)
+            else:
+                result = self.op(f"arith.negf {operand.name} : {scalar.mlir}", scalar, node)
+            result.weak = operand.weak
+            return result
+        if isinstance(node.op, ast.Invert):
+            scalar = kt.i64 if operand.type.is_bool else operand.type
+            if scalar.is_float:
+                raise self.error(node, "operator `~` needs an int operand")
+            operand = self.convert(operand, scalar, node)
+            minus_one = self.constant(-1, scalar, node)
+            return self.op(f"arith.xori {operand.name}, {minus_one.name} : {scalar.mlir}",
+                           scalar, node)
+        raise self.error(node, f"unary operator in `{ast.unparse(node)}` is not supported")
+
+    def compare(self, op, left: Value, right: Value, node) -> Value:
+        typed = self.operand_types(left, right)
+        if typed is None:
+            raise self.error(node, "comparing arrays is not supported; compare elements")
+        common = typed[0]
+        a = self.convert(left, common, node)
+        b = self.convert(right, common, node)
+        if common.is_float:
+            predicate = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge",
+                         ast.Eq: "oeq", ast.NotEq: "une"}[type(op)]
+            return self.op(f"arith.cmpf {predicate}, {a.name}, {b.name} : {common.mlir}",
+                           kt.boolean, node)
+        signed = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge",
+                  ast.Eq: "eq", ast.NotEq: "ne"}
+        unsigned = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge",
+                    ast.Eq: "eq", ast.NotEq: "ne"}
+        predicate = (unsigned if common.is_bool else signed)[type(op)]
+        return self.op(f"arith.cmpi {predicate}, {a.name}, {b.name} : {common.mlir}", kt.boolean,
+                       node)
+
+    def expr_Compare(self, node):
+        left = self.expression(node.left)
+        if len(node.ops) == 1:
+            return self.compare(node.ops[0], left, self.expression(node.comparators[0]), node)
+        # a < b < c: each operand evaluated once, later ones only when needed.
+        return self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
+
+    def chained_compare(self, left, rest, node) -> Value:
+        op, comparator = rest[0]
+        right = self.expression(comparator)
+        result = self.compare(op, left, right, node)
+        if len(rest) == 1:
+            return result
+        holder = {}
+
+        def then_build():
+            holder["then"] = self.chained_compare(right, rest[1:], node)
+            pad = "  " * self.indent
+            self.lines.append(f"{pad}scf.yield {holder['then'].name} : i1 {self.loc(node)}")
+
+        then_lines, _ = self.region(then_build)
+        false = self.constant(False, kt.boolean, node)
+        pad = "  " * (self.indent + 1)
+        else_lines = [f"{pad}scf.yield {false.name} : i1 {self.loc(node)}"]
+        name = self.fresh()
+        self.emit_if_text(name, result, ["i1"], then_lines, else_lines, node)
+        return Value(name, kt.boolean)
+
+    def expr_BoolOp(self, node):
+        values = node.values
+        return self.bool_op(isinstance(node.op, ast.And), values, node)
+
+    def bool_op(self, is_and, operands, node) -> Value:
+        first = self.expression(operands[0])
+        if len(operands) == 1:
+            return first
+        if isinstance(first.type, kt.ArrayType):
+            raise self.error(node, "`and`/`or` on arrays is not supported")
+        # The result type must be known before the second operand is built;
+        # use the join of a dry evaluation's type, recorded per node.
+        key = (node.lineno, node.col_offset, len(operands))
+        result_type = self.expression_types.get(key, first.type)
+        condition = self.truthy(first, node)
+        holder = {}
+
+        def rest_build():
+            value = self.bool_op(is_and, operands[1:], node)
+            holder["rest"] = value
+            joined = result_type if value.type == result_type else kt.promote(result_type,
+                                                                              value.type)
+            if joined != self.expression_types.get(key, first.type):
+                self.expression_types[key] = joined
+                self.changed = True
+            converted = self.convert(value, result_type, node) if joined == result_type else value
+            pad = "  " * self.indent
+            self.lines.append(f"{pad}scf.yield {converted.name} : {converted.type.mlir} "
+                              f"{self.loc(node)}")
+
+        def keep_build():
+            kept = self.convert(first, result_type, node)
+            self.lines.append("  " * self.indent + f"scf.yield {kept.name} : "
+                              f"{result_type.mlir} {self.loc(node)}")
+
+        rest_lines, _ = self.region(rest_build)
+        keep_lines, _ = self.region(keep_build)
+        name = self.fresh()
+        if is_and:
+            self.emit_if_text(name, condition, [result_type.mlir], rest_lines, keep_lines, node)
+        else:
+            self.emit_if_text(name, condition, [result_type.mlir], keep_lines, rest_lines, node)
+        return Value(name, result_type)
+
+    def expr_IfExp(self, node):
+        condition = self.truthy(self.expression(node.test), node.test)
+        key = (node.lineno, node.col_offset, "ifexp")
+        holder = {}
+
+        def branch(expr, slot):
+            def build():
+                value = self.expression(expr)
+                holder[slot] = value
+                previous = self.expression_types.get(key)
+                if isinstance(value.type, kt.ArrayType):
+                    joined = value.type
+                    if previous is not None and previous != joined:
+                        raise self.error(node, "the branches of this conditional expression "
+                                               "have different array types")
+                else:
+                    joined = value.type if previous is None else (
+                        previous if previous == value.type else kt.promote(previous, value.type))
+                if joined != previous:
+                    self.expression_types[key] = joined
+                    self.changed = True
+                converted = value if value.type == joined else self.convert(value, joined, node)
+                self.lines.append("  " * self.indent + f"scf.yield {converted.name} : "
+                                  f"{joined.mlir} {self.loc(node)}")
+            return build
+
+        then_lines, _ = self.region(branch(node.body, "then"))
+        else_lines, _ = self.region(branch(node.orelse, "else"))
+        result_type = self.expression_types[key]
+        name = self.fresh()
+        self.emit_if_text(name, condition, [result_type.mlir], then_lines, else_lines, node)
+        origins = holder["then"].origins | holder["else"].origins
+        return Value(name, result_type, origins=origins)
+
+    # ---------------------------------------------------------------- calls
+    def expr_Call(self, node):
+        func = node.func
+        if not isinstance(func, ast.Name):
+            raise self.error(node, f"call to `{ast.unparse(func)}` is not supported")
+        args = [self.expression(a) for a in node.args]
+        name = func.id
+        handler = getattr(self, "builtin_" + name, None)
+        if handler is None or name in self.symbols:
+            raise self.error(node, f"call to `{name}` is not supported")
+        return handler(args, node)
+
+    def expect_scalar(self, value, node, what):
+        if not isinstance(value.type, kt.ScalarType):
+            raise self.error(node, f"{what} needs a number, not an array")
+
+    def builtin_len(self, args, node):
+        if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
+            raise self.error(node, "len() takes one array")
+        return self.dimension(args[0], 0, node)
+
+    def dimension(self, array: Value, axis: int, node) -> Value:
+        axis_index = self.index_constant(axis, node)
+        size = self.op(f"memref.dim {array.name}, {axis_index} : {array.type.mlir}", "index", node)
+        return self.op(f"arith.index_cast {size.name} : index to i64", kt.i64, node, nonneg=True)
+
+    def builtin_abs(self, args, node):
+        if len(args) != 1:
+            raise self.error(node, "abs() takes one argument")
+        value = args[0]
+        self.expect_scalar(value, node, "abs()")
+        if value.type.is_bool:
+            value = self.convert(value, kt.i64, node)
+        if value.type.is_float:
+            return self.op(f"math.absf {value.name} : {value.type.mlir}", value.type, node,
+                           weak=value.weak)
+        return self.op(f"math.absi {value.name} : {value.type.mlir}", value.type, node,
+                       weak=value.weak)
+
+    def builtin_min(self, args, node):
+        return self.min_max(args, node, ast.Lt(), "min")
+
+    def builtin_max(self, args, node):
+        return self.min_max(args, node, ast.Gt(), "max")
+
+    def min_max(self, args, node, op, name):
+        if len(args) < 2:
+            raise self.error(node, f"{name}() of a sequence is not supported; pass two or more "
+                                   "numbers")
+        result = args[0]
+        for candidate in args[1:]:
+            self.expect_scalar(candidate, node, f"{name}()")
+            typed = self.operand_types(result, candidate)
+            if typed is None:
+                raise self.error(node, f"{name}() needs numbers")
+            common = typed[0] if not typed[0].is_bool else typed[0]
+            a = self.convert(result, common, node)
+            b = self.convert(candidate, common, node)
+            # CPython keeps the earlier argument unless the later one is
+            # strictly smaller (larger), which fixes what NaN gives.
+            better = self.compare(op, b, a, node)
+            weak = typed[1]
+            result = self.op(f"arith.select {better.name}, {b.name}, {a.name} : {common.mlir}",
+                             common, node, weak=weak)
+        return result
+
+    def builtin_float(self, args, node):
+        if len(args) != 1:
+            raise self.error(node, "float() takes one number")
+        self.expect_scalar(args[0], node, "float()")
+        value = args[0]
+        target = value.type if value.type.is_float else kt.f64
+        return self.convert(value, target, node)
+
+    def builtin_int(self, args, node):
+        if len(args) != 1:
+            raise self.error(node, "int() takes one number")
+        self.expect_scalar(args[0], node, "int()")
+        value = args[0]
+        if value.type.is_int:
+            return value
+        return self.convert(value, kt.i64, node, explicit=True)
+
+    def builtin_bool(self, args, node):
+        if len(args) != 1:
+            raise self.error(node, "bool() takes one argument")
+        self.expect_scalar(args[0], node, "bool()")
+        return self.truthy(args[0], node)
+
+    # ------------------------------------------------------- array elements
+    def expr_Attribute(self, node):
+        base = self.expression(node.value)
+        if not isinstance(base.type, kt.ArrayType):
+            raise self.error(node, f"attribute `{node.attr}` of a {base.type.name} is not "
+                                   "supported")
+        if node.attr == "ndim":
+            return self.constant(base.type.ndim, kt.i64, node)
+        if node.attr == "size":
+            size = self.constant(1, kt.i64, node)
+            for axis in range(base.type.ndim):
+                size = self.op(f"arith.muli {size.name}, {self.dimension(base, axis, node).name} "
+                               f": i64", kt.i64, node, nonneg=True)
+            return size
+        raise self.error(node, f"`{ast.unparse(node)}` is not supported here (use "
+                               f"{ast.unparse(node.value)}.shape[k])")
+
+    def expr_Subscript(self, node):
+        value = node.value
+        if isinstance(value, ast.Attribute) and value.attr == "shape":
+            array = self.expression(value.value)
+            if not isinstance(array.type, kt.ArrayType):
+                raise self.error(node, "`.shape` needs an array")
+            index = node.slice
+            if not (isinstance(index, ast.Constant) and isinstance(index.value, int)
+                    and not isinstance(index.value, bool)):
+                raise self.error(node, "`.shape[k]` needs a constant k")
+            axis = index.value + array.type.ndim if index.value < 0 else index.value
+            if not 0 <= axis < array.type.ndim:
+                raise self.error(node, f"axis {index.value} is out of range for a "
+                                       f"{array.type.ndim}-D array")
+            return self.dimension(array, axis, node)
+        array, indices = self.subscript_parts(node)
+        return self.load_element(array, indices, node)
+
+    def subscript_parts(self, node: ast.Subscript):
+        array = self.expression(node.value)
+        if not isinstance(array.type, kt.ArrayType):
+            raise self.error(node, f"`{ast.unparse(node.value)}` is a {array.type.name}, not an "
+                                   "array")
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(parts) != array.type.ndim:
+            raise self.error(node, f"`{ast.unparse(node)}` indexes a {array.type.ndim}-D array "
+                                   f"with {len(parts)} indices; partial indexing is not "
+                                   "supported yet")
+        indices = []
+        for axis, part in enumerate(parts):
+            index = self.expression(part)
+            if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
+                raise self.error(part, f"array index `{ast.unparse(part)}` must be an int, "
+                                       f"not {getattr(index.type, 'name', index.type)}")
+            indices.append(self.element_index(array, axis, self.convert(index, kt.i64, part),
+                                              part))
+        return array, indices
+
+    def element_index(self, array: Value, axis: int, index: Value, node) -> str:
+        size = self.dimension(array, axis, node)
+        position = index
+        if not index.nonneg:
+            if index.constant is not None:
+                if index.constant < 0:
+                    position = self.op(f"arith.addi {index.name}, {size.name} : i64", kt.i64, node)
+            else:
+                # Python's negative indices count from the end.
+                zero = self.constant(0, kt.i64, node)
+                negative = self.op(f"arith.cmpi slt, {index.name}, {zero.name} : i64",
+                                   kt.boolean, node)
+                wrapped = self.op(f"arith.addi {index.name}, {size.name} : i64", kt.i64, node)
+                position = self.op(f"arith.select {negative.name}, {wrapped.name}, {index.name} "
+                                   f": i64", kt.i64, node)
+        if self.boundscheck:
+            # One unsigned compare covers both position < 0 and >= size.
+            inside = self.op(f"arith.cmpi ult, {position.name}, {size.name} : i64", kt.boolean,
+                             node)
+            self.check(inside, "IndexError",
+                       f"index {{}} is out of bounds for axis {axis} with size {{}}",
+                       [index, size], node)
+        return self.op(f"arith.index_cast {position.name} : i64 to index", "index", node).name
+
+    def load_element(self, array: Value, indices, node) -> Value:
+        return self.op(f"memref.load {array.name}[{', '.join(indices)}] : {array.type.mlir}",
+                       array.type.dtype, node)
+
+    def store_element(self, array: Value, indices, value: Value, node):
+        dtype = array.type.dtype
+        if isinstance(value.type, kt.ArrayType):
+            raise self.error(node, "cannot store an array into an array element")
+        # numpy truncates a float stored into an int array; so does Kiln.
+        converted = self.convert(value, dtype, node, explicit=True)
+        self.written |= set(array.origins)
+        self.emit(f"memref.store {converted.name}, {array.name}[{', '.join(indices)}] : "
+                  f"{array.type.mlir}", node)
+
+
+def generate_function(context, func: ast.FunctionDef, options: dict):
+    return FunctionCodeGenerator(context, func, options).generate()
+
+
+def generate_module(context, functions) -> tuple[str, list]:
+    """MLIR for all exported functions of a module, and their signatures."""
+    bodies, signatures, diagnostics = [], [], []
+    for func in functions:
+        try:
+            text, signature = generate_function(context, func, context.export_options(func))
+        except KilnCompileError as error:
+            diagnostics.extend(error.diagnostics)
+            continue
+        lines = context.source.splitlines()
+        signature.source_line = lines[func.lineno - 1].strip() if func.lineno <= len(lines) else ""
+        bodies.append(text)
+        signatures.append(signature)
+    if diagnostics:
+        raise KilnCompileError(diagnostics)
+    module_loc = f"loc({mlir_string(context.path)}:1:1)"
+    header = "module {"
+    return "\n".join([header] + bodies + ["} " + module_loc]) + "\n", signatures

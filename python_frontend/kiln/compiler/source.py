@@ -1,0 +1,133 @@
+"""Reading a user module without executing it: imports, exported functions
+and annotation types are all resolved from the syntax tree."""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from .. import types as kt
+from ..errors import Diagnostic, KilnCompileError
+
+EXPORT_OPTIONS = {"boundscheck": bool}
+
+
+@dataclass
+class ModuleContext:
+    path: str
+    source: str
+    tree: ast.Module
+    kiln_aliases: set = field(default_factory=set)     # names bound to the kiln module
+    math_aliases: set = field(default_factory=set)
+    numpy_aliases: set = field(default_factory=set)
+    imported_names: dict = field(default_factory=dict)  # local name -> ("kiln"|"math"|"numpy", attr)
+
+    @property
+    def module_name(self) -> str:
+        return os.path.splitext(os.path.basename(self.path))[0]
+
+    def diagnostic(self, node: ast.AST, message: str, function: str = "") -> Diagnostic:
+        return Diagnostic(self.path, getattr(node, "lineno", 1),
+                          getattr(node, "col_offset", 0) + 1, message, function)
+
+    def error(self, node: ast.AST, message: str) -> KilnCompileError:
+        return KilnCompileError(self.diagnostic(node, message))
+
+    # --- name resolution -------------------------------------------------
+    def qualified_name(self, node: ast.AST):
+        """("kiln", "f64") for `kiln.f64` or an imported `f64`; None otherwise."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            base = node.value.id
+            if base in self.kiln_aliases:
+                return ("kiln", node.attr)
+            if base in self.math_aliases:
+                return ("math", node.attr)
+            if base in self.numpy_aliases:
+                return ("numpy", node.attr)
+        if isinstance(node, ast.Name) and node.id in self.imported_names:
+            return self.imported_names[node.id]
+        return None
+
+    def resolve_annotation(self, node: ast.AST):
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                inner = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                raise self.error(node, f"cannot parse the annotation {node.value!r}")
+            ast.copy_location(inner, node)
+            for child in ast.walk(inner):
+                child.lineno, child.col_offset = node.lineno, node.col_offset
+            return self.resolve_annotation(inner)
+        if isinstance(node, ast.Constant) and node.value is None:
+            return "None"
+        if isinstance(node, ast.Name) and node.id in kt.PYTHON_SCALARS \
+                and node.id not in self.imported_names:
+            return kt.PYTHON_SCALARS[node.id]
+        qualified = self.qualified_name(node)
+        if qualified and qualified[0] == "kiln" and qualified[1] in kt.KILN_SCALARS:
+            return kt.KILN_SCALARS[qualified[1]]
+        if isinstance(node, ast.Subscript):
+            dtype = self.resolve_annotation(node.value)
+            dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if isinstance(dtype, kt.ScalarType) and dtype in kt.ARRAY_DTYPES and all(
+                    isinstance(d, ast.Slice) and d.lower is None and d.upper is None
+                    and d.step is None for d in dims):
+                if len(dims) > 3:
+                    raise self.error(node, "arrays of more than 3 dimensions are not supported")
+                return kt.ArrayType(dtype, len(dims))
+        raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
+                               "float, bool, kiln.f64/f32/i64/i32 or kiln.<dtype>[:] arrays")
+
+    def export_options(self, func: ast.FunctionDef):
+        """The options of the @kiln.export decorator, or None if not exported."""
+        for decorator in func.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            target = call.func if call else decorator
+            if self.qualified_name(target) != ("kiln", "export"):
+                continue
+            options = {}
+            if call:
+                if call.args:
+                    raise self.error(call, "@kiln.export takes keyword options only")
+                for keyword in call.keywords:
+                    if keyword.arg not in EXPORT_OPTIONS:
+                        raise self.error(keyword, f"unknown @kiln.export option `{keyword.arg}`; "
+                                                  f"known: {', '.join(sorted(EXPORT_OPTIONS))}")
+                    if not isinstance(keyword.value, ast.Constant) or not isinstance(
+                            keyword.value.value, EXPORT_OPTIONS[keyword.arg]):
+                        raise self.error(keyword, f"@kiln.export({keyword.arg}=...) must be a "
+                                                  f"literal {EXPORT_OPTIONS[keyword.arg].__name__}")
+                    options[keyword.arg] = keyword.value.value
+            return options
+        return None
+
+    def exported_functions(self):
+        return [node for node in self.tree.body
+                if isinstance(node, ast.FunctionDef) and self.export_options(node) is not None]
+
+
+def load_module(path: str, source: str | None = None) -> ModuleContext:
+    path = os.path.abspath(path)
+    if source is None:
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as error:
+        raise KilnCompileError(Diagnostic(path, error.lineno or 1, error.offset or 1,
+                                          f"syntax error: {error.msg}"))
+    context = ModuleContext(path, source, tree)
+    known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
+             "numpy": context.numpy_aliases}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in known:
+                    known[alias.name].add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom) and node.module in known and node.level == 0:
+            for alias in node.names:
+                context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
+    return context

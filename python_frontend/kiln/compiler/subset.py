@@ -1,0 +1,162 @@
+"""The language subset, checked before code generation so that a user sees
+every unsupported construct of a function at once, each with its location."""
+
+from __future__ import annotations
+
+import ast
+
+from ..errors import KilnCompileError
+
+SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
+                    ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
+                    ast.BitXor: "^"}
+UNSUPPORTED_BINOPS = {ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
+SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+                      ast.Eq: "==", ast.NotEq: "!="}
+BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range"}
+
+STATEMENT_NAMES = {
+    ast.Break: "`break`", ast.Continue: "`continue`", ast.Try: "`try` statement",
+    ast.With: "`with` statement", ast.Raise: "`raise` statement",
+    ast.Assert: "`assert` statement", ast.Delete: "`del` statement",
+    ast.Global: "`global` declaration", ast.Nonlocal: "`nonlocal` declaration",
+    ast.Import: "`import` inside a function", ast.ImportFrom: "`import` inside a function",
+    ast.ClassDef: "class definition", ast.FunctionDef: "nested function",
+    ast.AsyncFunctionDef: "async function", ast.AsyncFor: "`async for`",
+    ast.AsyncWith: "`async with`", ast.Match: "`match` statement",
+}
+EXPRESSION_NAMES = {
+    ast.Lambda: "lambda", ast.ListComp: "list comprehension",
+    ast.SetComp: "set comprehension", ast.DictComp: "dict comprehension",
+    ast.GeneratorExp: "generator expression", ast.List: "list", ast.Dict: "dict",
+    ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
+    ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
+    ast.NamedExpr: "assignment expression (`:=`)", ast.Slice: "slicing",
+}
+
+
+class SubsetChecker(ast.NodeVisitor):
+    def __init__(self, context, function_name: str):
+        self.context = context
+        self.function_name = function_name
+        self.diagnostics = []
+
+    def report(self, node: ast.AST, message: str):
+        self.diagnostics.append(self.context.diagnostic(node, message, self.function_name))
+
+    def check_function(self, func: ast.FunctionDef):
+        args = func.args
+        if args.vararg or args.kwarg:
+            self.report(func, "`*args` and `**kwargs` parameters are not supported")
+        if args.kwonlyargs or args.posonlyargs:
+            self.report(func, "keyword-only and positional-only parameters are not supported yet")
+        if args.defaults or args.kw_defaults:
+            self.report(func, "default parameter values are not supported yet")
+        for stmt in func.body:
+            self.visit(stmt)
+        if self.diagnostics:
+            raise KilnCompileError(self.diagnostics)
+
+    def generic_visit(self, node):
+        kind = type(node)
+        if kind in STATEMENT_NAMES:
+            self.report(node, f"{STATEMENT_NAMES[kind]} is not supported yet")
+            return
+        if kind in EXPRESSION_NAMES:
+            self.report(node, f"{EXPRESSION_NAMES[kind]} is not supported")
+            return
+        super().generic_visit(node)
+
+    def visit_BinOp(self, node):
+        if type(node.op) in UNSUPPORTED_BINOPS:
+            self.report(node, f"operator `{UNSUPPORTED_BINOPS[type(node.op)]}` is not supported yet")
+        self.generic_visit(node)
+
+    def visit_Compare(self, node):
+        for op in node.ops:
+            if type(op) not in SUPPORTED_COMPARES:
+                self.report(node, f"comparison `{ast.unparse(node)}` is not supported "
+                                  "(only < <= > >= == !=)")
+                break
+        self.generic_visit(node)
+
+    def visit_Constant(self, node):
+        if not isinstance(node.value, (bool, int, float, str)) and node.value is not None:
+            self.report(node, f"constant of type {type(node.value).__name__} is not supported")
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # docstring or a bare string
+        self.generic_visit(node)
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            if isinstance(target, (ast.Tuple, ast.List)):
+                self.report(target, "tuple unpacking is not supported yet")
+        self.generic_visit(node)
+
+    def visit_For(self, node):
+        if node.orelse:
+            self.report(node, "`for ... else` is not supported yet")
+        if not isinstance(node.target, ast.Name):
+            self.report(node.target, "a `for` target must be a single name")
+        iterator = node.iter
+        if not (isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name)
+                and iterator.func.id == "range"):
+            self.report(iterator, f"`for` over `{ast.unparse(iterator)}` is not supported; "
+                                  "loop over range(...)")
+        for stmt in node.body:
+            self.visit(stmt)
+        for arg in getattr(iterator, "args", []):
+            self.visit(arg)
+        self.check_no_return_in_loop(node)
+
+    def visit_While(self, node):
+        if node.orelse:
+            self.report(node, "`while ... else` is not supported yet")
+        self.generic_visit(node)
+        self.check_no_return_in_loop(node)
+
+    def check_no_return_in_loop(self, loop):
+        for child in ast.walk(loop):
+            if isinstance(child, ast.Return):
+                self.report(child, "`return` inside a loop is not supported yet")
+
+    def visit_Call(self, node):
+        if node.keywords:
+            self.report(node, f"keyword arguments in `{ast.unparse(node.func)}(...)` are not supported")
+        func = node.func
+        qualified = self.context.qualified_name(func)
+        if isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
+            if func.id == "range":
+                self.report(node, "range() is only supported as the iterable of a `for` loop")
+        elif qualified is not None:
+            module, name = qualified
+            label = {"numpy": "np"}.get(module, module)
+            self.report(node, f"call to `{label}.{name}` is not supported yet")
+        else:
+            self.report(node, f"call to `{ast.unparse(func)}` is not supported")
+        for arg in node.args:
+            self.visit(arg)
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.attr in ("shape", "ndim", "size"):
+            return
+        qualified = self.context.qualified_name(node)
+        if qualified is not None:
+            self.report(node, f"`{ast.unparse(node)}` is not supported yet")
+        else:
+            self.report(node, f"attribute `{ast.unparse(node)}` is not supported")
+
+    def visit_Subscript(self, node):
+        index = node.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            self.visit(node.value)
+            return
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                self.report(part, "slicing inside a function is not supported yet")
+            else:
+                self.visit(part)
+        self.visit(node.value)

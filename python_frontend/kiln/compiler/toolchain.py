@@ -1,0 +1,38 @@
+"""Finding and running kilnc."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+from ..errors import KilnToolchainError
+
+
+def find_kilnc() -> str:
+    configured = os.environ.get("KILN_KILNC")
+    if configured:
+        if not os.access(configured, os.X_OK):
+            raise KilnToolchainError(f"KILN_KILNC={configured} is not an executable")
+        return configured
+    here = os.path.dirname(os.path.abspath(__file__))
+    in_tree = os.path.normpath(os.path.join(here, "..", "..", "..", "build", "bin", "kilnc"))
+    if os.access(in_tree, os.X_OK):
+        return in_tree
+    on_path = shutil.which("kilnc")
+    if on_path:
+        return on_path
+    raise KilnToolchainError("kilnc not found: build Kiln (cmake --build build) or set "
+                             "KILN_KILNC")
+
+
+def start_kilnc(args) -> subprocess.Popen:
+    return subprocess.Popen([find_kilnc(), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def wait_kilnc(process: subprocess.Popen, what: str) -> None:
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise KilnToolchainError(f"kilnc failed while building {what} "
+                                 f"(exit {process.returncode}):\n{err}{out}")

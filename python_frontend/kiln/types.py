@@ -1,0 +1,106 @@
+"""Kiln's type vocabulary: the scalar dtypes and strided array views.
+
+Annotations name these objects (``kiln.f64``, ``kiln.f64[:]``,
+``kiln.i32[:, :]``); the frontend also resolves them from source text, so a
+module is compiled without being imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScalarType:
+    name: str          # user-facing: "f64", "int", ...
+    mlir: str          # MLIR type in kernels
+    kind: str          # "float", "int" or "bool"
+    bits: int
+    c_type: str        # C type in the generated header
+    buffer_formats: tuple = ()  # struct-module format codes accepted for arrays
+    numpy_name: str = ""
+
+    def __getitem__(self, dims) -> "ArrayType":
+        dims = dims if isinstance(dims, tuple) else (dims,)
+        if not dims or not all(isinstance(d, slice) and d == slice(None) for d in dims):
+            raise TypeError(f"array annotations are written {self.name}[:], {self.name}[:, :], ...")
+        return ArrayType(self, len(dims))
+
+    def __repr__(self) -> str:
+        return self.name
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind == "int"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    dtype: ScalarType
+    ndim: int
+
+    @property
+    def mlir(self) -> str:
+        shape = "x".join("?" * self.ndim)
+        strides = ", ".join("?" * self.ndim)
+        return f"memref<{shape}x{self.dtype.mlir}, strided<[{strides}], offset: ?>>"
+
+    @property
+    def name(self) -> str:
+        return f"{self.dtype.name}[{', '.join(':' * self.ndim)}]"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+f64 = ScalarType("f64", "f64", "float", 64, "double", ("d",), "float64")
+f32 = ScalarType("f32", "f32", "float", 32, "float", ("f",), "float32")
+i64 = ScalarType("i64", "i64", "int", 64, "int64_t", ("q", "l"), "int64")
+i32 = ScalarType("i32", "i32", "int", 32, "int32_t", ("i",), "int32")
+boolean = ScalarType("bool", "i1", "bool", 1, "bool", ("?",), "bool_")
+
+# Python's own scalar types are the 64-bit ones.
+PYTHON_SCALARS = {"int": i64, "float": f64, "bool": boolean}
+KILN_SCALARS = {"f64": f64, "f32": f32, "i64": i64, "i32": i32}
+ARRAY_DTYPES = (f64, f32, i64, i32)
+
+
+def promote(a: ScalarType, b: ScalarType) -> ScalarType:
+    """The type of a binary arithmetic result on two *typed* operands.
+
+    Follows numpy's rules for these five types: bool widens to the other
+    operand; same kinds take the wider type; int with float gives f64 unless
+    both are 32-bit-or-less and the float is f32 (numpy gives f64 for i32+f32
+    too, which is what we do).
+    """
+    if a == b:
+        return a
+    if a.is_bool:
+        return b
+    if b.is_bool:
+        return a
+    if a.kind == b.kind:
+        return a if a.bits >= b.bits else b
+    return f64
+
+
+def weak_promote(typed: ScalarType, literal_kind: str) -> ScalarType:
+    """Result type of a typed operand with a Python literal (NEP 50: the
+    literal adapts to the typed operand unless it is a float meeting an int)."""
+    if literal_kind == "float" and not typed.is_float:
+        return f64
+    if literal_kind == "int" and typed.is_bool:
+        return i64
+    return typed
+
+
+def default_for_kind(kind: str) -> ScalarType:
+    return {"int": i64, "float": f64, "bool": boolean}[kind]

@@ -1,0 +1,20 @@
+import os
+
+import lit.formats
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".py", ".ll"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "python", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kiln_binary_dir, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.kiln_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.environment["PYTHONPATH"] = os.path.join(config.kiln_source_dir, "python_frontend")
+config.environment["KILN_KILNC"] = os.path.join(config.kiln_tools_dir, "kilnc")
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%kiln-opt", os.path.join(config.kiln_tools_dir, "kiln-opt")))
+config.substitutions.append(("%kilnc", os.path.join(config.kiln_tools_dir, "kilnc")))
+config.substitutions.append(("%kiln", os.path.join(config.kiln_tools_dir, "kiln")))

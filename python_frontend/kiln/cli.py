@@ -8,6 +8,28 @@ import sys
 from .errors import KilnCompileError, KilnToolchainError
 
 
+def report_compile_error(path: str, error: KilnCompileError) -> None:
+    print(f"kiln: error: cannot compile {path}:", file=sys.stderr)
+    for diagnostic in error.diagnostics:
+        print(f"  {diagnostic}", file=sys.stderr)
+
+
+def print_mlir(path: str) -> int:
+    from .compiler.code_generator import generate_module
+    from .compiler.source import load_module
+    try:
+        context = load_module(path)
+        text, _ = generate_module(context, context.exported_functions())
+    except KilnCompileError as error:
+        report_compile_error(path, error)
+        return 1
+    except OSError as error:
+        print(f"kiln: error: {error}", file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="kiln", description="Kiln: compile annotated numeric "
                                      "Python ahead of time")
@@ -19,16 +41,19 @@ def main(argv=None) -> int:
                               help="optimization level (default 3)")
     build_parser.add_argument("--target-cpu", default="native",
                               help="LLVM CPU name (default: native)")
+    mlir_parser = commands.add_parser("mlir", help="print the MLIR Kiln emits for a module")
+    mlir_parser.add_argument("module", help="path to the .py file")
     args = parser.parse_args(argv)
+
+    if args.command == "mlir":
+        return print_mlir(args.module)
 
     from .compiler.compiler import BuildOptions, build
     try:
         result = build(args.module, args.outdir,
                        BuildOptions(opt_level=args.opt_level, target_cpu=args.target_cpu))
     except KilnCompileError as error:
-        print(f"kiln: error: cannot compile {args.module}:", file=sys.stderr)
-        for diagnostic in error.diagnostics:
-            print(f"  {diagnostic}", file=sys.stderr)
+        report_compile_error(args.module, error)
         return 1
     except (KilnToolchainError, OSError, ValueError) as error:
         print(f"kiln: error: {error}", file=sys.stderr)

@@ -1,0 +1,31 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics
+
+func.func @unknown_kind(%ok: i1) {
+  // expected-error @+1 {{unknown exception kind 'KeyError'}}
+  kiln.check %ok, "KeyError", "missing"
+  return
+}
+
+// -----
+
+func.func @placeholder_mismatch(%ok: i1, %i: i64) {
+  // expected-error @+1 {{message has 2 '{}' placeholders but 1 operands}}
+  kiln.check %ok, "IndexError", "index {} out of {}" (%i)
+  return
+}
+
+// -----
+
+func.func @too_many_operands(%ok: i1, %i: i64) {
+  // expected-error @+1 {{takes at most 2 message operands, got 3}}
+  kiln.check %ok, "ValueError", "{} {} {}" (%i, %i, %i)
+  return
+}
+
+// -----
+
+func.func @operand_not_i64(%ok: i1, %i: i32) {
+  // expected-error @+1 {{operand #1 must be variadic of 64-bit signless integer}}
+  "kiln.check"(%ok, %i) {kind = "IndexError", message = "{}"} : (i1, i32) -> ()
+  return
+}

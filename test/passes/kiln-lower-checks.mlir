@@ -1,0 +1,56 @@
+// RUN: kiln-opt %s -split-input-file -kiln-lower-checks | FileCheck %s
+
+// CHECK-LABEL: llvm.mlir.global private constant @__kiln_message_0("integer division or modulo by zero\00")
+// CHECK-LABEL: func.func @floordiv
+// CHECK-SAME: (%[[A:.*]]: i64, %[[B:.*]]: i64, %[[ERR:.*]]: !llvm.ptr) -> i64
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[B]]
+// CHECK: cf.cond_br %[[NZ]] weights([1048576, 1]), ^[[CONT:bb[0-9]+]], ^[[RAISE:bb[0-9]+]]
+// CHECK: ^[[RAISE]]:
+// CHECK: %[[KIND:.*]] = arith.constant 1 : i32
+// CHECK: llvm.store %[[KIND]], %{{.*}} : i32, !llvm.ptr
+// CHECK: %[[LINE:.*]] = arith.constant 7 : i32
+// CHECK: llvm.store %[[LINE]], %{{.*}} : i32, !llvm.ptr
+// CHECK: %[[COL:.*]] = arith.constant 9 : i32
+// CHECK: llvm.store %[[COL]], %{{.*}} : i32, !llvm.ptr
+// CHECK: %[[MSG:.*]] = llvm.mlir.addressof @__kiln_message_0
+// CHECK: llvm.store %[[MSG]]
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: return %[[ZERO]] : i64
+// CHECK: ^[[CONT]]:
+// CHECK: arith.floordivsi %[[A]], %[[B]]
+func.func @floordiv(%a: i64, %b: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %nz = arith.cmpi ne, %b, %c0 : i64
+  kiln.check %nz, "ZeroDivisionError", "integer division or modulo by zero" loc("kernel.py":7:9)
+  %q = arith.floordivsi %a, %b : i64
+  return %q : i64
+}
+
+// -----
+
+// The message operands land in args[0] and args[1] (byte offsets 24, 32).
+// CHECK-LABEL: func.func @index
+// CHECK: ^{{.*}}:
+// CHECK: %[[ARGS0:.*]] = llvm.getelementptr %{{.*}}[24] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %{{.*}}, %[[ARGS0]] : i64, !llvm.ptr
+// CHECK: %[[ARGS1:.*]] = llvm.getelementptr %{{.*}}[32] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %{{.*}}, %[[ARGS1]] : i64, !llvm.ptr
+// CHECK: return
+func.func @index(%i: i64, %n: i64, %err: !llvm.ptr {kiln.error_slot}) {
+  %ok = arith.cmpi ult, %i, %n : i64
+  kiln.check %ok, "IndexError", "index {} is out of bounds for axis 0 with size {}" (%i, %n)
+  return
+}
+
+// -----
+
+// Two checks sharing a message share one global.
+// CHECK-LABEL: func.func @shared_message
+// CHECK-COUNT-2: llvm.mlir.addressof @__kiln_message_0
+// CHECK-NOT: kiln.check
+func.func @shared_message(%p: i1, %q: i1, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+  kiln.check %p, "ValueError", "bad value"
+  kiln.check %q, "ValueError", "bad value"
+  %r = arith.constant 1.0 : f64
+  return %r : f64
+}

@@ -1,0 +1,30 @@
+// RUN: kiln-opt %s -split-input-file -kiln-lower-to-llvm | FileCheck %s
+
+// The whole frontend pipeline: scf, memref, checks and all reach LLVM.
+// CHECK-LABEL: llvm.func @checked_load(
+// CHECK: llvm.cond_br
+// CHECK: llvm.store
+// CHECK: llvm.load
+// CHECK-NOT: kiln.check
+// CHECK-NOT: scf.
+// CHECK-LABEL: llvm.func @_mlir_ciface_checked_load(
+func.func @checked_load(%x: memref<?xf64, strided<[?], offset: ?>>, %i: i64, %err: !llvm.ptr {kiln.error_slot}) -> f64 attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf64, strided<[?], offset: ?>>
+  %n64 = arith.index_cast %n : index to i64
+  %ok = arith.cmpi ult, %i, %n64 : i64
+  kiln.check %ok, "IndexError", "index {} is out of bounds for axis 0 with size {}" (%i, %n64)
+  %idx = arith.index_cast %i : i64 to index
+  %v = memref.load %x[%idx] : memref<?xf64, strided<[?], offset: ?>>
+  return %v : f64
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @python_floordiv(
+// CHECK: llvm.sdiv
+// CHECK-NOT: arith.
+func.func @python_floordiv(%a: i64, %b: i64) -> i64 {
+  %q = arith.floordivsi %a, %b : i64
+  return %q : i64
+}

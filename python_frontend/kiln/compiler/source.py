@@ -36,7 +36,11 @@ class ModuleContext:
 
     # --- name resolution -------------------------------------------------
     def qualified_name(self, node: ast.AST):
-        """("kiln", "f64") for `kiln.f64` or an imported `f64`; None otherwise."""
+        """("kiln", "f64") for `kiln.f64` or an imported `f64`, ("numpy",
+        "linalg.solve") for `np.linalg.solve`; None otherwise."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
+            inner = self.qualified_name(node.value)
+            return (inner[0], f"{inner[1]}.{node.attr}") if inner else None
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             base = node.value.id
             if base in self.kiln_aliases:

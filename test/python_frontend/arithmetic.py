@@ -1,0 +1,95 @@
+# RUN: %python -m kiln mlir %s | FileCheck %s
+# RUN: %python -m kiln mlir %s | kiln-opt > /dev/null
+import kiln
+
+
+# Locations point at the Python line and column of every op.
+# CHECK-LABEL: func.func @mixed(%a: i64, %b: f64) -> f64
+# CHECK: %[[F:.*]] = arith.sitofp %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+4]]:12)
+# CHECK: arith.mulf %[[F]], %b : f64 loc("{{.*}}arithmetic.py":[[@LINE+3]]:12)
+@kiln.export
+def mixed(a: int, b: float) -> float:
+    return a * b
+
+
+# Python's floor division: divisor zero raises, -1 is special-cased.
+# CHECK-LABEL: func.func @floordiv(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
+# CHECK: kiln.check %{{.*}}, "ZeroDivisionError", "integer division or modulo by zero"
+# CHECK: arith.floordivsi
+@kiln.export
+def floordiv(a: int, b: int) -> int:
+    return a // b
+
+
+# CHECK-LABEL: func.func @modulo(
+# CHECK: "integer modulo by zero"
+# CHECK: arith.remsi
+@kiln.export
+def modulo(a: int, b: int) -> int:
+    return a % b
+
+
+# A constant non-zero divisor needs no check and no error slot.
+# CHECK-LABEL: func.func @half(%a: i64) -> i64
+# CHECK-NOT: kiln.check
+@kiln.export
+def half(a: int) -> int:
+    return a // 2
+
+
+# True division is float division, and 1.0 / 0.0 raises like CPython.
+# CHECK-LABEL: func.func @ratio(
+# CHECK: arith.sitofp
+# CHECK: "float division by zero"
+# CHECK: arith.divf
+@kiln.export
+def ratio(a: int, b: int) -> float:
+    return a / b
+
+
+# CHECK-LABEL: func.func @float_floordiv(
+# CHECK: "float floor division by zero"
+# CHECK: arith.remf
+# CHECK: math.floor
+@kiln.export
+def float_floordiv(a: float, b: float) -> float:
+    return a // b
+
+
+# Booleans cross the C ABI as i8.
+# CHECK-LABEL: func.func @logic(%p: i8, %q: i8) -> i8
+# CHECK: arith.trunci %p : i8 to i1
+# CHECK: scf.if
+# CHECK: arith.extui %{{.*}} : i1 to i8
+@kiln.export
+def logic(p: bool, q: bool) -> bool:
+    return p and not q
+
+
+# Chained comparisons evaluate the middle operand once and short-circuit.
+# CHECK-LABEL: func.func @between(
+# CHECK: arith.cmpf ole
+# CHECK: scf.if %{{.*}} -> (i1)
+# CHECK: arith.cmpf olt
+@kiln.export
+def between(low: float, x: float, high: float) -> bool:
+    return low <= x < high
+
+
+# min/max keep CPython's argument order, so NaN behaves the same.
+# CHECK-LABEL: func.func @smallest(
+# CHECK: %[[LT:.*]] = arith.cmpf olt, %b, %a
+# CHECK: arith.select %[[LT]], %b, %a
+@kiln.export
+def smallest(a: float, b: float) -> float:
+    return min(a, b)
+
+
+# int(x) raises for NaN and infinity, like CPython.
+# CHECK-LABEL: func.func @truncate(
+# CHECK: "ValueError", "cannot convert float NaN to integer"
+# CHECK: "OverflowError", "cannot convert float infinity to integer"
+# CHECK: arith.fptosi
+@kiln.export
+def truncate(x: float) -> int:
+    return int(x)

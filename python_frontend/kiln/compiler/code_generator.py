@@ -834,6 +834,10 @@ class FunctionCodeGenerator:
             common = kt.i64
         a = self.convert(left, common, node)
         b = self.convert(right, common, node)
+        # CPython says "division by zero" for int / int, "float division by
+        # zero" once a float is involved.
+        self.integer_true_division = symbol == "/" and not (
+            left.type.is_float or right.type.is_float)
         result = self.arithmetic(symbol, a, b, common, node)
         result.weak = weak
         return result
@@ -897,6 +901,8 @@ class FunctionCodeGenerator:
         nonzero = self.op(f"arith.cmpf une, {b.name}, {zero.name} : {t}", kt.boolean, node)
         message = {"/": "float division by zero", "//": "float floor division by zero",
                    "%": "float modulo"}[symbol]
+        if symbol == "/" and getattr(self, "integer_true_division", False):
+            message = "division by zero"
         if b.constant is None or b.constant == 0.0:
             self.check(nonzero, "ZeroDivisionError", message, [], node)
         if symbol == "/":

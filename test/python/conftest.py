@@ -1,0 +1,53 @@
+"""Builds test modules with `kiln build` once per session and imports both
+the compiled stub and the plain-Python source, so tests can compare them."""
+
+import importlib.util
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+MODULES = os.path.join(HERE, "modules")
+sys.path.insert(0, os.path.join(REPO, "python_frontend"))
+
+
+def import_from(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Built:
+    def __init__(self, name, outdir):
+        self.name = name
+        self.outdir = outdir
+        self.native = import_from(os.path.join(outdir, f"{name}.py"), f"kiln_built_{name}")
+        self.python = import_from(os.path.join(MODULES, f"{name}.py"), f"kiln_source_{name}")
+
+    def path(self, filename):
+        return os.path.join(self.outdir, filename)
+
+
+def kiln_build(source, outdir, *extra):
+    command = [sys.executable, "-m", "kiln", "build", source, "-o", str(outdir), *extra]
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"))
+    return subprocess.run(command, capture_output=True, text=True, env=env)
+
+
+@pytest.fixture(scope="session")
+def build_module(tmp_path_factory):
+    cache = {}
+
+    def build(name):
+        if name not in cache:
+            outdir = tmp_path_factory.mktemp(f"kiln_{name}")
+            result = kiln_build(os.path.join(MODULES, f"{name}.py"), outdir)
+            assert result.returncode == 0, result.stderr
+            cache[name] = Built(name, str(outdir))
+        return cache[name]
+
+    return build

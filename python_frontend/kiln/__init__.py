@@ -14,7 +14,7 @@ OUT/ (a C-ABI lib<mod>.so with <mod>.h, a CPython extension, <mod>.py and
 __version__ = "0.1.0"
 
 from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
-from .types import f32, f64, i32, i64  # noqa: E402
+from .typesystem import f32, f64, i32, i64  # noqa: E402
 
 __all__ = ["export", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
            "__version__"]

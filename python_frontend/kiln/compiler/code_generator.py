@@ -21,7 +21,7 @@ import math
 import struct
 from dataclasses import dataclass, field
 
-from .. import types as kt
+from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .subset import SUPPORTED_BINOPS, SubsetChecker
 
@@ -202,7 +202,7 @@ class FunctionCodeGenerator:
         if source == target:
             return value
         if isinstance(source, kt.ArrayType) or isinstance(target, kt.ArrayType):
-            raise self.error(node, f"cannot use a {source.name} value as {target.name}")
+            raise self.error(node, f"cannot use a {source.display} value as {target.display}")
         if value.constant is not None:
             folded = value.constant
             if target.is_bool:
@@ -210,7 +210,7 @@ class FunctionCodeGenerator:
             if target.is_float:
                 return self.constant(float(folded), target, node)
             if isinstance(folded, float) and not explicit:
-                raise self.error(node, f"cannot implicitly convert float to {target.name}")
+                raise self.error(node, f"cannot implicitly convert float to {target.display}")
             if not isinstance(folded, float) or (
                     math.isfinite(folded) and INT64_MIN <= int(folded) <= INT64_MAX):
                 # Wrap like arith.trunci does for i32 targets.
@@ -234,10 +234,10 @@ class FunctionCodeGenerator:
             return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node)
         if source.is_float and target.is_int:
             if not explicit:
-                raise self.error(node, f"cannot implicitly convert {source.name} to "
-                                       f"{target.name}; use int(...)")
+                raise self.error(node, f"cannot implicitly convert {source.display} to "
+                                       f"{target.display}; use int(...)")
             return self.float_to_int(value, target, node)
-        raise self.error(node, f"cannot convert {source.name} to {target.name}")
+        raise self.error(node, f"cannot convert {source.display} to {target.display}")
 
     def float_to_int(self, value: Value, target, node) -> Value:
         """int(x): truncation toward zero, with CPython's errors for NaN/inf."""
@@ -364,7 +364,7 @@ class FunctionCodeGenerator:
         if result is not None and self.func.returns is not None:
             node = self.func.body[-1] if self.func.body else self.func
             raise self.error(node, f"`{self.func.name}` may end without returning a value "
-                                   f"(it is annotated -> {result.name})")
+                                   f"(it is annotated -> {result.display})")
         if result is not None:
             raise self.error(self.func, f"`{self.func.name}` returns a value on some paths "
                                         "and None on others")
@@ -492,8 +492,8 @@ class FunctionCodeGenerator:
         name = stmt.target.id
         previous = self.declared.get(name)
         if previous is not None and previous != declared:
-            raise self.error(stmt, f"variable `{name}` is declared {previous.name} and "
-                                   f"{declared.name}")
+            raise self.error(stmt, f"variable `{name}` is declared {previous.display} and "
+                                   f"{declared.display}")
         self.declared[name] = declared
         self.var_types[name] = VarType(declared)
         if stmt.value is not None:
@@ -524,9 +524,14 @@ class FunctionCodeGenerator:
         name = target.id
         if name in self.declared:
             variable = VarType(self.declared[name])
+            if isinstance(variable.type, kt.ScalarType) and isinstance(
+                    value.type, kt.ScalarType) and value.type.is_float and not (
+                    variable.type.is_float):
+                raise self.error(node, f"variable `{name}` is declared {variable.type.display} "
+                                       f"but is assigned a {value.type.display}")
             if isinstance(variable.type, kt.ArrayType) and value.type != variable.type:
-                raise self.error(node, f"variable `{name}` is {variable.type.name} but is "
-                                       f"assigned a {value.type.name}")
+                raise self.error(node, f"variable `{name}` is {variable.type.display} but is "
+                                       f"assigned a {value.type.display}")
         else:
             variable = self.join(self.var_types.get(name), value, node, name)
             if variable != self.var_types.get(name):
@@ -547,8 +552,8 @@ class FunctionCodeGenerator:
             return VarType(value.type)
         if isinstance(current.type, kt.ArrayType) or isinstance(value.type, kt.ArrayType):
             if current.type != value.type:
-                raise self.error(node, f"variable `{name}` is {current.type.name} on one path "
-                                       f"and {value.type.name} on another")
+                raise self.error(node, f"variable `{name}` is {current.type.display} on one path "
+                                       f"and {value.type.display} on another")
             return current
         if current.weak and value.weak:
             return VarType(kt.promote(current.type, kt.default_for_kind(value.weak)), weak=True)
@@ -621,7 +626,7 @@ class FunctionCodeGenerator:
         for arg, node in zip(args, call.args):
             if not isinstance(arg.type, kt.ScalarType) or arg.type.is_float:
                 raise self.error(node, f"range() arguments must be int, not "
-                                       f"{getattr(arg.type, 'name', arg.type)}")
+                                       f"{getattr(arg.type, 'display', arg.type)}")
         args = [self.convert(a, kt.i64, n) for a, n in zip(args, call.args)]
         if len(args) == 1:
             start, stop, step = self.constant(0, kt.i64, call), args[0], None
@@ -686,7 +691,7 @@ class FunctionCodeGenerator:
                     self.changed = True
             elif target in self.declared and self.declared[target] != kt.i64:
                 raise self.error(stmt.target, f"loop variable `{target}` is declared "
-                                              f"{self.declared[target].name}, but range() "
+                                              f"{self.declared[target].display}, but range() "
                                               "yields int")
             else:
                 self.var_types[target] = VarType(kt.i64)
@@ -1195,7 +1200,7 @@ class FunctionCodeGenerator:
     def expr_Attribute(self, node):
         base = self.expression(node.value)
         if not isinstance(base.type, kt.ArrayType):
-            raise self.error(node, f"attribute `{node.attr}` of a {base.type.name} is not "
+            raise self.error(node, f"attribute `{node.attr}` of a {base.type.display} is not "
                                    "supported")
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)
@@ -1229,7 +1234,7 @@ class FunctionCodeGenerator:
     def subscript_parts(self, node: ast.Subscript):
         array = self.expression(node.value)
         if not isinstance(array.type, kt.ArrayType):
-            raise self.error(node, f"`{ast.unparse(node.value)}` is a {array.type.name}, not an "
+            raise self.error(node, f"`{ast.unparse(node.value)}` is a {array.type.display}, not an "
                                    "array")
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if len(parts) != array.type.ndim:
@@ -1241,7 +1246,7 @@ class FunctionCodeGenerator:
             index = self.expression(part)
             if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
                 raise self.error(part, f"array index `{ast.unparse(part)}` must be an int, "
-                                       f"not {getattr(index.type, 'name', index.type)}")
+                                       f"not {getattr(index.type, 'display', index.type)}")
             indices.append(self.element_index(array, axis, self.convert(index, kt.i64, part),
                                               part))
         return array, indices

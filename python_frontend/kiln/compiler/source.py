@@ -7,7 +7,7 @@ import ast
 import os
 from dataclasses import dataclass, field
 
-from .. import types as kt
+from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 
 EXPORT_OPTIONS = {"boundscheck": bool}

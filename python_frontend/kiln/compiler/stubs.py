@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import types as kt
+from .. import typesystem as kt
 from .. import __version__
 
 

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .. import types as kt
+from .. import typesystem as kt
 from .. import __version__
 
 # Must match lib/Dialect/ErrorKinds.h.
@@ -150,34 +150,25 @@ static int kiln_as_double(PyObject *object, double *out, const char *function,
 
 static int kiln_as_int64(PyObject *object, int64_t *out, int64_t low, int64_t high,
                          const char *function, const char *parameter) {
-  long long value;
+  PyObject *index;
   if (PyLong_Check(object)) {
-    int overflow = 0;
-    value = PyLong_AsLongLongAndOverflow(object, &overflow);
-    if (overflow) {
-      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' does not fit in a 64-bit integer",
-                   function, parameter);
-      return -1;
-    }
-    if (value == -1 && PyErr_Occurred())
-      return -1;
+    Py_INCREF(object);
+    index = object;
   } else if (PyFloat_Check(object) || !PyIndex_Check(object)) {
     return kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
-  } else {
-    PyObject *index = PyNumber_Index(object);
-    if (!index)
-      return -1;
-    int overflow = 0;
-    value = PyLong_AsLongLongAndOverflow(index, &overflow);
-    Py_DECREF(index);
-    if (overflow) {
-      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' does not fit in a 64-bit integer",
-                   function, parameter);
-      return -1;
-    }
-    if (value == -1 && PyErr_Occurred())
-      return -1;
+  } else if (!(index = PyNumber_Index(object))) {
+    return -1;
   }
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow) {
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' does not fit in a 64-bit integer",
+                 function, parameter);
+    return -1;
+  }
+  if (value == -1 && PyErr_Occurred())
+    return -1;
   if (value < low || value > high) {
     PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is out of range for a 32-bit integer",
                  function, parameter);

@@ -30,6 +30,11 @@ class ScalarType:
         return self.name
 
     @property
+    def display(self) -> str:
+        """How error messages name the type: Python's names where they exist."""
+        return {"f64": "float", "i64": "int", "bool": "bool"}.get(self.name, f"kiln.{self.name}")
+
+    @property
     def is_float(self) -> bool:
         return self.kind == "float"
 
@@ -56,6 +61,10 @@ class ArrayType:
     @property
     def name(self) -> str:
         return f"{self.dtype.name}[{', '.join(':' * self.ndim)}]"
+
+    @property
+    def display(self) -> str:
+        return "kiln." + self.name
 
     def __repr__(self) -> str:
         return self.name

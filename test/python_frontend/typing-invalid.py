@@ -1,0 +1,47 @@
+# RUN: not %python -m kiln mlir %s 2>&1 | FileCheck %s
+import kiln
+
+# Type errors name the variable and both types, at the assignment.
+
+
+@kiln.export
+def declared_int(x: int) -> int:
+    x = 2.5
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: variable `x` is declared int but is assigned a float
+    return x
+
+
+@kiln.export
+def two_array_types(x: kiln.f64[:], y: kiln.i64[:]) -> float:
+    z = x
+    z = y
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: variable `z` is kiln.f64[:] on one path and kiln.i64[:] on another
+    return 0.0
+
+
+@kiln.export
+def float_to_int_return(x: float) -> int:
+    return x
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: cannot implicitly convert float to int; use int(...)
+
+
+@kiln.export
+def value_or_none(x: int):
+    if x > 0:
+        return 1
+# CHECK-DAG: typing-invalid.py:[[@LINE-3]]:1: `value_or_none` returns a value on some paths and None on others
+
+
+@kiln.export
+def float_index(x: kiln.f64[:]) -> float:
+    return x[1.5]
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:14: array index `1.5` must be an int, not float
+
+
+@kiln.export
+def range_of_float(n: float) -> int:
+    count = 0
+    for i in range(n):
+        # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:20: range() arguments must be int, not float
+        count += 1
+    return count

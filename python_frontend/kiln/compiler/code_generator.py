@@ -109,8 +109,37 @@ def float_literal(value: float, scalar: kt.ScalarType) -> str:
     return "0x" + struct.pack(">d", value).hex().upper()
 
 
-class _Return(Exception):
-    """Internal: a statement list ended in `return`."""
+def loop_exits(loop, kinds=(ast.Break,)) -> bool:
+    """True when `loop` itself has a `break` (or another of `kinds`), not
+    counting nested loops; a non-loop statement is searched the same way."""
+    def walk(stmts):
+        for stmt in stmts:
+            if isinstance(stmt, kinds):
+                return True
+            if isinstance(stmt, (ast.For, ast.While)):
+                continue
+            for field in ("body", "orelse"):
+                if walk(getattr(stmt, field, []) or []):
+                    return True
+        return False
+    return walk(loop.body) if isinstance(loop, (ast.For, ast.While)) else walk([loop])
+
+
+@dataclass
+class ExitMode:
+    """What ends a region: see FunctionCodeGenerator.generate_body."""
+    kind: str                      # "function" or "loop"
+    in_branch: bool = False        # function mode inside an exiting `if`
+    carried: list = field(default_factory=list)
+    has_flags: bool = False
+    types: list = field(default_factory=list)
+    next_counter: object = None
+    return_value: object = None
+
+    def for_branch(self) -> "ExitMode":
+        if self.kind == "function":
+            return ExitMode("function", in_branch=True)
+        return self
 
 
 class FunctionCodeGenerator:
@@ -317,7 +346,7 @@ class FunctionCodeGenerator:
         raised_before = self.raises
         self.raises = False
         self.declared = {}
-        self.return_mode = "func"
+        self.mode = ExitMode("function")
 
         entry = []
         self.lines = entry
@@ -342,42 +371,69 @@ class FunctionCodeGenerator:
         return "\n".join([header] + self.lines + ["  } " + self.loc(self.func)])
 
     # ----------------------------------------------------------- statements
+    # ------------------------------------------------ exits: return, break
+    # Each statement list is generated under an exit mode that says what
+    # falling off its end, `return`, `break` and `continue` produce:
+    #   function mode: func.return (or scf.yield of the return value when the
+    #     list is a branch of an `if` that returns);
+    #   loop mode: scf.yield of the loop's state tuple (carried variables,
+    #     then done/returned flags and the return value when the loop has a
+    #     `break` or `return`).
+    # An `if` with an exit in a branch moves the statements after it into
+    # both branches, so every path ends in exactly one yield or return.
+
     def generate_body(self, stmts, terminal=False) -> bool:
-        """Emits a statement list; True when it ended with a return. A
-        `terminal` list is the rest of the function: falling off its end is
-        an implicit `return None`."""
+        """Emits a statement list; True when it ended in an exit. A terminal
+        list is the rest of its region: falling off its end is an exit."""
         for position, stmt in enumerate(stmts):
+            rest = stmts[position + 1:]
             if isinstance(stmt, ast.Return):
-                self.emit_return(stmt)
+                self.exit_return(stmt)
                 return True
-            if isinstance(stmt, ast.If) and contains_return([stmt]):
-                self.emit_returning_if(stmt, stmts[position + 1:])
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                self.finish_loop("break" if isinstance(stmt, ast.Break) else "continue", stmt)
+                return True
+            if isinstance(stmt, ast.If) and self.has_exit([stmt]):
+                self.emit_exiting_if(stmt, rest)
+                return True
+            if isinstance(stmt, (ast.For, ast.While)) and contains_return(stmt.body):
+                returned, value = self.statement(stmt)
+                self.emit_conditional_return(returned, value, rest, stmt)
                 return True
             self.statement(stmt)
         if terminal:
-            self.emit_fall_off_end()
+            self.fall_off_end(stmts[-1] if stmts else self.func)
             return True
         return False
 
-    def emit_fall_off_end(self):
+    def has_exit(self, stmts) -> bool:
+        """True when the statements can leave the current region early."""
+        if contains_return(stmts):
+            return True
+        if self.mode.kind != "loop":
+            return False
+        return any(loop_exits(stmt, (ast.Break, ast.Continue)) for stmt in stmts)
+
+    def fall_off_end(self, node):
+        if self.mode.kind == "loop":
+            self.finish_loop("continue", node)
+            return
         result = self.return_type()
         if result is not None and self.func.returns is not None:
-            node = self.func.body[-1] if self.func.body else self.func
             raise self.error(node, f"`{self.func.name}` may end without returning a value "
                                    f"(it is annotated -> {result.display})")
         if result is not None:
             raise self.error(self.func, f"`{self.func.name}` returns a value on some paths "
                                         "and None on others")
-        self.finish_return(None, self.func.body[-1] if self.func.body else self.func)
+        self.finish_return(None, node)
 
-    def emit_return(self, stmt: ast.Return):
+    def return_value(self, stmt: ast.Return):
         if stmt.value is None or (isinstance(stmt.value, ast.Constant)
                                   and stmt.value.value is None):
             if self.return_type() is not None:
                 raise self.error(stmt, f"`{self.func.name}` returns None here but a value "
                                        "elsewhere")
-            self.finish_return(None, stmt)
-            return
+            return None
         value = self.expression(stmt.value)
         if isinstance(value.type, kt.ArrayType):
             raise self.error(stmt, "returning arrays is not supported yet")
@@ -388,7 +444,14 @@ class FunctionCodeGenerator:
             target = self.return_annotation
         else:
             target = self.join_return(value)
-        self.finish_return(self.convert(value, target, stmt), stmt)
+        return self.convert(value, target, stmt)
+
+    def exit_return(self, stmt: ast.Return):
+        value = self.return_value(stmt)
+        if self.mode.kind == "loop":
+            self.finish_loop("return", stmt, value)
+        else:
+            self.finish_return(value, stmt)
 
     def join_return(self, value: Value):
         joined = self.join(self.inferred_return, value, self.func)
@@ -398,7 +461,8 @@ class FunctionCodeGenerator:
         return joined.type
 
     def finish_return(self, value: Value | None, node):
-        if self.return_mode == "yield":
+        """Leaves the function (function mode) with `value`."""
+        if self.mode.in_branch:
             if value is None:
                 self.emit("scf.yield", node)
             else:
@@ -413,33 +477,88 @@ class FunctionCodeGenerator:
             return
         self.emit(f"func.return {value.name} : {value.type.mlir}", node)
 
-    def emit_returning_if(self, stmt: ast.If, rest):
-        condition = self.truthy(self.expression(stmt.test), stmt.test)
-        saved_mode = self.return_mode
-        then_lines, _ = self.region(lambda: self.generate_returning(stmt.body + rest))
-        else_lines, _ = self.region(lambda: self.generate_returning(stmt.orelse + rest))
-        self.return_mode = saved_mode
+    def finish_loop(self, kind: str, node, value: Value | None = None):
+        """Ends one path through a loop body: continue, break or return."""
+        frame = self.mode
+        if kind != "continue" and not frame.has_flags:
+            raise self.error(node, f"internal: `{kind}` in a loop without exit flags")
+        values = []
+        if frame.next_counter is not None:
+            values.append(frame.next_counter)
+        for name in frame.carried:
+            if name not in self.symbols:
+                raise self.error(node, f"variable `{name}` is not defined on every path "
+                                       "through the loop body")
+            values.append(self.symbols[name])
+        if frame.has_flags:
+            values.append(self.constant(kind in ("break", "return"), kt.boolean, node))
+            values.append(self.constant(kind == "return", kt.boolean, node))
+            if frame.return_value is not None:
+                values.append(value if value is not None else frame.return_value)
+        self.yield_values(values, node)
+
+    def yield_values(self, values, node):
+        if values:
+            self.emit(f"scf.yield {', '.join(v.name for v in values)} : "
+                      f"{', '.join(v.type.mlir for v in values)}", node)
+        else:
+            self.emit("scf.yield", node)
+
+    def exit_types(self):
+        if self.mode.kind == "loop":
+            return self.mode.types
         result = self.return_type()
-        if result is None:
-            self.emit_if_text(None, condition, [], then_lines, else_lines, stmt)
-            self.finish_return(None, stmt)
-            return
-        name = self.fresh()
-        self.emit_if_text(name, condition, [result.mlir], then_lines, else_lines, stmt)
-        self.finish_return(Value(name, result), stmt)
+        return [] if result is None else [result]
 
-    def generate_returning(self, stmts):
-        self.return_mode = "yield"
-        self.generate_body(stmts, terminal=True)
+    def finish_with(self, results, node):
+        """Leaves the current region with the results of an exiting `if`."""
+        if self.mode.kind == "loop":
+            self.yield_values(results, node)
+        else:
+            self.finish_return(results[0] if results else None, node)
 
-    def region(self, build, bind=None):
+    def emit_exiting_if(self, stmt: ast.If, rest):
+        condition = self.truthy(self.expression(stmt.test), stmt.test)
+        branch_mode = self.mode.for_branch()
+        then_lines, _ = self.region(lambda: self.generate_body(stmt.body + rest, terminal=True),
+                                    mode=branch_mode)
+        else_lines, _ = self.region(lambda: self.generate_body(stmt.orelse + rest, terminal=True),
+                                    mode=branch_mode)
+        self.emit_if_with_exit_results(condition, then_lines, else_lines, stmt)
+
+    def emit_if_with_exit_results(self, condition, then_lines, else_lines, node):
+        types = self.exit_types()
+        name = self.fresh() if types else None
+        self.emit_if_text(name, condition, [t.mlir for t in types], then_lines, else_lines, node)
+        results = [Value(f"{name}#{i}" if len(types) > 1 else name, t)
+                   for i, t in enumerate(types)]
+        self.finish_with(results, node)
+
+    def emit_conditional_return(self, returned: Value, value: Value | None, rest, node):
+        """After a loop that may have returned: return its value, or go on."""
+        branch_mode = self.mode.for_branch()
+
+        def returning():
+            if self.mode.kind == "loop":
+                self.finish_loop("return", node, value)
+            else:
+                self.finish_return(value, node)
+
+        then_lines, _ = self.region(returning, mode=branch_mode)
+        else_lines, _ = self.region(lambda: self.generate_body(rest, terminal=True),
+                                    mode=branch_mode)
+        self.emit_if_with_exit_results(returned, then_lines, else_lines, node)
+
+    def region(self, build, bind=None, mode=None):
         """Runs `build` into a fresh line list and symbol scope."""
         saved_lines, saved_symbols = self.lines, self.symbols
         saved_undefined = set(self.maybe_undefined)
-        saved_mode = self.return_mode
+        saved_mode = self.mode
         self.lines = []
         self.symbols = dict(saved_symbols)
         self.indent += 1
+        if mode is not None:
+            self.mode = mode
         try:
             if bind:
                 bind()
@@ -450,7 +569,7 @@ class FunctionCodeGenerator:
             self.lines, self.symbols = saved_lines, saved_symbols
             self.region_undefined = self.maybe_undefined
             self.maybe_undefined = saved_undefined
-            self.return_mode = saved_mode
+            self.mode = saved_mode
 
     def emit_if_text(self, name, condition, result_types, then_lines, else_lines, node):
         pad = "  " * self.indent
@@ -470,7 +589,7 @@ class FunctionCodeGenerator:
         method = getattr(self, "stmt_" + type(stmt).__name__, None)
         if method is None:
             raise self.error(stmt, f"statement `{type(stmt).__name__}` is not supported")
-        method(stmt)
+        return method(stmt)
 
     def stmt_Pass(self, stmt):
         pass
@@ -618,8 +737,10 @@ class FunctionCodeGenerator:
         names = [n for n in list(extra) + assigned_names(body) if n in self.symbols]
         return list(dict.fromkeys(names))
 
-    def stmt_For(self, stmt):
-        call = stmt.iter
+    def range_bounds(self, call):
+        """(lower, upper, step, normalized) of a range() call; `normalized` is
+        (start, step) when the loop runs a counter k in [0, trips) and the
+        target is start + k * step (negative or unknown steps)."""
         if len(call.args) not in (1, 2, 3):
             raise self.error(call, "range() takes 1 to 3 arguments")
         args = [self.expression(a) for a in call.args]
@@ -633,18 +754,11 @@ class FunctionCodeGenerator:
         else:
             start, stop = args[0], args[1]
             step = args[2] if len(args) == 3 else None
-        target = stmt.target.id
-        carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
         step_value = 1 if step is None else step.constant
         if step_value is not None and step_value == 0:
             raise self.error(call, "range() arg 3 must not be zero")
         if step_value is not None and step_value > 0:
-            step = step or self.constant(1, kt.i64, call)
-            self.emit_for(stmt, carried, start, stop, step, None, nonneg=bool(start.nonneg))
-            return
-        # Negative or unknown step: iterate a normalized counter k in
-        # [0, trip_count) and derive i = start + k * step, since scf.for
-        # needs a positive step.
+            return start, stop, step or self.constant(1, kt.i64, call), None
         if step_value is None:
             zero = self.constant(0, kt.i64, call)
             nonzero = self.op(f"arith.cmpi ne, {step.name}, {zero.name} : i64", kt.boolean, call)
@@ -664,123 +778,198 @@ class FunctionCodeGenerator:
         trips = self.op(f"arith.ceildivsi {distance.name}, {magnitude.name} : i64", kt.i64, call)
         zero = self.constant(0, kt.i64, call)
         trips = self.op(f"arith.maxsi {trips.name}, {zero.name} : i64", kt.i64, call)
-        one = self.constant(1, kt.i64, call)
-        self.emit_for(stmt, carried, zero, trips, one, (start, step), nonneg=False)
+        return zero, trips, self.constant(1, kt.i64, call), (start, step)
 
-    def emit_for(self, stmt, carried, lower, upper, step, normalized, nonneg):
+    def bind_loop_target(self, stmt, counter: Value, normalized):
+        target = stmt.target.id
+        if normalized is None:
+            value = counter
+        else:
+            start, step_value = normalized
+            offset = self.op(f"arith.muli {counter.name}, {step_value.name} : i64", kt.i64, stmt)
+            value = self.op(f"arith.addi {start.name}, {offset.name} : i64", kt.i64, stmt)
+        if target in self.declared and self.declared[target] != kt.i64:
+            raise self.error(stmt.target, f"loop variable `{target}` is declared "
+                                          f"{self.declared[target].display}, but range() "
+                                          "yields int")
+        if target in self.var_types:
+            variable = self.join(self.var_types[target], value, stmt, target)
+            if variable != self.var_types[target]:
+                self.var_types[target] = variable
+                self.changed = True
+            value = self.convert(value, variable.type, stmt)
+        else:
+            self.var_types[target] = VarType(kt.i64)
+        self.symbols[target] = value
+        self.maybe_undefined.discard(target)
+
+    def loop_state(self, stmt, carried, with_counter):
+        """Loop mode for a body, and the initial state tuple (while form)."""
+        has_flags = bool(loop_exits(stmt)) or contains_return(stmt.body)
+        types = [self.symbols[n].type for n in carried]
+        return_value = None
+        if has_flags and contains_return(stmt.body):
+            result = self.return_type()
+            if result is not None:
+                return_value = self.constant(0, result, stmt)
+        mode = ExitMode("loop", carried=carried, has_flags=has_flags,
+                        types=([kt.i64] if with_counter else []) + types + (
+                            [kt.boolean, kt.boolean] if has_flags else []) + (
+                            [return_value.type] if return_value is not None else []))
+        return mode, return_value
+
+    def stmt_For(self, stmt):
+        lower, upper, step, normalized = self.range_bounds(stmt.iter)
+        target = stmt.target.id
+        carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
+        if loop_exits(stmt) or contains_return(stmt.body):
+            return self.emit_loop_as_while(stmt, carried, (lower, upper, step, normalized))
+        mode, _ = self.loop_state(stmt, carried, with_counter=False)
         counter = self.fresh()
         result = self.fresh() if carried else None
         region_args = {name: self.fresh() for name in carried}
-        target = stmt.target.id
         initial = [self.symbols[n] for n in carried]
+        nonneg = bool(lower.nonneg) and normalized is None
 
         def bind():
             for name, value in zip(carried, initial):
                 self.symbols[name] = Value(region_args[name], value.type, origins=value.origins)
-            if normalized is None:
-                self.symbols[target] = Value(counter, kt.i64, nonneg=nonneg)
-            else:
-                start, step_value = normalized
-                offset = self.op(f"arith.muli {counter}, {step_value.name} : i64", kt.i64, stmt)
-                self.symbols[target] = self.op(f"arith.addi {start.name}, {offset.name} : i64",
-                                               kt.i64, stmt)
-            if target in self.var_types and target not in self.declared:
-                variable = self.join(self.var_types[target], self.symbols[target], stmt, target)
-                if variable != self.var_types[target]:
-                    self.var_types[target] = variable
-                    self.changed = True
-            elif target in self.declared and self.declared[target] != kt.i64:
-                raise self.error(stmt.target, f"loop variable `{target}` is declared "
-                                              f"{self.declared[target].display}, but range() "
-                                              "yields int")
-            else:
-                self.var_types[target] = VarType(kt.i64)
+            self.bind_loop_target(stmt, Value(counter, kt.i64, nonneg=nonneg), normalized)
 
-        def build():
-            self.generate_body(stmt.body)
-
-        body_lines, body_symbols = self.region(build, bind)
+        body_lines, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
+                                    mode=mode)
+        self.mark_loop_locals(stmt, carried)
         types = [v.type.mlir for v in initial]
-        pad = "  " * (self.indent + 1)
-        if carried:
-            for name in carried:
-                if name not in body_symbols:
-                    raise self.error(stmt, f"variable `{name}` is not defined on every path "
-                                           "through the loop body")
-            body_lines.append(f"{pad}scf.yield {', '.join(body_symbols[n].name for n in carried)}"
-                              f" : {', '.join(types)} {self.loc(stmt)}")
-        for name in assigned_names(stmt.body) + [target]:
-            if name not in carried:
-                self.maybe_undefined.add(name)
-        header_pad = "  " * self.indent
-        iter_args = ""
-        prefix = ""
+        pad = "  " * self.indent
+        iter_args = prefix = ""
         if carried:
             iter_args = (" iter_args(" + ", ".join(f"{region_args[n]} = {v.name}"
                                                    for n, v in zip(carried, initial))
                          + f") -> ({', '.join(types)})")
             prefix = f"{result}:{len(carried)} = " if len(carried) > 1 else f"{result} = "
-        self.lines.append(f"{header_pad}{prefix}scf.for {counter} = {lower.name} to {upper.name} "
+        self.lines.append(f"{pad}{prefix}scf.for {counter} = {lower.name} to {upper.name} "
                           f"step {step.name}{iter_args} : i64 {{")
         self.lines.extend(body_lines)
-        self.lines.append(f"{header_pad}}} {self.loc(stmt)}")
+        self.lines.append(f"{pad}}} {self.loc(stmt)}")
         if carried:
             self.bind_results(result, carried, initial)
+        return None, None
+
+    def mark_loop_locals(self, stmt, carried):
+        names = assigned_names(stmt.body)
+        if isinstance(stmt, ast.For):
+            names.append(stmt.target.id)
+        for name in names:
+            if name not in carried:
+                self.maybe_undefined.add(name)
 
     def stmt_While(self, stmt):
         carried = self.loop_carried(stmt.body)
+        return self.emit_loop_as_while(stmt, carried, None)
+
+    def emit_loop_as_while(self, stmt, carried, range_info):
+        """scf.while for `while` loops and for `for` loops that can exit
+        early. The state is (counter?, carried..., done?, returned?, value?)."""
+        with_counter = range_info is not None
+        mode, return_value = self.loop_state(stmt, carried, with_counter)
         initial = [self.symbols[n] for n in carried]
+        if with_counter:
+            lower, upper, step, normalized = range_info
+            initial = [lower] + initial
+        if mode.has_flags:
+            false = self.constant(False, kt.boolean, stmt)
+            initial += [false, false]
+            if return_value is not None:
+                initial.append(return_value)
         types = [v.type.mlir for v in initial]
-        before_args = {n: self.fresh() for n in carried}
-        after_args = {n: self.fresh() for n in carried}
+        before_args = [self.fresh() for _ in initial]
+        after_args = [self.fresh() for _ in initial]
+        offset = 1 if with_counter else 0
 
         def bind(arguments):
             def apply():
-                for name, value in zip(carried, initial):
-                    self.symbols[name] = Value(arguments[name], value.type, origins=value.origins)
+                for index, name in enumerate(carried):
+                    exemplar = initial[offset + index]
+                    self.symbols[name] = Value(arguments[offset + index], exemplar.type,
+                                               origins=exemplar.origins)
             return apply
 
-        condition_holder = {}
+        holder = {}
 
         def build_condition():
-            condition_holder["value"] = self.truthy(self.expression(stmt.test), stmt.test)
+            go = None
+            if with_counter:
+                go = self.op(f"arith.cmpi slt, {before_args[0]}, {upper.name} : i64", kt.boolean,
+                             stmt)
+            if mode.has_flags:
+                done = Value(before_args[offset + len(carried)], kt.boolean)
+                running = self.negate(done, stmt)
+                go = running if go is None else self.op(
+                    f"arith.andi {go.name}, {running.name} : i1", kt.boolean, stmt)
+            if isinstance(stmt, ast.While):
+                if go is None:
+                    go = self.truthy(self.expression(stmt.test), stmt.test)
+                else:
+                    # After a break the condition must not run (it may raise).
+                    test_lines, _ = self.region(lambda: self.yield_values(
+                        [self.truthy(self.expression(stmt.test), stmt.test)], stmt))
+                    false_lines = ["  " * (self.indent + 1)
+                                   + f"scf.yield {self.constant(False, kt.boolean, stmt).name}"
+                                   f" : i1 {self.loc(stmt)}"]
+                    name = self.fresh()
+                    self.emit_if_text(name, go, ["i1"], test_lines, false_lines, stmt)
+                    go = Value(name, kt.boolean)
+            holder["go"] = go
 
         cond_lines, _ = self.region(build_condition, bind(before_args))
         pad = "  " * (self.indent + 1)
-        forwarded = ", ".join(before_args[n] for n in carried)
-        cond_lines.append(f"{pad}scf.condition({condition_holder['value'].name})"
-                          + (f" {forwarded} : {', '.join(types)}" if carried else "")
-                          + f" {self.loc(stmt)}")
-        body_lines, body_symbols = self.region(lambda: self.generate_body(stmt.body),
-                                               bind(after_args))
-        for name in carried:
-            if name not in body_symbols:
-                raise self.error(stmt, f"variable `{name}` is not defined on every path "
-                                       "through the loop body")
-        if carried:
-            body_lines.append(f"{pad}scf.yield {', '.join(body_symbols[n].name for n in carried)}"
-                              f" : {', '.join(types)} {self.loc(stmt)}")
-        else:
-            body_lines.append(f"{pad}scf.yield {self.loc(stmt)}")
-        for name in assigned_names(stmt.body):
-            if name not in carried:
-                self.maybe_undefined.add(name)
+        forwarded = f" {', '.join(before_args)} : {', '.join(types)}" if initial else ""
+        cond_lines.append(f"{pad}scf.condition({holder['go'].name}){forwarded} {self.loc(stmt)}")
+
+        def bind_body():
+            bind(after_args)()
+            if with_counter:
+                counter = Value(after_args[0], kt.i64, nonneg=bool(lower.nonneg)
+                                and normalized is None)
+                mode.next_counter = self.op(f"arith.addi {counter.name}, {step.name} : i64",
+                                            kt.i64, stmt)
+                self.bind_loop_target(stmt, counter, normalized)
+            if return_value is not None:
+                mode.return_value = Value(after_args[-1], return_value.type)
+
+        body_lines, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True),
+                                    bind_body, mode=mode)
+        self.mark_loop_locals(stmt, carried)
         header_pad = "  " * self.indent
-        result = self.fresh() if carried else None
-        prefix = ""
-        if carried:
-            prefix = f"{result}:{len(carried)} = " if len(carried) > 1 else f"{result} = "
-        inits = ", ".join(f"{before_args[n]} = {v.name}" for n, v in zip(carried, initial))
-        block_args = ", ".join(f"{after_args[n]}: {t}" for n, t in zip(carried, types))
-        self.lines.append(f"{header_pad}{prefix}scf.while ({inits}) : ({', '.join(types)}) -> "
-                          f"({', '.join(types)}) {{")
+        result = self.fresh()
+        inits = ", ".join(f"{a} = {v.name}" for a, v in zip(before_args, initial))
+        block_args = ", ".join(f"{a}: {t}" for a, t in zip(after_args, types))
+        self.lines.append(f"{header_pad}{result}:{len(initial)} = scf.while ({inits}) : "
+                          f"({', '.join(types)}) -> ({', '.join(types)}) {{"
+                          if len(initial) > 1 else
+                          f"{header_pad}{result} = scf.while ({inits}) : ({', '.join(types)}) "
+                          f"-> ({', '.join(types)}) {{" if initial else
+                          f"{header_pad}scf.while : () -> () {{")
         self.lines.extend(cond_lines)
         self.lines.append(f"{header_pad}}} do {{")
-        self.lines.append(f"{header_pad}^bb0({block_args}):")
+        self.lines.append(f"{header_pad}^bb0({block_args}):" if initial else f"{header_pad}^bb0:")
         self.lines.extend(body_lines)
         self.lines.append(f"{header_pad}}} {self.loc(stmt)}")
-        if carried:
-            self.bind_results(result, carried, initial)
+
+        def result_value(index, type_):
+            return Value(f"{result}#{index}" if len(initial) > 1 else result, type_)
+
+        for index, name in enumerate(carried):
+            exemplar = initial[offset + index]
+            self.symbols[name] = Value(result_value(offset + index, exemplar.type).name,
+                                       exemplar.type, origins=exemplar.origins)
+            self.maybe_undefined.discard(name)
+        if mode.has_flags and contains_return(stmt.body):
+            returned = result_value(offset + len(carried) + 1, kt.boolean)
+            value = result_value(len(initial) - 1, return_value.type) if (
+                return_value is not None) else None
+            return returned, value
+        return None, None
 
     # ---------------------------------------------------------- expressions
     def expression(self, node) -> Value:

@@ -16,7 +16,7 @@ SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range"}
 
 STATEMENT_NAMES = {
-    ast.Break: "`break`", ast.Continue: "`continue`", ast.Try: "`try` statement",
+    ast.Try: "`try` statement",
     ast.With: "`with` statement", ast.Raise: "`raise` statement",
     ast.Assert: "`assert` statement", ast.Delete: "`del` statement",
     ast.Global: "`global` declaration", ast.Nonlocal: "`nonlocal` declaration",
@@ -109,18 +109,11 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(stmt)
         for arg in getattr(iterator, "args", []):
             self.visit(arg)
-        self.check_no_return_in_loop(node)
 
     def visit_While(self, node):
         if node.orelse:
             self.report(node, "`while ... else` is not supported yet")
         self.generic_visit(node)
-        self.check_no_return_in_loop(node)
-
-    def check_no_return_in_loop(self, loop):
-        for child in ast.walk(loop):
-            if isinstance(child, ast.Return):
-                self.report(child, "`return` inside a loop is not supported yet")
 
     def visit_Call(self, node):
         if node.keywords:

@@ -37,6 +37,12 @@ public:
     for (CheckOp check : checks)
       if (failed(lower(check)))
         return signalPassFailure();
+    SmallVector<PropagateErrorOp> propagations;
+    getOperation().walk(
+        [&](PropagateErrorOp op) { propagations.push_back(op); });
+    for (PropagateErrorOp op : propagations)
+      if (failed(lower(op)))
+        return signalPassFailure();
     // The marker has done its job; LLVM IR translation does not know it.
     getOperation().walk([](func::FuncOp func) {
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
@@ -64,22 +70,73 @@ private:
     return global;
   }
 
-  LogicalResult lower(CheckOp check) {
-    auto func = check->getParentOfType<func::FuncOp>();
+  // The enclosing function's error slot, or a diagnostic on `op`.
+  FailureOr<Value> errorSlot(Operation *op) {
+    auto func = op->getParentOfType<func::FuncOp>();
     if (!func)
-      return check.emitOpError("must be nested in a func.func");
-    if (check->getParentRegion() != &func.getBody())
-      return check.emitOpError(
+      return op->emitOpError("must be nested in a func.func");
+    if (op->getParentRegion() != &func.getBody())
+      return op->emitOpError(
           "must be in the function's top-level region: run convert-scf-to-cf "
           "before kiln-lower-checks");
     std::optional<unsigned> slotIndex = findErrorSlot(func);
     if (!slotIndex)
-      return check.emitOpError(
+      return op->emitOpError(
           "requires the enclosing function to have an argument marked "
           "'kiln.error_slot'");
     Value slot = func.getArgument(*slotIndex);
     if (!isa<LLVM::LLVMPointerType>(slot.getType()))
-      return check.emitOpError("'kiln.error_slot' argument must be !llvm.ptr");
+      return op->emitOpError("'kiln.error_slot' argument must be !llvm.ptr");
+    return slot;
+  }
+
+  // Splits the block after `op` and branches to a new cold block (returned)
+  // when `failed` holds; execution continues after `op` otherwise.
+  Block *branchToColdBlock(Operation *op, Value failed, Location loc) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    Block *block = op->getBlock();
+    Block *continueBlock = block->splitBlock(std::next(Block::iterator(op)));
+    Block *coldBlock = new Block();
+    func.getBody().getBlocks().insertAfter(Region::iterator(block), coldBlock);
+    OpBuilder builder(op);
+    auto branch = cf::CondBranchOp::create(builder, loc, failed, coldBlock,
+                                           continueBlock);
+    // The error path is cold: keep it out of the hot loop layout.
+    branch.setBranchWeightsAttr(builder.getDenseI32ArrayAttr({1, 1 << 20}));
+    return coldBlock;
+  }
+
+  void returnZeros(OpBuilder &builder, Location loc, func::FuncOp func) {
+    SmallVector<Value> results;
+    for (Type type : func.getResultTypes())
+      results.push_back(zeroValue(builder, loc, type));
+    func::ReturnOp::create(builder, loc, results);
+  }
+
+  LogicalResult lower(PropagateErrorOp op) {
+    FailureOr<Value> slot = errorSlot(op);
+    if (failed(slot))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder builder(op);
+    Value kind = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), *slot);
+    Value zero = arith::ConstantOp::create(builder, loc,
+                                           builder.getI32IntegerAttr(0));
+    Value raised = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                         kind, zero);
+    Block *coldBlock = branchToColdBlock(op, raised, loc);
+    builder.setInsertionPointToStart(coldBlock);
+    returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
+    op.erase();
+    return success();
+  }
+
+  LogicalResult lower(CheckOp check) {
+    auto func = check->getParentOfType<func::FuncOp>();
+    FailureOr<Value> slotOrFailure = errorSlot(check);
+    if (failed(slotOrFailure))
+      return failure();
+    Value slot = *slotOrFailure;
 
     Location loc = check.getLoc();
     int32_t line = 0, column = 0;
@@ -88,19 +145,11 @@ private:
       column = fileLoc.getColumn();
     }
 
-    Block *checkBlock = check->getBlock();
-    Block *continueBlock =
-        checkBlock->splitBlock(std::next(Block::iterator(check)));
-    Block *raiseBlock = new Block();
-    func.getBody().getBlocks().insertAfter(Region::iterator(checkBlock),
-                                           raiseBlock);
-
     OpBuilder builder(check);
-    auto branch = cf::CondBranchOp::create(builder, loc, check.getCondition(),
-                                           continueBlock, raiseBlock);
-    // The raise path is cold: keep it out of the hot loop layout.
-    branch.setBranchWeightsAttr(builder.getDenseI32ArrayAttr({1 << 20, 1}));
-
+    Value failed = arith::XOrIOp::create(
+        builder, loc, check.getCondition(),
+        arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true)));
+    Block *raiseBlock = branchToColdBlock(check, failed, loc);
     builder.setInsertionPointToStart(raiseBlock);
     auto i32 = builder.getI32Type();
     auto ptrType = LLVM::LLVMPointerType::get(builder.getContext());
@@ -127,11 +176,7 @@ private:
       LLVM::StoreOp::create(
           builder, loc, arg,
           fieldAddress(ErrorRecordLayout::argsOffset + 8 * index));
-    SmallVector<Value> results;
-    for (Type type : func.getResultTypes())
-      results.push_back(zeroValue(builder, loc, type));
-    func::ReturnOp::create(builder, loc, results);
-
+    returnZeros(builder, loc, func);
     check.erase();
     return success();
   }

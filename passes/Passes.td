@@ -11,8 +11,11 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     `kiln.error_slot` attribute points to it. This pass rewrites every
     `kiln.check` into a conditional branch to a cold block that stores the
     exception kind, the op's source line and column, the message and its
-    operands into the record, and returns zero values. It runs after
-    `convert-scf-to-cf`, because an early return needs an unstructured CFG.
+    operands into the record, and returns zero values. Each
+    `kiln.propagate_error` (after a call to a function that can raise) becomes
+    a test of the record's kind and the same early return, leaving the record
+    as the callee filled it. The pass runs after `convert-scf-to-cf`, because
+    an early return needs an unstructured CFG.
 
     Before:
 
@@ -30,7 +33,8 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     ```mlir
     func.func @div(%a: i64, %b: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64 {
       %nonzero = arith.cmpi ne, %b, %c0 : i64
-      cf.cond_br %nonzero, ^continue, ^raise
+      %failed = arith.xori %nonzero, %true : i1
+      cf.cond_br %failed, ^raise, ^continue
     ^raise:
       llvm.store %kind, %err : i32, !llvm.ptr      // plus line, column, message
       return %zero : i64

@@ -16,6 +16,9 @@ enum class ErrorKind : int32_t {
   IndexError = 2,
   ValueError = 3,
   OverflowError = 4,
+  AssertionError = 5,
+  RuntimeError = 6,
+  TypeError = 7,
 };
 
 std::optional<ErrorKind> parseErrorKind(llvm::StringRef name);

@@ -19,6 +19,9 @@ std::optional<ErrorKind> parseErrorKind(llvm::StringRef name) {
       .Case("IndexError", ErrorKind::IndexError)
       .Case("ValueError", ErrorKind::ValueError)
       .Case("OverflowError", ErrorKind::OverflowError)
+      .Case("AssertionError", ErrorKind::AssertionError)
+      .Case("RuntimeError", ErrorKind::RuntimeError)
+      .Case("TypeError", ErrorKind::TypeError)
       .Default(std::nullopt);
 }
 
@@ -33,7 +36,8 @@ LogicalResult CheckOp::verify() {
   if (!parseErrorKind(getKind()))
     return emitOpError() << "unknown exception kind '" << getKind()
                          << "'; expected ZeroDivisionError, IndexError, "
-                            "ValueError or OverflowError";
+                            "ValueError, OverflowError, AssertionError, "
+                            "RuntimeError or TypeError";
   if (static_cast<int64_t>(getArgs().size()) > ErrorRecordLayout::maxArgs)
     return emitOpError() << "takes at most " << ErrorRecordLayout::maxArgs
                          << " message operands, got " << getArgs().size();

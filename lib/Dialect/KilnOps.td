@@ -25,4 +25,20 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
   let hasVerifier = 1;
 }
 
+def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error"> {
+  let summary = "Return early if a call filled the error record";
+  let description = [{
+    Placed after a call to a function that can raise: when the callee filled
+    the enclosing function's error record (passed on to it), this function
+    returns too, leaving the record as the callee wrote it, so the exception
+    reaches the Python caller unchanged. Lowered by `kiln-lower-checks`.
+
+    ```mlir
+    %r = func.call @helper(%x, %error) : (f64, !llvm.ptr) -> f64
+    kiln.propagate_error
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // KILN_OPS_TD

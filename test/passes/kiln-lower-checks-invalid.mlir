@@ -26,3 +26,11 @@ func.func @slot_not_pointer(%ok: i1, %slot: i64 {kiln.error_slot}) {
   kiln.check %ok, "ValueError", "bad"
   return
 }
+
+// -----
+
+func.func @propagate_without_slot() {
+  // expected-error @+1 {{requires the enclosing function to have an argument marked 'kiln.error_slot'}}
+  kiln.propagate_error
+  return
+}

@@ -4,7 +4,8 @@
 // CHECK-LABEL: func.func @floordiv
 // CHECK-SAME: (%[[A:.*]]: i64, %[[B:.*]]: i64, %[[ERR:.*]]: !llvm.ptr) -> i64
 // CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[B]]
-// CHECK: cf.cond_br %[[NZ]] weights([1048576, 1]), ^[[CONT:bb[0-9]+]], ^[[RAISE:bb[0-9]+]]
+// CHECK: %[[FAILED:.*]] = arith.xori %[[NZ]], %true
+// CHECK: cf.cond_br %[[FAILED]] weights([1, 1048576]), ^[[RAISE:bb[0-9]+]], ^[[CONT:bb[0-9]+]]
 // CHECK: ^[[RAISE]]:
 // CHECK: %[[KIND:.*]] = arith.constant 1 : i32
 // CHECK: llvm.store %[[KIND]], %{{.*}} : i32, !llvm.ptr
@@ -52,5 +53,26 @@ func.func @shared_message(%p: i1, %q: i1, %err: !llvm.ptr {kiln.error_slot}) -> 
   kiln.check %p, "ValueError", "bad value"
   kiln.check %q, "ValueError", "bad value"
   %r = arith.constant 1.0 : f64
+  return %r : f64
+}
+
+// -----
+
+// After a call to a function that can raise, return at once if it did,
+// leaving the record as the callee filled it.
+// CHECK-LABEL: func.func @caller
+// CHECK: %[[R:.*]] = call @callee(%{{.*}}, %[[ERR:.*]]) : (f64, !llvm.ptr) -> f64
+// CHECK: %[[KIND:.*]] = llvm.load %[[ERR]] : !llvm.ptr -> i32
+// CHECK: %[[RAISED:.*]] = arith.cmpi ne, %[[KIND]], %{{.*}} : i32
+// CHECK: cf.cond_br %[[RAISED]] weights([1, 1048576]), ^[[COLD:bb[0-9]+]], ^[[GO:bb[0-9]+]]
+// CHECK: ^[[COLD]]:
+// CHECK-NOT: llvm.store
+// CHECK: return %{{.*}} : f64
+// CHECK: ^[[GO]]:
+// CHECK: return %[[R]] : f64
+func.func private @callee(f64, !llvm.ptr) -> f64
+func.func @caller(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+  %r = func.call @callee(%x, %err) : (f64, !llvm.ptr) -> f64
+  kiln.propagate_error
   return %r : f64
 }

@@ -19,12 +19,16 @@ def print_mlir(path: str) -> int:
     from .compiler.source import load_module
     try:
         context = load_module(path)
-        text, _ = generate_module(context, context.exported_functions())
+        text, _, failures = generate_module(context, context.exported_functions())
     except KilnCompileError as error:
         report_compile_error(path, error)
         return 1
     except OSError as error:
         print(f"kiln: error: {error}", file=sys.stderr)
+        return 1
+    if failures:
+        report_compile_error(path, KilnCompileError(
+            [d for error in failures.values() for d in error.diagnostics]))
         return 1
     sys.stdout.write(text)
     return 0
@@ -41,6 +45,8 @@ def main(argv=None) -> int:
                               help="optimization level (default 3)")
     build_parser.add_argument("--target-cpu", default="native",
                               help="LLVM CPU name (default: native)")
+    build_parser.add_argument("--strict", action="store_true",
+                              help="fail when a function would fall back to Python")
     mlir_parser = commands.add_parser("mlir", help="print the MLIR Kiln emits for a module")
     mlir_parser.add_argument("module", help="path to the .py file")
     args = parser.parse_args(argv)
@@ -51,13 +57,17 @@ def main(argv=None) -> int:
     from .compiler.compiler import BuildOptions, build
     try:
         result = build(args.module, args.outdir,
-                       BuildOptions(opt_level=args.opt_level, target_cpu=args.target_cpu))
+                       BuildOptions(opt_level=args.opt_level, target_cpu=args.target_cpu,
+                                    strict=args.strict))
     except KilnCompileError as error:
         report_compile_error(args.module, error)
         return 1
     except (KilnToolchainError, OSError, ValueError) as error:
         print(f"kiln: error: {error}", file=sys.stderr)
         return 1
-    names = ", ".join(s.name for s in result.signatures)
+    names = ", ".join(s.name for s in result.signatures) or "nothing compiled"
     print(f"kiln: built {result.module_name} ({names}) into {result.outdir}")
+    for fallback in result.fallbacks:
+        print(f"kiln: fallback: {fallback['function']} stays Python: {fallback['file']}:"
+              f"{fallback['line']}:{fallback['column']}: {fallback['reason']}", file=sys.stderr)
     return 0

@@ -70,6 +70,20 @@ class ArrayType:
         return self.name
 
 
+@dataclass(frozen=True)
+class TupleType:
+    """A tuple of scalars: returned from functions and unpacked by callers."""
+    elements: tuple
+
+    @property
+    def name(self) -> str:
+        return "tuple[" + ", ".join(e.name for e in self.elements) + "]"
+
+    @property
+    def display(self) -> str:
+        return "tuple[" + ", ".join(e.display for e in self.elements) + "]"
+
+
 f64 = ScalarType("f64", "f64", "float", 64, "double", ("d",), "float64")
 f32 = ScalarType("f32", "f32", "float", 32, "float", ("f",), "float32")
 i64 = ScalarType("i64", "i64", "int", 64, "int64_t", ("q", "l"), "int64")

@@ -84,18 +84,21 @@ def test_type_stubs(built):
 
 def test_stub_exposes_compiled_functions(built):
     assert type(built.native.dot).__name__ == "builtin_function_or_method"
-    assert built.native.__all__[0] == "dot"
+    assert built.native.dot is built.native._kiln_native.dot
     assert "dot(x, y)" in built.native.dot.__doc__ or built.native.dot.__text_signature__
 
 
-def test_build_reports_unsupported_code(tmp_path):
+def test_strict_build_reports_unsupported_code(tmp_path):
     source = tmp_path / "bad.py"
     source.write_text("import kiln\n\n@kiln.export\ndef f(x: float) -> float:\n"
                       "    return [x][0]\n")
-    result = kiln_build(str(source), tmp_path / "out")
+    result = kiln_build(str(source), tmp_path / "out", "--strict")
     assert result.returncode == 1
     assert f"{source}:5:12: list is not supported" in result.stderr
     assert "Traceback" not in result.stderr
+    relaxed = kiln_build(str(source), tmp_path / "out")
+    assert relaxed.returncode == 0
+    assert f"fallback: f stays Python: {source}:5:12: list is not supported" in relaxed.stderr
 
 
 def test_build_of_the_bundled_example(tmp_path):

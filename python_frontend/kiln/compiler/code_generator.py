@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import KilnCompileError
-from .subset import SUPPORTED_BINOPS, SubsetChecker
+from .library import MATH_CONSTANTS, NUMPY_CONSTANTS, LibraryCalls
+from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
 
 MAX_TYPING_ROUNDS = 8
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -37,6 +38,17 @@ class Value:
     constant: object = None    # Python value when known at compile time
     nonneg: bool = False       # provably >= 0 (loop counters, sizes)
     origins: frozenset = frozenset()  # for arrays: the parameters it may view
+    elements: list = None      # for tuples: the element values
+
+
+def tuple_value(elements) -> Value:
+    return Value("", kt.TupleType(tuple(e.type for e in elements)), elements=list(elements))
+
+
+def flatten(value) -> list:
+    if value is None:
+        return []
+    return list(value.elements) if isinstance(value.type, kt.TupleType) else [value]
 
 
 @dataclass
@@ -61,6 +73,7 @@ class FunctionSignature:
     written_arrays: set
     line: int
     source_line: str = ""
+    exported: bool = True
 
 
 def assigned_names(stmts) -> list:
@@ -142,11 +155,16 @@ class ExitMode:
         return self
 
 
-class FunctionCodeGenerator:
-    def __init__(self, context, func: ast.FunctionDef, options: dict):
+class FunctionCodeGenerator(LibraryCalls):
+    def __init__(self, context, func: ast.FunctionDef, options: dict, module=None,
+                 exported=True):
         self.context = context
         self.func = func
         self.options = options
+        self.module = module or ModuleCompiler(context)
+        self.exported = exported
+        self.external_functions: set = set()
+        self.allow_none_value = False
         self.boundscheck = options.get("boundscheck", True)
         self.var_types: dict[str, VarType] = {}
         self.declared: dict[str, object] = {}
@@ -166,6 +184,8 @@ class FunctionCodeGenerator:
             annotation = self.context.resolve_annotation(self.func.returns)
             if isinstance(annotation, kt.ArrayType):
                 raise self.error(self.func.returns, "returning arrays is not supported yet")
+            if annotation is None:
+                raise self.error(self.func.returns, "unsupported return annotation")
             self.return_annotation = None if annotation == "None" else annotation
         for round_number in range(MAX_TYPING_ROUNDS):
             self.changed = False
@@ -178,7 +198,11 @@ class FunctionCodeGenerator:
     def signature(self, params) -> FunctionSignature:
         return FunctionSignature(
             name=self.func.name, params=params, return_type=self.return_type(),
-            raises=self.raises, written_arrays=set(self.written), line=self.func.lineno)
+            raises=self.needs_error_slot(), written_arrays=set(self.written),
+            line=self.func.lineno, exported=self.exported)
+
+    def needs_error_slot(self) -> bool:
+        return self.raises or self.func.name in self.module.forced_error_slots
 
     # ------------------------------------------------------------ utilities
     def error(self, node, message) -> KilnCompileError:
@@ -230,6 +254,13 @@ class FunctionCodeGenerator:
         source = value.type
         if source == target:
             return value
+        if isinstance(target, kt.TupleType):
+            if not isinstance(source, kt.TupleType) or len(source.elements) != len(
+                    target.elements):
+                raise self.error(node, f"cannot use {getattr(source, 'display', source)} as "
+                                       f"{target.display}")
+            return tuple_value([self.convert(e, t, node, explicit)
+                                for e, t in zip(value.elements, target.elements)])
         if isinstance(source, kt.ArrayType) or isinstance(target, kt.ArrayType):
             raise self.error(node, f"cannot use a {source.display} value as {target.display}")
         if value.constant is not None:
@@ -329,6 +360,14 @@ class FunctionCodeGenerator:
             params.append(Parameter(arg.arg, annotation))
         return params
 
+    def result_abi_types(self) -> list:
+        result = self.return_type()
+        if result is None:
+            return []
+        if isinstance(result, kt.TupleType):
+            return [self.abi_type(e) for e in result.elements]
+        return [self.abi_type(result)]
+
     def abi_type(self, type_) -> str:
         # i1 has no defined C ABI; booleans cross the boundary as one byte.
         if isinstance(type_, kt.ScalarType) and type_.is_bool:
@@ -362,12 +401,19 @@ class FunctionCodeGenerator:
         if self.raises != raised_before:
             self.changed = True
         arguments = [f"%{p.name}: {self.abi_type(p.type)}" for p in params]
-        if self.raises:
+        if self.needs_error_slot():
             arguments.append("%error: !llvm.ptr {kiln.error_slot}")
-        result = self.return_type()
-        results = f" -> {self.abi_type(result)}" if result is not None else ""
-        header = (f"  func.func @{self.func.name}({', '.join(arguments)}){results} "
-                  f"attributes {{kiln.export, llvm.emit_c_interface}} {{")
+        result_types = self.result_abi_types()
+        results = ""
+        if len(result_types) == 1:
+            results = f" -> {result_types[0]}"
+        elif result_types:
+            results = f" -> ({', '.join(result_types)})"
+        if self.exported:
+            header = (f"  func.func @{self.func.name}({', '.join(arguments)}){results} "
+                      f"attributes {{kiln.export, llvm.emit_c_interface}} {{")
+        else:
+            header = f"  func.func private @{self.func.name}({', '.join(arguments)}){results} {{"
         return "\n".join([header] + self.lines + ["  } " + self.loc(self.func)])
 
     # ----------------------------------------------------------- statements
@@ -434,9 +480,14 @@ class FunctionCodeGenerator:
                 raise self.error(stmt, f"`{self.func.name}` returns None here but a value "
                                        "elsewhere")
             return None
-        value = self.expression(stmt.value)
+        if isinstance(stmt.value, ast.Tuple):
+            value = tuple_value([self.expression(e) for e in stmt.value.elts])
+        else:
+            value = self.expression(stmt.value)
         if isinstance(value.type, kt.ArrayType):
             raise self.error(stmt, "returning arrays is not supported yet")
+        if value.type is None:
+            raise self.error(stmt, "this call returns None; it has no value to return")
         if self.func.returns is not None:
             if self.return_annotation is None:
                 raise self.error(stmt, f"`{self.func.name}` is annotated -> None but returns "
@@ -462,20 +513,20 @@ class FunctionCodeGenerator:
 
     def finish_return(self, value: Value | None, node):
         """Leaves the function (function mode) with `value`."""
+        values = flatten(value)
         if self.mode.in_branch:
-            if value is None:
-                self.emit("scf.yield", node)
-            else:
-                self.emit(f"scf.yield {value.name} : {value.type.mlir}", node)
+            self.yield_values(values, node)
             return
-        if value is None:
+        if not values:
             self.emit("func.return", node)
             return
-        if value.type.is_bool:
-            value = self.op(f"arith.extui {value.name} : i1 to i8", kt.boolean, node)
-            self.emit(f"func.return {value.name} : i8", node)
-            return
-        self.emit(f"func.return {value.name} : {value.type.mlir}", node)
+        abi = []
+        for element in values:
+            if element.type.is_bool:
+                element = self.op(f"arith.extui {element.name} : i1 to i8", kt.boolean, node)
+            abi.append(element)
+        self.emit(f"func.return {', '.join(v.name for v in abi)} : "
+                  f"{', '.join('i8' if v.type.is_bool else v.type.mlir for v in abi)}", node)
 
     def finish_loop(self, kind: str, node, value: Value | None = None):
         """Ends one path through a loop body: continue, break or return."""
@@ -494,7 +545,7 @@ class FunctionCodeGenerator:
             values.append(self.constant(kind in ("break", "return"), kt.boolean, node))
             values.append(self.constant(kind == "return", kt.boolean, node))
             if frame.return_value is not None:
-                values.append(value if value is not None else frame.return_value)
+                values += flatten(value) if value is not None else frame.return_value
         self.yield_values(values, node)
 
     def yield_values(self, values, node):
@@ -508,12 +559,16 @@ class FunctionCodeGenerator:
         if self.mode.kind == "loop":
             return self.mode.types
         result = self.return_type()
-        return [] if result is None else [result]
+        if result is None:
+            return []
+        return list(result.elements) if isinstance(result, kt.TupleType) else [result]
 
     def finish_with(self, results, node):
         """Leaves the current region with the results of an exiting `if`."""
         if self.mode.kind == "loop":
             self.yield_values(results, node)
+        elif len(results) > 1:
+            self.finish_return(tuple_value(results), node)
         else:
             self.finish_return(results[0] if results else None, node)
 
@@ -597,12 +652,68 @@ class FunctionCodeGenerator:
     def stmt_Expr(self, stmt):
         if isinstance(stmt.value, ast.Constant):
             return
-        self.expression(stmt.value)
+        self.allow_none_value = True
+        try:
+            self.expression(stmt.value)
+        finally:
+            self.allow_none_value = False
 
     def stmt_Assign(self, stmt):
+        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
+            self.unpack(stmt.targets[0].elts, stmt.value, stmt)
+            return
         value = self.expression(stmt.value)
+        if isinstance(value.type, kt.TupleType):
+            raise self.error(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
         for target in stmt.targets:
             self.assign(target, value, stmt)
+
+    def unpack(self, targets, source, node):
+        # Every right-hand value is computed before any name is bound, so
+        # `a, b = b, a` swaps.
+        if isinstance(source, (ast.Tuple, ast.List)):
+            values = [self.expression(e) for e in source.elts]
+        else:
+            value = self.expression(source)
+            if not isinstance(value.type, kt.TupleType):
+                raise self.error(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
+            values = value.elements
+        if len(values) != len(targets):
+            raise self.error(node, f"cannot unpack {len(values)} values into {len(targets)} "
+                                   "targets")
+        for target, value in zip(targets, values):
+            if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+                raise self.error(target, "nested or starred unpacking is not supported")
+            self.assign(target, value, node)
+
+    def stmt_Raise(self, stmt):
+        kind, message = self.exception_of(stmt.exc, stmt)
+        self.check(self.constant(False, kt.boolean, stmt), kind, message, [], stmt)
+
+    def stmt_Assert(self, stmt):
+        message = ""
+        if stmt.msg is not None:
+            if not (isinstance(stmt.msg, ast.Constant) and isinstance(stmt.msg.value, str)):
+                raise self.error(stmt.msg, "an assert message must be a constant string")
+            message = stmt.msg.value
+        condition = self.truthy(self.expression(stmt.test), stmt.test)
+        self.check(condition, "AssertionError", message, [], stmt)
+
+    def exception_of(self, exc, node):
+        call = exc if isinstance(exc, ast.Call) else None
+        name_node = call.func if call else exc
+        if not (isinstance(name_node, ast.Name) and name_node.id in EXCEPTION_TYPES):
+            raise self.error(node, f"raising `{ast.unparse(exc) if exc else 'bare raise'}` is not "
+                                   f"supported; raise one of {', '.join(EXCEPTION_TYPES)}")
+        message = ""
+        if call:
+            if call.keywords or len(call.args) > 1 or (call.args and not (
+                    isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str))):
+                raise self.error(call, "an exception raised in compiled code takes one constant "
+                                       "string message")
+            message = call.args[0].value if call.args else ""
+        return name_node.id, message.replace("{}", "{ }")
 
     def stmt_AnnAssign(self, stmt):
         if not isinstance(stmt.target, ast.Name):
@@ -665,6 +776,18 @@ class FunctionCodeGenerator:
         self.maybe_undefined.discard(name)
 
     def join(self, current: VarType | None, value: Value, node, name="the result") -> VarType:
+        if isinstance(value.type, kt.TupleType) or (
+                current is not None and isinstance(current.type, kt.TupleType)):
+            if current is None:
+                return VarType(kt.TupleType(tuple(
+                    kt.default_for_kind(e.weak) if e.weak else e.type for e in value.elements)))
+            if not (isinstance(value.type, kt.TupleType) and isinstance(current.type, kt.TupleType)
+                    and len(value.elements) == len(current.type.elements)):
+                raise self.error(node, f"{name} is {current.type.display} on one path and "
+                                       f"{getattr(value.type, 'display', value.type)} on another")
+            joined = tuple(self.join(VarType(t), e, node, name).type
+                           for t, e in zip(current.type.elements, value.elements))
+            return VarType(kt.TupleType(joined))
         if current is None:
             if value.weak:
                 return VarType(kt.default_for_kind(value.weak), weak=True)
@@ -689,6 +812,14 @@ class FunctionCodeGenerator:
         if name in self.maybe_undefined or name in self.var_types:
             raise self.error(node, f"variable `{name}` may be used before it is assigned "
                                    "(it is not assigned on every path to this line)")
+        constants = self.module.constants
+        if name in constants:
+            value = constants[name]
+            kind = "bool" if isinstance(value, bool) else (
+                "int" if isinstance(value, int) else "float")
+            if kind == "int" and not INT64_MIN <= value <= INT64_MAX:
+                raise self.error(node, f"module constant `{name}` does not fit in 64 bits")
+            return self.constant(value, kt.default_for_kind(kind), node, weak=kind)
         raise self.error(node, f"name `{name}` is not defined in this function "
                                "(global variables are not supported yet)")
 
@@ -807,16 +938,17 @@ class FunctionCodeGenerator:
         """Loop mode for a body, and the initial state tuple (while form)."""
         has_flags = bool(loop_exits(stmt)) or contains_return(stmt.body)
         types = [self.symbols[n].type for n in carried]
-        return_value = None
+        return_values = None
         if has_flags and contains_return(stmt.body):
             result = self.return_type()
             if result is not None:
-                return_value = self.constant(0, result, stmt)
+                elements = result.elements if isinstance(result, kt.TupleType) else [result]
+                return_values = [self.constant(0, t, stmt) for t in elements]
         mode = ExitMode("loop", carried=carried, has_flags=has_flags,
                         types=([kt.i64] if with_counter else []) + types + (
                             [kt.boolean, kt.boolean] if has_flags else []) + (
-                            [return_value.type] if return_value is not None else []))
-        return mode, return_value
+                            [v.type for v in return_values] if return_values else []))
+        return mode, return_values
 
     def stmt_For(self, stmt):
         lower, upper, step, normalized = self.range_bounds(stmt.iter)
@@ -880,7 +1012,7 @@ class FunctionCodeGenerator:
             false = self.constant(False, kt.boolean, stmt)
             initial += [false, false]
             if return_value is not None:
-                initial.append(return_value)
+                initial += return_value
         types = [v.type.mlir for v in initial]
         before_args = [self.fresh() for _ in initial]
         after_args = [self.fresh() for _ in initial]
@@ -935,7 +1067,9 @@ class FunctionCodeGenerator:
                                             kt.i64, stmt)
                 self.bind_loop_target(stmt, counter, normalized)
             if return_value is not None:
-                mode.return_value = Value(after_args[-1], return_value.type)
+                count = len(return_value)
+                mode.return_value = [Value(arg, v.type) for arg, v in
+                                     zip(after_args[-count:], return_value)]
 
         body_lines, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True),
                                     bind_body, mode=mode)
@@ -966,17 +1100,26 @@ class FunctionCodeGenerator:
             self.maybe_undefined.discard(name)
         if mode.has_flags and contains_return(stmt.body):
             returned = result_value(offset + len(carried) + 1, kt.boolean)
-            value = result_value(len(initial) - 1, return_value.type) if (
-                return_value is not None) else None
+            value = None
+            if return_value is not None:
+                count = len(return_value)
+                values = [result_value(len(initial) - count + k, v.type)
+                          for k, v in enumerate(return_value)]
+                value = values[0] if count == 1 else tuple_value(values)
             return returned, value
         return None, None
 
     # ---------------------------------------------------------- expressions
     def expression(self, node) -> Value:
+        if isinstance(node, ast.Tuple):
+            raise self.error(node, "a tuple can only be unpacked (a, b = ...) or returned")
         method = getattr(self, "expr_" + type(node).__name__, None)
         if method is None:
             raise self.error(node, f"expression `{ast.unparse(node)}` is not supported")
-        return method(node)
+        value = method(node)
+        if value.type is None and not self.allow_none_value:
+            raise self.error(node, f"`{ast.unparse(node)}` returns None; it has no value")
+        return value
 
     def expr_Constant(self, node):
         value = node.value
@@ -1299,14 +1442,94 @@ class FunctionCodeGenerator:
     # ---------------------------------------------------------------- calls
     def expr_Call(self, node):
         func = node.func
+        qualified = self.context.qualified_name(func)
+        if qualified is not None:
+            if node.keywords:
+                raise self.error(node, f"keyword arguments to `{ast.unparse(func)}` are not "
+                                       "supported")
+            return self.library_call(qualified, [self.expression(a) for a in node.args], node)
         if not isinstance(func, ast.Name):
             raise self.error(node, f"call to `{ast.unparse(func)}` is not supported")
-        args = [self.expression(a) for a in node.args]
         name = func.id
+        if name in self.symbols:
+            raise self.error(node, f"`{name}` is a variable; calling it is not supported")
+        if name in self.module.functions:
+            return self.call_function(name, node)
         handler = getattr(self, "builtin_" + name, None)
-        if handler is None or name in self.symbols:
+        if handler is None:
             raise self.error(node, f"call to `{name}` is not supported")
-        return handler(args, node)
+        if node.keywords:
+            raise self.error(node, f"keyword arguments to {name}() are not supported")
+        return handler([self.expression(a) for a in node.args], node)
+
+    def call_function(self, name, node):
+        """A call to another function of the module, compiled alongside."""
+        try:
+            signature = self.module.signature(name, node)
+        except KilnCompileError as error:
+            first = error.diagnostics[0]
+            raise self.error(node, f"calls `{name}`, which cannot be compiled "
+                                   f"({first.message}, line {first.line})")
+        params = signature.params
+        bound = [None] * len(params)
+        if len(node.args) > len(params):
+            raise self.error(node, f"{name}() takes {len(params)} arguments but "
+                                   f"{len(node.args)} were given")
+        for index, arg in enumerate(node.args):
+            bound[index] = arg
+        for keyword in node.keywords:
+            slot = next((i for i, p in enumerate(params) if p.name == keyword.arg), None)
+            if slot is None or bound[slot] is not None:
+                raise self.error(keyword, f"{name}() got an unexpected or repeated argument "
+                                          f"`{keyword.arg}`")
+            bound[slot] = keyword.value
+        operands, operand_types = [], []
+        for param, arg_node in zip(params, bound):
+            if arg_node is None:
+                raise self.error(node, f"{name}() is missing argument `{param.name}`")
+            value = self.expression(arg_node)
+            if isinstance(param.type, kt.ArrayType):
+                if value.type != param.type:
+                    raise self.error(arg_node, f"argument `{param.name}` of {name}() must be "
+                                               f"{param.type.display}, not "
+                                               f"{getattr(value.type, 'display', value.type)}")
+                if param.name in signature.written_arrays:
+                    self.written |= set(value.origins)
+            else:
+                value = self.convert(value, param.type, arg_node)
+                if param.type.is_bool:
+                    value = self.op(f"arith.extui {value.name} : i1 to i8", kt.boolean, arg_node)
+            operands.append(value.name)
+            operand_types.append(self.abi_type(param.type))
+        if signature.raises:
+            self.raises = True
+            operands.append("%error")
+            operand_types.append("!llvm.ptr")
+        result = signature.return_type
+        elements = [] if result is None else (
+            list(result.elements) if isinstance(result, kt.TupleType) else [result])
+        result_types = [self.abi_type(t) for t in elements]
+        call = (f"func.call @{name}({', '.join(operands)}) : ({', '.join(operand_types)}) -> "
+                f"({', '.join(result_types)})")
+        if not elements:
+            self.emit(call, node)
+            values = []
+        else:
+            base = self.fresh()
+            self.emit(f"{base}{':' + str(len(elements)) if len(elements) > 1 else ''} = {call}",
+                      node)
+            values = [Value(f"{base}#{i}" if len(elements) > 1 else base, t)
+                      for i, t in enumerate(elements)]
+        if signature.raises:
+            self.emit("kiln.propagate_error", node)
+        converted = []
+        for value in values:
+            if value.type.is_bool:
+                value = self.op(f"arith.trunci {value.name} : i8 to i1", kt.boolean, node)
+            converted.append(value)
+        if not converted:
+            return Value("", None)
+        return converted[0] if len(converted) == 1 else tuple_value(converted)
 
     def expect_scalar(self, value, node, what):
         if not isinstance(value.type, kt.ScalarType):
@@ -1387,6 +1610,13 @@ class FunctionCodeGenerator:
 
     # ------------------------------------------------------- array elements
     def expr_Attribute(self, node):
+        qualified = self.context.qualified_name(node)
+        if qualified is not None:
+            module, name = qualified
+            constants = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}.get(module, {})
+            if name in constants:
+                return self.constant(constants[name], kt.f64, node, weak="float")
+            raise self.error(node, f"`{ast.unparse(node)}` is not supported here")
         base = self.expression(node.value)
         if not isinstance(base.type, kt.ArrayType):
             raise self.error(node, f"attribute `{node.attr}` of a {base.type.display} is not "
@@ -1479,25 +1709,92 @@ class FunctionCodeGenerator:
                   f"{array.type.mlir}", node)
 
 
-def generate_function(context, func: ast.FunctionDef, options: dict):
-    return FunctionCodeGenerator(context, func, options).generate()
+class ModuleCompiler:
+    """Compiles the functions of one module on demand: exported ones, and
+    the helpers they call (compiled as private functions)."""
+
+    def __init__(self, context):
+        self.context = context
+        self.functions = context.module_functions()
+        self.constants = context.module_constants()
+        self.results: dict = {}          # name -> (text, signature) | KilnCompileError
+        self.in_progress: list = []
+        self.order: list = []
+        self.forced_error_slots: set = set()
+
+    def signature(self, name, node=None) -> FunctionSignature:
+        if name in self.results:
+            result = self.results[name]
+            if isinstance(result, KilnCompileError):
+                raise result
+            return result[1]
+        if name in self.in_progress:
+            return self.recursive_signature(name, node)
+        return self.compile(name)[1]
+
+    def recursive_signature(self, name, node):
+        """A function called while it is being compiled: its annotations
+        must give the whole signature, and it always gets an error slot."""
+        func = self.functions[name]
+        if func.returns is None:
+            raise KilnCompileError(self.context.diagnostic(
+                node or func, f"recursive function `{name}` needs a return annotation", name))
+        params = [Parameter(a.arg, self.context.resolve_annotation(a.annotation))
+                  for a in func.args.args if a.annotation is not None]
+        if len(params) != len(func.args.args):
+            raise KilnCompileError(self.context.diagnostic(
+                func, f"recursive function `{name}` needs annotated parameters", name))
+        returns = self.context.resolve_annotation(func.returns)
+        self.forced_error_slots.add(name)
+        return FunctionSignature(name, params, None if returns == "None" else returns, True,
+                                 set(p.name for p in params if isinstance(p.type, kt.ArrayType)),
+                                 func.lineno, exported=self.context.export_options(func) is not None)
+
+    def compile(self, name):
+        func = self.functions[name]
+        options = self.context.export_options(func)
+        exported = options is not None
+        self.in_progress.append(name)
+        try:
+            generator = FunctionCodeGenerator(self.context, func, options or {}, self, exported)
+            text, signature = generator.generate()
+            signature.external_functions = generator.external_functions
+        except KilnCompileError as error:
+            self.results[name] = error
+            raise
+        finally:
+            self.in_progress.remove(name)
+        lines = self.context.source.splitlines()
+        signature.source_line = lines[func.lineno - 1].strip() if func.lineno <= len(lines) else ""
+        self.results[name] = (text, signature)
+        self.order.append(name)
+        return text, signature
 
 
-def generate_module(context, functions) -> tuple[str, list]:
-    """MLIR for all exported functions of a module, and their signatures."""
-    bodies, signatures, diagnostics = [], [], []
+LIBM_SIGNATURES = {"hypot": "(f64, f64) -> f64", "hypotf": "(f32, f32) -> f32"}
+
+
+def generate_module(context, functions):
+    """MLIR for the given exported functions and everything they call.
+
+    Returns (text, signatures of the compiled exported functions, failures:
+    name -> KilnCompileError for the exported functions that cannot be
+    compiled)."""
+    compiler = ModuleCompiler(context)
+    failures = {}
     for func in functions:
         try:
-            text, signature = generate_function(context, func, context.export_options(func))
+            compiler.signature(func.name)
         except KilnCompileError as error:
-            diagnostics.extend(error.diagnostics)
-            continue
-        lines = context.source.splitlines()
-        signature.source_line = lines[func.lineno - 1].strip() if func.lineno <= len(lines) else ""
-        bodies.append(text)
-        signatures.append(signature)
-    if diagnostics:
-        raise KilnCompileError(diagnostics)
+            failures[func.name] = error
+    compiled = [compiler.results[name] for name in compiler.order
+                if not isinstance(compiler.results[name], KilnCompileError)]
+    externals = sorted({f for _, sig in compiled for f in sig.external_functions})
+    declarations = [f"  func.func private @{f}{LIBM_SIGNATURES[f]}" for f in externals]
     module_loc = f"loc({mlir_string(context.path)}:1:1)"
-    header = "module {"
-    return "\n".join([header] + bodies + ["} " + module_loc]) + "\n", signatures
+    text = "\n".join(["module {"] + declarations + [t for t, _ in compiled]
+                     + ["} " + module_loc]) + "\n"
+    wanted = [f.name for f in functions]
+    signatures = [sig for _, sig in compiled if sig.exported and sig.name in wanted]
+    signatures.sort(key=lambda sig: wanted.index(sig.name))
+    return text, signatures, failures

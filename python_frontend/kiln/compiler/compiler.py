@@ -10,9 +10,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sysconfig
 from dataclasses import dataclass, field
+
+from .. import __version__
+from ..errors import KilnCompileError
 
 from .code_generator import generate_module
 from .source import load_module
@@ -25,6 +29,7 @@ from .wrapper import generate_extension, generate_header
 class BuildOptions:
     opt_level: int = 3
     target_cpu: str = "native"
+    strict: bool = False     # a function that cannot compile fails the build
 
 
 @dataclass
@@ -33,6 +38,23 @@ class BuildResult:
     outdir: str
     artifacts: dict = field(default_factory=dict)
     signatures: list = field(default_factory=list)
+    fallbacks: list = field(default_factory=list)
+
+
+def fallback_records(failures: dict) -> list:
+    """One record per unsupported construct of each function left to Python."""
+    return [{"kind": "function", "function": name, "file": d.file, "line": d.line,
+             "column": d.column, "reason": d.message}
+            for name, error in failures.items() for d in error.diagnostics]
+
+
+def build_record(context, signatures, fallbacks) -> dict:
+    compiled = {s.name for s in signatures}
+    functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno}
+                 for f in context.exported_functions()]
+    return {"schema": "kiln-report/1", "kiln_version": __version__,
+            "module": context.module_name, "source": context.path,
+            "functions": functions, "fallbacks": fallbacks}
 
 
 def write_text(path: str, text: str) -> None:
@@ -51,7 +73,10 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     os.makedirs(outdir, exist_ok=True)
     outdir = os.path.abspath(outdir)
 
-    mlir_text, signatures = generate_module(context, context.exported_functions())
+    mlir_text, signatures, failures = generate_module(context, context.exported_functions())
+    if failures and options.strict:
+        raise KilnCompileError([d for error in failures.values() for d in error.diagnostics])
+    fallbacks = fallback_records(failures)
 
     extension = f"_{module}_kiln"
     extension_file = extension + sysconfig.get_config_var("EXT_SUFFIX")
@@ -63,25 +88,32 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
         "extension": os.path.join(outdir, extension_file),
         "stub": os.path.join(outdir, f"{module}.py"),
         "pyi": os.path.join(outdir, f"{module}.pyi"),
+        "record": os.path.join(outdir, f"{module}.kiln.json"),
     }
     write_text(artifacts["mlir"], mlir_text)
     write_text(artifacts["header"], generate_header(module, context.path, signatures))
     write_text(artifacts["wrapper_source"],
                generate_extension(module, extension, context.path, signatures))
 
+    if signatures:
+        build_native(artifacts, module, extension, options)
+    compiled = [s.name for s in signatures]
+    write_text(artifacts["stub"], generate_stub(context, extension, extension_file, compiled))
+    write_text(artifacts["pyi"], generate_pyi(context, signatures, list(failures)))
+    write_text(artifacts["record"],
+               json.dumps(build_record(context, signatures, fallbacks), indent=2) + "\n")
+    return BuildResult(module, outdir, artifacts, signatures, fallbacks)
+
+
+def build_native(artifacts, module, extension, options) -> None:
     common = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",
               f"--target-cpu={options.target_cpu}", f"--symbol-prefix={module}_"]
     # The two links are independent: run them side by side.
     library = start_kilnc(common + ["-o", artifacts["library"]])
     python_include = sysconfig.get_paths()["include"]
     ext = start_kilnc(common + [f"--c-source={artifacts['wrapper_source']}",
-                                f"-I{python_include}", f"-I{outdir}",
+                                f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}",
                                 f"--export=PyInit_{extension}",
                                 "-o", artifacts["extension"]])
     wait_kilnc(library, artifacts["library"])
     wait_kilnc(ext, artifacts["extension"])
-
-    write_text(artifacts["stub"], generate_stub(module, extension, extension_file,
-                                                context.path, signatures))
-    write_text(artifacts["pyi"], generate_pyi(module, context.path, signatures))
-    return BuildResult(module, outdir, artifacts, signatures)

@@ -73,6 +73,15 @@ class ModuleContext:
         qualified = self.qualified_name(node)
         if qualified and qualified[0] == "kiln" and qualified[1] in kt.KILN_SCALARS:
             return kt.KILN_SCALARS[qualified[1]]
+        if isinstance(node, ast.Subscript) and (
+                (isinstance(node.value, ast.Name) and node.value.id in ("tuple", "Tuple"))
+                or (isinstance(node.value, ast.Attribute) and node.value.attr == "Tuple")):
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            elements = tuple(self.resolve_annotation(p) for p in parts)
+            if not all(isinstance(e, kt.ScalarType) for e in elements) or len(elements) < 2:
+                raise self.error(node, "tuple annotations need two or more scalar types, e.g. "
+                                       "tuple[float, int]")
+            return kt.TupleType(elements)
         if isinstance(node, ast.Subscript):
             dtype = self.resolve_annotation(node.value)
             dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -107,6 +116,32 @@ class ModuleContext:
                     options[keyword.arg] = keyword.value.value
             return options
         return None
+
+    def module_constants(self) -> dict:
+        """Module-level names bound once to a number literal: compiled code
+        reads them as constants (rebinding them later is not seen)."""
+        counts, values = {}, {}
+        for node in self.tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    counts[target.id] = counts.get(target.id, 0) + 1
+                    value = node.value
+                    sign = 1
+                    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+                        value, sign = value.operand, -1
+                    if isinstance(node, ast.Assign) and isinstance(value, ast.Constant) and \
+                            isinstance(value.value, (int, float)) and \
+                            not isinstance(value.value, bool):
+                        values[target.id] = sign * value.value
+                    elif isinstance(node, ast.Assign) and isinstance(value, ast.Constant) and \
+                            isinstance(value.value, bool):
+                        values[target.id] = value.value
+        return {name: value for name, value in values.items() if counts[name] == 1}
+
+    def module_functions(self) -> dict:
+        return {node.name: node for node in self.tree.body if isinstance(node, ast.FunctionDef)}
 
     def exported_functions(self):
         return [node for node in self.tree.body

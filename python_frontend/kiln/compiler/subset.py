@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
+from .library import (KILN_CASTS, MATH_CONSTANTS, NUMPY_CONSTANTS, SUPPORTED_MATH,
+                      SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -13,12 +15,15 @@ SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
 UNSUPPORTED_BINOPS = {ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!="}
-BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range"}
+BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round"}
+EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
+                   "AssertionError", "RuntimeError", "TypeError")
+SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS)}
+LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 
 STATEMENT_NAMES = {
     ast.Try: "`try` statement",
-    ast.With: "`with` statement", ast.Raise: "`raise` statement",
-    ast.Assert: "`assert` statement", ast.Delete: "`del` statement",
+    ast.With: "`with` statement", ast.Delete: "`del` statement",
     ast.Global: "`global` declaration", ast.Nonlocal: "`nonlocal` declaration",
     ast.Import: "`import` inside a function", ast.ImportFrom: "`import` inside a function",
     ast.ClassDef: "class definition", ast.FunctionDef: "nested function",
@@ -39,6 +44,7 @@ class SubsetChecker(ast.NodeVisitor):
     def __init__(self, context, function_name: str):
         self.context = context
         self.function_name = function_name
+        self.module_functions = set(context.module_functions())
         self.diagnostics = []
 
     def report(self, node: ast.AST, message: str):
@@ -92,8 +98,38 @@ class SubsetChecker(ast.NodeVisitor):
     def visit_Assign(self, node):
         for target in node.targets:
             if isinstance(target, (ast.Tuple, ast.List)):
-                self.report(target, "tuple unpacking is not supported yet")
-        self.generic_visit(node)
+                for element in target.elts:
+                    self.visit(element)
+            else:
+                self.visit(target)
+        if isinstance(node.value, (ast.Tuple, ast.List)) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], (ast.Tuple, ast.List)):
+            for element in node.value.elts:
+                self.visit(element)
+        else:
+            self.visit(node.value)
+
+    def visit_Return(self, node):
+        if isinstance(node.value, ast.Tuple):
+            for element in node.value.elts:
+                self.visit(element)
+        elif node.value is not None:
+            self.visit(node.value)
+
+    def visit_Raise(self, node):
+        exc = node.exc
+        call = exc if isinstance(exc, ast.Call) else None
+        name = call.func if call else exc
+        if not (isinstance(name, ast.Name) and name.id in EXCEPTION_TYPES):
+            what = ast.unparse(exc) if exc is not None else "a bare `raise`"
+            self.report(node, f"raising {what} is not supported; raise one of "
+                              f"{', '.join(EXCEPTION_TYPES)} with a constant message")
+        elif call and (call.keywords or len(call.args) > 1 or (call.args and not (
+                isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)))):
+            self.report(call, "an exception raised in compiled code takes one constant string "
+                              "message")
+        if node.cause is not None:
+            self.report(node, "`raise ... from ...` is not supported")
 
     def visit_For(self, node):
         if node.orelse:
@@ -116,17 +152,22 @@ class SubsetChecker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Call(self, node):
-        if node.keywords:
-            self.report(node, f"keyword arguments in `{ast.unparse(node.func)}(...)` are not supported")
         func = node.func
+        if node.keywords and not (isinstance(func, ast.Name) and func.id in self.module_functions):
+            self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
+        for keyword in node.keywords:
+            self.visit(keyword.value)
         qualified = self.context.qualified_name(func)
-        if isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
+        if isinstance(func, ast.Name) and func.id in self.module_functions:
+            pass
+        elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             if func.id == "range":
                 self.report(node, "range() is only supported as the iterable of a `for` loop")
         elif qualified is not None:
             module, name = qualified
-            label = {"numpy": "np"}.get(module, module)
-            self.report(node, f"call to `{label}.{name}` is not supported yet")
+            if name not in SUPPORTED_LIBRARY.get(module, ()):
+                label = {"numpy": "np"}.get(module, module)
+                self.report(node, f"call to `{label}.{name}` is not supported yet")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         for arg in node.args:
@@ -137,7 +178,8 @@ class SubsetChecker(ast.NodeVisitor):
             return
         qualified = self.context.qualified_name(node)
         if qualified is not None:
-            self.report(node, f"`{ast.unparse(node)}` is not supported yet")
+            if qualified[1] not in LIBRARY_CONSTANTS.get(qualified[0], {}):
+                self.report(node, f"`{ast.unparse(node)}` is not supported yet")
         else:
             self.report(node, f"attribute `{ast.unparse(node)}` is not supported")
 

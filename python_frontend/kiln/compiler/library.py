@@ -1,0 +1,287 @@
+"""`math.*`, numpy scalar functions and the builtins with CPython's (or
+numpy's) semantics, as a mixin of FunctionCodeGenerator.
+
+`math.f(x)` computes in double precision and raises what CPython raises
+(ValueError "math domain error", OverflowError "math range error");
+`np.f(x)` keeps a float32 operand in float32 and never raises, as numpy's
+scalar functions return NaN/inf instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import typesystem as kt
+
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf,
+                  "nan": math.nan}
+NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
+
+# name -> (MLIR op, domain check): the check names a method of the mixin.
+MATH_UNARY = {
+    "sqrt": ("math.sqrt", "domain_not_negative"),
+    "exp": ("math.exp", "range_overflow"),
+    "expm1": ("math.expm1", "range_overflow"),
+    "log": ("math.log", "domain_positive"),
+    "log2": ("math.log2", "domain_positive"),
+    "log10": ("math.log10", "domain_positive"),
+    "log1p": ("math.log1p", "domain_above_minus_one"),
+    "sin": ("math.sin", "domain_finite"),
+    "cos": ("math.cos", "domain_finite"),
+    "tan": ("math.tan", "domain_finite"),
+    "asin": ("math.asin", "domain_unit"),
+    "acos": ("math.acos", "domain_unit"),
+    "atan": ("math.atan", None),
+    "sinh": ("math.sinh", "range_overflow"),
+    "cosh": ("math.cosh", "range_overflow"),
+    "tanh": ("math.tanh", None),
+    "fabs": ("math.absf", None),
+}
+MATH_TO_INT = {"floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc"}
+NUMPY_UNARY = {
+    "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "math.expm1", "log": "math.log",
+    "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p", "sin": "math.sin",
+    "cos": "math.cos", "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos",
+    "arctan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh", "tanh": "math.tanh",
+    "floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc", "fabs": "math.absf",
+    "rint": "math.roundeven",
+}
+NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
+               "double": kt.f64, "single": kt.f32}
+KILN_CASTS = {"f64": kt.f64, "f32": kt.f32, "i64": kt.i64, "i32": kt.i32}
+
+SUPPORTED_MATH = set(MATH_UNARY) | set(MATH_TO_INT) | {
+    "atan2", "hypot", "pow", "copysign", "fmod", "isnan", "isinf", "isfinite"}
+SUPPORTED_NUMPY = set(NUMPY_UNARY) | set(NUMPY_CASTS) | {
+    "abs", "absolute", "minimum", "maximum", "arctan2", "hypot", "power", "copysign",
+    "isnan", "isinf", "isfinite", "fmod"}
+
+
+class LibraryCalls:
+    """Needs: op, constant, check, convert, negate, float_to_int, error."""
+
+    # ------------------------------------------------------------ predicates
+    def float_predicate(self, predicate, a, b, node):
+        return self.op(f"arith.cmpf {predicate}, {a.name}, {b.name} : {a.type.mlir}",
+                       kt.boolean, node)
+
+    def both(self, a, b, node):
+        return self.op(f"arith.andi {a.name}, {b.name} : i1", kt.boolean, node)
+
+    def either(self, a, b, node):
+        return self.op(f"arith.ori {a.name}, {b.name} : i1", kt.boolean, node)
+
+    def is_nan(self, x, node):
+        return self.float_predicate("uno", x, x, node)
+
+    def is_inf(self, x, node):
+        magnitude = self.op(f"math.absf {x.name} : {x.type.mlir}", x.type, node)
+        return self.float_predicate("oeq", magnitude, self.constant(math.inf, x.type, node), node)
+
+    def is_finite(self, x, node):
+        magnitude = self.op(f"math.absf {x.name} : {x.type.mlir}", x.type, node)
+        return self.float_predicate("olt", magnitude, self.constant(math.inf, x.type, node), node)
+
+    def domain_error(self, ok, node):
+        self.check(ok, "ValueError", "math domain error", [], node)
+
+    # ------------------------------------------- CPython's math error rules
+    def domain_not_negative(self, x, result, node):
+        self.domain_error(self.float_predicate("uge", x, self.constant(0.0, x.type, node), node),
+                          node)
+
+    def domain_positive(self, x, result, node):
+        self.domain_error(self.float_predicate("ugt", x, self.constant(0.0, x.type, node), node),
+                          node)
+
+    def domain_above_minus_one(self, x, result, node):
+        self.domain_error(self.float_predicate("ugt", x, self.constant(-1.0, x.type, node), node),
+                          node)
+
+    def domain_finite(self, x, result, node):
+        self.domain_error(self.negate(self.is_inf(x, node), node), node)
+
+    def domain_unit(self, x, result, node):
+        magnitude = self.op(f"math.absf {x.name} : {x.type.mlir}", x.type, node)
+        self.domain_error(self.float_predicate("ule", magnitude, self.constant(1.0, x.type, node),
+                                               node), node)
+
+    def range_overflow(self, inputs, result, node):
+        """OverflowError when finite inputs give an infinite result."""
+        inputs = inputs if isinstance(inputs, list) else [inputs]
+        overflow = self.is_inf(result, node)
+        for x in inputs:
+            overflow = self.both(overflow, self.is_finite(x, node), node)
+        self.check(self.negate(overflow, node), "OverflowError", "math range error", [], node)
+
+    # ------------------------------------------------------------ dispatch
+    def as_double(self, value, node):
+        self.expect_scalar(value, node, "this function")
+        return self.convert(value, kt.f64, node)
+
+    def library_call(self, qualified, args, node):
+        module, name = qualified
+        if module == "math":
+            return self.math_call(name, args, node)
+        if module == "numpy":
+            return self.numpy_call(name, args, node)
+        if module == "kiln" and name in KILN_CASTS:
+            return self.cast_call(KILN_CASTS[name], args, node, f"kiln.{name}")
+        label = {"numpy": "np"}.get(module, module)
+        raise self.error(node, f"call to `{label}.{name}` is not supported yet")
+
+    def arity(self, args, count, node, label):
+        if len(args) != count:
+            raise self.error(node, f"{label}() takes {count} argument{'s' if count > 1 else ''}")
+
+    def math_call(self, name, args, node):
+        label = f"math.{name}"
+        if name in MATH_UNARY:
+            if name == "log" and len(args) == 2:
+                return self.math_log_base(args, node)
+            self.arity(args, 1, node, label)
+            opname, check = MATH_UNARY[name]
+            x = self.as_double(args[0], node)
+            if check and check.startswith("domain"):
+                getattr(self, check)(x, None, node)
+            result = self.op(f"{opname} {x.name} : f64", kt.f64, node)
+            if check == "range_overflow":
+                self.range_overflow(x, result, node)
+            return result
+        if name in MATH_TO_INT:
+            self.arity(args, 1, node, label)
+            if args[0].type.is_int or args[0].type.is_bool:
+                return self.convert(args[0], kt.i64, node)
+            x = self.as_double(args[0], node)
+            rounded = self.op(f"{MATH_TO_INT[name]} {x.name} : f64", kt.f64, node)
+            return self.float_to_int(rounded, kt.i64, node)
+        if name in ("isnan", "isinf", "isfinite"):
+            self.arity(args, 1, node, label)
+            x = self.as_double(args[0], node)
+            return {"isnan": self.is_nan, "isinf": self.is_inf,
+                    "isfinite": self.is_finite}[name](x, node)
+        if name in ("atan2", "hypot", "pow", "copysign", "fmod"):
+            self.arity(args, 2, node, label)
+            x, y = (self.as_double(a, node) for a in args)
+            return getattr(self, f"math_{name}")(x, y, node)
+        raise self.error(node, f"call to `{label}` is not supported yet")
+
+    def math_log_base(self, args, node):
+        x, base = (self.as_double(a, node) for a in args)
+        self.domain_positive(x, None, node)
+        self.domain_positive(base, None, node)
+        numerator = self.op(f"math.log {x.name} : f64", kt.f64, node)
+        denominator = self.op(f"math.log {base.name} : f64", kt.f64, node)
+        return self.float_division("/", numerator, denominator, kt.f64, node)
+
+    def math_atan2(self, y, x, node):
+        return self.op(f"math.atan2 {y.name}, {x.name} : f64", kt.f64, node)
+
+    def math_copysign(self, x, y, node):
+        return self.op(f"math.copysign {x.name}, {y.name} : f64", kt.f64, node)
+
+    def math_hypot(self, x, y, node):
+        self.needs_libm("hypot")
+        result = self.op(f"func.call @hypot({x.name}, {y.name}) : (f64, f64) -> f64", kt.f64,
+                         node)
+        self.range_overflow([x, y], result, node)
+        return result
+
+    def math_fmod(self, x, y, node):
+        zero = self.constant(0.0, kt.f64, node)
+        divisor_zero = self.float_predicate("oeq", y, zero, node)
+        dividend_inf = self.both(self.is_inf(x, node), self.negate(self.is_nan(y, node), node),
+                                 node)
+        self.domain_error(self.negate(self.either(divisor_zero, dividend_inf, node), node), node)
+        return self.op(f"arith.remf {x.name}, {y.name} : f64", kt.f64, node)
+
+    def math_pow(self, x, y, node):
+        zero = self.constant(0.0, kt.f64, node)
+        floor = self.op(f"math.floor {y.name} : f64", kt.f64, node)
+        fractional = self.float_predicate("one", floor, y, node)
+        negative_base = self.float_predicate("olt", x, zero, node)
+        bad_root = self.both(self.both(negative_base, self.is_finite(y, node), node), fractional,
+                             node)
+        zero_to_negative = self.both(self.float_predicate("oeq", x, zero, node),
+                                     self.float_predicate("olt", y, zero, node), node)
+        self.domain_error(self.negate(self.either(bad_root, zero_to_negative, node), node), node)
+        result = self.op(f"math.powf {x.name}, {y.name} : f64", kt.f64, node)
+        self.range_overflow([x, y], result, node)
+        return result
+
+    # --------------------------------------------------------------- numpy
+    def numpy_float(self, value, node):
+        """numpy's result type of a float function: f32 stays f32."""
+        self.expect_scalar(value, node, "this function")
+        if value.type == kt.f32:
+            return value
+        return self.convert(value, kt.f64, node)
+
+    def numpy_call(self, name, args, node):
+        label = f"np.{name}"
+        if name in NUMPY_CASTS:
+            return self.cast_call(NUMPY_CASTS[name], args, node, label)
+        if name in NUMPY_UNARY:
+            self.arity(args, 1, node, label)
+            x = self.numpy_float(args[0], node)
+            return self.op(f"{NUMPY_UNARY[name]} {x.name} : {x.type.mlir}", x.type, node)
+        if name in ("abs", "absolute"):
+            self.arity(args, 1, node, label)
+            return self.builtin_abs(args, node)
+        if name in ("isnan", "isinf", "isfinite"):
+            self.arity(args, 1, node, label)
+            x = self.numpy_float(args[0], node)
+            return {"isnan": self.is_nan, "isinf": self.is_inf,
+                    "isfinite": self.is_finite}[name](x, node)
+        if name in ("minimum", "maximum"):
+            self.arity(args, 2, node, label)
+            return self.numpy_min_max(name == "minimum", args, node)
+        binary = {"arctan2": "math.atan2", "power": "math.powf", "copysign": "math.copysign",
+                  "fmod": "arith.remf"}
+        if name in binary or name == "hypot":
+            self.arity(args, 2, node, label)
+            typed = self.operand_types(*args)
+            common = typed[0] if typed and typed[0] == kt.f32 else kt.f64
+            x, y = (self.convert(a, common, node) for a in args)
+            if name == "hypot":
+                function = "hypotf" if common == kt.f32 else "hypot"
+                self.needs_libm(function)
+                return self.op(f"func.call @{function}({x.name}, {y.name}) : ({common.mlir}, "
+                               f"{common.mlir}) -> {common.mlir}", common, node)
+            return self.op(f"{binary[name]} {x.name}, {y.name} : {common.mlir}", common, node)
+        raise self.error(node, f"call to `{label}` is not supported yet")
+
+    def numpy_min_max(self, is_minimum, args, node):
+        typed = self.operand_types(*args)
+        if typed is None:
+            raise self.error(node, "np.minimum/np.maximum need numbers")
+        common = typed[0] if not typed[0].is_bool else kt.i64
+        a, b = (self.convert(v, common, node) for v in args)
+        if common.is_int:
+            name = "minsi" if is_minimum else "maxsi"
+            return self.op(f"arith.{name} {a.name}, {b.name} : {common.mlir}", common, node)
+        # numpy: a if (a < b or a is NaN) else b -- NaN propagates from either side.
+        better = self.float_predicate("olt" if is_minimum else "ogt", a, b, node)
+        keep_a = self.either(better, self.is_nan(a, node), node)
+        return self.op(f"arith.select {keep_a.name}, {a.name}, {b.name} : {common.mlir}", common,
+                       node)
+
+    def cast_call(self, target, args, node, label):
+        self.arity(args, 1, node, label)
+        self.expect_scalar(args[0], node, label)
+        return self.convert(args[0], target, node, explicit=True)
+
+    # ------------------------------------------------------------- builtins
+    def builtin_round(self, args, node):
+        if len(args) != 1:
+            raise self.error(node, "round() with ndigits is not supported yet")
+        value = args[0]
+        self.expect_scalar(value, node, "round()")
+        if not value.type.is_float:
+            return self.convert(value, kt.i64, node)
+        # Python rounds half to even.
+        rounded = self.op(f"math.roundeven {value.name} : {value.type.mlir}", value.type, node)
+        return self.float_to_int(rounded, kt.i64, node)
+
+    def needs_libm(self, function):
+        self.external_functions.add(function)

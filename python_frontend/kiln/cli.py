@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .errors import KilnCompileError, KilnToolchainError
@@ -65,6 +66,13 @@ def main(argv=None) -> int:
     except (KilnToolchainError, OSError, ValueError) as error:
         print(f"kiln: error: {error}", file=sys.stderr)
         return 1
+    except Exception as error:  # noqa: BLE001 - a compiler bug must not look like user error
+        if os.environ.get("KILN_DEBUG"):
+            raise
+        print(f"kiln: internal error while building {args.module}: {type(error).__name__}: "
+              f"{error} (set KILN_DEBUG=1 for the traceback, and please report it)",
+              file=sys.stderr)
+        return 2
     names = ", ".join(s.name for s in result.signatures) or "nothing compiled"
     print(f"kiln: built {result.module_name} ({names}) into {result.outdir}")
     for fallback in result.fallbacks:

@@ -29,6 +29,14 @@ class ScalarType:
     def __repr__(self) -> str:
         return self.name
 
+    def __call__(self, value):
+        """`kiln.f32(x)` in plain Python converts like numpy's scalar types."""
+        try:
+            import numpy
+        except ImportError:
+            return {"float": float, "int": int, "bool": bool}[self.kind](value)
+        return getattr(numpy, self.numpy_name)(value)
+
     @property
     def display(self) -> str:
         """How error messages name the type: Python's names where they exist."""

@@ -1771,7 +1771,9 @@ class ModuleCompiler:
         return text, signature
 
 
-LIBM_SIGNATURES = {"hypot": "(f64, f64) -> f64", "hypotf": "(f32, f32) -> f32"}
+LIBM_SIGNATURES = {"hypot": "(f64, f64) -> f64", "hypotf": "(f32, f32) -> f32",
+                   "expm1": "(f64) -> f64", "expm1f": "(f32) -> f32",
+                   "log1p": "(f64) -> f64", "log1pf": "(f32) -> f32"}
 
 
 def generate_module(context, functions):

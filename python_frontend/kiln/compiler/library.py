@@ -21,11 +21,13 @@ NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 MATH_UNARY = {
     "sqrt": ("math.sqrt", "domain_not_negative"),
     "exp": ("math.exp", "range_overflow"),
-    "expm1": ("math.expm1", "range_overflow"),
+    # MLIR lowers math.expm1/log1p as exp(x) - 1 and log(1 + x), which
+    # loses the precision these functions exist for: call libm instead.
+    "expm1": ("@expm1", "range_overflow"),
     "log": ("math.log", "domain_positive"),
     "log2": ("math.log2", "domain_positive"),
     "log10": ("math.log10", "domain_positive"),
-    "log1p": ("math.log1p", "domain_above_minus_one"),
+    "log1p": ("@log1p", "domain_above_minus_one"),
     "sin": ("math.sin", "domain_finite"),
     "cos": ("math.cos", "domain_finite"),
     "tan": ("math.tan", "domain_finite"),
@@ -39,8 +41,8 @@ MATH_UNARY = {
 }
 MATH_TO_INT = {"floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc"}
 NUMPY_UNARY = {
-    "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "math.expm1", "log": "math.log",
-    "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p", "sin": "math.sin",
+    "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "@expm1", "log": "math.log",
+    "log2": "math.log2", "log10": "math.log10", "log1p": "@log1p", "sin": "math.sin",
     "cos": "math.cos", "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos",
     "arctan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh", "tanh": "math.tanh",
     "floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc", "fabs": "math.absf",
@@ -144,7 +146,7 @@ class LibraryCalls:
             x = self.as_double(args[0], node)
             if check and check.startswith("domain"):
                 getattr(self, check)(x, None, node)
-            result = self.op(f"{opname} {x.name} : f64", kt.f64, node)
+            result = self.unary_op(opname, x, node)
             if check == "range_overflow":
                 self.range_overflow(x, result, node)
             return result
@@ -165,6 +167,14 @@ class LibraryCalls:
             x, y = (self.as_double(a, node) for a in args)
             return getattr(self, f"math_{name}")(x, y, node)
         raise self.error(node, f"call to `{label}` is not supported yet")
+
+    def unary_op(self, opname, x, node):
+        if opname.startswith("@"):
+            function = opname[1:] + ("f" if x.type == kt.f32 else "")
+            self.needs_libm(function)
+            return self.op(f"func.call @{function}({x.name}) : ({x.type.mlir}) -> {x.type.mlir}",
+                           x.type, node)
+        return self.op(f"{opname} {x.name} : {x.type.mlir}", x.type, node)
 
     def math_log_base(self, args, node):
         x, base = (self.as_double(a, node) for a in args)
@@ -199,11 +209,13 @@ class LibraryCalls:
         zero = self.constant(0.0, kt.f64, node)
         floor = self.op(f"math.floor {y.name} : f64", kt.f64, node)
         fractional = self.float_predicate("one", floor, y, node)
+        # CPython raises only for finite inputs; C99 handles the infinities.
+        finite = self.both(self.is_finite(x, node), self.is_finite(y, node), node)
         negative_base = self.float_predicate("olt", x, zero, node)
-        bad_root = self.both(self.both(negative_base, self.is_finite(y, node), node), fractional,
-                             node)
-        zero_to_negative = self.both(self.float_predicate("oeq", x, zero, node),
-                                     self.float_predicate("olt", y, zero, node), node)
+        bad_root = self.both(self.both(negative_base, finite, node), fractional, node)
+        zero_to_negative = self.both(self.both(self.float_predicate("oeq", x, zero, node),
+                                               self.float_predicate("olt", y, zero, node), node),
+                                     finite, node)
         self.domain_error(self.negate(self.either(bad_root, zero_to_negative, node), node), node)
         result = self.op(f"math.powf {x.name}, {y.name} : f64", kt.f64, node)
         self.range_overflow([x, y], result, node)
@@ -224,7 +236,7 @@ class LibraryCalls:
         if name in NUMPY_UNARY:
             self.arity(args, 1, node, label)
             x = self.numpy_float(args[0], node)
-            return self.op(f"{NUMPY_UNARY[name]} {x.name} : {x.type.mlir}", x.type, node)
+            return self.unary_op(NUMPY_UNARY[name], x, node)
         if name in ("abs", "absolute"):
             self.arity(args, 1, node, label)
             return self.builtin_abs(args, node)

@@ -17,7 +17,8 @@ from .. import __version__
 
 # Must match lib/Dialect/ErrorKinds.h.
 ERROR_KINDS = {1: "PyExc_ZeroDivisionError", 2: "PyExc_IndexError", 3: "PyExc_ValueError",
-               4: "PyExc_OverflowError"}
+               4: "PyExc_OverflowError", 5: "PyExc_AssertionError", 6: "PyExc_RuntimeError",
+               7: "PyExc_TypeError"}
 
 
 def c_string(text: str) -> str:
@@ -36,12 +37,21 @@ def c_param_type(type_) -> str:
 
 
 def c_return_type(type_) -> str:
-    return "void" if type_ is None else type_.c_type
+    if type_ is None or isinstance(type_, kt.TupleType):
+        return "void"
+    return type_.c_type
+
+
+def result_struct_name(prefix: str, signature) -> str:
+    return f"{prefix}{signature.name}_result"
 
 
 def c_prototype(prefix: str, signature) -> str:
     params = [f"{c_param_type(p.type)}{'' if c_param_type(p.type).endswith('*') else ' '}{p.name}"
               for p in signature.params]
+    if isinstance(signature.return_type, kt.TupleType):
+        # MLIR's C interface returns several results through a struct pointer.
+        params.insert(0, f"{result_struct_name(prefix, signature)} *result")
     if signature.raises:
         params.append("kiln_error *error")
     return (f"{c_return_type(signature.return_type)} {prefix}{signature.name}"
@@ -81,7 +91,10 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
         "  KILN_ZERO_DIVISION_ERROR = 1,",
         "  KILN_INDEX_ERROR = 2,",
         "  KILN_VALUE_ERROR = 3,",
-        "  KILN_OVERFLOW_ERROR = 4",
+        "  KILN_OVERFLOW_ERROR = 4,",
+        "  KILN_ASSERTION_ERROR = 5,",
+        "  KILN_RUNTIME_ERROR = 6,",
+        "  KILN_TYPE_ERROR = 7",
         "};",
         "#endif",
         "",
@@ -111,6 +124,12 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
             "",
         ]
     for signature in signatures:
+        if isinstance(signature.return_type, kt.TupleType):
+            name = result_struct_name(f"{module_name}_", signature)
+            out.append(f"typedef struct {name} {{")
+            out += [f"  {element.c_type} r{index};"
+                    for index, element in enumerate(signature.return_type.elements)]
+            out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         out.append("")
@@ -380,6 +399,14 @@ def generate_extension(module_name: str, extension_name: str, source_path: str,
     return "\n".join(out)
 
 
+def box(type_, expression: str) -> str:
+    if type_.is_float:
+        return f"PyFloat_FromDouble((double){expression})"
+    if type_.is_int:
+        return f"PyLong_FromLongLong((long long){expression})"
+    return f"PyBool_FromLong({expression})"
+
+
 def generate_wrapper(module_name: str, signature) -> list:
     name = signature.name
     count = len(signature.params)
@@ -447,9 +474,12 @@ def generate_wrapper(module_name: str, signature) -> list:
     if signature.raises:
         out.append("  kiln_error error = {0};")
         call_args.append("&error")
-    call = f"{module_name}_{name}({', '.join(call_args)})"
     result = signature.return_type
-    if result is None:
+    if isinstance(result, kt.TupleType):
+        out.append(f"  {result_struct_name(module_name + '_', signature)} result;")
+        call_args.insert(0, "&result")
+    call = f"{module_name}_{name}({', '.join(call_args)})"
+    if result is None or isinstance(result, kt.TupleType):
         out.append(f"  {call};")
     else:
         out.append(f"  {result.c_type} result = {call};")
@@ -459,11 +489,24 @@ def generate_wrapper(module_name: str, signature) -> list:
                 f"    return kiln_raise(&error, {c_string(name)});"]
     if result is None:
         out.append("  Py_RETURN_NONE;")
-    elif result.is_float:
-        out.append("  return PyFloat_FromDouble((double)result);")
-    elif result.is_int:
-        out.append("  return PyLong_FromLongLong((long long)result);")
+    elif isinstance(result, kt.TupleType):
+        count = len(result.elements)
+        out.append(f"  PyObject *items[{count}];")
+        for index, element in enumerate(result.elements):
+            out.append(f"  items[{index}] = {box(element, f'result.r{index}')};")
+        out += [f"  for (int i = 0; i < {count}; ++i)",
+                "    if (!items[i]) {",
+                f"      for (int j = 0; j < {count}; ++j) Py_XDECREF(items[j]);",
+                "      return NULL;",
+                "    }",
+                f"  PyObject *tuple = PyTuple_New({count});",
+                "  if (!tuple) {",
+                f"    for (int j = 0; j < {count}; ++j) Py_DECREF(items[j]);",
+                "    return NULL;",
+                "  }",
+                f"  for (int i = 0; i < {count}; ++i) PyTuple_SET_ITEM(tuple, i, items[i]);",
+                "  return tuple;"]
     else:
-        out.append("  return PyBool_FromLong(result);")
+        out.append(f"  return {box(result, 'result')};")
     out += ["}", ""]
     return out

@@ -17,20 +17,89 @@ from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
 from .typesystem import f32, f64, i32, i64  # noqa: E402
 
 __all__ = ["export", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
-           "__version__"]
+           "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
 _EXPORT_OPTIONS = {"boundscheck"}
 
 
+class KilnFallbackWarning(UserWarning):
+    """A decorated function could not be compiled and runs as Python."""
+
+
+class CompiledFunction:
+    """What `@kiln.export` returns: calls compile the function on first use
+    (cached on disk, see kiln/compiler/cache.py) and then run native code.
+    `kiln build` reads the source instead and never calls this."""
+
+    def __init__(self, function, options):
+        import functools
+        import threading
+
+        functools.update_wrapper(self, function)
+        self.py_func = function
+        self.__kiln_export__ = dict(options)
+        self._native = None
+        self._lock = threading.Lock()
+        self._failed = False
+
+    def __call__(self, *args, **kwargs):
+        native = self._native
+        if native is not None:
+            return native(*args, **kwargs)
+        if self._failed:
+            return self.py_func(*args, **kwargs)
+        return self._compile()(*args, **kwargs)
+
+    @property
+    def is_compiled(self) -> bool:
+        return self._native is not None
+
+    def _compile(self):
+        import inspect
+        import warnings
+
+        with self._lock:
+            if self._native is not None:
+                return self._native
+            if self._failed:
+                return self.py_func
+            try:
+                from .compiler.cache import compile_cached
+
+                path = inspect.getsourcefile(self.py_func)
+                if path is None:
+                    raise OSError("its source file is unknown")
+                self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__)
+                return self._native
+            except (KilnCompileError, KilnToolchainError, OSError) as error:
+                self._failed = True
+                warnings.warn(f"kiln: {self.py_func.__qualname__} runs as Python: {error}",
+                              KilnFallbackWarning, stacklevel=3)
+                return self.py_func
+
+    def __get__(self, instance, owner=None):
+        return self if instance is None else self.py_func.__get__(instance, owner)
+
+    def __repr__(self) -> str:
+        state = "native" if self._native else ("python" if self._failed else "not yet compiled")
+        return f"<kiln function {self.py_func.__qualname__} ({state})>"
+
+
 def export(function=None, **options):
-    """Marks a function for `kiln build`. Options: boundscheck (default True)."""
+    """Marks a function for Kiln. `kiln build` compiles it ahead of time;
+    called directly, it compiles on first call (KILN_DISABLE=1 keeps plain
+    Python). Options: boundscheck (default True)."""
+    import os
+
     unknown = set(options) - _EXPORT_OPTIONS
     if unknown:
         raise TypeError(f"unknown @kiln.export option(s): {', '.join(sorted(unknown))}")
 
     def mark(func):
-        func.__kiln_export__ = dict(options)
-        return func
+        if os.environ.get("KILN_DISABLE") == "1":
+            func.__kiln_export__ = dict(options)
+            return func
+        return CompiledFunction(func, options)
 
     if function is None:
         return mark

@@ -21,12 +21,26 @@ def import_from(path, name):
     return module
 
 
+def import_plain_python(path, name):
+    """The module as CPython runs it: @kiln.export left as a marker."""
+    previous = os.environ.get("KILN_DISABLE")
+    os.environ["KILN_DISABLE"] = "1"
+    try:
+        return import_from(path, name)
+    finally:
+        if previous is None:
+            del os.environ["KILN_DISABLE"]
+        else:
+            os.environ["KILN_DISABLE"] = previous
+
+
 class Built:
     def __init__(self, name, outdir):
         self.name = name
         self.outdir = outdir
         self.native = import_from(os.path.join(outdir, f"{name}.py"), f"kiln_built_{name}")
-        self.python = import_from(os.path.join(MODULES, f"{name}.py"), f"kiln_source_{name}")
+        self.python = import_plain_python(os.path.join(MODULES, f"{name}.py"),
+                                          f"kiln_source_{name}")
 
     def path(self, filename):
         return os.path.join(self.outdir, filename)

@@ -30,6 +30,8 @@ class BuildOptions:
     opt_level: int = 3
     target_cpu: str = "native"
     strict: bool = False     # a function that cannot compile fails the build
+    functions: list = None   # compile only these exported functions (default: all)
+    extension_name: str = None  # module name of the CPython extension
 
 
 @dataclass
@@ -73,12 +75,15 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     os.makedirs(outdir, exist_ok=True)
     outdir = os.path.abspath(outdir)
 
-    mlir_text, signatures, failures = generate_module(context, context.exported_functions())
+    exported = context.exported_functions()
+    if options.functions is not None:
+        exported = [f for f in exported if f.name in options.functions]
+    mlir_text, signatures, failures = generate_module(context, exported)
     if failures and options.strict:
         raise KilnCompileError([d for error in failures.values() for d in error.diagnostics])
     fallbacks = fallback_records(failures)
 
-    extension = f"_{module}_kiln"
+    extension = options.extension_name or f"_{module}_kiln"
     extension_file = extension + sysconfig.get_config_var("EXT_SUFFIX")
     artifacts = {
         "mlir": os.path.join(outdir, f"{module}.kiln.mlir"),

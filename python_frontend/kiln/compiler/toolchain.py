@@ -12,6 +12,7 @@ from ..errors import KilnToolchainError
 def find_kilnc() -> str:
     configured = os.environ.get("KILN_KILNC")
     if configured:
+        configured = os.path.abspath(configured)
         if not os.access(configured, os.X_OK):
             raise KilnToolchainError(f"KILN_KILNC={configured} is not an executable")
         return configured

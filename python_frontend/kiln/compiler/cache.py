@@ -1,0 +1,148 @@
+"""Compile on first call, with an on-disk cache.
+
+An entry is keyed by a hash of everything that decides the machine code:
+the source of the function and of every module function it calls
+(transitively), the module constants, the options, Kiln's version, the
+Python ABI and the CPU's feature flags. Entries are built in a private
+directory and renamed into place (atomic), and an entry's extension is
+checked against the SHA-256 recorded at build time before it is loaded: a
+truncated or altered file is rebuilt, never loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import sysconfig
+import tempfile
+
+from .. import __version__
+from .source import load_module
+
+MANIFEST = "manifest.json"
+
+
+def cache_root() -> str:
+    configured = os.environ.get("KILN_CACHE_DIR")
+    if configured:
+        return configured
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "kiln")
+
+
+def cpu_fingerprint() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("flags"):
+                    return hashlib.sha256(line.encode()).hexdigest()[:16]
+    except OSError:
+        pass
+    return "unknown-cpu"
+
+
+def called_functions(context, name: str) -> list:
+    """`name` and the module functions it calls, transitively, in order."""
+    functions = context.module_functions()
+    seen, pending = [], [name]
+    while pending:
+        current = pending.pop()
+        if current in seen or current not in functions:
+            continue
+        seen.append(current)
+        for node in ast.walk(functions[current]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                pending.append(node.func.id)
+    return seen
+
+
+def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
+    digest = hashlib.sha256()
+    functions = context.module_functions()
+    for callee in sorted(called_functions(context, name)):
+        digest.update(callee.encode())
+        node = functions[callee]
+        first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+        lines = context.source.splitlines()[first - 1:node.end_lineno]
+        digest.update("\n".join(lines).encode())
+    digest.update(json.dumps(sorted(context.module_constants().items())).encode())
+    digest.update(json.dumps(sorted(options.items())).encode())
+    for part in (__version__, sysconfig.get_config_var("EXT_SUFFIX") or "", target_cpu,
+                 cpu_fingerprint()):
+        digest.update(part.encode())
+    return digest.hexdigest()[:24]
+
+
+def file_sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verified_extension(entry: str):
+    """The extension path of a complete, untampered entry, else None."""
+    try:
+        with open(os.path.join(entry, MANIFEST), encoding="utf-8") as handle:
+            manifest = json.load(handle)
+        path = os.path.join(entry, manifest["extension"])
+        if file_sha256(path) == manifest["sha256"]:
+            return path, manifest["extension_name"]
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+def load_extension(path: str, name: str):
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def compile_cached(path: str, name: str, options: dict, target_cpu: str = "native"):
+    """The native function for `name` of the module at `path`, built if the
+    cache has no valid entry. Raises KilnCompileError when it cannot compile."""
+    from .compiler import BuildOptions, build
+
+    context = load_module(path)
+    key = cache_key(context, name, options, target_cpu)
+    module = context.module_name
+    entry = os.path.join(cache_root(), f"{module}.{name}.{key}")
+    found = verified_extension(entry)
+    if found is None:
+        if os.path.isdir(entry):
+            shutil.rmtree(entry, ignore_errors=True)
+        os.makedirs(cache_root(), exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=f".{module}.{name}.", dir=cache_root())
+        try:
+            extension_name = f"_kiln_{module}_{name}_{key}"
+            result = build(path, staging, BuildOptions(target_cpu=target_cpu, strict=True,
+                                                       functions=[name],
+                                                       extension_name=extension_name))
+            extension = os.path.basename(result.artifacts["extension"])
+            manifest = {"extension": extension, "extension_name": extension_name,
+                        "sha256": file_sha256(result.artifacts["extension"]),
+                        "function": name, "source": context.path, "kiln_version": __version__}
+            with open(os.path.join(staging, MANIFEST), "w", encoding="utf-8") as handle:
+                json.dump(manifest, handle, indent=2)
+            try:
+                os.rename(staging, entry)
+            except OSError:
+                # Another process published the same entry first; use theirs.
+                pass
+        finally:
+            if os.path.isdir(staging):
+                shutil.rmtree(staging, ignore_errors=True)
+        found = verified_extension(entry)
+        if found is None:
+            raise OSError(f"the Kiln cache entry {entry} could not be written or verified")
+    extension_path, extension_name = found
+    return getattr(load_extension(extension_path, extension_name), name)

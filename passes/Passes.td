@@ -52,4 +52,89 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnStripMetadata : Pass<"kiln-strip-metadata", "::mlir::ModuleOp"> {
+  let summary = "Drop source locations and Kiln's frontend attributes once "
+                "nothing reads them";
+  let description = [{
+    Release builds carry nothing the machine code does not need. Locations
+    exist for reporting and for DWARF; Kiln's discardable `kiln.*`
+    attributes only tell the lowering what the frontend meant. This pass
+    replaces every location (of ops and of block arguments) with
+    `loc(unknown)` and removes `kiln.*` attributes from ops, function
+    arguments and results, except `kiln.error_slot`, which
+    `kiln-lower-checks` reads. Attributes of other dialects stay:
+    `llvm.emit_c_interface`, for one, makes `convert-func-to-llvm` emit the
+    C interface.
+
+    Run it after `kiln-lower-checks`, which copies each check's line and
+    column into the error record, and after whatever reports on locations;
+    without locations the LLVM module has no debug info.
+
+    Before:
+
+    ```mlir
+    func.func @scale(%x: f64, %err: !llvm.ptr {kiln.error_slot})
+        -> f64 attributes {kiln.export, llvm.emit_c_interface} {
+      %two = arith.constant 2.0 : f64 loc("kernels.py":3:12)
+      %y = arith.mulf %x, %two : f64 loc(fused["kernels.py":3:12, "mulf"])
+      return %y : f64 loc("kernels.py":3:5)
+    } loc("kernels.py":2:1)
+    ```
+
+    After (`keep-locations=true` would keep `loc("kernels.py":3:12)` for
+    the fused location and every other file:line:col):
+
+    ```mlir
+    func.func @scale(%x: f64, %err: !llvm.ptr {kiln.error_slot})
+        -> f64 attributes {llvm.emit_c_interface} {
+      %two = arith.constant 2.0 : f64 loc(unknown)
+      %y = arith.mulf %x, %two : f64 loc(unknown)
+      return %y : f64 loc(unknown)
+    } loc(unknown)
+    ```
+  }];
+  let options = [
+    Option<"keepLocations", "keep-locations", "bool", /*default=*/"false",
+           "Keep file:line:col: each location becomes the first "
+           "FileLineColLoc it contains (unknown if none); names, call sites "
+           "and fused metadata are dropped">,
+    ListOption<"keepAttributes", "keep-attributes", "std::string",
+               "Further `kiln.*` attributes to keep, by full name (e.g. "
+               "kiln.export); kiln.error_slot is always kept">,
+  ];
+}
+
+def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
+  let summary = "Lower kiln ops with Python semantics to arith, math and kiln.check";
+  let description = [{
+    Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index` and
+    `kiln.truthy` into upstream ops. Each error CPython would raise becomes a
+    `kiln.check` (lowered later by `kiln-lower-checks`); a check whose
+    divisor is a non-zero constant is not emitted at all.
+
+    Before:
+
+    ```mlir
+    %q = kiln.floordiv %a, %b : i64
+    ```
+
+    After:
+
+    ```mlir
+    %nonzero = arith.cmpi ne, %b, %c0 : i64
+    kiln.check %nonzero, "ZeroDivisionError", "integer division or modulo by zero"
+    %is_m1 = arith.cmpi eq, %b, %cm1 : i64
+    %safe = arith.select %is_m1, %c1, %b : i64
+    %floor = arith.floordivsi %a, %safe : i64
+    %neg = arith.subi %c0, %a : i64
+    %q = arith.select %is_m1, %neg, %floor : i64
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::kiln::KilnDialect",
+  ];
+}
+
 #endif // KILN_PASSES_TD

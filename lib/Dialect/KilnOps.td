@@ -2,6 +2,7 @@
 #define KILN_OPS_TD
 
 include "lib/Dialect/KilnDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Kiln_CheckOp : Kiln_Op<"check"> {
   let summary = "Raise a Python exception unless a condition holds";
@@ -39,6 +40,86 @@ def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error"> {
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+class Kiln_PythonBinaryOp<string mnemonic, string summaryText>
+    : Kiln_Op<mnemonic, [AllTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = summaryText;
+  let arguments = (ins AnyTypeOf<[I64, I32, F64, F32]>:$lhs,
+                       AnyTypeOf<[I64, I32, F64, F32]>:$rhs);
+  let results = (outs AnyTypeOf<[I64, I32, F64, F32]>:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Kiln_FloorDivOp : Kiln_PythonBinaryOp<"floordiv", "Python's `//`"> {
+  let description = [{
+    Rounds toward negative infinity (ints) or computes CPython's
+    `float_divmod` quotient (floats). A zero divisor raises
+    ZeroDivisionError; `INT_MIN // -1` wraps, as all Kiln integers do.
+
+    ```mlir
+    %q = kiln.floordiv %a, %b : i64
+    ```
+  }];
+}
+
+def Kiln_ModOp : Kiln_PythonBinaryOp<"mod", "Python's `%`"> {
+  let description = [{
+    The remainder takes the sign of the divisor (floats: CPython's
+    `float_divmod` remainder, with signed zeros). A zero divisor raises
+    ZeroDivisionError.
+
+    ```mlir
+    %r = kiln.mod %a, %b : f64
+    ```
+  }];
+}
+
+def Kiln_PowOp : Kiln_PythonBinaryOp<"pow", "Python's `**`"> {
+  let description = [{
+    Integers: exact and wrapping; a negative exponent raises ValueError
+    (CPython would return a float). Floats: `0.0 ** negative` raises
+    ZeroDivisionError, a negative base with a fractional exponent raises
+    ValueError (CPython would return a complex number), and an infinite
+    result from finite operands raises OverflowError.
+
+    ```mlir
+    %p = kiln.pow %x, %y : f64
+    ```
+  }];
+}
+
+def Kiln_IndexOp : Kiln_Op<"index"> {
+  let summary = "A Python array index: negative values count from the end";
+  let description = [{
+    Turns index `index` of an axis of length `size` into a memref index:
+    `index + size` when negative (skipped when `nonnegative` says the
+    frontend proved `index >= 0`). Unless `unchecked` is set, the lowering
+    raises IndexError when the result is outside `[0, size)`; the op has
+    effects for that reason and is neither removed nor moved by generic
+    passes. `kiln-hoist-bounds-checks` sets `unchecked` where a test before
+    the loop proves every access in bounds.
+
+    ```mlir
+    %i = kiln.index %k, %n {axis = 0 : i64} : i64 -> index
+    ```
+  }];
+  let arguments = (ins I64:$index, I64:$size, I64Attr:$axis, UnitAttr:$unchecked,
+                       UnitAttr:$nonnegative);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$index `,` $size attr-dict `:` type($index) `->` type($result)";
+}
+
+def Kiln_TruthyOp : Kiln_Op<"truthy", [Pure]> {
+  let summary = "Python truthiness of a number: non-zero (NaN is true)";
+  let description = [{
+    ```mlir
+    %b = kiln.truthy %x : f64
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I64, I32, F64, F32]>:$value);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 #endif // KILN_OPS_TD

@@ -8,6 +8,7 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -45,8 +46,11 @@ void registerKilnDialects(DialectRegistry &registry) {
 
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
+  pm.addPass(createKilnLowerToStd());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // math.ipowi (Python's int ** int) becomes an outlined squaring loop.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createKilnLowerChecks());
   pm.addPass(arith::createArithExpandOpsPass());
@@ -78,6 +82,7 @@ void registerKilnPassesAndPipelines() {
            PassAllocatorFunction(
                [] { return createFinalizeMemRefToLLVMConversionPass(); }),
            PassAllocatorFunction([] { return createConvertMathToLLVMPass(); }),
+           PassAllocatorFunction([] { return createConvertMathToFuncs(); }),
            PassAllocatorFunction([] { return createConvertMathToLibmPass(); }),
            PassAllocatorFunction(
                [] { return createArithToLLVMConversionPass(); }),

@@ -48,6 +48,9 @@ def main(argv=None) -> int:
                               help="LLVM CPU name (default: native)")
     build_parser.add_argument("--strict", action="store_true",
                               help="fail when a function would fall back to Python")
+    build_parser.add_argument("--release", action="store_true",
+                              help="-O3, then strip debug info, unused C++ type information "
+                                   "and dead declarations (kilnc --release)")
     mlir_parser = commands.add_parser("mlir", help="print the MLIR Kiln emits for a module")
     mlir_parser.add_argument("module", help="path to the .py file")
     args = parser.parse_args(argv)
@@ -59,7 +62,7 @@ def main(argv=None) -> int:
     try:
         result = build(args.module, args.outdir,
                        BuildOptions(opt_level=args.opt_level, target_cpu=args.target_cpu,
-                                    strict=args.strict))
+                                    strict=args.strict, release=args.release))
     except KilnCompileError as error:
         report_compile_error(args.module, error)
         return 1

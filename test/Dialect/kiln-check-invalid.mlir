@@ -29,3 +29,27 @@ func.func @operand_not_i64(%ok: i1, %i: i32) {
   "kiln.check"(%ok, %i) {kind = "IndexError", message = "{}"} : (i1, i32) -> ()
   return
 }
+
+// -----
+
+func.func @floordiv_mixed_types(%a: i64, %b: f64) {
+  // expected-error @+1 {{all of {lhs, rhs, result} have same type}}
+  %q = "kiln.floordiv"(%a, %b) : (i64, f64) -> i64
+  return
+}
+
+// -----
+
+func.func @pow_on_i1(%a: i1) {
+  // expected-error @+1 {{must be 64-bit signless integer or 32-bit signless integer or 64-bit float or 32-bit float}}
+  %p = "kiln.pow"(%a, %a) : (i1, i1) -> i1
+  return
+}
+
+// -----
+
+func.func @index_without_axis(%i: i64, %n: i64) {
+  // expected-error @+1 {{requires attribute 'axis'}}
+  %r = "kiln.index"(%i, %n) : (i64, i64) -> index
+  return
+}

@@ -84,3 +84,19 @@ def test_calls(mod):
     read_only.setflags(write=False)
     with pytest.raises(ValueError, match="read-only"):
         mod.native.fill_twice(read_only)
+
+
+def test_power_operator(mod):
+    for a in [-3, -1, 0, 1, 2, 7]:
+        for b in [0, 1, 2, 5, 13]:
+            compare(mod, "int_pow", lambda: (a, b))
+    with pytest.raises(ValueError, match="negative exponent"):
+        mod.native.int_pow(2, -1)
+    assert mod.native.int_pow(3, 41) == (3 ** 41 + 2 ** 63) % 2 ** 64 - 2 ** 63  # wraps
+    for x in [0.0, -0.0, 0.5, 2.0, -2.0, 10.0, math.inf, -math.inf, math.nan]:
+        for y in [0.0, 0.5, 2.0, 3.0, -1.0, -0.5, 400.0, math.inf, math.nan]:
+            if x < 0 and math.isfinite(y) and y != int(y) and math.isfinite(x):
+                with pytest.raises(ValueError, match="complex"):
+                    mod.native.float_pow(x, y)  # CPython returns a complex number
+                continue
+            compare(mod, "float_pow", lambda: (x, y))

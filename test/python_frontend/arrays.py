@@ -4,23 +4,20 @@ import kiln
 from kiln import f32
 
 
-# Arrays are strided views of any offset; loads are bounds-checked with one
-# unsigned compare after negative indices wrap around.
+# Arrays are strided views of any offset; an index is a kiln.index, which
+# wraps negative values around and checks bounds.
 # CHECK-LABEL: func.func @last(%x: memref<?xf64, strided<[?], offset: ?>>, %error: !llvm.ptr {kiln.error_slot}) -> f64
 # CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
-# CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[N]] : i64
-# CHECK: %[[OK:.*]] = arith.cmpi ult, %[[I]], %[[N]] : i64
-# CHECK: kiln.check %[[OK]], "IndexError", "index {} is out of bounds for axis 0 with size {}"
-# CHECK: memref.load %x[
+# CHECK: %[[I:.*]] = kiln.index %{{.*}}, %[[N]] {axis = 0 : i64} : i64 -> index
+# CHECK: memref.load %x[%[[I]]]
 @kiln.export
 def last(x: kiln.f64[:]) -> float:
     return x[-1]
 
 
-# A variable index needs the run-time wraparound select.
+# An index of unknown sign: kiln.index wraps it around at run time.
 # CHECK-LABEL: func.func @get(
-# CHECK: arith.cmpi slt
-# CHECK: arith.select
+# CHECK: kiln.index %i, %{{.*}} {axis = 0 : i64} : i64 -> index
 @kiln.export
 def get(x: kiln.i64[:], i: int) -> int:
     return x[i]
@@ -28,7 +25,7 @@ def get(x: kiln.i64[:], i: int) -> int:
 
 # boundscheck=False removes the checks (and the error slot).
 # CHECK-LABEL: func.func @unchecked(%x: memref<?xf32, strided<[?], offset: ?>>) -> f32
-# CHECK-NOT: kiln.check
+# CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
 @kiln.export(boundscheck=False)
 def unchecked(x: f32[:]) -> f32:
     return x[0]
@@ -38,6 +35,8 @@ def unchecked(x: f32[:]) -> f32:
 # CHECK-LABEL: func.func @fill(%m: memref<?x?xi32, strided<[?, ?], offset: ?>>, %value: i64
 # CHECK: scf.for
 # CHECK: scf.for
+# CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative}
+# CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 1 : i64, nonnegative}
 # CHECK: arith.trunci %value : i64 to i32
 # CHECK: memref.store %{{.*}}, %m[%{{.*}}, %{{.*}}] : memref<?x?xi32, strided<[?, ?], offset: ?>>
 @kiln.export

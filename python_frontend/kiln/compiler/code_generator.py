@@ -329,12 +329,9 @@ class FunctionCodeGenerator(LibraryCalls):
             raise self.error(node, "the truth value of an array is not supported; use len(x)")
         if scalar.is_bool:
             return value
-        zero = self.constant(0, scalar, node)
-        if scalar.is_int:
-            return self.op(f"arith.cmpi ne, {value.name}, {zero.name} : {scalar.mlir}",
-                           kt.boolean, node)
-        return self.op(f"arith.cmpf une, {value.name}, {zero.name} : {scalar.mlir}",
-                       kt.boolean, node)
+        if value.constant is not None:
+            return self.constant(bool(value.constant), kt.boolean, node)
+        return self.op(f"kiln.truthy {value.name} : {scalar.mlir}", kt.boolean, node)
 
     # --------------------------------------------------------------- checks
     def check(self, condition: Value, kind: str, message: str, args, node) -> None:
@@ -1161,6 +1158,8 @@ class FunctionCodeGenerator(LibraryCalls):
         if typed is None:
             raise self.error(node, f"operator `{symbol}` on arrays is not supported; write a loop")
         common, weak = typed
+        if symbol == "**" and common == kt.i32:
+            common = kt.i64
         if symbol == "/":
             common = common if common.is_float else kt.f64
             weak = "float" if weak else None
@@ -1184,102 +1183,31 @@ class FunctionCodeGenerator(LibraryCalls):
         if symbol in ("&", "|", "^"):
             name = {"&": "andi", "|": "ori", "^": "xori"}[symbol]
             return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+        if symbol in ("//", "%", "**"):
+            # Python semantics (signs, zero divisors, overflow) live in the
+            # kiln dialect; kiln-lower-to-std expands them.
+            name = {"//": "floordiv", "%": "mod", "**": "pow"}[symbol]
+            if b.constant is None or b.constant == 0 or symbol == "**":
+                self.raises = True
+            return self.op(f"kiln.{name} {a.name}, {b.name} : {t}", type_, node)
         if type_.is_int:
-            if symbol in ("+", "-", "*"):
-                name = {"+": "addi", "-": "subi", "*": "muli"}[symbol]
-                return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
-            return self.integer_division(symbol, a, b, type_, node)
+            name = {"+": "addi", "-": "subi", "*": "muli"}[symbol]
+            return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
         if symbol in ("+", "-", "*"):
             name = {"+": "addf", "-": "subf", "*": "mulf"}[symbol]
             return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
         return self.float_division(symbol, a, b, type_, node)
 
-    def integer_division(self, symbol, a, b, type_, node) -> Value:
-        t = type_.mlir
-        zero = self.constant(0, type_, node)
-        nonzero = self.op(f"arith.cmpi ne, {b.name}, {zero.name} : {t}", kt.boolean, node)
-        message = ("integer division or modulo by zero" if symbol == "//"
-                   else "integer modulo by zero")
-        if b.constant is None or b.constant == 0:
-            self.check(nonzero, "ZeroDivisionError", message, [], node)
-        # x // -1 and x % -1 would trap in hardware for x = INT_MIN; compute
-        # them as -x (wrapping) and 0 instead.
-        minus_one = self.constant(-1, type_, node)
-        one = self.constant(1, type_, node)
-        is_minus_one = self.op(f"arith.cmpi eq, {b.name}, {minus_one.name} : {t}", kt.boolean,
-                               node)
-        safe = self.op(f"arith.select {is_minus_one.name}, {one.name}, {b.name} : {t}", type_, node)
-        if symbol == "//":
-            quotient = self.op(f"arith.floordivsi {a.name}, {safe.name} : {t}", type_, node)
-            negated = self.op(f"arith.subi {zero.name}, {a.name} : {t}", type_, node)
-            return self.op(f"arith.select {is_minus_one.name}, {negated.name}, {quotient.name} : "
-                           f"{t}", type_, node)
-        remainder = self.op(f"arith.remsi {a.name}, {safe.name} : {t}", type_, node)
-        # Python's remainder takes the sign of the divisor.
-        has_remainder = self.op(f"arith.cmpi ne, {remainder.name}, {zero.name} : {t}",
-                                kt.boolean, node)
-        remainder_negative = self.op(f"arith.cmpi slt, {remainder.name}, {zero.name} : {t}",
-                                     kt.boolean, node)
-        divisor_negative = self.op(f"arith.cmpi slt, {safe.name}, {zero.name} : {t}",
-                                   kt.boolean, node)
-        signs_differ = self.op(f"arith.xori {remainder_negative.name}, {divisor_negative.name} "
-                               f": i1", kt.boolean, node)
-        adjust = self.op(f"arith.andi {has_remainder.name}, {signs_differ.name} : i1",
-                         kt.boolean, node)
-        adjusted = self.op(f"arith.addi {remainder.name}, {safe.name} : {t}", type_, node)
-        python_mod = self.op(f"arith.select {adjust.name}, {adjusted.name}, {remainder.name} : "
-                             f"{t}", type_, node)
-        return self.op(f"arith.select {is_minus_one.name}, {zero.name}, {python_mod.name} : {t}",
-                       type_, node)
-
     def float_division(self, symbol, a, b, type_, node) -> Value:
         t = type_.mlir
         zero = self.constant(0.0, type_, node)
         nonzero = self.op(f"arith.cmpf une, {b.name}, {zero.name} : {t}", kt.boolean, node)
-        message = {"/": "float division by zero", "//": "float floor division by zero",
-                   "%": "float modulo"}[symbol]
-        if symbol == "/" and getattr(self, "integer_true_division", False):
+        message = "float division by zero"
+        if getattr(self, "integer_true_division", False):
             message = "division by zero"
         if b.constant is None or b.constant == 0.0:
             self.check(nonzero, "ZeroDivisionError", message, [], node)
-        if symbol == "/":
-            return self.op(f"arith.divf {a.name}, {b.name} : {t}", type_, node)
-        # CPython's float_divmod: mod = fmod(a, b), fixed to the divisor's
-        # sign; div = (a - mod) / b, rounded to the nearest integer; signed
-        # zeros where the result is zero.
-        mod = self.op(f"arith.remf {a.name}, {b.name} : {t}", type_, node)
-        mod_nonzero = self.op(f"arith.cmpf une, {mod.name}, {zero.name} : {t}", kt.boolean, node)
-        b_negative = self.op(f"arith.cmpf olt, {b.name}, {zero.name} : {t}", kt.boolean, node)
-        mod_negative = self.op(f"arith.cmpf olt, {mod.name}, {zero.name} : {t}", kt.boolean, node)
-        differ = self.op(f"arith.xori {b_negative.name}, {mod_negative.name} : i1", kt.boolean,
-                         node)
-        fix = self.op(f"arith.andi {mod_nonzero.name}, {differ.name} : i1", kt.boolean, node)
-        mod_fixed = self.op(f"arith.addf {mod.name}, {b.name} : {t}", type_, node)
-        signed_zero = self.op(f"math.copysign {zero.name}, {b.name} : {t}", type_, node)
-        mod_or_zero = self.op(f"arith.select {mod_nonzero.name}, {mod.name}, {signed_zero.name} "
-                              f": {t}", type_, node)
-        python_mod = self.op(f"arith.select {fix.name}, {mod_fixed.name}, {mod_or_zero.name} : "
-                             f"{t}", type_, node)
-        if symbol == "%":
-            return python_mod
-        difference = self.op(f"arith.subf {a.name}, {mod.name} : {t}", type_, node)
-        div = self.op(f"arith.divf {difference.name}, {b.name} : {t}", type_, node)
-        one = self.constant(1.0, type_, node)
-        div_minus_one = self.op(f"arith.subf {div.name}, {one.name} : {t}", type_, node)
-        div = self.op(f"arith.select {fix.name}, {div_minus_one.name}, {div.name} : {t}", type_,
-                      node)
-        floor = self.op(f"math.floor {div.name} : {t}", type_, node)
-        fraction = self.op(f"arith.subf {div.name}, {floor.name} : {t}", type_, node)
-        half = self.constant(0.5, type_, node)
-        round_up = self.op(f"arith.cmpf ogt, {fraction.name}, {half.name} : {t}", kt.boolean, node)
-        floor_plus_one = self.op(f"arith.addf {floor.name}, {one.name} : {t}", type_, node)
-        rounded = self.op(f"arith.select {round_up.name}, {floor_plus_one.name}, {floor.name} : "
-                          f"{t}", type_, node)
-        div_nonzero = self.op(f"arith.cmpf une, {div.name}, {zero.name} : {t}", kt.boolean, node)
-        quotient = self.op(f"arith.divf {a.name}, {b.name} : {t}", type_, node)
-        zero_signed = self.op(f"math.copysign {zero.name}, {quotient.name} : {t}", type_, node)
-        return self.op(f"arith.select {div_nonzero.name}, {rounded.name}, {zero_signed.name} : "
-                       f"{t}", type_, node)
+        return self.op(f"arith.divf {a.name}, {b.name} : {t}", type_, node)
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
@@ -1672,27 +1600,15 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def element_index(self, array: Value, axis: int, index: Value, node) -> str:
         size = self.dimension(array, axis, node)
-        position = index
-        if not index.nonneg:
-            if index.constant is not None:
-                if index.constant < 0:
-                    position = self.op(f"arith.addi {index.name}, {size.name} : i64", kt.i64, node)
-            else:
-                # Python's negative indices count from the end.
-                zero = self.constant(0, kt.i64, node)
-                negative = self.op(f"arith.cmpi slt, {index.name}, {zero.name} : i64",
-                                   kt.boolean, node)
-                wrapped = self.op(f"arith.addi {index.name}, {size.name} : i64", kt.i64, node)
-                position = self.op(f"arith.select {negative.name}, {wrapped.name}, {index.name} "
-                                   f": i64", kt.i64, node)
+        flags = [f"axis = {axis} : i64"]
+        if index.nonneg or (index.constant is not None and index.constant >= 0):
+            flags.append("nonnegative")
         if self.boundscheck:
-            # One unsigned compare covers both position < 0 and >= size.
-            inside = self.op(f"arith.cmpi ult, {position.name}, {size.name} : i64", kt.boolean,
-                             node)
-            self.check(inside, "IndexError",
-                       f"index {{}} is out of bounds for axis {axis} with size {{}}",
-                       [index, size], node)
-        return self.op(f"arith.index_cast {position.name} : i64 to index", "index", node).name
+            self.raises = True
+        else:
+            flags.append("unchecked")
+        return self.op(f"kiln.index {index.name}, {size.name} {{{', '.join(flags)}}} : i64 -> "
+                       "index", "index", node).name
 
     def load_element(self, array: Value, indices, node) -> Value:
         return self.op(f"memref.load {array.name}[{', '.join(indices)}] : {array.type.mlir}",

@@ -32,6 +32,7 @@ class BuildOptions:
     strict: bool = False     # a function that cannot compile fails the build
     functions: list = None   # compile only these exported functions (default: all)
     extension_name: str = None  # module name of the CPython extension
+    release: bool = False    # kilnc --release: -O3 plus the metadata and RTTI strips
 
 
 @dataclass
@@ -113,6 +114,8 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
 def build_native(artifacts, module, extension, options) -> None:
     common = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",
               f"--target-cpu={options.target_cpu}", f"--symbol-prefix={module}_"]
+    if options.release:
+        common.append("--release")
     # The two links are independent: run them side by side.
     library = start_kilnc(common + ["-o", artifacts["library"]])
     python_include = sysconfig.get_paths()["include"]

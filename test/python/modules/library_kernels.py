@@ -200,3 +200,13 @@ def fill(out: kiln.f64[:], value: float) -> None:
 def fill_twice(out: kiln.f64[:]) -> None:
     fill(out, 1.5)
     out[0] = 9.0
+
+
+@kiln.export
+def int_pow(a: int, b: int) -> int:
+    return a ** b
+
+
+@kiln.export
+def float_pow(x: float, y: float) -> float:
+    return x ** y

@@ -1,0 +1,127 @@
+// RUN: kiln-opt %s -split-input-file -kiln-lower-to-std | FileCheck %s
+
+// CHECK-LABEL: func.func @int_floordiv
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %arg1, %{{.*}} : i64
+// CHECK: kiln.check %[[NZ]], "ZeroDivisionError", "integer division or modulo by zero"
+// CHECK: %[[M1:.*]] = arith.cmpi eq, %arg1, %{{.*}} : i64
+// CHECK: %[[SAFE:.*]] = arith.select %[[M1]], %{{.*}}, %arg1 : i64
+// CHECK: %[[Q:.*]] = arith.floordivsi %arg0, %[[SAFE]] : i64
+// CHECK: %[[NEG:.*]] = arith.subi %{{.*}}, %arg0 : i64
+// CHECK: arith.select %[[M1]], %[[NEG]], %[[Q]] : i64
+// CHECK-NOT: kiln.floordiv
+func.func @int_floordiv(%a: i64, %b: i64) -> i64 {
+  %q = kiln.floordiv %a, %b : i64
+  return %q : i64
+}
+
+// -----
+
+// A constant divisor other than 0 and -1 needs neither the check nor the
+// -1 special case.
+// CHECK-LABEL: func.func @by_constant
+// CHECK-NOT: kiln.check
+// CHECK-NOT: arith.select
+// CHECK: arith.floordivsi
+// CHECK: arith.remsi
+func.func @by_constant(%a: i64) -> (i64, i64) {
+  %c8 = arith.constant 8 : i64
+  %q = kiln.floordiv %a, %c8 : i64
+  %r = kiln.mod %a, %c8 : i64
+  return %q, %r : i64, i64
+}
+
+// -----
+
+// The remainder takes the divisor's sign.
+// CHECK-LABEL: func.func @int_mod
+// CHECK: "integer modulo by zero"
+// CHECK: %[[R:.*]] = arith.remsi
+// CHECK: arith.xori
+// CHECK: arith.addi %[[R]]
+func.func @int_mod(%a: i64, %b: i64) -> i64 {
+  %r = kiln.mod %a, %b : i64
+  return %r : i64
+}
+
+// -----
+
+// CHECK-LABEL: func.func @float_floordiv
+// CHECK: "float floor division by zero"
+// CHECK: arith.remf
+// CHECK: math.floor
+// CHECK: math.copysign
+func.func @float_floordiv(%a: f64, %b: f64) -> f64 {
+  %q = kiln.floordiv %a, %b : f64
+  return %q : f64
+}
+
+// -----
+
+// CHECK-LABEL: func.func @float_mod
+// CHECK: "float modulo"
+// CHECK: arith.remf
+// CHECK: math.copysign
+func.func @float_mod(%a: f32, %b: f32) -> f32 {
+  %r = kiln.mod %a, %b : f32
+  return %r : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @int_pow
+// CHECK: arith.cmpi sge, %arg1
+// CHECK: kiln.check %{{.*}}, "ValueError", "negative exponent
+// CHECK: math.ipowi %arg0, %arg1 : i64
+func.func @int_pow(%a: i64, %b: i64) -> i64 {
+  %p = kiln.pow %a, %b : i64
+  return %p : i64
+}
+
+// -----
+
+// CHECK-LABEL: func.func @float_pow
+// CHECK: "ZeroDivisionError", "0.0 cannot be raised to a negative power"
+// CHECK: "ValueError", "a negative number raised to a fractional power
+// CHECK: %[[P:.*]] = math.powf %arg0, %arg1 : f64
+// CHECK: "OverflowError", "(34, 'Numerical result out of range')"
+func.func @float_pow(%a: f64, %b: f64) -> f64 {
+  %p = kiln.pow %a, %b : f64
+  return %p : f64
+}
+
+// -----
+
+// CHECK-LABEL: func.func @index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %arg0, %{{.*}} : i64
+// CHECK: %[[WRAP:.*]] = arith.addi %arg0, %arg1 : i64
+// CHECK: %[[POS:.*]] = arith.select %[[NEG]], %[[WRAP]], %arg0 : i64
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[POS]], %arg1 : i64
+// CHECK: kiln.check %[[IN]], "IndexError", "index {} is out of bounds for axis 1 with size {}"(%arg0, %arg1)
+// CHECK: arith.index_cast %[[POS]] : i64 to index
+func.func @index(%i: i64, %n: i64) -> index {
+  %r = kiln.index %i, %n {axis = 1 : i64} : i64 -> index
+  return %r : index
+}
+
+// -----
+
+// CHECK-LABEL: func.func @index_known_safe
+// CHECK-NOT: arith.select
+// CHECK-NOT: kiln.check
+// CHECK: arith.index_cast %arg0 : i64 to index
+func.func @index_known_safe(%i: i64, %n: i64) -> index {
+  %r = kiln.index %i, %n {axis = 0 : i64, nonnegative, unchecked} : i64 -> index
+  return %r : index
+}
+
+// -----
+
+// NaN is truthy: an unordered compare.
+// CHECK-LABEL: func.func @truthy
+// CHECK: arith.cmpf une
+// CHECK: arith.cmpi ne
+func.func @truthy(%x: f64, %n: i32) -> (i1, i1) {
+  %a = kiln.truthy %x : f64
+  %b = kiln.truthy %n : i32
+  return %a, %b : i1, i1
+}

@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "Kiln"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".py", ".ll"]
+config.suffixes = [".mlir", ".py", ".ll", ".test"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "python", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kiln_binary_dir, "test")
@@ -15,6 +15,10 @@ config.environment["PYTHONPATH"] = os.path.join(config.kiln_source_dir, "python_
 config.environment["KILN_KILNC"] = os.path.join(config.kiln_tools_dir, "kilnc")
 
 config.substitutions.append(("%python", config.python_executable))
+# Before %kiln, which is a prefix of it.
+config.substitutions.append(
+    ("%kiln_plugin", os.path.join(config.kiln_binary_dir, "lib", "KilnLLVMPasses.so")))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%kiln-opt", os.path.join(config.kiln_tools_dir, "kiln-opt")))
 config.substitutions.append(("%kilnc", os.path.join(config.kiln_tools_dir, "kilnc")))
 config.substitutions.append(("%kiln", os.path.join(config.kiln_tools_dir, "kiln")))

@@ -2,6 +2,8 @@
 // IR, assembly, an object or a shared object, all in this process.
 #include "lib/Emitter/Emitter.h"
 #include "lib/Pipeline/LoweringPipeline.h"
+#include "passes/Passes.h"
+#include "passes/llvm/KilnLLVMPasses.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -14,6 +16,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -67,6 +70,26 @@ cl::list<std::string> exportedSymbols(
 cl::opt<bool> noDebugInfo("no-debug-info",
                           cl::desc("Do not emit DWARF line tables"),
                           cl::init(false), cl::cat(kilncCategory));
+cl::opt<bool> stripMetadataFlag(
+    "strip-metadata",
+    cl::desc("After optimization, drop debug info and other metadata code "
+             "generation does not read, dead declarations and unreferenced "
+             "internal globals (kiln-strip-metadata); with --emit=mlir-llvm, "
+             "run the MLIR kiln-strip-metadata pass instead"),
+    cl::init(false), cl::cat(kilncCategory));
+cl::opt<bool> noRTTI(
+    "no-rtti",
+    cl::desc("After optimization, remove C++ type information nothing can "
+             "reach (kiln-strip-rtti)"),
+    cl::init(false), cl::cat(kilncCategory));
+cl::opt<bool> release("release",
+                      cl::desc("-O3 plus --strip-metadata and --no-rtti"),
+                      cl::init(false), cl::cat(kilncCategory));
+cl::opt<std::string> irStatsFile(
+    "ir-stats",
+    cl::desc("Write kiln-ir-stats JSON of the optimized LLVM module before "
+             "and after the strips (keys \"before\", \"after\")"),
+    cl::value_desc("file"), cl::cat(kilncCategory));
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "kilnc") << message << "\n";
@@ -85,6 +108,17 @@ int main(int argc, char **argv) {
     return fail("-O" + llvm::Twine(optLevel) + " is not one of -O0..-O3");
   if (emitKind == EmitKind::Shared && outputFilename == "-")
     return fail("--emit=shared needs -o <file.so>");
+  if (release && optLevel.getNumOccurrences() && optLevel != 3)
+    return fail("--release is -O3; it cannot be combined with -O" +
+                llvm::Twine(optLevel));
+  if (release) {
+    optLevel = 3;
+    stripMetadataFlag = true;
+    noRTTI = true;
+  }
+  if (!irStatsFile.empty() && emitKind == EmitKind::MLIRLLVM)
+    return fail("--ir-stats describes LLVM IR; it cannot be combined with "
+                "--emit=mlir-llvm");
 
   mlir::DialectRegistry registry;
   kiln::registerKilnDialects(registry);
@@ -110,6 +144,8 @@ int main(int argc, char **argv) {
   kiln::LoweringOptions lowering;
   lowering.debugInfo = !noDebugInfo;
   kiln::buildLowerToLLVMPipeline(pm, lowering);
+  if (emitKind == EmitKind::MLIRLLVM && stripMetadataFlag)
+    pm.addPass(kiln::createKilnStripMetadata());
   if (mlir::failed(pm.run(*module)))
     return 1;
 
@@ -156,6 +192,27 @@ int main(int argc, char **argv) {
     return fail("internal error: the LLVM module does not verify");
 
   kiln::optimizeModule(*llvmModule, **machine, optLevel);
+
+  // After optimization, so that whatever reports on the optimized module
+  // (--ir-stats, -pass-remarks) still sees locations.
+  llvm::json::Object statsBefore;
+  if (!irStatsFile.empty())
+    statsBefore = kiln::collectIRStats(*llvmModule);
+  if (noRTTI)
+    kiln::stripRTTI(*llvmModule, {});
+  if (stripMetadataFlag)
+    kiln::stripMetadata(*llvmModule, {});
+  if (!irStatsFile.empty()) {
+    auto statsOutput = mlir::openOutputFile(irStatsFile, &errorMessage);
+    if (!statsOutput)
+      return fail(errorMessage);
+    llvm::json::Object stats{{"before", std::move(statsBefore)},
+                             {"after", kiln::collectIRStats(*llvmModule)}};
+    statsOutput->os() << llvm::formatv("{0:2}",
+                                       llvm::json::Value(std::move(stats)))
+                      << "\n";
+    statsOutput->keep();
+  }
 
   if (emitKind == EmitKind::LLVM) {
     llvmModule->print(output->os(), nullptr);

@@ -104,6 +104,45 @@ def KilnStripMetadata : Pass<"kiln-strip-metadata", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::FuncOp"> {
+  let summary = "Version loops so that provably in-bounds accesses run unchecked";
+  let description = [{
+    For each `scf.for` whose body indexes arrays with `kiln.index` at
+    `a * iv + b` (`a` a constant, `b` and the axis size loop-invariant), one
+    test before the loop checks the first and the last index of every such
+    access. When all are inside `[0, size)` (or the loop runs zero times) a
+    copy of the loop runs with those accesses `unchecked` and `nonnegative`:
+    no branch stops vectorization. Otherwise the original loop runs, checks
+    included, so an IndexError is raised at exactly the iteration and with
+    exactly the side effects CPython would have. Accesses that do not fit
+    the pattern stay checked in both copies.
+
+    Before:
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 : i64 {
+      %k = kiln.index %i, %size {axis = 0 : i64} : i64 -> index
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %ok = ...  // %n <= 0, or 0 <= first, last < %size
+    scf.if %ok {
+      scf.for %i = %c0 to %n step %c1 : i64 {
+        %k = kiln.index %i, %size {axis = 0 : i64, nonnegative, unchecked} : i64 -> index
+        ...
+      }
+    } else {
+      scf.for ... // the original loop
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
   let summary = "Lower kiln ops with Python semantics to arith, math and kiln.check";
   let description = [{

@@ -46,6 +46,10 @@ void registerKilnDialects(DialectRegistry &registry) {
 
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
+  // Array sizes are read inside loops by the frontend; hoisting them first
+  // lets kiln-hoist-bounds-checks see loop-invariant bounds.
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addNestedPass<func::FuncOp>(createKilnHoistBoundsChecks());
   pm.addPass(createKilnLowerToStd());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -74,6 +78,7 @@ void registerKilnPassesAndPipelines() {
   for (PassAllocatorFunction allocate : {
            PassAllocatorFunction([] { return createCanonicalizerPass(); }),
            PassAllocatorFunction([] { return createCSEPass(); }),
+           PassAllocatorFunction([] { return createLoopInvariantCodeMotionPass(); }),
            PassAllocatorFunction([] { return createSCFToControlFlowPass(); }),
            PassAllocatorFunction(
                [] { return arith::createArithExpandOpsPass(); }),

@@ -256,3 +256,15 @@ def test_numpy_scalars_are_accepted(mod):
     assert mod.native.get(np.arange(5, dtype=np.int64), np.int32(3)) == 3
     assert mod.native.pick(np.bool_(True), np.float32(1.5), np.float64(2.0)) == 1.5
     assert mod.native.classify(3) == 1
+
+
+def test_versioned_loops_raise_at_the_cpython_iteration(mod):
+    # In bounds: the unchecked copy runs.
+    compare(mod, "shift_left", lambda: (np.arange(6.0), np.zeros(5)))
+    # Out of bounds at the last iteration: CPython has written out[0..3]
+    # when it raises, and so has Kiln.
+    compare(mod, "shift_left", lambda: (np.arange(5.0), np.zeros(5)))
+    for n in [0, 1, 2]:
+        compare(mod, "shift_left", lambda: (np.arange(float(n)), np.zeros(n)))
+    compare(mod, "gather", lambda: (np.arange(4.0), np.array([3, -1, 0, 2]), np.zeros(4)))
+    compare(mod, "gather", lambda: (np.arange(4.0), np.array([3, 1, 4, 2]), np.zeros(4)))

@@ -202,3 +202,15 @@ def unchecked_sum(x: kiln.f64[:]) -> float:
 @kiln.export
 def nothing() -> None:
     pass
+
+
+@kiln.export
+def shift_left(x: kiln.f64[:], out: kiln.f64[:]) -> None:
+    for i in range(len(out)):
+        out[i] = x[i + 1]
+
+
+@kiln.export
+def gather(x: kiln.f64[:], idx: kiln.i64[:], out: kiln.f64[:]) -> None:
+    for i in range(len(idx)):
+        out[i] = x[idx[i]]

@@ -1,0 +1,73 @@
+// RUN: kiln-opt %s -split-input-file -kiln-hoist-bounds-checks | FileCheck %s
+
+// i and i + 1 are affine in the counter with invariant sizes: one test of
+// the first and last index picks the unchecked copy.
+// CHECK-LABEL: func.func @shifted
+// CHECK: %[[TRIPS:.*]] = arith.ceildivsi
+// CHECK: arith.cmpi sle, %[[TRIPS]]
+// CHECK-COUNT-4: arith.cmpi ult
+// CHECK: %[[OK:.*]] = arith.ori
+// CHECK: scf.if %[[OK]] {
+// CHECK: scf.for
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64}
+// CHECK-NOT: unchecked
+// CHECK: return
+func.func @shifted(%x: memref<?xf64>, %out: memref<?xf64>, %n: i64, %nx: i64, %nout: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %next = arith.addi %i, %c1 : i64
+    %a = kiln.index %next, %nx {axis = 0 : i64} : i64 -> index
+    %v = memref.load %x[%a] : memref<?xf64>
+    %b = kiln.index %i, %nout {axis = 0 : i64} : i64 -> index
+    memref.store %v, %out[%b] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// Loop results flow out of the scf.if.
+// CHECK-LABEL: func.func @reduction
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f64) {
+// CHECK: %[[FAST:.*]] = scf.for
+// CHECK: scf.yield %[[FAST]] : f64
+// CHECK: } else {
+// CHECK: %[[SLOW:.*]] = scf.for
+// CHECK: scf.yield %[[SLOW]] : f64
+// CHECK: return %[[R]] : f64
+func.func @reduction(%x: memref<?xf64>, %n: i64) -> f64 {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant 0.0 : f64
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f64) : i64 {
+    %k = kiln.index %i, %n {axis = 0 : i64} : i64 -> index
+    %v = memref.load %x[%k] : memref<?xf64>
+    %t = arith.addf %acc, %v : f64
+    scf.yield %t : f64
+  }
+  return %s : f64
+}
+
+// -----
+
+// A data-dependent index (x[y[i]]) stays checked: nothing to version.
+// CHECK-LABEL: func.func @gather
+// CHECK-NOT: scf.if
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64}
+func.func @gather(%x: memref<?xf64>, %y: memref<?xi64>, %n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %ci = arith.constant 0 : index
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %j = memref.load %y[%ci] : memref<?xi64>
+    %k = kiln.index %j, %n {axis = 0 : i64} : i64 -> index
+    %v = memref.load %x[%k] : memref<?xf64>
+    memref.store %v, %x[%ci] : memref<?xf64>
+  }
+  return
+}

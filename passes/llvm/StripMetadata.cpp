@@ -107,35 +107,99 @@ bool eraseConsumedLoopMetadata(Module &module) {
   return changed;
 }
 
-bool isUnused(GlobalValue &value) {
-  value.removeDeadConstantUsers();
-  return value.use_empty();
-}
-
-// Declarations nothing calls or names, and internal definitions nothing
-// references; removing one can orphan others, hence the loop.
-bool eraseUnusedGlobals(Module &module) {
-  bool changed = false;
-  bool erasedAny = true;
-  while (erasedAny) {
-    erasedAny = false;
-    SmallVector<GlobalValue *> unused;
+// What the module's externally visible definitions reach, through code,
+// initializers, aliases and comdats. Everything else that is internal or a
+// declaration is dead, cycles (a vtable and the destructor it names)
+// included.
+class Reachability {
+public:
+  explicit Reachability(Module &module) {
     for (GlobalValue &value : module.global_values())
-      if ((value.isDeclaration() || value.hasLocalLinkage()) &&
-          isUnused(value))
-        unused.push_back(&value);
-    for (GlobalValue *value : unused) {
-      Comdat *comdat = nullptr;
-      if (auto *object = dyn_cast<GlobalObject>(value))
-        comdat = object->getComdat();
-      value->eraseFromParent();
-      if (comdat && comdat->getUsers().empty())
-        module.getComdatSymbolTable().erase(comdat->getName().str());
-      erasedAny = true;
-    }
-    changed |= erasedAny;
+      if (!value.isDeclaration() && !value.hasLocalLinkage())
+        markLive(&value);
+    while (!worklist.empty())
+      visitBody(*worklist.pop_back_val());
   }
-  return changed;
+
+  bool isLive(const GlobalValue &value) const { return live.contains(&value); }
+
+private:
+  SmallPtrSet<const GlobalValue *, 32> live;
+  SmallPtrSet<const Constant *, 32> visitedConstants;
+  SmallVector<const GlobalValue *> worklist;
+
+  void markLive(const GlobalValue *value) {
+    if (live.insert(value).second)
+      worklist.push_back(value);
+  }
+
+  void visitOperand(const Value *operand) {
+    if (auto *value = dyn_cast<GlobalValue>(operand)) {
+      markLive(value);
+      return;
+    }
+    auto *constant = dyn_cast<Constant>(operand);
+    if (!constant || !visitedConstants.insert(constant).second)
+      return;
+    for (const Value *inner : constant->operand_values())
+      visitOperand(inner);
+  }
+
+  void visitBody(const GlobalValue &value) {
+    if (auto *object = dyn_cast<GlobalObject>(&value))
+      if (const Comdat *comdat = object->getComdat())
+        for (const GlobalObject *member : comdat->getUsers())
+          markLive(member);
+    if (auto *function = dyn_cast<Function>(&value)) {
+      // Personality, prefix and prologue data.
+      for (const Value *operand : function->operand_values())
+        visitOperand(operand);
+      for (const Instruction &inst : instructions(*function))
+        for (const Value *operand : inst.operand_values())
+          visitOperand(operand);
+      return;
+    }
+    for (const Value *operand : value.operand_values())
+      visitOperand(operand);
+  }
+};
+
+bool eraseUnusedGlobals(Module &module) {
+  Reachability reachability(module);
+  SmallVector<GlobalValue *> dead;
+  for (GlobalValue &value : module.global_values())
+    if ((value.isDeclaration() || value.hasLocalLinkage()) &&
+        !reachability.isLive(value))
+      dead.push_back(&value);
+  if (dead.empty())
+    return false;
+
+  // Break references among the dead first: they may refer to each other.
+  for (GlobalValue *value : dead) {
+    if (auto *function = dyn_cast<Function>(value))
+      function->dropAllReferences();
+    else if (auto *variable = dyn_cast<GlobalVariable>(value))
+      variable->setInitializer(nullptr);
+    else if (auto *alias = dyn_cast<GlobalAlias>(value))
+      alias->setAliasee(nullptr);
+    else if (auto *ifunc = dyn_cast<GlobalIFunc>(value))
+      ifunc->setResolver(nullptr);
+  }
+  SmallPtrSet<Comdat *, 8> comdats;
+  for (GlobalValue *value : dead) {
+    if (auto *object = dyn_cast<GlobalObject>(value))
+      if (Comdat *comdat = object->getComdat())
+        comdats.insert(comdat);
+    value->removeDeadConstantUsers();
+    value->eraseFromParent();
+  }
+  SmallVector<std::string> emptyComdats;
+  for (Comdat *comdat : comdats)
+    if (comdat->getUsers().empty())
+      emptyComdats.push_back(comdat->getName().str());
+  for (const std::string &name : emptyComdats)
+    module.getComdatSymbolTable().erase(name);
+  return true;
 }
 
 } // namespace

@@ -1,5 +1,10 @@
-; RUN: opt -load-pass-plugin=%kiln_plugin -passes=kiln-strip-metadata -S %s | FileCheck %s --check-prefixes=CHECK,NODEBUG
-; RUN: opt -load-pass-plugin=%kiln_plugin -passes='kiln-strip-metadata<keep-line-tables>' -S %s | FileCheck %s --check-prefixes=CHECK,LINES
+; RUN: opt -load-pass-plugin=%kiln_plugin -passes=kiln-strip-metadata -S %s \
+; RUN:   | FileCheck %s --check-prefixes=CHECK,NODEBUG --implicit-check-not=!DI --implicit-check-not=!dbg \
+; RUN:     --implicit-check-not=#dbg_ '--implicit-check-not=Debug Info Version' --implicit-check-not=llvm.ident \
+; RUN:     --implicit-check-not=llvm.commandline --implicit-check-not=llvm.linker.options
+; RUN: opt -load-pass-plugin=%kiln_plugin -passes='kiln-strip-metadata<keep-line-tables>' -S %s \
+; RUN:   | FileCheck %s --check-prefixes=CHECK,LINES --implicit-check-not=#dbg_ \
+; RUN:     --implicit-check-not=!DILocalVariable --implicit-check-not=!DIBasicType --implicit-check-not=llvm.ident
 ; RUN: opt -load-pass-plugin=%kiln_plugin -passes='kiln-strip-metadata<keep-debug-info>' -S %s | FileCheck %s --check-prefix=DEBUG
 ; RUN: opt -load-pass-plugin=%kiln_plugin -passes='kiln-strip-metadata<keep-ident;keep-loop-metadata;keep-unused-globals>' -S %s \
 ; RUN:   | FileCheck %s --check-prefix=KEEP
@@ -19,8 +24,6 @@
 ; Only the loop the vectorizer has processed loses its loop ID; an
 ; unconsumed hint and llvm.loop.align stay.
 ; CHECK-LABEL: define void @loops(
-; NODEBUG-NOT: !dbg
-; LINES-NOT: #dbg_value
 ; LINES: store i64 %i, ptr %p, align 8, !dbg
 ; DEBUG: #dbg_value(i64 %i,
 ; CHECK: br i1 %vector.done, label %scalar, label %vector, !prof !{{[0-9]+}}{{$}}
@@ -74,26 +77,19 @@ declare void @only_called_by_dead()
 ; The DWARF flags go with the compile unit; the others stay. llvm.ident,
 ; llvm.commandline and empty named metadata go.
 ; NODEBUG-NOT: !llvm.dbg.cu
-; NODEBUG: !llvm.module.flags = !{![[WCHAR:[0-9]+]]}
-; NODEBUG-NOT: !llvm.ident
-; NODEBUG-NOT: !llvm.commandline
-; NODEBUG-NOT: !llvm.linker.options
-; NODEBUG-NOT: Debug Info Version
-; NODEBUG: ![[WCHAR]] = !{i32 1, !"wchar_size", i32 4}
-; CHECK: ![[HINTED]] = distinct !{![[HINTED]], ![[WIDTH:[0-9]+]]}
-; CHECK: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 4}
-; CHECK: ![[ALIGNED]] = distinct !{![[ALIGNED]], ![[ALIGN:[0-9]+]]}
-; CHECK: ![[ALIGN]] = !{!"llvm.loop.align", i32 64}
-; NODEBUG-NOT: !DI
 ; LINES: !llvm.dbg.cu = !{![[CU:[0-9]+]]}
-; LINES: !llvm.module.flags =
-; LINES: ![[CU]] = distinct !DICompileUnit({{.*}}emissionKind: LineTablesOnly
-; LINES-NOT: !DILocalVariable
-; LINES-NOT: !DIBasicType
-; DEBUG: !llvm.ident
-; DEBUG: !DILocalVariable(name: "i"
+; NODEBUG: !llvm.module.flags = !{![[WCHAR:[0-9]+]]}
+; LINES: !llvm.module.flags = !{{{.*}}}
+; DEBUG: !llvm.dbg.cu = !{!{{[0-9]+}}}
 ; KEEP: !llvm.ident = !{!{{[0-9]+}}}
 ; KEEP: !llvm.commandline
+; CHECK-DAG: ![[HINTED]] = distinct !{![[HINTED]], ![[WIDTH:[0-9]+]]}
+; CHECK-DAG: ![[WIDTH]] = !{!"llvm.loop.vectorize.width", i32 4}
+; CHECK-DAG: ![[ALIGNED]] = distinct !{![[ALIGNED]], ![[ALIGN:[0-9]+]]}
+; CHECK-DAG: ![[ALIGN]] = !{!"llvm.loop.align", i32 64}
+; NODEBUG-DAG: ![[WCHAR]] = !{i32 1, !"wchar_size", i32 4}
+; LINES-DAG: ![[CU]] = distinct !DICompileUnit({{.*}}emissionKind: LineTablesOnly
+; DEBUG: !DILocalVariable(name: "i"
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3, !4}

@@ -3,7 +3,9 @@
 #include "lib/Dialect/ErrorKinds.h"
 #include "lib/Dialect/KilnDialect.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace kiln {
@@ -106,6 +108,17 @@ private:
     return coldBlock;
   }
 
+  // Arrays the function allocated (marked `kiln.owned` by the frontend)
+  // before `op` are freed on the error path: they will never be returned.
+  void freeOwnedAllocations(OpBuilder &builder, Location loc, Operation *op) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    DominanceInfo dominance(func);
+    func.walk([&](memref::AllocOp alloc) {
+      if (alloc->hasAttr("kiln.owned") && dominance.properlyDominates(alloc.getOperation(), op))
+        memref::DeallocOp::create(builder, loc, alloc.getResult());
+    });
+  }
+
   void returnZeros(OpBuilder &builder, Location loc, func::FuncOp func) {
     SmallVector<Value> results;
     for (Type type : func.getResultTypes())
@@ -126,6 +139,7 @@ private:
                                          kind, zero);
     Block *coldBlock = branchToColdBlock(op, raised, loc);
     builder.setInsertionPointToStart(coldBlock);
+    freeOwnedAllocations(builder, loc, op);
     returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
     op.erase();
     return success();
@@ -176,6 +190,7 @@ private:
       LLVM::StoreOp::create(
           builder, loc, arg,
           fieldAddress(ErrorRecordLayout::argsOffset + 8 * index));
+    freeOwnedAllocations(builder, loc, check);
     returnZeros(builder, loc, func);
     check.erase();
     return success();

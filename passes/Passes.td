@@ -14,8 +14,10 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     operands into the record, and returns zero values. Each
     `kiln.propagate_error` (after a call to a function that can raise) becomes
     a test of the record's kind and the same early return, leaving the record
-    as the callee filled it. The pass runs after `convert-scf-to-cf`, because
-    an early return needs an unstructured CFG.
+    as the callee filled it. Arrays the function allocated before the error
+    (`memref.alloc` marked `kiln.owned`) are freed on the error path. The pass
+    runs after `convert-scf-to-cf`, because an early return needs an
+    unstructured CFG.
 
     Before:
 
@@ -49,6 +51,7 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     "::mlir::cf::ControlFlowDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::ub::UBDialect",
+    "::mlir::memref::MemRefDialect",
   ];
 }
 
@@ -61,7 +64,7 @@ def KilnStripMetadata : Pass<"kiln-strip-metadata", "::mlir::ModuleOp"> {
     attributes only tell the lowering what the frontend meant. This pass
     replaces every location (of ops and of block arguments) with
     `loc(unknown)` and removes `kiln.*` attributes from ops, function
-    arguments and results, except `kiln.error_slot`, which
+    arguments and results, except `kiln.error_slot` and `kiln.owned`, which
     `kiln-lower-checks` reads. Attributes of other dialects stay:
     `llvm.emit_c_interface`, for one, makes `convert-func-to-llvm` emit the
     C interface.
@@ -100,7 +103,8 @@ def KilnStripMetadata : Pass<"kiln-strip-metadata", "::mlir::ModuleOp"> {
            "and fused metadata are dropped">,
     ListOption<"keepAttributes", "keep-attributes", "std::string",
                "Further `kiln.*` attributes to keep, by full name (e.g. "
-               "kiln.export); kiln.error_slot is always kept">,
+               "kiln.export); kiln.error_slot and kiln.owned are always "
+               "kept">,
   ];
 }
 

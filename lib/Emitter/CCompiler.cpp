@@ -25,7 +25,10 @@ compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs
       // -O2 keeps clang from marking functions optnone; Kiln's own pipeline
       // optimizes wrapper and kernels together afterwards.
       "-O2", "-Xclang", "-disable-llvm-passes", "-fPIC", "-fwrapv",
-      "-fno-strict-aliasing", "-c", path.str()};
+      "-fno-strict-aliasing",
+      // Wrappers need a DISubprogram, or the kernels inlined into them lose
+      // their Python line locations.
+      "-gline-tables-only", "-Qunused-arguments", "-c", path.str()};
   for (const std::string &dir : includeDirs) {
     storage.push_back("-I");
     storage.push_back(dir);

@@ -3,6 +3,7 @@
 #include "lib/Dialect/KilnDialect.h"
 #include "passes/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -59,6 +60,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createKilnLowerChecks());
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // Strided-metadata expansion computes view offsets with affine.apply.
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -84,6 +87,7 @@ void registerKilnPassesAndPipelines() {
                [] { return arith::createArithExpandOpsPass(); }),
            PassAllocatorFunction(
                [] { return memref::createExpandStridedMetadataPass(); }),
+           PassAllocatorFunction([] { return createLowerAffinePass(); }),
            PassAllocatorFunction(
                [] { return createFinalizeMemRefToLLVMConversionPass(); }),
            PassAllocatorFunction([] { return createConvertMathToLLVMPass(); }),

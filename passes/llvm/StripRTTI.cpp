@@ -164,19 +164,38 @@ bool mayBeVTablePointerLoad(const LoadInst &load) {
          accessType->getNumOperands() == 1; // the TBAA root
 }
 
+bool mayBeVTablePointer(const Value *value,
+                        SmallPtrSetImpl<const Value *> &visited) {
+  if (!visited.insert(value).second)
+    return false;
+  if (auto *load = dyn_cast<LoadInst>(value))
+    return mayBeVTablePointerLoad(*load);
+  // Loads merged or sunk into a phi or select.
+  if (auto *phi = dyn_cast<PHINode>(value))
+    return any_of(phi->incoming_values(), [&](const Value *incoming) {
+      return mayBeVTablePointer(incoming, visited);
+    });
+  if (auto *select = dyn_cast<SelectInst>(value))
+    return mayBeVTablePointer(select->getTrueValue(), visited) ||
+           mayBeVTablePointer(select->getFalseValue(), visited);
+  return false;
+}
+
 // `typeid(*p)` loads the vtable pointer and then the slot just before the
 // address point.
 bool readsTypeInfoSlot(const LoadInst &load, const DataLayout &layout) {
   if (!load.getType()->isPointerTy())
     return false;
   APInt offset(layout.getIndexTypeSizeInBits(load.getPointerOperandType()), 0);
+  // -fstrict-vtable-pointers puts invariant.group intrinsics in the way.
   const Value *base =
       load.getPointerOperand()->stripAndAccumulateConstantOffsets(
-          layout, offset, /*AllowNonInbounds=*/true);
-  auto *vtablePointer = dyn_cast<LoadInst>(base);
-  int64_t slotSize = layout.getPointerSize();
-  return vtablePointer && offset.getSExtValue() == -slotSize &&
-         mayBeVTablePointerLoad(*vtablePointer);
+          layout, offset, /*AllowNonInbounds=*/true,
+          /*AllowInvariantGroup=*/true);
+  SmallPtrSet<const Value *, 4> visited;
+  return offset.getSExtValue() ==
+             -static_cast<int64_t>(layout.getPointerSize()) &&
+         mayBeVTablePointer(base, visited);
 }
 
 // Code that finds type information through an object's vtable rather than

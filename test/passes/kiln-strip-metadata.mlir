@@ -40,8 +40,10 @@ func.func @scale(%x: f64 loc("kernel.py":2:11), %err: !llvm.ptr {kiln.error_slot
 
 // -----
 
-// Region arguments, nested ops and attributes of other dialects.
+// Region arguments, nested ops and attributes of other dialects; arrays
+// the function owns stay marked for kiln-lower-checks.
 // CHECK-LABEL: func.func @sum(
+// CHECK: memref.alloc() {alignment = 64 : i64, kiln.owned} : memref<4xf64> loc(unknown)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f64) {
 // CHECK: memref.load {{.*}} loc(unknown)
 // CHECK: } {other.marker} loc(unknown)
@@ -55,6 +57,7 @@ func.func @sum(%x: memref<?xf64>) -> f64 {
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f64
   %n = memref.dim %x, %c0 : memref<?xf64>
+  %scratch = memref.alloc() {alignment = 64 : i64, kiln.owned} : memref<4xf64> loc("kernel.py":7:5)
   %total = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f64) {
     %v = memref.load %x[%i] : memref<?xf64> loc("kernel.py":9:18)
     %s = arith.addf %acc, %v : f64 loc("kernel.py":9:9)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import KilnCompileError
-from .library import MATH_CONSTANTS, NUMPY_CONSTANTS, LibraryCalls
+from .library import ALLOCATORS, MATH_CONSTANTS, NUMPY_CONSTANTS, LibraryCalls
 from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
 
 MAX_TYPING_ROUNDS = 8
@@ -148,6 +148,9 @@ class ExitMode:
     types: list = field(default_factory=list)
     next_counter: object = None
     return_value: object = None
+    # Allocation identities an array-returning branch may return, as seen
+    # from outside it ("alloc:inner" for arrays allocated inside).
+    returned: set = field(default_factory=set)
 
     def for_branch(self) -> "ExitMode":
         if self.kind == "function":
@@ -182,8 +185,6 @@ class FunctionCodeGenerator(LibraryCalls):
         has_return_annotation = self.func.returns is not None
         if has_return_annotation:
             annotation = self.context.resolve_annotation(self.func.returns)
-            if isinstance(annotation, kt.ArrayType):
-                raise self.error(self.func.returns, "returning arrays is not supported yet")
             if annotation is None:
                 raise self.error(self.func.returns, "unsupported return annotation")
             self.return_annotation = None if annotation == "None" else annotation
@@ -383,6 +384,8 @@ class FunctionCodeGenerator(LibraryCalls):
         self.raises = False
         self.declared = {}
         self.mode = ExitMode("function")
+        self.allocation_scopes = [[]]
+        self.allocation_count = 0
 
         entry = []
         self.lines = entry
@@ -482,7 +485,13 @@ class FunctionCodeGenerator(LibraryCalls):
         else:
             value = self.expression(stmt.value)
         if isinstance(value.type, kt.ArrayType):
-            raise self.error(stmt, "returning arrays is not supported yet")
+            if self.mode.kind == "loop":
+                raise self.error(stmt, "returning an array from inside a loop is not supported "
+                                       "yet")
+            if not value.origins or any(not o.startswith("alloc:") for o in value.origins):
+                raise self.error(stmt, "only arrays the function allocates (np.empty, np.zeros, "
+                                       "...) can be returned; return a new array, not a "
+                                       "parameter or a view of one")
         if value.type is None:
             raise self.error(stmt, "this call returns None; it has no value to return")
         if self.func.returns is not None:
@@ -496,6 +505,7 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
+        self.record_returned(value)
         if self.mode.kind == "loop":
             self.finish_loop("return", stmt, value)
         else:
@@ -508,8 +518,31 @@ class FunctionCodeGenerator(LibraryCalls):
             self.changed = True
         return joined.type
 
+    def free_scope_allocations(self, returned: Value | None, node):
+        """Frees this scope's arrays, except the one being returned."""
+        if not self.allocation_scopes:
+            return
+        keep = returned.origins if returned is not None and isinstance(
+            returned.type, kt.ArrayType) else frozenset()
+        for identity, name, mlir_type in self.allocation_scopes[-1]:
+            if identity not in keep:
+                self.emit(f"memref.dealloc {name} : {mlir_type}", node)
+            elif len(keep) > 1:
+                # Which array is returned is known only at run time.
+                mine = self.op(f"memref.extract_aligned_pointer_as_index {name} : {mlir_type} -> "
+                               "index", "index", node)
+                theirs = self.op(f"memref.extract_aligned_pointer_as_index {returned.name} : "
+                                 f"{returned.type.mlir} -> index", "index", node)
+                other = self.op(f"arith.cmpi ne, {mine.name}, {theirs.name} : index", kt.boolean,
+                                node)
+                pad = "  " * self.indent
+                self.lines.append(f"{pad}scf.if {other.name} {{")
+                self.lines.append(f"{pad}  memref.dealloc {name} : {mlir_type} {self.loc(node)}")
+                self.lines.append(f"{pad}}} {self.loc(node)}")
+
     def finish_return(self, value: Value | None, node):
         """Leaves the function (function mode) with `value`."""
+        self.free_scope_allocations(value, node)
         values = flatten(value)
         if self.mode.in_branch:
             self.yield_values(values, node)
@@ -519,11 +552,11 @@ class FunctionCodeGenerator(LibraryCalls):
             return
         abi = []
         for element in values:
-            if element.type.is_bool:
+            if isinstance(element.type, kt.ScalarType) and element.type.is_bool:
                 element = self.op(f"arith.extui {element.name} : i1 to i8", kt.boolean, node)
             abi.append(element)
         self.emit(f"func.return {', '.join(v.name for v in abi)} : "
-                  f"{', '.join('i8' if v.type.is_bool else v.type.mlir for v in abi)}", node)
+                  f"{', '.join(self.abi_type(v.type) for v in abi)}", node)
 
     def finish_loop(self, kind: str, node, value: Value | None = None):
         """Ends one path through a loop body: continue, break or return."""
@@ -564,6 +597,9 @@ class FunctionCodeGenerator(LibraryCalls):
         """Leaves the current region with the results of an exiting `if`."""
         if self.mode.kind == "loop":
             self.yield_values(results, node)
+        elif len(results) == 1 and isinstance(results[0].type, kt.ArrayType):
+            self.record_returned(results[0])
+            self.finish_return(results[0], node)
         elif len(results) > 1:
             self.finish_return(tuple_value(results), node)
         else:
@@ -572,18 +608,30 @@ class FunctionCodeGenerator(LibraryCalls):
     def emit_exiting_if(self, stmt: ast.If, rest):
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         branch_mode = self.mode.for_branch()
+        scope = branch_mode.kind == "function"
         then_lines, _ = self.region(lambda: self.generate_body(stmt.body + rest, terminal=True),
-                                    mode=branch_mode)
+                                    mode=branch_mode, allocation_scope=scope)
         else_lines, _ = self.region(lambda: self.generate_body(stmt.orelse + rest, terminal=True),
-                                    mode=branch_mode)
-        self.emit_if_with_exit_results(condition, then_lines, else_lines, stmt)
+                                    mode=branch_mode, allocation_scope=scope)
+        self.emit_if_with_exit_results(condition, then_lines, else_lines, stmt, branch_mode)
 
-    def emit_if_with_exit_results(self, condition, then_lines, else_lines, node):
+    def record_returned(self, value):
+        if value is None or not isinstance(value.type, kt.ArrayType):
+            return
+        visible = {identity for scope in (self.allocation_scopes or [])[:-1]
+                   for identity, _, _ in scope}
+        self.mode.returned |= {o if o in visible else "alloc:inner" for o in value.origins}
+
+    def emit_if_with_exit_results(self, condition, then_lines, else_lines, node,
+                                  branch_mode=None):
         types = self.exit_types()
         name = self.fresh() if types else None
         self.emit_if_text(name, condition, [t.mlir for t in types], then_lines, else_lines, node)
         results = [Value(f"{name}#{i}" if len(types) > 1 else name, t)
                    for i, t in enumerate(types)]
+        if branch_mode is not None and len(results) == 1:
+            # The if's result may be any array a branch returned.
+            results[0].origins = frozenset(branch_mode.returned)
         self.finish_with(results, node)
 
     def emit_conditional_return(self, returned: Value, value: Value | None, rest, node):
@@ -596,16 +644,22 @@ class FunctionCodeGenerator(LibraryCalls):
             else:
                 self.finish_return(value, node)
 
-        then_lines, _ = self.region(returning, mode=branch_mode)
+        scope = branch_mode.kind == "function"
+        then_lines, _ = self.region(returning, mode=branch_mode, allocation_scope=scope)
         else_lines, _ = self.region(lambda: self.generate_body(rest, terminal=True),
-                                    mode=branch_mode)
+                                    mode=branch_mode, allocation_scope=scope)
         self.emit_if_with_exit_results(returned, then_lines, else_lines, node)
 
-    def region(self, build, bind=None, mode=None):
-        """Runs `build` into a fresh line list and symbol scope."""
+    def region(self, build, bind=None, mode=None, allocation_scope=False):
+        """Runs `build` into a fresh line list and symbol scope. Arrays may be
+        allocated only in an `allocation_scope` (the function body, and the
+        branches of an `if` that end the function), so each allocation runs
+        at most once per call and every exit knows which ones to free."""
         saved_lines, saved_symbols = self.lines, self.symbols
         saved_undefined = set(self.maybe_undefined)
         saved_mode = self.mode
+        saved_scopes = self.allocation_scopes
+        self.allocation_scopes = saved_scopes + [[]] if allocation_scope else None
         self.lines = []
         self.symbols = dict(saved_symbols)
         self.indent += 1
@@ -622,6 +676,7 @@ class FunctionCodeGenerator(LibraryCalls):
             self.region_undefined = self.maybe_undefined
             self.maybe_undefined = saved_undefined
             self.mode = saved_mode
+            self.allocation_scopes = saved_scopes
 
     def emit_if_text(self, name, condition, result_types, then_lines, else_lines, node):
         pad = "  " * self.indent
@@ -1371,6 +1426,8 @@ class FunctionCodeGenerator(LibraryCalls):
     def expr_Call(self, node):
         func = node.func
         qualified = self.context.qualified_name(func)
+        if qualified is not None and qualified[0] == "numpy" and qualified[1] in ALLOCATORS:
+            return self.allocate(qualified[1], node)
         if qualified is not None:
             if node.keywords:
                 raise self.error(node, f"keyword arguments to `{ast.unparse(func)}` are not "
@@ -1389,6 +1446,104 @@ class FunctionCodeGenerator(LibraryCalls):
         if node.keywords:
             raise self.error(node, f"keyword arguments to {name}() are not supported")
         return handler([self.expression(a) for a in node.args], node)
+
+    # ------------------------------------------------------------ allocation
+    def dtype_of(self, node):
+        qualified = self.context.qualified_name(node)
+        if qualified and qualified[0] in ("numpy", "kiln"):
+            dtype = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
+                     "double": kt.f64, "single": kt.f32, "f64": kt.f64, "f32": kt.f32,
+                     "i64": kt.i64, "i32": kt.i32}.get(qualified[1])
+            if dtype:
+                return dtype
+        if isinstance(node, ast.Name) and node.id in ("float", "int"):
+            return kt.f64 if node.id == "float" else kt.i64
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            dtype = {"float64": kt.f64, "f8": kt.f64, "float32": kt.f32, "f4": kt.f32,
+                     "int64": kt.i64, "i8": kt.i64, "int32": kt.i32, "i4": kt.i32}.get(node.value)
+            if dtype:
+                return dtype
+        raise self.error(node, f"dtype `{ast.unparse(node)}` is not supported; use np.float64, "
+                               "np.float32, np.int64 or np.int32")
+
+    def allocate(self, name, node):
+        """np.empty/zeros/ones(shape, dtype) and the *_like forms: a new
+        contiguous array owned by this call until it is returned."""
+        if self.allocation_scopes is None:
+            raise self.error(node, f"np.{name}() inside a loop or a branch is not supported "
+                                   "yet: allocate the array once, at the top of the function")
+        keywords = {k.arg: k.value for k in node.keywords}
+        unknown = set(keywords) - {"dtype", "shape"}
+        if unknown:
+            raise self.error(node, f"np.{name}() argument `{sorted(unknown)[0]}` is not "
+                                   "supported")
+        args = list(node.args)
+        if name.endswith("_like"):
+            if len(args) != 1:
+                raise self.error(node, f"np.{name}() takes one array")
+            prototype = self.expression(args[0])
+            if not isinstance(prototype.type, kt.ArrayType):
+                raise self.error(args[0], f"np.{name}() needs an array")
+            dtype = self.dtype_of(keywords["dtype"]) if "dtype" in keywords else \
+                prototype.type.dtype
+            sizes = [self.dimension(prototype, axis, node)
+                     for axis in range(prototype.type.ndim)]
+        else:
+            shape_node = args[0] if args else keywords.get("shape")
+            if shape_node is None or len(args) > 2:
+                raise self.error(node, f"np.{name}() takes a shape and an optional dtype")
+            dtype_node = args[1] if len(args) == 2 else keywords.get("dtype")
+            dtype = self.dtype_of(dtype_node) if dtype_node is not None else kt.f64
+            parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
+                shape_node]
+            if not 1 <= len(parts) <= 3:
+                raise self.error(shape_node, "arrays have 1 to 3 dimensions")
+            sizes = []
+            for part in parts:
+                size = self.expression(part)
+                if not isinstance(size.type, kt.ScalarType) or size.type.is_float:
+                    raise self.error(part, "array dimensions must be ints")
+                size = self.convert(size, kt.i64, part)
+                if not size.nonneg and not (size.constant is not None and size.constant >= 0):
+                    zero = self.constant(0, kt.i64, part)
+                    ok = self.op(f"arith.cmpi sge, {size.name}, {zero.name} : i64", kt.boolean,
+                                 part)
+                    self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
+                sizes.append(size)
+        array_type = kt.ArrayType(dtype, len(sizes))
+        dims = [self.op(f"arith.index_cast {size.name} : i64 to index", "index", node).name
+                for size in sizes]
+        plain = f"memref<{'x'.join('?' * len(sizes))}x{dtype.mlir}>"
+        self.allocation_count += 1
+        identity = f"alloc:{self.allocation_count}"
+        raw = self.op(f"memref.alloc({', '.join(dims)}) {{alignment = 64 : i64, kiln.owned}} : "
+                      f"{plain}", array_type, node)
+        self.allocation_scopes[-1].append((identity, raw.name, plain))
+        view = self.op(f"memref.cast {raw.name} : {plain} to {array_type.mlir}", array_type, node,
+                       origins=frozenset([identity]))
+        if name.startswith(("zeros", "ones")):
+            self.fill(view, 1 if name.startswith("ones") else 0, node)
+        return view
+
+    def fill(self, array: Value, value, node):
+        fill_value = self.constant(value, array.type.dtype, node)
+        pad = "  " * self.indent
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        counters = []
+        for axis in range(array.type.ndim):
+            axis_index = self.index_constant(axis, node)
+            size = self.op(f"memref.dim {array.name}, {axis_index} : {array.type.mlir}", "index",
+                           node)
+            counter = self.fresh()
+            counters.append(counter)
+            self.lines.append(f"{pad}{'  ' * axis}scf.for {counter} = {zero} to {size.name} step "
+                              f"{one} {{")
+        self.lines.append(f"{pad}{'  ' * array.type.ndim}memref.store {fill_value.name}, "
+                          f"{array.name}[{', '.join(counters)}] : {array.type.mlir} "
+                          f"{self.loc(node)}")
+        for axis in reversed(range(array.type.ndim)):
+            self.lines.append(f"{pad}{'  ' * axis}}} {self.loc(node)}")
 
     def call_function(self, name, node):
         """A call to another function of the module, compiled alongside."""
@@ -1434,6 +1589,9 @@ class FunctionCodeGenerator(LibraryCalls):
             operands.append("%error")
             operand_types.append("!llvm.ptr")
         result = signature.return_type
+        if isinstance(result, kt.ArrayType):
+            raise self.error(node, f"calling `{name}`, which returns an array, from compiled code "
+                                   "is not supported yet")
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         result_types = [self.abi_type(t) for t in elements]
@@ -1575,8 +1733,108 @@ class FunctionCodeGenerator(LibraryCalls):
                 raise self.error(node, f"axis {index.value} is out of range for a "
                                        f"{array.type.ndim}-D array")
             return self.dimension(array, axis, node)
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(part, ast.Slice) for part in parts):
+            return self.slice_view(node, parts)
         array, indices = self.subscript_parts(node)
         return self.load_element(array, indices, node)
+
+    def slice_view(self, node, parts):
+        """x[a:b:c], x[i, :], m[1:-1, ::2]: a strided view, never a copy,
+        with Python's clamping of slice bounds."""
+        array = self.expression(node.value)
+        if not isinstance(array.type, kt.ArrayType):
+            raise self.error(node, f"`{ast.unparse(node.value)}` is not an array")
+        ndim = array.type.ndim
+        if len(parts) > ndim:
+            raise self.error(node, f"too many indices for a {ndim}-D array")
+        parts = parts + [ast.Slice()] * (ndim - len(parts))
+        offsets, sizes, strides, kept = [], [], [], 0
+        for axis, part in enumerate(parts):
+            if not isinstance(part, ast.Slice):
+                index = self.expression(part)
+                if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
+                    raise self.error(part, "array index must be an int")
+                offsets.append(self.element_index(array, axis, self.convert(index, kt.i64, part),
+                                                  part))
+                # A static 1 lets the verifier see the dropped dimension.
+                sizes.append("1")
+                strides.append("1")
+                continue
+            kept += 1
+            start, length, step = self.slice_bounds(array, axis, part)
+            for value, bucket in ((start, offsets), (length, sizes), (step, strides)):
+                bucket.append(self.op(f"arith.index_cast {value.name} : i64 to index", "index",
+                                      part).name)
+        if kept == 0:
+            raise self.error(node, "indexing every axis gives an element, not a view")
+        result_type = kt.ArrayType(array.type.dtype, kept)
+        return self.op(f"memref.subview {array.name}[{', '.join(offsets)}] [{', '.join(sizes)}] "
+                       f"[{', '.join(strides)}] : {array.type.mlir} to {result_type.mlir}",
+                       result_type, node, origins=array.origins)
+
+    def slice_bounds(self, array, axis, part: ast.Slice):
+        """(start, length, step) of a slice on an axis, as slice.indices()."""
+        size = self.dimension(array, axis, part)
+        zero = self.constant(0, kt.i64, part)
+        one = self.constant(1, kt.i64, part)
+
+        def bound(node):
+            if node is None:
+                return None
+            value = self.expression(node)
+            if not isinstance(value.type, kt.ScalarType) or not value.type.is_int:
+                raise self.error(node, "slice bounds must be ints")
+            return self.convert(value, kt.i64, node)
+
+        lower, upper, step = bound(part.lower), bound(part.upper), bound(part.step)
+        step_value = 1 if step is None else step.constant
+        if step_value == 0:
+            raise self.error(part, "slice step cannot be zero")
+        if step is None:
+            step = one
+        if step_value is None:
+            nonzero = self.op(f"arith.cmpi ne, {step.name}, {zero.name} : i64", kt.boolean, part)
+            self.check(nonzero, "ValueError", "slice step cannot be zero", [], part)
+
+        def select(condition, a, b):
+            return self.op(f"arith.select {condition.name}, {a.name}, {b.name} : i64", kt.i64,
+                           part)
+
+        def cmp(predicate, a, b):
+            return self.op(f"arith.cmpi {predicate}, {a.name}, {b.name} : i64", kt.boolean, part)
+
+        def clamp(value, low, high):
+            value = self.op(f"arith.maxsi {value.name}, {low.name} : i64", kt.i64, part)
+            return self.op(f"arith.minsi {value.name}, {high.name} : i64", kt.i64, part)
+
+        def wrap(value):
+            negative = cmp("slt", value, zero)
+            return select(negative, self.op(f"arith.addi {value.name}, {size.name} : i64", kt.i64,
+                                            part), value)
+
+        minus_one = self.constant(-1, kt.i64, part)
+        size_minus_one = self.op(f"arith.subi {size.name}, {one.name} : i64", kt.i64, part)
+        positive = cmp("sgt", step, zero) if step_value is None else self.constant(
+            step_value > 0, kt.boolean, part)
+        # Bounds clamp to [0, n] going up and to [-1, n - 1] going down.
+        low_limit = select(positive, zero, minus_one)
+        high_limit = select(positive, size, size_minus_one)
+        start = clamp(wrap(lower), low_limit, high_limit) if lower is not None else select(
+            positive, zero, size_minus_one)
+        stop = clamp(wrap(upper), low_limit, high_limit) if upper is not None else select(
+            positive, size, minus_one)
+        distance = select(positive, self.op(f"arith.subi {stop.name}, {start.name} : i64", kt.i64,
+                                            part),
+                          self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, part))
+        magnitude = select(positive, step, self.op(f"arith.subi {zero.name}, {step.name} : i64",
+                                                   kt.i64, part))
+        length = self.op(f"arith.ceildivsi {distance.name}, {magnitude.name} : i64", kt.i64, part)
+        length = self.op(f"arith.maxsi {length.name}, {zero.name} : i64", kt.i64, part)
+        # An empty view may start anywhere; keep its offset inside the array.
+        empty = cmp("eq", length, zero)
+        start = select(empty, zero, start)
+        return start, length, step
 
     def subscript_parts(self, node: ast.Subscript):
         array = self.expression(node.value)
@@ -1584,6 +1842,8 @@ class FunctionCodeGenerator(LibraryCalls):
             raise self.error(node, f"`{ast.unparse(node.value)}` is a {array.type.display}, not an "
                                    "array")
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(part, ast.Slice) for part in parts):
+            raise self.error(node, "assigning to a slice is not supported yet; write a loop")
         if len(parts) != array.type.ndim:
             raise self.error(node, f"`{ast.unparse(node)}` indexes a {array.type.ndim}-D array "
                                    f"with {len(parts)} indices; partial indexing is not "

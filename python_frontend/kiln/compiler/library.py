@@ -52,9 +52,11 @@ NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": k
                "double": kt.f64, "single": kt.f32}
 KILN_CASTS = {"f64": kt.f64, "f32": kt.f32, "i64": kt.i64, "i32": kt.i32}
 
+ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
+
 SUPPORTED_MATH = set(MATH_UNARY) | set(MATH_TO_INT) | {
     "atan2", "hypot", "pow", "copysign", "fmod", "isnan", "isinf", "isfinite"}
-SUPPORTED_NUMPY = set(NUMPY_UNARY) | set(NUMPY_CASTS) | {
+SUPPORTED_NUMPY = set(NUMPY_UNARY) | set(NUMPY_CASTS) | ALLOCATORS | {
     "abs", "absolute", "minimum", "maximum", "arctan2", "hypot", "power", "copysign",
     "isnan", "isinf", "isfinite", "fmod"}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
-from .library import (KILN_CASTS, MATH_CONSTANTS, NUMPY_CONSTANTS, SUPPORTED_MATH,
+from .library import (ALLOCATORS, KILN_CASTS, MATH_CONSTANTS, NUMPY_CONSTANTS, SUPPORTED_MATH,
                       SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
@@ -19,6 +19,8 @@ BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "r
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS)}
+DTYPE_NAMES = {"float64", "float32", "int64", "int32", "double", "single", "f64", "f32", "i64",
+               "i32"}
 LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 
 STATEMENT_NAMES = {
@@ -36,7 +38,7 @@ EXPRESSION_NAMES = {
     ast.GeneratorExp: "generator expression", ast.List: "list", ast.Dict: "dict",
     ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
-    ast.NamedExpr: "assignment expression (`:=`)", ast.Slice: "slicing",
+    ast.NamedExpr: "assignment expression (`:=`)",
 }
 
 
@@ -153,7 +155,11 @@ class SubsetChecker(ast.NodeVisitor):
 
     def visit_Call(self, node):
         func = node.func
-        if node.keywords and not (isinstance(func, ast.Name) and func.id in self.module_functions):
+        qualified_call = self.context.qualified_name(func)
+        allocator = qualified_call is not None and qualified_call[0] == "numpy" and \
+            qualified_call[1] in ALLOCATORS
+        if node.keywords and not allocator and not (
+                isinstance(func, ast.Name) and func.id in self.module_functions):
             self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
         for keyword in node.keywords:
             self.visit(keyword.value)
@@ -177,6 +183,9 @@ class SubsetChecker(ast.NodeVisitor):
         if isinstance(node.value, ast.Name) and node.attr in ("shape", "ndim", "size"):
             return
         qualified = self.context.qualified_name(node)
+        if qualified is not None and qualified[1] in DTYPE_NAMES:
+            return
+        qualified = self.context.qualified_name(node)
         if qualified is not None:
             if qualified[1] not in LIBRARY_CONSTANTS.get(qualified[0], {}):
                 self.report(node, f"`{ast.unparse(node)}` is not supported yet")
@@ -191,7 +200,11 @@ class SubsetChecker(ast.NodeVisitor):
             return
         for part in parts:
             if isinstance(part, ast.Slice):
-                self.report(part, "slicing inside a function is not supported yet")
+                if isinstance(node.ctx, ast.Store):
+                    self.report(part, "assigning to a slice is not supported yet; write a loop")
+                for bound in (part.lower, part.upper, part.step):
+                    if bound is not None:
+                        self.visit(bound)
             else:
                 self.visit(part)
         self.visit(node.value)

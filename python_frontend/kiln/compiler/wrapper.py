@@ -36,8 +36,14 @@ def c_param_type(type_) -> str:
     return type_.c_type
 
 
+def returns_through_pointer(type_) -> bool:
+    # MLIR's C interface returns several results, and memref descriptors,
+    # through a pointer passed first.
+    return isinstance(type_, (kt.TupleType, kt.ArrayType))
+
+
 def c_return_type(type_) -> str:
-    if type_ is None or isinstance(type_, kt.TupleType):
+    if type_ is None or returns_through_pointer(type_):
         return "void"
     return type_.c_type
 
@@ -50,8 +56,9 @@ def c_prototype(prefix: str, signature) -> str:
     params = [f"{c_param_type(p.type)}{'' if c_param_type(p.type).endswith('*') else ' '}{p.name}"
               for p in signature.params]
     if isinstance(signature.return_type, kt.TupleType):
-        # MLIR's C interface returns several results through a struct pointer.
         params.insert(0, f"{result_struct_name(prefix, signature)} *result")
+    elif isinstance(signature.return_type, kt.ArrayType):
+        params.insert(0, f"{array_struct_name(signature.return_type)} *result")
     if signature.raises:
         params.append("kiln_error *error")
     return (f"{c_return_type(signature.return_type)} {prefix}{signature.name}"
@@ -101,9 +108,9 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
     ]
     seen = []
     for signature in signatures:
-        for param in signature.params:
-            if isinstance(param.type, kt.ArrayType) and param.type not in seen:
-                seen.append(param.type)
+        for type_ in [p.type for p in signature.params] + [signature.return_type]:
+            if isinstance(type_, kt.ArrayType) and type_ not in seen:
+                seen.append(type_)
     for array in seen:
         name = array_struct_name(array)
         out += [
@@ -131,6 +138,9 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
                     for index, element in enumerate(signature.return_type.elements)]
             out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
+        if isinstance(signature.return_type, kt.ArrayType):
+            out.append("/* The returned array is the caller's: free(result->allocated) when done."
+                       " */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         out.append("")
     out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */", ""]
@@ -326,6 +336,94 @@ static int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject
   return 0;
 }
 
+/* ---- arrays returned by compiled code: a buffer owner that frees the
+   kernel's allocation when numpy's array (and every view of it) is gone */
+typedef struct {
+  PyObject_HEAD
+  void *allocated;
+  char *data;
+  int ndim;
+  Py_ssize_t itemsize;
+  const char *format;
+  Py_ssize_t shape[3];
+  Py_ssize_t strides[3];
+} kiln_owner;
+
+static void kiln_owner_dealloc(PyObject *self) {
+  free(((kiln_owner *)self)->allocated);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static int kiln_owner_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  kiln_owner *owner = (kiln_owner *)self;
+  Py_ssize_t count = 1;
+  for (int axis = 0; axis < owner->ndim; ++axis)
+    count *= owner->shape[axis];
+  if (!(flags & PyBUF_STRIDES)) {
+    PyErr_SetString(PyExc_BufferError, "Kiln arrays are exported with strides");
+    return -1;
+  }
+  view->buf = owner->data;
+  view->obj = Py_NewRef(self);
+  view->len = count * owner->itemsize;
+  view->readonly = 0;
+  view->itemsize = owner->itemsize;
+  view->format = (flags & PyBUF_FORMAT) ? (char *)owner->format : NULL;
+  view->ndim = owner->ndim;
+  view->shape = owner->shape;
+  view->strides = owner->strides;
+  view->suboffsets = NULL;
+  view->internal = NULL;
+  return 0;
+}
+
+static PyBufferProcs kiln_owner_buffer = {kiln_owner_getbuffer, NULL};
+
+static PyTypeObject kiln_owner_type = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "kiln.OwnedBuffer",
+  .tp_basicsize = sizeof(kiln_owner),
+  .tp_dealloc = kiln_owner_dealloc,
+  .tp_as_buffer = &kiln_owner_buffer,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "Memory allocated by Kiln-compiled code, freed with its last view.",
+};
+
+static PyObject *kiln_numpy_asarray;
+
+static PyObject *kiln_owned_array(void *allocated, void *data, int ndim, const int64_t *shape,
+                                  const int64_t *strides, Py_ssize_t itemsize,
+                                  const char *format) {
+  kiln_owner *owner = PyObject_New(kiln_owner, &kiln_owner_type);
+  if (!owner) {
+    free(allocated);
+    return NULL;
+  }
+  owner->allocated = allocated;
+  owner->data = (char *)data;
+  owner->ndim = ndim;
+  owner->itemsize = itemsize;
+  owner->format = format;
+  for (int axis = 0; axis < ndim; ++axis) {
+    owner->shape[axis] = (Py_ssize_t)shape[axis];
+    owner->strides[axis] = (Py_ssize_t)strides[axis] * itemsize;
+  }
+  if (!kiln_numpy_asarray) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (numpy) {
+      kiln_numpy_asarray = PyObject_GetAttrString(numpy, "asarray");
+      Py_DECREF(numpy);
+    }
+    if (!kiln_numpy_asarray) {
+      Py_DECREF(owner);
+      return NULL;
+    }
+  }
+  PyObject *array = PyObject_CallOneArg(kiln_numpy_asarray, (PyObject *)owner);
+  Py_DECREF(owner);
+  return array;
+}
+
 /* ---- exceptions raised by compiled code */
 static PyObject *kiln_raise(const kiln_error *error, const char *function) {
   PyObject *kind = PyExc_RuntimeError;
@@ -367,6 +465,7 @@ def generate_extension(module_name: str, extension_name: str, source_path: str,
         "#define PY_SSIZE_T_CLEAN",
         "#include <Python.h>",
         "#include <stdint.h>",
+        "#include <stdlib.h>",
         "#include <string.h>",
         f'#include "{module_name}.h"',
         "",
@@ -393,7 +492,11 @@ def generate_extension(module_name: str, extension_name: str, source_path: str,
         f"  {c_string('Kiln-compiled functions of ' + source_path)}, 0, kiln_methods,",
         "  NULL, NULL, NULL, NULL};",
         "",
-        f"PyMODINIT_FUNC PyInit_{extension_name}(void) {{ return PyModule_Create(&kiln_module); }}",
+        f"PyMODINIT_FUNC PyInit_{extension_name}(void) {{",
+        "  if (PyType_Ready(&kiln_owner_type) < 0)",
+        "    return NULL;",
+        "  return PyModule_Create(&kiln_module);",
+        "}",
         "",
     ]
     return "\n".join(out)
@@ -478,8 +581,11 @@ def generate_wrapper(module_name: str, signature) -> list:
     if isinstance(result, kt.TupleType):
         out.append(f"  {result_struct_name(module_name + '_', signature)} result;")
         call_args.insert(0, "&result")
+    elif isinstance(result, kt.ArrayType):
+        out.append(f"  {array_struct_name(result)} result;")
+        call_args.insert(0, "&result")
     call = f"{module_name}_{name}({', '.join(call_args)})"
-    if result is None or isinstance(result, kt.TupleType):
+    if result is None or returns_through_pointer(result):
         out.append(f"  {call};")
     else:
         out.append(f"  {result.c_type} result = {call};")
@@ -489,6 +595,11 @@ def generate_wrapper(module_name: str, signature) -> list:
                 f"    return kiln_raise(&error, {c_string(name)});"]
     if result is None:
         out.append("  Py_RETURN_NONE;")
+    elif isinstance(result, kt.ArrayType):
+        code = {"f64": "d", "f32": "f", "i64": "q", "i32": "i"}[result.dtype.name]
+        out.append(f"  return kiln_owned_array(result.allocated, result.data + result.offset, "
+                   f"{result.ndim}, result.shape, result.strides, {result.dtype.bits // 8}, "
+                   f"\"{code}\");")
     elif isinstance(result, kt.TupleType):
         count = len(result.elements)
         out.append(f"  PyObject *items[{count}];")

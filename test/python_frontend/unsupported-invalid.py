@@ -38,3 +38,31 @@ def branches(flag: bool, x: kiln.f64[:]) -> float:
         y = 1.0
     # CHECK-DAG: unsupported-invalid.py:[[@LINE+1]]:12: variable `y` may be used before it is assigned
     return y
+
+
+@kiln.export
+def allocates_in_loop(n: int) -> float:
+    s = 0.0
+    for i in range(n):
+        t = np.zeros(3)
+        # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: np.zeros() inside a loop or a branch is not supported yet
+        s += t[0]
+    return s
+
+
+@kiln.export
+def returns_parameter(x: kiln.f64[:]) -> kiln.f64[:]:
+    return x[1:]
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: only arrays the function allocates (np.empty, np.zeros, ...) can be returned
+
+
+@kiln.export
+def raises_unknown(x: float) -> float:
+    raise KeyError("nope")
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: raising KeyError('nope') is not supported
+
+
+@kiln.export
+def slice_store(x: kiln.f64[:]) -> None:
+    x[1:3] = 0.0
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:7: assigning to a slice is not supported yet

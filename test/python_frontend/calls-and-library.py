@@ -1,0 +1,89 @@
+# RUN: %python -m kiln mlir %s | FileCheck %s
+# RUN: %python -m kiln mlir %s | kiln-opt > /dev/null
+import math
+
+import numpy as np
+
+import kiln
+
+SCALE = 2.5
+
+
+# math.* computes in double and raises like CPython.
+# CHECK-LABEL: func.func @root(
+# CHECK: arith.cmpf uge
+# CHECK: kiln.check %{{.*}}, "ValueError", "math domain error"
+# CHECK: math.sqrt %{{.*}} : f64
+@kiln.export
+def root(x: float) -> float:
+    return math.sqrt(x)
+
+
+# CHECK-LABEL: func.func @grow(
+# CHECK: math.exp
+# CHECK: "OverflowError", "math range error"
+@kiln.export
+def grow(x: float) -> float:
+    return math.exp(x)
+
+
+# np.* on a float32 stays float32 and never raises.
+# CHECK-LABEL: func.func @np_root(%x: f32) -> f32
+# CHECK: math.sqrt %x : f32
+# CHECK-NOT: kiln.check
+@kiln.export
+def np_root(x: kiln.f32) -> kiln.f32:
+    return np.sqrt(x)
+
+
+# Module constants are inlined.
+# CHECK-LABEL: func.func @scaled(
+# CHECK: arith.constant 2.5 : f64
+@kiln.export
+def scaled(x: float) -> float:
+    return x * SCALE
+
+
+# Helpers are compiled as private functions; a callee that can raise shares
+# the caller's error record, and the caller returns at once if it did.
+# CHECK-LABEL: func.func private @safe_div(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
+# CHECK-LABEL: func.func @uses_helper(
+# CHECK: func.call @safe_div(%{{.*}}, %{{.*}}, %error) : (i64, i64, !llvm.ptr) -> (i64)
+# CHECK-NEXT: kiln.propagate_error
+def safe_div(a: int, b: int) -> int:
+    return a // b
+
+
+@kiln.export
+def uses_helper(a: int, b: int) -> int:
+    return safe_div(a, b) + 1
+
+
+# Tuples are several results; unpacking binds them.
+# CHECK-LABEL: func.func @divmod2(
+# CHECK-SAME: -> (i64, i64)
+# CHECK: func.return %{{.*}}, %{{.*}} : i64, i64
+@kiln.export
+def divmod2(a: int, b: int) -> tuple[int, int]:
+    return a // b, a % b
+
+
+# CHECK-LABEL: func.func @swap_sum(
+# CHECK: %[[R:.*]]:2 = func.call @divmod2
+@kiln.export
+def swap_sum(a: int, b: int) -> int:
+    q, r = divmod2(a, b)
+    q, r = r, q
+    return q * 10 + r
+
+
+# raise and assert become kiln.check with the constant message.
+# CHECK-LABEL: func.func @positive(
+# CHECK: kiln.check %{{.*}}, "ValueError", "x must be positive"
+# CHECK: kiln.check %{{.*}}, "AssertionError", "finite"
+@kiln.export
+def positive(x: float) -> float:
+    if x <= 0:
+        raise ValueError("x must be positive")
+    assert x < math.inf, "finite"
+    return x

@@ -216,7 +216,7 @@ public:
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<FloorDivOp, ModOp, PowOp, IndexOp, TruthyOp>(op))
+      if (isa<FloorDivOp, ModOp, PowOp, IndexOp, TruthyOp, ToFloatOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -235,7 +235,11 @@ public:
               })
               .Case([&](PowOp pow) { return lowerPow(e, pow.getLhs(), pow.getRhs()); })
               .Case([&](IndexOp index) { return lowerIndex(e, index); })
-              .Case([&](TruthyOp truthy) { return lowerTruthy(e, truthy); });
+              .Case([&](TruthyOp truthy) { return lowerTruthy(e, truthy); })
+              .Case([&](ToFloatOp convert) -> Value {
+                return arith::SIToFPOp::create(e.builder, e.loc, convert.getType(),
+                                               convert.getValue());
+              });
       op->getResult(0).replaceAllUsesWith(replacement);
       op->erase();
     }

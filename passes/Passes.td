@@ -150,8 +150,8 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
 def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
   let summary = "Lower kiln ops with Python semantics to arith, math and kiln.check";
   let description = [{
-    Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index` and
-    `kiln.truthy` into upstream ops. Each error CPython would raise becomes a
+    Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index`,
+    `kiln.to_float` and `kiln.truthy` into upstream ops. Each error CPython would raise becomes a
     `kiln.check` (lowered later by `kiln-lower-checks`); a check whose
     divisor is a non-zero constant is not emitted at all.
 

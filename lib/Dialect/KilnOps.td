@@ -110,6 +110,22 @@ def Kiln_IndexOp : Kiln_Op<"index"> {
   let assemblyFormat = "$index `,` $size attr-dict `:` type($index) `->` type($result)";
 }
 
+def Kiln_ToFloatOp : Kiln_Op<"to_float", [Pure]> {
+  let summary = "Python's float(int): round to the nearest double, ties to even";
+  let description = [{
+    CPython converts an int to the nearest float; for Kiln's 64-bit ints that
+    is exactly `arith.sitofp` in the default rounding mode, which is what the
+    lowering emits. The op keeps the conversion visible as Python semantics.
+
+    ```mlir
+    %f = kiln.to_float %n : i64 to f64
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I64, I32]>:$value);
+  let results = (outs AnyTypeOf<[F64, F32]>:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `to` type($result)";
+}
+
 def Kiln_TruthyOp : Kiln_Op<"truthy", [Pure]> {
   let summary = "Python truthiness of a number: non-zero (NaN is true)";
   let description = [{

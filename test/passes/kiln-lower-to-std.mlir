@@ -125,3 +125,12 @@ func.func @truthy(%x: f64, %n: i32) -> (i1, i1) {
   %b = kiln.truthy %n : i32
   return %a, %b : i1, i1
 }
+
+// -----
+
+// CHECK-LABEL: func.func @to_float
+// CHECK: arith.sitofp %arg0 : i64 to f64
+func.func @to_float(%n: i64) -> f64 {
+  %f = kiln.to_float %n : i64 to f64
+  return %f : f64
+}

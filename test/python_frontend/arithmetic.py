@@ -5,7 +5,7 @@ import kiln
 
 # Locations point at the Python line and column of every op.
 # CHECK-LABEL: func.func @mixed(%a: i64, %b: f64) -> f64
-# CHECK: %[[F:.*]] = arith.sitofp %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+4]]:12)
+# CHECK: %[[F:.*]] = kiln.to_float %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+4]]:12)
 # CHECK: arith.mulf %[[F]], %b : f64 loc("{{.*}}arithmetic.py":[[@LINE+3]]:12)
 @kiln.export
 def mixed(a: int, b: float) -> float:
@@ -38,7 +38,7 @@ def half(a: int) -> int:
 
 # True division is float division, and 1 / 0 raises like CPython.
 # CHECK-LABEL: func.func @ratio(
-# CHECK: arith.sitofp
+# CHECK: kiln.to_float
 # CHECK: "ZeroDivisionError", "division by zero"
 # CHECK: arith.divf
 @kiln.export
@@ -56,7 +56,7 @@ def float_floordiv(a: float, b: float) -> float:
 # `**` on ints stays int; with a float operand it is float.
 # CHECK-LABEL: func.func @powers(
 # CHECK: kiln.pow %n, %{{.*}} : i64
-# CHECK: arith.sitofp
+# CHECK: kiln.to_float
 # CHECK: kiln.pow %{{.*}}, %x : f64
 @kiln.export
 def powers(n: int, x: float) -> float:

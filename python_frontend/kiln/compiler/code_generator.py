@@ -289,7 +289,7 @@ class FunctionCodeGenerator(LibraryCalls):
             return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node,
                            nonneg=value.nonneg and target.bits > source.bits)
         if source.is_int and target.is_float:
-            return self.op(f"arith.sitofp {value.name} : {m_from} to {m_to}", target, node)
+            return self.op(f"kiln.to_float {value.name} : {m_from} to {m_to}", target, node)
         if source.is_float and target.is_float:
             opname = "arith.extf" if target.bits > source.bits else "arith.truncf"
             return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node)

@@ -19,7 +19,7 @@ from .typesystem import f32, f64, i32, i64  # noqa: E402
 __all__ = ["export", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
-_EXPORT_OPTIONS = {"boundscheck"}
+_EXPORT_OPTIONS = {"boundscheck", "nogil"}
 
 
 class KilnFallbackWarning(UserWarning):
@@ -77,6 +77,15 @@ class CompiledFunction:
                               KilnFallbackWarning, stacklevel=3)
                 return self.py_func
 
+    async def aio(self, *args, **kwargs):
+        """Runs the call in a worker thread; compiled code with array
+        arguments releases the GIL, so the event loop keeps serving."""
+        import asyncio
+        import functools
+
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, functools.partial(self, *args, **kwargs))
+
     def __get__(self, instance, owner=None):
         return self if instance is None else self.py_func.__get__(instance, owner)
 
@@ -88,7 +97,8 @@ class CompiledFunction:
 def export(function=None, **options):
     """Marks a function for Kiln. `kiln build` compiles it ahead of time;
     called directly, it compiles on first call (KILN_DISABLE=1 keeps plain
-    Python). Options: boundscheck (default True)."""
+    Python). Options: boundscheck (default True); nogil (release the GIL
+    around the native call: default True when the function takes arrays)."""
     import os
 
     unknown = set(options) - _EXPORT_OPTIONS

@@ -74,6 +74,9 @@ class FunctionSignature:
     line: int
     source_line: str = ""
     exported: bool = True
+    # Array functions do enough work that releasing the GIL pays; scalar
+    # ones would spend more on the release than on the call.
+    release_gil: bool = False
 
 
 def assigned_names(stmts) -> list:
@@ -200,7 +203,9 @@ class FunctionCodeGenerator(LibraryCalls):
         return FunctionSignature(
             name=self.func.name, params=params, return_type=self.return_type(),
             raises=self.needs_error_slot(), written_arrays=set(self.written),
-            line=self.func.lineno, exported=self.exported)
+            line=self.func.lineno, exported=self.exported,
+            release_gil=self.options.get("nogil", any(
+                isinstance(p.type, kt.ArrayType) for p in params)))
 
     def needs_error_slot(self) -> bool:
         return self.raises or self.func.name in self.module.forced_error_slots

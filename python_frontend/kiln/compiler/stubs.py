@@ -32,6 +32,25 @@ _kiln_native = _kiln_load_extension()
 '''
 
 
+ASYNC_NAMESPACE = '''
+
+class aio:
+    """`await mod.aio.f(...)` runs compiled `f` in a worker thread, so an
+    asyncio (or uvloop) event loop keeps serving other tasks meanwhile;
+    compiled code with array arguments releases the GIL."""
+{methods}
+'''
+ASYNC_METHOD = '''
+    @staticmethod
+    async def {name}(*args, **kwargs):
+        import asyncio
+        import functools
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            None, functools.partial(_kiln_native.{name}, *args, **kwargs))
+'''
+
+
 def _is_kiln_export(context, decorator) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     return context.qualified_name(target) == ("kiln", "export")
@@ -78,6 +97,9 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
               f"# Compiled: {', '.join(compiled) or 'nothing'} (native code in {extension_file}).\n")
     future = "from __future__ import annotations\n"
     loader = LOADER.format(file=extension_file, name=extension_name) if compiled else ""
+    if compiled:
+        loader += ASYNC_NAMESPACE.format(methods="".join(
+            ASYNC_METHOD.format(name=name) for name in compiled))
     return "".join(prefix_lines) + future + header + loader + rest
 
 

@@ -585,10 +585,15 @@ def generate_wrapper(module_name: str, signature) -> list:
         out.append(f"  {array_struct_name(result)} result;")
         call_args.insert(0, "&result")
     call = f"{module_name}_{name}({', '.join(call_args)})"
-    if result is None or returns_through_pointer(result):
-        out.append(f"  {call};")
+    if not (result is None or returns_through_pointer(result)):
+        out.append(f"  {result.c_type} result;")
+    invoke = f"{call};" if result is None or returns_through_pointer(result) else \
+        f"result = {call};"
+    if signature.release_gil:
+        # The kernel touches only the buffers' memory, never Python objects.
+        out += ["  Py_BEGIN_ALLOW_THREADS", f"  {invoke}", "  Py_END_ALLOW_THREADS"]
     else:
-        out.append(f"  {result.c_type} result = {call};")
+        out.append(f"  {invoke}")
     out += _release_all(acquired)
     if signature.raises:
         out += ["  if (error.kind != 0)",

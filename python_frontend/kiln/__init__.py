@@ -19,7 +19,7 @@ from .typesystem import f32, f64, i32, i64  # noqa: E402
 __all__ = ["export", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
-_EXPORT_OPTIONS = {"boundscheck", "nogil"}
+_EXPORT_OPTIONS = {"boundscheck", "nogil", "fastmath"}
 
 
 class KilnFallbackWarning(UserWarning):
@@ -98,7 +98,9 @@ def export(function=None, **options):
     """Marks a function for Kiln. `kiln build` compiles it ahead of time;
     called directly, it compiles on first call (KILN_DISABLE=1 keeps plain
     Python). Options: boundscheck (default True); nogil (release the GIL
-    around the native call: default True when the function takes arrays)."""
+    around the native call: default True when the function takes arrays);
+    fastmath (let float + - * / reassociate and contract into FMAs, so float
+    reductions vectorize; results may differ from CPython in the last bits)."""
     import os
 
     unknown = set(options) - _EXPORT_OPTIONS

@@ -268,3 +268,14 @@ def test_versioned_loops_raise_at_the_cpython_iteration(mod):
         compare(mod, "shift_left", lambda: (np.arange(float(n)), np.zeros(n)))
     compare(mod, "gather", lambda: (np.arange(4.0), np.array([3, -1, 0, 2]), np.zeros(4)))
     compare(mod, "gather", lambda: (np.arange(4.0), np.array([3, 1, 4, 2]), np.zeros(4)))
+
+
+@pytest.mark.parametrize("n", SIZES + [10**6 + 3])
+def test_fastmath_reduction_is_close(mod, n):
+    x = np.random.default_rng(n).standard_normal(n)
+    y = np.random.default_rng(n + 1).standard_normal(n)
+    exact = mod.python.fast_dot(x, y)
+    fast = mod.native.fast_dot(x, y)
+    # Reassociation changes the rounding, not the value beyond it.
+    assert abs(fast - exact) <= 1e-12 * max(1.0, float(np.abs(x * y).sum()))
+    assert mod.native.fast_dot(x[::-1], y[::-1]) == pytest.approx(exact, rel=1e-12, abs=1e-9)

@@ -5,7 +5,8 @@ import kiln
 
 # Locations point at the Python line and column of every op.
 # CHECK-LABEL: func.func @mixed(%a: i64, %b: f64) -> f64
-# CHECK: %[[F:.*]] = kiln.to_float %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+4]]:12)
+# CHECK: %[[F:.*]] = kiln.to_float %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+5]]:12)
+# CHECK-NOT: fastmath
 # CHECK: arith.mulf %[[F]], %b : f64 loc("{{.*}}arithmetic.py":[[@LINE+3]]:12)
 @kiln.export
 def mixed(a: int, b: float) -> float:
@@ -100,3 +101,16 @@ def smallest(a: float, b: float) -> float:
 @kiln.export
 def truncate(x: float) -> int:
     return int(x)
+
+
+# fastmath=True lets float arithmetic reassociate and contract (so float
+# reductions vectorize); without it, no fast-math flags at all.
+# CHECK-LABEL: func.func @fast_dot(
+# CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
+# CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
+@kiln.export(fastmath=True)
+def fast_dot(x: kiln.f64[:], y: kiln.f64[:]) -> float:
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * y[i]
+    return s

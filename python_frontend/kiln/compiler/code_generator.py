@@ -172,6 +172,9 @@ class FunctionCodeGenerator(LibraryCalls):
         self.external_functions: set = set()
         self.allow_none_value = False
         self.boundscheck = options.get("boundscheck", True)
+        # Reassociation (and FMA contraction) only when the user allows it:
+        # it changes results. NaN and infinity keep their meaning.
+        self.float_flags = " fastmath<reassoc,contract>" if options.get("fastmath") else ""
         self.var_types: dict[str, VarType] = {}
         self.declared: dict[str, object] = {}
         self.return_annotation = None
@@ -1255,7 +1258,8 @@ class FunctionCodeGenerator(LibraryCalls):
             return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
         if symbol in ("+", "-", "*"):
             name = {"+": "addf", "-": "subf", "*": "mulf"}[symbol]
-            return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+            return self.op(f"arith.{name} {a.name}, {b.name}{self.float_flags} : {t}", type_,
+                           node)
         return self.float_division(symbol, a, b, type_, node)
 
     def float_division(self, symbol, a, b, type_, node) -> Value:
@@ -1267,7 +1271,7 @@ class FunctionCodeGenerator(LibraryCalls):
             message = "division by zero"
         if b.constant is None or b.constant == 0.0:
             self.check(nonzero, "ZeroDivisionError", message, [], node)
-        return self.op(f"arith.divf {a.name}, {b.name} : {t}", type_, node)
+        return self.op(f"arith.divf {a.name}, {b.name}{self.float_flags} : {t}", type_, node)
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 
-EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool}
+EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool, "fastmath": bool}
 
 
 @dataclass

@@ -214,3 +214,11 @@ def shift_left(x: kiln.f64[:], out: kiln.f64[:]) -> None:
 def gather(x: kiln.f64[:], idx: kiln.i64[:], out: kiln.f64[:]) -> None:
     for i in range(len(idx)):
         out[i] = x[idx[i]]
+
+
+@kiln.export(fastmath=True)
+def fast_dot(x: kiln.f64[:], y: kiln.f64[:]) -> float:
+    total = 0.0
+    for i in range(len(x)):
+        total += x[i] * y[i]
+    return total

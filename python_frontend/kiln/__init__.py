@@ -19,7 +19,7 @@ from .typesystem import f32, f64, i32, i64  # noqa: E402
 __all__ = ["export", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
-_EXPORT_OPTIONS = {"boundscheck", "nogil", "fastmath"}
+_EXPORT_OPTIONS = {"boundscheck", "nogil", "fastmath", "vectorize"}
 
 
 class KilnFallbackWarning(UserWarning):
@@ -100,7 +100,8 @@ def export(function=None, **options):
     Python). Options: boundscheck (default True); nogil (release the GIL
     around the native call: default True when the function takes arrays);
     fastmath (let float + - * / reassociate and contract into FMAs, so float
-    reductions vectorize; results may differ from CPython in the last bits)."""
+    reductions vectorize; results may differ from CPython in the last bits);
+    vectorize="require" (fail the build if a loop of the function stays scalar)."""
     import os
 
     unknown = set(options) - _EXPORT_OPTIONS

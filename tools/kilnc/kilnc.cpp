@@ -11,6 +11,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/IR/LLVMRemarkStreamer.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
@@ -67,6 +68,12 @@ cl::list<std::string> exportedSymbols(
     cl::desc("Keep only these symbols visible (repeatable); default: the C "
              "interface of every exported function"),
     cl::cat(kilncCategory));
+cl::opt<std::string> remarksFile(
+    "remarks",
+    cl::desc("Write the loop and SLP vectorizers' remarks (passed, missed and "
+             "analysis) to this YAML file, the format of "
+             "-fsave-optimization-record"),
+    cl::value_desc("file.yaml"), cl::init(""), cl::cat(kilncCategory));
 cl::opt<bool> noDebugInfo("no-debug-info",
                           cl::desc("Do not emit DWARF line tables"),
                           cl::init(false), cl::cat(kilncCategory));
@@ -191,7 +198,20 @@ int main(int argc, char **argv) {
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return fail("internal error: the LLVM module does not verify");
 
+  llvm::LLVMRemarkFileHandle remarks;
+  if (!remarksFile.empty()) {
+    auto handle = llvm::setupLLVMOptimizationRemarks(
+        llvmContext, remarksFile, "loop-vectorize|slp-vectorizer", "yaml",
+        /*RemarksWithHotness=*/false);
+    if (!handle)
+      return fail("cannot write remarks: " + llvm::toString(handle.takeError()));
+    remarks = std::move(*handle);
+  }
   kiln::optimizeModule(*llvmModule, **machine, optLevel);
+  if (remarks) {
+    remarks->keep();
+    remarks.finalize();
+  }
 
   // After optimization, so that whatever reports on the optimized module
   // (--ir-stats, -pass-remarks) still sees locations.

@@ -19,6 +19,7 @@ from .. import __version__
 from ..errors import KilnCompileError
 
 from .code_generator import generate_module
+from .remarks import loop_verdicts, parse_remarks, require_vectorized
 from .source import load_module
 from .stubs import generate_pyi, generate_stub
 from .toolchain import start_kilnc, wait_kilnc
@@ -51,13 +52,17 @@ def fallback_records(failures: dict) -> list:
             for name, error in failures.items() for d in error.diagnostics]
 
 
-def build_record(context, signatures, fallbacks) -> dict:
+def build_record(context, signatures, fallbacks, verdicts, remarks) -> dict:
     compiled = {s.name for s in signatures}
-    functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno}
+    functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno,
+                  "loops": verdicts.get(f.name, [])}
                  for f in context.exported_functions()]
+    raw = [{"kind": r["kind"], "pass": r.get("pass", ""), "name": r.get("name", ""),
+            "function": r.get("function", ""), "line": r["line"], "column": r["column"],
+            "message": r["message"]} for r in remarks]
     return {"schema": "kiln-report/1", "kiln_version": __version__,
             "module": context.module_name, "source": context.path,
-            "functions": functions, "fallbacks": fallbacks}
+            "functions": functions, "fallbacks": fallbacks, "llvm_remarks": raw}
 
 
 def write_text(path: str, text: str) -> None:
@@ -101,13 +106,21 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     write_text(artifacts["wrapper_source"],
                generate_extension(module, extension, context.path, signatures))
 
+    artifacts["remarks"] = os.path.join(outdir, f"{module}.remarks.yaml")
+    remarks, verdicts = [], {}
     if signatures:
         build_native(artifacts, module, extension, options)
+        remarks = parse_remarks(artifacts["remarks"])
+        verdicts = loop_verdicts(context, remarks)
+        scalar_loops = require_vectorized(context, signatures, verdicts)
+        if scalar_loops:
+            raise KilnCompileError(scalar_loops)
     compiled = [s.name for s in signatures]
     write_text(artifacts["stub"], generate_stub(context, extension, extension_file, compiled))
     write_text(artifacts["pyi"], generate_pyi(context, signatures, list(failures)))
     write_text(artifacts["record"],
-               json.dumps(build_record(context, signatures, fallbacks), indent=2) + "\n")
+               json.dumps(build_record(context, signatures, fallbacks, verdicts, remarks),
+                          indent=2) + "\n")
     return BuildResult(module, outdir, artifacts, signatures, fallbacks)
 
 
@@ -117,7 +130,9 @@ def build_native(artifacts, module, extension, options) -> None:
     if options.release:
         common.append("--release")
     # The two links are independent: run them side by side.
-    library = start_kilnc(common + ["-o", artifacts["library"]])
+    # The C ABI library holds each kernel once: its remarks are the record's.
+    library = start_kilnc(common + ["-o", artifacts["library"],
+                                    f"--remarks={artifacts['remarks']}"])
     python_include = sysconfig.get_paths()["include"]
     ext = start_kilnc(common + [f"--c-source={artifacts['wrapper_source']}",
                                 f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 
-EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool, "fastmath": bool}
+EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool, "fastmath": bool, "vectorize": str}
 
 
 @dataclass
@@ -113,6 +113,10 @@ class ModuleContext:
                             keyword.value.value, EXPORT_OPTIONS[keyword.arg]):
                         raise self.error(keyword, f"@kiln.export({keyword.arg}=...) must be a "
                                                   f"literal {EXPORT_OPTIONS[keyword.arg].__name__}")
+                    if keyword.arg == "vectorize" and keyword.value.value not in (
+                            "auto", "require"):
+                        raise self.error(keyword, '@kiln.export(vectorize=...) is "auto" or '
+                                                  '"require"')
                     options[keyword.arg] = keyword.value.value
             return options
         return None

@@ -1,0 +1,161 @@
+"""LLVM's vectorizer remarks, read back and turned into a verdict per
+Python loop for the build record (`<mod>.kiln.json`).
+
+kilnc writes the remarks of the loop and SLP vectorizers in LLVM's YAML
+remark format (the one `-fsave-optimization-record` writes); this reads the
+subset of YAML those files use, so no YAML library is needed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_FIELD = re.compile(r"^(\w+):\s*(.*)$")
+_ARG = re.compile(r"^\s+- (\w+):\s*(.*)$")
+_LOC = re.compile(r"\{ File: (.*?), Line: (\d+), Column: (\d+) \}")
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1].replace("''", "'")
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    return text
+
+
+def parse_remarks(path: str) -> list:
+    remarks, current = [], None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        if line.startswith("--- !"):
+            current = {"kind": line[5:].strip(), "args": [], "line": 0, "column": 0}
+            remarks.append(current)
+            continue
+        if current is None or line.startswith("..."):
+            continue
+        argument = _ARG.match(line)
+        if argument:
+            key, value = argument.groups()
+            if key == "DebugLoc":
+                continue
+            current["args"].append((key, _unquote(value)))
+            continue
+        field = _FIELD.match(line)
+        if not field:
+            continue
+        key, value = field.groups()
+        if key == "DebugLoc":
+            location = _LOC.search(value)
+            if location:
+                current["file"] = location.group(1)
+                current["line"] = int(location.group(2))
+                current["column"] = int(location.group(3))
+        elif key in ("Pass", "Name", "Function"):
+            current[key.lower()] = _unquote(value)
+    for remark in remarks:
+        remark["message"] = "".join(value for _, value in remark["args"])
+        remark["values"] = {k: v for k, v in remark["args"] if k != "String"}
+        del remark["args"]
+    return remarks
+
+
+def function_ranges(context) -> list:
+    return [(node.name, node.lineno, node.end_lineno) for node in context.tree.body
+            if isinstance(node, ast.FunctionDef)]
+
+
+def owner(ranges, line):
+    for name, first, last in ranges:
+        if first <= line <= last:
+            return name
+    return None
+
+
+def python_loops(context) -> list:
+    """(function, first line, last line, column) of every for/while loop."""
+    loops = []
+    for name, _, _ in function_ranges(context):
+        for node in ast.walk(context.module_functions()[name]):
+            if isinstance(node, (ast.For, ast.While)):
+                loops.append((name, node.lineno, node.end_lineno, node.col_offset + 1))
+    return loops
+
+
+def enclosing_loop(loops, line):
+    """The innermost Python loop containing `line`: LLVM places a loop's
+    remark at some instruction of it, not always at the loop header."""
+    best = None
+    for loop in loops:
+        if loop[1] <= line <= loop[2] and (best is None or loop[1] >= best[1]):
+            best = loop
+    return best
+
+
+def loop_verdicts(context, remarks) -> dict:
+    """function name -> loops, each {line, column, vectorized, width,
+    interleave, copies, reasons}: one entry per Python loop, merging the
+    copies LLVM saw (Kiln's checked and unchecked versions, epilogues)."""
+    ranges = function_ranges(context)
+    source_loops = python_loops(context)
+    loops: dict = {}
+    pending = []  # analysis remarks precede the verdict of their loop
+    for remark in remarks:
+        if remark.get("pass") != "loop-vectorize":
+            continue
+        if remark["kind"] == "Analysis":
+            pending.append(remark["message"])
+            continue
+        function = owner(ranges, remark["line"])
+        source_loop = enclosing_loop(source_loops, remark["line"])
+        if function is None:
+            pending = []
+            continue
+        line, column = (source_loop[1], source_loop[3]) if source_loop else (
+            remark["line"], remark["column"])
+        key = (function, line, column)
+        loop = loops.setdefault(key, {"line": line, "column": column,
+                                      "vectorized": False, "vectorizer": "llvm", "width": 1,
+                                      "interleave": 1, "copies": [], "reasons": []})
+        if remark["kind"] == "Passed":
+            width = int(remark["values"].get("VectorizationFactor", 1))
+            interleave = int(remark["values"].get("InterleaveCount", 1))
+            loop["vectorized"] = loop["vectorized"] or width > 1
+            loop["width"] = max(loop["width"], width)
+            loop["interleave"] = max(loop["interleave"], interleave)
+            loop["copies"].append({"vectorized": width > 1, "message": remark["message"]})
+        else:
+            reasons = [r for r in pending if r != "loop not vectorized"] or [remark["message"]]
+            loop["copies"].append({"vectorized": False, "message": "; ".join(reasons)})
+            for reason in reasons:
+                if reason not in loop["reasons"]:
+                    loop["reasons"].append(reason)
+        pending = []
+    result: dict = {}
+    for (function, _, _), loop in sorted(loops.items(), key=lambda item: item[0][1:]):
+        result.setdefault(function, []).append(loop)
+    return result
+
+
+def require_vectorized(context, signatures, verdicts) -> list:
+    """Diagnostics for loops of `vectorize="require"` functions that stay scalar."""
+    from ..errors import Diagnostic
+
+    problems = []
+    for signature in signatures:
+        options = context.export_options(context.module_functions()[signature.name]) or {}
+        if options.get("vectorize") != "require":
+            continue
+        for loop in verdicts.get(signature.name, []):
+            if not loop["vectorized"]:
+                reason = "; ".join(loop["reasons"]) or "the vectorizer gave no reason"
+                problems.append(Diagnostic(context.path, loop["line"], loop["column"],
+                                           f"loop in `{signature.name}` stays scalar "
+                                           f"(vectorize=\"require\"): {reason}",
+                                           signature.name))
+    return problems

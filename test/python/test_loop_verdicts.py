@@ -1,0 +1,68 @@
+"""Each Python loop gets LLVM's vectorizer verdict in <mod>.kiln.json, and
+vectorize="require" fails the build when a loop stays scalar."""
+
+import json
+import textwrap
+
+from conftest import kiln_build
+
+SOURCE = textwrap.dedent("""
+    import kiln
+
+    @kiln.export(fastmath=True, vectorize="require")
+    def fast_sum(x: kiln.f64[:]) -> float:
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i]
+        return s
+
+    @kiln.export
+    def ordered_sum(x: kiln.f64[:]) -> float:
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i]
+        return s
+
+    @kiln.export
+    def prefix(x: kiln.f64[:], out: kiln.f64[:]) -> None:
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i]
+            out[i] = s
+""")
+
+
+def build(tmp_path, source):
+    path = tmp_path / "verdicts.py"
+    path.write_text(source)
+    return kiln_build(str(path), tmp_path / "out")
+
+
+def test_record_has_a_verdict_per_loop(tmp_path):
+    result = build(tmp_path, SOURCE)
+    assert result.returncode == 0, result.stderr
+    record = json.load(open(tmp_path / "out" / "verdicts.kiln.json"))
+    loops = {f["name"]: f["loops"] for f in record["functions"]}
+    (fast,) = loops["fast_sum"]
+    assert fast["line"] == 7 and fast["vectorized"] and fast["width"] >= 2
+    assert fast["vectorizer"] == "llvm"
+    (ordered,) = loops["ordered_sum"]
+    assert not ordered["vectorized"]
+    assert any("reorder floating-point" in reason for reason in ordered["reasons"])
+    (scan,) = loops["prefix"]
+    assert not scan["vectorized"] and scan["reasons"]
+    assert any(r["pass"] == "loop-vectorize" for r in record["llvm_remarks"])
+
+
+def test_require_fails_on_a_scalar_loop(tmp_path):
+    result = build(tmp_path, SOURCE.replace("@kiln.export\ndef prefix",
+                                            '@kiln.export(vectorize="require")\ndef prefix'))
+    assert result.returncode == 1
+    assert "verdicts.py:21:5: loop in `prefix` stays scalar (vectorize=\"require\")" in \
+        result.stderr
+
+
+def test_require_value_is_checked(tmp_path):
+    result = build(tmp_path, SOURCE.replace('vectorize="require"', 'vectorize="always"'))
+    assert "fallback" in result.stderr or result.returncode != 0
+    assert '@kiln.export(vectorize=...) is "auto" or "require"' in result.stderr

@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
 from .typesystem import f32, f64, i32, i64  # noqa: E402
 
-__all__ = ["export", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
+__all__ = ["export", "vectorize", "f64", "f32", "i64", "i32", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
 _EXPORT_OPTIONS = {"boundscheck", "nogil", "fastmath", "vectorize"}
@@ -92,6 +92,13 @@ class CompiledFunction:
     def __repr__(self) -> str:
         state = "native" if self._native else ("python" if self._failed else "not yet compiled")
         return f"<kiln function {self.py_func.__qualname__} ({state})>"
+
+
+def vectorize(function=None, **options):
+    """Like @export for a function of numbers, which then also takes arrays:
+    `f(x_array, 2.0)` applies f to every element (numpy broadcasting, up to
+    3-D) in one native call and returns a new numpy array."""
+    return export(function, **options)
 
 
 def export(function=None, **options):

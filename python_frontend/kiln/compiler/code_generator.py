@@ -77,6 +77,7 @@ class FunctionSignature:
     # Array functions do enough work that releasing the GIL pays; scalar
     # ones would spend more on the release than on the call.
     release_gil: bool = False
+    elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
 
 
 def assigned_names(stmts) -> list:
@@ -208,7 +209,8 @@ class FunctionCodeGenerator(LibraryCalls):
             raises=self.needs_error_slot(), written_arrays=set(self.written),
             line=self.func.lineno, exported=self.exported,
             release_gil=self.options.get("nogil", any(
-                isinstance(p.type, kt.ArrayType) for p in params)))
+                isinstance(p.type, kt.ArrayType) for p in params)),
+            elementwise=bool(self.options.get("elementwise")))
 
     def needs_error_slot(self) -> bool:
         return self.raises or self.func.name in self.module.forced_error_slots
@@ -1984,4 +1986,71 @@ def generate_module(context, functions):
     wanted = [f.name for f in functions]
     signatures = [sig for _, sig in compiled if sig.exported and sig.name in wanted]
     signatures.sort(key=lambda sig: wanted.index(sig.name))
+    array_kernels = []
+    for signature in list(signatures):
+        if not signature.elementwise:
+            continue
+        node = context.module_functions()[signature.name]
+        numeric = all(isinstance(p.type, kt.ScalarType) and not p.type.is_bool
+                      for p in signature.params)
+        result = signature.return_type
+        if not numeric or not isinstance(result, kt.ScalarType) or result.is_bool:
+            failures[signature.name] = KilnCompileError(context.diagnostic(
+                node, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
+                      "a number result", signature.name))
+            signatures.remove(signature)
+            continue
+        array_kernels.append(elementwise_kernel(context, signature))
+    if array_kernels:
+        text = text[:text.rindex("} loc(")] + "\n".join(array_kernels) + "\n" + \
+            text[text.rindex("} loc("):]
     return text, signatures, failures
+
+
+ELEMENTWISE_RANK = 3
+
+
+def elementwise_kernel(context, signature) -> str:
+    """`<name>__array(x..., out)`: the scalar function applied to every
+    element of 3-D strided views (stride 0 broadcasts). The wrapper pads
+    lower-rank and scalar arguments to this shape."""
+    loc = f"loc({mlir_string(context.path)}:{signature.line}:1)"
+    rank = ELEMENTWISE_RANK
+
+    def view(dtype):
+        return kt.ArrayType(dtype, rank).mlir
+
+    params = [f"%{p.name}: {view(p.type)}" for p in signature.params]
+    params.append(f"%out: {view(signature.return_type)}")
+    if signature.raises:
+        params.append("%error: !llvm.ptr {kiln.error_slot}")
+    lines = [f"  func.func @{signature.name}__array({', '.join(params)}) attributes "
+             f"{{kiln.export, llvm.emit_c_interface}} {{"]
+    lines += [f"    %c{k} = arith.constant {k} : index {loc}" for k in range(rank)]
+    lines.append(f"    %one = arith.constant 1 : index {loc}")
+    for k in range(rank):
+        lines.append(f"    %n{k} = memref.dim %out, %c{k} : {view(signature.return_type)} {loc}")
+    indices = [f"%i{k}" for k in range(rank)]
+    for k in range(rank):
+        lines.append("    " + "  " * k + f"scf.for %i{k} = %c0 to %n{k} step %one {{")
+    pad = "    " + "  " * rank
+    operands, types = [], []
+    for p in signature.params:
+        lines.append(f"{pad}%v_{p.name} = memref.load %{p.name}[{', '.join(indices)}] : "
+                     f"{view(p.type)} {loc}")
+        operands.append(f"%v_{p.name}")
+        types.append(p.type.mlir)
+    if signature.raises:
+        operands.append("%error")
+        types.append("!llvm.ptr")
+    lines.append(f"{pad}%r = func.call @{signature.name}({', '.join(operands)}) : "
+                 f"({', '.join(types)}) -> {signature.return_type.mlir} {loc}")
+    if signature.raises:
+        lines.append(f"{pad}kiln.propagate_error {loc}")
+    lines.append(f"{pad}memref.store %r, %out[{', '.join(indices)}] : "
+                 f"{view(signature.return_type)} {loc}")
+    for k in reversed(range(rank)):
+        lines.append("    " + "  " * k + f"}} {loc}")
+    lines.append(f"    func.return {loc}")
+    lines.append(f"  }} {loc}")
+    return "\n".join(lines)

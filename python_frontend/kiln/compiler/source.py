@@ -99,9 +99,12 @@ class ModuleContext:
         for decorator in func.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call else decorator
-            if self.qualified_name(target) != ("kiln", "export"):
+            if self.qualified_name(target) not in (("kiln", "export"), ("kiln", "vectorize")):
                 continue
-            options = {}
+            # @kiln.vectorize: compiled like @kiln.export, and called on
+            # arrays as well as numbers (element by element, broadcasting).
+            options = {"elementwise": True} if self.qualified_name(target)[1] == "vectorize" \
+                else {}
             if call:
                 if call.args:
                     raise self.error(call, "@kiln.export takes keyword options only")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .. import typesystem as kt
 from .. import __version__
+from .code_generator import ELEMENTWISE_RANK
 
 # Must match lib/Dialect/ErrorKinds.h.
 ERROR_KINDS = {1: "PyExc_ZeroDivisionError", 2: "PyExc_IndexError", 3: "PyExc_ValueError",
@@ -46,6 +47,16 @@ def c_return_type(type_) -> str:
     if type_ is None or returns_through_pointer(type_):
         return "void"
     return type_.c_type
+
+
+def elementwise_prototype(module_name: str, signature) -> str:
+    params = [f"{array_struct_name(kt.ArrayType(p.type, ELEMENTWISE_RANK))} *{p.name}"
+              for p in signature.params]
+    params.append(f"{array_struct_name(kt.ArrayType(signature.return_type, ELEMENTWISE_RANK))}"
+                  " *out")
+    if signature.raises:
+        params.append("kiln_error *error")
+    return f"void {module_name}_{signature.name}__array({', '.join(params)})"
 
 
 def result_struct_name(prefix: str, signature) -> str:
@@ -108,7 +119,10 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
     ]
     seen = []
     for signature in signatures:
-        for type_ in [p.type for p in signature.params] + [signature.return_type]:
+        types = [p.type for p in signature.params] + [signature.return_type]
+        if signature.elementwise:
+            types = types + [kt.ArrayType(t, ELEMENTWISE_RANK) for t in types]
+        for type_ in types:
             if isinstance(type_, kt.ArrayType) and type_ not in seen:
                 seen.append(type_)
     for array in seen:
@@ -142,6 +156,10 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
             out.append("/* The returned array is the caller's: free(result->allocated) when done."
                        " */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
+        if signature.elementwise:
+            out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "
+                       "out's shape is the iteration space. */")
+            out.append(elementwise_prototype(module_name, signature) + ";")
         out.append("")
     out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */", ""]
     return "\n".join(out)
@@ -471,10 +489,12 @@ def generate_extension(module_name: str, extension_name: str, source_path: str,
         "",
         f"static const char kiln_source_file[] = {c_string(source_path)};",
         RUNTIME.replace("KILN_ERROR_CASES", cases),
+        ELEMENTWISE_RUNTIME if any(s.elementwise for s in signatures) else "",
     ]
     methods = []
     for signature in signatures:
-        out += generate_wrapper(module_name, signature)
+        out += (generate_elementwise_wrapper(module_name, signature) if signature.elementwise
+                else generate_wrapper(module_name, signature))
         params = ", ".join(p.name for p in signature.params)
         doc = f"{signature.name}({params})\n--\n\nCompiled by Kiln from {source_path}:" \
               f"{signature.line}."
@@ -500,6 +520,244 @@ def generate_extension(module_name: str, extension_name: str, source_path: str,
         "",
     ]
     return "\n".join(out)
+
+
+ELEMENTWISE_RUNTIME = r"""
+/* ---- @kiln.vectorize arguments: a number, or an array of the parameter's
+   dtype; both become 3-D strided views broadcast against each other. */
+typedef struct {
+  void *data;
+  int ndim;
+  int64_t shape[3];
+  int64_t strides[3]; /* elements */
+  Py_buffer view;
+  int has_view;
+  union { double f64; float f32; int64_t i64; int32_t i32; } scalar;
+} kiln_operand;
+
+static int kiln_operand_get(PyObject *object, kiln_operand *operand, char kind, int bits,
+                            const char *formats, const char *function, const char *parameter) {
+  operand->has_view = 0;
+  Py_ssize_t itemsize = bits / 8;
+  if (PyObject_CheckBuffer(object) && !PyFloat_Check(object) && !PyLong_Check(object)) {
+    if (PyObject_GetBuffer(object, &operand->view, PyBUF_RECORDS_RO) != 0)
+      return -1;
+    operand->has_view = 1;
+    const char *format = operand->view.format ? operand->view.format : "B";
+    if (*format == '@' || *format == '=' || *format == '<')
+      ++format;
+    if (format[0] == '\0' || format[1] != '\0' || !strchr(formats, format[0]) ||
+        operand->view.itemsize != itemsize) {
+      PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be a number or an array of "
+                   "the matching dtype, not an array of format '%s'", function, parameter,
+                   operand->view.format ? operand->view.format : "B");
+      return -1;
+    }
+    if (operand->view.ndim > 3) {
+      PyErr_Format(PyExc_ValueError, "%s() argument '%s' has more than 3 dimensions",
+                   function, parameter);
+      return -1;
+    }
+    if (((uintptr_t)operand->view.buf) % (uintptr_t)itemsize != 0) {
+      PyErr_Format(PyExc_ValueError, "%s() argument '%s' is not aligned to its item size",
+                   function, parameter);
+      return -1;
+    }
+    operand->data = operand->view.buf;
+    operand->ndim = operand->view.ndim;
+    int64_t step = 1;
+    for (int axis = operand->ndim - 1; axis >= 0; --axis) {
+      operand->shape[axis] = operand->view.shape[axis];
+      Py_ssize_t stride = operand->view.strides ? operand->view.strides[axis] : step * itemsize;
+      if (stride % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s() argument '%s' has a stride that is not a multiple "
+                     "of its item size", function, parameter);
+        return -1;
+      }
+      operand->strides[axis] = stride / itemsize;
+      step *= operand->view.shape[axis];
+    }
+    return 0;
+  }
+  operand->ndim = 0;
+  operand->data = &operand->scalar;
+  if (kind == 'f') {
+    double value;
+    if (kiln_as_double(object, &value, function, parameter) < 0)
+      return -1;
+    if (bits == 64) operand->scalar.f64 = value; else operand->scalar.f32 = (float)value;
+  } else {
+    int64_t value;
+    if (kiln_as_int64(object, &value, bits == 64 ? INT64_MIN : INT32_MIN,
+                      bits == 64 ? INT64_MAX : INT32_MAX, function, parameter) < 0)
+      return -1;
+    if (bits == 64) operand->scalar.i64 = value; else operand->scalar.i32 = (int32_t)value;
+  }
+  return 0;
+}
+
+static void kiln_operands_release(kiln_operand *operands, int count) {
+  for (int i = 0; i < count; ++i)
+    if (operands[i].has_view)
+      PyBuffer_Release(&operands[i].view);
+}
+
+/* numpy's broadcasting of the operands' shapes, right-aligned, into 3 dims. */
+static int kiln_broadcast(kiln_operand *operands, int count, int64_t shape[3], int *ndim,
+                          const char *function) {
+  *ndim = 0;
+  for (int i = 0; i < count; ++i)
+    if (operands[i].ndim > *ndim)
+      *ndim = operands[i].ndim;
+  for (int axis = 0; axis < 3; ++axis)
+    shape[axis] = 1;
+  for (int i = 0; i < count; ++i)
+    for (int k = 0; k < operands[i].ndim; ++k) {
+      int axis = 3 - operands[i].ndim + k;
+      int64_t size = operands[i].shape[k];
+      if (size == shape[axis] || size == 1)
+        continue;
+      if (shape[axis] != 1) {
+        PyErr_Format(PyExc_ValueError, "%s(): operands could not be broadcast together",
+                     function);
+        return -1;
+      }
+      shape[axis] = size;
+    }
+  return 0;
+}
+
+/* Fills a 3-D descriptor of `operand` seen with the broadcast `shape`. */
+static void kiln_operand_view(const kiln_operand *operand, const int64_t shape[3],
+                              void *descriptor) {
+  char **pointers = (char **)descriptor;
+  int64_t *fields = (int64_t *)(pointers + 2);
+  pointers[0] = pointers[1] = (char *)operand->data;
+  fields[0] = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    int k = axis - (3 - operand->ndim);
+    int64_t stride = 0;
+    if (k >= 0 && operand->shape[k] != 1)
+      stride = operand->strides[k];
+    fields[1 + axis] = shape[axis];
+    fields[4 + axis] = stride;
+  }
+}
+"""
+
+
+def generate_elementwise_wrapper(module_name: str, signature) -> list:
+    """The Python face of @kiln.vectorize: numbers give a number, arrays an
+    array (broadcast), computed in one call of `<name>__array`."""
+    name = signature.name
+    params = signature.params
+    count = len(params)
+    result = signature.return_type
+    out_type = kt.ArrayType(result, ELEMENTWISE_RANK)
+    code = {"f64": "d", "f32": "f", "i64": "q", "i32": "i"}[result.name]
+    names = ", ".join(c_string(p.name) for p in params)
+    out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
+           "Py_ssize_t nargs, PyObject *kwnames) {",
+           f"  static const char *const names[] = {{{names}}};",
+           f"  PyObject *bound[{count}];",
+           f"  if (kwnames == NULL && nargs == {count}) {{",
+           *[f"    bound[{i}] = args[{i}];" for i in range(count)],
+           f"  }} else if (kiln_bind_arguments(args, nargs, kwnames, bound, {count}, names, "
+           f"{c_string(name)}) < 0) {{",
+           "    return NULL;",
+           "  }",
+           ]
+    # Numbers only: the scalar kernel, at the cost of a plain wrapper.
+    exact = " && ".join(f"(PyFloat_CheckExact(bound[{i}]) || PyLong_CheckExact(bound[{i}]))"
+                        for i in range(count)) or "1"
+    out.append(f"  if ({exact}) {{")
+    scalar_args = []
+    for index, param in enumerate(params):
+        label = f"{c_string(name)}, {c_string(param.name)}"
+        if param.type.is_float:
+            out += [f"    double number_{index};",
+                    f"    if (kiln_as_double(bound[{index}], &number_{index}, {label}) < 0)",
+                    "      return NULL;"]
+        else:
+            low, high = ("INT64_MIN", "INT64_MAX") if param.type.bits == 64 else (
+                "INT32_MIN", "INT32_MAX")
+            out += [f"    int64_t number_{index};",
+                    f"    if (kiln_as_int64(bound[{index}], &number_{index}, {low}, {high}, "
+                    f"{label}) < 0)",
+                    "      return NULL;"]
+        scalar_args.append(f"({param.type.c_type})number_{index}")
+    if signature.raises:
+        out.append("    kiln_error scalar_error = {0};")
+        scalar_args.append("&scalar_error")
+    out.append(f"    {result.c_type} value = {module_name}_{name}({', '.join(scalar_args)});")
+    if signature.raises:
+        out += ["    if (scalar_error.kind != 0)",
+                f"      return kiln_raise(&scalar_error, {c_string(name)});"]
+    out += [f"    return {box(result, 'value')};", "  }",
+            f"  kiln_operand operands[{count}];",
+            "  int acquired = 0;"]
+    for index, param in enumerate(params):
+        kind = "f" if param.type.is_float else "i"
+        formats = "".join(param.type.buffer_formats)
+        out += [f"  if (kiln_operand_get(bound[{index}], &operands[{index}], '{kind}', "
+                f"{param.type.bits}, {c_string(formats)}, {c_string(name)}, "
+                f"{c_string(param.name)}) < 0) {{",
+                f"    kiln_operands_release(operands, acquired + operands[{index}].has_view);",
+                "    return NULL;",
+                "  }",
+                "  ++acquired;"]
+    out += ["  int64_t shape[3];",
+            "  int ndim;",
+            f"  if (kiln_broadcast(operands, {count}, shape, &ndim, {c_string(name)}) < 0) {{",
+            f"    kiln_operands_release(operands, {count});",
+            "    return NULL;",
+            "  }",
+            "  int64_t elements = shape[0] * shape[1] * shape[2];",
+            f"  void *storage = malloc((size_t)(elements ? elements : 1) * {result.bits // 8});",
+            "  if (!storage) {",
+            f"    kiln_operands_release(operands, {count});",
+            "    return PyErr_NoMemory();",
+            "  }"]
+    call_args = []
+    for index, param in enumerate(params):
+        struct = array_struct_name(kt.ArrayType(param.type, ELEMENTWISE_RANK))
+        out += [f"  {struct} view_{param.name};",
+                f"  kiln_operand_view(&operands[{index}], shape, &view_{param.name});"]
+        call_args.append(f"&view_{param.name}")
+    out += [f"  {array_struct_name(out_type)} result = {{storage, storage, 0, "
+            "{shape[0], shape[1], shape[2]}, {shape[1] * shape[2], shape[2], 1}};"]
+    call_args.append("&result")
+    if signature.raises:
+        out.append("  kiln_error error = {0};")
+        call_args.append("&error")
+    call = f"{module_name}_{name}__array({', '.join(call_args)});"
+    out += ["  if (ndim > 0) {",
+            "    Py_BEGIN_ALLOW_THREADS",
+            f"    {call}",
+            "    Py_END_ALLOW_THREADS",
+            "  } else {",
+            f"    {call}",
+            "  }",
+            f"  kiln_operands_release(operands, {count});"]
+    if signature.raises:
+        out += ["  if (error.kind != 0) {",
+                "    free(storage);",
+                f"    return kiln_raise(&error, {c_string(name)});",
+                "  }"]
+    out += ["  if (ndim == 0) {",
+            f"    PyObject *number = {box(result, f'(({result.c_type} *)storage)[0]')};",
+            "    free(storage);",
+            "    return number;",
+            "  }",
+            "  int64_t trimmed_shape[3], trimmed_strides[3];",
+            "  for (int k = 0; k < ndim; ++k) {",
+            "    trimmed_shape[k] = result.shape[3 - ndim + k];",
+            "    trimmed_strides[k] = result.strides[3 - ndim + k];",
+            "  }",
+            f"  return kiln_owned_array(storage, storage, ndim, trimmed_shape, trimmed_strides, "
+            f"{result.bits // 8}, \"{code}\");",
+            "}", ""]
+    return out
 
 
 def box(type_, expression: str) -> str:

@@ -175,3 +175,10 @@ def pairwise(points: kiln.f64[:, :], distances: kiln.f64[:, :]) -> None:
                 t = points[i, k] - points[j, k]
                 total += t * t
             distances[i, j] = math.sqrt(total)
+
+
+@kiln.vectorize
+def logistic(v: float, k: float) -> float:
+    # A function of numbers: @kiln.vectorize also makes it take arrays, one
+    # native call per array instead of one per element (the batching table).
+    return 1.0 / (1.0 + math.exp(-k * v))

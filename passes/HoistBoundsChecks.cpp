@@ -2,6 +2,7 @@
 
 #include "lib/Dialect/KilnDialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -147,6 +148,11 @@ private:
       }
     }
     Value fast = arith::OrIOp::create(builder, loc, runsNever, allInside);
+    // In-bounds is the expected case: tell LLVM, so the checked copy is laid
+    // out cold and block-frequency estimates (the reporter's weights) agree.
+    fast = LLVM::ExpectOp::create(builder, loc, fast,
+                                  arith::ConstantOp::create(builder, loc,
+                                                            builder.getBoolAttr(true)));
 
     auto branch = scf::IfOp::create(builder, loc, loop.getResultTypes(), fast,
                                     /*withElseRegion=*/true);

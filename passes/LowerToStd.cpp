@@ -157,6 +157,10 @@ Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
 Value lowerPow(Emitter &e, Value base, Value exponent) {
   Type type = base.getType();
   if (type.isInteger()) {
+    Value zero = e.constant(type, 0);
+    e.check(e.negate(e.andi(e.cmpi(arith::CmpIPredicate::eq, base, zero),
+                            e.cmpi(arith::CmpIPredicate::slt, exponent, zero))),
+            "ZeroDivisionError", "0.0 cannot be raised to a negative power");
     e.check(e.cmpi(arith::CmpIPredicate::sge, exponent, e.constant(type, 0)),
             "ValueError",
             "negative exponent: int ** negative int would be a float; write "
@@ -165,8 +169,10 @@ Value lowerPow(Emitter &e, Value base, Value exponent) {
   }
   Value zero = e.constant(type, 0.0);
   Value finite = e.andi(e.isFinite(base), e.isFinite(exponent));
-  e.check(e.negate(e.andi(e.cmpf(arith::CmpFPredicate::OEQ, base, zero),
-                          e.cmpf(arith::CmpFPredicate::OLT, exponent, zero))),
+  // CPython raises only for a finite negative exponent; 0.0 ** -inf is inf.
+  e.check(e.negate(e.andi(e.andi(e.cmpf(arith::CmpFPredicate::OEQ, base, zero),
+                                 e.cmpf(arith::CmpFPredicate::OLT, exponent, zero)),
+                          e.isFinite(exponent))),
           "ZeroDivisionError", "0.0 cannot be raised to a negative power");
   Value fractional = e.cmpf(arith::CmpFPredicate::ONE,
                             math::FloorOp::create(e.builder, e.loc, exponent),

@@ -19,6 +19,10 @@ from . import layout
 
 C_STRICT_FLAGS = ["-O3", "-march=native"]
 C_FAST_FLAGS = ["-O3", "-march=native", "-ffast-math"]
+# Kiln's float semantics in C: clang contracts a*b+c into an FMA by default
+# (-ffp-contract=on); Kiln never does, so this variant computes the same bits.
+C_EXACT_FLAGS = ["-O3", "-march=native", "-ffp-contract=off"]
+C_VARIANTS = (("c_strict", C_STRICT_FLAGS), ("c_fast", C_FAST_FLAGS), ("c_exact", C_EXACT_FLAGS))
 # The timing loop itself needs no -O3: it only calls the kernel.
 TIMER_FLAGS = ["-O2", "-march=native", "-fPIC"]
 
@@ -31,7 +35,7 @@ class BuildError(RuntimeError):
 class Build:
     peers_source: str = ""
     kiln: str = ""              # kiln build output of bench/kernels_kiln.py
-    kiln_nocheck: str = ""      # the same source with @kiln.export(boundscheck=False)
+    kiln_variants: dict = field(default_factory=dict)  # "nocheck"/"fastmath" -> build output
     timers: dict = field(default_factory=dict)   # variant -> batch-timer shared library
     objects: dict = field(default_factory=dict)  # variant -> object file with the kernels
     probes: dict = field(default_factory=dict)   # stream, peakflops, fma_peak_avx512
@@ -72,16 +76,19 @@ def kiln_build(source, outdir, log_name):
     return result
 
 
-def nocheck_variant_source(directory):
-    """bench/kernels_kiln.py with every @kiln.export turned into
-    @kiln.export(boundscheck=False): it shows what the bounds checks cost."""
+# Variants of bench/kernels_kiln.py with one option on every @kiln.export,
+# built as modules of their own: what the bounds checks cost, and Kiln in
+# the float mode of C -ffast-math and Numba fastmath.
+VARIANTS = {"nocheck": "boundscheck=False", "fastmath": "fastmath=True"}
+
+
+def variant_source(suffix, option, directory):
     with open(layout.KERNELS_SOURCE, encoding="utf-8") as handle:
         text = handle.read()
-    variant, count = re.subn(r"^@kiln\.export$", "@kiln.export(boundscheck=False)", text,
-                             flags=re.M)
+    variant, count = re.subn(r"^@kiln\.export$", f"@kiln.export({option})", text, flags=re.M)
     if count == 0:
         raise BuildError("no bare @kiln.export found in bench/kernels_kiln.py")
-    path = os.path.join(directory, f"{layout.KILN_MODULE}_nocheck.py")
+    path = os.path.join(directory, f"{layout.KILN_MODULE}_{suffix}.py")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(variant)
     return path
@@ -90,9 +97,11 @@ def nocheck_variant_source(directory):
 def build_kiln(build):
     build.kiln = layout.build_path("kiln")
     kiln_build(layout.KERNELS_SOURCE, build.kiln, "kiln")
-    source = nocheck_variant_source(fresh_directory("kiln_nocheck_source"))
-    build.kiln_nocheck = layout.build_path("kiln_nocheck")
-    kiln_build(source, build.kiln_nocheck, "kiln_nocheck")
+    sources = fresh_directory("kiln_variant_sources")
+    for suffix, option in VARIANTS.items():
+        outdir = layout.build_path(f"kiln_{suffix}")
+        kiln_build(variant_source(suffix, option, sources), outdir, f"kiln_{suffix}")
+        build.kiln_variants[suffix] = outdir
 
 
 def copy_peers(build):
@@ -108,7 +117,7 @@ def copy_peers(build):
 def build_c_timers(build):
     directory = fresh_directory("c")
     src = build.peers_source
-    for variant, flags in (("c_strict", C_STRICT_FLAGS), ("c_fast", C_FAST_FLAGS)):
+    for variant, flags in C_VARIANTS:
         obj = os.path.join(directory, f"ckernels_{variant}.o")
         run_logged([layout.CLANG, *flags, "-fPIC", "-c", os.path.join(src, "ckernels.c"),
                     "-o", obj], "c_reference")
@@ -117,9 +126,9 @@ def build_c_timers(build):
     run_logged([layout.CLANG, *TIMER_FLAGS, f"-I{layout.NATIVE_SOURCE}", f"-I{src}", "-c",
                 os.path.join(layout.NATIVE_SOURCE, "time_reference.c"), "-o", timer_obj],
                "c_reference")
-    for variant in ("c_strict", "c_fast"):
+    for variant, _ in C_VARIANTS:
         library = os.path.join(directory, f"libtime_{variant}.so")
-        # -Bsymbolic: the strict and fast libraries define the same k_* names;
+        # -Bsymbolic: the variants' libraries define the same k_* names;
         # each timer must call its own copy.
         run_logged([layout.CLANG, "-shared", "-Wl,-Bsymbolic", timer_obj, build.objects[variant],
                     "-o", library, "-lm"], "c_reference")
@@ -145,13 +154,16 @@ def openmp_build(source, output, extra, log_name, build, key):
         build.notes[key] = f"{layout.SYSTEM_CC} -O3 -march=native -fopenmp (no libomp for clang)"
 
 
-def build_probes(build, stream_array_bytes):
+def build_probes(build, stream_sizes):
+    """stream_sizes: {name: bytes per array}; "stream" is the bandwidth
+    limit, any other size shows how much of it the caches still serve."""
     directory = fresh_directory("limits")
     src = build.peers_source
-    stream = os.path.join(directory, "stream")
-    openmp_build(os.path.join(src, "stream.c"), stream, [f"-DNBYTES=({stream_array_bytes}L)"],
-                 "limits", build, "stream")
-    build.probes["stream"] = stream
+    for name, array_bytes in stream_sizes.items():
+        stream = os.path.join(directory, name)
+        openmp_build(os.path.join(src, "stream.c"), stream, [f"-DNBYTES=({array_bytes}L)"],
+                     "limits", build, "stream")
+        build.probes[name] = stream
     peak = os.path.join(directory, "peakflops")
     openmp_build(os.path.join(src, "peakflops.c"), peak, [], "limits", build, "peakflops")
     build.probes["peakflops"] = peak
@@ -215,18 +227,18 @@ def timed_step(build, name, function, *args, required=False):
         build.seconds[name] = round(time.perf_counter() - start, 2)
 
 
-def build_all(log, stream_array_bytes) -> Build:
+def build_all(log, stream_sizes) -> Build:
     os.makedirs(layout.BUILD, exist_ok=True)
     shutil.rmtree(layout.build_path("logs"), ignore_errors=True)
     build = Build()
-    log("building Kiln's module (and its boundscheck=False variant) ...")
+    log("building Kiln's module (and its boundscheck=False and fastmath=True variants) ...")
     timed_step(build, "kiln", build_kiln, required=True)
     copy_peers(build)
     timed_step(build, "c_timers", build_c_timers, required=True)
     log("building peers and probes (two at a time) ...")
     steps = [("pythran", build_pythran, ()), ("cython", build_cython, ()),
              ("fastcall_ext", build_fastcall_extension, ()), ("cffi", build_cffi, ()),
-             ("limits", build_probes, (stream_array_bytes,))]
+             ("limits", build_probes, (stream_sizes,))]
     with ThreadPoolExecutor(max_workers=2) as pool:
         for future in [pool.submit(timed_step, build, name, function, *args)
                        for name, function, args in steps]:

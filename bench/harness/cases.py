@@ -4,7 +4,8 @@ flops), the limit it is compared against, and how results are compared.
 Sizes are chosen by working set (every array a call touches): one that
 fits in L1, one in L2, one far beyond the last-level cache (DRAM). The
 compute-bound kernels (matmul, mandelbrot) are scaled down instead: the
-naive triple loop at a DRAM-sized matrix would take seconds per call."""
+naive triple loop at a DRAM-sized matrix would take seconds per call;
+pairwise is capped at 2048 points (a 32 MiB distance matrix)."""
 
 import math
 from dataclasses import dataclass, field
@@ -157,8 +158,13 @@ def mandelbrot_case(tier) -> Case:
                 compare="pixels", limit="fma")
 
 
+# Pairwise is compute-bound at every size, and numpy's version builds an
+# m x m x d temporary: beyond this many points it only makes the run longer.
+PAIRWISE_MAX_POINTS = 2048
+
+
 def pairwise_case(tier, working_set, rng) -> Case:
-    m = max(8, math.isqrt(working_set // 8))
+    m = max(8, min(math.isqrt(working_set // 8), PAIRWISE_MAX_POINTS))
     d = PAIRWISE_DIMENSIONS
     args = (aligned_copy(rng.random((m, d))), aligned_empty((m, m), np.float64))
     # per pair: d subtractions, d multiplications, d additions (sqrt not counted)

@@ -57,8 +57,11 @@ def first_line(command: list) -> str:
 
 
 def module_version(name: str):
+    import warnings
     try:
-        return __import__(name).__version__
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pythran's import warns about numpy aliases
+            return __import__(name).__version__
     except Exception:  # noqa: BLE001 - a missing peer is reported, not fatal
         return None
 
@@ -97,40 +100,89 @@ def describe() -> dict:
 
 
 def busy_builds() -> list:
-    """Compiler jobs that would make timings noisy (the lead builds Kiln on
-    this machine): a running ninja or make."""
+    """Jobs that would make timings noisy (the lead builds and tests Kiln on
+    this machine): builds, compilers, lit, pytest. The run's own builds are
+    over before anything is timed."""
     found = []
-    for name in ("ninja", "make"):
-        result = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True)
-        found += [f"{name}:{pid}" for pid in result.stdout.split()]
+    for pattern, exact in (("ninja", True), ("make", True), ("cmake", True), ("clang-22", True),
+                           ("clang++-22", True), ("cc1plus", True), ("kilnc", True),
+                           ("bin/lit", False), ("pytest", False)):
+        command = ["pgrep", "-x" if exact else "-f", pattern]
+        result = subprocess.run(command, capture_output=True, text=True)
+        found += [f"{pattern}:{pid}" for pid in result.stdout.split() if int(pid) != os.getpid()]
     return found
 
 
+def busy_cpus(seconds=2.0) -> float:
+    """CPUs' worth of work other processes did over `seconds` (this process sleeps)."""
+    def totals():
+        with open("/proc/stat", encoding="utf-8") as handle:
+            values = [int(v) for v in handle.readline().split()[1:]]
+        idle = values[3] + values[4]
+        return sum(values) - idle, sum(values)
+    busy_before, all_before = totals()
+    time.sleep(seconds)
+    busy_after, all_after = totals()
+    elapsed = (all_after - all_before) / os.cpu_count()
+    return (busy_after - busy_before) / elapsed if elapsed else 0.0
+
+
 def wait_until_quiet(log, max_wait_seconds: float) -> dict:
-    """Waits for running builds to end (up to max_wait_seconds) and reports
-    how quiet the machine was when timing started."""
+    """Waits (up to max_wait_seconds) until no build or test runs and the
+    CPUs are idle, and reports how quiet the machine was when timing started."""
     start = time.time()
     announced = False
     while True:
         busy = busy_builds()
-        if not busy or time.time() - start >= max_wait_seconds:
+        load = busy_cpus()
+        if (not busy and load < 0.25) or time.time() - start >= max_wait_seconds:
             break
         if not announced:
-            log(f"waiting for {', '.join(busy)} to finish before timing "
-                f"(up to {max_wait_seconds:.0f} s; --max-wait changes it)")
+            log(f"waiting for a quiet machine ({', '.join(busy) or f'{load:.2f} CPUs busy'}; "
+                f"up to {max_wait_seconds:.0f} s, --max-wait changes it)")
             announced = True
         time.sleep(5)
     return {"waited_s": round(time.time() - start, 1), "builds_running": busy,
-            "load_average_1min": os.getloadavg()[0]}
+            "busy_cpus": round(load, 2), "load_average_1min": os.getloadavg()[0]}
 
 
-def pin_to_one_cpu():
-    """Timings run on one CPU (the last), so the scheduler never moves a
-    batch mid-way; children (the C timers live in this process) inherit it."""
-    allowed = sorted(os.sched_getaffinity(0))
-    chosen = allowed[-1]
-    os.sched_setaffinity(0, {chosen})
-    return allowed, chosen
+def pause_while_builds_run(log, max_wait_seconds: float) -> float:
+    """Between kernels: a cheap check (no CPU sampling) that no build or test
+    started meanwhile; waits for it to end. Returns the seconds waited."""
+    start = time.time()
+    busy = busy_builds()
+    if busy:
+        log(f"  pausing while {', '.join(busy)} runs ...")
+    while busy and time.time() - start < max_wait_seconds:
+        time.sleep(5)
+        busy = busy_builds()
+    return time.time() - start
+
+
+class BuildGuard:
+    """Keeps builds and tests that start during the kernel timings out of
+    the figures: wait for them before a case, and measure a case again when
+    one started while it ran."""
+
+    def __init__(self, log, max_wait_seconds):
+        self.log, self.max_wait = log, max_wait_seconds
+        self.paused_seconds = 0.0
+        self.repeated = []
+
+    def before_case(self):
+        self.paused_seconds += pause_while_builds_run(self.log, self.max_wait)
+
+    def disturbed(self, label):
+        busy = busy_builds()
+        if busy:
+            self.log(f"  {label}: {', '.join(busy)} started meanwhile; measuring it again")
+            self.repeated.append(label)
+        return bool(busy)
+
+
+def pin_to(cpu):
+    """Timings run on one CPU, so the scheduler never moves a batch mid-way."""
+    os.sched_setaffinity(0, {cpu})
 
 
 def unpin(allowed):

@@ -19,6 +19,8 @@ enum class ErrorKind : int32_t {
   AssertionError = 5,
   RuntimeError = 6,
   TypeError = 7,
+  MemoryError = 8,
+  RecursionError = 9,
 };
 
 std::optional<ErrorKind> parseErrorKind(llvm::StringRef name);

@@ -22,6 +22,8 @@ std::optional<ErrorKind> parseErrorKind(llvm::StringRef name) {
       .Case("AssertionError", ErrorKind::AssertionError)
       .Case("RuntimeError", ErrorKind::RuntimeError)
       .Case("TypeError", ErrorKind::TypeError)
+      .Case("MemoryError", ErrorKind::MemoryError)
+      .Case("RecursionError", ErrorKind::RecursionError)
       .Default(std::nullopt);
 }
 
@@ -37,7 +39,8 @@ LogicalResult CheckOp::verify() {
     return emitOpError() << "unknown exception kind '" << getKind()
                          << "'; expected ZeroDivisionError, IndexError, "
                             "ValueError, OverflowError, AssertionError, "
-                            "RuntimeError or TypeError";
+                            "RuntimeError, TypeError, MemoryError or "
+                            "RecursionError";
   if (static_cast<int64_t>(getArgs().size()) > ErrorRecordLayout::maxArgs)
     return emitOpError() << "takes at most " << ErrorRecordLayout::maxArgs
                          << " message operands, got " << getArgs().size();

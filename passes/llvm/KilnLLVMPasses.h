@@ -12,6 +12,7 @@
 
 namespace llvm {
 class PassBuilder;
+class TargetMachine;
 } // namespace llvm
 
 namespace kiln {
@@ -61,6 +62,20 @@ struct IRStatsOptions {
   std::string label;
 };
 
+// The vectorization report of every defined function (schema
+// "kiln-vector-report/1", described in docs/architecture.md): coverage and
+// lane utilisation of the work each function, loop, basic block, source line
+// and instruction does, weighted by block frequency. The vector register
+// width comes from the target's cost model when `machine` is given, else
+// from each function's "target-features".
+llvm::json::Object collectVectorReport(llvm::Module &module,
+                                       llvm::TargetMachine *machine);
+
+struct VectorReportOptions {
+  // "-" is standard output.
+  std::string outputPath = "-";
+};
+
 class StripRTTIPass : public llvm::PassInfoMixin<StripRTTIPass> {
 public:
   explicit StripRTTIPass(StripRTTIOptions options = {})
@@ -103,15 +118,32 @@ private:
   IRStatsOptions options;
 };
 
+class VectorReportPass : public llvm::PassInfoMixin<VectorReportPass> {
+public:
+  explicit VectorReportPass(VectorReportOptions options = {})
+      : options(std::move(options)) {}
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &analyses);
+  void printPipeline(llvm::raw_ostream &os,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>);
+  static bool isRequired() { return true; }
+
+private:
+  VectorReportOptions options;
+};
+
 // Parsers for the text between `<` and `>` in a textual pipeline; errors are
 // StringErrors, as PassBuilder::parsePassParameters requires.
 llvm::Expected<StripRTTIOptions> parseStripRTTIParameters(llvm::StringRef text);
 llvm::Expected<StripMetadataOptions>
 parseStripMetadataParameters(llvm::StringRef text);
 llvm::Expected<IRStatsOptions> parseIRStatsParameters(llvm::StringRef text);
+llvm::Expected<VectorReportOptions>
+parseVectorReportParameters(llvm::StringRef text);
 
-// Makes `kiln-strip-rtti`, `kiln-strip-metadata` and `kiln-ir-stats`
-// (with their `<...>` parameters) known to the builder's pipeline parser.
+// Makes `kiln-strip-rtti`, `kiln-strip-metadata`, `kiln-ir-stats` and
+// `kiln-vector-report` (with their `<...>` parameters) known to the
+// builder's pipeline parser.
 void registerKilnLLVMPasses(llvm::PassBuilder &builder);
 
 } // namespace kiln

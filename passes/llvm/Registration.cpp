@@ -96,6 +96,17 @@ Expected<IRStatsOptions> parseIRStatsParameters(StringRef text) {
   return options;
 }
 
+Expected<VectorReportOptions> parseVectorReportParameters(StringRef text) {
+  VectorReportOptions options;
+  for (StringRef parameter : splitParameters(text)) {
+    StringRef value = parameter;
+    if (!value.consume_front("output=") || value.empty())
+      return invalidParameter("kiln-vector-report", parameter, "output=FILE");
+    options.outputPath = value.str();
+  }
+  return options;
+}
+
 void registerKilnLLVMPasses(PassBuilder &builder) {
   builder.registerPipelineParsingCallback(
       [](StringRef element, ModulePassManager &passes,
@@ -106,7 +117,10 @@ void registerKilnLLVMPasses(PassBuilder &builder) {
                                                 parseStripMetadataParameters,
                                                 passes) ||
                addParsedPass<IRStatsPass>(element, "kiln-ir-stats",
-                                          parseIRStatsParameters, passes);
+                                          parseIRStatsParameters, passes) ||
+               addParsedPass<VectorReportPass>(element, "kiln-vector-report",
+                                               parseVectorReportParameters,
+                                               passes);
       });
 }
 

@@ -35,6 +35,55 @@ def print_mlir(path: str) -> int:
     return 0
 
 
+def report(args) -> int:
+    import json
+    import tempfile
+
+    from .report import html, terminal
+
+    if args.diff:
+        before, after = (json.load(open(path, encoding="utf-8")) for path in args.diff)
+        sys.stdout.write(terminal.diff(before, after))
+        return 0
+    if not args.target:
+        print("kiln: error: kiln report needs a module or a .kiln.json", file=sys.stderr)
+        return 2
+    outdir = args.outdir
+    if args.target.endswith(".json"):
+        record = json.load(open(args.target, encoding="utf-8"))
+        outdir = outdir or os.path.dirname(os.path.abspath(args.target))
+    else:
+        from .compiler.compiler import build
+        outdir = outdir or tempfile.mkdtemp(prefix="kiln-report-")
+        try:
+            result = build(args.target, outdir)
+        except KilnCompileError as error:
+            report_compile_error(args.target, error)
+            return 1
+        except (KilnToolchainError, OSError, ValueError) as error:
+            print(f"kiln: error: {error}", file=sys.stderr)
+            return 1
+        record = json.load(open(result.artifacts["record"], encoding="utf-8"))
+    if args.profile:
+        from .report.profile import profile
+        record["profile"] = profile(args.profile, outdir, record)
+    sys.stdout.write(terminal.render(record, args.granularity))
+    if args.profile:
+        for name, entry in sorted(record["profile"]["functions"].items(),
+                                  key=lambda item: -item[1]["share"]):
+            where = "runs compiled" if entry["compiled"] else "falls back to Python"
+            print(f"`{name}` {where}: {entry['share'] * 100:.0f} % of run time "
+                  f"({entry['seconds']:.4f} s)")
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as handle:
+            handle.write(html.render(record))
+        print(f"kiln: wrote {args.html}")
+    problems = terminal.gate(record, args.min_coverage, args.fail_on_fallback)
+    for problem in problems:
+        print(f"kiln: gate: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="kiln", description="Kiln: compile annotated numeric "
                                      "Python ahead of time")
@@ -51,12 +100,32 @@ def main(argv=None) -> int:
     build_parser.add_argument("--release", action="store_true",
                               help="-O3, then strip debug info, unused C++ type information "
                                    "and dead declarations (kilnc --release)")
+    report_parser = commands.add_parser(
+        "report", help="how much of each function, loop and line became SIMD code")
+    report_parser.add_argument("target", nargs="?", help="a module (.py, built first) or its "
+                               "<mod>.kiln.json")
+    report_parser.add_argument("--outdir", help="where to build a .py target (default: a "
+                               "temporary directory)")
+    report_parser.add_argument("--granularity", choices=("function", "basic_block",
+                                                         "instruction"), default="function")
+    report_parser.add_argument("--html", help="also write a self-contained HTML page")
+    report_parser.add_argument("--diff", nargs=2, metavar=("A.kiln.json", "B.kiln.json"),
+                               help="what got better or worse from build A to build B")
+    report_parser.add_argument("--min-coverage", type=float,
+                               help="exit 1 when module coverage is below this (0..1)")
+    report_parser.add_argument("--fail-on-fallback", action="store_true",
+                               help="exit 1 when a function falls back to Python")
+    report_parser.add_argument("--profile", metavar="SCRIPT",
+                               help="run SCRIPT against the built module and show each "
+                                    "function's share of the run time")
     mlir_parser = commands.add_parser("mlir", help="print the MLIR Kiln emits for a module")
     mlir_parser.add_argument("module", help="path to the .py file")
     args = parser.parse_args(argv)
 
     if args.command == "mlir":
         return print_mlir(args.module)
+    if args.command == "report":
+        return report(args)
 
     from .compiler.compiler import BuildOptions, build
     try:
@@ -79,6 +148,8 @@ def main(argv=None) -> int:
     names = ", ".join(s.name for s in result.signatures) or "nothing compiled"
     print(f"kiln: built {result.module_name} ({names}) into {result.outdir}")
     for fallback in result.fallbacks:
+        if fallback["kind"] != "function":
+            continue  # code-level points are in the record and `kiln report`
         print(f"kiln: fallback: {fallback['function']} stays Python: {fallback['file']}:"
               f"{fallback['line']}:{fallback['column']}: {fallback['reason']}", file=sys.stderr)
     return 0

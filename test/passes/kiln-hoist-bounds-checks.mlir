@@ -6,7 +6,8 @@
 // CHECK: %[[TRIPS:.*]] = arith.ceildivsi
 // CHECK: arith.cmpi sle, %[[TRIPS]]
 // CHECK-COUNT-4: arith.cmpi ult
-// CHECK: %[[OK:.*]] = arith.ori
+// CHECK: %[[ANY:.*]] = arith.ori
+// CHECK: %[[OK:.*]] = llvm.intr.expect %[[ANY]]
 // CHECK: scf.if %[[OK]] {
 // CHECK: scf.for
 // CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}

@@ -32,7 +32,7 @@ def total(x: kiln.f64[:]) -> float:
 
 # A negative step iterates a normalized counter.
 # CHECK-LABEL: func.func @countdown(
-# CHECK: arith.ceildivsi
+# CHECK: arith.ceildivui
 # CHECK: scf.for
 # CHECK: arith.muli
 # CHECK: arith.addi

@@ -97,6 +97,12 @@ cl::opt<std::string> irStatsFile(
     cl::desc("Write kiln-ir-stats JSON of the optimized LLVM module before "
              "and after the strips (keys \"before\", \"after\")"),
     cl::value_desc("file"), cl::cat(kilncCategory));
+cl::opt<std::string> vectorReportFile(
+    "vector-report",
+    cl::desc("Write the kiln-vector-report JSON (SIMD coverage and lane "
+             "utilisation per function, loop, block, line and instruction) "
+             "of the optimized LLVM module"),
+    cl::value_desc("file"), cl::cat(kilncCategory));
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "kilnc") << message << "\n";
@@ -126,6 +132,9 @@ int main(int argc, char **argv) {
   if (!irStatsFile.empty() && emitKind == EmitKind::MLIRLLVM)
     return fail("--ir-stats describes LLVM IR; it cannot be combined with "
                 "--emit=mlir-llvm");
+  if (!vectorReportFile.empty() && emitKind == EmitKind::MLIRLLVM)
+    return fail("--vector-report describes LLVM IR; it cannot be combined "
+                "with --emit=mlir-llvm");
 
   mlir::DialectRegistry registry;
   kiln::registerKilnDialects(registry);
@@ -214,7 +223,18 @@ int main(int argc, char **argv) {
   }
 
   // After optimization, so that whatever reports on the optimized module
-  // (--ir-stats, -pass-remarks) still sees locations.
+  // (--ir-stats, --vector-report, -pass-remarks) still sees locations.
+  if (!vectorReportFile.empty()) {
+    auto reportOutput = mlir::openOutputFile(vectorReportFile, &errorMessage);
+    if (!reportOutput)
+      return fail(errorMessage);
+    reportOutput->os() << llvm::formatv(
+                              "{0:2}",
+                              llvm::json::Value(kiln::collectVectorReport(
+                                  *llvmModule, machine->get())))
+                       << "\n";
+    reportOutput->keep();
+  }
   llvm::json::Object statsBefore;
   if (!irStatsFile.empty())
     statsBefore = kiln::collectIRStats(*llvmModule);

@@ -184,6 +184,7 @@ class FunctionCodeGenerator(LibraryCalls):
         # Result types of `and`/`or`/conditional expressions, widened across
         # typing rounds like variables are.
         self.expression_types: dict = {}
+        self.variable_origins: dict = {}
 
     # ------------------------------------------------------------------ api
     def generate(self) -> tuple[str, FunctionSignature]:
@@ -376,6 +377,11 @@ class FunctionCodeGenerator(LibraryCalls):
             return [self.abi_type(e) for e in result.elements]
         return [self.abi_type(result)]
 
+    @staticmethod
+    def ssa_name(name: str) -> str:
+        # Kiln's own SSA names (%error) cannot be taken by a parameter.
+        return f"%arg.{name}" if name in ("error",) else f"%{name}"
+
     def abi_type(self, type_) -> str:
         # i1 has no defined C ABI; booleans cross the boundary as one byte.
         if isinstance(type_, kt.ScalarType) and type_.is_bool:
@@ -400,9 +406,11 @@ class FunctionCodeGenerator(LibraryCalls):
         entry = []
         self.lines = entry
         for param in params:
-            value = Value(f"%{param.name}", param.type, origins=frozenset([param.name]))
+            value = Value(self.ssa_name(param.name), param.type,
+                          origins=frozenset([param.name]))
             if isinstance(param.type, kt.ScalarType) and param.type.is_bool:
-                value = self.op(f"arith.trunci %{param.name} : i8 to i1", kt.boolean, self.func)
+                value = self.op(f"arith.trunci {self.ssa_name(param.name)} : i8 to i1",
+                                kt.boolean, self.func)
             self.symbols[param.name] = value
             self.var_types[param.name] = VarType(param.type)
             self.declared[param.name] = param.type
@@ -410,7 +418,7 @@ class FunctionCodeGenerator(LibraryCalls):
 
         if self.raises != raised_before:
             self.changed = True
-        arguments = [f"%{p.name}: {self.abi_type(p.type)}" for p in params]
+        arguments = [f"{self.ssa_name(p.name)}: {self.abi_type(p.type)}" for p in params]
         if self.needs_error_slot():
             arguments.append("%error: !llvm.ptr {kiln.error_slot}")
         result_types = self.result_abi_types()
@@ -446,6 +454,10 @@ class FunctionCodeGenerator(LibraryCalls):
             if isinstance(stmt, ast.Return):
                 self.exit_return(stmt)
                 return True
+            if isinstance(stmt, ast.Raise) and terminal:
+                self.statement(stmt)
+                self.exit_unreachable(stmt)
+                return True
             if isinstance(stmt, (ast.Break, ast.Continue)):
                 self.finish_loop("break" if isinstance(stmt, ast.Break) else "continue", stmt)
                 return True
@@ -461,6 +473,22 @@ class FunctionCodeGenerator(LibraryCalls):
             self.fall_off_end(stmts[-1] if stmts else self.func)
             return True
         return False
+
+    def exit_unreachable(self, node):
+        """Ends a region whose end is never reached (after a raise, or after
+        an endless loop) with whatever its exit needs: zeros, never used."""
+        if self.mode.kind == "loop":
+            self.finish_loop("continue", node)
+            return
+        result = self.return_type()
+        if result is None:
+            self.finish_return(None, node)
+            return
+        elements = result.elements if isinstance(result, kt.TupleType) else [result]
+        if any(isinstance(e, kt.ArrayType) for e in elements):
+            raise self.error(node, "a function returning an array cannot end in `raise` yet")
+        values = [self.constant(0, e, node) for e in elements]
+        self.finish_return(values[0] if len(values) == 1 else tuple_value(values), node)
 
     def has_exit(self, stmts) -> bool:
         """True when the statements can leave the current region early."""
@@ -509,8 +537,15 @@ class FunctionCodeGenerator(LibraryCalls):
                 raise self.error(stmt, f"`{self.func.name}` is annotated -> None but returns "
                                        "a value")
             target = self.return_annotation
+            if isinstance(target, kt.ScalarType) and target.is_bool and not (
+                    isinstance(value.type, kt.ScalarType) and value.type.is_bool):
+                raise self.error(stmt, f"`{self.func.name}` is annotated -> bool but returns "
+                                       f"a {getattr(value.type, 'display', value.type)}")
         else:
             target = self.join_return(value)
+        if isinstance(value.type, kt.TupleType) and any(
+                isinstance(e.type, kt.ArrayType) for e in value.elements):
+            raise self.error(stmt, "a returned tuple may hold only numbers, not arrays")
         return self.convert(value, target, stmt)
 
     def exit_return(self, stmt: ast.Return):
@@ -655,9 +690,17 @@ class FunctionCodeGenerator(LibraryCalls):
                 self.finish_return(value, node)
 
         scope = branch_mode.kind == "function"
+        endless = isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and \
+            bool(node.test.value) and not loop_exits(node)
+
+        def after_loop():
+            if endless:
+                self.exit_unreachable(node)  # only a return leaves `while True`
+            else:
+                self.generate_body(rest, terminal=True)
+
         then_lines, _ = self.region(returning, mode=branch_mode, allocation_scope=scope)
-        else_lines, _ = self.region(lambda: self.generate_body(rest, terminal=True),
-                                    mode=branch_mode, allocation_scope=scope)
+        else_lines, _ = self.region(after_loop, mode=branch_mode, allocation_scope=scope)
         self.emit_if_with_exit_results(returned, then_lines, else_lines, node)
 
     def region(self, build, bind=None, mode=None, allocation_scope=False):
@@ -817,8 +860,9 @@ class FunctionCodeGenerator(LibraryCalls):
         if name in self.declared:
             variable = VarType(self.declared[name])
             if isinstance(variable.type, kt.ScalarType) and isinstance(
-                    value.type, kt.ScalarType) and value.type.is_float and not (
-                    variable.type.is_float):
+                    value.type, kt.ScalarType) and ((value.type.is_float and not (
+                    variable.type.is_float)) or (variable.type.is_bool and not
+                                                 value.type.is_bool)):
                 raise self.error(node, f"variable `{name}` is declared {variable.type.display} "
                                        f"but is assigned a {value.type.display}")
             if isinstance(variable.type, kt.ArrayType) and value.type != variable.type:
@@ -834,8 +878,22 @@ class FunctionCodeGenerator(LibraryCalls):
         if isinstance(variable.type, kt.ScalarType):
             converted = Value(converted.name, converted.type, nonneg=converted.nonneg,
                               constant=None)
+        else:
+            converted = Value(converted.name, converted.type,
+                              origins=self.array_origins(name, converted.origins))
         self.symbols[name] = converted
         self.maybe_undefined.discard(name)
+
+    def array_origins(self, name, origins) -> frozenset:
+        """Everything variable `name` may view, over the whole function:
+        loop-carried and merged values must not lose an alias (frees and
+        writability checks depend on it)."""
+        known = self.variable_origins.get(name, frozenset())
+        merged = known | frozenset(origins)
+        if merged != known:
+            self.variable_origins[name] = merged
+            self.changed = True
+        return merged
 
     def join(self, current: VarType | None, value: Value, node, name="the result") -> VarType:
         if isinstance(value.type, kt.TupleType) or (
@@ -922,7 +980,8 @@ class FunctionCodeGenerator(LibraryCalls):
     def bind_results(self, name, carried, exemplars):
         for index, (variable, exemplar) in enumerate(zip(carried, exemplars)):
             result = f"{name}#{index}" if len(carried) > 1 else name
-            origins = exemplar.origins
+            origins = self.array_origins(variable, exemplar.origins) if isinstance(
+                exemplar.type, kt.ArrayType) else exemplar.origins
             self.symbols[variable] = Value(result, exemplar.type, origins=origins)
             self.maybe_undefined.discard(variable)
 
@@ -950,7 +1009,7 @@ class FunctionCodeGenerator(LibraryCalls):
         step_value = 1 if step is None else step.constant
         if step_value is not None and step_value == 0:
             raise self.error(call, "range() arg 3 must not be zero")
-        if step_value is not None and step_value > 0:
+        if step_value == 1 or step is None:
             return start, stop, step or self.constant(1, kt.i64, call), None
         if step_value is None:
             zero = self.constant(0, kt.i64, call)
@@ -966,11 +1025,23 @@ class FunctionCodeGenerator(LibraryCalls):
             magnitude = self.op(f"arith.select {positive.name}, {step.name}, {negated.name} : i64",
                                 kt.i64, call)
         else:
-            distance = self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, call)
-            magnitude = self.constant(-step_value, kt.i64, call)
-        trips = self.op(f"arith.ceildivsi {distance.name}, {magnitude.name} : i64", kt.i64, call)
+            positive = self.constant(step_value > 0, kt.boolean, call)
+            if step_value > 0:
+                distance = self.op(f"arith.subi {stop.name}, {start.name} : i64", kt.i64, call)
+            else:
+                distance = self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, call)
+            magnitude = self.constant(abs(step_value) if step_value != INT64_MIN
+                                      else INT64_MIN, kt.i64, call)
+        # The distance and |step| are read as unsigned: exact for any bounds,
+        # where signed arithmetic would overflow.
+        up = self.op(f"arith.cmpi slt, {start.name}, {stop.name} : i64", kt.boolean, call)
+        down = self.op(f"arith.cmpi sgt, {start.name}, {stop.name} : i64", kt.boolean, call)
+        moves = self.op(f"arith.select {positive.name}, {up.name}, {down.name} : i1",
+                        kt.boolean, call)
+        trips = self.op(f"arith.ceildivui {distance.name}, {magnitude.name} : i64", kt.i64, call)
         zero = self.constant(0, kt.i64, call)
-        trips = self.op(f"arith.maxsi {trips.name}, {zero.name} : i64", kt.i64, call)
+        trips = self.op(f"arith.select {moves.name}, {trips.name}, {zero.name} : i64", kt.i64,
+                        call)
         return zero, trips, self.constant(1, kt.i64, call), (start, step)
 
     def bind_loop_target(self, stmt, counter: Value, normalized):
@@ -1001,6 +1072,12 @@ class FunctionCodeGenerator(LibraryCalls):
         has_flags = bool(loop_exits(stmt)) or contains_return(stmt.body)
         types = [self.symbols[n].type for n in carried]
         return_values = None
+        if contains_return(stmt.body) and (
+                isinstance(self.return_type(), kt.ArrayType) or isinstance(
+                    self.return_type(), kt.TupleType) and any(
+                    isinstance(e, kt.ArrayType) for e in self.return_type().elements)):
+            raise self.error(stmt, "returning an array from inside a loop is not supported "
+                                   "yet")
         if has_flags and contains_return(stmt.body):
             result = self.return_type()
             if result is not None:
@@ -1027,7 +1104,8 @@ class FunctionCodeGenerator(LibraryCalls):
 
         def bind():
             for name, value in zip(carried, initial):
-                self.symbols[name] = Value(region_args[name], value.type, origins=value.origins)
+                self.symbols[name] = Value(region_args[name], value.type,
+                                           origins=self.array_origins(name, value.origins))
             self.bind_loop_target(stmt, Value(counter, kt.i64, nonneg=nonneg), normalized)
 
         body_lines, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
@@ -1085,7 +1163,8 @@ class FunctionCodeGenerator(LibraryCalls):
                 for index, name in enumerate(carried):
                     exemplar = initial[offset + index]
                     self.symbols[name] = Value(arguments[offset + index], exemplar.type,
-                                               origins=exemplar.origins)
+                                               origins=self.array_origins(name,
+                                                                          exemplar.origins))
             return apply
 
         holder = {}
@@ -1158,7 +1237,8 @@ class FunctionCodeGenerator(LibraryCalls):
         for index, name in enumerate(carried):
             exemplar = initial[offset + index]
             self.symbols[name] = Value(result_value(offset + index, exemplar.type).name,
-                                       exemplar.type, origins=exemplar.origins)
+                                       exemplar.type,
+                                       origins=self.array_origins(name, exemplar.origins))
             self.maybe_undefined.discard(name)
         if mode.has_flags and contains_return(stmt.body):
             returned = result_value(offset + len(carried) + 1, kt.boolean)
@@ -1307,11 +1387,72 @@ class FunctionCodeGenerator(LibraryCalls):
                            scalar, node)
         raise self.error(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
+    def needs_exact_compare(self, value: Value) -> bool:
+        """An i64 that a double may not hold exactly (beyond 2**53)."""
+        if not isinstance(value.type, kt.ScalarType) or value.type != kt.i64:
+            return False
+        if value.constant is not None:
+            return abs(int(value.constant)) > 2**53
+        return not value.weak
+
+    def exact_compare(self, op, integer: Value, number: Value, integer_on_left, node) -> Value:
+        """CPython compares an int with a float exactly, not after rounding
+        the int to a float."""
+        f = self.convert(number, kt.f64, node)
+        rounded = self.op(f"kiln.to_float {integer.name} : i64 to f64", kt.f64, node)
+
+        def fcmp(predicate, a, b):
+            return self.op(f"arith.cmpf {predicate}, {a.name}, {b.name} : f64", kt.boolean, node)
+
+        def icmp(predicate, a, b):
+            return self.op(f"arith.cmpi {predicate}, {a.name}, {b.name} : i64", kt.boolean, node)
+
+        def both(a, b):
+            return self.op(f"arith.andi {a.name}, {b.name} : i1", kt.boolean, node)
+
+        def either(a, b):
+            return self.op(f"arith.ori {a.name}, {b.name} : i1", kt.boolean, node)
+
+        limit = self.constant(9.223372036854775808e18, kt.f64, node)
+        in_range = both(fcmp("olt", f, limit), fcmp("oge", f, self.constant(
+            -9.223372036854775808e18, kt.f64, node)))
+        safe = self.op(f"arith.select {in_range.name}, {f.name}, "
+                       f"{self.constant(0.0, kt.f64, node).name} : f64", kt.f64, node)
+        whole = self.op(f"arith.fptosi {safe.name} : f64 to i64", kt.i64, node)
+        tie = fcmp("oeq", rounded, f)
+        tie_in_range = both(tie, in_range)
+        less = either(fcmp("olt", rounded, f), both(tie, either(
+            self.negate(in_range, node), icmp("slt", integer, whole))))
+        greater = either(fcmp("ogt", rounded, f), both(tie_in_range, icmp("sgt", integer,
+                                                                            whole)))
+        equal = both(tie_in_range, icmp("eq", integer, whole))
+        kind = type(op)
+        if not integer_on_left:
+            kind = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}.get(
+                kind, kind)
+        if kind is ast.Lt:
+            return less
+        if kind is ast.Gt:
+            return greater
+        if kind is ast.LtE:
+            return either(less, equal)
+        if kind is ast.GtE:
+            return either(greater, equal)
+        if kind is ast.Eq:
+            return equal
+        return self.negate(equal, node)
+
     def compare(self, op, left: Value, right: Value, node) -> Value:
         typed = self.operand_types(left, right)
         if typed is None:
             raise self.error(node, "comparing arrays is not supported; compare elements")
         common = typed[0]
+        if common.is_float and isinstance(left.type, kt.ScalarType) and isinstance(
+                right.type, kt.ScalarType):
+            if self.needs_exact_compare(left) and right.type.is_float:
+                return self.exact_compare(op, left, right, True, node)
+            if self.needs_exact_compare(right) and left.type.is_float:
+                return self.exact_compare(op, right, left, False, node)
         a = self.convert(left, common, node)
         b = self.convert(right, common, node)
         if common.is_float:
@@ -1522,6 +1663,20 @@ class FunctionCodeGenerator(LibraryCalls):
                     self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
                 sizes.append(size)
         array_type = kt.ArrayType(dtype, len(sizes))
+        # numpy's limit: the byte size must fit in a signed 64-bit integer.
+        total = self.constant(dtype.bits // 8 if dtype.bits >= 8 else 1, kt.i64, node)
+        fits = self.constant(True, kt.boolean, node)
+        for size in sizes:
+            low = self.fresh()
+            self.emit(f"{low}:2 = arith.mului_extended {total.name}, {size.name} : i64", node)
+            zero = self.constant(0, kt.i64, node)
+            no_carry = self.op(f"arith.cmpi eq, {low}#1, {zero.name} : i64", kt.boolean, node)
+            positive = self.op(f"arith.cmpi sge, {low}#0, {zero.name} : i64", kt.boolean, node)
+            fits = self.op(f"arith.andi {fits.name}, {no_carry.name} : i1", kt.boolean, node)
+            fits = self.op(f"arith.andi {fits.name}, {positive.name} : i1", kt.boolean, node)
+            total = Value(f"{low}#0", kt.i64)
+        self.check(fits, "ValueError", "array is too big; `arr.size * arr.dtype.itemsize` is "
+                   "larger than the maximum possible size.", [], node)
         dims = [self.op(f"arith.index_cast {size.name} : i64 to index", "index", node).name
                 for size in sizes]
         plain = f"memref<{'x'.join('?' * len(sizes))}x{dtype.mlir}>"
@@ -1529,6 +1684,11 @@ class FunctionCodeGenerator(LibraryCalls):
         identity = f"alloc:{self.allocation_count}"
         raw = self.op(f"memref.alloc({', '.join(dims)}) {{alignment = 64 : i64, kiln.owned}} : "
                       f"{plain}", array_type, node)
+        address = self.op(f"memref.extract_aligned_pointer_as_index {raw.name} : {plain} -> "
+                          "index", "index", node)
+        null = self.index_constant(0, node)
+        allocated = self.op(f"arith.cmpi ne, {address.name}, {null} : index", kt.boolean, node)
+        self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
         self.allocation_scopes[-1].append((identity, raw.name, plain))
         view = self.op(f"memref.cast {raw.name} : {plain} to {array_type.mlir}", array_type, node,
                        origins=frozenset([identity]))
@@ -1920,8 +2080,12 @@ class ModuleCompiler:
         return self.compile(name)[1]
 
     def recursive_signature(self, name, node):
-        """A function called while it is being compiled: its annotations
-        must give the whole signature, and it always gets an error slot."""
+        """A function called while it is being compiled: recursion. Native
+        code has no recursion limit (deep recursion would overflow the C
+        stack where CPython raises RecursionError), so it stays Python."""
+        raise KilnCompileError(self.context.diagnostic(
+            node or self.functions[name], f"recursion (`{name}` calls itself, directly or "
+            "through other functions) is not supported yet", name))
         func = self.functions[name]
         if func.returns is None:
             raise KilnCompileError(self.context.diagnostic(

@@ -19,7 +19,9 @@ from .. import __version__
 from ..errors import KilnCompileError
 
 from .code_generator import generate_module
+from ..report.model import enrich
 from .remarks import loop_verdicts, parse_remarks, require_vectorized
+from .toolchain import kilnc_supports
 from .source import load_module
 from .stubs import generate_pyi, generate_stub
 from .toolchain import start_kilnc, wait_kilnc
@@ -107,6 +109,7 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
                generate_extension(module, extension, context.path, signatures))
 
     artifacts["remarks"] = os.path.join(outdir, f"{module}.remarks.yaml")
+    artifacts["vector_report"] = os.path.join(outdir, f"{module}.vector.json")
     remarks, verdicts = [], {}
     if signatures:
         build_native(artifacts, module, extension, options)
@@ -118,9 +121,10 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     compiled = [s.name for s in signatures]
     write_text(artifacts["stub"], generate_stub(context, extension, extension_file, compiled))
     write_text(artifacts["pyi"], generate_pyi(context, signatures, list(failures)))
-    write_text(artifacts["record"],
-               json.dumps(build_record(context, signatures, fallbacks, verdicts, remarks),
-                          indent=2) + "\n")
+    record = build_record(context, signatures, fallbacks, verdicts, remarks)
+    enrich(record, context, artifacts["vector_report"] if signatures else None,
+           artifacts["library"] if signatures else None)
+    write_text(artifacts["record"], json.dumps(record, indent=2) + "\n")
     return BuildResult(module, outdir, artifacts, signatures, fallbacks)
 
 
@@ -131,8 +135,10 @@ def build_native(artifacts, module, extension, options) -> None:
         common.append("--release")
     # The two links are independent: run them side by side.
     # The C ABI library holds each kernel once: its remarks are the record's.
+    report = [f"--vector-report={artifacts['vector_report']}"] if kilnc_supports(
+        "--vector-report") else []
     library = start_kilnc(common + ["-o", artifacts["library"],
-                                    f"--remarks={artifacts['remarks']}"])
+                                    f"--remarks={artifacts['remarks']}"] + report)
     python_include = sysconfig.get_paths()["include"]
     ext = start_kilnc(common + [f"--c-source={artifacts['wrapper_source']}",
                                 f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}",

@@ -201,7 +201,8 @@ class LibraryCalls:
 
     def math_fmod(self, x, y, node):
         zero = self.constant(0.0, kt.f64, node)
-        divisor_zero = self.float_predicate("oeq", y, zero, node)
+        divisor_zero = self.both(self.float_predicate("oeq", y, zero, node),
+                                 self.negate(self.is_nan(x, node), node), node)
         dividend_inf = self.both(self.is_inf(x, node), self.negate(self.is_nan(y, node), node),
                                  node)
         self.domain_error(self.negate(self.either(divisor_zero, dividend_inf, node), node), node)

@@ -135,6 +135,9 @@ def loop_verdicts(context, remarks) -> dict:
             for reason in reasons:
                 if reason not in loop["reasons"]:
                     loop["reasons"].append(reason)
+            specific = [r for r in loop["reasons"] if r != "loop not vectorized"]
+            if specific:
+                loop["reasons"] = specific
         pending = []
     result: dict = {}
     for (function, _, _), loop in sorted(loops.items(), key=lambda item: item[0][1:]):

@@ -56,9 +56,42 @@ def _is_kiln_export(context, decorator) -> bool:
     return context.qualified_name(target) == ("kiln", "export")
 
 
+KILN_STAND_IN = '''
+class _KilnStandIn:
+    """Stands for `kiln` where it is not installed: decorators pass the
+    function through, dtypes convert like numpy's, annotations index."""
+
+    _DTYPES = {"f64": "float64", "f32": "float32", "i64": "int64", "i32": "int32"}
+
+    def __getattr__(self, name):
+        if name in ("export", "vectorize"):
+            return lambda function=None, **options: function if function else (lambda f: f)
+        return _KilnDtype(self._DTYPES.get(name, name))
+
+
+class _KilnDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __getitem__(self, item):
+        return self
+
+    def __call__(self, value):
+        import numpy
+        return getattr(numpy, self.name)(value)
+'''
+
+
 def _optional_import(node: ast.stmt, source_lines) -> str | None:
     text = "".join(source_lines[node.lineno - 1:node.end_lineno]).strip()
-    return f"try:\n    {text}\nexcept ImportError:  # the built module runs without Kiln\n    pass\n"
+    if isinstance(node, ast.Import):
+        names = [alias.asname or alias.name for alias in node.names if alias.name == "kiln"]
+        fallback = "\n".join(f"    {name} = _KilnStandIn()" for name in names)
+    else:
+        fallback = "\n".join(f"    {alias.asname or alias.name} = getattr(_KilnStandIn(), "
+                             f"{alias.name!r})" for alias in node.names)
+    return f"try:\n    {text}\nexcept ImportError:  # the built module runs without Kiln\n" \
+           f"{fallback}\n"
 
 
 def generate_stub(context, extension_name: str, extension_file: str, compiled: list) -> str:
@@ -96,7 +129,8 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     header = (f"# Built by Kiln {__version__} from {context.path}; do not edit.\n"
               f"# Compiled: {', '.join(compiled) or 'nothing'} (native code in {extension_file}).\n")
     future = "from __future__ import annotations\n"
-    loader = LOADER.format(file=extension_file, name=extension_name) if compiled else ""
+    loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name)
+                              if compiled else "")
     if compiled:
         loader += ASYNC_NAMESPACE.format(methods="".join(
             ASYNC_METHOD.format(name=name) for name in compiled))

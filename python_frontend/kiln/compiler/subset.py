@@ -53,6 +53,12 @@ class SubsetChecker(ast.NodeVisitor):
         self.diagnostics.append(self.context.diagnostic(node, message, self.function_name))
 
     def check_function(self, func: ast.FunctionDef):
+        for node in ast.walk(func):
+            name = node.name if isinstance(node, ast.FunctionDef) else (
+                node.arg if isinstance(node, ast.arg) else (
+                    node.id if isinstance(node, ast.Name) else None))
+            if name is not None and not name.isascii():
+                self.report(node, f"non-ASCII name `{name}` is not supported yet")
         args = func.args
         if args.vararg or args.kwarg:
             self.report(func, "`*args` and `**kwargs` parameters are not supported")

@@ -27,6 +27,17 @@ def find_kilnc() -> str:
                              "KILN_KILNC")
 
 
+_OPTIONS_CACHE: dict = {}
+
+
+def kilnc_supports(option: str) -> bool:
+    kilnc = find_kilnc()
+    if kilnc not in _OPTIONS_CACHE:
+        result = subprocess.run([kilnc, "--help"], capture_output=True, text=True)
+        _OPTIONS_CACHE[kilnc] = result.stdout
+    return option in _OPTIONS_CACHE[kilnc]
+
+
 def start_kilnc(args) -> subprocess.Popen:
     return subprocess.Popen([find_kilnc(), *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)

@@ -19,7 +19,7 @@ from .code_generator import ELEMENTWISE_RANK
 # Must match lib/Dialect/ErrorKinds.h.
 ERROR_KINDS = {1: "PyExc_ZeroDivisionError", 2: "PyExc_IndexError", 3: "PyExc_ValueError",
                4: "PyExc_OverflowError", 5: "PyExc_AssertionError", 6: "PyExc_RuntimeError",
-               7: "PyExc_TypeError"}
+               7: "PyExc_TypeError", 8: "PyExc_MemoryError", 9: "PyExc_RecursionError"}
 
 
 def c_string(text: str) -> str:
@@ -29,6 +29,22 @@ def c_string(text: str) -> str:
 
 def array_struct_name(array: kt.ArrayType) -> str:
     return f"kiln_{array.dtype.name}_{array.ndim}d"
+
+
+C_RESERVED = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    "error", "result", "out", "int8_t", "int32_t", "int64_t", "uint8_t",
+}
+
+
+def c_name(name: str) -> str:
+    """A parameter name that cannot collide with C or with Kiln's own names."""
+    if name in C_RESERVED or name.startswith("kiln_") or name.startswith("_"):
+        return name + "_arg"
+    return name
 
 
 def c_param_type(type_) -> str:
@@ -50,7 +66,7 @@ def c_return_type(type_) -> str:
 
 
 def elementwise_prototype(module_name: str, signature) -> str:
-    params = [f"{array_struct_name(kt.ArrayType(p.type, ELEMENTWISE_RANK))} *{p.name}"
+    params = [f"{array_struct_name(kt.ArrayType(p.type, ELEMENTWISE_RANK))} *{c_name(p.name)}"
               for p in signature.params]
     params.append(f"{array_struct_name(kt.ArrayType(signature.return_type, ELEMENTWISE_RANK))}"
                   " *out")
@@ -64,8 +80,8 @@ def result_struct_name(prefix: str, signature) -> str:
 
 
 def c_prototype(prefix: str, signature) -> str:
-    params = [f"{c_param_type(p.type)}{'' if c_param_type(p.type).endswith('*') else ' '}{p.name}"
-              for p in signature.params]
+    params = [f"{c_param_type(p.type)}{'' if c_param_type(p.type).endswith('*') else ' '}"
+              f"{c_name(p.name)}" for p in signature.params]
     if isinstance(signature.return_type, kt.TupleType):
         params.insert(0, f"{result_struct_name(prefix, signature)} *result")
     elif isinstance(signature.return_type, kt.ArrayType):
@@ -112,7 +128,9 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
         "  KILN_OVERFLOW_ERROR = 4,",
         "  KILN_ASSERTION_ERROR = 5,",
         "  KILN_RUNTIME_ERROR = 6,",
-        "  KILN_TYPE_ERROR = 7",
+        "  KILN_TYPE_ERROR = 7,",
+        "  KILN_MEMORY_ERROR = 8,",
+        "  KILN_RECURSION_ERROR = 9",
         "};",
         "#endif",
         "",
@@ -128,8 +146,8 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
     for array in seen:
         name = array_struct_name(array)
         out += [
-            f"#ifndef KILN_{name.upper()}_DEFINED",
-            f"#define KILN_{name.upper()}_DEFINED",
+            f"#ifndef {name.upper()}_DEFINED",
+            f"#define {name.upper()}_DEFINED",
             f"/* A {array.ndim}-D strided view of {array.dtype.c_type}: element",
             "   (i0, i1, ...) is data[offset + i0*strides[0] + i1*strides[1] + ...].",
             "   offset and strides count elements (not bytes) and strides may be",
@@ -189,6 +207,11 @@ static int kiln_as_double(PyObject *object, double *out, const char *function,
       PyErr_Clear();
       return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
     }
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
+                   function, parameter);
+    }
     return -1;
   }
   *out = value;
@@ -232,8 +255,7 @@ static int kiln_as_bool(PyObject *object, bool *out, const char *function,
     return 0;
   }
   const char *type_name = Py_TYPE(object)->tp_name;
-  if (PyLong_Check(object) || strcmp(type_name, "numpy.bool_") == 0 ||
-      strcmp(type_name, "numpy.bool") == 0) {
+  if (strcmp(type_name, "numpy.bool_") == 0 || strcmp(type_name, "numpy.bool") == 0) {
     int truth = PyObject_IsTrue(object);
     if (truth < 0)
       return -1;

@@ -5,6 +5,8 @@
 // RUN: not kilnc %S/emit-mlir-llvm.mlir --release -O1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=RELEASE
 // RUN: not kilnc %S/emit-mlir-llvm.mlir --emit=mlir-llvm --ir-stats=%t.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS-MLIR
 // RUN: not kilnc %S/emit-mlir-llvm.mlir --emit=llvm --ir-stats=%t.missing/stats.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS-FILE
+// RUN: not kilnc %S/emit-mlir-llvm.mlir --emit=mlir-llvm --vector-report=%t.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=VECTOR-MLIR
+// RUN: not kilnc %S/emit-mlir-llvm.mlir --emit=llvm --vector-report=%t.missing/report.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=VECTOR-FILE
 
 // CHECK: kilnc-invalid.mlir:[[@LINE+3]]:{{[0-9]+}}: error: use of undeclared SSA value name
 func.func @broken(%a: i64) -> i64 {
@@ -17,3 +19,5 @@ func.func @broken(%a: i64) -> i64 {
 // RELEASE: error: --release is -O3; it cannot be combined with -O1
 // STATS-MLIR: error: --ir-stats describes LLVM IR; it cannot be combined with --emit=mlir-llvm
 // STATS-FILE: error: cannot open output file '{{.*}}.missing/stats.json'
+// VECTOR-MLIR: error: --vector-report describes LLVM IR; it cannot be combined with --emit=mlir-llvm
+// VECTOR-FILE: error: cannot open output file '{{.*}}.missing/report.json'

@@ -1,0 +1,134 @@
+"""`kiln report` in a terminal: the source coloured by coverage, with VF and
+fallback badges, and a summary per function (plain text when not a TTY)."""
+
+from __future__ import annotations
+
+import os
+
+
+def colour(coverage, enabled: bool) -> tuple:
+    if not enabled or coverage is None:
+        return "", ""
+    # red (scalar) -> yellow -> green (all SIMD), on the 256-colour palette
+    steps = [196, 202, 208, 214, 220, 226, 190, 154, 118, 82, 46]
+    return f"\033[38;5;{steps[round(coverage * (len(steps) - 1))]}m", "\033[0m"
+
+
+def percent(value) -> str:
+    return "  -  " if value is None else f"{value * 100:4.0f}%"
+
+
+def render(record: dict, granularity: str = "function", use_colour: bool | None = None) -> str:
+    if use_colour is None:
+        use_colour = os.isatty(1) and os.environ.get("NO_COLOR") is None
+    out = []
+    source = record.get("source", "")
+    try:
+        with open(source, encoding="utf-8") as handle:
+            source_lines = handle.read().splitlines()
+    except OSError:
+        source_lines = []
+    out.append(f"Kiln report for {record.get('module')} ({source})")
+    out.append(f"module coverage {percent(record.get('module_coverage'))}, lane utilisation "
+               f"{percent(record.get('module_lane_utilization'))} of "
+               f"{record.get('vector_register_bits', 256)}-bit registers "
+               f"({record.get('weighting', 'static')} block weights)")
+    fallback_lines: dict = {}
+    for entry in record.get("fallbacks", []):
+        fallback_lines.setdefault(entry["line"], []).append(entry)
+    for function in record.get("functions", []):
+        out.append("")
+        status = "compiled" if function.get("compiled") else "FALLS BACK TO PYTHON"
+        out.append(f"{function['name']}: {status}, coverage {percent(function.get('coverage'))},"
+                   f" lanes {percent(function.get('lane_utilization'))}")
+        for loop in function.get("loops", []):
+            verdict = (f"vectorized VF={loop['width']} x{loop['interleave']}" if loop["vectorized"]
+                       else "not vectorized: " + ("; ".join(loop["reasons"]) or "no reason given"))
+            out.append(f"  loop at line {loop['line']}: {verdict}")
+        for entry in record.get("fallbacks", []):
+            if entry["function"] == function["name"]:
+                out.append(f"  fallback [{entry['kind']}] line {entry['line']}: {entry['reason']}")
+        if granularity == "function" and not source_lines:
+            continue
+        lines = {entry["line"]: entry for entry in function.get("lines", [])}
+        first = function.get("line", 1)
+        last = max([first] + list(lines) + [e["line"] for e in fallback_lines.get(first, [])])
+        end = first
+        for number in range(first, min(len(source_lines), last + 40) + 1):
+            text = source_lines[number - 1]
+            if number > first and text and not text[0].isspace() and not text.startswith("#"):
+                break
+            end = number
+        while end > first and not source_lines[end - 1].strip():
+            end -= 1
+        for number in range(first, end + 1):
+            text = source_lines[number - 1] if number <= len(source_lines) else ""
+            entry = lines.get(number)
+            coverage = entry["coverage"] if entry else None
+            start, stop = colour(coverage, use_colour)
+            badges = []
+            if entry and entry.get("machine", {}).get("max_bits"):
+                badges.append(f"{entry['machine']['max_bits']}-bit SIMD")
+            for loop in function.get("loops", []):
+                if loop["line"] == number and loop["vectorized"]:
+                    badges.append(f"VF={loop['width']}")
+            if number in fallback_lines:
+                badges.append("fallback: " + fallback_lines[number][0]["kind"])
+            badge = ("  [" + ", ".join(badges) + "]") if badges else ""
+            out.append(f"{start}{percent(coverage)} {number:4d} | {text}{stop}{badge}")
+        if granularity in ("basic_block", "instruction"):
+            out.append("  basic blocks (most frequent first):")
+            for block in function.get("basic_blocks", [])[:20]:
+                out.append(f"    {block['name']:<28} freq {block['frequency']:8.2f} coverage "
+                           f"{percent(block['coverage'])} vector {block['vector_ops']:3d} "
+                           f"scalar {block['scalar_ops']:3d} line {block['line']}")
+        if granularity == "instruction":
+            out.append("  instructions:")
+            for instruction in function.get("instructions", [])[:200]:
+                kind = "vector" if instruction["vector"] else "scalar"
+                out.append(f"    line {instruction['line']:4d} {instruction['block']:<20} "
+                           f"{instruction['opcode']:<28} {kind} x{instruction['elements']}")
+    return "\n".join(out) + "\n"
+
+
+def gate(record: dict, min_coverage: float | None, fail_on_fallback: bool) -> list:
+    """Reasons the module falls short of a CI gate (empty when it passes)."""
+    problems = []
+    coverage = record.get("module_coverage")
+    if min_coverage is not None and (coverage is None or coverage < min_coverage):
+        problems.append(f"module coverage {percent(coverage).strip()} is below "
+                        f"{min_coverage * 100:.0f}%")
+        for function in record.get("functions", []):
+            if function.get("coverage") is not None and function["coverage"] < min_coverage:
+                problems.append(f"  {function['name']}: {percent(function['coverage']).strip()}")
+    if fail_on_fallback:
+        for entry in record.get("fallbacks", []):
+            if entry["kind"] == "function":
+                problems.append(f"{entry['function']} falls back to Python: {entry['file']}:"
+                                f"{entry['line']}:{entry['column']}: {entry['reason']}")
+    return problems
+
+
+def diff(before: dict, after: dict) -> str:
+    out = [f"coverage of {after.get('module')}: {percent(before.get('module_coverage'))} -> "
+           f"{percent(after.get('module_coverage'))}"]
+    old = {f["name"]: f for f in before.get("functions", [])}
+    for function in after.get("functions", []):
+        previous = old.get(function["name"])
+        if previous is None:
+            out.append(f"  + {function['name']} (new)")
+            continue
+        a, b = previous.get("coverage"), function.get("coverage")
+        trend = "same"
+        if (a or 0) < (b or 0):
+            trend = "better"
+        elif (a or 0) > (b or 0):
+            trend = "worse"
+        out.append(f"  {function['name']}: {percent(a)} -> {percent(b)} ({trend})")
+        old_lines = {line["line"]: line for line in previous.get("lines", [])}
+        for line in function.get("lines", []):
+            was = old_lines.get(line["line"], {}).get("coverage")
+            if was != line["coverage"]:
+                out.append(f"      line {line['line']}: {percent(was)} -> "
+                           f"{percent(line['coverage'])}")
+    return "\n".join(out) + "\n"

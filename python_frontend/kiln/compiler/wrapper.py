@@ -172,7 +172,7 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
         if isinstance(signature.return_type, kt.ArrayType):
             out.append("/* The returned array is the caller's: free(result->allocated) when done."
-                       " */")
+                       " When error->kind is set, *result is undefined: do not free it. */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         if signature.elementwise:
             out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "

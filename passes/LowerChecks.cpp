@@ -110,12 +110,24 @@ private:
 
   // Arrays the function allocated (marked `kiln.owned` by the frontend)
   // before `op` are freed on the error path: they will never be returned.
-  void freeOwnedAllocations(OpBuilder &builder, Location loc, Operation *op) {
+  void freeOwnedAllocations(OpBuilder &builder, Location loc, Operation *op,
+                            Operation *failedCall = nullptr) {
     auto func = op->getParentOfType<func::FuncOp>();
     DominanceInfo dominance(func);
     func.walk([&](memref::AllocOp alloc) {
       if (alloc->hasAttr("kiln.owned") && dominance.properlyDominates(alloc.getOperation(), op))
         memref::DeallocOp::create(builder, loc, alloc.getResult());
+    });
+    // Arrays returned by calls are this function's too -- except when `op`
+    // is that call's own propagation (`failedCall`): then the callee failed, freed its
+    // arrays itself, and returned no array.
+    func.walk([&](func::CallOp call) {
+      if (!call->hasAttr("kiln.owned") || call.getOperation() == failedCall ||
+          !dominance.properlyDominates(call.getOperation(), op))
+        return;
+      for (Value result : call.getResults())
+        if (isa<MemRefType>(result.getType()))
+          memref::DeallocOp::create(builder, loc, result);
     });
   }
 
@@ -127,6 +139,9 @@ private:
   }
 
   LogicalResult lower(PropagateErrorOp op) {
+    // The frontend puts each propagation right after its call; remember
+    // the call before the test below is inserted between them.
+    Operation *failedCall = op->getPrevNode();
     FailureOr<Value> slot = errorSlot(op);
     if (failed(slot))
       return failure();
@@ -139,7 +154,7 @@ private:
                                          kind, zero);
     Block *coldBlock = branchToColdBlock(op, raised, loc);
     builder.setInsertionPointToStart(coldBlock);
-    freeOwnedAllocations(builder, loc, op);
+    freeOwnedAllocations(builder, loc, op, failedCall);
     returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
     op.erase();
     return success();

@@ -76,3 +76,26 @@ func.func @caller(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
   kiln.propagate_error
   return %r : f64
 }
+
+// -----
+
+// An array a call returns is the caller's: freed on later error paths, but
+// not on the call's own propagation (the callee failed and returned none).
+// CHECK-LABEL: func.func @owned_call_results
+// CHECK: %[[A:.*]] = call @make(%{{.*}}) {kiln.owned}
+// CHECK: llvm.load
+// CHECK: cf.cond_br %{{.*}}, ^[[OWN:bb[0-9]+]], ^[[NEXT:bb[0-9]+]]
+// CHECK: ^[[OWN]]:
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// CHECK: ^[[NEXT]]:
+// CHECK: cf.cond_br
+// CHECK: memref.dealloc %[[A]]
+// CHECK: return
+func.func private @make(!llvm.ptr) -> memref<?xf64>
+func.func @owned_call_results(%ok: i1, %err: !llvm.ptr {kiln.error_slot}) -> memref<?xf64> {
+  %a = func.call @make(%err) {kiln.owned} : (!llvm.ptr) -> memref<?xf64>
+  kiln.propagate_error
+  kiln.check %ok, "ValueError", "not ok"
+  return %a : memref<?xf64>
+}

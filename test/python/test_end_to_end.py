@@ -44,9 +44,13 @@ def compare(mod, name, make_args):
         assert type(native) is type(expected), (name, native, expected)
         assert str(native).startswith(str(expected)), (name, str(native), str(expected))
     else:
-        if isinstance(expected, (np.floating, np.integer)):
-            expected = expected.item()
-        assert same_scalar(native, expected), (name, native, expected)
+        if isinstance(expected, np.ndarray):
+            assert isinstance(native, np.ndarray) and native.dtype == expected.dtype, name
+            np.testing.assert_array_equal(native, expected)
+        else:
+            if isinstance(expected, (np.floating, np.integer)):
+                expected = expected.item()
+            assert same_scalar(native, expected), (name, native, expected)
     for got, want in zip(native_args, python_args):
         if isinstance(got, np.ndarray):
             base_got = got.base if got.base is not None else got

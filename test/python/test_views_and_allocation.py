@@ -77,3 +77,20 @@ def test_no_leaks_over_100000_calls(allocation):
             pass
     # A leak of the 8 KB arrays alone would be 800 MB.
     assert rss_mib() - before < 40
+
+
+def test_arrays_returned_by_calls_are_owned_by_the_caller(allocation):
+    compare(allocation, "ramp_sum", lambda: (3,))
+    compare(allocation, "ramp_sum", lambda: (5,))   # the helper raises after allocating
+    compare(allocation, "ramp_twice", lambda: (3,))
+    compare(allocation, "ramp_twice", lambda: (6,))
+    native = allocation.native
+    before = rss_mib()
+    for _ in range(50_000):
+        native.ramp_sum(3)
+        native.ramp_twice(3)
+        try:
+            native.ramp_sum(200)
+        except ZeroDivisionError:
+            pass
+    assert rss_mib() - before < 40

@@ -1760,14 +1760,17 @@ class FunctionCodeGenerator(LibraryCalls):
             operands.append("%error")
             operand_types.append("!llvm.ptr")
         result = signature.return_type
-        if isinstance(result, kt.ArrayType):
-            raise self.error(node, f"calling `{name}`, which returns an array, from compiled code "
-                                   "is not supported yet")
+        owned = isinstance(result, kt.ArrayType)
+        if owned and self.allocation_scopes is None:
+            raise self.error(node, f"calling `{name}`, which returns a new array, inside a loop "
+                                   "or a branch is not supported yet: call it at the top of the "
+                                   "function")
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         result_types = [self.abi_type(t) for t in elements]
-        call = (f"func.call @{name}({', '.join(operands)}) : ({', '.join(operand_types)}) -> "
-                f"({', '.join(result_types)})")
+        # kiln.owned: the returned array is this function's to free (or return).
+        call = (f"func.call @{name}({', '.join(operands)}){' {kiln.owned}' if owned else ''} : "
+                f"({', '.join(operand_types)}) -> ({', '.join(result_types)})")
         if not elements:
             self.emit(call, node)
             values = []
@@ -1781,11 +1784,16 @@ class FunctionCodeGenerator(LibraryCalls):
             self.emit("kiln.propagate_error", node)
         converted = []
         for value in values:
-            if value.type.is_bool:
+            if isinstance(value.type, kt.ScalarType) and value.type.is_bool:
                 value = self.op(f"arith.trunci {value.name} : i8 to i1", kt.boolean, node)
             converted.append(value)
         if not converted:
             return Value("", None)
+        if owned:
+            self.allocation_count += 1
+            identity = f"alloc:{self.allocation_count}"
+            self.allocation_scopes[-1].append((identity, converted[0].name, result.mlir))
+            converted[0].origins = frozenset([identity])
         return converted[0] if len(converted) == 1 else tuple_value(converted)
 
     def expect_scalar(self, value, node, what):

@@ -41,3 +41,28 @@ def temp_sum(n: int) -> float:
     for i in range(n):
         s += t[i]
     return s
+
+
+def make_ramp(n: int) -> kiln.f64[:]:
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = 1.0 / (i - 3)
+    return out
+
+
+@kiln.export
+def ramp_sum(n: int) -> float:
+    ramp = make_ramp(n)
+    s = 0.0
+    for i in range(len(ramp)):
+        s += ramp[i]
+    return s
+
+
+@kiln.export
+def ramp_twice(n: int) -> kiln.f64[:]:
+    first = make_ramp(n)
+    second = make_ramp(n)
+    for i in range(len(first)):
+        second[i] += first[i]
+    return second

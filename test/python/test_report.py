@@ -154,3 +154,16 @@ def test_html_page_in_chromium(built, tmp_path):
                     "--window-size=1400,900", f"--screenshot={screenshot}",
                     f"file://{page}#selftest"], capture_output=True, timeout=120)
     assert os.path.getsize(screenshot) > 10_000
+
+
+def test_ir_statistics_before_and_after_stripping(built, tmp_path):
+    _, record = built
+    stats = function(record, "saxpy")["ir_stats"]
+    assert stats["before"]["instructions"] > 0 and stats["before"]["basic_blocks"] > 0
+    release = kiln_build(MODULE, tmp_path / "release", "--release")
+    assert release.returncode == 0, release.stderr
+    stripped = json.load(open(tmp_path / "release" / "report_kernels.kiln.json"))
+    after = function(stripped, "saxpy")["ir_stats"]
+    assert after["after"]["metadata_nodes"] < after["before"]["metadata_nodes"]
+    # The report is taken before stripping: the same coverage either way.
+    assert function(stripped, "saxpy")["coverage"] == function(record, "saxpy")["coverage"]

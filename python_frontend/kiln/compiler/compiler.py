@@ -67,6 +67,24 @@ def build_record(context, signatures, fallbacks, verdicts, remarks) -> dict:
             "functions": functions, "fallbacks": fallbacks, "llvm_remarks": raw}
 
 
+def add_ir_stats(record, path, module) -> None:
+    """IR statistics of each function's C-ABI body (the kernel inlined into
+    it), before and after the release strips (equal unless --release)."""
+    if not path or not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as handle:
+        stats = json.load(handle)
+    by_name = {phase: {f["name"]: f for f in stats.get(phase, {}).get("per_function", [])}
+               for phase in ("before", "after")}
+    for function in record["functions"]:
+        symbol = f"{module}_{function['name']}"
+        entry = {phase: by_name[phase][symbol] for phase in by_name if symbol in by_name[phase]}
+        if entry:
+            function["ir_stats"] = entry
+    record["ir_stats"] = {phase: {k: v for k, v in stats[phase].items() if k != "per_function"}
+                          for phase in ("before", "after") if phase in stats}
+
+
 def write_text(path: str, text: str) -> None:
     temporary = path + ".tmp"
     with open(temporary, "w", encoding="utf-8") as handle:
@@ -110,6 +128,7 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
 
     artifacts["remarks"] = os.path.join(outdir, f"{module}.remarks.yaml")
     artifacts["vector_report"] = os.path.join(outdir, f"{module}.vector.json")
+    artifacts["ir_stats"] = os.path.join(outdir, f"{module}.irstats.json")
     remarks, verdicts = [], {}
     if signatures:
         build_native(artifacts, module, extension, options)
@@ -124,6 +143,7 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     record = build_record(context, signatures, fallbacks, verdicts, remarks)
     enrich(record, context, artifacts["vector_report"] if signatures else None,
            artifacts["library"] if signatures else None)
+    add_ir_stats(record, artifacts["ir_stats"] if signatures else None, module)
     write_text(artifacts["record"], json.dumps(record, indent=2) + "\n")
     return BuildResult(module, outdir, artifacts, signatures, fallbacks)
 
@@ -137,6 +157,7 @@ def build_native(artifacts, module, extension, options) -> None:
     # The C ABI library holds each kernel once: its remarks are the record's.
     report = [f"--vector-report={artifacts['vector_report']}"] if kilnc_supports(
         "--vector-report") else []
+    report.append(f"--ir-stats={artifacts['ir_stats']}")
     library = start_kilnc(common + ["-o", artifacts["library"],
                                     f"--remarks={artifacts['remarks']}"] + report)
     python_include = sysconfig.get_paths()["include"]

@@ -41,6 +41,13 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
         status = "compiled" if function.get("compiled") else "FALLS BACK TO PYTHON"
         out.append(f"{function['name']}: {status}, coverage {percent(function.get('coverage'))},"
                    f" lanes {percent(function.get('lane_utilization'))}")
+        stats = function.get("ir_stats", {})
+        if stats.get("before"):
+            before, after = stats["before"], stats.get("after", stats["before"])
+            out.append(f"  IR: {before['instructions']} instructions, {before['basic_blocks']} "
+                       f"blocks, {before['metadata_nodes']} metadata nodes"
+                       + (f" -> {after['metadata_nodes']} after stripping"
+                          if after != before else ""))
         for loop in function.get("loops", []):
             verdict = (f"vectorized VF={loop['width']} x{loop['interleave']}" if loop["vectorized"]
                        else "not vectorized: " + ("; ".join(loop["reasons"]) or "no reason given"))

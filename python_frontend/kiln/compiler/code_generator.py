@@ -78,6 +78,7 @@ class FunctionSignature:
     # ones would spend more on the release than on the call.
     release_gil: bool = False
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
+    options_given: frozenset = frozenset()
 
 
 def assigned_names(stmts) -> list:
@@ -211,7 +212,8 @@ class FunctionCodeGenerator(LibraryCalls):
             line=self.func.lineno, exported=self.exported,
             release_gil=self.options.get("nogil", any(
                 isinstance(p.type, kt.ArrayType) for p in params)),
-            elementwise=bool(self.options.get("elementwise")))
+            elementwise=bool(self.options.get("elementwise")),
+            options_given=frozenset(self.options))
 
     def needs_error_slot(self) -> bool:
         return self.raises or self.func.name in self.module.forced_error_slots

@@ -35,6 +35,26 @@ def print_mlir(path: str) -> int:
     return 0
 
 
+def build_reporting_errors(module, outdir, options=None):
+    """(build result, 0), or (None, exit status) with the error printed."""
+    from .compiler.compiler import build
+    try:
+        return build(module, outdir, options), 0
+    except KilnCompileError as error:
+        report_compile_error(module, error)
+        return None, 1
+    except (KilnToolchainError, OSError, ValueError) as error:
+        print(f"kiln: error: {error}", file=sys.stderr)
+        return None, 1
+    except Exception as error:  # noqa: BLE001 - a compiler bug must not look like user error
+        if os.environ.get("KILN_DEBUG"):
+            raise
+        print(f"kiln: internal error while building {module}: {type(error).__name__}: "
+              f"{error} (set KILN_DEBUG=1 for the traceback, and please report it)",
+              file=sys.stderr)
+        return None, 2
+
+
 def report(args) -> int:
     import json
     import tempfile
@@ -53,16 +73,10 @@ def report(args) -> int:
         record = json.load(open(args.target, encoding="utf-8"))
         outdir = outdir or os.path.dirname(os.path.abspath(args.target))
     else:
-        from .compiler.compiler import build
         outdir = outdir or tempfile.mkdtemp(prefix="kiln-report-")
-        try:
-            result = build(args.target, outdir)
-        except KilnCompileError as error:
-            report_compile_error(args.target, error)
-            return 1
-        except (KilnToolchainError, OSError, ValueError) as error:
-            print(f"kiln: error: {error}", file=sys.stderr)
-            return 1
+        result, status = build_reporting_errors(args.target, outdir)
+        if result is None:
+            return status
         record = json.load(open(result.artifacts["record"], encoding="utf-8"))
     if args.profile:
         from .report.profile import profile
@@ -127,24 +141,13 @@ def main(argv=None) -> int:
     if args.command == "report":
         return report(args)
 
-    from .compiler.compiler import BuildOptions, build
-    try:
-        result = build(args.module, args.outdir,
-                       BuildOptions(opt_level=args.opt_level, target_cpu=args.target_cpu,
-                                    strict=args.strict, release=args.release))
-    except KilnCompileError as error:
-        report_compile_error(args.module, error)
-        return 1
-    except (KilnToolchainError, OSError, ValueError) as error:
-        print(f"kiln: error: {error}", file=sys.stderr)
-        return 1
-    except Exception as error:  # noqa: BLE001 - a compiler bug must not look like user error
-        if os.environ.get("KILN_DEBUG"):
-            raise
-        print(f"kiln: internal error while building {args.module}: {type(error).__name__}: "
-              f"{error} (set KILN_DEBUG=1 for the traceback, and please report it)",
-              file=sys.stderr)
-        return 2
+    from .compiler.compiler import BuildOptions
+    result, status = build_reporting_errors(
+        args.module, args.outdir, BuildOptions(opt_level=args.opt_level,
+                                               target_cpu=args.target_cpu, strict=args.strict,
+                                               release=args.release))
+    if result is None:
+        return status
     names = ", ".join(s.name for s in result.signatures) or "nothing compiled"
     print(f"kiln: built {result.module_name} ({names}) into {result.outdir}")
     for fallback in result.fallbacks:

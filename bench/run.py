@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Kiln's performance suite, in one run (see docs/performance.md):
 
-    /usr/bin/python3 bench/run.py            # full run, ~10 min: writes bench/results/latest.{json,md}
-                                             # and docs/performance.md with its plots
+    /usr/bin/python3 bench/run.py            # full run, ~10 min: bench/results/latest.{json,md},
+                                             # docs/performance.md and its plots
     /usr/bin/python3 bench/run.py --quick    # smoke test, ~1 min: tiny sizes, few repeats,
                                              # written under build/bench/quick/
     /usr/bin/python3 bench/run.py --report-only bench/results/latest.json   # redo the report
@@ -103,7 +103,9 @@ def command_line(args):
 
 
 def measure(settings, args):
-    import numpy  # noqa: F401 - fail early, before building, if numpy is missing
+    import importlib.util
+    if importlib.util.find_spec("numpy") is None:
+        raise SystemExit("numpy is missing: sh scripts/setup.sh installs it")
 
     from harness import (batching, builds, calls, codeshape, compile_times, implementations,
                          kernels_bench, limits, machine, threads)
@@ -120,14 +122,20 @@ def measure(settings, args):
     allowed = sorted(os.sched_getaffinity(0))
     kernel_cpu = allowed[-1]
 
-    quiet["limits"] = machine.wait_until_quiet(log, args.max_wait)
-    limits_before, stream_sizes, stream_errors = limits.bandwidth_runs(build, kernel_cpu, log)
-    peaks, peak_errors = limits.measure_peaks(build, log)
-    quiet["threads"] = machine.wait_until_quiet(log, args.max_wait)
-    log("two threads against one ...")
-    results["threads"] = threads.measure(found, modules, settings, log)
+    attempts = results["attempts"] = {}
 
-    quiet["kernels"] = machine.wait_until_quiet(log, args.max_wait)
+    def quietly(label, measure):
+        value, attempts[label] = machine.measure_quietly(label, measure, log, args.max_wait)
+        return value
+
+    quiet["start"] = machine.wait_until_quiet(log, args.max_wait)
+    limits_before, stream_sizes, stream_errors = quietly(
+        "STREAM", lambda: limits.bandwidth_runs(build, kernel_cpu, log))
+    peaks, peak_errors = quietly("FMA peak", lambda: limits.measure_peaks(build, log))
+    log("two threads against one ...")
+    results["threads"] = quietly("two threads",
+                                 lambda: threads.measure(found, modules, settings, log))
+
     machine.pin_to(kernel_cpu)
     results["pinned_cpu"] = kernel_cpu
     guard = machine.BuildGuard(log, args.max_wait)
@@ -135,14 +143,17 @@ def measure(settings, args):
         log(f"kernels, pinned to CPU {kernel_cpu} ...")
         results["kernels"] = kernels_bench.bench_kernels(found, settings, log, guard)
         log("call overhead ...")
-        results["calls"] = calls.measure(build, found, modules, settings, log)
+        results["calls"] = quietly("call overhead",
+                                   lambda: calls.measure(build, found, modules, settings, log))
         log("batching: one call per element against one per array ...")
-        results["batching"] = batching.measure(modules, settings, log)
+        results["batching"] = quietly("batching",
+                                      lambda: batching.measure(modules, settings, log))
     finally:
         machine.unpin(allowed)
     quiet["paused_during_kernels_s"] = round(guard.paused_seconds, 1)
     quiet["kernel_cases_measured_again"] = guard.repeated
-    limits_after, _, more_errors = limits.bandwidth_runs(build, kernel_cpu, log)
+    limits_after, _, more_errors = quietly(
+        "STREAM again", lambda: limits.bandwidth_runs(build, kernel_cpu, log))
     stream_runs = limits.combine(limits_before, limits_after)
     results["limits"] = dict(
         peaks, stream_array_bytes=stream_sizes, stream_before=limits_before,
@@ -151,13 +162,14 @@ def measure(settings, args):
         fma_f64_gflops_1core=max(peaks.get("peak_ymm", {}).get("fma_f64_gflops_1core", 0.0),
                                  peaks.get("peak_zmm", {}).get("zmm_f64_gflops_1core", 0.0))
         or None)
-    quiet["compile"] = machine.wait_until_quiet(log, args.max_wait)
     numba_compiles = {}
     for key in ("numba", "numba_fastmath"):
         if key in found:
             numba_compiles.update({f"{key}:{kernel}": seconds for kernel, seconds
                                    in found[key].compile_seconds.items()})
-    results["compile"] = compile_times.measure(build, settings, numba_compiles, log)
+    results["compile"] = quietly(
+        "compile times", lambda: compile_times.measure(build, settings, numba_compiles, log))
+    results["waited_seconds"] = round(machine.total_wait_seconds(), 1)
     results["code_shape"] = codeshape.describe(build, settings.kernels)
     results["loop_verdicts"] = codeshape.loop_verdicts(build)
     results["wall_seconds"] = round(time.time() - STARTED, 1)

@@ -23,7 +23,8 @@ def describe_difference(got, want):
         return f"shape {got.shape} instead of {want.shape}"
     if got.dtype.kind in "iu" or want.dtype.kind in "iu":
         wrong = int(np.count_nonzero(got != want))
-        return f"{wrong} of {got.size} values differ (first: {got.ravel()[:3]} vs {want.ravel()[:3]})"
+        return (f"{wrong} of {got.size} values differ "
+                f"(first: {got.ravel()[:3]} vs {want.ravel()[:3]})")
     with np.errstate(invalid="ignore", divide="ignore"):
         error = np.abs(got.astype(np.float64) - want) / np.maximum(np.abs(want), 1e-300)
     return (f"max relative difference {np.nanmax(error) if error.size else 0:.3g}, "

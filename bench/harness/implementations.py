@@ -50,7 +50,8 @@ class PythonRunner:
 class Implementation:
     def __init__(self, key, label, source_order, timed_in, function_for=None, timers=None):
         self.key, self.label = key, label
-        self.source_order = source_order  # float operations in the source's order, no FMA contraction
+        # IEEE float operations in the source's order, no FMA contraction
+        self.source_order = source_order
         self.timed_in = timed_in
         self.function_for = function_for
         self.timers = timers

@@ -127,6 +127,13 @@ def busy_cpus(seconds=2.0) -> float:
     return (busy_after - busy_before) / elapsed if elapsed else 0.0
 
 
+_waited_seconds = [0.0]  # over the whole run, for the report
+
+
+def total_wait_seconds() -> float:
+    return _waited_seconds[0]
+
+
 def wait_until_quiet(log, max_wait_seconds: float) -> dict:
     """Waits (up to max_wait_seconds) until no build or test runs and the
     CPUs are idle, and reports how quiet the machine was when timing started."""
@@ -142,6 +149,7 @@ def wait_until_quiet(log, max_wait_seconds: float) -> dict:
                 f"up to {max_wait_seconds:.0f} s, --max-wait changes it)")
             announced = True
         time.sleep(5)
+    _waited_seconds[0] += time.time() - start
     return {"waited_s": round(time.time() - start, 1), "builds_running": busy,
             "busy_cpus": round(load, 2), "load_average_1min": os.getloadavg()[0]}
 
@@ -156,7 +164,59 @@ def pause_while_builds_run(log, max_wait_seconds: float) -> float:
     while busy and time.time() - start < max_wait_seconds:
         time.sleep(5)
         busy = busy_builds()
+    _waited_seconds[0] += time.time() - start
     return time.time() - start
+
+
+def _busy_ticks():
+    with open("/proc/stat", encoding="utf-8") as handle:
+        values = [int(v) for v in handle.readline().split()[1:9]]
+    # everything but idle, iowait and steal (time the hypervisor gave to other guests)
+    return sum(values) - values[3] - values[4] - values[7]
+
+
+def _own_ticks():
+    with open("/proc/self/stat", encoding="utf-8") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+
+
+class ForeignLoad:
+    """CPU time other processes used while a measurement ran: the whole
+    machine's busy time minus this process's and its waited-for children's."""
+
+    def __init__(self):
+        self.ticks_per_second = os.sysconf("SC_CLK_TCK")
+        self.start()
+
+    def start(self):
+        self.began = time.perf_counter()
+        self.busy, self.own = _busy_ticks(), _own_ticks()
+
+    def seconds(self):
+        foreign = (_busy_ticks() - self.busy) - (_own_ticks() - self.own)
+        return max(0, foreign) / self.ticks_per_second
+
+    def disturbed(self):
+        """More than a tenth of a CPU-second, and more than 5 % of one CPU."""
+        elapsed = time.perf_counter() - self.began
+        return self.seconds() > max(0.1, 0.05 * elapsed)
+
+
+def measure_quietly(label, measure, log, max_wait_seconds, attempts=3):
+    """Runs `measure` on a quiet machine, again when other work ran meanwhile
+    (a build or test that started, or foreign CPU time); returns its result
+    and how many attempts it took."""
+    for attempt in range(1, attempts + 1):
+        wait_until_quiet(log, max_wait_seconds)
+        load = ForeignLoad()
+        result = measure()
+        busy = busy_builds()
+        if not busy and not load.disturbed():
+            return result, attempt
+        cause = ", ".join(busy) or f"{load.seconds():.1f} CPU-s of other processes"
+        log(f"  {label}: {cause} meanwhile; measuring it again")
+    return result, attempts
 
 
 class BuildGuard:
@@ -171,13 +231,16 @@ class BuildGuard:
 
     def before_case(self):
         self.paused_seconds += pause_while_builds_run(self.log, self.max_wait)
+        self.load = ForeignLoad()
 
     def disturbed(self, label):
         busy = busy_builds()
-        if busy:
-            self.log(f"  {label}: {', '.join(busy)} started meanwhile; measuring it again")
+        if busy or self.load.disturbed():
+            cause = ", ".join(busy) or f"{self.load.seconds():.1f} CPU-s of other processes"
+            self.log(f"  {label}: {cause} meanwhile; measuring it again")
             self.repeated.append(label)
-        return bool(busy)
+            return True
+        return False
 
 
 def pin_to(cpu):

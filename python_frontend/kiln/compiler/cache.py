@@ -46,6 +46,26 @@ def cpu_fingerprint() -> str:
     return "unknown-cpu"
 
 
+def compiler_fingerprint() -> str:
+    """Identity of the compiler itself: Kiln's Python sources (wrappers and
+    code generation live there) and the kilnc binary. A rebuilt Kiln must
+    not load code an older one made."""
+    digest = hashlib.sha256()
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for root, _, files in sorted(os.walk(package)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                with open(os.path.join(root, name), "rb") as handle:
+                    digest.update(handle.read())
+    try:
+        from .toolchain import find_kilnc
+        info = os.stat(find_kilnc())
+        digest.update(f"{info.st_size}:{info.st_mtime_ns}".encode())
+    except Exception:  # noqa: BLE001 - no kilnc: the build itself will say so
+        pass
+    return digest.hexdigest()[:16]
+
+
 def called_functions(context, name: str) -> list:
     """`name` and the module functions it calls, transitively, in order."""
     functions = context.module_functions()
@@ -73,7 +93,7 @@ def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
     digest.update(json.dumps(sorted(context.module_constants().items())).encode())
     digest.update(json.dumps(sorted(options.items())).encode())
     for part in (__version__, sysconfig.get_config_var("EXT_SUFFIX") or "", target_cpu,
-                 cpu_fingerprint()):
+                 cpu_fingerprint(), compiler_fingerprint()):
         digest.update(part.encode())
     return digest.hexdigest()[:24]
 

@@ -301,6 +301,13 @@ static int kiln_is_ndarray(PyObject *object) {
   return 0;
 }
 
+static inline int kiln_format_in(const char *formats, char code) {
+  for (; *formats; ++formats)
+    if (*formats == code)
+      return 1;
+  return 0;
+}
+
 static Py_ssize_t kiln_numpy_itemsize(char type) {
   switch (type) {
   case 'd': case 'q': case 'Q': case 'l': case 'L': return 8;
@@ -323,7 +330,7 @@ static int kiln_get_array(PyObject *object, Py_buffer *view, void *descriptor, i
   if (kiln_is_ndarray(object)) {
     kiln_numpy_array *array = (kiln_numpy_array *)object;
     kiln_numpy_dtype *dtype = (kiln_numpy_dtype *)array->descr;
-    if (!strchr(formats, dtype->type) || dtype->type == '\0' ||
+    if (!kiln_format_in(formats, dtype->type) || dtype->type == 0 || dtype->type == '\0' ||
         kiln_numpy_itemsize(dtype->type) != itemsize || dtype->byteorder == '>') {
       PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s, not an array of dtype "
                    "'%c'", function, parameter, expected, dtype->type);

@@ -151,25 +151,29 @@ json::Object collectIRStats(const Module &module) {
   };
 }
 
+void writeReport(Module &module, StringRef passName, StringRef path,
+                 StringRef text) {
+  if (path == "-") {
+    outs() << text << "\n";
+    outs().flush();
+    return;
+  }
+  std::error_code error;
+  raw_fd_ostream file(path, error, sys::fs::OF_Text);
+  if (error) {
+    module.getContext().emitError(Twine(passName) + ": cannot write '" + path +
+                                  "': " + error.message());
+    return;
+  }
+  file << text << "\n";
+}
+
 PreservedAnalyses IRStatsPass::run(Module &module, ModuleAnalysisManager &) {
   json::Object stats = collectIRStats(module);
   if (!options.label.empty())
     stats["label"] = options.label;
   std::string text = formatv("{0:2}", json::Value(std::move(stats))).str();
-  if (options.outputPath == "-") {
-    outs() << text << "\n";
-    outs().flush();
-    return PreservedAnalyses::all();
-  }
-  std::error_code error;
-  raw_fd_ostream file(options.outputPath, error, sys::fs::OF_Text);
-  if (error) {
-    module.getContext().emitError("kiln-ir-stats: cannot write '" +
-                                  options.outputPath +
-                                  "': " + error.message());
-    return PreservedAnalyses::all();
-  }
-  file << text << "\n";
+  writeReport(module, "kiln-ir-stats", options.outputPath, text);
   return PreservedAnalyses::all();
 }
 

@@ -132,6 +132,11 @@ private:
   VectorReportOptions options;
 };
 
+// Writes an analysis pass's JSON to `path` ("-": stdout); a file that
+// cannot be written is reported through the module's context.
+void writeReport(llvm::Module &module, llvm::StringRef passName,
+                 llvm::StringRef path, llvm::StringRef text);
+
 // Parsers for the text between `<` and `>` in a textual pipeline; errors are
 // StringErrors, as PassBuilder::parsePassParameters requires.
 llvm::Expected<StripRTTIOptions> parseStripRTTIParameters(llvm::StringRef text);

@@ -750,20 +750,7 @@ PreservedAnalyses VectorReportPass::run(Module &module,
     return bits > 32 ? bits : featureRegisterBits(function);
   });
   std::string text = formatv("{0:2}", json::Value(std::move(report))).str();
-  if (options.outputPath == "-") {
-    outs() << text << "\n";
-    outs().flush();
-    return PreservedAnalyses::all();
-  }
-  std::error_code error;
-  raw_fd_ostream file(options.outputPath, error, sys::fs::OF_Text);
-  if (error) {
-    module.getContext().emitError(Twine(passName) + ": cannot write '" +
-                                  options.outputPath +
-                                  "': " + error.message());
-    return PreservedAnalyses::all();
-  }
-  file << text << "\n";
+  writeReport(module, passName, options.outputPath, text);
   return PreservedAnalyses::all();
 }
 

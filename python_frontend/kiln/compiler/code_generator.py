@@ -216,7 +216,7 @@ class FunctionCodeGenerator(LibraryCalls):
             options_given=frozenset(self.options))
 
     def needs_error_slot(self) -> bool:
-        return self.raises or self.func.name in self.module.forced_error_slots
+        return self.raises
 
     # ------------------------------------------------------------ utilities
     def error(self, node, message) -> KilnCompileError:
@@ -2077,7 +2077,6 @@ class ModuleCompiler:
         self.results: dict = {}          # name -> (text, signature) | KilnCompileError
         self.in_progress: list = []
         self.order: list = []
-        self.forced_error_slots: set = set()
 
     def signature(self, name, node=None) -> FunctionSignature:
         if name in self.results:
@@ -2096,20 +2095,6 @@ class ModuleCompiler:
         raise KilnCompileError(self.context.diagnostic(
             node or self.functions[name], f"recursion (`{name}` calls itself, directly or "
             "through other functions) is not supported yet", name))
-        func = self.functions[name]
-        if func.returns is None:
-            raise KilnCompileError(self.context.diagnostic(
-                node or func, f"recursive function `{name}` needs a return annotation", name))
-        params = [Parameter(a.arg, self.context.resolve_annotation(a.annotation))
-                  for a in func.args.args if a.annotation is not None]
-        if len(params) != len(func.args.args):
-            raise KilnCompileError(self.context.diagnostic(
-                func, f"recursive function `{name}` needs annotated parameters", name))
-        returns = self.context.resolve_annotation(func.returns)
-        self.forced_error_slots.add(name)
-        return FunctionSignature(name, params, None if returns == "None" else returns, True,
-                                 set(p.name for p in params if isinstance(p.type, kt.ArrayType)),
-                                 func.lineno, exported=self.context.export_options(func) is not None)
 
     def compile(self, name):
         func = self.functions[name]

@@ -176,6 +176,9 @@ private:
       scf::YieldOp::create(builder, loc, loop.getResults());
     }
     loop->moveBefore(branch.elseBlock()->getTerminator());
+    // The cold copy keeps Python's exact error behaviour; kiln-vectorize
+    // leaves it alone and gives the loop its verdict on the fast copy.
+    loop->setAttr("kiln.bounds_checked_copy", builder.getUnitAttr());
   }
 };
 

@@ -31,6 +31,11 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
 // wrapper.
 void prepareForTarget(llvm::Module &module, llvm::TargetMachine &machine);
 
+// Records the machine's vector width and ISA on the MLIR module
+// (`kiln.vector_bits`, `kiln.vector_isa`) for kiln-vectorize, unless the
+// module already says.
+void describeVectorTarget(mlir::ModuleOp module, llvm::TargetMachine &machine);
+
 // Gives each exported function's C interface (`_mlir_ciface_<name>`, taking
 // memref descriptors by pointer) the public name `<prefix><name>`; every
 // other definition becomes internal. Returns the public names.

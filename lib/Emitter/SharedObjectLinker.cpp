@@ -19,7 +19,7 @@ llvm::Error linkSharedObject(llvm::StringRef objectPath,
       "--build-id=sha1", "-z", "relro", "-z", "now", "-o", outputPath.str(),
       objectPath.str(), "-L/usr/lib/" + multiarch, "-L/lib/" + multiarch,
       // Only what the code really calls ends up in DT_NEEDED.
-      "--as-needed", "-lm", "-lc"};
+      "--as-needed", "-lmvec", "-lm", "-lc"};
   std::vector<const char *> args;
   for (const std::string &arg : storage)
     args.push_back(arg.c_str());

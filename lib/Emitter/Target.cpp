@@ -1,5 +1,6 @@
 #include "lib/Emitter/Emitter.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -58,6 +59,30 @@ createTargetMachine(llvm::StringRef cpu, unsigned optLevel) {
     return llvm::createStringError("cannot create a target machine for " +
                                    triple.str());
   return machine;
+}
+
+void describeVectorTarget(mlir::ModuleOp module, llvm::TargetMachine &machine) {
+  const llvm::MCSubtargetInfo *subtarget = machine.getMCSubtargetInfo();
+  auto has = [&](llvm::StringRef feature) {
+    return subtarget->checkFeatures(("+" + feature).str());
+  };
+  int64_t bits = 128;
+  llvm::StringRef isa = "sse";
+  if (has("avx512f")) {
+    bits = 512;
+    isa = "avx512";
+  } else if (has("avx2")) {
+    bits = 256;
+    isa = "avx2";
+  } else if (has("avx")) {
+    bits = 256;
+    isa = "avx";
+  }
+  mlir::Builder builder(module.getContext());
+  if (!module->hasAttr("kiln.vector_bits"))
+    module->setAttr("kiln.vector_bits", builder.getI64IntegerAttr(bits));
+  if (!module->hasAttr("kiln.vector_isa"))
+    module->setAttr("kiln.vector_isa", builder.getStringAttr(isa));
 }
 
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,

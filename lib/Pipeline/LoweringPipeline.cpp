@@ -15,6 +15,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -40,7 +42,7 @@ void registerKilnDialects(DialectRegistry &registry) {
   registry.insert<KilnDialect, func::FuncDialect, arith::ArithDialect,
                   math::MathDialect, scf::SCFDialect, memref::MemRefDialect,
                   cf::ControlFlowDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, ub::UBDialect>();
+                  LLVM::LLVMDialect, ub::UBDialect, vector::VectorDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }
@@ -54,6 +56,12 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createKilnLowerToStd());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.vectorize) {
+    // Between Python-semantics lowering and scf-to-cf: loops are still
+    // structured and checks are still kiln.check ops.
+    pm.addPass(createKilnVectorize());
+    pm.addPass(createCanonicalizerPass());
+  }
   // math.ipowi (Python's int ** int) becomes an outlined squaring loop.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
@@ -62,6 +70,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   // Strided-metadata expansion computes view offsets with affine.apply.
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -88,6 +97,7 @@ void registerKilnPassesAndPipelines() {
            PassAllocatorFunction(
                [] { return memref::createExpandStridedMetadataPass(); }),
            PassAllocatorFunction([] { return createLowerAffinePass(); }),
+           PassAllocatorFunction([] { return createConvertVectorToLLVMPass(); }),
            PassAllocatorFunction(
                [] { return createFinalizeMemRefToLLVMConversionPass(); }),
            PassAllocatorFunction([] { return createConvertMathToLLVMPass(); }),

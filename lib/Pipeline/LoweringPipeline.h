@@ -9,6 +9,8 @@ namespace kiln {
 struct LoweringOptions {
   // Attach DISubprograms so Python locations reach the DWARF line table.
   bool debugInfo = true;
+  // Run kiln-vectorize (off: leave every loop to LLVM's vectorizers).
+  bool vectorize = true;
 };
 
 // Dialects the frontend emits and the lowering produces, plus the LLVM IR

@@ -7,6 +7,8 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Remark/RemarkStreamer.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -74,6 +76,17 @@ cl::opt<std::string> remarksFile(
              "analysis) to this YAML file, the format of "
              "-fsave-optimization-record"),
     cl::value_desc("file.yaml"), cl::init(""), cl::cat(kilncCategory));
+cl::opt<std::string> kilnRemarksFile(
+    "kiln-remarks",
+    cl::desc("Write kiln-vectorize's remarks (one verdict per loop, at its "
+             "Python location) to this YAML file, in the same format as "
+             "--remarks"),
+    cl::value_desc("file.yaml"), cl::init(""), cl::cat(kilncCategory));
+cl::opt<bool> noKilnVectorize(
+    "no-kiln-vectorize",
+    cl::desc("Skip the kiln-vectorize pass and leave every loop to LLVM's "
+             "vectorizers (for comparisons)"),
+    cl::init(false), cl::cat(kilncCategory));
 cl::opt<bool> noDebugInfo("no-debug-info",
                           cl::desc("Do not emit DWARF line tables"),
                           cl::init(false), cl::cat(kilncCategory));
@@ -154,11 +167,32 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  // The vectorizer sizes vectors for this machine, so it exists before the
+  // MLIR pipeline runs.
+  auto machine = kiln::createTargetMachine(targetCPU, optLevel);
+  if (!machine)
+    return fail(llvm::toString(machine.takeError()));
+  kiln::describeVectorTarget(*module, **machine);
+
+  if (!kilnRemarksFile.empty()) {
+    mlir::remark::RemarkCategories categories;
+    // Each kind has its own filter; `all` alone enables none of them.
+    categories.all = categories.passed = categories.missed =
+        categories.analysis = categories.failed = std::string("kiln-vectorize");
+    if (mlir::failed(mlir::remark::enableOptimizationRemarksWithLLVMStreamer(
+            context, kilnRemarksFile, llvm::remarks::Format::YAML,
+            std::make_unique<mlir::remark::RemarkEmittingPolicyAll>(),
+            categories)))
+      return fail("cannot write remarks to " + kilnRemarksFile);
+  }
+
   mlir::PassManager pm(&context);
   if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
     return 1;
   kiln::LoweringOptions lowering;
   lowering.debugInfo = !noDebugInfo;
+  // -O0 means "as written", as in clang: no vectorization.
+  lowering.vectorize = !noKilnVectorize && optLevel > 0;
   kiln::buildLowerToLLVMPipeline(pm, lowering);
   if (emitKind == EmitKind::MLIRLLVM && stripMetadataFlag)
     pm.addPass(kiln::createKilnStripMetadata());
@@ -176,10 +210,6 @@ int main(int argc, char **argv) {
     output->keep();
     return 0;
   }
-
-  auto machine = kiln::createTargetMachine(targetCPU, optLevel);
-  if (!machine)
-    return fail(llvm::toString(machine.takeError()));
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

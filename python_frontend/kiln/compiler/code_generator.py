@@ -1124,7 +1124,11 @@ class FunctionCodeGenerator(LibraryCalls):
         self.lines.append(f"{pad}{prefix}scf.for {counter} = {lower.name} to {upper.name} "
                           f"step {step.name}{iter_args} : i64 {{")
         self.lines.extend(body_lines)
-        self.lines.append(f"{pad}}} {self.loc(stmt)}")
+        # Names of the carried variables, for kiln-vectorize's remarks
+        # ("loop-carried dependence on `s`").
+        names = ", ".join(f'"{n}"' for n in carried)
+        attributes = f" {{kiln.carried = [{names}]}}" if carried else ""
+        self.lines.append(f"{pad}}}{attributes} {self.loc(stmt)}")
         if carried:
             self.bind_results(result, carried, initial)
         return None, None

@@ -127,12 +127,13 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
                generate_extension(module, extension, context.path, signatures))
 
     artifacts["remarks"] = os.path.join(outdir, f"{module}.remarks.yaml")
+    artifacts["kiln_remarks"] = os.path.join(outdir, f"{module}.kiln-remarks.yaml")
     artifacts["vector_report"] = os.path.join(outdir, f"{module}.vector.json")
     artifacts["ir_stats"] = os.path.join(outdir, f"{module}.irstats.json")
     remarks, verdicts = [], {}
     if signatures:
         build_native(artifacts, module, extension, options)
-        remarks = parse_remarks(artifacts["remarks"])
+        remarks = parse_remarks(artifacts["kiln_remarks"]) + parse_remarks(artifacts["remarks"])
         verdicts = loop_verdicts(context, remarks)
         scalar_loops = require_vectorized(context, signatures, verdicts)
         if scalar_loops:
@@ -158,6 +159,8 @@ def build_native(artifacts, module, extension, options) -> None:
     report = [f"--vector-report={artifacts['vector_report']}"] if kilnc_supports(
         "--vector-report") else []
     report.append(f"--ir-stats={artifacts['ir_stats']}")
+    if kilnc_supports("--kiln-remarks"):
+        report.append(f"--kiln-remarks={artifacts['kiln_remarks']}")
     library = start_kilnc(common + ["-o", artifacts["library"],
                                     f"--remarks={artifacts['remarks']}"] + report)
     python_include = sysconfig.get_paths()["include"]

@@ -13,7 +13,7 @@ import re
 
 _FIELD = re.compile(r"^(\w+):\s*(.*)$")
 _ARG = re.compile(r"^\s+- (\w+):\s*(.*)$")
-_LOC = re.compile(r"\{ File: (.*?), Line: (\d+), Column: (\d+) \}")
+_LOC = re.compile(r"\{\s*File: (.*?),\s*Line: (\d+),\s*Column: (\d+)\s*\}")
 
 
 def _unquote(text: str) -> str:
@@ -32,7 +32,15 @@ def parse_remarks(path: str) -> list:
             lines = handle.read().splitlines()
     except OSError:
         return []
+    # The YAML writer wraps a long flow mapping ({ File: ..., Line: ... })
+    # onto continuation lines; rejoin them.
+    joined = []
     for line in lines:
+        if joined and joined[-1].count("{") > joined[-1].count("}"):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    for line in joined:
         if line.startswith("--- !"):
             current = {"kind": line[5:].strip(), "args": [], "line": 0, "column": 0}
             remarks.append(current)
@@ -59,7 +67,13 @@ def parse_remarks(path: str) -> list:
         elif key in ("Pass", "Name", "Function"):
             current[key.lower()] = _unquote(value)
     for remark in remarks:
-        remark["message"] = "".join(value for _, value in remark["args"])
+        # LLVM interleaves text and values ("width: ", 4, ")"); MLIR's
+        # engine keeps the text in Remark/Reason and metrics apart.
+        if remark.get("pass") == "kiln-vectorize":
+            remark["message"] = "; ".join(value for key, value in remark["args"]
+                                          if key in ("Remark", "Reason"))
+        else:
+            remark["message"] = "".join(value for _, value in remark["args"])
         remark["values"] = {k: v for k, v in remark["args"] if k != "String"}
         del remark["args"]
     return remarks
@@ -139,10 +153,52 @@ def loop_verdicts(context, remarks) -> dict:
             if specific:
                 loop["reasons"] = specific
         pending = []
+    merge_kiln_verdicts(loops, remarks, ranges, source_loops)
     result: dict = {}
     for (function, _, _), loop in sorted(loops.items(), key=lambda item: item[0][1:]):
         result.setdefault(function, []).append(loop)
     return result
+
+
+def merge_kiln_verdicts(loops, remarks, ranges, source_loops) -> None:
+    """kiln-vectorize gives each loop one verdict at the loop's own location.
+    A loop Kiln vectorized is recorded as such; its LLVM copies are then
+    Kiln's vector loop and tail (LLVM rightly leaves those alone) and the
+    scalar version run for strided or overlapping arrays. A loop Kiln
+    refused keeps LLVM's verdict, with Kiln's reason first."""
+    for remark in remarks:
+        if remark.get("pass") != "kiln-vectorize" or remark["kind"] not in ("Passed", "Missed"):
+            continue
+        function = remark.get("function") or owner(ranges, remark["line"])
+        source_loop = enclosing_loop(source_loops, remark["line"])
+        line, column = (source_loop[1], source_loop[3]) if source_loop else (
+            remark["line"], remark["column"])
+        loop = loops.setdefault((function, line, column), {
+            "line": line, "column": column, "vectorized": False, "vectorizer": "llvm",
+            "width": 1, "interleave": 1, "copies": [], "reasons": []})
+        values = remark["values"]
+        if remark["kind"] == "Passed":
+            llvm_vectorized_fallback = any(c["vectorized"] for c in loop["copies"])
+            loop.update({"vectorized": True, "vectorizer": "kiln",
+                         "width": int(values.get("VectorizationFactor", 1)),
+                         "interleave": int(values.get("InterleaveCount", 1)),
+                         "tail": values.get("Tail", ""), "reasons": []})
+            copies = [{"vectorized": True, "vectorizer": "kiln", "message": remark["message"]}]
+            if "runtime checks" in remark["message"]:
+                copies.append({"vectorized": llvm_vectorized_fallback,
+                               "vectorizer": "llvm",
+                               "message": "scalar version for strided or overlapping arrays"
+                                          + (" (vectorized by LLVM)"
+                                             if llvm_vectorized_fallback else "")})
+            loop["copies"] = copies
+        else:
+            reason = values.get("Reason", remark["message"])
+            reason = reason[len("not vectorized: "):] if reason.startswith(
+                "not vectorized: ") else reason
+            loop["kiln_reason"] = reason
+            loop["reasons"] = [reason] + [r for r in loop["reasons"] if r != reason]
+            if loop["vectorized"]:
+                loop["vectorizer"] = "llvm"
 
 
 def require_vectorized(context, signatures, verdicts) -> list:

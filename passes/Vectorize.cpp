@@ -1,0 +1,1541 @@
+// kiln-vectorize: innermost Python loops to vector-dialect SIMD code, with
+// one remark per loop saying what happened and why. The pass description in
+// Passes.td is the user-level documentation; this file is organised as
+//   analysis (LoopAnalysis) -> guard (runtime stride/overlap checks)
+//   -> emission (VectorBodyEmitter, one call per interleaved copy)
+//   -> loop structure (main loop, tail, reductions, epilogue).
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/Remarks.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_KILNVECTORIZE
+#include "passes/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+constexpr StringLiteral kRemarkCategory = "kiln-vectorize";
+// Loops this pass must leave alone: the cold bounds-checked copy made by
+// kiln-hoist-bounds-checks, and the scalar versions this pass keeps.
+constexpr StringLiteral kCheckedCopyAttr = "kiln.bounds_checked_copy";
+constexpr StringLiteral kScalarVersionAttr = "kiln.scalar_version";
+
+std::string lineOf(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("line {0}", file.getLine()).str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto file = dyn_cast<FileLineColLoc>(inner))
+        return llvm::formatv("line {0}", file.getLine()).str();
+  return "an unknown line";
+}
+
+// index = iv + uniform + constant: the only subscripts a vector load or
+// store can use (unit stride along the loop).
+struct IndexExpr {
+  Value uniform; // loop-invariant part, may be null
+  int64_t constant = 0;
+  bool operator==(const IndexExpr &other) const {
+    return uniform == other.uniform && constant == other.constant;
+  }
+};
+
+struct MemoryAccess {
+  Operation *op;
+  Value memref;
+  bool isStore;
+  bool isVector; // false: every subscript is loop-invariant
+  IndexExpr index;
+  unsigned order; // program order in the body
+};
+
+// How one loop-carried value combines across iterations.
+struct Reduction {
+  enum class Family { Add, Mul, And, Or, Xor, MinSI, MaxSI, MinUI, MaxUI,
+                      MinimumF, MaximumF, MinNumF, MaxNumF, SelectMinMax };
+  Family family;
+  bool isFloat = false;
+  // SelectMinMax: acc' = select(cmp(pred, lhs, rhs), trueValue, falseValue),
+  // with the candidate on the true side; these say where `acc` sits.
+  arith::CmpFPredicate floatPredicate{};
+  arith::CmpIPredicate intPredicate{};
+  bool accIsCompareLhs = false;
+};
+
+bool isElementType(Type type) {
+  return type.isF32() || type.isF64() || type.isInteger(1) ||
+         type.isInteger(8) || type.isInteger(16) || type.isInteger(32) ||
+         type.isInteger(64);
+}
+
+// Ops that are applied lane by lane and can run on lanes whose value is
+// never used (if-converted branches, masked tail lanes): no traps.
+bool isSpeculatableElementwise(Operation *op) {
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op)) {
+    APInt divisor;
+    return matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) &&
+           !divisor.isZero() && !divisor.isAllOnes();
+  }
+  if (isa<arith::RemFOp>(op))
+    return false; // lowers to an fmod call per lane
+  if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
+    return op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+           !isa<arith::ConstantOp, arith::IndexCastOp, arith::IndexCastUIOp>(op);
+  return false;
+}
+
+// libmvec vector variants glibc 2.36 ships for both f32 and f64.
+std::optional<StringRef> libmvecName(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<StringRef>>(op)
+      .Case([](math::ExpOp) { return StringRef("exp"); })
+      .Case([](math::Exp2Op) { return StringRef("exp2"); })
+      .Case([](math::ExpM1Op) { return StringRef("expm1"); })
+      .Case([](math::LogOp) { return StringRef("log"); })
+      .Case([](math::Log2Op) { return StringRef("log2"); })
+      .Case([](math::Log10Op) { return StringRef("log10"); })
+      .Case([](math::Log1pOp) { return StringRef("log1p"); })
+      .Case([](math::SinOp) { return StringRef("sin"); })
+      .Case([](math::CosOp) { return StringRef("cos"); })
+      .Case([](math::TanOp) { return StringRef("tan"); })
+      .Case([](math::AsinOp) { return StringRef("asin"); })
+      .Case([](math::AcosOp) { return StringRef("acos"); })
+      .Case([](math::AtanOp) { return StringRef("atan"); })
+      .Case([](math::Atan2Op) { return StringRef("atan2"); })
+      .Case([](math::SinhOp) { return StringRef("sinh"); })
+      .Case([](math::CoshOp) { return StringRef("cosh"); })
+      .Case([](math::TanhOp) { return StringRef("tanh"); })
+      .Case([](math::AsinhOp) { return StringRef("asinh"); })
+      .Case([](math::AcoshOp) { return StringRef("acosh"); })
+      .Case([](math::AtanhOp) { return StringRef("atanh"); })
+      .Case([](math::ErfOp) { return StringRef("erf"); })
+      .Case([](math::ErfcOp) { return StringRef("erfc"); })
+      .Case([](math::CbrtOp) { return StringRef("cbrt"); })
+      .Case([](math::PowFOp) { return StringRef("pow"); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+// Math the backend has instructions for, on any vector width.
+bool isNativeVectorMath(Operation *op) {
+  return isa<math::SqrtOp, math::FmaOp, math::AbsFOp, math::AbsIOp,
+             math::FloorOp, math::CeilOp, math::TruncOp, math::RoundEvenOp,
+             math::RoundOp, math::CopySignOp>(op);
+}
+
+struct TargetInfo {
+  unsigned vectorBits = 256;
+  std::string isa = "avx2";
+};
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+struct LoopAnalysis {
+  mutable scf::ForOp loop;
+  std::string refusal; // empty: vectorizable
+  DenseSet<Value> uniform;
+  DenseMap<Value, IndexExpr> indexExprs;
+  SmallVector<MemoryAccess> accesses;
+  SmallVector<Reduction> reductions; // one per iter_arg
+  SmallVector<Operation *> checks;   // kiln.check ops with value conditions
+  unsigned widestBits = 0;
+  bool usesLibmvec = false;
+  unsigned order = 0;
+
+  explicit LoopAnalysis(scf::ForOp loop) : loop(loop) { run(); }
+
+  bool ok() const { return refusal.empty(); }
+
+  bool refuse(const std::string &reason) {
+    if (refusal.empty())
+      refusal = reason;
+    return false;
+  }
+
+  bool isUniform(Value value) const {
+    return loop.isDefinedOutsideOfLoop(value) || uniform.contains(value);
+  }
+
+  std::string carriedName(unsigned index) const {
+    if (auto names = loop->getAttrOfType<ArrayAttr>("kiln.carried"))
+      if (index < names.size())
+        if (auto name = dyn_cast<StringAttr>(names[index]))
+          return ("`" + name.getValue() + "`").str();
+    return llvm::formatv("loop-carried value #{0}", index).str();
+  }
+
+  void noteType(Type type) {
+    if (type.isIntOrFloat() && !type.isInteger(1))
+      widestBits = std::max(widestBits, type.getIntOrFloatBitWidth());
+  }
+
+  void run() {
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step != 1) {
+      refuse(step ? llvm::formatv("range step {0} (only step 1 is vectorized)",
+                                  *step)
+                        .str()
+                  : "range step is not a constant");
+      return;
+    }
+    Value iv = loop.getInductionVar();
+    indexExprs[iv] = IndexExpr{};
+    if (!analyzeBlock(*loop.getBody()))
+      return;
+    if (!analyzeReductions())
+      return;
+    analyzeDependences();
+    if (ok() && widestBits == 0)
+      widestBits = 64;
+  }
+
+  std::optional<IndexExpr> indexOf(Value value) const {
+    auto found = indexExprs.find(value);
+    if (found == indexExprs.end())
+      return std::nullopt;
+    return found->second;
+  }
+
+  bool analyzeBlock(Block &block) {
+    for (Operation &op : block) {
+      if (!analyzeOp(&op))
+        return false;
+    }
+    return true;
+  }
+
+  bool analyzeIndexArithmetic(Operation *op) {
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    auto lhsIndex = indexOf(lhs);
+    auto rhsIndex = indexOf(rhs);
+    bool subtract = isa<arith::SubIOp>(op);
+    if (lhsIndex && isUniform(rhs) && !lhsIndex->uniform) {
+      IndexExpr result = *lhsIndex;
+      if (auto constant = getConstantIntValue(rhs))
+        result.constant += subtract ? -*constant : *constant;
+      else if (!subtract)
+        result.uniform = rhs;
+      else
+        return false;
+      indexExprs[op->getResult(0)] = result;
+      return true;
+    }
+    if (rhsIndex && isUniform(lhs) && !subtract && !rhsIndex->uniform) {
+      IndexExpr result = *rhsIndex;
+      if (auto constant = getConstantIntValue(lhs))
+        result.constant += *constant;
+      else
+        result.uniform = lhs;
+      indexExprs[op->getResult(0)] = result;
+      return true;
+    }
+    return false;
+  }
+
+  bool analyzeAccess(Operation *op, Value memref, ValueRange indices,
+                     bool isStore) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (!isElementType(type.getElementType()) ||
+        type.getElementType().isInteger(1))
+      return refuse(llvm::formatv("access to an array of {0} at {1}",
+                                  type.getElementType(), lineOf(op->getLoc()))
+                        .str());
+    if (!loop.isDefinedOutsideOfLoop(memref))
+      return refuse("an array view created inside the loop at " +
+                    lineOf(op->getLoc()));
+    for (Value index : indices.drop_back())
+      if (!isUniform(index))
+        return refuse("the loop variable indexes an outer dimension at " +
+                      lineOf(op->getLoc()) +
+                      " (non-unit stride; no gather on this target pays)");
+    Value last = indices.back();
+    MemoryAccess access{op, memref, isStore, false, {}, order++};
+    if (auto index = indexOf(last)) {
+      access.isVector = true;
+      access.index = *index;
+    } else if (!isUniform(last)) {
+      return refuse("subscript at " + lineOf(op->getLoc()) +
+                    " is not the loop variable plus an invariant offset "
+                    "(indirect or non-unit-stride access; no gather)");
+    }
+    if (isStore && !access.isVector)
+      return refuse("every iteration stores to the same element at " +
+                    lineOf(op->getLoc()));
+    noteType(type.getElementType());
+    accesses.push_back(access);
+    if (!isStore && !access.isVector)
+      uniform.insert(op->getResult(0));
+    return true;
+  }
+
+  bool analyzeOp(Operation *op) {
+    if (isa<scf::YieldOp>(op))
+      return true;
+    if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
+      if (auto index = indexOf(cast.getIn())) {
+        indexExprs[cast.getResult()] = *index;
+        return true;
+      }
+      // A data-dependent subscript: refused with a clear reason where it
+      // is used (a gather), or as an unsupported operand anywhere else.
+      if (!isUniform(cast.getIn()) && cast.getType().isIndex())
+        return true;
+    }
+    if (isa<arith::AddIOp, arith::SubIOp>(op) && analyzeIndexArithmetic(op))
+      return true;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return analyzeAccess(op, load.getMemRef(), load.getIndices(), false);
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (!isUniform(store.getValue()) && !isElementType(store.getValue().getType()))
+        return refuse("stores a non-numeric value");
+      return analyzeAccess(op, store.getMemRef(), store.getIndices(), true);
+    }
+    if (isa<memref::DimOp>(op) && llvm::all_of(op->getOperands(), [&](Value v) {
+          return isUniform(v);
+        })) {
+      uniform.insert(op->getResult(0));
+      return true;
+    }
+    if (auto check = dyn_cast<CheckOp>(op)) {
+      if (check.getKind() == "IndexError")
+        return refuse("bounds check at " + lineOf(op->getLoc()) +
+                      " could not be hoisted out of the loop");
+      checks.push_back(op);
+      return true;
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (Type type : branch.getResultTypes())
+        if (!isElementType(type))
+          return refuse("a conditional produces a non-numeric value at " +
+                        lineOf(op->getLoc()));
+      if (!analyzeBlock(*branch.thenBlock()))
+        return false;
+      if (branch.elseBlock() && !analyzeBlock(*branch.elseBlock()))
+        return false;
+      return true;
+    }
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      return refuse("contains an inner loop");
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return refuse(("call to `" + call.getCallee() + "` at " +
+                     lineOf(op->getLoc()) + " (not inlined before vectorizing)")
+                        .str());
+    if (isa<memref::AllocOp, memref::AllocaOp>(op))
+      return refuse("allocates an array inside the loop at " +
+                    lineOf(op->getLoc()));
+
+    bool allUniform = llvm::all_of(op->getOperands(),
+                                   [&](Value v) { return isUniform(v); });
+    bool pure = isPure(op) && op->getNumRegions() == 0;
+    if (pure && allUniform) {
+      for (Value result : op->getResults())
+        uniform.insert(result);
+      return true;
+    }
+    for (Value operand : op->getOperands())
+      if (!isUniform(operand) && !isElementType(operand.getType()) &&
+          !indexOf(operand))
+        return refuse(llvm::formatv("unsupported operand of `{0}` at {1}",
+                                    op->getName(), lineOf(op->getLoc()))
+                          .str());
+    for (Type type : op->getResultTypes()) {
+      if (!isElementType(type))
+        return refuse(llvm::formatv("`{0}` at {1} produces {2}", op->getName(),
+                                    lineOf(op->getLoc()), type)
+                          .str());
+      noteType(type);
+    }
+    for (Value operand : op->getOperands())
+      noteType(operand.getType());
+    if (isSpeculatableElementwise(op) || isNativeVectorMath(op))
+      return true;
+    if (libmvecName(op)) {
+      usesLibmvec = true;
+      return true;
+    }
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+            arith::FloorDivSIOp, arith::CeilDivSIOp>(op))
+      return refuse("integer division by a non-constant at " +
+                    lineOf(op->getLoc()) + " (a masked lane could trap)");
+    return refuse(llvm::formatv("unsupported operation `{0}` at {1}",
+                                op->getName(), lineOf(op->getLoc()))
+                      .str());
+  }
+
+  // The values computed from iter_arg `k` must only flow, through one kind
+  // of combining op (or selects between such chains), into the loop's
+  // yield. Then lanes can accumulate independently and combine at the end.
+  bool analyzeReductions() {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      std::string name = carriedName(k);
+      Type type = arg.getType();
+      if (!isElementType(type) || type.isInteger(1))
+        return refuse("loop-carried dependence on " + name);
+      noteType(type);
+      DenseSet<Value> chain{arg};
+      std::optional<Reduction> reduction;
+      bool failed = false;
+      auto setFamily = [&](Reduction candidate) {
+        if (!reduction) {
+          reduction = candidate;
+          return true;
+        }
+        if (reduction->family != candidate.family)
+          return false;
+        if (candidate.family == Reduction::Family::SelectMinMax &&
+            (reduction->floatPredicate != candidate.floatPredicate ||
+             reduction->intPredicate != candidate.intPredicate ||
+             reduction->accIsCompareLhs != candidate.accIsCompareLhs))
+          return false;
+        return true;
+      };
+      DenseSet<Operation *> minMaxCompares;
+      loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (failed || op == yield.getOperation())
+          return;
+        if (auto inner = dyn_cast<scf::YieldOp>(op)) {
+          auto branch = dyn_cast<scf::IfOp>(inner->getParentOp());
+          if (!branch)
+            return;
+          for (auto [i, value] : llvm::enumerate(inner.getOperands()))
+            if (chain.contains(value))
+              chain.insert(branch.getResult(i));
+          return;
+        }
+        bool touches = llvm::any_of(op->getOperands(), [&](Value v) {
+          return chain.contains(v);
+        });
+        if (!touches)
+          return;
+        if (!matchCombine(op, chain, setFamily, minMaxCompares))
+          failed = true;
+      });
+      if (!failed) {
+        // Every chain value's users must stay inside the chain (or be the
+        // compare of a recognised min/max select).
+        for (Value value : chain) {
+          for (OpOperand &use : value.getUses()) {
+            Operation *user = use.getOwner();
+            if (user == yield.getOperation()) {
+              if (use.getOperandNumber() != k)
+                failed = true;
+              continue;
+            }
+            if (isa<scf::YieldOp>(user) || minMaxCompares.contains(user))
+              continue;
+            if (!llvm::any_of(user->getResults(),
+                              [&](Value r) { return chain.contains(r); }))
+              failed = true;
+          }
+        }
+        // scf.if results must be chain values on both sides: a value picked
+        // from outside the chain is "the last assignment wins", not a
+        // reduction.
+        loop.getBody()->walk([&](scf::IfOp branch) {
+          for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+            if (!chain.contains(result))
+              continue;
+            Value a = branch.thenYield().getOperand(i);
+            Value b = branch.elseBlock() ? branch.elseYield().getOperand(i) : Value();
+            if (!b || !chain.contains(a) || !chain.contains(b))
+              failed = true;
+          }
+        });
+      }
+      Value yielded = yield.getOperand(k);
+      if (failed || !chain.contains(yielded))
+        return refuse("loop-carried dependence on " + name + " at " +
+                      lineOf(yield.getLoc()) + " is not a reduction");
+      if (!reduction)
+        return refuse("loop-carried dependence on " + name +
+                      " (never updated with a reduction)");
+      if (reduction->isFloat && floatNeedsFastmath(reduction->family)) {
+        bool reassociable = true;
+        loop.getBody()->walk([&](Operation *op) {
+          if (!llvm::any_of(op->getOperands(),
+                            [&](Value v) { return chain.contains(v); }))
+            return;
+          if (auto fm = dyn_cast<arith::ArithFastMathInterface>(op))
+            if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op) &&
+                !bitEnumContainsAll(fm.getFastMathFlagsAttr().getValue(),
+                                    arith::FastMathFlags::reassoc))
+              reassociable = false;
+        });
+        if (!reassociable)
+          return refuse("float reduction on " + name +
+                        " needs fastmath=True (reassociating the sum changes "
+                        "its rounding)");
+      }
+      reductions.push_back(*reduction);
+    }
+    return true;
+  }
+
+  static bool floatNeedsFastmath(Reduction::Family family) {
+    return family == Reduction::Family::Add || family == Reduction::Family::Mul;
+  }
+
+  template <typename SetFamily>
+  bool matchCombine(Operation *op, DenseSet<Value> &chain, SetFamily &setFamily,
+                    DenseSet<Operation *> &minMaxCompares) {
+    using F = Reduction::Family;
+    if (minMaxCompares.contains(op))
+      return true;
+    auto inChain = [&](Value v) { return chain.contains(v); };
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      Value cond = select.getCondition();
+      Value t = select.getTrueValue(), f = select.getFalseValue();
+      if (!inChain(cond)) {
+        if (!inChain(t) || !inChain(f))
+          return false;
+        chain.insert(select.getResult());
+        return true;
+      }
+      // select(cmp(candidate, acc), candidate, acc): min/max in CPython's
+      // order (the earlier value wins ties, NaN candidates are skipped).
+      Operation *compare = cond.getDefiningOp();
+      if (!compare || !inChain(f) || inChain(t) || !compare->hasOneUse())
+        return false;
+      Reduction candidate{F::SelectMinMax};
+      Value lhs = compare->getOperand(0), rhs = compare->getOperand(1);
+      if (!((lhs == f && rhs == t) || (lhs == t && rhs == f)))
+        return false;
+      candidate.accIsCompareLhs = lhs == f;
+      if (auto cmpf = dyn_cast<arith::CmpFOp>(compare)) {
+        using P = arith::CmpFPredicate;
+        P p = cmpf.getPredicate();
+        if (p != P::OGT && p != P::OLT && p != P::OGE && p != P::OLE)
+          return false; // unordered compares let a NaN in and out again
+        candidate.floatPredicate = p;
+        candidate.isFloat = true;
+      } else if (auto cmpi = dyn_cast<arith::CmpIOp>(compare)) {
+        using P = arith::CmpIPredicate;
+        P p = cmpi.getPredicate();
+        if (p == P::eq || p == P::ne)
+          return false;
+        candidate.intPredicate = p;
+      } else {
+        return false;
+      }
+      if (!setFamily(candidate))
+        return false;
+      chain.insert(select.getResult());
+      return true;
+    }
+    if (auto compare = dyn_cast<arith::CmpFOp>(op)) {
+      // Accepted when its select is recognised above; mark it pending.
+      if (compare->hasOneUse() && isa<arith::SelectOp>(*compare->user_begin()) &&
+          compare->user_begin()->getOperand(0) == compare.getResult()) {
+        minMaxCompares.insert(op);
+        chain.insert(compare.getResult());
+        return true;
+      }
+      return false;
+    }
+    if (auto compare = dyn_cast<arith::CmpIOp>(op)) {
+      if (compare->hasOneUse() && isa<arith::SelectOp>(*compare->user_begin()) &&
+          compare->user_begin()->getOperand(0) == compare.getResult()) {
+        minMaxCompares.insert(op);
+        chain.insert(compare.getResult());
+        return true;
+      }
+      return false;
+    }
+    if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+      return false;
+    bool lhsIn = inChain(op->getOperand(0)), rhsIn = inChain(op->getOperand(1));
+    if (lhsIn && rhsIn)
+      return false;
+    std::optional<F> family;
+    bool isFloat = false;
+    if (isa<arith::AddIOp>(op) || (isa<arith::SubIOp>(op) && lhsIn))
+      family = F::Add;
+    else if (isa<arith::AddFOp>(op) || (isa<arith::SubFOp>(op) && lhsIn))
+      family = F::Add, isFloat = true;
+    else if (isa<arith::MulIOp>(op))
+      family = F::Mul;
+    else if (isa<arith::MulFOp>(op))
+      family = F::Mul, isFloat = true;
+    else if (isa<arith::AndIOp>(op))
+      family = F::And;
+    else if (isa<arith::OrIOp>(op))
+      family = F::Or;
+    else if (isa<arith::XOrIOp>(op))
+      family = F::Xor;
+    else if (isa<arith::MinSIOp>(op))
+      family = F::MinSI;
+    else if (isa<arith::MaxSIOp>(op))
+      family = F::MaxSI;
+    else if (isa<arith::MinUIOp>(op))
+      family = F::MinUI;
+    else if (isa<arith::MaxUIOp>(op))
+      family = F::MaxUI;
+    else if (isa<arith::MinimumFOp>(op))
+      family = F::MinimumF, isFloat = true;
+    else if (isa<arith::MaximumFOp>(op))
+      family = F::MaximumF, isFloat = true;
+    else if (isa<arith::MinNumFOp>(op))
+      family = F::MinNumF, isFloat = true;
+    else if (isa<arith::MaxNumFOp>(op))
+      family = F::MaxNumF, isFloat = true;
+    if (!family)
+      return false;
+    Reduction candidate{*family};
+    candidate.isFloat = isFloat;
+    if (!setFamily(candidate))
+      return false;
+    chain.insert(op->getResult(0));
+    return true;
+  }
+
+  // Same-array rules: with every access of a stored array at offset s,
+  // a load at offset l is safe when l == s, or l > s and the load comes
+  // first (it reads ahead of the writes). With value checks, stores are
+  // delayed to the end of a chunk, so no load may follow a store.
+  bool sameArrayAccessesSafe(ArrayRef<const MemoryAccess *> group,
+                             std::string &why) const {
+    std::optional<IndexExpr> storeIndex;
+    unsigned firstStore = ~0u;
+    for (const MemoryAccess *access : group) {
+      if (!access->isStore)
+        continue;
+      if (storeIndex && !(*storeIndex == access->index)) {
+        why = "two stores to one array at different offsets";
+        return false;
+      }
+      storeIndex = access->index;
+      firstStore = std::min(firstStore, access->order);
+    }
+    if (!storeIndex)
+      return true;
+    for (const MemoryAccess *access : group) {
+      if (access->isStore)
+        continue;
+      if (!access->isVector) {
+        why = "reads one element of an array the loop writes";
+        return false;
+      }
+      if (access->index.uniform != storeIndex->uniform) {
+        why = "reads and writes one array at offsets that cannot be compared";
+        return false;
+      }
+      int64_t distance = access->index.constant - storeIndex->constant;
+      if (distance < 0) {
+        why = llvm::formatv("reads an element written {0} iteration(s) "
+                            "earlier",
+                            -distance)
+                  .str();
+        return false;
+      }
+      if (distance > 0 && access->order > firstStore) {
+        why = "reads ahead after writing the same array";
+        return false;
+      }
+      if (!checks.empty() && access->order > firstStore) {
+        why = "reads an array after writing it in a loop with value checks";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void analyzeDependences() {
+    llvm::MapVector<Value, SmallVector<const MemoryAccess *>> byArray;
+    for (const MemoryAccess &access : accesses)
+      byArray[access.memref].push_back(&access);
+    for (auto &[memref, group] : byArray) {
+      std::string why;
+      if (!sameArrayAccessesSafe(group, why)) {
+        refuse("loop-carried dependence through an array: " + why + " (at " +
+               lineOf(group.front()->op->getLoc()) + ")");
+        return;
+      }
+    }
+  }
+
+  // Whether two different views may be the very same memory and still be
+  // vectorized as one array (e.g. saxpy(a, x, x, x)).
+  bool identicalViewsSafe(Value a, Value b) const {
+    if (cast<MemRefType>(a.getType()).getRank() != 1 ||
+        cast<MemRefType>(b.getType()).getRank() != 1 ||
+        a.getType() != b.getType())
+      return false;
+    SmallVector<const MemoryAccess *> group;
+    for (const MemoryAccess &access : accesses)
+      if (access.memref == a || access.memref == b)
+        group.push_back(&access);
+    std::string why;
+    return sameArrayAccessesSafe(group, why);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+struct VectorPlan {
+  LoopAnalysis &analysis;
+  unsigned vf;
+  unsigned interleave;
+  bool maskedTail;
+  TargetInfo target;
+  DenseMap<Value, Value> unitStrideViews; // original memref -> cast view
+  ModuleOp module;
+};
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+// Loops count in i64 (Python ints) or in index (the frontend's own fill
+// loops); constants take the counter's type.
+Value constantOfType(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+Value andMasks(OpBuilder &b, Location loc, Value a, Value c) {
+  if (!a)
+    return c;
+  if (!c)
+    return a;
+  return arith::AndIOp::create(b, loc, a, c);
+}
+
+Value notMask(OpBuilder &b, Location loc, Value mask) {
+  auto type = cast<VectorType>(mask.getType());
+  Value ones = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getBoolAttr(true)));
+  return arith::XOrIOp::create(b, loc, mask, ones);
+}
+
+// One vector copy of the loop body for lanes [base, base + VF).
+class VectorBodyEmitter {
+public:
+  struct DeferredStore {
+    Value value, view, mask;
+    SmallVector<Value> indices;
+    Location loc;
+  };
+
+  VectorBodyEmitter(VectorPlan &plan, OpBuilder &b, Value base, Value tailMask,
+                    ValueRange accumulators)
+      : plan(plan), b(b), base(base), tailMask(tailMask) {
+    auto args = plan.analysis.loop.getRegionIterArgs();
+    for (auto [arg, acc] : llvm::zip(args, accumulators))
+      vectors.map(arg, acc);
+  }
+
+  LogicalResult emit() { return emitBlock(*plan.analysis.loop.getBody(), tailMask); }
+
+  SmallVector<Value> yieldedAccumulators() {
+    auto yield = cast<scf::YieldOp>(plan.analysis.loop.getBody()->getTerminator());
+    SmallVector<Value> result;
+    for (Value value : yield.getOperands())
+      result.push_back(vectorOf(value));
+    return result;
+  }
+
+  // All lanes' check conditions hold (or the lane is masked off).
+  Value checksPass() const { return checksHold; }
+  ArrayRef<DeferredStore> deferredStores() const { return deferred; }
+  bool deferStores = false;
+
+private:
+  VectorPlan &plan;
+  OpBuilder &b;
+  Value base;     // i64: first lane's induction value
+  Value tailMask; // null when all lanes are live
+  IRMapping scalars;
+  IRMapping vectors;
+  Value checksHold;
+  SmallVector<DeferredStore> deferred;
+
+  VectorType vectorType(Type element) {
+    return VectorType::get({plan.vf}, element);
+  }
+
+  Value scalarOf(Value value) { return scalars.lookupOrDefault(value); }
+
+  Value scalarIndex(Location loc, const IndexExpr &index) {
+    Value value = base;
+    if (index.uniform) {
+      Value offset = scalarOf(index.uniform);
+      if (offset.getType() != base.getType())
+        offset = arith::IndexCastOp::create(b, loc, base.getType(), offset);
+      value = arith::AddIOp::create(b, loc, value, offset);
+    }
+    if (index.constant)
+      value = arith::AddIOp::create(
+          b, loc, value, constantOfType(b, loc, base.getType(), index.constant));
+    if (value.getType().isIndex())
+      return value;
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+  }
+
+  Value vectorOf(Value value) {
+    if (Value mapped = vectors.lookupOrNull(value))
+      return mapped;
+    Location loc = value.getLoc();
+    Value result;
+    if (auto index = plan.analysis.indexOf(value)) {
+      Value first = scalarIndex(loc, *index);
+      VectorType indexVector = vectorType(b.getIndexType());
+      result = arith::AddIOp::create(
+          b, loc, vector::BroadcastOp::create(b, loc, indexVector, first),
+          vector::StepOp::create(b, loc, indexVector));
+      if (!value.getType().isIndex())
+        result = arith::IndexCastOp::create(b, loc, vectorType(value.getType()), result);
+    } else {
+      assert(plan.analysis.isUniform(value) &&
+             "a varying value is used before the op defining it was emitted");
+      result = vector::BroadcastOp::create(b, loc, vectorType(value.getType()),
+                                           scalarOf(value));
+    }
+    vectors.map(value, result);
+    return result;
+  }
+
+  SmallVector<Value> accessIndices(Location loc, ValueRange indices,
+                                   const IndexExpr &last) {
+    SmallVector<Value> result;
+    for (Value index : indices.drop_back())
+      result.push_back(scalarOf(index));
+    result.push_back(scalarIndex(loc, last));
+    return result;
+  }
+
+  const MemoryAccess *accessFor(Operation *op) {
+    for (const MemoryAccess &access : plan.analysis.accesses)
+      if (access.op == op)
+        return &access;
+    return nullptr;
+  }
+
+  LogicalResult emitBlock(Block &block, Value mask) {
+    for (Operation &op : block)
+      if (failed(emitOp(&op, mask)))
+        return failure();
+    return success();
+  }
+
+  Value libmvecCall(Operation *op, StringRef name) {
+    Type element = op->getResult(0).getType();
+    char isa = plan.target.isa == "avx512" ? 'e'
+               : plan.target.isa == "avx2" ? 'd'
+               : plan.target.isa == "avx"  ? 'c'
+                                           : 'b';
+    unsigned bits = plan.vf * element.getIntOrFloatBitWidth();
+    if (bits == 128)
+      isa = 'b';
+    else if (bits == 256 && isa == 'e')
+      isa = 'd';
+    std::string symbol = llvm::formatv("_ZGV{0}N{1}{2}_{3}{4}", isa, plan.vf,
+                                       std::string(op->getNumOperands(), 'v'),
+                                       name, element.isF32() ? "f" : "")
+                             .str();
+    VectorType type = vectorType(element);
+    SmallVector<Type> inputs(op->getNumOperands(), type);
+    auto fnType = b.getFunctionType(inputs, {type});
+    if (!plan.module.lookupSymbol<func::FuncOp>(symbol)) {
+      OpBuilder moduleBuilder(plan.module.getBodyRegion());
+      auto decl = func::FuncOp::create(moduleBuilder, plan.module.getLoc(), symbol, fnType);
+      decl.setPrivate();
+      decl->setAttr("kiln.libmvec", moduleBuilder.getUnitAttr());
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(vectorOf(operand));
+    return func::CallOp::create(b, op->getLoc(), symbol, TypeRange{type}, operands)
+        .getResult(0);
+  }
+
+  LogicalResult emitOp(Operation *op, Value mask) {
+    LoopAnalysis &analysis = plan.analysis;
+    Location loc = op->getLoc();
+    if (isa<scf::YieldOp>(op))
+      return success();
+    if (op->getNumResults() == 1 && analysis.indexOf(op->getResult(0)))
+      return success(); // materialised on demand
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      const MemoryAccess *access = accessFor(op);
+      if (!access->isVector) {
+        b.clone(*op, scalars);
+        return success();
+      }
+      Value view = plan.unitStrideViews.lookup(load.getMemRef());
+      auto indices = accessIndices(loc, load.getIndices(), access->index);
+      VectorType type = vectorType(load.getType());
+      Value loaded;
+      if (tailMask) {
+        Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+        loaded = vector::MaskedLoadOp::create(b, loc, type, view, indices, tailMask, zero);
+      } else {
+        loaded = vector::LoadOp::create(b, loc, type, view, indices);
+      }
+      vectors.map(load.getResult(), loaded);
+      return success();
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      const MemoryAccess *access = accessFor(op);
+      Value view = plan.unitStrideViews.lookup(store.getMemRef());
+      auto indices = accessIndices(loc, store.getIndices(), access->index);
+      Value value = vectorOf(store.getValue());
+      if (deferStores) {
+        deferred.push_back({value, view, mask, indices, loc});
+        return success();
+      }
+      if (mask)
+        vector::MaskedStoreOp::create(b, loc, view, indices, mask, value);
+      else
+        vector::StoreOp::create(b, loc, value, view, indices);
+      return success();
+    }
+    if (auto check = dyn_cast<CheckOp>(op)) {
+      Value holds = vectorOf(check.getCondition());
+      if (mask)
+        holds = arith::OrIOp::create(b, loc, holds, notMask(b, loc, mask));
+      checksHold = andMasks(b, loc, checksHold, holds);
+      return success();
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      Value cond = vectorOf(branch.getCondition());
+      Value thenMask = andMasks(b, loc, mask, cond);
+      if (failed(emitBlock(*branch.thenBlock(), thenMask)))
+        return failure();
+      if (branch.elseBlock()) {
+        Value elseMask = andMasks(b, loc, mask, notMask(b, loc, cond));
+        if (failed(emitBlock(*branch.elseBlock(), elseMask)))
+          return failure();
+      }
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        Value a = vectorOf(branch.thenYield().getOperand(i));
+        Value c = vectorOf(branch.elseYield().getOperand(i));
+        vectors.map(result, arith::SelectOp::create(b, loc, cond, a, c));
+      }
+      return success();
+    }
+    if (analysis.isUniform(op->getResult(0)) && op->getNumRegions() == 0) {
+      b.clone(*op, scalars);
+      return success();
+    }
+    if (auto name = libmvecName(op)) {
+      vectors.map(op->getResult(0), libmvecCall(op, *name));
+      return success();
+    }
+    // Elementwise: the same op on vector operands and vector result types.
+    IRMapping operands;
+    for (Value operand : op->getOperands())
+      operands.map(operand, vectorOf(operand));
+    Operation *copy = b.clone(*op, operands);
+    for (Value result : copy->getResults())
+      result.setType(vectorType(result.getType()));
+    for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+      vectors.map(from, to);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions: start vectors, lane-wise combine, horizontal combine
+//===----------------------------------------------------------------------===//
+
+Attribute identityOf(OpBuilder &b, const Reduction &r, Type element) {
+  using F = Reduction::Family;
+  if (r.isFloat) {
+    auto semantics = &cast<FloatType>(element).getFloatSemantics();
+    switch (r.family) {
+    case F::Add:
+      return b.getFloatAttr(element, APFloat::getZero(*semantics, /*Negative=*/true));
+    case F::Mul:
+      return b.getFloatAttr(element, APFloat::getOne(*semantics));
+    case F::MinimumF:
+    case F::MinNumF:
+      return b.getFloatAttr(element, APFloat::getInf(*semantics));
+    case F::MaximumF:
+    case F::MaxNumF:
+      return b.getFloatAttr(element, APFloat::getInf(*semantics, true));
+    default:
+      return {};
+    }
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  switch (r.family) {
+  case F::Add:
+  case F::Or:
+  case F::Xor:
+  case F::MaxUI:
+    return b.getIntegerAttr(element, APInt::getZero(width));
+  case F::Mul:
+    return b.getIntegerAttr(element, APInt(width, 1));
+  case F::And:
+  case F::MinUI:
+    return b.getIntegerAttr(element, APInt::getAllOnes(width));
+  case F::MinSI:
+    return b.getIntegerAttr(element, APInt::getSignedMaxValue(width));
+  case F::MaxSI:
+    return b.getIntegerAttr(element, APInt::getSignedMinValue(width));
+  default:
+    return {};
+  }
+}
+
+// acc ⊕ value for one reduction, on scalars or lane-wise on vectors.
+Value combine(OpBuilder &b, Location loc, const Reduction &r, Value acc,
+              Value value) {
+  using F = Reduction::Family;
+  auto reassoc = arith::FastMathFlags::reassoc | arith::FastMathFlags::contract;
+  switch (r.family) {
+  case F::Add:
+    return r.isFloat ? arith::AddFOp::create(b, loc, acc, value, reassoc).getResult()
+                     : arith::AddIOp::create(b, loc, acc, value).getResult();
+  case F::Mul:
+    return r.isFloat ? arith::MulFOp::create(b, loc, acc, value, reassoc).getResult()
+                     : arith::MulIOp::create(b, loc, acc, value).getResult();
+  case F::And: return arith::AndIOp::create(b, loc, acc, value);
+  case F::Or: return arith::OrIOp::create(b, loc, acc, value);
+  case F::Xor: return arith::XOrIOp::create(b, loc, acc, value);
+  case F::MinSI: return arith::MinSIOp::create(b, loc, acc, value);
+  case F::MaxSI: return arith::MaxSIOp::create(b, loc, acc, value);
+  case F::MinUI: return arith::MinUIOp::create(b, loc, acc, value);
+  case F::MaxUI: return arith::MaxUIOp::create(b, loc, acc, value);
+  case F::MinimumF: return arith::MinimumFOp::create(b, loc, acc, value);
+  case F::MaximumF: return arith::MaximumFOp::create(b, loc, acc, value);
+  case F::MinNumF: return arith::MinNumFOp::create(b, loc, acc, value);
+  case F::MaxNumF: return arith::MaxNumFOp::create(b, loc, acc, value);
+  case F::SelectMinMax: {
+    Value lhs = r.accIsCompareLhs ? acc : value;
+    Value rhs = r.accIsCompareLhs ? value : acc;
+    Value better = r.isFloat
+        ? arith::CmpFOp::create(b, loc, r.floatPredicate, lhs, rhs).getResult()
+        : arith::CmpIOp::create(b, loc, r.intPredicate, lhs, rhs).getResult();
+    return arith::SelectOp::create(b, loc, better, value, acc);
+  }
+  }
+  llvm_unreachable("unknown reduction family");
+}
+
+std::optional<vector::CombiningKind> horizontalKind(const Reduction &r) {
+  using F = Reduction::Family;
+  using K = vector::CombiningKind;
+  switch (r.family) {
+  case F::Add: return K::ADD;
+  case F::Mul: return K::MUL;
+  case F::And: return K::AND;
+  case F::Or: return K::OR;
+  case F::Xor: return K::XOR;
+  case F::MinSI: return K::MINSI;
+  case F::MaxSI: return K::MAXSI;
+  case F::MinUI: return K::MINUI;
+  case F::MaxUI: return K::MAXUI;
+  case F::MinimumF: return K::MINIMUMF;
+  case F::MaximumF: return K::MAXIMUMF;
+  case F::MinNumF: return K::MINNUMF;
+  case F::MaxNumF: return K::MAXNUMF;
+  case F::SelectMinMax: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Value startVector(OpBuilder &b, Location loc, const Reduction &r, Value init,
+                  VectorType type) {
+  if (r.family == Reduction::Family::SelectMinMax)
+    return vector::BroadcastOp::create(b, loc, type, init); // idempotent
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, identityOf(b, r, type.getElementType())));
+}
+
+Value horizontal(OpBuilder &b, Location loc, const Reduction &r,
+                 ArrayRef<Value> accumulators, Value init, unsigned vf) {
+  Value lanes = accumulators.front();
+  for (Value other : accumulators.drop_front())
+    lanes = combine(b, loc, r, lanes, other);
+  if (auto kind = horizontalKind(r)) {
+    auto flags = r.isFloat && r.family == Reduction::Family::Add
+                     ? arith::FastMathFlags::reassoc
+                     : arith::FastMathFlags::none;
+    if (r.isFloat && r.family == Reduction::Family::Mul)
+      flags = arith::FastMathFlags::reassoc;
+    return vector::ReductionOp::create(b, loc, *kind, lanes, init, flags);
+  }
+  // In lane order with the loop's own select, so ties and NaNs behave as in
+  // the scalar loop.
+  Value result = init;
+  for (unsigned lane = 0; lane < vf; ++lane)
+    result = combine(b, loc, r, result, vector::ExtractOp::create(b, loc, lanes, lane));
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+class Vectorize : public impl::KilnVectorizeBase<Vectorize> {
+public:
+  using KilnVectorizeBase::KilnVectorizeBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    TargetInfo target;
+    if (auto bits = module->getAttrOfType<IntegerAttr>("kiln.vector_bits"))
+      target.vectorBits = bits.getInt();
+    if (auto isa = module->getAttrOfType<StringAttr>("kiln.vector_isa"))
+      target.isa = isa.getValue().str();
+    if (vectorBits != 0)
+      target.vectorBits = vectorBits;
+    if (!targetIsa.empty())
+      target.isa = targetIsa;
+    if (target.vectorBits != 128 && target.vectorBits != 256 &&
+        target.vectorBits != 512) {
+      module.emitError() << "kiln-vectorize: vector-bits must be 128, 256 or "
+                            "512, got "
+                         << target.vectorBits;
+      return signalPassFailure();
+    }
+    if (!llvm::is_contained({"sse", "avx", "avx2", "avx512"}, target.isa)) {
+      module.emitError() << "kiln-vectorize: target-isa must be sse, avx, avx2 "
+                            "or avx512, got '"
+                         << target.isa << "'";
+      return signalPassFailure();
+    }
+    if (tail != "auto" && tail != "mask" && tail != "epilogue") {
+      module.emitError() << "kiln-vectorize: tail must be auto, mask or "
+                            "epilogue, got '"
+                         << tail << "'";
+      return signalPassFailure();
+    }
+    this->target = target;
+
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      SmallVector<Operation *> loops;
+      function.walk([&](Operation *op) {
+        if (isa<scf::ForOp, scf::WhileOp>(op))
+          loops.push_back(op);
+      });
+      for (Operation *loop : loops)
+        visitLoop(function, loop, module);
+    }
+  }
+
+private:
+  TargetInfo target;
+
+  void remarkMissed(func::FuncOp function, Location loc, const std::string &reason) {
+    remark::missed(loc, remark::RemarkOpts::name("NotVectorized")
+                            .category(kRemarkCategory)
+                            .function(function.getSymName()))
+        << remark::reason("not vectorized: {0}", reason);
+  }
+
+  void visitLoop(func::FuncOp function, Operation *op, ModuleOp module) {
+    if (op->hasAttr(kCheckedCopyAttr) || op->hasAttr(kScalarVersionAttr))
+      return;
+    if (isa<scf::WhileOp>(op)) {
+      remarkMissed(function, op->getLoc(),
+                   "a while loop, or a for loop that can exit early (break or "
+                   "return): its trip count is unknown when it starts");
+      return;
+    }
+    auto loop = cast<scf::ForOp>(op);
+    bool hasInnerLoop = false;
+    loop.getBody()->walk([&](Operation *inner) {
+      if (isa<scf::ForOp, scf::WhileOp>(inner) && !inner->hasAttr(kCheckedCopyAttr))
+        hasInnerLoop = true;
+    });
+    if (hasInnerLoop) {
+      remarkMissed(function, loop.getLoc(),
+                   "outer loop (Kiln vectorizes innermost loops)");
+      return;
+    }
+    LoopAnalysis analysis(loop);
+    if (!analysis.ok()) {
+      remarkMissed(function, loop.getLoc(), analysis.refusal);
+      return;
+    }
+    unsigned vf = target.vectorBits / analysis.widestBits;
+    if (vf < 2) {
+      remarkMissed(function, loop.getLoc(), "elements wider than half a vector register");
+      return;
+    }
+    bool hasReductions = !analysis.reductions.empty();
+    unsigned uf = interleave != 0 ? unsigned(interleave) : (hasReductions ? 4u : 2u);
+    bool allWide = llvm::all_of(analysis.accesses, [](const MemoryAccess &a) {
+      return cast<MemRefType>(a.memref.getType()).getElementTypeBitWidth() >= 32;
+    });
+    bool masked = tail == "mask" ||
+                  (tail == "auto" && allWide && target.vectorBits >= 256);
+    if (!analysis.checks.empty())
+      masked = false; // a failing chunk is re-run by the scalar loop
+    VectorPlan plan{analysis, vf, uf, masked, target, DenseMap<Value, Value>(), module};
+    SmallVector<std::string> guards;
+    rewrite(plan, guards);
+
+    std::string tailText = masked ? "masked tail" : "scalar epilogue";
+    std::string text = llvm::formatv("vectorized: VF={0}, interleave={1}, {2}",
+                                     vf, uf, tailText)
+                           .str();
+    if (!analysis.checks.empty())
+      text += ", value checks per chunk";
+    if (analysis.usesLibmvec)
+      text += ", vector math from libmvec";
+    if (!guards.empty())
+      text += ", runtime checks: " + llvm::join(guards, ", ");
+    remark::passed(loop.getLoc(), remark::RemarkOpts::name("Vectorized")
+                                      .category(kRemarkCategory)
+                                      .function(function.getSymName()))
+        << text << remark::metric("VectorizationFactor", vf)
+        << remark::metric("InterleaveCount", uf)
+        << remark::metric("Tail", tailText);
+  }
+
+  // Stride and overlap guard, in front of the loop. Returns null when
+  // nothing needs checking at run time.
+  Value buildGuard(OpBuilder &b, VectorPlan &plan, SmallVector<std::string> &guards) {
+    LoopAnalysis &analysis = plan.analysis;
+    Location loc = analysis.loop.getLoc();
+    Value guard;
+    llvm::SetVector<Value> vectorArrays, allArrays, storedArrays;
+    for (const MemoryAccess &access : analysis.accesses) {
+      allArrays.insert(access.memref);
+      if (access.isVector)
+        vectorArrays.insert(access.memref);
+      if (access.isStore)
+        storedArrays.insert(access.memref);
+    }
+    bool strideChecked = false;
+    for (Value memref : vectorArrays) {
+      auto type = cast<MemRefType>(memref.getType());
+      auto [strides, offset] = type.getStridesAndOffset();
+      if (strides.back() == 1)
+        continue;
+      auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+      Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         metadata.getStrides().back(),
+                                         constantIndex(b, loc, 1));
+      guard = andMasks(b, loc, guard, unit);
+      strideChecked = true;
+    }
+    if (strideChecked)
+      guards.push_back("unit stride");
+    // [lo, hi) byte ranges of each view, and whether it is empty.
+    struct Range {
+      Value lo, hi, empty, start;
+    };
+    DenseMap<Value, Range> ranges;
+    auto rangeOf = [&](Value memref) -> Range {
+      auto found = ranges.find(memref);
+      if (found != ranges.end())
+        return found->second;
+      auto type = cast<MemRefType>(memref.getType());
+      int64_t bytes = type.getElementTypeBitWidth() / 8;
+      auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+      Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+      Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
+      Value low = metadata.getOffset(), high = metadata.getOffset();
+      Value empty = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        Value size = metadata.getSizes()[d], stride = metadata.getStrides()[d];
+        Value extent = arith::MulIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, size, one), stride);
+        low = arith::AddIOp::create(b, loc, low, arith::MinSIOp::create(b, loc, extent, zero));
+        high = arith::AddIOp::create(b, loc, high, arith::MaxSIOp::create(b, loc, extent, zero));
+        empty = arith::OrIOp::create(
+            b, loc, empty,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero));
+      }
+      high = arith::AddIOp::create(b, loc, high, one);
+      Value scale = constantIndex(b, loc, bytes);
+      Range range{
+          arith::AddIOp::create(b, loc, pointer, arith::MulIOp::create(b, loc, low, scale)),
+          arith::AddIOp::create(b, loc, pointer, arith::MulIOp::create(b, loc, high, scale)),
+          empty,
+          arith::AddIOp::create(b, loc, pointer,
+                                arith::MulIOp::create(b, loc, metadata.getOffset(), scale))};
+      ranges[memref] = range;
+      return range;
+    };
+    bool overlapChecked = false;
+    ArrayRef<Value> arrays = allArrays.getArrayRef();
+    for (auto [i, stored] : llvm::enumerate(arrays)) {
+      for (Value other : arrays.drop_front(i + 1)) {
+        if (!storedArrays.contains(stored) && !storedArrays.contains(other))
+          continue;
+        Range a = rangeOf(stored), c = rangeOf(other);
+        using P = arith::CmpIPredicate;
+        Value disjoint = arith::OrIOp::create(
+            b, loc, arith::CmpIOp::create(b, loc, P::ule, a.hi, c.lo),
+            arith::CmpIOp::create(b, loc, P::ule, c.hi, a.lo));
+        disjoint = arith::OrIOp::create(
+            b, loc, disjoint, arith::OrIOp::create(b, loc, a.empty, c.empty));
+        if (analysis.identicalViewsSafe(stored, other)) {
+          Value same = arith::AndIOp::create(
+              b, loc, arith::CmpIOp::create(b, loc, P::eq, a.start, c.start),
+              arith::AndIOp::create(b, loc,
+                                    arith::CmpIOp::create(b, loc, P::eq, a.lo, c.lo),
+                                    arith::CmpIOp::create(b, loc, P::eq, a.hi, c.hi)));
+          disjoint = arith::OrIOp::create(b, loc, disjoint, same);
+        }
+        guard = andMasks(b, loc, guard, disjoint);
+        overlapChecked = true;
+      }
+    }
+    if (overlapChecked)
+      guards.push_back("no overlap between written and read arrays");
+    return guard;
+  }
+
+  void rewrite(VectorPlan &plan, SmallVector<std::string> &guards) {
+    LoopAnalysis &analysis = plan.analysis;
+    scf::ForOp loop = analysis.loop;
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    Value guard = buildGuard(b, plan, guards);
+
+    scf::IfOp versions;
+    if (guard) {
+      versions = scf::IfOp::create(b, loc, loop.getResultTypes(), guard, true);
+      b.setInsertionPointToStart(versions.thenBlock());
+    }
+    // The scalar loop is kept as the epilogue or guard fallback; mark it so
+    // it is not visited again and gets no second verdict.
+    loop->setAttr(kScalarVersionAttr, b.getUnitAttr());
+
+    for (const MemoryAccess &access : analysis.accesses) {
+      if (!access.isVector || plan.unitStrideViews.count(access.memref))
+        continue;
+      auto type = cast<MemRefType>(access.memref.getType());
+      auto [strides, offset] = type.getStridesAndOffset();
+      if (strides.back() == 1) {
+        plan.unitStrideViews[access.memref] = access.memref;
+        continue;
+      }
+      strides.back() = 1;
+      auto layout = StridedLayoutAttr::get(b.getContext(), offset, strides);
+      auto unitType = MemRefType::get(type.getShape(), type.getElementType(), layout,
+                                      type.getMemorySpace());
+      Value view = access.memref;
+      if (unitType != type) {
+        // A reinterpret_cast rather than memref.cast: folders would push
+        // a cast to a more static layout back into the vector.load.
+        auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, access.memref);
+        SmallVector<OpFoldResult> sizes, unitStrides;
+        for (Value size : metadata.getSizes())
+          sizes.push_back(size);
+        for (Value stride : metadata.getStrides().drop_back())
+          unitStrides.push_back(stride);
+        unitStrides.push_back(b.getIndexAttr(1));
+        view = memref::ReinterpretCastOp::create(b, loc, unitType, access.memref,
+                                                 OpFoldResult(metadata.getOffset()),
+                                                 sizes, unitStrides);
+      }
+      plan.unitStrideViews[access.memref] = view;
+    }
+
+    Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
+    Type counter = loop.getInductionVar().getType();
+    auto constantI64 = [counter](OpBuilder &builder, Location at, int64_t value) {
+      return constantOfType(builder, at, counter, value);
+    };
+    Value zero = constantI64(b, loc, 0);
+    Value trips = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, upper, lower), zero);
+    int64_t chunk = int64_t(plan.vf) * plan.interleave;
+    Value mainEnd = arith::SubIOp::create(
+        b, loc, trips, arith::RemSIOp::create(b, loc, trips, constantI64(b, loc, chunk)));
+
+    SmallVector<Value> inits(loop.getInitArgs());
+    SmallVector<VectorType> accTypes;
+    SmallVector<Value> accStart;
+    for (auto [r, init] : llvm::zip(analysis.reductions, inits)) {
+      VectorType type = VectorType::get({plan.vf}, init.getType());
+      accTypes.push_back(type);
+      accStart.push_back(startVector(b, loc, r, init, type));
+    }
+    unsigned numAcc = analysis.reductions.size();
+    SmallVector<Value> mainInits;
+    for (unsigned u = 0; u < plan.interleave; ++u)
+      mainInits.append(accStart);
+
+    // One iteration of the main loop: `interleave` copies of the body.
+    auto emitCopies = [&](OpBuilder &builder, Value offset, ValueRange accs,
+                          bool deferStores, Value &checksHold,
+                          SmallVector<VectorBodyEmitter::DeferredStore> &deferred) {
+      SmallVector<Value> next;
+      for (unsigned u = 0; u < plan.interleave; ++u) {
+        Value base = arith::AddIOp::create(
+            builder, loc, arith::AddIOp::create(builder, loc, lower, offset),
+            constantI64(builder, loc, int64_t(u) * plan.vf));
+        VectorBodyEmitter body(plan, builder, base, Value(),
+                               accs.slice(u * numAcc, numAcc));
+        body.deferStores = deferStores;
+        (void)body.emit();
+        llvm::append_range(next, body.yieldedAccumulators());
+        checksHold = andMasks(builder, loc, checksHold, body.checksPass());
+        llvm::append_range(deferred, body.deferredStores());
+      }
+      return next;
+    };
+
+    SmallVector<Value> mainResults;
+    Value resumeOffset = mainEnd;
+    if (analysis.checks.empty()) {
+      auto mainLoop = scf::ForOp::create(
+          b, loc, zero, mainEnd, constantI64(b, loc, chunk), mainInits,
+          [&](OpBuilder &builder, Location, Value offset, ValueRange accs) {
+            Value unusedChecks;
+            SmallVector<VectorBodyEmitter::DeferredStore> unusedStores;
+            auto next = emitCopies(builder, offset, accs, false, unusedChecks,
+                                   unusedStores);
+            scf::YieldOp::create(builder, loc, next);
+          });
+      mainResults = mainLoop.getResults();
+    } else {
+      // scf.while over (offset, failed, accumulators...): a chunk whose
+      // checks fail commits nothing and ends the vector loop there.
+      SmallVector<Value> state{zero, arith::ConstantOp::create(b, loc, b.getBoolAttr(false))};
+      state.append(mainInits);
+      SmallVector<Type> stateTypes;
+      for (Value v : state)
+        stateTypes.push_back(v.getType());
+      SmallVector<Location> stateLocs(state.size(), loc);
+      auto whileOp = scf::WhileOp::create(b, loc, stateTypes, state, nullptr, nullptr);
+      auto blockOf = [&](Region &region) {
+        OpBuilder::InsertionGuard g(b);
+        return region.empty() ? b.createBlock(&region, {}, stateTypes, stateLocs)
+                              : &region.front();
+      };
+      Block *before = blockOf(whileOp.getBefore());
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(before);
+        Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           before->getArgument(0), mainEnd);
+        Value go = arith::AndIOp::create(b, loc, more,
+                                         notScalar(b, loc, before->getArgument(1)));
+        scf::ConditionOp::create(b, loc, go, before->getArguments());
+      }
+      Block *after = blockOf(whileOp.getAfter());
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(after);
+        Value offset = after->getArgument(0);
+        ValueRange accs = after->getArguments().drop_front(2);
+        Value checksHold;
+        SmallVector<VectorBodyEmitter::DeferredStore> deferred;
+        auto next = emitCopies(b, offset, accs, true, checksHold, deferred);
+        Value pass = vector::ReductionOp::create(b, loc, vector::CombiningKind::AND,
+                                                 checksHold);
+        auto commit = scf::IfOp::create(b, loc, TypeRange{}, pass, false);
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(commit.thenBlock());
+          for (auto &store : deferred) {
+            if (store.mask)
+              vector::MaskedStoreOp::create(b, store.loc, store.view, store.indices,
+                                            store.mask, store.value);
+            else
+              vector::StoreOp::create(b, store.loc, store.value, store.view,
+                                      store.indices);
+          }
+        }
+        SmallVector<Value> nextState{
+            arith::SelectOp::create(
+                b, loc, pass,
+                arith::AddIOp::create(b, loc, offset, constantI64(b, loc, chunk)),
+                offset),
+            notScalar(b, loc, pass)};
+        for (auto [n, old] : llvm::zip(next, accs))
+          nextState.push_back(arith::SelectOp::create(b, loc, pass, n, old));
+        scf::YieldOp::create(b, loc, nextState);
+      }
+      b.setInsertionPointAfter(whileOp);
+      resumeOffset = whileOp.getResult(0);
+      mainResults = SmallVector<Value>(whileOp.getResults().drop_front(2));
+    }
+
+    // Fold the interleaved accumulators into one vector per reduction.
+    SmallVector<Value> accs;
+    for (unsigned k = 0; k < numAcc; ++k) {
+      Value lanes = mainResults[k];
+      for (unsigned u = 1; u < plan.interleave; ++u)
+        lanes = combine(b, loc, analysis.reductions[k], lanes, mainResults[u * numAcc + k]);
+      accs.push_back(lanes);
+    }
+
+    SmallVector<Value> finals;
+    if (plan.maskedTail) {
+      int64_t vf = plan.vf;
+      auto tailLoop = scf::ForOp::create(
+          b, loc, mainEnd, trips, constantI64(b, loc, vf), accs,
+          [&](OpBuilder &builder, Location, Value offset, ValueRange current) {
+            Value left = arith::SubIOp::create(builder, loc, trips, offset);
+            if (!left.getType().isIndex())
+              left = arith::IndexCastOp::create(builder, loc, builder.getIndexType(), left);
+            Value mask = vector::CreateMaskOp::create(
+                builder, loc, VectorType::get({plan.vf}, builder.getI1Type()),
+                ValueRange{left});
+            Value base = arith::AddIOp::create(builder, loc, lower, offset);
+            VectorBodyEmitter body(plan, builder, base, mask, current);
+            (void)body.emit();
+            SmallVector<Value> next;
+            for (auto [n, old] : llvm::zip(body.yieldedAccumulators(), current))
+              next.push_back(arith::SelectOp::create(builder, loc, mask, n, old));
+            scf::YieldOp::create(builder, loc, next);
+          });
+      for (unsigned k = 0; k < numAcc; ++k)
+        finals.push_back(horizontal(b, loc, analysis.reductions[k],
+                                    {tailLoop.getResult(k)}, inits[k], plan.vf));
+    } else {
+      SmallVector<Value> reduced;
+      for (unsigned k = 0; k < numAcc; ++k)
+        reduced.push_back(horizontal(b, loc, analysis.reductions[k], {accs[k]},
+                                     inits[k], plan.vf));
+      Value resume = arith::AddIOp::create(b, loc, lower, resumeOffset);
+      IRMapping mapping;
+      auto epilogue = cast<scf::ForOp>(b.clone(*loop, mapping));
+      epilogue.getLowerBoundMutable().assign(resume);
+      epilogue.getInitArgsMutable().assign(reduced);
+      finals = SmallVector<Value>(epilogue.getResults());
+    }
+
+    if (versions) {
+      bool hasResults = !loop.getResultTypes().empty();
+      if (hasResults)
+        scf::YieldOp::create(b, loc, finals);
+      loop->replaceAllUsesWith(versions.getResults());
+      if (hasResults) {
+        b.setInsertionPointToStart(versions.elseBlock());
+        scf::YieldOp::create(b, loc, loop.getResults());
+      }
+      loop->moveBefore(versions.elseBlock()->getTerminator());
+    } else {
+      loop->replaceAllUsesWith(finals);
+      loop->erase();
+    }
+  }
+
+  static Value notScalar(OpBuilder &b, Location loc, Value flag) {
+    return arith::XOrIOp::create(b, loc, flag,
+                                 arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KILNHOISTBOUNDSCHECKS
@@ -85,6 +86,22 @@ std::optional<AffineIndex> matchAffine(Value value, scf::ForOp loop,
   return std::nullopt;
 }
 
+// Array sizes read inside an `if` in the loop body escape LICM, which
+// only looks at the loop's own block; they are pure and loop-invariant, so
+// they move in front of the loop.
+bool hoistInvariantChain(Value value, scf::ForOp loop, int depth = 0) {
+  if (loop.isDefinedOutsideOfLoop(value))
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!op || depth > 4 || op->getNumRegions() != 0 || !isPure(op))
+    return false;
+  for (Value operand : op->getOperands())
+    if (!hoistInvariantChain(operand, loop, depth + 1))
+      return false;
+  op->moveBefore(loop);
+  return true;
+}
+
 class HoistBoundsChecks
     : public impl::KilnHoistBoundsChecksBase<HoistBoundsChecks> {
 public:
@@ -109,7 +126,7 @@ private:
     loop.getBody()->walk([&](IndexOp index) {
       if (index.getUnchecked() || index->getParentOfType<scf::ForOp>() != loop)
         return;
-      if (!loop.isDefinedOutsideOfLoop(index.getSize()))
+      if (!hoistInvariantChain(index.getSize(), loop))
         return;
       if (auto affine = matchAffine(index.getIndex(), loop, builder))
         accesses.push_back({index, *affine});

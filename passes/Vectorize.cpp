@@ -482,6 +482,11 @@ struct LoopAnalysis {
                         " needs fastmath=True (reassociating the sum changes "
                         "its rounding)");
       }
+      if (reduction->family == Reduction::Family::SelectMinMax && reduction->isFloat &&
+          llvm::any_of(accesses, [](const MemoryAccess &a) { return a.isStore; }))
+        return refuse("float min/max on " + name +
+                      " in a loop that also stores (a tie between -0.0 and 0.0 "
+                      "is settled by re-running the loop, which must not store)");
       reductions.push_back(*reduction);
     }
     return true;
@@ -1164,6 +1169,7 @@ private:
                    "outer loop (Kiln vectorizes innermost loops)");
       return;
     }
+    simplifyConditionals(loop);
     LoopAnalysis analysis(loop);
     if (!analysis.ok()) {
       remarkMissed(function, loop.getLoc(), analysis.refusal);
@@ -1203,6 +1209,57 @@ private:
         << text << remark::metric("VectorizationFactor", vf)
         << remark::metric("InterleaveCount", uf)
         << remark::metric("Tail", tailText);
+  }
+
+  // `if x[i] > best: best = x[i]` reads x[i] again inside the branch and
+  // so is an scf.if, not a select. In a loop that stores nothing the second
+  // read equals the first; with it forwarded the branch only yields and
+  // becomes selects, which the reduction analysis understands.
+  static void simplifyConditionals(scf::ForOp loop) {
+    bool stores = false;
+    loop.getBody()->walk([&](memref::StoreOp) { stores = true; });
+    if (!stores) {
+      SmallVector<memref::LoadOp> topLevel;
+      for (Operation &op : *loop.getBody())
+        if (auto load = dyn_cast<memref::LoadOp>(op))
+          topLevel.push_back(load);
+      loop.getBody()->walk([&](memref::LoadOp load) {
+        if (load->getBlock() == loop.getBody())
+          return;
+        for (memref::LoadOp earlier : topLevel)
+          if (earlier.getMemRef() == load.getMemRef() &&
+              earlier.getIndices() == load.getIndices() &&
+              earlier->isBeforeInBlock(
+                  loop.getBody()->findAncestorOpInBlock(*load))) {
+            load.getResult().replaceAllUsesWith(earlier.getResult());
+            return;
+          }
+      });
+      SmallVector<memref::LoadOp> dead;
+      loop.getBody()->walk([&](memref::LoadOp load) {
+        if (load.getResult().use_empty() && load->getBlock() != loop.getBody())
+          dead.push_back(load);
+      });
+      for (memref::LoadOp load : dead)
+        load->erase();
+    }
+    SmallVector<scf::IfOp> trivial;
+    loop.getBody()->walk([&](scf::IfOp branch) {
+      if (branch.getNumResults() > 0 && branch.elseBlock() &&
+          llvm::hasSingleElement(*branch.thenBlock()) &&
+          llvm::hasSingleElement(*branch.elseBlock()))
+        trivial.push_back(branch);
+    });
+    for (scf::IfOp branch : trivial) {
+      OpBuilder b(branch);
+      SmallVector<Value> selects;
+      for (auto [a, c] : llvm::zip(branch.thenYield().getOperands(),
+                                   branch.elseYield().getOperands()))
+        selects.push_back(arith::SelectOp::create(b, branch.getLoc(),
+                                                  branch.getCondition(), a, c));
+      branch.replaceAllUsesWith(selects);
+      branch->erase();
+    }
   }
 
   // Stride and overlap guard, in front of the loop. Returns null when
@@ -1513,6 +1570,31 @@ private:
       epilogue.getLowerBoundMutable().assign(resume);
       epilogue.getInitArgsMutable().assign(reduced);
       finals = SmallVector<Value>(epilogue.getResults());
+    }
+
+    // Lanes that tie between -0.0 and 0.0 may keep another zero than the
+    // scalar loop, which keeps the first one it met. Only a zero result can
+    // tell; then the (store-free) scalar loop recomputes it exactly.
+    Value zeroTie;
+    for (auto [r, value] : llvm::zip(analysis.reductions, finals)) {
+      if (r.family != Reduction::Family::SelectMinMax || !r.isFloat)
+        continue;
+      Value zeroValue = arith::ConstantOp::create(b, loc, b.getZeroAttr(value.getType()));
+      Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, value, zeroValue);
+      zeroTie = zeroTie ? arith::OrIOp::create(b, loc, zeroTie, isZero).getResult() : isZero;
+    }
+    if (zeroTie) {
+      auto exact = scf::IfOp::create(b, loc, loop.getResultTypes(), zeroTie, true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(exact.thenBlock());
+        IRMapping mapping;
+        Operation *rerun = b.clone(*loop, mapping);
+        scf::YieldOp::create(b, loc, rerun->getResults());
+        b.setInsertionPointToStart(exact.elseBlock());
+        scf::YieldOp::create(b, loc, finals);
+      }
+      finals = SmallVector<Value>(exact.getResults());
     }
 
     if (versions) {

@@ -539,6 +539,23 @@ def test_nan_inf_and_signed_zero(mod, name, pattern):
                     f"n={n} {layout} {pattern}", kernel.check, kernel.reference)
 
 
+@pytest.mark.parametrize("name", ["float_max_if", "float_max_builtin", "float_min_builtin"])
+def test_zero_ties_keep_the_first_zero_across_lanes(mod, name):
+    """-0.0 and 0.0 in different lanes or interleaved copies: the vector
+    loop cannot tell which came first, so a zero result is recomputed; every
+    pair of positions up to two full vector chunks is tried."""
+    fill = np.inf if "min" in name else -np.inf
+    for first in range(1, 40, 3):
+        for second in range(first + 1, 70, 5):
+            for zeros in ((-0.0, 0.0), (0.0, -0.0)):
+                x = np.full(80, fill)
+                x[first], x[second] = zeros
+                native = getattr(mod.native, name)(x.copy())
+                expected = getattr(mod.python, name)(x.copy())
+                assert math.copysign(1.0, native) == math.copysign(1.0, expected), \
+                    (name, first, second, zeros)
+
+
 # ---------------------------------------------------------- 2-D views
 
 SHAPES = [(0, 5), (5, 0), (1, 1), (3, 17), (17, 3), (4, 16), (7, 33), (33, 9)]

@@ -1,0 +1,133 @@
+// RUN: kiln-opt %s -split-input-file -kiln-vectorize=vector-bits=256 -canonicalize | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kiln-vectorize="vector-bits=256 tail=epilogue interleave=1" -canonicalize | FileCheck %s --check-prefix=EPI
+// RUN: kiln-opt %s -split-input-file -kiln-vectorize=vector-bits=512 -canonicalize | FileCheck %s --check-prefix=AVX512
+
+!view = memref<?xf64, strided<[?], offset: ?>>
+
+// saxpy: unit stride and no overlap are checked at run time; the vector
+// loop does 2 x 4 lanes per iteration, a masked loop the rest, and the
+// original loop runs when a check fails.
+// CHECK-LABEL: func.func @saxpy
+// CHECK: memref.extract_strided_metadata
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: scf.if
+// CHECK: memref.reinterpret_cast {{.*}} to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: scf.for
+// CHECK-COUNT-2: vector.load {{.*}} vector<4xf64>
+// CHECK: arith.mulf {{.*}} : vector<4xf64>
+// CHECK: vector.store {{.*}} vector<4xf64>
+// CHECK: scf.for
+// CHECK: vector.create_mask {{.*}} : vector<4xi1>
+// CHECK: vector.maskedload
+// CHECK: vector.maskedstore
+// CHECK: } else {
+// CHECK: scf.for {{.*}} : i64 {
+// CHECK: memref.load {{.*}} : memref<?xf64, strided<[?], offset: ?>>
+// CHECK: } {kiln.scalar_version}
+
+// EPI-LABEL: func.func @saxpy
+// EPI: scf.for
+// EPI: vector.load {{.*}} vector<4xf64>
+// EPI-NOT: vector.maskedload
+// EPI: scf.for {{.*}} : i64 {
+// EPI: memref.load
+// EPI: } {kiln.scalar_version}
+
+// AVX512-LABEL: func.func @saxpy
+// AVX512: vector.load {{.*}} vector<8xf64>
+func.func @saxpy(%a: f64, %x: !view, %y: !view, %out: !view, %n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %k = arith.index_cast %i : i64 to index
+    %xv = memref.load %x[%k] : !view
+    %ax = arith.mulf %a, %xv : f64
+    %yv = memref.load %y[%k] : !view
+    %s = arith.addf %ax, %yv : f64
+    memref.store %s, %out[%k] : !view
+  }
+  return
+}
+
+// -----
+
+// Contiguous arrays need no stride check; an in-place map writes only the
+// array it reads, at the same element, so nothing can overlap.
+// CHECK-LABEL: func.func @scale_in_place
+// CHECK-NOT: scf.if
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: vector.load %{{.*}} : memref<?xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}} : memref<?xf32>, vector<8xf32>
+func.func @scale_in_place(%x: memref<?xf32>, %a: f32, %n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %k = arith.index_cast %i : i64 to index
+    %v = memref.load %x[%k] : memref<?xf32>
+    %s = arith.mulf %v, %a : f32
+    memref.store %s, %x[%k] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// A 1-D stencil: x[i-1], x[i], x[i+1] are three shifted vector loads.
+// CHECK-LABEL: func.func @stencil
+// CHECK: scf.for
+// CHECK-NOT: memref.load
+// CHECK-COUNT-3: vector.load {{.*}} : memref<?xf64>, vector<4xf64>
+func.func @stencil(%x: memref<?xf64>, %out: memref<?xf64>, %n: i64) {
+  %c1 = arith.constant 1 : i64
+  %cm1 = arith.constant -1 : i64
+  %last = arith.subi %n, %c1 : i64
+  scf.for %i = %c1 to %last step %c1 : i64 {
+    %im1 = arith.addi %i, %cm1 : i64
+    %ip1 = arith.addi %i, %c1 : i64
+    %a = arith.index_cast %im1 : i64 to index
+    %b = arith.index_cast %i : i64 to index
+    %c = arith.index_cast %ip1 : i64 to index
+    %va = memref.load %x[%a] : memref<?xf64>
+    %vb = memref.load %x[%b] : memref<?xf64>
+    %vc = memref.load %x[%c] : memref<?xf64>
+    %s = arith.addf %va, %vb : f64
+    %t = arith.addf %s, %vc : f64
+    memref.store %t, %out[%b] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// The innermost dimension of a 2-D array: the row index is invariant.
+// CHECK-LABEL: func.func @row
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf64, strided<[?, 1], offset: ?>>, vector<4xf64>
+func.func @row(%m: memref<?x?xf64, strided<[?, ?], offset: ?>>, %r: index, %n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %two = arith.constant 2.0 : f64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %k = arith.index_cast %i : i64 to index
+    %v = memref.load %m[%r, %k] : memref<?x?xf64, strided<[?, ?], offset: ?>>
+    %s = arith.mulf %v, %two : f64
+    memref.store %s, %m[%r, %k] : memref<?x?xf64, strided<[?, ?], offset: ?>>
+  }
+  return
+}
+
+// -----
+
+// The loop variable as a value: lanes are base + [0, 1, 2, 3].
+// CHECK-LABEL: func.func @iota
+// CHECK: vector.step : vector<4xindex>
+// CHECK: arith.sitofp {{.*}} : vector<4xi64> to vector<4xf64>
+func.func @iota(%out: memref<?xf64>, %n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %k = arith.index_cast %i : i64 to index
+    %f = arith.sitofp %i : i64 to f64
+    memref.store %f, %out[%k] : memref<?xf64>
+  }
+  return
+}

@@ -27,15 +27,16 @@ def boundary_text(results):
     return (
         "**The Python boundary.** At the L1 size a kernel runs for tens of nanoseconds, so the "
         f"call from Python weighs: {measured}while the C reference is timed inside C with no "
-        "call at all; the *C ABI vs C* column takes the boundary out. Kiln's wrappers read "
-        "numpy's array fields directly (no buffer protocol) and release the GIL only for calls "
-        "with 4096 elements or more. A `perf` profile of `add1` (written at commit c2d60b0) puts "
-        "what remains over the hand-written extension in the out-of-line `kiln_get_array` and "
-        "`kiln_fill_descriptor` per array, a libc `strchr` for the dtype test, and a "
-        "`PyBuffer_Release` per array that has nothing to release for an ndarray; the "
-        "hand-written extension inlines `PyArray_Check`, `PyArray_TYPE` and `PyArray_DATA`. "
-        "Closing it is the boundary part of issue 7 (stage 4, `wrapper.py`): inline the "
-        "ndarray path, test the dtype character directly, skip the release for ndarrays.")
+        "call at all; the *C ABI vs C* column takes the boundary out. Kiln's wrappers test an "
+        "exact float, a small exact int, or an exact ndarray's type, dtype character, byte "
+        "order, ndim and flags inline, fill the descriptor from numpy's public fields and call "
+        "nothing else before the kernel; other types, buffers and every error go out of line "
+        "(`kiln_get_array`, cold error paths). They release the GIL only for calls with 4096 "
+        "elements or more. Counted with callgrind (`bench/call_overhead.py --instructions`), "
+        "what remains over the hand-written extension is the keyword-capable calling "
+        "convention (`METH_FASTCALL | METH_KEYWORDS` takes a few more instructions in "
+        "CPython's call path and one more test in the wrapper), the kernel's error record "
+        "and the descriptor it reads the array through.")
 
 
 def reduction_text(results, speed_ratio):
@@ -180,9 +181,12 @@ def gaps(results):
     built = call_ns(results, "scalar_add", "Kiln (built")
     decorated = call_ns(results, "scalar_add", "Kiln @kiln.export")
     if built and decorated:
-        items.append("The compile-on-first-call `@kiln.export` object dispatches in Python "
-                     f"(`CompiledFunction.__call__`): `add` costs {decorated:.0f} ns through it "
-                     f"against {built:.0f} ns through the built module.")
+        items.append("A compile-on-first-call `@kiln.export` object is an instance of a "
+                     "Python class, which CPython calls through `tp_call` with the arguments "
+                     "packed into a tuple: its `__call__` slot holds the native function "
+                     "(no Python code runs), yet `add` costs "
+                     f"{decorated:.0f} ns through it against {built:.0f} ns through the built "
+                     "module, which is the extension's function itself.")
     return items
 
 def code_shape_text(shape):

@@ -31,6 +31,16 @@ class CompiledFunction:
     (cached on disk, see kiln/compiler/cache.py) and then run native code.
     `kiln build` reads the source instead and never calls this."""
 
+    # `__call__` is a slot of each object, not a method: CPython calls an
+    # instance through its type's `__call__`, here the slot's descriptor,
+    # which yields what this object's slot holds, and calls that with the
+    # arguments. It holds `_first_call` until the first call has compiled,
+    # then the native function itself, or the Python function when
+    # compiling failed -- so a warm call runs no Python code at all (a
+    # `def __call__` forwarding `*args, **kwargs` made every call build a
+    # frame, a tuple and a dict, and cost ~8x the native function's).
+    __slots__ = ("__call__", "__dict__", "__weakref__")
+
     def __init__(self, function, options):
         import functools
         import threading
@@ -41,13 +51,11 @@ class CompiledFunction:
         self._native = None
         self._lock = threading.Lock()
         self._failed = False
+        self.__call__ = self._first_call
 
-    def __call__(self, *args, **kwargs):
-        native = self._native
-        if native is not None:
-            return native(*args, **kwargs)
-        if self._failed:
-            return self.py_func(*args, **kwargs)
+    def _first_call(self, *args, **kwargs):
+        # Also reached by calls that started before another thread's
+        # compile finished: _compile then returns what that one made.
         return self._compile()(*args, **kwargs)
 
     @property
@@ -70,9 +78,11 @@ class CompiledFunction:
                 if path is None:
                     raise OSError("its source file is unknown")
                 self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__)
+                self.__call__ = self._native
                 return self._native
             except (KilnCompileError, KilnToolchainError, OSError) as error:
                 self._failed = True
+                self.__call__ = self.py_func
                 warnings.warn(f"kiln: {self.py_func.__qualname__} runs as Python: {error}",
                               KilnFallbackWarning, stacklevel=3)
                 return self.py_func

@@ -84,7 +84,7 @@ def test_terminal_report(built):
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert "saxpy: compiled, coverage" in text
-    assert "loop at line" in text and "vectorized VF=" in text
+    assert "loop at line" in text and "vectorized by Kiln, VF=" in text
     assert "uses_a_list: FALLS BACK TO PYTHON" in text
     assert "\033[" not in text  # plain text when not a terminal
     blocks = kiln("report", str(outdir / "report_kernels.kiln.json"), "--granularity",

@@ -22,6 +22,8 @@ def absolute(x: float) -> float:
 # CHECK-LABEL: func.func @total(
 # CHECK: %[[ZERO:.*]] = arith.constant 0.0 : f64
 # CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f64) : i64
+# The carried variables' names, for kiln-vectorize's remarks:
+# CHECK: } {kiln.carried = ["s"]} loc(
 @kiln.export
 def total(x: kiln.f64[:]) -> float:
     s = 0

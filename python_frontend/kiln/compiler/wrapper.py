@@ -184,17 +184,29 @@ def generate_header(module_name: str, source_path: str, signatures) -> str:
 
 
 RUNTIME = r"""
-/* ---- argument conversion: every failure names the function and parameter */
+/* ---- argument conversion: every failure names the function and parameter.
 
-static int kiln_argument_error(PyObject *kind, const char *function, const char *parameter,
-                               const char *expected, PyObject *got) {
+   Each conversion is split in two: the common case (an exact float, a small
+   exact int, True/False, an aligned numpy array of the right dtype) is an
+   always-inlined test of a few loads in the wrapper itself, and everything
+   else -- other types, subclasses, buffers, and every error -- goes to an
+   out-of-line general path that does the complete checks. A call that
+   passes the usual arguments then makes no function call before the
+   kernel's. */
+#define KILN_INLINE static inline __attribute__((always_inline))
+#define KILN_GENERAL static __attribute__((noinline))
+#define KILN_COLD static __attribute__((cold, noinline))
+#define KILN_LIKELY(condition) __builtin_expect(!!(condition), 1)
+
+KILN_COLD int kiln_argument_error(PyObject *kind, const char *function, const char *parameter,
+                                  const char *expected, PyObject *got) {
   PyErr_Format(kind, "%s() argument '%s' must be %s, not %.200s", function, parameter,
                expected, Py_TYPE(got)->tp_name);
   return -1;
 }
 
-static int kiln_as_double(PyObject *object, double *out, const char *function,
-                          const char *parameter) {
+KILN_GENERAL int kiln_as_double_general(PyObject *object, double *out, const char *function,
+                                        const char *parameter) {
   if (PyFloat_CheckExact(object)) {
     *out = PyFloat_AS_DOUBLE(object);
     return 0;
@@ -218,8 +230,18 @@ static int kiln_as_double(PyObject *object, double *out, const char *function,
   return 0;
 }
 
-static int kiln_as_int64(PyObject *object, int64_t *out, int64_t low, int64_t high,
-                         const char *function, const char *parameter) {
+KILN_INLINE int kiln_as_double(PyObject *object, double *out, const char *function,
+                               const char *parameter) {
+  if (KILN_LIKELY(PyFloat_CheckExact(object))) {
+    *out = PyFloat_AS_DOUBLE(object);
+    return 0;
+  }
+  return kiln_as_double_general(object, out, function, parameter);
+}
+
+KILN_GENERAL int kiln_as_int64_general(PyObject *object, int64_t *out, int64_t low,
+                                       int64_t high, const char *function,
+                                       const char *parameter) {
   PyObject *index;
   if (PyLong_Check(object)) {
     Py_INCREF(object);
@@ -248,8 +270,34 @@ static int kiln_as_int64(PyObject *object, int64_t *out, int64_t low, int64_t hi
   return 0;
 }
 
-static int kiln_as_bool(PyObject *object, bool *out, const char *function,
-                        const char *parameter) {
+/* An exact int of one digit (|value| < 2**30, so in range for both int32
+   and int64) holds its value in the object: read it without a call. */
+KILN_INLINE int kiln_read_small_int(PyObject *object, int64_t *out) {
+  if (!PyLong_CheckExact(object))
+    return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject *)object))
+    return 0;
+  *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)object);
+#else
+  Py_ssize_t size = Py_SIZE(object);
+  if (size < -1 || size > 1)
+    return 0;
+  /* ob_digit[0] is always allocated; for zero (size 0) the product is 0. */
+  *out = (int64_t)size * (int64_t)((PyLongObject *)object)->ob_digit[0];
+#endif
+  return 1;
+}
+
+KILN_INLINE int kiln_as_int64(PyObject *object, int64_t *out, int64_t low, int64_t high,
+                              const char *function, const char *parameter) {
+  if (KILN_LIKELY(kiln_read_small_int(object, out)))
+    return 0;
+  return kiln_as_int64_general(object, out, low, high, function, parameter);
+}
+
+KILN_GENERAL int kiln_as_bool_general(PyObject *object, bool *out, const char *function,
+                                      const char *parameter) {
   if (object == Py_True || object == Py_False) {
     *out = object == Py_True;
     return 0;
@@ -263,6 +311,15 @@ static int kiln_as_bool(PyObject *object, bool *out, const char *function,
     return 0;
   }
   return kiln_argument_error(PyExc_TypeError, function, parameter, "a bool", object);
+}
+
+KILN_INLINE int kiln_as_bool(PyObject *object, bool *out, const char *function,
+                             const char *parameter) {
+  if (KILN_LIKELY(object == Py_True || object == Py_False)) {
+    *out = object == Py_True;
+    return 0;
+  }
+  return kiln_as_bool_general(object, out, function, parameter);
 }
 
 /* numpy arrays are read directly: the first fields of numpy's array and
@@ -288,7 +345,31 @@ typedef struct {
 } kiln_numpy_dtype;
 
 enum { KILN_NPY_ALIGNED = 0x0100, KILN_NPY_WRITEABLE = 0x0400 };
+/* numpy.ndarray, found by name on the first array argument (Kiln does not
+   link numpy); until then every array takes the general path. */
 static PyTypeObject *kiln_ndarray_type;
+
+/* The fast path for an exact numpy array: true when it can be passed as
+   is -- its dtype's type character is `type_code` (the one numpy gives the
+   dtype on this platform) in native byte order ('='), it has `ndim`
+   dimensions and numpy flags it aligned (and writable, when
+   `required_flags` asks). numpy sets ALIGNED only when the data pointer and
+   every stride along an axis longer than 1 are multiples of the dtype's
+   alignment, which for these dtypes is the item size: the only strides it
+   does not vouch for are never multiplied by a nonzero index. Anything
+   else (other spellings of the dtype, subclasses, buffers, and every
+   error) is left to kiln_get_array. */
+_Static_assert(_Alignof(double) == 8 && _Alignof(int64_t) == 8 && _Alignof(float) == 4 &&
+               _Alignof(int32_t) == 4, "the numpy fast path takes alignment = item size");
+KILN_INLINE int kiln_plain_ndarray(PyObject *object, int ndim, char type_code,
+                                   int required_flags) {
+  if (Py_TYPE(object) != kiln_ndarray_type)
+    return 0;
+  const kiln_numpy_array *array = (const kiln_numpy_array *)object;
+  const kiln_numpy_dtype *dtype = (const kiln_numpy_dtype *)array->descr;
+  return dtype->type == type_code && dtype->byteorder == '=' && array->nd == ndim &&
+         (array->flags & required_flags) == required_flags;
+}
 
 static int kiln_is_ndarray(PyObject *object) {
   PyTypeObject *type = Py_TYPE(object);
@@ -321,36 +402,68 @@ static int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
                                 Py_ssize_t itemsize, const char *function,
                                 const char *parameter);
 
-/* Checks a buffer against the dtype/ndim a parameter expects and fills the
-   strided descriptor; never copies. */
-static int kiln_get_array(PyObject *object, Py_buffer *view, void *descriptor, int ndim,
-                          const char *formats, Py_ssize_t itemsize, int writable,
-                          const char *function, const char *parameter, const char *expected) {
+/* Why an array argument was refused, after its dtype matched. */
+enum { KILN_ARRAY_NDIM = 1, KILN_ARRAY_READ_ONLY, KILN_ARRAY_MISALIGNED };
+
+KILN_COLD int kiln_array_refused(int reason, int got_ndim, int ndim, Py_ssize_t itemsize,
+                                 const char *function, const char *parameter) {
+  switch (reason) {
+  case KILN_ARRAY_NDIM:
+    PyErr_Format(PyExc_ValueError, "%s() argument '%s' must be %d-dimensional, not "
+                 "%d-dimensional", function, parameter, ndim, got_ndim);
+    break;
+  case KILN_ARRAY_READ_ONLY:
+    PyErr_Format(PyExc_ValueError, "%s() argument '%s' is read-only, but %s() writes to it",
+                 function, parameter, function);
+    break;
+  default:
+    PyErr_Format(PyExc_ValueError, "%s() argument '%s' is not aligned to its item size "
+                 "(%zd)", function, parameter, itemsize);
+    break;
+  }
+  return -1;
+}
+
+KILN_COLD int kiln_ndarray_dtype_refused(char type, const char *function,
+                                         const char *parameter, const char *expected) {
+  PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s, not an array of dtype '%c'",
+               function, parameter, expected, type);
+  return -1;
+}
+
+KILN_COLD int kiln_buffer_format_refused(Py_buffer *view, const char *function,
+                                         const char *parameter, const char *expected) {
+  PyErr_Format(PyExc_TypeError,
+               "%s() argument '%s' must be %s, not an array of format '%s' (item size %zd)",
+               function, parameter, expected, view->format ? view->format : "B",
+               view->itemsize);
+  PyBuffer_Release(view);
+  return -1;
+}
+
+/* The general path of an array argument: any exact numpy array (read
+   through its public fields, which skips the buffer protocol's cost) or
+   any other buffer (subclasses, memoryview, array.array). Checks it against
+   the dtype/ndim a parameter expects and fills the strided descriptor;
+   never copies. Sets view->obj when a buffer is held. */
+KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descriptor, int ndim,
+                                const char *formats, Py_ssize_t itemsize, int writable,
+                                const char *function, const char *parameter,
+                                const char *expected) {
   view->obj = NULL;
   if (kiln_is_ndarray(object)) {
     kiln_numpy_array *array = (kiln_numpy_array *)object;
     kiln_numpy_dtype *dtype = (kiln_numpy_dtype *)array->descr;
-    if (!kiln_format_in(formats, dtype->type) || dtype->type == 0 || dtype->type == '\0' ||
-        kiln_numpy_itemsize(dtype->type) != itemsize || dtype->byteorder == '>') {
-      PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s, not an array of dtype "
-                   "'%c'", function, parameter, expected, dtype->type);
-      return -1;
-    }
-    if (array->nd != ndim) {
-      PyErr_Format(PyExc_ValueError, "%s() argument '%s' must be %d-dimensional, not "
-                   "%d-dimensional", function, parameter, ndim, array->nd);
-      return -1;
-    }
-    if (writable && !(array->flags & KILN_NPY_WRITEABLE)) {
-      PyErr_Format(PyExc_ValueError, "%s() argument '%s' is read-only, but %s() writes to it",
-                   function, parameter, function);
-      return -1;
-    }
-    if (!(array->flags & KILN_NPY_ALIGNED) || ((uintptr_t)array->data) % itemsize) {
-      PyErr_Format(PyExc_ValueError, "%s() argument '%s' is not aligned to its item size "
-                   "(%zd)", function, parameter, itemsize);
-      return -1;
-    }
+    if (dtype->type == '\0' || !kiln_format_in(formats, dtype->type) ||
+        kiln_numpy_itemsize(dtype->type) != itemsize || dtype->byteorder == '>')
+      return kiln_ndarray_dtype_refused(dtype->type, function, parameter, expected);
+    int refusal = array->nd != ndim ? KILN_ARRAY_NDIM
+                  : writable && !(array->flags & KILN_NPY_WRITEABLE) ? KILN_ARRAY_READ_ONLY
+                  : !(array->flags & KILN_NPY_ALIGNED) || ((uintptr_t)array->data) % itemsize
+                      ? KILN_ARRAY_MISALIGNED
+                      : 0;
+    if (refusal)
+      return kiln_array_refused(refusal, array->nd, ndim, itemsize, function, parameter);
     return kiln_fill_descriptor(descriptor, array->data, ndim, array->dimensions,
                                 array->strides, itemsize, function, parameter);
   }
@@ -362,30 +475,14 @@ static int kiln_get_array(PyObject *object, Py_buffer *view, void *descriptor, i
   if (*format == '@' || *format == '=' || *format == '<')
     ++format;
   if (format[0] == '\0' || format[1] != '\0' || !strchr(formats, format[0]) ||
-      view->itemsize != itemsize) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s() argument '%s' must be %s, not an array of format '%s' (item size %zd)",
-                 function, parameter, expected, view->format ? view->format : "B",
-                 view->itemsize);
-    PyBuffer_Release(view);
-    return -1;
-  }
-  if (view->ndim != ndim) {
-    PyErr_Format(PyExc_ValueError, "%s() argument '%s' must be %d-dimensional, not %d-dimensional",
-                 function, parameter, ndim, view->ndim);
-    PyBuffer_Release(view);
-    return -1;
-  }
-  if (writable && view->readonly) {
-    PyErr_Format(PyExc_ValueError,
-                 "%s() argument '%s' is read-only, but %s() writes to it", function, parameter,
-                 function);
-    PyBuffer_Release(view);
-    return -1;
-  }
-  if (((uintptr_t)view->buf) % (uintptr_t)itemsize != 0) {
-    PyErr_Format(PyExc_ValueError, "%s() argument '%s' is not aligned to its item size (%zd)",
-                 function, parameter, itemsize);
+      view->itemsize != itemsize)
+    return kiln_buffer_format_refused(view, function, parameter, expected);
+  int refusal = view->ndim != ndim ? KILN_ARRAY_NDIM
+                : writable && view->readonly ? KILN_ARRAY_READ_ONLY
+                : ((uintptr_t)view->buf) % (uintptr_t)itemsize != 0 ? KILN_ARRAY_MISALIGNED
+                : 0;
+  if (refusal) {
+    kiln_array_refused(refusal, view->ndim, ndim, itemsize, function, parameter);
     PyBuffer_Release(view);
     return -1;
   }
@@ -405,6 +502,13 @@ static int kiln_get_array(PyObject *object, Py_buffer *view, void *descriptor, i
     return -1;
   }
   return 0;
+}
+
+/* Releases the buffer kiln_get_array took, if it took one: the fast path
+   and numpy arrays take none, and then no call is made. */
+KILN_INLINE void kiln_release_array(Py_buffer *view) {
+  if (view->obj)
+    PyBuffer_Release(view);
 }
 
 /* Layout of every kiln_<dtype>_<n>d struct: two pointers, offset, shape, strides. */
@@ -430,10 +534,11 @@ static int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
   return 0;
 }
 
-/* ---- keyword arguments: positional fast path, names matched otherwise */
-static int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                               PyObject **bound, Py_ssize_t count, const char *const *names,
-                               const char *function) {
+/* ---- keyword arguments, and wrong argument counts: out of line, off the
+   positional path */
+KILN_GENERAL int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, PyObject **bound, Py_ssize_t count,
+                                     const char *const *names, const char *function) {
   if (nargs > count) {
     PyErr_Format(PyExc_TypeError, "%s() takes %zd positional argument%s but %zd were given",
                  function, count, count == 1 ? "" : "s", nargs);
@@ -562,7 +667,7 @@ static PyObject *kiln_owned_array(void *allocated, void *data, int ndim, const i
 }
 
 /* ---- exceptions raised by compiled code */
-static PyObject *kiln_raise(const kiln_error *error, const char *function) {
+KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function) {
   PyObject *kind = PyExc_RuntimeError;
   switch (error->kind) {
 KILN_ERROR_CASES
@@ -590,7 +695,7 @@ KILN_ERROR_CASES
 
 
 def _release_all(arrays) -> list:
-    return [f"  PyBuffer_Release(&view_{name});" for name in arrays]
+    return [f"  kiln_release_array(&view_{name});" for name in arrays]
 
 
 def generate_extension(module_name: str, extension_name: str, source_path: str,
@@ -600,6 +705,11 @@ def generate_extension(module_name: str, extension_name: str, source_path: str,
     out = [
         f"/* Generated by Kiln {__version__} from {source_path}. Do not edit. */",
         "#define PY_SSIZE_T_CLEAN",
+        "/* As CPython builds its own extensions: no assertions in its inline",
+        "   functions on the call path. */",
+        "#ifndef NDEBUG",
+        "#define NDEBUG",
+        "#endif",
         "#include <Python.h>",
         "#include <stdint.h>",
         "#include <stdlib.h>",
@@ -775,18 +885,9 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
     result = signature.return_type
     out_type = kt.ArrayType(result, ELEMENTWISE_RANK)
     code = {"f64": "d", "f32": "f", "i64": "q", "i32": "i"}[result.name]
-    names = ", ".join(c_string(p.name) for p in params)
     out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
            "Py_ssize_t nargs, PyObject *kwnames) {",
-           f"  static const char *const names[] = {{{names}}};",
-           f"  PyObject *bound[{count}];",
-           f"  if (kwnames == NULL && nargs == {count}) {{",
-           *[f"    bound[{i}] = args[{i}];" for i in range(count)],
-           f"  }} else if (kiln_bind_arguments(args, nargs, kwnames, bound, {count}, names, "
-           f"{c_string(name)}) < 0) {{",
-           "    return NULL;",
-           "  }",
-           ]
+           *bind_arguments(name, params)]
     # Numbers only: the scalar kernel, at the cost of a plain wrapper.
     exact = " && ".join(f"(PyFloat_CheckExact(bound[{i}]) || PyLong_CheckExact(bound[{i}]))"
                         for i in range(count)) or "1"
@@ -888,30 +989,76 @@ def box(type_, expression: str) -> str:
     return f"PyBool_FromLong({expression})"
 
 
+# numpy's type character for each array dtype on LP64 Linux (int64 is 'l'
+# there, not 'q'): the one the inline fast path compares. Arrays whose dtype
+# is spelled otherwise still pass, through kiln_get_array.
+NUMPY_TYPE_CODES = {"f64": "d", "f32": "f", "i64": "l", "i32": "i"}
+
+
+def bind_arguments(name: str, params) -> list:
+    """The wrapper's prologue: `bound[i]` is parameter i's argument. A call
+    passing exactly the parameters positionally (the common case) uses the
+    caller's argument vector as is; keyword calls and wrong counts are
+    matched by name out of line."""
+    count = len(params)
+    if not count:
+        return ["  if (nargs != 0 || (kwnames && PyTuple_GET_SIZE(kwnames))) {",
+                f"    PyErr_Format(PyExc_TypeError, \"{name}() takes no arguments\");",
+                "    return NULL;",
+                "  }"]
+    names = ", ".join(c_string(p.name) for p in params)
+    return ["  PyObject *const *bound = args;",
+            f"  PyObject *keyword_bound[{count}];",
+            f"  if (!KILN_LIKELY(kwnames == NULL && nargs == {count})) {{",
+            f"    static const char *const names[] = {{{names}}};",
+            f"    if (kiln_bind_arguments(args, nargs, kwnames, keyword_bound, {count}, names, "
+            f"{c_string(name)}) < 0)",
+            "      return NULL;",
+            "    bound = keyword_bound;",
+            "  }"]
+
+
+def convert_array(signature, index: int, param, acquired) -> list:
+    """Fills `array_<name>` for an array parameter: inline for an exact numpy
+    array of the expected layout, through kiln_get_array otherwise."""
+    name, pname, type_ = signature.name, param.name, param.type
+    struct = array_struct_name(type_)
+    itemsize = type_.dtype.bits // 8
+    expected = f"a {type_.ndim}-D {type_.dtype.numpy_name} array ({type_.name})"
+    # Also through the functions it calls: an array stored into must be writable.
+    writes = pname in signature.written_arrays
+    flags = "KILN_NPY_ALIGNED | KILN_NPY_WRITEABLE" if writes else "KILN_NPY_ALIGNED"
+    formats = "".join(type_.dtype.buffer_formats)
+    argument = f"bound[{index}]"
+    numpy = f"numpy_{pname}"
+    fill = [f"    array_{pname}.allocated = array_{pname}.data = "
+            f"({type_.dtype.c_type} *){numpy}->data;",
+            f"    array_{pname}.offset = 0;"]
+    for axis in range(type_.ndim):
+        fill += [f"    array_{pname}.shape[{axis}] = {numpy}->dimensions[{axis}];",
+                 f"    array_{pname}.strides[{axis}] = {numpy}->strides[{axis}] / {itemsize};"]
+    return [
+        f"  Py_buffer view_{pname};",
+        f"  view_{pname}.obj = NULL;",
+        f"  {struct} array_{pname};",
+        f"  if (KILN_LIKELY(kiln_plain_ndarray({argument}, {type_.ndim}, "
+        f"'{NUMPY_TYPE_CODES[type_.dtype.name]}', {flags}))) {{",
+        f"    const kiln_numpy_array *{numpy} = (const kiln_numpy_array *){argument};",
+        *fill,
+        f"  }} else if (kiln_get_array({argument}, &view_{pname}, &array_{pname}, "
+        f"{type_.ndim}, {c_string(formats)}, {itemsize}, {int(writes)}, "
+        f"{c_string(name)}, {c_string(pname)}, {c_string(expected)}) < 0) {{",
+        *["  " + line for line in _release_all(acquired)],
+        "    return NULL;",
+        "  }",
+    ]
+
+
 def generate_wrapper(module_name: str, signature) -> list:
     name = signature.name
-    count = len(signature.params)
     out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
            "Py_ssize_t nargs, PyObject *kwnames) {"]
-    names = ", ".join(c_string(p.name) for p in signature.params)
-    if count:
-        out += [
-            f"  static const char *const names[] = {{{names}}};",
-            f"  PyObject *bound[{count}];",
-            "  if (kwnames == NULL && nargs == " + str(count) + ") {",
-            *[f"    bound[{i}] = args[{i}];" for i in range(count)],
-            f"  }} else if (kiln_bind_arguments(args, nargs, kwnames, bound, {count}, names, "
-            f"{c_string(name)}) < 0) {{",
-            "    return NULL;",
-            "  }",
-        ]
-    else:
-        out += [
-            "  if (nargs != 0 || (kwnames && PyTuple_GET_SIZE(kwnames))) {",
-            f"    PyErr_Format(PyExc_TypeError, \"{name}() takes no arguments\");",
-            "    return NULL;",
-            "  }",
-        ]
+    out += bind_arguments(name, signature.params)
     call_args = []
     acquired = []
     for index, param in enumerate(signature.params):
@@ -919,20 +1066,7 @@ def generate_wrapper(module_name: str, signature) -> list:
         type_ = param.type
         label = f"{c_string(name)}, {c_string(pname)}"
         if isinstance(type_, kt.ArrayType):
-            struct = array_struct_name(type_)
-            expected = f"a {type_.ndim}-D {type_.dtype.numpy_name} array ({type_.name})"
-            writable = 1 if pname in signature.written_arrays else 0
-            formats = "".join(type_.dtype.buffer_formats)
-            out += [
-                f"  Py_buffer view_{pname};",
-                f"  {struct} array_{pname};",
-                f"  if (kiln_get_array(bound[{index}], &view_{pname}, &array_{pname}, "
-                f"{type_.ndim}, {c_string(formats)}, {type_.dtype.bits // 8}, {writable}, "
-                f"{label}, {c_string(expected)}) < 0) {{",
-                *["  " + line for line in _release_all(acquired)],
-                "    return NULL;",
-                "  }",
-            ]
+            out += convert_array(signature, index, param, acquired)
             acquired.append(pname)
             call_args.append(f"&array_{pname}")
             continue

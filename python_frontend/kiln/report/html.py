@@ -77,7 +77,7 @@ function showDetails(number) {
   }
   const loop = loopAt[number];
   if (loop) box.append(el("div", {class: "remark"}, loop.vectorized
-    ? `loop vectorized: VF=${loop.width}, interleave ${loop.interleave}`
+    ? `loop vectorized by ${loop.vectorizer === "kiln" ? "Kiln" : "LLVM"}: VF=${loop.width}, interleave ${loop.interleave}`
     : `loop not vectorized: ${loop.reasons.join("; ")}`));
   for (const fb of fallbackAt[number] || [])
     box.append(el("div", {class: "fallback"}, `fallback [${fb.kind}]: ${fb.reason}`));

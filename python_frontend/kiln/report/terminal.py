@@ -49,7 +49,10 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                        + (f" -> {after['metadata_nodes']} after stripping"
                           if after != before else ""))
         for loop in function.get("loops", []):
-            verdict = (f"vectorized VF={loop['width']} x{loop['interleave']}" if loop["vectorized"]
+            by = "Kiln" if loop.get("vectorizer") == "kiln" else "LLVM"
+            verdict = (f"vectorized by {by}, VF={loop['width']} x{loop['interleave']}"
+                       + (f", {loop['tail']}" if loop.get("tail") else "")
+                       if loop["vectorized"]
                        else "not vectorized: " + ("; ".join(loop["reasons"]) or "no reason given"))
             out.append(f"  loop at line {loop['line']}: {verdict}")
         for entry in record.get("fallbacks", []):

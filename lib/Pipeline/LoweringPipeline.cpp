@@ -61,6 +61,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
     // structured and checks are still kiln.check ops.
     pm.addPass(createKilnVectorize());
     pm.addPass(createCanonicalizerPass());
+    // The stride and overlap guard of an inner loop reads only the arrays'
+    // descriptors: hoisted, a nest computes it once, not once per row.
+    pm.addPass(createLoopInvariantCodeMotionPass());
   }
   // math.ipowi (Python's int ** int) becomes an outlined squaring loop.
   pm.addPass(createConvertMathToFuncs());

@@ -744,6 +744,8 @@ public:
     auto args = plan.analysis.loop.getRegionIterArgs();
     for (auto [arg, acc] : llvm::zip(args, accumulators))
       vectors.map(arg, acc);
+    if (!tailMask)
+      findSharedLoads();
   }
 
   LogicalResult emit() { return emitBlock(*plan.analysis.loop.getBody(), tailMask); }
@@ -776,6 +778,72 @@ private:
   }
 
   Value scalarOf(Value value) { return scalars.lookupOrDefault(value); }
+
+  // Stencils read one array at three or more nearby offsets (x[i-1], x[i],
+  // x[i+1]). Loading the lowest and the highest offset covers every other
+  // one, which becomes a shuffle of the two: fewer loads, fewer of them
+  // split across cache lines. Only for arrays the loop never writes, so
+  // moving a load does not change what it reads.
+  struct SharedLoads {
+    int64_t lowest, highest;
+    Value low, high; // loaded on first use, per body copy
+  };
+  DenseMap<std::pair<Value, Value>, SharedLoads> sharedLoads;
+
+  void findSharedLoads() {
+    DenseSet<Value> stored;
+    DenseMap<std::pair<Value, Value>, SmallVector<int64_t>> offsets;
+    for (const MemoryAccess &access : plan.analysis.accesses) {
+      if (access.isStore)
+        stored.insert(access.memref);
+      else if (access.isVector)
+        offsets[{access.memref, access.index.uniform}].push_back(access.index.constant);
+    }
+    for (auto &[key, list] : offsets) {
+      llvm::sort(list);
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+      if (stored.contains(key.first) || list.size() < 3 ||
+          list.back() - list.front() >= int64_t(plan.vf))
+        continue;
+      sharedLoads[key] = {list.front(), list.back(), Value(), Value()};
+    }
+  }
+
+  Value sharedLoad(Location loc, memref::LoadOp load, const MemoryAccess &access) {
+    auto found = sharedLoads.find({access.memref, access.index.uniform});
+    if (found == sharedLoads.end())
+      return Value();
+    SharedLoads &shared = found->second;
+    Value view = plan.unitStrideViews.lookup(load.getMemRef());
+    VectorType type = vectorType(load.getType());
+    auto loadAt = [&](int64_t offset) {
+      IndexExpr index = access.index;
+      index.constant = offset;
+      return vector::LoadOp::create(b, loc, type, view,
+                                    accessIndices(loc, load.getIndices(), index))
+          .getResult();
+    };
+    if (!shared.low) {
+      shared.low = loadAt(shared.lowest);
+      shared.high = loadAt(shared.highest);
+    }
+    int64_t offset = access.index.constant;
+    if (offset == shared.lowest)
+      return shared.low;
+    if (offset == shared.highest)
+      return shared.high;
+    // Lane j reads element offset + j: from `low` while it covers it, else
+    // from `high` (shuffle positions VF.. address the second operand).
+    SmallVector<int64_t> lanes;
+    int64_t vf = plan.vf;
+    for (int64_t j = 0; j < vf; ++j) {
+      int64_t position = offset + j;
+      lanes.push_back(position < shared.lowest + vf ? position - shared.lowest
+                                                    : vf + position - shared.highest);
+    }
+    return vector::ShuffleOp::create(b, loc, shared.low, shared.high,
+                                     b.getDenseI64ArrayAttr(lanes));
+  }
 
   Value scalarIndex(Location loc, const IndexExpr &index) {
     Value value = base;
@@ -881,6 +949,10 @@ private:
       const MemoryAccess *access = accessFor(op);
       if (!access->isVector) {
         b.clone(*op, scalars);
+        return success();
+      }
+      if (Value shared = sharedLoad(loc, load, *access)) {
+        vectors.map(load.getResult(), shared);
         return success();
       }
       Value view = plan.unitStrideViews.lookup(load.getMemRef());

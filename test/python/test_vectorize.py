@@ -385,6 +385,7 @@ KERNELS = {
     # magnitudes up to 1e40 overflow float32: the narrowing gives inf.
     "narrow_f64_to_f32": Kernel([log_uniform(1e-50, 1e40), OUT_F32]),
     "stencil3": Kernel([F64, OUT_F64]),
+    "stencil5": Kernel([F64, OUT_F64]),
     # integer reductions
     "int_sum": Kernel([I64_SAFE]),
     # Sums of 1000 stay within int32, where numpy 2 (NEP 50) keeps CPython's sum.
@@ -633,6 +634,7 @@ ALIASED_CALLS = {
     "add_into, out is y": ("add_into", lambda x, out, extra: (extra, x, out)),
     "add_into_i32, out is x": ("add_into_i32", lambda x, out, extra: (x, extra, out)),
     "stencil3": ("stencil3", lambda x, out, extra: (x, out)),
+    "stencil5": ("stencil5", lambda x, out, extra: (x, out)),
     "relu_map": ("relu_map", lambda x, out, extra: (x, out)),
     "abs_map": ("abs_map", lambda x, out, extra: (x, out)),
     "prefix_sum": ("prefix_sum", lambda x, out, extra: (x, out)),

@@ -66,6 +66,13 @@ def stencil3(x: kiln.f64[:], out: kiln.f64[:]) -> None:
 
 
 @kiln.export
+def stencil5(x: kiln.f64[:], out: kiln.f64[:]) -> None:
+    # Five offsets of one array: two loads and shuffles for the three between.
+    for i in range(2, len(x) - 2):
+        out[i] = x[i - 2] - 2.0 * x[i - 1] + 3.0 * x[i] - 4.0 * x[i + 1] + 5.0 * x[i + 2]
+
+
+@kiln.export
 def scale_add_rows(m: kiln.f64[:, :], a: float, b: kiln.f64[:], out: kiln.f64[:, :]) -> None:
     # The inner loop runs along a row: the dimension to vectorize.
     for i in range(m.shape[0]):

@@ -543,21 +543,14 @@ struct LoopAnalysis {
       chain.insert(select.getResult());
       return true;
     }
-    if (auto compare = dyn_cast<arith::CmpFOp>(op)) {
-      // Accepted when its select is recognised above; mark it pending.
-      if (compare->hasOneUse() && isa<arith::SelectOp>(*compare->user_begin()) &&
-          compare->user_begin()->getOperand(0) == compare.getResult()) {
+    if (isa<arith::CmpFOp, arith::CmpIOp>(op)) {
+      // Part of the chain only as the condition of a min/max select, which
+      // the select case above then checks.
+      Value compare = op->getResult(0);
+      if (compare.hasOneUse() && isa<arith::SelectOp>(*compare.user_begin()) &&
+          compare.user_begin()->getOperand(0) == compare) {
         minMaxCompares.insert(op);
-        chain.insert(compare.getResult());
-        return true;
-      }
-      return false;
-    }
-    if (auto compare = dyn_cast<arith::CmpIOp>(op)) {
-      if (compare->hasOneUse() && isa<arith::SelectOp>(*compare->user_begin()) &&
-          compare->user_begin()->getOperand(0) == compare.getResult()) {
-        minMaxCompares.insert(op);
-        chain.insert(compare.getResult());
+        chain.insert(compare);
         return true;
       }
       return false;
@@ -785,35 +778,55 @@ private:
   // split across cache lines. Only for arrays the loop never writes, so
   // moving a load does not change what it reads.
   struct SharedLoads {
+    // The array, the invariant part of the innermost subscript, then the
+    // outer subscripts: loads share only within one row.
+    SmallVector<Value> row;
     int64_t lowest, highest;
     Value low, high; // loaded on first use, per body copy
   };
-  DenseMap<std::pair<Value, Value>, SharedLoads> sharedLoads;
+  SmallVector<SharedLoads> sharedLoads;
+
+  static SmallVector<Value> rowOf(const MemoryAccess &access) {
+    SmallVector<Value> row{access.memref, access.index.uniform};
+    auto indices = cast<memref::LoadOp>(access.op).getIndices();
+    row.append(indices.begin(), std::prev(indices.end()));
+    return row;
+  }
 
   void findSharedLoads() {
     DenseSet<Value> stored;
-    DenseMap<std::pair<Value, Value>, SmallVector<int64_t>> offsets;
+    SmallVector<std::pair<SmallVector<Value>, SmallVector<int64_t>>> rows;
     for (const MemoryAccess &access : plan.analysis.accesses) {
-      if (access.isStore)
+      if (access.isStore) {
         stored.insert(access.memref);
-      else if (access.isVector)
-        offsets[{access.memref, access.index.uniform}].push_back(access.index.constant);
-    }
-    for (auto &[key, list] : offsets) {
-      llvm::sort(list);
-      list.erase(std::unique(list.begin(), list.end()), list.end());
-      if (stored.contains(key.first) || list.size() < 3 ||
-          list.back() - list.front() >= int64_t(plan.vf))
         continue;
-      sharedLoads[key] = {list.front(), list.back(), Value(), Value()};
+      }
+      if (!access.isVector)
+        continue;
+      SmallVector<Value> row = rowOf(access);
+      auto found = llvm::find_if(rows, [&](auto &entry) { return entry.first == row; });
+      if (found == rows.end()) {
+        rows.push_back({row, {}});
+        found = std::prev(rows.end());
+      }
+      found->second.push_back(access.index.constant);
+    }
+    for (auto &[row, offsets] : rows) {
+      llvm::sort(offsets);
+      offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+      if (stored.contains(row.front()) || offsets.size() < 3 ||
+          offsets.back() - offsets.front() >= int64_t(plan.vf))
+        continue;
+      sharedLoads.push_back({row, offsets.front(), offsets.back(), Value(), Value()});
     }
   }
 
   Value sharedLoad(Location loc, memref::LoadOp load, const MemoryAccess &access) {
-    auto found = sharedLoads.find({access.memref, access.index.uniform});
+    SmallVector<Value> row = rowOf(access);
+    auto found = llvm::find_if(sharedLoads, [&](SharedLoads &s) { return s.row == row; });
     if (found == sharedLoads.end())
       return Value();
-    SharedLoads &shared = found->second;
+    SharedLoads &shared = *found;
     Value view = plan.unitStrideViews.lookup(load.getMemRef());
     VectorType type = vectorType(load.getType());
     auto loadAt = [&](int64_t offset) {

@@ -137,3 +137,40 @@ func.func @iota(%out: memref<?xf64>, %n: i64) {
   }
   return
 }
+
+// -----
+
+// A 2-D stencil: loads share only within one row. Row r has three offsets
+// (two loads and a shuffle); rows r-1 and r+1 have one load each.
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for
+// CHECK-COUNT-2: vector.load %{{.*}}[%[[R:[^,]*]], %{{.*}}]
+// CHECK: vector.shuffle
+// CHECK-NOT: vector.shuffle
+// CHECK-COUNT-2: vector.load
+// CHECK: vector.store
+func.func @rows(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %r: index, %n: i64) {
+  %c1 = arith.constant 1 : i64
+  %cm1 = arith.constant -1 : i64
+  %i1 = arith.constant 1 : index
+  %up = arith.subi %r, %i1 : index
+  %down = arith.addi %r, %i1 : index
+  scf.for %j = %c1 to %n step %c1 : i64 {
+    %jm1 = arith.addi %j, %cm1 : i64
+    %jp1 = arith.addi %j, %c1 : i64
+    %a = arith.index_cast %jm1 : i64 to index
+    %b = arith.index_cast %j : i64 to index
+    %c = arith.index_cast %jp1 : i64 to index
+    %left = memref.load %u[%r, %a] : memref<?x?xf64>
+    %mid = memref.load %u[%r, %b] : memref<?x?xf64>
+    %right = memref.load %u[%r, %c] : memref<?x?xf64>
+    %above = memref.load %u[%up, %b] : memref<?x?xf64>
+    %below = memref.load %u[%down, %b] : memref<?x?xf64>
+    %s1 = arith.addf %left, %mid : f64
+    %s2 = arith.addf %s1, %right : f64
+    %s3 = arith.addf %s2, %above : f64
+    %s4 = arith.addf %s3, %below : f64
+    memref.store %s4, %out[%r, %b] : memref<?x?xf64>
+  }
+  return
+}

@@ -47,6 +47,11 @@ class Built:
 
 
 def kiln_build(source, outdir, *extra):
+    # KILN_TEST_TARGET_CPU=x86-64-v3 runs the suite on AVX2 code on an
+    # AVX-512 machine (the vector widths and libmvec variants change).
+    target = os.environ.get("KILN_TEST_TARGET_CPU")
+    if target and "--target-cpu" not in extra:
+        extra = (*extra, f"--target-cpu={target}")
     command = [sys.executable, "-m", "kiln", "build", source, "-o", str(outdir), *extra]
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"))
     return subprocess.run(command, capture_output=True, text=True, env=env)

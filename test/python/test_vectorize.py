@@ -430,7 +430,7 @@ KERNELS = {
     "running_sum_in_place": Kernel([F64]),
     "running_sum_in_place_i64": Kernel([I64_SAFE]),
 }
-TWO_D_KERNELS = ["scale_add_rows", "row_max"]
+TWO_D_KERNELS = ["scale_add_rows", "row_max", "jacobi"]
 LARGE_SIZE_KERNELS = ["saxpy", "fast_dot", "int_sum", "count_positive", "clip_in_place",
                       "float_max_builtin"]
 
@@ -596,6 +596,9 @@ def test_two_dimensional_views(mod, layout):
             compare(mod, "row_max",
                     lambda: (matrix(shape, layout, 4, special), np.full(rows, SENTINEL)),
                     f"{label} {special}")
+        compare(mod, "jacobi",
+                lambda: (matrix(shape, layout, 7), matrix(shape, "c_order", 8)),
+                f"{label} jacobi")
         # In place, and into the transpose of the input (rows read columns
         # written earlier).
         compare(mod, "scale_add_rows",

@@ -6,6 +6,7 @@
 #include "passes/llvm/KilnLLVMPasses.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Remarks.h"
 #include "mlir/Remark/RemarkStreamer.h"
@@ -87,6 +88,11 @@ cl::opt<bool> noKilnVectorize(
     cl::desc("Skip the kiln-vectorize pass and leave every loop to LLVM's "
              "vectorizers (for comparisons)"),
     cl::init(false), cl::cat(kilncCategory));
+cl::opt<unsigned> vectorBitsOverride(
+    "vector-bits",
+    cl::desc("Vector width kiln-vectorize sizes loops for (128, 256 or 512); "
+             "default: the target's (512 with AVX-512, 256 with AVX2)"),
+    cl::init(0), cl::cat(kilncCategory));
 cl::opt<bool> noDebugInfo("no-debug-info",
                           cl::desc("Do not emit DWARF line tables"),
                           cl::init(false), cl::cat(kilncCategory));
@@ -172,6 +178,9 @@ int main(int argc, char **argv) {
   auto machine = kiln::createTargetMachine(targetCPU, optLevel);
   if (!machine)
     return fail(llvm::toString(machine.takeError()));
+  if (vectorBitsOverride != 0)
+    (*module)->setAttr("kiln.vector_bits",
+                       mlir::Builder(&context).getI64IntegerAttr(vectorBitsOverride));
   kiln::describeVectorTarget(*module, **machine);
 
   if (!kilnRemarksFile.empty()) {

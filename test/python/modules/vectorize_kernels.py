@@ -81,6 +81,15 @@ def scale_add_rows(m: kiln.f64[:, :], a: float, b: kiln.f64[:], out: kiln.f64[:,
 
 
 @kiln.export
+def jacobi(u: kiln.f64[:, :], out: kiln.f64[:, :]) -> None:
+    # Neighbours in three rows: only loads of the same row may be shared.
+    for i in range(1, u.shape[0] - 1):
+        for j in range(1, u.shape[1] - 1):
+            out[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1]) \
+                + u[i, j] - u[i - 1, j - 1] + 2.0 * u[i + 1, j + 1]
+
+
+@kiln.export
 def row_max(m: kiln.f64[:, :], out: kiln.f64[:]) -> None:
     for i in range(m.shape[0]):
         best = -math.inf

@@ -4,6 +4,9 @@
 // RUN: llvm-readelf -d %t.so | FileCheck %s --check-prefix=NEEDED
 // RUN: kilnc %s --emit=asm --target-cpu=x86-64-v3 --no-kiln-vectorize --kiln-remarks=%t.off.yaml -o /dev/null
 // RUN: count 0 < %t.off.yaml
+// RUN: kilnc %s --emit=obj --target-cpu=x86-64-v3 --vector-bits=128 --kiln-remarks=%t.sse.yaml -o /dev/null
+// RUN: FileCheck %s --check-prefix=NARROW --input-file=%t.sse.yaml
+// NARROW: VectorizationFactor: '2'
 
 // kiln-vectorize's verdicts land in LLVM's remark format, at the Python
 // location of each loop.

@@ -1347,6 +1347,33 @@ private:
     }
   }
 
+  // The guard reads only array descriptors, so in a loop nest it can be
+  // computed once, not on every entry of the inner loop (matmul's j loop
+  // runs n*n times a call). Its ops are pure: they move out of every
+  // enclosing region whose values they do not use.
+  static void hoistGuard(Operation *beforeGuard, scf::ForOp loop) {
+    SmallVector<Operation *> created;
+    Operation *op = beforeGuard ? beforeGuard->getNextNode() : &loop->getBlock()->front();
+    for (; op && op != loop.getOperation(); op = op->getNextNode())
+      created.push_back(op);
+    for (Operation *guardOp : created) {
+      if (!isPure(guardOp) || guardOp->getNumRegions() != 0)
+        continue;
+      while (Operation *parent = guardOp->getParentOp()) {
+        if (isa<func::FuncOp>(parent))
+          break;
+        bool usesInside = llvm::any_of(guardOp->getOperands(), [&](Value value) {
+          Operation *owner = value.getDefiningOp() ? value.getDefiningOp()
+                                                   : value.getParentBlock()->getParentOp();
+          return parent->isAncestor(owner);
+        });
+        if (usesInside)
+          break;
+        guardOp->moveBefore(parent);
+      }
+    }
+  }
+
   // Stride and overlap guard, in front of the loop. Returns null when
   // nothing needs checking at run time.
   Value buildGuard(OpBuilder &b, VectorPlan &plan, SmallVector<std::string> &guards) {
@@ -1448,7 +1475,9 @@ private:
     scf::ForOp loop = analysis.loop;
     Location loc = loop.getLoc();
     OpBuilder b(loop);
+    Operation *beforeGuard = loop->getPrevNode();
     Value guard = buildGuard(b, plan, guards);
+    hoistGuard(beforeGuard, loop);
 
     scf::IfOp versions;
     if (guard) {

@@ -811,10 +811,18 @@ private:
       }
       found->second.push_back(access.index.constant);
     }
+    // A view the guard lets through as identical to a written one (f(a, a))
+    // is written too: its loads must stay where they are.
+    auto mayBeWritten = [&](Value memref) {
+      return stored.contains(memref) ||
+             llvm::any_of(stored, [&](Value written) {
+               return plan.analysis.identicalViewsSafe(written, memref);
+             });
+    };
     for (auto &[row, offsets] : rows) {
       llvm::sort(offsets);
       offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
-      if (stored.contains(row.front()) || offsets.size() < 3 ||
+      if (mayBeWritten(row.front()) || offsets.size() < 3 ||
           offsets.back() - offsets.front() >= int64_t(plan.vf))
         continue;
       sharedLoads.push_back({row, offsets.front(), offsets.back(), Value(), Value()});

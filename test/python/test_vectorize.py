@@ -386,6 +386,7 @@ KERNELS = {
     "narrow_f64_to_f32": Kernel([log_uniform(1e-50, 1e40), OUT_F32]),
     "stencil3": Kernel([F64, OUT_F64]),
     "stencil5": Kernel([F64, OUT_F64]),
+    "read_ahead_then_copy": Kernel([F64, OUT_F64, OUT_F64]),
     # integer reductions
     "int_sum": Kernel([I64_SAFE]),
     # Sums of 1000 stay within int32, where numpy 2 (NEP 50) keeps CPython's sum.
@@ -638,6 +639,8 @@ ALIASED_CALLS = {
     "add_into_i32, out is x": ("add_into_i32", lambda x, out, extra: (x, extra, out)),
     "stencil3": ("stencil3", lambda x, out, extra: (x, out)),
     "stencil5": ("stencil5", lambda x, out, extra: (x, out)),
+    "read_ahead_then_copy, b is a": ("read_ahead_then_copy", lambda x, out, extra: (x, x, extra)),
+    "read_ahead_then_copy, c is a": ("read_ahead_then_copy", lambda x, out, extra: (x, extra, x)),
     "relu_map": ("relu_map", lambda x, out, extra: (x, out)),
     "abs_map": ("abs_map", lambda x, out, extra: (x, out)),
     "prefix_sum": ("prefix_sum", lambda x, out, extra: (x, out)),

@@ -66,6 +66,14 @@ def stencil3(x: kiln.f64[:], out: kiln.f64[:]) -> None:
 
 
 @kiln.export
+def read_ahead_then_copy(a: kiln.f64[:], b: kiln.f64[:], c: kiln.f64[:]) -> None:
+    # With b the same view as a, c[i] must see the b[i] just written.
+    for i in range(len(a) - 2):
+        b[i] = a[i + 1] + a[i + 2]
+        c[i] = a[i]
+
+
+@kiln.export
 def stencil5(x: kiln.f64[:], out: kiln.f64[:]) -> None:
     # Five offsets of one array: two loads and shuffles for the three between.
     for i in range(2, len(x) - 2):

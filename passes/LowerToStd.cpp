@@ -81,12 +81,21 @@ bool isConstantInt(Value value, int64_t expected) {
          intValue.getSExtValue() == expected;
 }
 
-// Integer // and %: the hardware traps on INT_MIN / -1, which Python (with
-// wrapping 64-bit ints) defines as -INT_MIN = INT_MIN and 0.
+// Integer // and %: the hardware traps on a zero divisor and on
+// INT_MIN / -1, which Python (with wrapping 64-bit ints) defines as
+// -INT_MIN = INT_MIN and 0.
+//
+// The division itself must be total, not merely guarded by the kiln.check
+// before it: upstream marks arith.floordivsi and arith.remsi `Pure`, so
+// loop-invariant code motion hoists them above the check (and out of loops
+// that run zero times), where a zero divisor would raise SIGFPE. The divisor
+// is therefore replaced by 1 whenever it is 0 or -1; the check still raises
+// ZeroDivisionError at the right place and the -1 case is patched after.
 Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
   Type type = a.getType();
   Value zero = e.constant(type, 0);
-  if (!isNonZeroConstant(b))
+  bool mayBeZero = !isNonZeroConstant(b);
+  if (mayBeZero)
     e.check(e.cmpi(arith::CmpIPredicate::ne, b, zero), "ZeroDivisionError",
             isFloorDiv ? "integer division or modulo by zero"
                        : "integer modulo by zero");
@@ -94,7 +103,10 @@ Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
   Value isMinusOne, divisor = b;
   if (mayBeMinusOne) {
     isMinusOne = e.cmpi(arith::CmpIPredicate::eq, b, e.constant(type, -1));
-    divisor = e.select(isMinusOne, e.constant(type, 1), b);
+    Value trapping = isMinusOne;
+    if (mayBeZero)
+      trapping = e.ori(trapping, e.cmpi(arith::CmpIPredicate::eq, b, zero));
+    divisor = e.select(trapping, e.constant(type, 1), b);
   }
   Value result;
   if (isFloorDiv) {

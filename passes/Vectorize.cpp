@@ -1284,6 +1284,9 @@ private:
       masked = false; // a failing chunk is re-run by the scalar loop
     VectorPlan plan{analysis, vf, uf, masked, target, DenseMap<Value, Value>(), module};
     SmallVector<std::string> guards;
+    // rewrite() erases the loop when no run-time guard keeps it as the
+    // fallback: nothing below may touch `loop` after it.
+    Location loopLoc = loop.getLoc();
     rewrite(plan, guards);
 
     std::string tailText = masked ? "masked tail" : "scalar epilogue";
@@ -1296,7 +1299,7 @@ private:
       text += ", vector math from libmvec";
     if (!guards.empty())
       text += ", runtime checks: " + llvm::join(guards, ", ");
-    remark::passed(loop.getLoc(), remark::RemarkOpts::name("Vectorized")
+    remark::passed(loopLoc, remark::RemarkOpts::name("Vectorized")
                                       .category(kRemarkCategory)
                                       .function(function.getSymName()))
         << text << remark::metric("VectorizationFactor", vf)
@@ -1513,15 +1516,23 @@ private:
       if (unitType != type) {
         // A reinterpret_cast rather than memref.cast: folders would push
         // a cast to a more static layout back into the vector.load.
+        // Static sizes, strides and offset stay static: the cast's operands
+        // must agree with its result type (a constant-size allocation has
+        // a static shape by now).
         auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, access.memref);
+        auto staticOr = [&](int64_t known, Value dynamic) -> OpFoldResult {
+          if (ShapedType::isDynamic(known))
+            return dynamic;
+          return b.getIndexAttr(known);
+        };
         SmallVector<OpFoldResult> sizes, unitStrides;
-        for (Value size : metadata.getSizes())
-          sizes.push_back(size);
-        for (Value stride : metadata.getStrides().drop_back())
-          unitStrides.push_back(stride);
+        for (auto [dim, size] : llvm::enumerate(metadata.getSizes()))
+          sizes.push_back(staticOr(type.getDimSize(dim), size));
+        for (auto [dim, stride] : llvm::enumerate(metadata.getStrides().drop_back()))
+          unitStrides.push_back(staticOr(strides[dim], stride));
         unitStrides.push_back(b.getIndexAttr(1));
         view = memref::ReinterpretCastOp::create(b, loc, unitType, access.memref,
-                                                 OpFoldResult(metadata.getOffset()),
+                                                 staticOr(offset, metadata.getOffset()),
                                                  sizes, unitStrides);
       }
       plan.unitStrideViews[access.memref] = view;

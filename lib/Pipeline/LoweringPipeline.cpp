@@ -32,6 +32,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -47,6 +48,28 @@ void registerKilnDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
+namespace {
+
+// The canonicalizer, minus upstream's fold of a `memref.cast` into the
+// `memref.subview` that reads it. That fold does not check the bounds the
+// subview verifier enforces: `np.zeros(0)[::-1]` becomes a cast of a static
+// `memref<0xf64>` (SimplifyAllocConst), and folding the cast gives a subview
+// with a static offset 0 into a static 0-sized dimension, which the verifier
+// rejects ("offset 0 is out-of-bounds: 0 >= 0"). Kiln's views are dynamic
+// anyway, so keeping the cast costs nothing. (The constant-argument folder
+// of subview does check bounds and stays enabled.) The name is the pattern's
+// default debug name; test/tools/kiln-opt/lower-to-llvm.mlir fails if it
+// stops matching.
+std::unique_ptr<Pass> createKilnCanonicalizer() {
+  static const std::string kUncheckedSubViewCastFolder =
+      "(anonymous namespace)::SubViewOpMemRefCastFolder";
+  GreedyRewriteConfig config; // the canonicalize pass's own defaults
+  config.setUseTopDownTraversal(true);
+  return createCanonicalizerPass(config, {kUncheckedSubViewCastFolder});
+}
+
+} // namespace
+
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
   // Array sizes are read inside loops by the frontend; hoisting them first
@@ -54,13 +77,13 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addNestedPass<func::FuncOp>(createKilnHoistBoundsChecks());
   pm.addPass(createKilnLowerToStd());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createKilnCanonicalizer());
   pm.addPass(createCSEPass());
   if (options.vectorize) {
     // Between Python-semantics lowering and scf-to-cf: loops are still
     // structured and checks are still kiln.check ops.
     pm.addPass(createKilnVectorize());
-    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createKilnCanonicalizer());
     // The stride and overlap guard of an inner loop reads only the arrays'
     // descriptors: hoisted, a nest computes it once, not once per row.
     pm.addPass(createLoopInvariantCodeMotionPass());
@@ -85,7 +108,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.debugInfo)
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createKilnCanonicalizer());
 }
 
 void registerKilnPassesAndPipelines() {

@@ -3,8 +3,12 @@
 // CHECK-LABEL: func.func @int_floordiv
 // CHECK: %[[NZ:.*]] = arith.cmpi ne, %arg1, %{{.*}} : i64
 // CHECK: kiln.check %[[NZ]], "ZeroDivisionError", "integer division or modulo by zero"
+// The division is total (divisor 1 for 0 and -1): upstream marks
+// arith.floordivsi Pure, so LICM may hoist it above the check.
 // CHECK: %[[M1:.*]] = arith.cmpi eq, %arg1, %{{.*}} : i64
-// CHECK: %[[SAFE:.*]] = arith.select %[[M1]], %{{.*}}, %arg1 : i64
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %arg1, %{{.*}} : i64
+// CHECK: %[[TRAPS:.*]] = arith.ori %[[M1]], %[[Z]] : i1
+// CHECK: %[[SAFE:.*]] = arith.select %[[TRAPS]], %{{.*}}, %arg1 : i64
 // CHECK: %[[Q:.*]] = arith.floordivsi %arg0, %[[SAFE]] : i64
 // CHECK: %[[NEG:.*]] = arith.subi %{{.*}}, %arg0 : i64
 // CHECK: arith.select %[[M1]], %[[NEG]], %[[Q]] : i64

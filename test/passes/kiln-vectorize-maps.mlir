@@ -174,3 +174,23 @@ func.func @rows(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %r: index, %n: i64) 
   }
   return
 }
+
+// -----
+
+// A view of a constant-size allocation has a static shape: the unit-stride
+// cast keeps the static size (the verifier rejects a dynamic size operand
+// for a static result dimension).
+// CHECK-LABEL: func.func @static_shape_strided_view
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [3], strides: [1] : memref<3xf64, strided<[?], offset: ?>> to memref<3xf64, strided<[1], offset: ?>>
+// CHECK: vector.maskedstore
+func.func @static_shape_strided_view(%w: memref<3xf64, strided<[?], offset: ?>>) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c3 = arith.constant 3 : i64
+  %one = arith.constant 1.0 : f64
+  scf.for %i = %c0 to %c3 step %c1 : i64 {
+    %k = arith.index_cast %i : i64 to index
+    memref.store %one, %w[%k] : memref<3xf64, strided<[?], offset: ?>>
+  }
+  return
+}

@@ -28,3 +28,19 @@ func.func @python_floordiv(%a: i64, %b: i64) -> i64 {
   %q = arith.floordivsi %a, %b : i64
   return %q : i64
 }
+
+// -----
+
+// `np.zeros(0)[::-1]`: canonicalization makes the allocation static
+// (memref<0xf64>); upstream's fold of the cast into the subview would then
+// give a subview with a static offset into a 0-sized dimension, which does
+// not verify. Kiln's canonicalizer leaves that cast in place.
+// CHECK-LABEL: llvm.func @empty_reversed_view(
+func.func @empty_reversed_view(%i: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %cm1 = arith.constant -1 : index
+  %m = memref.alloc(%c0) : memref<?xf64>
+  %v = memref.subview %m[%c0] [%c0] [%cm1] : memref<?xf64> to memref<?xf64, strided<[?], offset: ?>>
+  %x = memref.load %v[%i] : memref<?xf64, strided<[?], offset: ?>>
+  return %x : f64
+}

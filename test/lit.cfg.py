@@ -5,7 +5,7 @@ import lit.formats
 config.name = "Kiln"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".py", ".ll", ".test"]
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "python", "Inputs"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "python", "fuzz", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kiln_binary_dir, "test")
 

@@ -181,6 +181,52 @@ def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnIeeeExactness : Pass<"kiln-ieee-exactness", "::mlir::ModuleOp"> {
+  let summary = "Keep LLVM from rewriting float operations whose results "
+                "CPython observes bit for bit";
+  let description = [{
+    CPython's float arithmetic is the hardware's in source order and its
+    `**` is libm's `pow`. Two of LLVM's rewrites change what a Python
+    program can observe, and no LLVM or MLIR option turns just those off:
+
+    - `pow(x, 2.0)` becomes `x * x`, `pow(x, -1.0)` becomes `1 / x`,
+      `pow(x, 0.5)` becomes `sqrt(x)` and `pow(2.0, x)` becomes `exp2(x)`.
+      glibc's `pow` is not correctly rounded, so these differ from CPython's
+      `x ** 2` in the last bit for some `x`. Scalar `math.powf` becomes a
+      call to glibc's `powf64` / `powf32`, aliases of `pow` / `powf` that
+      LLVM does not recognize. Vector `pow` (libmvec) is left alone.
+    - LLVM treats the sign of a NaN made by arithmetic as unspecified and
+      folds `(-a) + b` into `b - a`, `x * -1.0` and `x / -1.0` into `-x`,
+      `-0.0 - x` into `-x`, each of which flips a NaN's sign relative to x86
+      arithmetic in source order. An `llvm.arithmetic.fence` (which emits no
+      instruction) after a negation that feeds arithmetic, and on such
+      `-1.0` / `-0.0` operands, keeps the operations as written.
+
+    Runs after `kiln-vectorize` (which still sees `math.powf`) and before
+    the lowering to LLVM.
+
+    Before:
+
+    ```mlir
+    %two = arith.constant 2.0 : f64
+    %sq = math.powf %x, %two : f64
+    %n = arith.negf %y : f64
+    %s = arith.addf %n, %z : f64
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @powf64(f64, f64) -> f64 attributes {no_unwind, ...}
+    %sq = llvm.call @powf64(%x, %two) : (f64, f64) -> f64
+    %n = arith.negf %y : f64
+    %f = llvm.call_intrinsic "llvm.arithmetic.fence"(%n) : (f64) -> f64
+    %s = arith.addf %f, %z : f64
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def KilnVectorize : Pass<"kiln-vectorize", "::mlir::ModuleOp"> {
   let summary = "Rewrite innermost Python loops into vector-dialect SIMD code "
                 "and give every loop one verdict through the remark engine";

@@ -38,10 +38,10 @@ include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"]
 for mode in default release; do
   flag=; [ $mode = release ] && flag=--release
   build/bin/kilnc "$work/kernels/kernels.kiln.mlir" --emit=shared --target-cpu=$cpu \
-    --symbol-prefix=kernels_ $flag --ir-stats="$work/lib-$mode.json" \
+    $flag --ir-stats="$work/lib-$mode.json" \
     -o "$work/libkernels-$mode.so"
   build/bin/kilnc "$work/kernels/kernels.kiln.mlir" --emit=shared --target-cpu=$cpu \
-    --symbol-prefix=kernels_ $flag --ir-stats="$work/ext-$mode.json" \
+    $flag --ir-stats="$work/ext-$mode.json" \
     --c-source="$work/kernels/_kernels_kiln.c" -I"$include" -I"$work/kernels" \
     --export=PyInit__kernels_kiln -o "$work/ext-$mode.so"
 done

@@ -70,6 +70,7 @@ std::unique_ptr<Pass> createKilnCanonicalizer() {
 
 } // namespace
 
+
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
   // Array sizes are read inside loops by the frontend; hoisting them first
@@ -88,6 +89,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
     // descriptors: hoisted, a nest computes it once, not once per row.
     pm.addPass(createLoopInvariantCodeMotionPass());
   }
+  pm.addPass(createKilnIeeeExactness());
   // math.ipowi (Python's int ** int) becomes an outlined squaring loop.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());

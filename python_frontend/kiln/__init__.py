@@ -80,10 +80,17 @@ class CompiledFunction:
                 self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__)
                 self.__call__ = self._native
                 return self._native
-            except (KilnCompileError, KilnToolchainError, OSError) as error:
+            except Exception as error:  # noqa: BLE001 - the call must still run
+                import os
+
+                internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
+                if internal and os.environ.get("KILN_DEBUG"):
+                    raise
                 self._failed = True
                 self.__call__ = self.py_func
-                warnings.warn(f"kiln: {self.py_func.__qualname__} runs as Python: {error}",
+                reason = f"internal error: {type(error).__name__}: {error}" if internal \
+                    else error
+                warnings.warn(f"kiln: {self.py_func.__qualname__} runs as Python: {reason}",
                               KilnFallbackWarning, stacklevel=3)
                 return self.py_func
 

@@ -4,7 +4,7 @@ import kiln
 
 
 # Locations point at the Python line and column of every op.
-# CHECK-LABEL: func.func @mixed(%a: i64, %b: f64) -> f64
+# CHECK-LABEL: func.func @arithmetic_mixed(%a: i64, %b: f64) -> f64
 # CHECK: %[[F:.*]] = kiln.to_float %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+5]]:12)
 # CHECK-NOT: fastmath
 # CHECK: arith.mulf %[[F]], %b : f64 loc("{{.*}}arithmetic.py":[[@LINE+3]]:12)
@@ -15,14 +15,14 @@ def mixed(a: int, b: float) -> float:
 
 # Python's floor division is a kiln op (kiln-lower-to-std expands it); it
 # may raise, so the function gets an error slot.
-# CHECK-LABEL: func.func @floordiv(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
+# CHECK-LABEL: func.func @arithmetic_floordiv(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
 # CHECK: kiln.floordiv %a, %b : i64
 @kiln.export
 def floordiv(a: int, b: int) -> int:
     return a // b
 
 
-# CHECK-LABEL: func.func @modulo(
+# CHECK-LABEL: func.func @arithmetic_modulo(
 # CHECK: kiln.mod %a, %b : i64
 @kiln.export
 def modulo(a: int, b: int) -> int:
@@ -30,7 +30,7 @@ def modulo(a: int, b: int) -> int:
 
 
 # A constant non-zero divisor cannot raise: no error slot.
-# CHECK-LABEL: func.func @half(%a: i64) -> i64
+# CHECK-LABEL: func.func @arithmetic_half(%a: i64) -> i64
 # CHECK: kiln.floordiv
 @kiln.export
 def half(a: int) -> int:
@@ -38,7 +38,7 @@ def half(a: int) -> int:
 
 
 # True division is float division, and 1 / 0 raises like CPython.
-# CHECK-LABEL: func.func @ratio(
+# CHECK-LABEL: func.func @arithmetic_ratio(
 # CHECK: kiln.to_float
 # CHECK: "ZeroDivisionError", "division by zero"
 # CHECK: arith.divf
@@ -47,7 +47,7 @@ def ratio(a: int, b: int) -> float:
     return a / b
 
 
-# CHECK-LABEL: func.func @float_floordiv(
+# CHECK-LABEL: func.func @arithmetic_float_floordiv(
 # CHECK: kiln.floordiv %a, %b : f64
 @kiln.export
 def float_floordiv(a: float, b: float) -> float:
@@ -55,7 +55,7 @@ def float_floordiv(a: float, b: float) -> float:
 
 
 # `**` on ints stays int; with a float operand it is float.
-# CHECK-LABEL: func.func @powers(
+# CHECK-LABEL: func.func @arithmetic_powers(
 # CHECK: kiln.pow %n, %{{.*}} : i64
 # CHECK: kiln.to_float
 # CHECK: kiln.pow %{{.*}}, %x : f64
@@ -65,7 +65,7 @@ def powers(n: int, x: float) -> float:
 
 
 # Booleans cross the C ABI as i8.
-# CHECK-LABEL: func.func @logic(%p: i8, %q: i8) -> i8
+# CHECK-LABEL: func.func @arithmetic_logic(%p: i8, %q: i8) -> i8
 # CHECK: arith.trunci %p : i8 to i1
 # CHECK: scf.if
 # CHECK: arith.extui %{{.*}} : i1 to i8
@@ -75,7 +75,7 @@ def logic(p: bool, q: bool) -> bool:
 
 
 # Chained comparisons evaluate the middle operand once and short-circuit.
-# CHECK-LABEL: func.func @between(
+# CHECK-LABEL: func.func @arithmetic_between(
 # CHECK: arith.cmpf ole
 # CHECK: scf.if %{{.*}} -> (i1)
 # CHECK: arith.cmpf olt
@@ -85,7 +85,7 @@ def between(low: float, x: float, high: float) -> bool:
 
 
 # min/max keep CPython's argument order, so NaN behaves the same.
-# CHECK-LABEL: func.func @smallest(
+# CHECK-LABEL: func.func @arithmetic_smallest(
 # CHECK: %[[LT:.*]] = arith.cmpf olt, %b, %a
 # CHECK: arith.select %[[LT]], %b, %a
 @kiln.export
@@ -94,7 +94,7 @@ def smallest(a: float, b: float) -> float:
 
 
 # int(x) raises for NaN and infinity, like CPython.
-# CHECK-LABEL: func.func @truncate(
+# CHECK-LABEL: func.func @arithmetic_truncate(
 # CHECK: "ValueError", "cannot convert float NaN to integer"
 # CHECK: "OverflowError", "cannot convert float infinity to integer"
 # CHECK: arith.fptosi
@@ -105,7 +105,7 @@ def truncate(x: float) -> int:
 
 # fastmath=True lets float arithmetic reassociate and contract (so float
 # reductions vectorize); without it, no fast-math flags at all.
-# CHECK-LABEL: func.func @fast_dot(
+# CHECK-LABEL: func.func @arithmetic_fast_dot(
 # CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
 # CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f64
 @kiln.export(fastmath=True)

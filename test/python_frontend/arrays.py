@@ -6,7 +6,7 @@ from kiln import f32
 
 # Arrays are strided views of any offset; an index is a kiln.index, which
 # wraps negative values around and checks bounds.
-# CHECK-LABEL: func.func @last(%x: memref<?xf64, strided<[?], offset: ?>>, %error: !llvm.ptr {kiln.error_slot}) -> f64
+# CHECK-LABEL: func.func @arrays_last(%x: memref<?xf64, strided<[?], offset: ?>>, %error: !llvm.ptr {kiln.error_slot}) -> f64
 # CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
 # CHECK: %[[I:.*]] = kiln.index %{{.*}}, %[[N]] {axis = 0 : i64} : i64 -> index
 # CHECK: memref.load %x[%[[I]]]
@@ -16,7 +16,7 @@ def last(x: kiln.f64[:]) -> float:
 
 
 # An index of unknown sign: kiln.index wraps it around at run time.
-# CHECK-LABEL: func.func @get(
+# CHECK-LABEL: func.func @arrays_get(
 # CHECK: kiln.index %i, %{{.*}} {axis = 0 : i64} : i64 -> index
 @kiln.export
 def get(x: kiln.i64[:], i: int) -> int:
@@ -24,7 +24,7 @@ def get(x: kiln.i64[:], i: int) -> int:
 
 
 # boundscheck=False removes the checks (and the error slot).
-# CHECK-LABEL: func.func @unchecked(%x: memref<?xf32, strided<[?], offset: ?>>) -> f32
+# CHECK-LABEL: func.func @arrays_unchecked(%x: memref<?xf32, strided<[?], offset: ?>>) -> f32
 # CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
 @kiln.export(boundscheck=False)
 def unchecked(x: f32[:]) -> f32:
@@ -32,7 +32,7 @@ def unchecked(x: f32[:]) -> f32:
 
 
 # Stores convert to the element type; 2-D views index with a tuple.
-# CHECK-LABEL: func.func @fill(%m: memref<?x?xi32, strided<[?, ?], offset: ?>>, %value: i64
+# CHECK-LABEL: func.func @arrays_fill(%m: memref<?x?xi32, strided<[?, ?], offset: ?>>, %value: i64
 # CHECK: scf.for
 # CHECK: scf.for
 # CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative}

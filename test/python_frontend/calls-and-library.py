@@ -10,7 +10,7 @@ SCALE = 2.5
 
 
 # math.* computes in double and raises like CPython.
-# CHECK-LABEL: func.func @root(
+# CHECK-LABEL: func.func @calls_and_library_root(
 # CHECK: arith.cmpf uge
 # CHECK: kiln.check %{{.*}}, "ValueError", "math domain error"
 # CHECK: math.sqrt %{{.*}} : f64
@@ -19,7 +19,7 @@ def root(x: float) -> float:
     return math.sqrt(x)
 
 
-# CHECK-LABEL: func.func @grow(
+# CHECK-LABEL: func.func @calls_and_library_grow(
 # CHECK: math.exp
 # CHECK: "OverflowError", "math range error"
 @kiln.export
@@ -28,7 +28,7 @@ def grow(x: float) -> float:
 
 
 # np.* on a float32 stays float32 and never raises.
-# CHECK-LABEL: func.func @np_root(%x: f32) -> f32
+# CHECK-LABEL: func.func @calls_and_library_np_root(%x: f32) -> f32
 # CHECK: math.sqrt %x : f32
 # CHECK-NOT: kiln.check
 @kiln.export
@@ -37,7 +37,7 @@ def np_root(x: kiln.f32) -> kiln.f32:
 
 
 # Module constants are inlined.
-# CHECK-LABEL: func.func @scaled(
+# CHECK-LABEL: func.func @calls_and_library_scaled(
 # CHECK: arith.constant 2.5 : f64
 @kiln.export
 def scaled(x: float) -> float:
@@ -46,9 +46,9 @@ def scaled(x: float) -> float:
 
 # Helpers are compiled as private functions; a callee that can raise shares
 # the caller's error record, and the caller returns at once if it did.
-# CHECK-LABEL: func.func private @safe_div(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
-# CHECK-LABEL: func.func @uses_helper(
-# CHECK: func.call @safe_div(%{{.*}}, %{{.*}}, %error) : (i64, i64, !llvm.ptr) -> (i64)
+# CHECK-LABEL: func.func private @calls_and_library_safe_div(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
+# CHECK-LABEL: func.func @calls_and_library_uses_helper(
+# CHECK: func.call @calls_and_library_safe_div(%{{.*}}, %{{.*}}, %error) : (i64, i64, !llvm.ptr) -> (i64)
 # CHECK-NEXT: kiln.propagate_error
 def safe_div(a: int, b: int) -> int:
     return a // b
@@ -60,7 +60,7 @@ def uses_helper(a: int, b: int) -> int:
 
 
 # Tuples are several results; unpacking binds them.
-# CHECK-LABEL: func.func @divmod2(
+# CHECK-LABEL: func.func @calls_and_library_divmod2(
 # CHECK-SAME: -> (i64, i64)
 # CHECK: func.return %{{.*}}, %{{.*}} : i64, i64
 @kiln.export
@@ -68,8 +68,8 @@ def divmod2(a: int, b: int) -> tuple[int, int]:
     return a // b, a % b
 
 
-# CHECK-LABEL: func.func @swap_sum(
-# CHECK: %[[R:.*]]:2 = func.call @divmod2
+# CHECK-LABEL: func.func @calls_and_library_swap_sum(
+# CHECK: %[[R:.*]]:2 = func.call @calls_and_library_divmod2
 @kiln.export
 def swap_sum(a: int, b: int) -> int:
     q, r = divmod2(a, b)
@@ -78,7 +78,7 @@ def swap_sum(a: int, b: int) -> int:
 
 
 # raise and assert become kiln.check with the constant message.
-# CHECK-LABEL: func.func @positive(
+# CHECK-LABEL: func.func @calls_and_library_positive(
 # CHECK: kiln.check %{{.*}}, "ValueError", "x must be positive"
 # CHECK: kiln.check %{{.*}}, "AssertionError", "finite"
 @kiln.export

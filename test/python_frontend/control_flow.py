@@ -4,7 +4,7 @@ import kiln
 
 
 # Variables changed in a branch are yielded by scf.if.
-# CHECK-LABEL: func.func @absolute(
+# CHECK-LABEL: func.func @control_flow_absolute(
 # CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f64)
 # CHECK: scf.yield
 # CHECK: } else {
@@ -19,7 +19,7 @@ def absolute(x: float) -> float:
 
 
 # `s = 0` then `s += float` makes s a float for the whole function.
-# CHECK-LABEL: func.func @total(
+# CHECK-LABEL: func.func @control_flow_total(
 # CHECK: %[[ZERO:.*]] = arith.constant 0.0 : f64
 # CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f64) : i64
 # The carried variables' names, for kiln-vectorize's remarks:
@@ -33,7 +33,7 @@ def total(x: kiln.f64[:]) -> float:
 
 
 # A negative step iterates a normalized counter.
-# CHECK-LABEL: func.func @countdown(
+# CHECK-LABEL: func.func @control_flow_countdown(
 # CHECK: arith.ceildivui
 # CHECK: scf.for
 # CHECK: arith.muli
@@ -47,7 +47,7 @@ def countdown(n: int) -> int:
 
 
 # An unknown step is checked at run time.
-# CHECK-LABEL: func.func @stepped(
+# CHECK-LABEL: func.func @control_flow_stepped(
 # CHECK: kiln.check %{{.*}}, "ValueError", "range() arg 3 must not be zero"
 @kiln.export
 def stepped(a: int, b: int, step: int) -> int:
@@ -57,7 +57,7 @@ def stepped(a: int, b: int, step: int) -> int:
     return count
 
 
-# CHECK-LABEL: func.func @gcd(
+# CHECK-LABEL: func.func @control_flow_gcd(
 # CHECK: scf.while (%{{.*}} = %a, %{{.*}} = %b) : (i64, i64) -> (i64, i64)
 # CHECK: scf.condition
 # CHECK: } do {
@@ -72,7 +72,7 @@ def gcd(a: int, b: int) -> int:
 
 
 # An early return moves the rest of the function into the other branch.
-# CHECK-LABEL: func.func @classify(
+# CHECK-LABEL: func.func @control_flow_classify(
 # CHECK: %[[R:.*]] = scf.if %{{.*}} -> (i64)
 # CHECK: scf.yield
 # CHECK: } else {

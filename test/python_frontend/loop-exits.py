@@ -4,7 +4,7 @@ import kiln
 
 # A loop that can return becomes scf.while over (counter, done, returned,
 # value); after it, the function returns the value if the flag is set.
-# CHECK-LABEL: func.func @find(
+# CHECK-LABEL: func.func @loop_exits_find(
 # CHECK: %[[LOOP:.*]]:4 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %false, %{{.*}} = %false, %{{.*}} = %{{.*}}) : (i64, i1, i1, i64) -> (i64, i1, i1, i64)
 # CHECK: scf.condition
 # CHECK: } do {
@@ -20,7 +20,7 @@ def find(x: kiln.f64[:], v: float) -> int:
 
 # `continue` alone keeps scf.for: the rest of the body moves into the other
 # branch of the `if`.
-# CHECK-LABEL: func.func @odd_sum(
+# CHECK-LABEL: func.func @loop_exits_odd_sum(
 # CHECK: scf.for
 # CHECK-NOT: scf.while
 @kiln.export
@@ -33,7 +33,7 @@ def odd_sum(x: kiln.i64[:]) -> int:
     return s
 
 
-# CHECK-LABEL: func.func @until(
+# CHECK-LABEL: func.func @loop_exits_until(
 # CHECK: scf.while
 # CHECK: %true
 @kiln.export

@@ -1,9 +1,10 @@
 """Compile on first call, with an on-disk cache.
 
 An entry is keyed by a hash of everything that decides the machine code:
-the source of the function and of every module function it calls
-(transitively), the module constants, the options, Kiln's version, the
-Python ABI and the CPU's feature flags. Entries are built in a private
+the source (and position) of the function and of every module function it
+calls (transitively), the module's imports and whatever the module binds
+to a name those functions read, the module constants, the options, Kiln
+itself, the Python ABI and the CPU's feature flags. Entries are built in a private
 directory and renamed into place (atomic), and an entry's extension is
 checked against the SHA-256 recorded at build time before it is loaded: a
 truncated or altered file is rebuilt, never loaded.
@@ -81,15 +82,69 @@ def called_functions(context, name: str) -> list:
     return seen
 
 
+def module_statements(body):
+    """The simple statements run at module level: bodies of module-level
+    `if`/`try`/`for`/`with` included, function and class bodies not."""
+    for node in body:
+        if isinstance(node, (ast.If, ast.For, ast.While, ast.Try, ast.With)):
+            yield from module_statements(getattr(node, "body", []))
+            yield from module_statements(getattr(node, "orelse", []))
+            yield from module_statements(getattr(node, "finalbody", []))
+            for handler in getattr(node, "handlers", []):
+                yield from module_statements(handler.body)
+        else:
+            yield node
+
+
+def bound_names(node) -> set:
+    """The module-level names a statement binds."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store)}
+
+
+def global_bindings(context, functions) -> list:
+    """The source of what the module binds to the names `functions` read,
+    and of every import of the module: changing `from math import sqrt`
+    into `from numpy import sqrt` or `SCALE = 2` into `SCALE = 3` makes a
+    new key. (Source text, not ast.dump: that recurses, and a statement
+    may nest deeper than Python's recursion limit.)"""
+    read = {n.id for function in functions for n in ast.walk(function)
+            if isinstance(n, ast.Name)}
+    lines = context.source.splitlines()
+    parts = []
+    for statement in module_statements(context.tree.body):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)) or \
+                bound_names(statement) & read:
+            if statement in functions:
+                continue  # its source is hashed already
+            first = min([d.lineno for d in getattr(statement, "decorator_list", [])]
+                        + [statement.lineno])
+            parts.append("\n".join(lines[first - 1:statement.end_lineno]))
+    return parts
+
+
 def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
     digest = hashlib.sha256()
     functions = context.module_functions()
-    for callee in sorted(called_functions(context, name)):
+    callees = sorted(called_functions(context, name))
+    # The file and lines are in the code: exceptions say `(mod.py, line N)`.
+    digest.update(context.path.encode())
+    for callee in callees:
         digest.update(callee.encode())
         node = functions[callee]
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         lines = context.source.splitlines()[first - 1:node.end_lineno]
+        digest.update(f"{first}\n".encode())
         digest.update("\n".join(lines).encode())
+    for part in global_bindings(context, [functions[c] for c in callees]):
+        digest.update(part.encode())
+    digest.update(json.dumps([sorted(context.kiln_aliases), sorted(context.math_aliases),
+                              sorted(context.numpy_aliases),
+                              sorted(context.imported_names.items())]).encode())
     digest.update(json.dumps(sorted(context.module_constants().items())).encode())
     digest.update(json.dumps(sorted(options.items())).encode())
     for part in (__version__, sysconfig.get_config_var("EXT_SUFFIX") or "", target_cpu,
@@ -135,11 +190,9 @@ def compile_cached(path: str, name: str, options: dict, target_cpu: str = "nativ
     context = load_module(path)
     key = cache_key(context, name, options, target_cpu)
     module = context.module_name
-    entry = os.path.join(cache_root(), f"{module}.{name}.{key}")
-    found = verified_extension(entry)
+    entries = entry_paths(module, name, key)
+    found = next(filter(None, map(verified_extension, entries)), None)
     if found is None:
-        if os.path.isdir(entry):
-            shutil.rmtree(entry, ignore_errors=True)
         os.makedirs(cache_root(), exist_ok=True)
         staging = tempfile.mkdtemp(prefix=f".{module}.{name}.", dir=cache_root())
         try:
@@ -153,16 +206,54 @@ def compile_cached(path: str, name: str, options: dict, target_cpu: str = "nativ
                         "function": name, "source": context.path, "kiln_version": __version__}
             with open(os.path.join(staging, MANIFEST), "w", encoding="utf-8") as handle:
                 json.dump(manifest, handle, indent=2)
-            try:
-                os.rename(staging, entry)
-            except OSError:
-                # Another process published the same entry first; use theirs.
-                pass
+            found = publish(staging, entries)
         finally:
             if os.path.isdir(staging):
                 shutil.rmtree(staging, ignore_errors=True)
-        found = verified_extension(entry)
         if found is None:
-            raise OSError(f"the Kiln cache entry {entry} could not be written or verified")
+            raise OSError(f"the Kiln cache entry {entries[0]} could not be written or verified")
     extension_path, extension_name = found
     return getattr(load_extension(extension_path, extension_name), name)
+
+
+def entry_paths(module: str, name: str, key: str) -> list:
+    """Where an entry may live: its own name, or beside it when something
+    that cannot be removed sits there."""
+    entry = os.path.join(cache_root(), f"{module}.{name}.{key}")
+    return [entry, entry + ".1"]
+
+
+def remove_entry(path: str) -> None:
+    """Removes whatever sits at `path` -- an incomplete or tampered entry,
+    or a file or link where an entry belongs -- if it can."""
+    try:
+        if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+            os.unlink(path)
+        elif os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+    except OSError:
+        pass
+
+
+def publish(staging: str, entries: list):
+    """Renames the built `staging` directory into the first usable entry
+    path (atomic) and returns the verified extension there, or None."""
+    for entry in entries:
+        try:
+            os.rename(staging, entry)
+            return verified_extension(entry)
+        except OSError:
+            pass
+        found = verified_extension(entry)
+        if found is not None:
+            return found  # another process published the same entry first
+        # Not an entry (a file, a link, a broken directory): replace it.
+        remove_entry(entry)
+        try:
+            os.rename(staging, entry)
+            return verified_extension(entry)
+        except OSError:
+            found = verified_extension(entry)
+            if found is not None:
+                return found
+    return None

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import ast
 import math
+import os
+import re
 import struct
+import sys
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .library import ALLOCATORS, MATH_CONSTANTS, NUMPY_CONSTANTS, LibraryCalls
+from .source import deepest_statement
 from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
 
 MAX_TYPING_ROUNDS = 8
@@ -93,8 +97,11 @@ def assigned_names(stmts) -> list:
             elif isinstance(node, ast.For):
                 targets = [node.target]
             for target in targets:
-                if isinstance(target, ast.Name) and target.id not in names:
-                    names.append(target.id)
+                # `a, b = b, a + b` binds a and b: walk tuple/list targets too.
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store) and \
+                            leaf.id not in names:
+                        names.append(leaf.id)
     return names
 
 
@@ -111,6 +118,54 @@ def mlir_string(text: str) -> str:
         else:
             out.append(char)
     return '"' + "".join(out) + '"'
+
+
+_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def symbol_name(context, name: str) -> str:
+    """The MLIR symbol of module function `name`: `@<mod>_<name>`. Every
+    user function is named this way, so no Python name can take a symbol
+    the runtime or libm needs (`malloc`, `free`, `hypot`, `memcpy`, ...):
+    those never start with the module's prefix. An exported function's C
+    interface keeps the same name, which is its public C ABI symbol
+    (kilnc runs without --symbol-prefix). `kiln build` accepts only
+    modules named by identifiers; for `kiln mlir my-mod.py` the prefix is
+    `my_mod`."""
+    module = context.module_name
+    if not module.isidentifier():
+        module = re.sub(r"[^A-Za-z0-9_]", "_", module)
+    symbol = f"{module}_{name}"
+    return "@" + (symbol if _BARE_SYMBOL.fullmatch(symbol) else mlir_string(symbol))
+
+
+def literal_fits(value, scalar) -> bool:
+    """Whether a Python int constant fits an integer type."""
+    if not scalar.is_int or value is None or isinstance(value, (bool, float)):
+        return True
+    half = 1 << (scalar.bits - 1)
+    return -half <= value < half
+
+
+def widen_for_literals(common, *values):
+    """int64 instead of a narrower int type when a Python int literal among
+    the operands does not fit it: comparisons and min/max are exact in
+    numpy (NEP 50) and in Python, so they must not wrap the literal."""
+    if isinstance(common, kt.ScalarType) and common.is_int and common.bits < 64 and any(
+            v.weak == "int" and not literal_fits(v.constant, common) for v in values):
+        return kt.i64
+    return common
+
+
+def round_to_f32(value) -> float:
+    """The float32 nearest to a Python number (ties to even, overflow to
+    infinity), as a Python float: what np.float32(value) holds (an int goes
+    through a double first, as in numpy)."""
+    value = float(value)
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:    # finite, but rounds beyond the float32 range
+        return math.copysign(math.inf, value)
 
 
 def float_literal(value: float, scalar: kt.ScalarType) -> str:
@@ -256,7 +311,7 @@ class FunctionCodeGenerator(LibraryCalls):
             value = int(python_value)
             return self.op(f"arith.constant {value} : {type_.mlir}", type_, node, weak=weak,
                            constant=value, nonneg=value >= 0)
-        value = float(python_value)
+        value = float(python_value) if type_ != kt.f32 else round_to_f32(python_value)
         return self.op(f"arith.constant {float_literal(value, type_)} : {type_.mlir}", type_,
                        node, weak=weak, constant=value)
 
@@ -285,6 +340,12 @@ class FunctionCodeGenerator(LibraryCalls):
                 return self.constant(float(folded), target, node)
             if isinstance(folded, float) and not explicit:
                 raise self.error(node, f"cannot implicitly convert float to {target.display}")
+            if value.weak == "int" and not literal_fits(folded, target):
+                # NEP 50 (numpy 2): a Python int that does not fit the
+                # dtype raises, where numpy 1 warned and wrapped.
+                self.check(self.constant(False, kt.boolean, node), "OverflowError",
+                           f"Python integer {folded} out of bounds for {target.numpy_name}",
+                           [], node)
             if not isinstance(folded, float) or (
                     math.isfinite(folded) and INT64_MIN <= int(folded) <= INT64_MAX):
                 # Wrap like arith.trunci does for i32 targets.
@@ -298,6 +359,16 @@ class FunctionCodeGenerator(LibraryCalls):
             opname = "arith.extui" if target.is_int else "arith.uitofp"
             return self.op(f"{opname} {value.name} : i1 to {m_to}", target, node)
         if source.is_int and target.is_int:
+            if value.weak == "int" and target.bits < source.bits:
+                # A Python int computed from literals: it must fit (NEP 50).
+                narrow = self.op(f"arith.trunci {value.name} : {m_from} to {m_to}", target, node)
+                back = self.op(f"arith.extsi {narrow.name} : {m_to} to {m_from}", source, node)
+                fits = self.op(f"arith.cmpi eq, {back.name}, {value.name} : {m_from}", kt.boolean,
+                               node)
+                self.check(fits, "OverflowError",
+                           f"Python integer {{}} out of bounds for {target.numpy_name}", [value],
+                           node)
+                return narrow
             opname = "arith.extsi" if target.bits > source.bits else "arith.trunci"
             return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node,
                            nonneg=value.nonneg and target.bits > source.bits)
@@ -313,25 +384,36 @@ class FunctionCodeGenerator(LibraryCalls):
             return self.float_to_int(value, target, node)
         raise self.error(node, f"cannot convert {source.display} to {target.display}")
 
-    def float_to_int(self, value: Value, target, node) -> Value:
-        """int(x): truncation toward zero, with CPython's errors for NaN/inf."""
+    def float_to_int(self, value: Value, target, node,
+                     too_large="float is too large for a 64-bit integer "
+                               "(Kiln integers are 64-bit)") -> Value:
+        """int(x): truncation toward zero, with CPython's errors for NaN/inf.
+        `too_large` is the OverflowError text beyond the 64-bit range (a
+        documented difference for int(); numpy's own text for array stores)."""
         ftype = value.type.mlir
         is_nan = self.op(f"arith.cmpf uno, {value.name}, {value.name} : {ftype}", kt.boolean, node)
         not_nan = self.negate(is_nan, node)
         self.check(not_nan, "ValueError", "cannot convert float NaN to integer", [], node)
         # Finite values beyond the 64-bit range would be undefined in LLVM.
-        limit = self.constant(9.223372036854775807e18, value.type, node)
+        # The range is [-2**63, 2**63): -2**63 itself fits.
+        limit = self.constant(2.0 ** 63, value.type, node)
+        low = self.constant(-2.0 ** 63, value.type, node)
         magnitude = self.op(f"math.absf {value.name} : {ftype}", value.type, node)
-        in_range = self.op(f"arith.cmpf olt, {magnitude.name}, {limit.name} : {ftype}",
-                           kt.boolean, node)
+        below = self.op(f"arith.cmpf olt, {value.name}, {limit.name} : {ftype}", kt.boolean, node)
+        above = self.op(f"arith.cmpf oge, {value.name}, {low.name} : {ftype}", kt.boolean, node)
+        in_range = self.op(f"arith.andi {below.name}, {above.name} : i1", kt.boolean, node)
         is_inf = self.op(f"arith.cmpf oeq, {magnitude.name}, "
                          f"{self.constant(math.inf, value.type, node).name} : {ftype}",
                          kt.boolean, node)
         self.check(self.negate(is_inf, node), "OverflowError",
                    "cannot convert float infinity to integer", [], node)
-        self.check(in_range, "OverflowError",
-                   "float is too large for a 64-bit integer (Kiln integers are 64-bit)", [], node)
-        return self.op(f"arith.fptosi {value.name} : {ftype} to {target.mlir}", target, node)
+        self.check(in_range, "OverflowError", too_large, [], node)
+        whole = self.op(f"arith.fptosi {value.name} : {ftype} to i64", kt.i64, node)
+        if target == kt.i64:
+            return whole
+        # fptosi straight to i32 is poison beyond the int32 range; going
+        # through i64 wraps, as an int64 stored into an int32 array does.
+        return self.op(f"arith.trunci {whole.name} : i64 to {target.mlir}", target, node)
 
     def negate(self, flag: Value, node) -> Value:
         true = self.constant(True, kt.boolean, node)
@@ -430,10 +512,12 @@ class FunctionCodeGenerator(LibraryCalls):
         elif result_types:
             results = f" -> ({', '.join(result_types)})"
         if self.exported:
-            header = (f"  func.func @{self.func.name}({', '.join(arguments)}){results} "
+            header = (f"  func.func {symbol_name(self.context, self.func.name)}"
+                      f"({', '.join(arguments)}){results} "
                       f"attributes {{kiln.export, llvm.emit_c_interface}} {{")
         else:
-            header = f"  func.func private @{self.func.name}({', '.join(arguments)}){results} {{"
+            header = (f"  func.func private {symbol_name(self.context, self.func.name)}"
+                      f"({', '.join(arguments)}){results} {{")
         return "\n".join([header] + self.lines + ["  } " + self.loc(self.func)])
 
     # ----------------------------------------------------------- statements
@@ -924,7 +1008,8 @@ class FunctionCodeGenerator(LibraryCalls):
         if current.weak:
             return VarType(kt.weak_promote(value.type, current.type.kind))
         if value.weak:
-            return VarType(kt.weak_promote(current.type, value.weak))
+            # A variable that holds a Python int beyond int32 is 64-bit.
+            return VarType(widen_for_literals(kt.weak_promote(current.type, value.weak), value))
         return VarType(kt.promote(current.type, value.type))
 
     def load_name(self, node: ast.Name) -> Value:
@@ -1309,6 +1394,9 @@ class FunctionCodeGenerator(LibraryCalls):
         if typed is None:
             raise self.error(node, f"operator `{symbol}` on arrays is not supported; write a loop")
         common, weak = typed
+        folded = self.fold_python_ints(symbol, left, right, weak)
+        if folded is not None:
+            return self.constant(folded, kt.i64, node, weak="int")
         if symbol == "**" and common == kt.i32:
             common = kt.i64
         if symbol == "/":
@@ -1323,13 +1411,34 @@ class FunctionCodeGenerator(LibraryCalls):
         b = self.convert(right, common, node)
         # CPython says "division by zero" for int / int, "float division by
         # zero" once a float is involved.
-        self.integer_true_division = symbol == "/" and not (
+        integer_true_division = symbol == "/" and not (
             left.type.is_float or right.type.is_float)
-        result = self.arithmetic(symbol, a, b, common, node)
+        result = self.arithmetic(symbol, a, b, common, node, integer_true_division)
         result.weak = weak
         return result
 
-    def arithmetic(self, symbol, a: Value, b: Value, type_, node) -> Value:
+    @staticmethod
+    def fold_python_ints(symbol, left: Value, right: Value, weak):
+        """`2**40 + 1`: arithmetic on Python int literals is a Python int
+        (NEP 50 checks it against the other operand's dtype only later), so
+        it is computed here, exactly, when the result fits in 64 bits."""
+        if weak != "int" or left.weak != "int" or right.weak != "int":
+            return None
+        a, b = left.constant, right.constant
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b)):
+            return None
+        if symbol in ("//", "%") and b == 0 or symbol == "**" and not 0 <= b <= 64:
+            return None
+        result = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                  "//": lambda: a // b, "%": lambda: a % b, "**": lambda: a ** b,
+                  "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}.get(symbol)
+        if result is None:
+            return None
+        value = result()
+        return value if INT64_MIN <= value <= INT64_MAX else None
+
+    def arithmetic(self, symbol, a: Value, b: Value, type_, node,
+                   integer_true_division=False) -> Value:
         t = type_.mlir
         if symbol in ("&", "|", "^"):
             name = {"&": "andi", "|": "ori", "^": "xori"}[symbol]
@@ -1348,15 +1457,13 @@ class FunctionCodeGenerator(LibraryCalls):
             name = {"+": "addf", "-": "subf", "*": "mulf"}[symbol]
             return self.op(f"arith.{name} {a.name}, {b.name}{self.float_flags} : {t}", type_,
                            node)
-        return self.float_division(symbol, a, b, type_, node)
+        return self.float_division(symbol, a, b, type_, node, integer_true_division)
 
-    def float_division(self, symbol, a, b, type_, node) -> Value:
+    def float_division(self, symbol, a, b, type_, node, integer_true_division=False) -> Value:
         t = type_.mlir
         zero = self.constant(0.0, type_, node)
         nonzero = self.op(f"arith.cmpf une, {b.name}, {zero.name} : {t}", kt.boolean, node)
-        message = "float division by zero"
-        if getattr(self, "integer_true_division", False):
-            message = "division by zero"
+        message = "division by zero" if integer_true_division else "float division by zero"
         if b.constant is None or b.constant == 0.0:
             self.check(nonzero, "ZeroDivisionError", message, [], node)
         return self.op(f"arith.divf {a.name}, {b.name}{self.float_flags} : {t}", type_, node)
@@ -1452,7 +1559,7 @@ class FunctionCodeGenerator(LibraryCalls):
         typed = self.operand_types(left, right)
         if typed is None:
             raise self.error(node, "comparing arrays is not supported; compare elements")
-        common = typed[0]
+        common = widen_for_literals(typed[0], left, right)
         if common.is_float and isinstance(left.type, kt.ScalarType) and isinstance(
                 right.type, kt.ScalarType):
             if self.needs_exact_compare(left) and right.type.is_float:
@@ -1775,7 +1882,8 @@ class FunctionCodeGenerator(LibraryCalls):
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         result_types = [self.abi_type(t) for t in elements]
         # kiln.owned: the returned array is this function's to free (or return).
-        call = (f"func.call @{name}({', '.join(operands)}){' {kiln.owned}' if owned else ''} : "
+        call = (f"func.call {symbol_name(self.context, name)}({', '.join(operands)})"
+                f"{' {kiln.owned}' if owned else ''} : "
                 f"({', '.join(operand_types)}) -> ({', '.join(result_types)})")
         if not elements:
             self.emit(call, node)
@@ -1845,7 +1953,7 @@ class FunctionCodeGenerator(LibraryCalls):
             typed = self.operand_types(result, candidate)
             if typed is None:
                 raise self.error(node, f"{name}() needs numbers")
-            common = typed[0] if not typed[0].is_bool else typed[0]
+            common = widen_for_literals(typed[0], result, candidate)
             a = self.convert(result, common, node)
             b = self.convert(candidate, common, node)
             # CPython keeps the earlier argument unless the later one is
@@ -1860,18 +1968,16 @@ class FunctionCodeGenerator(LibraryCalls):
         if len(args) != 1:
             raise self.error(node, "float() takes one number")
         self.expect_scalar(args[0], node, "float()")
-        value = args[0]
-        target = value.type if value.type.is_float else kt.f64
-        return self.convert(value, target, node)
+        # A Python float is a double: float(x) of a float32 is exact in f64.
+        return self.convert(args[0], kt.f64, node)
 
     def builtin_int(self, args, node):
         if len(args) != 1:
             raise self.error(node, "int() takes one number")
         self.expect_scalar(args[0], node, "int()")
-        value = args[0]
-        if value.type.is_int:
-            return value
-        return self.convert(value, kt.i64, node, explicit=True)
+        # A Python int: int(x) of an int32 is 64-bit (int(x) * 2**40 does
+        # not wrap at 32 bits).
+        return self.convert(args[0], kt.i64, node, explicit=True)
 
     def builtin_bool(self, args, node):
         if len(args) != 1:
@@ -1934,20 +2040,26 @@ class FunctionCodeGenerator(LibraryCalls):
         if len(parts) > ndim:
             raise self.error(node, f"too many indices for a {ndim}-D array")
         parts = parts + [ast.Slice()] * (ndim - len(parts))
+        # Every index and bound expression runs before numpy checks any.
+        evaluated = []
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                evaluated.append(self.slice_bound_values(part))
+                continue
+            index = self.expression(part)
+            if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
+                raise self.error(part, "array index must be an int")
+            evaluated.append(self.convert(index, kt.i64, part))
         offsets, sizes, strides, kept = [], [], [], 0
-        for axis, part in enumerate(parts):
+        for axis, (part, values) in enumerate(zip(parts, evaluated)):
             if not isinstance(part, ast.Slice):
-                index = self.expression(part)
-                if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
-                    raise self.error(part, "array index must be an int")
-                offsets.append(self.element_index(array, axis, self.convert(index, kt.i64, part),
-                                                  part))
+                offsets.append(self.element_index(array, axis, values, part))
                 # A static 1 lets the verifier see the dropped dimension.
                 sizes.append("1")
                 strides.append("1")
                 continue
             kept += 1
-            start, length, step = self.slice_bounds(array, axis, part)
+            start, length, step = self.slice_bounds(array, axis, part, values)
             for value, bucket in ((start, offsets), (length, sizes), (step, strides)):
                 bucket.append(self.op(f"arith.index_cast {value.name} : i64 to index", "index",
                                       part).name)
@@ -1958,12 +2070,8 @@ class FunctionCodeGenerator(LibraryCalls):
                        f"[{', '.join(strides)}] : {array.type.mlir} to {result_type.mlir}",
                        result_type, node, origins=array.origins)
 
-    def slice_bounds(self, array, axis, part: ast.Slice):
-        """(start, length, step) of a slice on an axis, as slice.indices()."""
-        size = self.dimension(array, axis, part)
-        zero = self.constant(0, kt.i64, part)
-        one = self.constant(1, kt.i64, part)
-
+    def slice_bound_values(self, part: ast.Slice):
+        """The slice's lower, upper and step values (None where omitted)."""
         def bound(node):
             if node is None:
                 return None
@@ -1972,7 +2080,14 @@ class FunctionCodeGenerator(LibraryCalls):
                 raise self.error(node, "slice bounds must be ints")
             return self.convert(value, kt.i64, node)
 
-        lower, upper, step = bound(part.lower), bound(part.upper), bound(part.step)
+        return bound(part.lower), bound(part.upper), bound(part.step)
+
+    def slice_bounds(self, array, axis, part: ast.Slice, values):
+        """(start, length, step) of a slice on an axis, as slice.indices()."""
+        size = self.dimension(array, axis, part)
+        zero = self.constant(0, kt.i64, part)
+        one = self.constant(1, kt.i64, part)
+        lower, upper, step = values
         step_value = 1 if step is None else step.constant
         if step_value == 0:
             raise self.error(part, "slice step cannot be zero")
@@ -2033,14 +2148,17 @@ class FunctionCodeGenerator(LibraryCalls):
             raise self.error(node, f"`{ast.unparse(node)}` indexes a {array.type.ndim}-D array "
                                    f"with {len(parts)} indices; partial indexing is not "
                                    "supported yet")
-        indices = []
-        for axis, part in enumerate(parts):
+        # Python evaluates every index expression before numpy checks any:
+        # m[i, f()] calls f() even when i is out of range.
+        values = []
+        for part in parts:
             index = self.expression(part)
             if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
                 raise self.error(part, f"array index `{ast.unparse(part)}` must be an int, "
                                        f"not {getattr(index.type, 'display', index.type)}")
-            indices.append(self.element_index(array, axis, self.convert(index, kt.i64, part),
-                                              part))
+            values.append(self.convert(index, kt.i64, part))
+        indices = [self.element_index(array, axis, index, part)
+                   for axis, (index, part) in enumerate(zip(values, parts))]
         return array, indices
 
     def element_index(self, array: Value, axis: int, index: Value, node) -> str:
@@ -2063,8 +2181,15 @@ class FunctionCodeGenerator(LibraryCalls):
         dtype = array.type.dtype
         if isinstance(value.type, kt.ArrayType):
             raise self.error(node, "cannot store an array into an array element")
-        # numpy truncates a float stored into an int array; so does Kiln.
-        converted = self.convert(value, dtype, node, explicit=True)
+        # numpy stores a float into an int array as int(value) (so NaN, inf
+        # and values beyond the 64-bit range raise, with numpy's texts)
+        # wrapped to the array's width: 3e9 into an int32 array is
+        # -1294967296, not INT_MIN.
+        if isinstance(value.type, kt.ScalarType) and value.type.is_float and dtype.is_int:
+            converted = self.float_to_int(value, dtype, node,
+                                          too_large="Python int too large to convert to C long")
+        else:
+            converted = self.convert(value, dtype, node, explicit=True)
         self.written |= set(array.origins)
         self.emit(f"memref.store {converted.name}, {array.name}[{', '.join(indices)}] : "
                   f"{array.type.mlir}", node)
@@ -2081,6 +2206,7 @@ class ModuleCompiler:
         self.results: dict = {}          # name -> (text, signature) | KilnCompileError
         self.in_progress: list = []
         self.order: list = []
+        self.hit_recursion_limit = False
 
     def signature(self, name, node=None) -> FunctionSignature:
         if name in self.results:
@@ -2102,16 +2228,30 @@ class ModuleCompiler:
 
     def compile(self, name):
         func = self.functions[name]
-        options = self.context.export_options(func)
-        exported = options is not None
         self.in_progress.append(name)
         try:
+            options = self.context.export_options(func)
+            exported = options is not None
             generator = FunctionCodeGenerator(self.context, func, options or {}, self, exported)
             text, signature = generator.generate()
             signature.external_functions = generator.external_functions
         except KilnCompileError as error:
             self.results[name] = error
             raise
+        except RecursionError:
+            # Python's recursion limit while walking the syntax tree: the
+            # function alone falls back (generate_module retries on a
+            # deeper stack first).
+            self.hit_recursion_limit = True
+            error = nested_too_deeply(self.context, func)
+            self.results[name] = error
+            raise error from None
+        except Exception as exception:  # noqa: BLE001 - a compiler bug stays in its function
+            if os.environ.get("KILN_DEBUG"):
+                raise
+            error = internal_compiler_error(self.context, func, exception)
+            self.results[name] = error
+            raise error from None
         finally:
             self.in_progress.remove(name)
         lines = self.context.source.splitlines()
@@ -2126,12 +2266,76 @@ LIBM_SIGNATURES = {"hypot": "(f64, f64) -> f64", "hypotf": "(f32, f32) -> f32",
                    "log1p": "(f64) -> f64", "log1pf": "(f32) -> f32"}
 
 
+def nested_too_deeply(context, func) -> KilnCompileError:
+    depth, statement = deepest_statement(func)
+    return KilnCompileError(context.diagnostic(
+        statement, f"expression nested too deeply ({depth} levels) for Kiln; split it into "
+                   "several statements", func.name))
+
+
+def internal_compiler_error(context, func, exception) -> KilnCompileError:
+    """An unexpected exception while generating `func`: only `func` falls
+    back (KILN_DEBUG=1 raises it instead)."""
+    return KilnCompileError(context.diagnostic(
+        func, f"internal compiler error in `{func.name}`: {type(exception).__name__}: "
+              f"{exception} (please report it; set KILN_DEBUG=1 for the traceback)", func.name))
+
+
+# Retrying a module whose syntax tree is too deep for Python's default
+# recursion limit: on a thread with this stack and this limit, every
+# nesting CPython itself compiles (its parser and compiler stop near 3,000
+# levels at the default limit) compiles; a deeper one falls back with
+# `nested_too_deeply`.
+DEEP_STACK_BYTES = 512 << 20
+DEEP_RECURSION_LIMIT = 60000
+
+
+def run_with_deep_stack(function, *args):
+    import threading
+
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as exception:  # noqa: BLE001 - re-raised in the caller
+            outcome["error"] = exception
+
+    previous_limit = sys.getrecursionlimit()
+    previous_stack = threading.stack_size()
+    try:
+        threading.stack_size(DEEP_STACK_BYTES)
+        worker = threading.Thread(target=run, name="kiln-deep-codegen")
+        threading.stack_size(previous_stack)
+        sys.setrecursionlimit(max(previous_limit, DEEP_RECURSION_LIMIT))
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(previous_stack)
+        sys.setrecursionlimit(previous_limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def generate_module(context, functions):
     """MLIR for the given exported functions and everything they call.
 
     Returns (text, signatures of the compiled exported functions, failures:
     name -> KilnCompileError for the exported functions that cannot be
-    compiled)."""
+    compiled). A function that hits Python's recursion limit (a 2,000-term
+    sum) makes the whole generation run again on a deep stack."""
+    text, signatures, failures, deep = generate_module_once(context, functions)
+    if deep:
+        try:
+            text, signatures, failures, _ = run_with_deep_stack(
+                generate_module_once, context, functions)
+        except (RuntimeError, MemoryError, ValueError):
+            pass  # no thread for it: keep the first result's fallbacks
+    return text, signatures, failures
+
+
+def generate_module_once(context, functions):
     compiler = ModuleCompiler(context)
     failures = {}
     for func in functions:
@@ -2163,11 +2367,25 @@ def generate_module(context, functions):
                       "a number result", signature.name))
             signatures.remove(signature)
             continue
-        array_kernels.append(elementwise_kernel(context, signature))
+        if f"{signature.name}__array" in context.module_functions():
+            # Its array version would take that function's symbol.
+            failures[signature.name] = KilnCompileError(context.diagnostic(
+                node, f"@kiln.vectorize `{signature.name}` needs the name "
+                      f"`{signature.name}__array` for its array version, and the module has a "
+                      "function of that name; rename one of them", signature.name))
+            signatures.remove(signature)
+            continue
+        try:
+            array_kernels.append(elementwise_kernel(context, signature))
+        except Exception as exception:  # noqa: BLE001 - a compiler bug stays in its function
+            if os.environ.get("KILN_DEBUG"):
+                raise
+            failures[signature.name] = internal_compiler_error(context, node, exception)
+            signatures.remove(signature)
     if array_kernels:
         text = text[:text.rindex("} loc(")] + "\n".join(array_kernels) + "\n" + \
             text[text.rindex("} loc("):]
-    return text, signatures, failures
+    return text, signatures, failures, compiler.hit_recursion_limit
 
 
 ELEMENTWISE_RANK = 3
@@ -2187,7 +2405,8 @@ def elementwise_kernel(context, signature) -> str:
     params.append(f"%out: {view(signature.return_type)}")
     if signature.raises:
         params.append("%error: !llvm.ptr {kiln.error_slot}")
-    lines = [f"  func.func @{signature.name}__array({', '.join(params)}) attributes "
+    lines = [f"  func.func {symbol_name(context, signature.name + '__array')}"
+             f"({', '.join(params)}) attributes "
              f"{{kiln.export, llvm.emit_c_interface}} {{"]
     lines += [f"    %c{k} = arith.constant {k} : index {loc}" for k in range(rank)]
     lines.append(f"    %one = arith.constant 1 : index {loc}")
@@ -2206,7 +2425,8 @@ def elementwise_kernel(context, signature) -> str:
     if signature.raises:
         operands.append("%error")
         types.append("!llvm.ptr")
-    lines.append(f"{pad}%r = func.call @{signature.name}({', '.join(operands)}) : "
+    lines.append(f"{pad}%r = func.call {symbol_name(context, signature.name)}"
+                 f"({', '.join(operands)}) : "
                  f"({', '.join(types)}) -> {signature.return_type.mlir} {loc}")
     if signature.raises:
         lines.append(f"{pad}kiln.propagate_error {loc}")

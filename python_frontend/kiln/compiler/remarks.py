@@ -79,6 +79,15 @@ def parse_remarks(path: str) -> list:
     return remarks
 
 
+def with_python_names(context, remarks) -> list:
+    """kiln-vectorize's remarks name the MLIR function, `<mod>_<name>`
+    (code_generator.symbol_name): give them the Python name."""
+    symbols = {f"{context.module_name}_{node.name}": node.name for node in context.tree.body
+               if isinstance(node, ast.FunctionDef)}
+    return [dict(r, function=symbols[r["function"]]) if r.get("function") in symbols else r
+            for r in remarks]
+
+
 def function_ranges(context) -> list:
     return [(node.name, node.lineno, node.end_lineno) for node in context.tree.body
             if isinstance(node, ast.FunctionDef)]
@@ -117,6 +126,7 @@ def loop_verdicts(context, remarks) -> dict:
     copies LLVM saw (Kiln's checked and unchecked versions, epilogues)."""
     ranges = function_ranges(context)
     source_loops = python_loops(context)
+    remarks = with_python_names(context, remarks)
     loops: dict = {}
     pending = []  # analysis remarks precede the verdict of their loop
     for remark in remarks:

@@ -4,7 +4,10 @@ and annotation types are all resolved from the syntax tree."""
 from __future__ import annotations
 
 import ast
+import io
 import os
+import tokenize
+import warnings
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
@@ -85,7 +88,7 @@ class ModuleContext:
         if isinstance(node, ast.Subscript):
             dtype = self.resolve_annotation(node.value)
             dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            if isinstance(dtype, kt.ScalarType) and dtype in kt.ARRAY_DTYPES and all(
+            if isinstance(dtype, kt.ScalarType) and dtype in kt.ARRAY_DTYPES and dims and all(
                     isinstance(d, ast.Slice) and d.lower is None and d.upper is None
                     and d.step is None for d in dims):
                 if len(dims) > 3:
@@ -145,26 +148,154 @@ class ModuleContext:
                     elif isinstance(node, ast.Assign) and isinstance(value, ast.Constant) and \
                             isinstance(value.value, bool):
                         values[target.id] = value.value
-        return {name: value for name, value in values.items() if counts[name] == 1}
+        # Any other binding makes a name variable: a tuple target (`X, Y = 2, 3`),
+        # an assignment in a module-level `if`/`for`/`try`, a loop or `with`
+        # target, an import, a def, or `global X` in a function.
+        rebound = set()
+
+        def walk(nodes, top):
+            for node in nodes:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    rebound.add(node.name)
+                    for inner in ast.walk(node):
+                        if isinstance(inner, (ast.Global, ast.Nonlocal)):
+                            rebound.update(inner.names)
+                    continue
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    rebound.update((a.asname or a.name).split(".")[0] for a in node.names)
+                    continue
+                simple = top and isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store) and not (
+                            simple and inner in [t for t in getattr(node, "targets", [
+                                getattr(node, "target", None)])]):
+                        rebound.add(inner.id)
+                    elif isinstance(inner, ast.ExceptHandler) and inner.name:
+                        rebound.add(inner.name)
+                    elif isinstance(inner, (ast.Global, ast.Nonlocal)):
+                        rebound.update(inner.names)
+
+        walk(self.tree.body, True)
+        return {name: value for name, value in values.items()
+                if counts[name] == 1 and name not in rebound}
 
     def module_functions(self) -> dict:
         return {node.name: node for node in self.tree.body if isinstance(node, ast.FunctionDef)}
 
+    def is_exported(self, func: ast.FunctionDef) -> bool:
+        """Decorated with @kiln.export or @kiln.vectorize. Unlike
+        export_options this never raises: a bad option is an error of that
+        function alone, reported when it is compiled."""
+        return any(self.qualified_name(d.func if isinstance(d, ast.Call) else d)
+                   in (("kiln", "export"), ("kiln", "vectorize")) for d in func.decorator_list)
+
     def exported_functions(self):
         return [node for node in self.tree.body
-                if isinstance(node, ast.FunctionDef) and self.export_options(node) is not None]
+                if isinstance(node, ast.FunctionDef) and self.is_exported(node)]
+
+
+def read_source(path: str) -> str:
+    """The text of a module as CPython reads it: PEP 263 encoding (UTF-8
+    unless declared), universal newlines. A byte the encoding cannot
+    decode is a KilnCompileError at its line and column."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise KilnCompileError(Diagnostic(path, error.lineno or 1, error.offset or 1,
+                                          f"syntax error: {error.msg}"))
+    try:
+        source = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        declared = "declared" if encoding not in ("utf-8", "utf-8-sig") else "default"
+        raise KilnCompileError(Diagnostic(
+            path, line, column, f"syntax error: byte 0x{data[error.start]:02x} is not valid "
+                                f"{encoding} (the {declared} source encoding): {error.reason}; "
+                                "save the file as UTF-8 or declare its encoding (PEP 263)"))
+    return source.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def position(source: str, index: int) -> tuple:
+    """(line, column), both 1-based, of character `index` of `source`."""
+    return source.count("\n", 0, index) + 1, index - (source.rfind("\n", 0, index) + 1) + 1
+
+
+def too_deep_to_parse(path: str, source: str, error: Exception) -> KilnCompileError:
+    """CPython's parser gave up on nesting: find the top-level statement it
+    gave up in by parsing the statements that start in column 0 one by one
+    (line 1 if none does)."""
+    lines = source.split("\n")
+    starts = [n for n, text in enumerate(lines) if text[:1] not in ("", " ", "\t", "#", ")",
+                                                                    "]", "}")]
+    line = 1
+    for first, last in zip(starts, starts[1:] + [len(lines)]):
+        try:
+            ast.parse("\n".join(lines[first:last]))
+        except (RecursionError, MemoryError):
+            line = first + 1
+            break
+        except (SyntaxError, ValueError):
+            continue
+    return KilnCompileError(Diagnostic(
+        path, line, 1, f"expression nested too deeply for CPython's parser "
+                       f"({type(error).__name__}: {error}); split it into several statements"))
+
+
+def check_compiles(path: str, source: str, tree: ast.Module) -> None:
+    """What CPython's compiler rejects after parsing -- `break` outside a
+    loop, `return` outside a function, duplicate parameters, ... -- is the
+    SyntaxError CPython would raise on import, at its line and column.
+    (From the text, as import does: compiling the tree object has a lower
+    nesting limit.)"""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # CPython warns on import already
+            compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        raise KilnCompileError(Diagnostic(path, error.lineno or 1, error.offset or 1,
+                                          f"syntax error: {error.msg}"))
+    except (RecursionError, MemoryError) as error:
+        # CPython could not import the module either.
+        _, statement = deepest_statement(tree)
+        raise KilnCompileError(Diagnostic(
+            path, getattr(statement, "lineno", 1), getattr(statement, "col_offset", 0) + 1,
+            f"expression nested too deeply for CPython's compiler ({type(error).__name__}: "
+            f"{error}); split it into several statements"))
+
+
+def deepest_statement(root: ast.AST):
+    """(depth, statement) of the statement holding the most deeply nested
+    node under `root`; iterative, so it works where recursion does not."""
+    best, statement = 0, root
+    pending = [(child, 1, root) for child in ast.iter_child_nodes(root)]
+    while pending:
+        node, depth, owner = pending.pop()
+        if isinstance(node, ast.stmt):
+            owner = node
+        if depth > best:
+            best, statement = depth, owner
+        pending.extend((child, depth + 1, owner) for child in ast.iter_child_nodes(node))
+    return best, statement
 
 
 def load_module(path: str, source: str | None = None) -> ModuleContext:
     path = os.path.abspath(path)
     if source is None:
-        with open(path, encoding="utf-8") as handle:
-            source = handle.read()
+        source = read_source(path)
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
         raise KilnCompileError(Diagnostic(path, error.lineno or 1, error.offset or 1,
                                           f"syntax error: {error.msg}"))
+    except ValueError as error:  # NUL bytes (a SyntaxError from Python 3.12)
+        line, column = position(source, max(source.find("\0"), 0))
+        raise KilnCompileError(Diagnostic(path, line, column, f"syntax error: {error}"))
+    except (RecursionError, MemoryError) as error:
+        raise too_deep_to_parse(path, source, error)
+    check_compiles(path, source, tree)
     context = ModuleContext(path, source, tree)
     known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
              "numpy": context.numpy_aliases}

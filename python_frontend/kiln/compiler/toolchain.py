@@ -43,8 +43,17 @@ def start_kilnc(args) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
+class KilncFailed(KilnToolchainError):
+    """kilnc ran and rejected its input (or crashed on it): the build finds
+    the functions responsible (compiler.isolate_rejected)."""
+
+    def __init__(self, message: str, output: str):
+        super().__init__(message)
+        self.output = output
+
+
 def wait_kilnc(process: subprocess.Popen, what: str) -> None:
     out, err = process.communicate()
     if process.returncode != 0:
-        raise KilnToolchainError(f"kilnc failed while building {what} "
-                                 f"(exit {process.returncode}):\n{err}{out}")
+        raise KilncFailed(f"kilnc failed while building {what} "
+                          f"(exit {process.returncode}):\n{err}{out}", f"{err}{out}")

@@ -1,0 +1,44 @@
+// RUN: kiln-opt %s -split-input-file -kiln-ieee-exactness | FileCheck %s
+
+// Scalar pow is glibc's pow under a name LLVM does not rewrite (x ** 2 is
+// not x * x: glibc's pow is not correctly rounded, and CPython calls it).
+// CHECK-LABEL: llvm.func @powf64(f64, f64) -> f64
+// CHECK-SAME: no_unwind
+// CHECK-LABEL: func.func @square
+// CHECK: %[[TWO:.*]] = arith.constant 2.0
+// CHECK: llvm.call @powf64(%arg0, %[[TWO]]) : (f64, f64) -> f64
+// CHECK-NOT: math.powf
+func.func @square(%x: f64) -> f64 {
+  %two = arith.constant 2.0 : f64
+  %r = math.powf %x, %two : f64
+  return %r : f64
+}
+// CHECK-LABEL: func.func @single
+// CHECK: llvm.call @powf32
+func.func @single(%x: f32, %y: f32) -> f32 {
+  %r = math.powf %x, %y : f32
+  return %r : f32
+}
+
+// -----
+
+// A negation feeding arithmetic, and -1.0 / -0.0 operands LLVM would turn
+// into negations, are fenced: the NaN sign stays what x86 gives CPython.
+// CHECK-LABEL: func.func @nan_signs
+// CHECK: %[[NEG:.*]] = arith.negf %arg0
+// CHECK: %[[FENCED:.*]] = llvm.call_intrinsic "llvm.arithmetic.fence"(%[[NEG]])
+// CHECK: arith.addf %[[FENCED]], %arg1
+// CHECK: llvm.call_intrinsic "llvm.arithmetic.fence"
+// CHECK: arith.mulf
+// CHECK: llvm.call_intrinsic "llvm.arithmetic.fence"
+// CHECK: arith.divf
+// CHECK: arith.cmpf olt, %[[NEG]], %arg1
+func.func @nan_signs(%x: f64, %y: f64) -> (f64, f64, f64, i1) {
+  %n = arith.negf %x : f64
+  %a = arith.addf %n, %y : f64
+  %m1 = arith.constant -1.0 : f64
+  %b = arith.mulf %x, %m1 : f64
+  %c = arith.divf %y, %m1 : f64
+  %d = arith.cmpf olt, %n, %y : f64
+  return %a, %b, %c, %d : f64, f64, f64, i1
+}

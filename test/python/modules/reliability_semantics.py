@@ -1,0 +1,258 @@
+"""Kernels for issue 15's miscompiles: each returns what CPython computes for
+the same source (test_reliability_semantics.py compares them bit for bit)."""
+
+import math
+
+import numpy as np
+
+import kiln
+
+SMALL = 0.1
+BIG = 1099511627776
+
+
+# ---- B3: tuple assignment evaluates the whole right side first
+@kiln.export
+def fib_for(n: int) -> int:
+    a = 0
+    b = 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+@kiln.export
+def swap_while(k: int) -> int:
+    n0 = 1
+    n1 = 2
+    i = 0
+    while i < k:
+        n0, n1 = (n1, n0)
+        i += 1
+    return n0 * 10 + n1
+
+
+@kiln.export
+def swap_in_branch(k: int) -> int:
+    a = 1
+    b = 2
+    for i in range(k):
+        if i % 3 == 0:
+            a, b = b, a * 3
+        else:
+            b, a = a - b, b
+    return a * 1000 + b
+
+
+@kiln.export
+def swap_elements(x: kiln.f64[:]) -> None:
+    n = len(x)
+    for i in range(n // 2):
+        x[i], x[n - 1 - i] = x[n - 1 - i], x[i]
+
+
+@kiln.export
+def fib_early_exit(n: int, limit: int) -> int:
+    a = 0
+    b = 1
+    for _ in range(n):
+        a, b = b, a + b
+        if a > limit:
+            break
+    return a
+
+
+# ---- B4: float() and int() give Python floats and ints
+@kiln.export
+def float_of_f32(x: kiln.f32) -> float:
+    return float(x) * 0.1
+
+
+@kiln.export
+def float_of_f32_sum(x: kiln.f32, y: kiln.f32) -> float:
+    return float(x) + float(y)
+
+
+@kiln.export
+def int_of_i32(x: kiln.i32) -> int:
+    return int(x) * 2**30
+
+
+@kiln.export
+def int_of_i32_var(x: kiln.i32) -> int:
+    y = int(x)
+    y = y * 10000
+    return y * 10000
+
+
+# ---- B5: float32 casts of constants are rounded to float32
+@kiln.export
+def f32_literal() -> float:
+    return float(kiln.f32(0.1))
+
+
+@kiln.export
+def f32_module_constant() -> float:
+    return float(np.float32(SMALL))
+
+
+@kiln.export
+def f32_int_literal() -> float:
+    return float(np.float32(16777217))
+
+
+# ---- B7: Python ints beyond int32 next to an int32 value
+@kiln.export
+def i32_plus_big(x: kiln.i32) -> int:
+    return x + 2**40
+
+
+@kiln.export
+def i32_plus_big_constant(x: kiln.i32) -> int:
+    return x + BIG
+
+
+@kiln.export
+def i32_less_than_big(x: kiln.i32) -> bool:
+    return x < 2**40
+
+
+@kiln.export
+def i32_max_big(x: kiln.i32) -> int:
+    return max(x, 2**40)
+
+
+@kiln.export
+def i32_variable_big(x: kiln.i32, k: int) -> int:
+    y = x
+    if k > 0:
+        y = 2**40
+    return y
+
+
+@kiln.export
+def i32_plus_small(x: kiln.i32) -> kiln.i32:
+    return x + 2**20
+
+
+# ---- B9: float -> int of exactly -2**63
+@kiln.export
+def to_int(x: float) -> int:
+    return int(x)
+
+
+@kiln.export
+def floor_to_int(x: float) -> int:
+    return math.floor(x)
+
+
+@kiln.export
+def to_int32(x: float) -> kiln.i32:
+    return np.int32(x)
+
+
+# ---- B10: every index expression runs before the bounds checks
+@kiln.export
+def index_then_divide(m: kiln.f64[:, :], i: int, j: int, k: int) -> float:
+    return m[i, j // k]
+
+
+@kiln.export
+def view_then_divide(m: kiln.f64[:, :], i: int, j: int, k: int) -> float:
+    row = m[i, j // k:]
+    return row[0]
+
+
+# ---- B11: math.hypot overflows to inf
+@kiln.export
+def hypot(x: float, y: float) -> float:
+    return math.hypot(x, y)
+
+
+# ---- B12: ** with constant exponents is libm's pow, as in CPython
+@kiln.export
+def square(x: float) -> float:
+    return x ** 2
+
+
+@kiln.export
+def reciprocal(x: float) -> float:
+    return x ** -1
+
+
+@kiln.export
+def root(x: float) -> float:
+    return x ** 0.5
+
+
+@kiln.export
+def two_to(x: float) -> float:
+    return 2.0 ** x
+
+
+@kiln.export
+def math_square(x: float) -> float:
+    return math.pow(x, 2.0)
+
+
+# ---- B13: the sign of NaN survives negation and arithmetic
+@kiln.export
+def negate_plus_zero(x: float) -> float:
+    return (-x) + 0
+
+
+@kiln.export
+def add_negated(x: float, y: float) -> float:
+    return y + (-x)
+
+
+@kiln.export
+def times_minus_one(x: float) -> float:
+    return x * -1.0
+
+
+# ---- exception messages
+@kiln.export
+def true_divide(a: int, b: int) -> float:
+    return a / b
+
+
+@kiln.export
+def float_divide(a: float, b: float) -> float:
+    return a / b
+
+
+@kiln.export
+def floor_divide(a: int, b: int) -> int:
+    return a // b
+
+
+@kiln.export
+def modulo(a: int, b: int) -> int:
+    return a % b
+
+
+@kiln.export
+def float_floor_divide(a: float, b: float) -> float:
+    return a // b
+
+
+@kiln.export
+def float_modulo(a: float, b: float) -> float:
+    return a % b
+
+
+@kiln.export
+def log_base_after_int_division(a: int, b: int, x: float, base: float) -> float:
+    q = a / b
+    return math.log(x, base) + q
+
+
+@kiln.export
+def element(x: kiln.f64[:], i: int) -> float:
+    return x[i]
+
+
+@kiln.export
+def element_2d(m: kiln.f64[:, :], i: int, j: int) -> float:
+    return m[i, j]

@@ -97,3 +97,12 @@ def test_views_of_empty_allocations(mod, name, i):
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_strided_views_of_constant_allocations(mod, name, n):
     compare(mod, name, lambda: (n,))
+
+
+def test_float32_divisor_constant_rounding_to_zero(mod):
+    for x in (2.5, -0.0, 1e-300, float("inf")):
+        compare(mod, "float_of_float32_mod_tiny", lambda: (x,))
+    # 1e-300 and 1e-50 are 0.0 in float32 (NEP 50): Python's rules raise.
+    for name in ("float32_mod_tiny", "float32_floordiv_tiny"):
+        with pytest.raises(ZeroDivisionError):
+            getattr(mod.native, name)(np.float32(2.5))

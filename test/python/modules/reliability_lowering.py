@@ -127,3 +127,21 @@ def offset_strided_fill(n: int) -> kiln.f64[:]:
     for i in range(len(w)):
         w[i] = 5.0 + n
     return tmp
+
+
+# B16: a float32 divisor constant that rounds to zero (the frontend decided
+# whether the function can raise from the unrounded value; kilnc then found
+# a kiln.check in a function without an error record).
+@kiln.export
+def float_of_float32_mod_tiny(x: float) -> float:
+    return float(np.float32(x)) % 1e-300
+
+
+@kiln.export
+def float32_mod_tiny(x: kiln.f32) -> kiln.f32:
+    return x % 1e-300
+
+
+@kiln.export
+def float32_floordiv_tiny(x: kiln.f32) -> kiln.f32:
+    return x // 1e-50

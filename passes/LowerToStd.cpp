@@ -6,6 +6,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
 #include <limits>
 
 namespace kiln {
@@ -229,9 +230,41 @@ Value lowerTruthy(Emitter &e, TruthyOp op) {
   return e.cmpi(arith::CmpIPredicate::ne, value, zero);
 }
 
+// Upstream's math.atan2 folder returns NaN for two zero operands, where C99
+// Annex F (glibc, and so CPython's math.atan2 and numpy) gives +-0 or +-pi.
+// The frontend's constants reach this pass before any canonicalization, so
+// folding atan2 of two constants here, with the host's atan2 (the same libm
+// the compiled code calls), keeps upstream's folder from seeing them.
+void foldConstantAtan2(ModuleOp module) {
+  SmallVector<math::Atan2Op> constantCalls;
+  module.walk([&](math::Atan2Op op) {
+    APFloat y(0.0), x(0.0);
+    if (matchPattern(op.getLhs(), m_ConstantFloat(&y)) &&
+        matchPattern(op.getRhs(), m_ConstantFloat(&x)))
+      constantCalls.push_back(op);
+  });
+  for (math::Atan2Op op : constantCalls) {
+    APFloat y(0.0), x(0.0);
+    matchPattern(op.getLhs(), m_ConstantFloat(&y));
+    matchPattern(op.getRhs(), m_ConstantFloat(&x));
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF64())
+      continue;
+    OpBuilder builder(op);
+    FloatAttr folded =
+        type.isF32()
+            ? builder.getF32FloatAttr(std::atan2(y.convertToFloat(), x.convertToFloat()))
+            : builder.getF64FloatAttr(std::atan2(y.convertToDouble(), x.convertToDouble()));
+    Value constant = arith::ConstantOp::create(builder, op.getLoc(), folded);
+    op.getResult().replaceAllUsesWith(constant);
+    op.erase();
+  }
+}
+
 class LowerToStd : public impl::KilnLowerToStdBase<LowerToStd> {
 public:
   void runOnOperation() override {
+    foldConstantAtan2(getOperation());
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<FloorDivOp, ModOp, PowOp, IndexOp, TruthyOp, ToFloatOp>(op))

@@ -154,7 +154,9 @@ def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
     Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index`,
     `kiln.to_float` and `kiln.truthy` into upstream ops. Each error CPython would raise becomes a
     `kiln.check` (lowered later by `kiln-lower-checks`); a check whose
-    divisor is a non-zero constant is not emitted at all.
+    divisor is a non-zero constant is not emitted at all. `math.atan2` of
+    two constants is folded here with the host's `atan2`, before upstream's
+    folder (which gives NaN for two zeros, not C99's +-0 / +-pi) can see it.
 
     Before:
 

@@ -138,3 +138,27 @@ func.func @to_float(%n: i64) -> f64 {
   %f = kiln.to_float %n : i64 to f64
   return %f : f64
 }
+
+// -----
+
+// atan2 of two constants is folded with C99's rules for zeros (upstream's
+// folder would give NaN): atan2(0, 0) = 0, atan2(0, -0) = pi,
+// atan2(-0, -0) = -pi; a variable operand is left alone.
+// CHECK-LABEL: func.func @atan2_of_constants
+// CHECK-DAG: arith.constant 0.000000e+00 : f64
+// CHECK-DAG: arith.constant 3.1415926535897931 : f64
+// CHECK-DAG: arith.constant -3.1415926535897931 : f64
+// CHECK-DAG: arith.constant 0.000000e+00 : f32
+// CHECK: math.atan2 %arg0
+// CHECK-NOT: math.atan2
+func.func @atan2_of_constants(%y: f64) -> (f64, f64, f64, f32, f64) {
+  %z = arith.constant 0.0 : f64
+  %nz = arith.constant -0.0 : f64
+  %z32 = arith.constant 0.0 : f32
+  %a = math.atan2 %z, %z : f64
+  %b = math.atan2 %z, %nz : f64
+  %c = math.atan2 %nz, %nz : f64
+  %d = math.atan2 %z32, %z32 : f32
+  %e = math.atan2 %y, %z : f64
+  return %a, %b, %c, %d, %e : f64, f64, f64, f32, f64
+}

@@ -106,3 +106,8 @@ def test_float32_divisor_constant_rounding_to_zero(mod):
     for name in ("float32_mod_tiny", "float32_floordiv_tiny"):
         with pytest.raises(ZeroDivisionError):
             getattr(mod.native, name)(np.float32(2.5))
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_atan2_of_constant_zeros(mod, k):
+    compare(mod, "atan2_of_constant_zeros", lambda: (k,))

@@ -1,6 +1,8 @@
 """Reproducers of issue 15's lowering defects (B1, B2, B8, B14, B15): each
 function is compared with CPython by test_reliability_lowering.py."""
 
+import math
+
 import kiln
 import numpy as np
 
@@ -145,3 +147,16 @@ def float32_mod_tiny(x: kiln.f32) -> kiln.f32:
 @kiln.export
 def float32_floordiv_tiny(x: kiln.f32) -> kiln.f32:
     return x // 1e-50
+
+
+# N1 (found by the fuzzer): atan2 of two constant zeros folded to NaN.
+@kiln.export
+def atan2_of_constant_zeros(k: int) -> float:
+    y = 0.0
+    if k == 0:
+        return math.atan2(0.0, 0.0)
+    if k == 1:
+        return math.atan2(y, -0.0)
+    if k == 2:
+        return np.arctan2(-0.0, -0.0)
+    return math.atan2(0, 0.0)

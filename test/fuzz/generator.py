@@ -1,0 +1,907 @@
+"""Random program generator (Csmith-style) for the subset docs/language.md
+documents.
+
+Deterministic per seed: `generate_function(seed, index, config)` always
+returns the same `Program` (the exported function plus its helpers), so a
+failure is reproduced by its (seed, index) alone.
+
+Programs are valid Python and type-consistent by construction: every
+expression is generated *for* a Kiln type (`bool i32 i64 f32 f64`) using
+only operand combinations whose documented result type is that type, every
+local is declared once at the top with its annotation (`s: float = 0`) and
+only receives values whose join with the declared type is the declared type,
+and every loop has a bounded trip count (`for` over bounded ranges, `while`
+on a counter the body cannot touch).
+
+Growing the generator: each construct is one method; `STATEMENTS` and
+`EXPRESSIONS` give their weights (0 disables one). A new language feature
+gets a method and a row here. `Config.avoid` names known compiler defects
+whose trigger the generator leaves out (see `KNOWN_DEFECT_SWITCHES`).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+SCALAR_KINDS = ("bool", "i32", "i64", "f32", "f64")
+NUMERIC = ("i32", "i64", "f32", "f64")
+ARRAY_KINDS = ("f64", "i64", "i32", "f32")
+ANNOTATION = {"bool": "bool", "i64": "int", "f64": "float", "i32": "kiln.i32",
+              "f32": "kiln.f32"}
+NP_DTYPE = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "i32": "np.int32"}
+
+# Statement constructs and their weights.
+STATEMENTS = {
+    "assign": 10, "augassign": 6, "if": 5, "for": 4, "while": 2, "store": 7,
+    "augstore": 2, "tuple_swap": 2, "tuple_call": 2, "break": 2, "continue": 2,
+    "early_return": 2, "raise": 1, "assert": 1,
+}
+# Expression constructs per result kind and their weights.
+EXPRESSIONS = {
+    "literal": 5, "variable": 10, "element": 8, "binop": 12, "unary": 2, "abs": 2,
+    "minmax": 2, "conditional": 2, "cast": 3, "math": 3, "numpy": 3, "helper": 2,
+    "length": 2, "compare": 8, "chain": 2, "logic": 4, "not": 2, "predicate": 2,
+}
+
+# Known defects (docs of issue 15) whose triggers can be left out so that CI
+# stays green while they are open. Each maps to what the generator avoids.
+KNOWN_DEFECT_SWITCHES = {
+    "B3": "tuple assignment inside loops",
+    "B4": "float() of f32 / int() of i32",
+    "B5": "float32 literals that are not exactly representable in float32",
+    "B6": "stores through a negative-step view",
+    "B7": "int literals outside the i32 range meeting an i32",
+    "B8": "float values stored into int32 arrays",
+    "B10": "2-D element accesses whose two indices can both raise",
+    "B11": "hypot",
+    "B13": "copysign (makes the sign of a NaN from np.* observable: glibc's, not numpy's; documented in language.md)",
+    "B14": "views of local allocations",
+    "N1": "atan2/arctan2 of two constant operands (constant folding of atan2(0, 0) gives NaN)",
+}
+
+INT_LITERALS = [0, 1, -1, 2, 3, 5, 7, -3, 10, 100, 255, 1000, 2**31 - 1, -2**31, 2**31,
+                2**32, 2**53 + 1, 2**62, 2**63 - 1]
+SMALL_INTS = [0, 1, 2, 3, 4, 5, 7, -1, -2, 10]
+FLOAT_LITERALS = [0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 0.1, 3.0, 1e-300, 1e300, 1e10, -0.0,
+                  1.5, 100.0, 7.0, 0.25, 6.02e23, 2.0**60]
+MATH_UNARY = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+              "asin", "acos", "atan", "sinh", "cosh", "tanh", "fabs"]
+MATH_BINARY = ["atan2", "hypot", "pow", "copysign", "fmod"]
+MATH_TO_INT = ["floor", "ceil", "trunc"]
+MATH_PREDICATES = ["isnan", "isinf", "isfinite"]
+NP_UNARY = ["sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
+            "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
+            "fabs", "rint", "abs"]
+NP_BINARY = ["minimum", "maximum", "arctan2", "hypot", "power", "copysign", "fmod"]
+TRANSCENDENTAL = {"exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+                  "asin", "acos", "atan", "sinh", "cosh", "tanh", "atan2", "hypot", "pow",
+                  "arcsin", "arccos", "arctan", "arctan2", "power"}
+
+
+@dataclass
+class Config:
+    max_statements: int = 14
+    max_depth: int = 3
+    max_expr_depth: int = 3
+    helpers: int = 2
+    avoid: set = field(default_factory=set)    # KNOWN_DEFECT_SWITCHES keys
+
+
+@dataclass
+class Param:
+    name: str
+    kind: str          # scalar kind or array dtype
+    ndim: int = 0      # 0 for scalars
+
+    @property
+    def annotation(self):
+        if self.ndim == 0:
+            return ANNOTATION[self.kind]
+        return f"kiln.{self.kind}[{', '.join([':'] * self.ndim)}]"
+
+
+@dataclass
+class Function:
+    name: str
+    params: list
+    returns: object      # scalar kind, ("tuple", kinds) or ("array", kind, ndim)
+    source: str
+    exported: bool
+
+
+@dataclass
+class Program:
+    """One generated test case: `main` plus the helpers it may call."""
+    seed: int
+    index: int
+    main: Function
+    helpers: list
+
+    def functions(self):
+        return self.helpers + [self.main]
+
+    def source(self):
+        return "\n\n".join(f.source for f in self.functions())
+
+
+def returns_annotation(returns):
+    if isinstance(returns, str):
+        return ANNOTATION[returns]
+    if returns[0] == "tuple":
+        return "tuple[" + ", ".join(ANNOTATION[k] for k in returns[1]) + "]"
+    return f"kiln.{returns[1]}[{', '.join([':'] * returns[2])}]"
+
+
+def assignable(target, value):
+    """Can a value of kind `value` be stored in a variable of kind `target`
+    (the join of both is `target`)?"""
+    if target == value:
+        return True
+    return {"f64": ("i64", "i32", "f32", "bool"), "i64": ("i32", "bool"),
+            "i32": ("bool",), "f32": ("bool",)}.get(target, ()) .__contains__(value)
+
+
+class Scope:
+    def __init__(self):
+        self.scalars = {}      # name -> kind (assignable locals and parameters)
+        self.readonly = {}     # loop counters: name -> kind
+        self.arrays = {}       # name -> (kind, ndim, writable, reversed, local)
+        self.safe = []         # (index variable, array, axis): var in range(shape[axis])
+
+
+class FunctionGenerator:
+    def __init__(self, rng, config, name, helpers, exported=True, main=True):
+        self.rng = rng
+        self.config = config
+        self.name = name
+        self.helpers = helpers       # earlier Functions this one may call
+        self.exported = exported
+        self.main = main
+        self.scope = Scope()
+        self.lines = []
+        self.counter = 0
+        self.statements = 0
+        self.loop_depth = 0
+        self.trip = 1                 # product of enclosing loops' trip bounds
+        self.uses_transcendental = False
+        self.uses_numpy_transcendental = False
+
+    # ------------------------------------------------------------ utilities
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def avoid(self, defect):
+        return defect in self.config.avoid
+
+    def pick(self, table, allowed):
+        names = [n for n in allowed if table.get(n, 0) > 0]
+        weights = [table[n] for n in names]
+        return self.rng.choices(names, weights)[0]
+
+    def emit(self, depth, text):
+        self.lines.append("    " * (depth + 1) + text)
+
+    def int_literal(self, kind="i64"):
+        if kind == "i32":
+            pool = [v for v in INT_LITERALS if -2**31 <= v < 2**31]
+            if not self.avoid("B7") and self.rng.random() < 0.01:
+                pool = INT_LITERALS
+        else:
+            pool = INT_LITERALS
+        value = self.rng.choice(pool if self.rng.random() < 0.5 else SMALL_INTS)
+        if value == -2**63:
+            return "(-9223372036854775807 - 1)"
+        return f"({value})" if value < 0 else str(value)
+
+    def float_literal(self, kind="f64"):
+        value = self.rng.choice(FLOAT_LITERALS)
+        if kind == "f32" and self.avoid("B5"):
+            value = self.rng.choice([0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 3.0, 0.25, 1.5, 100.0])
+        text = repr(value)
+        return f"({text})" if text.startswith("-") else text
+
+    # ------------------------------------------------------------ variables
+    def variables(self, kind, assignable_only=False):
+        names = [n for n, k in self.scope.scalars.items() if k == kind]
+        if not assignable_only:
+            names += [n for n, k in self.scope.readonly.items() if k == kind]
+        return names
+
+    def arrays(self, kind=None, writable=False):
+        return [n for n, (k, nd, w, rev, local) in self.scope.arrays.items()
+                if (kind is None or k == kind) and (w or not writable)]
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, kind, depth=0):
+        """An expression whose Kiln type is exactly `kind`."""
+        leaf = depth >= self.config.max_expr_depth
+        for _ in range(20):
+            allowed = self.expression_choices(kind, leaf)
+            choice = self.pick(EXPRESSIONS, allowed)
+            text = getattr(self, "e_" + choice)(kind, depth)
+            if text is not None:
+                return text
+        return self.e_literal(kind, depth)
+
+    def expression_choices(self, kind, leaf):
+        if kind == "bool":
+            base = ["literal", "variable", "compare", "element"]
+            return base if leaf else base + ["chain", "logic", "not", "predicate",
+                                             "conditional", "helper"]
+        base = ["literal", "variable", "element", "length"]
+        if leaf:
+            return base
+        return base + ["binop", "unary", "abs", "minmax", "conditional", "cast", "math",
+                       "numpy", "helper"]
+
+    def e_literal(self, kind, depth):
+        if kind == "bool":
+            return self.rng.choice(["True", "False"])
+        if kind in ("i64", "i32"):
+            literal = self.int_literal(kind)
+            if kind == "i32":
+                return self.i32_from(literal) or f"np.int32({self.rng.choice(SMALL_INTS)})"
+            return literal
+        literal = self.float_literal(kind)
+        if kind == "f32":
+            return f"kiln.f32({literal})"
+        return literal
+
+    def i32_from(self, literal):
+        """A typed i32 built from an int literal (literals alone are weak)."""
+        names = self.variables("i32")
+        if names:
+            return f"({self.rng.choice(names)} * 0 + {literal})"
+        return None
+
+    def e_variable(self, kind, depth):
+        names = self.variables(kind)
+        return self.rng.choice(names) if names else None
+
+    def e_length(self, kind, depth):
+        if kind != "i64":
+            return None
+        names = self.arrays()
+        if not names:
+            return None
+        name = self.rng.choice(names)
+        ndim = self.scope.arrays[name][1]
+        return self.rng.choice([f"len({name})", f"{name}.shape[{self.rng.randrange(ndim)}]",
+                                f"{name}.size", f"{name}.ndim"])
+
+    def index(self, array, axis, depth):
+        """An index into `array` along `axis`: usually in range, sometimes
+        negative, sometimes out of range."""
+        safe = [v for v, a, ax in self.scope.safe if a == array and ax == axis]
+        size = f"len({array})" if axis == 0 else f"{array}.shape[{axis}]"
+        roll = self.rng.random()
+        if safe and roll < 0.6:
+            v = self.rng.choice(safe)
+            return self.rng.choice([v] * 8 + [f"({size} - 1 - {v})", f"({v} - 1)",
+                                              f"({v} + 1)", f"(-1 - {v})"])
+        counters = list(self.scope.readonly)
+        if counters and roll < 0.75:
+            c = self.rng.choice(counters)
+            return c if self.rng.random() < 0.2 else f"({c} % {size})"
+        ints = self.variables("i64") + self.variables("i32")
+        if ints and roll < 0.85:
+            v = self.rng.choice(ints)
+            return v if self.rng.random() < 0.25 else f"({v} % {size})"
+        return self.rng.choice(["0", "(-1)", f"({size} - 1)", f"({size} // 2)", "1", "2"])
+
+    def element(self, name, depth):
+        kind, ndim, writable, reverse, local = self.scope.arrays[name]
+        if ndim == 1:
+            return f"{name}[{self.index(name, 0, depth)}]"
+        i, j = self.index(name, 0, depth), self.index(name, 1, depth)
+        if self.avoid("B10") and not all(
+                any(v == idx for v, a, ax in self.scope.safe if a == name) for idx in (i, j)):
+            j = "0" if self.rng.random() < 0.5 else j
+        return f"{name}[{i}, {j}]"
+
+    def e_element(self, kind, depth):
+        if kind == "bool":
+            return None
+        names = self.arrays(kind)
+        return self.element(self.rng.choice(names), depth) if names else None
+
+    BINOP_OPERANDS = {
+        # result kind -> operand kind pairs ("lit" is a weak literal)
+        "f64": [("f64", "f64"), ("f64", "i64"), ("i64", "f64"), ("f64", "f32"),
+                ("f32", "f64"), ("i32", "f32"), ("f64", "lit"), ("lit", "f64"),
+                ("i64", "f64"), ("f64", "i32")],
+        "i64": [("i64", "i64"), ("i64", "i32"), ("i32", "i64"), ("i64", "lit"),
+                ("lit", "i64")],
+        "i32": [("i32", "i32"), ("i32", "lit"), ("lit", "i32")],
+        "f32": [("f32", "f32"), ("f32", "lit"), ("lit", "f32")],
+    }
+
+    def operand(self, kind, partner, depth, op):
+        if kind == "lit":
+            if partner in ("f64", "f32") and self.rng.random() < 0.5:
+                return self.float_literal(partner)
+            if op == "**":
+                return self.rng.choice(["2", "3", "0", "1", "(-1)", "0.5", "2.0"]
+                                       if partner in ("f64", "f32") else ["2", "3", "0", "1"])
+            if partner == "i32":
+                if self.avoid("B7") or self.rng.random() < 0.98:
+                    value = self.rng.choice(SMALL_INTS)
+                    return f"({value})" if value < 0 else str(value)
+                return self.rng.choice(["3000000000", "(-2147483649)"])
+            return self.int_literal()
+        return self.expr(kind, depth + 1)
+
+    def e_binop(self, kind, depth):
+        if kind == "bool":
+            return None
+        ops = ["+", "-", "*", "/", "//", "%", "**"]
+        if kind in ("i64", "i32"):
+            ops = ["+", "-", "*", "//", "%", "**", "&", "|", "^"]
+            if kind == "i32":
+                ops.remove("**")   # i32 ** i32 is i64
+        op = self.rng.choices(ops, [5 if o in "+-*" else 2 for o in ops])[0]
+        if kind == "f64" and op == "/" and self.rng.random() < 0.3:
+            a, b = self.rng.choice([("i64", "i64"), ("i32", "i64"), ("i64", "lit")])
+        else:
+            a, b = self.rng.choice(self.BINOP_OPERANDS[kind])
+            if op == "/" and kind == "f64" and "f" not in a + b and b != "lit":
+                return None
+        if op == "**" and kind in ("i64",):
+            left = self.operand(a if a != "lit" else "i64", b, depth, op)
+            right = self.rng.choice(["2", "3", "0", "1", "5", f"({self.expr('i64', depth + 1)} % 4)",
+                                     "(-1)"]) if self.rng.random() < 0.8 else self.expr(
+                "i64", depth + 1)
+            return f"({left} ** {right})"
+        left = self.operand(a, b, depth, op)
+        right = self.operand(b, a, depth, op)
+        return f"({left} {op} {right})"
+
+    def e_unary(self, kind, depth):
+        if kind == "bool":
+            return None
+        inner = self.expr(kind, depth + 1)
+        if kind in ("i64", "i32") and self.rng.random() < 0.4:
+            return f"(~{inner})"
+        return f"(-{inner})"
+
+    def e_abs(self, kind, depth):
+        if kind == "bool":
+            return None
+        return f"abs({self.expr(kind, depth + 1)})"
+
+    def e_minmax(self, kind, depth):
+        if kind == "bool":
+            return None
+        name = self.rng.choice(["min", "max"])
+        pairs = {"f64": [("f64", "f64"), ("f64", "i64"), ("i64", "f64"), ("f64", "f64", "f64")],
+                 "i64": [("i64", "i64"), ("i64", "i32"), ("i64", "i64", "i64")],
+                 "i32": [("i32", "i32")], "f32": [("f32", "f32")]}[kind]
+        args = ", ".join(self.expr(k, depth + 1) for k in self.rng.choice(pairs))
+        return f"{name}({args})"
+
+    def e_conditional(self, kind, depth):
+        return (f"({self.expr(kind, depth + 1)} if {self.expr('bool', depth + 1)} "
+                f"else {self.expr(kind, depth + 1)})")
+
+    def e_cast(self, kind, depth):
+        if kind == "f64":
+            source = self.rng.choice(["i64", "f64", "i32", "f32", "bool"])
+            if source == "f32" and self.avoid("B4"):
+                source = "f64"
+            inner = self.expr(source, depth + 1)
+            return self.rng.choice([f"float({inner})", f"np.float64({inner})"]) \
+                if source != "bool" else f"float({inner})"
+        if kind == "i64":
+            source = self.rng.choice(["f64", "f64", "i32", "bool", "f32"])
+            if source == "i32" and self.avoid("B4"):
+                source = "f64"
+            inner = self.expr(source, depth + 1)
+            if source in ("f64", "f32"):
+                return self.rng.choice([f"int({inner})", f"round({inner})",
+                                        f"math.{self.rng.choice(MATH_TO_INT)}({inner})"])
+            return f"int({inner})"
+        if kind == "f32":
+            inner = self.expr(self.rng.choice(["f64", "f32", "i64"]), depth + 1)
+            return self.rng.choice([f"kiln.f32({inner})", f"np.float32({inner})"])
+        if kind == "i32":
+            return f"np.int32({self.expr('i32', depth + 1)})"
+        if kind == "bool":
+            return f"bool({self.expr(self.rng.choice(NUMERIC), depth + 1)})"
+        return None
+
+    def e_math(self, kind, depth):
+        if kind != "f64":
+            return None
+        arg_kind = self.rng.choice(["f64", "f64", "f64", "i64", "f32"])
+        if self.rng.random() < 0.7:
+            name = self.rng.choice(MATH_UNARY)
+            args = [self.expr(arg_kind, depth + 1)]
+        else:
+            name = self.rng.choice(MATH_BINARY)
+            if name == "hypot" and self.avoid("B11"):
+                name = "atan2"
+            if name == "copysign" and self.avoid("B13"):
+                name = "fmod"
+            args = [self.expr(arg_kind, depth + 1), self.expr("f64", depth + 1)]
+        if name in TRANSCENDENTAL:
+            self.uses_transcendental = True
+        if self.rng.random() < 0.1:
+            return self.rng.choice(["math.pi", "math.e", "math.tau", "math.inf"])
+        if name == "atan2" and self.avoid("N1") and not any(map(has_variable, args)):
+            name = "fmod"
+        return f"math.{name}({', '.join(args)})"
+
+    def e_numpy(self, kind, depth):
+        if kind not in ("f64", "f32"):
+            return None
+        if self.rng.random() < 0.75:
+            name = self.rng.choice(NP_UNARY)
+            args = [self.expr(kind, depth + 1)]
+        else:
+            name = self.rng.choice(NP_BINARY)
+            if name == "hypot" and self.avoid("B11"):
+                name = "arctan2"
+            if name == "copysign" and self.avoid("B13"):
+                name = "fmod"
+            args = [self.expr(kind, depth + 1), self.expr(kind, depth + 1)]
+        if name in TRANSCENDENTAL:
+            self.uses_transcendental = True
+            self.uses_numpy_transcendental = True
+        if name == "arctan2" and self.avoid("N1") and not any(map(has_variable, args)):
+            name = "fmod"
+        return f"np.{name}({', '.join(args)})"
+
+    def e_helper(self, kind, depth):
+        fitting = [h for h in self.helpers if h.returns == kind]
+        if not fitting:
+            return None
+        helper = self.rng.choice(fitting)
+        return self.call(helper, depth)
+
+    def call(self, helper, depth):
+        args = []
+        for p in helper.params:
+            if p.ndim:
+                names = [n for n in self.arrays(p.kind)
+                         if self.scope.arrays[n][1] == p.ndim]
+                if not names:
+                    return None
+                args.append(self.rng.choice(names))
+            else:
+                args.append(self.expr(p.kind, depth + 1))
+        if self.rng.random() < 0.3:
+            return f"{helper.name}({', '.join(f'{p.name}={a}' for p, a in zip(helper.params, args))})"
+        return f"{helper.name}({', '.join(args)})"
+
+    def e_compare(self, kind, depth):
+        if kind != "bool":
+            return None
+        a = self.rng.choice(NUMERIC)
+        b = a if self.rng.random() < 0.6 else self.rng.choice(NUMERIC)
+        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
+        return f"({self.expr(a, depth + 1)} {op} {self.expr(b, depth + 1)})"
+
+    def e_chain(self, kind, depth):
+        k = self.rng.choice(NUMERIC)
+        ops = [self.rng.choice(["<", "<=", "<", "!="]) for _ in range(self.rng.choice([2, 2, 3]))]
+        parts = [self.expr(k, depth + 1)]
+        for op in ops:
+            parts += [op, self.expr(k, depth + 1)]
+        return f"({' '.join(parts)})"
+
+    def e_logic(self, kind, depth):
+        op = self.rng.choice(["and", "or"])
+        return f"({self.expr('bool', depth + 1)} {op} {self.expr('bool', depth + 1)})"
+
+    def e_not(self, kind, depth):
+        return f"(not {self.expr('bool', depth + 1)})"
+
+    def e_predicate(self, kind, depth):
+        module = self.rng.choice(["math", "np"])
+        return f"{module}.{self.rng.choice(MATH_PREDICATES)}({self.expr('f64', depth + 1)})"
+
+    # ----------------------------------------------------------- statements
+    def block(self, depth, count):
+        start = len(self.lines)
+        for _ in range(count):
+            if self.statements >= self.config.max_statements:
+                break
+            self.statement(depth)
+        if len(self.lines) == start:
+            self.emit(depth, "pass")
+
+    def statement(self, depth):
+        self.statements += 1
+        allowed = ["assign", "augassign", "store", "augstore", "tuple_swap", "tuple_call",
+                   "raise", "assert", "early_return"]
+        if depth < self.config.max_depth:
+            allowed += ["if", "for", "while"]
+        if self.loop_depth:
+            allowed += ["break", "continue"]
+        if self.loop_depth and self.avoid("B3"):
+            allowed = [a for a in allowed if a not in ("tuple_swap", "tuple_call")]
+        for _ in range(10):
+            choice = self.pick(STATEMENTS, allowed)
+            if getattr(self, "s_" + choice)(depth) is not False:
+                return
+
+    def s_assign(self, depth):
+        names = list(self.scope.scalars)
+        if not names:
+            return False
+        name = self.rng.choice(names)
+        kind = self.scope.scalars[name]
+        source = self.value_kind_for(kind)
+        self.emit(depth, f"{name} = {self.expr(source)}")
+
+    def value_kind_for(self, kind):
+        """A kind whose values may be stored in a `kind` variable."""
+        options = [k for k in SCALAR_KINDS if assignable(kind, k)]
+        return kind if self.rng.random() < 0.7 else self.rng.choice(options)
+
+    def s_augassign(self, depth):
+        names = [n for n, k in self.scope.scalars.items() if k != "bool"]
+        if not names:
+            return False
+        name = self.rng.choice(names)
+        kind = self.scope.scalars[name]
+        if kind in ("i64", "i32"):
+            op = self.rng.choice(["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^="])
+            operand = self.expr(kind if kind == "i32" or self.rng.random() < 0.7 else "i32")
+        else:
+            op = self.rng.choice(["+=", "-=", "*=", "/=", "//=", "%="])
+            operand = self.expr(self.rng.choice([kind, kind, "i64"] if kind == "f64"
+                                                else [kind]))
+        self.emit(depth, f"{name} {op} {operand}")
+
+    def store_target(self):
+        names = self.arrays(writable=True)
+        if not names:
+            return None, None
+        name = self.rng.choice(names)
+        kind, ndim, writable, reverse, local = self.scope.arrays[name]
+        if reverse and self.avoid("B6"):
+            return None, None
+        return name, kind
+
+    def s_store(self, depth):
+        name, kind = self.store_target()
+        if name is None:
+            return False
+        source = kind
+        if self.rng.random() < 0.25:
+            source = self.rng.choice(NUMERIC)
+            if kind == "i32" and source in ("f64", "f32") and self.avoid("B8"):
+                source = "i32"
+            if kind == "i32" and source == "i64":
+                source = "i32"      # an i64 into i32 array wraps; covered by i64 arrays
+            if kind in ("i64", "i32") and source in ("f64", "f32"):
+                # a float stored into an int array truncates (NaN/inf are
+                # outside the domain; keep the value finite)
+                value = f"float(max(min({self.expr(source)}, 1e18), -1e18))"
+                self.emit(depth, f"{self.element(name, 0)} = {value}")
+                return
+        self.emit(depth, f"{self.element(name, 0)} = {self.expr(source)}")
+
+    def s_augstore(self, depth):
+        name, kind = self.store_target()
+        if name is None:
+            return False
+        op = self.rng.choice(["+=", "-=", "*="])
+        self.emit(depth, f"{self.element(name, 0)} {op} {self.expr(kind)}")
+
+    def s_tuple_swap(self, depth):
+        kinds = {}
+        for n, k in self.scope.scalars.items():
+            kinds.setdefault(k, []).append(n)
+        pairs = [names for names in kinds.values() if len(names) >= 2]
+        if not pairs:
+            return False
+        a, b = self.rng.sample(self.rng.choice(pairs), 2)
+        kind = self.scope.scalars[a]
+        if kind == "bool" or self.rng.random() < 0.4:
+            self.emit(depth, f"{a}, {b} = {b}, {a}")
+        else:
+            self.emit(depth, f"{a}, {b} = {b}, {self.expr(kind)}")
+
+    def s_tuple_call(self, depth):
+        fitting = [h for h in self.helpers if isinstance(h.returns, tuple)
+                   and h.returns[0] == "tuple"]
+        if not fitting:
+            return False
+        helper = self.rng.choice(fitting)
+        targets = []
+        for k in helper.returns[1]:
+            names = [n for n, kk in self.scope.scalars.items() if assignable(kk, k)
+                     and n not in targets]
+            if not names:
+                return False
+            targets.append(self.rng.choice(names))
+        call = self.call(helper, 0)
+        if call is None:
+            return False
+        self.emit(depth, f"{', '.join(targets)} = {call}")
+
+    def s_if(self, depth):
+        self.emit(depth, f"if {self.expr('bool')}:")
+        self.nested(depth + 1)
+        for _ in range(self.rng.choice([0, 0, 1, 2])):
+            self.emit(depth, f"elif {self.expr('bool')}:")
+            self.nested(depth + 1)
+        if self.rng.random() < 0.5:
+            self.emit(depth, "else:")
+            self.nested(depth + 1)
+
+    def nested(self, depth):
+        self.block(depth, self.rng.randint(1, 3))
+
+    def bound(self):
+        """A bounded int expression usable as a range end (|value| <= ~100)."""
+        choices = ["0", "1", "3", "8", "(-1)", "5"]
+        arrays = self.arrays()
+        if arrays:
+            a = self.rng.choice(arrays)
+            choices += [f"len({a})", f"(len({a}) - 1)", f"{a}.shape[0]"]
+        ints = self.variables("i64") + self.variables("i32")
+        if ints:
+            v = self.rng.choice(ints)
+            choices += [f"max(min({v}, 20), -20)", f"({v} % 9)"]
+        return self.rng.choice(choices)
+
+    def s_for(self, depth):
+        if self.trip > 400:
+            return False
+        var = self.fresh("i")
+        arrays = self.arrays()
+        roll = self.rng.random()
+        safe = None
+        trip = 20
+        if arrays and roll < 0.6:
+            a = self.rng.choice(arrays)
+            ndim = self.scope.arrays[a][1]
+            axis = self.rng.randrange(ndim)
+            size = f"len({a})" if axis == 0 else f"{a}.shape[{axis}]"
+            trip = 100 if ndim == 1 else 12
+            if self.trip > 20:
+                header = f"range(min({size}, 6))"
+                trip = 6
+            elif self.rng.random() < 0.7:
+                header = f"range({size})"
+            else:
+                header = f"range({size} - 1, -1, -1)"
+            safe = (var, a, axis)
+        else:
+            start, stop = self.bound(), self.bound()
+            step = self.rng.choice(["1", "2", "3", "(-1)", "(-2)"])
+            ints = self.variables("i64")
+            if ints and self.rng.random() < 0.2:
+                step = self.rng.choice(ints)   # any step, zero raises ValueError
+            header = self.rng.choice([f"range({stop})", f"range({start}, {stop})",
+                                      f"range({start}, {stop}, {step})"])
+            trip = 45
+        self.emit(depth, f"for {var} in {header}:")
+        self.enter_loop(var, safe, trip, depth)
+
+    def enter_loop(self, var, safe, trip, depth):
+        self.scope.readonly[var] = "i64"
+        if safe:
+            self.scope.safe.append(safe)
+        self.loop_depth += 1
+        saved = self.trip
+        self.trip *= trip
+        self.block(depth + 1, self.rng.randint(1, 4))
+        self.trip = saved
+        self.loop_depth -= 1
+        self.scope.readonly.pop(var, None)
+        if safe:
+            self.scope.safe.remove(safe)
+
+    def s_while(self, depth):
+        if self.trip > 400:
+            return False
+        counter = self.fresh("w")
+        limit = self.rng.choice(["3", "5", "10", "17"])
+        self.counters.append(counter)
+        self.emit(depth, f"{counter} = 0")
+        condition = f"{counter} < {limit}"
+        if self.rng.random() < 0.5:
+            condition = f"{condition} and {self.expr('bool', 1)}"
+        self.emit(depth, f"while {condition}:")
+        self.emit(depth + 1, f"{counter} += 1")
+        self.loop_depth += 1
+        saved = self.trip
+        self.trip *= int(limit)
+        self.block(depth + 1, self.rng.randint(1, 3))
+        self.trip = saved
+        self.loop_depth -= 1
+
+    def s_break(self, depth):
+        self.emit(depth, f"if {self.expr('bool', 1)}:")
+        self.emit(depth + 1, "break")
+
+    def s_continue(self, depth):
+        self.emit(depth, f"if {self.expr('bool', 1)}:")
+        self.emit(depth + 1, "continue")
+
+    def s_early_return(self, depth):
+        if isinstance(self.returns, tuple) and self.returns[0] == "array":
+            return False
+        self.emit(depth, f"if {self.expr('bool', 1)}:")
+        self.emit(depth + 1, f"return {self.return_value()}")
+
+    def s_raise(self, depth):
+        kind = self.rng.choice(["ValueError", "IndexError", "ZeroDivisionError",
+                                "OverflowError", "RuntimeError"])
+        self.emit(depth, f"if {self.expr('bool', 1)}:")
+        self.emit(depth + 1, f'raise {kind}("fuzz {kind.lower()}")')
+
+    def s_assert(self, depth):
+        self.emit(depth, f'assert {self.expr("bool", 1)}, "fuzz assertion"')
+
+    def return_value(self):
+        r = self.returns
+        if isinstance(r, str):
+            return self.expr(self.value_kind_for(r))
+        if r[0] == "tuple":
+            return ", ".join(self.expr(k) for k in r[1])
+        return self.result_array
+
+    # ------------------------------------------------------------ functions
+    def generate(self, params, returns):
+        self.returns = returns
+        self.counters = []
+        self.result_array = None
+        for p in params:
+            if p.ndim:
+                self.scope.arrays[p.name] = (p.kind, p.ndim, True, False, False)
+            else:
+                self.scope.scalars[p.name] = p.kind
+        header_lines = []
+        # views of parameters, at the top
+        for p in [p for p in params if p.ndim]:
+            if self.rng.random() < 0.35:
+                self.view(p, header_lines)
+        # allocations at the top
+        if isinstance(returns, tuple) and returns[0] == "array":
+            self.result_array = self.allocate(returns[1], returns[2], header_lines, init=True)
+        elif self.rng.random() < 0.3:
+            kind = self.rng.choice(ARRAY_KINDS)
+            name = self.allocate(kind, self.rng.choice([1, 1, 2]), header_lines,
+                                 init=self.rng.random() < 0.5)
+            if not self.avoid("B14") and self.rng.random() < 0.3:
+                self.view(Param(name, kind, self.scope.arrays[name][1]), header_lines,
+                          local=True)
+        # locals, declared once with their type
+        for _ in range(self.rng.randint(1, 4)):
+            kind = self.rng.choice(SCALAR_KINDS + ("f64", "i64"))
+            name = self.fresh("v")
+            self.lines = header_lines
+            value = self.expr(self.value_kind_for(kind), 1)
+            header_lines.append(f"    {name}: {ANNOTATION[kind]} = {value}")
+            self.scope.scalars[name] = kind
+        self.lines = []
+        self.block(0, self.config.max_statements)
+        body = self.lines
+        self.lines = []
+        self.emit(0, f"return {self.return_value()}")
+        final = self.lines
+        counters = [f"    {c}: int = 0" for c in self.counters]
+        signature = ", ".join(f"{p.name}: {p.annotation}" for p in params)
+        decorator = "@kiln.export\n" if self.exported else ""
+        source = (f"{decorator}def {self.name}({signature}) -> {returns_annotation(returns)}:\n"
+                  + "\n".join(header_lines + counters + body + final) + "\n")
+        return Function(self.name, params, returns, source, self.exported)
+
+    def view(self, p, lines, local=False):
+        name = self.fresh("view")
+        if p.ndim == 1:
+            a, b = self.rng.choice(["", "1", "2", "(-2)", "(-5)"]), self.rng.choice(
+                ["", "(-1)", "5", "50"])
+            c = self.rng.choice(["", "2", "3", "(-1)", "(-2)"])
+            text = self.rng.choice([f"{p.name}[::-1]", f"{p.name}[{a}:{b}:{c}]",
+                                    f"{p.name}[{a}:{b}]", f"{p.name}[::2]"])
+            ndim = 1
+        else:
+            ints = self.variables("i64")
+            row = self.rng.choice(ints) if ints and self.rng.random() < 0.3 else \
+                self.rng.choice(["0", "1", "(-1)"])
+            text, ndim = self.rng.choice([(f"{p.name}[{row}, :]", 1), (f"{p.name}[:, {row}]", 1),
+                                          (f"{p.name}[1:-1, ::2]", 2),
+                                          (f"{p.name}[::-1, :]", 2)])
+        reverse = "::-" in text or text.endswith(":(-1)]") or text.endswith(":(-2)]")
+        writable = self.scope.arrays[p.name][2]
+        lines.append(f"    {name} = {text}")
+        self.scope.arrays[name] = (p.kind, ndim, writable, reverse, local)
+
+    def allocate(self, kind, ndim, lines, init):
+        name = self.fresh("t")
+        arrays = [a for a in self.arrays() if self.scope.arrays[a][1] == 1]
+        ints = self.variables("i64")
+        sizes = ["0", "1", "7", "8", "9", "16"]
+        if arrays:
+            sizes += [f"len({self.rng.choice(arrays)})"] * 3
+        if ints:
+            sizes += [f"max(min({self.rng.choice(ints)}, 40), 0)",
+                      self.rng.choice(ints) if self.rng.random() < 0.2 else "3"]
+        shape = self.rng.choice(sizes) if ndim == 1 else \
+            f"({self.rng.choice(sizes[:4])}, {self.rng.choice(sizes[:4])})"
+        function = self.rng.choice(["zeros", "ones", "empty"]) if init else \
+            self.rng.choice(["zeros", "ones"])
+        dtype = "" if kind == "f64" and self.rng.random() < 0.5 else f", dtype={NP_DTYPE[kind]}"
+        lines.append(f"    {name} = np.{function}({shape}{dtype})")
+        if function == "empty" or init:
+            fill = "0" if kind in ("i64", "i32") else "0.5"
+            if ndim == 1:
+                lines.append(f"    for {name}_i in range(len({name})):")
+                lines.append(f"        {name}[{name}_i] = {fill} + {name}_i")
+            else:
+                lines.append(f"    for {name}_i in range({name}.shape[0]):")
+                lines.append(f"        for {name}_j in range({name}.shape[1]):")
+                lines.append(f"            {name}[{name}_i, {name}_j] = {fill} + "
+                             f"{name}_i - {name}_j")
+        self.scope.arrays[name] = (kind, ndim, True, False, True)
+        return name
+
+
+def has_variable(text):
+    """Does generated expression text read a variable (so it cannot fold)?"""
+    return re.search(r"\b(p|q|v|x|t|i|w|view)\d", text) is not None
+
+
+def random_params(rng, prefix, allow_arrays=True):
+    params = []
+    for k in range(rng.randint(1, 4)):
+        params.append(Param(f"{prefix}{k}", rng.choice(SCALAR_KINDS + ("i64", "f64", "i64"))))
+    if allow_arrays:
+        for k in range(rng.choice([0, 1, 1, 2, 2, 3])):
+            ndim = 2 if rng.random() < 0.25 else 1
+            if k and rng.random() < 0.5:
+                # same type as an earlier array: the inputs may alias them
+                first = next((p for p in params if p.ndim), None)
+                if first:
+                    params.append(Param(f"x{k}", first.kind, first.ndim))
+                    continue
+            params.append(Param(f"x{k}", rng.choice(ARRAY_KINDS), ndim))
+    rng.shuffle(params)
+    return params
+
+
+def random_returns(rng, allow_array=True):
+    roll = rng.random()
+    if roll < 0.12:
+        return ("tuple", tuple(rng.choice(SCALAR_KINDS) for _ in range(rng.choice([2, 2, 3]))))
+    if roll < 0.2 and allow_array:
+        return ("array", rng.choice(ARRAY_KINDS), rng.choice([1, 1, 2]))
+    return rng.choice(SCALAR_KINDS + ("f64", "i64", "f64"))
+
+
+def generate_program(seed: int, index: int, config: Config | None = None) -> Program:
+    config = config or Config()
+    rng = random.Random(f"{seed}:{index}")
+    helpers = []
+    for h in range(rng.randint(0, config.helpers)):
+        small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
+                       avoid=config.avoid)
+        gen = FunctionGenerator(rng, small, f"h{index}_{h}", list(helpers),
+                                exported=rng.random() < 0.3, main=False)
+        params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
+        returns = random_returns(rng, allow_array=False)
+        helpers.append(gen.generate(params, returns))
+    gen = FunctionGenerator(rng, config, f"f{index}", helpers)
+    main = gen.generate(random_params(rng, "p"), random_returns(rng))
+    # helpers' math counts too: their code may be inlined into main's loops
+    main.uses_transcendental = gen.uses_transcendental or any(
+        "math." in h.source or "np." in h.source for h in helpers)
+    main.uses_numpy_transcendental = gen.uses_numpy_transcendental or any(
+        any(f"np.{n}(" in h.source for n in TRANSCENDENTAL) for h in helpers)
+    return Program(seed, index, main, helpers)
+
+
+HEADER = "import math\n\nimport numpy as np\n\nimport kiln\n\n\n"
+
+
+def module_source(programs) -> str:
+    return HEADER + "\n\n".join(p.source() for p in programs)

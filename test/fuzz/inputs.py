@@ -1,0 +1,153 @@
+"""Inputs for a generated function, as *recipes* both processes rebuild.
+
+A recipe is {"bases": [contiguous numpy arrays], "args": [spec, ...]} with a
+spec ("scalar", value) or ("view", base index, index tuple, transpose). The
+oracle and the worker each rebuild fresh views from a recipe, so a
+negative-stride view or an argument passed twice (aliasing) is the same
+layout in both, and the bases after the call hold every array's contents.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+I64 = [0, 1, -1, 2, 3, 7, -7, 100, 2**31 - 1, -2**31, 2**53 + 1, 2**62, 2**63 - 1, -2**63]
+I32 = [0, 1, -1, 2, 5, 2**31 - 1, -2**31, 65536, -100, 46341]
+F64 = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-310, 5e-324, 1e308, -1e308, float("inf"),
+       float("-inf"), float("nan"), 3.14, 2.0**63, -2.0**63, 9.3e18, 1e-20, 2.5, -2.5]
+F32 = [0.0, -0.0, 1.0, -1.0, 0.5, 3.4028234663852886e38, 1.401298464324817e-45, float("inf"),
+       float("-inf"), float("nan"), 1.1754943508222875e-38, 2.5, 16777217.0]
+SIZES = [0, 1, 7, 8, 9, 100, 3, 16, 8, 9]
+SHAPES = [(0, 3), (1, 1), (3, 4), (7, 9), (10, 10), (4, 0), (2, 5)]
+NUMPY = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32}
+
+PER_FUNCTION = 24
+
+
+def scalar(rng, kind, edgy):
+    if kind == "bool":
+        return rng.random() < 0.5
+    pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32}[kind]
+    if edgy and rng.random() < 0.6:
+        return rng.choice(pool)
+    if kind in ("i64", "i32"):
+        return rng.randint(-12, 12)
+    value = round(rng.uniform(-10, 10), rng.choice([0, 1, 3, 17]))
+    return float(np.float32(value)) if kind == "f32" else value
+
+
+def fill(rng, kind, count, edgy):
+    dtype = NUMPY[kind]
+    if kind in ("i64", "i32"):
+        values = [rng.randint(-20, 20) for _ in range(count)]
+    else:
+        values = [round(rng.uniform(-10, 10), 3) for _ in range(count)]
+    if edgy:
+        pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32}[kind]
+        for _ in range(rng.randint(1, 3)):
+            if values:
+                values[rng.randrange(len(values))] = rng.choice(pool)
+    return np.array(values, dtype=dtype)
+
+
+def make_recipe(seed, index, params, k):
+    """The k-th input of function `index`: the first few are benign, the
+    rest mix edge values, sizes and layouts."""
+    rng = random.Random(f"{seed}:{index}:input:{k}")
+    edgy = k >= 3
+    bases, args = [], []
+    common_size = rng.choice(SIZES) if k else 8
+    common_shape = rng.choice(SHAPES) if k else (3, 4)
+    arrays_seen = {}
+    for p in params:
+        if not p.ndim:
+            args.append(("scalar", scalar(rng, p.kind, edgy)))
+            continue
+        key = (p.kind, p.ndim)
+        if key in arrays_seen and rng.random() < 0.3:
+            # the same array twice (aliasing), or an overlapping view of it
+            spec = args[arrays_seen[key]]
+            if p.ndim == 1 and rng.random() < 0.5:
+                spec = ("view", spec[1], (slice(1, None),) if spec[2] == (slice(None),)
+                        else spec[2], spec[3])
+            args.append(spec)
+            continue
+        if p.ndim == 1:
+            n = common_size if rng.random() < 0.75 else rng.choice(SIZES)
+            layout = rng.choice(["plain", "plain", "strided", "reversed", "offset"]) if k else "plain"
+            if layout == "plain":
+                base, index_ = fill(rng, p.kind, n, edgy), (slice(None),)
+            elif layout == "strided":
+                base, index_ = fill(rng, p.kind, 2 * n, edgy), (slice(None, None, 2),)
+            elif layout == "reversed":
+                base, index_ = fill(rng, p.kind, n, edgy), (slice(None, None, -1),)
+            else:
+                base, index_ = fill(rng, p.kind, n + 3, edgy), (slice(3, None),)
+            transpose = False
+        else:
+            rows, cols = common_shape if rng.random() < 0.75 else rng.choice(SHAPES)
+            layout = rng.choice(["plain", "plain", "transposed", "strided", "reversed"]) if k \
+                else "plain"
+            transpose = layout == "transposed"
+            if transpose:
+                rows, cols = cols, rows
+            if layout == "strided":
+                base = fill(rng, p.kind, rows * 2 * cols, edgy).reshape(rows, 2 * cols)
+                index_ = (slice(None), slice(None, None, 2))
+            else:
+                base = fill(rng, p.kind, rows * cols, edgy).reshape(rows, cols)
+                index_ = (slice(None, None, -1), slice(None)) if layout == "reversed" else \
+                    (slice(None), slice(None))
+        bases.append(base)
+        arrays_seen[key] = len(args)
+        args.append(("view", len(bases) - 1, index_, transpose))
+    return {"bases": bases, "args": args}
+
+
+def realize(recipe):
+    """Fresh (args, bases) from a recipe."""
+    bases = [b.copy() for b in recipe["bases"]]
+    args = []
+    for spec in recipe["args"]:
+        if spec[0] == "scalar":
+            args.append(spec[1])
+        else:
+            view = bases[spec[1]][spec[2]]
+            args.append(view.T if spec[3] else view)
+    return args, bases
+
+
+def describe(recipe):
+    """Python source that rebuilds the recipe's arguments (for repro files)."""
+    lines = []
+    for i, b in enumerate(recipe["bases"]):
+        lines.append(f"base{i} = np.array({to_literal(b.tolist())}, dtype=np.{b.dtype.name})"
+                     + (f".reshape{b.shape}" if b.ndim > 1 else ""))
+    parts = []
+    for spec in recipe["args"]:
+        if spec[0] == "scalar":
+            parts.append(to_literal(spec[1]))
+        else:
+            index = ", ".join(slice_text(s) for s in spec[2])
+            parts.append(f"base{spec[1]}[{index}]" + (".T" if spec[3] else ""))
+    lines.append(f"args = [{', '.join(parts)}]")
+    return "\n".join(lines)
+
+
+def slice_text(s):
+    return ":".join("" if v is None else str(v) for v in (s.start, s.stop)) + (
+        f":{s.step}" if s.step is not None else "")
+
+
+def to_literal(value):
+    if isinstance(value, list):
+        return "[" + ", ".join(to_literal(v) for v in value) + "]"
+    if isinstance(value, float):
+        if value != value:
+            return "float('nan')"
+        if value in (float("inf"), float("-inf")):
+            return f"float('{value}')"
+        return repr(value)
+    return repr(value)

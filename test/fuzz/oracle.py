@@ -1,0 +1,237 @@
+"""The oracle: a generated module run by CPython under Kiln's documented
+semantics (see semantics.py for the rules and why).
+
+The module's source is parsed and each function gets a mechanical rewrite
+that makes the documented typing explicit, nothing else:
+
+* each scalar parameter is converted at entry to its annotated type, each
+  array parameter becomes a `semantics.Array` view;
+* each store to a local declared with an annotation (`s: float = 0`), and each
+  `return`, converts to the declared type (Kiln's variables have one type,
+  the join of what is assigned; the generator declares that join).
+
+The rewritten module is executed (never imported: `KILN_DISABLE=1` is
+implied) with the stand-ins of semantics.py for `math`, `np`, `kiln` and
+the builtins. A call runs under a CPU-time alarm so a reduced candidate that
+lost its loop bound cannot hang the harness.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import signal
+
+import numpy as np
+
+from . import semantics as S
+
+RUNTIME = "_kiln_rt"
+
+
+def annotation_spec(node):
+    """('scalar', kind) | ('array', kind, ndim) | ('tuple', [kinds]) | None."""
+    if node is None:
+        return None
+    text = ast.unparse(node).replace(" ", "")
+    kind = S.kind_of_annotation(text)
+    if kind:
+        return ("scalar", kind)
+    if text.startswith("kiln.") and "[" in text:
+        return ("array", S.kind_of_annotation(text.split("[")[0]), text.count(":"))
+    if text.startswith("tuple["):
+        inner = text[len("tuple["):-1]
+        return ("tuple", [S.kind_of_annotation(t) for t in inner.split(",")])
+    if text == "None":
+        return ("none",)
+    return None
+
+
+def rt(name):
+    return ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()), attr=name, ctx=ast.Load())
+
+
+def rt_call(name, *args):
+    return ast.Call(func=rt(name), args=list(args), keywords=[])
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self, declared, returns):
+        self.declared = declared
+        self.returns = returns
+
+    def _coerce(self, name, value):
+        kind = self.declared.get(name)
+        if kind is None:
+            return value
+        return rt_call("coerce", ast.Constant(kind), value)
+
+    def visit_FunctionDef(self, node):
+        return node  # nested defs are outside the subset; left alone
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                node.value = self._coerce(target.id, node.value)
+            elif isinstance(target, ast.Tuple):
+                kinds = [self.declared.get(e.id) if isinstance(e, ast.Name) else None
+                         for e in target.elts]
+                if isinstance(node.value, ast.Tuple) and len(node.value.elts) == len(kinds):
+                    node.value.elts = [
+                        self._coerce(e.id, v) if isinstance(e, ast.Name) else v
+                        for e, v in zip(target.elts, node.value.elts)]
+                else:
+                    node.value = rt_call("unpack", ast.Constant(tuple(kinds)), node.value)
+        return node
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        if node.value is not None and isinstance(node.target, ast.Name):
+            node.value = self._coerce(node.target.id, node.value)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name) and node.target.id in self.declared:
+            load = ast.Name(id=node.target.id, ctx=ast.Load())
+            value = ast.BinOp(left=load, op=node.op, right=node.value)
+            return ast.copy_location(
+                ast.Assign(targets=[node.target], value=self._coerce(node.target.id, value)),
+                node)
+        return node
+
+    OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+           ast.Mod: "%", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+
+    def visit_BinOp(self, node):
+        # every operator goes through semantics.binop, so literal-only
+        # arithmetic (`2 ** -1`, `2**62 * 4`) follows Kiln's rules too
+        self.generic_visit(node)
+        symbol = self.OPS.get(type(node.op))
+        if symbol is None:
+            return node
+        return ast.copy_location(rt_call("binop", ast.Constant(symbol), node.left, node.right),
+                                 node)
+
+    def visit_Return(self, node):
+        self.generic_visit(node)
+        if node.value is not None:
+            node.value = rt_call("ret", ast.Constant(repr(self.returns)), node.value)
+        return node
+
+
+def rewrite_function(fn: ast.FunctionDef) -> ast.FunctionDef:
+    fn = copy.deepcopy(fn)
+    declared = {}
+    entry = []
+    for arg in fn.args.args:
+        spec = annotation_spec(arg.annotation)
+        kind = spec[1] if spec and spec[0] == "scalar" else None
+        entry.append(ast.Assign(
+            targets=[ast.Name(id=arg.arg, ctx=ast.Store())],
+            value=rt_call("argument", ast.Constant(kind), ast.Name(id=arg.arg, ctx=ast.Load())),
+            lineno=fn.lineno))
+        if kind:
+            declared[arg.arg] = kind
+    for node in ast.walk(fn):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            spec = annotation_spec(node.annotation)
+            if spec and spec[0] == "scalar":
+                declared[node.target.id] = spec[1]
+    returns = annotation_spec(fn.returns)
+    body = [_Rewriter(declared, returns).visit(stmt) for stmt in fn.body]
+    fn.body = entry + body
+    return fn
+
+
+class Runtime:
+    coerce = staticmethod(S.coerce)
+    binop = staticmethod(S.binop)
+    argument = staticmethod(S.argument)
+
+    @staticmethod
+    def unpack(kinds, value):
+        values = tuple(value)
+        if len(values) != len(kinds):
+            raise TypeError("tuple size mismatch")
+        return tuple(S.coerce(k, v) if k else v for k, v in zip(kinds, values))
+
+    @staticmethod
+    def ret(spec_text, value):
+        spec = eval(spec_text)  # noqa: S307 - our own repr of a tuple of strings
+        if spec is None:
+            return value
+        if spec[0] == "scalar":
+            if isinstance(value, tuple):
+                raise TypeError("tuple returned from a scalar function")
+            return S.coerce(spec[1], value)
+        if spec[0] == "tuple":
+            if not isinstance(value, tuple) or len(value) != len(spec[1]):
+                raise TypeError("wrong tuple returned")
+            return tuple(S.coerce(k, v) for k, v in zip(spec[1], value))
+        return value
+
+
+class OracleModule:
+    """The generated module's functions, runnable under the documented semantics."""
+
+    def __init__(self, source: str, filename: str = "<fuzz>"):
+        tree = ast.parse(source, filename)
+        body = []
+        for stmt in tree.body:
+            if isinstance(stmt, ast.FunctionDef):
+                body.append(rewrite_function(stmt))
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                continue
+            else:
+                body.append(stmt)
+        tree.body = body
+        ast.fix_missing_locations(tree)
+        self.namespace = {"__builtins__": __builtins__, RUNTIME: Runtime,
+                          "math": S.MathStandIn(), "np": S.NumpyStandIn(),
+                          "numpy": S.NumpyStandIn(), "kiln": S.KilnStandIn(), **S.BUILTINS}
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(compile(tree, filename, "exec"), self.namespace)  # noqa: S102
+
+    def call(self, name, args, timeout=5.0):
+        """Returns ("ok", plain value) or ("raise", type name, message);
+        raises OutsideDomain / OracleTimeout."""
+        function = self.namespace[name]
+
+        def alarm(signum, frame):
+            raise S.OracleTimeout()
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            try:
+                with np.errstate(all="ignore"):
+                    value = function(*args)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            return ("ok", plain(value))
+        except (S.OutsideDomain, S.OracleTimeout):
+            raise
+        except RecursionError:
+            raise S.OutsideDomain("recursion")
+        except (TypeError, NameError, UnboundLocalError, AttributeError) as error:
+            # Not a program of the subset (a reducer candidate gone wrong).
+            raise S.OutsideDomain(f"invalid program: {type(error).__name__}: {error}")
+        except Exception as error:  # noqa: BLE001 - the program's own exception
+            return ("raise", type(error).__name__, str(error))
+        finally:
+            signal.signal(signal.SIGALRM, previous)
+
+
+def plain(value):
+    if isinstance(value, S.Num):
+        return value.v
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, S.Array):
+        return value.a.copy()
+    return value

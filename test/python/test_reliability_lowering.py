@@ -111,3 +111,11 @@ def test_float32_divisor_constant_rounding_to_zero(mod):
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_atan2_of_constant_zeros(mod, k):
     compare(mod, "atan2_of_constant_zeros", lambda: (k,))
+
+
+@pytest.mark.parametrize("x", [0.0, -0.0, 1.5, float("nan")])
+def test_numpy_typed_scalar_is_not_a_weak_literal(mod, x):
+    name = "typed_float64_scalar_beside_float32"
+    native = getattr(mod.native, name)(np.float32(x))
+    assert native is bool(getattr(mod.python, name)(np.float32(x)))  # np.bool_ there
+    compare(mod, "typed_float64_sum_with_float32", lambda: (np.float32(x),))

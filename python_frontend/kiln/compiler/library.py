@@ -9,6 +9,7 @@ scalar functions return NaN/inf instead.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from .. import typesystem as kt
@@ -283,7 +284,13 @@ class LibraryCalls:
     def cast_call(self, target, args, node, label):
         self.arity(args, 1, node, label)
         self.expect_scalar(args[0], node, label)
-        return self.convert(args[0], target, node, explicit=True)
+        converted = self.convert(args[0], target, node, explicit=True)
+        # `np.float64(1e-300)` is a typed numpy scalar, not a Python literal:
+        # NEP 50 must not demote it next to a float32 (convert() returns a
+        # literal of the target type unchanged, still weak).
+        if converted.weak:
+            converted = dataclasses.replace(converted, weak=None)
+        return converted
 
     # ------------------------------------------------------------- builtins
     def builtin_round(self, args, node):

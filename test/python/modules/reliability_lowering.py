@@ -160,3 +160,16 @@ def atan2_of_constant_zeros(k: int) -> float:
     if k == 2:
         return np.arctan2(-0.0, -0.0)
     return math.atan2(0, 0.0)
+
+
+# Found by the fuzzer (seed 8675309): np.float64(literal) is a typed numpy
+# scalar; NEP 50 demoted it to float32 next to a float32 like a literal.
+@kiln.export
+def typed_float64_scalar_beside_float32(p2: kiln.f32) -> bool:
+    v4 = np.float32(p2 + p2)
+    return np.float64(1e-300) != (-v4)
+
+
+@kiln.export
+def typed_float64_sum_with_float32(p2: kiln.f32) -> float:
+    return np.float64(1e-300) + p2

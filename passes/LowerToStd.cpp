@@ -232,39 +232,38 @@ Value lowerTruthy(Emitter &e, TruthyOp op) {
 
 // Upstream's math.atan2 folder returns NaN for two zero operands, where C99
 // Annex F (glibc, and so CPython's math.atan2 and numpy) gives +-0 or +-pi.
-// The frontend's constants reach this pass before any canonicalization, so
-// folding atan2 of two constants here, with the host's atan2 (the same libm
-// the compiled code calls), keeps upstream's folder from seeing them.
-void foldConstantAtan2(ModuleOp module) {
-  SmallVector<math::Atan2Op> constantCalls;
-  module.walk([&](math::Atan2Op op) {
-    APFloat y(0.0), x(0.0);
-    if (matchPattern(op.getLhs(), m_ConstantFloat(&y)) &&
-        matchPattern(op.getRhs(), m_ConstantFloat(&x)))
-      constantCalls.push_back(op);
-  });
-  for (math::Atan2Op op : constantCalls) {
-    APFloat y(0.0), x(0.0);
-    matchPattern(op.getLhs(), m_ConstantFloat(&y));
-    matchPattern(op.getRhs(), m_ConstantFloat(&x));
+// Operands can become constant zeros in any later canonicalization
+// (`(n * 0) * 1.0`), so folding constants here is not enough: each atan2 is
+// followed by a select of C99's zero result when both operands are zero.
+// With constant operands the select folds to that result; otherwise it is
+// a compare and a select beside the call (both vectorize).
+void guardAtan2OfZeros(ModuleOp module) {
+  SmallVector<math::Atan2Op> calls;
+  module.walk([&](math::Atan2Op op) { calls.push_back(op); });
+  for (math::Atan2Op op : calls) {
+    Emitter e(op);
+    e.builder.setInsertionPointAfter(op);
+    Value y = op.getLhs(), x = op.getRhs();
     Type type = op.getType();
-    if (!type.isF32() && !type.isF64())
-      continue;
-    OpBuilder builder(op);
-    FloatAttr folded =
-        type.isF32()
-            ? builder.getF32FloatAttr(std::atan2(y.convertToFloat(), x.convertToFloat()))
-            : builder.getF64FloatAttr(std::atan2(y.convertToDouble(), x.convertToDouble()));
-    Value constant = arith::ConstantOp::create(builder, op.getLoc(), folded);
-    op.getResult().replaceAllUsesWith(constant);
-    op.erase();
+    Value zero = e.constant(type, 0.0);
+    Value bothZero = e.andi(e.cmpf(arith::CmpFPredicate::OEQ, y, zero),
+                            e.cmpf(arith::CmpFPredicate::OEQ, x, zero));
+    // atan2(+-0, +0) = +-0 and atan2(+-0, -0) = +-pi: x's sign picks the
+    // magnitude, y's sign the sign.
+    Value xNegative = e.cmpf(
+        arith::CmpFPredicate::OLT,
+        math::CopySignOp::create(e.builder, e.loc, e.constant(type, 1.0), x), zero);
+    Value magnitude = e.select(xNegative, e.constant(type, M_PI), zero);
+    Value zeroCase = math::CopySignOp::create(e.builder, e.loc, magnitude, y);
+    Value result = e.select(bothZero, zeroCase, op.getResult());
+    op.getResult().replaceAllUsesExcept(result, result.getDefiningOp());
   }
 }
 
 class LowerToStd : public impl::KilnLowerToStdBase<LowerToStd> {
 public:
   void runOnOperation() override {
-    foldConstantAtan2(getOperation());
+    guardAtan2OfZeros(getOperation());
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<FloorDivOp, ModOp, PowOp, IndexOp, TruthyOp, ToFloatOp>(op))

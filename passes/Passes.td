@@ -154,9 +154,10 @@ def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
     Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index`,
     `kiln.to_float` and `kiln.truthy` into upstream ops. Each error CPython would raise becomes a
     `kiln.check` (lowered later by `kiln-lower-checks`); a check whose
-    divisor is a non-zero constant is not emitted at all. `math.atan2` of
-    two constants is folded here with the host's `atan2`, before upstream's
-    folder (which gives NaN for two zeros, not C99's +-0 / +-pi) can see it.
+    divisor is a non-zero constant is not emitted at all. Each `math.atan2`
+    is followed by a select of C99's result for two zero operands (+-0, or
+    +-pi when x is -0): upstream's folder gives NaN there, and operands may
+    become constant zeros in any later canonicalization.
 
     Before:
 

@@ -108,7 +108,7 @@ def test_float32_divisor_constant_rounding_to_zero(mod):
             getattr(mod.native, name)(np.float32(2.5))
 
 
-@pytest.mark.parametrize("k", [0, 1, 2, 3])
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 4])
 def test_atan2_of_constant_zeros(mod, k):
     compare(mod, "atan2_of_constant_zeros", lambda: (k,))
 

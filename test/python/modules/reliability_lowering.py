@@ -159,7 +159,12 @@ def atan2_of_constant_zeros(k: int) -> float:
         return math.atan2(y, -0.0)
     if k == 2:
         return np.arctan2(-0.0, -0.0)
-    return math.atan2(0, 0.0)
+    if k == 3:
+        return math.atan2(0, 0.0)
+    # Zeros that become constants only during canonicalization (fuzzer,
+    # seed 946108218): (k * 0) folds to 0 after the frontend.
+    v = float(k * 0) * 2.0
+    return np.arctan2(v, -v)
 
 
 # Found by the fuzzer (seed 8675309): np.float64(literal) is a typed numpy

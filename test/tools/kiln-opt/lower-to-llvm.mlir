@@ -44,3 +44,20 @@ func.func @empty_reversed_view(%i: index) -> f64 {
   %x = memref.load %v[%i] : memref<?xf64, strided<[?], offset: ?>>
   return %x : f64
 }
+
+// -----
+
+// atan2 of operands that become constant zeros only during canonicalization
+// gives C99's pi, not the NaN of upstream's folder.
+// CHECK-LABEL: llvm.func @atan2_of_folded_zeros(
+// CHECK: llvm.mlir.constant(3.1415926535897931 : f64)
+// CHECK-NOT: 0x7FF8000000000000
+// CHECK: llvm.return
+func.func @atan2_of_folded_zeros(%n: i64) -> f64 {
+  %c0 = arith.constant 0 : i64
+  %p = arith.muli %n, %c0 : i64
+  %y = arith.sitofp %p : i64 to f64
+  %nz = arith.constant -0.0 : f64
+  %r = math.atan2 %y, %nz : f64
+  return %r : f64
+}

@@ -15,6 +15,13 @@ config.environment["PYTHONPATH"] = os.path.join(config.kiln_source_dir, "python_
 config.environment["KILN_KILNC"] = os.path.join(config.kiln_tools_dir, "kilnc")
 
 config.substitutions.append(("%python", config.python_executable))
+# The ASan runtime (Debian's libclang-rt-22-dev) that code built with
+# kilnc --sanitize is loaded under (LD_PRELOAD).
+asan_runtime = os.path.join(config.llvm_tools_dir, "..", "lib", "clang", "22", "lib", "linux",
+                            "libclang_rt.asan-x86_64.so")
+if os.path.exists(asan_runtime):
+    config.available_features.add("asan-runtime")
+    config.substitutions.append(("%asan_runtime", os.path.normpath(asan_runtime)))
 # Before %kiln, which is a prefix of it.
 config.substitutions.append(
     ("%kiln_plugin", os.path.join(config.kiln_binary_dir, "lib", "KilnLLVMPasses.so")))

@@ -18,7 +18,8 @@ namespace kiln {
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
 compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs,
-               llvm::TargetMachine &machine, llvm::LLVMContext &context) {
+               llvm::TargetMachine &machine, llvm::LLVMContext &context,
+               const std::vector<std::string> &extraArgs) {
   std::string triple = machine.getTargetTriple().str();
   std::vector<std::string> storage = {
       KILN_CLANG_DRIVER_PATH, "-x", "c", "-std=gnu11", "-target", triple,
@@ -33,6 +34,7 @@ compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs
     storage.push_back("-I");
     storage.push_back(dir);
   }
+  storage.insert(storage.end(), extraArgs.begin(), extraArgs.end());
   std::vector<const char *> args;
   for (const std::string &arg : storage)
     args.push_back(arg.c_str());

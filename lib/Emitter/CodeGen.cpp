@@ -5,6 +5,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
 
 #include <set>
 
@@ -59,7 +60,7 @@ void internalizeAllBut(llvm::Module &module,
 }
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    unsigned optLevel) {
+                    unsigned optLevel, bool addressSanitizer) {
   llvm::LoopAnalysisManager loopAM;
   llvm::FunctionAnalysisManager functionAM;
   llvm::CGSCCAnalysisManager cgsccAM;
@@ -76,6 +77,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   builder.registerFunctionAnalyses(functionAM);
   builder.registerLoopAnalyses(loopAM);
   builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+  if (addressSanitizer)
+    builder.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &passes, llvm::OptimizationLevel,
+           llvm::ThinOrFullLTOPhase) {
+          passes.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}));
+        });
 
   llvm::ModulePassManager passes;
   switch (optLevel) {

@@ -42,18 +42,23 @@ void describeVectorTarget(mlir::ModuleOp module, llvm::TargetMachine &machine);
 std::vector<std::string> exposeCInterface(llvm::Module &module,
                                           llvm::StringRef symbolPrefix);
 
-// Compiles a C file with Clang's libraries in this process.
+// Compiles a C file with Clang's libraries in this process. `extraArgs` go
+// to the clang driver after Kiln's own flags (kilnc --sanitize passes
+// -fsanitize=... there).
 llvm::Expected<std::unique_ptr<llvm::Module>>
 compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs,
-               llvm::TargetMachine &machine, llvm::LLVMContext &context);
+               llvm::TargetMachine &machine, llvm::LLVMContext &context,
+               const std::vector<std::string> &extraArgs = {});
 
 // Makes every definition internal except `exported`.
 void internalizeAllBut(llvm::Module &module,
                        const std::vector<std::string> &exported);
 
-// The new pass manager's default pipeline at -O<optLevel>.
+// The new pass manager's default pipeline at -O<optLevel>. With
+// `addressSanitizer`, AddressSanitizer instruments every function marked
+// `sanitize_address` at the end of the pipeline, where clang runs it.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    unsigned optLevel);
+                    unsigned optLevel, bool addressSanitizer = false);
 
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
                             llvm::CodeGenFileType fileType,

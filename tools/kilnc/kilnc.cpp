@@ -123,6 +123,15 @@ cl::opt<std::string> vectorReportFile(
              "of the optimized LLVM module"),
     cl::value_desc("file"), cl::cat(kilncCategory));
 
+cl::opt<std::string> sanitize(
+    "sanitize",
+    cl::desc("Instrument the generated code: `address` (AddressSanitizer on "
+             "the kernels and the --c-source C, after optimization) and/or "
+             "`undefined` (UBSan checks in the --c-source C), comma-separated. "
+             "The result needs the ASan runtime loaded first, e.g. "
+             "LD_PRELOAD=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)"),
+    cl::value_desc("address,undefined"), cl::init(""), cl::cat(kilncCategory));
+
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "kilnc") << message << "\n";
   return 1;
@@ -154,6 +163,32 @@ int main(int argc, char **argv) {
   if (!vectorReportFile.empty() && emitKind == EmitKind::MLIRLLVM)
     return fail("--vector-report describes LLVM IR; it cannot be combined "
                 "with --emit=mlir-llvm");
+
+  bool addressSanitizer = false;
+  bool undefinedSanitizer = false;
+  if (!sanitize.empty()) {
+    llvm::SmallVector<llvm::StringRef> kinds;
+    llvm::StringRef(sanitize).split(kinds, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef kind : kinds) {
+      if (kind == "address")
+        addressSanitizer = true;
+      else if (kind == "undefined")
+        undefinedSanitizer = true;
+      else
+        return fail("--sanitize takes address and/or undefined, not '" + kind +
+                    "'");
+    }
+    if (emitKind == EmitKind::MLIRLLVM)
+      return fail("--sanitize instruments LLVM IR; it cannot be combined with "
+                  "--emit=mlir-llvm");
+  }
+  std::vector<std::string> sanitizeArgs;
+  if (addressSanitizer)
+    sanitizeArgs.push_back("-fsanitize=address");
+  if (undefinedSanitizer) {
+    sanitizeArgs.push_back("-fsanitize=undefined");
+    sanitizeArgs.push_back("-fno-sanitize-recover=undefined");
+  }
 
   mlir::DialectRegistry registry;
   kiln::registerKilnDialects(registry);
@@ -231,7 +266,7 @@ int main(int argc, char **argv) {
 
   for (const std::string &source : cSources) {
     auto compiled = kiln::compileCSource(source, includeDirs, **machine,
-                                         llvmContext);
+                                         llvmContext, sanitizeArgs);
     if (!compiled)
       return fail(llvm::toString(compiled.takeError()));
     kiln::prepareForTarget(**compiled, **machine);
@@ -245,6 +280,11 @@ int main(int argc, char **argv) {
                                                  exportedSymbols.end()));
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return fail("internal error: the LLVM module does not verify");
+  // The kernels from MLIR carry no sanitizer attribute; clang marked the C.
+  if (addressSanitizer)
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration())
+        function.addFnAttr(llvm::Attribute::SanitizeAddress);
 
   llvm::LLVMRemarkFileHandle remarks;
   if (!remarksFile.empty()) {
@@ -255,7 +295,7 @@ int main(int argc, char **argv) {
       return fail("cannot write remarks: " + llvm::toString(handle.takeError()));
     remarks = std::move(*handle);
   }
-  kiln::optimizeModule(*llvmModule, **machine, optLevel);
+  kiln::optimizeModule(*llvmModule, **machine, optLevel, addressSanitizer);
   if (remarks) {
     remarks->keep();
     remarks.finalize();

@@ -187,3 +187,20 @@ def test_module_constants_rebound_by_tuples_or_blocks_are_not_constants(tmp_path
                       "W = 4\nfor W in range(3):\n    pass\nV = 7\n\n"
                       "def bump():\n    global V\n    V = 8\n")
     assert load_module(str(source)).module_constants() == {"A": 1}
+
+
+# ---- fuzzer seed 20261203 (f1162): `(a if c else b)` of two Python ints is a
+# Python int, weak under NEP 50: it adapts to an int32 operand (and wraps with
+# it) instead of widening it to int64. numpy 1.24 (Debian's, the CPython side
+# here) still casts by value, so the expected values are numpy 2's, written out.
+def test_conditional_expression_of_literals_is_weak(mod):
+    f = mod.native
+    assert f.literal_choice_times_int32(True) == 6          # int32(2147483647 * -6)
+    assert f.literal_choice_times_int32(False) == 12
+    assert f.literal_or_int32_times_int32(True, np.int32(3)) == 2147483641
+    assert f.literal_or_int32_times_int32(False, np.int32(3)) == 2147483645
+    assert f.literal_choice_times_float32(True) == float(np.float32(0.1))
+    assert f.literal_choice_times_float32(False) == float(np.float32(2.5) * np.float32(0.1))
+    assert f.big_literal_choice_times_int32(False) == 3
+    with pytest.raises(OverflowError, match="Python integer 1099511627776 out of bounds for int32"):
+        f.big_literal_choice_times_int32(True)

@@ -1665,27 +1665,39 @@ class FunctionCodeGenerator(LibraryCalls):
                 previous = self.expression_types.get(key)
                 if isinstance(value.type, kt.ArrayType):
                     joined = value.type
+                    if isinstance(previous, VarType):
+                        raise self.error(node, "the branches of this conditional expression "
+                                               "are an array and a number")
                     if previous is not None and previous != joined:
                         raise self.error(node, "the branches of this conditional expression "
                                                "have different array types")
                 else:
-                    joined = value.type if previous is None else (
-                        previous if previous == value.type else kt.promote(previous, value.type))
+                    # Python literals in both branches give a Python number
+                    # (weak under NEP 50); a literal beside a typed branch
+                    # adapts to it, as a variable's assignments do.
+                    if previous is not None and not isinstance(previous, VarType):
+                        raise self.error(node, "the branches of this conditional expression "
+                                               "are an array and a number")
+                    joined = self.join(previous, value, node)
                 if joined != previous:
                     self.expression_types[key] = joined
                     self.changed = True
-                converted = value if value.type == joined else self.convert(value, joined, node)
+                joined_type = joined.type if isinstance(joined, VarType) else joined
+                converted = value if value.type == joined_type else self.convert(
+                    value, joined_type, node)
                 self.lines.append("  " * self.indent + f"scf.yield {converted.name} : "
-                                  f"{joined.mlir} {self.loc(node)}")
+                                  f"{joined_type.mlir} {self.loc(node)}")
             return build
 
         then_lines, _ = self.region(branch(node.body, "then"))
         else_lines, _ = self.region(branch(node.orelse, "else"))
-        result_type = self.expression_types[key]
+        joined = self.expression_types[key]
+        result_type = joined.type if isinstance(joined, VarType) else joined
+        weak = result_type.kind if isinstance(joined, VarType) and joined.weak else None
         name = self.fresh()
         self.emit_if_text(name, condition, [result_type.mlir], then_lines, else_lines, node)
         origins = holder["then"].origins | holder["else"].origins
-        return Value(name, result_type, origins=origins)
+        return Value(name, result_type, weak=weak, origins=origins)
 
     # ---------------------------------------------------------------- calls
     def expr_Call(self, node):

@@ -256,3 +256,25 @@ def element(x: kiln.f64[:], i: int) -> float:
 @kiln.export
 def element_2d(m: kiln.f64[:, :], i: int, j: int) -> float:
     return m[i, j]
+
+
+# ---- conditional expressions of Python literals stay Python numbers (NEP 50)
+@kiln.export
+def literal_choice_times_int32(flag: bool) -> int:
+    chosen: int = (2147483647 if flag else (-2)) * (~np.int32(5))
+    return chosen
+
+
+@kiln.export
+def literal_or_int32_times_int32(flag: bool, x: kiln.i32) -> int:
+    return (7 if flag else x) * np.int32(2147483647)
+
+
+@kiln.export
+def literal_choice_times_float32(flag: bool) -> float:
+    return (1 if flag else 2.5) * np.float32(0.1)
+
+
+@kiln.export
+def big_literal_choice_times_int32(flag: bool) -> int:
+    return (2**40 if flag else 1) * np.int32(3)

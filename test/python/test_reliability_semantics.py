@@ -204,3 +204,5 @@ def test_conditional_expression_of_literals_is_weak(mod):
     assert f.big_literal_choice_times_int32(False) == 3
     with pytest.raises(OverflowError, match="Python integer 1099511627776 out of bounds for int32"):
         f.big_literal_choice_times_int32(True)
+    # `or`/`and` of Python literals likewise.
+    assert f.literal_or_literal_times_int32(np.int32(2147483647)) == 2147483645

@@ -1621,20 +1621,24 @@ class FunctionCodeGenerator(LibraryCalls):
             raise self.error(node, "`and`/`or` on arrays is not supported")
         # The result type must be known before the second operand is built;
         # use the join of a dry evaluation's type, recorded per node.
+        # Operands join like a variable's assignments: Python literals on
+        # both sides stay a (weak) Python number, a literal beside a typed
+        # operand adapts to it.
         key = (node.lineno, node.col_offset, len(operands))
-        result_type = self.expression_types.get(key, first.type)
+        result_var = self.expression_types.get(key) or self.join(None, first, node)
+        result_type = result_var.type
         condition = self.truthy(first, node)
         holder = {}
 
         def rest_build():
             value = self.bool_op(is_and, operands[1:], node)
             holder["rest"] = value
-            joined = result_type if value.type == result_type else kt.promote(result_type,
-                                                                              value.type)
-            if joined != self.expression_types.get(key, first.type):
+            joined = self.join(self.join(None, first, node), value, node)
+            if joined != self.expression_types.get(key):
                 self.expression_types[key] = joined
                 self.changed = True
-            converted = self.convert(value, result_type, node) if joined == result_type else value
+            converted = self.convert(value, result_type, node) if (
+                joined.type == result_type) else value
             pad = "  " * self.indent
             self.lines.append(f"{pad}scf.yield {converted.name} : {converted.type.mlir} "
                               f"{self.loc(node)}")
@@ -1651,7 +1655,7 @@ class FunctionCodeGenerator(LibraryCalls):
             self.emit_if_text(name, condition, [result_type.mlir], rest_lines, keep_lines, node)
         else:
             self.emit_if_text(name, condition, [result_type.mlir], keep_lines, rest_lines, node)
-        return Value(name, result_type)
+        return Value(name, result_type, weak=result_type.kind if result_var.weak else None)
 
     def expr_IfExp(self, node):
         condition = self.truthy(self.expression(node.test), node.test)

@@ -278,3 +278,8 @@ def literal_choice_times_float32(flag: bool) -> float:
 @kiln.export
 def big_literal_choice_times_int32(flag: bool) -> int:
     return (2**40 if flag else 1) * np.int32(3)
+
+
+@kiln.export
+def literal_or_literal_times_int32(x: kiln.i32) -> int:
+    return (0 or 3) * x

@@ -112,5 +112,6 @@ _TYPING_RULES = ("promote", "weak_promote", "default_for_kind")
 def __getattr__(name):
     if name in _TYPING_RULES:
         from .compiler import typing_rules
-        return getattr(typing_rules, name)
+        value = globals()[name] = getattr(typing_rules, name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -62,7 +62,8 @@ def observing_generator():
 
     def generate(self):
         text, signature = original_generate(self)
-        observed[self.func.name] = (self.observed_values, dict(self.var_types), signature)
+        observed[self.func.name] = (self.observed_values, dict(self.var_types), signature,
+                                    dict(self.expression_types))
         return text, signature
 
     generator.expression, generator.emit_function, generator.generate = (
@@ -111,7 +112,7 @@ def cross_check(path):
             problems.append(f"{name}:{func.name}: type inference rejects {first(got)}, the "
                             "generator compiles it")
             continue
-    for func_name, (values, variables, signature) in observed.items():
+    for func_name, (values, variables, signature, joins) in observed.items():
         typed = inferred.functions.get(func_name)
         if typed is None or not typed.ok:
             problems.append(f"{name}:{func_name}: compiled by the generator, not typed")
@@ -132,6 +133,14 @@ def cross_check(path):
                 problems.append(f"{name}:{func_name}:{node.lineno}:{node.col_offset + 1}: "
                                 f"`{ast.unparse(node)}` is {(value.type, value.weak)}, generator "
                                 f"{want}")
+        for (node, count), type_ in typed.bool_op_tails.items():
+            # The generator keys `and`/`or` tails by position; an unrecorded
+            # tail has the type of its first operand.
+            first_operand = values.get(node.values[-count], [(None, None)])[0][0]
+            want = joins.get((node.lineno, node.col_offset, count), first_operand)
+            if type_ != want:
+                problems.append(f"{name}:{func_name}:{node.lineno}: `{ast.unparse(node)}` tail "
+                                f"{count} is {type_}, generator {want}")
         mine = {n: (v.type, v.weak) for n, v in typed.variables.items()}
         theirs = {n: (v.type, v.weak) for n, v in variables.items()}
         if mine != theirs:

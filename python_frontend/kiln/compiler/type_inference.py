@@ -92,6 +92,9 @@ class TypedFunction:
     variables: dict = field(default_factory=dict)     # name -> VariableType
     values: dict = field(default_factory=dict)        # ast node -> TypedValue
     loop_carried: dict = field(default_factory=dict)  # ast.For/While -> [names]
+    # `a or b or c` is evaluated as `a or (b or c)`: the result type of the
+    # last n operands of a BoolOp node, for every tail code generation builds.
+    bool_op_tails: dict = field(default_factory=dict)  # (ast.BoolOp, n) -> type
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
     diagnostics: list = field(default_factory=list)
 
@@ -108,6 +111,11 @@ class TypedFunction:
     def error(self) -> KilnCompileError:
         return KilnCompileError(self.diagnostics)
 
+    def tail_type(self, node: ast.BoolOp, count: int):
+        """The type of the last `count` operands of `node` (`b or c` in
+        `a or b or c`); the whole node's type for all of them."""
+        return self.bool_op_tails.get((node, count)) or self.type_of(node)
+
 
 @dataclass
 class ModuleTypes:
@@ -116,6 +124,9 @@ class ModuleTypes:
     not type to its KilnCompileError (all of its diagnostics)."""
     functions: dict
     failures: dict
+    # Python's recursion limit stopped a function ("nested too deeply"): the
+    # driver runs the stage again on a deep stack, as it does code generation.
+    hit_recursion_limit: bool = False
 
 
 # ------------------------------------------------------------ AST helpers
@@ -203,6 +214,11 @@ class FunctionTyping:
         self.raises = False
         self.callees: dict = {}
         self.allow_none_value = False
+        # Per round (the last round's are the result):
+        self.written: set = set()
+        self.values: dict = {}
+        self.carried_by_loop: dict = {}
+        self.bool_op_tails: dict = {}
 
     # ------------------------------------------------------------ errors
     def report(self, node, message: str) -> None:
@@ -260,9 +276,9 @@ class FunctionTyping:
         return TypedFunction(
             name=self.func.name, node=self.func, exported=self.exported, options=self.options,
             params=params, return_type=self.return_type(), raises=self.raises,
-            written_arrays=frozenset(getattr(self, "written", ())),
-            variables=dict(self.var_types), values=getattr(self, "values", {}),
-            loop_carried=getattr(self, "carried_by_loop", {}), callees=dict(self.callees),
+            written_arrays=frozenset(self.written), variables=dict(self.var_types),
+            values=self.values, loop_carried=self.carried_by_loop,
+            bool_op_tails=self.bool_op_tails, callees=dict(self.callees),
             diagnostics=list(diagnostics))
 
     def resolve_parameters(self) -> list:
@@ -297,6 +313,7 @@ class FunctionTyping:
         self.declared: dict = {}
         self.values: dict = {}
         self.carried_by_loop: dict = {}
+        self.bool_op_tails: dict = {}
         self.frame = ExitFrame("function")
         self.can_allocate = True
         self.allocation_count = 0
@@ -1044,6 +1061,7 @@ class FunctionTyping:
 
         self.region(rest)
         self.region(lambda: self.convert(first, result_type, node))
+        self.bool_op_tails[(node, len(operands))] = result_type
         return TypedValue(result_type)
 
     def expr_IfExp(self, node):
@@ -1346,9 +1364,7 @@ class FunctionTyping:
 
     def numpy_float(self, value, node) -> TypedValue:
         self.expect_scalar(value, node, "this function")
-        if value.type == kt.f32:
-            return value
-        return self.convert(value, kt.f64, node)
+        return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
         """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
@@ -1529,6 +1545,7 @@ class ModuleTyping:
         self.constants = context.module_constants()
         self.results: dict = {}          # name -> TypedFunction
         self.in_progress: list = []
+        self.hit_recursion_limit = False
 
     def signature(self, name, node=None) -> TypedFunction:
         """The typed function `name`, for a call; KilnCompileError when it
@@ -1553,6 +1570,7 @@ class ModuleTyping:
         except KilnCompileError as error:
             typed = TypedFunction(func.name, func, False, {}, diagnostics=error.diagnostics)
         except RecursionError:
+            self.hit_recursion_limit = True
             depth, statement = deepest_statement(func)
             typed = TypedFunction(func.name, func, False, {}, diagnostics=[
                 self.context.diagnostic(statement, f"expression nested too deeply ({depth} "
@@ -1587,7 +1605,8 @@ def infer_module(context, functions=None) -> ModuleTypes:
             failures[func.name] = KilnCompileError(context.diagnostic(
                 func, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
                       "a number result", func.name))
-    return ModuleTypes(functions=dict(typing.results), failures=failures)
+    return ModuleTypes(functions=dict(typing.results), failures=failures,
+                       hit_recursion_limit=typing.hit_recursion_limit)
 
 
 def describe(typed: TypedFunction) -> list:

@@ -104,34 +104,14 @@ KILN_SCALARS = {"f64": f64, "f32": f32, "i64": i64, "i32": i32}
 ARRAY_DTYPES = (f64, f32, i64, i32)
 
 
-def promote(a: ScalarType, b: ScalarType) -> ScalarType:
-    """The type of a binary arithmetic result on two *typed* operands.
-
-    Follows numpy's rules for these five types: bool widens to the other
-    operand; same kinds take the wider type; int with float gives f64 unless
-    both are 32-bit-or-less and the float is f32 (numpy gives f64 for i32+f32
-    too, which is what we do).
-    """
-    if a == b:
-        return a
-    if a.is_bool:
-        return b
-    if b.is_bool:
-        return a
-    if a.kind == b.kind:
-        return a if a.bits >= b.bits else b
-    return f64
+# The promotion rules live with the other typing rules; they stay importable
+# from here (PEP 562 lazy attributes: typing_rules imports this module).
+_TYPING_RULES = ("promote", "weak_promote", "default_for_kind")
 
 
-def weak_promote(typed: ScalarType, literal_kind: str) -> ScalarType:
-    """Result type of a typed operand with a Python literal (NEP 50: the
-    literal adapts to the typed operand unless it is a float meeting an int)."""
-    if literal_kind == "float" and not typed.is_float:
-        return f64
-    if literal_kind == "int" and typed.is_bool:
-        return i64
-    return typed
-
-
-def default_for_kind(kind: str) -> ScalarType:
-    return {"int": i64, "float": f64, "bool": boolean}[kind]
+def __getattr__(name):
+    if name in _TYPING_RULES:
+        from .compiler import typing_rules
+        value = globals()[name] = getattr(typing_rules, name)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,1648 @@
+"""Type inference: the frontend stage between the subset check and MLIR
+generation. It types every expression node and every variable of a
+function (and of every module function it calls) on the syntax tree,
+before any MLIR exists, and reports *all* type errors of a function at once.
+
+What it computes, per function (`TypedFunction`):
+
+* the signature: parameter types, the return type (a scalar, an array, a
+  `TupleType`, or None), whether the function can raise (callers pass it an
+  error record), and which arrays it writes (its own allocations and the
+  parameters it may view);
+* the type of every expression node the code generator evaluates
+  (`type_of(node)`, or `value_of(node)` for the NEP 50 facts: whether the
+  value is a *weak* Python literal, and its compile-time value);
+* the type of every variable (`variables`; one type per variable over the
+  whole function, the join of everything assigned to it), and which
+  variables each loop carries (`loop_carried`);
+* the typed functions of its callees (`callees`).
+
+How: variable types are flow-insensitive, so a loop can widen a variable
+that an earlier statement read (`s = 0` ... `s += x[i]` with a float array
+makes `s` a float). The stage walks the whole function once per *round*
+with the variable types found so far, widening them as assignments need
+it; the first round that changes nothing is the fixpoint (at most
+`MAX_TYPING_ROUNDS`). The walk visits statements in the order, and under the
+same control-flow rules (exits, loops, merges), as code generation will
+emit them, so the types are those code generation needs at each node.
+
+Errors: a rule that fails records a `Diagnostic` (file:line:col) and gives
+the expression the type `UNKNOWN`, which every rule accepts silently, so
+one mistake is reported once and the walk goes on to the next. A failed
+statement is skipped; the diagnostics of all rounds are kept (each location
+once, first round first), so the first one is the error code generation
+used to stop at. The rules themselves are in `typing_rules.py`.
+
+Run it alone: `python3 -m kiln.compiler.type_inference mod.py [--types]`
+prints every type error of the module's exported functions (and of the
+helpers they call), or with --types their signatures and variable types.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from dataclasses import dataclass, field
+
+from .. import typesystem as kt
+from ..errors import Diagnostic, KilnCompileError
+from . import typing_rules as rules
+from .source import deepest_statement
+from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
+from .typing_rules import UNKNOWN, display, is_unknown
+
+MAX_TYPING_ROUNDS = 8
+
+
+# ------------------------------------------------------------ the typed tree
+@dataclass
+class TypedValue:
+    """What the stage knows of one evaluated expression."""
+    type: object                 # ScalarType, ArrayType, TupleType, None (no value), UNKNOWN
+    weak: str | None = None      # "int"/"float"/"bool": an untyped Python literal (NEP 50)
+    constant: object = None      # the Python value, when known at compile time
+    origins: frozenset = frozenset()  # the parameters/allocations ("alloc:N") it may view
+    elements: list | None = None      # a tuple's element values
+
+
+@dataclass(frozen=True)
+class VariableType:
+    type: object
+    weak: bool = False           # bound only to Python literals so far
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: object
+
+
+@dataclass
+class TypedFunction:
+    """One function's types, for code generation to read."""
+    name: str
+    node: ast.FunctionDef
+    exported: bool
+    options: dict
+    params: list = field(default_factory=list)
+    return_type: object = None
+    raises: bool = False
+    written_arrays: frozenset = frozenset()
+    variables: dict = field(default_factory=dict)     # name -> VariableType
+    values: dict = field(default_factory=dict)        # ast node -> TypedValue
+    loop_carried: dict = field(default_factory=dict)  # ast.For/While -> [names]
+    # `a or b or c` is evaluated as `a or (b or c)`: the result type of the
+    # last n operands of a BoolOp node, for every tail code generation builds.
+    bool_op_tails: dict = field(default_factory=dict)  # (ast.BoolOp, n) -> type
+    callees: dict = field(default_factory=dict)       # name -> TypedFunction
+    diagnostics: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+    def type_of(self, node):
+        return self.values[node].type
+
+    def value_of(self, node) -> TypedValue:
+        return self.values[node]
+
+    def error(self) -> KilnCompileError:
+        return KilnCompileError(self.diagnostics)
+
+    def tail_type(self, node: ast.BoolOp, count: int):
+        """The type of the last `count` operands of `node` (`b or c` in
+        `a or b or c`); the whole node's type for all of them."""
+        return self.bool_op_tails.get((node, count)) or self.type_of(node)
+
+
+@dataclass
+class ModuleTypes:
+    """The typed functions of one module: the requested ones and every
+    function they call; `failures` maps each requested function that does
+    not type to its KilnCompileError (all of its diagnostics)."""
+    functions: dict
+    failures: dict
+    # Python's recursion limit stopped a function ("nested too deeply"): the
+    # driver runs the stage again on a deep stack, as it does code generation.
+    hit_recursion_limit: bool = False
+
+
+# ------------------------------------------------------------ AST helpers
+# Facts about statement lists that typing and code generation share.
+def assigned_names(stmts) -> list:
+    names = []
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
+                targets = [node.target]
+            for target in targets:
+                # `a, b = b, a + b` binds a and b: walk tuple/list targets too.
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store) and \
+                            leaf.id not in names:
+                        names.append(leaf.id)
+    return names
+
+
+def contains_return(stmts) -> bool:
+    return any(isinstance(node, ast.Return) for stmt in stmts for node in ast.walk(stmt))
+
+
+def loop_exits(loop, kinds=(ast.Break,)) -> bool:
+    """True when `loop` itself has a `break` (or another of `kinds`), not
+    counting nested loops; a non-loop statement is searched the same way."""
+    def walk(stmts):
+        for stmt in stmts:
+            if isinstance(stmt, kinds):
+                return True
+            if isinstance(stmt, (ast.For, ast.While)):
+                continue
+            for name in ("body", "orelse"):
+                if walk(getattr(stmt, name, []) or []):
+                    return True
+        return False
+    return walk(loop.body) if isinstance(loop, (ast.For, ast.While)) else walk([loop])
+
+
+@dataclass
+class ExitFrame:
+    """What ends the statement list being typed: the function ("function",
+    `in_branch` inside an `if` that returns) or a loop body ("loop", with
+    the variables it carries and whether it has break/return flags)."""
+    kind: str
+    in_branch: bool = False
+    carried: list = field(default_factory=list)
+    has_flags: bool = False
+
+    def for_branch(self) -> "ExitFrame":
+        return ExitFrame("function", in_branch=True) if self.kind == "function" else self
+
+
+class _Abandon(Exception):
+    """Stops typing the current expression or statement; its diagnostic (if
+    any: an UNKNOWN operand abandons silently) is already recorded."""
+
+
+def _scalar(type_) -> bool:
+    return isinstance(type_, kt.ScalarType)
+
+
+# ----------------------------------------------------------- one function
+class FunctionTyping:
+    def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
+                 exported: bool):
+        self.module = module
+        self.context = module.context
+        self.func = func
+        self.options = options
+        self.exported = exported
+        self.boundscheck = options.get("boundscheck", True)
+        self.diagnostics: list = []
+        self.reported_before: set = set()   # (line, column) of earlier rounds' errors
+        self.reported_now: set = set()
+        # Widened across rounds:
+        self.var_types: dict = {}
+        self.expression_types: dict = {}     # `and`/`or`/`x if c else y` result types
+        self.variable_origins: dict = {}
+        self.inferred_return: VariableType | None = None
+        self.return_annotation = None
+        self.raises = False
+        self.callees: dict = {}
+        self.allow_none_value = False
+        # Per round (the last round's are the result):
+        self.written: set = set()
+        self.values: dict = {}
+        self.carried_by_loop: dict = {}
+        self.bool_op_tails: dict = {}
+
+    # ------------------------------------------------------------ errors
+    def report(self, node, message: str) -> None:
+        diagnostic = self.context.diagnostic(node, message, self.func.name)
+        self.record(diagnostic)
+
+    def record(self, diagnostic: Diagnostic) -> None:
+        where = (diagnostic.line, diagnostic.column)
+        if where in self.reported_before or (*where, diagnostic.message) in self.reported_now:
+            return
+        self.reported_now.add((*where, diagnostic.message))
+        self.diagnostics.append(diagnostic)
+
+    def fail(self, node, message: str):
+        self.report(node, message)
+        raise _Abandon()
+
+    @staticmethod
+    def absorb(*values) -> None:
+        """An operand whose typing failed: abandon quietly (no cascade)."""
+        for value in values:
+            if value is None or is_unknown(value.type) or (
+                    value.elements is not None and any(is_unknown(e.type)
+                                                       for e in value.elements)):
+                raise _Abandon()
+
+    # --------------------------------------------------------------- run
+    def run(self) -> TypedFunction:
+        try:
+            SubsetChecker(self.context, self.func.name).check_function(self.func)
+        except KilnCompileError as error:
+            return self.result([], error.diagnostics)
+        params = self.resolve_parameters()
+        if self.func.returns is not None:
+            try:
+                annotation = self.context.resolve_annotation(self.func.returns)
+                self.return_annotation = None if annotation == "None" else annotation
+            except KilnCompileError as error:
+                for diagnostic in error.diagnostics:
+                    self.record(diagnostic)
+                self.return_annotation = UNKNOWN
+        for _ in range(MAX_TYPING_ROUNDS):
+            self.changed = False
+            self.walk_round(params)
+            self.reported_before |= {(line, column) for line, column, _ in self.reported_now}
+            self.reported_now = set()
+            if not self.changed:
+                break
+        else:
+            self.report(self.func, "the types of the variables did not settle; annotate them "
+                                   "(x: float = 0) to help")
+        return self.result(params, self.diagnostics)
+
+    def result(self, params, diagnostics) -> TypedFunction:
+        return TypedFunction(
+            name=self.func.name, node=self.func, exported=self.exported, options=self.options,
+            params=params, return_type=self.return_type(), raises=self.raises,
+            written_arrays=frozenset(self.written), variables=dict(self.var_types),
+            values=self.values, loop_carried=self.carried_by_loop,
+            bool_op_tails=self.bool_op_tails, callees=dict(self.callees),
+            diagnostics=list(diagnostics))
+
+    def resolve_parameters(self) -> list:
+        params = []
+        for arg in self.func.args.args:
+            type_ = UNKNOWN
+            if arg.annotation is None:
+                self.report(arg, f"parameter `{arg.arg}` needs a type annotation "
+                                 "(int, float, bool, kiln.f64[:], ...)")
+            else:
+                try:
+                    annotation = self.context.resolve_annotation(arg.annotation)
+                    if annotation == "None":
+                        self.report(arg, f"parameter `{arg.arg}` cannot be None")
+                    else:
+                        type_ = annotation
+                except KilnCompileError as error:
+                    for diagnostic in error.diagnostics:
+                        self.record(diagnostic)
+            params.append(Parameter(arg.arg, type_))
+        return params
+
+    def return_type(self):
+        if self.func.returns is not None:
+            return self.return_annotation
+        return None if self.inferred_return is None else self.inferred_return.type
+
+    def walk_round(self, params) -> None:
+        self.symbols: dict = {}
+        self.maybe_undefined: set = set()
+        self.written: set = set()
+        self.declared: dict = {}
+        self.values: dict = {}
+        self.carried_by_loop: dict = {}
+        self.bool_op_tails: dict = {}
+        self.frame = ExitFrame("function")
+        self.can_allocate = True
+        self.allocation_count = 0
+        raised_before, self.raises = self.raises, False
+        for param in params:
+            self.symbols[param.name] = TypedValue(param.type, origins=frozenset([param.name]))
+            self.var_types[param.name] = VariableType(param.type)
+            self.declared[param.name] = param.type
+        self.body(self.func.body, terminal=True)
+        if self.raises != raised_before:
+            self.changed = True     # callers' error records depend on it
+
+    # -------------------------------------------------------- statements
+    def guarded(self, action, *args):
+        try:
+            return action(*args)
+        except _Abandon:
+            return None
+
+    def body(self, stmts, terminal=False) -> bool:
+        """Types a statement list in the order code generation emits it;
+        True when it ended in an exit (return, break, continue, raise)."""
+        for position, stmt in enumerate(stmts):
+            rest = stmts[position + 1:]
+            if isinstance(stmt, ast.Return):
+                self.guarded(self.exit_return, stmt)
+                return True
+            if isinstance(stmt, ast.Raise) and terminal:
+                self.statement(stmt)
+                self.guarded(self.exit_unreachable, stmt)
+                return True
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                self.guarded(self.finish_loop, "break" if isinstance(stmt, ast.Break)
+                             else "continue", stmt)
+                return True
+            if isinstance(stmt, ast.If) and self.has_exit([stmt]):
+                self.exiting_if(stmt, rest)
+                return True
+            if isinstance(stmt, (ast.For, ast.While)) and contains_return(stmt.body):
+                self.statement(stmt)
+                self.after_returning_loop(stmt, rest)
+                return True
+            self.statement(stmt)
+        if terminal:
+            self.guarded(self.fall_off_end, stmts[-1] if stmts else self.func)
+            return True
+        return False
+
+    def region(self, build, bind=None, frame=None, allocation_scope=False):
+        """Types `build` in a nested scope (a branch, a loop body, the lazy
+        operand of `and`); returns its symbols. Arrays may be allocated only
+        where they run at most once per call: the function body and the
+        branches of an `if` that ends the function."""
+        saved_symbols, saved_undefined = self.symbols, set(self.maybe_undefined)
+        saved_frame, saved_allocate = self.frame, self.can_allocate
+        self.can_allocate = allocation_scope
+        self.symbols = dict(saved_symbols)
+        if frame is not None:
+            self.frame = frame
+        try:
+            if bind:
+                bind()
+            build()
+        except _Abandon:
+            pass
+        finally:
+            symbols = self.symbols
+            self.symbols = saved_symbols
+            self.region_undefined = self.maybe_undefined
+            self.maybe_undefined = saved_undefined
+            self.frame, self.can_allocate = saved_frame, saved_allocate
+        return symbols
+
+    def has_exit(self, stmts) -> bool:
+        if contains_return(stmts):
+            return True
+        return self.frame.kind == "loop" and any(
+            loop_exits(stmt, (ast.Break, ast.Continue)) for stmt in stmts)
+
+    def statement(self, stmt) -> None:
+        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        try:
+            if method is None:
+                self.fail(stmt, f"statement `{type(stmt).__name__}` is not supported")
+            method(stmt)
+        except _Abandon:
+            pass
+
+    # ------------------------------------------------------------ exits
+    def exit_return(self, stmt: ast.Return) -> None:
+        self.return_value(stmt)
+        if self.frame.kind == "loop":
+            self.finish_loop("return", stmt)
+
+    def return_value(self, stmt: ast.Return):
+        result = self.return_type()
+        if stmt.value is None or (isinstance(stmt.value, ast.Constant)
+                                  and stmt.value.value is None):
+            if result is not None and not is_unknown(result):
+                self.fail(stmt, f"`{self.func.name}` returns None here but a value elsewhere")
+            return None
+        if isinstance(stmt.value, ast.Tuple):
+            value = self.tuple_value([self.expression(e) for e in stmt.value.elts])
+        else:
+            value = self.expression(stmt.value)
+        self.absorb(value)
+        if isinstance(value.type, kt.ArrayType):
+            if self.frame.kind == "loop":
+                self.fail(stmt, "returning an array from inside a loop is not supported yet")
+            if not value.origins or any(not o.startswith("alloc:") for o in value.origins):
+                self.fail(stmt, "only arrays the function allocates (np.empty, np.zeros, ...) "
+                                "can be returned; return a new array, not a parameter or a "
+                                "view of one")
+        if value.type is None:
+            self.fail(stmt, "this call returns None; it has no value to return")
+        if self.func.returns is not None:
+            if self.return_annotation is None:
+                self.fail(stmt, f"`{self.func.name}` is annotated -> None but returns a value")
+            target = self.return_annotation
+            if is_unknown(target):
+                return None
+            if _scalar(target) and target.is_bool and not (
+                    _scalar(value.type) and value.type.is_bool):
+                self.fail(stmt, f"`{self.func.name}` is annotated -> bool but returns a "
+                                f"{display(value.type)}")
+        else:
+            target = self.join(self.inferred_return, value, self.func, "the result")
+            if target != self.inferred_return:
+                self.inferred_return = target
+                self.changed = True
+            target = target.type
+        if isinstance(value.type, kt.TupleType) and any(
+                isinstance(e.type, kt.ArrayType) for e in value.elements):
+            self.fail(stmt, "a returned tuple may hold only numbers, not arrays")
+        return self.convert(value, target, stmt)
+
+    def exit_unreachable(self, node) -> None:
+        """The end of a region never reached (after a raise, an endless loop)."""
+        if self.frame.kind == "loop":
+            self.finish_loop("continue", node)
+            return
+        result = self.return_type()
+        if result is None or is_unknown(result):
+            return
+        elements = result.elements if isinstance(result, kt.TupleType) else [result]
+        if any(isinstance(e, kt.ArrayType) for e in elements):
+            self.fail(node, "a function returning an array cannot end in `raise` yet")
+
+    def fall_off_end(self, node) -> None:
+        if self.frame.kind == "loop":
+            self.finish_loop("continue", node)
+            return
+        result = self.return_type()
+        if result is None or is_unknown(result):
+            return
+        if self.func.returns is not None:
+            self.fail(node, f"`{self.func.name}` may end without returning a value "
+                            f"(it is annotated -> {result.display})")
+        self.fail(self.func, f"`{self.func.name}` returns a value on some paths and None on "
+                             "others")
+
+    def finish_loop(self, kind: str, node) -> None:
+        """One path through a loop body ends: its carried variables must be bound."""
+        frame = self.frame
+        if kind != "continue" and not frame.has_flags:
+            self.fail(node, f"internal: `{kind}` in a loop without exit flags")
+        for name in frame.carried:
+            if name not in self.symbols:
+                self.fail(node, f"variable `{name}` is not defined on every path through the "
+                                "loop body")
+
+    def exiting_if(self, stmt: ast.If, rest) -> None:
+        """An `if` that can exit: the statements after it run in both branches."""
+        self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
+        frame = self.frame.for_branch()
+        scope = frame.kind == "function"
+        self.region(lambda: self.body(stmt.body + rest, terminal=True), frame=frame,
+                    allocation_scope=scope)
+        self.region(lambda: self.body(stmt.orelse + rest, terminal=True), frame=frame,
+                    allocation_scope=scope)
+
+    def after_returning_loop(self, loop, rest) -> None:
+        """After a loop that may return: return its value, or go on."""
+        frame = self.frame.for_branch()
+        scope = frame.kind == "function"
+        endless = isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and \
+            bool(loop.test.value) and not loop_exits(loop)
+
+        def returning():
+            if self.frame.kind == "loop":
+                self.finish_loop("return", loop)
+
+        def after():
+            if endless:
+                self.exit_unreachable(loop)     # only a return leaves `while True`
+            else:
+                self.body(rest, terminal=True)
+
+        self.region(returning, frame=frame, allocation_scope=scope)
+        self.region(after, frame=frame, allocation_scope=scope)
+
+    # ------------------------------------------------- simple statements
+    def stmt_Pass(self, stmt):
+        pass
+
+    def stmt_Expr(self, stmt):
+        if isinstance(stmt.value, ast.Constant):
+            return      # a docstring
+        self.allow_none_value = True
+        try:
+            self.expression(stmt.value)
+        finally:
+            self.allow_none_value = False
+
+    def stmt_Assign(self, stmt):
+        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
+            self.unpack(stmt.targets[0].elts, stmt.value, stmt)
+            return
+        value = self.expression(stmt.value)
+        if isinstance(value.type, kt.TupleType):
+            self.fail(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
+        for target in stmt.targets:
+            self.guarded(self.assign, target, value, stmt)
+
+    def unpack(self, targets, source, node):
+        # Every right-hand value is computed before any name is bound.
+        if isinstance(source, (ast.Tuple, ast.List)):
+            values = [self.expression(e) for e in source.elts]
+        else:
+            value = self.expression(source)
+            if is_unknown(value.type):
+                values = [value] * len(targets)
+            elif not isinstance(value.type, kt.TupleType):
+                self.fail(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
+            else:
+                values = value.elements
+        if len(values) != len(targets):
+            self.fail(node, f"cannot unpack {len(values)} values into {len(targets)} targets")
+        for target, value in zip(targets, values):
+            if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+                self.fail(target, "nested or starred unpacking is not supported")
+            self.guarded(self.assign, target, value, node)
+
+    def stmt_Raise(self, stmt):
+        self.exception_of(stmt.exc, stmt)
+        self.raises = True
+
+    def stmt_Assert(self, stmt):
+        if stmt.msg is not None and not (isinstance(stmt.msg, ast.Constant)
+                                         and isinstance(stmt.msg.value, str)):
+            self.fail(stmt.msg, "an assert message must be a constant string")
+        condition = self.truthy(self.expression(stmt.test), stmt.test)
+        if condition.constant is not True:
+            self.raises = True
+
+    def exception_of(self, exc, node):
+        call = exc if isinstance(exc, ast.Call) else None
+        name_node = call.func if call else exc
+        if not (isinstance(name_node, ast.Name) and name_node.id in EXCEPTION_TYPES):
+            self.fail(node, f"raising `{ast.unparse(exc) if exc else 'bare raise'}` is not "
+                            f"supported; raise one of {', '.join(EXCEPTION_TYPES)}")
+        if call and (call.keywords or len(call.args) > 1 or (call.args and not (
+                isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)))):
+            self.fail(call, "an exception raised in compiled code takes one constant string "
+                            "message")
+
+    def stmt_AnnAssign(self, stmt):
+        if not isinstance(stmt.target, ast.Name):
+            self.fail(stmt.target, "annotated assignment needs a plain name")
+        try:
+            declared = self.context.resolve_annotation(stmt.annotation)
+        except KilnCompileError as error:
+            for diagnostic in error.diagnostics:
+                self.record(diagnostic)
+            declared = UNKNOWN
+        name = stmt.target.id
+        previous = self.declared.get(name)
+        if previous is not None and previous != declared and not is_unknown(declared):
+            self.fail(stmt, f"variable `{name}` is declared {display(previous)} and "
+                            f"{display(declared)}")
+        self.declared[name] = declared
+        self.var_types[name] = VariableType(declared)
+        if stmt.value is not None:
+            self.assign(stmt.target, self.expression(stmt.value), stmt)
+
+    def stmt_AugAssign(self, stmt):
+        target = stmt.target
+        if isinstance(target, ast.Name):
+            current = self.load_name(target)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.assign(target, result, stmt)
+            return
+        if isinstance(target, ast.Subscript):
+            array = self.subscript_parts(target)
+            current = TypedValue(array.type.dtype)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.store_element(array, result, target)
+            return
+        self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
+
+    # ------------------------------------------------------------ names
+    def assign(self, target, value: TypedValue, node):
+        if isinstance(target, ast.Subscript):
+            array = self.subscript_parts(target)
+            self.store_element(array, value, target)
+            return
+        if not isinstance(target, ast.Name):
+            self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
+        name = target.id
+        if is_unknown(value.type) or value.type is None:
+            # Bound, with whatever type is known, so later uses do not cascade.
+            known = self.declared.get(name, self.var_types.get(name, VariableType(UNKNOWN)))
+            known = known.type if isinstance(known, VariableType) else known
+            self.symbols[name] = TypedValue(known)
+            self.maybe_undefined.discard(name)
+            return
+        if name in self.declared:
+            variable = VariableType(self.declared[name])
+            if is_unknown(variable.type):
+                self.symbols[name] = TypedValue(UNKNOWN)
+                self.maybe_undefined.discard(name)
+                return
+            message = rules.declared_assignment_error(name, variable.type, value.type)
+            if message:
+                self.fail(node, message)
+        else:
+            variable = self.join(self.var_types.get(name), value, node, name)
+            if variable != self.var_types.get(name):
+                self.var_types[name] = variable
+                self.changed = True
+        if isinstance(variable.type, kt.ArrayType):
+            self.symbols[name] = TypedValue(value.type,
+                                            origins=self.array_origins(name, value.origins))
+        else:
+            converted = self.convert(value, variable.type, node)
+            if _scalar(variable.type):
+                self.symbols[name] = TypedValue(converted.type)
+            else:
+                self.symbols[name] = TypedValue(
+                    converted.type, elements=converted.elements,
+                    origins=self.array_origins(name, converted.origins))
+        self.maybe_undefined.discard(name)
+
+    def array_origins(self, name, origins) -> frozenset:
+        """Everything variable `name` may view, over the whole function."""
+        known = self.variable_origins.get(name, frozenset())
+        merged = known | frozenset(origins)
+        if merged != known:
+            self.variable_origins[name] = merged
+            self.changed = True
+        return merged
+
+    def join(self, current, value: TypedValue, node, name) -> VariableType:
+        if isinstance(value.type, kt.TupleType) or (
+                current is not None and isinstance(current.type, kt.TupleType)):
+            if current is None:
+                return VariableType(kt.TupleType(tuple(
+                    rules.default_for_kind(e.weak) if e.weak else e.type
+                    for e in value.elements)))
+            if not (isinstance(value.type, kt.TupleType) and isinstance(current.type, kt.TupleType)
+                    and len(value.elements) == len(current.type.elements)):
+                self.fail(node, f"{name} is {display(current.type)} on one path and "
+                                f"{display(value.type)} on another")
+            return VariableType(kt.TupleType(tuple(
+                self.join(VariableType(t), e, node, name).type
+                for t, e in zip(current.type.elements, value.elements))))
+        joined, problem = rules.join_variable(
+            None if current is None else (current.type, current.weak), value.type, value.weak,
+            value.constant)
+        if problem:
+            self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
+                            f"{display(value.type)} on another")
+        return VariableType(*joined)
+
+    def load_name(self, node: ast.Name) -> TypedValue:
+        name = node.id
+        if name in self.symbols:
+            return self.symbols[name]
+        if name in self.maybe_undefined or name in self.var_types:
+            self.fail(node, f"variable `{name}` may be used before it is assigned (it is not "
+                            "assigned on every path to this line)")
+        constants = self.module.constants
+        if name in constants:
+            value = constants[name]
+            kind = rules.literal_kind(value)
+            if kind == "int" and not rules.INT64_MIN <= value <= rules.INT64_MAX:
+                self.fail(node, f"module constant `{name}` does not fit in 64 bits")
+            return self.literal(value, rules.default_for_kind(kind), weak=kind)
+        self.fail(node, f"name `{name}` is not defined in this function (global variables are "
+                        "not supported yet)")
+
+    # ----------------------------------------------------------- merges
+    def stmt_If(self, stmt):
+        self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
+        before = dict(self.symbols)
+        then_symbols = self.region(lambda: self.body(stmt.body))
+        then_undefined = self.region_undefined
+        else_symbols = self.region(lambda: self.body(stmt.orelse))
+        self.maybe_undefined |= then_undefined | self.region_undefined
+        carried = []
+        # A name rebound by some branch is merged; one new in only some
+        # branches is undefined after the `if`.
+        for name in dict.fromkeys(n for b in (then_symbols, else_symbols) for n in b):
+            if not (name in then_symbols and name in else_symbols):
+                self.maybe_undefined.add(name)
+            elif then_symbols[name] is not before.get(name) or \
+                    else_symbols[name] is not before.get(name):
+                carried.append(name)
+        self.bind_merged(carried, [TypedValue(then_symbols[n].type, origins=then_symbols[n].origins
+                                              | else_symbols[n].origins) for n in carried])
+
+    def bind_merged(self, carried, exemplars):
+        for name, exemplar in zip(carried, exemplars):
+            origins = self.array_origins(name, exemplar.origins) if isinstance(
+                exemplar.type, kt.ArrayType) else exemplar.origins
+            self.symbols[name] = TypedValue(exemplar.type, origins=origins)
+            self.maybe_undefined.discard(name)
+
+    def loop_carried(self, body, extra=()) -> list:
+        names = [n for n in list(extra) + assigned_names(body) if n in self.symbols]
+        return list(dict.fromkeys(names))
+
+    def range_bounds(self, call) -> None:
+        """Types the arguments of `range(...)`."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+            self.report(call, "`for` loops need range(...)")
+            return
+        if len(call.args) not in (1, 2, 3):
+            self.report(call, "range() takes 1 to 3 arguments")
+            return
+        args = [self.expression(a) for a in call.args]
+        usable = True
+        for arg, node in zip(args, call.args):
+            if is_unknown(arg.type):
+                usable = False
+            elif not _scalar(arg.type) or arg.type.is_float:
+                self.report(node, f"range() arguments must be int, not {display(arg.type)}")
+                usable = False
+        if not usable:
+            return
+        args = [self.guarded(self.convert, a, kt.i64, n) for a, n in zip(args, call.args)]
+        if None in args:
+            return
+        step = args[2] if len(args) == 3 else None
+        step_value = 1 if step is None else step.constant
+        if step_value is not None and step_value == 0:
+            self.report(call, "range() arg 3 must not be zero")
+        elif step_value is None:
+            self.raises = True      # checked against zero at run time
+
+    def bind_loop_target(self, stmt) -> None:
+        target = stmt.target.id
+        value = TypedValue(kt.i64)
+        declared = self.declared.get(target)
+        if declared is not None and declared != kt.i64:
+            if not is_unknown(declared):
+                self.report(stmt.target, f"loop variable `{target}` is declared "
+                                         f"{declared.display}, but range() yields int")
+            self.symbols[target] = TypedValue(declared)
+            self.maybe_undefined.discard(target)
+            return
+        if target in self.var_types:
+            variable = self.guarded(self.join, self.var_types[target], value, stmt, target)
+            if variable is not None:
+                if variable != self.var_types[target]:
+                    self.var_types[target] = variable
+                    self.changed = True
+                value = self.guarded(self.convert, value, variable.type, stmt) or value
+        else:
+            self.var_types[target] = VariableType(kt.i64)
+        self.symbols[target] = value
+        self.maybe_undefined.discard(target)
+
+    def loop_frame(self, stmt, carried) -> ExitFrame:
+        has_flags = bool(loop_exits(stmt)) or contains_return(stmt.body)
+        result = self.return_type()
+        if contains_return(stmt.body) and (isinstance(result, kt.ArrayType) or isinstance(
+                result, kt.TupleType) and any(isinstance(e, kt.ArrayType)
+                                              for e in result.elements)):
+            self.report(stmt, "returning an array from inside a loop is not supported yet")
+        return ExitFrame("loop", carried=carried, has_flags=has_flags)
+
+    def bind_carried(self, carried, initial) -> None:
+        """Loop-carried variables in a loop region: the types they enter with."""
+        for name, value in zip(carried, initial):
+            self.symbols[name] = TypedValue(value.type,
+                                            origins=self.array_origins(name, value.origins))
+
+    def stmt_For(self, stmt):
+        if not isinstance(stmt.target, ast.Name):
+            self.fail(stmt.target, "a `for` loop needs a plain name as its target")
+        self.range_bounds(stmt.iter)
+        target = stmt.target.id
+        carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
+        self.carried_by_loop[stmt] = carried
+        if loop_exits(stmt) or contains_return(stmt.body):
+            self.loop_as_while(stmt, carried, with_counter=True)
+            return
+        frame = self.loop_frame(stmt, carried)
+        initial = [self.symbols[n] for n in carried]
+
+        def bind():
+            self.bind_carried(carried, initial)
+            self.bind_loop_target(stmt)
+
+        self.region(lambda: self.body(stmt.body, terminal=True), bind, frame=frame)
+        self.mark_loop_locals(stmt, carried)
+        self.bind_merged(carried, initial)
+
+    def mark_loop_locals(self, stmt, carried) -> None:
+        names = assigned_names(stmt.body)
+        if isinstance(stmt, ast.For):
+            names.append(stmt.target.id)
+        self.maybe_undefined.update(n for n in names if n not in carried)
+
+    def stmt_While(self, stmt):
+        carried = self.loop_carried(stmt.body)
+        self.carried_by_loop[stmt] = carried
+        self.loop_as_while(stmt, carried, with_counter=False)
+
+    def loop_as_while(self, stmt, carried, with_counter) -> None:
+        """A `while` loop, or a `for` loop that can exit early."""
+        frame = self.loop_frame(stmt, carried)
+        initial = [self.symbols[n] for n in carried]
+
+        def condition():
+            if isinstance(stmt, ast.While):
+                self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
+
+        def bind_body():
+            self.bind_carried(carried, initial)
+            if with_counter:
+                self.bind_loop_target(stmt)
+
+        self.region(condition, lambda: self.bind_carried(carried, initial))
+        self.region(lambda: self.body(stmt.body, terminal=True), bind_body, frame=frame)
+        self.mark_loop_locals(stmt, carried)
+        for name, value in zip(carried, initial):
+            self.symbols[name] = TypedValue(value.type,
+                                            origins=self.array_origins(name, value.origins))
+            self.maybe_undefined.discard(name)
+
+    # ------------------------------------------------------ expressions
+    def expression(self, node) -> TypedValue:
+        try:
+            if isinstance(node, ast.Tuple):
+                self.fail(node, "a tuple can only be unpacked (a, b = ...) or returned")
+            method = getattr(self, "expr_" + type(node).__name__, None)
+            if method is None:
+                self.fail(node, f"expression `{ast.unparse(node)}` is not supported")
+            value = method(node)
+            if value.type is None and not self.allow_none_value:
+                self.fail(node, f"`{ast.unparse(node)}` returns None; it has no value")
+        except _Abandon:
+            value = TypedValue(UNKNOWN)
+        self.values[node] = value
+        return value
+
+    @staticmethod
+    def literal(value, type_, weak=None) -> TypedValue:
+        """A compile-time constant of `type_` (its value as code generation holds it)."""
+        if type_.is_bool:
+            value = bool(value)
+        elif type_.is_int:
+            value = int(value)
+        else:
+            value = float(value) if type_ != kt.f32 else rules.round_to_f32(value)
+        return TypedValue(type_, weak=weak, constant=value)
+
+    @staticmethod
+    def tuple_value(elements) -> TypedValue:
+        return TypedValue(kt.TupleType(tuple(e.type for e in elements)), elements=list(elements))
+
+    def expr_Constant(self, node):
+        value = node.value
+        if isinstance(value, bool):
+            return self.literal(value, kt.boolean, weak="bool")
+        if isinstance(value, int):
+            if not rules.INT64_MIN <= value <= rules.INT64_MAX:
+                self.fail(node, f"integer literal {value} does not fit in 64 bits (Kiln "
+                                "integers are 64-bit)")
+            return self.literal(value, kt.i64, weak="int")
+        if isinstance(value, float):
+            return self.literal(value, kt.f64, weak="float")
+        self.fail(node, f"constant {value!r} is not supported here")
+
+    def expr_Name(self, node):
+        return self.load_name(node)
+
+    def convert(self, value: TypedValue, target, node, explicit=False) -> TypedValue:
+        """`value` used as a `target` (assignment, argument, operand)."""
+        source = value.type
+        if is_unknown(source) or is_unknown(target) or source is None:
+            return TypedValue(target if not is_unknown(target) else UNKNOWN)
+        if source == target:
+            return value
+        if isinstance(target, kt.TupleType):
+            if not isinstance(source, kt.TupleType) or len(source.elements) != len(
+                    target.elements):
+                self.fail(node, f"cannot use {display(source)} as {target.display}")
+            return self.tuple_value([self.convert(e, t, node, explicit)
+                                     for e, t in zip(value.elements, target.elements)])
+        if isinstance(source, kt.TupleType):
+            self.fail(node, f"cannot use a {source.display} value as {target.display}")
+        message = rules.conversion_error(source, target, explicit, value.constant)
+        if message:
+            self.fail(node, message)
+        if rules.conversion_raises(source, target, value.weak, value.constant, explicit):
+            self.raises = True
+        if value.constant is not None:
+            folded = rules.fold_conversion(value.constant, target)
+            if folded is not None:
+                return TypedValue(target, constant=folded)
+        return TypedValue(target)
+
+    def truthy(self, value: TypedValue, node, quiet=False) -> TypedValue:
+        """bool(value) where Python tests a value (if, while, and, not)."""
+        if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
+            return TypedValue(UNKNOWN)
+        if isinstance(value.type, kt.ArrayType):
+            self.report(node, "the truth value of an array is not supported; use len(x)")
+            if quiet:
+                return TypedValue(UNKNOWN)
+            raise _Abandon()
+        if value.type.is_bool:
+            return value
+        if value.constant is not None:
+            return TypedValue(kt.boolean, constant=bool(value.constant))
+        return TypedValue(kt.boolean)
+
+    def scalar_operands(self, *values):
+        """Abandons quietly unless every value is a number or an array."""
+        self.absorb(*values)
+        for value in values:
+            if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
+                raise _Abandon()
+
+    def operand_types(self, a: TypedValue, b: TypedValue):
+        return rules.operand_types(a.type, a.weak, b.type, b.weak)
+
+    def expr_BinOp(self, node):
+        return self.binary(node.op, self.expression(node.left), self.expression(node.right), node)
+
+    def binary(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:
+        symbol = SUPPORTED_BINOPS.get(type(op))
+        if symbol is None:
+            self.fail(node, f"operator is not supported: {ast.unparse(node)}")
+        self.scalar_operands(left, right)
+        typed = self.operand_types(left, right)
+        if typed is None:
+            self.fail(node, f"operator `{symbol}` on arrays is not supported; write a loop")
+        common, weak = typed
+        if weak == "int" and left.weak == "int" and right.weak == "int":
+            folded = rules.fold_python_ints(symbol, left.constant, right.constant)
+            if folded is not None:
+                return self.literal(folded, kt.i64, weak="int")
+        common, weak, message = rules.arithmetic_type(symbol, common, weak)
+        if message:
+            self.fail(node, message)
+        self.convert(left, common, node)
+        divisor = self.convert(right, common, node)
+        # Python's //, % and ** raise (zero divisors, negative powers).
+        if symbol in ("//", "%", "**") and (divisor.constant is None or divisor.constant == 0
+                                            or symbol == "**"):
+            self.raises = True
+        if symbol == "/" and (divisor.constant is None or divisor.constant == 0.0):
+            self.raises = True
+        return TypedValue(common, weak=weak)
+
+    def expr_UnaryOp(self, node):
+        operand = self.expression(node.operand)
+        self.scalar_operands(operand)
+        if isinstance(operand.type, kt.ArrayType):
+            self.fail(node, "unary operators on arrays are not supported; write a loop")
+        if isinstance(node.op, ast.Not):
+            self.truthy(operand, node)
+            return TypedValue(kt.boolean)
+        if isinstance(node.op, ast.UAdd):
+            return self.convert(operand, kt.i64, node) if operand.type.is_bool else operand
+        if isinstance(node.op, ast.USub):
+            if operand.constant is not None and not isinstance(operand.constant, bool) and (
+                    operand.constant != rules.INT64_MIN):
+                return self.literal(-operand.constant, operand.type, weak=operand.weak)
+            operand = self.convert(operand, rules.negation_type(operand.type), node)
+            return TypedValue(operand.type, weak=operand.weak)
+        if isinstance(node.op, ast.Invert):
+            scalar = rules.negation_type(operand.type)
+            if scalar.is_float:
+                self.fail(node, "operator `~` needs an int operand")
+            self.convert(operand, scalar, node)
+            return TypedValue(scalar)
+        self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")
+
+    def compare(self, left: TypedValue, right: TypedValue, node) -> TypedValue:
+        self.scalar_operands(left, right)
+        typed = self.operand_types(left, right)
+        if typed is None:
+            self.fail(node, "comparing arrays is not supported; compare elements")
+        common = rules.widen_for_literals(typed[0], [(left.weak, left.constant),
+                                                     (right.weak, right.constant)])
+        self.convert(left, common, node)
+        self.convert(right, common, node)
+        return TypedValue(kt.boolean)
+
+    def expr_Compare(self, node):
+        self.chained_compare(self.expression(node.left),
+                             list(zip(node.ops, node.comparators)), node)
+        return TypedValue(kt.boolean)
+
+    def chained_compare(self, left, rest, node) -> None:
+        """a < b < c: each operand evaluated once, later ones (in a nested
+        region) only when the earlier comparison holds."""
+        right = self.expression(rest[0][1])
+        self.compare(left, right, node)
+        if len(rest) > 1:
+            self.region(lambda: self.chained_compare(right, rest[1:], node))
+
+    def expr_BoolOp(self, node):
+        return self.bool_op(node.values, node)
+
+    def bool_op(self, operands, node) -> TypedValue:
+        first = self.expression(operands[0])
+        if len(operands) == 1:
+            return first
+        if isinstance(first.type, kt.ArrayType):
+            self.fail(node, "`and`/`or` on arrays is not supported")
+        if is_unknown(first.type) or not _scalar(first.type):
+            self.region(lambda: self.bool_op(operands[1:], node))
+            raise _Abandon()
+        # Keyed like code generation's record of the join, per tail length.
+        key = (node.lineno, node.col_offset, len(operands))
+        result_type = self.expression_types.get(key, first.type)
+        self.truthy(first, node)
+
+        def rest():
+            value = self.bool_op(operands[1:], node)
+            if not _scalar(value.type):
+                return
+            joined = rules.join_branches(result_type, value.type)
+            if joined != self.expression_types.get(key, first.type):
+                self.expression_types[key] = joined
+                self.changed = True
+            if joined == result_type:
+                self.convert(value, result_type, node)
+
+        self.region(rest)
+        self.region(lambda: self.convert(first, result_type, node))
+        self.bool_op_tails[(node, len(operands))] = result_type
+        return TypedValue(result_type)
+
+    def expr_IfExp(self, node):
+        self.truthy(self.expression(node.test), node.test, quiet=True)
+        key = (node.lineno, node.col_offset, "ifexp")
+        branches = {}
+
+        def branch(expr):
+            def build():
+                value = self.expression(expr)
+                branches[expr] = value
+                self.absorb(value)
+                previous = self.expression_types.get(key)
+                if isinstance(value.type, kt.ArrayType):
+                    joined = value.type
+                    if previous is not None and previous != joined:
+                        self.fail(node, "the branches of this conditional expression have "
+                                        "different array types")
+                elif not _scalar(value.type) or (previous is not None and not _scalar(previous)):
+                    return
+                else:
+                    joined = rules.join_branches(previous, value.type)
+                if joined != previous:
+                    self.expression_types[key] = joined
+                    self.changed = True
+                if value.type != joined:
+                    self.convert(value, joined, node)
+            return build
+
+        self.region(branch(node.body))
+        self.region(branch(node.orelse))
+        result_type = self.expression_types.get(key)
+        self.absorb(*branches.values())
+        if result_type is None:
+            raise _Abandon()
+        return TypedValue(result_type, origins=branches[node.body].origins
+                          | branches[node.orelse].origins)
+
+    # ------------------------------------------------------------ calls
+    def expr_Call(self, node):
+        func = node.func
+        qualified = self.context.qualified_name(func)
+        if qualified is not None and qualified[0] == "numpy" and qualified[1] in rules.ALLOCATORS:
+            return self.allocate(qualified[1], node)
+        if qualified is not None:
+            if node.keywords:
+                self.fail(node, f"keyword arguments to `{ast.unparse(func)}` are not supported")
+            return self.library_call(qualified, [self.expression(a) for a in node.args], node)
+        if not isinstance(func, ast.Name):
+            self.fail(node, f"call to `{ast.unparse(func)}` is not supported")
+        name = func.id
+        if name in self.symbols:
+            self.fail(node, f"`{name}` is a variable; calling it is not supported")
+        if name in self.module.functions:
+            return self.call_function(name, node)
+        handler = getattr(self, "builtin_" + name, None)
+        if handler is None:
+            self.fail(node, f"call to `{name}` is not supported")
+        if node.keywords:
+            self.fail(node, f"keyword arguments to {name}() are not supported")
+        return handler([self.expression(a) for a in node.args], node)
+
+    def call_function(self, name, node) -> TypedValue:
+        """A call to another function of the module: typed from its signature."""
+        try:
+            callee = self.module.signature(name, node)
+        except KilnCompileError as error:
+            first = error.diagnostics[0]
+            self.fail(node, f"calls `{name}`, which cannot be compiled ({first.message}, line "
+                            f"{first.line})")
+        self.callees[name] = callee
+        params = callee.params
+        if len(node.args) > len(params):
+            self.fail(node, f"{name}() takes {len(params)} arguments but {len(node.args)} were "
+                            "given")
+        bound = list(node.args) + [None] * (len(params) - len(node.args))
+        for keyword in node.keywords:
+            slot = next((i for i, p in enumerate(params) if p.name == keyword.arg), None)
+            if slot is None or bound[slot] is not None:
+                self.fail(keyword, f"{name}() got an unexpected or repeated argument "
+                                   f"`{keyword.arg}`")
+            bound[slot] = keyword.value
+        # Arguments are evaluated in the order of the parameters.
+        for param, arg_node in zip(params, bound):
+            if arg_node is None:
+                self.fail(node, f"{name}() is missing argument `{param.name}`")
+            value = self.expression(arg_node)
+            if is_unknown(value.type):
+                continue
+            if isinstance(param.type, kt.ArrayType):
+                if value.type != param.type:
+                    self.report(arg_node, f"argument `{param.name}` of {name}() must be "
+                                          f"{param.type.display}, not {display(value.type)}")
+                elif param.name in callee.written_arrays:
+                    self.written |= set(value.origins)
+            else:
+                self.guarded(self.convert, value, param.type, arg_node)
+        if callee.raises:
+            self.raises = True
+        result = callee.return_type
+        if isinstance(result, kt.ArrayType):
+            if not self.can_allocate:
+                self.fail(node, f"calling `{name}`, which returns a new array, inside a loop or "
+                                "a branch is not supported yet: call it at the top of the "
+                                "function")
+            self.allocation_count += 1
+            return TypedValue(result, origins=frozenset([f"alloc:{self.allocation_count}"]))
+        if isinstance(result, kt.TupleType):
+            return self.tuple_value([TypedValue(t) for t in result.elements])
+        return TypedValue(result)
+
+    def allocate(self, name, node) -> TypedValue:
+        """np.empty/zeros/ones(shape, dtype) and the *_like forms."""
+        if not self.can_allocate:
+            self.fail(node, f"np.{name}() inside a loop or a branch is not supported yet: "
+                            "allocate the array once, at the top of the function")
+        keywords = {k.arg: k.value for k in node.keywords}
+        unknown = set(keywords) - {"dtype", "shape"}
+        if unknown:
+            self.fail(node, f"np.{name}() argument `{sorted(unknown)[0]}` is not supported")
+        args = list(node.args)
+        if name.endswith("_like"):
+            if len(args) != 1:
+                self.fail(node, f"np.{name}() takes one array")
+            prototype = self.expression(args[0])
+            self.absorb(prototype)
+            if not isinstance(prototype.type, kt.ArrayType):
+                self.fail(args[0], f"np.{name}() needs an array")
+            dtype = self.dtype_of(keywords["dtype"]) if "dtype" in keywords else \
+                prototype.type.dtype
+            ndim = prototype.type.ndim
+        else:
+            shape_node = args[0] if args else keywords.get("shape")
+            if shape_node is None or len(args) > 2:
+                self.fail(node, f"np.{name}() takes a shape and an optional dtype")
+            dtype_node = args[1] if len(args) == 2 else keywords.get("dtype")
+            dtype = kt.f64 if dtype_node is None else self.guarded(self.dtype_of, dtype_node)
+            parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
+                shape_node]
+            if not 1 <= len(parts) <= rules.MAX_ARRAY_NDIM:
+                self.fail(shape_node, "arrays have 1 to 3 dimensions")
+            for part in parts:
+                size = self.expression(part)
+                if is_unknown(size.type):
+                    dtype = None
+                elif not _scalar(size.type) or size.type.is_float:
+                    self.report(part, "array dimensions must be ints")
+                    dtype = None
+                else:
+                    self.guarded(self.convert, size, kt.i64, part)
+            if dtype is None:
+                raise _Abandon()
+            ndim = len(parts)
+        self.raises = True      # MemoryError, and numpy's size limit
+        self.allocation_count += 1
+        return TypedValue(rules.array_type(dtype, ndim),
+                          origins=frozenset([f"alloc:{self.allocation_count}"]))
+
+    def dtype_of(self, node) -> kt.ScalarType:
+        qualified = self.context.qualified_name(node)
+        if qualified and qualified[0] in ("numpy", "kiln") and \
+                qualified[1] in rules.DTYPE_ATTRIBUTES:
+            return rules.DTYPE_ATTRIBUTES[qualified[1]]
+        if isinstance(node, ast.Name) and node.id in rules.DTYPE_BUILTINS:
+            return rules.DTYPE_BUILTINS[node.id]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                node.value in rules.DTYPE_STRINGS:
+            return rules.DTYPE_STRINGS[node.value]
+        self.fail(node, rules.DTYPE_ERROR.format(ast.unparse(node)))
+
+    def expect_scalar(self, value, node, what) -> None:
+        self.absorb(value)
+        if not _scalar(value.type):
+            self.fail(node, f"{what} needs a number, not an array")
+
+    def arity(self, args, count, node, label) -> None:
+        if len(args) != count:
+            self.fail(node, f"{label}() takes {count} argument{'s' if count > 1 else ''}")
+
+    # ---------------------------------------------------------- builtins
+    def builtin_len(self, args, node):
+        if len(args) == 1:
+            self.absorb(args[0])
+        if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
+            self.fail(node, "len() takes one array")
+        return TypedValue(kt.i64)
+
+    def builtin_abs(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "abs() takes one argument")
+        value = args[0]
+        self.expect_scalar(value, node, "abs()")
+        if value.type.is_bool:
+            value = self.convert(value, kt.i64, node)
+        return TypedValue(rules.abs_type(value.type), weak=value.weak)
+
+    def builtin_min(self, args, node):
+        return self.min_max(args, node, "min")
+
+    def builtin_max(self, args, node):
+        return self.min_max(args, node, "max")
+
+    def min_max(self, args, node, name):
+        if len(args) < 2:
+            self.fail(node, f"{name}() of a sequence is not supported; pass two or more numbers")
+        result = args[0]
+        self.scalar_operands(result)
+        for candidate in args[1:]:
+            self.expect_scalar(candidate, node, f"{name}()")
+            typed = self.operand_types(result, candidate)
+            if typed is None:
+                self.fail(node, f"{name}() needs numbers")
+            common = rules.widen_for_literals(typed[0], [(result.weak, result.constant),
+                                                         (candidate.weak, candidate.constant)])
+            self.convert(result, common, node)
+            self.convert(candidate, common, node)
+            result = TypedValue(common, weak=typed[1])
+        return result
+
+    def builtin_float(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "float() takes one number")
+        self.expect_scalar(args[0], node, "float()")
+        # A Python float is a double: float(x) of a float32 is exact in f64.
+        return self.convert(args[0], kt.f64, node)
+
+    def builtin_int(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "int() takes one number")
+        self.expect_scalar(args[0], node, "int()")
+        # A Python int is 64-bit, also for int(x) of an int32.
+        return self.convert(args[0], kt.i64, node, explicit=True)
+
+    def builtin_bool(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "bool() takes one argument")
+        self.expect_scalar(args[0], node, "bool()")
+        return self.truthy(args[0], node)
+
+    def builtin_round(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "round() with ndigits is not supported yet")
+        value = args[0]
+        self.expect_scalar(value, node, "round()")
+        if not value.type.is_float:
+            return self.convert(value, kt.i64, node)
+        self.raises = True      # int() of NaN or infinity
+        return TypedValue(kt.i64)
+
+    # ----------------------------------------------------------- library
+    def library_call(self, qualified, args, node):
+        module, name = qualified
+        if module == "math":
+            return self.math_call(name, args, node)
+        if module == "numpy":
+            return self.numpy_call(name, args, node)
+        if module == "kiln" and name in rules.KILN_CASTS:
+            return self.cast_call(rules.KILN_CASTS[name], args, node, f"kiln.{name}")
+        self.fail(node, f"call to `{module}.{name}` is not supported yet")
+
+    def as_double(self, value, node) -> TypedValue:
+        self.expect_scalar(value, node, "this function")
+        return self.convert(value, kt.f64, node)
+
+    def math_call(self, name, args, node):
+        """`math.f`: computed in double precision; CPython's domain and
+        range errors make most of them raise."""
+        label = f"math.{name}"
+        if name in rules.MATH_UNARY_RAISES:
+            if name == "log" and len(args) == 2:
+                for arg in args:
+                    self.as_double(arg, node)
+                self.raises = True
+                return TypedValue(kt.f64)
+            self.arity(args, 1, node, label)
+            x = self.as_double(args[0], node)
+            if rules.MATH_UNARY_RAISES[name]:
+                self.raises = True
+            return TypedValue(x.type)
+        if name in rules.MATH_TO_INT:
+            self.arity(args, 1, node, label)
+            self.absorb(args[0])
+            if _scalar(args[0].type) and not args[0].type.is_float:
+                return self.convert(args[0], kt.i64, node)
+            self.as_double(args[0], node)
+            self.raises = True      # NaN and infinity have no integer
+            return TypedValue(kt.i64)
+        if name in rules.MATH_PREDICATES:
+            self.arity(args, 1, node, label)
+            self.as_double(args[0], node)
+            return TypedValue(kt.boolean)
+        if name in rules.MATH_BINARY_RAISES:
+            self.arity(args, 2, node, label)
+            for arg in args:
+                self.as_double(arg, node)
+            if rules.MATH_BINARY_RAISES[name]:
+                self.raises = True
+            return TypedValue(kt.f64)
+        self.fail(node, f"call to `{label}` is not supported yet")
+
+    def numpy_float(self, value, node) -> TypedValue:
+        self.expect_scalar(value, node, "this function")
+        return self.convert(value, rules.numpy_float_type(value.type), node)
+
+    def numpy_call(self, name, args, node):
+        """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
+        label = f"np.{name}"
+        if name in rules.NUMPY_CASTS:
+            return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
+        if name in rules.NUMPY_UNARY:
+            self.arity(args, 1, node, label)
+            return TypedValue(self.numpy_float(args[0], node).type)
+        if name in ("abs", "absolute"):
+            self.arity(args, 1, node, label)
+            return self.builtin_abs(args, node)
+        if name in rules.MATH_PREDICATES:
+            self.arity(args, 1, node, label)
+            self.numpy_float(args[0], node)
+            return TypedValue(kt.boolean)
+        if name in ("minimum", "maximum"):
+            self.arity(args, 2, node, label)
+            self.scalar_operands(*args)
+            typed = self.operand_types(*args)
+            if typed is None:
+                self.fail(node, "np.minimum/np.maximum need numbers")
+            common = rules.numpy_min_max_type(typed[0])
+            for arg in args:
+                self.convert(arg, common, node)
+            return TypedValue(common)
+        if name in rules.NUMPY_BINARY:
+            self.arity(args, 2, node, label)
+            self.scalar_operands(*args)
+            typed = self.operand_types(*args)
+            common = rules.numpy_binary_float_type(typed[0] if typed else None)
+            for arg in args:
+                self.convert(arg, common, node)
+            return TypedValue(common)
+        self.fail(node, f"call to `{label}` is not supported yet")
+
+    def cast_call(self, target, args, node, label):
+        self.arity(args, 1, node, label)
+        self.expect_scalar(args[0], node, label)
+        converted = self.convert(args[0], target, node, explicit=True)
+        # `np.float64(1e-300)` is a typed numpy scalar, not a Python literal:
+        # NEP 50 must not demote it beside a float32.
+        return TypedValue(converted.type, constant=converted.constant,
+                          origins=converted.origins)
+
+    # ------------------------------------------------------------ arrays
+    def expr_Attribute(self, node):
+        qualified = self.context.qualified_name(node)
+        if qualified is not None:
+            module, name = qualified
+            constants = {"math": rules.MATH_CONSTANTS,
+                         "numpy": rules.NUMPY_CONSTANTS}.get(module, {})
+            if name in constants:
+                return self.literal(constants[name], kt.f64, weak="float")
+            self.fail(node, f"`{ast.unparse(node)}` is not supported here")
+        base = self.expression(node.value)
+        self.absorb(base)
+        if not isinstance(base.type, kt.ArrayType):
+            self.fail(node, f"attribute `{node.attr}` of a {display(base.type)} is not supported")
+        if node.attr == "ndim":
+            return self.literal(base.type.ndim, kt.i64)
+        if node.attr == "size":
+            return TypedValue(kt.i64)
+        self.fail(node, f"`{ast.unparse(node)}` is not supported here (use "
+                        f"{ast.unparse(node.value)}.shape[k])")
+
+    def expr_Subscript(self, node):
+        value = node.value
+        if isinstance(value, ast.Attribute) and value.attr == "shape":
+            array = self.expression(value.value)
+            self.absorb(array)
+            if not isinstance(array.type, kt.ArrayType):
+                self.fail(node, "`.shape` needs an array")
+            index = node.slice
+            if not (isinstance(index, ast.Constant) and isinstance(index.value, int)
+                    and not isinstance(index.value, bool)):
+                self.fail(node, "`.shape[k]` needs a constant k")
+            axis = index.value + array.type.ndim if index.value < 0 else index.value
+            if not 0 <= axis < array.type.ndim:
+                self.fail(node, f"axis {index.value} is out of range for a "
+                                f"{array.type.ndim}-D array")
+            return TypedValue(kt.i64)
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(part, ast.Slice) for part in parts):
+            return self.slice_view(node, parts)
+        array = self.subscript_parts(node)
+        return TypedValue(array.type.dtype)
+
+    def index_value(self, part, message) -> bool:
+        """Types one index or slice bound (an int); False when it is not one."""
+        index = self.expression(part)
+        if is_unknown(index.type):
+            return False
+        if not _scalar(index.type) or not index.type.is_int:
+            self.report(part, message(index))
+            return False
+        return self.guarded(self.convert, index, kt.i64, part) is not None
+
+    def slice_view(self, node, parts) -> TypedValue:
+        """x[a:b:c], x[i, :]: a strided view of the same dtype."""
+        array = self.expression(node.value)
+        if not is_unknown(array.type) and not isinstance(array.type, kt.ArrayType):
+            self.fail(node, f"`{ast.unparse(node.value)}` is not an array")
+        if isinstance(array.type, kt.ArrayType) and len(parts) > array.type.ndim:
+            self.fail(node, f"too many indices for a {array.type.ndim}-D array")
+        usable = not is_unknown(array.type)
+        # Every index and bound runs before numpy checks any.
+        for part in parts:
+            if not isinstance(part, ast.Slice):
+                usable &= self.index_value(part, lambda _: "array index must be an int")
+                continue
+            for bound in (part.lower, part.upper, part.step):
+                if bound is not None:
+                    usable &= self.index_value(bound, lambda _: "slice bounds must be ints")
+        if not usable:
+            raise _Abandon()
+        for part in parts:
+            if not isinstance(part, ast.Slice):
+                if self.boundscheck:
+                    self.raises = True      # IndexError
+                continue
+            step_value = 1 if part.step is None else self.convert(
+                self.values[part.step], kt.i64, part).constant
+            if step_value == 0:
+                self.fail(part, "slice step cannot be zero")
+            if step_value is None:
+                self.raises = True      # a zero step raises at run time
+        kept = sum(isinstance(p, ast.Slice) for p in parts) + array.type.ndim - len(parts)
+        if kept == 0:
+            self.fail(node, "indexing every axis gives an element, not a view")
+        return TypedValue(rules.array_type(array.type.dtype, kept), origins=array.origins)
+
+    def subscript_parts(self, node: ast.Subscript) -> TypedValue:
+        """The array of `x[i, j]` (an element access or store), its indices typed."""
+        array = self.expression(node.value)
+        if not is_unknown(array.type) and not isinstance(array.type, kt.ArrayType):
+            self.fail(node, f"`{ast.unparse(node.value)}` is a {display(array.type)}, not an "
+                            "array")
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(part, ast.Slice) for part in parts):
+            self.fail(node, "assigning to a slice is not supported yet; write a loop")
+        if isinstance(array.type, kt.ArrayType) and len(parts) != array.type.ndim:
+            self.fail(node, f"`{ast.unparse(node)}` indexes a {array.type.ndim}-D array with "
+                            f"{len(parts)} indices; partial indexing is not supported yet")
+        usable = not is_unknown(array.type)
+        for part in parts:
+            usable &= self.index_value(part, lambda index, part=part: (
+                f"array index `{ast.unparse(part)}` must be an int, not "
+                f"{display(index.type)}"))
+        if not usable:
+            raise _Abandon()
+        if self.boundscheck:
+            self.raises = True      # IndexError
+        return array
+
+    def store_element(self, array: TypedValue, value: TypedValue, node) -> None:
+        self.absorb(value)
+        dtype = array.type.dtype
+        if isinstance(value.type, kt.ArrayType):
+            self.fail(node, "cannot store an array into an array element")
+        # numpy stores a float into an int array as int(value): NaN and
+        # infinity raise.
+        if _scalar(value.type) and value.type.is_float and dtype.is_int:
+            self.raises = True
+        else:
+            self.convert(value, dtype, node, explicit=True)
+        self.written |= set(array.origins)
+
+
+# ------------------------------------------------------------- the module
+class ModuleTyping:
+    """Types the functions of one module on demand: the requested ones and
+    the helpers they call (a helper is typed once, at its first call)."""
+
+    def __init__(self, context):
+        self.context = context
+        self.functions = context.module_functions()
+        self.constants = context.module_constants()
+        self.results: dict = {}          # name -> TypedFunction
+        self.in_progress: list = []
+        self.hit_recursion_limit = False
+
+    def signature(self, name, node=None) -> TypedFunction:
+        """The typed function `name`, for a call; KilnCompileError when it
+        does not type (or when the call is recursive)."""
+        if name in self.in_progress:
+            raise KilnCompileError(self.context.diagnostic(
+                node or self.functions[name], f"recursion (`{name}` calls itself, directly or "
+                "through other functions) is not supported yet", name))
+        typed = self.infer(name)
+        if not typed.ok:
+            raise typed.error()
+        return typed
+
+    def infer(self, name) -> TypedFunction:
+        if name in self.results:
+            return self.results[name]
+        func = self.functions[name]
+        self.in_progress.append(name)
+        try:
+            options = self.context.export_options(func)
+            typed = FunctionTyping(self, func, options or {}, options is not None).run()
+        except KilnCompileError as error:
+            typed = TypedFunction(func.name, func, False, {}, diagnostics=error.diagnostics)
+        except RecursionError:
+            self.hit_recursion_limit = True
+            depth, statement = deepest_statement(func)
+            typed = TypedFunction(func.name, func, False, {}, diagnostics=[
+                self.context.diagnostic(statement, f"expression nested too deeply ({depth} "
+                                        "levels) for Kiln; split it into several statements",
+                                        func.name)])
+        except Exception as exception:  # noqa: BLE001 - a compiler bug stays in its function
+            if os.environ.get("KILN_DEBUG"):
+                raise
+            typed = TypedFunction(func.name, func, False, {}, diagnostics=[
+                self.context.diagnostic(func, f"internal compiler error in `{func.name}` "
+                                        f"(type inference): {type(exception).__name__}: "
+                                        f"{exception} (please report it; set KILN_DEBUG=1 for "
+                                        "the traceback)", func.name)])
+        finally:
+            self.in_progress.remove(name)
+        self.results[name] = typed
+        return typed
+
+
+def infer_module(context, functions=None) -> ModuleTypes:
+    """Types the given functions (default: the exported ones) and their callees."""
+    functions = context.exported_functions() if functions is None else functions
+    typing = ModuleTyping(context)
+    failures = {}
+    for func in functions:
+        typed = typing.infer(func.name)
+        if not typed.ok:
+            failures[func.name] = typed.error()
+        elif typed.exported and typed.options.get("elementwise") and not (
+                all(_scalar(p.type) and not p.type.is_bool for p in typed.params)
+                and _scalar(typed.return_type) and not typed.return_type.is_bool):
+            failures[func.name] = KilnCompileError(context.diagnostic(
+                func, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
+                      "a number result", func.name))
+    return ModuleTypes(functions=dict(typing.results), failures=failures,
+                       hit_recursion_limit=typing.hit_recursion_limit)
+
+
+def describe(typed: TypedFunction) -> list:
+    """Lines showing a typed function's signature and variable types."""
+    params = ", ".join(f"{p.name}: {display(p.type)}" for p in typed.params)
+    lines = [f"{typed.name}({params}) -> {display(typed.return_type)}"
+             f"{' raises' if typed.raises else ''}"]
+    for name, variable in typed.variables.items():
+        lines.append(f"  {name}: {display(variable.type)}")
+    return lines
+
+
+def main(argv=None) -> int:
+    """`python3 -m kiln.compiler.type_inference mod.py [--types]`."""
+    from .source import load_module
+
+    argv = sys.argv[1:] if argv is None else argv
+    show_types = "--types" in argv
+    paths = [a for a in argv if a != "--types"]
+    if len(paths) != 1:
+        print("usage: python3 -m kiln.compiler.type_inference mod.py [--types]", file=sys.stderr)
+        return 2
+    try:
+        context = load_module(paths[0])
+    except KilnCompileError as error:
+        print(error, file=sys.stderr)
+        return 1
+    result = infer_module(context)
+    for error in result.failures.values():
+        print(error, file=sys.stderr)
+    if show_types:
+        for typed in result.functions.values():
+            if typed.ok:
+                print("\n".join(describe(typed)))
+    return 1 if result.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

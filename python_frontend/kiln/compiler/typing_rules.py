@@ -1,0 +1,352 @@
+"""Kiln's typing rules, in one place: numpy's promotion, NEP 50 weak
+literals, joins at merges, and the result types of operators, builtins,
+`math.*`/`np.*` functions, casts and allocations.
+
+Every rule here is a pure function of types (and, for Python literals, of
+the literal's kind and value). The type-inference stage
+(`type_inference.py`) applies them to a function's syntax tree; code
+generation will read the types that stage computed instead of applying the
+rules itself.
+
+The vocabulary of types is `kiln.typesystem`'s (`ScalarType`, `ArrayType`,
+`TupleType`), the Python value `None` as the type of a call that returns
+nothing, and `UNKNOWN`, the type of an expression whose typing failed:
+the inference stage gives up quietly on any operand of type `UNKNOWN`, so
+one mistake is reported once.
+
+How the lattice grows for numpy array programming (the next issue):
+
+* more dtypes (u8..u64, i8, i16, b1 arrays, c64/c128/complex) are more
+  `ScalarType`s with a `kind` of "uint" or "complex"; `promote` becomes a
+  lookup in numpy's promotion table over (kind, bits) instead of the
+  if-chain below, and `weak_promote` gains numpy's rule for a Python
+  complex literal (a weak "complex" kind);
+* whole-array expressions: `binary_operand_types` returns an `ArrayType`
+  whose dtype is `promote` of the operands' dtypes and whose ndim is the
+  broadcast (maximum) ndim, where it answers None ("arrays are not
+  supported") today; reductions with `axis=` map `ArrayType(d, n)` to
+  `ArrayType(d', n - 1)` or a scalar;
+* `.shape` is a `TupleType` of `i64`s of length ndim (tuples of scalars
+  exist already); dtype objects as values get a `DTypeType(scalar)` beside
+  `ScalarType`, produced by `dtype_of` where it is used as a value;
+* nothing here depends on an array's sizes, so static shapes can be added
+  to `ArrayType` as an optional field without touching the rules.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from .. import typesystem as kt
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+class UnknownType:
+    """The type of an expression that failed to type: absorbs every rule
+    without a new error (no cascades)."""
+    name = display = "<error>"
+    mlir = "none"
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = UnknownType()
+
+
+def is_unknown(type_) -> bool:
+    return type_ is UNKNOWN
+
+
+def display(type_) -> str:
+    """How a message names a type (None for calls that return nothing)."""
+    return getattr(type_, "display", type_)
+
+
+# ------------------------------------------------------------- promotion
+def promote(a: kt.ScalarType, b: kt.ScalarType) -> kt.ScalarType:
+    """The type of a binary arithmetic result on two *typed* operands.
+
+    Follows numpy's rules for these five types: bool widens to the other
+    operand; same kinds take the wider type; int with float gives f64 unless
+    both are 32-bit-or-less and the float is f32 (numpy gives f64 for i32+f32
+    too, which is what we do).
+    """
+    if a == b:
+        return a
+    if a.is_bool:
+        return b
+    if b.is_bool:
+        return a
+    if a.kind == b.kind:
+        return a if a.bits >= b.bits else b
+    return kt.f64
+
+
+def weak_promote(typed: kt.ScalarType, literal_kind: str) -> kt.ScalarType:
+    """Result type of a typed operand with a Python literal (NEP 50: the
+    literal adapts to the typed operand unless it is a float meeting an int)."""
+    if literal_kind == "float" and not typed.is_float:
+        return kt.f64
+    if literal_kind == "int" and typed.is_bool:
+        return kt.i64
+    return typed
+
+
+def default_for_kind(kind: str) -> kt.ScalarType:
+    """The type a Python literal of this kind has on its own."""
+    return {"int": kt.i64, "float": kt.f64, "bool": kt.boolean}[kind]
+
+
+def literal_fits(value, scalar) -> bool:
+    """Whether a Python int constant fits an integer type."""
+    if not scalar.is_int or value is None or isinstance(value, (bool, float)):
+        return True
+    half = 1 << (scalar.bits - 1)
+    return -half <= value < half
+
+
+def literal_kind(value) -> str:
+    """"bool", "int" or "float": the NEP 50 kind of a Python number."""
+    if isinstance(value, bool):
+        return "bool"
+    return "int" if isinstance(value, int) else "float"
+
+
+def round_to_f32(value) -> float:
+    """The float32 nearest to a Python number (ties to even, overflow to
+    infinity), as a Python float: what np.float32(value) holds (an int goes
+    through a double first, as in numpy)."""
+    value = float(value)
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:    # finite, but rounds beyond the float32 range
+        return math.copysign(math.inf, value)
+
+
+# -------------------------------------------------------------- operands
+def operand_types(a_type, a_weak, b_type, b_weak):
+    """(common type, weak kind of the result) of two scalar operands, or
+    None when one is an array. Two literals stay a literal of the wider
+    kind; one literal adapts to the typed operand (NEP 50)."""
+    if isinstance(a_type, kt.ArrayType) or isinstance(b_type, kt.ArrayType):
+        return None
+    if a_weak and b_weak:
+        kind = "float" if "float" in (a_weak, b_weak) else (
+            "int" if "int" in (a_weak, b_weak) else "bool")
+        return default_for_kind(kind), kind
+    if a_weak:
+        return weak_promote(b_type, a_weak), None
+    if b_weak:
+        return weak_promote(a_type, b_weak), None
+    return promote(a_type, b_type), None
+
+
+def widen_for_literals(common, literals):
+    """int64 instead of a narrower int type when a Python int literal among
+    the operands does not fit it: comparisons and min/max are exact in
+    numpy (NEP 50) and in Python, so they must not wrap the literal.
+    `literals` are (weak kind, constant) pairs of the operands."""
+    if isinstance(common, kt.ScalarType) and common.is_int and common.bits < 64 and any(
+            weak == "int" and not literal_fits(constant, common) for weak, constant in literals):
+        return kt.i64
+    return common
+
+
+def arithmetic_type(symbol: str, common: kt.ScalarType, weak):
+    """(computation type, weak kind of the result, error) of `a <symbol> b`
+    once the operands' common type is known."""
+    if symbol == "**" and common == kt.i32:
+        common = kt.i64     # numpy: int32 ** int32 computes in int64 here
+    if symbol == "/":
+        common = common if common.is_float else kt.f64
+        weak = "float" if weak else None
+    if symbol in ("&", "|", "^"):
+        if common.is_float:
+            return common, weak, f"operator `{symbol}` needs int or bool operands"
+    elif common.is_bool:
+        common = kt.i64
+    return common, weak, None
+
+
+def fold_python_ints(symbol, a, b):
+    """`2**40 + 1`: arithmetic on Python int literals is a Python int (NEP 50
+    checks it against the other operand's dtype only later), computed
+    exactly when the result fits in 64 bits; None when it is not folded."""
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b)):
+        return None
+    if symbol in ("//", "%") and b == 0 or symbol == "**" and not 0 <= b <= 64:
+        return None
+    result = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+              "//": lambda: a // b, "%": lambda: a % b, "**": lambda: a ** b,
+              "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}.get(symbol)
+    if result is None:
+        return None
+    value = result()
+    return value if INT64_MIN <= value <= INT64_MAX else None
+
+
+# ------------------------------------------------------------------ joins
+def join_variable(current, value_type, value_weak, value_constant):
+    """The type of a variable (`current`: (type, weak) or None) after it is
+    assigned a value: ((type, weak), None) or (None, error kind). Variables
+    are flow-insensitive: one type, the join of everything assigned. A
+    variable first bound to a literal is *weak* until a typed value joins
+    it (`s = 0` then `s = x[i]` with an int32 array makes `s` an int32)."""
+    if current is None:
+        if value_weak:
+            return (default_for_kind(value_weak), True), None
+        return (value_type, False), None
+    current_type, current_weak = current
+    if isinstance(current_type, kt.ArrayType) or isinstance(value_type, kt.ArrayType):
+        if current_type != value_type:
+            return None, "array"
+        return current, None
+    if current_weak and value_weak:
+        return (promote(current_type, default_for_kind(value_weak)), True), None
+    if current_weak:
+        return (weak_promote(value_type, current_type.kind), False), None
+    if value_weak:
+        # A variable that holds a Python int beyond int32 is 64-bit.
+        return (widen_for_literals(weak_promote(current_type, value_weak),
+                                   [(value_weak, value_constant)]), False), None
+    return (promote(current_type, value_type), False), None
+
+
+def join_branches(previous, value_type):
+    """The result type of a conditional expression (or `and`/`or`) after
+    one more operand of `value_type`: typed promotion, no NEP 50."""
+    if previous is None or previous == value_type:
+        return value_type
+    return promote(previous, value_type)
+
+
+def declared_assignment_error(name, declared, value_type):
+    """The error of assigning `value_type` to a variable declared
+    `declared` (a parameter or `x: T = ...`), or None."""
+    if isinstance(declared, kt.ScalarType) and isinstance(value_type, kt.ScalarType) and (
+            (value_type.is_float and not declared.is_float)
+            or (declared.is_bool and not value_type.is_bool)):
+        return f"variable `{name}` is declared {declared.display} but is assigned a " \
+               f"{value_type.display}"
+    if isinstance(declared, kt.ArrayType) and value_type != declared:
+        return f"variable `{name}` is {declared.display} but is assigned a {display(value_type)}"
+    return None
+
+
+# ------------------------------------------------------------ conversions
+def conversion_error(source, target, explicit, constant=None):
+    """The error of converting a scalar `source` to `target` where a value
+    is used as another type (assignments, arguments, returns), or None.
+    `constant` is the value when it is known at compile time."""
+    if source == target:
+        return None
+    if isinstance(source, kt.ArrayType) or isinstance(target, kt.ArrayType):
+        return f"cannot use a {display(source)} value as {display(target)}"
+    if constant is not None and not target.is_bool and not target.is_float:
+        if isinstance(constant, float) and not explicit:
+            return f"cannot implicitly convert float to {target.display}"
+        if not isinstance(constant, float) or (
+                math.isfinite(constant) and INT64_MIN <= int(constant) <= INT64_MAX):
+            return None
+    if source.is_float and target.is_int and not explicit:
+        return f"cannot implicitly convert {source.display} to {target.display}; use int(...)"
+    return None
+
+
+def fold_conversion(constant, target):
+    """The compile-time value of converting constant `constant` to
+    `target` (ints wrap like arith.trunci), or None when it is not folded."""
+    if target.is_bool:
+        return bool(constant)
+    if target.is_float:
+        return float(constant) if target != kt.f32 else round_to_f32(constant)
+    if not isinstance(constant, float) or (
+            math.isfinite(constant) and INT64_MIN <= int(constant) <= INT64_MAX):
+        width = target.bits
+        return (int(constant) + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
+    return None
+
+
+def conversion_raises(source, target, weak, constant, explicit) -> bool:
+    """Whether converting can raise at run time (NEP 50's OverflowError for
+    a Python int that does not fit, int() of NaN or infinity)."""
+    if source == target or target.is_bool or target.is_float:
+        return False
+    if constant is not None:
+        if weak == "int" and not literal_fits(constant, target):
+            return True
+        if fold_conversion(constant, target) is not None:
+            return False
+    if source.is_bool:
+        return False
+    if source.is_int and target.is_int:
+        return weak == "int" and target.bits < source.bits
+    return source.is_float and target.is_int and explicit
+
+
+# -------------------------------------------------------------- libraries
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf,
+                  "nan": math.nan}
+NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
+
+# math functions of one float: the ones whose CPython version raises
+# (domain or range errors) are those listed with True.
+MATH_UNARY_RAISES = {
+    "sqrt": True, "exp": True, "expm1": True, "log": True, "log2": True, "log10": True,
+    "log1p": True, "sin": True, "cos": True, "tan": True, "asin": True, "acos": True,
+    "atan": False, "sinh": True, "cosh": True, "tanh": False, "fabs": False,
+}
+MATH_TO_INT = {"floor", "ceil", "trunc"}
+MATH_PREDICATES = {"isnan", "isinf", "isfinite"}
+# math functions of two floats -> whether they can raise.
+MATH_BINARY_RAISES = {"atan2": False, "hypot": False, "pow": True, "copysign": False,
+                      "fmod": True}
+NUMPY_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+               "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
+               "fabs", "rint"}
+NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
+NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
+               "double": kt.f64, "single": kt.f32}
+KILN_CASTS = {"f64": kt.f64, "f32": kt.f32, "i64": kt.i64, "i32": kt.i32}
+ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
+
+# dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
+DTYPE_ATTRIBUTES = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
+                    "double": kt.f64, "single": kt.f32, "f64": kt.f64, "f32": kt.f32,
+                    "i64": kt.i64, "i32": kt.i32}
+DTYPE_BUILTINS = {"float": kt.f64, "int": kt.i64}
+DTYPE_STRINGS = {"float64": kt.f64, "f8": kt.f64, "float32": kt.f32, "f4": kt.f32,
+                 "int64": kt.i64, "i8": kt.i64, "int32": kt.i32, "i4": kt.i32}
+DTYPE_ERROR = "dtype `{}` is not supported; use np.float64, np.float32, np.int64 or np.int32"
+MAX_ARRAY_NDIM = 3
+
+
+def numpy_float_type(scalar: kt.ScalarType) -> kt.ScalarType:
+    """numpy's result type of a float function: f32 stays f32."""
+    return kt.f32 if scalar == kt.f32 else kt.f64
+
+
+def numpy_binary_float_type(common) -> kt.ScalarType:
+    """np.arctan2/power/copysign/fmod/hypot: f32 only when both are f32
+    (a Python literal adapts to f32)."""
+    return kt.f32 if common == kt.f32 else kt.f64
+
+
+def numpy_min_max_type(common: kt.ScalarType) -> kt.ScalarType:
+    return kt.i64 if common.is_bool else common
+
+
+def abs_type(scalar: kt.ScalarType) -> kt.ScalarType:
+    return kt.i64 if scalar.is_bool else scalar
+
+
+def negation_type(scalar: kt.ScalarType) -> kt.ScalarType:
+    """-x and ~x: bools compute as ints."""
+    return kt.i64 if scalar.is_bool else scalar
+
+
+def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
+    return kt.ArrayType(dtype, ndim)

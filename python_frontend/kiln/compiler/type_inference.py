@@ -1044,25 +1044,28 @@ class FunctionTyping:
             self.region(lambda: self.bool_op(operands[1:], node))
             raise _Abandon()
         # Keyed like code generation's record of the join, per tail length.
+        # The operands join like a variable's assignments (NEP 50: Python
+        # literals on both sides stay a weak Python number).
         key = (node.lineno, node.col_offset, len(operands))
-        result_type = self.expression_types.get(key, first.type)
+        first_only = rules.join_variable(None, first.type, first.weak, first.constant)[0]
+        result_type, result_weak = self.expression_types.get(key) or first_only
         self.truthy(first, node)
 
         def rest():
             value = self.bool_op(operands[1:], node)
             if not _scalar(value.type):
                 return
-            joined = rules.join_branches(result_type, value.type)
-            if joined != self.expression_types.get(key, first.type):
+            joined, _ = rules.join_variable(first_only, value.type, value.weak, value.constant)
+            if joined != self.expression_types.get(key):
                 self.expression_types[key] = joined
                 self.changed = True
-            if joined == result_type:
+            if joined[0] == result_type:
                 self.convert(value, result_type, node)
 
         self.region(rest)
         self.region(lambda: self.convert(first, result_type, node))
         self.bool_op_tails[(node, len(operands))] = result_type
-        return TypedValue(result_type)
+        return TypedValue(result_type, weak=result_type.kind if result_weak else None)
 
     def expr_IfExp(self, node):
         self.truthy(self.expression(node.test), node.test, quiet=True)
@@ -1077,28 +1080,41 @@ class FunctionTyping:
                 previous = self.expression_types.get(key)
                 if isinstance(value.type, kt.ArrayType):
                     joined = value.type
-                    if previous is not None and previous != joined:
+                    if isinstance(previous, tuple):
+                        self.fail(node, "the branches of this conditional expression are an "
+                                        "array and a number")
+                    elif previous is not None and previous != joined:
                         self.fail(node, "the branches of this conditional expression have "
                                         "different array types")
-                elif not _scalar(value.type) or (previous is not None and not _scalar(previous)):
+                    joined_type = joined
+                elif not _scalar(value.type):
+                    return
+                elif previous is not None and not isinstance(previous, tuple):
+                    self.fail(node, "the branches of this conditional expression are an "
+                                    "array and a number")
                     return
                 else:
-                    joined = rules.join_branches(previous, value.type)
+                    # Joined like a variable's assignments: two Python
+                    # literals stay a weak Python number (NEP 50).
+                    joined, _ = rules.join_variable(previous, value.type, value.weak,
+                                                    value.constant)
+                    joined_type = joined[0]
                 if joined != previous:
                     self.expression_types[key] = joined
                     self.changed = True
-                if value.type != joined:
-                    self.convert(value, joined, node)
+                if value.type != joined_type:
+                    self.convert(value, joined_type, node)
             return build
 
         self.region(branch(node.body))
         self.region(branch(node.orelse))
-        result_type = self.expression_types.get(key)
+        joined = self.expression_types.get(key)
         self.absorb(*branches.values())
-        if result_type is None:
+        if joined is None:
             raise _Abandon()
-        return TypedValue(result_type, origins=branches[node.body].origins
-                          | branches[node.orelse].origins)
+        result_type, weak = joined if isinstance(joined, tuple) else (joined, False)
+        return TypedValue(result_type, weak=result_type.kind if weak else None,
+                          origins=branches[node.body].origins | branches[node.orelse].origins)
 
     # ------------------------------------------------------------ calls
     def expr_Call(self, node):

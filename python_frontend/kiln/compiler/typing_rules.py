@@ -215,14 +215,6 @@ def join_variable(current, value_type, value_weak, value_constant):
     return (promote(current_type, value_type), False), None
 
 
-def join_branches(previous, value_type):
-    """The result type of a conditional expression (or `and`/`or`) after
-    one more operand of `value_type`: typed promotion, no NEP 50."""
-    if previous is None or previous == value_type:
-        return value_type
-    return promote(previous, value_type)
-
-
 def declared_assignment_error(name, declared, value_type):
     """The error of assigning `value_type` to a variable declared
     `declared` (a parameter or `x: T = ...`), or None."""

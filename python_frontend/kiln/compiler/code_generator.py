@@ -415,25 +415,25 @@ class FunctionCodeGenerator(LibraryCalls):
         if target.is_bool:
             return self.truthy(value, node)
         if source.is_bool:
-            opname = "arith.extui" if target.is_int else "arith.uitofp"
+            opname = "extui" if target.is_int else "uitofp"
             return self.cast(opname, value, target, node)
         if source.is_int and target.is_int:
             if value.weak == "int" and target.bits < source.bits:
                 # A Python int computed from literals: it must fit (NEP 50).
-                narrow = self.cast("arith.trunci", value, target, node)
-                back = self.cast("arith.extsi", narrow, source, node)
+                narrow = self.cast("trunci", value, target, node)
+                back = self.cast("extsi", narrow, source, node)
                 fits = self.cmpi("eq", back, value, node)
                 self.check(fits, "OverflowError",
                            f"Python integer {{}} out of bounds for {target.numpy_name}", [value],
                            node)
                 return narrow
-            opname = "arith.extsi" if target.bits > source.bits else "arith.trunci"
+            opname = "extsi" if target.bits > source.bits else "trunci"
             return self.cast(opname, value, target, node,
                              nonneg=value.nonneg and target.bits > source.bits)
         if source.is_int and target.is_float:
-            return self.cast("kiln.to_float", value, target, node)
+            return self.cast("to_float", value, target, node)
         if source.is_float and target.is_float:
-            opname = "arith.extf" if target.bits > source.bits else "arith.truncf"
+            opname = "extf" if target.bits > source.bits else "truncf"
             return self.cast(opname, value, target, node)
         if source.is_float and target.is_int:
             if not explicit:
@@ -455,24 +455,24 @@ class FunctionCodeGenerator(LibraryCalls):
         # The range is [-2**63, 2**63): -2**63 itself fits.
         limit = self.constant(2.0 ** 63, value.type, node)
         low = self.constant(-2.0 ** 63, value.type, node)
-        magnitude = self.unary("math.absf", value, node)
+        magnitude = self.unary("absf", value, node)
         below = self.cmpf("olt", value, limit, node)
         above = self.cmpf("oge", value, low, node)
-        in_range = self.arith("arith.andi", below, above, node)
+        in_range = self.arith("andi", below, above, node)
         is_inf = self.cmpf("oeq", magnitude, self.constant(math.inf, value.type, node), node)
         self.check(self.negate(is_inf, node), "OverflowError",
                    "cannot convert float infinity to integer", [], node)
         self.check(in_range, "OverflowError", too_large, [], node)
-        whole = self.cast("arith.fptosi", value, kt.i64, node)
+        whole = self.cast("fptosi", value, kt.i64, node)
         if target == kt.i64:
             return whole
         # fptosi straight to i32 is poison beyond the int32 range; going
         # through i64 wraps, as an int64 stored into an int32 array does.
-        return self.cast("arith.trunci", whole, target, node)
+        return self.cast("trunci", whole, target, node)
 
     def negate(self, flag: Value, node) -> Value:
         true = self.constant(True, kt.boolean, node)
-        return self.arith("arith.xori", flag, true, node)
+        return self.arith("xori", flag, true, node)
 
     def truthy(self, value: Value, node) -> Value:
         scalar = value.type
@@ -537,7 +537,7 @@ class FunctionCodeGenerator(LibraryCalls):
         for param, argument in zip(params, entry.arguments):
             value = Value(argument, param.type, origins=frozenset([param.name]))
             if isinstance(param.type, kt.ScalarType) and param.type.is_bool:
-                value = Value(self.builder.cast("arith.trunci", argument, ir.i1,
+                value = Value(self.builder.cast("trunci", argument, ir.i1,
                                                 self.loc(self.func)), kt.boolean)
             self.symbols[param.name] = value
             self.var_types[param.name] = VarType(param.type)
@@ -717,7 +717,7 @@ class FunctionCodeGenerator(LibraryCalls):
         abi = []
         for element in values:
             if isinstance(element.type, kt.ScalarType) and element.type.is_bool:
-                abi.append(self.builder.cast("arith.extui", element.ir, ir.i8, self.loc(node)))
+                abi.append(self.builder.cast("extui", element.ir, ir.i8, self.loc(node)))
             else:
                 abi.append(element.ir)
         self.builder.func_return(abi, self.loc(node))
@@ -1083,17 +1083,17 @@ class FunctionCodeGenerator(LibraryCalls):
             nonzero = self.cmpi("ne", step, zero, call)
             self.check(nonzero, "ValueError", "range() arg 3 must not be zero", [], call)
             positive = self.cmpi("sgt", step, zero, call)
-            up = self.arith("arith.subi", stop, start, call)
-            down = self.arith("arith.subi", start, stop, call)
+            up = self.arith("subi", stop, start, call)
+            down = self.arith("subi", start, stop, call)
             distance = self.select(positive, up, down, call)
-            negated = self.arith("arith.subi", zero, step, call)
+            negated = self.arith("subi", zero, step, call)
             magnitude = self.select(positive, step, negated, call)
         else:
             positive = self.constant(step_value > 0, kt.boolean, call)
             if step_value > 0:
-                distance = self.arith("arith.subi", stop, start, call)
+                distance = self.arith("subi", stop, start, call)
             else:
-                distance = self.arith("arith.subi", start, stop, call)
+                distance = self.arith("subi", start, stop, call)
             magnitude = self.constant(abs(step_value) if step_value != INT64_MIN
                                       else INT64_MIN, kt.i64, call)
         # The distance and |step| are read as unsigned: exact for any bounds,
@@ -1101,7 +1101,7 @@ class FunctionCodeGenerator(LibraryCalls):
         up = self.cmpi("slt", start, stop, call)
         down = self.cmpi("sgt", start, stop, call)
         moves = self.select(positive, up, down, call)
-        trips = self.arith("arith.ceildivui", distance, magnitude, call)
+        trips = self.arith("ceildivui", distance, magnitude, call)
         zero = self.constant(0, kt.i64, call)
         trips = self.select(moves, trips, zero, call)
         return zero, trips, self.constant(1, kt.i64, call), (start, step)
@@ -1112,8 +1112,8 @@ class FunctionCodeGenerator(LibraryCalls):
             value = counter
         else:
             start, step_value = normalized
-            offset = self.arith("arith.muli", counter, step_value, stmt)
-            value = self.arith("arith.addi", start, offset, stmt)
+            offset = self.arith("muli", counter, step_value, stmt)
+            value = self.arith("addi", start, offset, stmt)
         if target in self.declared and self.declared[target] != kt.i64:
             raise self.error(stmt.target, f"loop variable `{target}` is declared "
                                           f"{self.declared[target].display}, but range() "
@@ -1225,7 +1225,7 @@ class FunctionCodeGenerator(LibraryCalls):
             if mode.has_flags:
                 done = Value(arguments[offset + len(carried)], kt.boolean)
                 running = self.negate(done, stmt)
-                go = running if go is None else self.arith("arith.andi", go, running, stmt)
+                go = running if go is None else self.arith("andi", go, running, stmt)
             if isinstance(stmt, ast.While):
                 if go is None:
                     go = self.truthy(self.expression(stmt.test), stmt.test)
@@ -1245,7 +1245,7 @@ class FunctionCodeGenerator(LibraryCalls):
             if with_counter:
                 counter = Value(arguments[0], kt.i64, nonneg=bool(lower.nonneg)
                                 and normalized is None)
-                mode.next_counter = self.arith("arith.addi", counter, step, stmt)
+                mode.next_counter = self.arith("addi", counter, step, stmt)
                 self.bind_loop_target(stmt, counter, normalized)
             if return_value is not None:
                 count = len(return_value)
@@ -1372,20 +1372,20 @@ class FunctionCodeGenerator(LibraryCalls):
     def arithmetic(self, symbol, a: Value, b: Value, type_, node,
                    integer_true_division=False) -> Value:
         if symbol in ("&", "|", "^"):
-            return self.arith({"&": "arith.andi", "|": "arith.ori", "^": "arith.xori"}[symbol],
+            return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol],
                               a, b, node)
         if symbol in ("//", "%", "**"):
             # Python semantics (signs, zero divisors, overflow) live in the
             # kiln dialect; kiln-lower-to-std expands them.
             if b.constant is None or b.constant == 0 or symbol == "**":
                 self.raises = True
-            return self.arith({"//": "kiln.floordiv", "%": "kiln.mod", "**": "kiln.pow"}[symbol],
+            return self.arith({"//": "floordiv", "%": "mod", "**": "pow"}[symbol],
                               a, b, node)
         if type_.is_int:
-            return self.arith({"+": "arith.addi", "-": "arith.subi", "*": "arith.muli"}[symbol],
+            return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol],
                               a, b, node)
         if symbol in ("+", "-", "*"):
-            return self.arith({"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf"}[symbol],
+            return self.arith({"+": "addf", "-": "subf", "*": "mulf"}[symbol],
                               a, b, node)
         return self.float_division(symbol, a, b, type_, node, integer_true_division)
 
@@ -1395,7 +1395,7 @@ class FunctionCodeGenerator(LibraryCalls):
         message = "division by zero" if integer_true_division else "float division by zero"
         if b.constant is None or b.constant == 0.0:
             self.check(nonzero, "ZeroDivisionError", message, [], node)
-        return self.arith("arith.divf", a, b, node)
+        return self.arith("divf", a, b, node)
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
@@ -1413,9 +1413,9 @@ class FunctionCodeGenerator(LibraryCalls):
             operand = self.convert(operand, scalar, node)
             if scalar.is_int:
                 zero = self.constant(0, scalar, node)
-                result = self.arith("arith.subi", zero, operand, node)
+                result = self.arith("subi", zero, operand, node)
             else:
-                result = self.unary("arith.negf", operand, node)
+                result = self.unary("negf", operand, node)
             result.weak = operand.weak
             return result
         if isinstance(node.op, ast.Invert):
@@ -1424,7 +1424,7 @@ class FunctionCodeGenerator(LibraryCalls):
                 raise self.error(node, "operator `~` needs an int operand")
             operand = self.convert(operand, scalar, node)
             minus_one = self.constant(-1, scalar, node)
-            return self.arith("arith.xori", operand, minus_one, node)
+            return self.arith("xori", operand, minus_one, node)
         raise self.error(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
     def needs_exact_compare(self, value: Value) -> bool:
@@ -1439,7 +1439,7 @@ class FunctionCodeGenerator(LibraryCalls):
         """CPython compares an int with a float exactly, not after rounding
         the int to a float."""
         f = self.convert(number, kt.f64, node)
-        rounded = self.cast("kiln.to_float", integer, kt.f64, node)
+        rounded = self.cast("to_float", integer, kt.f64, node)
 
         def fcmp(predicate, a, b):
             return self.cmpf(predicate, a, b, node)
@@ -1448,16 +1448,16 @@ class FunctionCodeGenerator(LibraryCalls):
             return self.cmpi(predicate, a, b, node)
 
         def both(a, b):
-            return self.arith("arith.andi", a, b, node)
+            return self.arith("andi", a, b, node)
 
         def either(a, b):
-            return self.arith("arith.ori", a, b, node)
+            return self.arith("ori", a, b, node)
 
         limit = self.constant(9.223372036854775808e18, kt.f64, node)
         in_range = both(fcmp("olt", f, limit), fcmp("oge", f, self.constant(
             -9.223372036854775808e18, kt.f64, node)))
         safe = self.select(in_range, f, self.constant(0.0, kt.f64, node), node)
-        whole = self.cast("arith.fptosi", safe, kt.i64, node)
+        whole = self.cast("fptosi", safe, kt.i64, node)
         tie = fcmp("oeq", rounded, f)
         tie_in_range = both(tie, in_range)
         less = either(fcmp("olt", rounded, f), both(tie, either(
@@ -1691,12 +1691,12 @@ class FunctionCodeGenerator(LibraryCalls):
             zero = self.constant(0, kt.i64, node)
             no_carry = self.cmpi("eq", Value(high, kt.i64), zero, node)
             positive = self.cmpi("sge", Value(low, kt.i64), zero, node)
-            fits = self.arith("arith.andi", fits, no_carry, node)
-            fits = self.arith("arith.andi", fits, positive, node)
+            fits = self.arith("andi", fits, no_carry, node)
+            fits = self.arith("andi", fits, positive, node)
             total = Value(low, kt.i64)
         self.check(fits, "ValueError", "array is too big; `arr.size * arr.dtype.itemsize` is "
                    "larger than the maximum possible size.", [], node)
-        dims = [self.builder.cast("arith.index_cast", size.ir, ir.index, location)
+        dims = [self.builder.cast("index_cast", size.ir, ir.index, location)
                 for size in sizes]
         plain = ir.memref_type([None] * len(sizes), mlir_type(dtype))
         self.allocation_count += 1
@@ -1707,7 +1707,7 @@ class FunctionCodeGenerator(LibraryCalls):
         allocated = Value(self.builder.cmpi("ne", address, null, location), kt.boolean)
         self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
         self.allocation_scopes[-1].append((identity, raw))
-        view = Value(self.builder.cast("memref.cast", raw, mlir_type(array_type), location),
+        view = Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
                      array_type, origins=frozenset([identity]))
         if name.startswith(("zeros", "ones")):
             self.fill(view, 1 if name.startswith("ones") else 0, node)
@@ -1771,7 +1771,7 @@ class FunctionCodeGenerator(LibraryCalls):
             else:
                 value = self.convert(value, param.type, arg_node)
                 if param.type.is_bool:
-                    value = Value(self.builder.cast("arith.extui", value.ir, ir.i8,
+                    value = Value(self.builder.cast("extui", value.ir, ir.i8,
                                                     self.loc(arg_node)), kt.boolean)
             operands.append(value.ir)
         if signature.raises:
@@ -1795,7 +1795,7 @@ class FunctionCodeGenerator(LibraryCalls):
         converted = []
         for result, type_ in zip(results, elements):
             if isinstance(type_, kt.ScalarType) and type_.is_bool:
-                result = self.builder.cast("arith.trunci", result, ir.i1, location)
+                result = self.builder.cast("trunci", result, ir.i1, location)
             converted.append(Value(result, type_))
         if not converted:
             return Value(None, None)
@@ -1819,7 +1819,7 @@ class FunctionCodeGenerator(LibraryCalls):
         axis_index = self.index_constant(axis, node)
         location = self.loc(node)
         size = self.builder.dim(array.ir, axis_index, location)
-        return Value(self.builder.cast("arith.index_cast", size, ir.i64, location), kt.i64,
+        return Value(self.builder.cast("index_cast", size, ir.i64, location), kt.i64,
                      nonneg=True)
 
     def builtin_abs(self, args, node):
@@ -1829,7 +1829,7 @@ class FunctionCodeGenerator(LibraryCalls):
         self.expect_scalar(value, node, "abs()")
         if value.type.is_bool:
             value = self.convert(value, kt.i64, node)
-        return self.unary("math.absf" if value.type.is_float else "math.absi", value, node,
+        return self.unary("absf" if value.type.is_float else "absi", value, node,
                           weak=value.weak)
 
     def builtin_min(self, args, node):
@@ -1897,7 +1897,7 @@ class FunctionCodeGenerator(LibraryCalls):
         if node.attr == "size":
             size = self.constant(1, kt.i64, node)
             for axis in range(base.type.ndim):
-                size = self.arith("arith.muli", size, self.dimension(base, axis, node), node,
+                size = self.arith("muli", size, self.dimension(base, axis, node), node,
                                   nonneg=True)
             return size
         raise self.error(node, f"`{ast.unparse(node)}` is not supported here (use "
@@ -1955,7 +1955,7 @@ class FunctionCodeGenerator(LibraryCalls):
             kept += 1
             start, length, step = self.slice_bounds(array, axis, part, values)
             for value, bucket in ((start, offsets), (length, sizes), (step, strides)):
-                bucket.append(self.builder.cast("arith.index_cast", value.ir, ir.index,
+                bucket.append(self.builder.cast("index_cast", value.ir, ir.index,
                                                 self.loc(part)))
         if kept == 0:
             raise self.error(node, "indexing every axis gives an element, not a view")
@@ -1998,15 +1998,15 @@ class FunctionCodeGenerator(LibraryCalls):
             return self.cmpi(predicate, a, b, part)
 
         def subtract(a, b):
-            return self.arith("arith.subi", a, b, part)
+            return self.arith("subi", a, b, part)
 
         def clamp(value, low, high):
-            value = self.arith("arith.maxsi", value, low, part)
-            return self.arith("arith.minsi", value, high, part)
+            value = self.arith("maxsi", value, low, part)
+            return self.arith("minsi", value, high, part)
 
         def wrap(value):
             negative = cmp("slt", value, zero)
-            return select(negative, self.arith("arith.addi", value, size, part), value)
+            return select(negative, self.arith("addi", value, size, part), value)
 
         minus_one = self.constant(-1, kt.i64, part)
         size_minus_one = subtract(size, one)
@@ -2021,8 +2021,8 @@ class FunctionCodeGenerator(LibraryCalls):
             positive, size, minus_one)
         distance = select(positive, subtract(stop, start), subtract(start, stop))
         magnitude = select(positive, step, subtract(zero, step))
-        length = self.arith("arith.ceildivsi", distance, magnitude, part)
-        length = self.arith("arith.maxsi", length, zero, part)
+        length = self.arith("ceildivsi", distance, magnitude, part)
+        length = self.arith("maxsi", length, zero, part)
         # An empty view may start anywhere; keep its offset inside the array.
         empty = cmp("eq", length, zero)
         start = select(empty, zero, start)
@@ -2157,7 +2157,7 @@ class ModuleCompiler:
 LIBM_SIGNATURES = {"hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
                    "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
                    "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32)}
-FASTMATH_OPS = frozenset(["arith.addf", "arith.subf", "arith.mulf", "arith.divf"])
+FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 
 def nested_too_deeply(context, func) -> KilnCompileError:

@@ -421,17 +421,19 @@ class Builder:
 
     def binary(self, name: str, lhs: Value, rhs: Value, location, fastmath=None) -> Value:
         """Same-typed operands and result: arith.addi, arith.addf, kiln.mod,
-        math.atan2, ..."""
+        math.atan2, ... (by mnemonic or full name)."""
         attributes = {"fastmath": fastmath} if fastmath is not None else None
-        return self.op(name, (lhs, rhs), (lhs.type,), attributes, (), location).result
+        return self.op(OP_NAMES.get(name, name), (lhs, rhs), (lhs.type,), attributes, (),
+                       location).result
 
     def unary(self, name: str, operand: Value, location) -> Value:
         """Result of the operand's type: math.sqrt, arith.negf, ..."""
-        return self.op(name, (operand,), (operand.type,), None, (), location).result
+        return self.op(OP_NAMES.get(name, name), (operand,), (operand.type,), None, (),
+                       location).result
 
     def cast(self, name: str, operand: Value, to: Type, location) -> Value:
         """arith.extsi, arith.index_cast, kiln.to_float, memref.cast, ..."""
-        return self.op(name, (operand,), (to,), None, (), location).result
+        return self.op(OP_NAMES.get(name, name), (operand,), (to,), None, (), location).result
 
     def cmpi(self, predicate: str, lhs: Value, rhs: Value, location) -> Value:
         return self.op("arith.cmpi", (lhs, rhs), (i1,),
@@ -759,6 +761,11 @@ _UNARY = ("math.absf math.absi math.sqrt math.exp math.log math.log2 math.log10 
           "math.floor math.ceil math.trunc math.roundeven arith.negf").split()
 _CASTS = ("arith.extui arith.extsi arith.trunci arith.uitofp arith.sitofp arith.extf "
           "arith.truncf arith.fptosi arith.index_cast kiln.to_float memref.cast").split()
+
+# The ops the convenience methods know, by mnemonic: `binary("addf", ...)`
+# is arith.addf (the mnemonics of these ops are unique across their
+# dialects). Any op can also be named in full.
+OP_NAMES = {name.split(".", 1)[1]: name for name in _BINARY + _UNARY + _CASTS}
 
 VERIFIERS = {name: _same_types for name in _BINARY}
 VERIFIERS.update({name: _same_type_unary for name in _UNARY})

@@ -136,7 +136,7 @@ def test_invalid_ir_from_the_generator_is_an_internal_error_of_one_function(
 
     def broken_binary(self, name, lhs, rhs, location, fastmath=None):
         if ir.OP_NAMES.get(name, name) == "arith.mulf":
-            return self.op(name, (lhs, rhs), (ir.i64,), None, (), location).result
+            return self.op("arith.mulf", (lhs, rhs), (ir.i64,), None, (), location).result
         return original(self, name, lhs, rhs, location, fastmath)
 
     monkeypatch.setattr(ir.Builder, "binary", broken_binary)

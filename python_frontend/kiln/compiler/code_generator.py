@@ -241,6 +241,7 @@ class FunctionCodeGenerator(LibraryCalls):
         # typing rounds like variables are.
         self.expression_types: dict = {}
         self.variable_origins: dict = {}
+        self.locations: dict = {}        # (line, column) -> ir.Location
 
     # ------------------------------------------------------------------ api
     def generate(self) -> tuple[ir.Operation, FunctionSignature]:
@@ -513,7 +514,6 @@ class FunctionCodeGenerator(LibraryCalls):
         return [abi_type(result)]
 
     def emit_function(self, params, has_return_annotation) -> ir.Operation:
-        self.locations = {}
         self.symbols: dict[str, Value] = {}
         self.maybe_undefined: set[str] = set()
         self.written: set[str] = set()

@@ -24,6 +24,7 @@ readability) a custom form here.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import struct
@@ -229,7 +230,12 @@ class Location:
 
 
 def file_location(path: str, line: int, column: int) -> Location:
-    return Location(f"loc({quote(path)}:{line}:{column})")
+    return Location(f"loc({_quoted_path(path)}:{line}:{column})")
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted_path(path: str) -> str:
+    return quote(path)
 
 
 UNKNOWN_LOCATION = Location("loc(unknown)")

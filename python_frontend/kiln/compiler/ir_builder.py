@@ -149,10 +149,6 @@ def integer_attr(value: int, type_: Type = i64) -> Attribute:
     return Attribute(f"{int(value)} : {type_.text}", int(value))
 
 
-def bool_attr(value: bool) -> Attribute:
-    return Attribute("true" if value else "false")
-
-
 def float_attr(value: float, type_: Type) -> Attribute:
     """Shortest decimal that reads back exactly; non-finite values (and
     f32 values beyond float32's range) as the bit pattern."""
@@ -617,13 +613,6 @@ def _unquote(text: str) -> str:
     inner = text[1:-1]
     return re.sub(r"\\([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), inner) \
         if "\\" in inner else inner
-
-
-def print_function(function: Operation) -> str:
-    """One function's text (what a test or an error report shows)."""
-    printer = Printer()
-    printer.print_op(function, 1)
-    return "\n".join(printer.lines) + "\n"
 
 
 # --------------------------------------------------------------- verifiers

@@ -4,10 +4,11 @@ import kiln
 
 
 # Locations point at the Python line and column of every op.
-# CHECK-LABEL: func.func @arithmetic_mixed(%a: i64, %b: f64) -> f64
-# CHECK: %[[F:.*]] = kiln.to_float %a : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+5]]:12)
+# CHECK-LABEL: func.func @arithmetic_mixed(
+# CHECK-SAME: %[[A:arg[0-9]+]]: i64, %[[B:arg[0-9]+]]: f64) -> f64
+# CHECK: %[[F:.*]] = kiln.to_float %[[A]] : i64 to f64 loc("{{.*}}arithmetic.py":[[@LINE+5]]:12)
 # CHECK-NOT: fastmath
-# CHECK: arith.mulf %[[F]], %b : f64 loc("{{.*}}arithmetic.py":[[@LINE+3]]:12)
+# CHECK: arith.mulf %[[F]], %[[B]] : f64 loc("{{.*}}arithmetic.py":[[@LINE+3]]:12)
 @kiln.export
 def mixed(a: int, b: float) -> float:
     return a * b
@@ -15,22 +16,25 @@ def mixed(a: int, b: float) -> float:
 
 # Python's floor division is a kiln op (kiln-lower-to-std expands it); it
 # may raise, so the function gets an error slot.
-# CHECK-LABEL: func.func @arithmetic_floordiv(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
-# CHECK: kiln.floordiv %a, %b : i64
+# CHECK-LABEL: func.func @arithmetic_floordiv(
+# CHECK-SAME: %[[A:arg[0-9]+]]: i64, %[[B:arg[0-9]+]]: i64, %{{arg[0-9]+}}: !llvm.ptr {kiln.error_slot}) -> i64
+# CHECK: kiln.floordiv %[[A]], %[[B]] : i64
 @kiln.export
 def floordiv(a: int, b: int) -> int:
     return a // b
 
 
 # CHECK-LABEL: func.func @arithmetic_modulo(
-# CHECK: kiln.mod %a, %b : i64
+# CHECK-SAME: %[[A:arg[0-9]+]]: i64, %[[B:arg[0-9]+]]: i64
+# CHECK: kiln.mod %[[A]], %[[B]] : i64
 @kiln.export
 def modulo(a: int, b: int) -> int:
     return a % b
 
 
 # A constant non-zero divisor cannot raise: no error slot.
-# CHECK-LABEL: func.func @arithmetic_half(%a: i64) -> i64
+# CHECK-LABEL: func.func @arithmetic_half(
+# CHECK-SAME: %{{arg[0-9]+}}: i64) -> i64
 # CHECK: kiln.floordiv
 @kiln.export
 def half(a: int) -> int:
@@ -48,7 +52,8 @@ def ratio(a: int, b: int) -> float:
 
 
 # CHECK-LABEL: func.func @arithmetic_float_floordiv(
-# CHECK: kiln.floordiv %a, %b : f64
+# CHECK-SAME: %[[A:arg[0-9]+]]: f64, %[[B:arg[0-9]+]]: f64
+# CHECK: kiln.floordiv %[[A]], %[[B]] : f64
 @kiln.export
 def float_floordiv(a: float, b: float) -> float:
     return a // b
@@ -56,17 +61,19 @@ def float_floordiv(a: float, b: float) -> float:
 
 # `**` on ints stays int; with a float operand it is float.
 # CHECK-LABEL: func.func @arithmetic_powers(
-# CHECK: kiln.pow %n, %{{.*}} : i64
+# CHECK-SAME: %[[N:arg[0-9]+]]: i64, %[[X:arg[0-9]+]]: f64
+# CHECK: kiln.pow %[[N]], %{{.*}} : i64
 # CHECK: kiln.to_float
-# CHECK: kiln.pow %{{.*}}, %x : f64
+# CHECK: kiln.pow %{{.*}}, %[[X]] : f64
 @kiln.export
 def powers(n: int, x: float) -> float:
     return n ** 3 + n ** x
 
 
 # Booleans cross the C ABI as i8.
-# CHECK-LABEL: func.func @arithmetic_logic(%p: i8, %q: i8) -> i8
-# CHECK: arith.trunci %p : i8 to i1
+# CHECK-LABEL: func.func @arithmetic_logic(
+# CHECK-SAME: %[[P:arg[0-9]+]]: i8, %[[Q:arg[0-9]+]]: i8) -> i8
+# CHECK: arith.trunci %[[P]] : i8 to i1
 # CHECK: scf.if
 # CHECK: arith.extui %{{.*}} : i1 to i8
 @kiln.export
@@ -86,8 +93,9 @@ def between(low: float, x: float, high: float) -> bool:
 
 # min/max keep CPython's argument order, so NaN behaves the same.
 # CHECK-LABEL: func.func @arithmetic_smallest(
-# CHECK: %[[LT:.*]] = arith.cmpf olt, %b, %a
-# CHECK: arith.select %[[LT]], %b, %a
+# CHECK-SAME: %[[A:arg[0-9]+]]: f64, %[[B:arg[0-9]+]]: f64
+# CHECK: %[[LT:.*]] = arith.cmpf olt, %[[B]], %[[A]]
+# CHECK: arith.select %[[LT]], %[[B]], %[[A]]
 @kiln.export
 def smallest(a: float, b: float) -> float:
     return min(a, b)

@@ -6,10 +6,11 @@ from kiln import f32
 
 # Arrays are strided views of any offset; an index is a kiln.index, which
 # wraps negative values around and checks bounds.
-# CHECK-LABEL: func.func @arrays_last(%x: memref<?xf64, strided<[?], offset: ?>>, %error: !llvm.ptr {kiln.error_slot}) -> f64
+# CHECK-LABEL: func.func @arrays_last(
+# CHECK-SAME: %[[X:arg[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: !llvm.ptr {kiln.error_slot}) -> f64
 # CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
 # CHECK: %[[I:.*]] = kiln.index %{{.*}}, %[[N]] {axis = 0 : i64} : i64 -> index
-# CHECK: memref.load %x[%[[I]]]
+# CHECK: memref.load %[[X]][%[[I]]]
 @kiln.export
 def last(x: kiln.f64[:]) -> float:
     return x[-1]
@@ -17,14 +18,16 @@ def last(x: kiln.f64[:]) -> float:
 
 # An index of unknown sign: kiln.index wraps it around at run time.
 # CHECK-LABEL: func.func @arrays_get(
-# CHECK: kiln.index %i, %{{.*}} {axis = 0 : i64} : i64 -> index
+# CHECK-SAME: %{{arg[0-9]+}}: memref<?xi64, strided<[?], offset: ?>>, %[[I:arg[0-9]+]]: i64
+# CHECK: kiln.index %[[I]], %{{.*}} {axis = 0 : i64} : i64 -> index
 @kiln.export
 def get(x: kiln.i64[:], i: int) -> int:
     return x[i]
 
 
 # boundscheck=False removes the checks (and the error slot).
-# CHECK-LABEL: func.func @arrays_unchecked(%x: memref<?xf32, strided<[?], offset: ?>>) -> f32
+# CHECK-LABEL: func.func @arrays_unchecked(
+# CHECK-SAME: %{{arg[0-9]+}}: memref<?xf32, strided<[?], offset: ?>>) -> f32
 # CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
 @kiln.export(boundscheck=False)
 def unchecked(x: f32[:]) -> f32:
@@ -32,13 +35,14 @@ def unchecked(x: f32[:]) -> f32:
 
 
 # Stores convert to the element type; 2-D views index with a tuple.
-# CHECK-LABEL: func.func @arrays_fill(%m: memref<?x?xi32, strided<[?, ?], offset: ?>>, %value: i64
+# CHECK-LABEL: func.func @arrays_fill(
+# CHECK-SAME: %[[M:arg[0-9]+]]: memref<?x?xi32, strided<[?, ?], offset: ?>>, %[[VALUE:arg[0-9]+]]: i64
 # CHECK: scf.for
 # CHECK: scf.for
 # CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative}
 # CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 1 : i64, nonnegative}
-# CHECK: arith.trunci %value : i64 to i32
-# CHECK: memref.store %{{.*}}, %m[%{{.*}}, %{{.*}}] : memref<?x?xi32, strided<[?, ?], offset: ?>>
+# CHECK: arith.trunci %[[VALUE]] : i64 to i32
+# CHECK: memref.store %{{.*}}, %[[M]][%{{.*}}, %{{.*}}] : memref<?x?xi32, strided<[?, ?], offset: ?>>
 @kiln.export
 def fill(m: kiln.i32[:, :], value: int) -> None:
     for i in range(m.shape[0]):

@@ -28,8 +28,9 @@ def grow(x: float) -> float:
 
 
 # np.* on a float32 stays float32 and never raises.
-# CHECK-LABEL: func.func @calls_and_library_np_root(%x: f32) -> f32
-# CHECK: math.sqrt %x : f32
+# CHECK-LABEL: func.func @calls_and_library_np_root(
+# CHECK-SAME: %[[X:arg[0-9]+]]: f32) -> f32
+# CHECK: math.sqrt %[[X]] : f32
 # CHECK-NOT: kiln.check
 @kiln.export
 def np_root(x: kiln.f32) -> kiln.f32:
@@ -46,9 +47,11 @@ def scaled(x: float) -> float:
 
 # Helpers are compiled as private functions; a callee that can raise shares
 # the caller's error record, and the caller returns at once if it did.
-# CHECK-LABEL: func.func private @calls_and_library_safe_div(%a: i64, %b: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64
+# CHECK-LABEL: func.func private @calls_and_library_safe_div(
+# CHECK-SAME: %{{arg[0-9]+}}: i64, %{{arg[0-9]+}}: i64, %{{arg[0-9]+}}: !llvm.ptr {kiln.error_slot}) -> i64
 # CHECK-LABEL: func.func @calls_and_library_uses_helper(
-# CHECK: func.call @calls_and_library_safe_div(%{{.*}}, %{{.*}}, %error) : (i64, i64, !llvm.ptr) -> (i64)
+# CHECK-SAME: %{{arg[0-9]+}}: i64, %{{arg[0-9]+}}: i64, %[[ERROR:arg[0-9]+]]: !llvm.ptr {kiln.error_slot})
+# CHECK: func.call @calls_and_library_safe_div(%{{.*}}, %{{.*}}, %[[ERROR]]) : (i64, i64, !llvm.ptr) -> (i64)
 # CHECK-NEXT: kiln.propagate_error
 def safe_div(a: int, b: int) -> int:
     return a // b

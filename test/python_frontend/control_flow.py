@@ -58,7 +58,8 @@ def stepped(a: int, b: int, step: int) -> int:
 
 
 # CHECK-LABEL: func.func @control_flow_gcd(
-# CHECK: scf.while (%{{.*}} = %a, %{{.*}} = %b) : (i64, i64) -> (i64, i64)
+# CHECK-SAME: %[[A:arg[0-9]+]]: i64, %[[B:arg[0-9]+]]: i64
+# CHECK: scf.while (%{{.*}} = %[[A]], %{{.*}} = %[[B]]) : (i64, i64) -> (i64, i64)
 # CHECK: scf.condition
 # CHECK: } do {
 # CHECK: scf.yield

@@ -1,11 +1,11 @@
-"""AST -> MLIR text for one exported function.
+"""AST -> MLIR for the functions of a module, built through ir_builder.
 
 The generator walks the function's syntax tree once per typing round: each
-round emits SSA code with the variable types found so far and widens a
-variable's type when an assignment needs it (``s = 0`` then
-``s += x[i]`` makes ``s`` a float). When a round changes nothing the text of
+round builds the function's IR with the variable types found so far and
+widens a variable's type when an assignment needs it (``s = 0`` then
+``s += x[i]`` makes ``s`` a float). When a round changes nothing the IR of
 that round is the result, so typing and code generation share one set of
-rules. Every op carries the Python ``loc("file":line:col)`` it came from.
+rules. Every op carries the Python file, line and column it came from.
 
 Control flow is structured: ``if`` becomes ``scf.if`` yielding the
 variables it changes, ``for ... in range`` becomes ``scf.for`` carrying
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import KilnCompileError
+from . import ir_builder as ir
 from .library import ALLOCATORS, MATH_CONSTANTS, NUMPY_CONSTANTS, LibraryCalls
 from .source import deepest_statement
 from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
@@ -36,7 +37,7 @@ INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 @dataclass
 class Value:
-    name: str
+    ir: object                 # the ir_builder.Value (None for tuples and None)
     type: object               # ScalarType or ArrayType
     weak: str | None = None    # "int"/"float"/"bool" for untyped Python literals
     constant: object = None    # Python value when known at compile time
@@ -46,7 +47,7 @@ class Value:
 
 
 def tuple_value(elements) -> Value:
-    return Value("", kt.TupleType(tuple(e.type for e in elements)), elements=list(elements))
+    return Value(None, kt.TupleType(tuple(e.type for e in elements)), elements=list(elements))
 
 
 def flatten(value) -> list:
@@ -109,22 +110,36 @@ def contains_return(stmts) -> bool:
     return any(isinstance(node, ast.Return) for stmt in stmts for node in ast.walk(stmt))
 
 
-def mlir_string(text: str) -> str:
-    out = []
-    for char in text:
-        code = ord(char)
-        if char in '"\\' or code < 0x20 or code > 0x7E:
-            out.extend(f"\\{byte:02X}" for byte in char.encode("utf-8"))
+_MLIR_TYPES: dict = {}
+
+
+def mlir_type(type_) -> ir.Type:
+    """The MLIR type of a Kiln type ("index" for index values)."""
+    found = _MLIR_TYPES.get(type_)
+    if found is None:
+        if type_ == "index":
+            found = ir.index
+        elif isinstance(type_, kt.ArrayType):
+            found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)
+        elif type_.is_bool:
+            found = ir.i1
+        elif type_.is_int:
+            found = ir.integer_type(type_.bits)
         else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+            found = ir.float_type(type_.bits)
+        _MLIR_TYPES[type_] = found
+    return found
 
 
-_BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+def abi_type(type_) -> ir.Type:
+    # i1 has no defined C ABI; booleans cross the boundary as one byte.
+    if isinstance(type_, kt.ScalarType) and type_.is_bool:
+        return ir.i8
+    return mlir_type(type_)
 
 
 def symbol_name(context, name: str) -> str:
-    """The MLIR symbol of module function `name`: `@<mod>_<name>`. Every
+    """The MLIR symbol of module function `name`: `<mod>_<name>`. Every
     user function is named this way, so no Python name can take a symbol
     the runtime or libm needs (`malloc`, `free`, `hypot`, `memcpy`, ...):
     those never start with the module's prefix. An exported function's C
@@ -135,8 +150,7 @@ def symbol_name(context, name: str) -> str:
     module = context.module_name
     if not module.isidentifier():
         module = re.sub(r"[^A-Za-z0-9_]", "_", module)
-    symbol = f"{module}_{name}"
-    return "@" + (symbol if _BARE_SYMBOL.fullmatch(symbol) else mlir_string(symbol))
+    return f"{module}_{name}"
 
 
 def literal_fits(value, scalar) -> bool:
@@ -166,20 +180,6 @@ def round_to_f32(value) -> float:
         return struct.unpack("<f", struct.pack("<f", value))[0]
     except OverflowError:    # finite, but rounds beyond the float32 range
         return math.copysign(math.inf, value)
-
-
-def float_literal(value: float, scalar: kt.ScalarType) -> str:
-    if math.isfinite(value):
-        text = repr(float(value))
-        if "e" in text and "." not in text:
-            text = text.replace("e", ".0e")
-        if scalar == kt.f32 and value != 0.0:
-            if abs(value) > 3.4028234663852886e38:
-                return "0x7F800000" if value > 0 else "0xFF800000"
-        return text
-    if scalar == kt.f32:
-        return "0x" + struct.pack(">f", value).hex().upper()
-    return "0x" + struct.pack(">d", value).hex().upper()
 
 
 def loop_exits(loop, kinds=(ast.Break,)) -> bool:
@@ -231,7 +231,7 @@ class FunctionCodeGenerator(LibraryCalls):
         self.boundscheck = options.get("boundscheck", True)
         # Reassociation (and FMA contraction) only when the user allows it:
         # it changes results. NaN and infinity keep their meaning.
-        self.float_flags = " fastmath<reassoc,contract>" if options.get("fastmath") else ""
+        self.fastmath = ir.FASTMATH_REASSOC_CONTRACT if options.get("fastmath") else None
         self.var_types: dict[str, VarType] = {}
         self.declared: dict[str, object] = {}
         self.return_annotation = None
@@ -241,9 +241,10 @@ class FunctionCodeGenerator(LibraryCalls):
         # typing rounds like variables are.
         self.expression_types: dict = {}
         self.variable_origins: dict = {}
+        self.locations: dict = {}        # (line, column) -> ir.Location
 
     # ------------------------------------------------------------------ api
-    def generate(self) -> tuple[str, FunctionSignature]:
+    def generate(self) -> tuple[ir.Operation, FunctionSignature]:
         SubsetChecker(self.context, self.func.name).check_function(self.func)
         params = self.resolve_parameters()
         has_return_annotation = self.func.returns is not None
@@ -254,9 +255,9 @@ class FunctionCodeGenerator(LibraryCalls):
             self.return_annotation = None if annotation == "None" else annotation
         for round_number in range(MAX_TYPING_ROUNDS):
             self.changed = False
-            text = self.emit_function(params, has_return_annotation)
+            function = self.emit_function(params, has_return_annotation)
             if not self.changed:
-                return text, self.signature(params)
+                return function, self.signature(params)
         raise self.error(self.func, "the types of the variables did not settle; annotate them "
                                     "(x: float = 0) to help")
 
@@ -277,22 +278,82 @@ class FunctionCodeGenerator(LibraryCalls):
     def error(self, node, message) -> KilnCompileError:
         return KilnCompileError(self.context.diagnostic(node, message, self.func.name))
 
-    def loc(self, node) -> str:
+    def loc(self, node) -> ir.Location:
         line = getattr(node, "lineno", self.func.lineno)
         column = getattr(node, "col_offset", 0) + 1
-        return f"loc({mlir_string(self.context.path)}:{line}:{column})"
+        location = self.locations.get((line, column))
+        if location is None:
+            location = ir.file_location(self.context.path, line, column)
+            self.locations[line, column] = location
+        return location
 
-    def fresh(self) -> str:
-        self.counter += 1
-        return f"%{self.counter}"
+    # IR through the builder: each helper makes one op and wraps its result
+    # in a typed Value.
+    def arith(self, opname, a: Value, b: Value, node, **attrs) -> Value:
+        """A same-typed binary op; float arithmetic gets the fastmath flags."""
+        fastmath = self.fastmath if opname in FASTMATH_OPS else None
+        return Value(self.builder.binary(opname, a.ir, b.ir, self.loc(node), fastmath), a.type,
+                     **attrs)
 
-    def emit(self, text: str, node) -> None:
-        self.lines.append("  " * self.indent + text + " " + self.loc(node))
+    def unary(self, opname, x: Value, node, **attrs) -> Value:
+        return Value(self.builder.unary(opname, x.ir, self.loc(node)), x.type, **attrs)
 
-    def op(self, text: str, type_, node, **attrs) -> Value:
-        name = self.fresh()
-        self.emit(f"{name} = {text}", node)
-        return Value(name, type_, **attrs)
+    def cast(self, opname, value: Value, target, node, **attrs) -> Value:
+        return Value(self.builder.cast(opname, value.ir, mlir_type(target), self.loc(node)),
+                     target, **attrs)
+
+    def cmpi(self, predicate, a: Value, b: Value, node) -> Value:
+        return Value(self.builder.cmpi(predicate, a.ir, b.ir, self.loc(node)), kt.boolean)
+
+    def cmpf(self, predicate, a: Value, b: Value, node) -> Value:
+        return Value(self.builder.cmpf(predicate, a.ir, b.ir, self.loc(node)), kt.boolean)
+
+    def select(self, condition: Value, a: Value, b: Value, node, **attrs) -> Value:
+        return Value(self.builder.select(condition.ir, a.ir, b.ir, self.loc(node)), a.type,
+                     **attrs)
+
+    def call_external(self, function, args, node) -> Value:
+        """A call of an external function (libm) returning the first
+        argument's type."""
+        [result] = self.builder.call(function, [a.ir for a in args], [args[0].ir.type],
+                                     self.loc(node))
+        return Value(result, args[0].type)
+
+    def region(self, build, bind=None, mode=None, allocation_scope=False,
+               argument_types=()):
+        """Runs `build` into a new one-block region (its arguments of
+        `argument_types`, handed to `bind` first) and symbol scope; returns
+        (region, symbols). Arrays may be allocated only in an
+        `allocation_scope` (the function body, and the branches of an `if`
+        that end the function), so each allocation runs at most once per
+        call and every exit knows which ones to free."""
+        saved_symbols = self.symbols
+        saved_undefined = set(self.maybe_undefined)
+        saved_mode = self.mode
+        saved_scopes = self.allocation_scopes
+        self.allocation_scopes = saved_scopes + [[]] if allocation_scope else None
+        self.symbols = dict(saved_symbols)
+        if mode is not None:
+            self.mode = mode
+        region = self.builder.region([mlir_type(t) for t in argument_types])
+        try:
+            with self.builder.at_end(region.block):
+                if bind:
+                    bind(region.block.arguments)
+                build()
+            return region, self.symbols
+        finally:
+            self.symbols = saved_symbols
+            self.region_undefined = self.maybe_undefined
+            self.maybe_undefined = saved_undefined
+            self.mode = saved_mode
+            self.allocation_scopes = saved_scopes
+
+    def scf_if(self, condition: Value, types, then_region, else_region, node) -> list:
+        """An scf.if; its results as Values of `types` (Kiln types)."""
+        results = self.builder.scf_if(condition.ir, [mlir_type(t) for t in types], then_region,
+                                      else_region, self.loc(node))
+        return [Value(r, t) for r, t in zip(results, types)]
 
     def return_type(self):
         if self.func.returns is not None:
@@ -303,20 +364,20 @@ class FunctionCodeGenerator(LibraryCalls):
 
     # ------------------------------------------------------------ constants
     def constant(self, python_value, type_: kt.ScalarType, node, weak=None) -> Value:
+        location = self.loc(node)
         if type_.is_bool:
-            literal = "true" if python_value else "false"
-            return self.op(f"arith.constant {literal}", type_, node, weak=weak,
-                           constant=bool(python_value), nonneg=True)
+            return Value(self.builder.integer_constant(bool(python_value), ir.i1, location),
+                         type_, weak=weak, constant=bool(python_value), nonneg=True)
         if type_.is_int:
             value = int(python_value)
-            return self.op(f"arith.constant {value} : {type_.mlir}", type_, node, weak=weak,
-                           constant=value, nonneg=value >= 0)
+            return Value(self.builder.integer_constant(value, mlir_type(type_), location), type_,
+                         weak=weak, constant=value, nonneg=value >= 0)
         value = float(python_value) if type_ != kt.f32 else round_to_f32(python_value)
-        return self.op(f"arith.constant {float_literal(value, type_)} : {type_.mlir}", type_,
-                       node, weak=weak, constant=value)
+        return Value(self.builder.float_constant(value, mlir_type(type_), location), type_,
+                     weak=weak, constant=value)
 
-    def index_constant(self, value: int, node) -> str:
-        return self.op(f"arith.constant {value} : index", "index", node).name
+    def index_constant(self, value: int, node) -> ir.Value:
+        return self.builder.index_constant(value, self.loc(node))
 
     # ---------------------------------------------------------- conversions
     def convert(self, value: Value, target, node, explicit=False) -> Value:
@@ -352,31 +413,29 @@ class FunctionCodeGenerator(LibraryCalls):
                 width = target.bits
                 wrapped = (int(folded) + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
                 return self.constant(wrapped, target, node)
-        m_from, m_to = source.mlir, target.mlir
         if target.is_bool:
             return self.truthy(value, node)
         if source.is_bool:
-            opname = "arith.extui" if target.is_int else "arith.uitofp"
-            return self.op(f"{opname} {value.name} : i1 to {m_to}", target, node)
+            opname = "extui" if target.is_int else "uitofp"
+            return self.cast(opname, value, target, node)
         if source.is_int and target.is_int:
             if value.weak == "int" and target.bits < source.bits:
                 # A Python int computed from literals: it must fit (NEP 50).
-                narrow = self.op(f"arith.trunci {value.name} : {m_from} to {m_to}", target, node)
-                back = self.op(f"arith.extsi {narrow.name} : {m_to} to {m_from}", source, node)
-                fits = self.op(f"arith.cmpi eq, {back.name}, {value.name} : {m_from}", kt.boolean,
-                               node)
+                narrow = self.cast("trunci", value, target, node)
+                back = self.cast("extsi", narrow, source, node)
+                fits = self.cmpi("eq", back, value, node)
                 self.check(fits, "OverflowError",
                            f"Python integer {{}} out of bounds for {target.numpy_name}", [value],
                            node)
                 return narrow
-            opname = "arith.extsi" if target.bits > source.bits else "arith.trunci"
-            return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node,
-                           nonneg=value.nonneg and target.bits > source.bits)
+            opname = "extsi" if target.bits > source.bits else "trunci"
+            return self.cast(opname, value, target, node,
+                             nonneg=value.nonneg and target.bits > source.bits)
         if source.is_int and target.is_float:
-            return self.op(f"kiln.to_float {value.name} : {m_from} to {m_to}", target, node)
+            return self.cast("to_float", value, target, node)
         if source.is_float and target.is_float:
-            opname = "arith.extf" if target.bits > source.bits else "arith.truncf"
-            return self.op(f"{opname} {value.name} : {m_from} to {m_to}", target, node)
+            opname = "extf" if target.bits > source.bits else "truncf"
+            return self.cast(opname, value, target, node)
         if source.is_float and target.is_int:
             if not explicit:
                 raise self.error(node, f"cannot implicitly convert {source.display} to "
@@ -390,34 +449,31 @@ class FunctionCodeGenerator(LibraryCalls):
         """int(x): truncation toward zero, with CPython's errors for NaN/inf.
         `too_large` is the OverflowError text beyond the 64-bit range (a
         documented difference for int(); numpy's own text for array stores)."""
-        ftype = value.type.mlir
-        is_nan = self.op(f"arith.cmpf uno, {value.name}, {value.name} : {ftype}", kt.boolean, node)
+        is_nan = self.cmpf("uno", value, value, node)
         not_nan = self.negate(is_nan, node)
         self.check(not_nan, "ValueError", "cannot convert float NaN to integer", [], node)
         # Finite values beyond the 64-bit range would be undefined in LLVM.
         # The range is [-2**63, 2**63): -2**63 itself fits.
         limit = self.constant(2.0 ** 63, value.type, node)
         low = self.constant(-2.0 ** 63, value.type, node)
-        magnitude = self.op(f"math.absf {value.name} : {ftype}", value.type, node)
-        below = self.op(f"arith.cmpf olt, {value.name}, {limit.name} : {ftype}", kt.boolean, node)
-        above = self.op(f"arith.cmpf oge, {value.name}, {low.name} : {ftype}", kt.boolean, node)
-        in_range = self.op(f"arith.andi {below.name}, {above.name} : i1", kt.boolean, node)
-        is_inf = self.op(f"arith.cmpf oeq, {magnitude.name}, "
-                         f"{self.constant(math.inf, value.type, node).name} : {ftype}",
-                         kt.boolean, node)
+        magnitude = self.unary("absf", value, node)
+        below = self.cmpf("olt", value, limit, node)
+        above = self.cmpf("oge", value, low, node)
+        in_range = self.arith("andi", below, above, node)
+        is_inf = self.cmpf("oeq", magnitude, self.constant(math.inf, value.type, node), node)
         self.check(self.negate(is_inf, node), "OverflowError",
                    "cannot convert float infinity to integer", [], node)
         self.check(in_range, "OverflowError", too_large, [], node)
-        whole = self.op(f"arith.fptosi {value.name} : {ftype} to i64", kt.i64, node)
+        whole = self.cast("fptosi", value, kt.i64, node)
         if target == kt.i64:
             return whole
         # fptosi straight to i32 is poison beyond the int32 range; going
         # through i64 wraps, as an int64 stored into an int32 array does.
-        return self.op(f"arith.trunci {whole.name} : i64 to {target.mlir}", target, node)
+        return self.cast("trunci", whole, target, node)
 
     def negate(self, flag: Value, node) -> Value:
         true = self.constant(True, kt.boolean, node)
-        return self.op(f"arith.xori {flag.name}, {true.name} : i1", kt.boolean, node)
+        return self.arith("xori", flag, true, node)
 
     def truthy(self, value: Value, node) -> Value:
         scalar = value.type
@@ -427,18 +483,14 @@ class FunctionCodeGenerator(LibraryCalls):
             return value
         if value.constant is not None:
             return self.constant(bool(value.constant), kt.boolean, node)
-        return self.op(f"kiln.truthy {value.name} : {scalar.mlir}", kt.boolean, node)
+        return Value(self.builder.kiln_truthy(value.ir, self.loc(node)), kt.boolean)
 
     # --------------------------------------------------------------- checks
     def check(self, condition: Value, kind: str, message: str, args, node) -> None:
         if condition.constant is True:
             return
         self.raises = True
-        operands = ""
-        if args:
-            operands = " (" + ", ".join(a.name for a in args) + ")"
-        self.emit(f"kiln.check {condition.name}, {mlir_string(kind)}, "
-                  f"{mlir_string(message)}{operands}", node)
+        self.builder.kiln_check(condition.ir, kind, message, [a.ir for a in args], self.loc(node))
 
     # ------------------------------------------------------------- function
     def resolve_parameters(self):
@@ -458,24 +510,10 @@ class FunctionCodeGenerator(LibraryCalls):
         if result is None:
             return []
         if isinstance(result, kt.TupleType):
-            return [self.abi_type(e) for e in result.elements]
-        return [self.abi_type(result)]
+            return [abi_type(e) for e in result.elements]
+        return [abi_type(result)]
 
-    @staticmethod
-    def ssa_name(name: str) -> str:
-        # Kiln's own SSA names (%error) cannot be taken by a parameter.
-        return f"%arg.{name}" if name in ("error",) else f"%{name}"
-
-    def abi_type(self, type_) -> str:
-        # i1 has no defined C ABI; booleans cross the boundary as one byte.
-        if isinstance(type_, kt.ScalarType) and type_.is_bool:
-            return "i8"
-        return type_.mlir
-
-    def emit_function(self, params, has_return_annotation) -> str:
-        self.counter = 0
-        self.indent = 2
-        self.lines = []
+    def emit_function(self, params, has_return_annotation) -> ir.Operation:
         self.symbols: dict[str, Value] = {}
         self.maybe_undefined: set[str] = set()
         self.written: set[str] = set()
@@ -487,14 +525,20 @@ class FunctionCodeGenerator(LibraryCalls):
         self.allocation_scopes = [[]]
         self.allocation_count = 0
 
-        entry = []
-        self.lines = entry
-        for param in params:
-            value = Value(self.ssa_name(param.name), param.type,
-                          origins=frozenset([param.name]))
+        entry = ir.Block([abi_type(p.type) for p in params])
+        self.builder = ir.Builder(entry)
+        # Types settle over rounds: until a round changes nothing, IR that
+        # does not verify is expected (a yield of a variable that was just
+        # widened) and the round is thrown away.
+        self.builder.tolerate = lambda: self.changed
+        # The caller's error record, for calls and checks; dropped at the
+        # end when nothing can raise (then nothing used it).
+        self.error_slot = entry.add_argument(ir.llvm_pointer)
+        for param, argument in zip(params, entry.arguments):
+            value = Value(argument, param.type, origins=frozenset([param.name]))
             if isinstance(param.type, kt.ScalarType) and param.type.is_bool:
-                value = self.op(f"arith.trunci {self.ssa_name(param.name)} : i8 to i1",
-                                kt.boolean, self.func)
+                value = Value(self.builder.cast("trunci", argument, ir.i1,
+                                                self.loc(self.func)), kt.boolean)
             self.symbols[param.name] = value
             self.var_types[param.name] = VarType(param.type)
             self.declared[param.name] = param.type
@@ -502,23 +546,17 @@ class FunctionCodeGenerator(LibraryCalls):
 
         if self.raises != raised_before:
             self.changed = True
-        arguments = [f"{self.ssa_name(p.name)}: {self.abi_type(p.type)}" for p in params]
+        argument_attributes = None
         if self.needs_error_slot():
-            arguments.append("%error: !llvm.ptr {kiln.error_slot}")
-        result_types = self.result_abi_types()
-        results = ""
-        if len(result_types) == 1:
-            results = f" -> {result_types[0]}"
-        elif result_types:
-            results = f" -> ({', '.join(result_types)})"
-        if self.exported:
-            header = (f"  func.func {symbol_name(self.context, self.func.name)}"
-                      f"({', '.join(arguments)}){results} "
-                      f"attributes {{kiln.export, llvm.emit_c_interface}} {{")
+            argument_attributes = {len(params): {"kiln.error_slot": ir.UNIT}}
         else:
-            header = (f"  func.func private {symbol_name(self.context, self.func.name)}"
-                      f"({', '.join(arguments)}){results} {{")
-        return "\n".join([header] + self.lines + ["  } " + self.loc(self.func)])
+            entry.erase_argument(self.error_slot)
+        attributes = {"kiln.export": ir.UNIT, "llvm.emit_c_interface": ir.UNIT} \
+            if self.exported else None
+        return self.builder.func(symbol_name(self.context, self.func.name), ir.Region([entry]),
+                                 self.result_abi_types(), self.loc(self.func),
+                                 private=not self.exported, attributes=attributes,
+                                 argument_attributes=argument_attributes)
 
     # ----------------------------------------------------------- statements
     # ------------------------------------------------ exits: return, break
@@ -655,21 +693,19 @@ class FunctionCodeGenerator(LibraryCalls):
             return
         keep = returned.origins if returned is not None and isinstance(
             returned.type, kt.ArrayType) else frozenset()
-        for identity, name, mlir_type in self.allocation_scopes[-1]:
+        location = self.loc(node)
+        for identity, array in self.allocation_scopes[-1]:
             if identity not in keep:
-                self.emit(f"memref.dealloc {name} : {mlir_type}", node)
+                self.builder.dealloc(array, location)
             elif len(keep) > 1:
                 # Which array is returned is known only at run time.
-                mine = self.op(f"memref.extract_aligned_pointer_as_index {name} : {mlir_type} -> "
-                               "index", "index", node)
-                theirs = self.op(f"memref.extract_aligned_pointer_as_index {returned.name} : "
-                                 f"{returned.type.mlir} -> index", "index", node)
-                other = self.op(f"arith.cmpi ne, {mine.name}, {theirs.name} : index", kt.boolean,
-                                node)
-                pad = "  " * self.indent
-                self.lines.append(f"{pad}scf.if {other.name} {{")
-                self.lines.append(f"{pad}  memref.dealloc {name} : {mlir_type} {self.loc(node)}")
-                self.lines.append(f"{pad}}} {self.loc(node)}")
+                mine = self.builder.aligned_pointer(array, location)
+                theirs = self.builder.aligned_pointer(returned.ir, location)
+                other = self.builder.cmpi("ne", mine, theirs, location)
+                free = self.builder.region()
+                with self.builder.at_end(free.block):
+                    self.builder.dealloc(array, location)
+                self.builder.scf_if(other, [], free, None, location)
 
     def finish_return(self, value: Value | None, node):
         """Leaves the function (function mode) with `value`."""
@@ -678,16 +714,13 @@ class FunctionCodeGenerator(LibraryCalls):
         if self.mode.in_branch:
             self.yield_values(values, node)
             return
-        if not values:
-            self.emit("func.return", node)
-            return
         abi = []
         for element in values:
             if isinstance(element.type, kt.ScalarType) and element.type.is_bool:
-                element = self.op(f"arith.extui {element.name} : i1 to i8", kt.boolean, node)
-            abi.append(element)
-        self.emit(f"func.return {', '.join(v.name for v in abi)} : "
-                  f"{', '.join(self.abi_type(v.type) for v in abi)}", node)
+                abi.append(self.builder.cast("extui", element.ir, ir.i8, self.loc(node)))
+            else:
+                abi.append(element.ir)
+        self.builder.func_return(abi, self.loc(node))
 
     def finish_loop(self, kind: str, node, value: Value | None = None):
         """Ends one path through a loop body: continue, break or return."""
@@ -710,11 +743,7 @@ class FunctionCodeGenerator(LibraryCalls):
         self.yield_values(values, node)
 
     def yield_values(self, values, node):
-        if values:
-            self.emit(f"scf.yield {', '.join(v.name for v in values)} : "
-                      f"{', '.join(v.type.mlir for v in values)}", node)
-        else:
-            self.emit("scf.yield", node)
+        self.builder.scf_yield([v.ir for v in values], self.loc(node))
 
     def exit_types(self):
         if self.mode.kind == "loop":
@@ -740,26 +769,23 @@ class FunctionCodeGenerator(LibraryCalls):
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         branch_mode = self.mode.for_branch()
         scope = branch_mode.kind == "function"
-        then_lines, _ = self.region(lambda: self.generate_body(stmt.body + rest, terminal=True),
-                                    mode=branch_mode, allocation_scope=scope)
-        else_lines, _ = self.region(lambda: self.generate_body(stmt.orelse + rest, terminal=True),
-                                    mode=branch_mode, allocation_scope=scope)
-        self.emit_if_with_exit_results(condition, then_lines, else_lines, stmt, branch_mode)
+        then_region, _ = self.region(lambda: self.generate_body(stmt.body + rest, terminal=True),
+                                     mode=branch_mode, allocation_scope=scope)
+        else_region, _ = self.region(lambda: self.generate_body(stmt.orelse + rest,
+                                                                terminal=True),
+                                     mode=branch_mode, allocation_scope=scope)
+        self.emit_if_with_exit_results(condition, then_region, else_region, stmt, branch_mode)
 
     def record_returned(self, value):
         if value is None or not isinstance(value.type, kt.ArrayType):
             return
         visible = {identity for scope in (self.allocation_scopes or [])[:-1]
-                   for identity, _, _ in scope}
+                   for identity, _ in scope}
         self.mode.returned |= {o if o in visible else "alloc:inner" for o in value.origins}
 
-    def emit_if_with_exit_results(self, condition, then_lines, else_lines, node,
+    def emit_if_with_exit_results(self, condition, then_region, else_region, node,
                                   branch_mode=None):
-        types = self.exit_types()
-        name = self.fresh() if types else None
-        self.emit_if_text(name, condition, [t.mlir for t in types], then_lines, else_lines, node)
-        results = [Value(f"{name}#{i}" if len(types) > 1 else name, t)
-                   for i, t in enumerate(types)]
+        results = self.scf_if(condition, self.exit_types(), then_region, else_region, node)
         if branch_mode is not None and len(results) == 1:
             # The if's result may be any array a branch returned.
             results[0].origins = frozenset(branch_mode.returned)
@@ -785,51 +811,9 @@ class FunctionCodeGenerator(LibraryCalls):
             else:
                 self.generate_body(rest, terminal=True)
 
-        then_lines, _ = self.region(returning, mode=branch_mode, allocation_scope=scope)
-        else_lines, _ = self.region(after_loop, mode=branch_mode, allocation_scope=scope)
-        self.emit_if_with_exit_results(returned, then_lines, else_lines, node)
-
-    def region(self, build, bind=None, mode=None, allocation_scope=False):
-        """Runs `build` into a fresh line list and symbol scope. Arrays may be
-        allocated only in an `allocation_scope` (the function body, and the
-        branches of an `if` that end the function), so each allocation runs
-        at most once per call and every exit knows which ones to free."""
-        saved_lines, saved_symbols = self.lines, self.symbols
-        saved_undefined = set(self.maybe_undefined)
-        saved_mode = self.mode
-        saved_scopes = self.allocation_scopes
-        self.allocation_scopes = saved_scopes + [[]] if allocation_scope else None
-        self.lines = []
-        self.symbols = dict(saved_symbols)
-        self.indent += 1
-        if mode is not None:
-            self.mode = mode
-        try:
-            if bind:
-                bind()
-            build()
-            return self.lines, self.symbols
-        finally:
-            self.indent -= 1
-            self.lines, self.symbols = saved_lines, saved_symbols
-            self.region_undefined = self.maybe_undefined
-            self.maybe_undefined = saved_undefined
-            self.mode = saved_mode
-            self.allocation_scopes = saved_scopes
-
-    def emit_if_text(self, name, condition, result_types, then_lines, else_lines, node):
-        pad = "  " * self.indent
-        results = ""
-        if result_types:
-            results = f" -> ({', '.join(result_types)})"
-        prefix = ""
-        if name is not None:
-            prefix = f"{name}:{len(result_types)} = " if len(result_types) > 1 else f"{name} = "
-        lines = [f"{pad}{prefix}scf.if {condition.name}{results} {{"] + then_lines
-        if else_lines or result_types:
-            lines += [f"{pad}}} else {{"] + else_lines
-        lines.append(f"{pad}}} {self.loc(node)}")
-        self.lines.extend(lines)
+        then_region, _ = self.region(returning, mode=branch_mode, allocation_scope=scope)
+        else_region, _ = self.region(after_loop, mode=branch_mode, allocation_scope=scope)
+        self.emit_if_with_exit_results(returned, then_region, else_region, node)
 
     def statement(self, stmt):
         method = getattr(self, "stmt_" + type(stmt).__name__, None)
@@ -962,10 +946,10 @@ class FunctionCodeGenerator(LibraryCalls):
         converted = self.convert(value, variable.type, node) if not isinstance(
             variable.type, kt.ArrayType) else value
         if isinstance(variable.type, kt.ScalarType):
-            converted = Value(converted.name, converted.type, nonneg=converted.nonneg,
+            converted = Value(converted.ir, converted.type, nonneg=converted.nonneg,
                               constant=None)
         else:
-            converted = Value(converted.name, converted.type,
+            converted = Value(converted.ir, converted.type,
                               origins=self.array_origins(name, converted.origins))
         self.symbols[name] = converted
         self.maybe_undefined.discard(name)
@@ -1044,32 +1028,28 @@ class FunctionCodeGenerator(LibraryCalls):
     def stmt_If(self, stmt):
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         before = dict(self.symbols)
-        then_lines, then_symbols = self.region(lambda: self.generate_body(stmt.body))
+        then_region, then_symbols = self.region(lambda: self.generate_body(stmt.body))
         then_undefined = self.region_undefined
-        else_lines, else_symbols = self.region(lambda: self.generate_body(stmt.orelse))
+        else_region, else_symbols = self.region(lambda: self.generate_body(stmt.orelse))
         self.maybe_undefined |= then_undefined | self.region_undefined
         carried = self.carried_after(before, [then_symbols, else_symbols])
         if not carried:
-            self.emit_if_text(None, condition, [], then_lines, else_lines, stmt)
+            self.scf_if(condition, [], then_region, else_region, stmt)
             return
-        types = [then_symbols[n].type.mlir for n in carried]
-        pad = "  " * (self.indent + 1)
-        then_lines.append(f"{pad}scf.yield {', '.join(then_symbols[n].name for n in carried)} : "
-                          f"{', '.join(types)} {self.loc(stmt)}")
-        else_lines.append(f"{pad}scf.yield {', '.join(else_symbols[n].name for n in carried)} : "
-                          f"{', '.join(types)} {self.loc(stmt)}")
-        name = self.fresh()
-        self.emit_if_text(name, condition, types, then_lines, else_lines, stmt)
-        self.bind_results(name, carried, [
-            Value("", then_symbols[n].type, origins=then_symbols[n].origins
+        for region, symbols in ((then_region, then_symbols), (else_region, else_symbols)):
+            with self.builder.at_end(region.block):
+                self.yield_values([symbols[n] for n in carried], stmt)
+        results = self.scf_if(condition, [then_symbols[n].type for n in carried], then_region,
+                              else_region, stmt)
+        self.bind_results(results, carried, [
+            Value(None, then_symbols[n].type, origins=then_symbols[n].origins
                   | else_symbols[n].origins) for n in carried])
 
-    def bind_results(self, name, carried, exemplars):
-        for index, (variable, exemplar) in enumerate(zip(carried, exemplars)):
-            result = f"{name}#{index}" if len(carried) > 1 else name
+    def bind_results(self, results, carried, exemplars):
+        for result, variable, exemplar in zip(results, carried, exemplars):
             origins = self.array_origins(variable, exemplar.origins) if isinstance(
                 exemplar.type, kt.ArrayType) else exemplar.origins
-            self.symbols[variable] = Value(result, exemplar.type, origins=origins)
+            self.symbols[variable] = Value(result.ir, exemplar.type, origins=origins)
             self.maybe_undefined.discard(variable)
 
     def loop_carried(self, body, extra=()):
@@ -1100,35 +1080,30 @@ class FunctionCodeGenerator(LibraryCalls):
             return start, stop, step or self.constant(1, kt.i64, call), None
         if step_value is None:
             zero = self.constant(0, kt.i64, call)
-            nonzero = self.op(f"arith.cmpi ne, {step.name}, {zero.name} : i64", kt.boolean, call)
+            nonzero = self.cmpi("ne", step, zero, call)
             self.check(nonzero, "ValueError", "range() arg 3 must not be zero", [], call)
-            positive = self.op(f"arith.cmpi sgt, {step.name}, {zero.name} : i64", kt.boolean,
-                               call)
-            up = self.op(f"arith.subi {stop.name}, {start.name} : i64", kt.i64, call)
-            down = self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, call)
-            distance = self.op(f"arith.select {positive.name}, {up.name}, {down.name} : i64",
-                               kt.i64, call)
-            negated = self.op(f"arith.subi {zero.name}, {step.name} : i64", kt.i64, call)
-            magnitude = self.op(f"arith.select {positive.name}, {step.name}, {negated.name} : i64",
-                                kt.i64, call)
+            positive = self.cmpi("sgt", step, zero, call)
+            up = self.arith("subi", stop, start, call)
+            down = self.arith("subi", start, stop, call)
+            distance = self.select(positive, up, down, call)
+            negated = self.arith("subi", zero, step, call)
+            magnitude = self.select(positive, step, negated, call)
         else:
             positive = self.constant(step_value > 0, kt.boolean, call)
             if step_value > 0:
-                distance = self.op(f"arith.subi {stop.name}, {start.name} : i64", kt.i64, call)
+                distance = self.arith("subi", stop, start, call)
             else:
-                distance = self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, call)
+                distance = self.arith("subi", start, stop, call)
             magnitude = self.constant(abs(step_value) if step_value != INT64_MIN
                                       else INT64_MIN, kt.i64, call)
         # The distance and |step| are read as unsigned: exact for any bounds,
         # where signed arithmetic would overflow.
-        up = self.op(f"arith.cmpi slt, {start.name}, {stop.name} : i64", kt.boolean, call)
-        down = self.op(f"arith.cmpi sgt, {start.name}, {stop.name} : i64", kt.boolean, call)
-        moves = self.op(f"arith.select {positive.name}, {up.name}, {down.name} : i1",
-                        kt.boolean, call)
-        trips = self.op(f"arith.ceildivui {distance.name}, {magnitude.name} : i64", kt.i64, call)
+        up = self.cmpi("slt", start, stop, call)
+        down = self.cmpi("sgt", start, stop, call)
+        moves = self.select(positive, up, down, call)
+        trips = self.arith("ceildivui", distance, magnitude, call)
         zero = self.constant(0, kt.i64, call)
-        trips = self.op(f"arith.select {moves.name}, {trips.name}, {zero.name} : i64", kt.i64,
-                        call)
+        trips = self.select(moves, trips, zero, call)
         return zero, trips, self.constant(1, kt.i64, call), (start, step)
 
     def bind_loop_target(self, stmt, counter: Value, normalized):
@@ -1137,8 +1112,8 @@ class FunctionCodeGenerator(LibraryCalls):
             value = counter
         else:
             start, step_value = normalized
-            offset = self.op(f"arith.muli {counter.name}, {step_value.name} : i64", kt.i64, stmt)
-            value = self.op(f"arith.addi {start.name}, {offset.name} : i64", kt.i64, stmt)
+            offset = self.arith("muli", counter, step_value, stmt)
+            value = self.arith("addi", start, offset, stmt)
         if target in self.declared and self.declared[target] != kt.i64:
             raise self.error(stmt.target, f"loop variable `{target}` is declared "
                                           f"{self.declared[target].display}, but range() "
@@ -1183,39 +1158,28 @@ class FunctionCodeGenerator(LibraryCalls):
         if loop_exits(stmt) or contains_return(stmt.body):
             return self.emit_loop_as_while(stmt, carried, (lower, upper, step, normalized))
         mode, _ = self.loop_state(stmt, carried, with_counter=False)
-        counter = self.fresh()
-        result = self.fresh() if carried else None
-        region_args = {name: self.fresh() for name in carried}
         initial = [self.symbols[n] for n in carried]
         nonneg = bool(lower.nonneg) and normalized is None
 
-        def bind():
-            for name, value in zip(carried, initial):
-                self.symbols[name] = Value(region_args[name], value.type,
+        def bind(arguments):
+            for name, value, argument in zip(carried, initial, arguments[1:]):
+                self.symbols[name] = Value(argument, value.type,
                                            origins=self.array_origins(name, value.origins))
-            self.bind_loop_target(stmt, Value(counter, kt.i64, nonneg=nonneg), normalized)
+            self.bind_loop_target(stmt, Value(arguments[0], kt.i64, nonneg=nonneg), normalized)
 
-        body_lines, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
-                                    mode=mode)
+        body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
+                              mode=mode, argument_types=[kt.i64] + [v.type for v in initial])
         self.mark_loop_locals(stmt, carried)
-        types = [v.type.mlir for v in initial]
-        pad = "  " * self.indent
-        iter_args = prefix = ""
+        attributes = None
         if carried:
-            iter_args = (" iter_args(" + ", ".join(f"{region_args[n]} = {v.name}"
-                                                   for n, v in zip(carried, initial))
-                         + f") -> ({', '.join(types)})")
-            prefix = f"{result}:{len(carried)} = " if len(carried) > 1 else f"{result} = "
-        self.lines.append(f"{pad}{prefix}scf.for {counter} = {lower.name} to {upper.name} "
-                          f"step {step.name}{iter_args} : i64 {{")
-        self.lines.extend(body_lines)
-        # Names of the carried variables, for kiln-vectorize's remarks
-        # ("loop-carried dependence on `s`").
-        names = ", ".join(f'"{n}"' for n in carried)
-        attributes = f" {{kiln.carried = [{names}]}}" if carried else ""
-        self.lines.append(f"{pad}}}{attributes} {self.loc(stmt)}")
+            # Names of the carried variables, for kiln-vectorize's remarks
+            # ("loop-carried dependence on `s`").
+            attributes = {"kiln.carried": ir.array_attr([ir.string_attr(n) for n in carried])}
+        results = self.builder.scf_for(lower.ir, upper.ir, step.ir, [v.ir for v in initial],
+                                       body, self.loc(stmt), attributes)
         if carried:
-            self.bind_results(result, carried, initial)
+            self.bind_results([Value(r, v.type) for r, v in zip(results, initial)], carried,
+                              initial)
         return None, None
 
     def mark_loop_locals(self, stmt, carried):
@@ -1244,100 +1208,68 @@ class FunctionCodeGenerator(LibraryCalls):
             initial += [false, false]
             if return_value is not None:
                 initial += return_value
-        types = [v.type.mlir for v in initial]
-        before_args = [self.fresh() for _ in initial]
-        after_args = [self.fresh() for _ in initial]
+        types = [v.type for v in initial]
         offset = 1 if with_counter else 0
 
         def bind(arguments):
-            def apply():
-                for index, name in enumerate(carried):
-                    exemplar = initial[offset + index]
-                    self.symbols[name] = Value(arguments[offset + index], exemplar.type,
-                                               origins=self.array_origins(name,
-                                                                          exemplar.origins))
-            return apply
-
-        holder = {}
+            for index, name in enumerate(carried):
+                exemplar = initial[offset + index]
+                self.symbols[name] = Value(arguments[offset + index], exemplar.type,
+                                           origins=self.array_origins(name, exemplar.origins))
 
         def build_condition():
+            arguments = self.builder.block.arguments
             go = None
             if with_counter:
-                go = self.op(f"arith.cmpi slt, {before_args[0]}, {upper.name} : i64", kt.boolean,
-                             stmt)
+                go = self.cmpi("slt", Value(arguments[0], kt.i64), upper, stmt)
             if mode.has_flags:
-                done = Value(before_args[offset + len(carried)], kt.boolean)
+                done = Value(arguments[offset + len(carried)], kt.boolean)
                 running = self.negate(done, stmt)
-                go = running if go is None else self.op(
-                    f"arith.andi {go.name}, {running.name} : i1", kt.boolean, stmt)
+                go = running if go is None else self.arith("andi", go, running, stmt)
             if isinstance(stmt, ast.While):
                 if go is None:
                     go = self.truthy(self.expression(stmt.test), stmt.test)
                 else:
                     # After a break the condition must not run (it may raise).
-                    test_lines, _ = self.region(lambda: self.yield_values(
+                    test, _ = self.region(lambda: self.yield_values(
                         [self.truthy(self.expression(stmt.test), stmt.test)], stmt))
-                    false_lines = ["  " * (self.indent + 1)
-                                   + f"scf.yield {self.constant(False, kt.boolean, stmt).name}"
-                                   f" : i1 {self.loc(stmt)}"]
-                    name = self.fresh()
-                    self.emit_if_text(name, go, ["i1"], test_lines, false_lines, stmt)
-                    go = Value(name, kt.boolean)
-            holder["go"] = go
+                    false = self.constant(False, kt.boolean, stmt)
+                    skip, _ = self.region(lambda: self.yield_values([false], stmt))
+                    [go] = self.scf_if(go, [kt.boolean], test, skip, stmt)
+            self.builder.scf_condition(go.ir, arguments, self.loc(stmt))
 
-        cond_lines, _ = self.region(build_condition, bind(before_args))
-        pad = "  " * (self.indent + 1)
-        forwarded = f" {', '.join(before_args)} : {', '.join(types)}" if initial else ""
-        cond_lines.append(f"{pad}scf.condition({holder['go'].name}){forwarded} {self.loc(stmt)}")
+        condition, _ = self.region(build_condition, bind, argument_types=types)
 
-        def bind_body():
-            bind(after_args)()
+        def bind_body(arguments):
+            bind(arguments)
             if with_counter:
-                counter = Value(after_args[0], kt.i64, nonneg=bool(lower.nonneg)
+                counter = Value(arguments[0], kt.i64, nonneg=bool(lower.nonneg)
                                 and normalized is None)
-                mode.next_counter = self.op(f"arith.addi {counter.name}, {step.name} : i64",
-                                            kt.i64, stmt)
+                mode.next_counter = self.arith("addi", counter, step, stmt)
                 self.bind_loop_target(stmt, counter, normalized)
             if return_value is not None:
                 count = len(return_value)
-                mode.return_value = [Value(arg, v.type) for arg, v in
-                                     zip(after_args[-count:], return_value)]
+                mode.return_value = [Value(argument, v.type) for argument, v in
+                                     zip(arguments[-count:], return_value)]
 
-        body_lines, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True),
-                                    bind_body, mode=mode)
+        body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True),
+                              bind_body, mode=mode, argument_types=types)
         self.mark_loop_locals(stmt, carried)
-        header_pad = "  " * self.indent
-        result = self.fresh()
-        inits = ", ".join(f"{a} = {v.name}" for a, v in zip(before_args, initial))
-        block_args = ", ".join(f"{a}: {t}" for a, t in zip(after_args, types))
-        self.lines.append(f"{header_pad}{result}:{len(initial)} = scf.while ({inits}) : "
-                          f"({', '.join(types)}) -> ({', '.join(types)}) {{"
-                          if len(initial) > 1 else
-                          f"{header_pad}{result} = scf.while ({inits}) : ({', '.join(types)}) "
-                          f"-> ({', '.join(types)}) {{" if initial else
-                          f"{header_pad}scf.while : () -> () {{")
-        self.lines.extend(cond_lines)
-        self.lines.append(f"{header_pad}}} do {{")
-        self.lines.append(f"{header_pad}^bb0({block_args}):" if initial else f"{header_pad}^bb0:")
-        self.lines.extend(body_lines)
-        self.lines.append(f"{header_pad}}} {self.loc(stmt)}")
-
-        def result_value(index, type_):
-            return Value(f"{result}#{index}" if len(initial) > 1 else result, type_)
+        results = [Value(r, t) for r, t in zip(
+            self.builder.scf_while([v.ir for v in initial], condition, body, self.loc(stmt)),
+            types)]
 
         for index, name in enumerate(carried):
             exemplar = initial[offset + index]
-            self.symbols[name] = Value(result_value(offset + index, exemplar.type).name,
-                                       exemplar.type,
+            self.symbols[name] = Value(results[offset + index].ir, exemplar.type,
                                        origins=self.array_origins(name, exemplar.origins))
             self.maybe_undefined.discard(name)
         if mode.has_flags and contains_return(stmt.body):
-            returned = result_value(offset + len(carried) + 1, kt.boolean)
+            returned = results[offset + len(carried) + 1]
             value = None
             if return_value is not None:
                 count = len(return_value)
-                values = [result_value(len(initial) - count + k, v.type)
-                          for k, v in enumerate(return_value)]
+                values = results[len(initial) - count:]
                 value = values[0] if count == 1 else tuple_value(values)
             return returned, value
         return None, None
@@ -1439,34 +1371,31 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def arithmetic(self, symbol, a: Value, b: Value, type_, node,
                    integer_true_division=False) -> Value:
-        t = type_.mlir
         if symbol in ("&", "|", "^"):
-            name = {"&": "andi", "|": "ori", "^": "xori"}[symbol]
-            return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+            return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol],
+                              a, b, node)
         if symbol in ("//", "%", "**"):
             # Python semantics (signs, zero divisors, overflow) live in the
             # kiln dialect; kiln-lower-to-std expands them.
-            name = {"//": "floordiv", "%": "mod", "**": "pow"}[symbol]
             if b.constant is None or b.constant == 0 or symbol == "**":
                 self.raises = True
-            return self.op(f"kiln.{name} {a.name}, {b.name} : {t}", type_, node)
+            return self.arith({"//": "floordiv", "%": "mod", "**": "pow"}[symbol],
+                              a, b, node)
         if type_.is_int:
-            name = {"+": "addi", "-": "subi", "*": "muli"}[symbol]
-            return self.op(f"arith.{name} {a.name}, {b.name} : {t}", type_, node)
+            return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol],
+                              a, b, node)
         if symbol in ("+", "-", "*"):
-            name = {"+": "addf", "-": "subf", "*": "mulf"}[symbol]
-            return self.op(f"arith.{name} {a.name}, {b.name}{self.float_flags} : {t}", type_,
-                           node)
+            return self.arith({"+": "addf", "-": "subf", "*": "mulf"}[symbol],
+                              a, b, node)
         return self.float_division(symbol, a, b, type_, node, integer_true_division)
 
     def float_division(self, symbol, a, b, type_, node, integer_true_division=False) -> Value:
-        t = type_.mlir
         zero = self.constant(0.0, type_, node)
-        nonzero = self.op(f"arith.cmpf une, {b.name}, {zero.name} : {t}", kt.boolean, node)
+        nonzero = self.cmpf("une", b, zero, node)
         message = "division by zero" if integer_true_division else "float division by zero"
         if b.constant is None or b.constant == 0.0:
             self.check(nonzero, "ZeroDivisionError", message, [], node)
-        return self.op(f"arith.divf {a.name}, {b.name}{self.float_flags} : {t}", type_, node)
+        return self.arith("divf", a, b, node)
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
@@ -1484,10 +1413,9 @@ class FunctionCodeGenerator(LibraryCalls):
             operand = self.convert(operand, scalar, node)
             if scalar.is_int:
                 zero = self.constant(0, scalar, node)
-                result = self.op(f"arith.subi {zero.name}, {operand.name} : {scalar.mlir}",
-                                 scalar, node)
+                result = self.arith("subi", zero, operand, node)
             else:
-                result = self.op(f"arith.negf {operand.name} : {scalar.mlir}", scalar, node)
+                result = self.unary("negf", operand, node)
             result.weak = operand.weak
             return result
         if isinstance(node.op, ast.Invert):
@@ -1496,8 +1424,7 @@ class FunctionCodeGenerator(LibraryCalls):
                 raise self.error(node, "operator `~` needs an int operand")
             operand = self.convert(operand, scalar, node)
             minus_one = self.constant(-1, scalar, node)
-            return self.op(f"arith.xori {operand.name}, {minus_one.name} : {scalar.mlir}",
-                           scalar, node)
+            return self.arith("xori", operand, minus_one, node)
         raise self.error(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
     def needs_exact_compare(self, value: Value) -> bool:
@@ -1512,26 +1439,25 @@ class FunctionCodeGenerator(LibraryCalls):
         """CPython compares an int with a float exactly, not after rounding
         the int to a float."""
         f = self.convert(number, kt.f64, node)
-        rounded = self.op(f"kiln.to_float {integer.name} : i64 to f64", kt.f64, node)
+        rounded = self.cast("to_float", integer, kt.f64, node)
 
         def fcmp(predicate, a, b):
-            return self.op(f"arith.cmpf {predicate}, {a.name}, {b.name} : f64", kt.boolean, node)
+            return self.cmpf(predicate, a, b, node)
 
         def icmp(predicate, a, b):
-            return self.op(f"arith.cmpi {predicate}, {a.name}, {b.name} : i64", kt.boolean, node)
+            return self.cmpi(predicate, a, b, node)
 
         def both(a, b):
-            return self.op(f"arith.andi {a.name}, {b.name} : i1", kt.boolean, node)
+            return self.arith("andi", a, b, node)
 
         def either(a, b):
-            return self.op(f"arith.ori {a.name}, {b.name} : i1", kt.boolean, node)
+            return self.arith("ori", a, b, node)
 
         limit = self.constant(9.223372036854775808e18, kt.f64, node)
         in_range = both(fcmp("olt", f, limit), fcmp("oge", f, self.constant(
             -9.223372036854775808e18, kt.f64, node)))
-        safe = self.op(f"arith.select {in_range.name}, {f.name}, "
-                       f"{self.constant(0.0, kt.f64, node).name} : f64", kt.f64, node)
-        whole = self.op(f"arith.fptosi {safe.name} : f64 to i64", kt.i64, node)
+        safe = self.select(in_range, f, self.constant(0.0, kt.f64, node), node)
+        whole = self.cast("fptosi", safe, kt.i64, node)
         tie = fcmp("oeq", rounded, f)
         tie_in_range = both(tie, in_range)
         less = either(fcmp("olt", rounded, f), both(tie, either(
@@ -1571,15 +1497,13 @@ class FunctionCodeGenerator(LibraryCalls):
         if common.is_float:
             predicate = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge",
                          ast.Eq: "oeq", ast.NotEq: "une"}[type(op)]
-            return self.op(f"arith.cmpf {predicate}, {a.name}, {b.name} : {common.mlir}",
-                           kt.boolean, node)
+            return self.cmpf(predicate, a, b, node)
         signed = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge",
                   ast.Eq: "eq", ast.NotEq: "ne"}
         unsigned = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge",
                     ast.Eq: "eq", ast.NotEq: "ne"}
         predicate = (unsigned if common.is_bool else signed)[type(op)]
-        return self.op(f"arith.cmpi {predicate}, {a.name}, {b.name} : {common.mlir}", kt.boolean,
-                       node)
+        return self.cmpi(predicate, a, b, node)
 
     def expr_Compare(self, node):
         left = self.expression(node.left)
@@ -1594,20 +1518,12 @@ class FunctionCodeGenerator(LibraryCalls):
         result = self.compare(op, left, right, node)
         if len(rest) == 1:
             return result
-        holder = {}
-
-        def then_build():
-            holder["then"] = self.chained_compare(right, rest[1:], node)
-            pad = "  " * self.indent
-            self.lines.append(f"{pad}scf.yield {holder['then'].name} : i1 {self.loc(node)}")
-
-        then_lines, _ = self.region(then_build)
+        then_region, _ = self.region(lambda: self.yield_values(
+            [self.chained_compare(right, rest[1:], node)], node))
         false = self.constant(False, kt.boolean, node)
-        pad = "  " * (self.indent + 1)
-        else_lines = [f"{pad}scf.yield {false.name} : i1 {self.loc(node)}"]
-        name = self.fresh()
-        self.emit_if_text(name, result, ["i1"], then_lines, else_lines, node)
-        return Value(name, kt.boolean)
+        else_region, _ = self.region(lambda: self.yield_values([false], node))
+        [value] = self.scf_if(result, [kt.boolean], then_region, else_region, node)
+        return value
 
     def expr_BoolOp(self, node):
         values = node.values
@@ -1628,34 +1544,29 @@ class FunctionCodeGenerator(LibraryCalls):
         result_var = self.expression_types.get(key) or self.join(None, first, node)
         result_type = result_var.type
         condition = self.truthy(first, node)
-        holder = {}
 
         def rest_build():
             value = self.bool_op(is_and, operands[1:], node)
-            holder["rest"] = value
             joined = self.join(self.join(None, first, node), value, node)
             if joined != self.expression_types.get(key):
                 self.expression_types[key] = joined
                 self.changed = True
             converted = self.convert(value, result_type, node) if (
                 joined.type == result_type) else value
-            pad = "  " * self.indent
-            self.lines.append(f"{pad}scf.yield {converted.name} : {converted.type.mlir} "
-                              f"{self.loc(node)}")
+            self.yield_values([converted], node)
 
         def keep_build():
-            kept = self.convert(first, result_type, node)
-            self.lines.append("  " * self.indent + f"scf.yield {kept.name} : "
-                              f"{result_type.mlir} {self.loc(node)}")
+            self.yield_values([self.convert(first, result_type, node)], node)
 
-        rest_lines, _ = self.region(rest_build)
-        keep_lines, _ = self.region(keep_build)
-        name = self.fresh()
+        rest_region, _ = self.region(rest_build)
+        keep_region, _ = self.region(keep_build)
         if is_and:
-            self.emit_if_text(name, condition, [result_type.mlir], rest_lines, keep_lines, node)
+            [value] = self.scf_if(condition, [result_type], rest_region, keep_region, node)
         else:
-            self.emit_if_text(name, condition, [result_type.mlir], keep_lines, rest_lines, node)
-        return Value(name, result_type, weak=result_type.kind if result_var.weak else None)
+            [value] = self.scf_if(condition, [result_type], keep_region, rest_region, node)
+        if result_var.weak:
+            value.weak = result_type.kind
+        return value
 
     def expr_IfExp(self, node):
         condition = self.truthy(self.expression(node.test), node.test)
@@ -1689,19 +1600,18 @@ class FunctionCodeGenerator(LibraryCalls):
                 joined_type = joined.type if isinstance(joined, VarType) else joined
                 converted = value if value.type == joined_type else self.convert(
                     value, joined_type, node)
-                self.lines.append("  " * self.indent + f"scf.yield {converted.name} : "
-                                  f"{joined_type.mlir} {self.loc(node)}")
+                self.yield_values([converted], node)
             return build
 
-        then_lines, _ = self.region(branch(node.body, "then"))
-        else_lines, _ = self.region(branch(node.orelse, "else"))
+        then_region, _ = self.region(branch(node.body, "then"))
+        else_region, _ = self.region(branch(node.orelse, "else"))
         joined = self.expression_types[key]
         result_type = joined.type if isinstance(joined, VarType) else joined
-        weak = result_type.kind if isinstance(joined, VarType) and joined.weak else None
-        name = self.fresh()
-        self.emit_if_text(name, condition, [result_type.mlir], then_lines, else_lines, node)
-        origins = holder["then"].origins | holder["else"].origins
-        return Value(name, result_type, weak=weak, origins=origins)
+        [value] = self.scf_if(condition, [result_type], then_region, else_region, node)
+        if isinstance(joined, VarType) and joined.weak:
+            value.weak = result_type.kind
+        value.origins = holder["then"].origins | holder["else"].origins
+        return value
 
     # ---------------------------------------------------------------- calls
     def expr_Call(self, node):
@@ -1787,63 +1697,62 @@ class FunctionCodeGenerator(LibraryCalls):
                 size = self.convert(size, kt.i64, part)
                 if not size.nonneg and not (size.constant is not None and size.constant >= 0):
                     zero = self.constant(0, kt.i64, part)
-                    ok = self.op(f"arith.cmpi sge, {size.name}, {zero.name} : i64", kt.boolean,
-                                 part)
+                    ok = self.cmpi("sge", size, zero, part)
                     self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
                 sizes.append(size)
         array_type = kt.ArrayType(dtype, len(sizes))
         # numpy's limit: the byte size must fit in a signed 64-bit integer.
         total = self.constant(dtype.bits // 8 if dtype.bits >= 8 else 1, kt.i64, node)
         fits = self.constant(True, kt.boolean, node)
+        location = self.loc(node)
         for size in sizes:
-            low = self.fresh()
-            self.emit(f"{low}:2 = arith.mului_extended {total.name}, {size.name} : i64", node)
+            low, high = self.builder.mului_extended(total.ir, size.ir, location)
             zero = self.constant(0, kt.i64, node)
-            no_carry = self.op(f"arith.cmpi eq, {low}#1, {zero.name} : i64", kt.boolean, node)
-            positive = self.op(f"arith.cmpi sge, {low}#0, {zero.name} : i64", kt.boolean, node)
-            fits = self.op(f"arith.andi {fits.name}, {no_carry.name} : i1", kt.boolean, node)
-            fits = self.op(f"arith.andi {fits.name}, {positive.name} : i1", kt.boolean, node)
-            total = Value(f"{low}#0", kt.i64)
+            no_carry = self.cmpi("eq", Value(high, kt.i64), zero, node)
+            positive = self.cmpi("sge", Value(low, kt.i64), zero, node)
+            fits = self.arith("andi", fits, no_carry, node)
+            fits = self.arith("andi", fits, positive, node)
+            total = Value(low, kt.i64)
         self.check(fits, "ValueError", "array is too big; `arr.size * arr.dtype.itemsize` is "
                    "larger than the maximum possible size.", [], node)
-        dims = [self.op(f"arith.index_cast {size.name} : i64 to index", "index", node).name
+        dims = [self.builder.cast("index_cast", size.ir, ir.index, location)
                 for size in sizes]
-        plain = f"memref<{'x'.join('?' * len(sizes))}x{dtype.mlir}>"
+        plain = ir.memref_type([None] * len(sizes), mlir_type(dtype))
         self.allocation_count += 1
         identity = f"alloc:{self.allocation_count}"
-        raw = self.op(f"memref.alloc({', '.join(dims)}) {{alignment = 64 : i64, kiln.owned}} : "
-                      f"{plain}", array_type, node)
-        address = self.op(f"memref.extract_aligned_pointer_as_index {raw.name} : {plain} -> "
-                          "index", "index", node)
+        raw = self.builder.alloc(plain, dims, 64, {"kiln.owned": ir.UNIT}, location)
+        address = self.builder.aligned_pointer(raw, location)
         null = self.index_constant(0, node)
-        allocated = self.op(f"arith.cmpi ne, {address.name}, {null} : index", kt.boolean, node)
+        allocated = Value(self.builder.cmpi("ne", address, null, location), kt.boolean)
         self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
-        self.allocation_scopes[-1].append((identity, raw.name, plain))
-        view = self.op(f"memref.cast {raw.name} : {plain} to {array_type.mlir}", array_type, node,
-                       origins=frozenset([identity]))
+        self.allocation_scopes[-1].append((identity, raw))
+        view = Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
+                     array_type, origins=frozenset([identity]))
         if name.startswith(("zeros", "ones")):
             self.fill(view, 1 if name.startswith("ones") else 0, node)
         return view
 
     def fill(self, array: Value, value, node):
+        """Stores `value` into every element: a loop nest over the axes."""
         fill_value = self.constant(value, array.type.dtype, node)
-        pad = "  " * self.indent
+        location = self.loc(node)
         zero = self.index_constant(0, node)
         one = self.index_constant(1, node)
         counters = []
-        for axis in range(array.type.ndim):
+
+        def loop(axis):
+            if axis == array.type.ndim:
+                self.builder.store(fill_value.ir, array.ir, counters, location)
+                return
             axis_index = self.index_constant(axis, node)
-            size = self.op(f"memref.dim {array.name}, {axis_index} : {array.type.mlir}", "index",
-                           node)
-            counter = self.fresh()
-            counters.append(counter)
-            self.lines.append(f"{pad}{'  ' * axis}scf.for {counter} = {zero} to {size.name} step "
-                              f"{one} {{")
-        self.lines.append(f"{pad}{'  ' * array.type.ndim}memref.store {fill_value.name}, "
-                          f"{array.name}[{', '.join(counters)}] : {array.type.mlir} "
-                          f"{self.loc(node)}")
-        for axis in reversed(range(array.type.ndim)):
-            self.lines.append(f"{pad}{'  ' * axis}}} {self.loc(node)}")
+            size = self.builder.dim(array.ir, axis_index, location)
+            body = self.builder.region([ir.index])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                loop(axis + 1)
+            self.builder.scf_for(zero, size, one, [], body, location)
+
+        loop(0)
 
     def call_function(self, name, node):
         """A call to another function of the module, compiled alongside."""
@@ -1866,7 +1775,7 @@ class FunctionCodeGenerator(LibraryCalls):
                 raise self.error(keyword, f"{name}() got an unexpected or repeated argument "
                                           f"`{keyword.arg}`")
             bound[slot] = keyword.value
-        operands, operand_types = [], []
+        operands = []
         for param, arg_node in zip(params, bound):
             if arg_node is None:
                 raise self.error(node, f"{name}() is missing argument `{param.name}`")
@@ -1881,13 +1790,12 @@ class FunctionCodeGenerator(LibraryCalls):
             else:
                 value = self.convert(value, param.type, arg_node)
                 if param.type.is_bool:
-                    value = self.op(f"arith.extui {value.name} : i1 to i8", kt.boolean, arg_node)
-            operands.append(value.name)
-            operand_types.append(self.abi_type(param.type))
+                    value = Value(self.builder.cast("extui", value.ir, ir.i8,
+                                                    self.loc(arg_node)), kt.boolean)
+            operands.append(value.ir)
         if signature.raises:
             self.raises = True
-            operands.append("%error")
-            operand_types.append("!llvm.ptr")
+            operands.append(self.error_slot)
         result = signature.return_type
         owned = isinstance(result, kt.ArrayType)
         if owned and self.allocation_scopes is None:
@@ -1896,33 +1804,24 @@ class FunctionCodeGenerator(LibraryCalls):
                                    "function")
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
-        result_types = [self.abi_type(t) for t in elements]
+        location = self.loc(node)
         # kiln.owned: the returned array is this function's to free (or return).
-        call = (f"func.call {symbol_name(self.context, name)}({', '.join(operands)})"
-                f"{' {kiln.owned}' if owned else ''} : "
-                f"({', '.join(operand_types)}) -> ({', '.join(result_types)})")
-        if not elements:
-            self.emit(call, node)
-            values = []
-        else:
-            base = self.fresh()
-            self.emit(f"{base}{':' + str(len(elements)) if len(elements) > 1 else ''} = {call}",
-                      node)
-            values = [Value(f"{base}#{i}" if len(elements) > 1 else base, t)
-                      for i, t in enumerate(elements)]
+        results = self.builder.call(symbol_name(self.context, name), operands,
+                                    [abi_type(t) for t in elements], location,
+                                    {"kiln.owned": ir.UNIT} if owned else None)
         if signature.raises:
-            self.emit("kiln.propagate_error", node)
+            self.builder.kiln_propagate_error(location)
         converted = []
-        for value in values:
-            if isinstance(value.type, kt.ScalarType) and value.type.is_bool:
-                value = self.op(f"arith.trunci {value.name} : i8 to i1", kt.boolean, node)
-            converted.append(value)
+        for result, type_ in zip(results, elements):
+            if isinstance(type_, kt.ScalarType) and type_.is_bool:
+                result = self.builder.cast("trunci", result, ir.i1, location)
+            converted.append(Value(result, type_))
         if not converted:
-            return Value("", None)
+            return Value(None, None)
         if owned:
             self.allocation_count += 1
             identity = f"alloc:{self.allocation_count}"
-            self.allocation_scopes[-1].append((identity, converted[0].name, result.mlir))
+            self.allocation_scopes[-1].append((identity, converted[0].ir))
             converted[0].origins = frozenset([identity])
         return converted[0] if len(converted) == 1 else tuple_value(converted)
 
@@ -1937,8 +1836,10 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def dimension(self, array: Value, axis: int, node) -> Value:
         axis_index = self.index_constant(axis, node)
-        size = self.op(f"memref.dim {array.name}, {axis_index} : {array.type.mlir}", "index", node)
-        return self.op(f"arith.index_cast {size.name} : index to i64", kt.i64, node, nonneg=True)
+        location = self.loc(node)
+        size = self.builder.dim(array.ir, axis_index, location)
+        return Value(self.builder.cast("index_cast", size, ir.i64, location), kt.i64,
+                     nonneg=True)
 
     def builtin_abs(self, args, node):
         if len(args) != 1:
@@ -1947,11 +1848,8 @@ class FunctionCodeGenerator(LibraryCalls):
         self.expect_scalar(value, node, "abs()")
         if value.type.is_bool:
             value = self.convert(value, kt.i64, node)
-        if value.type.is_float:
-            return self.op(f"math.absf {value.name} : {value.type.mlir}", value.type, node,
-                           weak=value.weak)
-        return self.op(f"math.absi {value.name} : {value.type.mlir}", value.type, node,
-                       weak=value.weak)
+        return self.unary("absf" if value.type.is_float else "absi", value, node,
+                          weak=value.weak)
 
     def builtin_min(self, args, node):
         return self.min_max(args, node, ast.Lt(), "min")
@@ -1976,8 +1874,7 @@ class FunctionCodeGenerator(LibraryCalls):
             # strictly smaller (larger), which fixes what NaN gives.
             better = self.compare(op, b, a, node)
             weak = typed[1]
-            result = self.op(f"arith.select {better.name}, {b.name}, {a.name} : {common.mlir}",
-                             common, node, weak=weak)
+            result = self.select(better, b, a, node, weak=weak)
         return result
 
     def builtin_float(self, args, node):
@@ -2019,8 +1916,8 @@ class FunctionCodeGenerator(LibraryCalls):
         if node.attr == "size":
             size = self.constant(1, kt.i64, node)
             for axis in range(base.type.ndim):
-                size = self.op(f"arith.muli {size.name}, {self.dimension(base, axis, node).name} "
-                               f": i64", kt.i64, node, nonneg=True)
+                size = self.arith("muli", size, self.dimension(base, axis, node), node,
+                                  nonneg=True)
             return size
         raise self.error(node, f"`{ast.unparse(node)}` is not supported here (use "
                                f"{ast.unparse(node.value)}.shape[k])")
@@ -2071,20 +1968,20 @@ class FunctionCodeGenerator(LibraryCalls):
             if not isinstance(part, ast.Slice):
                 offsets.append(self.element_index(array, axis, values, part))
                 # A static 1 lets the verifier see the dropped dimension.
-                sizes.append("1")
-                strides.append("1")
+                sizes.append(1)
+                strides.append(1)
                 continue
             kept += 1
             start, length, step = self.slice_bounds(array, axis, part, values)
             for value, bucket in ((start, offsets), (length, sizes), (step, strides)):
-                bucket.append(self.op(f"arith.index_cast {value.name} : i64 to index", "index",
-                                      part).name)
+                bucket.append(self.builder.cast("index_cast", value.ir, ir.index,
+                                                self.loc(part)))
         if kept == 0:
             raise self.error(node, "indexing every axis gives an element, not a view")
         result_type = kt.ArrayType(array.type.dtype, kept)
-        return self.op(f"memref.subview {array.name}[{', '.join(offsets)}] [{', '.join(sizes)}] "
-                       f"[{', '.join(strides)}] : {array.type.mlir} to {result_type.mlir}",
-                       result_type, node, origins=array.origins)
+        return Value(self.builder.subview(array.ir, offsets, sizes, strides,
+                                          mlir_type(result_type), self.loc(node)),
+                     result_type, origins=array.origins)
 
     def slice_bound_values(self, part: ast.Slice):
         """The slice's lower, upper and step values (None where omitted)."""
@@ -2110,27 +2007,28 @@ class FunctionCodeGenerator(LibraryCalls):
         if step is None:
             step = one
         if step_value is None:
-            nonzero = self.op(f"arith.cmpi ne, {step.name}, {zero.name} : i64", kt.boolean, part)
+            nonzero = self.cmpi("ne", step, zero, part)
             self.check(nonzero, "ValueError", "slice step cannot be zero", [], part)
 
         def select(condition, a, b):
-            return self.op(f"arith.select {condition.name}, {a.name}, {b.name} : i64", kt.i64,
-                           part)
+            return self.select(condition, a, b, part)
 
         def cmp(predicate, a, b):
-            return self.op(f"arith.cmpi {predicate}, {a.name}, {b.name} : i64", kt.boolean, part)
+            return self.cmpi(predicate, a, b, part)
+
+        def subtract(a, b):
+            return self.arith("subi", a, b, part)
 
         def clamp(value, low, high):
-            value = self.op(f"arith.maxsi {value.name}, {low.name} : i64", kt.i64, part)
-            return self.op(f"arith.minsi {value.name}, {high.name} : i64", kt.i64, part)
+            value = self.arith("maxsi", value, low, part)
+            return self.arith("minsi", value, high, part)
 
         def wrap(value):
             negative = cmp("slt", value, zero)
-            return select(negative, self.op(f"arith.addi {value.name}, {size.name} : i64", kt.i64,
-                                            part), value)
+            return select(negative, self.arith("addi", value, size, part), value)
 
         minus_one = self.constant(-1, kt.i64, part)
-        size_minus_one = self.op(f"arith.subi {size.name}, {one.name} : i64", kt.i64, part)
+        size_minus_one = subtract(size, one)
         positive = cmp("sgt", step, zero) if step_value is None else self.constant(
             step_value > 0, kt.boolean, part)
         # Bounds clamp to [0, n] going up and to [-1, n - 1] going down.
@@ -2140,13 +2038,10 @@ class FunctionCodeGenerator(LibraryCalls):
             positive, zero, size_minus_one)
         stop = clamp(wrap(upper), low_limit, high_limit) if upper is not None else select(
             positive, size, minus_one)
-        distance = select(positive, self.op(f"arith.subi {stop.name}, {start.name} : i64", kt.i64,
-                                            part),
-                          self.op(f"arith.subi {start.name}, {stop.name} : i64", kt.i64, part))
-        magnitude = select(positive, step, self.op(f"arith.subi {zero.name}, {step.name} : i64",
-                                                   kt.i64, part))
-        length = self.op(f"arith.ceildivsi {distance.name}, {magnitude.name} : i64", kt.i64, part)
-        length = self.op(f"arith.maxsi {length.name}, {zero.name} : i64", kt.i64, part)
+        distance = select(positive, subtract(stop, start), subtract(start, stop))
+        magnitude = select(positive, step, subtract(zero, step))
+        length = self.arith("ceildivsi", distance, magnitude, part)
+        length = self.arith("maxsi", length, zero, part)
         # An empty view may start anywhere; keep its offset inside the array.
         empty = cmp("eq", length, zero)
         start = select(empty, zero, start)
@@ -2177,21 +2072,16 @@ class FunctionCodeGenerator(LibraryCalls):
                    for axis, (index, part) in enumerate(zip(values, parts))]
         return array, indices
 
-    def element_index(self, array: Value, axis: int, index: Value, node) -> str:
+    def element_index(self, array: Value, axis: int, index: Value, node) -> ir.Value:
         size = self.dimension(array, axis, node)
-        flags = [f"axis = {axis} : i64"]
-        if index.nonneg or (index.constant is not None and index.constant >= 0):
-            flags.append("nonnegative")
+        nonnegative = bool(index.nonneg or (index.constant is not None and index.constant >= 0))
         if self.boundscheck:
             self.raises = True
-        else:
-            flags.append("unchecked")
-        return self.op(f"kiln.index {index.name}, {size.name} {{{', '.join(flags)}}} : i64 -> "
-                       "index", "index", node).name
+        return self.builder.kiln_index(index.ir, size.ir, axis, nonnegative,
+                                       not self.boundscheck, self.loc(node))
 
     def load_element(self, array: Value, indices, node) -> Value:
-        return self.op(f"memref.load {array.name}[{', '.join(indices)}] : {array.type.mlir}",
-                       array.type.dtype, node)
+        return Value(self.builder.load(array.ir, indices, self.loc(node)), array.type.dtype)
 
     def store_element(self, array: Value, indices, value: Value, node):
         dtype = array.type.dtype
@@ -2207,8 +2097,7 @@ class FunctionCodeGenerator(LibraryCalls):
         else:
             converted = self.convert(value, dtype, node, explicit=True)
         self.written |= set(array.origins)
-        self.emit(f"memref.store {converted.name}, {array.name}[{', '.join(indices)}] : "
-                  f"{array.type.mlir}", node)
+        self.builder.store(converted.ir, array.ir, indices, self.loc(node))
 
 
 class ModuleCompiler:
@@ -2219,7 +2108,7 @@ class ModuleCompiler:
         self.context = context
         self.functions = context.module_functions()
         self.constants = context.module_constants()
-        self.results: dict = {}          # name -> (text, signature) | KilnCompileError
+        self.results: dict = {}          # name -> (func op, signature) | KilnCompileError
         self.in_progress: list = []
         self.order: list = []
         self.hit_recursion_limit = False
@@ -2249,11 +2138,17 @@ class ModuleCompiler:
             options = self.context.export_options(func)
             exported = options is not None
             generator = FunctionCodeGenerator(self.context, func, options or {}, self, exported)
-            text, signature = generator.generate()
+            function, signature = generator.generate()
             signature.external_functions = generator.external_functions
         except KilnCompileError as error:
             self.results[name] = error
             raise
+        except ir.IRError as invalid:
+            if os.environ.get("KILN_DEBUG"):
+                raise
+            error = invalid_ir_error(self.context, func, invalid)
+            self.results[name] = error
+            raise error from None
         except RecursionError:
             # Python's recursion limit while walking the syntax tree: the
             # function alone falls back (generate_module retries on a
@@ -2272,14 +2167,16 @@ class ModuleCompiler:
             self.in_progress.remove(name)
         lines = self.context.source.splitlines()
         signature.source_line = lines[func.lineno - 1].strip() if func.lineno <= len(lines) else ""
-        self.results[name] = (text, signature)
+        self.results[name] = (function, signature)
         self.order.append(name)
-        return text, signature
+        return function, signature
 
 
-LIBM_SIGNATURES = {"hypot": "(f64, f64) -> f64", "hypotf": "(f32, f32) -> f32",
-                   "expm1": "(f64) -> f64", "expm1f": "(f32) -> f32",
-                   "log1p": "(f64) -> f64", "log1pf": "(f32) -> f32"}
+# The libm functions generated code calls: name -> (parameter types, result).
+LIBM_SIGNATURES = {"hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
+                   "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
+                   "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32)}
+FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 
 def nested_too_deeply(context, func) -> KilnCompileError:
@@ -2295,6 +2192,27 @@ def internal_compiler_error(context, func, exception) -> KilnCompileError:
     return KilnCompileError(context.diagnostic(
         func, f"internal compiler error in `{func.name}`: {type(exception).__name__}: "
               f"{exception} (please report it; set KILN_DEBUG=1 for the traceback)", func.name))
+
+
+def invalid_ir_error(context, func, invalid: ir.IRError) -> KilnCompileError:
+    """MLIR generation built IR that would not verify (the builder's
+    checks): an internal compiler error of `func` alone, with the IR built
+    so far saved for the report."""
+    import tempfile
+
+    saved = ""
+    try:
+        descriptor, path = tempfile.mkstemp(prefix=f"kiln-{context.module_name}.{func.name}.",
+                                            suffix=".invalid.mlir")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(f"// {invalid}\n{invalid.ir_text}")
+        saved = f"; the IR is saved in {path}"
+    except OSError:
+        pass
+    return KilnCompileError(context.diagnostic(
+        func, f"internal compiler error in `{func.name}` during MLIR generation: the generated "
+              f"MLIR is invalid: {invalid}{saved} (please report it; set KILN_DEBUG=1 for the "
+              "traceback)", func.name))
 
 
 # Retrying a module whose syntax tree is too deep for Python's default
@@ -2361,15 +2279,17 @@ def generate_module_once(context, functions):
             failures[func.name] = error
     compiled = [compiler.results[name] for name in compiler.order
                 if not isinstance(compiler.results[name], KilnCompileError)]
-    externals = sorted({f for _, sig in compiled for f in sig.external_functions})
-    declarations = [f"  func.func private @{f}{LIBM_SIGNATURES[f]}" for f in externals]
-    module_loc = f"loc({mlir_string(context.path)}:1:1)"
-    text = "\n".join(["module {"] + declarations + [t for t, _ in compiled]
-                     + ["} " + module_loc]) + "\n"
+    module = ir.Module(ir.file_location(context.path, 1, 1))
+    builder = ir.Builder()
+    for external in sorted({f for _, sig in compiled for f in sig.external_functions}):
+        inputs, result = LIBM_SIGNATURES[external]
+        module.add(builder.func_declaration(external, [mlir_type(t) for t in inputs],
+                                            [mlir_type(result)]))
+    for function, _ in compiled:
+        module.add(function)
     wanted = [f.name for f in functions]
     signatures = [sig for _, sig in compiled if sig.exported and sig.name in wanted]
     signatures.sort(key=lambda sig: wanted.index(sig.name))
-    array_kernels = []
     for signature in list(signatures):
         if not signature.elementwise:
             continue
@@ -2392,64 +2312,63 @@ def generate_module_once(context, functions):
             signatures.remove(signature)
             continue
         try:
-            array_kernels.append(elementwise_kernel(context, signature))
+            module.add(elementwise_kernel(context, signature))
+        except ir.IRError as invalid:
+            if os.environ.get("KILN_DEBUG"):
+                raise
+            failures[signature.name] = invalid_ir_error(context, node, invalid)
+            signatures.remove(signature)
         except Exception as exception:  # noqa: BLE001 - a compiler bug stays in its function
             if os.environ.get("KILN_DEBUG"):
                 raise
             failures[signature.name] = internal_compiler_error(context, node, exception)
             signatures.remove(signature)
-    if array_kernels:
-        text = text[:text.rindex("} loc(")] + "\n".join(array_kernels) + "\n" + \
-            text[text.rindex("} loc("):]
-    return text, signatures, failures, compiler.hit_recursion_limit
+    return module.print(), signatures, failures, compiler.hit_recursion_limit
 
 
 ELEMENTWISE_RANK = 3
 
 
-def elementwise_kernel(context, signature) -> str:
+def elementwise_kernel(context, signature) -> ir.Operation:
     """`<name>__array(x..., out)`: the scalar function applied to every
     element of 3-D strided views (stride 0 broadcasts). The wrapper pads
     lower-rank and scalar arguments to this shape."""
-    loc = f"loc({mlir_string(context.path)}:{signature.line}:1)"
+    location = ir.file_location(context.path, signature.line, 1)
     rank = ELEMENTWISE_RANK
+    result = signature.return_type
+    inputs = [mlir_type(kt.ArrayType(p.type, rank)) for p in signature.params]
+    entry = ir.Block(inputs + [mlir_type(kt.ArrayType(result, rank))])
+    if signature.raises:
+        error_slot = entry.add_argument(ir.llvm_pointer)
+    arrays, out = entry.arguments[:len(inputs)], entry.arguments[len(inputs)]
+    builder = ir.Builder(entry)
+    axes = [builder.index_constant(k, location) for k in range(rank)]
+    one = builder.index_constant(1, location)
+    sizes = [builder.dim(out, axes[k], location) for k in range(rank)]
+    counters = []
 
-    def view(dtype):
-        return kt.ArrayType(dtype, rank).mlir
+    def loop(axis):
+        if axis == rank:
+            operands = [builder.load(array, counters, location) for array in arrays]
+            if signature.raises:
+                operands.append(error_slot)
+            [value] = builder.call(symbol_name(context, signature.name), operands,
+                                   [mlir_type(result)], location)
+            if signature.raises:
+                builder.kiln_propagate_error(location)
+            builder.store(value, out, counters, location)
+            return
+        body = builder.region([ir.index])
+        counters.append(body.block.arguments[0])
+        with builder.at_end(body.block):
+            loop(axis + 1)
+        builder.scf_for(axes[0], sizes[axis], one, [], body, location)
 
-    params = [f"%{p.name}: {view(p.type)}" for p in signature.params]
-    params.append(f"%out: {view(signature.return_type)}")
-    if signature.raises:
-        params.append("%error: !llvm.ptr {kiln.error_slot}")
-    lines = [f"  func.func {symbol_name(context, signature.name + '__array')}"
-             f"({', '.join(params)}) attributes "
-             f"{{kiln.export, llvm.emit_c_interface}} {{"]
-    lines += [f"    %c{k} = arith.constant {k} : index {loc}" for k in range(rank)]
-    lines.append(f"    %one = arith.constant 1 : index {loc}")
-    for k in range(rank):
-        lines.append(f"    %n{k} = memref.dim %out, %c{k} : {view(signature.return_type)} {loc}")
-    indices = [f"%i{k}" for k in range(rank)]
-    for k in range(rank):
-        lines.append("    " + "  " * k + f"scf.for %i{k} = %c0 to %n{k} step %one {{")
-    pad = "    " + "  " * rank
-    operands, types = [], []
-    for p in signature.params:
-        lines.append(f"{pad}%v_{p.name} = memref.load %{p.name}[{', '.join(indices)}] : "
-                     f"{view(p.type)} {loc}")
-        operands.append(f"%v_{p.name}")
-        types.append(p.type.mlir)
-    if signature.raises:
-        operands.append("%error")
-        types.append("!llvm.ptr")
-    lines.append(f"{pad}%r = func.call {symbol_name(context, signature.name)}"
-                 f"({', '.join(operands)}) : "
-                 f"({', '.join(types)}) -> {signature.return_type.mlir} {loc}")
-    if signature.raises:
-        lines.append(f"{pad}kiln.propagate_error {loc}")
-    lines.append(f"{pad}memref.store %r, %out[{', '.join(indices)}] : "
-                 f"{view(signature.return_type)} {loc}")
-    for k in reversed(range(rank)):
-        lines.append("    " + "  " * k + f"}} {loc}")
-    lines.append(f"    func.return {loc}")
-    lines.append(f"  }} {loc}")
-    return "\n".join(lines)
+    loop(0)
+    builder.func_return([], location)
+    argument_attributes = {len(inputs) + 1: {"kiln.error_slot": ir.UNIT}} \
+        if signature.raises else None
+    return builder.func(symbol_name(context, signature.name + "__array"), ir.Region([entry]), [],
+                        location, attributes={"kiln.export": ir.UNIT,
+                                              "llvm.emit_c_interface": ir.UNIT},
+                        argument_attributes=argument_attributes)

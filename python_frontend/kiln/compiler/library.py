@@ -20,34 +20,34 @@ NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 
 # name -> (MLIR op, domain check): the check names a method of the mixin.
 MATH_UNARY = {
-    "sqrt": ("math.sqrt", "domain_not_negative"),
-    "exp": ("math.exp", "range_overflow"),
+    "sqrt": ("sqrt", "domain_not_negative"),
+    "exp": ("exp", "range_overflow"),
     # MLIR lowers math.expm1/log1p as exp(x) - 1 and log(1 + x), which
     # loses the precision these functions exist for: call libm instead.
     "expm1": ("@expm1", "range_overflow"),
-    "log": ("math.log", "domain_positive"),
-    "log2": ("math.log2", "domain_positive"),
-    "log10": ("math.log10", "domain_positive"),
+    "log": ("log", "domain_positive"),
+    "log2": ("log2", "domain_positive"),
+    "log10": ("log10", "domain_positive"),
     "log1p": ("@log1p", "domain_above_minus_one"),
-    "sin": ("math.sin", "domain_finite"),
-    "cos": ("math.cos", "domain_finite"),
-    "tan": ("math.tan", "domain_finite"),
-    "asin": ("math.asin", "domain_unit"),
-    "acos": ("math.acos", "domain_unit"),
-    "atan": ("math.atan", None),
-    "sinh": ("math.sinh", "range_overflow"),
-    "cosh": ("math.cosh", "range_overflow"),
-    "tanh": ("math.tanh", None),
-    "fabs": ("math.absf", None),
+    "sin": ("sin", "domain_finite"),
+    "cos": ("cos", "domain_finite"),
+    "tan": ("tan", "domain_finite"),
+    "asin": ("asin", "domain_unit"),
+    "acos": ("acos", "domain_unit"),
+    "atan": ("atan", None),
+    "sinh": ("sinh", "range_overflow"),
+    "cosh": ("cosh", "range_overflow"),
+    "tanh": ("tanh", None),
+    "fabs": ("absf", None),
 }
-MATH_TO_INT = {"floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc"}
+MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
 NUMPY_UNARY = {
-    "sqrt": "math.sqrt", "exp": "math.exp", "expm1": "@expm1", "log": "math.log",
-    "log2": "math.log2", "log10": "math.log10", "log1p": "@log1p", "sin": "math.sin",
-    "cos": "math.cos", "tan": "math.tan", "arcsin": "math.asin", "arccos": "math.acos",
-    "arctan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh", "tanh": "math.tanh",
-    "floor": "math.floor", "ceil": "math.ceil", "trunc": "math.trunc", "fabs": "math.absf",
-    "rint": "math.roundeven",
+    "sqrt": "sqrt", "exp": "exp", "expm1": "@expm1", "log": "log",
+    "log2": "log2", "log10": "log10", "log1p": "@log1p", "sin": "sin",
+    "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
+    "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+    "floor": "floor", "ceil": "ceil", "trunc": "trunc", "fabs": "absf",
+    "rint": "roundeven",
 }
 NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
                "double": kt.f64, "single": kt.f32}
@@ -63,28 +63,28 @@ SUPPORTED_NUMPY = set(NUMPY_UNARY) | set(NUMPY_CASTS) | ALLOCATORS | {
 
 
 class LibraryCalls:
-    """Needs: op, constant, check, convert, negate, float_to_int, error."""
+    """Needs the generator's IR helpers (arith, unary, cmpf, select, call),
+    constant, check, convert, negate, float_to_int and error."""
 
     # ------------------------------------------------------------ predicates
     def float_predicate(self, predicate, a, b, node):
-        return self.op(f"arith.cmpf {predicate}, {a.name}, {b.name} : {a.type.mlir}",
-                       kt.boolean, node)
+        return self.cmpf(predicate, a, b, node)
 
     def both(self, a, b, node):
-        return self.op(f"arith.andi {a.name}, {b.name} : i1", kt.boolean, node)
+        return self.arith("andi", a, b, node)
 
     def either(self, a, b, node):
-        return self.op(f"arith.ori {a.name}, {b.name} : i1", kt.boolean, node)
+        return self.arith("ori", a, b, node)
 
     def is_nan(self, x, node):
         return self.float_predicate("uno", x, x, node)
 
     def is_inf(self, x, node):
-        magnitude = self.op(f"math.absf {x.name} : {x.type.mlir}", x.type, node)
+        magnitude = self.unary("absf", x, node)
         return self.float_predicate("oeq", magnitude, self.constant(math.inf, x.type, node), node)
 
     def is_finite(self, x, node):
-        magnitude = self.op(f"math.absf {x.name} : {x.type.mlir}", x.type, node)
+        magnitude = self.unary("absf", x, node)
         return self.float_predicate("olt", magnitude, self.constant(math.inf, x.type, node), node)
 
     def domain_error(self, ok, node):
@@ -107,7 +107,7 @@ class LibraryCalls:
         self.domain_error(self.negate(self.is_inf(x, node), node), node)
 
     def domain_unit(self, x, result, node):
-        magnitude = self.op(f"math.absf {x.name} : {x.type.mlir}", x.type, node)
+        magnitude = self.unary("absf", x, node)
         self.domain_error(self.float_predicate("ule", magnitude, self.constant(1.0, x.type, node),
                                                node), node)
 
@@ -158,7 +158,7 @@ class LibraryCalls:
             if args[0].type.is_int or args[0].type.is_bool:
                 return self.convert(args[0], kt.i64, node)
             x = self.as_double(args[0], node)
-            rounded = self.op(f"{MATH_TO_INT[name]} {x.name} : f64", kt.f64, node)
+            rounded = self.unary(MATH_TO_INT[name], x, node)
             return self.float_to_int(rounded, kt.i64, node)
         if name in ("isnan", "isinf", "isfinite"):
             self.arity(args, 1, node, label)
@@ -173,31 +173,26 @@ class LibraryCalls:
 
     def unary_op(self, opname, x, node):
         if opname.startswith("@"):
-            function = opname[1:] + ("f" if x.type == kt.f32 else "")
-            self.needs_libm(function)
-            return self.op(f"func.call @{function}({x.name}) : ({x.type.mlir}) -> {x.type.mlir}",
-                           x.type, node)
-        return self.op(f"{opname} {x.name} : {x.type.mlir}", x.type, node)
+            return self.libm_call(opname[1:] + ("f" if x.type == kt.f32 else ""), [x], node)
+        return self.unary(opname, x, node)
 
     def math_log_base(self, args, node):
         x, base = (self.as_double(a, node) for a in args)
         self.domain_positive(x, None, node)
         self.domain_positive(base, None, node)
-        numerator = self.op(f"math.log {x.name} : f64", kt.f64, node)
-        denominator = self.op(f"math.log {base.name} : f64", kt.f64, node)
+        numerator = self.unary("log", x, node)
+        denominator = self.unary("log", base, node)
         return self.float_division("/", numerator, denominator, kt.f64, node)
 
     def math_atan2(self, y, x, node):
-        return self.op(f"math.atan2 {y.name}, {x.name} : f64", kt.f64, node)
+        return self.arith("atan2", y, x, node)
 
     def math_copysign(self, x, y, node):
-        return self.op(f"math.copysign {x.name}, {y.name} : f64", kt.f64, node)
+        return self.arith("copysign", x, y, node)
 
     def math_hypot(self, x, y, node):
-        self.needs_libm("hypot")
         # CPython's math.hypot never raises: an overflowing result is inf.
-        return self.op(f"func.call @hypot({x.name}, {y.name}) : (f64, f64) -> f64", kt.f64,
-                       node)
+        return self.libm_call("hypot", [x, y], node)
 
     def math_fmod(self, x, y, node):
         zero = self.constant(0.0, kt.f64, node)
@@ -206,11 +201,11 @@ class LibraryCalls:
         dividend_inf = self.both(self.is_inf(x, node), self.negate(self.is_nan(y, node), node),
                                  node)
         self.domain_error(self.negate(self.either(divisor_zero, dividend_inf, node), node), node)
-        return self.op(f"arith.remf {x.name}, {y.name} : f64", kt.f64, node)
+        return self.arith("remf", x, y, node)
 
     def math_pow(self, x, y, node):
         zero = self.constant(0.0, kt.f64, node)
-        floor = self.op(f"math.floor {y.name} : f64", kt.f64, node)
+        floor = self.unary("floor", y, node)
         fractional = self.float_predicate("one", floor, y, node)
         # CPython raises only for finite inputs; C99 handles the infinities.
         finite = self.both(self.is_finite(x, node), self.is_finite(y, node), node)
@@ -220,7 +215,7 @@ class LibraryCalls:
                                                self.float_predicate("olt", y, zero, node), node),
                                      finite, node)
         self.domain_error(self.negate(self.either(bad_root, zero_to_negative, node), node), node)
-        result = self.op(f"math.powf {x.name}, {y.name} : f64", kt.f64, node)
+        result = self.arith("powf", x, y, node)
         self.range_overflow([x, y], result, node)
         return result
 
@@ -251,19 +246,16 @@ class LibraryCalls:
         if name in ("minimum", "maximum"):
             self.arity(args, 2, node, label)
             return self.numpy_min_max(name == "minimum", args, node)
-        binary = {"arctan2": "math.atan2", "power": "math.powf", "copysign": "math.copysign",
-                  "fmod": "arith.remf"}
+        binary = {"arctan2": "atan2", "power": "powf", "copysign": "copysign",
+                  "fmod": "remf"}
         if name in binary or name == "hypot":
             self.arity(args, 2, node, label)
             typed = self.operand_types(*args)
             common = typed[0] if typed and typed[0] == kt.f32 else kt.f64
             x, y = (self.convert(a, common, node) for a in args)
             if name == "hypot":
-                function = "hypotf" if common == kt.f32 else "hypot"
-                self.needs_libm(function)
-                return self.op(f"func.call @{function}({x.name}, {y.name}) : ({common.mlir}, "
-                               f"{common.mlir}) -> {common.mlir}", common, node)
-            return self.op(f"{binary[name]} {x.name}, {y.name} : {common.mlir}", common, node)
+                return self.libm_call("hypotf" if common == kt.f32 else "hypot", [x, y], node)
+            return self.arith(binary[name], x, y, node)
         raise self.error(node, f"call to `{label}` is not supported yet")
 
     def numpy_min_max(self, is_minimum, args, node):
@@ -273,13 +265,11 @@ class LibraryCalls:
         common = typed[0] if not typed[0].is_bool else kt.i64
         a, b = (self.convert(v, common, node) for v in args)
         if common.is_int:
-            name = "minsi" if is_minimum else "maxsi"
-            return self.op(f"arith.{name} {a.name}, {b.name} : {common.mlir}", common, node)
+            return self.arith("minsi" if is_minimum else "maxsi", a, b, node)
         # numpy: a if (a < b or a is NaN) else b -- NaN propagates from either side.
         better = self.float_predicate("olt" if is_minimum else "ogt", a, b, node)
         keep_a = self.either(better, self.is_nan(a, node), node)
-        return self.op(f"arith.select {keep_a.name}, {a.name}, {b.name} : {common.mlir}", common,
-                       node)
+        return self.select(keep_a, a, b, node)
 
     def cast_call(self, target, args, node, label):
         self.arity(args, 1, node, label)
@@ -301,8 +291,11 @@ class LibraryCalls:
         if not value.type.is_float:
             return self.convert(value, kt.i64, node)
         # Python rounds half to even.
-        rounded = self.op(f"math.roundeven {value.name} : {value.type.mlir}", value.type, node)
+        rounded = self.unary("roundeven", value, node)
         return self.float_to_int(rounded, kt.i64, node)
 
-    def needs_libm(self, function):
+    def libm_call(self, function, args, node):
+        """A call to libm's `function` (declared in the module once), with
+        a result of the first argument's type."""
         self.external_functions.add(function)
+        return self.call_external(function, args, node)

@@ -14,17 +14,26 @@ import ast
 from .. import typesystem as kt
 from .. import __version__
 
+# The extension is loaded as a private submodule of the built module's own
+# package (`pa._kernels_kiln` beside `pa/kernels.py`), so two packages with
+# a `kernels.py` each do not share one `_kernels_kiln` in sys.modules; and
+# each compiled function names the built module as its `__module__`, so
+# pickle stores `pa.kernels.f` and finds it again in any process. The
+# package is known only at import time: the built files may be moved.
 LOADER = '''
 def _kiln_load_extension():
     import importlib.machinery
     import importlib.util
     import os
 
+    name = (__package__ + "." if __package__ else "") + {name!r}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), {file!r})
-    loader = importlib.machinery.ExtensionFileLoader({name!r}, path)
-    spec = importlib.util.spec_from_file_location({name!r}, path, loader=loader)
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
+    for function in {compiled!r}:
+        getattr(module, function).__module__ = __name__
     return module
 
 
@@ -126,11 +135,11 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     prefix_lines = context.source.splitlines(keepends=True)[:insert_after]
     # Edits never touch the docstring/__future__ block, so its lines are intact.
     rest = "".join(source_lines)[len("".join(prefix_lines)):]
-    header = (f"# Built by Kiln {__version__} from {context.path}; do not edit.\n"
+    header = (f"# Built by Kiln {__version__} from {context.package_path}; do not edit.\n"
               f"# Compiled: {', '.join(compiled) or 'nothing'} (native code in {extension_file}).\n")
     future = "from __future__ import annotations\n"
-    loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name)
-                              if compiled else "")
+    loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name,
+                                            compiled=tuple(compiled)) if compiled else "")
     if compiled:
         loader += ASYNC_NAMESPACE.format(methods="".join(
             ASYNC_METHOD.format(name=name) for name in compiled))
@@ -148,7 +157,8 @@ def annotation_text(type_) -> str:
 
 
 def generate_pyi(context, signatures, fallbacks: list) -> str:
-    lines = [f"# Type stubs for the Kiln-built `{context.module_name}` (from {context.path}).",
+    lines = [f"# Type stubs for the Kiln-built `{context.module_name}` "
+             f"(from {context.package_path}).",
              "import numpy", "import numpy.typing", ""]
     for signature in signatures:
         params = ", ".join(f"{p.name}: {annotation_text(p.type)}" for p in signature.params)

@@ -307,8 +307,9 @@ def command_report(console, args) -> int:
             return status
         record = json.load(open(result.artifacts["record"], encoding="utf-8"))
     if args.profile:
-        from .report.profile import profile
-        record["profile"] = profile(args.profile, outdir, record)
+        record["profile"], status = run_profile(console, args.profile, outdir, record)
+        if record["profile"] is None:
+            return status
     sys.stdout.write(terminal.render(record, args.granularity))
     if args.profile:
         for name, entry in sorted(record["profile"]["functions"].items(),
@@ -324,9 +325,37 @@ def command_report(console, args) -> int:
             raise UsageError(f"cannot write --html {args.html}: {error.strerror}") from None
         console.result(f"kiln: wrote {args.html}")
     problems = terminal.gate(record, args.min_coverage, args.fail_on_fallback)
+    if args.fail_on_fallback:
+        for entry in terminal.function_fallbacks(record):
+            console.diagnostic(Diagnostic(entry["file"], entry["line"], entry["column"],
+                                          entry["reason"], entry["function"]), "error",
+                               note=f"`{entry['function']}` falls back to Python")
     for problem in problems:
         print(f"kiln: gate: {problem}", file=sys.stderr)
     return EXIT_FAILED if problems else EXIT_OK
+
+
+def run_profile(console, script, outdir, record):
+    """(the profile, EXIT_OK), or (None, EXIT_FAILED) when the user's script
+    fails: its own traceback is shown (it is the user's code), then why."""
+    import traceback
+
+    from .report.profile import profile
+    try:
+        return profile(script, outdir, record), EXIT_OK
+    except SystemExit as stop:
+        console.error(f"--profile {script} exited with status {stop.code}: no profile")
+    except Exception as error:  # noqa: BLE001 - the user's script, not Kiln, failed
+        # The traceback from the script's own frames on: Kiln's and runpy's
+        # frames above them are no help to its author.
+        frames = error.__traceback__
+        while frames is not None and not same_file(frames.tb_frame.f_code.co_filename,
+                                                   script):
+            frames = frames.tb_next
+        traceback.print_exception(type(error), error, frames or error.__traceback__,
+                                  file=sys.stderr)
+        console.error(f"--profile {script} raised an exception (above): no profile")
+    return None, EXIT_FAILED
 
 
 # --- the parser ---------------------------------------------------------------

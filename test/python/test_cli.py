@@ -254,3 +254,25 @@ def test_report_into_a_closed_pipe(tmp_path):
         os.close(write_end)
     assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
     assert result.returncode == 0
+
+
+def test_report_gate_prints_fallbacks_as_diagnostics(tmp_path):
+    (tmp_path / "mixed.py").write_text(MIXED)
+    result = kiln("report", "mixed.py", "--fail-on-fallback", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert "mixed.py:11:12: error: list is not supported" in lines
+    assert "mixed.py:11:12: note: `listy` falls back to Python" in lines
+    assert "kiln: gate: listy falls back to Python" in lines
+
+
+def test_profile_script_failure_shows_the_scripts_traceback_only(tmp_path):
+    (tmp_path / "good.py").write_text(GOOD)
+    (tmp_path / "crash.py").write_text("import good\n\n\nraise ValueError('boom')\n")
+    result = kiln("report", "good.py", "--outdir", "out", "--profile", "crash.py",
+                  cwd=tmp_path)
+    assert result.returncode == 1
+    assert 'File "crash.py", line 4, in <module>' in result.stderr
+    assert "ValueError: boom" in result.stderr
+    assert "kiln/cli.py" not in result.stderr and "runpy" not in result.stderr
+    assert "kiln: error: --profile crash.py raised an exception" in result.stderr

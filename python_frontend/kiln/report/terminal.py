@@ -112,11 +112,16 @@ def gate(record: dict, min_coverage: float | None, fail_on_fallback: bool) -> li
             if function.get("coverage") is not None and function["coverage"] < min_coverage:
                 problems.append(f"  {function['name']}: {percent(function['coverage']).strip()}")
     if fail_on_fallback:
-        for entry in record.get("fallbacks", []):
-            if entry["kind"] == "function":
-                problems.append(f"{entry['function']} falls back to Python: {entry['file']}:"
-                                f"{entry['line']}:{entry['column']}: {entry['reason']}")
+        # The reasons print as diagnostics (`kiln report` does, from the
+        # record's fallbacks); the gate names each function once.
+        for name in dict.fromkeys(entry["function"] for entry in function_fallbacks(record)):
+            problems.append(f"{name} falls back to Python")
     return problems
+
+
+def function_fallbacks(record: dict) -> list:
+    """The record's points where a function is left to Python."""
+    return [entry for entry in record.get("fallbacks", []) if entry["kind"] == "function"]
 
 
 def diff(before: dict, after: dict) -> str:

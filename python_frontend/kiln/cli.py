@@ -335,6 +335,40 @@ def command_report(console, args) -> int:
     return EXIT_FAILED if problems else EXIT_OK
 
 
+def size_option(text: str) -> int:
+    """An argparse type: a size such as 500M or 2G."""
+    from .compiler.cache import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def command_cache(console, args) -> int:
+    import time
+
+    from .compiler import cache
+    if args.action == "list":
+        entries = cache.cache_entries()
+        for entry in reversed(entries):  # most recently used first
+            used = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry["last_used"]))
+            state = "" if entry["valid"] else "  (broken: rebuilt on next use)"
+            console.result(f"{cache.format_size(entry['size']):>9}  {used}  "
+                           f"{entry['module']}.{entry['function']}  {entry['source']}{state}")
+        total = sum(entry["size"] for entry in entries)
+        console.result(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}, "
+                       f"{cache.format_size(total)} in {cache.cache_root()}")
+        return EXIT_OK
+    if args.action == "clear":
+        removed, freed = cache.clear_cache()
+    else:
+        limit = args.max_size if args.max_size is not None else cache.configured_max_size()
+        removed, freed = cache.prune_cache(limit)
+    console.result(f"kiln: removed {removed} entr{'y' if removed == 1 else 'ies'} "
+                   f"({cache.format_size(freed)}) from {cache.cache_root()}")
+    return EXIT_OK
+
+
 def run_profile(console, script, outdir, record):
     """(the profile, EXIT_OK), or (None, EXIT_FAILED) when the user's script
     fails: its own traceback is shown (it is the user's code), then why."""
@@ -417,10 +451,20 @@ def make_parser() -> argparse.ArgumentParser:
                                     "function's share of the run time")
     mlir_parser = command("mlir", "print the MLIR Kiln emits for a module")
     mlir_parser.add_argument("module", help="path to the .py file")
+    cache_parser = command("cache", "list, clear or prune the compile-on-first-call cache "
+                                    "(KILN_CACHE_DIR, default ~/.cache/kiln)")
+    cache_parser.add_argument("action", choices=("list", "clear", "prune"),
+                              help="list: entries, most recently used first; clear: remove "
+                                   "all; prune: remove broken entries and the least recently "
+                                   "used until the cache fits --max-size")
+    cache_parser.add_argument("--max-size", type=size_option, metavar="SIZE",
+                              help="for prune: e.g. 500M or 2G (default: KILN_CACHE_MAX_SIZE, "
+                                   "else 1G, the cap every new entry enforces)")
     return parser
 
 
-COMMANDS = {"build": command_build, "report": command_report, "mlir": command_mlir}
+COMMANDS = {"build": command_build, "report": command_report, "mlir": command_mlir,
+            "cache": command_cache}
 
 
 class PipeTolerantStream:

@@ -310,7 +310,8 @@ def command_report(console, args) -> int:
         record["profile"], status = run_profile(console, args.profile, outdir, record)
         if record["profile"] is None:
             return status
-    sys.stdout.write(terminal.render(record, args.granularity))
+    sys.stdout.write(terminal.render(record, args.granularity,
+                                     use_colour=colour_wanted(sys.stdout, args.colour)))
     if args.profile:
         for name, entry in sorted(record["profile"]["functions"].items(),
                                   key=lambda item: -item[1]["share"]):

@@ -276,3 +276,12 @@ def test_profile_script_failure_shows_the_scripts_traceback_only(tmp_path):
     assert "ValueError: boom" in result.stderr
     assert "kiln/cli.py" not in result.stderr and "runpy" not in result.stderr
     assert "kiln: error: --profile crash.py raised an exception" in result.stderr
+
+
+def test_report_colour_follows_the_color_option(tmp_path):
+    (tmp_path / "good.py").write_text(GOOD)
+    assert kiln("build", "good.py", "-o", "out", cwd=tmp_path).returncode == 0
+    plain = kiln("report", "out/good.kiln.json", cwd=tmp_path)
+    assert "\033[" not in plain.stdout
+    coloured = kiln("report", "out/good.kiln.json", "--color=always", cwd=tmp_path)
+    assert "\033[" in coloured.stdout

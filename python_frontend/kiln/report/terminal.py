@@ -3,8 +3,6 @@ fallback badges, and a summary per function (plain text when not a TTY)."""
 
 from __future__ import annotations
 
-import os
-
 
 def colour(coverage, enabled: bool) -> tuple:
     if not enabled or coverage is None:
@@ -20,7 +18,10 @@ def percent(value) -> str:
 
 def render(record: dict, granularity: str = "function", use_colour: bool | None = None) -> str:
     if use_colour is None:
-        use_colour = os.isatty(1) and os.environ.get("NO_COLOR") is None
+        import sys
+
+        from ..errors import colour_wanted
+        use_colour = colour_wanted(sys.stdout)
     out = []
     source = record.get("source", "")
     try:

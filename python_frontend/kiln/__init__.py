@@ -103,6 +103,14 @@ class CompiledFunction:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, functools.partial(self, *args, **kwargs))
 
+    def __reduce__(self):
+        # Pickled by reference, as functions (and Numba's dispatchers) are:
+        # `mod.f`, found again by importing mod in the loading process,
+        # where the decorator made that process's own CompiledFunction (and
+        # its native code, compiled there or taken from the disk cache).
+        # pickle checks that `mod.f` is this very object.
+        return self.__qualname__
+
     def __get__(self, instance, owner=None):
         return self if instance is None else self.py_func.__get__(instance, owner)
 

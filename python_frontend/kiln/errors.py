@@ -33,3 +33,98 @@ class KilnCompileError(Exception):
 
 class KilnToolchainError(Exception):
     """kilnc (or the C/Python toolchain behind it) failed or is missing."""
+
+
+# --- printing diagnostics like a compiler ----------------------------------
+#
+#   bad.py:5:12: error: list is not supported
+#       5 |     return [x][0]
+#         |            ^
+#
+# The layout of clang and mypy: editors and CI annotators parse the first
+# line, people read the other two.
+
+_STYLES = {"error": "\033[1;31m", "warning": "\033[1;35m", "note": "\033[1;36m",
+           "location": "\033[1m", "caret": "\033[1;32m", "reset": "\033[0m"}
+
+
+def colour_wanted(stream, choice: str = "auto") -> bool:
+    """`always`/`never`, or (`auto`) only on a terminal, and never when
+    NO_COLOR is set (https://no-color.org) or the terminal is dumb."""
+    if choice in ("always", "never"):
+        return choice == "always"
+    import os
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class SourceLines:
+    """The lines of the files diagnostics point into, each file read once
+    (with its coding declaration; undecodable bytes shown as U+FFFD)."""
+
+    def __init__(self):
+        self._files: dict = {}
+
+    def line(self, path: str, number: int):
+        if path not in self._files:
+            self._files[path] = self._read(path)
+        lines = self._files[path]
+        return lines[number - 1] if lines and 1 <= number <= len(lines) else None
+
+    @staticmethod
+    def _read(path: str):
+        import tokenize
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            return None
+        try:
+            import io
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:
+            encoding = "utf-8"
+        try:
+            text = data.decode(encoding, errors="replace")
+        except LookupError:
+            text = data.decode("utf-8", errors="replace")
+        return text.splitlines()
+
+
+def caret_offset(text: str, column: int) -> int:
+    """Characters before the caret. Diagnostic columns count UTF-8 bytes
+    (as `ast` col_offset does, and clang); the caret goes under the
+    character that starts at that byte."""
+    encoded = text.encode("utf-8")
+    prefix = encoded[:max(column - 1, 0)]
+    return len(prefix.decode("utf-8", errors="ignore"))
+
+
+def render_diagnostic(diagnostic: Diagnostic, severity: str = "error", *, shown_path=None,
+                      sources: SourceLines | None = None, colour: bool = False,
+                      note: str = "") -> str:
+    """`path:line:col: severity: message`, the source line and a caret under
+    the column; `shown_path` is the path as the user wrote it (diagnostics
+    carry absolute paths)."""
+    def style(kind, text):
+        return f"{_STYLES[kind]}{text}{_STYLES['reset']}" if colour else text
+
+    path = shown_path or diagnostic.file
+    head = style("location", f"{path}:{diagnostic.line}:{diagnostic.column}:")
+    out = [f"{head} {style(severity, severity + ':')} {diagnostic.message}"]
+    text = (sources or SourceLines()).line(diagnostic.file, diagnostic.line)
+    if text is not None:
+        text = text.rstrip()
+        gutter = f"{diagnostic.line:5d} | "
+        # Tabs stay tabs so the caret lines up however the terminal shows them.
+        indent = "".join(c if c == "\t" else " " for c in text[:caret_offset(text,
+                                                                            diagnostic.column)])
+        out.append(f"{gutter}{text}")
+        out.append(f"{' ' * (len(gutter) - 2)}| {indent}{style('caret', '^')}")
+    if note:
+        out.append(f"{head} {style('note', 'note:')} {note}")
+    return "\n".join(out)

@@ -94,11 +94,17 @@ def test_strict_build_reports_unsupported_code(tmp_path):
                       "    return [x][0]\n")
     result = kiln_build(str(source), tmp_path / "out", "--strict")
     assert result.returncode == 1
-    assert f"{source}:5:12: list is not supported" in result.stderr
+    assert f"{source}:5:12: error: list is not supported" in result.stderr
     assert "Traceback" not in result.stderr
-    relaxed = kiln_build(str(source), tmp_path / "out")
+    # Without --strict the function falls back; as nothing else compiles,
+    # the build still fails unless --allow-empty accepts it.
+    empty = kiln_build(str(source), tmp_path / "out")
+    assert empty.returncode == 1
+    assert "no function compiled (f falls back to Python)" in empty.stderr
+    relaxed = kiln_build(str(source), tmp_path / "out", "--allow-empty")
     assert relaxed.returncode == 0
-    assert f"fallback: f stays Python: {source}:5:12: list is not supported" in relaxed.stderr
+    assert f"{source}:5:12: warning: list is not supported" in relaxed.stderr
+    assert f"{source}:5:12: note: `f` falls back to Python" in relaxed.stderr
 
 
 def test_build_of_the_bundled_example(tmp_path):

@@ -61,12 +61,12 @@ def test_require_fails_on_a_scalar_loop(tmp_path):
     result = build(tmp_path, SOURCE.replace("@kiln.export\ndef prefix",
                                             '@kiln.export(vectorize="require")\ndef prefix'))
     assert result.returncode == 1
-    assert "verdicts.py:21:5: loop in `prefix` stays scalar (vectorize=\"require\")" in \
+    assert "verdicts.py:21:5: error: loop in `prefix` stays scalar (vectorize=\"require\")" in \
         result.stderr
     assert "loop-carried dependence on `s`" in result.stderr
 
 
 def test_require_value_is_checked(tmp_path):
     result = build(tmp_path, SOURCE.replace('vectorize="require"', 'vectorize="always"'))
-    assert "fallback" in result.stderr or result.returncode != 0
+    assert "falls back to Python" in result.stderr or result.returncode != 0
     assert '@kiln.export(vectorize=...) is "auto" or "require"' in result.stderr

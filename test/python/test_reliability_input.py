@@ -254,7 +254,7 @@ def test_too_deep_for_cpython_is_an_error_at_its_line(tmp_path):
     source.write_text(deep_module(terms=5000))
     result = kiln_build(str(source), tmp_path / "out")
     assert result.returncode == 1
-    assert f"{source}:10:1: expression nested too deeply for CPython's parser" in result.stderr
+    assert f"{source}:10:1: error: expression nested too deeply for CPython's parser" in result.stderr
     assert "internal error" not in result.stderr
 
 
@@ -272,7 +272,7 @@ def test_cpython_syntax_errors_are_reported(tmp_path, body):
     source.write_text(text)
     with pytest.raises(SyntaxError) as cpython:
         compile(text, str(source), "exec")
-    expected = f"{source}:{cpython.value.lineno}:{cpython.value.offset}: syntax error: " \
+    expected = f"{source}:{cpython.value.lineno}:{cpython.value.offset}: error: syntax error: " \
                f"{cpython.value.msg}"
     result = kiln_build(str(source), tmp_path / "out")
     assert result.returncode == 1
@@ -289,7 +289,7 @@ def test_zero_dimensional_annotation_falls_back_at_its_location(tmp_path):
                       "    return x\n")
     result = kiln_build(str(source), tmp_path / "out")
     assert result.returncode == 0, result.stderr
-    assert f"{source}:5:10: unsupported type annotation `kiln.f64[()]`" in result.stderr
+    assert f"{source}:5:10: warning: unsupported type annotation `kiln.f64[()]`" in result.stderr
     assert "built annotmod (g)" in result.stdout
 
 
@@ -314,7 +314,7 @@ def test_file_name_that_is_not_a_module_name(tmp_path):
                       "    return x\n")
     result = kiln_build(str(source), tmp_path / "out")
     assert result.returncode == 1
-    assert f"{source}:1:1: `my-mod.py` cannot be built as a module: its name `my-mod` is " \
+    assert f"{source}:1:1: error: `my-mod.py` cannot be built as a module: its name `my-mod` is " \
            "not a Python identifier" in result.stderr
     assert "my_mod.py" in result.stderr
 

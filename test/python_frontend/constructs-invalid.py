@@ -8,15 +8,15 @@ G = [1, 2]
 @kiln.export
 def containers(n: int) -> int:
     d = {1: n}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: dict is not supported
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: dict is not supported
     s = {n}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: set is not supported
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: set is not supported
     c = [i for i in range(n)]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: list comprehension is not supported
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: list comprehension is not supported
     f = lambda v: v
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: lambda is not supported
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: lambda is not supported
     t = f"{n}"
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: f-string is not supported
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: f-string is not supported
     return n
 
 
@@ -24,17 +24,17 @@ def containers(n: int) -> int:
 def statements(n: int) -> int:
     with open("x") as handle:
         pass
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: `with` statement is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: error: `with` statement is not supported yet
     del n
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: `del` statement is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` statement is not supported yet
 
     def inner() -> int:
         return 1
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: nested function is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: error: nested function is not supported yet
     match n:
         case 1:
             pass
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:5: `match` statement is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:5: error: `match` statement is not supported yet
     return 0
 
 
@@ -44,44 +44,44 @@ def loops(n: int) -> int:
         pass
     else:
         pass
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-4]]:5: `for ... else` is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-4]]:5: error: `for ... else` is not supported yet
     while n > 0:
         n -= 1
     else:
         pass
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-4]]:5: `while ... else` is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-4]]:5: error: `while ... else` is not supported yet
     return n
 
 
 @kiln.export
 def operators(a: int, b: int) -> bool:
     x = a >> b
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: operator `>>` is not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: operator `>>` is not supported yet
     y = a is b
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: comparison `a is b` is not supported (only < <= > >= == !=)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a is b` is not supported (only < <= > >= == !=)
     z = a in G
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: comparison `a in G` is not supported (only < <= > >= == !=)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a in G` is not supported (only < <= > >= == !=)
     return y
 
 
 @kiln.export
 def signature_problems(a: int, b: int = 2, *rest, c: int) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:1: `*args` and `**kwargs` parameters are not supported
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:1: keyword-only and positional-only parameters are not supported yet
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:1: default parameter values are not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:1: error: `*args` and `**kwargs` parameters are not supported
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:1: error: keyword-only and positional-only parameters are not supported yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:1: error: default parameter values are not supported yet
     return a
 
 
 @kiln.export
 def annotation(x: list) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:19: unsupported type annotation `list`
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:19: error: unsupported type annotation `list`
     return 0
 
 
 @kiln.export
 def global_list(i: int) -> int:
     return G[i]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: name `G` is not defined in this function (global variables are not supported yet)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: name `G` is not defined in this function (global variables are not supported yet)
 
 
 @kiln.export
@@ -89,4 +89,4 @@ def recursive(n: int) -> int:
     if n < 2:
         return n
     return recursive(n - 1)
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: calls `recursive`, which cannot be compiled (recursion
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: calls `recursive`, which cannot be compiled (recursion

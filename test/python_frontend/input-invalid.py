@@ -17,12 +17,12 @@
 #
 # Input Kiln cannot read or name, each reported at file:line:col.
 #
-# NUL: nul.py:6:14: syntax error: source code {{.*}}cannot contain null bytes
-# UTF8: latin1.py:6:20: syntax error: byte 0xe9 is not valid utf-8 (the default source encoding): invalid continuation byte; save the file as UTF-8 or declare its encoding (PEP 263)
+# NUL: nul.py:6:14: error: syntax error: source code {{.*}}cannot contain null bytes
+# UTF8: latin1.py:6:20: error: syntax error: byte 0xe9 is not valid utf-8 (the default source encoding): invalid continuation byte; save the file as UTF-8 or declare its encoding (PEP 263)
 # DECLARED: func.func @declared_f(
-# NAME: my-mod.py:1:1: `my-mod.py` cannot be built as a module: its name `my-mod` is not a Python identifier, so it cannot be imported; rename the file (e.g. `my_mod.py`)
-# KEYWORD: class.py:1:1: `class.py` cannot be built as a module: its name `class` is a Python keyword, so it cannot be imported; rename the file (e.g. `_class.py`)
-# DEEP: deep.py:5:1: expression nested too deeply for CPython's parser (RecursionError: {{.*}}); split it into several statements
+# NAME: my-mod.py:1:1: error: `my-mod.py` cannot be built as a module: its name `my-mod` is not a Python identifier, so it cannot be imported; rename the file (e.g. `my_mod.py`)
+# KEYWORD: class.py:1:1: error: `class.py` cannot be built as a module: its name `class` is a Python keyword, so it cannot be imported; rename the file (e.g. `_class.py`)
+# DEEP: deep.py:5:1: error: expression nested too deeply for CPython's parser (RecursionError: {{.*}}); split it into several statements
 
 #--- annotation.py
 import kiln
@@ -30,7 +30,7 @@ import kiln
 
 @kiln.export
 def zero_dimensions(x: kiln.f64[()]) -> float:
-    # ANNOTATION: annotation.py:[[@LINE-1]]:24: unsupported type annotation `kiln.f64[()]`
+    # ANNOTATION: annotation.py:[[@LINE-1]]:24: error: unsupported type annotation `kiln.f64[()]`
     return 1.0
 
 

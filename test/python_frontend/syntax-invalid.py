@@ -20,7 +20,7 @@ def fine(n: int) -> int:
 
 
 break
-# BREAK: break.py:[[@LINE-1]]:1: syntax error: 'break' outside loop
+# BREAK: break.py:[[@LINE-1]]:1: error: syntax error: 'break' outside loop
 # BREAK-NOT: func.func
 
 #--- continue.py
@@ -31,7 +31,7 @@ import kiln
 def skip(n: int) -> int:
     if n > 0:
         continue
-    # CONTINUE: continue.py:[[@LINE-1]]:9: syntax error: 'continue' not properly in loop
+    # CONTINUE: continue.py:[[@LINE-1]]:9: error: syntax error: 'continue' not properly in loop
     return n
 
 #--- duplicate.py
@@ -40,7 +40,7 @@ import kiln
 
 @kiln.export
 def twice(x: int, x: int) -> int:
-    # DUPLICATE: duplicate.py:[[@LINE-1]]:19: syntax error: duplicate argument 'x' in function definition
+    # DUPLICATE: duplicate.py:[[@LINE-1]]:19: error: syntax error: duplicate argument 'x' in function definition
     return x
 
 #--- return.py
@@ -53,7 +53,7 @@ def fine(n: int) -> int:
 
 
 return 3
-# RETURN: return.py:[[@LINE-1]]:1: syntax error: 'return' outside function
+# RETURN: return.py:[[@LINE-1]]:1: error: syntax error: 'return' outside function
 
 #--- nonlocal.py
 import kiln
@@ -62,5 +62,5 @@ import kiln
 @kiln.export
 def outer(n: int) -> int:
     nonlocal n
-    # NONLOCAL: nonlocal.py:[[@LINE-1]]:5: syntax error: name 'n' is parameter and nonlocal
+    # NONLOCAL: nonlocal.py:[[@LINE-1]]:5: error: syntax error: name 'n' is parameter and nonlocal
     return n

@@ -7,7 +7,7 @@ import kiln
 @kiln.export
 def declared_int(x: int) -> int:
     x = 2.5
-    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: variable `x` is declared int but is assigned a float
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: error: variable `x` is declared int but is assigned a float
     return x
 
 
@@ -15,33 +15,33 @@ def declared_int(x: int) -> int:
 def two_array_types(x: kiln.f64[:], y: kiln.i64[:]) -> float:
     z = x
     z = y
-    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: variable `z` is kiln.f64[:] on one path and kiln.i64[:] on another
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: error: variable `z` is kiln.f64[:] on one path and kiln.i64[:] on another
     return 0.0
 
 
 @kiln.export
 def float_to_int_return(x: float) -> int:
     return x
-    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: cannot implicitly convert float to int; use int(...)
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:5: error: cannot implicitly convert float to int; use int(...)
 
 
 @kiln.export
 def value_or_none(x: int):
     if x > 0:
         return 1
-# CHECK-DAG: typing-invalid.py:[[@LINE-3]]:1: `value_or_none` returns a value on some paths and None on others
+# CHECK-DAG: typing-invalid.py:[[@LINE-3]]:1: error: `value_or_none` returns a value on some paths and None on others
 
 
 @kiln.export
 def float_index(x: kiln.f64[:]) -> float:
     return x[1.5]
-    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:14: array index `1.5` must be an int, not float
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:14: error: array index `1.5` must be an int, not float
 
 
 @kiln.export
 def range_of_float(n: float) -> int:
     count = 0
     for i in range(n):
-        # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:20: range() arguments must be int, not float
+        # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:20: error: range() arguments must be int, not float
         count += 1
     return count

@@ -11,22 +11,22 @@ def many(x: kiln.f64[:]) -> float:
     total = 0.0
     for v in x:
         total += v
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: `for` over `x` is not supported; loop over range(...)
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: error: `for` over `x` is not supported; loop over range(...)
     data = [1.0, 2.0]
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:12: list is not supported
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:12: error: list is not supported
     total += np.linalg.norm(x)
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:14: call to `np.linalg.norm` is not supported yet
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:14: error: call to `np.linalg.norm` is not supported yet
     total = total << 2
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: operator `<<` is not supported yet
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: error: operator `<<` is not supported yet
     try:
         pass
     except Exception:
         pass
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-4]]:5: `try` statement is not supported yet
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-4]]:5: error: `try` statement is not supported yet
     return total
 
 
-# CHECK-DAG: unsupported-invalid.py:[[@LINE+2]]:13: parameter `n` needs a type annotation
+# CHECK-DAG: unsupported-invalid.py:[[@LINE+2]]:13: error: parameter `n` needs a type annotation
 @kiln.export
 def untyped(n):
     return n
@@ -36,7 +36,7 @@ def untyped(n):
 def branches(flag: bool, x: kiln.f64[:]) -> float:
     if flag:
         y = 1.0
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE+1]]:12: variable `y` may be used before it is assigned
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE+1]]:12: error: variable `y` may be used before it is assigned
     return y
 
 
@@ -45,7 +45,7 @@ def allocates_in_loop(n: int) -> float:
     s = 0.0
     for i in range(n):
         t = np.zeros(3)
-        # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: np.zeros() inside a loop or a branch is not supported yet
+        # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: error: np.zeros() inside a loop or a branch is not supported yet
         s += t[0]
     return s
 
@@ -53,16 +53,16 @@ def allocates_in_loop(n: int) -> float:
 @kiln.export
 def returns_parameter(x: kiln.f64[:]) -> kiln.f64[:]:
     return x[1:]
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: only arrays the function allocates (np.empty, np.zeros, ...) can be returned
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: error: only arrays the function allocates (np.empty, np.zeros, ...) can be returned
 
 
 @kiln.export
 def raises_unknown(x: float) -> float:
     raise KeyError("nope")
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: raising KeyError('nope') is not supported
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: error: raising KeyError('nope') is not supported
 
 
 @kiln.export
 def slice_store(x: kiln.f64[:]) -> None:
     x[1:3] = 0.0
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:7: assigning to a slice is not supported yet
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:7: error: assigning to a slice is not supported yet

@@ -7,7 +7,10 @@ to a name those functions read, the module constants, the options, Kiln
 itself, the Python ABI and the CPU's feature flags. Entries are built in a private
 directory and renamed into place (atomic), and an entry's extension is
 checked against the SHA-256 recorded at build time before it is loaded: a
-truncated or altered file is rebuilt, never loaded.
+truncated or altered file is rebuilt, never loaded. Each load marks its
+entry used; each new entry prunes the least recently used ones beyond
+KILN_CACHE_MAX_SIZE (default 1G), and `kiln cache list|clear|prune` manage
+the cache by hand.
 """
 
 from __future__ import annotations
@@ -188,6 +191,7 @@ def compile_cached(path: str, name: str, options: dict, target_cpu: str = "nativ
     from .compiler import BuildOptions, build
 
     context = load_module(path)
+    max_size = configured_max_size()
     key = cache_key(context, name, options, target_cpu)
     module = context.module_name
     entries = entry_paths(module, name, key)
@@ -212,7 +216,9 @@ def compile_cached(path: str, name: str, options: dict, target_cpu: str = "nativ
                 shutil.rmtree(staging, ignore_errors=True)
         if found is None:
             raise OSError(f"the Kiln cache entry {entries[0]} could not be written or verified")
+        prune_cache(max_size, keep={os.path.dirname(found[0])})
     extension_path, extension_name = found
+    mark_used(os.path.dirname(extension_path))
     return getattr(load_extension(extension_path, extension_name), name)
 
 
@@ -257,3 +263,129 @@ def publish(staging: str, entries: list):
             if found is not None:
                 return found
     return None
+
+
+# --- keeping the cache in bounds: `kiln cache list|clear|prune` -------------
+
+DEFAULT_MAX_SIZE = "1G"
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes of `500M`, `2G`, `64k`, `1.5G` or a plain number of bytes
+    (units are powers of 1024; a trailing `B`/`iB` is allowed)."""
+    cleaned = str(text).strip().upper().removesuffix("IB").removesuffix("B")
+    number, unit = cleaned, ""
+    if cleaned and cleaned[-1] in _SIZE_UNITS:
+        number, unit = cleaned[:-1], cleaned[-1]
+    try:
+        value = float(number)
+    except ValueError:
+        raise ValueError(f"`{text}` is not a size (e.g. 500M, 2G or a number of bytes)") \
+            from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"`{text}` is not a size (e.g. 500M, 2G or a number of bytes)")
+    return int(value * _SIZE_UNITS[unit])
+
+
+def format_size(size: int) -> str:
+    for unit in ("B", "K", "M", "G"):
+        if size < 1024 or unit == "G":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size} G"
+
+
+def directory_size(path: str) -> int:
+    total = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def cache_entries() -> list:
+    """The cache's entries, least recently used first: each a dict with
+    `path`, `module`, `function`, `source`, `size`, `last_used` (seconds
+    since the epoch) and `valid` (its extension matches its manifest).
+    Directories being built (hidden staging ones) are not entries."""
+    root = cache_root()
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return []
+    entries = []
+    for name in names:
+        path = os.path.join(root, name)
+        if name.startswith(".") or not os.path.isdir(path) or os.path.islink(path):
+            continue
+        manifest = {}
+        try:
+            with open(os.path.join(path, MANIFEST), encoding="utf-8") as handle:
+                manifest = json.load(handle)
+        except (OSError, ValueError):
+            pass
+        module, _, rest = name.partition(".")
+        entries.append({
+            "path": path, "module": module,
+            "function": manifest.get("function") or rest.split(".")[0],
+            "source": manifest.get("source", ""), "size": directory_size(path),
+            "last_used": last_used(path), "valid": verified_extension(path) is not None,
+        })
+    return sorted(entries, key=lambda entry: entry["last_used"])
+
+
+def last_used(entry: str) -> float:
+    """When the entry was last loaded: compile_cached sets the entry
+    directory's modification time (its files stay as built)."""
+    try:
+        return os.stat(entry).st_mtime
+    except OSError:
+        return 0.0
+
+
+def mark_used(entry: str) -> None:
+    try:
+        os.utime(entry)
+    except OSError:
+        pass  # a read-only cache still works, only its pruning order is older
+
+
+def clear_cache() -> tuple:
+    """Removes every entry: (entries removed, bytes freed)."""
+    entries = cache_entries()
+    for entry in entries:
+        remove_entry(entry["path"])
+    return len(entries), sum(entry["size"] for entry in entries)
+
+
+def prune_cache(max_size: int, keep=()) -> tuple:
+    """Removes broken entries, then the least recently used ones until the
+    cache holds at most `max_size` bytes (never those in `keep`):
+    (entries removed, bytes freed)."""
+    entries = cache_entries()
+    total = sum(entry["size"] for entry in entries)
+    removed = freed = 0
+    doomed = [e for e in entries if not e["valid"]] + [e for e in entries if e["valid"]]
+    for entry in doomed:
+        if entry["valid"] and total <= max_size:
+            break
+        if entry["path"] in keep:
+            continue
+        remove_entry(entry["path"])
+        total -= entry["size"]
+        removed, freed = removed + 1, freed + entry["size"]
+    return removed, freed
+
+
+def configured_max_size() -> int:
+    """KILN_CACHE_MAX_SIZE (default 1G): the cap each new entry enforces."""
+    text = os.environ.get("KILN_CACHE_MAX_SIZE", DEFAULT_MAX_SIZE)
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        from ..errors import KilnToolchainError
+        raise KilnToolchainError(f"KILN_CACHE_MAX_SIZE={text}: {error}") from None

@@ -209,7 +209,8 @@ def compile_functions(context, functions, artifacts, extension, options):
     if failures and options.strict:
         raise KilnCompileError([d for error in failures.values() for d in error.diagnostics])
     write_text(artifacts["mlir"], mlir_text)
-    write_text(artifacts["header"], generate_header(module, context.path, signatures))
+    # The header names the source as `pkg/mod.py`, not by a build-machine path.
+    write_text(artifacts["header"], generate_header(module, context.package_path, signatures))
     write_text(artifacts["wrapper_source"],
                generate_extension(module, extension, context.path, signatures))
     if signatures:

@@ -30,6 +30,20 @@ class ModuleContext:
     def module_name(self) -> str:
         return os.path.splitext(os.path.basename(self.path))[0]
 
+    @property
+    def package_path(self) -> str:
+        """The source's path from above its outermost package (`pa/kernels.py`
+        for /home/me/src/pa/kernels.py beside pa/__init__.py; just the file
+        name outside a package): what artifacts name instead of a path
+        of the build machine."""
+        directory, parts = os.path.dirname(self.path), [os.path.basename(self.path)]
+        while os.path.exists(os.path.join(directory, "__init__.py")):
+            directory, package = os.path.split(directory)
+            if not package:
+                break
+            parts.insert(0, package)
+        return "/".join(parts)
+
     def diagnostic(self, node: ast.AST, message: str, function: str = "") -> Diagnostic:
         return Diagnostic(self.path, getattr(node, "lineno", 1),
                           getattr(node, "col_offset", 0) + 1, message, function)

@@ -14,17 +14,26 @@ import ast
 from .. import typesystem as kt
 from .. import __version__
 
+# The extension is loaded as a private submodule of the built module's own
+# package (`pa._kernels_kiln` beside `pa/kernels.py`), so two packages with
+# a `kernels.py` each do not share one `_kernels_kiln` in sys.modules; and
+# each compiled function names the built module as its `__module__`, so
+# pickle stores `pa.kernels.f` and finds it again in any process. The
+# package is known only at import time: the built files may be moved.
 LOADER = '''
 def _kiln_load_extension():
     import importlib.machinery
     import importlib.util
     import os
 
+    name = (__package__ + "." if __package__ else "") + {name!r}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), {file!r})
-    loader = importlib.machinery.ExtensionFileLoader({name!r}, path)
-    spec = importlib.util.spec_from_file_location({name!r}, path, loader=loader)
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
+    for function in {compiled!r}:
+        getattr(module, function).__module__ = __name__
     return module
 
 
@@ -53,7 +62,7 @@ ASYNC_METHOD = '''
 
 def _is_kiln_export(context, decorator) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return context.qualified_name(target) == ("kiln", "export")
+    return context.qualified_name(target) in (("kiln", "export"), ("kiln", "vectorize"))
 
 
 KILN_STAND_IN = '''
@@ -126,11 +135,11 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     prefix_lines = context.source.splitlines(keepends=True)[:insert_after]
     # Edits never touch the docstring/__future__ block, so its lines are intact.
     rest = "".join(source_lines)[len("".join(prefix_lines)):]
-    header = (f"# Built by Kiln {__version__} from {context.path}; do not edit.\n"
+    header = (f"# Built by Kiln {__version__} from {context.package_path}; do not edit.\n"
               f"# Compiled: {', '.join(compiled) or 'nothing'} (native code in {extension_file}).\n")
     future = "from __future__ import annotations\n"
-    loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name)
-                              if compiled else "")
+    loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name,
+                                            compiled=tuple(compiled)) if compiled else "")
     if compiled:
         loader += ASYNC_NAMESPACE.format(methods="".join(
             ASYNC_METHOD.format(name=name) for name in compiled))
@@ -147,23 +156,84 @@ def annotation_text(type_) -> str:
     return {"float": "float", "int": "int", "bool": "bool"}[type_.kind]
 
 
+def _array_of(type_) -> str:
+    """The numpy array a @kiln.vectorize function returns for `type_`."""
+    return f"numpy.typing.NDArray[numpy.{type_.numpy_name}]"
+
+
+def _signature_pyi(signature, elementwise_arrays: bool = False) -> str:
+    if elementwise_arrays:
+        # Any argument may be an array (or a nested sequence): numpy broadcasting.
+        params = ", ".join(f"{p.name}: {annotation_text(p.type)} | numpy.typing.ArrayLike"
+                           for p in signature.params)
+        return f"({params}) -> {_array_of(signature.return_type)}"
+    params = ", ".join(f"{p.name}: {annotation_text(p.type)}" for p in signature.params)
+    return f"({params}) -> {annotation_text(signature.return_type)}"
+
+
+def _python_signature_pyi(context, node) -> str:
+    """A function left to Python, typed as far as its annotations resolve,
+    with its defaults (`= ...`)."""
+    def typed(annotation):
+        try:
+            resolved = context.resolve_annotation(annotation) if annotation else None
+            return annotation_text(resolved) if resolved else None
+        except Exception:  # noqa: BLE001 - an unknown annotation just stays untyped
+            return None
+
+    args = node.args
+    positional = args.posonlyargs + args.args
+    first_default = len(positional) - len(args.defaults)
+    params = []
+    for index, arg in enumerate(positional):
+        text = arg.arg + (f": {typed(arg.annotation)}" if typed(arg.annotation) else "")
+        params.append(text + (" = ..." if index >= first_default else ""))
+        if args.posonlyargs and arg is args.posonlyargs[-1]:
+            params.append("/")
+    if args.vararg:
+        params.append(f"*{args.vararg.arg}")
+    elif args.kwonlyargs:
+        params.append("*")
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+        text = arg.arg + (f": {typed(arg.annotation)}" if typed(arg.annotation) else "")
+        params.append(text + (" = ..." if default is not None else ""))
+    if args.kwarg:
+        params.append(f"**{args.kwarg.arg}")
+    returns = typed(node.returns) if node.returns is not None else None
+    return f"({', '.join(params)})" + (f" -> {returns}" if returns else "")
+
+
 def generate_pyi(context, signatures, fallbacks: list) -> str:
-    lines = [f"# Type stubs for the Kiln-built `{context.module_name}` (from {context.path}).",
-             "import numpy", "import numpy.typing", ""]
+    """Stubs that accept every documented call of the built module: a
+    compiled function's own types; a @kiln.vectorize function's number
+    call and array call (overloads); `await mod.aio.f(...)`; and the
+    functions left to Python with their defaults and return types."""
+    lines = [f"# Type stubs for the Kiln-built `{context.module_name}` "
+             f"(from {context.package_path}).",
+             "import typing", "", "import numpy", "import numpy.typing", ""]
     for signature in signatures:
-        params = ", ".join(f"{p.name}: {annotation_text(p.type)}" for p in signature.params)
-        lines.append(f"def {signature.name}({params}) -> "
-                     f"{annotation_text(signature.return_type)}: ...")
+        if signature.elementwise:
+            # The number call comes first: numbers match both overloads, and
+            # mypy takes the first that fits (the overlap is intended).
+            lines += ["@typing.overload",
+                      f"def {signature.name}{_signature_pyi(signature)}: ...  "
+                      "# type: ignore[misc]",
+                      "@typing.overload",
+                      f"def {signature.name}{_signature_pyi(signature, True)}: ..."]
+        else:
+            lines.append(f"def {signature.name}{_signature_pyi(signature)}: ...")
     functions = context.module_functions()
     for name in fallbacks:
-        node = functions[name]
-        params = []
-        for arg in node.args.args:
-            try:
-                resolved = context.resolve_annotation(arg.annotation) if arg.annotation else None
-                params.append(f"{arg.arg}: {annotation_text(resolved)}" if resolved else arg.arg)
-            except Exception:  # noqa: BLE001 - an unknown annotation just stays untyped
-                params.append(arg.arg)
-        lines.append(f"def {name}({', '.join(params)}): ...  # runs as Python")
+        lines.append(f"def {name}{_python_signature_pyi(context, functions[name])}: ...  "
+                     "# runs as Python")
+    if signatures:
+        lines += ["", "", "class aio:",
+                  '    """`await mod.aio.f(...)`: the compiled call in a worker thread."""']
+        for signature in signatures:
+            call = _signature_pyi(signature)
+            if signature.elementwise:
+                call = _signature_pyi(signature, True).rsplit(" -> ", 1)[0] + " -> " + \
+                    f"{annotation_text(signature.return_type)} | {_array_of(signature.return_type)}"
+            lines += ["    @staticmethod", f"    async def {signature.name}{call}: ..."]
     lines.append("")
     return "\n".join(lines)

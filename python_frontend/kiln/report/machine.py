@@ -10,6 +10,7 @@ OBJDUMP = "/usr/lib/llvm-22/bin/llvm-objdump"
 _LINE = re.compile(r"^; (.*):(\d+)$")
 _INSTRUCTION = re.compile(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$")
 _FUNCTION = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+UNKNOWN_LINE = ("", 0)
 _REGISTER_BITS = {"xmm": 128, "ymm": 256, "zmm": 512}
 # Scalar SSE/AVX arithmetic ends in ss/sd; packed in ps/pd; integer SIMD
 # starts with p/vp.
@@ -35,7 +36,8 @@ def classify(mnemonic: str, operands: str):
 
 
 def machine_lines(shared_object: str, functions=None) -> dict:
-    """{(file, line): {"vector": n, "scalar": n, "calls": [names], "max_bits": b}}."""
+    """{(file, line): {"vector": n, "scalar": n, "calls": [names], "max_bits": b}};
+    instructions of no known line under UNKNOWN_LINE."""
     try:
         text = subprocess.run([OBJDUMP, "-d", "-l", "--no-show-raw-insn", shared_object],
                               capture_output=True, text=True, check=True).stdout
@@ -55,15 +57,17 @@ def machine_lines(shared_object: str, functions=None) -> dict:
             location = (where.group(1), int(where.group(2)))
             continue
         instruction = _INSTRUCTION.match(line)
-        if not instruction or location is None:
+        if not instruction:
             continue
         if functions is not None and function not in functions:
             continue
         kind, bits = classify(instruction.group(1), instruction.group(2))
         if kind is None:
             continue
-        entry = result.setdefault(location, {"vector": 0, "scalar": 0, "calls": [],
-                                             "max_bits": 0})
+        # Code without a line (no debug info: --release) is kept under
+        # UNKNOWN_LINE: it still tells which registers the code uses.
+        entry = result.setdefault(location or UNKNOWN_LINE,
+                                  {"vector": 0, "scalar": 0, "calls": [], "max_bits": 0})
         if kind == "call":
             target = re.search(r"<([^>@+]+)", instruction.group(2))
             if target:

@@ -8,14 +8,16 @@ the final object's instructions (machine-level confirmation).
 
 Metric (docs/report.md): for work op i with e_i elements of b_i bits in a
 block of frequency w_i, coverage C(S) = sum_vector(e*w) / sum_all(e*w) and
-lane utilisation U(S) = sum_vector(e*b*w) / sum_vector(R*w), R the target's
-vector register width.
+lane utilisation U(S) = sum_vector(e*b*w) / sum_vector(n*R*w), R the width
+of the widest vector register the code uses and n = ceil(e*b / R) the
+registers an op of e*b bits occupies, so U <= 1 by construction.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import math
 import os
 
 from .machine import machine_lines
@@ -51,7 +53,11 @@ class Tally:
         if instruction["vector"]:
             self.vector_work += weight
             self.vector_bits += weight * instruction["element_bits"]
-            self.register_bits += effective_frequency(instruction) * register_bits
+            # An IR vector wider than a register (<16 x double> with 512-bit
+            # registers) fills several: its lanes are counted against all.
+            bits = instruction["elements"] * instruction["element_bits"]
+            registers = max(1, math.ceil(bits / register_bits))
+            self.register_bits += effective_frequency(instruction) * registers * register_bits
             self.vector_ops += 1
         else:
             self.scalar_ops += 1
@@ -83,6 +89,16 @@ def owner(ranges, line):
     return None
 
 
+def register_width(report: dict, machine: dict) -> int:
+    """R: the widest vector register the compiled code uses. The vector
+    report gives LLVM's preferred width for the target (256 bits on many
+    AVX-512 CPUs, which prefer ymm), while kiln-vectorize sizes its loops
+    for the widest registers the target has (kiln.vector_bits: 512 with
+    AVX-512): the machine code says which were used."""
+    widest_in_code = max((entry.get("max_bits", 0) for entry in machine.values()), default=0)
+    return max(report.get("vector_register_bits") or 0, widest_in_code) or 256
+
+
 REMAINDER_BLOCKS = ("scalar.ph", "vec.epilog", "middle.block")
 ALIAS_CHECK_BLOCKS = ("vector.memcheck", "vector.scevcheck")
 
@@ -94,11 +110,11 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
     if vector_report_path and os.path.exists(vector_report_path):
         with open(vector_report_path, encoding="utf-8") as handle:
             report = json.load(handle)
-    register_bits = report.get("vector_register_bits", 256)
+    machine = machine_lines(shared_object) if shared_object else {}
+    register_bits = register_width(report, machine)
     record["vector_register_bits"] = register_bits
     record["weighting"] = report.get("weighting", "static")
     ranges = python_ranges(context)
-    machine = machine_lines(shared_object) if shared_object else {}
     source_name = os.path.basename(context.path)
     per_function: dict = {}
     for llvm_function in report.get("functions", []):

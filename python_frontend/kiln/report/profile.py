@@ -20,7 +20,11 @@ def profile(script: str, outdir: str, record: dict) -> dict:
     sys.argv = [script]
     try:
         profiler.enable()
-        runpy.run_path(script, run_name="__main__")
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as stop:
+            if stop.code not in (None, 0):
+                raise  # a failed run measures nothing worth showing
     finally:
         profiler.disable()
         sys.argv = argv

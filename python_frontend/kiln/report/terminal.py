@@ -3,8 +3,6 @@ fallback badges, and a summary per function (plain text when not a TTY)."""
 
 from __future__ import annotations
 
-import os
-
 
 def colour(coverage, enabled: bool) -> tuple:
     if not enabled or coverage is None:
@@ -20,7 +18,10 @@ def percent(value) -> str:
 
 def render(record: dict, granularity: str = "function", use_colour: bool | None = None) -> str:
     if use_colour is None:
-        use_colour = os.isatty(1) and os.environ.get("NO_COLOR") is None
+        import sys
+
+        from ..errors import colour_wanted
+        use_colour = colour_wanted(sys.stdout)
     out = []
     source = record.get("source", "")
     try:
@@ -112,11 +113,16 @@ def gate(record: dict, min_coverage: float | None, fail_on_fallback: bool) -> li
             if function.get("coverage") is not None and function["coverage"] < min_coverage:
                 problems.append(f"  {function['name']}: {percent(function['coverage']).strip()}")
     if fail_on_fallback:
-        for entry in record.get("fallbacks", []):
-            if entry["kind"] == "function":
-                problems.append(f"{entry['function']} falls back to Python: {entry['file']}:"
-                                f"{entry['line']}:{entry['column']}: {entry['reason']}")
+        # The reasons print as diagnostics (`kiln report` does, from the
+        # record's fallbacks); the gate names each function once.
+        for name in dict.fromkeys(entry["function"] for entry in function_fallbacks(record)):
+            problems.append(f"{name} falls back to Python")
     return problems
+
+
+def function_fallbacks(record: dict) -> list:
+    """The record's points where a function is left to Python."""
+    return [entry for entry in record.get("fallbacks", []) if entry["kind"] == "function"]
 
 
 def diff(before: dict, after: dict) -> str:

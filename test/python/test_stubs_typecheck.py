@@ -1,0 +1,88 @@
+"""The generated `<mod>.pyi` accepts every documented call of a built module
+and rejects wrong ones, as mypy sees them: a compiled function's types, the
+number and array calls of a @kiln.vectorize function, `await mod.aio.f()`,
+and functions left to Python with their defaults and return types."""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import kiln_build
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
+                                reason="mypy is not installed (Debian: python3-mypy)")
+
+MODULE = textwrap.dedent('''\
+    import kiln
+
+
+    @kiln.export
+    def dot(x: kiln.f64[:], y: kiln.f64[:]) -> float:
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i] * y[i]
+        return s
+
+
+    @kiln.vectorize
+    def hypot2(a: float, b: float) -> float:
+        return a * a + b * b
+
+
+    @kiln.export
+    def listy(n: int, scale: float = 2.0, *, name: str = "x") -> int:
+        return len([n])
+''')
+
+# Lines marked `# E` must each be a mypy error; no other line may be.
+CALLS = textwrap.dedent('''\
+    import numpy as np
+    import typedmod
+
+    x = np.ones(3)
+    a: float = typedmod.dot(x, x)
+    b: float = typedmod.hypot2(1.0, 2.0)
+    c: np.ndarray = typedmod.hypot2(x, 2.0)
+    d: np.ndarray = typedmod.hypot2([1.0, 2.0], x)
+    e: int = typedmod.listy(3)
+    f: int = typedmod.listy(3, 1.5, name="y")
+
+
+    async def main() -> None:
+        g: float = await typedmod.aio.dot(x, x)
+        h = await typedmod.aio.hypot2(x, 1.0)
+
+
+    typedmod.dot(x)  # E
+    typedmod.dot(1.0, x)  # E
+    s: str = typedmod.dot(x, x)  # E
+    typedmod.hypot2(1.0)  # E
+    t: float = typedmod.hypot2(x, 1.0)  # E
+    typedmod.listy()  # E
+    typedmod.listy(1, 2.0, 3)  # E
+    typedmod.aio.listy(1)  # E
+''')
+
+
+def test_mypy_accepts_the_documented_calls_and_rejects_wrong_ones(tmp_path):
+    source = tmp_path / "src" / "typedmod.py"
+    source.parent.mkdir()
+    source.write_text(MODULE)
+    outdir = tmp_path / "out"
+    result = kiln_build(str(source), outdir)
+    assert result.returncode == 0, result.stderr
+    (outdir / "calls.py").write_text(CALLS)
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental",
+                              "--cache-dir", os.devnull, "--no-error-summary",
+                              "--hide-error-context", "calls.py"],
+                             cwd=outdir, capture_output=True, text=True)
+    errors = {int(m.group(1)) for m in re.finditer(r"^calls\.py:(\d+): error:",
+                                                  checked.stdout, re.MULTILINE)}
+    expected = {number for number, line in enumerate(CALLS.splitlines(), 1)
+                if line.endswith("# E")}
+    assert errors == expected, checked.stdout

@@ -32,7 +32,7 @@ from . import typing_rules as rules
 from .library import LibraryCalls
 from .source import deepest_statement
 from .subset import SUPPORTED_BINOPS
-from .type_inference import (  # noqa: F401 - Parameter: FunctionSignature.params
+from .type_inference import (  # noqa: F401 - Parameter stays importable from here
     Parameter, assigned_names, contains_return, infer_module, loop_exits)
 from .typing_rules import INT64_MIN
 
@@ -757,9 +757,8 @@ class FunctionCodeGenerator(LibraryCalls):
         if name in self.maybe_undefined or name in self.typed.variables or \
                 name not in self.module.constants:
             raise self.missed(node, f"variable `{name}` is not bound here")
-        value = self.module.constants[name]
-        kind = rules.literal_kind(value)
-        return self.constant(value, rules.default_for_kind(kind), node, weak=kind)
+        typed = self.typed_value(node)      # a module constant: a Python literal
+        return self.constant(self.module.constants[name], typed.type, node, weak=typed.weak)
 
     def carried_after(self, before, branches):
         """Variables an `if` must yield: those some branch rebinds. A name
@@ -1012,9 +1011,8 @@ class FunctionCodeGenerator(LibraryCalls):
         return value
 
     def expr_Constant(self, node):
-        value = node.value
-        kind = rules.literal_kind(value)
-        return self.constant(value, rules.default_for_kind(kind), node, weak=kind)
+        typed = self.typed_value(node)
+        return self.constant(node.value, typed.type, node, weak=typed.weak)
 
     def expr_Name(self, node):
         return self.load_name(node)
@@ -1073,13 +1071,13 @@ class FunctionCodeGenerator(LibraryCalls):
         operand = self.expression(node.operand)
         if isinstance(node.op, ast.Not):
             return self.negate(self.truthy(operand, node), node)
+        typed = self.typed_value(node)
         if isinstance(node.op, ast.UAdd):
-            return self.convert(operand, kt.i64, node) if operand.type.is_bool else operand
+            return self.convert(operand, typed.type, node)
         if isinstance(node.op, ast.USub):
-            if operand.constant is not None and not isinstance(operand.constant, bool) and (
-                    operand.constant != INT64_MIN):
-                return self.constant(-operand.constant, operand.type, node, weak=operand.weak)
-            scalar = self.typed.type_of(node)
+            if typed.constant is not None:      # `-5`, `-2.5`: folded
+                return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+            scalar = typed.type
             operand = self.convert(operand, scalar, node)
             if scalar.is_int:
                 zero = self.constant(0, scalar, node)
@@ -1088,7 +1086,7 @@ class FunctionCodeGenerator(LibraryCalls):
                 result = self.unary("negf", operand, node)
             result.weak = operand.weak
             return result
-        scalar = self.typed.type_of(node)      # `~x`
+        scalar = typed.type      # `~x`
         operand = self.convert(operand, scalar, node)
         minus_one = self.constant(-1, scalar, node)
         return self.arith("xori", operand, minus_one, node)
@@ -1441,7 +1439,8 @@ class FunctionCodeGenerator(LibraryCalls):
         if qualified is not None:
             module, name = qualified
             constants = {"math": rules.MATH_CONSTANTS, "numpy": rules.NUMPY_CONSTANTS}[module]
-            return self.constant(constants[name], kt.f64, node, weak="float")
+            typed = self.typed_value(node)
+            return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)

@@ -2,6 +2,7 @@
 generation. It types every expression node and every variable of a
 function (and of every module function it calls) on the syntax tree,
 before any MLIR exists, and reports *all* type errors of a function at once.
+Code generation (`code_generator.py`) only reads what it computes.
 
 What it computes, per function (`TypedFunction`):
 
@@ -11,10 +12,13 @@ What it computes, per function (`TypedFunction`):
   parameters it may view);
 * the type of every expression node the code generator evaluates
   (`type_of(node)`, or `value_of(node)` for the NEP 50 facts: whether the
-  value is a *weak* Python literal, and its compile-time value);
+  value is a *weak* Python literal, and its compile-time value), and of the
+  operation of every `x op= v` (keyed by the statement);
 * the type of every variable (`variables`; one type per variable over the
-  whole function, the join of everything assigned to it), and which
-  variables each loop carries (`loop_carried`);
+  whole function, the join of everything assigned to it), what each array
+  variable may view (`variable_origins`), which variables each loop
+  carries (`loop_carried`), and the result of every `and`/`or` tail
+  (`tail_value`);
 * the typed functions of its callees (`callees`).
 
 How: variable types are flow-insensitive, so a loop can widen a variable
@@ -23,15 +27,17 @@ makes `s` a float). The stage walks the whole function once per *round*
 with the variable types found so far, widening them as assignments need
 it; the first round that changes nothing is the fixpoint (at most
 `MAX_TYPING_ROUNDS`). The walk visits statements in the order, and under the
-same control-flow rules (exits, loops, merges), as code generation will
-emit them, so the types are those code generation needs at each node.
+same control-flow rules (exits, loops, merges), as code generation emits
+them, so the types are those code generation needs at each node.
 
 Errors: a rule that fails records a `Diagnostic` (file:line:col) and gives
 the expression the type `UNKNOWN`, which every rule accepts silently, so
 one mistake is reported once and the walk goes on to the next. A failed
 statement is skipped; the diagnostics of all rounds are kept (each location
-once, first round first), so the first one is the error code generation
-used to stop at. The rules themselves are in `typing_rules.py`.
+once, first round first), so the first one is the error the former
+generator, which typed as it emitted, stopped at. A function with errors is
+not generated: each diagnostic is a fallback record of the build. The rules
+themselves are in `typing_rules.py`.
 
 Run it alone: `python3 -m kiln.compiler.type_inference mod.py [--types]`
 prints every type error of the module's exported functions (and of the
@@ -142,7 +148,8 @@ def statement_facts(stmt) -> tuple:
     """(the names `stmt` binds, in walk order; whether it contains a
     `return`). Kept on the node: typing walks a function once per round and
     code generation once more, and walking every expression each time
-    dominated both."""
+    dominated both. The frontend never changes a parsed tree, so the facts
+    cannot go stale."""
     facts = stmt.__dict__.get("_kiln_facts")
     if facts is None:
         names, returns = [], False

@@ -1,11 +1,13 @@
 """AST -> MLIR for the functions of a module, built through ir_builder.
 
-The generator walks the function's syntax tree once per typing round: each
-round builds the function's IR with the variable types found so far and
-widens a variable's type when an assignment needs it (``s = 0`` then
-``s += x[i]`` makes ``s`` a float). When a round changes nothing the IR of
-that round is the result, so typing and code generation share one set of
-rules. Every op carries the Python file, line and column it came from.
+Types come from the type-inference stage (`type_inference.py`): the
+generator walks each function's syntax tree once and reads the type of
+every expression, variable, loop-carried value, merge and callee from the
+function's `TypedFunction`; it applies no typing rule of its own (where it
+converts operands it asks `typing_rules`). A type the values it builds
+disagree with is a bug of one of the two stages: an internal compiler
+error, not a user error. Every op carries the Python file, line and column
+it came from.
 
 Control flow is structured: ``if`` becomes ``scf.if`` yielding the
 variables it changes, ``for ... in range`` becomes ``scf.for`` carrying
@@ -20,19 +22,19 @@ import ast
 import math
 import os
 import re
-import struct
 import sys
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
-from .library import ALLOCATORS, MATH_CONSTANTS, NUMPY_CONSTANTS, LibraryCalls
+from . import typing_rules as rules
+from .library import LibraryCalls
 from .source import deepest_statement
-from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
-
-MAX_TYPING_ROUNDS = 8
-INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+from .subset import SUPPORTED_BINOPS
+from .type_inference import (  # noqa: F401 - Parameter stays importable from here
+    Parameter, assigned_names, contains_return, infer_module, loop_exits)
+from .typing_rules import INT64_MIN
 
 
 @dataclass
@@ -57,18 +59,6 @@ def flatten(value) -> list:
 
 
 @dataclass
-class VarType:
-    type: object
-    weak: bool = False
-
-
-@dataclass
-class Parameter:
-    name: str
-    type: object
-
-
-@dataclass
 class FunctionSignature:
     """What the wrapper and header generators need to know of a function."""
     name: str
@@ -84,30 +74,6 @@ class FunctionSignature:
     release_gil: bool = False
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
     options_given: frozenset = frozenset()
-
-
-def assigned_names(stmts) -> list:
-    names = []
-    for stmt in stmts:
-        for node in ast.walk(stmt):
-            targets = []
-            if isinstance(node, ast.Assign):
-                targets = node.targets
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                targets = [node.target]
-            elif isinstance(node, ast.For):
-                targets = [node.target]
-            for target in targets:
-                # `a, b = b, a + b` binds a and b: walk tuple/list targets too.
-                for leaf in ast.walk(target):
-                    if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store) and \
-                            leaf.id not in names:
-                        names.append(leaf.id)
-    return names
-
-
-def contains_return(stmts) -> bool:
-    return any(isinstance(node, ast.Return) for stmt in stmts for node in ast.walk(stmt))
 
 
 _MLIR_TYPES: dict = {}
@@ -153,49 +119,10 @@ def symbol_name(context, name: str) -> str:
     return f"{module}_{name}"
 
 
-def literal_fits(value, scalar) -> bool:
-    """Whether a Python int constant fits an integer type."""
-    if not scalar.is_int or value is None or isinstance(value, (bool, float)):
-        return True
-    half = 1 << (scalar.bits - 1)
-    return -half <= value < half
-
-
-def widen_for_literals(common, *values):
-    """int64 instead of a narrower int type when a Python int literal among
-    the operands does not fit it: comparisons and min/max are exact in
-    numpy (NEP 50) and in Python, so they must not wrap the literal."""
-    if isinstance(common, kt.ScalarType) and common.is_int and common.bits < 64 and any(
-            v.weak == "int" and not literal_fits(v.constant, common) for v in values):
-        return kt.i64
-    return common
-
-
-def round_to_f32(value) -> float:
-    """The float32 nearest to a Python number (ties to even, overflow to
-    infinity), as a Python float: what np.float32(value) holds (an int goes
-    through a double first, as in numpy)."""
-    value = float(value)
-    try:
-        return struct.unpack("<f", struct.pack("<f", value))[0]
-    except OverflowError:    # finite, but rounds beyond the float32 range
-        return math.copysign(math.inf, value)
-
-
-def loop_exits(loop, kinds=(ast.Break,)) -> bool:
-    """True when `loop` itself has a `break` (or another of `kinds`), not
-    counting nested loops; a non-loop statement is searched the same way."""
-    def walk(stmts):
-        for stmt in stmts:
-            if isinstance(stmt, kinds):
-                return True
-            if isinstance(stmt, (ast.For, ast.While)):
-                continue
-            for field in ("body", "orelse"):
-                if walk(getattr(stmt, field, []) or []):
-                    return True
-        return False
-    return walk(loop.body) if isinstance(loop, (ast.For, ast.While)) else walk([loop])
+class InferenceMismatch(Exception):
+    """Code generation met a type (or a typing error) the inference stage
+    did not give it: a compiler bug, reported as an internal compiler error
+    of the function."""
 
 
 @dataclass
@@ -219,64 +146,64 @@ class ExitMode:
 
 
 class FunctionCodeGenerator(LibraryCalls):
-    def __init__(self, context, func: ast.FunctionDef, options: dict, module=None,
-                 exported=True):
+    """Builds one function's MLIR in one walk, reading its types from the
+    function's `TypedFunction` (`typed`)."""
+
+    def __init__(self, context, typed, module):
         self.context = context
-        self.func = func
-        self.options = options
-        self.module = module or ModuleCompiler(context)
-        self.exported = exported
+        self.typed = typed
+        self.func = typed.node
+        self.options = typed.options
+        self.module = module
+        self.exported = typed.exported
         self.external_functions: set = set()
-        self.allow_none_value = False
-        self.boundscheck = options.get("boundscheck", True)
+        self.boundscheck = self.options.get("boundscheck", True)
         # Reassociation (and FMA contraction) only when the user allows it:
         # it changes results. NaN and infinity keep their meaning.
-        self.fastmath = ir.FASTMATH_REASSOC_CONTRACT if options.get("fastmath") else None
-        self.var_types: dict[str, VarType] = {}
-        self.declared: dict[str, object] = {}
-        self.return_annotation = None
-        self.inferred_return: VarType | None = None
-        self.raises = False
-        # Result types of `and`/`or`/conditional expressions, widened across
-        # typing rounds like variables are.
-        self.expression_types: dict = {}
-        self.variable_origins: dict = {}
+        self.fastmath = ir.FASTMATH_REASSOC_CONTRACT if self.options.get("fastmath") else None
+        # Whether the IR built can raise (checks, Python-semantics ops,
+        # calls of raising functions): inference must have said so.
+        self.may_raise = False
         self.locations: dict = {}        # (line, column) -> ir.Location
 
     # ------------------------------------------------------------------ api
     def generate(self) -> tuple[ir.Operation, FunctionSignature]:
-        SubsetChecker(self.context, self.func.name).check_function(self.func)
-        params = self.resolve_parameters()
-        has_return_annotation = self.func.returns is not None
-        if has_return_annotation:
-            annotation = self.context.resolve_annotation(self.func.returns)
-            if annotation is None:
-                raise self.error(self.func.returns, "unsupported return annotation")
-            self.return_annotation = None if annotation == "None" else annotation
-        for round_number in range(MAX_TYPING_ROUNDS):
-            self.changed = False
-            function = self.emit_function(params, has_return_annotation)
-            if not self.changed:
-                return function, self.signature(params)
-        raise self.error(self.func, "the types of the variables did not settle; annotate them "
-                                    "(x: float = 0) to help")
+        function = self.emit_function()
+        if self.may_raise and not self.typed.raises:
+            raise InferenceMismatch(f"`{self.func.name}` can raise, but type inference says "
+                                    "it cannot")
+        return function, self.signature()
 
-    def signature(self, params) -> FunctionSignature:
+    def signature(self) -> FunctionSignature:
+        typed = self.typed
         return FunctionSignature(
-            name=self.func.name, params=params, return_type=self.return_type(),
-            raises=self.needs_error_slot(), written_arrays=set(self.written),
+            name=self.func.name, params=list(typed.params), return_type=typed.return_type,
+            raises=typed.raises, written_arrays=set(typed.written_arrays),
             line=self.func.lineno, exported=self.exported,
             release_gil=self.options.get("nogil", any(
-                isinstance(p.type, kt.ArrayType) for p in params)),
+                isinstance(p.type, kt.ArrayType) for p in typed.params)),
             elementwise=bool(self.options.get("elementwise")),
             options_given=frozenset(self.options))
-
-    def needs_error_slot(self) -> bool:
-        return self.raises
 
     # ------------------------------------------------------------ utilities
     def error(self, node, message) -> KilnCompileError:
         return KilnCompileError(self.context.diagnostic(node, message, self.func.name))
+
+    def missed(self, node, message) -> InferenceMismatch:
+        """A typing error type inference should have reported: a bug."""
+        line = getattr(node, "lineno", self.func.lineno)
+        return InferenceMismatch(f"type inference missed, line {line}: {message}")
+
+    def typed_value(self, node):
+        """What inference found for `node` (an expression, or an augmented
+        assignment's operation)."""
+        try:
+            return self.typed.value_of(node)
+        except KeyError:
+            raise self.missed(node, f"`{ast.unparse(node)}` was not typed") from None
+
+    def variable_type(self, name):
+        return self.typed.variables[name].type
 
     def loc(self, node) -> ir.Location:
         line = getattr(node, "lineno", self.func.lineno)
@@ -356,11 +283,7 @@ class FunctionCodeGenerator(LibraryCalls):
         return [Value(r, t) for r, t in zip(results, types)]
 
     def return_type(self):
-        if self.func.returns is not None:
-            return self.return_annotation
-        if self.inferred_return is None:
-            return None
-        return self.inferred_return.type
+        return self.typed.return_type
 
     # ------------------------------------------------------------ constants
     def constant(self, python_value, type_: kt.ScalarType, node, weak=None) -> Value:
@@ -372,7 +295,7 @@ class FunctionCodeGenerator(LibraryCalls):
             value = int(python_value)
             return Value(self.builder.integer_constant(value, mlir_type(type_), location), type_,
                          weak=weak, constant=value, nonneg=value >= 0)
-        value = float(python_value) if type_ != kt.f32 else round_to_f32(python_value)
+        value = float(python_value) if type_ != kt.f32 else rules.round_to_f32(python_value)
         return Value(self.builder.float_constant(value, mlir_type(type_), location), type_,
                      weak=weak, constant=value)
 
@@ -381,38 +304,28 @@ class FunctionCodeGenerator(LibraryCalls):
 
     # ---------------------------------------------------------- conversions
     def convert(self, value: Value, target, node, explicit=False) -> Value:
+        """`value` as a `target` (assignments, arguments, operands); which
+        conversions are allowed is inference's business."""
         source = value.type
         if source == target:
             return value
         if isinstance(target, kt.TupleType):
-            if not isinstance(source, kt.TupleType) or len(source.elements) != len(
-                    target.elements):
-                raise self.error(node, f"cannot use {getattr(source, 'display', source)} as "
-                                       f"{target.display}")
             return tuple_value([self.convert(e, t, node, explicit)
                                 for e, t in zip(value.elements, target.elements)])
-        if isinstance(source, kt.ArrayType) or isinstance(target, kt.ArrayType):
-            raise self.error(node, f"cannot use a {source.display} value as {target.display}")
+        if isinstance(source, (kt.ArrayType, kt.TupleType)) or isinstance(target, kt.ArrayType):
+            raise self.missed(node, f"cannot use a {rules.display(source)} value as "
+                                    f"{rules.display(target)}")
         if value.constant is not None:
             folded = value.constant
-            if target.is_bool:
-                return self.constant(bool(folded), target, node)
-            if target.is_float:
-                return self.constant(float(folded), target, node)
-            if isinstance(folded, float) and not explicit:
-                raise self.error(node, f"cannot implicitly convert float to {target.display}")
-            if value.weak == "int" and not literal_fits(folded, target):
+            if value.weak == "int" and not rules.literal_fits(folded, target):
                 # NEP 50 (numpy 2): a Python int that does not fit the
                 # dtype raises, where numpy 1 warned and wrapped.
                 self.check(self.constant(False, kt.boolean, node), "OverflowError",
                            f"Python integer {folded} out of bounds for {target.numpy_name}",
                            [], node)
-            if not isinstance(folded, float) or (
-                    math.isfinite(folded) and INT64_MIN <= int(folded) <= INT64_MAX):
-                # Wrap like arith.trunci does for i32 targets.
-                width = target.bits
-                wrapped = (int(folded) + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
-                return self.constant(wrapped, target, node)
+            folded = rules.fold_conversion(folded, target)
+            if folded is not None:
+                return self.constant(folded, target, node)
         if target.is_bool:
             return self.truthy(value, node)
         if source.is_bool:
@@ -436,12 +349,9 @@ class FunctionCodeGenerator(LibraryCalls):
         if source.is_float and target.is_float:
             opname = "extf" if target.bits > source.bits else "truncf"
             return self.cast(opname, value, target, node)
-        if source.is_float and target.is_int:
-            if not explicit:
-                raise self.error(node, f"cannot implicitly convert {source.display} to "
-                                       f"{target.display}; use int(...)")
+        if source.is_float and target.is_int and explicit:
             return self.float_to_int(value, target, node)
-        raise self.error(node, f"cannot convert {source.display} to {target.display}")
+        raise self.missed(node, f"cannot convert {source.display} to {target.display}")
 
     def float_to_int(self, value: Value, target, node,
                      too_large="float is too large for a 64-bit integer "
@@ -478,7 +388,7 @@ class FunctionCodeGenerator(LibraryCalls):
     def truthy(self, value: Value, node) -> Value:
         scalar = value.type
         if isinstance(scalar, kt.ArrayType):
-            raise self.error(node, "the truth value of an array is not supported; use len(x)")
+            raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:
             return value
         if value.constant is not None:
@@ -489,22 +399,10 @@ class FunctionCodeGenerator(LibraryCalls):
     def check(self, condition: Value, kind: str, message: str, args, node) -> None:
         if condition.constant is True:
             return
-        self.raises = True
+        self.may_raise = True
         self.builder.kiln_check(condition.ir, kind, message, [a.ir for a in args], self.loc(node))
 
     # ------------------------------------------------------------- function
-    def resolve_parameters(self):
-        params = []
-        for arg in self.func.args.args:
-            if arg.annotation is None:
-                raise self.error(arg, f"parameter `{arg.arg}` needs a type annotation "
-                                      "(int, float, bool, kiln.f64[:], ...)")
-            annotation = self.context.resolve_annotation(arg.annotation)
-            if annotation == "None":
-                raise self.error(arg, f"parameter `{arg.arg}` cannot be None")
-            params.append(Parameter(arg.arg, annotation))
-        return params
-
     def result_abi_types(self) -> list:
         result = self.return_type()
         if result is None:
@@ -513,24 +411,16 @@ class FunctionCodeGenerator(LibraryCalls):
             return [abi_type(e) for e in result.elements]
         return [abi_type(result)]
 
-    def emit_function(self, params, has_return_annotation) -> ir.Operation:
+    def emit_function(self) -> ir.Operation:
+        params = self.typed.params
         self.symbols: dict[str, Value] = {}
         self.maybe_undefined: set[str] = set()
-        self.written: set[str] = set()
-        self.raises_this_round = False
-        raised_before = self.raises
-        self.raises = False
-        self.declared = {}
         self.mode = ExitMode("function")
         self.allocation_scopes = [[]]
         self.allocation_count = 0
 
         entry = ir.Block([abi_type(p.type) for p in params])
         self.builder = ir.Builder(entry)
-        # Types settle over rounds: until a round changes nothing, IR that
-        # does not verify is expected (a yield of a variable that was just
-        # widened) and the round is thrown away.
-        self.builder.tolerate = lambda: self.changed
         # The caller's error record, for calls and checks; dropped at the
         # end when nothing can raise (then nothing used it).
         self.error_slot = entry.add_argument(ir.llvm_pointer)
@@ -540,14 +430,10 @@ class FunctionCodeGenerator(LibraryCalls):
                 value = Value(self.builder.cast("trunci", argument, ir.i1,
                                                 self.loc(self.func)), kt.boolean)
             self.symbols[param.name] = value
-            self.var_types[param.name] = VarType(param.type)
-            self.declared[param.name] = param.type
         self.generate_body(self.func.body, terminal=True)
 
-        if self.raises != raised_before:
-            self.changed = True
         argument_attributes = None
-        if self.needs_error_slot():
+        if self.typed.raises:
             argument_attributes = {len(params): {"kiln.error_slot": ir.UNIT}}
         else:
             entry.erase_argument(self.error_slot)
@@ -609,8 +495,6 @@ class FunctionCodeGenerator(LibraryCalls):
             self.finish_return(None, node)
             return
         elements = result.elements if isinstance(result, kt.TupleType) else [result]
-        if any(isinstance(e, kt.ArrayType) for e in elements):
-            raise self.error(node, "a function returning an array cannot end in `raise` yet")
         values = [self.constant(0, e, node) for e in elements]
         self.finish_return(values[0] if len(values) == 1 else tuple_value(values), node)
 
@@ -626,51 +510,19 @@ class FunctionCodeGenerator(LibraryCalls):
         if self.mode.kind == "loop":
             self.finish_loop("continue", node)
             return
-        result = self.return_type()
-        if result is not None and self.func.returns is not None:
-            raise self.error(node, f"`{self.func.name}` may end without returning a value "
-                                   f"(it is annotated -> {result.display})")
-        if result is not None:
-            raise self.error(self.func, f"`{self.func.name}` returns a value on some paths "
-                                        "and None on others")
+        if self.return_type() is not None:
+            raise self.missed(node, f"`{self.func.name}` may end without returning a value")
         self.finish_return(None, node)
 
     def return_value(self, stmt: ast.Return):
         if stmt.value is None or (isinstance(stmt.value, ast.Constant)
                                   and stmt.value.value is None):
-            if self.return_type() is not None:
-                raise self.error(stmt, f"`{self.func.name}` returns None here but a value "
-                                       "elsewhere")
             return None
         if isinstance(stmt.value, ast.Tuple):
             value = tuple_value([self.expression(e) for e in stmt.value.elts])
         else:
             value = self.expression(stmt.value)
-        if isinstance(value.type, kt.ArrayType):
-            if self.mode.kind == "loop":
-                raise self.error(stmt, "returning an array from inside a loop is not supported "
-                                       "yet")
-            if not value.origins or any(not o.startswith("alloc:") for o in value.origins):
-                raise self.error(stmt, "only arrays the function allocates (np.empty, np.zeros, "
-                                       "...) can be returned; return a new array, not a "
-                                       "parameter or a view of one")
-        if value.type is None:
-            raise self.error(stmt, "this call returns None; it has no value to return")
-        if self.func.returns is not None:
-            if self.return_annotation is None:
-                raise self.error(stmt, f"`{self.func.name}` is annotated -> None but returns "
-                                       "a value")
-            target = self.return_annotation
-            if isinstance(target, kt.ScalarType) and target.is_bool and not (
-                    isinstance(value.type, kt.ScalarType) and value.type.is_bool):
-                raise self.error(stmt, f"`{self.func.name}` is annotated -> bool but returns "
-                                       f"a {getattr(value.type, 'display', value.type)}")
-        else:
-            target = self.join_return(value)
-        if isinstance(value.type, kt.TupleType) and any(
-                isinstance(e.type, kt.ArrayType) for e in value.elements):
-            raise self.error(stmt, "a returned tuple may hold only numbers, not arrays")
-        return self.convert(value, target, stmt)
+        return self.convert(value, self.return_type(), stmt)
 
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
@@ -679,13 +531,6 @@ class FunctionCodeGenerator(LibraryCalls):
             self.finish_loop("return", stmt, value)
         else:
             self.finish_return(value, stmt)
-
-    def join_return(self, value: Value):
-        joined = self.join(self.inferred_return, value, self.func)
-        if joined != self.inferred_return:
-            self.inferred_return = joined
-            self.changed = True
-        return joined.type
 
     def free_scope_allocations(self, returned: Value | None, node):
         """Frees this scope's arrays, except the one being returned."""
@@ -726,14 +571,14 @@ class FunctionCodeGenerator(LibraryCalls):
         """Ends one path through a loop body: continue, break or return."""
         frame = self.mode
         if kind != "continue" and not frame.has_flags:
-            raise self.error(node, f"internal: `{kind}` in a loop without exit flags")
+            raise self.missed(node, f"`{kind}` in a loop without exit flags")
         values = []
         if frame.next_counter is not None:
             values.append(frame.next_counter)
         for name in frame.carried:
             if name not in self.symbols:
-                raise self.error(node, f"variable `{name}` is not defined on every path "
-                                       "through the loop body")
+                raise self.missed(node, f"variable `{name}` is not defined on every path "
+                                        "through the loop body")
             values.append(self.symbols[name])
         if frame.has_flags:
             values.append(self.constant(kind in ("break", "return"), kt.boolean, node))
@@ -818,7 +663,7 @@ class FunctionCodeGenerator(LibraryCalls):
     def statement(self, stmt):
         method = getattr(self, "stmt_" + type(stmt).__name__, None)
         if method is None:
-            raise self.error(stmt, f"statement `{type(stmt).__name__}` is not supported")
+            raise self.missed(stmt, f"statement `{type(stmt).__name__}`")
         return method(stmt)
 
     def stmt_Pass(self, stmt):
@@ -827,19 +672,13 @@ class FunctionCodeGenerator(LibraryCalls):
     def stmt_Expr(self, stmt):
         if isinstance(stmt.value, ast.Constant):
             return
-        self.allow_none_value = True
-        try:
-            self.expression(stmt.value)
-        finally:
-            self.allow_none_value = False
+        self.expression(stmt.value)
 
     def stmt_Assign(self, stmt):
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
         value = self.expression(stmt.value)
-        if isinstance(value.type, kt.TupleType):
-            raise self.error(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
         for target in stmt.targets:
             self.assign(target, value, stmt)
 
@@ -849,58 +688,28 @@ class FunctionCodeGenerator(LibraryCalls):
         if isinstance(source, (ast.Tuple, ast.List)):
             values = [self.expression(e) for e in source.elts]
         else:
-            value = self.expression(source)
-            if not isinstance(value.type, kt.TupleType):
-                raise self.error(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
-            values = value.elements
-        if len(values) != len(targets):
-            raise self.error(node, f"cannot unpack {len(values)} values into {len(targets)} "
-                                   "targets")
+            values = self.expression(source).elements
         for target, value in zip(targets, values):
-            if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
-                raise self.error(target, "nested or starred unpacking is not supported")
             self.assign(target, value, node)
 
     def stmt_Raise(self, stmt):
-        kind, message = self.exception_of(stmt.exc, stmt)
+        kind, message = self.exception_of(stmt.exc)
         self.check(self.constant(False, kt.boolean, stmt), kind, message, [], stmt)
 
     def stmt_Assert(self, stmt):
-        message = ""
-        if stmt.msg is not None:
-            if not (isinstance(stmt.msg, ast.Constant) and isinstance(stmt.msg.value, str)):
-                raise self.error(stmt.msg, "an assert message must be a constant string")
-            message = stmt.msg.value
+        message = stmt.msg.value if stmt.msg is not None else ""
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         self.check(condition, "AssertionError", message, [], stmt)
 
-    def exception_of(self, exc, node):
+    @staticmethod
+    def exception_of(exc):
+        """(exception name, message) of `raise E` / `raise E("message")`."""
         call = exc if isinstance(exc, ast.Call) else None
         name_node = call.func if call else exc
-        if not (isinstance(name_node, ast.Name) and name_node.id in EXCEPTION_TYPES):
-            raise self.error(node, f"raising `{ast.unparse(exc) if exc else 'bare raise'}` is not "
-                                   f"supported; raise one of {', '.join(EXCEPTION_TYPES)}")
-        message = ""
-        if call:
-            if call.keywords or len(call.args) > 1 or (call.args and not (
-                    isinstance(call.args[0], ast.Constant)
-                    and isinstance(call.args[0].value, str))):
-                raise self.error(call, "an exception raised in compiled code takes one constant "
-                                       "string message")
-            message = call.args[0].value if call.args else ""
+        message = call.args[0].value if call and call.args else ""
         return name_node.id, message.replace("{}", "{ }")
 
     def stmt_AnnAssign(self, stmt):
-        if not isinstance(stmt.target, ast.Name):
-            raise self.error(stmt.target, "annotated assignment needs a plain name")
-        declared = self.context.resolve_annotation(stmt.annotation)
-        name = stmt.target.id
-        previous = self.declared.get(name)
-        if previous is not None and previous != declared:
-            raise self.error(stmt, f"variable `{name}` is declared {previous.display} and "
-                                   f"{declared.display}")
-        self.declared[name] = declared
-        self.var_types[name] = VarType(declared)
         if stmt.value is not None:
             self.assign(stmt.target, self.expression(stmt.value), stmt)
 
@@ -911,108 +720,45 @@ class FunctionCodeGenerator(LibraryCalls):
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.assign(target, result, stmt)
             return
-        if isinstance(target, ast.Subscript):
-            array, indices = self.subscript_parts(target)
-            current = self.load_element(array, indices, target)
-            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
-            self.store_element(array, indices, result, target)
-            return
-        raise self.error(target, f"cannot assign to `{ast.unparse(target)}`")
+        array, indices = self.subscript_parts(target)
+        current = self.load_element(array, indices, target)
+        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        self.store_element(array, indices, result, target)
 
     def assign(self, target, value: Value, node):
         if isinstance(target, ast.Subscript):
             array, indices = self.subscript_parts(target)
             self.store_element(array, indices, value, target)
             return
-        if not isinstance(target, ast.Name):
-            raise self.error(target, f"cannot assign to `{ast.unparse(target)}`")
         name = target.id
-        if name in self.declared:
-            variable = VarType(self.declared[name])
-            if isinstance(variable.type, kt.ScalarType) and isinstance(
-                    value.type, kt.ScalarType) and ((value.type.is_float and not (
-                    variable.type.is_float)) or (variable.type.is_bool and not
-                                                 value.type.is_bool)):
-                raise self.error(node, f"variable `{name}` is declared {variable.type.display} "
-                                       f"but is assigned a {value.type.display}")
-            if isinstance(variable.type, kt.ArrayType) and value.type != variable.type:
-                raise self.error(node, f"variable `{name}` is {variable.type.display} but is "
-                                       f"assigned a {value.type.display}")
+        variable = self.variable_type(name)
+        if isinstance(variable, kt.ArrayType):
+            converted = Value(value.ir, value.type, origins=self.array_origins(name))
         else:
-            variable = self.join(self.var_types.get(name), value, node, name)
-            if variable != self.var_types.get(name):
-                self.var_types[name] = variable
-                self.changed = True
-        converted = self.convert(value, variable.type, node) if not isinstance(
-            variable.type, kt.ArrayType) else value
-        if isinstance(variable.type, kt.ScalarType):
-            converted = Value(converted.ir, converted.type, nonneg=converted.nonneg,
-                              constant=None)
-        else:
-            converted = Value(converted.ir, converted.type,
-                              origins=self.array_origins(name, converted.origins))
+            converted = self.convert(value, variable, node)
+            if isinstance(variable, kt.ScalarType):
+                converted = Value(converted.ir, converted.type, nonneg=converted.nonneg)
+            else:
+                converted = Value(converted.ir, converted.type,
+                                  origins=self.array_origins(name))
         self.symbols[name] = converted
         self.maybe_undefined.discard(name)
 
-    def array_origins(self, name, origins) -> frozenset:
-        """Everything variable `name` may view, over the whole function:
-        loop-carried and merged values must not lose an alias (frees and
-        writability checks depend on it)."""
-        known = self.variable_origins.get(name, frozenset())
-        merged = known | frozenset(origins)
-        if merged != known:
-            self.variable_origins[name] = merged
-            self.changed = True
-        return merged
-
-    def join(self, current: VarType | None, value: Value, node, name="the result") -> VarType:
-        if isinstance(value.type, kt.TupleType) or (
-                current is not None and isinstance(current.type, kt.TupleType)):
-            if current is None:
-                return VarType(kt.TupleType(tuple(
-                    kt.default_for_kind(e.weak) if e.weak else e.type for e in value.elements)))
-            if not (isinstance(value.type, kt.TupleType) and isinstance(current.type, kt.TupleType)
-                    and len(value.elements) == len(current.type.elements)):
-                raise self.error(node, f"{name} is {current.type.display} on one path and "
-                                       f"{getattr(value.type, 'display', value.type)} on another")
-            joined = tuple(self.join(VarType(t), e, node, name).type
-                           for t, e in zip(current.type.elements, value.elements))
-            return VarType(kt.TupleType(joined))
-        if current is None:
-            if value.weak:
-                return VarType(kt.default_for_kind(value.weak), weak=True)
-            return VarType(value.type)
-        if isinstance(current.type, kt.ArrayType) or isinstance(value.type, kt.ArrayType):
-            if current.type != value.type:
-                raise self.error(node, f"variable `{name}` is {current.type.display} on one path "
-                                       f"and {value.type.display} on another")
-            return current
-        if current.weak and value.weak:
-            return VarType(kt.promote(current.type, kt.default_for_kind(value.weak)), weak=True)
-        if current.weak:
-            return VarType(kt.weak_promote(value.type, current.type.kind))
-        if value.weak:
-            # A variable that holds a Python int beyond int32 is 64-bit.
-            return VarType(widen_for_literals(kt.weak_promote(current.type, value.weak), value))
-        return VarType(kt.promote(current.type, value.type))
+    def array_origins(self, name) -> frozenset:
+        """Everything variable `name` may view over the whole function:
+        loop-carried and merged values must not lose an alias (frees depend
+        on it). Inference collects it."""
+        return self.typed.variable_origins.get(name, frozenset())
 
     def load_name(self, node: ast.Name) -> Value:
         name = node.id
         if name in self.symbols:
             return self.symbols[name]
-        if name in self.maybe_undefined or name in self.var_types:
-            raise self.error(node, f"variable `{name}` may be used before it is assigned "
-                                   "(it is not assigned on every path to this line)")
-        constants = self.module.constants
-        if name in constants:
-            value = constants[name]
-            kind = "bool" if isinstance(value, bool) else (
-                "int" if isinstance(value, int) else "float")
-            if kind == "int" and not INT64_MIN <= value <= INT64_MAX:
-                raise self.error(node, f"module constant `{name}` does not fit in 64 bits")
-            return self.constant(value, kt.default_for_kind(kind), node, weak=kind)
-        raise self.error(node, f"name `{name}` is not defined in this function "
-                               "(global variables are not supported yet)")
+        if name in self.maybe_undefined or name in self.typed.variables or \
+                name not in self.module.constants:
+            raise self.missed(node, f"variable `{name}` is not bound here")
+        typed = self.typed_value(node)      # a module constant: a Python literal
+        return self.constant(self.module.constants[name], typed.type, node, weak=typed.weak)
 
     def carried_after(self, before, branches):
         """Variables an `if` must yield: those some branch rebinds. A name
@@ -1047,26 +793,20 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def bind_results(self, results, carried, exemplars):
         for result, variable, exemplar in zip(results, carried, exemplars):
-            origins = self.array_origins(variable, exemplar.origins) if isinstance(
+            origins = self.array_origins(variable) if isinstance(
                 exemplar.type, kt.ArrayType) else exemplar.origins
             self.symbols[variable] = Value(result.ir, exemplar.type, origins=origins)
             self.maybe_undefined.discard(variable)
 
-    def loop_carried(self, body, extra=()):
-        names = [n for n in list(extra) + assigned_names(body) if n in self.symbols]
-        return list(dict.fromkeys(names))
+    def loop_carried(self, loop) -> list:
+        """The variables `loop` carries (bound before it, rebound in it)."""
+        return self.typed.loop_carried[loop]
 
     def range_bounds(self, call):
         """(lower, upper, step, normalized) of a range() call; `normalized` is
         (start, step) when the loop runs a counter k in [0, trips) and the
         target is start + k * step (negative or unknown steps)."""
-        if len(call.args) not in (1, 2, 3):
-            raise self.error(call, "range() takes 1 to 3 arguments")
         args = [self.expression(a) for a in call.args]
-        for arg, node in zip(args, call.args):
-            if not isinstance(arg.type, kt.ScalarType) or arg.type.is_float:
-                raise self.error(node, f"range() arguments must be int, not "
-                                       f"{getattr(arg.type, 'display', arg.type)}")
         args = [self.convert(a, kt.i64, n) for a, n in zip(args, call.args)]
         if len(args) == 1:
             start, stop, step = self.constant(0, kt.i64, call), args[0], None
@@ -1074,8 +814,8 @@ class FunctionCodeGenerator(LibraryCalls):
             start, stop = args[0], args[1]
             step = args[2] if len(args) == 3 else None
         step_value = 1 if step is None else step.constant
-        if step_value is not None and step_value == 0:
-            raise self.error(call, "range() arg 3 must not be zero")
+        if step_value == 0:
+            raise self.missed(call, "range() arg 3 must not be zero")
         if step_value == 1 or step is None:
             return start, stop, step or self.constant(1, kt.i64, call), None
         if step_value is None:
@@ -1114,18 +854,8 @@ class FunctionCodeGenerator(LibraryCalls):
             start, step_value = normalized
             offset = self.arith("muli", counter, step_value, stmt)
             value = self.arith("addi", start, offset, stmt)
-        if target in self.declared and self.declared[target] != kt.i64:
-            raise self.error(stmt.target, f"loop variable `{target}` is declared "
-                                          f"{self.declared[target].display}, but range() "
-                                          "yields int")
-        if target in self.var_types:
-            variable = self.join(self.var_types[target], value, stmt, target)
-            if variable != self.var_types[target]:
-                self.var_types[target] = variable
-                self.changed = True
-            value = self.convert(value, variable.type, stmt)
-        else:
-            self.var_types[target] = VarType(kt.i64)
+        # The target may be a wider variable (a float assigned elsewhere).
+        value = self.convert(value, self.variable_type(target), stmt)
         self.symbols[target] = value
         self.maybe_undefined.discard(target)
 
@@ -1134,12 +864,6 @@ class FunctionCodeGenerator(LibraryCalls):
         has_flags = bool(loop_exits(stmt)) or contains_return(stmt.body)
         types = [self.symbols[n].type for n in carried]
         return_values = None
-        if contains_return(stmt.body) and (
-                isinstance(self.return_type(), kt.ArrayType) or isinstance(
-                    self.return_type(), kt.TupleType) and any(
-                    isinstance(e, kt.ArrayType) for e in self.return_type().elements)):
-            raise self.error(stmt, "returning an array from inside a loop is not supported "
-                                   "yet")
         if has_flags and contains_return(stmt.body):
             result = self.return_type()
             if result is not None:
@@ -1153,8 +877,7 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def stmt_For(self, stmt):
         lower, upper, step, normalized = self.range_bounds(stmt.iter)
-        target = stmt.target.id
-        carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
+        carried = self.loop_carried(stmt)
         if loop_exits(stmt) or contains_return(stmt.body):
             return self.emit_loop_as_while(stmt, carried, (lower, upper, step, normalized))
         mode, _ = self.loop_state(stmt, carried, with_counter=False)
@@ -1163,8 +886,7 @@ class FunctionCodeGenerator(LibraryCalls):
 
         def bind(arguments):
             for name, value, argument in zip(carried, initial, arguments[1:]):
-                self.symbols[name] = Value(argument, value.type,
-                                           origins=self.array_origins(name, value.origins))
+                self.symbols[name] = Value(argument, value.type, origins=self.array_origins(name))
             self.bind_loop_target(stmt, Value(arguments[0], kt.i64, nonneg=nonneg), normalized)
 
         body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
@@ -1191,7 +913,7 @@ class FunctionCodeGenerator(LibraryCalls):
                 self.maybe_undefined.add(name)
 
     def stmt_While(self, stmt):
-        carried = self.loop_carried(stmt.body)
+        carried = self.loop_carried(stmt)
         return self.emit_loop_as_while(stmt, carried, None)
 
     def emit_loop_as_while(self, stmt, carried, range_info):
@@ -1215,7 +937,7 @@ class FunctionCodeGenerator(LibraryCalls):
             for index, name in enumerate(carried):
                 exemplar = initial[offset + index]
                 self.symbols[name] = Value(arguments[offset + index], exemplar.type,
-                                           origins=self.array_origins(name, exemplar.origins))
+                                           origins=self.array_origins(name))
 
         def build_condition():
             arguments = self.builder.block.arguments
@@ -1262,7 +984,7 @@ class FunctionCodeGenerator(LibraryCalls):
         for index, name in enumerate(carried):
             exemplar = initial[offset + index]
             self.symbols[name] = Value(results[offset + index].ir, exemplar.type,
-                                       origins=self.array_origins(name, exemplar.origins))
+                                       origins=self.array_origins(name))
             self.maybe_undefined.discard(name)
         if mode.has_flags and contains_return(stmt.body):
             returned = results[offset + len(carried) + 1]
@@ -1276,69 +998,37 @@ class FunctionCodeGenerator(LibraryCalls):
 
     # ---------------------------------------------------------- expressions
     def expression(self, node) -> Value:
-        if isinstance(node, ast.Tuple):
-            raise self.error(node, "a tuple can only be unpacked (a, b = ...) or returned")
         method = getattr(self, "expr_" + type(node).__name__, None)
         if method is None:
-            raise self.error(node, f"expression `{ast.unparse(node)}` is not supported")
+            raise self.missed(node, f"expression `{ast.unparse(node)}`")
         value = method(node)
-        if value.type is None and not self.allow_none_value:
-            raise self.error(node, f"`{ast.unparse(node)}` returns None; it has no value")
+        # The value built must have the type inference gave the node.
+        typed = self.typed_value(node)
+        if value.type != typed.type or value.weak != typed.weak:
+            raise self.missed(node, f"`{ast.unparse(node)}` is built as "
+                                    f"{rules.display(value.type)} (weak {value.weak}), inferred "
+                                    f"{rules.display(typed.type)} (weak {typed.weak})")
         return value
 
     def expr_Constant(self, node):
-        value = node.value
-        if isinstance(value, bool):
-            return self.constant(value, kt.boolean, node, weak="bool")
-        if isinstance(value, int):
-            if not INT64_MIN <= value <= INT64_MAX:
-                raise self.error(node, f"integer literal {value} does not fit in 64 bits "
-                                       "(Kiln integers are 64-bit)")
-            return self.constant(value, kt.i64, node, weak="int")
-        if isinstance(value, float):
-            return self.constant(value, kt.f64, node, weak="float")
-        raise self.error(node, f"constant {value!r} is not supported here")
+        typed = self.typed_value(node)
+        return self.constant(node.value, typed.type, node, weak=typed.weak)
 
     def expr_Name(self, node):
         return self.load_name(node)
-
-    def operand_types(self, a: Value, b: Value):
-        if isinstance(a.type, kt.ArrayType) or isinstance(b.type, kt.ArrayType):
-            return None
-        if a.weak and b.weak:
-            kind = "float" if "float" in (a.weak, b.weak) else (
-                "int" if "int" in (a.weak, b.weak) else "bool")
-            return kt.default_for_kind(kind), kind
-        if a.weak:
-            return kt.weak_promote(b.type, a.weak), None
-        if b.weak:
-            return kt.weak_promote(a.type, b.weak), None
-        return kt.promote(a.type, b.type), None
 
     def expr_BinOp(self, node):
         return self.binary(node.op, self.expression(node.left), self.expression(node.right), node)
 
     def binary(self, op, left: Value, right: Value, node) -> Value:
-        symbol = SUPPORTED_BINOPS.get(type(op))
-        if symbol is None:
-            raise self.error(node, f"operator is not supported: {ast.unparse(node)}")
-        typed = self.operand_types(left, right)
-        if typed is None:
-            raise self.error(node, f"operator `{symbol}` on arrays is not supported; write a loop")
-        common, weak = typed
-        folded = self.fold_python_ints(symbol, left, right, weak)
-        if folded is not None:
-            return self.constant(folded, kt.i64, node, weak="int")
-        if symbol == "**" and common == kt.i32:
-            common = kt.i64
-        if symbol == "/":
-            common = common if common.is_float else kt.f64
-            weak = "float" if weak else None
-        if symbol in ("&", "|", "^"):
-            if common.is_float:
-                raise self.error(node, f"operator `{symbol}` needs int or bool operands")
-        elif common.is_bool:
-            common = kt.i64
+        """`left <op> right` in the type inference gave the operation (a
+        BinOp, or the statement of `x op= v`)."""
+        symbol = SUPPORTED_BINOPS[type(op)]
+        result = self.typed_value(node)
+        if result.constant is not None:
+            # Python int literals folded exactly (`2**40 + 1`).
+            return self.constant(result.constant, result.type, node, weak=result.weak)
+        common, weak = result.type, result.weak
         a = self.convert(left, common, node)
         b = self.convert(right, common, node)
         # CPython says "division by zero" for int / int, "float division by
@@ -1349,26 +1039,6 @@ class FunctionCodeGenerator(LibraryCalls):
         result.weak = weak
         return result
 
-    @staticmethod
-    def fold_python_ints(symbol, left: Value, right: Value, weak):
-        """`2**40 + 1`: arithmetic on Python int literals is a Python int
-        (NEP 50 checks it against the other operand's dtype only later), so
-        it is computed here, exactly, when the result fits in 64 bits."""
-        if weak != "int" or left.weak != "int" or right.weak != "int":
-            return None
-        a, b = left.constant, right.constant
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b)):
-            return None
-        if symbol in ("//", "%") and b == 0 or symbol == "**" and not 0 <= b <= 64:
-            return None
-        result = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
-                  "//": lambda: a // b, "%": lambda: a % b, "**": lambda: a ** b,
-                  "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}.get(symbol)
-        if result is None:
-            return None
-        value = result()
-        return value if INT64_MIN <= value <= INT64_MAX else None
-
     def arithmetic(self, symbol, a: Value, b: Value, type_, node,
                    integer_true_division=False) -> Value:
         if symbol in ("&", "|", "^"):
@@ -1378,7 +1048,7 @@ class FunctionCodeGenerator(LibraryCalls):
             # Python semantics (signs, zero divisors, overflow) live in the
             # kiln dialect; kiln-lower-to-std expands them.
             if b.constant is None or b.constant == 0 or symbol == "**":
-                self.raises = True
+                self.may_raise = True
             return self.arith({"//": "floordiv", "%": "mod", "**": "pow"}[symbol],
                               a, b, node)
         if type_.is_int:
@@ -1399,17 +1069,15 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
-        if isinstance(operand.type, kt.ArrayType):
-            raise self.error(node, "unary operators on arrays are not supported; write a loop")
         if isinstance(node.op, ast.Not):
             return self.negate(self.truthy(operand, node), node)
+        typed = self.typed_value(node)
         if isinstance(node.op, ast.UAdd):
-            return self.convert(operand, kt.i64, node) if operand.type.is_bool else operand
+            return self.convert(operand, typed.type, node)
         if isinstance(node.op, ast.USub):
-            if operand.constant is not None and not isinstance(operand.constant, bool) and (
-                    operand.constant != INT64_MIN):
-                return self.constant(-operand.constant, operand.type, node, weak=operand.weak)
-            scalar = kt.i64 if operand.type.is_bool else operand.type
+            if typed.constant is not None:      # `-5`, `-2.5`: folded
+                return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+            scalar = typed.type
             operand = self.convert(operand, scalar, node)
             if scalar.is_int:
                 zero = self.constant(0, scalar, node)
@@ -1418,14 +1086,10 @@ class FunctionCodeGenerator(LibraryCalls):
                 result = self.unary("negf", operand, node)
             result.weak = operand.weak
             return result
-        if isinstance(node.op, ast.Invert):
-            scalar = kt.i64 if operand.type.is_bool else operand.type
-            if scalar.is_float:
-                raise self.error(node, "operator `~` needs an int operand")
-            operand = self.convert(operand, scalar, node)
-            minus_one = self.constant(-1, scalar, node)
-            return self.arith("xori", operand, minus_one, node)
-        raise self.error(node, f"unary operator in `{ast.unparse(node)}` is not supported")
+        scalar = typed.type      # `~x`
+        operand = self.convert(operand, scalar, node)
+        minus_one = self.constant(-1, scalar, node)
+        return self.arith("xori", operand, minus_one, node)
 
     def needs_exact_compare(self, value: Value) -> bool:
         """An i64 that a double may not hold exactly (beyond 2**53)."""
@@ -1482,10 +1146,8 @@ class FunctionCodeGenerator(LibraryCalls):
         return self.negate(equal, node)
 
     def compare(self, op, left: Value, right: Value, node) -> Value:
-        typed = self.operand_types(left, right)
-        if typed is None:
-            raise self.error(node, "comparing arrays is not supported; compare elements")
-        common = widen_for_literals(typed[0], left, right)
+        common = rules.comparison_type((left.type, left.weak, left.constant),
+                                       (right.type, right.weak, right.constant))
         if common.is_float and isinstance(left.type, kt.ScalarType) and isinstance(
                 right.type, kt.ScalarType):
             if self.needs_exact_compare(left) and right.type.is_float:
@@ -1533,83 +1195,46 @@ class FunctionCodeGenerator(LibraryCalls):
         first = self.expression(operands[0])
         if len(operands) == 1:
             return first
-        if isinstance(first.type, kt.ArrayType):
-            raise self.error(node, "`and`/`or` on arrays is not supported")
-        # The result type must be known before the second operand is built;
-        # use the join of a dry evaluation's type, recorded per node.
-        # Operands join like a variable's assignments: Python literals on
-        # both sides stay a (weak) Python number, a literal beside a typed
-        # operand adapts to it.
-        key = (node.lineno, node.col_offset, len(operands))
-        result_var = self.expression_types.get(key) or self.join(None, first, node)
-        result_type = result_var.type
+        # `a or b or c` is `a or (b or c)`: each tail's type is inference's
+        # join of its operands (Python literals on both sides stay a weak
+        # Python number, a literal beside a typed operand adapts to it).
+        result = self.typed.tail_value(node, len(operands))
         condition = self.truthy(first, node)
 
         def rest_build():
             value = self.bool_op(is_and, operands[1:], node)
-            joined = self.join(self.join(None, first, node), value, node)
-            if joined != self.expression_types.get(key):
-                self.expression_types[key] = joined
-                self.changed = True
-            converted = self.convert(value, result_type, node) if (
-                joined.type == result_type) else value
-            self.yield_values([converted], node)
+            self.yield_values([self.convert(value, result.type, node)], node)
 
         def keep_build():
-            self.yield_values([self.convert(first, result_type, node)], node)
+            self.yield_values([self.convert(first, result.type, node)], node)
 
         rest_region, _ = self.region(rest_build)
         keep_region, _ = self.region(keep_build)
         if is_and:
-            [value] = self.scf_if(condition, [result_type], rest_region, keep_region, node)
+            [value] = self.scf_if(condition, [result.type], rest_region, keep_region, node)
         else:
-            [value] = self.scf_if(condition, [result_type], keep_region, rest_region, node)
-        if result_var.weak:
-            value.weak = result_type.kind
+            [value] = self.scf_if(condition, [result.type], keep_region, rest_region, node)
+        value.weak = result.weak
         return value
 
     def expr_IfExp(self, node):
         condition = self.truthy(self.expression(node.test), node.test)
-        key = (node.lineno, node.col_offset, "ifexp")
+        result_type = self.typed.type_of(node)
         holder = {}
 
         def branch(expr, slot):
             def build():
                 value = self.expression(expr)
                 holder[slot] = value
-                previous = self.expression_types.get(key)
-                if isinstance(value.type, kt.ArrayType):
-                    joined = value.type
-                    if isinstance(previous, VarType):
-                        raise self.error(node, "the branches of this conditional expression "
-                                               "are an array and a number")
-                    if previous is not None and previous != joined:
-                        raise self.error(node, "the branches of this conditional expression "
-                                               "have different array types")
-                else:
-                    # Python literals in both branches give a Python number
-                    # (weak under NEP 50); a literal beside a typed branch
-                    # adapts to it, as a variable's assignments do.
-                    if previous is not None and not isinstance(previous, VarType):
-                        raise self.error(node, "the branches of this conditional expression "
-                                               "are an array and a number")
-                    joined = self.join(previous, value, node)
-                if joined != previous:
-                    self.expression_types[key] = joined
-                    self.changed = True
-                joined_type = joined.type if isinstance(joined, VarType) else joined
-                converted = value if value.type == joined_type else self.convert(
-                    value, joined_type, node)
+                converted = value if value.type == result_type else self.convert(
+                    value, result_type, node)
                 self.yield_values([converted], node)
             return build
 
         then_region, _ = self.region(branch(node.body, "then"))
         else_region, _ = self.region(branch(node.orelse, "else"))
-        joined = self.expression_types[key]
-        result_type = joined.type if isinstance(joined, VarType) else joined
         [value] = self.scf_if(condition, [result_type], then_region, else_region, node)
-        if isinstance(joined, VarType) and joined.weak:
-            value.weak = result_type.kind
+        value.weak = self.typed.value_of(node).weak
         value.origins = holder["then"].origins | holder["else"].origins
         return value
 
@@ -1617,90 +1242,42 @@ class FunctionCodeGenerator(LibraryCalls):
     def expr_Call(self, node):
         func = node.func
         qualified = self.context.qualified_name(func)
-        if qualified is not None and qualified[0] == "numpy" and qualified[1] in ALLOCATORS:
+        if qualified is not None and qualified[0] == "numpy" and qualified[1] in \
+                rules.ALLOCATORS:
             return self.allocate(qualified[1], node)
         if qualified is not None:
-            if node.keywords:
-                raise self.error(node, f"keyword arguments to `{ast.unparse(func)}` are not "
-                                       "supported")
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
-        if not isinstance(func, ast.Name):
-            raise self.error(node, f"call to `{ast.unparse(func)}` is not supported")
         name = func.id
-        if name in self.symbols:
-            raise self.error(node, f"`{name}` is a variable; calling it is not supported")
         if name in self.module.functions:
             return self.call_function(name, node)
-        handler = getattr(self, "builtin_" + name, None)
-        if handler is None:
-            raise self.error(node, f"call to `{name}` is not supported")
-        if node.keywords:
-            raise self.error(node, f"keyword arguments to {name}() are not supported")
+        handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
 
     # ------------------------------------------------------------ allocation
-    def dtype_of(self, node):
-        qualified = self.context.qualified_name(node)
-        if qualified and qualified[0] in ("numpy", "kiln"):
-            dtype = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
-                     "double": kt.f64, "single": kt.f32, "f64": kt.f64, "f32": kt.f32,
-                     "i64": kt.i64, "i32": kt.i32}.get(qualified[1])
-            if dtype:
-                return dtype
-        if isinstance(node, ast.Name) and node.id in ("float", "int"):
-            return kt.f64 if node.id == "float" else kt.i64
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            dtype = {"float64": kt.f64, "f8": kt.f64, "float32": kt.f32, "f4": kt.f32,
-                     "int64": kt.i64, "i8": kt.i64, "int32": kt.i32, "i4": kt.i32}.get(node.value)
-            if dtype:
-                return dtype
-        raise self.error(node, f"dtype `{ast.unparse(node)}` is not supported; use np.float64, "
-                               "np.float32, np.int64 or np.int32")
-
     def allocate(self, name, node):
         """np.empty/zeros/ones(shape, dtype) and the *_like forms: a new
-        contiguous array owned by this call until it is returned."""
-        if self.allocation_scopes is None:
-            raise self.error(node, f"np.{name}() inside a loop or a branch is not supported "
-                                   "yet: allocate the array once, at the top of the function")
+        contiguous array owned by this call until it is returned; its type
+        (dtype, rank) is inference's."""
+        array_type = self.typed.type_of(node)
+        dtype = array_type.dtype
         keywords = {k.arg: k.value for k in node.keywords}
-        unknown = set(keywords) - {"dtype", "shape"}
-        if unknown:
-            raise self.error(node, f"np.{name}() argument `{sorted(unknown)[0]}` is not "
-                                   "supported")
         args = list(node.args)
         if name.endswith("_like"):
-            if len(args) != 1:
-                raise self.error(node, f"np.{name}() takes one array")
             prototype = self.expression(args[0])
-            if not isinstance(prototype.type, kt.ArrayType):
-                raise self.error(args[0], f"np.{name}() needs an array")
-            dtype = self.dtype_of(keywords["dtype"]) if "dtype" in keywords else \
-                prototype.type.dtype
             sizes = [self.dimension(prototype, axis, node)
                      for axis in range(prototype.type.ndim)]
         else:
             shape_node = args[0] if args else keywords.get("shape")
-            if shape_node is None or len(args) > 2:
-                raise self.error(node, f"np.{name}() takes a shape and an optional dtype")
-            dtype_node = args[1] if len(args) == 2 else keywords.get("dtype")
-            dtype = self.dtype_of(dtype_node) if dtype_node is not None else kt.f64
             parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
                 shape_node]
-            if not 1 <= len(parts) <= 3:
-                raise self.error(shape_node, "arrays have 1 to 3 dimensions")
             sizes = []
             for part in parts:
-                size = self.expression(part)
-                if not isinstance(size.type, kt.ScalarType) or size.type.is_float:
-                    raise self.error(part, "array dimensions must be ints")
-                size = self.convert(size, kt.i64, part)
+                size = self.convert(self.expression(part), kt.i64, part)
                 if not size.nonneg and not (size.constant is not None and size.constant >= 0):
                     zero = self.constant(0, kt.i64, part)
                     ok = self.cmpi("sge", size, zero, part)
                     self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
                 sizes.append(size)
-        array_type = kt.ArrayType(dtype, len(sizes))
         # numpy's limit: the byte size must fit in a signed 64-bit integer.
         total = self.constant(dtype.bits // 8 if dtype.bits >= 8 else 1, kt.i64, node)
         fits = self.constant(True, kt.boolean, node)
@@ -1755,53 +1332,35 @@ class FunctionCodeGenerator(LibraryCalls):
         loop(0)
 
     def call_function(self, name, node):
-        """A call to another function of the module, compiled alongside."""
+        """A call to another function of the module, compiled alongside;
+        its signature is the callee's inferred one."""
         try:
-            signature = self.module.signature(name, node)
+            self.module.signature(name)
         except KilnCompileError as error:
+            # Code generation of the callee failed (inference accepted it).
             first = error.diagnostics[0]
             raise self.error(node, f"calls `{name}`, which cannot be compiled "
                                    f"({first.message}, line {first.line})")
+        signature = self.typed.callees[name]
         params = signature.params
-        bound = [None] * len(params)
-        if len(node.args) > len(params):
-            raise self.error(node, f"{name}() takes {len(params)} arguments but "
-                                   f"{len(node.args)} were given")
-        for index, arg in enumerate(node.args):
-            bound[index] = arg
+        bound = list(node.args) + [None] * (len(params) - len(node.args))
         for keyword in node.keywords:
-            slot = next((i for i, p in enumerate(params) if p.name == keyword.arg), None)
-            if slot is None or bound[slot] is not None:
-                raise self.error(keyword, f"{name}() got an unexpected or repeated argument "
-                                          f"`{keyword.arg}`")
+            slot = next(i for i, p in enumerate(params) if p.name == keyword.arg)
             bound[slot] = keyword.value
         operands = []
         for param, arg_node in zip(params, bound):
-            if arg_node is None:
-                raise self.error(node, f"{name}() is missing argument `{param.name}`")
             value = self.expression(arg_node)
-            if isinstance(param.type, kt.ArrayType):
-                if value.type != param.type:
-                    raise self.error(arg_node, f"argument `{param.name}` of {name}() must be "
-                                               f"{param.type.display}, not "
-                                               f"{getattr(value.type, 'display', value.type)}")
-                if param.name in signature.written_arrays:
-                    self.written |= set(value.origins)
-            else:
+            if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
                 if param.type.is_bool:
                     value = Value(self.builder.cast("extui", value.ir, ir.i8,
                                                     self.loc(arg_node)), kt.boolean)
             operands.append(value.ir)
         if signature.raises:
-            self.raises = True
+            self.may_raise = True
             operands.append(self.error_slot)
         result = signature.return_type
         owned = isinstance(result, kt.ArrayType)
-        if owned and self.allocation_scopes is None:
-            raise self.error(node, f"calling `{name}`, which returns a new array, inside a loop "
-                                   "or a branch is not supported yet: call it at the top of the "
-                                   "function")
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         location = self.loc(node)
@@ -1825,13 +1384,7 @@ class FunctionCodeGenerator(LibraryCalls):
             converted[0].origins = frozenset([identity])
         return converted[0] if len(converted) == 1 else tuple_value(converted)
 
-    def expect_scalar(self, value, node, what):
-        if not isinstance(value.type, kt.ScalarType):
-            raise self.error(node, f"{what} needs a number, not an array")
-
     def builtin_len(self, args, node):
-        if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            raise self.error(node, "len() takes one array")
         return self.dimension(args[0], 0, node)
 
     def dimension(self, array: Value, axis: int, node) -> Value:
@@ -1842,12 +1395,7 @@ class FunctionCodeGenerator(LibraryCalls):
                      nonneg=True)
 
     def builtin_abs(self, args, node):
-        if len(args) != 1:
-            raise self.error(node, "abs() takes one argument")
-        value = args[0]
-        self.expect_scalar(value, node, "abs()")
-        if value.type.is_bool:
-            value = self.convert(value, kt.i64, node)
+        value = self.convert(args[0], rules.abs_type(args[0].type), node)
         return self.unary("absf" if value.type.is_float else "absi", value, node,
                           weak=value.weak)
 
@@ -1858,44 +1406,31 @@ class FunctionCodeGenerator(LibraryCalls):
         return self.min_max(args, node, ast.Gt(), "max")
 
     def min_max(self, args, node, op, name):
-        if len(args) < 2:
-            raise self.error(node, f"{name}() of a sequence is not supported; pass two or more "
-                                   "numbers")
         result = args[0]
         for candidate in args[1:]:
-            self.expect_scalar(candidate, node, f"{name}()")
-            typed = self.operand_types(result, candidate)
-            if typed is None:
-                raise self.error(node, f"{name}() needs numbers")
-            common = widen_for_literals(typed[0], result, candidate)
+            # The type of each step is the type the two are compared in.
+            common = rules.comparison_type((result.type, result.weak, result.constant),
+                                           (candidate.type, candidate.weak, candidate.constant))
+            weak = rules.operand_types(result.type, result.weak, candidate.type,
+                                       candidate.weak)[1]
             a = self.convert(result, common, node)
             b = self.convert(candidate, common, node)
             # CPython keeps the earlier argument unless the later one is
             # strictly smaller (larger), which fixes what NaN gives.
             better = self.compare(op, b, a, node)
-            weak = typed[1]
             result = self.select(better, b, a, node, weak=weak)
         return result
 
     def builtin_float(self, args, node):
-        if len(args) != 1:
-            raise self.error(node, "float() takes one number")
-        self.expect_scalar(args[0], node, "float()")
         # A Python float is a double: float(x) of a float32 is exact in f64.
         return self.convert(args[0], kt.f64, node)
 
     def builtin_int(self, args, node):
-        if len(args) != 1:
-            raise self.error(node, "int() takes one number")
-        self.expect_scalar(args[0], node, "int()")
         # A Python int: int(x) of an int32 is 64-bit (int(x) * 2**40 does
         # not wrap at 32 bits).
         return self.convert(args[0], kt.i64, node, explicit=True)
 
     def builtin_bool(self, args, node):
-        if len(args) != 1:
-            raise self.error(node, "bool() takes one argument")
-        self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)
 
     # ------------------------------------------------------- array elements
@@ -1903,39 +1438,24 @@ class FunctionCodeGenerator(LibraryCalls):
         qualified = self.context.qualified_name(node)
         if qualified is not None:
             module, name = qualified
-            constants = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}.get(module, {})
-            if name in constants:
-                return self.constant(constants[name], kt.f64, node, weak="float")
-            raise self.error(node, f"`{ast.unparse(node)}` is not supported here")
+            constants = {"math": rules.MATH_CONSTANTS, "numpy": rules.NUMPY_CONSTANTS}[module]
+            typed = self.typed_value(node)
+            return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
-        if not isinstance(base.type, kt.ArrayType):
-            raise self.error(node, f"attribute `{node.attr}` of a {base.type.display} is not "
-                                   "supported")
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)
-        if node.attr == "size":
-            size = self.constant(1, kt.i64, node)
-            for axis in range(base.type.ndim):
-                size = self.arith("muli", size, self.dimension(base, axis, node), node,
-                                  nonneg=True)
-            return size
-        raise self.error(node, f"`{ast.unparse(node)}` is not supported here (use "
-                               f"{ast.unparse(node.value)}.shape[k])")
+        size = self.constant(1, kt.i64, node)     # `.size`
+        for axis in range(base.type.ndim):
+            size = self.arith("muli", size, self.dimension(base, axis, node), node,
+                              nonneg=True)
+        return size
 
     def expr_Subscript(self, node):
         value = node.value
         if isinstance(value, ast.Attribute) and value.attr == "shape":
             array = self.expression(value.value)
-            if not isinstance(array.type, kt.ArrayType):
-                raise self.error(node, "`.shape` needs an array")
-            index = node.slice
-            if not (isinstance(index, ast.Constant) and isinstance(index.value, int)
-                    and not isinstance(index.value, bool)):
-                raise self.error(node, "`.shape[k]` needs a constant k")
-            axis = index.value + array.type.ndim if index.value < 0 else index.value
-            if not 0 <= axis < array.type.ndim:
-                raise self.error(node, f"axis {index.value} is out of range for a "
-                                       f"{array.type.ndim}-D array")
+            index = node.slice.value
+            axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if any(isinstance(part, ast.Slice) for part in parts):
@@ -1947,11 +1467,7 @@ class FunctionCodeGenerator(LibraryCalls):
         """x[a:b:c], x[i, :], m[1:-1, ::2]: a strided view, never a copy,
         with Python's clamping of slice bounds."""
         array = self.expression(node.value)
-        if not isinstance(array.type, kt.ArrayType):
-            raise self.error(node, f"`{ast.unparse(node.value)}` is not an array")
         ndim = array.type.ndim
-        if len(parts) > ndim:
-            raise self.error(node, f"too many indices for a {ndim}-D array")
         parts = parts + [ast.Slice()] * (ndim - len(parts))
         # Every index and bound expression runs before numpy checks any.
         evaluated = []
@@ -1959,10 +1475,7 @@ class FunctionCodeGenerator(LibraryCalls):
             if isinstance(part, ast.Slice):
                 evaluated.append(self.slice_bound_values(part))
                 continue
-            index = self.expression(part)
-            if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
-                raise self.error(part, "array index must be an int")
-            evaluated.append(self.convert(index, kt.i64, part))
+            evaluated.append(self.convert(self.expression(part), kt.i64, part))
         offsets, sizes, strides, kept = [], [], [], 0
         for axis, (part, values) in enumerate(zip(parts, evaluated)):
             if not isinstance(part, ast.Slice):
@@ -1976,9 +1489,7 @@ class FunctionCodeGenerator(LibraryCalls):
             for value, bucket in ((start, offsets), (length, sizes), (step, strides)):
                 bucket.append(self.builder.cast("index_cast", value.ir, ir.index,
                                                 self.loc(part)))
-        if kept == 0:
-            raise self.error(node, "indexing every axis gives an element, not a view")
-        result_type = kt.ArrayType(array.type.dtype, kept)
+        result_type = self.typed.type_of(node)
         return Value(self.builder.subview(array.ir, offsets, sizes, strides,
                                           mlir_type(result_type), self.loc(node)),
                      result_type, origins=array.origins)
@@ -1988,10 +1499,7 @@ class FunctionCodeGenerator(LibraryCalls):
         def bound(node):
             if node is None:
                 return None
-            value = self.expression(node)
-            if not isinstance(value.type, kt.ScalarType) or not value.type.is_int:
-                raise self.error(node, "slice bounds must be ints")
-            return self.convert(value, kt.i64, node)
+            return self.convert(self.expression(node), kt.i64, node)
 
         return bound(part.lower), bound(part.upper), bound(part.step)
 
@@ -2003,7 +1511,7 @@ class FunctionCodeGenerator(LibraryCalls):
         lower, upper, step = values
         step_value = 1 if step is None else step.constant
         if step_value == 0:
-            raise self.error(part, "slice step cannot be zero")
+            raise self.missed(part, "slice step cannot be zero")
         if step is None:
             step = one
         if step_value is None:
@@ -2049,25 +1557,10 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def subscript_parts(self, node: ast.Subscript):
         array = self.expression(node.value)
-        if not isinstance(array.type, kt.ArrayType):
-            raise self.error(node, f"`{ast.unparse(node.value)}` is a {array.type.display}, not an "
-                                   "array")
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if any(isinstance(part, ast.Slice) for part in parts):
-            raise self.error(node, "assigning to a slice is not supported yet; write a loop")
-        if len(parts) != array.type.ndim:
-            raise self.error(node, f"`{ast.unparse(node)}` indexes a {array.type.ndim}-D array "
-                                   f"with {len(parts)} indices; partial indexing is not "
-                                   "supported yet")
         # Python evaluates every index expression before numpy checks any:
         # m[i, f()] calls f() even when i is out of range.
-        values = []
-        for part in parts:
-            index = self.expression(part)
-            if not isinstance(index.type, kt.ScalarType) or not index.type.is_int:
-                raise self.error(part, f"array index `{ast.unparse(part)}` must be an int, "
-                                       f"not {getattr(index.type, 'display', index.type)}")
-            values.append(self.convert(index, kt.i64, part))
+        values = [self.convert(self.expression(part), kt.i64, part) for part in parts]
         indices = [self.element_index(array, axis, index, part)
                    for axis, (index, part) in enumerate(zip(values, parts))]
         return array, indices
@@ -2076,7 +1569,7 @@ class FunctionCodeGenerator(LibraryCalls):
         size = self.dimension(array, axis, node)
         nonnegative = bool(index.nonneg or (index.constant is not None and index.constant >= 0))
         if self.boundscheck:
-            self.raises = True
+            self.may_raise = True
         return self.builder.kiln_index(index.ir, size.ir, axis, nonnegative,
                                        not self.boundscheck, self.loc(node))
 
@@ -2085,8 +1578,6 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def store_element(self, array: Value, indices, value: Value, node):
         dtype = array.type.dtype
-        if isinstance(value.type, kt.ArrayType):
-            raise self.error(node, "cannot store an array into an array element")
         # numpy stores a float into an int array as int(value) (so NaN, inf
         # and values beyond the 64-bit range raise, with numpy's texts)
         # wrapped to the array's width: 3e9 into an int32 array is
@@ -2096,48 +1587,42 @@ class FunctionCodeGenerator(LibraryCalls):
                                           too_large="Python int too large to convert to C long")
         else:
             converted = self.convert(value, dtype, node, explicit=True)
-        self.written |= set(array.origins)
         self.builder.store(converted.ir, array.ir, indices, self.loc(node))
 
 
 class ModuleCompiler:
-    """Compiles the functions of one module on demand: exported ones, and
-    the helpers they call (compiled as private functions)."""
+    """Generates the functions of one module on demand from their typed
+    trees (`types`, a type_inference.ModuleTypes): the requested ones, and
+    the helpers they call (generated as private functions)."""
 
-    def __init__(self, context):
+    def __init__(self, context, types):
         self.context = context
+        self.types = types
         self.functions = context.module_functions()
-        self.constants = context.module_constants()
+        self.constants = types.constants
         self.results: dict = {}          # name -> (func op, signature) | KilnCompileError
         self.in_progress: list = []
         self.order: list = []
         self.hit_recursion_limit = False
 
-    def signature(self, name, node=None) -> FunctionSignature:
+    def signature(self, name) -> FunctionSignature:
         if name in self.results:
             result = self.results[name]
             if isinstance(result, KilnCompileError):
                 raise result
             return result[1]
-        if name in self.in_progress:
-            return self.recursive_signature(name, node)
         return self.compile(name)[1]
-
-    def recursive_signature(self, name, node):
-        """A function called while it is being compiled: recursion. Native
-        code has no recursion limit (deep recursion would overflow the C
-        stack where CPython raises RecursionError), so it stays Python."""
-        raise KilnCompileError(self.context.diagnostic(
-            node or self.functions[name], f"recursion (`{name}` calls itself, directly or "
-            "through other functions) is not supported yet", name))
 
     def compile(self, name):
         func = self.functions[name]
         self.in_progress.append(name)
         try:
-            options = self.context.export_options(func)
-            exported = options is not None
-            generator = FunctionCodeGenerator(self.context, func, options or {}, self, exported)
+            typed = self.types.functions[name]
+            if not typed.ok or len(self.in_progress) != len(set(self.in_progress)):
+                # Inference rejects both (recursion included): a caller
+                # that reaches here is a bug.
+                raise InferenceMismatch(f"`{name}` is generated but did not type")
+            generator = FunctionCodeGenerator(self.context, typed, self)
             function, signature = generator.generate()
             signature.external_functions = generator.external_functions
         except KilnCompileError as error:
@@ -2252,31 +1737,39 @@ def run_with_deep_stack(function, *args):
     return outcome["value"]
 
 
-def generate_module(context, functions):
+def generate_module(context, functions, typed=None):
     """MLIR for the given exported functions and everything they call.
 
-    Returns (text, signatures of the compiled exported functions, failures:
-    name -> KilnCompileError for the exported functions that cannot be
-    compiled). A function that hits Python's recursion limit (a 2,000-term
-    sum) makes the whole generation run again on a deep stack."""
-    text, signatures, failures, deep = generate_module_once(context, functions)
+    `typed` is the type-inference stage's result (type_inference.ModuleTypes)
+    for these functions; it is inferred here when None. Returns (text,
+    signatures of the compiled exported functions, failures: name ->
+    KilnCompileError with every diagnostic for the exported functions that
+    cannot be compiled). A function that hits Python's recursion limit (a
+    2,000-term sum), in inference or here, makes both run again on a deep
+    stack."""
+    text, signatures, failures, deep = generate_module_once(context, functions, typed)
     if deep:
         try:
             text, signatures, failures, _ = run_with_deep_stack(
-                generate_module_once, context, functions)
+                generate_module_once, context, functions, None)
         except (RuntimeError, MemoryError, ValueError):
             pass  # no thread for it: keep the first result's fallbacks
     return text, signatures, failures
 
 
-def generate_module_once(context, functions):
-    compiler = ModuleCompiler(context)
-    failures = {}
+def generate_module_once(context, functions, typed=None):
+    if typed is None or typed.hit_recursion_limit:
+        typed = infer_module(context, functions)
+    compiler = ModuleCompiler(context, typed)
+    failures = dict(typed.failures)
     for func in functions:
+        if func.name in failures:
+            continue    # every type error of it is reported; it is not generated
         try:
             compiler.signature(func.name)
         except KilnCompileError as error:
             failures[func.name] = error
+    failures = {f.name: failures[f.name] for f in functions if f.name in failures}
     compiled = [compiler.results[name] for name in compiler.order
                 if not isinstance(compiler.results[name], KilnCompileError)]
     module = ir.Module(ir.file_location(context.path, 1, 1))
@@ -2288,21 +1781,13 @@ def generate_module_once(context, functions):
     for function, _ in compiled:
         module.add(function)
     wanted = [f.name for f in functions]
-    signatures = [sig for _, sig in compiled if sig.exported and sig.name in wanted]
+    signatures = [sig for _, sig in compiled
+                  if sig.exported and sig.name in wanted and sig.name not in failures]
     signatures.sort(key=lambda sig: wanted.index(sig.name))
     for signature in list(signatures):
         if not signature.elementwise:
             continue
         node = context.module_functions()[signature.name]
-        numeric = all(isinstance(p.type, kt.ScalarType) and not p.type.is_bool
-                      for p in signature.params)
-        result = signature.return_type
-        if not numeric or not isinstance(result, kt.ScalarType) or result.is_bool:
-            failures[signature.name] = KilnCompileError(context.diagnostic(
-                node, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
-                      "a number result", signature.name))
-            signatures.remove(signature)
-            continue
         if f"{signature.name}__array" in context.module_functions():
             # Its array version would take that function's symbol.
             failures[signature.name] = KilnCompileError(context.diagnostic(
@@ -2323,7 +1808,8 @@ def generate_module_once(context, functions):
                 raise
             failures[signature.name] = internal_compiler_error(context, node, exception)
             signatures.remove(signature)
-    return module.print(), signatures, failures, compiler.hit_recursion_limit
+    return module.print(), signatures, failures, \
+        compiler.hit_recursion_limit or typed.hit_recursion_limit
 
 
 ELEMENTWISE_RANK = 3

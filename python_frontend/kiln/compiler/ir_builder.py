@@ -327,9 +327,6 @@ class Builder:
 
     def __init__(self, block: Block | None = None):
         self.block = block
-        # Called when a check fails: True lets the op be built anyway (the
-        # generator's typing rounds discard IR built with unsettled types).
-        self.tolerate = None
 
     @contextmanager
     def at_end(self, block: Block):
@@ -378,8 +375,6 @@ class Builder:
 
     def fail(self, message, name, operands, result_types, attributes, location,
              operation=None):
-        if self.tolerate is not None and self.tolerate():
-            return
         if operation is None:
             operation = Operation(name, operands, attributes or {}, [], location)
             operation.results = [Value(t, None, operation) for t in result_types]

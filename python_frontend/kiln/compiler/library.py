@@ -4,7 +4,8 @@ numpy's) semantics, as a mixin of FunctionCodeGenerator.
 `math.f(x)` computes in double precision and raises what CPython raises
 (ValueError "math domain error", OverflowError "math range error");
 `np.f(x)` keeps a float32 operand in float32 and never raises, as numpy's
-scalar functions return NaN/inf instead.
+scalar functions return NaN/inf instead. The result types are inference's
+(`typing_rules`); this file only says which ops compute them.
 """
 
 from __future__ import annotations
@@ -13,10 +14,7 @@ import dataclasses
 import math
 
 from .. import typesystem as kt
-
-MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf,
-                  "nan": math.nan}
-NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
+from . import typing_rules as rules
 
 # name -> (MLIR op, domain check): the check names a method of the mixin.
 MATH_UNARY = {
@@ -40,7 +38,7 @@ MATH_UNARY = {
     "tanh": ("tanh", None),
     "fabs": ("absf", None),
 }
-MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
+MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}  # name -> MLIR op
 NUMPY_UNARY = {
     "sqrt": "sqrt", "exp": "exp", "expm1": "@expm1", "log": "log",
     "log2": "log2", "log10": "log10", "log1p": "@log1p", "sin": "sin",
@@ -49,22 +47,13 @@ NUMPY_UNARY = {
     "floor": "floor", "ceil": "ceil", "trunc": "trunc", "fabs": "absf",
     "rint": "roundeven",
 }
-NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
-               "double": kt.f64, "single": kt.f32}
-KILN_CASTS = {"f64": kt.f64, "f32": kt.f32, "i64": kt.i64, "i32": kt.i32}
-
-ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
-
-SUPPORTED_MATH = set(MATH_UNARY) | set(MATH_TO_INT) | {
-    "atan2", "hypot", "pow", "copysign", "fmod", "isnan", "isinf", "isfinite"}
-SUPPORTED_NUMPY = set(NUMPY_UNARY) | set(NUMPY_CASTS) | ALLOCATORS | {
-    "abs", "absolute", "minimum", "maximum", "arctan2", "hypot", "power", "copysign",
-    "isnan", "isinf", "isfinite", "fmod"}
+# np.f of two floats -> MLIR op (np.hypot calls libm).
+NUMPY_BINARY = {"arctan2": "atan2", "power": "powf", "copysign": "copysign", "fmod": "remf"}
 
 
 class LibraryCalls:
     """Needs the generator's IR helpers (arith, unary, cmpf, select, call),
-    constant, check, convert, negate, float_to_int and error."""
+    constant, check, convert, negate, float_to_int and the typed tree."""
 
     # ------------------------------------------------------------ predicates
     def float_predicate(self, predicate, a, b, node):
@@ -121,7 +110,6 @@ class LibraryCalls:
 
     # ------------------------------------------------------------ dispatch
     def as_double(self, value, node):
-        self.expect_scalar(value, node, "this function")
         return self.convert(value, kt.f64, node)
 
     def library_call(self, qualified, args, node):
@@ -130,21 +118,12 @@ class LibraryCalls:
             return self.math_call(name, args, node)
         if module == "numpy":
             return self.numpy_call(name, args, node)
-        if module == "kiln" and name in KILN_CASTS:
-            return self.cast_call(KILN_CASTS[name], args, node, f"kiln.{name}")
-        label = {"numpy": "np"}.get(module, module)
-        raise self.error(node, f"call to `{label}.{name}` is not supported yet")
-
-    def arity(self, args, count, node, label):
-        if len(args) != count:
-            raise self.error(node, f"{label}() takes {count} argument{'s' if count > 1 else ''}")
+        return self.cast_call(rules.KILN_CASTS[name], args, node)
 
     def math_call(self, name, args, node):
-        label = f"math.{name}"
         if name in MATH_UNARY:
             if name == "log" and len(args) == 2:
                 return self.math_log_base(args, node)
-            self.arity(args, 1, node, label)
             opname, check = MATH_UNARY[name]
             x = self.as_double(args[0], node)
             if check and check.startswith("domain"):
@@ -154,22 +133,17 @@ class LibraryCalls:
                 self.range_overflow(x, result, node)
             return result
         if name in MATH_TO_INT:
-            self.arity(args, 1, node, label)
             if args[0].type.is_int or args[0].type.is_bool:
                 return self.convert(args[0], kt.i64, node)
             x = self.as_double(args[0], node)
             rounded = self.unary(MATH_TO_INT[name], x, node)
             return self.float_to_int(rounded, kt.i64, node)
-        if name in ("isnan", "isinf", "isfinite"):
-            self.arity(args, 1, node, label)
+        if name in rules.MATH_PREDICATES:
             x = self.as_double(args[0], node)
             return {"isnan": self.is_nan, "isinf": self.is_inf,
                     "isfinite": self.is_finite}[name](x, node)
-        if name in ("atan2", "hypot", "pow", "copysign", "fmod"):
-            self.arity(args, 2, node, label)
-            x, y = (self.as_double(a, node) for a in args)
-            return getattr(self, f"math_{name}")(x, y, node)
-        raise self.error(node, f"call to `{label}` is not supported yet")
+        x, y = (self.as_double(a, node) for a in args)       # two floats
+        return getattr(self, f"math_{name}")(x, y, node)
 
     def unary_op(self, opname, x, node):
         if opname.startswith("@"):
@@ -222,47 +196,31 @@ class LibraryCalls:
     # --------------------------------------------------------------- numpy
     def numpy_float(self, value, node):
         """numpy's result type of a float function: f32 stays f32."""
-        self.expect_scalar(value, node, "this function")
-        if value.type == kt.f32:
-            return value
-        return self.convert(value, kt.f64, node)
+        return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
-        label = f"np.{name}"
-        if name in NUMPY_CASTS:
-            return self.cast_call(NUMPY_CASTS[name], args, node, label)
+        if name in rules.NUMPY_CASTS:
+            return self.cast_call(rules.NUMPY_CASTS[name], args, node)
         if name in NUMPY_UNARY:
-            self.arity(args, 1, node, label)
             x = self.numpy_float(args[0], node)
             return self.unary_op(NUMPY_UNARY[name], x, node)
         if name in ("abs", "absolute"):
-            self.arity(args, 1, node, label)
             return self.builtin_abs(args, node)
-        if name in ("isnan", "isinf", "isfinite"):
-            self.arity(args, 1, node, label)
+        if name in rules.MATH_PREDICATES:
             x = self.numpy_float(args[0], node)
             return {"isnan": self.is_nan, "isinf": self.is_inf,
                     "isfinite": self.is_finite}[name](x, node)
         if name in ("minimum", "maximum"):
-            self.arity(args, 2, node, label)
             return self.numpy_min_max(name == "minimum", args, node)
-        binary = {"arctan2": "atan2", "power": "powf", "copysign": "copysign",
-                  "fmod": "remf"}
-        if name in binary or name == "hypot":
-            self.arity(args, 2, node, label)
-            typed = self.operand_types(*args)
-            common = typed[0] if typed and typed[0] == kt.f32 else kt.f64
-            x, y = (self.convert(a, common, node) for a in args)
-            if name == "hypot":
-                return self.libm_call("hypotf" if common == kt.f32 else "hypot", [x, y], node)
-            return self.arith(binary[name], x, y, node)
-        raise self.error(node, f"call to `{label}` is not supported yet")
+        # Two floats, computed in the call's type (f32 only for two f32s).
+        common = self.typed.type_of(node)
+        x, y = (self.convert(a, common, node) for a in args)
+        if name == "hypot":
+            return self.libm_call("hypotf" if common == kt.f32 else "hypot", [x, y], node)
+        return self.arith(NUMPY_BINARY[name], x, y, node)
 
     def numpy_min_max(self, is_minimum, args, node):
-        typed = self.operand_types(*args)
-        if typed is None:
-            raise self.error(node, "np.minimum/np.maximum need numbers")
-        common = typed[0] if not typed[0].is_bool else kt.i64
+        common = self.typed.type_of(node)
         a, b = (self.convert(v, common, node) for v in args)
         if common.is_int:
             return self.arith("minsi" if is_minimum else "maxsi", a, b, node)
@@ -271,9 +229,7 @@ class LibraryCalls:
         keep_a = self.either(better, self.is_nan(a, node), node)
         return self.select(keep_a, a, b, node)
 
-    def cast_call(self, target, args, node, label):
-        self.arity(args, 1, node, label)
-        self.expect_scalar(args[0], node, label)
+    def cast_call(self, target, args, node):
         converted = self.convert(args[0], target, node, explicit=True)
         # `np.float64(1e-300)` is a typed numpy scalar, not a Python literal:
         # NEP 50 must not demote it next to a float32 (convert() returns a
@@ -284,10 +240,7 @@ class LibraryCalls:
 
     # ------------------------------------------------------------- builtins
     def builtin_round(self, args, node):
-        if len(args) != 1:
-            raise self.error(node, "round() with ndigits is not supported yet")
         value = args[0]
-        self.expect_scalar(value, node, "round()")
         if not value.type.is_float:
             return self.convert(value, kt.i64, node)
         # Python rounds half to even.

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
-from .library import (ALLOCATORS, KILN_CASTS, MATH_CONSTANTS, NUMPY_CONSTANTS, SUPPORTED_MATH,
-                      SUPPORTED_NUMPY)
+from .typing_rules import (ALLOCATORS, DTYPE_ATTRIBUTES, KILN_CASTS, MATH_CONSTANTS,
+                           NUMPY_CONSTANTS, SUPPORTED_MATH, SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -19,8 +19,7 @@ BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "r
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS)}
-DTYPE_NAMES = {"float64", "float32", "int64", "int32", "double", "single", "f64", "f32", "i64",
-               "i32"}
+DTYPE_NAMES = set(DTYPE_ATTRIBUTES)
 LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 
 STATEMENT_NAMES = {

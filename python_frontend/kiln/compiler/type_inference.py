@@ -2,6 +2,7 @@
 generation. It types every expression node and every variable of a
 function (and of every module function it calls) on the syntax tree,
 before any MLIR exists, and reports *all* type errors of a function at once.
+Code generation (`code_generator.py`) only reads what it computes.
 
 What it computes, per function (`TypedFunction`):
 
@@ -11,10 +12,13 @@ What it computes, per function (`TypedFunction`):
   parameters it may view);
 * the type of every expression node the code generator evaluates
   (`type_of(node)`, or `value_of(node)` for the NEP 50 facts: whether the
-  value is a *weak* Python literal, and its compile-time value);
+  value is a *weak* Python literal, and its compile-time value), and of the
+  operation of every `x op= v` (keyed by the statement);
 * the type of every variable (`variables`; one type per variable over the
-  whole function, the join of everything assigned to it), and which
-  variables each loop carries (`loop_carried`);
+  whole function, the join of everything assigned to it), what each array
+  variable may view (`variable_origins`), which variables each loop
+  carries (`loop_carried`), and the result of every `and`/`or` tail
+  (`tail_value`);
 * the typed functions of its callees (`callees`).
 
 How: variable types are flow-insensitive, so a loop can widen a variable
@@ -23,15 +27,17 @@ makes `s` a float). The stage walks the whole function once per *round*
 with the variable types found so far, widening them as assignments need
 it; the first round that changes nothing is the fixpoint (at most
 `MAX_TYPING_ROUNDS`). The walk visits statements in the order, and under the
-same control-flow rules (exits, loops, merges), as code generation will
-emit them, so the types are those code generation needs at each node.
+same control-flow rules (exits, loops, merges), as code generation emits
+them, so the types are those code generation needs at each node.
 
 Errors: a rule that fails records a `Diagnostic` (file:line:col) and gives
 the expression the type `UNKNOWN`, which every rule accepts silently, so
 one mistake is reported once and the walk goes on to the next. A failed
 statement is skipped; the diagnostics of all rounds are kept (each location
-once, first round first), so the first one is the error code generation
-used to stop at. The rules themselves are in `typing_rules.py`.
+once, first round first), so the first one is the error the former
+generator, which typed as it emitted, stopped at. A function with errors is
+not generated: each diagnostic is a fallback record of the build. The rules
+themselves are in `typing_rules.py`.
 
 Run it alone: `python3 -m kiln.compiler.type_inference mod.py [--types]`
 prints every type error of the module's exported functions (and of the
@@ -92,9 +98,12 @@ class TypedFunction:
     variables: dict = field(default_factory=dict)     # name -> VariableType
     values: dict = field(default_factory=dict)        # ast node -> TypedValue
     loop_carried: dict = field(default_factory=dict)  # ast.For/While -> [names]
-    # `a or b or c` is evaluated as `a or (b or c)`: the result type of the
-    # last n operands of a BoolOp node, for every tail code generation builds.
-    bool_op_tails: dict = field(default_factory=dict)  # (ast.BoolOp, n) -> type
+    # `a or b or c` is evaluated as `a or (b or c)`: the result of the last
+    # n operands of a BoolOp node, for every tail code generation builds.
+    bool_op_tails: dict = field(default_factory=dict)  # (ast.BoolOp, n) -> TypedValue
+    # Everything an array variable may view over the whole function (a
+    # loop-carried or merged array keeps every alias: frees depend on it).
+    variable_origins: dict = field(default_factory=dict)  # name -> frozenset
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
     diagnostics: list = field(default_factory=list)
 
@@ -111,10 +120,13 @@ class TypedFunction:
     def error(self) -> KilnCompileError:
         return KilnCompileError(self.diagnostics)
 
+    def tail_value(self, node: ast.BoolOp, count: int) -> TypedValue:
+        """The result of the last `count` operands of `node` (`b or c` in
+        `a or b or c`); the whole node's value for all of them."""
+        return self.bool_op_tails.get((node, count)) or self.value_of(node)
+
     def tail_type(self, node: ast.BoolOp, count: int):
-        """The type of the last `count` operands of `node` (`b or c` in
-        `a or b or c`); the whole node's type for all of them."""
-        return self.bool_op_tails.get((node, count)) or self.type_of(node)
+        return self.tail_value(node, count).type
 
 
 @dataclass
@@ -124,6 +136,7 @@ class ModuleTypes:
     not type to its KilnCompileError (all of its diagnostics)."""
     functions: dict
     failures: dict
+    constants: dict = field(default_factory=dict)   # the module's constants, as read once
     # Python's recursion limit stopped a function ("nested too deeply"): the
     # driver runs the stage again on a deep stack, as it does code generation.
     hit_recursion_limit: bool = False
@@ -131,12 +144,20 @@ class ModuleTypes:
 
 # ------------------------------------------------------------ AST helpers
 # Facts about statement lists that typing and code generation share.
-def assigned_names(stmts) -> list:
-    names = []
-    for stmt in stmts:
+def statement_facts(stmt) -> tuple:
+    """(the names `stmt` binds, in walk order; whether it contains a
+    `return`). Kept on the node: typing walks a function once per round and
+    code generation once more, and walking every expression each time
+    dominated both. The frontend never changes a parsed tree, so the facts
+    cannot go stale."""
+    facts = stmt.__dict__.get("_kiln_facts")
+    if facts is None:
+        names, returns = [], False
         for node in ast.walk(stmt):
-            targets = []
-            if isinstance(node, ast.Assign):
+            targets = ()
+            if isinstance(node, ast.Return):
+                returns = True
+            elif isinstance(node, ast.Assign):
                 targets = node.targets
             elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
                 targets = [node.target]
@@ -146,11 +167,19 @@ def assigned_names(stmts) -> list:
                     if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store) and \
                             leaf.id not in names:
                         names.append(leaf.id)
+        facts = stmt._kiln_facts = (tuple(names), returns)
+    return facts
+
+
+def assigned_names(stmts) -> list:
+    names = []
+    for stmt in stmts:
+        names += [name for name in statement_facts(stmt)[0] if name not in names]
     return names
 
 
 def contains_return(stmts) -> bool:
-    return any(isinstance(node, ast.Return) for stmt in stmts for node in ast.walk(stmt))
+    return any(statement_facts(stmt)[1] for stmt in stmts)
 
 
 def loop_exits(loop, kinds=(ast.Break,)) -> bool:
@@ -278,7 +307,8 @@ class FunctionTyping:
             params=params, return_type=self.return_type(), raises=self.raises,
             written_arrays=frozenset(self.written), variables=dict(self.var_types),
             values=self.values, loop_carried=self.carried_by_loop,
-            bool_op_tails=self.bool_op_tails, callees=dict(self.callees),
+            bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
+            callees=dict(self.callees),
             diagnostics=list(diagnostics))
 
     def resolve_parameters(self) -> list:
@@ -604,12 +634,14 @@ class FunctionTyping:
         if isinstance(target, ast.Name):
             current = self.load_name(target)
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.values[stmt] = result      # `x += v`: the operation's type, for code generation
             self.assign(target, result, stmt)
             return
         if isinstance(target, ast.Subscript):
             array = self.subscript_parts(target)
             current = TypedValue(array.type.dtype)
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.values[stmt] = result
             self.store_element(array, result, target)
             return
         self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
@@ -1009,11 +1041,10 @@ class FunctionTyping:
 
     def compare(self, left: TypedValue, right: TypedValue, node) -> TypedValue:
         self.scalar_operands(left, right)
-        typed = self.operand_types(left, right)
-        if typed is None:
+        common = rules.comparison_type((left.type, left.weak, left.constant),
+                                       (right.type, right.weak, right.constant))
+        if common is None:
             self.fail(node, "comparing arrays is not supported; compare elements")
-        common = rules.widen_for_literals(typed[0], [(left.weak, left.constant),
-                                                     (right.weak, right.constant)])
         self.convert(left, common, node)
         self.convert(right, common, node)
         return TypedValue(kt.boolean)
@@ -1064,8 +1095,9 @@ class FunctionTyping:
 
         self.region(rest)
         self.region(lambda: self.convert(first, result_type, node))
-        self.bool_op_tails[(node, len(operands))] = result_type
-        return TypedValue(result_type, weak=result_type.kind if result_weak else None)
+        value = TypedValue(result_type, weak=result_type.kind if result_weak else None)
+        self.bool_op_tails[(node, len(operands))] = value
+        return value
 
     def expr_IfExp(self, node):
         self.truthy(self.expression(node.test), node.test, quiet=True)
@@ -1290,8 +1322,8 @@ class FunctionTyping:
             typed = self.operand_types(result, candidate)
             if typed is None:
                 self.fail(node, f"{name}() needs numbers")
-            common = rules.widen_for_literals(typed[0], [(result.weak, result.constant),
-                                                         (candidate.weak, candidate.constant)])
+            common = rules.comparison_type((result.type, result.weak, result.constant),
+                                           (candidate.type, candidate.weak, candidate.constant))
             self.convert(result, common, node)
             self.convert(candidate, common, node)
             result = TypedValue(common, weak=typed[1])
@@ -1622,6 +1654,7 @@ def infer_module(context, functions=None) -> ModuleTypes:
                 func, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
                       "a number result", func.name))
     return ModuleTypes(functions=dict(typing.results), failures=failures,
+                       constants=typing.constants,
                        hit_recursion_limit=typing.hit_recursion_limit)
 
 

@@ -5,8 +5,9 @@ literals, joins at merges, and the result types of operators, builtins,
 Every rule here is a pure function of types (and, for Python literals, of
 the literal's kind and value). The type-inference stage
 (`type_inference.py`) applies them to a function's syntax tree; code
-generation will read the types that stage computed instead of applying the
-rules itself.
+generation reads the types that stage computed; where it emits a
+conversion between operands it asks the same rules (`comparison_type`,
+`fold_conversion`, `literal_fits`) rather than keeping copies.
 
 The vocabulary of types is `kiln.typesystem`'s (`ScalarType`, `ArrayType`,
 `TupleType`), the Python value `None` as the type of a call that returns
@@ -153,6 +154,17 @@ def widen_for_literals(common, literals):
             weak == "int" and not literal_fits(constant, common) for weak, constant in literals):
         return kt.i64
     return common
+
+
+def comparison_type(a, b):
+    """The type two scalar operands are compared in (`a < b`, and min/max,
+    which compare): their common type, widened to int64 when a Python int
+    literal among them does not fit it. `a` and `b` are (type, weak kind,
+    constant) triples; None when one is an array."""
+    typed = operand_types(a[0], a[1], b[0], b[1])
+    if typed is None:
+        return None
+    return widen_for_literals(typed[0], [(a[1], a[2]), (b[1], b[2])])
 
 
 def arithmetic_type(symbol: str, common: kt.ScalarType, weak):
@@ -304,6 +316,11 @@ NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": k
                "double": kt.f64, "single": kt.f32}
 KILN_CASTS = {"f64": kt.f64, "f32": kt.f32, "i64": kt.i64, "i32": kt.i32}
 ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
+
+# What the subset check accepts as `math.f` / `np.f` calls.
+SUPPORTED_MATH = set(MATH_UNARY_RAISES) | MATH_TO_INT | MATH_PREDICATES | set(MATH_BINARY_RAISES)
+SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
+    "abs", "absolute", "minimum", "maximum"}
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,

@@ -206,3 +206,13 @@ def test_conditional_expression_of_literals_is_weak(mod):
         f.big_literal_choice_times_int32(True)
     # `or`/`and` of Python literals likewise.
     assert f.literal_or_literal_times_int32(np.int32(2147483647)) == 2147483645
+
+
+# ---- campaign seed 20261203 (f6848, f8878): `~7`, `-True`, `+True` of
+# Python literals are Python ints, weak under NEP 50 (numpy 2's results,
+# written out: numpy 1.24 here casts by value).
+def test_unary_operators_keep_literals_weak(mod):
+    f = mod.native
+    assert f.int32_times_inverted_literal(np.int32(2**30)) == 0          # int32 wraps
+    assert f.unary_bool_literals_times_int32(np.int32(2**30)) == -2**31
+    assert f.inverted_literal_quotient_plus_float32() == float(np.float32(-0.8))

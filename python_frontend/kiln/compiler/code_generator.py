@@ -1072,24 +1072,23 @@ class FunctionCodeGenerator(LibraryCalls):
         if isinstance(node.op, ast.Not):
             return self.negate(self.truthy(operand, node), node)
         typed = self.typed_value(node)
+        if typed.constant is not None:      # `-5`, `~7`, `+True`: folded
+            return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+        scalar = typed.type
+        operand = self.convert(operand, scalar, node)
         if isinstance(node.op, ast.UAdd):
-            return self.convert(operand, typed.type, node)
-        if isinstance(node.op, ast.USub):
-            if typed.constant is not None:      # `-5`, `-2.5`: folded
-                return self.constant(typed.constant, typed.type, node, weak=typed.weak)
-            scalar = typed.type
-            operand = self.convert(operand, scalar, node)
+            result = operand
+        elif isinstance(node.op, ast.USub):
             if scalar.is_int:
                 zero = self.constant(0, scalar, node)
                 result = self.arith("subi", zero, operand, node)
             else:
                 result = self.unary("negf", operand, node)
-            result.weak = operand.weak
-            return result
-        scalar = typed.type      # `~x`
-        operand = self.convert(operand, scalar, node)
-        minus_one = self.constant(-1, scalar, node)
-        return self.arith("xori", operand, minus_one, node)
+        else:                               # `~x`
+            minus_one = self.constant(-1, scalar, node)
+            result = self.arith("xori", operand, minus_one, node)
+        result.weak = typed.weak
+        return result
 
     def needs_exact_compare(self, value: Value) -> bool:
         """An i64 that a double may not hold exactly (beyond 2**53)."""

@@ -1023,20 +1023,27 @@ class FunctionTyping:
         if isinstance(node.op, ast.Not):
             self.truthy(operand, node)
             return TypedValue(kt.boolean)
-        if isinstance(node.op, ast.UAdd):
-            return self.convert(operand, kt.i64, node) if operand.type.is_bool else operand
-        if isinstance(node.op, ast.USub):
-            if operand.constant is not None and not isinstance(operand.constant, bool) and (
-                    operand.constant != rules.INT64_MIN):
-                return self.literal(-operand.constant, operand.type, weak=operand.weak)
-            operand = self.convert(operand, rules.negation_type(operand.type), node)
-            return TypedValue(operand.type, weak=operand.weak)
-        if isinstance(node.op, ast.Invert):
-            scalar = rules.negation_type(operand.type)
-            if scalar.is_float:
-                self.fail(node, "operator `~` needs an int operand")
-            self.convert(operand, scalar, node)
-            return TypedValue(scalar)
+        # `-3`, `~7`, `+True` of Python literals are Python ints (weak under
+        # NEP 50; a bool becomes an int), and fold.
+        weak = rules.unary_weak(operand.weak)
+        scalar = rules.negation_type(operand.type)
+        constant = operand.constant
+        if isinstance(node.op, ast.Invert) and scalar.is_float:
+            self.fail(node, "operator `~` needs an int operand")
+        if isinstance(node.op, ast.UAdd) and not operand.type.is_bool:
+            return operand
+        self.convert(operand, scalar, node)
+        if constant is not None and not isinstance(constant, float) and scalar.is_int:
+            constant = int(constant)
+        if constant is not None:
+            if isinstance(node.op, ast.UAdd):
+                return self.literal(constant, scalar, weak=weak)
+            if isinstance(node.op, ast.USub) and constant != rules.INT64_MIN:
+                return self.literal(-constant, scalar, weak=weak)
+            if isinstance(node.op, ast.Invert):
+                return self.literal(~constant, scalar, weak=weak)
+        if isinstance(node.op, (ast.UAdd, ast.USub, ast.Invert)):
+            return TypedValue(scalar, weak=weak)
         self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
     def compare(self, left: TypedValue, right: TypedValue, node) -> TypedValue:

@@ -352,6 +352,11 @@ def abs_type(scalar: kt.ScalarType) -> kt.ScalarType:
     return kt.i64 if scalar.is_bool else scalar
 
 
+def unary_weak(operand_weak):
+    """The weak kind of `-x`, `+x`, `~x`: a Python bool becomes a Python int."""
+    return "int" if operand_weak == "bool" else operand_weak
+
+
 def negation_type(scalar: kt.ScalarType) -> kt.ScalarType:
     """-x and ~x: bools compute as ints."""
     return kt.i64 if scalar.is_bool else scalar

@@ -283,3 +283,20 @@ def big_literal_choice_times_int32(flag: bool) -> int:
 @kiln.export
 def literal_or_literal_times_int32(x: kiln.i32) -> int:
     return (0 or 3) * x
+
+
+# ---- unary operators on Python literals give Python ints (NEP 50 weak)
+@kiln.export
+def int32_times_inverted_literal(x: kiln.i32) -> int:
+    product: int = (x + 0) * (~7)
+    return product
+
+
+@kiln.export
+def unary_bool_literals_times_int32(x: kiln.i32) -> int:
+    return (-True) * x + (+True) * x + (~True) * x
+
+
+@kiln.export
+def inverted_literal_quotient_plus_float32() -> float:
+    return ((~3) / 5) + (np.hypot(kiln.f32(0.1), kiln.f32(1.5)) // 2)

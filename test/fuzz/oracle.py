@@ -115,6 +115,15 @@ class _Rewriter(ast.NodeTransformer):
         return ast.copy_location(rt_call("binop", ast.Constant(symbol), node.left, node.right),
                                  node)
 
+    def visit_IfExp(self, node):
+        # `a if c else b` -> rt.conditional(c, lambda: a, lambda: b): one
+        # static type for both branches (semantics.conditional).
+        self.generic_visit(node)
+        no_arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                     kw_defaults=[], kwarg=None, defaults=[])
+        thunks = [ast.Lambda(args=no_arguments, body=branch) for branch in (node.body, node.orelse)]
+        return ast.copy_location(rt_call("conditional", node.test, *thunks), node)
+
     def visit_Return(self, node):
         self.generic_visit(node)
         if node.value is not None:
@@ -150,6 +159,7 @@ class Runtime:
     coerce = staticmethod(S.coerce)
     binop = staticmethod(S.binop)
     argument = staticmethod(S.argument)
+    conditional = staticmethod(S.conditional)
 
     @staticmethod
     def unpack(kinds, value):

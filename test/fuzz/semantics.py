@@ -171,6 +171,53 @@ def common(x, y):
     return promote(ka, kb), None
 
 
+WEAK_DEFAULT_KIND = {"int": "i64", "float": "f64", "bool": "bool"}
+KIND_OF_WEAK = {"i64": "int", "f64": "float", "bool": "bool"}
+
+
+def conditional(condition, then_thunk, else_thunk):
+    """`a if c else b`. Kiln gives a conditional expression one static type,
+    the join of both branches, as a variable assigned in both would have
+    (docs/language.md "Types"); CPython's value is whichever branch ran. So
+    the oracle evaluates the branch that runs, then the other one only for
+    its type (fuzzer expressions have no side effects), and converts. When
+    the other branch raises, its type is unknown: the input is discarded."""
+    taken_then = bool(condition)
+    taken, other = (then_thunk, else_thunk) if taken_then else (else_thunk, then_thunk)
+    value = taken()
+    try:
+        other_value = other()
+    except Exception:  # noqa: BLE001 - any failure leaves the type unknown
+        raise OutsideDomain("the branch of a conditional expression that does not run "
+                            "raises, so the expression's type is unknown") from None
+    if taken_then:
+        return join_branches(value, other_value, value)
+    return join_branches(other_value, value, value)
+
+
+def join_branches(then_value, else_value, taken):
+    """The taken value converted to the join of the branches' types, in
+    Kiln's order (then, else): two Python literals stay a Python number; a
+    literal meets a typed value as NEP 50 says; an int literal beyond int32
+    on the else side widens an int32 join to int64, like a variable."""
+    if not all(isinstance(v, (Num, bool, int, float)) for v in (then_value, else_value)):
+        return taken
+    then_kind, then_weak, _ = parts(then_value)
+    else_kind, else_weak, else_v = parts(else_value)
+    if then_weak and else_weak:
+        kind = promote(WEAK_DEFAULT_KIND[then_weak], WEAK_DEFAULT_KIND[else_weak])
+        return result(kind, KIND_OF_WEAK[kind], value_of(taken, kind))
+    if then_weak:
+        kind = weak_promote(else_kind, then_weak)
+    elif else_weak:
+        kind = weak_promote(then_kind, else_weak)
+        if kind == "i32" and else_weak == "int" and not -2**31 <= else_v < 2**31:
+            kind = "i64"
+    else:
+        kind = promote(then_kind, else_kind)
+    return result(kind, None, value_of(taken, kind))
+
+
 def value_of(x, kind):
     _, weak, v = parts(x)
     if kind in INT_KINDS or kind == "bool":

@@ -2,7 +2,29 @@
 #define KILN_OPS_TD
 
 include "lib/Dialect/KilnDialect.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// The numbers are the C ABI's (runtime/kiln_abi.h, KILN_ERROR_KINDS):
+// lib/Dialect/KilnAbi.h static_asserts that both lists agree.
+def Kiln_ErrorKind : I32Enum<"ErrorKind",
+    "the Python exception a compiled function raises", [
+      I32EnumCase<"ZeroDivisionError", 1>,
+      I32EnumCase<"IndexError", 2>,
+      I32EnumCase<"ValueError", 3>,
+      I32EnumCase<"OverflowError", 4>,
+      I32EnumCase<"AssertionError", 5>,
+      I32EnumCase<"RuntimeError", 6>,
+      I32EnumCase<"TypeError", 7>,
+      I32EnumCase<"MemoryError", 8>,
+      I32EnumCase<"RecursionError", 9>,
+    ]> {
+  let cppNamespace = "::kiln";
+}
+
+// Written as the bare name or as a string in kiln.check (`IndexError` or
+// `"IndexError"`; the frontend writes the string); printed bare.
+def Kiln_ErrorKindAttr : EnumAttr<Kiln_Dialect, Kiln_ErrorKind, "error_kind">;
 
 def Kiln_CheckOp : Kiln_Op<"check"> {
   let summary = "Raise a Python exception unless a condition holds";
@@ -13,12 +35,15 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
     location appended. `kiln-lower-checks` turns the op into an early return
     that fills the function's `kiln.error_slot` argument.
 
+    `kind` is one of the exception kinds of the C ABI (`ErrorKind`), written
+    bare or quoted.
+
     ```mlir
-    kiln.check %in_bounds, "IndexError",
+    kiln.check %in_bounds, IndexError,
         "index {} is out of bounds for axis 0 with size {}" (%i, %n)
     ```
   }];
-  let arguments = (ins I1:$condition, StrAttr:$kind, StrAttr:$message,
+  let arguments = (ins I1:$condition, Kiln_ErrorKindAttr:$kind, StrAttr:$message,
                        Variadic<I64>:$args);
   let assemblyFormat = [{
     $condition `,` $kind `,` $message (`(` $args^ `)`)? attr-dict

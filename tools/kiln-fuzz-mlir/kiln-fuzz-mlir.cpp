@@ -120,7 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(kiln::createKilnLowerChecks());
   });
   runOnClone(*module, [](mlir::PassManager &pm) {
-    pm.addPass(kiln::createKilnStripMetadata());
+    pm.addPass(kiln::createKilnStripMLIRMetadata());
   });
 
   // The whole pipeline, as kilnc runs it (-O0 skips kiln-vectorize).

@@ -2,16 +2,11 @@
 #include "lib/Dialect/KilnAbi.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/DialectImplementation.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
 #include "lib/Dialect/KilnDialect.cpp.inc"
 #include "lib/Dialect/KilnEnums.cpp.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "lib/Dialect/KilnAttrs.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "lib/Dialect/KilnOps.cpp.inc"
@@ -19,10 +14,6 @@ using namespace mlir;
 namespace kiln {
 
 void KilnDialect::initialize() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "lib/Dialect/KilnAttrs.cpp.inc"
-      >();
   addOperations<
 #define GET_OP_LIST
 #include "lib/Dialect/KilnOps.cpp.inc"

@@ -2,7 +2,7 @@
 #define KILN_LIB_DIALECT_KILNDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
-#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
@@ -10,9 +10,6 @@
 
 #include "lib/Dialect/KilnDialect.h.inc"
 #include "lib/Dialect/KilnEnums.h.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "lib/Dialect/KilnAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "lib/Dialect/KilnOps.h.inc"

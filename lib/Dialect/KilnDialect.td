@@ -12,8 +12,6 @@ def Kiln_Dialect : Dialect {
     wherever Python and C agree, and `kiln` ops where they do not: raising a
     Python exception from compiled code is the first of them.
   }];
-  // The exception kind of kiln.check is an attribute of this dialect.
-  let useDefaultAttributePrinterParser = 1;
 }
 
 class Kiln_Op<string mnemonic, list<Trait> traits = []>

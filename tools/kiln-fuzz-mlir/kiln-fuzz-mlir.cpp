@@ -101,7 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t hash = llvm::hash_value(llvm::StringRef(text));
   kiln::KilnVectorizeOptions vectorizeOptions;
   static const unsigned kBits[] = {0, 128, 256, 512};
-  static const char *const kTails[] = {"auto", "mask", "epilogue"};
+  static const kiln::TailStrategy kTails[] = {kiln::TailStrategy::Auto,
+                                             kiln::TailStrategy::Mask,
+                                             kiln::TailStrategy::Epilogue};
   vectorizeOptions.vectorBits = kBits[hash % 4];
   vectorizeOptions.tail = kTails[(hash >> 2) % 3];
   vectorizeOptions.interleave = (hash >> 4) % 3;

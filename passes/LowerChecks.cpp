@@ -1,6 +1,6 @@
 #include "passes/Passes.h"
 
-#include "lib/Dialect/ErrorKinds.h"
+#include "lib/Dialect/KilnAbi.h"
 #include "lib/Dialect/KilnDialect.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -192,7 +192,7 @@ private:
       LLVM::StoreOp::create(builder, loc, constant, fieldAddress(offset));
     };
     storeI32(ErrorRecordLayout::kindOffset,
-             static_cast<int32_t>(*parseErrorKind(check.getKind())));
+             static_cast<int32_t>(check.getKind()));
     storeI32(ErrorRecordLayout::lineOffset, line);
     storeI32(ErrorRecordLayout::columnOffset, column);
     storeI32(ErrorRecordLayout::numArgsOffset,
@@ -204,7 +204,8 @@ private:
     for (auto [index, arg] : llvm::enumerate(check.getArgs()))
       LLVM::StoreOp::create(
           builder, loc, arg,
-          fieldAddress(ErrorRecordLayout::argsOffset + 8 * index));
+          fieldAddress(ErrorRecordLayout::argsOffset +
+                       ErrorRecordLayout::argSize * index));
     freeOwnedAllocations(builder, loc, check);
     returnZeros(builder, loc, func);
     check.erase();

@@ -4,7 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
 #include <limits>
@@ -19,12 +19,14 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-// Small arith vocabulary with the builder and location bound once.
+// Small arith vocabulary with the builder and location bound once. The
+// builder is the conversion's rewriter, so that every op made here is known
+// to the conversion driver.
 class Emitter {
 public:
-  Emitter(Operation *anchor) : builder(anchor), loc(anchor->getLoc()) {}
+  Emitter(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
 
-  OpBuilder builder;
+  OpBuilder &builder;
   Location loc;
 
   Value constant(Type type, double value) {
@@ -60,7 +62,7 @@ public:
     return cmpf(arith::CmpFPredicate::OLT, magnitude,
                 constant(x.getType(), std::numeric_limits<double>::infinity()));
   }
-  void check(Value condition, StringRef kind, StringRef message,
+  void check(Value condition, ErrorKind kind, StringRef message,
              ValueRange args = {}) {
     CheckOp::create(builder, loc, condition, kind, message, args);
   }
@@ -97,7 +99,7 @@ Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
   Value zero = e.constant(type, 0);
   bool mayBeZero = !isNonZeroConstant(b);
   if (mayBeZero)
-    e.check(e.cmpi(arith::CmpIPredicate::ne, b, zero), "ZeroDivisionError",
+    e.check(e.cmpi(arith::CmpIPredicate::ne, b, zero), ErrorKind::ZeroDivisionError,
             isFloorDiv ? "integer division or modulo by zero"
                        : "integer modulo by zero");
   bool mayBeMinusOne = !(isNonZeroConstant(b) && !isConstantInt(b, -1));
@@ -138,7 +140,7 @@ Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
   Type type = a.getType();
   Value zero = e.constant(type, 0.0);
   if (!isNonZeroConstant(b))
-    e.check(e.cmpf(arith::CmpFPredicate::UNE, b, zero), "ZeroDivisionError",
+    e.check(e.cmpf(arith::CmpFPredicate::UNE, b, zero), ErrorKind::ZeroDivisionError,
             isFloorDiv ? "float floor division by zero" : "float modulo");
   Value mod = arith::RemFOp::create(e.builder, e.loc, a, b);
   Value modNonZero = e.cmpf(arith::CmpFPredicate::UNE, mod, zero);
@@ -173,9 +175,9 @@ Value lowerPow(Emitter &e, Value base, Value exponent) {
     Value zero = e.constant(type, 0);
     e.check(e.negate(e.andi(e.cmpi(arith::CmpIPredicate::eq, base, zero),
                             e.cmpi(arith::CmpIPredicate::slt, exponent, zero))),
-            "ZeroDivisionError", "0.0 cannot be raised to a negative power");
+            ErrorKind::ZeroDivisionError, "0.0 cannot be raised to a negative power");
     e.check(e.cmpi(arith::CmpIPredicate::sge, exponent, e.constant(type, 0)),
-            "ValueError",
+            ErrorKind::ValueError,
             "negative exponent: int ** negative int would be a float; write "
             "float(x) ** n");
     return math::IPowIOp::create(e.builder, e.loc, base, exponent);
@@ -186,25 +188,25 @@ Value lowerPow(Emitter &e, Value base, Value exponent) {
   e.check(e.negate(e.andi(e.andi(e.cmpf(arith::CmpFPredicate::OEQ, base, zero),
                                  e.cmpf(arith::CmpFPredicate::OLT, exponent, zero)),
                           e.isFinite(exponent))),
-          "ZeroDivisionError", "0.0 cannot be raised to a negative power");
+          ErrorKind::ZeroDivisionError, "0.0 cannot be raised to a negative power");
   Value fractional = e.cmpf(arith::CmpFPredicate::ONE,
                             math::FloorOp::create(e.builder, e.loc, exponent),
                             exponent);
   e.check(e.negate(e.andi(e.andi(e.cmpf(arith::CmpFPredicate::OLT, base, zero),
                                  finite),
                           fractional)),
-          "ValueError",
+          ErrorKind::ValueError,
           "a negative number raised to a fractional power is complex, which "
           "Kiln does not support");
   Value result = math::PowFOp::create(e.builder, e.loc, base, exponent);
-  e.check(e.negate(e.andi(e.isInf(result), finite)), "OverflowError",
+  e.check(e.negate(e.andi(e.isInf(result), finite)), ErrorKind::OverflowError,
           "(34, 'Numerical result out of range')");
   return result;
 }
 
-Value lowerIndex(Emitter &e, IndexOp op) {
+Value lowerIndex(Emitter &e, IndexOp op, IndexOp::Adaptor operands) {
   Type i64 = e.builder.getI64Type();
-  Value index = op.getIndex(), size = op.getSize();
+  Value index = operands.getIndex(), size = operands.getSize();
   Value position = index;
   if (!op.getNonnegative()) {
     Value negative = e.cmpi(arith::CmpIPredicate::slt, index, e.constant(i64, 0));
@@ -216,14 +218,13 @@ Value lowerIndex(Emitter &e, IndexOp op) {
     Value inside = e.cmpi(arith::CmpIPredicate::ult, position, size);
     std::string message = "index {} is out of bounds for axis " +
                           std::to_string(op.getAxis()) + " with size {}";
-    e.check(inside, "IndexError", message, ValueRange{index, size});
+    e.check(inside, ErrorKind::IndexError, message, ValueRange{index, size});
   }
   return arith::IndexCastOp::create(e.builder, e.loc, e.builder.getIndexType(),
                                     position);
 }
 
-Value lowerTruthy(Emitter &e, TruthyOp op) {
-  Value value = op.getValue();
+Value lowerTruthy(Emitter &e, Value value) {
   Value zero = e.constant(value.getType(), 0);
   if (isa<FloatType>(value.getType()))
     return e.cmpf(arith::CmpFPredicate::UNE, value, zero);
@@ -241,8 +242,9 @@ void guardAtan2OfZeros(ModuleOp module) {
   SmallVector<math::Atan2Op> calls;
   module.walk([&](math::Atan2Op op) { calls.push_back(op); });
   for (math::Atan2Op op : calls) {
-    Emitter e(op);
-    e.builder.setInsertionPointAfter(op);
+    OpBuilder builder(op);
+    builder.setInsertionPointAfter(op);
+    Emitter e(builder, op.getLoc());
     Value y = op.getLhs(), x = op.getRhs();
     Type type = op.getType();
     Value zero = e.constant(type, 0.0);
@@ -260,39 +262,88 @@ void guardAtan2OfZeros(ModuleOp module) {
   }
 }
 
+// One pattern per kiln op with Python semantics: the op's expansion is
+// built in front of it and replaces its result.
+template <typename SourceOp>
+class LowerKilnOp : public OpConversionPattern<SourceOp> {
+public:
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using Adaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, Adaptor operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    rewriter.replaceOp(op, lower(e, op, operands));
+    return success();
+  }
+
+private:
+  Value lower(Emitter &e, SourceOp op, Adaptor operands) const;
+};
+
+template <>
+Value LowerKilnOp<FloorDivOp>::lower(Emitter &e, FloorDivOp op,
+                                     Adaptor operands) const {
+  return isa<FloatType>(op.getType())
+             ? lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), true)
+             : lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), true);
+}
+
+template <>
+Value LowerKilnOp<ModOp>::lower(Emitter &e, ModOp op, Adaptor operands) const {
+  return isa<FloatType>(op.getType())
+             ? lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), false)
+             : lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), false);
+}
+
+template <>
+Value LowerKilnOp<PowOp>::lower(Emitter &e, PowOp, Adaptor operands) const {
+  return lowerPow(e, operands.getLhs(), operands.getRhs());
+}
+
+template <>
+Value LowerKilnOp<IndexOp>::lower(Emitter &e, IndexOp op,
+                                  Adaptor operands) const {
+  return lowerIndex(e, op, operands);
+}
+
+template <>
+Value LowerKilnOp<TruthyOp>::lower(Emitter &e, TruthyOp,
+                                   Adaptor operands) const {
+  return lowerTruthy(e, operands.getValue());
+}
+
+template <>
+Value LowerKilnOp<ToFloatOp>::lower(Emitter &e, ToFloatOp op,
+                                    Adaptor operands) const {
+  return arith::SIToFPOp::create(e.builder, e.loc, op.getType(),
+                                 operands.getValue());
+}
+
 class LowerToStd : public impl::KilnLowerToStdBase<LowerToStd> {
 public:
   void runOnOperation() override {
     guardAtan2OfZeros(getOperation());
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (isa<FloorDivOp, ModOp, PowOp, IndexOp, TruthyOp, ToFloatOp>(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops) {
-      Emitter e(op);
-      Value replacement =
-          llvm::TypeSwitch<Operation *, Value>(op)
-              .Case([&](FloorDivOp div) {
-                return isa<FloatType>(div.getType())
-                           ? lowerFloatDivision(e, div.getLhs(), div.getRhs(), true)
-                           : lowerIntegerDivision(e, div.getLhs(), div.getRhs(), true);
-              })
-              .Case([&](ModOp mod) {
-                return isa<FloatType>(mod.getType())
-                           ? lowerFloatDivision(e, mod.getLhs(), mod.getRhs(), false)
-                           : lowerIntegerDivision(e, mod.getLhs(), mod.getRhs(), false);
-              })
-              .Case([&](PowOp pow) { return lowerPow(e, pow.getLhs(), pow.getRhs()); })
-              .Case([&](IndexOp index) { return lowerIndex(e, index); })
-              .Case([&](TruthyOp truthy) { return lowerTruthy(e, truthy); })
-              .Case([&](ToFloatOp convert) -> Value {
-                return arith::SIToFPOp::create(e.builder, e.loc, convert.getType(),
-                                               convert.getValue());
-              });
-      op->getResult(0).replaceAllUsesWith(replacement);
-      op->erase();
-    }
+
+    // Every kiln op must be gone afterwards except the two that
+    // kiln-lower-checks lowers once the CFG is unstructured: an op left over
+    // is this pass's failure, with the op's location, not a translation
+    // error later. Every other op is legal as it is: the driver would
+    // otherwise try to fold the ops it does not know, which is the
+    // canonicalizer's job, not this pass's.
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<KilnDialect>();
+    target.addLegalOp<CheckOp, PropagateErrorOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+
+    RewritePatternSet patterns(&getContext());
+    patterns.add<LowerKilnOp<FloorDivOp>, LowerKilnOp<ModOp>,
+                 LowerKilnOp<PowOp>, LowerKilnOp<IndexOp>,
+                 LowerKilnOp<TruthyOp>, LowerKilnOp<ToFloatOp>>(&getContext());
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
   }
 };
 

@@ -16,6 +16,10 @@
 
 namespace kiln {
 
+// Values of kiln-vectorize's enum options (declared in Passes.td).
+enum class VectorIsa { FromModule, SSE, AVX, AVX2, AVX512 };
+enum class TailStrategy { Auto, Mask, Epilogue };
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -24,7 +24,7 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     ```mlir
     func.func @div(%a: i64, %b: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64 {
       %nonzero = arith.cmpi ne, %b, %c0 : i64
-      kiln.check %nonzero, "ZeroDivisionError", "integer division or modulo by zero"
+      kiln.check %nonzero, ZeroDivisionError, "integer division or modulo by zero"
       %q = arith.floordivsi %a, %b : i64
       return %q : i64
     }
@@ -55,7 +55,7 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
   ];
 }
 
-def KilnStripMetadata : Pass<"kiln-strip-metadata", "::mlir::ModuleOp"> {
+def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp"> {
   let summary = "Drop source locations and Kiln's frontend attributes once "
                 "nothing reads them";
   let description = [{
@@ -152,12 +152,21 @@ def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
   let summary = "Lower kiln ops with Python semantics to arith, math and kiln.check";
   let description = [{
     Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index`,
-    `kiln.to_float` and `kiln.truthy` into upstream ops. Each error CPython would raise becomes a
-    `kiln.check` (lowered later by `kiln-lower-checks`); a check whose
-    divisor is a non-zero constant is not emitted at all. Each `math.atan2`
-    is followed by a select of C99's result for two zero operands (+-0, or
-    +-pi when x is -0): upstream's folder gives NaN there, and operands may
-    become constant zeros in any later canonicalization.
+    `kiln.to_float` and `kiln.truthy` into upstream ops, one rewrite pattern
+    each, under a conversion target on which every `kiln` op except
+    `kiln.check` and `kiln.propagate_error` (both lowered by
+    `kiln-lower-checks`) is illegal: an op left over fails the pass with a
+    diagnostic at the op. Each error CPython would raise becomes a
+    `kiln.check`; a check whose divisor is a non-zero constant is not
+    emitted at all. Integer `//` and `%` divide by 1 when the divisor is 0
+    or -1 (the check raises; the -1 result is patched by a select):
+    upstream marks `arith.floordivsi` and `arith.remsi` `Pure`, so
+    loop-invariant code motion may hoist a division above its check, even
+    out of a loop that runs zero times, and the division itself must never
+    trap. Each `math.atan2` is followed by a select of C99's result for two
+    zero operands (+-0, or +-pi when x is -0): upstream's folder gives NaN
+    there, and operands may become constant zeros in any later
+    canonicalization.
 
     Before:
 
@@ -169,7 +178,7 @@ def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
 
     ```mlir
     %nonzero = arith.cmpi ne, %b, %c0 : i64
-    kiln.check %nonzero, "ZeroDivisionError", "integer division or modulo by zero"
+    kiln.check %nonzero, ZeroDivisionError, "integer division or modulo by zero"
     %is_m1 = arith.cmpi eq, %b, %cm1 : i64
     %safe = arith.select %is_m1, %c1, %b : i64
     %floor = arith.floordivsi %a, %safe : i64
@@ -307,15 +316,33 @@ def KilnVectorize : Pass<"kiln-vectorize", "::mlir::ModuleOp"> {
            "module's `kiln.vector_bits` attribute, which kilnc sets from "
            "--target-cpu, else 256. VF is this width over the widest element "
            "type of the loop.">,
-    Option<"targetIsa", "target-isa", "std::string", /*default=*/"\"\"",
-           "Vector ISA for libmvec names: sse, avx, avx2 or avx512. Empty "
-           "takes the module's `kiln.vector_isa` attribute, else avx2.">,
+    Option<"targetIsa", "target-isa", "::kiln::VectorIsa",
+           /*default=*/"::kiln::VectorIsa::FromModule",
+           "Vector ISA for libmvec names. `module` (the default) takes the "
+           "module's `kiln.vector_isa` attribute, which kilnc sets from "
+           "--target-cpu, else avx2.",
+           [{::llvm::cl::values(
+             clEnumValN(::kiln::VectorIsa::FromModule, "module",
+                        "the module's kiln.vector_isa attribute, else avx2"),
+             clEnumValN(::kiln::VectorIsa::SSE, "sse", "SSE4 (libmvec 'b')"),
+             clEnumValN(::kiln::VectorIsa::AVX, "avx", "AVX (libmvec 'c')"),
+             clEnumValN(::kiln::VectorIsa::AVX2, "avx2", "AVX2 (libmvec 'd')"),
+             clEnumValN(::kiln::VectorIsa::AVX512, "avx512",
+                        "AVX-512 (libmvec 'e')"))}]>,
     Option<"interleave", "interleave", "unsigned", /*default=*/"0",
            "Vector iterations per main-loop iteration. 0 picks 4 for loops "
            "with reductions (to hide the add latency) and 2 otherwise.">,
-    Option<"tail", "tail", "std::string", /*default=*/"\"auto\"",
-           "How the last n % (VF * interleave) elements run: `mask` (masked "
-           "vector iterations), `epilogue` (the scalar loop) or `auto`.">,
+    Option<"tail", "tail", "::kiln::TailStrategy",
+           /*default=*/"::kiln::TailStrategy::Auto",
+           "How the last n % (VF * interleave) elements run",
+           [{::llvm::cl::values(
+             clEnumValN(::kiln::TailStrategy::Auto, "auto",
+                        "masking for 32/64-bit data on 256/512-bit targets, "
+                        "the epilogue otherwise"),
+             clEnumValN(::kiln::TailStrategy::Mask, "mask",
+                        "masked vector iterations"),
+             clEnumValN(::kiln::TailStrategy::Epilogue, "epilogue",
+                        "the original scalar loop"))}]>,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

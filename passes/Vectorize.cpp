@@ -312,7 +312,7 @@ struct LoopAnalysis {
       return true;
     }
     if (auto check = dyn_cast<CheckOp>(op)) {
-      if (check.getKind() == "IndexError")
+      if (check.getKind() == ErrorKind::IndexError)
         return refuse("bounds check at " + lineOf(op->getLoc()) +
                       " could not be hoisted out of the loop");
       checks.push_back(op);
@@ -1196,8 +1196,11 @@ public:
       target.isa = isa.getValue().str();
     if (vectorBits != 0)
       target.vectorBits = vectorBits;
-    if (!targetIsa.empty())
-      target.isa = targetIsa;
+    // The option's value names are the one list of ISAs: the module
+    // attribute (set by kilnc) must be one of them too.
+    auto &isaNames = targetIsa.getParser();
+    if (targetIsa != VectorIsa::FromModule)
+      target.isa = isaNames.findArgStrForValue(targetIsa)->str();
     if (target.vectorBits != 128 && target.vectorBits != 256 &&
         target.vectorBits != 512) {
       module.emitError() << "kiln-vectorize: vector-bits must be 128, 256 or "
@@ -1205,16 +1208,15 @@ public:
                          << target.vectorBits;
       return signalPassFailure();
     }
-    if (!llvm::is_contained({"sse", "avx", "avx2", "avx512"}, target.isa)) {
-      module.emitError() << "kiln-vectorize: target-isa must be sse, avx, avx2 "
-                            "or avx512, got '"
+    SmallVector<StringRef> knownIsas;
+    for (unsigned i = 0, e = isaNames.getNumOptions(); i != e; ++i)
+      if (isaNames.getOption(i) != "module")
+        knownIsas.push_back(isaNames.getOption(i));
+    if (!llvm::is_contained(knownIsas, target.isa)) {
+      module.emitError() << "kiln-vectorize: the module's kiln.vector_isa must "
+                            "be one of "
+                         << llvm::join(knownIsas, ", ") << ", got '"
                          << target.isa << "'";
-      return signalPassFailure();
-    }
-    if (tail != "auto" && tail != "mask" && tail != "epilogue") {
-      module.emitError() << "kiln-vectorize: tail must be auto, mask or "
-                            "epilogue, got '"
-                         << tail << "'";
       return signalPassFailure();
     }
     this->target = target;
@@ -1278,8 +1280,8 @@ private:
     bool allWide = llvm::all_of(analysis.accesses, [](const MemoryAccess &a) {
       return cast<MemRefType>(a.memref.getType()).getElementTypeBitWidth() >= 32;
     });
-    bool masked = tail == "mask" ||
-                  (tail == "auto" && allWide && target.vectorBits >= 256);
+    bool masked = tail == TailStrategy::Mask ||
+                  (tail == TailStrategy::Auto && allWide && target.vectorBits >= 256);
     if (!analysis.checks.empty())
       masked = false; // a failing chunk is re-run by the scalar loop
     VectorPlan plan{analysis, vf, uf, masked, target, DenseMap<Value, Value>(), module};

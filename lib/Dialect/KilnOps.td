@@ -2,7 +2,32 @@
 #define KILN_OPS_TD
 
 include "lib/Dialect/KilnDialect.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// The numbers are the C ABI's (runtime/kiln_abi.h, KILN_ERROR_KINDS):
+// lib/Dialect/KilnAbi.h static_asserts that both lists agree. An
+// IntegerAttr-backed enum attribute: its storage is the builtin dialect's,
+// allocated inside libMLIR (a dialect-allocated attribute storage, made by
+// Kiln's ASan-instrumented code in the same allocator as libMLIR's
+// uninstrumented code, trips ASan's allocator annotations in
+// scripts/sanitize.sh). In kiln.check it is written bare or as a string
+// (`IndexError` or `"IndexError"`; the frontend writes the string) and
+// printed bare.
+def Kiln_ErrorKind : I32EnumAttr<"ErrorKind",
+    "the Python exception a compiled function raises", [
+      I32EnumAttrCase<"ZeroDivisionError", 1>,
+      I32EnumAttrCase<"IndexError", 2>,
+      I32EnumAttrCase<"ValueError", 3>,
+      I32EnumAttrCase<"OverflowError", 4>,
+      I32EnumAttrCase<"AssertionError", 5>,
+      I32EnumAttrCase<"RuntimeError", 6>,
+      I32EnumAttrCase<"TypeError", 7>,
+      I32EnumAttrCase<"MemoryError", 8>,
+      I32EnumAttrCase<"RecursionError", 9>,
+    ]> {
+  let cppNamespace = "::kiln";
+}
 
 def Kiln_CheckOp : Kiln_Op<"check"> {
   let summary = "Raise a Python exception unless a condition holds";
@@ -13,12 +38,15 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
     location appended. `kiln-lower-checks` turns the op into an early return
     that fills the function's `kiln.error_slot` argument.
 
+    `kind` is one of the exception kinds of the C ABI (`ErrorKind`), written
+    bare or quoted.
+
     ```mlir
-    kiln.check %in_bounds, "IndexError",
+    kiln.check %in_bounds, IndexError,
         "index {} is out of bounds for axis 0 with size {}" (%i, %n)
     ```
   }];
-  let arguments = (ins I1:$condition, StrAttr:$kind, StrAttr:$message,
+  let arguments = (ins I1:$condition, Kiln_ErrorKind:$kind, StrAttr:$message,
                        Variadic<I64>:$args);
   let assemblyFormat = [{
     $condition `,` $kind `,` $message (`(` $args^ `)`)? attr-dict

@@ -1,4 +1,5 @@
 #include "lib/Emitter/Emitter.h"
+#include "lib/Emitter/RuntimeHeaders.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -7,6 +8,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,13 +36,25 @@ compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs
     storage.push_back("-I");
     storage.push_back(dir);
   }
+  // After the caller's directories: kiln_runtime.h and kiln_abi.h, from
+  // kilnc itself rather than from wherever Kiln's sources are.
+  storage.push_back("-I");
+  storage.push_back(runtimeIncludeDir.str());
   storage.insert(storage.end(), extraArgs.begin(), extraArgs.end());
   std::vector<const char *> args;
   for (const std::string &arg : storage)
     args.push_back(arg.c_str());
 
   clang::DiagnosticOptions diagnosticOptions;
-  auto fileSystem = llvm::vfs::getRealFileSystem();
+  auto runtimeFiles = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const EmbeddedFile &header : runtimeHeaders())
+    runtimeFiles->addFile((runtimeIncludeDir + "/" + header.name).str(), 0,
+                          llvm::MemoryBuffer::getMemBuffer(
+                              header.text, header.name,
+                              /*RequiresNullTerminator=*/false));
+  auto fileSystem = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  fileSystem->pushOverlay(runtimeFiles);
   auto *printer =
       new clang::TextDiagnosticPrinter(llvm::errs(), diagnosticOptions);
   clang::CreateInvocationOptions invocationOptions;

@@ -64,12 +64,16 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
                             llvm::CodeGenFileType fileType,
                             llvm::raw_pwrite_stream &out);
 
-// Links one object into a shared library with lld, in this process. The
+// Links objects into a shared library with lld, in this process. The
 // result depends only on libc and libm (and on nothing at all when the code
 // calls neither); undefined Python C-API symbols are left for the
-// interpreter to resolve at import.
-llvm::Error linkSharedObject(llvm::StringRef objectPath,
-                             llvm::StringRef outputPath);
+// interpreter to resolve at import. With `exportedSymbols`, only those stay
+// in the dynamic symbol table (a version script makes the rest local): the
+// CPython extension links the kernels' object, whose C ABI symbols are
+// public in lib<mod>.so, and exports only PyInit_<name>.
+llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
+                             llvm::StringRef outputPath,
+                             llvm::ArrayRef<std::string> exportedSymbols = {});
 
 } // namespace kiln
 

@@ -1,8 +1,36 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics
 
+// Only the kinds of the C ABI parse (the dialect's ErrorKind enum), quoted
+// or bare.
 func.func @unknown_kind(%ok: i1) {
-  // expected-error @+1 {{unknown exception kind 'KeyError'}}
+  // expected-error @+1 {{invalid kind attribute specification: "KeyError"}}
   kiln.check %ok, "KeyError", "missing"
+  return
+}
+
+// -----
+
+func.func @unknown_bare_kind(%ok: i1) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [ZeroDivisionError, IndexError, ValueError, OverflowError, AssertionError, RuntimeError, TypeError, MemoryError, RecursionError]}}
+  kiln.check %ok, StopIteration, "done"
+  return
+}
+
+// -----
+
+// The generic form needs the enum attribute (an i32 of a known kind), not a
+// string or another number.
+func.func @kind_as_string_attribute(%ok: i1) {
+  // expected-error @+1 {{attribute 'kind' failed to satisfy constraint: the Python exception a compiled function raises}}
+  "kiln.check"(%ok) {kind = "IndexError", message = ""} : (i1) -> ()
+  return
+}
+
+// -----
+
+func.func @kind_out_of_range(%ok: i1) {
+  // expected-error @+1 {{attribute 'kind' failed to satisfy constraint: the Python exception a compiled function raises}}
+  "kiln.check"(%ok) {kind = 10 : i32, message = ""} : (i1) -> ()
   return
 }
 
@@ -26,7 +54,7 @@ func.func @too_many_operands(%ok: i1, %i: i64) {
 
 func.func @operand_not_i64(%ok: i1, %i: i32) {
   // expected-error @+1 {{operand #1 must be variadic of 64-bit signless integer}}
-  "kiln.check"(%ok, %i) {kind = "IndexError", message = "{}"} : (i1, i32) -> ()
+  "kiln.check"(%ok, %i) {kind = 2 : i32, message = "{}"} : (i1, i32) -> ()
   return
 }
 

@@ -6,6 +6,6 @@ module attributes {kiln.vector_bits = 100 : i64} {
 
 // -----
 
-// expected-error @below {{kiln-vectorize: target-isa must be sse, avx, avx2 or avx512, got 'neon'}}
+// expected-error @below {{kiln-vectorize: the module's kiln.vector_isa must be one of sse, avx, avx2, avx512, got 'neon'}}
 module attributes {kiln.vector_isa = "neon"} {
 }

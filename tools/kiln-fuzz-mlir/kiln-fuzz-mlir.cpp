@@ -101,7 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t hash = llvm::hash_value(llvm::StringRef(text));
   kiln::KilnVectorizeOptions vectorizeOptions;
   static const unsigned kBits[] = {0, 128, 256, 512};
-  static const char *const kTails[] = {"auto", "mask", "epilogue"};
+  static const kiln::TailStrategy kTails[] = {kiln::TailStrategy::Auto,
+                                             kiln::TailStrategy::Mask,
+                                             kiln::TailStrategy::Epilogue};
   vectorizeOptions.vectorBits = kBits[hash % 4];
   vectorizeOptions.tail = kTails[(hash >> 2) % 3];
   vectorizeOptions.interleave = (hash >> 4) % 3;
@@ -120,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(kiln::createKilnLowerChecks());
   });
   runOnClone(*module, [](mlir::PassManager &pm) {
-    pm.addPass(kiln::createKilnStripMetadata());
+    pm.addPass(kiln::createKilnStripMLIRMetadata());
   });
 
   // The whole pipeline, as kilnc runs it (-O0 skips kiln-vectorize).

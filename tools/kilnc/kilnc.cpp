@@ -1,6 +1,8 @@
 // kilnc: MLIR in upstream dialects -> LLVM dialect -> LLVM IR -> optimized
 // IR, assembly, an object or a shared object, all in this process.
+#include "lib/Dialect/KilnAbi.h"
 #include "lib/Emitter/Emitter.h"
+#include "lib/Emitter/RuntimeHeaders.h"
 #include "lib/Pipeline/LoweringPipeline.h"
 #include "passes/Passes.h"
 #include "passes/llvm/KilnLLVMPasses.h"
@@ -14,6 +16,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMRemarkStreamer.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
@@ -22,6 +25,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -101,7 +105,7 @@ cl::opt<bool> stripMetadataFlag(
     cl::desc("After optimization, drop debug info and other metadata code "
              "generation does not read, dead declarations and unreferenced "
              "internal globals (kiln-strip-metadata); with --emit=mlir-llvm, "
-             "run the MLIR kiln-strip-metadata pass instead"),
+             "run the MLIR pass kiln-strip-mlir-metadata instead"),
     cl::init(false), cl::cat(kilncCategory));
 cl::opt<bool> noRTTI(
     "no-rtti",
@@ -132,9 +136,98 @@ cl::opt<std::string> sanitize(
              "LD_PRELOAD=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)"),
     cl::value_desc("address,undefined"), cl::init(""), cl::cat(kilncCategory));
 
+cl::opt<std::string> extensionOutput(
+    "extension",
+    cl::desc("With --emit=shared: also link this shared object (the CPython "
+             "extension) from the same optimized kernels plus "
+             "--extension-source, compiled by Clang in-process; one lowering "
+             "and optimization serves both"),
+    cl::value_desc("path.so"), cl::init(""), cl::cat(kilncCategory));
+cl::opt<std::string> extensionSource(
+    "extension-source",
+    cl::desc("C file of the --extension (the generated wrappers); it may "
+             "#include \"kiln_runtime.h\" and \"kiln_abi.h\", which kilnc "
+             "carries, and sees the -I directories"),
+    cl::value_desc("file.c"), cl::init(""), cl::cat(kilncCategory));
+cl::list<std::string> extensionExports(
+    "extension-export",
+    cl::desc("The only symbol(s) the --extension exports (repeatable), e.g. "
+             "PyInit_<name>"),
+    cl::cat(kilncCategory));
+cl::opt<bool> printCapabilities(
+    "print-capabilities",
+    cl::desc("Print what this kilnc supports as JSON (version, --emit kinds, "
+             "options, and the C ABI: exception kinds, error record layout, "
+             "kiln_abi.h) and exit"),
+    cl::init(false), cl::cat(kilncCategory));
+
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "kilnc") << message << "\n";
   return 1;
+}
+
+// The C ABI as the C++ side compiles it: the dialect's exception kinds (ODS)
+// and the record layout of runtime/kiln_abi.h, whose text is included so
+// that generated headers copy it instead of restating it.
+llvm::json::Object describeAbi() {
+  llvm::json::Object kinds;
+  for (uint32_t number = 1; number <= kiln::getMaxEnumValForErrorKind();
+       ++number)
+    if (auto kind = kiln::symbolizeErrorKind(number))
+      kinds[kiln::stringifyErrorKind(*kind)] = number;
+  llvm::json::Array fields;
+#define KILN_RECORD_FIELD(field)                                               \
+  fields.push_back(llvm::json::Object{                                         \
+      {"name", #field},                                                        \
+      {"offset", static_cast<int64_t>(offsetof(kiln_error, field))},           \
+      {"size", static_cast<int64_t>(sizeof(((kiln_error *)nullptr)->field))}});
+  KILN_RECORD_FIELD(kind)
+  KILN_RECORD_FIELD(line)
+  KILN_RECORD_FIELD(column)
+  KILN_RECORD_FIELD(num_args)
+  KILN_RECORD_FIELD(message)
+  KILN_RECORD_FIELD(args)
+#undef KILN_RECORD_FIELD
+  return llvm::json::Object{
+      {"error_kinds", std::move(kinds)},
+      {"error_record",
+       llvm::json::Object{{"size", kiln::ErrorRecordLayout::size},
+                          {"max_args", kiln::ErrorRecordLayout::maxArgs},
+                          {"fields", std::move(fields)}}},
+      {"header",
+       llvm::json::Object{{"name", "kiln_abi.h"},
+                          {"text", kiln::runtimeHeader("kiln_abi.h")}}},
+  };
+}
+
+// What a driver needs to know about this kilnc, without parsing --help.
+llvm::json::Object describeCapabilities() {
+  llvm::json::Array emitKinds;
+  for (unsigned i = 0, e = emitKind.getParser().getNumOptions(); i != e; ++i)
+    emitKinds.push_back(emitKind.getParser().getOption(i));
+  llvm::json::Array options;
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    if (llvm::is_contained(option->Categories, &kilncCategory) &&
+        !option->ArgStr.empty())
+      options.push_back(option->ArgStr.str());
+  }
+  llvm::sort(options, [](const llvm::json::Value &a,
+                         const llvm::json::Value &b) {
+    return *a.getAsString() < *b.getAsString();
+  });
+  llvm::json::Array runtimeHeaderNames;
+  for (const kiln::EmbeddedFile &header : kiln::runtimeHeaders())
+    runtimeHeaderNames.push_back(header.name);
+  return llvm::json::Object{
+      {"schema", "kilnc-capabilities/1"},
+      {"version", KILN_VERSION},
+      {"llvm_version", LLVM_VERSION_STRING},
+      {"emit", std::move(emitKinds)},
+      {"options", std::move(options)},
+      {"runtime_headers", std::move(runtimeHeaderNames)},
+      {"abi", describeAbi()},
+  };
 }
 
 } // namespace
@@ -145,10 +238,22 @@ int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "Kiln compiler driver\n");
+  if (printCapabilities) {
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(describeCapabilities()))
+                 << "\n";
+    return 0;
+  }
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel) + " is not one of -O0..-O3");
   if (emitKind == EmitKind::Shared && outputFilename == "-")
     return fail("--emit=shared needs -o <file.so>");
+  if (!extensionOutput.empty() && emitKind != EmitKind::Shared)
+    return fail("--extension links a shared object; it needs --emit=shared");
+  if (extensionOutput.empty() !=
+      (extensionSource.empty() && extensionExports.empty()))
+    return fail("--extension, --extension-source and --extension-export go "
+                "together");
   if (release && optLevel.getNumOccurrences() && optLevel != 3)
     return fail("--release is -O3; it cannot be combined with -O" +
                 llvm::Twine(optLevel));
@@ -157,6 +262,22 @@ int main(int argc, char **argv) {
     stripMetadataFlag = true;
     noRTTI = true;
   }
+  // lld resets every command-line option to its default when it runs
+  // (cl::ResetAllOptionOccurrences), so what the extension's link needs is
+  // read before the library's.
+  struct {
+    std::string output, source;
+    std::vector<std::string> exports, includeDirs;
+    unsigned optLevel;
+    bool stripRTTI, stripMetadata;
+  } extension{extensionOutput,
+              extensionSource,
+              {extensionExports.begin(), extensionExports.end()},
+              {includeDirs.begin(), includeDirs.end()},
+              optLevel,
+              noRTTI,
+              stripMetadataFlag};
+
   if (!irStatsFile.empty() && emitKind == EmitKind::MLIRLLVM)
     return fail("--ir-stats describes LLVM IR; it cannot be combined with "
                 "--emit=mlir-llvm");
@@ -239,7 +360,7 @@ int main(int argc, char **argv) {
   lowering.vectorize = !noKilnVectorize && optLevel > 0;
   kiln::buildLowerToLLVMPipeline(pm, lowering);
   if (emitKind == EmitKind::MLIRLLVM && stripMetadataFlag)
-    pm.addPass(kiln::createKilnStripMetadata());
+    pm.addPass(kiln::createKilnStripMLIRMetadata());
   if (mlir::failed(pm.run(*module)))
     return 1;
 
@@ -364,7 +485,47 @@ int main(int argc, char **argv) {
                                   objectStream))
       return fail(llvm::toString(std::move(error)));
   }
-  if (llvm::Error error = kiln::linkSharedObject(objectPath, outputFilename))
+  if (llvm::Error error =
+          kiln::linkSharedObject({objectPath.str().str()}, outputFilename))
+    return fail(llvm::toString(std::move(error)));
+  if (extension.output.empty())
+    return 0;
+
+  // --extension: the same kernels' object, plus the wrappers. The wrappers
+  // are compiled and optimized apart (they call the kernels through their C
+  // symbols), so the kernels are lowered and optimized once for both
+  // artifacts.
+  auto wrappers = kiln::compileCSource(extension.source, extension.includeDirs, **machine,
+                                       llvmContext, sanitizeArgs);
+  if (!wrappers)
+    return fail(llvm::toString(wrappers.takeError()));
+  kiln::prepareForTarget(**wrappers, **machine);
+  kiln::internalizeAllBut(**wrappers, extension.exports);
+  if (llvm::verifyModule(**wrappers, &llvm::errs()))
+    return fail("internal error: the wrappers' LLVM module does not verify");
+  kiln::optimizeModule(**wrappers, **machine, extension.optLevel,
+                     addressSanitizer);
+  if (extension.stripRTTI)
+    kiln::stripRTTI(**wrappers, {});
+  if (extension.stripMetadata)
+    kiln::stripMetadata(**wrappers, {});
+  llvm::SmallString<128> wrapperObjectPath;
+  int wrapperFD;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "kilnc-wrappers", "o", wrapperFD, wrapperObjectPath))
+    return fail("cannot create a temporary object: " + ec.message());
+  llvm::FileRemover removeWrapperObject(wrapperObjectPath);
+  {
+    llvm::raw_fd_ostream objectStream(wrapperFD, /*shouldClose=*/true);
+    if (llvm::Error error =
+            kiln::emitMachineCode(**wrappers, **machine,
+                                  llvm::CodeGenFileType::ObjectFile,
+                                  objectStream))
+      return fail(llvm::toString(std::move(error)));
+  }
+  if (llvm::Error error = kiln::linkSharedObject(
+          {objectPath.str().str(), wrapperObjectPath.str().str()},
+          extension.output, extension.exports))
     return fail(llvm::toString(std::move(error)));
   return 0;
 }

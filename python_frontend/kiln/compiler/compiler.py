@@ -1,12 +1,5 @@
-"""The build, as ordered stages:
-
-1. parse    -- read the module's syntax tree and imports (source.py)
-2. mlir     -- emit MLIR for every exported function (code_generator.py)
-3. c-abi    -- header for lib<mod>.so (wrapper.py)
-4. native   -- kilnc: lib<mod>.so, and the CPython extension with the
-               wrappers compiled by Clang into the kernels' LLVM module
-5. stubs    -- <mod>.py and <mod>.pyi (stubs.py)
-"""
+"""`kiln build`: the stages of a build, in order, are `STAGES` below (and
+the table at the top of docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -20,13 +13,14 @@ from dataclasses import dataclass, field
 from .. import __version__
 from ..errors import Diagnostic, KilnCompileError
 
-from .code_generator import generate_module
+from .code_generator import generate_module, nested_too_deeply, run_with_deep_stack
+from .subset import SubsetChecker
+from .type_inference import infer_module
 from ..report.model import enrich
 from .remarks import loop_verdicts, parse_remarks, require_vectorized, with_python_names
-from .toolchain import kilnc_supports
 from .source import load_module
 from .stubs import generate_pyi, generate_stub
-from .toolchain import KilncFailed, start_kilnc, wait_kilnc
+from .toolchain import KilncFailed, kilnc_capabilities, kilnc_supports, start_kilnc, wait_kilnc
 from .wrapper import generate_extension, generate_header
 
 
@@ -113,70 +107,202 @@ def check_module_name(context) -> None:
                                 f"it cannot be imported; rename the file (e.g. `{suggestion}.py`)"))
 
 
-def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildResult:
-    options = options or BuildOptions()
-    context = load_module(path)
-    module = context.module_name
-    check_module_name(context)
-    os.makedirs(outdir, exist_ok=True)
-    outdir = os.path.abspath(outdir)
+@dataclass
+class BuildState:
+    """What the stages of one build share: each reads what earlier ones set."""
+    path: str
+    outdir: str
+    options: BuildOptions
+    context: object = None
+    module: str = ""
+    extension: str = ""
+    exported: list = field(default_factory=list)
+    to_compile: list = field(default_factory=list)  # exported, minus those left to Python
+    types: object = None                            # type_inference.ModuleTypes
+    artifacts: dict = field(default_factory=dict)
+    signatures: list = field(default_factory=list)
+    failures: dict = field(default_factory=dict)
+    remarks: list = field(default_factory=list)
+    verdicts: dict = field(default_factory=dict)
+    record: dict = None
+    # An error of the generator outside any one function: native code looks
+    # for the functions responsible, as it does when kilnc rejects the module.
+    generation_error: Exception = None
 
-    exported = context.exported_functions()
-    if options.functions is not None:
-        exported = [f for f in exported if f.name in options.functions]
 
-    extension = options.extension_name or f"_{module}_kiln"
-    extension_file = extension + sysconfig.get_config_var("EXT_SUFFIX")
-    artifacts = native_artifacts(outdir, module, extension)
-    artifacts.update({
-        "stub": os.path.join(outdir, f"{module}.py"),
-        "pyi": os.path.join(outdir, f"{module}.pyi"),
-        "record": os.path.join(outdir, f"{module}.kiln.json"),
+def parse(state: BuildState) -> None:
+    """mod.py -> syntax tree, imports, constants, the functions to compile
+    (source.py); the module is never executed."""
+    state.context = load_module(state.path)
+    state.module = state.context.module_name
+    check_module_name(state.context)
+    os.makedirs(state.outdir, exist_ok=True)
+    state.outdir = os.path.abspath(state.outdir)
+    state.exported = state.context.exported_functions()
+    if state.options.functions is not None:
+        state.exported = [f for f in state.exported if f.name in state.options.functions]
+    state.to_compile = list(state.exported)
+    state.extension = state.options.extension_name or f"_{state.module}_kiln"
+    state.artifacts = native_artifacts(state.outdir, state.module, state.extension)
+    state.artifacts.update({
+        "stub": os.path.join(state.outdir, f"{state.module}.py"),
+        "pyi": os.path.join(state.outdir, f"{state.module}.pyi"),
+        "record": os.path.join(state.outdir, f"{state.module}.kiln.json"),
     })
+
+
+def left_to_python(state: BuildState, failures: dict) -> None:
+    """Functions that cannot be compiled: a fallback each (all of their
+    diagnostics), or the build's error under --strict."""
+    if failures and state.options.strict:
+        raise KilnCompileError([d for error in failures.values() for d in error.diagnostics])
+    state.failures.update(failures)
+    state.to_compile = [f for f in state.to_compile if f.name not in failures]
+
+
+def subset_check(state: BuildState) -> None:
+    """Every construct outside the documented subset, in each exported
+    function (subset.py); type inference checks the helpers it reaches."""
+    def check(func):
+        try:
+            SubsetChecker(state.context, func.name).check_function(func)
+        except KilnCompileError as error:
+            return error
+        return None
+
+    failures = {}
+    for func in state.to_compile:
+        try:
+            error = check(func)
+        except RecursionError:
+            # A 2,000-term sum: the checker's recursion needs the deep stack
+            # that inference and generation also use.
+            try:
+                error = run_with_deep_stack(check, func)
+            except RecursionError:
+                error = nested_too_deeply(state.context, func)
+            except (RuntimeError, MemoryError, ValueError):
+                error = nested_too_deeply(state.context, func)
+        if error is not None:
+            failures[func.name] = error
+    left_to_python(state, failures)
+
+
+def type_inference(state: BuildState) -> None:
+    """A type for every expression and variable of the functions to compile
+    and their callees, all type errors of a function at once
+    (type_inference.py, rules in typing_rules.py)."""
+    state.types = infer_module(state.context, state.to_compile)
+    if state.types.hit_recursion_limit:
+        try:
+            state.types = run_with_deep_stack(infer_module, state.context, state.to_compile)
+        except (RuntimeError, MemoryError, ValueError):
+            pass  # no thread for it: those functions stay "nested too deeply"
+    left_to_python(state, dict(state.types.failures))
+
+
+def mlir_generation(state: BuildState) -> None:
+    """The typed functions -> <mod>.kiln.mlir (code_generator.py, library.py,
+    through ir_builder.py); a function the generator cannot build is left
+    to Python (a fallback)."""
     try:
-        signatures, failures = compile_functions(context, exported, artifacts, extension,
-                                                 options)
+        state.signatures, failures = generate_mlir(state.context, state.to_compile,
+                                                   state.artifacts, state.options, state.types)
+        state.failures.update(failures)
     except REJECTIONS as error:
-        # kilnc rejected the MLIR (or the wrapper C) of some function: find
-        # which, leave them to Python and compile the rest.
+        if os.environ.get("KILN_DEBUG"):
+            raise
+        state.generation_error = error
+    # Fallbacks in the order the module defines the functions.
+    state.failures = {f.name: state.failures[f.name] for f in state.exported
+                      if f.name in state.failures}
+
+
+def native_code(state: BuildState) -> None:
+    """<mod>.h and the extension's C (wrapper.py), then one kilnc run: the
+    MLIR is lowered and optimized once into lib<mod>.so and the extension.
+    When kilnc (or the wrapper generator) fails, the functions responsible
+    are found, left to Python, and the rest is generated and built again."""
+    try:
+        if state.generation_error is not None:
+            raise state.generation_error
+        build_native(state.context, state.signatures, state.artifacts, state.extension,
+                     state.options)
+    except REJECTIONS as error:
         if os.environ.get("KILN_DEBUG") and not isinstance(error, KilncFailed):
             raise
-        rejected = isolate_rejected(context, exported, outdir, extension, options)
+        rejected = isolate_rejected(state.context, state.exported, state.outdir,
+                                    state.extension, state.options)
         if not rejected:
             raise error
-        if options.strict:
+        if state.options.strict:
             raise KilnCompileError([d for e in rejected.values() for d in e.diagnostics])
-        remaining = [f for f in exported if f.name not in rejected]
-        signatures, failures = compile_functions(context, remaining, artifacts, extension,
-                                                 options)
-        failures.update(rejected)
-    fallbacks = fallback_records(failures)
-
-    remarks, verdicts = [], {}
-    if signatures:
-        remarks = with_python_names(context, parse_remarks(artifacts["kiln_remarks"])
-                                    + parse_remarks(artifacts["remarks"]))
-        verdicts = loop_verdicts(context, remarks)
-        scalar_loops = require_vectorized(context, signatures, verdicts)
+        remaining = [f for f in state.exported if f.name not in rejected]
+        state.signatures, state.failures = compile_functions(
+            state.context, remaining, state.artifacts, state.extension, state.options)
+        state.failures.update(rejected)
+    if state.signatures:
+        state.remarks = with_python_names(
+            state.context, parse_remarks(state.artifacts["kiln_remarks"])
+            + parse_remarks(state.artifacts["remarks"]))
+        state.verdicts = loop_verdicts(state.context, state.remarks)
+        scalar_loops = require_vectorized(state.context, state.signatures, state.verdicts)
         if scalar_loops:
             raise KilnCompileError(scalar_loops)
-    compiled = [s.name for s in signatures]
-    write_text(artifacts["stub"], generate_stub(context, extension, extension_file, compiled))
-    write_text(artifacts["pyi"], generate_pyi(context, signatures, list(failures)))
-    record = build_record(context, signatures, fallbacks, verdicts, remarks)
+
+
+def stubs_and_record(state: BuildState) -> None:
+    """<mod>.py (the user's module with compiled functions swapped in) and
+    <mod>.pyi (stubs.py); the build record's functions, loops and fallbacks."""
+    context, artifacts = state.context, state.artifacts
+    extension_file = state.extension + sysconfig.get_config_var("EXT_SUFFIX")
+    compiled = [s.name for s in state.signatures]
+    write_text(artifacts["stub"], generate_stub(context, state.extension, extension_file,
+                                                compiled))
+    write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures)))
+    state.record = build_record(context, state.signatures, fallback_records(state.failures),
+                                state.verdicts, state.remarks)
+
+
+def report(state: BuildState) -> None:
+    """The record's vectorization metrics and IR statistics (report/model.py,
+    from kilnc's --vector-report and --ir-stats), written as <mod>.kiln.json."""
+    built = bool(state.signatures)
     try:
-        enrich(record, context, artifacts["vector_report"] if signatures else None,
-               artifacts["library"] if signatures else None)
-        add_ir_stats(record, artifacts["ir_stats"] if signatures else None, module)
+        enrich(state.record, state.context,
+               state.artifacts["vector_report"] if built else None,
+               state.artifacts["library"] if built else None)
+        add_ir_stats(state.record, state.artifacts["ir_stats"] if built else None,
+                     state.module)
     except (OSError, ValueError, LookupError, TypeError, AttributeError,
             ArithmeticError) as error:
         # The native code is built: a report that cannot be made is noted
         # in the record, not a failed build.
         if os.environ.get("KILN_DEBUG"):
             raise
-        record["report_error"] = f"{type(error).__name__}: {error}"
-    write_text(artifacts["record"], json.dumps(record, indent=2) + "\n")
-    return BuildResult(module, outdir, artifacts, signatures, fallbacks)
+        state.record["report_error"] = f"{type(error).__name__}: {error}"
+    write_text(state.artifacts["record"], json.dumps(state.record, indent=2) + "\n")
+
+
+# The build, in order (docs/architecture.md has the same table). A function
+# that fails a stage is left to Python from then on (a fallback record).
+STAGES = (
+    ("parse", parse),
+    ("subset check", subset_check),
+    ("type inference", type_inference),
+    ("MLIR generation", mlir_generation),
+    ("native code", native_code),
+    ("stubs and record", stubs_and_record),
+    ("report", report),
+)
+
+
+def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildResult:
+    state = BuildState(path, outdir, options or BuildOptions())
+    for _name, run in STAGES:
+        run(state)
+    return BuildResult(state.module, state.outdir, state.artifacts, state.signatures,
+                       fallback_records(state.failures))
 
 
 # What makes a build look for the functions responsible: kilnc rejecting
@@ -201,20 +327,21 @@ def native_artifacts(outdir, module, extension) -> dict:
     }
 
 
-def compile_functions(context, functions, artifacts, extension, options):
-    """MLIR, header, wrapper C and the two kilnc links for `functions`:
-    (signatures of those compiled, failures of those left to Python)."""
-    module = context.module_name
-    mlir_text, signatures, failures = generate_module(context, functions)
+def generate_mlir(context, functions, artifacts, options, types=None):
+    """MLIR for `functions`, written to artifacts["mlir"]: (signatures of
+    those compiled, failures of those left to Python). `types` is type
+    inference's result for them (inferred here when None)."""
+    mlir_text, signatures, failures = generate_module(context, functions, types)
     if failures and options.strict:
         raise KilnCompileError([d for error in failures.values() for d in error.diagnostics])
     write_text(artifacts["mlir"], mlir_text)
-    # The header names the source as `pkg/mod.py`, not by a build-machine path.
-    write_text(artifacts["header"], generate_header(module, context.package_path, signatures))
-    write_text(artifacts["wrapper_source"],
-               generate_extension(module, extension, context.path, signatures))
-    if signatures:
-        build_native(artifacts, module, extension, options)
+    return signatures, failures
+
+
+def compile_functions(context, functions, artifacts, extension, options):
+    """MLIR generation and native code for `functions` alone."""
+    signatures, failures = generate_mlir(context, functions, artifacts, options)
+    build_native(context, signatures, artifacts, extension, options)
     return signatures, failures
 
 
@@ -280,24 +407,32 @@ def isolate_rejected(context, functions, outdir, extension, options) -> dict:
     return rejected
 
 
-def build_native(artifacts, module, extension, options) -> None:
-    common = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",
-              f"--target-cpu={options.target_cpu}"]
+def build_native(context, signatures, artifacts, extension, options) -> None:
+    """<mod>.h and the wrapper C, then one kilnc run: the module is lowered
+    and optimized once; its object is linked into lib<mod>.so and, with the
+    wrappers, into the extension."""
+    module = context.module_name
+    abi_header = kilnc_capabilities()["abi"]["header"]["text"]
+    # The header names the source as `pkg/mod.py`, not by a build-machine path.
+    write_text(artifacts["header"], generate_header(module, context.package_path, signatures,
+                                                    abi_header))
+    write_text(artifacts["wrapper_source"],
+               generate_extension(module, extension, context.path, signatures))
+    if not signatures:
+        return
+    command = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",
+               f"--target-cpu={options.target_cpu}", "-o", artifacts["library"],
+               f"--remarks={artifacts['remarks']}", f"--ir-stats={artifacts['ir_stats']}"]
     if options.release:
-        common.append("--release")
-    # The two links are independent: run them side by side.
-    # The C ABI library holds each kernel once: its remarks are the record's.
-    report = [f"--vector-report={artifacts['vector_report']}"] if kilnc_supports(
-        "--vector-report") else []
-    report.append(f"--ir-stats={artifacts['ir_stats']}")
-    if kilnc_supports("--kiln-remarks"):
-        report.append(f"--kiln-remarks={artifacts['kiln_remarks']}")
-    library = start_kilnc(common + ["-o", artifacts["library"],
-                                    f"--remarks={artifacts['remarks']}"] + report)
+        command.append("--release")
+    # lib<mod>.so holds each kernel once: its remarks and reports are the record's.
+    if kilnc_supports("vector-report"):
+        command.append(f"--vector-report={artifacts['vector_report']}")
+    if kilnc_supports("kiln-remarks"):
+        command.append(f"--kiln-remarks={artifacts['kiln_remarks']}")
     python_include = sysconfig.get_paths()["include"]
-    ext = start_kilnc(common + [f"--c-source={artifacts['wrapper_source']}",
-                                f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}",
-                                f"--export=PyInit_{extension}",
-                                "-o", artifacts["extension"]])
-    wait_kilnc(library, artifacts["library"])
-    wait_kilnc(ext, artifacts["extension"])
+    command += [f"--extension={artifacts['extension']}",
+                f"--extension-source={artifacts['wrapper_source']}",
+                f"--extension-export=PyInit_{extension}",
+                f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}"]
+    wait_kilnc(start_kilnc(command), f"{artifacts['library']} and {artifacts['extension']}")

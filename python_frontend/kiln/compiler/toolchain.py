@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -27,15 +28,35 @@ def find_kilnc() -> str:
                              "KILN_KILNC")
 
 
-_OPTIONS_CACHE: dict = {}
+_CAPABILITIES: dict = {}
+
+
+def kilnc_capabilities() -> dict:
+    """What the kilnc in use supports (`kilnc --print-capabilities`): its
+    version, --emit kinds, option names and the C ABI (exception kinds,
+    error record layout, the text of kiln_abi.h). Asked once per process
+    and kilnc."""
+    kilnc = find_kilnc()
+    if kilnc not in _CAPABILITIES:
+        result = subprocess.run([kilnc, "--print-capabilities"], capture_output=True,
+                                text=True)
+        try:
+            if result.returncode != 0:
+                raise ValueError(result.stderr.strip() or f"exit {result.returncode}")
+            capabilities = json.loads(result.stdout)
+            if capabilities.get("schema") != "kilnc-capabilities/1":
+                raise ValueError(f"unknown schema {capabilities.get('schema')!r}")
+        except ValueError as error:
+            raise KilnToolchainError(
+                f"{kilnc} is not a kilnc this Kiln can drive (--print-capabilities: "
+                f"{error}); rebuild Kiln or point KILN_KILNC at a matching kilnc") from None
+        _CAPABILITIES[kilnc] = capabilities
+    return _CAPABILITIES[kilnc]
 
 
 def kilnc_supports(option: str) -> bool:
-    kilnc = find_kilnc()
-    if kilnc not in _OPTIONS_CACHE:
-        result = subprocess.run([kilnc, "--help"], capture_output=True, text=True)
-        _OPTIONS_CACHE[kilnc] = result.stdout
-    return option in _OPTIONS_CACHE[kilnc]
+    """Whether kilnc has the option, named without dashes (`vector-report`)."""
+    return option.lstrip("-") in kilnc_capabilities()["options"]
 
 
 def start_kilnc(args) -> subprocess.Popen:

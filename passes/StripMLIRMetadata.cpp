@@ -6,7 +6,7 @@
 #include "llvm/ADT/StringSet.h"
 
 namespace kiln {
-#define GEN_PASS_DEF_KILNSTRIPMETADATA
+#define GEN_PASS_DEF_KILNSTRIPMLIRMETADATA
 #include "passes/Passes.h.inc"
 } // namespace kiln
 
@@ -15,7 +15,8 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-class StripMetadata : public impl::KilnStripMetadataBase<StripMetadata> {
+class StripMLIRMetadata
+    : public impl::KilnStripMLIRMetadataBase<StripMLIRMetadata> {
 public:
   using Base::Base;
 

@@ -1,10 +1,10 @@
-// RUN: kiln-opt %s -split-input-file -kiln-strip-metadata -mlir-print-debuginfo -mlir-print-local-scope \
+// RUN: kiln-opt %s -split-input-file -kiln-strip-mlir-metadata -mlir-print-debuginfo -mlir-print-local-scope \
 // RUN:   | FileCheck %s --implicit-check-not=kernel.py
-// RUN: kiln-opt %s -split-input-file '-kiln-strip-metadata=keep-locations=true' -mlir-print-debuginfo \
+// RUN: kiln-opt %s -split-input-file '-kiln-strip-mlir-metadata=keep-locations=true' -mlir-print-debuginfo \
 // RUN:   -mlir-print-local-scope | FileCheck %s --check-prefix=KEEP-LOC
-// RUN: kiln-opt %s -split-input-file '-kiln-strip-metadata=keep-attributes=kiln.export,kiln.hint' \
+// RUN: kiln-opt %s -split-input-file '-kiln-strip-mlir-metadata=keep-attributes=kiln.export,kiln.hint' \
 // RUN:   | FileCheck %s --check-prefix=KEEP-ATTR
-// RUN: not kiln-opt %s -split-input-file '-kiln-strip-metadata=keep-everything=true' 2>&1 \
+// RUN: not kiln-opt %s -split-input-file '-kiln-strip-mlir-metadata=keep-everything=true' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD-OPTION
 
 // Kiln's attributes go, except kiln.error_slot (kiln-lower-checks reads it);

@@ -1,0 +1,665 @@
+/* The CPython side of Kiln's runtime: argument conversion, arrays returned
+   to Python, and exceptions raised by compiled code. Every generated
+   extension module (python_frontend/kiln/compiler/wrapper.py) includes it;
+   kilnc embeds it and gives it to the in-process Clang that compiles the
+   extension, so it needs no install location. Static functions only: each
+   extension has its own copy, and what it does not call is dropped.
+
+   Compiled on its own as C11 with -Wall -Wextra -Werror by the tests
+   (test/runtime). */
+#ifndef KILN_RUNTIME_H
+#define KILN_RUNTIME_H
+
+#ifndef PY_SSIZE_T_CLEAN
+#define PY_SSIZE_T_CLEAN
+#endif
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln_abi.h"
+
+/* Arrays larger than this (elements over all array arguments) are worth
+   releasing the GIL for: doing so costs tens of ns. */
+#define KILN_GIL_RELEASE_ELEMENTS 4096
+
+/* ---- argument conversion: every failure names the function and parameter.
+
+   Each conversion is split in two: the common case (an exact float, a small
+   exact int, True/False, an aligned numpy array of the right dtype) is an
+   always-inlined test of a few loads in the wrapper itself, and everything
+   else -- other types, subclasses, buffers, and every error -- goes to an
+   out-of-line general path that does the complete checks. A call that
+   passes the usual arguments then makes no function call before the
+   kernel's. */
+#define KILN_INLINE static inline __attribute__((always_inline))
+/* `unused`: an extension calls only what its functions need. */
+#define KILN_GENERAL static __attribute__((noinline, unused))
+#define KILN_COLD static __attribute__((cold, noinline, unused))
+#define KILN_HELPER static __attribute__((unused))
+#define KILN_LIKELY(condition) __builtin_expect(!!(condition), 1)
+
+KILN_COLD int kiln_argument_error(PyObject *kind, const char *function, const char *parameter,
+                                  const char *expected, PyObject *got) {
+  PyErr_Format(kind, "%s() argument '%s' must be %s, not %.200s", function, parameter,
+               expected, Py_TYPE(got)->tp_name);
+  return -1;
+}
+
+KILN_GENERAL int kiln_as_double_general(PyObject *object, double *out, const char *function,
+                                        const char *parameter) {
+  if (PyFloat_CheckExact(object)) {
+    *out = PyFloat_AS_DOUBLE(object);
+    return 0;
+  }
+  if (PyUnicode_Check(object) || PyBytes_Check(object))
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
+  double value = PyFloat_AsDouble(object);
+  if (value == -1.0 && PyErr_Occurred()) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+      PyErr_Clear();
+      return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
+    }
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
+                   function, parameter);
+    }
+    return -1;
+  }
+  *out = value;
+  return 0;
+}
+
+KILN_INLINE int kiln_as_double(PyObject *object, double *out, const char *function,
+                               const char *parameter) {
+  if (KILN_LIKELY(PyFloat_CheckExact(object))) {
+    *out = PyFloat_AS_DOUBLE(object);
+    return 0;
+  }
+  return kiln_as_double_general(object, out, function, parameter);
+}
+
+KILN_GENERAL int kiln_as_int64_general(PyObject *object, int64_t *out, int64_t low,
+                                       int64_t high, const char *function,
+                                       const char *parameter) {
+  PyObject *index;
+  if (PyLong_Check(object)) {
+    Py_INCREF(object);
+    index = object;
+  } else if (PyFloat_Check(object) || !PyIndex_Check(object)) {
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
+  } else if (!(index = PyNumber_Index(object))) {
+    return -1;
+  }
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow) {
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' does not fit in a 64-bit integer",
+                 function, parameter);
+    return -1;
+  }
+  if (value == -1 && PyErr_Occurred())
+    return -1;
+  if (value < low || value > high) {
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is out of range for a 32-bit integer",
+                 function, parameter);
+    return -1;
+  }
+  *out = (int64_t)value;
+  return 0;
+}
+
+/* An exact int of one digit (|value| < 2**30, so in range for both int32
+   and int64) holds its value in the object: read it without a call. */
+KILN_INLINE int kiln_read_small_int(PyObject *object, int64_t *out) {
+  if (!PyLong_CheckExact(object))
+    return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject *)object))
+    return 0;
+  *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)object);
+#else
+  Py_ssize_t size = Py_SIZE(object);
+  if (size < -1 || size > 1)
+    return 0;
+  /* ob_digit[0] is always allocated; for zero (size 0) the product is 0. */
+  *out = (int64_t)size * (int64_t)((PyLongObject *)object)->ob_digit[0];
+#endif
+  return 1;
+}
+
+KILN_INLINE int kiln_as_int64(PyObject *object, int64_t *out, int64_t low, int64_t high,
+                              const char *function, const char *parameter) {
+  if (KILN_LIKELY(kiln_read_small_int(object, out)))
+    return 0;
+  return kiln_as_int64_general(object, out, low, high, function, parameter);
+}
+
+KILN_GENERAL int kiln_as_bool_general(PyObject *object, bool *out, const char *function,
+                                      const char *parameter) {
+  if (object == Py_True || object == Py_False) {
+    *out = object == Py_True;
+    return 0;
+  }
+  const char *type_name = Py_TYPE(object)->tp_name;
+  if (strcmp(type_name, "numpy.bool_") == 0 || strcmp(type_name, "numpy.bool") == 0) {
+    int truth = PyObject_IsTrue(object);
+    if (truth < 0)
+      return -1;
+    *out = truth != 0;
+    return 0;
+  }
+  return kiln_argument_error(PyExc_TypeError, function, parameter, "a bool", object);
+}
+
+KILN_INLINE int kiln_as_bool(PyObject *object, bool *out, const char *function,
+                             const char *parameter) {
+  if (KILN_LIKELY(object == Py_True || object == Py_False)) {
+    *out = object == Py_True;
+    return 0;
+  }
+  return kiln_as_bool_general(object, out, function, parameter);
+}
+
+/* numpy arrays are read directly: the first fields of numpy's array and
+   dtype objects are public, and the same in numpy 1.x and 2.x. This skips the
+   buffer protocol's cost (tens of ns per array) on the common path. */
+typedef struct {
+  PyObject_HEAD
+  char *data;
+  int nd;
+  Py_ssize_t *dimensions;
+  Py_ssize_t *strides;
+  PyObject *base;
+  PyObject *descr;
+  int flags;
+} kiln_numpy_array;
+
+typedef struct {
+  PyObject_HEAD
+  PyTypeObject *typeobj;
+  char kind;
+  char type;
+  char byteorder;
+} kiln_numpy_dtype;
+
+enum { KILN_NPY_ALIGNED = 0x0100, KILN_NPY_WRITEABLE = 0x0400 };
+/* numpy.ndarray, found by name on the first array argument (Kiln does not
+   link numpy); until then every array takes the general path. */
+static PyTypeObject *kiln_ndarray_type;
+
+/* The fast path for an exact numpy array: true when it can be passed as
+   is -- its dtype's type character is `type_code` (the one numpy gives the
+   dtype on this platform) in native byte order ('='), it has `ndim`
+   dimensions and numpy flags it aligned (and writable, when
+   `required_flags` asks). numpy sets ALIGNED only when the data pointer and
+   every stride along an axis longer than 1 are multiples of the dtype's
+   alignment, which for these dtypes is the item size: the only strides it
+   does not vouch for are never multiplied by a nonzero index. Anything
+   else (other spellings of the dtype, subclasses, buffers, and every
+   error) is left to kiln_get_array. */
+_Static_assert(_Alignof(double) == 8 && _Alignof(int64_t) == 8 && _Alignof(float) == 4 &&
+               _Alignof(int32_t) == 4, "the numpy fast path takes alignment = item size");
+KILN_INLINE int kiln_plain_ndarray(PyObject *object, int ndim, char type_code,
+                                   int required_flags) {
+  if (Py_TYPE(object) != kiln_ndarray_type)
+    return 0;
+  const kiln_numpy_array *array = (const kiln_numpy_array *)object;
+  const kiln_numpy_dtype *dtype = (const kiln_numpy_dtype *)array->descr;
+  return dtype->type == type_code && dtype->byteorder == '=' && array->nd == ndim &&
+         (array->flags & required_flags) == required_flags;
+}
+
+KILN_HELPER int kiln_is_ndarray(PyObject *object) {
+  PyTypeObject *type = Py_TYPE(object);
+  if (type == kiln_ndarray_type)
+    return 1;
+  if (!kiln_ndarray_type && strcmp(type->tp_name, "numpy.ndarray") == 0) {
+    kiln_ndarray_type = type;
+    return 1;
+  }
+  return 0;
+}
+
+static inline int kiln_format_in(const char *formats, char code) {
+  for (; *formats; ++formats)
+    if (*formats == code)
+      return 1;
+  return 0;
+}
+
+KILN_HELPER Py_ssize_t kiln_numpy_itemsize(char type) {
+  switch (type) {
+  case 'd': case 'q': case 'Q': case 'l': case 'L': return 8;
+  case 'f': case 'i': case 'I': return 4;
+  default: return 0;
+  }
+}
+
+KILN_HELPER int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
+                                const Py_ssize_t *shape, const Py_ssize_t *strides,
+                                Py_ssize_t itemsize, const char *function,
+                                const char *parameter);
+
+/* Why an array argument was refused, after its dtype matched. */
+enum { KILN_ARRAY_NDIM = 1, KILN_ARRAY_READ_ONLY, KILN_ARRAY_MISALIGNED };
+
+KILN_COLD int kiln_array_refused(int reason, int got_ndim, int ndim, Py_ssize_t itemsize,
+                                 const char *function, const char *parameter) {
+  switch (reason) {
+  case KILN_ARRAY_NDIM:
+    PyErr_Format(PyExc_ValueError, "%s() argument '%s' must be %d-dimensional, not "
+                 "%d-dimensional", function, parameter, ndim, got_ndim);
+    break;
+  case KILN_ARRAY_READ_ONLY:
+    PyErr_Format(PyExc_ValueError, "%s() argument '%s' is read-only, but %s() writes to it",
+                 function, parameter, function);
+    break;
+  default:
+    PyErr_Format(PyExc_ValueError, "%s() argument '%s' is not aligned to its item size "
+                 "(%zd)", function, parameter, itemsize);
+    break;
+  }
+  return -1;
+}
+
+KILN_COLD int kiln_ndarray_dtype_refused(char type, const char *function,
+                                         const char *parameter, const char *expected) {
+  PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s, not an array of dtype '%c'",
+               function, parameter, expected, type);
+  return -1;
+}
+
+KILN_COLD int kiln_buffer_format_refused(Py_buffer *view, const char *function,
+                                         const char *parameter, const char *expected) {
+  PyErr_Format(PyExc_TypeError,
+               "%s() argument '%s' must be %s, not an array of format '%s' (item size %zd)",
+               function, parameter, expected, view->format ? view->format : "B",
+               view->itemsize);
+  PyBuffer_Release(view);
+  return -1;
+}
+
+/* The general path of an array argument: any exact numpy array (read
+   through its public fields, which skips the buffer protocol's cost) or
+   any other buffer (subclasses, memoryview, array.array). Checks it against
+   the dtype/ndim a parameter expects and fills the strided descriptor;
+   never copies. Sets view->obj when a buffer is held. */
+KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descriptor, int ndim,
+                                const char *formats, Py_ssize_t itemsize, int writable,
+                                const char *function, const char *parameter,
+                                const char *expected) {
+  view->obj = NULL;
+  if (kiln_is_ndarray(object)) {
+    kiln_numpy_array *array = (kiln_numpy_array *)object;
+    kiln_numpy_dtype *dtype = (kiln_numpy_dtype *)array->descr;
+    if (dtype->type == '\0' || !kiln_format_in(formats, dtype->type) ||
+        kiln_numpy_itemsize(dtype->type) != itemsize || dtype->byteorder == '>')
+      return kiln_ndarray_dtype_refused(dtype->type, function, parameter, expected);
+    int refusal = array->nd != ndim ? KILN_ARRAY_NDIM
+                  : writable && !(array->flags & KILN_NPY_WRITEABLE) ? KILN_ARRAY_READ_ONLY
+                  : !(array->flags & KILN_NPY_ALIGNED) || ((uintptr_t)array->data) % itemsize
+                      ? KILN_ARRAY_MISALIGNED
+                      : 0;
+    if (refusal)
+      return kiln_array_refused(refusal, array->nd, ndim, itemsize, function, parameter);
+    return kiln_fill_descriptor(descriptor, array->data, ndim, array->dimensions,
+                                array->strides, itemsize, function, parameter);
+  }
+  if (PyObject_GetBuffer(object, view, PyBUF_RECORDS_RO) != 0) {
+    PyErr_Clear();
+    return kiln_argument_error(PyExc_TypeError, function, parameter, expected, object);
+  }
+  const char *format = view->format ? view->format : "B";
+  if (*format == '@' || *format == '=' || *format == '<')
+    ++format;
+  if (format[0] == '\0' || format[1] != '\0' || !strchr(formats, format[0]) ||
+      view->itemsize != itemsize)
+    return kiln_buffer_format_refused(view, function, parameter, expected);
+  int refusal = view->ndim != ndim ? KILN_ARRAY_NDIM
+                : writable && view->readonly ? KILN_ARRAY_READ_ONLY
+                : ((uintptr_t)view->buf) % (uintptr_t)itemsize != 0 ? KILN_ARRAY_MISALIGNED
+                : 0;
+  if (refusal) {
+    kiln_array_refused(refusal, view->ndim, ndim, itemsize, function, parameter);
+    PyBuffer_Release(view);
+    return -1;
+  }
+  Py_ssize_t contiguous[3];
+  const Py_ssize_t *strides = view->strides;
+  if (!strides) {
+    Py_ssize_t step = itemsize;
+    for (int axis = ndim - 1; axis >= 0; --axis) {
+      contiguous[axis] = step;
+      step *= view->shape[axis];
+    }
+    strides = contiguous;
+  }
+  if (kiln_fill_descriptor(descriptor, (char *)view->buf, ndim, view->shape, strides,
+                           itemsize, function, parameter) < 0) {
+    PyBuffer_Release(view);
+    return -1;
+  }
+  return 0;
+}
+
+/* Releases the buffer kiln_get_array took, if it took one: the fast path
+   and numpy arrays take none, and then no call is made. */
+KILN_INLINE void kiln_release_array(Py_buffer *view) {
+  if (view->obj)
+    PyBuffer_Release(view);
+}
+
+/* Layout of every kiln_<dtype>_<n>d struct: two pointers, offset, shape, strides. */
+KILN_HELPER int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
+                                const Py_ssize_t *shape, const Py_ssize_t *strides,
+                                Py_ssize_t itemsize, const char *function,
+                                const char *parameter) {
+  char **pointers = (char **)descriptor;
+  int64_t *fields = (int64_t *)(pointers + 2);
+  pointers[0] = data;
+  pointers[1] = data;
+  fields[0] = 0;
+  for (int axis = 0; axis < ndim; ++axis) {
+    if (strides[axis] % itemsize != 0) {
+      PyErr_Format(PyExc_ValueError,
+                   "%s() argument '%s' has a stride (%zd bytes) that is not a multiple of "
+                   "its item size", function, parameter, strides[axis]);
+      return -1;
+    }
+    fields[1 + axis] = shape[axis];
+    fields[1 + ndim + axis] = strides[axis] / itemsize;
+  }
+  return 0;
+}
+
+/* ---- keyword arguments, and wrong argument counts: out of line, off the
+   positional path */
+KILN_GENERAL int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, PyObject **bound, Py_ssize_t count,
+                                     const char *const *names, const char *function) {
+  if (nargs > count) {
+    PyErr_Format(PyExc_TypeError, "%s() takes %zd positional argument%s but %zd were given",
+                 function, count, count == 1 ? "" : "s", nargs);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < count; ++i)
+    bound[i] = i < nargs ? args[i] : NULL;
+  if (kwnames) {
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+      PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+      Py_ssize_t slot = -1;
+      for (Py_ssize_t i = 0; i < count; ++i)
+        if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) {
+          slot = i;
+          break;
+        }
+      if (slot < 0) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", function,
+                     key);
+        return -1;
+      }
+      if (bound[slot]) {
+        PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", function,
+                     names[slot]);
+        return -1;
+      }
+      bound[slot] = args[nargs + k];
+    }
+  }
+  for (Py_ssize_t i = 0; i < count; ++i)
+    if (!bound[i]) {
+      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %zd)", function,
+                   names[i], i + 1);
+      return -1;
+    }
+  return 0;
+}
+
+/* ---- arrays returned by compiled code: a buffer owner that frees the
+   kernel's allocation when numpy's array (and every view of it) is gone */
+typedef struct {
+  PyObject_HEAD
+  void *allocated;
+  char *data;
+  int ndim;
+  Py_ssize_t itemsize;
+  const char *format;
+  Py_ssize_t shape[3];
+  Py_ssize_t strides[3];
+} kiln_owner;
+
+static void kiln_owner_dealloc(PyObject *self) {
+  free(((kiln_owner *)self)->allocated);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static int kiln_owner_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  kiln_owner *owner = (kiln_owner *)self;
+  Py_ssize_t count = 1;
+  for (int axis = 0; axis < owner->ndim; ++axis)
+    count *= owner->shape[axis];
+  if (!(flags & PyBUF_STRIDES)) {
+    PyErr_SetString(PyExc_BufferError, "Kiln arrays are exported with strides");
+    return -1;
+  }
+  view->buf = owner->data;
+  view->obj = Py_NewRef(self);
+  view->len = count * owner->itemsize;
+  view->readonly = 0;
+  view->itemsize = owner->itemsize;
+  view->format = (flags & PyBUF_FORMAT) ? (char *)owner->format : NULL;
+  view->ndim = owner->ndim;
+  view->shape = owner->shape;
+  view->strides = owner->strides;
+  view->suboffsets = NULL;
+  view->internal = NULL;
+  return 0;
+}
+
+static PyBufferProcs kiln_owner_buffer = {kiln_owner_getbuffer, NULL};
+
+static PyTypeObject kiln_owner_type = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "kiln.OwnedBuffer",
+  .tp_basicsize = sizeof(kiln_owner),
+  .tp_dealloc = kiln_owner_dealloc,
+  .tp_as_buffer = &kiln_owner_buffer,
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "Memory allocated by Kiln-compiled code, freed with its last view.",
+};
+
+static PyObject *kiln_numpy_asarray;
+
+KILN_HELPER PyObject *kiln_owned_array(void *allocated, void *data, int ndim, const int64_t *shape,
+                                  const int64_t *strides, Py_ssize_t itemsize,
+                                  const char *format) {
+  kiln_owner *owner = PyObject_New(kiln_owner, &kiln_owner_type);
+  if (!owner) {
+    free(allocated);
+    return NULL;
+  }
+  owner->allocated = allocated;
+  owner->data = (char *)data;
+  owner->ndim = ndim;
+  owner->itemsize = itemsize;
+  owner->format = format;
+  for (int axis = 0; axis < ndim; ++axis) {
+    owner->shape[axis] = (Py_ssize_t)shape[axis];
+    owner->strides[axis] = (Py_ssize_t)strides[axis] * itemsize;
+  }
+  if (!kiln_numpy_asarray) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (numpy) {
+      kiln_numpy_asarray = PyObject_GetAttrString(numpy, "asarray");
+      Py_DECREF(numpy);
+    }
+    if (!kiln_numpy_asarray) {
+      Py_DECREF(owner);
+      return NULL;
+    }
+  }
+  PyObject *array = PyObject_CallOneArg(kiln_numpy_asarray, (PyObject *)owner);
+  Py_DECREF(owner);
+  return array;
+}
+
+/* ---- exceptions raised by compiled code */
+KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
+                               const char *source_file) {
+  PyObject *kind = PyExc_RuntimeError;
+  switch (error->kind) {
+#define KILN_RAISE_CASE(number, name, suffix)                                  \
+  case KILN_##suffix:                                                          \
+    kind = PyExc_##name;                                                       \
+    break;
+    KILN_ERROR_KINDS(KILN_RAISE_CASE)
+#undef KILN_RAISE_CASE
+  }
+  char message[512];
+  size_t used = 0;
+  int next = 0;
+  for (const char *c = error->message; *c && used + 32 < sizeof message; ++c) {
+    if (c[0] == '{' && c[1] == '}' && next < error->num_args) {
+      used += (size_t)snprintf(message + used, sizeof message - used, "%lld",
+                               (long long)error->args[next++]);
+      ++c;
+    } else {
+      message[used++] = *c;
+    }
+  }
+  message[used] = '\0';
+  PyErr_Format(kind, "%s (%s, line %d)", message, source_file, (int)error->line);
+  /* A traceback entry at the Python line, as if the function had run in
+     the interpreter. */
+  _PyTraceback_Add(function, source_file, (int)error->line);
+  return NULL;
+}
+
+/* ---- @kiln.vectorize arguments: a number, or an array of the parameter's
+   dtype; both become 3-D strided views broadcast against each other. */
+typedef struct {
+  void *data;
+  int ndim;
+  int64_t shape[3];
+  int64_t strides[3]; /* elements */
+  Py_buffer view;
+  int has_view;
+  union { double f64; float f32; int64_t i64; int32_t i32; } scalar;
+} kiln_operand;
+
+KILN_HELPER int kiln_operand_get(PyObject *object, kiln_operand *operand, char kind, int bits,
+                            const char *formats, const char *function, const char *parameter) {
+  operand->has_view = 0;
+  Py_ssize_t itemsize = bits / 8;
+  if (PyObject_CheckBuffer(object) && !PyFloat_Check(object) && !PyLong_Check(object)) {
+    if (PyObject_GetBuffer(object, &operand->view, PyBUF_RECORDS_RO) != 0)
+      return -1;
+    operand->has_view = 1;
+    const char *format = operand->view.format ? operand->view.format : "B";
+    if (*format == '@' || *format == '=' || *format == '<')
+      ++format;
+    if (format[0] == '\0' || format[1] != '\0' || !strchr(formats, format[0]) ||
+        operand->view.itemsize != itemsize) {
+      PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be a number or an array of "
+                   "the matching dtype, not an array of format '%s'", function, parameter,
+                   operand->view.format ? operand->view.format : "B");
+      return -1;
+    }
+    if (operand->view.ndim > 3) {
+      PyErr_Format(PyExc_ValueError, "%s() argument '%s' has more than 3 dimensions",
+                   function, parameter);
+      return -1;
+    }
+    if (((uintptr_t)operand->view.buf) % (uintptr_t)itemsize != 0) {
+      PyErr_Format(PyExc_ValueError, "%s() argument '%s' is not aligned to its item size",
+                   function, parameter);
+      return -1;
+    }
+    operand->data = operand->view.buf;
+    operand->ndim = operand->view.ndim;
+    int64_t step = 1;
+    for (int axis = operand->ndim - 1; axis >= 0; --axis) {
+      operand->shape[axis] = operand->view.shape[axis];
+      Py_ssize_t stride = operand->view.strides ? operand->view.strides[axis] : step * itemsize;
+      if (stride % itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "%s() argument '%s' has a stride that is not a multiple "
+                     "of its item size", function, parameter);
+        return -1;
+      }
+      operand->strides[axis] = stride / itemsize;
+      step *= operand->view.shape[axis];
+    }
+    return 0;
+  }
+  operand->ndim = 0;
+  operand->data = &operand->scalar;
+  if (kind == 'f') {
+    double value;
+    if (kiln_as_double(object, &value, function, parameter) < 0)
+      return -1;
+    if (bits == 64) operand->scalar.f64 = value; else operand->scalar.f32 = (float)value;
+  } else {
+    int64_t value;
+    if (kiln_as_int64(object, &value, bits == 64 ? INT64_MIN : INT32_MIN,
+                      bits == 64 ? INT64_MAX : INT32_MAX, function, parameter) < 0)
+      return -1;
+    if (bits == 64) operand->scalar.i64 = value; else operand->scalar.i32 = (int32_t)value;
+  }
+  return 0;
+}
+
+KILN_HELPER void kiln_operands_release(kiln_operand *operands, int count) {
+  for (int i = 0; i < count; ++i)
+    if (operands[i].has_view)
+      PyBuffer_Release(&operands[i].view);
+}
+
+/* numpy's broadcasting of the operands' shapes, right-aligned, into 3 dims. */
+KILN_HELPER int kiln_broadcast(kiln_operand *operands, int count, int64_t shape[3], int *ndim,
+                          const char *function) {
+  *ndim = 0;
+  for (int i = 0; i < count; ++i)
+    if (operands[i].ndim > *ndim)
+      *ndim = operands[i].ndim;
+  for (int axis = 0; axis < 3; ++axis)
+    shape[axis] = 1;
+  for (int i = 0; i < count; ++i)
+    for (int k = 0; k < operands[i].ndim; ++k) {
+      int axis = 3 - operands[i].ndim + k;
+      int64_t size = operands[i].shape[k];
+      if (size == shape[axis] || size == 1)
+        continue;
+      if (shape[axis] != 1) {
+        PyErr_Format(PyExc_ValueError, "%s(): operands could not be broadcast together",
+                     function);
+        return -1;
+      }
+      shape[axis] = size;
+    }
+  return 0;
+}
+
+/* Fills a 3-D descriptor of `operand` seen with the broadcast `shape`. */
+KILN_HELPER void kiln_operand_view(const kiln_operand *operand, const int64_t shape[3],
+                              void *descriptor) {
+  char **pointers = (char **)descriptor;
+  int64_t *fields = (int64_t *)(pointers + 2);
+  pointers[0] = pointers[1] = (char *)operand->data;
+  fields[0] = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    int k = axis - (3 - operand->ndim);
+    int64_t stride = 0;
+    if (k >= 0 && operand->shape[k] != 1)
+      stride = operand->strides[k];
+    fields[1 + axis] = shape[axis];
+    fields[4 + axis] = stride;
+  }
+}
+
+#endif /* KILN_RUNTIME_H */

@@ -1,0 +1,103 @@
+// runtime/kiln_runtime.h compiles on its own as C11 with every warning an
+// error, and its conversions and exceptions behave, run in an embedded
+// CPython.
+// RUN: %clang -std=c11 -Wall -Wextra -Werror -I%kiln_runtime_dir %python_cflags %s \
+// RUN:   %python_ldflags -o %t
+// RUN: %t | FileCheck %s
+
+#include "kiln_runtime.h"
+
+static int failures = 0;
+#define EXPECT(condition)                                                      \
+  do {                                                                         \
+    if (!(condition)) {                                                        \
+      printf("FAILED: %s (line %d)\n", #condition, __LINE__);                  \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+// The pending exception's type name and text, cleared.
+static void print_exception(void) {
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  printf("%s: %s\n", type ? ((PyTypeObject *)type)->tp_name : "(none)",
+         text ? PyUnicode_AsUTF8(text) : "");
+  Py_XDECREF(text);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(traceback);
+}
+
+int main(void) {
+  Py_Initialize();
+
+  // Every kind of the ABI becomes the Python exception of that name, with
+  // the {} placeholders filled and the source line appended.
+#define RAISE_KIND(number, name, suffix)                                       \
+  {                                                                            \
+    kiln_error error = {KILN_##suffix, 12, 5, 2, "got {} of {}", {-3, 7}};     \
+    EXPECT(kiln_raise(&error, "kernel", "mod.py") == NULL);                    \
+    EXPECT(PyErr_ExceptionMatches(PyExc_##name));                              \
+    print_exception();                                                         \
+  }
+  KILN_ERROR_KINDS(RAISE_KIND)
+#undef RAISE_KIND
+  // CHECK: ZeroDivisionError: got -3 of 7 (mod.py, line 12)
+  // CHECK-NEXT: IndexError: got -3 of 7 (mod.py, line 12)
+  // CHECK-NEXT: ValueError:
+  // CHECK-NEXT: OverflowError:
+  // CHECK-NEXT: AssertionError:
+  // CHECK-NEXT: RuntimeError:
+  // CHECK-NEXT: TypeError:
+  // CHECK-NEXT: MemoryError:
+  // CHECK-NEXT: RecursionError: got -3 of 7 (mod.py, line 12)
+
+  // A kind this runtime does not know is still an exception.
+  kiln_error unknown = {99, 1, 1, 0, "odd", {0, 0}};
+  EXPECT(kiln_raise(&unknown, "kernel", "mod.py") == NULL);
+  print_exception();
+  // CHECK-NEXT: RuntimeError: odd (mod.py, line 1)
+
+  // Argument conversion: the fast and the general paths, and their errors.
+  PyObject *half = PyFloat_FromDouble(0.5);
+  PyObject *seven = PyLong_FromLong(7);
+  PyObject *big = PyLong_FromLongLong(1LL << 40);
+  PyObject *text = PyUnicode_FromString("x");
+  double d = 0;
+  int64_t i = 0;
+  EXPECT(kiln_as_double(half, &d, "f", "x") == 0 && d == 0.5);
+  EXPECT(kiln_as_double(seven, &d, "f", "x") == 0 && d == 7.0);
+  EXPECT(kiln_as_int64(seven, &i, INT64_MIN, INT64_MAX, "f", "n") == 0 && i == 7);
+  EXPECT(kiln_as_int64(big, &i, INT32_MIN, INT32_MAX, "f", "n") < 0);
+  print_exception();
+  // CHECK-NEXT: OverflowError: f() argument 'n' is out of range for a 32-bit integer
+  EXPECT(kiln_as_int64(half, &i, INT64_MIN, INT64_MAX, "f", "n") < 0);
+  print_exception();
+  // CHECK-NEXT: TypeError: f() argument 'n' must be an int, not float
+  EXPECT(kiln_as_double(text, &d, "f", "x") < 0);
+  print_exception();
+  // CHECK-NEXT: TypeError: f() argument 'x' must be a float, not str
+
+  // Keyword binding, out of line.
+  static const char *const names[] = {"a", "b"};
+  PyObject *arguments[] = {seven, half};
+  PyObject *keywords = Py_BuildValue("(s)", "b");
+  PyObject *bound[2];
+  EXPECT(kiln_bind_arguments(arguments, 1, keywords, bound, 2, names, "g") == 0 &&
+         bound[0] == seven && bound[1] == half);
+  EXPECT(kiln_bind_arguments(arguments, 1, NULL, bound, 2, names, "g") < 0);
+  print_exception();
+  // CHECK-NEXT: TypeError: g() missing required argument 'b' (pos 2)
+
+  Py_DECREF(keywords);
+  Py_DECREF(text);
+  Py_DECREF(big);
+  Py_DECREF(seven);
+  Py_DECREF(half);
+  if (Py_FinalizeEx() < 0)
+    ++failures;
+  printf("%s\n", failures ? "FAILED" : "PASSED");
+  // CHECK-NEXT: PASSED
+  return failures != 0;
+}

@@ -55,6 +55,36 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnClearAddressNuw : Pass<"kiln-clear-address-nuw", "::mlir::ModuleOp"> {
+  let summary = "Drop the `nuw` flag MLIR 22's memref lowering puts on "
+                "address arithmetic, poison for negative strides";
+  let description = [{
+    `finalize-memref-to-llvm` in MLIR 22 marks every element address
+    `getelementptr inbounds|nuw` and every `index * stride` / `offset + ...`
+    feeding it `overflow<nsw, nuw>`. With a negative stride (Python's
+    `x[::-1]`, static or dynamic) the unsigned product wraps, the address is
+    poison, and LLVM may delete or misplace the access. Upstream fixed the
+    lowering after LLVM 22 (llvm-project#204309); until Kiln's toolchain has
+    the fix, this pass clears `nuw` on every `llvm.getelementptr` and on the
+    integer arithmetic feeding its indices, keeping `inbounds` and `nsw`
+    (Kiln's accesses are in bounds). Runs right after the LLVM conversion.
+
+    Before:
+
+    ```mlir
+    %p = llvm.mul %i, %stride overflow<nsw, nuw> : i64
+    %a = llvm.getelementptr inbounds|nuw %base[%p] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    ```
+
+    After:
+
+    ```mlir
+    %p = llvm.mul %i, %stride overflow<nsw> : i64
+    %a = llvm.getelementptr inbounds %base[%p] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+    ```
+  }];
+}
+
 def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp"> {
   let summary = "Drop source locations and Kiln's frontend attributes once "
                 "nothing reads them";

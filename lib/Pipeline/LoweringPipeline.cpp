@@ -108,6 +108,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createKilnClearAddressNuw());
   if (options.debugInfo)
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
   pm.addPass(createKilnCanonicalizer());

@@ -216,3 +216,15 @@ def test_unary_operators_keep_literals_weak(mod):
     assert f.int32_times_inverted_literal(np.int32(2**30)) == 0          # int32 wraps
     assert f.unary_bool_literals_times_int32(np.int32(2**30)) == -2**31
     assert f.inverted_literal_quotient_plus_float32() == float(np.float32(-0.8))
+
+
+# ---- B6 (and fuzzer seed 3141592, f2054): stores through `x[::-1]` and
+# `x[::-2]` were lost (poison addresses from `nuw`; kiln-clear-address-nuw)
+def test_stores_through_negative_stride_views(mod):
+    for index in (-1, 8, -9, 0, 4):
+        same(mod, "store_through_reversed_local", index)
+    for size in (1, 2, 9, 10):
+        for index in range(-((size + 1) // 2), (size + 1) // 2):
+            same(mod, "store_through_reversed_parameter", np.ones(size, dtype=np.int32), index)
+    for n in (0, 1, 5, 16):
+        same(mod, "conditional_stores_through_reversed_local", n)

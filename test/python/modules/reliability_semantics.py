@@ -300,3 +300,35 @@ def unary_bool_literals_times_int32(x: kiln.i32) -> int:
 @kiln.export
 def inverted_literal_quotient_plus_float32() -> float:
     return ((~3) / 5) + (np.hypot(kiln.f32(0.1), kiln.f32(1.5)) // 2)
+
+
+# ---- B6: stores through a negative-stride view (MLIR 22's lowering made
+# their addresses poison: `mul nuw` by a negative stride)
+@kiln.export
+def store_through_reversed_local(index: int) -> int:
+    t = np.ones(9, dtype=np.int32)
+    t[0] = 0
+    reversed_view = t[::-1]
+    reversed_view[index] = 4
+    return t[0]
+
+
+@kiln.export
+def store_through_reversed_parameter(t: kiln.i32[:], index: int) -> int:
+    t[0] = 0
+    reversed_view = t[::-2]
+    reversed_view[index] = 4
+    return t[0] + t[len(t) - 1]
+
+
+@kiln.export
+def conditional_stores_through_reversed_local(n: int) -> float:
+    t = np.zeros(16)
+    view = t[::-1]
+    for i in range(n):
+        if i % 3 == 0:
+            view[i] = i + 0.5
+    total = 0.0
+    for i in range(16):
+        total += t[i] * (i + 1)
+    return total

@@ -94,6 +94,25 @@ bool isConstantInt(Value value, int64_t expected) {
 // that run zero times), where a zero divisor would raise SIGFPE. The divisor
 // is therefore replaced by 1 whenever it is 0 or -1; the check still raises
 // ZeroDivisionError at the right place and the -1 case is patched after.
+// Unsigned operands (numpy's uint dtypes): the quotient and remainder are
+// arith.divui/remui, which agree with floor division; only the zero divisor
+// needs the check and, for the same hoisting reason, a total divisor.
+Value lowerUnsignedDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
+  Type type = a.getType();
+  Value divisor = b;
+  if (!isNonZeroConstant(b)) {
+    Value zero = e.constant(type, 0);
+    Value isZero = e.cmpi(arith::CmpIPredicate::eq, b, zero);
+    e.check(e.negate(isZero), ErrorKind::ZeroDivisionError,
+            isFloorDiv ? "integer division or modulo by zero"
+                       : "integer modulo by zero");
+    divisor = e.select(isZero, e.constant(type, 1), b);
+  }
+  if (isFloorDiv)
+    return arith::DivUIOp::create(e.builder, e.loc, a, divisor);
+  return arith::RemUIOp::create(e.builder, e.loc, a, divisor);
+}
+
 Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
   Type type = a.getType();
   Value zero = e.constant(type, 0);
@@ -169,8 +188,12 @@ Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
                   quotientSign);
 }
 
-Value lowerPow(Emitter &e, Value base, Value exponent) {
+Value lowerPow(Emitter &e, Value base, Value exponent, bool isUnsigned) {
   Type type = base.getType();
+  // Wrapping multiplication is the same for both signednesses; an unsigned
+  // exponent is never negative.
+  if (type.isInteger() && isUnsigned)
+    return math::IPowIOp::create(e.builder, e.loc, base, exponent);
   if (type.isInteger()) {
     Value zero = e.constant(type, 0);
     e.check(e.negate(e.andi(e.cmpi(arith::CmpIPredicate::eq, base, zero),
@@ -285,21 +308,25 @@ private:
 template <>
 Value LowerKilnOp<FloorDivOp>::lower(Emitter &e, FloorDivOp op,
                                      Adaptor operands) const {
-  return isa<FloatType>(op.getType())
-             ? lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), true)
-             : lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), true);
+  if (isa<FloatType>(op.getType()))
+    return lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), true);
+  if (op.getIsUnsigned())
+    return lowerUnsignedDivision(e, operands.getLhs(), operands.getRhs(), true);
+  return lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), true);
 }
 
 template <>
 Value LowerKilnOp<ModOp>::lower(Emitter &e, ModOp op, Adaptor operands) const {
-  return isa<FloatType>(op.getType())
-             ? lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), false)
-             : lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), false);
+  if (isa<FloatType>(op.getType()))
+    return lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), false);
+  if (op.getIsUnsigned())
+    return lowerUnsignedDivision(e, operands.getLhs(), operands.getRhs(), false);
+  return lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), false);
 }
 
 template <>
-Value LowerKilnOp<PowOp>::lower(Emitter &e, PowOp, Adaptor operands) const {
-  return lowerPow(e, operands.getLhs(), operands.getRhs());
+Value LowerKilnOp<PowOp>::lower(Emitter &e, PowOp op, Adaptor operands) const {
+  return lowerPow(e, operands.getLhs(), operands.getRhs(), op.getIsUnsigned());
 }
 
 template <>

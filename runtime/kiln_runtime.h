@@ -113,6 +113,46 @@ KILN_GENERAL int kiln_as_int64_general(PyObject *object, int64_t *out, int64_t l
   return 0;
 }
 
+/* A Python int (or an object with __index__, such as numpy's integer
+   scalars) for a parameter of a dtype narrower than 64 bits: range-checked,
+   OverflowError naming the parameter and the dtype. */
+KILN_GENERAL int kiln_as_ranged_int(PyObject *object, int64_t *out, int64_t low, int64_t high,
+                                    const char *dtype, const char *function,
+                                    const char *parameter) {
+  if (kiln_as_int64_general(object, out, INT64_MIN, INT64_MAX, function, parameter) < 0)
+    return -1;
+  if (*out < low || *out > high) {
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is out of range for %s: %lld",
+                 function, parameter, dtype, (long long)*out);
+    return -1;
+  }
+  return 0;
+}
+
+/* A Python int in [0, 2**64) for a uint64 parameter. */
+KILN_GENERAL int kiln_as_uint64(PyObject *object, uint64_t *out, const char *function,
+                                const char *parameter) {
+  PyObject *index;
+  if (PyLong_Check(object)) {
+    Py_INCREF(object);
+    index = object;
+  } else if (PyFloat_Check(object) || !PyIndex_Check(object)) {
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
+  } else if (!(index = PyNumber_Index(object))) {
+    return -1;
+  }
+  unsigned long long value = PyLong_AsUnsignedLongLong(index);
+  Py_DECREF(index);
+  if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is out of range for uint64",
+                 function, parameter);
+    return -1;
+  }
+  *out = (uint64_t)value;
+  return 0;
+}
+
 /* An exact int of one digit (|value| < 2**30, so in range for both int32
    and int64) holds its value in the object: read it without a call. */
 KILN_INLINE int kiln_read_small_int(PyObject *object, int64_t *out) {
@@ -236,6 +276,8 @@ KILN_HELPER Py_ssize_t kiln_numpy_itemsize(char type) {
   switch (type) {
   case 'd': case 'q': case 'Q': case 'l': case 'L': return 8;
   case 'f': case 'i': case 'I': return 4;
+  case 'h': case 'H': return 2;
+  case 'b': case 'B': case '?': return 1;
   default: return 0;
   }
 }
@@ -550,7 +592,8 @@ typedef struct {
   int64_t strides[3]; /* elements */
   Py_buffer view;
   int has_view;
-  union { double f64; float f32; int64_t i64; int32_t i32; } scalar;
+  union { double f64; float f32; int64_t i64; int32_t i32; int16_t i16; int8_t i8;
+          uint64_t u64; } scalar;
 } kiln_operand;
 
 KILN_HELPER int kiln_operand_get(PyObject *object, kiln_operand *operand, char kind, int bits,
@@ -604,12 +647,24 @@ KILN_HELPER int kiln_operand_get(PyObject *object, kiln_operand *operand, char k
     if (kiln_as_double(object, &value, function, parameter) < 0)
       return -1;
     if (bits == 64) operand->scalar.f64 = value; else operand->scalar.f32 = (float)value;
-  } else {
-    int64_t value;
-    if (kiln_as_int64(object, &value, bits == 64 ? INT64_MIN : INT32_MIN,
-                      bits == 64 ? INT64_MAX : INT32_MAX, function, parameter) < 0)
+  } else if (kind == 'u' && bits == 64) {
+    if (kiln_as_uint64(object, &operand->scalar.u64, function, parameter) < 0)
       return -1;
-    if (bits == 64) operand->scalar.i64 = value; else operand->scalar.i32 = (int32_t)value;
+  } else {
+    /* kind 'i' (signed) or 'u' (unsigned) integers of `bits` bits. */
+    int64_t value;
+    int64_t low = kind == 'u' ? 0 : bits == 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
+    int64_t high = bits == 64 ? INT64_MAX : kind == 'u' ? (INT64_C(1) << bits) - 1
+                                                        : (INT64_C(1) << (bits - 1)) - 1;
+    if (kiln_as_ranged_int(object, &value, low, high, "the parameter's dtype", function,
+                           parameter) < 0)
+      return -1;
+    switch (bits) {
+      case 64: operand->scalar.i64 = value; break;
+      case 32: operand->scalar.i32 = (int32_t)value; break;
+      case 16: operand->scalar.i16 = (int16_t)value; break;
+      default: operand->scalar.i8 = (int8_t)value; break;
+    }
   }
   return 0;
 }

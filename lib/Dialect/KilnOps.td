@@ -73,9 +73,13 @@ def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error"> {
 class Kiln_PythonBinaryOp<string mnemonic, string summaryText>
     : Kiln_Op<mnemonic, [AllTypesMatch<["lhs", "rhs", "result"]>]> {
   let summary = summaryText;
-  let arguments = (ins AnyTypeOf<[I64, I32, F64, F32]>:$lhs,
-                       AnyTypeOf<[I64, I32, F64, F32]>:$rhs);
-  let results = (outs AnyTypeOf<[I64, I32, F64, F32]>:$result);
+  // Integers are signless; `is_unsigned` says the operands are Kiln's
+  // unsigned dtypes (kiln.u8 ... kiln.u64), which numpy divides, takes
+  // remainders of and raises to powers as unsigned numbers.
+  let arguments = (ins AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$lhs,
+                       AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$rhs,
+                       UnitAttr:$is_unsigned);
+  let results = (outs AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
@@ -84,6 +88,8 @@ def Kiln_FloorDivOp : Kiln_PythonBinaryOp<"floordiv", "Python's `//`"> {
     Rounds toward negative infinity (ints) or computes CPython's
     `float_divmod` quotient (floats). A zero divisor raises
     ZeroDivisionError; `INT_MIN // -1` wraps, as all Kiln integers do.
+    With `is_unsigned`, the unsigned quotient (`arith.divui`); a zero divisor
+    still raises ZeroDivisionError (numpy would warn and give 0).
 
     ```mlir
     %q = kiln.floordiv %a, %b : i64
@@ -95,7 +101,8 @@ def Kiln_ModOp : Kiln_PythonBinaryOp<"mod", "Python's `%`"> {
   let description = [{
     The remainder takes the sign of the divisor (floats: CPython's
     `float_divmod` remainder, with signed zeros). A zero divisor raises
-    ZeroDivisionError.
+    ZeroDivisionError. With `is_unsigned`, the unsigned remainder
+    (`arith.remui`).
 
     ```mlir
     %r = kiln.mod %a, %b : f64
@@ -106,7 +113,8 @@ def Kiln_ModOp : Kiln_PythonBinaryOp<"mod", "Python's `%`"> {
 def Kiln_PowOp : Kiln_PythonBinaryOp<"pow", "Python's `**`"> {
   let description = [{
     Integers: exact and wrapping; a negative exponent raises ValueError
-    (CPython would return a float). Floats: `0.0 ** negative` raises
+    (CPython would return a float); with `is_unsigned` the exponent is
+    unsigned and never negative. Floats: `0.0 ** negative` raises
     ZeroDivisionError, a negative base with a fractional exponent raises
     ValueError (CPython would return a complex number), and an infinite
     result from finite operands raises OverflowError.
@@ -149,7 +157,7 @@ def Kiln_ToFloatOp : Kiln_Op<"to_float", [Pure]> {
     %f = kiln.to_float %n : i64 to f64
     ```
   }];
-  let arguments = (ins AnyTypeOf<[I64, I32]>:$value);
+  let arguments = (ins AnyTypeOf<[I64, I32, I16, I8]>:$value);
   let results = (outs AnyTypeOf<[F64, F32]>:$result);
   let assemblyFormat = "$value attr-dict `:` type($value) `to` type($result)";
 }
@@ -161,7 +169,7 @@ def Kiln_TruthyOp : Kiln_Op<"truthy", [Pure]> {
     %b = kiln.truthy %x : f64
     ```
   }];
-  let arguments = (ins AnyTypeOf<[I64, I32, F64, F32]>:$value);
+  let arguments = (ins AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$value);
   let results = (outs I1:$result);
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ScalarType:
-    name: str          # user-facing: "f64", "int", ...
-    mlir: str          # MLIR type in kernels
-    kind: str          # "float", "int" or "bool"
+    """One row of the dtype table: every fact a stage needs about a dtype."""
+    name: str          # Kiln's spelling: `kiln.<name>` ("f64", "u8", "bool", ...)
+    mlir: str          # MLIR type in kernels (integers are signless: see `signed`)
+    kind: str          # "float", "int", "bool" (later "complex")
     bits: int
+    signed: bool       # picks the MLIR ops: divsi/divui, extsi/extui, sitofp/uitofp, ...
     c_type: str        # C type in the generated header
-    buffer_formats: tuple = ()  # struct-module format codes accepted for arrays
-    numpy_name: str = ""
+    buffer_formats: tuple  # struct-module format codes accepted for arrays
+    numpy_name: str    # numpy's type name (`numpy.<numpy_name>`, .pyi annotations)
+    char: str          # numpy's dtype.char on LP64 Linux (the wrapper's fast path)
 
     def __getitem__(self, dims) -> "ArrayType":
         dims = dims if isinstance(dims, tuple) else (dims,)
@@ -43,6 +46,16 @@ class ScalarType:
         return {"f64": "float", "i64": "int", "bool": "bool"}.get(self.name, f"kiln.{self.name}")
 
     @property
+    def itemsize(self) -> int:
+        """Bytes per array element (a bool is stored in one byte)."""
+        return max(self.bits // 8, 1)
+
+    @property
+    def array_spelling(self) -> str:
+        """`kiln.b1[:]` is a numpy bool array; other dtypes keep their name."""
+        return "b1" if self.is_bool else self.name
+
+    @property
     def is_float(self) -> bool:
         return self.kind == "float"
 
@@ -53,6 +66,18 @@ class ScalarType:
     @property
     def is_bool(self) -> bool:
         return self.kind == "bool"
+
+    @property
+    def is_unsigned(self) -> bool:
+        return self.kind == "int" and not self.signed
+
+    @property
+    def min_value(self) -> int:
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
+    @property
+    def max_value(self) -> int:
+        return (1 << (self.bits - 1 if self.signed else self.bits)) - 1
 
 
 @dataclass(frozen=True)
@@ -68,7 +93,7 @@ class ArrayType:
 
     @property
     def name(self) -> str:
-        return f"{self.dtype.name}[{', '.join(':' * self.ndim)}]"
+        return f"{self.dtype.array_spelling}[{', '.join(':' * self.ndim)}]"
 
     @property
     def display(self) -> str:
@@ -92,16 +117,30 @@ class TupleType:
         return "tuple[" + ", ".join(e.display for e in self.elements) + "]"
 
 
-f64 = ScalarType("f64", "f64", "float", 64, "double", ("d",), "float64")
-f32 = ScalarType("f32", "f32", "float", 32, "float", ("f",), "float32")
-i64 = ScalarType("i64", "i64", "int", 64, "int64_t", ("q", "l"), "int64")
-i32 = ScalarType("i32", "i32", "int", 32, "int32_t", ("i",), "int32")
-boolean = ScalarType("bool", "i1", "bool", 1, "bool", ("?",), "bool_")
+# The dtype table. Every stage (annotations, typing, MLIR, wrapper, header,
+# stubs, report) reads these rows; tests/test_dtype_table.py round-trips
+# each row through all of them.
+f64 = ScalarType("f64", "f64", "float", 64, True, "double", ("d",), "float64", "d")
+f32 = ScalarType("f32", "f32", "float", 32, True, "float", ("f",), "float32", "f")
+i64 = ScalarType("i64", "i64", "int", 64, True, "int64_t", ("q", "l"), "int64", "l")
+i32 = ScalarType("i32", "i32", "int", 32, True, "int32_t", ("i",), "int32", "i")
+i16 = ScalarType("i16", "i16", "int", 16, True, "int16_t", ("h",), "int16", "h")
+i8 = ScalarType("i8", "i8", "int", 8, True, "int8_t", ("b",), "int8", "b")
+u64 = ScalarType("u64", "i64", "int", 64, False, "uint64_t", ("Q", "L"), "uint64", "L")
+u32 = ScalarType("u32", "i32", "int", 32, False, "uint32_t", ("I",), "uint32", "I")
+u16 = ScalarType("u16", "i16", "int", 16, False, "uint16_t", ("H",), "uint16", "H")
+u8 = ScalarType("u8", "i8", "int", 8, False, "uint8_t", ("B",), "uint8", "B")
+boolean = ScalarType("bool", "i1", "bool", 1, False, "bool", ("?",), "bool_", "?")
 
+b1 = boolean
+DTYPES = (f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, boolean)
 # Python's own scalar types are the 64-bit ones.
 PYTHON_SCALARS = {"int": i64, "float": f64, "bool": boolean}
-KILN_SCALARS = {"f64": f64, "f32": f32, "i64": i64, "i32": i32}
-ARRAY_DTYPES = (f64, f32, i64, i32)
+# `kiln.<name>`: every row by its name; `kiln.b1` is numpy's bool (arrays
+# of it are numpy bool arrays).
+KILN_SCALARS = {**{t.name: t for t in DTYPES if t is not boolean}, "b1": boolean}
+ARRAY_DTYPES = DTYPES
+BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 
 
 # The promotion rules live with the other typing rules; they stay importable

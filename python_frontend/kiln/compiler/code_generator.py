@@ -216,11 +216,11 @@ class FunctionCodeGenerator(LibraryCalls):
 
     # IR through the builder: each helper makes one op and wraps its result
     # in a typed Value.
-    def arith(self, opname, a: Value, b: Value, node, **attrs) -> Value:
+    def arith(self, opname, a: Value, b: Value, node, unsigned=False, **attrs) -> Value:
         """A same-typed binary op; float arithmetic gets the fastmath flags."""
         fastmath = self.fastmath if opname in FASTMATH_OPS else None
-        return Value(self.builder.binary(opname, a.ir, b.ir, self.loc(node), fastmath), a.type,
-                     **attrs)
+        return Value(self.builder.binary(opname, a.ir, b.ir, self.loc(node), fastmath, unsigned),
+                     a.type, **attrs)
 
     def unary(self, opname, x: Value, node, **attrs) -> Value:
         return Value(self.builder.unary(opname, x.ir, self.loc(node)), x.type, **attrs)
@@ -335,16 +335,22 @@ class FunctionCodeGenerator(LibraryCalls):
             if value.weak == "int" and target.bits < source.bits:
                 # A Python int computed from literals: it must fit (NEP 50).
                 narrow = self.cast("trunci", value, target, node)
-                back = self.cast("extsi", narrow, source, node)
+                back = self.cast("extsi" if target.signed else "extui", narrow, source, node)
                 fits = self.cmpi("eq", back, value, node)
                 self.check(fits, "OverflowError",
                            f"Python integer {{}} out of bounds for {target.numpy_name}", [value],
                            node)
                 return narrow
-            opname = "extsi" if target.bits > source.bits else "trunci"
+            if target.bits == source.bits:      # int64 <-> uint64: the same bits
+                return Value(value.ir, target, nonneg=value.nonneg and source.signed)
+            widen = "extsi" if source.signed else "extui"
+            opname = widen if target.bits > source.bits else "trunci"
             return self.cast(opname, value, target, node,
-                             nonneg=value.nonneg and target.bits > source.bits)
+                             nonneg=(value.nonneg or not source.signed)
+                             and target.bits > source.bits)
         if source.is_int and target.is_float:
+            if not source.signed:
+                return self.cast("uitofp", value, target, node)
             return self.cast("to_float", value, target, node)
         if source.is_float and target.is_float:
             opname = "extf" if target.bits > source.bits else "truncf"
@@ -1050,7 +1056,9 @@ class FunctionCodeGenerator(LibraryCalls):
             if b.constant is None or b.constant == 0 or symbol == "**":
                 self.may_raise = True
             return self.arith({"//": "floordiv", "%": "mod", "**": "pow"}[symbol],
-                              a, b, node)
+                              a, b, node, unsigned=type_.is_unsigned)
+        if symbol in ("<<", ">>"):
+            return self.shift(symbol, a, b, type_, node)
         if type_.is_int:
             return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol],
                               a, b, node)
@@ -1058,6 +1066,29 @@ class FunctionCodeGenerator(LibraryCalls):
             return self.arith({"+": "addf", "-": "subf", "*": "mulf"}[symbol],
                               a, b, node)
         return self.float_division(symbol, a, b, type_, node, integer_true_division)
+
+    def shift(self, symbol, a: Value, count: Value, type_, node) -> Value:
+        """`a << count`, `a >> count` in `type_` (docs/language.md, Shifts):
+        a negative count raises ValueError (CPython); a count of the width
+        or more gives what shifting one bit at a time would: 0 for `<<`,
+        0 or -1 (by the sign) for `>>`. LLVM's shl/ashr/lshr by the width
+        or more are poison, so the count is clamped before the shift."""
+        if type_.signed and (count.constant is None or count.constant < 0):
+            zero = self.constant(0, type_, node)
+            self.check(self.cmpi("sge", count, zero, node), "ValueError",
+                       "negative shift count", [], node)
+        width = self.constant(type_.bits, type_, node)
+        # Unsigned compare: a negative count (already raised) is huge too.
+        in_range = self.cmpi("ult", count, width, node)
+        if symbol == ">>" and type_.signed:
+            # An arithmetic shift by width-1 is the sign fill that larger
+            # counts give.
+            last = self.constant(type_.bits - 1, type_, node)
+            return self.arith("shrsi", a, self.select(in_range, count, last, node), node)
+        zero = self.constant(0, type_, node)
+        safe = self.select(in_range, count, zero, node)
+        shifted = self.arith("shli" if symbol == "<<" else "shrui", a, safe, node)
+        return self.select(in_range, shifted, zero, node)
 
     def float_division(self, symbol, a, b, type_, node, integer_true_division=False) -> Value:
         zero = self.constant(0.0, type_, node)
@@ -1163,7 +1194,7 @@ class FunctionCodeGenerator(LibraryCalls):
                   ast.Eq: "eq", ast.NotEq: "ne"}
         unsigned = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge",
                     ast.Eq: "eq", ast.NotEq: "ne"}
-        predicate = (unsigned if common.is_bool else signed)[type(op)]
+        predicate = (signed if common.is_int and common.signed else unsigned)[type(op)]
         return self.cmpi(predicate, a, b, node)
 
     def expr_Compare(self, node):
@@ -1278,7 +1309,7 @@ class FunctionCodeGenerator(LibraryCalls):
                     self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
                 sizes.append(size)
         # numpy's limit: the byte size must fit in a signed 64-bit integer.
-        total = self.constant(dtype.bits // 8 if dtype.bits >= 8 else 1, kt.i64, node)
+        total = self.constant(dtype.itemsize, kt.i64, node)
         fits = self.constant(True, kt.boolean, node)
         location = self.loc(node)
         for size in sizes:
@@ -1395,6 +1426,8 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def builtin_abs(self, args, node):
         value = self.convert(args[0], rules.abs_type(args[0].type), node)
+        if value.type.is_unsigned:
+            return value       # numpy: the absolute value of an unsigned int is itself
         return self.unary("absf" if value.type.is_float else "absi", value, node,
                           weak=value.weak)
 

@@ -416,10 +416,14 @@ class Builder:
     def index_constant(self, value: int, location) -> Value:
         return self.constant(integer_attr(value, index), index, location)
 
-    def binary(self, name: str, lhs: Value, rhs: Value, location, fastmath=None) -> Value:
+    def binary(self, name: str, lhs: Value, rhs: Value, location, fastmath=None,
+               unsigned=False) -> Value:
         """Same-typed operands and result: arith.addi, arith.addf, kiln.mod,
-        math.atan2, ... (by mnemonic or full name)."""
-        attributes = {"fastmath": fastmath} if fastmath is not None else None
+        math.atan2, ... (by mnemonic or full name). `unsigned` marks the
+        kiln ops whose integer operands are unsigned (`{is_unsigned}`)."""
+        attributes = {"fastmath": fastmath} if fastmath is not None else {}
+        if unsigned:
+            attributes["is_unsigned"] = UNIT
         return self.op(OP_NAMES.get(name, name), (lhs, rhs), (lhs.type,), attributes, (),
                        location).result
 
@@ -743,14 +747,15 @@ def _scf_while(op):
 
 
 _BINARY = ("arith.addi arith.subi arith.muli arith.andi arith.ori arith.xori arith.maxsi "
-           "arith.minsi arith.ceildivsi arith.ceildivui arith.addf arith.subf arith.mulf "
+           "arith.minsi arith.maxui arith.minui arith.shli arith.shrsi arith.shrui arith.divui "
+           "arith.remui arith.ceildivsi arith.ceildivui arith.addf arith.subf arith.mulf "
            "arith.divf arith.remf arith.maximumf arith.minimumf kiln.floordiv kiln.mod "
            "kiln.pow math.atan2 math.copysign math.powf").split()
 _UNARY = ("math.absf math.absi math.sqrt math.exp math.log math.log2 math.log10 math.sin "
           "math.cos math.tan math.asin math.acos math.atan math.sinh math.cosh math.tanh "
           "math.floor math.ceil math.trunc math.roundeven arith.negf").split()
 _CASTS = ("arith.extui arith.extsi arith.trunci arith.uitofp arith.sitofp arith.extf "
-          "arith.truncf arith.fptosi arith.index_cast kiln.to_float memref.cast").split()
+          "arith.truncf arith.fptosi arith.fptoui arith.index_cast kiln.to_float memref.cast").split()
 
 # The ops the convenience methods know, by mnemonic: `binary("addf", ...)`
 # is arith.addf (the mnemonics of these ops are unique across their
@@ -868,6 +873,9 @@ def _print_binary(p, op, depth):
     fastmath = op.attributes.get("fastmath")
     if fastmath is not None:
         flags = " " + fastmath.text.removeprefix("#arith.")
+    others = {k: v for k, v in op.attributes.items() if k != "fastmath"}
+    if others:
+        flags += " " + dictionary_text(others)
     p.line(depth, f"{p.name_results(op)}{op.name} {p.uses(op.operands)}{flags} : "
                   f"{op.results[0].type.text}", op)
 

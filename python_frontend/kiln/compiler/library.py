@@ -223,7 +223,8 @@ class LibraryCalls:
         common = self.typed.type_of(node)
         a, b = (self.convert(v, common, node) for v in args)
         if common.is_int:
-            return self.arith("minsi" if is_minimum else "maxsi", a, b, node)
+            suffix = "si" if common.signed else "ui"
+            return self.arith(("min" if is_minimum else "max") + suffix, a, b, node)
         # numpy: a if (a < b or a is NaN) else b -- NaN propagates from either side.
         better = self.float_predicate("olt" if is_minimum else "ogt", a, b, node)
         keep_a = self.either(better, self.is_nan(a, node), node)

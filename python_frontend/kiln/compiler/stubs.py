@@ -70,7 +70,7 @@ class _KilnStandIn:
     """Stands for `kiln` where it is not installed: decorators pass the
     function through, dtypes convert like numpy's, annotations index."""
 
-    _DTYPES = {"f64": "float64", "f32": "float32", "i64": "int64", "i32": "int32"}
+    _DTYPES = %r
 
     def __getattr__(self, name):
         if name in ("export", "vectorize"):
@@ -88,7 +88,7 @@ class _KilnDtype:
     def __call__(self, value):
         import numpy
         return getattr(numpy, self.name)(value)
-'''
+''' % ({name: t.numpy_name for name, t in kt.KILN_SCALARS.items()},)
 
 
 def _optional_import(node: ast.stmt, source_lines) -> str | None:

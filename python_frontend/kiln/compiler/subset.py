@@ -11,8 +11,8 @@ from .typing_rules import (ALLOCATORS, DTYPE_ATTRIBUTES, KILN_CASTS, MATH_CONSTA
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
-                    ast.BitXor: "^", ast.Pow: "**"}
-UNSUPPORTED_BINOPS = {ast.LShift: "<<", ast.RShift: ">>", ast.MatMult: "@"}
+                    ast.BitXor: "^", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>"}
+UNSUPPORTED_BINOPS = {ast.MatMult: "@"}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!="}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round"}

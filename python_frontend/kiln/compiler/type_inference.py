@@ -1013,6 +1013,10 @@ class FunctionTyping:
             self.raises = True
         if symbol == "/" and (divisor.constant is None or divisor.constant == 0.0):
             self.raises = True
+        # A negative shift count raises ValueError (CPython's rule, for every int).
+        if symbol in ("<<", ">>") and common.signed and (
+                divisor.constant is None or divisor.constant < 0):
+            self.raises = True
         return TypedValue(common, weak=weak)
 
     def expr_UnaryOp(self, node):

@@ -68,12 +68,15 @@ def display(type_) -> str:
 
 # ------------------------------------------------------------- promotion
 def promote(a: kt.ScalarType, b: kt.ScalarType) -> kt.ScalarType:
-    """The type of a binary arithmetic result on two *typed* operands.
+    """The type of a binary arithmetic result on two *typed* operands:
+    numpy's `np.result_type(a, b)` (the same in numpy 1.x and 2 for two
+    dtypes; tests/test_dtypes.py checks every pair of the table against it).
 
-    Follows numpy's rules for these five types: bool widens to the other
-    operand; same kinds take the wider type; int with float gives f64 unless
-    both are 32-bit-or-less and the float is f32 (numpy gives f64 for i32+f32
-    too, which is what we do).
+    bool widens to the other operand; two floats or two ints of one
+    signedness take the wider; a signed and an unsigned int take the
+    smallest signed int holding both (int64 cannot hold uint64: float64);
+    an int with a float takes the smallest float holding the int exactly
+    enough for numpy (float32 for ints of 16 bits or fewer, else float64).
     """
     if a == b:
         return a
@@ -81,14 +84,28 @@ def promote(a: kt.ScalarType, b: kt.ScalarType) -> kt.ScalarType:
         return b
     if b.is_bool:
         return a
-    if a.kind == b.kind:
+    if a.is_float and b.is_float:
         return a if a.bits >= b.bits else b
-    return kt.f64
+    if a.is_float or b.is_float:
+        number, other = (a, b) if a.is_float else (b, a)
+        return kt.f32 if number == kt.f32 and other.bits <= 16 else kt.f64
+    if a.signed == b.signed:
+        return a if a.bits >= b.bits else b
+    signed, unsigned = (a, b) if a.signed else (b, a)
+    if signed.bits > unsigned.bits:
+        return signed
+    return signed_int(2 * unsigned.bits) if unsigned.bits < 64 else kt.f64
+
+
+def signed_int(bits: int) -> kt.ScalarType:
+    return next(t for t in kt.DTYPES if t.is_int and t.signed and t.bits == bits)
 
 
 def weak_promote(typed: kt.ScalarType, literal_kind: str) -> kt.ScalarType:
     """Result type of a typed operand with a Python literal (NEP 50: the
-    literal adapts to the typed operand unless it is a float meeting an int)."""
+    literal adapts to the typed operand unless it is a float meeting an int,
+    or an int meeting a bool; whether an int literal fits the dtype is
+    `literal_fits`'s business, an OverflowError when it does not)."""
     if literal_kind == "float" and not typed.is_float:
         return kt.f64
     if literal_kind == "int" and typed.is_bool:
@@ -105,8 +122,7 @@ def literal_fits(value, scalar) -> bool:
     """Whether a Python int constant fits an integer type."""
     if not scalar.is_int or value is None or isinstance(value, (bool, float)):
         return True
-    half = 1 << (scalar.bits - 1)
-    return -half <= value < half
+    return scalar.min_value <= value <= scalar.max_value
 
 
 def literal_kind(value) -> str:
@@ -175,10 +191,9 @@ def arithmetic_type(symbol: str, common: kt.ScalarType, weak):
     if symbol == "/":
         common = common if common.is_float else kt.f64
         weak = "float" if weak else None
-    if symbol in ("&", "|", "^"):
-        if common.is_float:
-            return common, weak, f"operator `{symbol}` needs int or bool operands"
-    elif common.is_bool:
+    if symbol in ("&", "|", "^", "<<", ">>") and common.is_float:
+        return common, weak, f"operator `{symbol}` needs int or bool operands"
+    if symbol not in ("&", "|", "^") and common.is_bool:
         common = kt.i64
     return common, weak, None
 
@@ -191,9 +206,12 @@ def fold_python_ints(symbol, a, b):
         return None
     if symbol in ("//", "%") and b == 0 or symbol == "**" and not 0 <= b <= 64:
         return None
+    if symbol in ("<<", ">>") and not 0 <= b < 64:
+        return None     # computed at run time: ValueError, or 64-bit wrapping
     result = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
               "//": lambda: a // b, "%": lambda: a % b, "**": lambda: a ** b,
-              "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b}.get(symbol)
+              "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
+              "<<": lambda: a << b, ">>": lambda: a >> b}.get(symbol)
     if result is None:
         return None
     value = result()
@@ -269,9 +287,14 @@ def fold_conversion(constant, target):
         return float(constant) if target != kt.f32 else round_to_f32(constant)
     if not isinstance(constant, float) or (
             math.isfinite(constant) and INT64_MIN <= int(constant) <= INT64_MAX):
-        width = target.bits
-        return (int(constant) + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
+        return wrap(int(constant), target)
     return None
+
+
+def wrap(value: int, target: kt.ScalarType) -> int:
+    """`value` reduced to `target`'s range modulo 2**bits, as numpy's casts
+    and Kiln's integer arithmetic do."""
+    return (value - target.min_value) % (1 << target.bits) + target.min_value
 
 
 def conversion_raises(source, target, weak, constant, explicit) -> bool:
@@ -312,9 +335,10 @@ NUMPY_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "
                "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
                "fabs", "rint"}
 NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
-NUMPY_CASTS = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
+# `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
+NUMPY_CASTS = {**{t.numpy_name: t for t in kt.DTYPES if not t.is_bool},
                "double": kt.f64, "single": kt.f32}
-KILN_CASTS = {"f64": kt.f64, "f32": kt.f32, "i64": kt.i64, "i32": kt.i32}
+KILN_CASTS = {t.name: t for t in kt.DTYPES if not t.is_bool}
 ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 
 # What the subset check accepts as `math.f` / `np.f` calls.
@@ -323,13 +347,14 @@ SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES 
     "abs", "absolute", "minimum", "maximum"}
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
-DTYPE_ATTRIBUTES = {"float64": kt.f64, "float32": kt.f32, "int64": kt.i64, "int32": kt.i32,
-                    "double": kt.f64, "single": kt.f32, "f64": kt.f64, "f32": kt.f32,
-                    "i64": kt.i64, "i32": kt.i32}
-DTYPE_BUILTINS = {"float": kt.f64, "int": kt.i64}
-DTYPE_STRINGS = {"float64": kt.f64, "f8": kt.f64, "float32": kt.f32, "f4": kt.f32,
-                 "int64": kt.i64, "i8": kt.i64, "int32": kt.i32, "i4": kt.i32}
-DTYPE_ERROR = "dtype `{}` is not supported; use np.float64, np.float32, np.int64 or np.int32"
+DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
+DTYPE_BUILTINS = {"float": kt.f64, "int": kt.i64, "bool": kt.boolean}
+# dtype="..." strings: numpy's names and its array-protocol codes ("u1", "f8", "?").
+DTYPE_STRINGS = {**{t.numpy_name: t for t in kt.DTYPES}, "bool": kt.boolean,
+                 **{f"{'f' if t.is_float else 'b' if t.is_bool else 'i' if t.signed else 'u'}"
+                    f"{t.itemsize}": t for t in kt.DTYPES}}
+DTYPE_ERROR = "dtype `{}` is not supported; use one of " + ", ".join(
+    f"np.{t.numpy_name}" for t in kt.DTYPES)
 MAX_ARRAY_NDIM = 3
 
 

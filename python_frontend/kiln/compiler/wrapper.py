@@ -222,7 +222,7 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
     count = len(params)
     result = signature.return_type
     out_type = kt.ArrayType(result, ELEMENTWISE_RANK)
-    code = {"f64": "d", "f32": "f", "i64": "q", "i32": "i"}[result.name]
+    code = result.buffer_formats[0]
     out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
            "Py_ssize_t nargs, PyObject *kwnames) {",
            *bind_arguments(name, params)]
@@ -238,12 +238,9 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
                     f"    if (kiln_as_double(bound[{index}], &number_{index}, {label}) < 0)",
                     "      return NULL;"]
         else:
-            low, high = ("INT64_MIN", "INT64_MAX") if param.type.bits == 64 else (
-                "INT32_MIN", "INT32_MAX")
-            out += [f"    int64_t number_{index};",
-                    f"    if (kiln_as_int64(bound[{index}], &number_{index}, {low}, {high}, "
-                    f"{label}) < 0)",
-                    "      return NULL;"]
+            out += ["    " + line for line in integer_argument(
+                param.type, f"number_{index}", f"bound[{index}]", label)]
+            out += [f"    if (number_{index}_status < 0)", "      return NULL;"]
         scalar_args.append(f"({param.type.c_type})number_{index}")
     if signature.raises:
         out.append("    kiln_error scalar_error = {0};")
@@ -256,7 +253,7 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
             f"  kiln_operand operands[{count}];",
             "  int acquired = 0;"]
     for index, param in enumerate(params):
-        kind = "f" if param.type.is_float else "i"
+        kind = "f" if param.type.is_float else "i" if param.type.signed else "u"
         formats = "".join(param.type.buffer_formats)
         out += [f"  if (kiln_operand_get(bound[{index}], &operands[{index}], '{kind}', "
                 f"{param.type.bits}, {c_string(formats)}, {c_string(name)}, "
@@ -272,7 +269,7 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
             "    return NULL;",
             "  }",
             "  int64_t elements = shape[0] * shape[1] * shape[2];",
-            f"  void *storage = malloc((size_t)(elements ? elements : 1) * {result.bits // 8});",
+            f"  void *storage = malloc((size_t)(elements ? elements : 1) * {result.itemsize});",
             "  if (!storage) {",
             f"    kiln_operands_release(operands, {count});",
             "    return PyErr_NoMemory();",
@@ -314,23 +311,39 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
             "    trimmed_strides[k] = result.strides[3 - ndim + k];",
             "  }",
             f"  return kiln_owned_array(storage, storage, ndim, trimmed_shape, trimmed_strides, "
-            f"{result.bits // 8}, \"{code}\");",
+            f"{result.itemsize}, \"{code}\");",
             "}", ""]
     return out
+
+
+def integer_argument(type_, target: str, argument: str, label: str) -> list:
+    """C declaring `target` and reading Python int `argument` into it,
+    range-checked against the dtype (OverflowError naming the parameter);
+    0 on success like the runtime's readers."""
+    if type_.signed and type_.bits >= 32:    # int64 and int32: the inline fast path
+        low, high = ("INT64_MIN", "INT64_MAX") if type_.bits == 64 else ("INT32_MIN", "INT32_MAX")
+        return [f"int64_t {target};",
+                f"int {target}_status = kiln_as_int64({argument}, &{target}, {low}, {high}, "
+                f"{label});"]
+    if type_.bits == 64:
+        return [f"uint64_t {target};",
+                f"int {target}_status = kiln_as_uint64({argument}, &{target}, {label});"]
+    low = "INT64_MIN" if type_.bits == 64 else f"{type_.min_value}LL"
+    high = "INT64_MAX" if type_.bits == 64 else f"{type_.max_value}LL"
+    return [f"int64_t {target};",
+            f"int {target}_status = kiln_as_ranged_int({argument}, &{target}, {low}, {high}, "
+            f"\"{type_.numpy_name}\", {label});"]
 
 
 def box(type_, expression: str) -> str:
     if type_.is_float:
         return f"PyFloat_FromDouble((double){expression})"
+    if type_.is_int and not type_.signed:
+        return f"PyLong_FromUnsignedLongLong((unsigned long long){expression})"
     if type_.is_int:
         return f"PyLong_FromLongLong((long long){expression})"
     return f"PyBool_FromLong({expression})"
 
-
-# numpy's type character for each array dtype on LP64 Linux (int64 is 'l'
-# there, not 'q'): the one the inline fast path compares. Arrays whose dtype
-# is spelled otherwise still pass, through kiln_get_array.
-NUMPY_TYPE_CODES = {"f64": "d", "f32": "f", "i64": "l", "i32": "i"}
 
 
 def bind_arguments(name: str, params) -> list:
@@ -361,7 +374,7 @@ def convert_array(signature, index: int, param, acquired) -> list:
     array of the expected layout, through kiln_get_array otherwise."""
     name, pname, type_ = signature.name, param.name, param.type
     struct = array_struct_name(type_)
-    itemsize = type_.dtype.bits // 8
+    itemsize = type_.dtype.itemsize
     expected = f"a {type_.ndim}-D {type_.dtype.numpy_name} array ({type_.name})"
     # Also through the functions it calls: an array stored into must be writable.
     writes = pname in signature.written_arrays
@@ -380,7 +393,10 @@ def convert_array(signature, index: int, param, acquired) -> list:
         f"  view_{pname}.obj = NULL;",
         f"  {struct} array_{pname};",
         f"  if (KILN_LIKELY(kiln_plain_ndarray({argument}, {type_.ndim}, "
-        f"'{NUMPY_TYPE_CODES[type_.dtype.name]}', {flags}))) {{",
+        # The inline fast path compares numpy's dtype.char (the table's
+        # `char`); arrays whose dtype is spelled otherwise still pass,
+        # through kiln_get_array.
+        f"'{type_.dtype.char}', {flags}))) {{",
         f"    const kiln_numpy_array *{numpy} = (const kiln_numpy_array *){argument};",
         *fill,
         f"  }} else if (kiln_get_array({argument}, &view_{pname}, &array_{pname}, "
@@ -414,11 +430,9 @@ def generate_wrapper(module_name: str, signature) -> list:
                     f"  if (kiln_as_double(bound[{index}], &arg_{pname}, {label}) < 0) {{"] + fail
             call_args.append(f"({type_.c_type})arg_{pname}")
         elif type_.is_int:
-            low, high = ("INT64_MIN", "INT64_MAX") if type_.bits == 64 else (
-                "INT32_MIN", "INT32_MAX")
-            out += [f"  int64_t arg_{pname};",
-                    f"  if (kiln_as_int64(bound[{index}], &arg_{pname}, {low}, {high}, "
-                    f"{label}) < 0) {{"] + fail
+            out += ["  " + line for line in integer_argument(
+                type_, f"arg_{pname}", f"bound[{index}]", label)]
+            out += [f"  if (arg_{pname}_status < 0) {{"] + fail
             call_args.append(f"({type_.c_type})arg_{pname}")
         else:
             out += [f"  bool arg_{pname};",
@@ -461,9 +475,9 @@ def generate_wrapper(module_name: str, signature) -> list:
     if result is None:
         out.append("  Py_RETURN_NONE;")
     elif isinstance(result, kt.ArrayType):
-        code = {"f64": "d", "f32": "f", "i64": "q", "i32": "i"}[result.dtype.name]
+        code = result.dtype.buffer_formats[0]
         out.append(f"  return kiln_owned_array(result.allocated, result.data + result.offset, "
-                   f"{result.ndim}, result.shape, result.strides, {result.dtype.bits // 8}, "
+                   f"{result.ndim}, result.shape, result.strides, {result.dtype.itemsize}, "
                    f"\"{code}\");")
     elif isinstance(result, kt.TupleType):
         count = len(result.elements)

@@ -69,7 +69,7 @@ func.func @floordiv_mixed_types(%a: i64, %b: f64) {
 // -----
 
 func.func @pow_on_i1(%a: i1) {
-  // expected-error @+1 {{must be 64-bit signless integer or 32-bit signless integer or 64-bit float or 32-bit float}}
+  // expected-error @+1 {{must be 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 64-bit float or 32-bit float}}
   %p = "kiln.pow"(%a, %a) : (i1, i1) -> i1
   return
 }

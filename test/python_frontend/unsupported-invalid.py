@@ -16,8 +16,8 @@ def many(x: kiln.f64[:]) -> float:
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:12: error: list is not supported
     total += np.linalg.norm(x)
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:14: error: call to `np.linalg.norm` is not supported yet
-    total = total << 2
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: error: operator `<<` is not supported yet
+    total = total @ 2
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: error: operator `@` is not supported yet
     try:
         pass
     except Exception:

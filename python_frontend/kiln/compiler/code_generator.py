@@ -219,7 +219,8 @@ class FunctionCodeGenerator(LibraryCalls):
     def arith(self, opname, a: Value, b: Value, node, unsigned=False, **attrs) -> Value:
         """A same-typed binary op; float arithmetic gets the fastmath flags."""
         fastmath = self.fastmath if opname in FASTMATH_OPS else None
-        return Value(self.builder.binary(opname, a.ir, b.ir, self.loc(node), fastmath, unsigned),
+        extra = {"unsigned": True} if unsigned else {}
+        return Value(self.builder.binary(opname, a.ir, b.ir, self.loc(node), fastmath, **extra),
                      a.type, **attrs)
 
     def unary(self, opname, x: Value, node, **attrs) -> Value:

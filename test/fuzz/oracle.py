@@ -56,9 +56,10 @@ def rt_call(name, *args):
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, declared, returns):
+    def __init__(self, declared, returns, helper_returns=None):
         self.declared = declared
         self.returns = returns
+        self.helper_returns = helper_returns or {}   # module function -> annotation_spec
 
     def _coerce(self, name, value):
         kind = self.declared.get(name)
@@ -115,14 +116,30 @@ class _Rewriter(ast.NodeTransformer):
         return ast.copy_location(rt_call("binop", ast.Constant(symbol), node.left, node.right),
                                  node)
 
+    def branch_type_only(self, branch):
+        """How semantics.conditional may learn the type of a branch that does
+        not run: None to evaluate it (no side effects), the kind of a helper
+        call's declared result, or "unknown" when evaluating it could write
+        an array (a call to a module function inside it)."""
+        calls = [n for n in ast.walk(branch) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id in self.helper_returns]
+        if not calls:
+            return None
+        spec = self.helper_returns[calls[0].func.id]
+        if branch is calls[0] and spec and spec[0] == "scalar":
+            return spec[1]
+        return "unknown"
+
     def visit_IfExp(self, node):
-        # `a if c else b` -> rt.conditional(c, lambda: a, lambda: b): one
-        # static type for both branches (semantics.conditional).
+        # `a if c else b` -> rt.conditional(c, lambda: a, lambda: b, ...):
+        # one static type for both branches (semantics.conditional).
+        kinds = [self.branch_type_only(b) for b in (node.body, node.orelse)]
         self.generic_visit(node)
         no_arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
                                      kw_defaults=[], kwarg=None, defaults=[])
         thunks = [ast.Lambda(args=no_arguments, body=branch) for branch in (node.body, node.orelse)]
-        return ast.copy_location(rt_call("conditional", node.test, *thunks), node)
+        return ast.copy_location(
+            rt_call("conditional", node.test, *thunks, *(ast.Constant(k) for k in kinds)), node)
 
     def visit_Return(self, node):
         self.generic_visit(node)
@@ -131,7 +148,7 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
 
-def rewrite_function(fn: ast.FunctionDef) -> ast.FunctionDef:
+def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDef:
     fn = copy.deepcopy(fn)
     declared = {}
     entry = []
@@ -150,7 +167,7 @@ def rewrite_function(fn: ast.FunctionDef) -> ast.FunctionDef:
             if spec and spec[0] == "scalar":
                 declared[node.target.id] = spec[1]
     returns = annotation_spec(fn.returns)
-    body = [_Rewriter(declared, returns).visit(stmt) for stmt in fn.body]
+    body = [_Rewriter(declared, returns, helper_returns).visit(stmt) for stmt in fn.body]
     fn.body = entry + body
     return fn
 
@@ -189,10 +206,12 @@ class OracleModule:
 
     def __init__(self, source: str, filename: str = "<fuzz>"):
         tree = ast.parse(source, filename)
+        helper_returns = {stmt.name: annotation_spec(stmt.returns) for stmt in tree.body
+                          if isinstance(stmt, ast.FunctionDef)}
         body = []
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
-                body.append(rewrite_function(stmt))
+                body.append(rewrite_function(stmt, helper_returns))
             elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 continue
             else:

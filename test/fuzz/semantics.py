@@ -175,21 +175,30 @@ WEAK_DEFAULT_KIND = {"int": "i64", "float": "f64", "bool": "bool"}
 KIND_OF_WEAK = {"i64": "int", "f64": "float", "bool": "bool"}
 
 
-def conditional(condition, then_thunk, else_thunk):
+def conditional(condition, then_thunk, else_thunk, then_kind=None, else_kind=None):
     """`a if c else b`. Kiln gives a conditional expression one static type,
     the join of both branches, as a variable assigned in both would have
     (docs/language.md "Types"); CPython's value is whichever branch ran. So
-    the oracle evaluates the branch that runs, then the other one only for
-    its type (fuzzer expressions have no side effects), and converts. When
-    the other branch raises, its type is unknown: the input is discarded."""
+    the oracle evaluates the branch that runs, then learns the other one's
+    type: by evaluating it when it has no side effects (`*_kind` None), from
+    a helper call's declared result kind, or not at all ("unknown": it calls
+    a module function that may write an array). When the type stays unknown
+    (or evaluating the other branch raises) the input is discarded."""
     taken_then = bool(condition)
     taken, other = (then_thunk, else_thunk) if taken_then else (else_thunk, then_thunk)
+    other_kind = else_kind if taken_then else then_kind
     value = taken()
-    try:
-        other_value = other()
-    except Exception:  # noqa: BLE001 - any failure leaves the type unknown
+    if other_kind == "unknown":
         raise OutsideDomain("the branch of a conditional expression that does not run "
-                            "raises, so the expression's type is unknown") from None
+                            "calls a helper: its type is unknown without running it")
+    if other_kind is not None:
+        other_value = Num(other_kind, 0)
+    else:
+        try:
+            other_value = other()
+        except Exception:  # noqa: BLE001 - any failure leaves the type unknown
+            raise OutsideDomain("the branch of a conditional expression that does not run "
+                                "raises, so the expression's type is unknown") from None
     if taken_then:
         return join_branches(value, other_value, value)
     return join_branches(other_value, value, value)

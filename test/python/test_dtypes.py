@@ -206,3 +206,23 @@ def test_every_table_row_reaches_the_header_stub_and_record(native):
     for t in INTS + [kt.boolean]:
         assert t.c_type in text, t
         assert f"numpy.{t.numpy_name}" in pyi, t
+
+
+def test_fuzzer_found_folding_and_float_to_uint64(tmp_path):
+    """Found by the differential fuzzer: `~`/`-` of a typed unsigned
+    constant folded to a value outside its type (kilnc rejected the MLIR
+    constant), and a float cast to uint64 emitted an i64 -> i64 trunci."""
+    source = tmp_path / "fuzz_found.py"
+    source.write_text("\n".join([
+        "import numpy as np", "import kiln", "",
+        "@kiln.export",
+        "def folded() -> tuple[kiln.u32, kiln.u8, kiln.i8, kiln.u64]:",
+        "    return ~kiln.u32(4294967294), -kiln.u8(1), -kiln.i8(-128), ~kiln.u64(0)", "",
+        "@kiln.export",
+        "def to_u64(v: float) -> kiln.u64:",
+        "    return np.uint64(v)", ""]))
+    result = kiln_build(str(source), tmp_path / "out")
+    assert result.returncode == 0 and "fall" not in result.stderr, result.stderr
+    module = import_from(os.path.join(tmp_path / "out", "fuzz_found.py"), "kiln_fuzz_found")
+    assert module.folded() == (1, 255, -128, 2**64 - 1)
+    assert module.to_u64(3.9) == 3 and module.to_u64(2.0**62) == 2**62

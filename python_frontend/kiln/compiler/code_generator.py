@@ -381,8 +381,9 @@ class FunctionCodeGenerator(LibraryCalls):
         self.check(self.negate(is_inf, node), "OverflowError",
                    "cannot convert float infinity to integer", [], node)
         self.check(in_range, "OverflowError", too_large, [], node)
-        whole = self.cast("fptosi", value, kt.i64, node)
-        if target == kt.i64:
+        # i64, or u64 (the same MLIR type; floats >= 2**63 raised above)
+        whole = self.cast("fptosi", value, target if target.bits == 64 else kt.i64, node)
+        if target.bits == 64:
             return whole
         # fptosi straight to i32 is poison beyond the int32 range; going
         # through i64 wraps, as an int64 stored into an int32 array does.

@@ -1040,12 +1040,18 @@ class FunctionTyping:
         if constant is not None and not isinstance(constant, float) and scalar.is_int:
             constant = int(constant)
         if constant is not None:
+            # a typed int wraps to its type (`~kiln.u32(1)` is 4294967294)
+            typed_int = scalar.is_int and not weak
             if isinstance(node.op, ast.UAdd):
                 return self.literal(constant, scalar, weak=weak)
-            if isinstance(node.op, ast.USub) and constant != rules.INT64_MIN:
-                return self.literal(-constant, scalar, weak=weak)
+            if isinstance(node.op, ast.USub) and (typed_int or constant != rules.INT64_MIN):
+                value = -constant
+                return self.literal(rules.wrap(value, scalar) if typed_int else value,
+                                    scalar, weak=weak)
             if isinstance(node.op, ast.Invert):
-                return self.literal(~constant, scalar, weak=weak)
+                value = ~constant
+                return self.literal(rules.wrap(value, scalar) if typed_int else value,
+                                    scalar, weak=weak)
         if isinstance(node.op, (ast.UAdd, ast.USub, ast.Invert)):
             return TypedValue(scalar, weak=weak)
         self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")

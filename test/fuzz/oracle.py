@@ -97,7 +97,9 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.target, ast.Name) and node.target.id in self.declared:
             load = ast.Name(id=node.target.id, ctx=ast.Load())
-            value = ast.BinOp(left=load, op=node.op, right=node.value)
+            # Through semantics.binop like any operator (a bare BinOp here
+            # would run Python's own operator on the oracle's typed numbers).
+            value = self.visit_BinOp(ast.BinOp(left=load, op=node.op, right=node.value))
             return ast.copy_location(
                 ast.Assign(targets=[node.target], value=self._coerce(node.target.id, value)),
                 node)

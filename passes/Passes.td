@@ -237,6 +237,14 @@ def KilnIeeeExactness : Pass<"kiln-ieee-exactness", "::mlir::ModuleOp"> {
       `x ** 2` in the last bit for some `x`. Scalar `math.powf` becomes a
       call to glibc's `powf64` / `powf32`, aliases of `pow` / `powf` that
       LLVM does not recognize. Vector `pow` (libmvec) is left alone.
+    - LLVM constant-folds float32 libm calls (`log1pf(2.5f)`, `llvm.exp.f32`)
+      by computing in double and rounding, which is not glibc's float32
+      result in the last bit (numpy calls glibc). Scalar float32 `math.exp`,
+      `log`, `log1p`, `expm1`, `log2`, `log10`, `sin`, `cos`, `tan`, `asin`,
+      `acos`, `atan`, `atan2`, `sinh`, `cosh`, `tanh` and the frontend's
+      direct `log1pf`/`expm1f`/`hypotf`/`atan2f` calls become calls to
+      glibc's `_Float32` aliases (`expf32`, `log1pf32`, ...), which LLVM does
+      not know.
     - LLVM treats the sign of a NaN made by arithmetic as unspecified and
       folds `(-a) + b` into `b - a`, `x * -1.0` and `x / -1.0` into `-x`,
       `-0.0 - x` into `-x`, each of which flips a NaN's sign relative to x86

@@ -436,8 +436,9 @@ def compare(op, x, y) -> bool:
     kx, wx, vx = parts(x)
     ky, wy, vy = parts(y)
     if kind == "exact":
-        return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-                "==": operator.eq, "!=": operator.ne}[op](int(vx), int(vy))
+        result = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+                  "==": operator.eq, "!=": operator.ne}[op](int(vx), int(vy))
+        return Num("bool", result) if wx is None or wy is None else result
 
     def operand(k, w, v):
         if kind in FLOAT_KINDS and k in INT_KINDS + ("bool",) and w is None:
@@ -445,8 +446,10 @@ def compare(op, x, y) -> bool:
         return value_of(Num(k, v) if w is None else v, kind)
 
     a, b = operand(kx, wx, vx), operand(ky, wy, vy)
-    return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-            "==": operator.eq, "!=": operator.ne}[op](a, b)
+    result = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+              "==": operator.eq, "!=": operator.ne}[op](a, b)
+    # A typed operand makes a numpy bool (typed); Python numbers a Python bool.
+    return Num("bool", result) if wx is None or wy is None else result
 
 
 def _binary(op):

@@ -42,3 +42,18 @@ func.func @nan_signs(%x: f64, %y: f64) -> (f64, f64, f64, i1) {
   %d = arith.cmpf olt, %n, %y : f64
   return %a, %b, %c, %d : f64, f64, f64, i1
 }
+
+// -----
+
+// Scalar float32 transcendentals call glibc's _Float32 aliases, which LLVM
+// does not constant-fold (it would compute in double and round).
+// CHECK-LABEL: func.func @float32_log1p
+// CHECK: llvm.call @expf32
+// CHECK: call @log1pf32(
+// CHECK-NOT: @log1pf(
+func.func private @log1pf(f32) -> f32
+func.func @float32_log1p(%x: f32) -> f32 {
+  %e = math.exp %x : f32
+  %l = func.call @log1pf(%e) : (f32) -> f32
+  return %l : f32
+}

@@ -216,6 +216,12 @@ def test_unary_operators_keep_literals_weak(mod):
     assert f.int32_times_inverted_literal(np.int32(2**30)) == 0          # int32 wraps
     assert f.unary_bool_literals_times_int32(np.int32(2**30)) == -2**31
     assert f.inverted_literal_quotient_plus_float32() == float(np.float32(-0.8))
+    # Comparing Python numbers gives a Python bool: `(1 < 2) + 1` is a Python
+    # int, so the product wraps in int32.
+    assert f.literal_comparison_plus_one_times_int32(np.int32(2**30)) == -2**31
+    # abs() of a Python literal is a Python int: comparing it is exact
+    # (fuzzer seed 857917474, f49).
+    assert f.int32_less_than_abs_of_big_literal(np.int32(3)) is True
 
 
 # ---- B6 (and fuzzer seed 3141592, f2054): stores through `x[::-1]` and
@@ -228,3 +234,15 @@ def test_stores_through_negative_stride_views(mod):
             same(mod, "store_through_reversed_parameter", np.ones(size, dtype=np.int32), index)
     for n in (0, 1, 5, 16):
         same(mod, "conditional_stores_through_reversed_local", n)
+
+
+# ---- fuzzer seed 629289651 (f124): LLVM folded log1pf(2.5f) in double and
+# rounded (1.2527629137); glibc's log1pf, which numpy calls, gives 1.2527630329.
+def test_float32_libm_of_constants_is_glibc(mod):
+    import ctypes
+    libm = ctypes.CDLL("libm.so.6")
+    for name, x, function in (("log1pf", 2.5, "float32_log1p_of_constant"),
+                              ("expf", 0.3, "float32_exp_of_constant")):
+        c_function = getattr(libm, name)
+        c_function.restype, c_function.argtypes = ctypes.c_float, [ctypes.c_float]
+        assert getattr(mod.native, function)() == float(np.float32(c_function(np.float32(x))))

@@ -1202,9 +1202,12 @@ class FunctionCodeGenerator(LibraryCalls):
     def expr_Compare(self, node):
         left = self.expression(node.left)
         if len(node.ops) == 1:
-            return self.compare(node.ops[0], left, self.expression(node.comparators[0]), node)
-        # a < b < c: each operand evaluated once, later ones only when needed.
-        return self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
+            result = self.compare(node.ops[0], left, self.expression(node.comparators[0]), node)
+        else:
+            # a < b < c: each operand evaluated once, later ones only when needed.
+            result = self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
+        result.weak = self.typed_value(node).weak    # Python bool of Python numbers
+        return result
 
     def chained_compare(self, left, rest, node) -> Value:
         op, comparator = rest[0]
@@ -1427,6 +1430,9 @@ class FunctionCodeGenerator(LibraryCalls):
                      nonneg=True)
 
     def builtin_abs(self, args, node):
+        typed = self.typed_value(node)
+        if typed.constant is not None:          # abs of a Python literal: folded
+            return self.constant(typed.constant, typed.type, node, weak=typed.weak)
         value = self.convert(args[0], rules.abs_type(args[0].type), node)
         if value.type.is_unsigned:
             return value       # numpy: the absolute value of an unsigned int is itself

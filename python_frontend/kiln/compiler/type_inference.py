@@ -1069,7 +1069,11 @@ class FunctionTyping:
     def expr_Compare(self, node):
         self.chained_compare(self.expression(node.left),
                              list(zip(node.ops, node.comparators)), node)
-        return TypedValue(kt.boolean)
+        # Comparing Python numbers gives a Python bool (weak under NEP 50);
+        # any typed operand makes it a typed (numpy) bool.
+        operands = [self.values.get(n) for n in [node.left, *node.comparators]]
+        weak = "bool" if all(v is not None and v.weak for v in operands) else None
+        return TypedValue(kt.boolean, weak=weak)
 
     def chained_compare(self, left, rest, node) -> None:
         """a < b < c: each operand evaluated once, later ones (in a nested
@@ -1321,7 +1325,13 @@ class FunctionTyping:
         self.expect_scalar(value, node, "abs()")
         if value.type.is_bool:
             value = self.convert(value, kt.i64, node)
-        return TypedValue(rules.abs_type(value.type), weak=value.weak)
+        result_type = rules.abs_type(value.type)
+        if value.weak and value.constant is not None and (
+                isinstance(value.constant, float) or value.constant != rules.INT64_MIN):
+            # `abs(2**62)` of a Python literal is a Python number, folded
+            # (comparisons with it stay exact).
+            return self.literal(abs(value.constant), result_type, weak=value.weak)
+        return TypedValue(result_type, weak=value.weak)
 
     def builtin_min(self, args, node):
         return self.min_max(args, node, "min")

@@ -332,3 +332,24 @@ def conditional_stores_through_reversed_local(n: int) -> float:
     for i in range(16):
         total += t[i] * (i + 1)
     return total
+
+
+@kiln.export
+def literal_comparison_plus_one_times_int32(x: kiln.i32) -> int:
+    return ((1 < 2) + 1) * x
+
+
+# ---- float32 libm calls of constants are glibc's, not LLVM's folding
+@kiln.export
+def float32_log1p_of_constant() -> float:
+    return np.log1p(kiln.f32(2.5))
+
+
+@kiln.export
+def float32_exp_of_constant() -> float:
+    return np.exp(kiln.f32(0.3))
+
+
+@kiln.export
+def int32_less_than_abs_of_big_literal(x: kiln.i32) -> bool:
+    return x < abs(4611686018427387904)

@@ -222,6 +222,10 @@ def test_unary_operators_keep_literals_weak(mod):
     # abs() of a Python literal is a Python int: comparing it is exact
     # (fuzzer seed 857917474, f49).
     assert f.int32_less_than_abs_of_big_literal(np.int32(3)) is True
+    # min() with a Python int known only as one of two big literals is exact
+    # too (fuzzer seed 116940764, f185).
+    assert f.min_of_literal_choice_and_int32(True, np.int32(7)) == 7
+    assert f.min_of_literal_choice_and_int32(False, np.int32(-7)) == -7
 
 
 # ---- B6 (and fuzzer seed 3141592, f2054): stores through `x[::-1]` and

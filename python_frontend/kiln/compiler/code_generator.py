@@ -33,6 +33,7 @@ from .library import LibraryCalls
 from .source import deepest_statement
 from .subset import SUPPORTED_BINOPS
 from .type_inference import (  # noqa: F401 - Parameter stays importable from here
+    known_literals,
     Parameter, assigned_names, contains_return, infer_module, loop_exits)
 from .typing_rules import INT64_MIN
 
@@ -46,6 +47,7 @@ class Value:
     nonneg: bool = False       # provably >= 0 (loop counters, sizes)
     origins: frozenset = frozenset()  # for arrays: the parameters it may view
     elements: list = None      # for tuples: the element values
+    candidates: tuple = None   # the literals a Python int may be (type_inference)
 
 
 def tuple_value(elements) -> Value:
@@ -1178,8 +1180,8 @@ class FunctionCodeGenerator(LibraryCalls):
         return self.negate(equal, node)
 
     def compare(self, op, left: Value, right: Value, node) -> Value:
-        common = rules.comparison_type((left.type, left.weak, left.constant),
-                                       (right.type, right.weak, right.constant))
+        common = rules.comparison_type((left.type, left.weak, known_literals(left)),
+                                       (right.type, right.weak, known_literals(right)))
         if common.is_float and isinstance(left.type, kt.ScalarType) and isinstance(
                 right.type, kt.ScalarType):
             if self.needs_exact_compare(left) and right.type.is_float:
@@ -1270,6 +1272,7 @@ class FunctionCodeGenerator(LibraryCalls):
         else_region, _ = self.region(branch(node.orelse, "else"))
         [value] = self.scf_if(condition, [result_type], then_region, else_region, node)
         value.weak = self.typed.value_of(node).weak
+        value.candidates = self.typed.value_of(node).candidates
         value.origins = holder["then"].origins | holder["else"].origins
         return value
 
@@ -1449,8 +1452,9 @@ class FunctionCodeGenerator(LibraryCalls):
         result = args[0]
         for candidate in args[1:]:
             # The type of each step is the type the two are compared in.
-            common = rules.comparison_type((result.type, result.weak, result.constant),
-                                           (candidate.type, candidate.weak, candidate.constant))
+            common = rules.comparison_type((result.type, result.weak, known_literals(result)),
+                                           (candidate.type, candidate.weak,
+                                            known_literals(candidate)))
             weak = rules.operand_types(result.type, result.weak, candidate.type,
                                        candidate.weak)[1]
             a = self.convert(result, common, node)

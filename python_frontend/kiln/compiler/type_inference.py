@@ -70,6 +70,9 @@ class TypedValue:
     constant: object = None      # the Python value, when known at compile time
     origins: frozenset = frozenset()  # the parameters/allocations ("alloc:N") it may view
     elements: list | None = None      # a tuple's element values
+    # A Python int that is one of these literals (`a if c else b` of two):
+    # comparisons and min/max with it stay exact (typing_rules.literal_fits).
+    candidates: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,21 @@ class ModuleTypes:
     # Python's recursion limit stopped a function ("nested too deeply"): the
     # driver runs the stage again on a deep stack, as it does code generation.
     hit_recursion_limit: bool = False
+
+
+def literal_candidates(value) -> tuple | None:
+    """The int literals a weak value may be: its constant, or its candidates."""
+    if value is None:
+        return None
+    if value.constant is not None and not isinstance(value.constant, (bool, float)):
+        return (value.constant,)
+    return value.candidates
+
+
+def known_literals(value):
+    """What comparison_type needs of an operand: its constant, or the tuple
+    of literals it may be."""
+    return value.constant if value.constant is not None else getattr(value, "candidates", None)
 
 
 # ------------------------------------------------------------ AST helpers
@@ -1058,8 +1076,8 @@ class FunctionTyping:
 
     def compare(self, left: TypedValue, right: TypedValue, node) -> TypedValue:
         self.scalar_operands(left, right)
-        common = rules.comparison_type((left.type, left.weak, left.constant),
-                                       (right.type, right.weak, right.constant))
+        common = rules.comparison_type((left.type, left.weak, known_literals(left)),
+                                       (right.type, right.weak, known_literals(right)))
         if common is None:
             self.fail(node, "comparing arrays is not supported; compare elements")
         self.convert(left, common, node)
@@ -1166,8 +1184,14 @@ class FunctionTyping:
         if joined is None:
             raise _Abandon()
         result_type, weak = joined if isinstance(joined, tuple) else (joined, False)
+        candidates = None
+        if weak and result_type.is_int:
+            values = [literal_candidates(branches.get(b)) for b in (node.body, node.orelse)]
+            if all(values):
+                candidates = values[0] + values[1]
         return TypedValue(result_type, weak=result_type.kind if weak else None,
-                          origins=branches[node.body].origins | branches[node.orelse].origins)
+                          origins=branches[node.body].origins | branches[node.orelse].origins,
+                          candidates=candidates)
 
     # ------------------------------------------------------------ calls
     def expr_Call(self, node):
@@ -1349,8 +1373,9 @@ class FunctionTyping:
             typed = self.operand_types(result, candidate)
             if typed is None:
                 self.fail(node, f"{name}() needs numbers")
-            common = rules.comparison_type((result.type, result.weak, result.constant),
-                                           (candidate.type, candidate.weak, candidate.constant))
+            common = rules.comparison_type((result.type, result.weak, known_literals(result)),
+                                           (candidate.type, candidate.weak,
+                                            known_literals(candidate)))
             self.convert(result, common, node)
             self.convert(candidate, common, node)
             result = TypedValue(common, weak=typed[1])

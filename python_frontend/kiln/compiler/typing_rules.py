@@ -119,7 +119,10 @@ def default_for_kind(kind: str) -> kt.ScalarType:
 
 
 def literal_fits(value, scalar) -> bool:
-    """Whether a Python int constant fits an integer type."""
+    """Whether a Python int constant fits an integer type. `value` may be a
+    tuple: the literals a Python int may be (`2**53 if c else 2**62`)."""
+    if isinstance(value, tuple):
+        return all(literal_fits(v, scalar) for v in value)
     if not scalar.is_int or value is None or isinstance(value, (bool, float)):
         return True
     return scalar.min_value <= value <= scalar.max_value

@@ -353,3 +353,8 @@ def float32_exp_of_constant() -> float:
 @kiln.export
 def int32_less_than_abs_of_big_literal(x: kiln.i32) -> bool:
     return x < abs(4611686018427387904)
+
+
+@kiln.export
+def min_of_literal_choice_and_int32(flag: bool, x: kiln.i32) -> int:
+    return min(9007199254740993 if flag else 4611686018427387904, x)

@@ -226,6 +226,9 @@ def test_unary_operators_keep_literals_weak(mod):
     # too (fuzzer seed 116940764, f185).
     assert f.min_of_literal_choice_and_int32(True, np.int32(7)) == 7
     assert f.min_of_literal_choice_and_int32(False, np.int32(-7)) == -7
+    # Literal arithmetic beyond 64 bits folds to its wrapped value (Kiln's
+    # ints wrap), so the comparison stays exact (fuzzer seed 788686708).
+    assert f.uint16_at_least_literal_product(np.uint16(3)) is False
 
 
 # ---- B6 (and fuzzer seed 3141592, f2054): stores through `x[::-1]` and

@@ -204,7 +204,8 @@ def arithmetic_type(symbol: str, common: kt.ScalarType, weak):
 def fold_python_ints(symbol, a, b):
     """`2**40 + 1`: arithmetic on Python int literals is a Python int (NEP 50
     checks it against the other operand's dtype only later), computed
-    exactly when the result fits in 64 bits; None when it is not folded."""
+    exactly, then wrapped to 64 bits as Kiln's ints are (so the value stays
+    known: comparisons with it are exact); None when it is not folded."""
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b)):
         return None
     if symbol in ("//", "%") and b == 0 or symbol == "**" and not 0 <= b <= 64:
@@ -218,7 +219,7 @@ def fold_python_ints(symbol, a, b):
     if result is None:
         return None
     value = result()
-    return value if INT64_MIN <= value <= INT64_MAX else None
+    return (value - INT64_MIN) % (1 << 64) + INT64_MIN
 
 
 # ------------------------------------------------------------------ joins

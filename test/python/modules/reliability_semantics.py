@@ -358,3 +358,8 @@ def int32_less_than_abs_of_big_literal(x: kiln.i32) -> bool:
 @kiln.export
 def min_of_literal_choice_and_int32(flag: bool, x: kiln.i32) -> int:
     return min(9007199254740993 if flag else 4611686018427387904, x)
+
+
+@kiln.export
+def uint16_at_least_literal_product(x: kiln.u16) -> bool:
+    return 2147483647 * 9223372036854775807 <= x

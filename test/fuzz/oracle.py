@@ -138,6 +138,9 @@ class _Rewriter(ast.NodeTransformer):
         # one static type for both branches (semantics.conditional).
         kinds = [self.branch_type_only(b) for b in (node.body, node.orelse)]
         self.generic_visit(node)
+        if isinstance(node.test, ast.Constant):
+            # `a if True else b`: Kiln folds it to the branch that runs.
+            return node
         no_arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
                                      kw_defaults=[], kwarg=None, defaults=[])
         thunks = [ast.Lambda(args=no_arguments, body=branch) for branch in (node.body, node.orelse)]

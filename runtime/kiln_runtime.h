@@ -82,18 +82,27 @@ KILN_INLINE int kiln_as_double(PyObject *object, double *out, const char *functi
   return kiln_as_double_general(object, out, function, parameter);
 }
 
+/* A new reference to the Python int `object` stands for (ints, and objects
+   with __index__ but not floats), or NULL with TypeError set. */
+KILN_GENERAL PyObject *kiln_index_of(PyObject *object, const char *function,
+                                     const char *parameter) {
+  if (PyLong_Check(object)) {
+    Py_INCREF(object);
+    return object;
+  }
+  if (PyFloat_Check(object) || !PyIndex_Check(object)) {
+    kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
+    return NULL;
+  }
+  return PyNumber_Index(object);
+}
+
 KILN_GENERAL int kiln_as_int64_general(PyObject *object, int64_t *out, int64_t low,
                                        int64_t high, const char *function,
                                        const char *parameter) {
-  PyObject *index;
-  if (PyLong_Check(object)) {
-    Py_INCREF(object);
-    index = object;
-  } else if (PyFloat_Check(object) || !PyIndex_Check(object)) {
-    return kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
-  } else if (!(index = PyNumber_Index(object))) {
+  PyObject *index = kiln_index_of(object, function, parameter);
+  if (!index)
     return -1;
-  }
   int overflow = 0;
   long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
   Py_DECREF(index);
@@ -132,15 +141,9 @@ KILN_GENERAL int kiln_as_ranged_int(PyObject *object, int64_t *out, int64_t low,
 /* A Python int in [0, 2**64) for a uint64 parameter. */
 KILN_GENERAL int kiln_as_uint64(PyObject *object, uint64_t *out, const char *function,
                                 const char *parameter) {
-  PyObject *index;
-  if (PyLong_Check(object)) {
-    Py_INCREF(object);
-    index = object;
-  } else if (PyFloat_Check(object) || !PyIndex_Check(object)) {
-    return kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
-  } else if (!(index = PyNumber_Index(object))) {
+  PyObject *index = kiln_index_of(object, function, parameter);
+  if (!index)
     return -1;
-  }
   unsigned long long value = PyLong_AsUnsignedLongLong(index);
   Py_DECREF(index);
   if (value == (unsigned long long)-1 && PyErr_Occurred()) {

@@ -190,10 +190,18 @@ Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
 
 Value lowerPow(Emitter &e, Value base, Value exponent, bool isUnsigned) {
   Type type = base.getType();
-  // Wrapping multiplication is the same for both signednesses; an unsigned
-  // exponent is never negative.
-  if (type.isInteger() && isUnsigned)
-    return math::IPowIOp::create(e.builder, e.loc, base, exponent);
+  // Wrapping multiplication is the same for both signednesses, but
+  // math.ipowi reads its exponent as signed (a uint8 exponent of 255 would
+  // be -1). base ** e is (base ** (e >> 1))**2, times base when e is odd, and
+  // e >> 1 (logical) is never negative.
+  if (type.isInteger() && isUnsigned) {
+    Value one = e.constant(type, 1);
+    Value half = arith::ShRUIOp::create(e.builder, e.loc, exponent, one);
+    Value root = math::IPowIOp::create(e.builder, e.loc, base, half);
+    Value square = arith::MulIOp::create(e.builder, e.loc, root, root);
+    Value odd = e.cmpi(arith::CmpIPredicate::ne, e.andi(exponent, one), e.constant(type, 0));
+    return e.select(odd, arith::MulIOp::create(e.builder, e.loc, square, base), square);
+  }
   if (type.isInteger()) {
     Value zero = e.constant(type, 0);
     e.check(e.negate(e.andi(e.cmpi(arith::CmpIPredicate::eq, base, zero),

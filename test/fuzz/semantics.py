@@ -620,12 +620,17 @@ def float_to_i64(v: float) -> int:
 
 
 def k_float(x):
-    _, _, v = parts(x)
+    _, weak, v = parts(x)
+    if weak:
+        return float(v)     # of a Python number: a Python float, weak (NEP 50)
     return Num("f64", float(v))
 
 
 def k_int(x):
-    kind, _, v = parts(x)
+    kind, weak, v = parts(x)
+    if weak:
+        # Of a Python number: a Python int, weak (NEP 50); Kiln's ints are 64-bit.
+        return int(fit("i64", float_to_i64(float(v)) if kind in FLOAT_KINDS else int(v)))
     if kind in FLOAT_KINDS:
         return Num("i64", float_to_i64(float(v)))
     if kind == "u64" and v > INT64_MAX:

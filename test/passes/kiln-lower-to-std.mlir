@@ -83,6 +83,25 @@ func.func @int_pow(%a: i64, %b: i64) -> i64 {
 
 // -----
 
+// math.ipowi reads its exponent as signed; an unsigned one is halved
+// (logically) first, so 255 : ui8 is not -1 (fuzzer seed 404, f131).
+// CHECK-LABEL: func.func @unsigned_pow
+// CHECK-NOT: kiln.check
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i8
+// CHECK: %[[HALF:.*]] = arith.shrui %arg1, %[[ONE]] : i8
+// CHECK: %[[ROOT:.*]] = math.ipowi %arg0, %[[HALF]] : i8
+// CHECK: %[[SQUARE:.*]] = arith.muli %[[ROOT]], %[[ROOT]] : i8
+// CHECK: %[[BIT:.*]] = arith.andi %arg1, %[[ONE]] : i8
+// CHECK: %[[ODD:.*]] = arith.cmpi ne, %[[BIT]]
+// CHECK: %[[TIMES:.*]] = arith.muli %[[SQUARE]], %arg0 : i8
+// CHECK: arith.select %[[ODD]], %[[TIMES]], %[[SQUARE]] : i8
+func.func @unsigned_pow(%a: i8, %b: i8) -> i8 {
+  %p = kiln.pow %a, %b {is_unsigned} : i8
+  return %p : i8
+}
+
+// -----
+
 // CHECK-LABEL: func.func @float_pow
 // CHECK: ZeroDivisionError, "0.0 cannot be raised to a negative power"
 // CHECK: ValueError, "a negative number raised to a fractional power

@@ -18,7 +18,7 @@ from kiln.compiler import typing_rules as rules
 
 INTS = [t for t in kt.DTYPES if t.is_int]
 OPS = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "shl": "<<",
-       "shr": ">>"}
+       "shr": ">>", "pow": "**"}
 
 
 def kernel_source():
@@ -116,6 +116,8 @@ def test_arithmetic_matches_numpy_on_edge_values_through_views(native, t):
             keep = y != 0       # numpy warns and gives 0; Kiln raises (tested below)
         if name in ("shl", "shr"):
             keep = (y >= 0) & (y <= t.bits + 2)
+        if name == "pow":
+            keep = y >= 0       # negative int exponents raise in both
         xs, ys = x[keep], y[keep]
         # Through a reversed view and a strided, reversed output.
         xv, yv = xs[::-1], ys[::-1]
@@ -125,7 +127,8 @@ def test_arithmetic_matches_numpy_on_edge_values_through_views(native, t):
             warnings.simplefilter("ignore")
             expected = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
                         "floordiv": np.floor_divide, "mod": np.remainder,
-                        "shl": np.left_shift, "shr": np.right_shift}[name](xv, yv)
+                        "shl": np.left_shift, "shr": np.right_shift,
+                        "pow": np.power}[name](xv, yv)
         np.testing.assert_array_equal(out, expected, err_msg=f"{t.name} {symbol}")
 
 

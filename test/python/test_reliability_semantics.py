@@ -231,6 +231,26 @@ def test_unary_operators_keep_literals_weak(mod):
     assert f.uint16_at_least_literal_product(np.uint16(3)) is False
 
 
+# ---- CI fuzzer seed 568345823 (f87): float() and int() of a Python number
+# are Python numbers, weak under NEP 50: `(float(3.0) - 0.1) * x32` is
+# float32 (numpy 2's results, written out: numpy 1.24 here casts by value).
+# float(x32) of a typed value is a double (docs/language.md).
+def test_float_and_int_of_python_numbers_stay_weak(mod):
+    f = mod.native
+    x = np.float32(-6.889999866485596)
+    f32 = np.float32
+    assert f.float_of_literals_times_float32(x) == float(f32(f32(2.9) * x) + f32(2) * x)
+    assert f.float_of_literal_choice_times_float32(True, x) == float(f32(2) * x)
+    assert f.float_of_literal_choice_times_float32(False, x) == float(f32(3) * x)
+    big = np.int32(2**30)
+    assert f.int_of_literals_times_int32(True, big) == int(np.int32(big * 2 + big * 2 + big * 2))
+    assert f.int_of_literals_times_int32(False, np.int32(5)) == 40
+    assert f.float_of_float32_times_literal(x) == float(x) * 2.9
+    # int() of a float literal beyond int64 still raises (Kiln's ints are 64-bit).
+    with pytest.raises(OverflowError, match="too large for a 64-bit integer"):
+        f.int_of_huge_float_literal(np.int32(3))
+
+
 # ---- B6 (and fuzzer seed 3141592, f2054): stores through `x[::-1]` and
 # `x[::-2]` were lost (poison addresses from `nuw`; kiln-clear-address-nuw)
 def test_stores_through_negative_stride_views(mod):

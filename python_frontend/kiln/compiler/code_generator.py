@@ -19,6 +19,7 @@ return, so every path ends in a single ``func.return``.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import os
 import re
@@ -1451,10 +1452,14 @@ class FunctionCodeGenerator(LibraryCalls):
     def min_max(self, args, node, op, name):
         result = args[0]
         for candidate in args[1:]:
+            pair = ((result.type, result.weak, known_literals(result)),
+                    (candidate.type, candidate.weak, known_literals(candidate)))
+            static = rules.static_min_max(name, *pair)
+            if static is not None:
+                result = (result, candidate)[static]
+                continue
             # The type of each step is the type the two are compared in.
-            common = rules.comparison_type((result.type, result.weak, known_literals(result)),
-                                           (candidate.type, candidate.weak,
-                                            known_literals(candidate)))
+            common = rules.comparison_type(*pair)
             weak = rules.operand_types(result.type, result.weak, candidate.type,
                                        candidate.weak)[1]
             a = self.convert(result, common, node)
@@ -1467,12 +1472,22 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def builtin_float(self, args, node):
         # A Python float is a double: float(x) of a float32 is exact in f64.
-        return self.convert(args[0], kt.f64, node)
+        return self.python_number(self.convert(args[0], kt.f64, node), node)
 
     def builtin_int(self, args, node):
         # A Python int: int(x) of an int32 is 64-bit (int(x) * 2**40 does
         # not wrap at 32 bits).
-        return self.convert(args[0], kt.i64, node, explicit=True)
+        return self.python_number(self.convert(args[0], kt.i64, node, explicit=True), node)
+
+    def python_number(self, converted, node):
+        """float()/int() of a Python number stays weak (type inference's
+        python_number_conversion decides; its constant is folded there)."""
+        typed = self.typed_value(node)
+        if not typed.weak:
+            return converted
+        if typed.constant is not None:
+            return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+        return dataclasses.replace(converted, weak=typed.weak, candidates=typed.candidates)
 
     def builtin_bool(self, args, node):
         return self.truthy(args[0], node)

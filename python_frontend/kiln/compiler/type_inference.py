@@ -1373,9 +1373,13 @@ class FunctionTyping:
             typed = self.operand_types(result, candidate)
             if typed is None:
                 self.fail(node, f"{name}() needs numbers")
-            common = rules.comparison_type((result.type, result.weak, known_literals(result)),
-                                           (candidate.type, candidate.weak,
-                                            known_literals(candidate)))
+            pair = ((result.type, result.weak, known_literals(result)),
+                    (candidate.type, candidate.weak, known_literals(candidate)))
+            static = rules.static_min_max(name, *pair)
+            if static is not None:
+                result = (result, candidate)[static]
+                continue
+            common = rules.comparison_type(*pair)
             self.convert(result, common, node)
             self.convert(candidate, common, node)
             result = TypedValue(common, weak=typed[1])
@@ -1385,6 +1389,9 @@ class FunctionTyping:
         if len(args) != 1:
             self.fail(node, "float() takes one number")
         self.expect_scalar(args[0], node, "float()")
+        weak = self.python_number_conversion(args[0], float, kt.f64, "float", node)
+        if weak is not None:
+            return weak
         # A Python float is a double: float(x) of a float32 is exact in f64.
         return self.convert(args[0], kt.f64, node)
 
@@ -1392,8 +1399,27 @@ class FunctionTyping:
         if len(args) != 1:
             self.fail(node, "int() takes one number")
         self.expect_scalar(args[0], node, "int()")
+        weak = self.python_number_conversion(args[0], int, kt.i64, "int", node)
+        if weak is not None:
+            return weak
         # A Python int is 64-bit, also for int(x) of an int32.
         return self.convert(args[0], kt.i64, node, explicit=True)
+
+    def python_number_conversion(self, value, convert, type_, kind, node):
+        """float()/int() of a Python number is a Python number: it stays weak
+        (NEP 50), so `float(3) * x32` is float32 like `3.0 * x32`. None when
+        `value` is typed or not known at compile time."""
+        if not value.weak:
+            return None
+        # int() of a float literal beyond int64 (or inf, NaN) raises at run
+        # time, as the typed path emits; every other constant folds.
+        folds = not (kind == "int" and isinstance(value.constant, float) and not (
+            -2.0**63 <= value.constant < 2.0**63))
+        if value.constant is not None and folds:
+            return self.literal(convert(value.constant), type_, weak=kind)
+        result = self.convert(value, type_, node, explicit=kind == "int")
+        candidates = value.candidates if value.type.is_int and kind == "int" else None
+        return TypedValue(result.type, weak=kind, candidates=candidates)
 
     def builtin_bool(self, args, node):
         if len(args) != 1:

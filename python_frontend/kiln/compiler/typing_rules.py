@@ -172,7 +172,31 @@ def widen_for_literals(common, literals):
     if isinstance(common, kt.ScalarType) and common.is_int and common.bits < 64 and any(
             weak == "int" and not literal_fits(constant, common) for weak, constant in literals):
         return kt.i64
+    if common == kt.u64 and any(weak == "int" and negative_literal(constant)
+                                for weak, constant in literals):
+        # No integer type holds a uint64 and a negative int; in float64 their
+        # order survives rounding (the uint64 is >= 0, the literal <= -1).
+        return kt.f64
     return common
+
+
+def negative_literal(constant) -> bool:
+    """Whether a Python int literal (or every literal it may be) is < 0."""
+    if isinstance(constant, tuple):
+        return bool(constant) and all(negative_literal(v) for v in constant)
+    return isinstance(constant, int) and not isinstance(constant, bool) and constant < 0
+
+
+def static_min_max(name: str, a, b):
+    """0 or 1, the operand min()/max() returns whatever the values, when one
+    is a uint64 and the other a negative Python int (min is the int, max the
+    uint64, exactly as in Python; no type holds both); None otherwise. `a`
+    and `b` are (type, weak kind, literals) triples."""
+    for unsigned, literal in ((0, 1), (1, 0)):
+        u, n = (a, b)[unsigned], (a, b)[literal]
+        if u[0] == kt.u64 and not u[1] and n[1] == "int" and negative_literal(n[2]):
+            return literal if name == "min" else unsigned
+    return None
 
 
 def comparison_type(a, b):

@@ -363,3 +363,28 @@ def min_of_literal_choice_and_int32(flag: bool, x: kiln.i32) -> int:
 @kiln.export
 def uint16_at_least_literal_product(x: kiln.u16) -> bool:
     return 2147483647 * 9223372036854775807 <= x
+
+
+@kiln.export
+def float_of_literals_times_float32(x: kiln.f32) -> kiln.f32:
+    return (float(3.0) - 0.1) * x + float(2) * x
+
+
+@kiln.export
+def float_of_literal_choice_times_float32(flag: bool, x: kiln.f32) -> kiln.f32:
+    return float(2 if flag else 3) * x
+
+
+@kiln.export
+def int_of_literals_times_int32(flag: bool, x: kiln.i32) -> kiln.i32:
+    return int(2.7) * x + int(2 if flag else 3) * x + int(2.5 if flag else 3.5) * x
+
+
+@kiln.export
+def float_of_float32_times_literal(x: kiln.f32) -> float:
+    return float(x) * 2.9
+
+
+@kiln.export
+def int_of_huge_float_literal(x: kiln.i32) -> int:
+    return int(1e300) % x

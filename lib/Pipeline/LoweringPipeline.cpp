@@ -18,15 +18,22 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -43,7 +50,13 @@ void registerKilnDialects(DialectRegistry &registry) {
   registry.insert<KilnDialect, func::FuncDialect, arith::ArithDialect,
                   math::MathDialect, scf::SCFDialect, memref::MemRefDialect,
                   cf::ControlFlowDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, ub::UBDialect, vector::VectorDialect>();
+                  LLVM::LLVMDialect, ub::UBDialect, vector::VectorDialect,
+                  // Whole-array expressions (docs/architecture.md, "Array
+                  // expressions"): linalg on tensors, bufferized in place.
+                  linalg::LinalgDialect, tensor::TensorDialect,
+                  bufferization::BufferizationDialect>();
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }
@@ -71,6 +84,27 @@ std::unique_ptr<Pass> createKilnCanonicalizer() {
 } // namespace
 
 
+void buildArrayExpressionPipeline(OpPassManager &pm) {
+  // The frontend writes one linalg.generic per array operator, on tensors
+  // read from the operands' views (`bufferization.to_tensor ... restrict`)
+  // and written into the destination view (`materialize_in_destination`).
+  // Fusion makes a statement's operators one loop nest; empty-tensor
+  // elimination and one-shot bufferization then compute it straight into the
+  // destination, with no temporary (the frontend gives every array variable
+  // its own allocation, so a statement's operators form a tree that fuses
+  // whole). The loops that remain are plain scf.for over memref.load/store,
+  // which kiln-vectorize vectorizes like a user's loop.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createKilnCanonicalizer());
+  pm.addPass(createCSEPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
+  pm.addPass(bufferization::createOneShotBufferizePass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  // Bufferization leaves a `memref.copy` of the destination onto itself.
+  pm.addPass(createKilnCanonicalizer());
+}
+
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
   // Array sizes are read inside loops by the frontend; hoisting them first
@@ -80,6 +114,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createKilnLowerToStd());
   pm.addPass(createKilnCanonicalizer());
   pm.addPass(createCSEPass());
+  // After kiln-lower-to-std: its atan2 guard must precede any folding.
+  buildArrayExpressionPipeline(pm);
   if (options.vectorize) {
     // Between Python-semantics lowering and scf-to-cf: loops are still
     // structured and checks are still kiln.check ops.
@@ -143,6 +179,15 @@ void registerKilnPassesAndPipelines() {
                [] { return createReconcileUnrealizedCastsPass(); }),
            PassAllocatorFunction(
                [] { return LLVM::createDIScopeForLLVMFuncOpPass(); }),
+           PassAllocatorFunction(
+               [] { return createLinalgElementwiseOpFusionPass(); }),
+           PassAllocatorFunction(
+               [] { return bufferization::createEmptyTensorEliminationPass(); }),
+           PassAllocatorFunction(
+               [] { return bufferization::createEmptyTensorToAllocTensorPass(); }),
+           PassAllocatorFunction(
+               [] { return bufferization::createOneShotBufferizePass(); }),
+           PassAllocatorFunction([] { return createConvertLinalgToLoopsPass(); }),
        })
     registerPass(allocate);
 
@@ -151,6 +196,11 @@ void registerKilnPassesAndPipelines() {
       "Lower Kiln frontend MLIR (func/arith/math/scf/memref/kiln) to the LLVM "
       "dialect, with debug-info scopes so Python lines reach DWARF",
       [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm); });
+  PassPipelineRegistration<>(
+      "kiln-array-expressions",
+      "The first stage of kiln-lower-to-llvm: fuse the frontend's linalg.generic "
+      "ops on tensors, bufferize them into their destinations, lower to loops",
+      [](OpPassManager &pm) { buildArrayExpressionPipeline(pm); });
 }
 
 } // namespace kiln

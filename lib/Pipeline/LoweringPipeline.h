@@ -18,7 +18,12 @@ struct LoweringOptions {
 // build time small.
 void registerKilnDialects(mlir::DialectRegistry &registry);
 
-// Frontend MLIR (func, arith, math, scf, memref, kiln) -> LLVM dialect.
+// linalg on tensors (the frontend's array expressions) -> scf loops on the
+// arrays' memrefs; the first stage of buildLowerToLLVMPipeline.
+void buildArrayExpressionPipeline(mlir::OpPassManager &pm);
+
+// Frontend MLIR (func, arith, math, scf, memref, linalg, tensor, kiln) ->
+// LLVM dialect.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const LoweringOptions &options = {});
 

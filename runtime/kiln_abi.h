@@ -45,7 +45,7 @@ typedef struct kiln_error {
   int32_t column;
   int32_t num_args;
   const char *message;
-  int64_t args[2];
+  int64_t args[6];
 } kiln_error;
 
 /* How many integers a message can interpolate (its `{}` placeholders). */

@@ -25,12 +25,41 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from .semantics import int_range, promote
+
 SCALAR_KINDS = ("bool", "i32", "i64", "f32", "f64")
 NUMERIC = ("i32", "i64", "f32", "f64")
 ARRAY_KINDS = ("f64", "i64", "i32", "f32")
+# The dtypes of typesystem.DTYPES beyond the first five (kiln.u8 ... kiln.i16,
+# kiln.b1 arrays): generated at a lower rate (NEW_KIND_RATE) so that the
+# older constructs keep their share.
+NEW_INTS = ("u8", "u16", "u32", "u64", "i8", "i16")
+INTS = ("i32", "i64") + NEW_INTS
+NEW_ARRAY_KINDS = NEW_INTS + ("bool",)
+NEW_KIND_RATE = 0.15
 ANNOTATION = {"bool": "bool", "i64": "int", "f64": "float", "i32": "kiln.i32",
-              "f32": "kiln.f32"}
-NP_DTYPE = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "i32": "np.int32"}
+              "f32": "kiln.f32", **{k: f"kiln.{k}" for k in NEW_INTS}}
+NP_DTYPE = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "i32": "np.int32",
+            "u8": "np.uint8", "u16": "np.uint16", "u32": "np.uint32", "u64": "np.uint64",
+            "i8": "np.int8", "i16": "np.int16", "bool": "np.bool_"}
+ARRAY_ANNOTATION = {**{k: f"kiln.{k}" for k in ARRAY_KINDS + NEW_INTS}, "bool": "kiln.b1"}
+# Shift counts: negative (ValueError), in range, the width and beyond.
+SHIFT_COUNTS = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 32, 63, 64, 70, -1, -3]
+
+
+def typed_pairs(kind, kinds=INTS + ("bool",)):
+    """Typed operand kind pairs whose numpy promotion is `kind`."""
+    return [(a, b) for a in kinds for b in kinds if promote(a, b) == kind
+            and not (a == "bool" and b == "bool")]
+
+
+MIXED_PAIRS = {k: [p for p in typed_pairs(k, INTS + ("bool", "f32", "f64"))
+                   if set(p) & set(NEW_INTS)] for k in ("i32", "i64", "f32", "f64") + NEW_INTS}
+
+
+def fits(kind, value):
+    lo, hi = int_range(kind)
+    return lo <= value <= hi
 
 # Statement constructs and their weights.
 STATEMENTS = {
@@ -43,6 +72,7 @@ EXPRESSIONS = {
     "literal": 5, "variable": 10, "element": 8, "binop": 12, "unary": 2, "abs": 2,
     "minmax": 2, "conditional": 2, "cast": 3, "math": 3, "numpy": 3, "helper": 2,
     "length": 2, "compare": 8, "chain": 2, "logic": 4, "not": 2, "predicate": 2,
+    "shift": 2,
 }
 
 # Known defects (docs of issue 15) whose triggers can be left out so that CI
@@ -59,6 +89,7 @@ KNOWN_DEFECT_SWITCHES = {
     "B13": "copysign (makes the sign of a NaN from np.* observable: glibc's, not numpy's; documented in language.md)",
     "B14": "views of local allocations",
     "N1": "atan2/arctan2 of two constant operands (constant folding of atan2(0, 0) gives NaN)",
+    "D1": "uint64 compared with (or min/max of) a negative Python int literal",
 }
 
 INT_LITERALS = [0, 1, -1, 2, 3, 5, 7, -3, 10, 100, 255, 1000, 2**31 - 1, -2**31, 2**31,
@@ -99,7 +130,7 @@ class Param:
     def annotation(self):
         if self.ndim == 0:
             return ANNOTATION[self.kind]
-        return f"kiln.{self.kind}[{', '.join([':'] * self.ndim)}]"
+        return f"{ARRAY_ANNOTATION[self.kind]}[{', '.join([':'] * self.ndim)}]"
 
 
 @dataclass
@@ -131,7 +162,7 @@ def returns_annotation(returns):
         return ANNOTATION[returns]
     if returns[0] == "tuple":
         return "tuple[" + ", ".join(ANNOTATION[k] for k in returns[1]) + "]"
-    return f"kiln.{returns[1]}[{', '.join([':'] * returns[2])}]"
+    return f"{ARRAY_ANNOTATION[returns[1]]}[{', '.join([':'] * returns[2])}]"
 
 
 def assignable(target, value):
@@ -139,8 +170,7 @@ def assignable(target, value):
     (the join of both is `target`)?"""
     if target == value:
         return True
-    return {"f64": ("i64", "i32", "f32", "bool"), "i64": ("i32", "bool"),
-            "i32": ("bool",), "f32": ("bool",)}.get(target, ()) .__contains__(value)
+    return target != "bool" and promote(target, value) == target
 
 
 class Scope:
@@ -235,11 +265,27 @@ class FunctionGenerator:
         if leaf:
             return base
         return base + ["binop", "unary", "abs", "minmax", "conditional", "cast", "math",
-                       "numpy", "helper"]
+                       "numpy", "helper", "shift"]
+
+    def new_kind(self, pool=NEW_INTS, rate=NEW_KIND_RATE):
+        """One of the newer dtypes, at `rate`; None otherwise."""
+        return self.rng.choice(pool) if self.rng.random() < rate else None
+
+    def typed_literal(self, kind):
+        """A typed value of a newer int kind: a cast of a fitting Python int."""
+        lo, hi = int_range(kind)
+        value = self.rng.choice([0, 1, 2, 3, 7, 100, hi, hi - 1, lo, lo + 1, -1, -7]
+                                if self.rng.random() < 0.5 else SMALL_INTS)
+        if not fits(kind, value):
+            value = 1
+        text = f"({value})" if value < 0 else str(value)
+        return f"{self.rng.choice(['np.' + NP_DTYPE[kind][3:], 'kiln.' + kind])}({text})"
 
     def e_literal(self, kind, depth):
         if kind == "bool":
             return self.rng.choice(["True", "False"])
+        if kind in NEW_INTS:
+            return self.typed_literal(kind)
         if kind in ("i64", "i32"):
             literal = self.int_literal(kind)
             if kind == "i32":
@@ -287,6 +333,9 @@ class FunctionGenerator:
             c = self.rng.choice(counters)
             return c if self.rng.random() < 0.2 else f"({c} % {size})"
         ints = self.variables("i64") + self.variables("i32")
+        if self.rng.random() < 0.3:
+            # the newer int kinds index too (not uint64: a known gap)
+            ints += [n for k in ("u8", "u16", "u32", "i8", "i16") for n in self.variables(k)]
         if ints and roll < 0.85:
             v = self.rng.choice(ints)
             return v if self.rng.random() < 0.25 else f"({v} % {size})"
@@ -303,8 +352,6 @@ class FunctionGenerator:
         return f"{name}[{i}, {j}]"
 
     def e_element(self, kind, depth):
-        if kind == "bool":
-            return None
         names = self.arrays(kind)
         return self.element(self.rng.choice(names), depth) if names else None
 
@@ -320,6 +367,15 @@ class FunctionGenerator:
     }
 
     def operand(self, kind, partner, depth, op):
+        if kind == "lit" and partner in NEW_INTS:
+            if op == "**":
+                return self.rng.choice(["2", "3", "0", "1"])
+            if self.rng.random() < 0.03:
+                # NEP 50: a Python int the typed operand cannot hold raises
+                lo, hi = int_range(partner)
+                return str(hi + 1) if self.rng.random() < 0.5 or lo == 0 else f"({lo - 1})"
+            value = self.rng.choice([v for v in SMALL_INTS + [100, 127] if fits(partner, v)])
+            return f"({value})" if value < 0 else str(value)
         if kind == "lit":
             if partner in ("f64", "f32") and self.rng.random() < 0.5:
                 return self.float_literal(partner)
@@ -338,17 +394,30 @@ class FunctionGenerator:
         if kind == "bool":
             return None
         ops = ["+", "-", "*", "/", "//", "%", "**"]
-        if kind in ("i64", "i32"):
+        if kind in INTS:
             ops = ["+", "-", "*", "//", "%", "**", "&", "|", "^"]
             if kind == "i32":
                 ops.remove("**")   # i32 ** i32 is i64
         op = self.rng.choices(ops, [5 if o in "+-*" else 2 for o in ops])[0]
         if kind == "f64" and op == "/" and self.rng.random() < 0.3:
             a, b = self.rng.choice([("i64", "i64"), ("i32", "i64"), ("i64", "lit")])
+        elif kind in NEW_INTS:
+            # same kind, a literal, or a signed/unsigned (or narrower) mix
+            a, b = self.rng.choice([(kind, kind), (kind, kind), (kind, "lit"), ("lit", kind)]
+                                   + typed_pairs(kind))
+        elif MIXED_PAIRS.get(kind) and self.rng.random() < NEW_KIND_RATE / 2:
+            a, b = self.rng.choice(MIXED_PAIRS[kind])
+            if op == "/" and "f" not in a + b:
+                op = "*"
         else:
             a, b = self.rng.choice(self.BINOP_OPERANDS[kind])
             if op == "/" and kind == "f64" and "f" not in a + b and b != "lit":
                 return None
+        if op == "**" and kind in NEW_INTS:
+            left = self.operand(a if a != "lit" else kind, b, depth, op)
+            right = self.rng.choice(["2", "3", "0", "1"]) if b == "lit" or \
+                self.rng.random() < 0.6 else self.expr(b, depth + 1)
+            return f"({left} ** {right})"
         if op == "**" and kind in ("i64",):
             left = self.operand(a if a != "lit" else "i64", b, depth, op)
             right = self.rng.choice(["2", "3", "0", "1", "5", f"({self.expr('i64', depth + 1)} % 4)",
@@ -363,9 +432,33 @@ class FunctionGenerator:
         if kind == "bool":
             return None
         inner = self.expr(kind, depth + 1)
-        if kind in ("i64", "i32") and self.rng.random() < 0.4:
+        if kind in INTS and self.rng.random() < 0.4:
             return f"(~{inner})"
         return f"(-{inner})"
+
+    def e_shift(self, kind, depth):
+        """`a << n`, `a >> n`: Python ints (64-bit, `1 << 70 == 0`), typed
+        ints, mixed signedness; counts negative (ValueError), in range, and
+        the width or more."""
+        if kind not in INTS:
+            return None
+        op = self.rng.choice(["<<", ">>"])
+        roll = self.rng.random()
+        if kind == "i64" and roll < 0.25:
+            left = self.rng.choice(["1", "3", "(-5)", "(-1)", "1099511627776", "255"])
+            count = self.rng.choice(SHIFT_COUNTS)
+            return f"({left} {op} {f'({count})' if count < 0 else count})"
+        if roll < 0.45:
+            pairs = [p for p in typed_pairs(kind) if "bool" not in p] or [(kind, kind)]
+            a, b = self.rng.choice(pairs)
+            return f"({self.expr(a, depth + 1)} {op} {self.expr(b, depth + 1)})"
+        left = self.expr(kind, depth + 1)
+        if roll < 0.75:
+            count = self.rng.choice([c for c in SHIFT_COUNTS if fits(kind, c)])
+            right = f"({count})" if count < 0 else str(count)
+        else:
+            right = self.expr(kind, depth + 1)
+        return f"({left} {op} {right})"
 
     def e_abs(self, kind, depth):
         if kind == "bool":
@@ -378,7 +471,14 @@ class FunctionGenerator:
         name = self.rng.choice(["min", "max"])
         pairs = {"f64": [("f64", "f64"), ("f64", "i64"), ("i64", "f64"), ("f64", "f64", "f64")],
                  "i64": [("i64", "i64"), ("i64", "i32"), ("i64", "i64", "i64")],
-                 "i32": [("i32", "i32")], "f32": [("f32", "f32")]}[kind]
+                 "i32": [("i32", "i32")], "f32": [("f32", "f32")]}.get(kind)
+        if pairs is None or self.rng.random() < NEW_KIND_RATE / 2:
+            # the newer int kinds: same kind, or a mix that promotes to `kind`
+            pairs = [(kind, kind)] * 2 + [p for p in typed_pairs(kind) if "bool" not in p]
+            if kind in ("f64", "f32"):
+                pairs = [(kind, kind)] + MIXED_PAIRS[kind]
+        if self.avoid("D1"):
+            pairs = [p for p in pairs if not {"u64", "i64"} <= set(p)]
         args = ", ".join(self.expr(k, depth + 1) for k in self.rng.choice(pairs))
         return f"{name}({args})"
 
@@ -387,6 +487,24 @@ class FunctionGenerator:
                 f"else {self.expr(kind, depth + 1)})")
 
     def e_cast(self, kind, depth):
+        if kind in NEW_INTS:
+            # np.uint8(x) / kiln.u8(x): ints wrap (numpy's astype), floats
+            # truncate (kept inside the target's range: C leaves the rest
+            # undefined, and float -> uint64 >= 2**63 is a known gap)
+            spell = self.rng.choice([f"np.{NP_DTYPE[kind][3:]}", f"kiln.{kind}"])
+            source = self.rng.choice(INTS + ("bool", "f64", "i64"))
+            inner = self.expr(source, depth + 1)
+            if source == "f64":
+                lo, hi = int_range(kind)
+                inner = f"min(max({inner}, {float(lo)!r}), {float(min(hi, 10**18))!r})"
+            return f"{spell}({inner})"
+        new = self.new_kind()
+        if new and kind in ("f64", "i64", "bool"):
+            if new == "u64" and kind == "i64":
+                new = "u32"      # int() of a uint64 beyond int64 has no 64-bit answer
+            inner = self.expr(new, depth + 1)
+            return {"f64": f"float({inner})", "i64": f"int({inner})",
+                    "bool": f"bool({inner})"}[kind]
         if kind == "f64":
             source = self.rng.choice(["i64", "f64", "i32", "f32", "bool"])
             if source == "f32" and self.avoid("B4"):
@@ -479,13 +597,15 @@ class FunctionGenerator:
     def e_compare(self, kind, depth):
         if kind != "bool":
             return None
-        a = self.rng.choice(NUMERIC)
-        b = a if self.rng.random() < 0.6 else self.rng.choice(NUMERIC)
+        a = self.new_kind() or self.rng.choice(NUMERIC)
+        b = a if self.rng.random() < 0.6 else (self.new_kind() or self.rng.choice(NUMERIC))
+        if self.avoid("D1") and "u64" in (a, b) and "i64" in (a, b):
+            a = b = "u64"
         op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
         return f"({self.expr(a, depth + 1)} {op} {self.expr(b, depth + 1)})"
 
     def e_chain(self, kind, depth):
-        k = self.rng.choice(NUMERIC)
+        k = self.new_kind() or self.rng.choice(NUMERIC)
         ops = [self.rng.choice(["<", "<=", "<", "!="]) for _ in range(self.rng.choice([2, 2, 3]))]
         parts = [self.expr(k, depth + 1)]
         for op in ops:
@@ -540,6 +660,8 @@ class FunctionGenerator:
     def value_kind_for(self, kind):
         """A kind whose values may be stored in a `kind` variable."""
         options = [k for k in SCALAR_KINDS if assignable(kind, k)]
+        if kind in NEW_INTS or self.rng.random() < NEW_KIND_RATE:
+            options += [k for k in NEW_INTS if assignable(kind, k)]
         return kind if self.rng.random() < 0.7 else self.rng.choice(options)
 
     def s_augassign(self, depth):
@@ -548,7 +670,15 @@ class FunctionGenerator:
             return False
         name = self.rng.choice(names)
         kind = self.scope.scalars[name]
-        if kind in ("i64", "i32"):
+        if kind in INTS and self.rng.random() < 0.1:
+            op = self.rng.choice(["<<=", ">>="])
+            count = self.rng.choice([c for c in SHIFT_COUNTS if fits(kind, c)])
+            self.emit(depth, f"{name} {op} {f'({count})' if count < 0 else count}")
+            return
+        if kind in NEW_INTS:
+            op = self.rng.choice(["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^="])
+            operand = self.expr(self.value_kind_for(kind))
+        elif kind in ("i64", "i32"):
             op = self.rng.choice(["+=", "-=", "*=", "//=", "%=", "&=", "|=", "^="])
             operand = self.expr(kind if kind == "i32" or self.rng.random() < 0.7 else "i32")
         else:
@@ -572,7 +702,14 @@ class FunctionGenerator:
         if name is None:
             return False
         source = kind
-        if self.rng.random() < 0.25:
+        if kind == "bool":
+            pass     # kiln.b1: stores of comparisons and other bools
+        elif kind in NEW_INTS:
+            if self.rng.random() < 0.25:
+                # another int kind converts (wraps) as numpy's astype; an
+                # i64 may be a Python int that does not fit (OverflowError)
+                source = self.rng.choice(INTS + ("bool",))
+        elif self.rng.random() < 0.25:
             source = self.rng.choice(NUMERIC)
             if kind == "i32" and source in ("f64", "f32") and self.avoid("B8"):
                 source = "i32"
@@ -588,7 +725,7 @@ class FunctionGenerator:
 
     def s_augstore(self, depth):
         name, kind = self.store_target()
-        if name is None:
+        if name is None or kind == "bool":
             return False
         op = self.rng.choice(["+=", "-=", "*="])
         self.emit(depth, f"{self.element(name, 0)} {op} {self.expr(kind)}")
@@ -768,7 +905,8 @@ class FunctionGenerator:
         if isinstance(returns, tuple) and returns[0] == "array":
             self.result_array = self.allocate(returns[1], returns[2], header_lines, init=True)
         elif self.rng.random() < 0.3:
-            kind = self.rng.choice(ARRAY_KINDS)
+            kind = self.rng.choice(NEW_ARRAY_KINDS) if self.rng.random() < 0.25 else \
+                self.rng.choice(ARRAY_KINDS)
             name = self.allocate(kind, self.rng.choice([1, 1, 2]), header_lines,
                                  init=self.rng.random() < 0.5)
             if not self.avoid("B14") and self.rng.random() < 0.3:
@@ -776,7 +914,7 @@ class FunctionGenerator:
                           local=True)
         # locals, declared once with their type
         for _ in range(self.rng.randint(1, 4)):
-            kind = self.rng.choice(SCALAR_KINDS + ("f64", "i64"))
+            kind = self.new_kind() or self.rng.choice(SCALAR_KINDS + ("f64", "i64"))
             name = self.fresh("v")
             self.lines = header_lines
             value = self.expr(self.value_kind_for(kind), 1)
@@ -833,15 +971,17 @@ class FunctionGenerator:
         dtype = "" if kind == "f64" and self.rng.random() < 0.5 else f", dtype={NP_DTYPE[kind]}"
         lines.append(f"    {name} = np.{function}({shape}{dtype})")
         if function == "empty" or init:
-            fill = "0" if kind in ("i64", "i32") else "0.5"
+            fill = "0" if kind in INTS else "0.5"
             if ndim == 1:
                 lines.append(f"    for {name}_i in range(len({name})):")
-                lines.append(f"        {name}[{name}_i] = {fill} + {name}_i")
+                value = f"{name}_i % 3 == 1" if kind == "bool" else f"{fill} + {name}_i"
+                lines.append(f"        {name}[{name}_i] = {value}")
             else:
                 lines.append(f"    for {name}_i in range({name}.shape[0]):")
                 lines.append(f"        for {name}_j in range({name}.shape[1]):")
-                lines.append(f"            {name}[{name}_i, {name}_j] = {fill} + "
-                             f"{name}_i - {name}_j")
+                value = f"{name}_i < {name}_j" if kind == "bool" else \
+                    f"{fill} + {name}_i - {name}_j"
+                lines.append(f"            {name}[{name}_i, {name}_j] = {value}")
         self.scope.arrays[name] = (kind, ndim, True, False, True)
         return name
 
@@ -854,7 +994,9 @@ def has_variable(text):
 def random_params(rng, prefix, allow_arrays=True):
     params = []
     for k in range(rng.randint(1, 4)):
-        params.append(Param(f"{prefix}{k}", rng.choice(SCALAR_KINDS + ("i64", "f64", "i64"))))
+        kind = rng.choice(NEW_INTS) if rng.random() < NEW_KIND_RATE else \
+            rng.choice(SCALAR_KINDS + ("i64", "f64", "i64"))
+        params.append(Param(f"{prefix}{k}", kind))
     if allow_arrays:
         for k in range(rng.choice([0, 1, 1, 2, 2, 3])):
             ndim = 2 if rng.random() < 0.25 else 1
@@ -864,7 +1006,8 @@ def random_params(rng, prefix, allow_arrays=True):
                 if first:
                     params.append(Param(f"x{k}", first.kind, first.ndim))
                     continue
-            params.append(Param(f"x{k}", rng.choice(ARRAY_KINDS), ndim))
+            kind = rng.choice(NEW_ARRAY_KINDS) if rng.random() < 0.2 else rng.choice(ARRAY_KINDS)
+            params.append(Param(f"x{k}", kind, ndim))
     rng.shuffle(params)
     return params
 
@@ -874,7 +1017,10 @@ def random_returns(rng, allow_array=True):
     if roll < 0.12:
         return ("tuple", tuple(rng.choice(SCALAR_KINDS) for _ in range(rng.choice([2, 2, 3]))))
     if roll < 0.2 and allow_array:
-        return ("array", rng.choice(ARRAY_KINDS), rng.choice([1, 1, 2]))
+        kind = rng.choice(NEW_ARRAY_KINDS) if rng.random() < 0.2 else rng.choice(ARRAY_KINDS)
+        return ("array", kind, rng.choice([1, 1, 2]))
+    if rng.random() < NEW_KIND_RATE / 2:
+        return rng.choice(NEW_INTS)
     return rng.choice(SCALAR_KINDS + ("f64", "i64", "f64"))
 
 

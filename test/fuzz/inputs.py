@@ -21,7 +21,23 @@ F32 = [0.0, -0.0, 1.0, -1.0, 0.5, 3.4028234663852886e38, 1.401298464324817e-45, 
        float("-inf"), float("nan"), 1.1754943508222875e-38, 2.5, 16777217.0]
 SIZES = [0, 1, 7, 8, 9, 100, 3, 16, 8, 9]
 SHAPES = [(0, 3), (1, 1), (3, 4), (7, 9), (10, 10), (4, 0), (2, 5)]
-NUMPY = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32}
+NUMPY = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32,
+         "i8": np.int8, "i16": np.int16, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
+         "u64": np.uint64, "bool": np.bool_}
+
+
+def int_edges(bits, unsigned):
+    """0, 1, max, min, max-1, min+1 and the wraparound neighbours (the half
+    of the range, where the sign bit flips) of an integer type."""
+    lo, hi = (0, 2**bits - 1) if unsigned else (-2**(bits - 1), 2**(bits - 1) - 1)
+    half = 2**(bits - 1)
+    return sorted({0, 1, 2, 7, hi, hi - 1, lo, lo + 1, half - 1, half if half <= hi else 1,
+                   3 if unsigned else -1, 100 if 100 <= hi else 3})
+
+
+NEW_INTS = {"i8": (8, False), "i16": (16, False), "u8": (8, True), "u16": (16, True),
+            "u32": (32, True), "u64": (64, True)}
+EDGES = {k: int_edges(*v) for k, v in NEW_INTS.items()}
 
 PER_FUNCTION = 24
 
@@ -29,9 +45,11 @@ PER_FUNCTION = 24
 def scalar(rng, kind, edgy):
     if kind == "bool":
         return rng.random() < 0.5
-    pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32}[kind]
+    pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32, **EDGES}[kind]
     if edgy and rng.random() < 0.6:
         return rng.choice(pool)
+    if kind in EDGES:
+        return rng.randint(0 if kind[0] == "u" else -12, 12)
     if kind in ("i64", "i32"):
         return rng.randint(-12, 12)
     value = round(rng.uniform(-10, 10), rng.choice([0, 1, 3, 17]))
@@ -40,12 +58,16 @@ def scalar(rng, kind, edgy):
 
 def fill(rng, kind, count, edgy):
     dtype = NUMPY[kind]
-    if kind in ("i64", "i32"):
+    if kind == "bool":
+        return np.array([rng.random() < 0.5 for _ in range(count)], dtype=dtype)
+    if kind in EDGES:
+        values = [rng.randint(0 if kind[0] == "u" else -20, 20) for _ in range(count)]
+    elif kind in ("i64", "i32"):
         values = [rng.randint(-20, 20) for _ in range(count)]
     else:
         values = [round(rng.uniform(-10, 10), 3) for _ in range(count)]
     if edgy:
-        pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32}[kind]
+        pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32, **EDGES}[kind]
         for _ in range(rng.randint(1, 3)):
             if values:
                 values[rng.randrange(len(values))] = rng.choice(pool)
@@ -123,7 +145,8 @@ def describe(recipe):
     """Python source that rebuilds the recipe's arguments (for repro files)."""
     lines = []
     for i, b in enumerate(recipe["bases"]):
-        lines.append(f"base{i} = np.array({to_literal(b.tolist())}, dtype=np.{b.dtype.name})"
+        dtype = "bool_" if b.dtype == np.bool_ else b.dtype.name
+        lines.append(f"base{i} = np.array({to_literal(b.tolist())}, dtype=np.{dtype})"
                      + (f".reshape{b.shape}" if b.ndim > 1 else ""))
     parts = []
     for spec in recipe["args"]:

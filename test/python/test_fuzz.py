@@ -23,13 +23,10 @@ DEFAULT_COUNT = 200
 # Triggers CI leaves out (docs/fuzzing.md, test/fuzz/FINDINGS.md): "B13"
 # keeps copysign away from NaNs that np.* makes on a domain error, whose
 # sign is glibc's in compiled code and numpy's in the oracle (a documented
-# difference the oracle does not model yet). N1 (atan2 of constant zeros)
-# is fixed and generated again. "D1": a uint64 compared with a negative
-# Python int raises OverflowError instead of comparing exactly (FINDINGS).
-# The generator is the one the 10,000-function campaign of seed 16180339
-# ran clean; the version that also makes the new integer dtypes, kiln.b1
-# and shifts (commit 69d066b) found open defects (FINDINGS, "Open at the end
-# of 2026-12-03") and comes back once they are fixed.
+# difference the oracle does not model yet). Every other switch names a
+# fixed defect, generated again. The generator makes the integer dtypes
+# kiln.u8 ... kiln.i16, kiln.b1 arrays and shifts (its open findings of
+# 2026-12-03 are fixed: FINDINGS, "Fixed on 2026-12-03, third session").
 DEFAULT_AVOID = "B13"
 
 

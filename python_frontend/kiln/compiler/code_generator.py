@@ -30,6 +30,7 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
 from . import typing_rules as rules
+from .array_expressions import ArrayExpressions
 from .library import LibraryCalls
 from .source import deepest_statement
 from .subset import SUPPORTED_BINOPS
@@ -49,6 +50,7 @@ class Value:
     origins: frozenset = frozenset()  # for arrays: the parameters it may view
     elements: list = None      # for tuples: the element values
     candidates: tuple = None   # the literals a Python int may be (type_inference)
+    lazy: object = None        # an array expression not computed yet (ArrayExpr)
 
 
 def tuple_value(elements) -> Value:
@@ -148,7 +150,7 @@ class ExitMode:
         return self
 
 
-class FunctionCodeGenerator(LibraryCalls):
+class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`)."""
 
@@ -533,6 +535,8 @@ class FunctionCodeGenerator(LibraryCalls):
             value = tuple_value([self.expression(e) for e in stmt.value.elts])
         else:
             value = self.expression(stmt.value)
+        if value.lazy is not None:
+            value = self.materialize(value, stmt)
         return self.convert(value, self.return_type(), stmt)
 
     def exit_return(self, stmt: ast.Return):
@@ -726,6 +730,12 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        if self.is_view(target):
+            # `x += y`, `x[1:] *= 2`: in place, through the target's view.
+            view = self.expression(target)
+            result = self.binary(stmt.op, view, self.expression(stmt.value), stmt)
+            self.array_store(view, result, stmt)
+            return
         if isinstance(target, ast.Name):
             current = self.load_name(target)
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
@@ -737,6 +747,11 @@ class FunctionCodeGenerator(LibraryCalls):
         self.store_element(array, indices, result, target)
 
     def assign(self, target, value: Value, node):
+        if isinstance(target, ast.Subscript) and self.is_view(target):
+            self.array_store(self.expression(target), value, node)
+            return
+        if value.lazy is not None:
+            value = self.materialize(value, node)
         if isinstance(target, ast.Subscript):
             array, indices = self.subscript_parts(target)
             self.store_element(array, indices, value, target)
@@ -1036,6 +1051,8 @@ class FunctionCodeGenerator(LibraryCalls):
         BinOp, or the statement of `x op= v`)."""
         symbol = SUPPORTED_BINOPS[type(op)]
         result = self.typed_value(node)
+        if isinstance(result.type, kt.ArrayType):
+            return self.array_binary(symbol, left, right, node)
         if result.constant is not None:
             # Python int literals folded exactly (`2**40 + 1`).
             return self.constant(result.constant, result.type, node, weak=result.weak)
@@ -1105,6 +1122,8 @@ class FunctionCodeGenerator(LibraryCalls):
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
+        if isinstance(operand.type, kt.ArrayType):
+            return self.array_unary(node.op, operand, node)
         if isinstance(node.op, ast.Not):
             return self.negate(self.truthy(operand, node), node)
         typed = self.typed_value(node)
@@ -1298,7 +1317,6 @@ class FunctionCodeGenerator(LibraryCalls):
         contiguous array owned by this call until it is returned; its type
         (dtype, rank) is inference's."""
         array_type = self.typed.type_of(node)
-        dtype = array_type.dtype
         keywords = {k.arg: k.value for k in node.keywords}
         args = list(node.args)
         if name.endswith("_like"):
@@ -1317,6 +1335,15 @@ class FunctionCodeGenerator(LibraryCalls):
                     ok = self.cmpi("sge", size, zero, part)
                     self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
                 sizes.append(size)
+        view = self.allocate_array(array_type, sizes, node)
+        if name.startswith(("zeros", "ones")):
+            self.fill(view, 1 if name.startswith("ones") else 0, node)
+        return view
+
+    def allocate_array(self, array_type, sizes, node) -> Value:
+        """A new contiguous array of these (int64, >= 0) sizes, owned by
+        this call until it is returned."""
+        dtype = array_type.dtype
         # numpy's limit: the byte size must fit in a signed 64-bit integer.
         total = self.constant(dtype.itemsize, kt.i64, node)
         fits = self.constant(True, kt.boolean, node)
@@ -1342,11 +1369,8 @@ class FunctionCodeGenerator(LibraryCalls):
         allocated = Value(self.builder.cmpi("ne", address, null, location), kt.boolean)
         self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
         self.allocation_scopes[-1].append((identity, raw))
-        view = Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
+        return Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
                      array_type, origins=frozenset([identity]))
-        if name.startswith(("zeros", "ones")):
-            self.fill(view, 1 if name.startswith("ones") else 0, node)
-        return view
 
     def fill(self, array: Value, value, node):
         """Stores `value` into every element: a loop nest over the axes."""
@@ -1517,10 +1541,18 @@ class FunctionCodeGenerator(LibraryCalls):
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if any(isinstance(part, ast.Slice) for part in parts):
+        if self.is_view(node):
             return self.slice_view(node, parts)
         array, indices = self.subscript_parts(node)
         return self.load_element(array, indices, node)
+
+    def is_view(self, node) -> bool:
+        """x[1:], A[i] of a 2-D A (inference typed the subscript a view)."""
+        typed = self.typed.values.get(node)
+        return typed is not None and isinstance(typed.type, kt.ArrayType)
+
+    def lazy_array(self, array_type, expr) -> Value:
+        return Value(None, array_type, lazy=expr)
 
     def slice_view(self, node, parts):
         """x[a:b:c], x[i, :], m[1:-1, ::2]: a strided view, never a copy,

@@ -539,6 +539,58 @@ class Builder:
         return self.op("scf.while", initial, [v.type for v in initial], None, (before, after),
                        location).results
 
+    # ------------------------------------------------ tensors and linalg
+    # Array expressions (code_generator's ArrayExpressions): one
+    # linalg.generic per operator on tensors read from views, computed into
+    # a destination view; kilnc fuses and bufferizes them in place.
+    def to_tensor(self, memref: Value, location) -> Value:
+        """The view's elements as a tensor (`restrict`: nothing else turns
+        this memref value into a tensor)."""
+        result = tensor_type([None] * memref.type.rank, memref.type.element)
+        return self.op("bufferization.to_tensor", (memref,), (result,), {"restrict": UNIT}, (),
+                       location).result
+
+    def materialize_in_destination(self, tensor: Value, memref: Value, location) -> None:
+        self.op("bufferization.materialize_in_destination", (tensor, memref), (),
+                {"restrict": UNIT, "writable": UNIT}, (), location)
+
+    def tensor_empty(self, sizes, element: Type, location) -> Value:
+        return self.op("tensor.empty", sizes, (tensor_type([None] * len(sizes), element),),
+                       None, (), location).result
+
+    def linalg_generic(self, inputs, outputs, rank: int, body: Region, location) -> list:
+        """An elementwise linalg.generic: identity maps, parallel loops;
+        `body`'s block arguments are one element per input and output."""
+        identity = affine_map_attr(rank, list(range(rank)))
+        attributes = {
+            "indexing_maps": array_attr([identity] * (len(inputs) + len(outputs))),
+            "iterator_types": array_attr([Attribute("#linalg.iterator_type<parallel>")] * rank),
+            "operandSegmentSizes": dense_array_attr([len(inputs), len(outputs)], i32)}
+        results = [o.type for o in outputs if o.type.text.startswith("tensor<")]
+        return self.op("linalg.generic", (*inputs, *outputs), results, attributes, (body,),
+                       location).results
+
+    def linalg_yield(self, values, location) -> None:
+        self.op("linalg.yield", values, (), None, (), location)
+
+    def extract_strided_metadata(self, memref: Value, location) -> list:
+        """[base buffer, offset, sizes..., strides...] of a view."""
+        rank = memref.type.rank
+        types = [memref_type([], memref.type.element)] + [index] * (1 + 2 * rank)
+        return self.op("memref.extract_strided_metadata", (memref,), types, None, (),
+                       location).results
+
+    def reinterpret_cast(self, base: Value, offset: Value, sizes, strides, location) -> Value:
+        """A strided view of `base` with these index offset, sizes and strides."""
+        rank = len(sizes)
+        attributes = {"static_offsets": dense_array_attr([DYNAMIC]),
+                      "static_sizes": dense_array_attr([DYNAMIC] * rank),
+                      "static_strides": dense_array_attr([DYNAMIC] * rank),
+                      "operandSegmentSizes": dense_array_attr([1, 1, rank, rank], i32)}
+        result = memref_type([None] * rank, base.type.element, strided=True)
+        return self.op("memref.reinterpret_cast", (base, offset, *sizes, *strides), (result,),
+                       attributes, (), location).result
+
     # -------------------------------------------------------------- func
     def func(self, symbol: str, body: Region, result_types, location, private=False,
              attributes=None, argument_attributes=None) -> Operation:
@@ -730,6 +782,16 @@ def _scf_for(op):
     return None
 
 
+def _linalg_generic(op):
+    block = op.regions[0].block
+    elements = [v.type.element for v in op.operands]
+    if _types(block.arguments) != elements:
+        return (f"has block arguments {_texts(_types(block.arguments))} for operand elements "
+                f"{_texts(elements)}")
+    outputs = op.attributes["operandSegmentSizes"].value[1]
+    return _terminated(block, "linalg.yield", elements[len(elements) - outputs:], "the body")
+
+
 def _scf_while(op):
     types = _types(op.operands)
     before, after = op.regions[0].block, op.regions[1].block
@@ -767,7 +829,8 @@ VERIFIERS.update({name: _same_type_unary for name in _UNARY})
 VERIFIERS.update({"arith.cmpi": _comparison, "arith.cmpf": _comparison,
                   "arith.select": _select, "kiln.check": _check, "kiln.index": _kiln_index,
                   "memref.load": _load, "memref.store": _store, "scf.if": _scf_if,
-                  "scf.for": _scf_for, "scf.while": _scf_while})
+                  "scf.for": _scf_for, "scf.while": _scf_while,
+                  "linalg.generic": _linalg_generic})
 
 
 # ----------------------------------------------------------------- printer

@@ -199,6 +199,8 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            return self.array_ufunc(name, args, node)      # ArrayExpressions
         if name in rules.NUMPY_CASTS:
             return self.cast_call(rules.NUMPY_CASTS[name], args, node)
         if name in NUMPY_UNARY:
@@ -219,8 +221,8 @@ class LibraryCalls:
             return self.libm_call("hypotf" if common == kt.f32 else "hypot", [x, y], node)
         return self.arith(NUMPY_BINARY[name], x, y, node)
 
-    def numpy_min_max(self, is_minimum, args, node):
-        common = self.typed.type_of(node)
+    def numpy_min_max(self, is_minimum, args, node, common=None):
+        common = common or self.typed.type_of(node)
         a, b = (self.convert(v, common, node) for v in args)
         if common.is_int:
             suffix = "si" if common.signed else "ui"
@@ -229,6 +231,31 @@ class LibraryCalls:
         better = self.float_predicate("olt" if is_minimum else "ogt", a, b, node)
         keep_a = self.either(better, self.is_nan(a, node), node)
         return self.select(keep_a, a, b, node)
+
+    def numpy_elementwise(self, name, elements, dtype, node):
+        """np.<name> of array elements (in a linalg body): numpy's ufunc
+        loop for `dtype` results, the scalar functions' ops."""
+        if name in NUMPY_UNARY:
+            return self.unary_op(NUMPY_UNARY[name], self.convert(elements[0], dtype, node), node)
+        if name in rules.MATH_PREDICATES:
+            x = elements[0]
+            if not x.type.is_float:     # an int is never NaN nor infinite
+                return self.constant(name == "isfinite", kt.boolean, node)
+            return {"isnan": self.is_nan, "isinf": self.is_inf,
+                    "isfinite": self.is_finite}[name](x, node)
+        if name == "square":
+            return self.arith("muli" if dtype.is_int else "mulf", elements[0], elements[0], node)
+        if name in ("abs", "absolute"):
+            x = elements[0]
+            if dtype.is_unsigned:
+                return x
+            return self.unary("absf" if dtype.is_float else "absi", x, node)
+        if name in ("minimum", "maximum"):
+            return self.numpy_min_max(name == "minimum", elements, node, common=dtype)
+        x, y = (self.convert(e, dtype, node) for e in elements)
+        if name == "hypot":
+            return self.libm_call("hypotf" if dtype == kt.f32 else "hypot", [x, y], node)
+        return self.arith(NUMPY_BINARY[name], x, y, node)
 
     def cast_call(self, target, args, node):
         converted = self.convert(args[0], target, node, explicit=True)

@@ -205,8 +205,6 @@ class SubsetChecker(ast.NodeVisitor):
             return
         for part in parts:
             if isinstance(part, ast.Slice):
-                if isinstance(node.ctx, ast.Store):
-                    self.report(part, "assigning to a slice is not supported yet; write a loop")
                 for bound in (part.lower, part.upper, part.step):
                     if bound is not None:
                         self.visit(bound)

@@ -73,6 +73,9 @@ class TypedValue:
     # A Python int that is one of these literals (`a if c else b` of two):
     # comparisons and min/max with it stay exact (typing_rules.literal_fits).
     candidates: tuple | None = None
+    # An array expression (`a + 1`, `np.exp(x)`): a new array not yet
+    # stored anywhere; code generation computes it into its destination.
+    fresh: bool = False
 
 
 @dataclass(frozen=True)
@@ -360,6 +363,7 @@ class FunctionTyping:
         self.written: set = set()
         self.declared: dict = {}
         self.values: dict = {}
+        self.array_consumers: set = set()   # nodes whose array expression is used well
         self.carried_by_loop: dict = {}
         self.bool_op_tails: dict = {}
         self.frame = ExitFrame("function")
@@ -371,6 +375,7 @@ class FunctionTyping:
             self.var_types[param.name] = VariableType(param.type)
             self.declared[param.name] = param.type
         self.body(self.func.body, terminal=True)
+        self.check_array_expression_uses()
         if self.raises != raised_before:
             self.changed = True     # callers' error records depend on it
 
@@ -466,8 +471,11 @@ class FunctionTyping:
         if isinstance(stmt.value, ast.Tuple):
             value = self.tuple_value([self.expression(e) for e in stmt.value.elts])
         else:
+            self.array_consumers.add(stmt.value)
             value = self.expression(stmt.value)
         self.absorb(value)
+        if value.fresh and self.frame.kind != "loop":
+            value = self.new_array(value, stmt)
         if isinstance(value.type, kt.ArrayType):
             if self.frame.kind == "loop":
                 self.fail(stmt, "returning an array from inside a loop is not supported yet")
@@ -580,6 +588,8 @@ class FunctionTyping:
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
+        if len(stmt.targets) == 1:
+            self.array_consumers.add(stmt.value)
         value = self.expression(stmt.value)
         if isinstance(value.type, kt.TupleType):
             self.fail(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
@@ -645,10 +655,15 @@ class FunctionTyping:
         self.declared[name] = declared
         self.var_types[name] = VariableType(declared)
         if stmt.value is not None:
+            self.array_consumers.add(stmt.value)
             self.assign(stmt.target, self.expression(stmt.value), stmt)
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        self.array_consumers.add(stmt.value)
+        if self.is_array_target(target):
+            self.augmented_array_store(stmt)
+            return
         if isinstance(target, ast.Name):
             current = self.load_name(target)
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
@@ -666,10 +681,15 @@ class FunctionTyping:
 
     # ------------------------------------------------------------ names
     def assign(self, target, value: TypedValue, node):
+        if isinstance(target, ast.Subscript) and self.is_view_subscript(target):
+            self.array_store(self.expression(target), value, node)
+            return
         if isinstance(target, ast.Subscript):
             array = self.subscript_parts(target)
             self.store_element(array, value, target)
             return
+        if value.fresh:
+            value = self.new_array(value, node)
         if not isinstance(target, ast.Name):
             self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
         name = target.id
@@ -1005,6 +1025,7 @@ class FunctionTyping:
         return rules.operand_types(a.type, a.weak, b.type, b.weak)
 
     def expr_BinOp(self, node):
+        self.array_consumers.update((node.left, node.right))
         return self.binary(node.op, self.expression(node.left), self.expression(node.right), node)
 
     def binary(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:
@@ -1014,7 +1035,7 @@ class FunctionTyping:
         self.scalar_operands(left, right)
         typed = self.operand_types(left, right)
         if typed is None:
-            self.fail(node, f"operator `{symbol}` on arrays is not supported; write a loop")
+            return self.array_binary(symbol, left, right, node)
         common, weak = typed
         if weak == "int" and left.weak == "int" and right.weak == "int":
             folded = rules.fold_python_ints(symbol, left.constant, right.constant)
@@ -1038,10 +1059,11 @@ class FunctionTyping:
         return TypedValue(common, weak=weak)
 
     def expr_UnaryOp(self, node):
+        self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
         self.scalar_operands(operand)
         if isinstance(operand.type, kt.ArrayType):
-            self.fail(node, "unary operators on arrays are not supported; write a loop")
+            return self.array_unary(node.op, operand, node)
         if isinstance(node.op, ast.Not):
             self.truthy(operand, node)
             return TypedValue(kt.boolean)
@@ -1202,6 +1224,8 @@ class FunctionTyping:
         if qualified is not None:
             if node.keywords:
                 self.fail(node, f"keyword arguments to `{ast.unparse(func)}` are not supported")
+            if qualified[0] == "numpy":
+                self.array_consumers.update(node.args)
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
         if not isinstance(func, ast.Name):
             self.fail(node, f"call to `{ast.unparse(func)}` is not supported")
@@ -1495,6 +1519,8 @@ class FunctionTyping:
     def numpy_call(self, name, args, node):
         """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
         label = f"np.{name}"
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            return self.array_ufunc(name, args, node)
         if name in rules.NUMPY_CASTS:
             return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
         if name in rules.NUMPY_UNARY:
@@ -1574,10 +1600,153 @@ class FunctionTyping:
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if any(isinstance(part, ast.Slice) for part in parts):
+        if self.is_view_subscript(node):
             return self.slice_view(node, parts)
         array = self.subscript_parts(node)
         return TypedValue(array.type.dtype)
+
+    # ------------------------------------------------- array expressions
+    def is_view_subscript(self, node: ast.Subscript) -> bool:
+        """x[a:b], x[i, :] and A[i] of a 2-D A are views, not elements."""
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(part, ast.Slice) for part in parts):
+            return True
+        base = self.symbols.get(node.value.id) if isinstance(node.value, ast.Name) else None
+        return base is not None and isinstance(base.type, kt.ArrayType) and \
+            len(parts) < base.type.ndim
+
+    def is_array_target(self, target) -> bool:
+        """`x += ...` on an array variable, `x[1:] += ...`: in place."""
+        if isinstance(target, ast.Subscript):
+            return self.is_view_subscript(target)
+        known = self.symbols.get(target.id) if isinstance(target, ast.Name) else None
+        return known is not None and isinstance(known.type, kt.ArrayType)
+
+    @staticmethod
+    def element_operand(value: TypedValue):
+        """(type, weak kind) of an operand: an array's is its dtype's."""
+        if isinstance(value.type, kt.ArrayType):
+            return value.type.dtype, None
+        return value.type, value.weak
+
+    def array_result(self, dtype, operands, node) -> TypedValue:
+        arrays = [v for v in operands if isinstance(v.type, kt.ArrayType)]
+        if len(arrays) > 1:
+            self.raises = True      # shapes that do not broadcast: ValueError
+        ndim = max(a.type.ndim for a in arrays)
+        return TypedValue(rules.array_type(dtype, ndim), fresh=True)
+
+    def array_binary(self, symbol, left, right, node) -> TypedValue:
+        """`a + b` with an array operand: numpy's elementwise operator, with
+        broadcasting; Python numbers adapt to the array's dtype (NEP 50)."""
+        if symbol not in rules.ARRAY_BINOPS:
+            self.fail(node, f"operator `{symbol}` on arrays is not supported yet")
+        common, _ = rules.operand_types(*self.element_operand(left),
+                                        *self.element_operand(right))
+        dtype, message = rules.array_arithmetic_type(symbol, common)
+        if message:
+            self.fail(node, message)
+        for value in (left, right):
+            if not isinstance(value.type, kt.ArrayType):
+                self.convert(value, common, node)
+        if symbol == "**" and dtype.is_int and (
+                isinstance(right.type, kt.ArrayType) or right.constant is None
+                or right.constant < 0):
+            self.fail(node, "`**` of an int array needs a constant exponent >= 0 (numpy "
+                            "raises for negative ones); use a float array")
+        return self.array_result(dtype, [left, right], node)
+
+    def array_unary(self, op, operand, node) -> TypedValue:
+        dtype = operand.type.dtype
+        if isinstance(op, ast.Not):
+            self.fail(node, "the truth value of an array is ambiguous; use np.logical_not(x) "
+                            "or compare elements")
+        if isinstance(op, ast.Invert) and dtype.is_float:
+            self.fail(node, "operator `~` needs an int or bool array")
+        if isinstance(op, (ast.USub, ast.UAdd)) and dtype.is_bool:
+            self.fail(node, "numpy does not negate bool arrays; use `~x`")
+        return TypedValue(operand.type, fresh=True)
+
+    def array_ufunc(self, name, args, node) -> TypedValue:
+        """np.f applied to arrays: elementwise, broadcasting."""
+        label = f"np.{name}"
+        if name not in rules.ARRAY_UFUNCS:
+            self.fail(node, f"{label} of arrays is not supported yet")
+        binary = name in rules.NUMPY_BINARY or name in ("minimum", "maximum")
+        self.arity(args, 2 if binary else 1, node, label)
+        for arg in args:
+            self.absorb(arg)
+            if not isinstance(arg.type, (kt.ScalarType, kt.ArrayType)):
+                self.fail(node, f"{label} needs numbers or arrays")
+        elements = [self.element_operand(a) for a in args]
+        common = elements[0][0] if not binary else rules.operand_types(
+            *elements[0], *elements[1])[0]
+        dtype, message = rules.array_ufunc_type(name, common)
+        if message:
+            self.fail(node, message)
+        for arg in args:        # only a two-argument ufunc has a scalar argument
+            if not isinstance(arg.type, kt.ArrayType):
+                self.convert(arg, dtype, node)
+        return self.array_result(dtype, args, node)
+
+    def new_array(self, value: TypedValue, node) -> TypedValue:
+        """An array expression stored in a variable or returned: a new
+        array, allocated like np.empty."""
+        if not self.can_allocate:
+            self.fail(node, "an array expression stored in a variable inside a loop or a "
+                            "branch is not supported yet: allocate the array once at the top "
+                            "of the function and write into it (`out[:] = ...`)")
+        self.raises = True      # MemoryError
+        self.allocation_count += 1
+        return TypedValue(value.type, origins=frozenset([f"alloc:{self.allocation_count}"]))
+
+    def array_store(self, target: TypedValue, value: TypedValue, node) -> None:
+        """`x[a:b] = value`, `A[i] = row`: numpy's assignment to a view
+        (the value broadcast to the view's shape, read whole first)."""
+        self.absorb(target, value)
+        dtype = target.type.dtype
+        if isinstance(value.type, kt.ArrayType):
+            if value.type.ndim > target.type.ndim:
+                self.fail(node, f"cannot store a {value.type.ndim}-D array into a "
+                                f"{target.type.ndim}-D view")
+            if value.type.dtype.is_float and dtype.is_int:
+                self.fail(node, "storing a float array into an int array is not supported "
+                                "yet (numpy truncates, and NaN gives an arbitrary int)")
+            self.raises = True      # shapes that do not broadcast
+        elif _scalar(value.type) and value.type.is_float and dtype.is_int:
+            self.raises = True      # int(NaN), int(inf)
+        else:
+            self.expect_scalar(value, node, "an assignment to a view")
+            self.convert(value, dtype, node, explicit=True)
+        self.written |= set(target.origins)
+
+    def augmented_array_store(self, stmt) -> None:
+        """`x += y` for an array `x` (or a view `x[a:b] += y`): in place,
+        with numpy's same_kind rule for the result's cast."""
+        target = self.expression(stmt.target)
+        operand = self.expression(stmt.value)
+        self.absorb(target, operand)
+        result = self.binary(stmt.op, target, operand, stmt)
+        self.values[stmt] = result
+        self.array_consumers.add(stmt)
+        source, destination = result.type.dtype, target.type.dtype
+        if not rules.same_kind_cast(source, destination):
+            symbol = SUPPORTED_BINOPS.get(type(stmt.op))
+            self.fail(stmt, f"cannot cast the result of `{symbol}=` from "
+                            f"{source.numpy_name} to {destination.numpy_name} (numpy's "
+                            "same_kind rule for in-place operators)")
+        if result.type.ndim > target.type.ndim:
+            self.fail(stmt, f"cannot store a {result.type.ndim}-D result into a "
+                            f"{target.type.ndim}-D array")
+        self.raises = True      # the result's shape is checked against the target's
+        self.written |= set(target.origins)
+
+    def check_array_expression_uses(self) -> None:
+        for node, value in self.values.items():
+            if value.fresh and node not in self.array_consumers:
+                self.report(node, "an array expression can only be stored (`x = ...`, "
+                                  "`x[...] = ...`), returned, or combined with other array "
+                                  "operations; assign it to a variable first")
 
     def index_value(self, part, message) -> bool:
         """Types one index or slice bound (an int); False when it is not one."""

@@ -417,3 +417,67 @@ def negation_type(scalar: kt.ScalarType) -> kt.ScalarType:
 
 def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
     return kt.ArrayType(dtype, ndim)
+
+
+# ------------------------------------------------------- array expressions
+# Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
+ARRAY_BINOPS = {"+", "-", "*", "/", "**", "&", "|", "^"}
+# np.f applied to arrays elementwise: the scalar tables, plus np.square.
+ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | {
+    "abs", "absolute", "minimum", "maximum", "square"}
+
+
+def array_arithmetic_type(symbol: str, common: kt.ScalarType):
+    """(element type, error) of `a <symbol> b` with an array operand, from
+    the operands' common element type (numpy's ufunc loops)."""
+    if symbol in ("&", "|", "^"):
+        if common.is_float:
+            return None, f"operator `{symbol}` needs int or bool arrays"
+        return common, None
+    if symbol == "/":
+        return (common if common.is_float else kt.f64), None
+    if common.is_bool:
+        return None, (f"operator `{symbol}` on bool arrays is not supported (numpy gives "
+                      "bool for + and *, an error for -); convert with .astype(int)")
+    return common, None
+
+
+def array_ufunc_type(name: str, common: kt.ScalarType):
+    """(element type, error) of np.<name> applied to arrays."""
+    if name in MATH_PREDICATES:
+        return kt.boolean, None
+    if name in ("abs", "absolute", "square"):
+        if common.is_bool:
+            return None, f"np.{name} of a bool array is not supported"
+        return common, None
+    if name in ("minimum", "maximum"):
+        return numpy_min_max_type(common), None
+    if name == "power" and not common.is_float:
+        return None, "np.power of int arrays is not supported yet; use floats"
+    if not common.is_float and common.bits < 32:
+        smaller = "float16" if common.bits == 8 or common.is_bool else "float32"
+        if smaller == "float16":
+            return None, (f"np.{name} of an {common.numpy_name} array gives float16 in "
+                          "numpy, which Kiln does not have; convert with .astype(np.float32)")
+        return kt.f32, None
+    if name in NUMPY_BINARY:
+        return numpy_binary_float_type(common), None
+    return numpy_float_type(common), None
+
+
+# numpy's "same_kind" casting, which in-place operators (`x += y`) use for
+# their output: within a kind or towards a later one (bool, unsigned,
+# signed, float); never float -> int.
+_CAST_KIND_ORDER = {"bool": 0, "unsigned": 1, "signed": 2, "float": 3}
+
+
+def _cast_kind(scalar: kt.ScalarType) -> str:
+    if scalar.is_bool:
+        return "bool"
+    if scalar.is_float:
+        return "float"
+    return "signed" if scalar.signed else "unsigned"
+
+
+def same_kind_cast(source: kt.ScalarType, target: kt.ScalarType) -> bool:
+    return _CAST_KIND_ORDER[_cast_kind(source)] <= _CAST_KIND_ORDER[_cast_kind(target)]

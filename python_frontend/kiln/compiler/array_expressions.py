@@ -1,0 +1,422 @@
+"""Whole-array expressions as a mixin of FunctionCodeGenerator: numpy's
+elementwise operators and ufuncs, with broadcasting, stored into new arrays
+or into views (`x[1:-1] = ...`, `x += ...`).
+
+An array expression is built in two steps. While the statement's
+expression is generated, every operand that is not an array operation (a
+view, a scalar, a call) is evaluated in Python's order, and each operation
+checks that its operands' shapes broadcast (numpy's ValueError); the
+operations themselves are only recorded, as an `ArrayExpr` tree. Once the
+destination is known, the tree is emitted as one `linalg.generic` per
+operation on tensors: every view is first re-strided to the destination's
+shape (a broadcast axis gets stride 0, as numpy does it), so every map is
+the identity and kilnc's `kiln-array-expressions` stage fuses the whole
+tree into one loop nest that writes the destination directly
+(docs/architecture.md, "Array expressions").
+
+numpy reads the whole right side before writing (`x[1:] = x[:-1]` shifts).
+When a view read by the expression may share memory with the destination,
+a run-time test of their address ranges (numpy's own test) decides whether
+the expression is computed into a temporary first.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from .. import typesystem as kt
+from . import ir_builder as ir
+from . import typing_rules as rules
+from .toolchain import kilnc_capabilities
+
+
+@dataclass
+class ArrayExpr:
+    """An array expression not computed yet."""
+    kind: str                   # "view", "scalar" or "op"
+    dtype: kt.ScalarType
+    shape: list                 # int64 Values, one per axis ([] for a scalar)
+    value: object = None        # the view or scalar Value
+    operands: list = field(default_factory=list)
+    compute: object = None      # element Values -> element Value, in a linalg body
+    node: object = None
+
+
+def shape_text(rank: int) -> str:
+    """numpy's printing of a shape as a message template: (3,) or (2,3)."""
+    return "(" + ",".join(["{}"] * rank) + ("," if rank == 1 else "") + ")"
+
+
+def error_message_capacity() -> int:
+    """How many integers an error message can carry (kiln_abi.h's record)."""
+    return kilnc_capabilities()["abi"]["error_record"]["max_args"]
+
+
+def may_share_memory(a: frozenset, b: frozenset) -> bool:
+    """Whether views of these origins may overlap: the same array, or two
+    parameters (a caller may pass one array twice); a local allocation is
+    its own memory."""
+    if not a or not b or a & b:
+        return True
+    return any(not o.startswith("alloc:") for o in a) and any(
+        not o.startswith("alloc:") for o in b)
+
+
+class ArrayExpressions:
+    """Needs the generator's helpers (expression, convert, arith, unary,
+    cmpi, select, check, dimension, allocate_array, typed_value, loc) and
+    the library mixin's elementwise numpy functions."""
+
+    # ------------------------------------------------------------ the tree
+    def array_operand(self, value, node) -> ArrayExpr:
+        if value.lazy is not None:
+            return value.lazy
+        if isinstance(value.type, kt.ArrayType):
+            shape = [self.dimension(value, axis, node) for axis in range(value.type.ndim)]
+            return ArrayExpr("view", value.type.dtype, shape, value=value, node=node)
+        return ArrayExpr("scalar", value.type, [], value=value, node=node)
+
+    def broadcast_shapes(self, operands, node) -> list:
+        """numpy's broadcasting of the operands' shapes (right-aligned, a
+        size 1 stretches); raises its ValueError when they do not fit."""
+        shaped = [o for o in operands if o.kind != "scalar"]
+        rank = max(len(o.shape) for o in shaped)
+        if len(shaped) == 1:
+            return list(shaped[0].shape)
+        one = self.constant(1, kt.i64, node)
+        result, fits = [], None
+        for axis in range(rank):
+            size = None
+            for operand in shaped:
+                position = axis - (rank - len(operand.shape))
+                if position < 0:
+                    continue
+                other = operand.shape[position]
+                if size is None:
+                    size = other
+                    continue
+                same = self.cmpi("eq", size, other, node)
+                stretch = self.arith("ori", self.cmpi("eq", size, one, node),
+                                     self.cmpi("eq", other, one, node), node)
+                ok = self.arith("ori", same, stretch, node)
+                fits = ok if fits is None else self.arith("andi", fits, ok, node)
+                size = self.select(self.cmpi("eq", size, one, node), other, size, node)
+                size.nonneg = True
+            result.append(size)
+        if fits is not None:
+            sizes = [s for o in shaped for s in o.shape]
+            message = "operands could not be broadcast together"
+            if len(sizes) <= error_message_capacity():
+                message += " with shapes " + " ".join(
+                    shape_text(len(o.shape)) for o in shaped) + " "
+            else:
+                sizes = []
+            self.check(fits, "ValueError", message, sizes, node)
+        return result
+
+    def array_node(self, operands, compute, node):
+        typed = self.typed_value(node)
+        shape = self.broadcast_shapes(operands, node)
+        expr = ArrayExpr("op", typed.type.dtype, shape, operands=operands, compute=compute,
+                         node=node)
+        return self.lazy_array(typed.type, expr)
+
+    # ------------------------------------------------------- operations
+    def array_binary(self, symbol, left, right, node):
+        dtype = self.typed_value(node).type.dtype
+        common, _ = rules.operand_types(*self.element_operand(left),
+                                        *self.element_operand(right))
+        operands = []
+        for value in (left, right):
+            if not isinstance(value.type, kt.ArrayType):
+                value = self.convert(value, common, node)   # a literal's checks: once
+            operands.append(self.array_operand(value, node))
+        exponent = right.constant if not isinstance(right.type, kt.ArrayType) else None
+
+        def compute(a, b):
+            a, b = self.convert(a, common, node), self.convert(b, common, node)
+            return self.elementwise_operator(symbol, a, b, dtype, exponent, node)
+
+        return self.array_node(operands, compute, node)
+
+    @staticmethod
+    def element_operand(value):
+        if isinstance(value.type, kt.ArrayType):
+            return value.type.dtype, None
+        return value.type, value.weak
+
+    def elementwise_operator(self, symbol, a, b, dtype, exponent, node):
+        """numpy's ufunc of an operator on two elements: no Python
+        exceptions (x / 0 is inf, as numpy warns and goes on)."""
+        if symbol in ("&", "|", "^"):
+            return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol], a, b, node)
+        if symbol == "/":
+            a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
+            return self.arith("divf", a, b, node)
+        if symbol == "**":
+            return self.elementwise_power(a, b, dtype, exponent, node)
+        if dtype.is_int:
+            return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol], a, b, node)
+        return self.arith({"+": "addf", "-": "subf", "*": "mulf"}[symbol], a, b, node)
+
+    def elementwise_power(self, a, b, dtype, exponent, node):
+        if dtype.is_int:        # a constant exponent >= 0 (inference)
+            return self.arith("pow", a, b, node, unsigned=dtype.is_unsigned)
+        # numpy's fast paths for a scalar exponent (`x ** 2` is np.square,
+        # which rounds differently from pow in the last bit, ...).
+        if exponent == 2:
+            return self.arith("mulf", a, a, node)
+        if exponent == 0.5:
+            return self.unary("sqrt", a, node)
+        if exponent == 1:
+            return a
+        if exponent == -1:
+            return self.arith("divf", self.constant(1.0, dtype, node), a, node)
+        if exponent == 0:
+            return self.constant(1.0, dtype, node)
+        return self.arith("powf", a, b, node)
+
+    def array_unary(self, op, operand, node):
+        dtype = self.typed_value(node).type.dtype
+
+        def compute(x):
+            if isinstance(op, ast.UAdd):
+                return x
+            if isinstance(op, ast.USub):
+                if dtype.is_int:
+                    return self.arith("subi", self.constant(0, dtype, node), x, node)
+                return self.unary("negf", x, node)
+            ones = self.constant(True if dtype.is_bool else -1, dtype, node)
+            return self.arith("xori", x, ones, node)         # `~x`
+
+        return self.array_node([self.array_operand(operand, node)], compute, node)
+
+    def array_ufunc(self, name, args, node):
+        dtype = self.typed_value(node).type.dtype
+        operands = []
+        for value in args:
+            if not isinstance(value.type, kt.ArrayType):
+                value = self.convert(value, dtype, node)
+            operands.append(self.array_operand(value, node))
+
+        def compute(*elements):
+            return self.numpy_elementwise(name, list(elements), dtype, node)
+
+        return self.array_node(operands, compute, node)
+
+    # ------------------------------------------------------ destinations
+    def materialize(self, value, node):
+        """An array expression stored in a variable or returned: computed
+        into a new array of its shape."""
+        expr = value.lazy
+        destination = self.allocate_array(value.type, expr.shape, node)
+        self.compute_into(expr, destination, node)
+        return destination
+
+    def array_store(self, target, value, node):
+        """`target[...] = value` for a view target: numpy's assignment (the
+        value cast to the view's dtype and broadcast to its shape)."""
+        dtype = target.type.dtype
+        shape = [self.dimension(target, axis, node) for axis in range(target.type.ndim)]
+        if not isinstance(value.type, kt.ArrayType):
+            if value.type.is_float and dtype.is_int:
+                element = self.float_to_int(value, dtype, node,
+                                            too_large="Python int too large to convert to C "
+                                                      "long")
+            else:
+                element = self.convert(value, dtype, node, explicit=True)
+            expr = ArrayExpr("op", dtype, shape, compute=lambda: element, node=node)
+        else:
+            source = self.array_operand(value, node)
+            self.check_assignable(source.shape, shape, node)
+            expr = ArrayExpr("op", dtype, shape, operands=[source],
+                             compute=lambda x: self.convert(x, dtype, node, explicit=True),
+                             node=node)
+        self.compute_into(expr, target, node)
+
+    def check_assignable(self, source, target, node):
+        """numpy's rule for `view[...] = array`: each axis of the value (right-
+        aligned) equals the view's or is 1."""
+        one = self.constant(1, kt.i64, node)
+        fits = None
+        for position, size in enumerate(source):
+            wanted = target[len(target) - len(source) + position]
+            ok = self.arith("ori", self.cmpi("eq", size, wanted, node),
+                            self.cmpi("eq", size, one, node), node)
+            fits = ok if fits is None else self.arith("andi", fits, ok, node)
+        if fits is not None:
+            message = (f"could not broadcast input array from shape {shape_text(len(source))} "
+                       f"into shape {shape_text(len(target))}")
+            self.check(fits, "ValueError", message, [*source, *target], node)
+
+    def compute_into(self, expr, destination, node):
+        """Emits `expr` into the view `destination` (whose shape it has, or
+        broadcasts to), through a temporary when a view it reads may
+        overlap the destination."""
+        location = self.loc(node)
+        overlap = None
+        for view in self.views_of(expr):
+            if view.ir is destination.ir or not may_share_memory(view.origins,
+                                                                 destination.origins):
+                continue
+            test = self.overlaps(view, destination, node)
+            overlap = test if overlap is None else self.arith("ori", overlap, test, node)
+        if overlap is None:
+            self.emit_tree_into(expr, destination, node)
+            return
+        buffer_type = self.element_type(destination.type)
+        sizes = self.index_sizes(destination, node)
+        temporary = self.builder.region()
+        with self.builder.at_end(temporary.block):
+            plain = ir.memref_type([None] * len(sizes), buffer_type.element)
+            raw = self.builder.alloc(plain, sizes, 64, {}, location)
+            self.builder.scf_yield([self.builder.cast("cast", raw, buffer_type, location)],
+                                   location)
+        direct = self.builder.region()
+        with self.builder.at_end(direct.block):
+            self.builder.scf_yield([destination.ir], location)
+        buffer = self.builder.scf_if(overlap.ir, [buffer_type], temporary, direct, location)[0]
+        target = self.value_of(buffer, destination.type)
+        self.emit_tree_into(expr, target, node)
+        copy_back = self.builder.region()
+        with self.builder.at_end(copy_back.block):
+            self.copy_elements(target, destination, node)
+            self.builder.dealloc(buffer, location)
+        self.builder.scf_if(overlap.ir, [], copy_back, None, location)
+
+    def views_of(self, expr) -> list:
+        if expr.kind == "view":
+            return [expr.value]
+        return [v for operand in expr.operands for v in self.views_of(operand)]
+
+    def index_sizes(self, array, node) -> list:
+        location = self.loc(node)
+        return [self.builder.dim(array.ir, self.index_constant(axis, node), location)
+                for axis in range(array.type.ndim)]
+
+    @staticmethod
+    def element_type(type_):
+        from .code_generator import mlir_type     # (code_generator imports this module)
+        return mlir_type(type_)
+
+    @staticmethod
+    def value_of(ir_value, type_):
+        from .code_generator import Value
+        return Value(ir_value, type_)
+
+    def overlaps(self, a, b, node):
+        """Whether the memory spans of views `a` and `b` intersect (numpy's
+        bounds test; empty views overlap nothing)."""
+        (a_low, a_high, a_empty), (b_low, b_high, b_empty) = (
+            self.memory_span(v, node) for v in (a, b))
+        location = self.loc(node)
+        below = self.builder.cmpi("ult", a_low, b_high, location)
+        above = self.builder.cmpi("ult", b_low, a_high, location)
+        either_empty = self.builder.binary("ori", a_empty, b_empty, location)
+        nonempty = self.builder.binary("xori", either_empty,
+                                       self.constant(True, kt.boolean, node).ir, location)
+        both = self.builder.binary("andi", below, above, location)
+        return self.value_of(self.builder.binary("andi", both, nonempty, location), kt.boolean)
+
+    def memory_span(self, view, node):
+        """(first byte, one past the last byte, empty) of a view, as index
+        values."""
+        location = self.loc(node)
+        b = self.builder
+        metadata = b.extract_strided_metadata(view.ir, location)
+        rank = view.type.ndim
+        offset, sizes, strides = metadata[1], metadata[2:2 + rank], metadata[2 + rank:]
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        itemsize = self.index_constant(view.type.dtype.itemsize, node)
+        low = high = offset
+        empty = self.constant(False, kt.boolean, node).ir
+        for size, stride in zip(sizes, strides):
+            empty = b.binary("ori", empty, b.cmpi("eq", size, zero, location), location)
+            reach = b.binary("muli", b.binary("subi", size, one, location), stride, location)
+            low = b.binary("addi", low, b.binary("minsi", reach, zero, location), location)
+            high = b.binary("addi", high, b.binary("maxsi", reach, zero, location), location)
+        start = b.aligned_pointer(view.ir, location)
+        low = b.binary("addi", start, b.binary("muli", low, itemsize, location), location)
+        high = b.binary("addi", start, b.binary(
+            "muli", b.binary("addi", high, one, location), itemsize, location), location)
+        return low, high, empty
+
+    def copy_elements(self, source, destination, node):
+        """destination[...] = source[...], both of one shape: a loop nest."""
+        location = self.loc(node)
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        sizes = self.index_sizes(destination, node)
+        counters = []
+
+        def loop(axis):
+            if axis == len(sizes):
+                element = self.builder.load(source.ir, counters, location)
+                self.builder.store(element, destination.ir, counters, location)
+                return
+            body = self.builder.region([ir.index])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                loop(axis + 1)
+                self.builder.scf_yield([], location)
+            self.builder.scf_for(zero, sizes[axis], one, [], body, location)
+            counters.pop()
+
+        loop(0)
+
+    # ---------------------------------------------------- linalg emission
+    def emit_tree_into(self, expr, destination, node):
+        sizes = self.index_sizes(destination, node)
+        if expr.kind == "view":       # a copy is an identity operation
+            expr = ArrayExpr("op", expr.dtype, expr.shape, operands=[expr],
+                             compute=lambda x: x, node=node)
+        tensor = self.emit_tensor(expr, sizes, {}, node)
+        self.builder.materialize_in_destination(tensor, destination.ir, self.loc(node))
+
+    def emit_tensor(self, expr, sizes, tensors, node):
+        location = self.loc(expr.node or node)
+        if expr.kind == "view":
+            key = id(expr.value.ir)
+            if key not in tensors:
+                view = self.broadcast_view(expr.value, sizes, expr.node or node)
+                tensors[key] = self.builder.to_tensor(view, location)
+            return tensors[key]
+        inputs = [self.emit_tensor(o, sizes, tensors, node) for o in expr.operands
+                  if o.kind != "scalar"]
+        element = self.element_type(expr.dtype)
+        empty = self.builder.tensor_empty(sizes, element, location)
+        argument_types = [self.element_type(o.dtype) for o in expr.operands
+                          if o.kind != "scalar"] + [element]
+        body = self.builder.region(argument_types)
+        with self.builder.at_end(body.block):
+            arguments = iter(body.block.arguments)
+            elements = [operand.value if operand.kind == "scalar" else
+                        self.value_of(next(arguments), operand.dtype)
+                        for operand in expr.operands]
+            result = self.convert(expr.compute(*elements), expr.dtype, expr.node or node,
+                                  explicit=True)
+            self.builder.linalg_yield([result.ir], location)
+        return self.builder.linalg_generic(inputs, [empty], len(sizes), body, location)[0]
+
+    def broadcast_view(self, view, sizes, node):
+        """`view` re-strided to `sizes`: missing leading axes and axes of
+        size 1 get stride 0, as numpy broadcasts."""
+        b = self.builder
+        location = self.loc(node)
+        metadata = b.extract_strided_metadata(view.ir, location)
+        rank = view.type.ndim
+        base, offset = metadata[0], metadata[1]
+        own_sizes, own_strides = metadata[2:2 + rank], metadata[2 + rank:]
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        strides = []
+        for axis in range(len(sizes)):
+            position = axis - (len(sizes) - rank)
+            if position < 0:
+                strides.append(zero)
+                continue
+            single = b.cmpi("eq", own_sizes[position], one, location)
+            strides.append(b.select(single, zero, own_strides[position], location))
+        return b.reinterpret_cast(base, offset, sizes, strides, location)

@@ -77,9 +77,11 @@ class ArrayExpressions:
             return ArrayExpr("view", value.type.dtype, shape, value=value, node=node)
         return ArrayExpr("scalar", value.type, [], value=value, node=node)
 
-    def broadcast_shapes(self, operands, node) -> list:
+    def broadcast_shapes(self, operands, node, output=None) -> list:
         """numpy's broadcasting of the operands' shapes (right-aligned, a
-        size 1 stretches); raises its ValueError when they do not fit."""
+        size 1 stretches); raises its ValueError when they do not fit.
+        `output`: the shape of an in-place operator's target (`x += y`),
+        which numpy lists too and which the result must have."""
         shaped = [o for o in operands if o.kind != "scalar"]
         rank = max(len(o.shape) for o in shaped)
         if len(shaped) == 1:
@@ -105,19 +107,29 @@ class ArrayExpressions:
                 size.nonneg = True
             result.append(size)
         if fits is not None:
-            sizes = [s for o in shaped for s in o.shape]
+            shapes = [o.shape for o in shaped] + ([output] if output is not None else [])
+            sizes = [s for shape in shapes for s in shape]
             message = "operands could not be broadcast together"
             if len(sizes) <= error_message_capacity():
                 message += " with shapes " + " ".join(
-                    shape_text(len(o.shape)) for o in shaped) + " "
+                    shape_text(len(shape)) for shape in shapes) + " "
             else:
                 sizes = []
             self.check(fits, "ValueError", message, sizes, node)
+        if output is not None:
+            same = None
+            for size, wanted in zip(result, output):
+                equal = self.cmpi("eq", size, wanted, node)
+                same = equal if same is None else self.arith("andi", same, equal, node)
+            message = (f"non-broadcastable output operand with shape {shape_text(len(output))} "
+                       f"doesn't match the broadcast shape {shape_text(len(result))}")
+            self.check(same, "ValueError", message, [*output, *result], node)
         return result
 
     def array_node(self, operands, compute, node):
         typed = self.typed_value(node)
-        shape = self.broadcast_shapes(operands, node)
+        shape = self.broadcast_shapes(operands, node, self.in_place_output)
+        self.in_place_output = None
         expr = ArrayExpr("op", typed.type.dtype, shape, operands=operands, compute=compute,
                          node=node)
         return self.lazy_array(typed.type, expr)
@@ -213,6 +225,19 @@ class ArrayExpressions:
         destination = self.allocate_array(value.type, expr.shape, node)
         self.compute_into(expr, destination, node)
         return destination
+
+    def augmented_array_store(self, view, operator, operand, node):
+        """`x += y` for an array or view `x`: numpy's in-place ufunc (its
+        result has x's shape, and is cast to x's dtype)."""
+        self.in_place_output = [self.dimension(view, axis, node)
+                                for axis in range(view.type.ndim)]
+        result = self.binary(operator, view, operand, node)
+        self.in_place_output = None
+        expr = result.lazy
+        dtype = view.type.dtype
+        self.compute_into(ArrayExpr("op", dtype, expr.shape, operands=[expr],
+                                    compute=lambda x: self.convert(x, dtype, node, explicit=True),
+                                    node=node), view, node)
 
     def array_store(self, target, value, node):
         """`target[...] = value` for a view target: numpy's assignment (the
@@ -369,11 +394,30 @@ class ArrayExpressions:
     # ---------------------------------------------------- linalg emission
     def emit_tree_into(self, expr, destination, node):
         sizes = self.index_sizes(destination, node)
-        if expr.kind == "view":       # a copy is an identity operation
-            expr = ArrayExpr("op", expr.dtype, expr.shape, operands=[expr],
-                             compute=lambda x: x, node=node)
+        copied = self.copied_view(expr)
+        if copied is not None:
+            # `x[:] = y`, `u[:, :] = t[:, :]`: bufferization would make a
+            # linalg op that only copies into memref.copy, a call into
+            # MLIR's C runner library (not linked); a loop nest instead.
+            source = self.broadcast_view(copied.value, sizes, node)
+            self.copy_elements(self.value_of(source, destination.type), destination, node)
+            return
         tensor = self.emit_tensor(expr, sizes, {}, node)
         self.builder.materialize_in_destination(tensor, destination.ir, self.loc(node))
+
+    def copied_view(self, expr):
+        """The view `expr` only copies (itself, or an operation that yields
+        its element unchanged), or None."""
+        if expr.kind == "view":
+            return expr
+        if expr.kind != "op" or len(expr.operands) != 1 or expr.operands[0].kind != "view" \
+                or expr.operands[0].dtype != expr.dtype:
+            return None
+        trial = self.builder.region([self.element_type(expr.dtype)])   # never attached
+        with self.builder.at_end(trial.block):
+            argument = trial.block.arguments[0]
+            result = expr.compute(self.value_of(argument, expr.dtype))
+        return expr.operands[0] if result.ir is argument else None
 
     def emit_tensor(self, expr, sizes, tensors, node):
         location = self.loc(expr.node or node)

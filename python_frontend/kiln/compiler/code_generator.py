@@ -431,6 +431,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         self.mode = ExitMode("function")
         self.allocation_scopes = [[]]
         self.allocation_count = 0
+        self.in_place_output = None     # the target's shape while `x op= y` is built
 
         entry = ir.Block([abi_type(p.type) for p in params])
         self.builder = ir.Builder(entry)
@@ -733,8 +734,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         if self.is_view(target):
             # `x += y`, `x[1:] *= 2`: in place, through the target's view.
             view = self.expression(target)
-            result = self.binary(stmt.op, view, self.expression(stmt.value), stmt)
-            self.array_store(view, result, stmt)
+            self.augmented_array_store(view, stmt.op, self.expression(stmt.value), stmt)
             return
         if isinstance(target, ast.Name):
             current = self.load_name(target)

@@ -208,6 +208,8 @@ class LibraryCalls:
             return self.unary_op(NUMPY_UNARY[name], x, node)
         if name in ("abs", "absolute"):
             return self.builtin_abs(args, node)
+        if name == "square":
+            return self.numpy_elementwise(name, args, args[0].type, node)
         if name in rules.MATH_PREDICATES:
             x = self.numpy_float(args[0], node)
             return {"isnan": self.is_nan, "isinf": self.is_inf,

@@ -1529,6 +1529,13 @@ class FunctionTyping:
         if name in ("abs", "absolute"):
             self.arity(args, 1, node, label)
             return self.builtin_abs(args, node)
+        if name == "square":
+            self.arity(args, 1, node, label)
+            self.expect_scalar(args[0], node, label)
+            if args[0].type.is_bool or args[0].weak:
+                self.fail(node, "np.square of a bool or a Python number is not supported; "
+                                "write x * x")
+            return TypedValue(args[0].type)
         if name in rules.MATH_PREDICATES:
             self.arity(args, 1, node, label)
             self.numpy_float(args[0], node)

@@ -372,7 +372,7 @@ ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 # What the subset check accepts as `math.f` / `np.f` calls.
 SUPPORTED_MATH = set(MATH_UNARY_RAISES) | MATH_TO_INT | MATH_PREDICATES | set(MATH_BINARY_RAISES)
 SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
-    "abs", "absolute", "minimum", "maximum"}
+    "abs", "absolute", "minimum", "maximum", "square"}
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}

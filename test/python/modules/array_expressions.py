@@ -1,0 +1,157 @@
+"""Whole-array expressions (issue 12): operators, ufuncs, broadcasting,
+assignment to views. Each function is also run by CPython with numpy."""
+
+import numpy as np
+
+import kiln
+
+
+@kiln.export
+def axpy(a: float, x: kiln.f64[:], y: kiln.f64[:]):
+    return a * x + y
+
+
+@kiln.export
+def arc_distance(theta_1: kiln.f64[:], phi_1: kiln.f64[:], theta_2: kiln.f64[:],
+                 phi_2: kiln.f64[:]):
+    temp = np.sin((theta_2 - theta_1) / 2) ** 2 + np.cos(theta_1) * np.cos(theta_2) * np.sin(
+        (phi_2 - phi_1) / 2) ** 2
+    distance_matrix = 2 * (np.arctan2(np.sqrt(temp), np.sqrt(1 - temp)))
+    return distance_matrix
+
+
+@kiln.export
+def arithmetic(x: kiln.f64[:], y: kiln.f64[:]):
+    return (x - y) * (x + 2.5) / y - -x + x ** 2 + y ** 0.5 - x ** -1 + x ** 1 - x ** 0
+
+
+@kiln.export
+def power(x: kiln.f64[:], y: kiln.f64[:]):
+    return x ** 3.0 + np.abs(x) ** y
+
+
+@kiln.export
+def broadcast_rows(m: kiln.f64[:, :], v: kiln.f64[:]):
+    return m * v - v
+
+
+@kiln.export
+def broadcast_3d(a: kiln.f32[:, :, :], b: kiln.f32[:, :]):
+    return a + b
+
+
+@kiln.export
+def float32_stays_float32(x: kiln.f32[:], y: kiln.f32[:]):
+    return x * 0.1 + y / 3
+
+
+@kiln.export
+def int_true_division(x: kiln.i32[:], y: kiln.i64[:]):
+    return x / y
+
+
+@kiln.export
+def int_arithmetic(x: kiln.i32[:], y: kiln.i32[:]):
+    return (x + y) * x - y * 7 + x ** 2 - (x & y) + (x | 3) ^ ~y
+
+
+@kiln.export
+def mixed_int_widths(x: kiln.u8[:], y: kiln.i8[:], z: kiln.i64[:]):
+    return x + y + z
+
+
+@kiln.export
+def ufuncs(x: kiln.f64[:], y: kiln.f64[:]):
+    return (np.abs(x) + np.exp(x) + np.log1p(np.abs(y)) + np.minimum(x, y)
+            + np.maximum(x, 0.5) + np.hypot(x, y) + np.square(y) + np.tanh(x))
+
+
+@kiln.export
+def ufunc_predicates(x: kiln.f64[:]):
+    return np.isnan(x) | np.isinf(x)
+
+
+@kiln.export
+def shift_right(x: kiln.f64[:]) -> None:
+    x[1:] = x[:-1]
+
+
+@kiln.export
+def shift_left(x: kiln.f64[:]) -> None:
+    x[:-1] = x[1:] * 2.0
+
+
+@kiln.export
+def reverse_in_place(x: kiln.f64[:]) -> None:
+    x[:] = x[::-1]
+
+
+@kiln.export
+def store_from_other(x: kiln.f64[:], y: kiln.f64[:]) -> None:
+    x[:] = y + 1.0
+
+
+@kiln.export
+def fill_view(m: kiln.i32[:, :], value: int) -> None:
+    m[1:-1, ::2] = value
+
+
+@kiln.export
+def fill_with_float(m: kiln.i64[:], value: float) -> None:
+    m[:] = value
+
+
+@kiln.export
+def row_assignment(m: kiln.f64[:, :], v: kiln.f64[:]) -> None:
+    m[1] = v * 2.0
+    m[:, 0] = 7.0
+
+
+@kiln.export
+def in_place(x: kiln.f64[:, :], y: kiln.f64[:]) -> None:
+    x += y
+    x *= 2.0
+    x[1:, :] -= x[:-1, :]
+
+
+@kiln.export
+def in_place_int(x: kiln.i32[:], y: kiln.i64[:]) -> None:
+    x += y
+
+
+@kiln.export
+def diffusion(u: kiln.f64[:, :], tempU: kiln.f64[:, :], iterNum: int) -> None:
+    mu = .1
+    for n in range(iterNum):
+        tempU[1:-1, 1:-1] = u[1:-1, 1:-1] + mu * (
+            u[2:, 1:-1] - 2 * u[1:-1, 1:-1] + u[0:-2, 1:-1] +
+            u[1:-1, 2:] - 2 * u[1:-1, 1:-1] + u[1:-1, 0:-2])
+        u[:, :] = tempU[:, :]
+        tempU[:, :] = 0.0
+
+
+@kiln.export
+def negate(x: kiln.f64[:]):
+    return -x
+
+
+@kiln.export
+def invert_int16(k: kiln.i16[:]):
+    return ~k
+
+
+@kiln.export
+def invert_bool(b: kiln.b1[:]):
+    return ~b
+
+
+@kiln.export
+def two_results(x: kiln.f64[:]):
+    y = x * 2.0
+    z = y + x
+    return z
+
+
+@kiln.export
+def partial_rows(m: kiln.f64[:, :], i: int):
+    return m[i] * 2.0

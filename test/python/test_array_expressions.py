@@ -1,0 +1,287 @@
+"""Issue 12: whole-array expressions against numpy running the same source.
+
+Every function of modules/array_expressions.py runs compiled and under
+CPython on copies of the same inputs: edge sizes (0, 1, VF-1, VF, VF+1 and
+large; VF is 8 doubles with AVX-512), strided, reversed and overlapping
+views, aliased arguments, NaN/inf/-0.0 and integer extremes. Results and
+every array argument afterwards must be equal -- bit for bit, except the
+transcendental ufuncs, which are glibc's and may differ from numpy's own
+SIMD loops in the last bits (docs/language.md) -- and errors must match in
+type and message."""
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import kiln_build
+
+SIZES = (0, 1, 7, 8, 9, 1000)
+SPECIAL = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e308, -1e-310, 2.5])
+# Transcendental ufuncs: glibc's results, not numpy's SIMD ones.
+TOLERANT = {"arc_distance", "ufuncs", "power"}
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module("array_expressions")
+
+
+def outcome(function, args):
+    try:
+        with np.errstate(all="ignore"):
+            result = function(*args)
+    except Exception as error:  # noqa: BLE001 - compared by type and message
+        return ("error", type(error).__name__,
+                re.sub(r" \([^()]*, line \d+\)$", "", str(error)))
+    return ("value", result)
+
+
+def same(mod, name, *args):
+    """Runs both on copies; compares results and the arguments afterwards."""
+    native_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    python_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return compare(mod, name, native_args, python_args)
+
+
+def compare(mod, name, native_args, python_args):
+    native = outcome(getattr(mod.native, name), native_args)
+    python = outcome(getattr(mod.python, name), python_args)
+    assert native[0] == python[0], (name, native, python)
+    if native[0] == "error":
+        assert native == python, name
+        return native
+    check_equal(name, native[1], python[1])
+    for got, want in zip(native_args, python_args):
+        if isinstance(got, np.ndarray):
+            check_equal(name, got, want)
+    return native
+
+
+def check_equal(name, got, want):
+    if isinstance(want, np.ndarray):
+        assert isinstance(got, np.ndarray), (name, got)
+        assert got.dtype == want.dtype and got.shape == want.shape, (name, got, want)
+        if name in TOLERANT:
+            # A few ulps per function, compounded through the expression.
+            np.testing.assert_allclose(got, want, rtol=1e-13, atol=0, equal_nan=True,
+                                       err_msg=name)
+        else:
+            # Bitwise, NaN payloads aside: -0.0 and 0.0 differ.
+            assert np.array_equal(np.signbit(got), np.signbit(want)) if got.dtype.kind == "f" \
+                else True, name
+            np.testing.assert_array_equal(got, want, err_msg=name)
+    else:
+        assert got == want or (got != got and want != want), (name, got, want)
+
+
+def views(base):
+    """Contiguous, strided, reversed and strided-reversed views of `base`."""
+    return [base, base[::2], base[::-1], base[::-3]]
+
+
+def floats(rng, n):
+    x = rng.standard_normal(n) * 4
+    if n >= len(SPECIAL):
+        x[:len(SPECIAL)] = SPECIAL
+    return x
+
+
+def test_everything_compiles(mod):
+    with open(mod.path("array_expressions.kiln.json")) as handle:
+        record = json.load(handle)
+    assert all(f["compiled"] for f in record["functions"]), [
+        f["name"] for f in record["functions"] if not f["compiled"]]
+    assert len(record["functions"]) == 27
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_elementwise_float64_through_views(mod, n):
+    rng = np.random.default_rng(n)
+    x, y = floats(rng, 3 * n), floats(rng, 3 * n)[::-1].copy()
+    for xv, yv in zip(views(x), views(y)):
+        m = min(len(xv), len(yv))
+        xv, yv = xv[:m], yv[:m]
+        same(mod, "axpy", 2.5, xv, yv)
+        same(mod, "arithmetic", xv, yv)
+        same(mod, "power", xv, yv)
+        same(mod, "ufuncs", xv, yv)
+        same(mod, "ufunc_predicates", xv)
+        same(mod, "negate", xv)
+        same(mod, "two_results", xv)
+        with np.errstate(all="ignore"):
+            same(mod, "arc_distance", xv, yv, yv, xv)
+
+
+def test_aliased_and_overlapping_arguments(mod):
+    rng = np.random.default_rng(7)
+    for n in SIZES:
+        base = floats(rng, n + 2)
+        # One array passed twice, and two overlapping views of one array.
+        a, b = base.copy(), base.copy()
+        compare(mod, "store_from_other", [a, a], [b, b])
+        for shift in (1, 2):
+            a, b = base.copy(), base.copy()
+            compare(mod, "store_from_other", [a[shift:], a[:-shift]], [b[shift:], b[:-shift]])
+            a, b = base.copy(), base.copy()
+            compare(mod, "store_from_other", [a[:-shift], a[shift:]], [b[:-shift], b[shift:]])
+        a, b = base.copy(), base.copy()
+        compare(mod, "store_from_other", [a[::-1], a], [b[::-1], b])
+        a, b = base.copy(), base.copy()
+        compare(mod, "axpy", [1.5, a, a], [1.5, b, b])
+        for name in ("shift_right", "shift_left", "reverse_in_place"):
+            for view in (slice(None), slice(None, None, -1), slice(None, None, 2)):
+                a, b = base.copy(), base.copy()
+                compare(mod, name, [a[view]], [b[view]])
+
+
+def test_broadcasting(mod):
+    rng = np.random.default_rng(3)
+    for rows, cols in ((0, 3), (1, 1), (3, 1), (4, 9), (9, 8)):
+        m = rng.standard_normal((rows, cols))
+        same(mod, "broadcast_rows", m, rng.standard_normal(cols))
+        same(mod, "broadcast_rows", m, rng.standard_normal(1))        # size 1 at run time
+        same(mod, "broadcast_rows", m.T, rng.standard_normal(rows))
+        same(mod, "broadcast_rows", m[::-1, ::2], rng.standard_normal(m[::-1, ::2].shape[1]))
+    a = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    for b in (np.ones((3, 4), np.float32), np.ones((1, 4), np.float32),
+              np.ones((3, 1), np.float32), np.ones((1, 1), np.float32)):
+        same(mod, "broadcast_3d", a, b)
+        same(mod, "broadcast_3d", a[:, ::-1], b)
+
+
+def test_shape_mismatches_raise_numpys_errors(mod):
+    error = same(mod, "axpy", 1.0, np.ones(3), np.ones(4))
+    assert error == ("error", "ValueError",
+                     "operands could not be broadcast together with shapes (3,) (4,) ")
+    error = same(mod, "broadcast_rows", np.ones((2, 3)), np.ones(2))
+    assert error[1] == "ValueError" and "(2,3) (2,)" in error[2]
+    error = same(mod, "broadcast_3d", np.ones((2, 3, 4), np.float32), np.ones((2, 4), np.float32))
+    assert error[1] == "ValueError" and "(2,3,4) (2,4)" in error[2]
+    error = same(mod, "row_assignment", np.ones((3, 4)), np.ones(3))
+    assert error == ("error", "ValueError",
+                     "could not broadcast input array from shape (3,) into shape (4,)")
+    error = same(mod, "in_place", np.ones((2, 3)), np.ones(4))
+    assert error[2] == "operands could not be broadcast together with shapes (2,3) (4,) (2,3) "
+    error = same(mod, "in_place", np.ones((2, 1)), np.ones(4))
+    assert error[2] == ("non-broadcastable output operand with shape (2,1) doesn't match the "
+                        "broadcast shape (2,4)")
+
+
+def test_dtypes_follow_numpy(mod):
+    rng = np.random.default_rng(5)
+    x32 = rng.standard_normal(9).astype(np.float32)
+    got = mod.native.float32_stays_float32(x32, x32[::-1])
+    assert got.dtype == np.float32
+    same(mod, "float32_stays_float32", x32, x32[::-1])
+    ints32 = np.array([0, 1, -1, 7, 2**31 - 1, -2**31, 3, -5, 100], np.int32)
+    ints64 = np.array([1, 0, -1, 3, 2**40, -2**63, 7, 0, -9], np.int64)
+    same(mod, "int_true_division", ints32, ints64)
+    same(mod, "int_arithmetic", ints32, ints32[::-1])
+    u8 = np.array([0, 1, 255, 128, 7], np.uint8)
+    i8 = np.array([0, -1, -128, 127, 7], np.int8)
+    same(mod, "mixed_int_widths", u8, i8, np.array([2**62, -1, 5, 0, -2**63], np.int64))
+    same(mod, "invert_int16", np.array([0, -1, 32767, -32768], np.int16))
+    same(mod, "invert_bool", np.array([True, False, True]))
+
+
+def test_stores_into_views(mod):
+    rng = np.random.default_rng(11)
+    for rows, cols in ((0, 0), (1, 1), (2, 5), (6, 9)):
+        m = rng.integers(-100, 100, (rows, cols)).astype(np.int32)
+        same(mod, "fill_view", m, 7)
+        same(mod, "fill_view", m.T, -3)
+    for value in (2.9, -2.9, 1e18, float("nan"), float("inf")):
+        same(mod, "fill_with_float", np.zeros(4, np.int64), value)
+    for rows, cols in ((2, 3), (3, 4), (5, 1)):
+        m = rng.standard_normal((rows, cols))
+        same(mod, "row_assignment", m, rng.standard_normal(cols))
+        same(mod, "row_assignment", m, rng.standard_normal(1))
+        x = rng.standard_normal((rows, cols))
+        same(mod, "in_place", x, rng.standard_normal(cols))
+        same(mod, "in_place", x[::-1], rng.standard_normal(1))
+    same(mod, "in_place_int", np.array([1, 2**31 - 1, -5], np.int32),
+         np.array([1, 1, 2**40], np.int64))
+    for i in (0, 1, -1, 3, -4):
+        same(mod, "partial_rows", rng.standard_normal((3, 4)), i)
+
+
+def test_diffusion_kernel(mod):
+    rng = np.random.default_rng(2)
+    for shape in ((2, 2), (3, 3), (5, 9), (17, 16)):
+        u = rng.standard_normal(shape)
+        same(mod, "diffusion", u, np.zeros(shape), 3)
+
+
+def test_one_fused_loop_writes_the_destination(mod):
+    """`a * x + y` is one loop (fused) writing the new array: no temporary
+    array and no copy, and it runs as SIMD code."""
+    mlir = open(mod.path("array_expressions.kiln.mlir")).read()
+    function = mlir[mlir.index("@array_expressions_axpy("):]
+    function = function[:function.index("\n  func.func")]
+    assert function.count("linalg.generic") == 2       # one per operator, as emitted
+    report = subprocess.run([sys.executable, "-m", "kiln", "report",
+                             mod.path("array_expressions.kiln.json")],
+                            capture_output=True, text=True)
+    axpy = report.stdout[report.stdout.index("\naxpy:"):]
+    axpy = axpy[:axpy.index("\n\n")]
+    assert axpy.count("loop at line") == 1 and "vectorized" in axpy, axpy
+
+
+WRONG = '''import numpy as np
+import kiln
+
+
+@kiln.export
+def floor_division(x: kiln.f64[:]):
+    return x // 2.0
+
+
+@kiln.export
+def in_a_loop(x: kiln.f64[:], n: int) -> None:
+    for i in range(n):
+        y = x * 2.0
+
+
+@kiln.export
+def float_into_int(m: kiln.i64[:], x: kiln.f64[:]) -> None:
+    m[:] = x
+
+
+@kiln.export
+def in_place_float_into_int(m: kiln.i64[:]) -> None:
+    m *= 1.5
+
+
+@kiln.export
+def indexed_expression(x: kiln.f64[:]) -> float:
+    return (x + 1.0)[0]
+
+
+@kiln.export
+def negative_int_power(x: kiln.i64[:]):
+    return x ** -1
+'''
+
+
+def test_unsupported_array_code_falls_back_with_reasons(tmp_path):
+    source = tmp_path / "wrong.py"
+    source.write_text(WRONG)
+    result = kiln_build(str(source), tmp_path / "out", "--allow-empty")
+    assert result.returncode == 0, result.stderr
+    expected = {
+        "floor_division": (7, 12, "operator `//` on arrays is not supported yet"),
+        "in_a_loop": (13, 9, "an array expression stored in a variable inside a loop"),
+        "float_into_int": (18, 5, "storing a float array into an int array is not supported"),
+        "in_place_float_into_int": (23, 5, "cannot cast the result of `*=` from float64 to "
+                                           "int64"),
+        "indexed_expression": (28, 13, "an array expression can only be stored"),
+        "negative_int_power": (33, 12, "`**` of an int array needs a constant exponent >= 0"),
+    }
+    for name, (line, column, message) in expected.items():
+        assert f"wrong.py:{line}:{column}: warning: {message}" in result.stderr, (
+            name, result.stderr)
+        assert f"`{name}` falls back to Python" in result.stderr

@@ -692,7 +692,7 @@ FIRST_ERRORS = {
     'bit_and_float': (141, 12, 'operator `&` needs int or bool operands'),
     'invert_float': (145, 12, 'operator `~` needs an int operand'),
     'negate_array': None,
-    'compare_arrays': (154, 12, 'comparing arrays is not supported; compare elements'),
+    'compare_arrays': (154, 5, '`compare_arrays` is annotated -> bool but returns a kiln.b1[:]'),
     'truth_of_array': (158, 8, 'the truth value of an array is not supported; use len(x)'),
     'and_arrays': (164, 9, '`and`/`or` on arrays is not supported'),
     'conditional_arrays': (169, 9, 'the branches of this conditional expression have different array types'),

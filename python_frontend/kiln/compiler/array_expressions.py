@@ -189,6 +189,24 @@ class ArrayExpressions:
             return self.constant(1.0, dtype, node)
         return self.arith("powf", a, b, node)
 
+    def array_compare(self, op, left, right, node):
+        """numpy's comparison ufuncs: in the operands' comparison type, NaN
+        compares unequal to everything."""
+        from .code_generator import known_literals
+        common = rules.comparison_type(
+            (*self.element_operand(left), known_literals(left)),
+            (*self.element_operand(right), known_literals(right)))
+        operands = []
+        for value in (left, right):
+            if not isinstance(value.type, kt.ArrayType):
+                value = self.convert(value, common, node)
+            operands.append(self.array_operand(value, node))
+
+        def compute(a, b):
+            return self.compare(op, a, b, node)
+
+        return self.array_node(operands, compute, node)
+
     def array_unary(self, op, operand, node):
         dtype = self.typed_value(node).type.dtype
 
@@ -464,3 +482,107 @@ class ArrayExpressions:
             single = b.cmpi("eq", own_sizes[position], one, location)
             strides.append(b.select(single, zero, own_strides[position], location))
         return b.reinterpret_cast(base, offset, sizes, strides, location)
+
+    # --------------------------------------------------------- reductions
+    def reduce(self, name, value, node):
+        """np.sum(a), a.max(), np.mean(x * y), ... over every element: a
+        loop nest whose iteration arguments carry the accumulator, computing
+        the expression's element on the fly (so `np.sum(x * y)` makes no
+        array). The combining op is one kiln-vectorize recognises: sums and
+        products are marked reassociable (numpy's own pairwise sums round
+        differently from a sequential loop anyway), max/min are
+        arith.maximumf/minimumf (NaN propagates, as in numpy)."""
+        name = {"amax": "max", "amin": "min"}.get(name, name)
+        result_type = self.typed_value(node).type
+        expr = self.array_operand(value, node)
+        location = self.loc(node)
+        sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
+                 for size in expr.shape]
+        if name in ("max", "min"):
+            empty = None
+            zero = self.constant(0, kt.i64, node)
+            for size in expr.shape:
+                test = self.cmpi("eq", size, zero, node)
+                empty = test if empty is None else self.arith("ori", empty, test, node)
+            label = {"max": "maximum", "min": "minimum"}[name]
+            self.check(self.negate(empty, node), "ValueError",
+                       f"zero-size array to reduction operation {label} which has no identity",
+                       [], node)
+        views = {}
+        for view in self.views_of(expr):
+            if id(view.ir) not in views:
+                views[id(view.ir)] = self.broadcast_view(view, sizes, node)
+        accumulator = result_type
+        initial = self.constant(self.reduction_identity(name, accumulator), accumulator, node)
+        zero_index = self.index_constant(0, node)
+        one_index = self.index_constant(1, node)
+        counters = []
+
+        def loop(axis, acc):
+            if axis == len(sizes):
+                element = self.element_at(expr, counters, views, node)
+                return self.combine(name, acc, element, accumulator, node)
+            body = self.builder.region([ir.index, acc.ir.type])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                carried = self.value_of(body.block.arguments[1], accumulator)
+                result = loop(axis + 1, carried)
+                self.builder.scf_yield([result.ir], location)
+            counters.pop()
+            [out] = self.builder.scf_for(zero_index, sizes[axis], one_index, [acc.ir], body,
+                                         location)
+            return self.value_of(out, accumulator)
+
+        total = loop(0, initial)
+        if name == "mean":
+            count = self.constant(1, kt.i64, node)
+            for size in expr.shape:
+                count = self.arith("muli", count, size, node)
+            total = self.arith("divf", total, self.convert(count, accumulator, node), node)
+        return total
+
+    @staticmethod
+    def reduction_identity(name, type_):
+        if name in ("sum", "mean"):
+            return False if type_.is_bool else 0
+        if name == "prod":
+            return 1
+        if name == "any":
+            return False
+        if name == "all":
+            return True
+        if type_.is_bool:
+            return name == "min"
+        if type_.is_float:
+            return -float("inf") if name == "max" else float("inf")
+        return type_.min_value if name == "max" else type_.max_value
+
+    def combine(self, name, acc, element, type_, node):
+        if name in ("any", "all"):
+            truth = self.truthy(element, node)
+            return self.arith("ori" if name == "any" else "andi", acc, truth, node)
+        x = self.convert(element, type_, node, explicit=True)
+        if name in ("sum", "mean", "prod"):
+            if type_.is_float:
+                operation = "addf" if name != "prod" else "mulf"
+                return self.value_of(self.builder.binary(
+                    operation, acc.ir, x.ir, self.loc(node), ir.FASTMATH_REASSOC_CONTRACT), type_)
+            return self.arith("muli" if name == "prod" else "addi", acc, x, node)
+        if type_.is_bool:
+            return self.arith("ori" if name == "max" else "andi", acc, x, node)
+        if type_.is_float:
+            return self.arith("maximumf" if name == "max" else "minimumf", acc, x, node)
+        suffix = "si" if type_.signed else "ui"
+        return self.arith(("max" if name == "max" else "min") + suffix, acc, x, node)
+
+    def element_at(self, expr, counters, views, node):
+        """The element of `expr` at `counters` (inside the loop nest)."""
+        if expr.kind == "scalar":
+            return expr.value
+        if expr.kind == "view":
+            memref = views[id(expr.value.ir)]
+            return self.value_of(self.builder.load(memref, counters, self.loc(node)),
+                                 expr.dtype)
+        elements = [self.element_at(o, counters, views, node) for o in expr.operands]
+        return self.convert(expr.compute(*elements), expr.dtype, expr.node or node,
+                            explicit=True)

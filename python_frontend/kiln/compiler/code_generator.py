@@ -1223,6 +1223,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
 
     def expr_Compare(self, node):
         left = self.expression(node.left)
+        if isinstance(self.typed_value(node).type, kt.ArrayType):
+            return self.array_compare(node.ops[0], left, self.expression(node.comparators[0]),
+                                      node)
         if len(node.ops) == 1:
             result = self.compare(node.ops[0], left, self.expression(node.comparators[0]), node)
         else:
@@ -1305,6 +1308,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
             return self.allocate(qualified[1], node)
         if qualified is not None:
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
+        if isinstance(func, ast.Attribute):         # `x.sum()`
+            return self.reduce(func.attr, self.expression(func.value), node)
         name = func.id
         if name in self.module.functions:
             return self.call_function(name, node)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
-from .typing_rules import (ALLOCATORS, DTYPE_ATTRIBUTES, KILN_CASTS, MATH_CONSTANTS,
-                           NUMPY_CONSTANTS, SUPPORTED_MATH, SUPPORTED_NUMPY)
+from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
+                           MATH_CONSTANTS, NUMPY_CONSTANTS, SUPPORTED_MATH, SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -174,6 +174,9 @@ class SubsetChecker(ast.NodeVisitor):
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             if func.id == "range":
                 self.report(node, "range() is only supported as the iterable of a `for` loop")
+        elif qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in ARRAY_METHODS:
+            self.visit(func.value)      # `x.sum()`: typing checks it is an array
         elif qualified is not None:
             module, name = qualified
             if name not in SUPPORTED_LIBRARY.get(module, ()):

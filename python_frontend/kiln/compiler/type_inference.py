@@ -1101,14 +1101,22 @@ class FunctionTyping:
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
         if common is None:
-            self.fail(node, "comparing arrays is not supported; compare elements")
+            self.fail(node, "chained comparisons of arrays are not supported; combine them "
+                            "with & (`(a < b) & (b < c)`)")
         self.convert(left, common, node)
         self.convert(right, common, node)
         return TypedValue(kt.boolean)
 
     def expr_Compare(self, node):
-        self.chained_compare(self.expression(node.left),
-                             list(zip(node.ops, node.comparators)), node)
+        self.array_consumers.update([node.left, *node.comparators])
+        left = self.expression(node.left)
+        if len(node.ops) == 1:
+            right = self.expression(node.comparators[0])
+            if isinstance(left.type, kt.ArrayType) or isinstance(right.type, kt.ArrayType):
+                return self.array_compare(left, right, node)
+            self.compare(left, right, node)
+        else:
+            self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
         # Comparing Python numbers gives a Python bool (weak under NEP 50);
         # any typed operand makes it a typed (numpy) bool.
         operands = [self.values.get(n) for n in [node.left, *node.comparators]]
@@ -1227,6 +1235,8 @@ class FunctionTyping:
             if qualified[0] == "numpy":
                 self.array_consumers.update(node.args)
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
+        if isinstance(func, ast.Attribute) and func.attr in rules.ARRAY_METHODS:
+            return self.method_call(func, node)
         if not isinstance(func, ast.Name):
             self.fail(node, f"call to `{ast.unparse(func)}` is not supported")
         name = func.id
@@ -1519,6 +1529,8 @@ class FunctionTyping:
     def numpy_call(self, name, args, node):
         """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
         label = f"np.{name}"
+        if name in rules.NUMPY_REDUCTIONS:
+            return self.reduction(name, args, node)
         if any(isinstance(a.type, kt.ArrayType) for a in args):
             return self.array_ufunc(name, args, node)
         if name in rules.NUMPY_CASTS:
@@ -1663,6 +1675,20 @@ class FunctionTyping:
                             "raises for negative ones); use a float array")
         return self.array_result(dtype, [left, right], node)
 
+    def array_compare(self, left, right, node) -> TypedValue:
+        """`x < 0`, `a == b` with an array operand: a bool array."""
+        self.absorb(left, right)
+        for value in (left, right):
+            if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
+                self.fail(node, "comparing an array needs numbers or arrays")
+        common = rules.comparison_type(
+            (*self.element_operand(left), known_literals(left)),
+            (*self.element_operand(right), known_literals(right)))
+        for value in (left, right):
+            if not isinstance(value.type, kt.ArrayType):
+                self.convert(value, common, node)
+        return self.array_result(kt.boolean, [left, right], node)
+
     def array_unary(self, op, operand, node) -> TypedValue:
         dtype = operand.type.dtype
         if isinstance(op, ast.Not):
@@ -1695,6 +1721,29 @@ class FunctionTyping:
             if not isinstance(arg.type, kt.ArrayType):
                 self.convert(arg, dtype, node)
         return self.array_result(dtype, args, node)
+
+    def method_call(self, func: ast.Attribute, node) -> TypedValue:
+        """`x.sum()`, `(a * b).max()`: an array's reduction methods."""
+        self.array_consumers.add(func.value)
+        base = self.expression(func.value)
+        self.absorb(base)
+        if not isinstance(base.type, kt.ArrayType):
+            self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
+        if node.keywords or node.args:
+            self.fail(node, f"`.{func.attr}()` with arguments (axis=...) is not supported yet")
+        return self.reduction(func.attr, [base], node)
+
+    def reduction(self, name, args, node) -> TypedValue:
+        """np.sum(a) and the others over every element: a numpy scalar."""
+        label = f"np.{name}"
+        self.arity(args, 1, node, label)
+        array = args[0]
+        self.absorb(array)
+        if not isinstance(array.type, kt.ArrayType):
+            self.fail(node, f"{label} of a number is not supported; it needs an array")
+        if name in ("max", "min", "amax", "amin"):
+            self.raises = True      # an empty array has no maximum
+        return TypedValue(rules.reduction_type(name, array.type.dtype))
 
     def new_array(self, value: TypedValue, node) -> TypedValue:
         """An array expression stored in a variable or returned: a new

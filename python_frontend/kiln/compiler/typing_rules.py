@@ -371,8 +371,12 @@ ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 
 # What the subset check accepts as `math.f` / `np.f` calls.
 SUPPORTED_MATH = set(MATH_UNARY_RAISES) | MATH_TO_INT | MATH_PREDICATES | set(MATH_BINARY_RAISES)
+# Whole-array reductions: np.sum(a) and a.sum() (the method names differ
+# for amax/amin).
+NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all"}
+ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all"}
 SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
-    "abs", "absolute", "minimum", "maximum", "square"}
+    "abs", "absolute", "minimum", "maximum", "square"} | NUMPY_REDUCTIONS
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
@@ -481,3 +485,21 @@ def _cast_kind(scalar: kt.ScalarType) -> str:
 
 def same_kind_cast(source: kt.ScalarType, target: kt.ScalarType) -> bool:
     return _CAST_KIND_ORDER[_cast_kind(source)] <= _CAST_KIND_ORDER[_cast_kind(target)]
+
+
+def reduction_type(name: str, dtype: kt.ScalarType) -> kt.ScalarType:
+    """numpy's result type of a whole-array reduction: sums and products of
+    narrow ints (and bools) accumulate in the platform's 64-bit int, the mean
+    of ints is float64, max/min keep the dtype."""
+    name = {"amax": "max", "amin": "min"}.get(name, name)
+    if name in ("any", "all"):
+        return kt.boolean
+    if name in ("max", "min"):
+        return dtype
+    if name == "mean":
+        return dtype if dtype.is_float else kt.f64
+    if dtype.is_bool or (dtype.is_int and dtype.signed and dtype.bits < 64):
+        return kt.i64
+    if dtype.is_int and not dtype.signed and dtype.bits < 64:
+        return kt.u64
+    return dtype

@@ -155,3 +155,55 @@ def two_results(x: kiln.f64[:]):
 @kiln.export
 def partial_rows(m: kiln.f64[:, :], i: int):
     return m[i] * 2.0
+
+
+@kiln.export
+def total(x: kiln.f64[:]):
+    return np.sum(x)
+
+
+@kiln.export
+def fused_dot(x: kiln.f64[:], y: kiln.f64[:]):
+    return (x * y).sum()
+
+
+@kiln.export
+def rosen(x: kiln.f64[:]):
+    t0 = 100 * (x[1:] - x[:-1] ** 2) ** 2
+    t1 = (1 - x[:-1]) ** 2
+    return np.sum(t0 + t1)
+
+
+@kiln.export
+def statistics(m: kiln.f64[:, :]):
+    return m.max() - np.min(m) + np.mean(m) + np.prod(m[:1])
+
+
+@kiln.export
+def int_statistics(v: kiln.i32[:]) -> int:
+    return v.sum() + v.max() + np.amin(v) + int(v.all()) + int(np.any(v))
+
+
+@kiln.export
+def unsigned_sum(v: kiln.u8[:]):
+    return np.sum(v)
+
+
+@kiln.export
+def float32_sum(v: kiln.f32[:]):
+    return v.sum()
+
+
+@kiln.export
+def comparisons(x: kiln.f64[:], y: kiln.f64[:]):
+    return (x < y) | (x == 1.0) ^ (y >= 0.5)
+
+
+@kiln.export
+def counts(x: kiln.f64[:], lo: float) -> int:
+    return np.sum(x > lo) + (x <= 2.5).sum() + int(np.any(x != x))
+
+
+@kiln.export
+def exact_comparisons(v: kiln.i32[:], u: kiln.u64[:]) -> int:
+    return np.sum(v < 2**40) + np.sum(u > -1)

@@ -253,7 +253,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         return Value(result, args[0].type)
 
     def region(self, build, bind=None, mode=None, allocation_scope=False,
-               argument_types=()):
+               argument_types=(), iteration=False):
         """Runs `build` into a new one-block region (its arguments of
         `argument_types`, handed to `bind` first) and symbol scope; returns
         (region, symbols). Arrays may be allocated only in an
@@ -265,6 +265,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         saved_mode = self.mode
         saved_scopes = self.allocation_scopes
         self.allocation_scopes = saved_scopes + [[]] if allocation_scope else None
+        # A loop body starts the arrays of one iteration (freed by each of
+        # its exits, finish_loop); nested regions see those made so far.
+        saved_iteration = self.iteration_arrays
+        self.iteration_arrays = [] if iteration else (
+            list(saved_iteration) if saved_iteration is not None else None)
         self.symbols = dict(saved_symbols)
         if mode is not None:
             self.mode = mode
@@ -281,6 +286,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
             self.maybe_undefined = saved_undefined
             self.mode = saved_mode
             self.allocation_scopes = saved_scopes
+            self.iteration_arrays = saved_iteration
 
     def scf_if(self, condition: Value, types, then_region, else_region, node) -> list:
         """An scf.if; its results as Values of `types` (Kiln types)."""
@@ -430,6 +436,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         self.maybe_undefined: set[str] = set()
         self.mode = ExitMode("function")
         self.allocation_scopes = [[]]
+        self.iteration_arrays = None
         self.allocation_count = 0
         self.in_place_output = None     # the target's shape while `x op= y` is built
 
@@ -596,6 +603,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                 raise self.missed(node, f"variable `{name}` is not defined on every path "
                                         "through the loop body")
             values.append(self.symbols[name])
+        for _, array in reversed(self.iteration_arrays or []):
+            self.builder.dealloc(array, self.loc(node))
         if frame.has_flags:
             values.append(self.constant(kind in ("break", "return"), kt.boolean, node))
             values.append(self.constant(kind == "return", kt.boolean, node))
@@ -916,7 +925,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
             self.bind_loop_target(stmt, Value(arguments[0], kt.i64, nonneg=nonneg), normalized)
 
         body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
-                              mode=mode, argument_types=[kt.i64] + [v.type for v in initial])
+                              mode=mode, argument_types=[kt.i64] + [v.type for v in initial],
+                              iteration=True)
         self.mark_loop_locals(stmt, carried)
         attributes = None
         if carried:
@@ -1001,7 +1011,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                                      zip(arguments[-count:], return_value)]
 
         body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True),
-                              bind_body, mode=mode, argument_types=types)
+                              bind_body, mode=mode, argument_types=types, iteration=True)
         self.mark_loop_locals(stmt, carried)
         results = [Value(r, t) for r, t in zip(
             self.builder.scf_while([v.ir for v in initial], condition, body, self.loc(stmt)),
@@ -1332,7 +1342,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
             shape_node = args[0] if args else keywords.get("shape")
             parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
                 shape_node]
-            sizes = []
+            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+                parts = []
+                sizes = list(self.expression(shape_node).elements)    # np.zeros(a.shape)
+            else:
+                sizes = []
             for part in parts:
                 size = self.convert(self.expression(part), kt.i64, part)
                 if not size.nonneg and not (size.constant is not None and size.constant >= 0):
@@ -1373,7 +1387,12 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         null = self.index_constant(0, node)
         allocated = Value(self.builder.cmpi("ne", address, null, location), kt.boolean)
         self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
-        self.allocation_scopes[-1].append((identity, raw))
+        if self.allocation_scopes is not None:
+            self.allocation_scopes[-1].append((identity, raw))
+        elif self.iteration_arrays is not None:
+            self.iteration_arrays.append((identity, raw))       # a loop iteration's
+        else:
+            raise self.missed(node, "an array allocated where nothing frees it")
         return Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
                      array_type, origins=frozenset([identity]))
 
@@ -1532,6 +1551,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         base = self.expression(node.value)
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)
+        if node.attr == "shape":
+            return tuple_value([self.dimension(base, axis, node)
+                                for axis in range(base.type.ndim)])
+        if node.attr == "T":
+            return self.transpose(base, node)
         size = self.constant(1, kt.i64, node)     # `.size`
         for axis in range(base.type.ndim):
             size = self.arith("muli", size, self.dimension(base, axis, node), node,
@@ -1551,6 +1575,16 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         array, indices = self.subscript_parts(node)
         return self.load_element(array, indices, node)
 
+    def transpose(self, array: Value, node) -> Value:
+        """`x.T`: the view with its axes reversed (strides swapped)."""
+        ndim = array.type.ndim
+        if ndim == 1:
+            return array
+        permutation = ir.affine_map_attr(ndim, list(reversed(range(ndim))))
+        view = self.builder.op("memref.transpose", (array.ir,), (mlir_type(array.type),),
+                               {"permutation": permutation}, (), self.loc(node)).result
+        return Value(view, array.type, origins=array.origins)
+
     def is_view(self, node) -> bool:
         """x[1:], A[i] of a 2-D A (inference typed the subscript a view)."""
         typed = self.typed.values.get(node)
@@ -1563,6 +1597,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         """x[a:b:c], x[i, :], m[1:-1, ::2]: a strided view, never a copy,
         with Python's clamping of slice bounds."""
         array = self.expression(node.value)
+        if array.lazy is not None:
+            array = self.materialize(array, node)
         ndim = array.type.ndim
         parts = parts + [ast.Slice()] * (ndim - len(parts))
         # Every index and bound expression runs before numpy checks any.

@@ -188,7 +188,9 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(arg)
 
     def visit_Attribute(self, node):
-        if isinstance(node.value, ast.Name) and node.attr in ("shape", "ndim", "size"):
+        if node.attr in ("shape", "ndim", "size", "T") and \
+                self.context.qualified_name(node) is None:
+            self.visit(node.value)      # an array's: typing checks the base
             return
         qualified = self.context.qualified_name(node)
         if qualified is not None and qualified[1] in DTYPE_NAMES:

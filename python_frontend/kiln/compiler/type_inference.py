@@ -368,6 +368,8 @@ class FunctionTyping:
         self.bool_op_tails: dict = {}
         self.frame = ExitFrame("function")
         self.can_allocate = True
+        self.in_loop_body = False
+        self.iteration_allocations: set = set()    # "alloc:N" freed when an iteration ends
         self.allocation_count = 0
         raised_before, self.raises = self.raises, False
         for param in params:
@@ -415,14 +417,18 @@ class FunctionTyping:
             return True
         return False
 
-    def region(self, build, bind=None, frame=None, allocation_scope=False):
+    def region(self, build, bind=None, frame=None, allocation_scope=False, iteration=False):
         """Types `build` in a nested scope (a branch, a loop body, the lazy
         operand of `and`); returns its symbols. Arrays may be allocated only
         where they run at most once per call: the function body and the
-        branches of an `if` that ends the function."""
+        branches of an `if` that ends the function; and an array expression
+        may be stored in a variable of one loop iteration at the top level
+        of a loop body (`iteration`), freed when the iteration ends."""
         saved_symbols, saved_undefined = self.symbols, set(self.maybe_undefined)
         saved_frame, saved_allocate = self.frame, self.can_allocate
+        saved_iteration = self.in_loop_body
         self.can_allocate = allocation_scope
+        self.in_loop_body = iteration
         self.symbols = dict(saved_symbols)
         if frame is not None:
             self.frame = frame
@@ -438,6 +444,7 @@ class FunctionTyping:
             self.region_undefined = self.maybe_undefined
             self.maybe_undefined = saved_undefined
             self.frame, self.can_allocate = saved_frame, saved_allocate
+            self.in_loop_body = saved_iteration
         return symbols
 
     def has_exit(self, stmts) -> bool:
@@ -546,10 +553,13 @@ class FunctionTyping:
         self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
         frame = self.frame.for_branch()
         scope = frame.kind == "function"
+        # Each branch ends the iteration (or the function): it runs once per
+        # iteration and frees what the iteration allocated.
+        iteration = self.in_loop_body and frame.kind == "loop"
         self.region(lambda: self.body(stmt.body + rest, terminal=True), frame=frame,
-                    allocation_scope=scope)
+                    allocation_scope=scope, iteration=iteration)
         self.region(lambda: self.body(stmt.orelse + rest, terminal=True), frame=frame,
-                    allocation_scope=scope)
+                    allocation_scope=scope, iteration=iteration)
 
     def after_returning_loop(self, loop, rest) -> None:
         """After a loop that may return: return its value, or go on."""
@@ -568,8 +578,9 @@ class FunctionTyping:
             else:
                 self.body(rest, terminal=True)
 
-        self.region(returning, frame=frame, allocation_scope=scope)
-        self.region(after, frame=frame, allocation_scope=scope)
+        iteration = self.in_loop_body and frame.kind == "loop"
+        self.region(returning, frame=frame, allocation_scope=scope, iteration=iteration)
+        self.region(after, frame=frame, allocation_scope=scope, iteration=iteration)
 
     # ------------------------------------------------- simple statements
     def stmt_Pass(self, stmt):
@@ -689,7 +700,12 @@ class FunctionTyping:
             self.store_element(array, value, target)
             return
         if value.fresh:
-            value = self.new_array(value, node)
+            value = self.new_array(value, node, name=target.id)
+        if self.frame.kind == "loop" and target.id in self.frame.carried and \
+                value.origins & self.iteration_allocations:
+            self.fail(node, f"`{target.id}` lives on after this loop iteration, but this array "
+                            "is freed when the iteration ends; write into an existing array "
+                            f"instead (`{target.id}[:] = ...`)")
         if not isinstance(target, ast.Name):
             self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
         name = target.id
@@ -889,7 +905,8 @@ class FunctionTyping:
             self.bind_carried(carried, initial)
             self.bind_loop_target(stmt)
 
-        self.region(lambda: self.body(stmt.body, terminal=True), bind, frame=frame)
+        self.region(lambda: self.body(stmt.body, terminal=True), bind, frame=frame,
+                    iteration=True)
         self.mark_loop_locals(stmt, carried)
         self.bind_merged(carried, initial)
 
@@ -919,7 +936,8 @@ class FunctionTyping:
                 self.bind_loop_target(stmt)
 
         self.region(condition, lambda: self.bind_carried(carried, initial))
-        self.region(lambda: self.body(stmt.body, terminal=True), bind_body, frame=frame)
+        self.region(lambda: self.body(stmt.body, terminal=True), bind_body, frame=frame,
+                    iteration=True)
         self.mark_loop_locals(stmt, carried)
         for name, value in zip(carried, initial):
             self.symbols[name] = TypedValue(value.type,
@@ -1328,10 +1346,15 @@ class FunctionTyping:
             dtype = kt.f64 if dtype_node is None else self.guarded(self.dtype_of, dtype_node)
             parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
                 shape_node]
+            shape_tuple = None
+            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+                shape_tuple = self.expression(shape_node)       # np.zeros(a.shape)
+                self.absorb(shape_tuple)
+                parts = shape_tuple.elements
             if not 1 <= len(parts) <= rules.MAX_ARRAY_NDIM:
                 self.fail(shape_node, "arrays have 1 to 3 dimensions")
             for part in parts:
-                size = self.expression(part)
+                size = part if shape_tuple is not None else self.expression(part)
                 if is_unknown(size.type):
                     dtype = None
                 elif not _scalar(size.type) or size.type.is_float:
@@ -1599,8 +1622,11 @@ class FunctionTyping:
             return self.literal(base.type.ndim, kt.i64)
         if node.attr == "size":
             return TypedValue(kt.i64)
-        self.fail(node, f"`{ast.unparse(node)}` is not supported here (use "
-                        f"{ast.unparse(node.value)}.shape[k])")
+        if node.attr == "shape":        # `m, n = a.shape`, `np.zeros(a.shape)`
+            return self.tuple_value([TypedValue(kt.i64) for _ in range(base.type.ndim)])
+        if node.attr == "T":
+            return TypedValue(base.type, origins=base.origins)
+        self.fail(node, f"attribute `{node.attr}` of an array is not supported yet")
 
     def expr_Subscript(self, node):
         value = node.value
@@ -1745,16 +1771,24 @@ class FunctionTyping:
             self.raises = True      # an empty array has no maximum
         return TypedValue(rules.reduction_type(name, array.type.dtype))
 
-    def new_array(self, value: TypedValue, node) -> TypedValue:
+    def new_array(self, value: TypedValue, node, name=None) -> TypedValue:
         """An array expression stored in a variable or returned: a new
-        array, allocated like np.empty."""
-        if not self.can_allocate:
-            self.fail(node, "an array expression stored in a variable inside a loop or a "
-                            "branch is not supported yet: allocate the array once at the top "
-                            "of the function and write into it (`out[:] = ...`)")
+        array, allocated like np.empty. In a loop body, a variable of the
+        iteration (first assigned in it) gets an array freed when the
+        iteration ends."""
+        in_iteration = not self.can_allocate and self.in_loop_body and name is not None and \
+            self.frame.kind == "loop" and name not in self.frame.carried
+        if not self.can_allocate and not in_iteration:
+            self.fail(node, "an array expression stored here is not supported yet (only in "
+                            "the function body, or in a variable first assigned at the top "
+                            "level of a loop body); write into an array allocated earlier "
+                            "(`out[:] = ...`)")
         self.raises = True      # MemoryError
         self.allocation_count += 1
-        return TypedValue(value.type, origins=frozenset([f"alloc:{self.allocation_count}"]))
+        identity = f"alloc:{self.allocation_count}"
+        if in_iteration:
+            self.iteration_allocations.add(identity)
+        return TypedValue(value.type, origins=frozenset([identity]))
 
     def array_store(self, target: TypedValue, value: TypedValue, node) -> None:
         """`x[a:b] = value`, `A[i] = row`: numpy's assignment to a view
@@ -1816,7 +1850,10 @@ class FunctionTyping:
 
     def slice_view(self, node, parts) -> TypedValue:
         """x[a:b:c], x[i, :]: a strided view of the same dtype."""
+        self.array_consumers.add(node.value)
         array = self.expression(node.value)
+        if array.fresh:         # `(a - b)[:, 1:]`: computed into a new array first
+            array = self.new_array(array, node)
         if not is_unknown(array.type) and not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"`{ast.unparse(node.value)}` is not an array")
         if isinstance(array.type, kt.ArrayType) and len(parts) > array.type.ndim:

@@ -207,3 +207,47 @@ def counts(x: kiln.f64[:], lo: float) -> int:
 @kiln.export
 def exact_comparisons(v: kiln.i32[:], u: kiln.u64[:]) -> int:
     return np.sum(v < 2**40) + np.sum(u > -1)
+
+
+@kiln.export
+def harris(I: kiln.f64[:, :]):
+    m, n = I.shape
+    dx = (I[1:, :] - I[:m - 1, :])[:, 1:]
+    dy = (I[:, 1:] - I[:, :n - 1])[1:, :]
+    A = dx * dx
+    B = dy * dy
+    C = dx * dy
+    tr = A + B
+    det = A * B - C * C
+    k = 0.05
+    return det - k * tr * tr
+
+
+@kiln.export
+def wdist(A: kiln.f64[:, :], B: kiln.f64[:, :], W: kiln.f64[:, :]):
+    k, m = A.shape
+    _, n = B.shape
+    D = np.zeros((m, n))
+    for ii in range(m):
+        for jj in range(n):
+            wdiff = (A[:, ii] - B[:, jj]) / W[:, ii]
+            D[ii, jj] = np.sqrt((wdiff ** 2).sum())
+    return D
+
+
+@kiln.export
+def time_steps(u: kiln.f64[:], v: kiln.f64[:], counts: int) -> None:
+    for i in range(counts):
+        uvv = u * v * v
+        if i == 7:
+            continue
+        lap = u[:-2] + u[2:] - 2 * u[1:-1]
+        u[1:-1] += 0.1 * lap - uvv[1:-1]
+        v += uvv
+        if i == 5:
+            break
+
+
+@kiln.export
+def transposed(m: kiln.f64[:, :]):
+    return m.T * 2.0 + np.zeros(m.T.shape)

@@ -41,6 +41,7 @@ class ArrayExpr:
     operands: list = field(default_factory=list)
     compute: object = None      # element Values -> element Value, in a linalg body
     node: object = None
+    reduction: tuple = None     # kind "reduce": (name, axis, keepdims) along one axis
 
 
 def shape_text(rank: int) -> str:
@@ -241,7 +242,10 @@ class ArrayExpressions:
         into a new array of its shape."""
         expr = value.lazy
         destination = self.allocate_array(value.type, expr.shape, node)
-        self.compute_into(expr, destination, node)
+        if expr.kind == "reduce":
+            self.reduce_into(expr, destination, node)    # straight into the new array
+        else:
+            self.compute_into(expr, destination, node)
         return destination
 
     def augmented_array_store(self, view, operator, operand, node):
@@ -297,6 +301,14 @@ class ArrayExpressions:
         """Emits `expr` into the view `destination` (whose shape it has, or
         broadcasts to), through a temporary when a view it reads may
         overlap the destination."""
+        location = self.loc(node)
+        temporaries = []
+        expr = self.prepare_reductions(expr, node, temporaries)
+        self.compute_prepared_into(expr, destination, node)
+        for raw in temporaries:
+            self.builder.dealloc(raw, location)
+
+    def compute_prepared_into(self, expr, destination, node):
         location = self.loc(node)
         overlap = None
         for view in self.views_of(expr):
@@ -484,36 +496,60 @@ class ArrayExpressions:
         return b.reinterpret_cast(base, offset, sizes, strides, location)
 
     # --------------------------------------------------------- reductions
-    def reduce(self, name, value, node):
-        """np.sum(a), a.max(), np.mean(x * y), ... over every element: a
-        loop nest whose iteration arguments carry the accumulator, computing
-        the expression's element on the fly (so `np.sum(x * y)` makes no
-        array). The combining op is one kiln-vectorize recognises: sums and
-        products are marked reassociable (numpy's own pairwise sums round
-        differently from a sequential loop anyway), max/min are
-        arith.maximumf/minimumf (NaN propagates, as in numpy)."""
+    def reduce(self, name, value, node, options=(), keywords=()):
+        """np.sum(a), a.max(axis=1), np.mean(x * y, keepdims=True), ...:
+        over every element a scalar (`full_reduction`); along one axis an
+        array expression of kind "reduce", computed when its destination is
+        known (`reduce_into`)."""
         name = {"amax": "max", "amin": "min"}.get(name, name)
-        result_type = self.typed_value(node).type
+        typed = self.typed_value(node).type
         expr = self.array_operand(value, node)
-        location = self.loc(node)
-        sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
-                 for size in expr.shape]
+        axis, keepdims = rules.reduction_options(len(expr.shape), options,
+                                                 {k.arg: k.value for k in keywords})
+        dtype = typed.dtype if isinstance(typed, kt.ArrayType) else typed
         if name in ("max", "min"):
+            lengths = expr.shape if axis is None else [expr.shape[axis]]
             empty = None
             zero = self.constant(0, kt.i64, node)
-            for size in expr.shape:
+            for size in lengths:
                 test = self.cmpi("eq", size, zero, node)
                 empty = test if empty is None else self.arith("ori", empty, test, node)
             label = {"max": "maximum", "min": "minimum"}[name]
             self.check(self.negate(empty, node), "ValueError",
                        f"zero-size array to reduction operation {label} which has no identity",
                        [], node)
-        views = {}
-        for view in self.views_of(expr):
-            if id(view.ir) not in views:
-                views[id(view.ir)] = self.broadcast_view(view, sizes, node)
-        accumulator = result_type
-        initial = self.constant(self.reduction_identity(name, accumulator), accumulator, node)
+        if axis is None:
+            total = self.full_reduction(name, expr, dtype, node)
+            if not keepdims:
+                return total
+            one = self.constant(1, kt.i64, node)
+            result = ArrayExpr("op", dtype, [one] * len(expr.shape), compute=lambda: total,
+                               node=node)
+            return self.lazy_array(typed, result)
+        if not isinstance(typed, kt.ArrayType):         # a 1-D array along its axis
+            return self.full_reduction(name, expr, dtype, node)
+        one = self.constant(1, kt.i64, node)
+        shape = [size if k != axis else one if keepdims else None
+                 for k, size in enumerate(expr.shape)]
+        result = ArrayExpr("reduce", dtype, [s for s in shape if s is not None],
+                           operands=[expr], node=node, reduction=(name, axis, keepdims))
+        return self.lazy_array(typed, result)
+
+    def full_reduction(self, name, expr, dtype, node):
+        """The reduction of every element: a loop nest whose iteration
+        arguments carry the accumulator, computing the expression's element
+        on the fly (so `np.sum(x * y)` makes no array). The combining op is
+        one kiln-vectorize recognises: sums and products are marked
+        reassociable (numpy's own pairwise sums round differently from a
+        sequential loop anyway), max/min are arith.maximumf/minimumf (NaN
+        propagates, as in numpy)."""
+        temporaries = []
+        expr = self.prepare_reductions(expr, node, temporaries)
+        location = self.loc(node)
+        sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
+                 for size in expr.shape]
+        views = self.leaf_views(expr, sizes, node)
+        initial = self.constant(self.reduction_identity(name, dtype), dtype, node)
         zero_index = self.index_constant(0, node)
         one_index = self.index_constant(1, node)
         counters = []
@@ -521,25 +557,149 @@ class ArrayExpressions:
         def loop(axis, acc):
             if axis == len(sizes):
                 element = self.element_at(expr, counters, views, node)
-                return self.combine(name, acc, element, accumulator, node)
+                return self.combine(name, acc, element, dtype, node)
             body = self.builder.region([ir.index, acc.ir.type])
             counters.append(body.block.arguments[0])
             with self.builder.at_end(body.block):
-                carried = self.value_of(body.block.arguments[1], accumulator)
+                carried = self.value_of(body.block.arguments[1], dtype)
                 result = loop(axis + 1, carried)
                 self.builder.scf_yield([result.ir], location)
             counters.pop()
             [out] = self.builder.scf_for(zero_index, sizes[axis], one_index, [acc.ir], body,
                                          location)
-            return self.value_of(out, accumulator)
+            return self.value_of(out, dtype)
 
         total = loop(0, initial)
         if name == "mean":
             count = self.constant(1, kt.i64, node)
             for size in expr.shape:
                 count = self.arith("muli", count, size, node)
-            total = self.arith("divf", total, self.convert(count, accumulator, node), node)
+            total = self.arith("divf", total, self.convert(count, dtype, node), node)
+        for raw in temporaries:
+            self.builder.dealloc(raw, location)
         return total
+
+    def leaf_views(self, expr, sizes, node) -> dict:
+        """Each view of `expr`, re-strided to `sizes` (for element_at)."""
+        views = {}
+        for view in self.views_of(expr):
+            if id(view.ir) not in views:
+                views[id(view.ir)] = self.broadcast_view(view, sizes, node)
+        return views
+
+    def prepare_reductions(self, expr, node, temporaries):
+        """`expr` with each reduction along an axis computed into a
+        temporary array (freed by the caller once the statement is done),
+        read as a view."""
+        if expr.kind == "reduce":
+            source = self.prepare_reductions(expr.operands[0], node, temporaries)
+            location = self.loc(node)
+            sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
+                     for size in expr.shape]
+            array_type = rules.array_type(expr.dtype, len(expr.shape))
+            plain = ir.memref_type([None] * len(sizes), self.element_type(expr.dtype))
+            raw = self.builder.alloc(plain, sizes, 64, {}, location)
+            temporaries.append(raw)
+            view = self.value_of(self.builder.cast("cast", raw, self.element_type(array_type),
+                                                   location), array_type)
+            view.origins = frozenset(["alloc:temporary"])
+            self.reduce_into(ArrayExpr("reduce", expr.dtype, expr.shape, operands=[source],
+                                       node=expr.node, reduction=expr.reduction), view, node)
+            return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
+        if expr.kind == "op" and expr.operands:
+            return ArrayExpr("op", expr.dtype, expr.shape, compute=expr.compute, node=expr.node,
+                             operands=[self.prepare_reductions(o, node, temporaries)
+                                       for o in expr.operands])
+        return expr
+
+    def reduce_into(self, expr, destination, node):
+        """Computes a reduction along one axis into `destination` (of its
+        shape). Along the last axis each result element is a loop carrying
+        its accumulator; along another axis the destination accumulates
+        while the source is read in order, so the innermost loop stays the
+        source's last axis (contiguous, vectorizable: out[j] += a[i, j])."""
+        name, axis, keepdims = expr.reduction
+        source = expr.operands[0]
+        dtype = expr.dtype
+        location = self.loc(node)
+        sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
+                 for size in source.shape]
+        views = self.leaf_views(source, sizes, node)
+        zero = self.index_constant(0, node)
+        rank = len(sizes)
+
+        def target(counters):
+            if keepdims:
+                return [zero if k == axis else c for k, c in enumerate(counters)]
+            return [c for k, c in enumerate(counters) if k != axis]
+
+        count = self.convert(source.shape[axis], dtype, node) if name == "mean" else None
+
+        def finish(value):
+            return self.arith("divf", value, count, node) if name == "mean" else value
+
+        if axis == rank - 1:
+            def along_last(counters):
+                initial = self.constant(self.reduction_identity(name, dtype), dtype, node)
+                body = self.builder.region([ir.index, initial.ir.type])
+                with self.builder.at_end(body.block):
+                    element = self.element_at(source, counters + [body.block.arguments[0]],
+                                              views, node)
+                    acc = self.value_of(body.block.arguments[1], dtype)
+                    self.builder.scf_yield([self.combine(name, acc, element, dtype,
+                                                         node).ir], location)
+                [total] = self.builder.scf_for(zero, sizes[axis], self.index_constant(1, node),
+                                               [initial.ir], body, location)
+                self.builder.store(finish(self.value_of(total, dtype)).ir, destination.ir,
+                                   target(counters + [zero]), location)
+
+            self.for_each(sizes[:axis], along_last, node)
+            return
+        identity = self.constant(self.reduction_identity(name, dtype), dtype, node)
+        output_sizes = [size for k, size in enumerate(sizes) if k != axis]
+
+        def initialise(counters):
+            counters = counters[:axis] + [zero] + counters[axis:]
+            self.builder.store(identity.ir, destination.ir, target(counters), location)
+
+        def accumulate(counters):
+            place = target(counters)
+            acc = self.value_of(self.builder.load(destination.ir, place, location), dtype)
+            element = self.element_at(source, counters, views, node)
+            self.builder.store(self.combine(name, acc, element, dtype, node).ir,
+                               destination.ir, place, location)
+
+        def divide(counters):
+            counters = counters[:axis] + [zero] + counters[axis:]
+            place = target(counters)
+            total = self.value_of(self.builder.load(destination.ir, place, location), dtype)
+            self.builder.store(finish(total).ir, destination.ir, place, location)
+
+        self.for_each(output_sizes, initialise, node)
+        self.for_each(sizes, accumulate, node)
+        if name == "mean":
+            self.for_each(output_sizes, divide, node)
+
+    def for_each(self, sizes, emit, node):
+        """A loop nest over `sizes` (index values) calling emit(counters)."""
+        location = self.loc(node)
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        counters = []
+
+        def loop(axis):
+            if axis == len(sizes):
+                emit(list(counters))
+                return
+            body = self.builder.region([ir.index])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                loop(axis + 1)
+                self.builder.scf_yield([], location)
+            counters.pop()
+            self.builder.scf_for(zero, sizes[axis], one, [], body, location)
+
+        loop(0)
 
     @staticmethod
     def reduction_identity(name, type_):

@@ -1316,10 +1316,15 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         if qualified is not None and qualified[0] == "numpy" and qualified[1] in \
                 rules.ALLOCATORS:
             return self.allocate(qualified[1], node)
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.NUMPY_REDUCTIONS:
+            return self.reduce(qualified[1], self.expression(node.args[0]), node,
+                               node.args[1:], node.keywords)
         if qualified is not None:
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
-        if isinstance(func, ast.Attribute):         # `x.sum()`
-            return self.reduce(func.attr, self.expression(func.value), node)
+        if isinstance(func, ast.Attribute):         # `x.sum(axis=1)`
+            return self.reduce(func.attr, self.expression(func.value), node, node.args,
+                               node.keywords)
         name = func.id
         if name in self.module.functions:
             return self.call_function(name, node)
@@ -1600,6 +1605,16 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         if array.lazy is not None:
             array = self.materialize(array, node)
         ndim = array.type.ndim
+        # Where `None`/`np.newaxis` put axes of size 1 among the result's axes.
+        layout, position = [], 0
+        for part in parts:
+            if self.context.is_new_axis(part):
+                layout.append(None)
+            elif isinstance(part, ast.Slice):
+                layout.append(position)
+                position += 1
+        parts = [p for p in parts if not self.context.is_new_axis(p)]
+        layout += list(range(position, position + ndim - len(parts)))
         parts = parts + [ast.Slice()] * (ndim - len(parts))
         # Every index and bound expression runs before numpy checks any.
         evaluated = []
@@ -1622,9 +1637,28 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                 bucket.append(self.builder.cast("index_cast", value.ir, ir.index,
                                                 self.loc(part)))
         result_type = self.typed.type_of(node)
-        return Value(self.builder.subview(array.ir, offsets, sizes, strides,
-                                          mlir_type(result_type), self.loc(node)),
-                     result_type, origins=array.origins)
+        sliced_type = rules.array_type(result_type.dtype,
+                                       sum(1 for axis in layout if axis is not None))
+        view = Value(self.builder.subview(array.ir, offsets, sizes, strides,
+                                          mlir_type(sliced_type), self.loc(node)),
+                     sliced_type, origins=array.origins)
+        if None in layout:
+            view = self.insert_unit_axes(view, layout, result_type, node)
+        return view
+
+    def insert_unit_axes(self, view, layout, result_type, node) -> Value:
+        """`x[:, None]`: the view with axes of size 1 (stride 0) inserted."""
+        location = self.loc(node)
+        metadata = self.builder.extract_strided_metadata(view.ir, location)
+        rank = view.type.ndim
+        sizes, strides = metadata[2:2 + rank], metadata[2 + rank:]
+        one = self.index_constant(1, node)
+        zero = self.index_constant(0, node)
+        new_sizes = [one if axis is None else sizes[axis] for axis in layout]
+        new_strides = [zero if axis is None else strides[axis] for axis in layout]
+        result = self.builder.reinterpret_cast(metadata[0], metadata[1], new_sizes, new_strides,
+                                               location)
+        return Value(result, result_type, origins=view.origins)
 
     def slice_bound_values(self, part: ast.Slice):
         """The slice's lower, upper and step values (None where omitted)."""

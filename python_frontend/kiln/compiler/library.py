@@ -199,8 +199,6 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
-        if name in rules.NUMPY_REDUCTIONS:
-            return self.reduce(name, args[0], node)        # ArrayExpressions
         if any(isinstance(a.type, kt.ArrayType) for a in args):
             return self.array_ufunc(name, args, node)      # ArrayExpressions
         if name in rules.NUMPY_CASTS:

@@ -52,6 +52,11 @@ class ModuleContext:
         return KilnCompileError(self.diagnostic(node, message))
 
     # --- name resolution -------------------------------------------------
+    def is_new_axis(self, node: ast.AST) -> bool:
+        """`None` or `np.newaxis` in a subscript: a new axis of size 1."""
+        return (isinstance(node, ast.Constant) and node.value is None) or \
+            self.qualified_name(node) == ("numpy", "newaxis")
+
     def qualified_name(self, node: ast.AST):
         """("kiln", "f64") for `kiln.f64` or an imported `f64`, ("numpy",
         "linalg.solve") for `np.linalg.solve`; None otherwise."""

@@ -7,7 +7,8 @@ import ast
 
 from ..errors import KilnCompileError
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
-                           MATH_CONSTANTS, NUMPY_CONSTANTS, SUPPORTED_MATH, SUPPORTED_NUMPY)
+                           MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, SUPPORTED_MATH,
+                           SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -163,7 +164,11 @@ class SubsetChecker(ast.NodeVisitor):
         qualified_call = self.context.qualified_name(func)
         allocator = qualified_call is not None and qualified_call[0] == "numpy" and \
             qualified_call[1] in ALLOCATORS
-        if node.keywords and not allocator and not (
+        reduction = (qualified_call is not None and qualified_call[0] == "numpy"
+                     and qualified_call[1] in NUMPY_REDUCTIONS) or (
+            qualified_call is None and isinstance(func, ast.Attribute)
+            and func.attr in ARRAY_METHODS)
+        if node.keywords and not allocator and not reduction and not (
                 isinstance(func, ast.Name) and func.id in self.module_functions):
             self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
         for keyword in node.keywords:
@@ -209,6 +214,8 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(node.value)
             return
         for part in parts:
+            if self.context.is_new_axis(part):
+                continue
             if isinstance(part, ast.Slice):
                 for bound in (part.lower, part.upper, part.step):
                     if bound is not None:

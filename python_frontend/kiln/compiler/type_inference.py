@@ -1247,6 +1247,11 @@ class FunctionTyping:
         qualified = self.context.qualified_name(func)
         if qualified is not None and qualified[0] == "numpy" and qualified[1] in rules.ALLOCATORS:
             return self.allocate(qualified[1], node)
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.NUMPY_REDUCTIONS:
+            self.array_consumers.update(node.args[:1])
+            return self.reduction(qualified[1], [self.expression(a) for a in node.args[:1]],
+                                  node, node.args[1:], node.keywords)
         if qualified is not None:
             if node.keywords:
                 self.fail(node, f"keyword arguments to `{ast.unparse(func)}` are not supported")
@@ -1654,8 +1659,9 @@ class FunctionTyping:
     def is_view_subscript(self, node: ast.Subscript) -> bool:
         """x[a:b], x[i, :] and A[i] of a 2-D A are views, not elements."""
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if any(isinstance(part, ast.Slice) for part in parts):
+        if any(isinstance(part, ast.Slice) or self.context.is_new_axis(part) for part in parts):
             return True
+        parts = [p for p in parts if not self.context.is_new_axis(p)]
         base = self.symbols.get(node.value.id) if isinstance(node.value, ast.Name) else None
         return base is not None and isinstance(base.type, kt.ArrayType) and \
             len(parts) < base.type.ndim
@@ -1755,21 +1761,30 @@ class FunctionTyping:
         self.absorb(base)
         if not isinstance(base.type, kt.ArrayType):
             self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
-        if node.keywords or node.args:
-            self.fail(node, f"`.{func.attr}()` with arguments (axis=...) is not supported yet")
-        return self.reduction(func.attr, [base], node)
+        return self.reduction(func.attr, [base], node, node.args, node.keywords)
 
-    def reduction(self, name, args, node) -> TypedValue:
-        """np.sum(a) and the others over every element: a numpy scalar."""
+    def reduction(self, name, args, node, options=(), keywords=()) -> TypedValue:
+        """np.sum(a), a.max(axis=1, keepdims=True), ...: over every element
+        a numpy scalar; along one axis a new array (an array expression)."""
         label = f"np.{name}"
         self.arity(args, 1, node, label)
         array = args[0]
         self.absorb(array)
         if not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"{label} of a number is not supported; it needs an array")
+        axis, keepdims = rules.reduction_options(
+            array.type.ndim, options, {k.arg: k.value for k in keywords})
+        if isinstance(axis, str):
+            self.fail(node, f"{label}: {axis}")
         if name in ("max", "min", "amax", "amin"):
-            self.raises = True      # an empty array has no maximum
-        return TypedValue(rules.reduction_type(name, array.type.dtype))
+            self.raises = True      # an empty array (or axis) has no maximum
+        dtype = rules.reduction_type(name, array.type.dtype)
+        if axis is None and not keepdims:
+            return TypedValue(dtype)
+        ndim = array.type.ndim if keepdims else array.type.ndim - 1
+        if ndim == 0:
+            return TypedValue(dtype)        # a 1-D array along its axis: a scalar
+        return TypedValue(rules.array_type(dtype, ndim), fresh=True)
 
     def new_array(self, value: TypedValue, node, name=None) -> TypedValue:
         """An array expression stored in a variable or returned: a new
@@ -1856,6 +1871,8 @@ class FunctionTyping:
             array = self.new_array(array, node)
         if not is_unknown(array.type) and not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"`{ast.unparse(node.value)}` is not an array")
+        new_axes = sum(self.context.is_new_axis(p) for p in parts)
+        parts = [p for p in parts if not self.context.is_new_axis(p)]
         if isinstance(array.type, kt.ArrayType) and len(parts) > array.type.ndim:
             self.fail(node, f"too many indices for a {array.type.ndim}-D array")
         usable = not is_unknown(array.type)
@@ -1881,8 +1898,11 @@ class FunctionTyping:
             if step_value is None:
                 self.raises = True      # a zero step raises at run time
         kept = sum(isinstance(p, ast.Slice) for p in parts) + array.type.ndim - len(parts)
-        if kept == 0:
+        if kept == 0 and not new_axes:
             self.fail(node, "indexing every axis gives an element, not a view")
+        kept += new_axes
+        if kept > rules.MAX_ARRAY_NDIM:
+            self.fail(node, f"arrays have 1 to {rules.MAX_ARRAY_NDIM} dimensions")
         return TypedValue(rules.array_type(array.type.dtype, kept), origins=array.origins)
 
     def subscript_parts(self, node: ast.Subscript) -> TypedValue:

@@ -36,6 +36,7 @@ How the lattice grows for numpy array programming (the next issue):
 
 from __future__ import annotations
 
+import ast
 import math
 import struct
 
@@ -503,3 +504,33 @@ def reduction_type(name: str, dtype: kt.ScalarType) -> kt.ScalarType:
     if dtype.is_int and not dtype.signed and dtype.bits < 64:
         return kt.u64
     return dtype
+
+
+def reduction_options(ndim: int, positional, keywords):
+    """(axis or None, keepdims) of a reduction's options, from AST nodes:
+    `axis` a constant int (negative counts from the end) or None, as the
+    second positional argument or a keyword; `keepdims` a constant bool. A
+    string instead of the axis says what is wrong."""
+    unknown = set(keywords) - {"axis", "keepdims"}
+    if unknown:
+        return f"argument `{sorted(unknown)[0]}` is not supported yet", False
+    if len(positional) > 1:
+        return "takes at most an array and an axis", False
+    axis_node = positional[0] if positional else keywords.get("axis")
+    keepdims_node = keywords.get("keepdims")
+    keepdims = False
+    if keepdims_node is not None:
+        if not (isinstance(keepdims_node, ast.Constant) and isinstance(keepdims_node.value, bool)):
+            return "keepdims= must be True or False", False
+        keepdims = keepdims_node.value
+    if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+        return None, keepdims
+    value = axis_node.value if isinstance(axis_node, ast.Constant) else None
+    if isinstance(axis_node, ast.UnaryOp) and isinstance(axis_node.op, ast.USub) and \
+            isinstance(axis_node.operand, ast.Constant):
+        value = -axis_node.operand.value
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "axis= must be a constant int (a tuple of axes is not supported yet)", False
+    if not -ndim <= value < ndim:
+        return f"axis {value} is out of bounds for an array of dimension {ndim}", False
+    return value % ndim, keepdims

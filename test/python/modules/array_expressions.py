@@ -251,3 +251,39 @@ def time_steps(u: kiln.f64[:], v: kiln.f64[:], counts: int) -> None:
 @kiln.export
 def transposed(m: kiln.f64[:, :]):
     return m.T * 2.0 + np.zeros(m.T.shape)
+
+
+@kiln.export
+def l2norm(x: kiln.f64[:, :]):
+    return np.sqrt(np.sum(np.abs(x) ** 2, 1))
+
+
+@kiln.export
+def l1norm(x: kiln.f64[:, :], y: kiln.f64[:, :]):
+    return np.sum(np.abs(x[:, None, :] - y), axis=-1)
+
+
+@kiln.export
+def multiple_sum(array: kiln.f64[:, :]):
+    rows = array.shape[0]
+    cols = array.shape[1]
+    out = np.zeros((rows, cols))
+    for row in range(0, rows):
+        out[row, :] = np.sum(array - array[row, :], 0)
+    return out
+
+
+@kiln.export
+def axis_reductions(m: kiln.f64[:, :, :]):
+    return (m.max(axis=0) - np.mean(m, axis=0) + m.min(1).sum(axis=0)
+            + m.sum(axis=2, keepdims=True).sum(axis=0))
+
+
+@kiln.export
+def int_axis_reductions(m: kiln.i32[:, :]):
+    return m.sum(0) + np.prod(m, axis=1, keepdims=True) + m.max(axis=-1, keepdims=True)
+
+
+@kiln.export
+def new_axes(x: kiln.f64[:], y: kiln.f64[:]):
+    return x[:, None] - y[np.newaxis, :] + x[:, np.newaxis, None][:, :, 0]

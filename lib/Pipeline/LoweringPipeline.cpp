@@ -135,7 +135,11 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // Strided-metadata expansion computes view offsets with affine.apply.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // memref.alloc/dealloc call Kiln's allocator (runtime/kiln_alloc.c, linked
+  // into every kernel object by kilnc), which reuses large blocks.
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());

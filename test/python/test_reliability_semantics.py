@@ -273,3 +273,15 @@ def test_float32_libm_of_constants_is_glibc(mod):
         c_function = getattr(libm, name)
         c_function.restype, c_function.argtypes = ctypes.c_float, [ctypes.c_float]
         assert getattr(mod.native, function)() == float(np.float32(c_function(np.float32(x))))
+
+
+# ---- CI fuzzer seed 248684109 (f6): min/max of Python ints keep their
+# (possible) values, so comparing the result with an int32 stays exact
+# instead of narrowing 2**32 to int32 (OverflowError).
+def test_min_max_of_python_ints_stay_exact(mod):
+    for v in (-2**31, -1, 0, 5, 2**31 - 1):
+        same(mod, "max_of_literals_compared_with_int32", np.int32(v))
+        for flag in (True, False):
+            same(mod, "min_of_literal_choices_and_int32", flag, np.int32(v))
+    assert mod.native.max_of_literals_compared_with_int32(np.int32(-7)) is True
+    assert mod.native.min_of_literal_choices_and_int32(False, np.int32(9)) == 9

@@ -385,7 +385,13 @@ int main(int argc, char **argv) {
   std::vector<std::string> publicNames =
       kiln::exposeCInterface(*llvmModule, symbolPrefix);
 
-  for (const std::string &source : cSources) {
+  std::vector<std::string> linkedSources(cSources.begin(), cSources.end());
+  // The allocator memref.alloc/dealloc lower to (runtime/kiln_alloc.c),
+  // internal to each artifact like the kernels' helpers.
+  if (llvmModule->getFunction("_mlir_memref_to_llvm_alloc") ||
+      llvmModule->getFunction("_mlir_memref_to_llvm_free"))
+    linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_alloc.c").str());
+  for (const std::string &source : linkedSources) {
     auto compiled = kiln::compileCSource(source, includeDirs, **machine,
                                          llvmContext, sanitizeArgs);
     if (!compiled)

@@ -1515,12 +1515,19 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
             common = rules.comparison_type(*pair)
             weak = rules.operand_types(result.type, result.weak, candidate.type,
                                        candidate.weak)[1]
+            known = rules.python_int_min_max(
+                name, (result.weak, result.constant, result.candidates),
+                (candidate.weak, candidate.constant, candidate.candidates))
+            if known and known[0] == "constant":
+                result = self.constant(known[1], common, node, weak="int")
+                continue
             a = self.convert(result, common, node)
             b = self.convert(candidate, common, node)
             # CPython keeps the earlier argument unless the later one is
             # strictly smaller (larger), which fixes what NaN gives.
             better = self.compare(op, b, a, node)
             result = self.select(better, b, a, node, weak=weak)
+            result.candidates = known[1] if known else None
         return result
 
     def builtin_float(self, args, node):

@@ -1444,7 +1444,14 @@ class FunctionTyping:
             common = rules.comparison_type(*pair)
             self.convert(result, common, node)
             self.convert(candidate, common, node)
-            result = TypedValue(common, weak=typed[1])
+            known = rules.python_int_min_max(
+                name, (result.weak, result.constant, result.candidates),
+                (candidate.weak, candidate.constant, candidate.candidates))
+            if known and known[0] == "constant":
+                result = self.literal(known[1], common, weak="int")
+            else:
+                result = TypedValue(common, weak=typed[1],
+                                    candidates=known[1] if known else None)
         return result
 
     def builtin_float(self, args, node):

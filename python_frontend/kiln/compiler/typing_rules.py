@@ -129,6 +129,26 @@ def literal_fits(value, scalar) -> bool:
     return scalar.min_value <= value <= scalar.max_value
 
 
+def python_int_min_max(name: str, a, b):
+    """min/max of two Python ints keeps what is known of the value, so that
+    comparing the result with an int32 stays exact (fuzzer seed 248684109:
+    `0 <= max(7, 2**32, v32)`). `a`, `b`: (weak kind, constant, candidates).
+    ("constant", value), ("candidates", literals) or None."""
+    if a[0] != "int" or b[0] != "int":
+        return None
+    known = []
+    for _, constant, candidates in (a, b):
+        if isinstance(constant, int) and not isinstance(constant, bool):
+            known.append((constant,))
+        elif candidates:
+            known.append(tuple(candidates))
+        else:
+            return None
+    if len(known[0]) == 1 and len(known[1]) == 1:
+        return "constant", {"min": min, "max": max}[name](known[0][0], known[1][0])
+    return "candidates", known[0] + known[1]
+
+
 def literal_kind(value) -> str:
     """"bool", "int" or "float": the NEP 50 kind of a Python number."""
     if isinstance(value, bool):

@@ -388,3 +388,13 @@ def float_of_float32_times_literal(x: kiln.f32) -> float:
 @kiln.export
 def int_of_huge_float_literal(x: kiln.i32) -> int:
     return int(1e300) % x
+
+
+@kiln.export
+def max_of_literals_compared_with_int32(v: kiln.i32) -> bool:
+    return 0 <= max(7, 4294967296, min(10, v))
+
+
+@kiln.export
+def min_of_literal_choices_and_int32(flag: bool, v: kiln.i32) -> int:
+    return min(max(-5 if flag else 2**40, 3), v)

@@ -501,12 +501,15 @@ class ArrayExpressions:
         over every element a scalar (`full_reduction`); along one axis an
         array expression of kind "reduce", computed when its destination is
         known (`reduce_into`)."""
-        name = {"amax": "max", "amin": "min"}.get(name, name)
+        name = {"amax": "max", "amin": "min", "average": "mean"}.get(name, name)
         typed = self.typed_value(node).type
         expr = self.array_operand(value, node)
-        axis, keepdims = rules.reduction_options(len(expr.shape), options,
-                                                 {k.arg: k.value for k in keywords})
+        keywords = {k.arg: k.value for k in keywords}
+        axis, keepdims = rules.reduction_options(len(expr.shape), options, keywords, name)
         dtype = typed.dtype if isinstance(typed, kt.ArrayType) else typed
+        if name in ("var", "std"):
+            return self.variance(name, expr, axis, keepdims, rules.reduction_ddof(keywords),
+                                 typed, dtype, node)
         if name in ("max", "min"):
             lengths = expr.shape if axis is None else [expr.shape[axis]]
             empty = None
@@ -534,6 +537,55 @@ class ArrayExpressions:
         result = ArrayExpr("reduce", dtype, [s for s in shape if s is not None],
                            operands=[expr], node=node, reduction=(name, axis, keepdims))
         return self.lazy_array(typed, result)
+
+    def variance(self, name, expr, axis, keepdims, ddof, typed, dtype, node):
+        """np.var/np.std as numpy computes them: the mean first, then the
+        sum of squared deviations divided by max(n - ddof, 0)."""
+        x = ArrayExpr("op", dtype, expr.shape, operands=[expr], node=node,
+                      compute=lambda e: self.convert(e, dtype, node, explicit=True))
+        count = self.constant(1, kt.i64, node)
+        for size in (expr.shape if axis is None else [expr.shape[axis]]):
+            count = self.arith("muli", count, size, node)
+        zero = self.constant(0, kt.i64, node)
+        divisor = self.convert(self.arith("maxsi", self.arith(
+            "subi", count, self.constant(ddof, kt.i64, node), node), zero, node), dtype, node)
+
+        def finish(total):
+            result = self.arith("divf", total, divisor, node)
+            return self.unary("sqrt", result, node) if name == "std" else result
+
+        if axis is None:
+            mean = self.arith("divf", self.full_reduction("sum", x, dtype, node),
+                              self.convert(count, dtype, node), node)
+
+            def squared(e):
+                deviation = self.arith("subf", e, mean, node)
+                return self.arith("mulf", deviation, deviation, node)
+
+            deviations = ArrayExpr("op", dtype, expr.shape, operands=[x], compute=squared,
+                                   node=node)
+            result = finish(self.full_reduction("sum", deviations, dtype, node))
+            if not keepdims:
+                return result
+            one = self.constant(1, kt.i64, node)
+            return self.lazy_array(typed, ArrayExpr("op", dtype, [one] * len(expr.shape),
+                                                    compute=lambda: result, node=node))
+        one = self.constant(1, kt.i64, node)
+        kept = [size if k != axis else one for k, size in enumerate(expr.shape)]
+        mean = ArrayExpr("reduce", dtype, kept, operands=[x], node=node,
+                         reduction=("mean", axis, True))
+
+        def squared_deviation(e, m):
+            deviation = self.arith("subf", e, m, node)
+            return self.arith("mulf", deviation, deviation, node)
+
+        deviations = ArrayExpr("op", dtype, expr.shape, operands=[x, mean], node=node,
+                               compute=squared_deviation)
+        shape = kept if keepdims else [s for k, s in enumerate(expr.shape) if k != axis]
+        total = ArrayExpr("reduce", dtype, shape, operands=[deviations], node=node,
+                          reduction=("sum", axis, keepdims))
+        return self.lazy_array(typed, ArrayExpr("op", dtype, shape, operands=[total],
+                                                compute=finish, node=node))
 
     def full_reduction(self, name, expr, dtype, node):
         """The reduction of every element: a loop nest whose iteration

@@ -1779,10 +1779,12 @@ class FunctionTyping:
         self.absorb(array)
         if not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"{label} of a number is not supported; it needs an array")
-        axis, keepdims = rules.reduction_options(
-            array.type.ndim, options, {k.arg: k.value for k in keywords})
+        keywords = {k.arg: k.value for k in keywords}
+        axis, keepdims = rules.reduction_options(array.type.ndim, options, keywords, name)
         if isinstance(axis, str):
             self.fail(node, f"{label}: {axis}")
+        if isinstance(rules.reduction_ddof(keywords), str):
+            self.fail(node, f"{label}: {rules.reduction_ddof(keywords)}")
         if name in ("max", "min", "amax", "amin"):
             self.raises = True      # an empty array (or axis) has no maximum
         dtype = rules.reduction_type(name, array.type.dtype)

@@ -394,8 +394,9 @@ ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 SUPPORTED_MATH = set(MATH_UNARY_RAISES) | MATH_TO_INT | MATH_PREDICATES | set(MATH_BINARY_RAISES)
 # Whole-array reductions: np.sum(a) and a.sum() (the method names differ
 # for amax/amin).
-NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all"}
-ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all"}
+NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "var",
+                    "std", "average"}
+ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std"}
 SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
     "abs", "absolute", "minimum", "maximum", "square"} | NUMPY_REDUCTIONS
 
@@ -517,7 +518,7 @@ def reduction_type(name: str, dtype: kt.ScalarType) -> kt.ScalarType:
         return kt.boolean
     if name in ("max", "min"):
         return dtype
-    if name == "mean":
+    if name in ("mean", "average", "var", "std"):
         return dtype if dtype.is_float else kt.f64
     if dtype.is_bool or (dtype.is_int and dtype.signed and dtype.bits < 64):
         return kt.i64
@@ -526,12 +527,28 @@ def reduction_type(name: str, dtype: kt.ScalarType) -> kt.ScalarType:
     return dtype
 
 
-def reduction_options(ndim: int, positional, keywords):
+def reduction_ddof(keywords) -> int | str:
+    """var/std's `ddof=` (a constant int >= 0; 0 without it), or what is
+    wrong with it."""
+    node = keywords.get("ddof")
+    if node is None:
+        return 0
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and \
+            not isinstance(node.value, bool) and node.value >= 0:
+        return node.value
+    return "ddof= must be a constant int >= 0"
+
+
+def reduction_options(ndim: int, positional, keywords, name: str = "sum"):
     """(axis or None, keepdims) of a reduction's options, from AST nodes:
     `axis` a constant int (negative counts from the end) or None, as the
-    second positional argument or a keyword; `keepdims` a constant bool. A
-    string instead of the axis says what is wrong."""
-    unknown = set(keywords) - {"axis", "keepdims"}
+    second positional argument or a keyword; `keepdims` a constant bool
+    (`ddof` for var/std: reduction_ddof). A string instead of the axis says
+    what is wrong."""
+    allowed = {"axis", "keepdims"} | ({"ddof"} if name in ("var", "std") else set())
+    if name == "average":
+        allowed = {"axis"}          # no weights= yet
+    unknown = set(keywords) - allowed
     if unknown:
         return f"argument `{sorted(unknown)[0]}` is not supported yet", False
     if len(positional) > 1:

@@ -287,3 +287,34 @@ def int_axis_reductions(m: kiln.i32[:, :]):
 @kiln.export
 def new_axes(x: kiln.f64[:], y: kiln.f64[:]):
     return x[:, None] - y[np.newaxis, :] + x[:, np.newaxis, None][:, :, 0]
+
+
+@kiln.export
+def cronbach(itemscores: kiln.f64[:, :]):
+    itemvars = itemscores.var(axis=1, ddof=1)
+    tscores = itemscores.sum(axis=0)
+    nitems = len(itemscores)
+    return nitems / (nitems - 1) * (1 - itemvars.sum() / tscores.var(ddof=1))
+
+
+@kiln.export
+def lstsqr(x: kiln.f64[:], y: kiln.f64[:]):
+    x_avg = np.average(x)
+    y_avg = np.average(y)
+    dx = x - x_avg
+    dy = y - y_avg
+    var_x = np.sum(dx ** 2)
+    cov_xy = np.sum(dx * dy)
+    slope = cov_xy / var_x
+    y_interc = y_avg - slope * x_avg
+    return (slope, y_interc)
+
+
+@kiln.export
+def spreads(m: kiln.f32[:, :]):
+    return np.std(m, axis=0) + m.var(axis=1, keepdims=True) + np.std(m)
+
+
+@kiln.export
+def int_spread(v: kiln.i32[:]) -> float:
+    return v.var() + np.std(v, ddof=1)

@@ -111,7 +111,7 @@ def test_everything_compiles(mod):
         record = json.load(handle)
     assert all(f["compiled"] for f in record["functions"]), [
         f["name"] for f in record["functions"] if not f["compiled"]]
-    assert len(record["functions"]) == 51
+    assert len(record["functions"]) == 53
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -394,3 +394,16 @@ def test_variance_and_average(mod):
         x = rng.standard_normal(n)  # gives nan, Kiln's scalar / raises, docs/language.md)
         same(mod, "lstsqr", x, 2 * x + rng.standard_normal(n))
         same(mod, "int_spread", rng.integers(-100, 100, n).astype(np.int32))
+
+
+def test_scans(mod):
+    rng = np.random.default_rng(51)
+    for n in (0, 1, 7, 8, 9, 1000):
+        x = floats(rng, n)
+        for view in views(x):
+            same(mod, "reverse_cumsum", view)       # sequential: bit-identical
+    for shape in ((3, 4), (1, 5), (0, 2), (4, 0), (6, 9)):
+        m = rng.integers(-3, 4, shape).astype(np.int32)
+        same(mod, "scans", m)
+        same(mod, "scans", m[::-1, ::2])
+    same(mod, "scans", np.full((2, 40), 3, np.int32))   # cumprod wraps in int64

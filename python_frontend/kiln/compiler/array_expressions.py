@@ -242,7 +242,7 @@ class ArrayExpressions:
         into a new array of its shape."""
         expr = value.lazy
         destination = self.allocate_array(value.type, expr.shape, node)
-        if expr.kind == "reduce":
+        if expr.kind in ("reduce", "scan"):
             self.reduce_into(expr, destination, node)    # straight into the new array
         else:
             self.compute_into(expr, destination, node)
@@ -505,6 +505,11 @@ class ArrayExpressions:
         typed = self.typed_value(node).type
         expr = self.array_operand(value, node)
         keywords = {k.arg: k.value for k in keywords}
+        if name in rules.NUMPY_SCANS:
+            axis, _ = rules.reduction_options(len(expr.shape), options, keywords, "scan")
+            return self.lazy_array(typed, ArrayExpr(
+                "scan", typed.dtype, expr.shape, operands=[expr], node=node,
+                reduction=(name[3:], len(expr.shape) - 1 if axis is None else axis, False)))
         axis, keepdims = rules.reduction_options(len(expr.shape), options, keywords, name)
         dtype = typed.dtype if isinstance(typed, kt.ArrayType) else typed
         if name in ("var", "std"):
@@ -643,7 +648,7 @@ class ArrayExpressions:
         """`expr` with each reduction along an axis computed into a
         temporary array (freed by the caller once the statement is done),
         read as a view."""
-        if expr.kind == "reduce":
+        if expr.kind in ("reduce", "scan"):
             source = self.prepare_reductions(expr.operands[0], node, temporaries)
             location = self.loc(node)
             sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
@@ -655,7 +660,7 @@ class ArrayExpressions:
             view = self.value_of(self.builder.cast("cast", raw, self.element_type(array_type),
                                                    location), array_type)
             view.origins = frozenset(["alloc:temporary"])
-            self.reduce_into(ArrayExpr("reduce", expr.dtype, expr.shape, operands=[source],
+            self.reduce_into(ArrayExpr(expr.kind, expr.dtype, expr.shape, operands=[source],
                                        node=expr.node, reduction=expr.reduction), view, node)
             return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
         if expr.kind == "op" and expr.operands:
@@ -679,6 +684,9 @@ class ArrayExpressions:
         views = self.leaf_views(source, sizes, node)
         zero = self.index_constant(0, node)
         rank = len(sizes)
+        if expr.kind == "scan":
+            self.scan_into(name, axis, source, views, sizes, destination, dtype, node)
+            return
 
         def target(counters):
             if keepdims:
@@ -731,6 +739,44 @@ class ArrayExpressions:
         self.for_each(sizes, accumulate, node)
         if name == "mean":
             self.for_each(output_sizes, divide, node)
+
+    def scan_into(self, name, axis, source, views, sizes, destination, dtype, node):
+        """np.cumsum/np.cumprod along `axis` into `destination` (the
+        source's shape): along the last axis a loop carrying the running
+        value; along another, each element adds the previous one along the
+        axis (read back from the destination), the source read in order."""
+        location = self.loc(node)
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        identity = self.constant(self.reduction_identity(name, dtype), dtype, node)
+        if axis == len(sizes) - 1:
+            def along_last(counters):
+                body = self.builder.region([ir.index, identity.ir.type])
+                with self.builder.at_end(body.block):
+                    place = counters + [body.block.arguments[0]]
+                    element = self.element_at(source, place, views, node)
+                    acc = self.value_of(body.block.arguments[1], dtype)
+                    running = self.combine(name, acc, element, dtype, node)
+                    self.builder.store(running.ir, destination.ir, place, location)
+                    self.builder.scf_yield([running.ir], location)
+                self.builder.scf_for(zero, sizes[axis], one, [identity.ir], body, location)
+
+            self.for_each(sizes[:axis], along_last, node)
+            return
+
+        def step(counters):
+            first = self.builder.cmpi("eq", counters[axis], zero, location)
+            before = self.builder.binary("maxsi", self.builder.binary(
+                "subi", counters[axis], one, location), zero, location)
+            previous = list(counters)
+            previous[axis] = before
+            loaded = self.value_of(self.builder.load(destination.ir, previous, location), dtype)
+            running = self.select(self.value_of(first, kt.boolean), identity, loaded, node)
+            element = self.element_at(source, counters, views, node)
+            self.builder.store(self.combine(name, running, element, dtype, node).ir,
+                               destination.ir, counters, location)
+
+        self.for_each(sizes, step, node)
 
     def for_each(self, sizes, emit, node):
         """A loop nest over `sizes` (index values) calling emit(counters)."""

@@ -1317,7 +1317,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                 rules.ALLOCATORS:
             return self.allocate(qualified[1], node)
         if qualified is not None and qualified[0] == "numpy" and \
-                qualified[1] in rules.NUMPY_REDUCTIONS:
+                qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
             return self.reduce(qualified[1], self.expression(node.args[0]), node,
                                node.args[1:], node.keywords)
         if qualified is not None:

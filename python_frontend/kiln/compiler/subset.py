@@ -7,8 +7,8 @@ import ast
 
 from ..errors import KilnCompileError
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
-                           MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, SUPPORTED_MATH,
-                           SUPPORTED_NUMPY)
+                           MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
+                           SUPPORTED_MATH, SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -165,7 +165,7 @@ class SubsetChecker(ast.NodeVisitor):
         allocator = qualified_call is not None and qualified_call[0] == "numpy" and \
             qualified_call[1] in ALLOCATORS
         reduction = (qualified_call is not None and qualified_call[0] == "numpy"
-                     and qualified_call[1] in NUMPY_REDUCTIONS) or (
+                     and qualified_call[1] in NUMPY_REDUCTIONS | NUMPY_SCANS) or (
             qualified_call is None and isinstance(func, ast.Attribute)
             and func.attr in ARRAY_METHODS)
         if node.keywords and not allocator and not reduction and not (

@@ -1248,7 +1248,7 @@ class FunctionTyping:
         if qualified is not None and qualified[0] == "numpy" and qualified[1] in rules.ALLOCATORS:
             return self.allocate(qualified[1], node)
         if qualified is not None and qualified[0] == "numpy" and \
-                qualified[1] in rules.NUMPY_REDUCTIONS:
+                qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
             self.array_consumers.update(node.args[:1])
             return self.reduction(qualified[1], [self.expression(a) for a in node.args[:1]],
                                   node, node.args[1:], node.keywords)
@@ -1780,6 +1780,15 @@ class FunctionTyping:
         if not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"{label} of a number is not supported; it needs an array")
         keywords = {k.arg: k.value for k in keywords}
+        if name in rules.NUMPY_SCANS:
+            axis, _ = rules.reduction_options(array.type.ndim, options, keywords, "scan")
+            if isinstance(axis, str):
+                self.fail(node, f"{label}: {axis}")
+            if axis is None and array.type.ndim > 1:
+                self.fail(node, f"{label} of a {array.type.ndim}-D array without axis= (a "
+                                "flattened result) is not supported yet")
+            dtype = rules.reduction_type(name[3:], array.type.dtype)
+            return TypedValue(rules.array_type(dtype, array.type.ndim), fresh=True)
         axis, keepdims = rules.reduction_options(array.type.ndim, options, keywords, name)
         if isinstance(axis, str):
             self.fail(node, f"{label}: {axis}")

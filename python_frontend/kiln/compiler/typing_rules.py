@@ -396,9 +396,12 @@ SUPPORTED_MATH = set(MATH_UNARY_RAISES) | MATH_TO_INT | MATH_PREDICATES | set(MA
 # for amax/amin).
 NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "var",
                     "std", "average"}
-ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std"}
+# Scans: running sums and products, arrays of the input's shape.
+NUMPY_SCANS = {"cumsum", "cumprod"}
+ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "cumsum",
+                 "cumprod"}
 SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
-    "abs", "absolute", "minimum", "maximum", "square"} | NUMPY_REDUCTIONS
+    "abs", "absolute", "minimum", "maximum", "square"} | NUMPY_REDUCTIONS | NUMPY_SCANS
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
@@ -548,6 +551,8 @@ def reduction_options(ndim: int, positional, keywords, name: str = "sum"):
     allowed = {"axis", "keepdims"} | ({"ddof"} if name in ("var", "std") else set())
     if name == "average":
         allowed = {"axis"}          # no weights= yet
+    if name == "scan":
+        allowed = {"axis"}
     unknown = set(keywords) - allowed
     if unknown:
         return f"argument `{sorted(unknown)[0]}` is not supported yet", False

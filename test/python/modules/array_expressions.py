@@ -318,3 +318,13 @@ def spreads(m: kiln.f32[:, :]):
 @kiln.export
 def int_spread(v: kiln.i32[:]) -> float:
     return v.var() + np.std(v, ddof=1)
+
+
+@kiln.export
+def reverse_cumsum(x: kiln.f64[:]):
+    return np.cumsum(x[::-1])[::-1]
+
+
+@kiln.export
+def scans(m: kiln.i32[:, :]):
+    return np.cumsum(m, axis=0) + m.cumprod(axis=1) + np.cumsum(m * 2, axis=-1)

@@ -285,3 +285,13 @@ def test_min_max_of_python_ints_stay_exact(mod):
             same(mod, "min_of_literal_choices_and_int32", flag, np.int32(v))
     assert mod.native.max_of_literals_compared_with_int32(np.int32(-7)) is True
     assert mod.native.min_of_literal_choices_and_int32(False, np.int32(9)) == 9
+
+
+# ---- CI fuzzer seed 787491940 (f34): `a if True else b` is the branch that
+# runs, with its own type (a Python literal stays weak), not the join.
+def test_constant_conditions_are_the_branch_that_runs(mod):
+    x = np.array([3, 4], np.int32)
+    with pytest.raises(OverflowError, match="Python integer 4611686018427387904 out of bounds"):
+        mod.native.constant_condition_picks_a_literal(x)
+    same(mod, "constant_condition_picks_a_typed_value", x)
+    same(mod, "constant_condition_picks_a_typed_value", np.array([2**31 - 1, 1, 1], np.int32))

@@ -226,15 +226,46 @@ class ArrayExpressions:
     def array_ufunc(self, name, args, node):
         dtype = self.typed_value(node).type.dtype
         operands = []
-        for value in args:
+        for value, target in zip(args, rules.ufunc_operand_types(name, dtype, len(args))):
             if not isinstance(value.type, kt.ArrayType):
-                value = self.convert(value, dtype, node)
+                value = self.truthy(value, node) if target.is_bool else self.convert(
+                    value, target, node)
             operands.append(self.array_operand(value, node))
 
         def compute(*elements):
             return self.numpy_elementwise(name, list(elements), dtype, node)
 
         return self.array_node(operands, compute, node)
+
+    def array_method(self, name, base, node):
+        """`x.copy()` and `x.astype(t)` (array expressions), `x.fill(v)`."""
+        if name == "fill":
+            self.array_store(base, self.expression(node.args[0]), node)
+            return self.value_of(None, None)
+        typed = self.typed_value(node).type
+        dtype = typed.dtype
+        operand = self.array_operand(base, node)
+        return self.lazy_array(typed, ArrayExpr(
+            "op", dtype, operand.shape, operands=[operand], node=node,
+            compute=lambda x: self.convert(x, dtype, node, explicit=True)))
+
+    def dot(self, args, node):
+        """np.dot of two 1-D arrays: numpy's shape check, then the sum of
+        the products (reassociated like np.sum)."""
+        dtype = self.typed_value(node).type
+        left, right = (self.array_operand(a, node) for a in args)
+        aligned = self.cmpi("eq", left.shape[0], right.shape[0], node)
+        self.check(aligned, "ValueError",
+                   "shapes ({},) and ({},) not aligned: {} (dim 0) != {} (dim 0)",
+                   [left.shape[0], right.shape[0], left.shape[0], right.shape[0]], node)
+
+        def product(a, b):
+            a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
+            return self.arith("mulf" if dtype.is_float else "muli", a, b, node)
+
+        products = ArrayExpr("op", dtype, left.shape, operands=[left, right], compute=product,
+                             node=node)
+        return self.full_reduction("sum", products, dtype, node)
 
     # ------------------------------------------------------ destinations
     def materialize(self, value, node):

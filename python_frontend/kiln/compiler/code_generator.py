@@ -1288,7 +1288,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         return value
 
     def expr_IfExp(self, node):
-        condition = self.truthy(self.expression(node.test), node.test)
+        test = self.expression(node.test)
+        folded = self.typed.value_of(node.test).constant
+        if folded is not None:      # the branch that runs, alone (type inference)
+            return self.expression(node.body if folded else node.orelse)
+        condition = self.truthy(test, node.test)
         result_type = self.typed.type_of(node)
         holder = {}
 
@@ -1322,6 +1326,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                                node.args[1:], node.keywords)
         if qualified is not None:
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
+        if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
+            return self.array_method(func.attr, self.expression(func.value), node)
         if isinstance(func, ast.Attribute):         # `x.sum(axis=1)`
             return self.reduce(func.attr, self.expression(func.value), node, node.args,
                                node.keywords)

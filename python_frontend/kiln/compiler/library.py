@@ -199,6 +199,8 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
+        if name == "dot":
+            return self.dot(args, node)                    # ArrayExpressions
         if any(isinstance(a.type, kt.ArrayType) for a in args):
             return self.array_ufunc(name, args, node)      # ArrayExpressions
         if name in rules.NUMPY_CASTS:
@@ -254,6 +256,19 @@ class LibraryCalls:
             return self.unary("absf" if dtype.is_float else "absi", x, node)
         if name in ("minimum", "maximum"):
             return self.numpy_min_max(name == "minimum", elements, node, common=dtype)
+        if name in rules.LOGICAL_UFUNCS:
+            truths = [self.truthy(e, node) for e in elements]
+            if name == "logical_not":
+                return self.negate(truths[0], node)
+            operation = {"logical_and": "andi", "logical_or": "ori", "logical_xor": "xori"}
+            return self.arith(operation[name], truths[0], truths[1], node)
+        if name == "where":
+            condition = self.truthy(elements[0], node)
+            return self.select(condition, self.convert(elements[1], dtype, node),
+                               self.convert(elements[2], dtype, node), node)
+        if name == "clip":      # numpy: minimum(maximum(x, low), high)
+            low = self.numpy_min_max(False, elements[:2], node, common=dtype)
+            return self.numpy_min_max(True, [low, elements[2]], node, common=dtype)
         x, y = (self.convert(e, dtype, node) for e in elements)
         if name == "hypot":
             return self.libm_call("hypotf" if dtype == kt.f32 else "hypot", [x, y], node)

@@ -193,7 +193,7 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(arg)
 
     def visit_Attribute(self, node):
-        if node.attr in ("shape", "ndim", "size", "T") and \
+        if node.attr in ("shape", "ndim", "size", "T", "dtype") and \
                 self.context.qualified_name(node) is None:
             self.visit(node.value)      # an array's: typing checks the base
             return

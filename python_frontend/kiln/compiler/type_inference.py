@@ -1187,7 +1187,13 @@ class FunctionTyping:
         return value
 
     def expr_IfExp(self, node):
-        self.truthy(self.expression(node.test), node.test, quiet=True)
+        test = self.expression(node.test)
+        self.truthy(test, node.test, quiet=True)
+        if test.constant is not None and _scalar(test.type):
+            # `a if True else b`: only the branch that runs is evaluated, and
+            # it is the value, with its own type (a Python literal stays
+            # weak), as in CPython (fuzzer seeds 466298933, 787491940).
+            return self.expression(node.body if test.constant else node.orelse)
         key = (node.lineno, node.col_offset, "ifexp")
         branches = {}
 
@@ -1376,6 +1382,13 @@ class FunctionTyping:
                           origins=frozenset([f"alloc:{self.allocation_count}"]))
 
     def dtype_of(self, node) -> kt.ScalarType:
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and \
+                self.context.qualified_name(node) is None:
+            array = self.expression(node.value)         # `dtype=x.dtype`
+            self.absorb(array)
+            if isinstance(array.type, kt.ArrayType) and not array.fresh:
+                return array.type.dtype
+            self.fail(node, "`.dtype` of something else than an array variable")
         qualified = self.context.qualified_name(node)
         if qualified and qualified[0] in ("numpy", "kiln") and \
                 qualified[1] in rules.DTYPE_ATTRIBUTES:
@@ -1566,6 +1579,8 @@ class FunctionTyping:
         label = f"np.{name}"
         if name in rules.NUMPY_REDUCTIONS:
             return self.reduction(name, args, node)
+        if name == "dot":
+            return self.dot(args, node)
         if any(isinstance(a.type, kt.ArrayType) for a in args):
             return self.array_ufunc(name, args, node)
         if name in rules.NUMPY_CASTS:
@@ -1744,22 +1759,33 @@ class FunctionTyping:
         label = f"np.{name}"
         if name not in rules.ARRAY_UFUNCS:
             self.fail(node, f"{label} of arrays is not supported yet")
-        binary = name in rules.NUMPY_BINARY or name in ("minimum", "maximum")
-        self.arity(args, 2 if binary else 1, node, label)
+        self.arity(args, rules.ufunc_arity(name), node, label)
         for arg in args:
             self.absorb(arg)
             if not isinstance(arg.type, (kt.ScalarType, kt.ArrayType)):
                 self.fail(node, f"{label} needs numbers or arrays")
-        elements = [self.element_operand(a) for a in args]
-        common = elements[0][0] if not binary else rules.operand_types(
-            *elements[0], *elements[1])[0]
+        common = self.ufunc_common_type(name, args)
         dtype, message = rules.array_ufunc_type(name, common)
         if message:
             self.fail(node, message)
-        for arg in args:        # only a two-argument ufunc has a scalar argument
+        for arg, target in zip(args, rules.ufunc_operand_types(name, dtype, len(args))):
             if not isinstance(arg.type, kt.ArrayType):
-                self.convert(arg, dtype, node)
+                if target.is_bool:
+                    self.truthy(arg, node)
+                else:
+                    self.convert(arg, target, node)
         return self.array_result(dtype, args, node)
+
+    def ufunc_common_type(self, name, args):
+        """numpy's promotion of a ufunc's operands (NEP 50 for literals)."""
+        common, weak = None, None
+        for position in rules.ufunc_common_operands(name, len(args)):
+            element, element_weak = self.element_operand(args[position])
+            if common is None:
+                common, weak = element, element_weak
+            else:
+                common, weak = rules.operand_types(common, weak, element, element_weak)
+        return rules.default_for_kind(weak) if weak else common
 
     def method_call(self, func: ast.Attribute, node) -> TypedValue:
         """`x.sum()`, `(a * b).max()`: an array's reduction methods."""
@@ -1768,7 +1794,25 @@ class FunctionTyping:
         self.absorb(base)
         if not isinstance(base.type, kt.ArrayType):
             self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
+        if func.attr in ("copy", "astype", "fill"):
+            return self.array_method(func.attr, base, node)
         return self.reduction(func.attr, [base], node, node.args, node.keywords)
+
+    def array_method(self, name, base, node) -> TypedValue:
+        """`x.copy()`, `x.astype(np.float32)`: new arrays; `x.fill(v)`."""
+        if node.keywords or len(node.args) != (0 if name == "copy" else 1):
+            self.fail(node, f"`.{name}()` takes {'no argument' if name == 'copy' else 'one argument'}"
+                            " here")
+        if name == "copy":
+            return TypedValue(base.type, fresh=True)
+        if name == "fill":
+            self.array_store(base, self.expression(node.args[0]), node)
+            return TypedValue(None)
+        dtype = self.dtype_of(node.args[0])
+        if base.type.dtype.is_float and not dtype.is_float:
+            self.fail(node, "`.astype()` from float to int or bool is not supported yet (numpy "
+                            "truncates, and NaN gives an arbitrary int)")
+        return TypedValue(rules.array_type(dtype, base.type.ndim), fresh=True)
 
     def reduction(self, name, args, node, options=(), keywords=()) -> TypedValue:
         """np.sum(a), a.max(axis=1, keepdims=True), ...: over every element
@@ -1803,6 +1847,16 @@ class FunctionTyping:
         if ndim == 0:
             return TypedValue(dtype)        # a 1-D array along its axis: a scalar
         return TypedValue(rules.array_type(dtype, ndim), fresh=True)
+
+    def dot(self, args, node) -> TypedValue:
+        """np.dot of two 1-D arrays: the sum of their products, in their
+        common dtype (matrix products are linear algebra, not here yet)."""
+        self.arity(args, 2, node, "np.dot")
+        self.absorb(*args)
+        if not all(isinstance(a.type, kt.ArrayType) and a.type.ndim == 1 for a in args):
+            self.fail(node, "np.dot of arrays other than two 1-D arrays is not supported yet")
+        self.raises = True      # shapes not aligned
+        return TypedValue(rules.promote(args[0].type.dtype, args[1].type.dtype))
 
     def new_array(self, value: TypedValue, node, name=None) -> TypedValue:
         """An array expression stored in a variable or returned: a new

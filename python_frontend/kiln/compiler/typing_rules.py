@@ -384,6 +384,7 @@ NUMPY_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "
                "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
                "fabs", "rint"}
 NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
+LOGICAL_UFUNCS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 # `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
 NUMPY_CASTS = {**{t.numpy_name: t for t in kt.DTYPES if not t.is_bool},
                "double": kt.f64, "single": kt.f32}
@@ -399,9 +400,10 @@ NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", 
 # Scans: running sums and products, arrays of the input's shape.
 NUMPY_SCANS = {"cumsum", "cumprod"}
 ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "cumsum",
-                 "cumprod"}
+                 "cumprod", "copy", "astype", "fill"}
 SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
-    "abs", "absolute", "minimum", "maximum", "square"} | NUMPY_REDUCTIONS | NUMPY_SCANS
+    "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot"} | \
+    NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
@@ -452,8 +454,32 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
 ARRAY_BINOPS = {"+", "-", "*", "/", "**", "&", "|", "^"}
 # np.f applied to arrays elementwise: the scalar tables, plus np.square.
-ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | {
-    "abs", "absolute", "minimum", "maximum", "square"}
+ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | LOGICAL_UFUNCS | {
+    "abs", "absolute", "minimum", "maximum", "square", "where", "clip"}
+
+
+def ufunc_arity(name: str) -> int:
+    if name in ("where", "clip"):
+        return 3
+    if name in NUMPY_BINARY or name in ("minimum", "maximum") or (
+            name in LOGICAL_UFUNCS and name != "logical_not"):
+        return 2
+    return 1
+
+
+def ufunc_common_operands(name: str, count: int) -> range:
+    """Which arguments' types make the common type (np.where's condition
+    does not)."""
+    return range(1, count) if name == "where" else range(count)
+
+
+def ufunc_operand_types(name: str, dtype, count: int) -> list:
+    """The type each argument is computed in."""
+    if name in LOGICAL_UFUNCS:
+        return [kt.boolean] * count
+    if name == "where":
+        return [kt.boolean, dtype, dtype]
+    return [dtype] * count
 
 
 def array_arithmetic_type(symbol: str, common: kt.ScalarType):
@@ -473,8 +499,12 @@ def array_arithmetic_type(symbol: str, common: kt.ScalarType):
 
 def array_ufunc_type(name: str, common: kt.ScalarType):
     """(element type, error) of np.<name> applied to arrays."""
-    if name in MATH_PREDICATES:
+    if name in MATH_PREDICATES or name in LOGICAL_UFUNCS:
         return kt.boolean, None
+    if name in ("where", "clip"):
+        if name == "clip" and common.is_bool:
+            return None, "np.clip of bools is not supported"
+        return common, None
     if name in ("abs", "absolute", "square"):
         if common.is_bool:
             return None, f"np.{name} of a bool array is not supported"

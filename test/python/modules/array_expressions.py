@@ -328,3 +328,38 @@ def reverse_cumsum(x: kiln.f64[:]):
 @kiln.export
 def scans(m: kiln.i32[:, :]):
     return np.cumsum(m, axis=0) + m.cumprod(axis=1) + np.cumsum(m * 2, axis=-1)
+
+
+@kiln.export
+def select_and_clip(x: kiln.f64[:], y: kiln.f64[:]):
+    return np.where(x > 0, x, 0.1 * y) + np.clip(x, -0.5, 0.5)
+
+
+@kiln.export
+def logical(a: kiln.f64[:], b: kiln.f64[:]):
+    return np.logical_and(a > 0, b < 0) | np.logical_not(a == b) ^ np.logical_or(a, 0)
+
+
+@kiln.export
+def int_clip_and_select(v: kiln.i32[:]):
+    return np.clip(v, 0, 10) + np.where(v < 0, -1, 1)
+
+
+@kiln.export
+def copies_and_casts(x: kiln.f64[:], v: kiln.i32[:]):
+    y = x.copy()
+    y[0] = 100.0
+    z = v.astype(np.float64) + v.astype(x.dtype)
+    w = np.zeros(len(x), dtype=x.dtype)
+    w.fill(2.5)
+    return y + z[0] + w + np.dot(x, x)
+
+
+@kiln.export
+def mixed_dot(a: kiln.f64[:], b: kiln.f32[:]) -> float:
+    return np.dot(a, b)
+
+
+@kiln.export
+def int_dot(a: kiln.i32[:], b: kiln.i32[:]):
+    return np.dot(a, b)

@@ -398,3 +398,13 @@ def max_of_literals_compared_with_int32(v: kiln.i32) -> bool:
 @kiln.export
 def min_of_literal_choices_and_int32(flag: bool, v: kiln.i32) -> int:
     return min(max(-5 if flag else 2**40, 3), v)
+
+
+@kiln.export
+def constant_condition_picks_a_literal(x: kiln.i32[:]) -> int:
+    return x[0] + (4611686018427387904 if True else x.size)
+
+
+@kiln.export
+def constant_condition_picks_a_typed_value(x: kiln.i32[:]) -> int:
+    return x[0] * (7 if False else x.size)

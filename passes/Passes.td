@@ -85,6 +85,38 @@ def KilnClearAddressNuw : Pass<"kiln-clear-address-nuw", "::mlir::ModuleOp"> {
   }];
 }
 
+def KilnBufferize : Pass<"kiln-bufferize", "::mlir::ModuleOp"> {
+  let summary = "One-shot bufferization whose copies are linalg.copy loops";
+  let description = [{
+    Upstream's `one-shot-bufferize` with one option its pass does not
+    expose: the copies it must make (a tensor that is only a view of its
+    source, written into a destination: `x[:] = y`, or `x * 1.0` once the
+    canonicalizer has folded the multiplication) become `linalg.copy` on the
+    two buffers, which `convert-linalg-to-loops` turns into a loop nest,
+    instead of `memref.copy`, which lowers to a call into MLIR's C runner
+    library (`memrefCopy`), not part of Kiln's artifacts (a module that
+    needs it does not load). Everything else is `one-shot-bufferize` with
+    its defaults (`bufferization::runOneShotBufferize`).
+
+    Before:
+
+    ```mlir
+    %t = bufferization.to_tensor %y restrict : memref<?xf64, strided<[?], offset: ?>> to tensor<?xf64>
+    bufferization.materialize_in_destination %t in restrict writable %x
+        : (tensor<?xf64>, memref<?xf64, strided<[?], offset: ?>>) -> ()
+    ```
+
+    After:
+
+    ```mlir
+    linalg.copy ins(%y : memref<?xf64, strided<[?], offset: ?>>)
+                outs(%x : memref<?xf64, strided<[?], offset: ?>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp"> {
   let summary = "Drop source locations and Kiln's frontend attributes once "
                 "nothing reads them";

@@ -99,9 +99,10 @@ void buildArrayExpressionPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  pm.addPass(bufferization::createOneShotBufferizePass());
+  pm.addPass(createKilnBufferize());
+  // A tree computed in place leaves a copy of the destination onto itself.
+  pm.addPass(createKilnCanonicalizer());
   pm.addPass(createConvertLinalgToLoopsPass());
-  // Bufferization leaves a `memref.copy` of the destination onto itself.
   pm.addPass(createKilnCanonicalizer());
 }
 

@@ -255,7 +255,12 @@ class LibraryCalls:
                 return x
             return self.unary("absf" if dtype.is_float else "absi", x, node)
         if name in ("minimum", "maximum"):
+            if dtype.is_bool:
+                x, y = (self.convert(e, dtype, node) for e in elements)
+                return self.arith("andi" if name == "minimum" else "ori", x, y, node)
             return self.numpy_min_max(name == "minimum", elements, node, common=dtype)
+        if name == "fmod" and dtype.is_int:
+            return self.integer_fmod(*(self.convert(e, dtype, node) for e in elements), node)
         if name in rules.LOGICAL_UFUNCS:
             truths = [self.truthy(e, node) for e in elements]
             if name == "logical_not":
@@ -273,6 +278,18 @@ class LibraryCalls:
         if name == "hypot":
             return self.libm_call("hypotf" if dtype == kt.f32 else "hypot", [x, y], node)
         return self.arith(NUMPY_BINARY[name], x, y, node)
+
+    def integer_fmod(self, a, b, node):
+        """numpy's fmod of ints: C's remainder (the sign of `a`), 0 for a zero
+        divisor (numpy warns); `MIN % -1` is 0, so -1 divides as 1 does."""
+        zero = self.constant(0, a.type, node)
+        by_zero = self.cmpi("eq", b, zero, node)
+        safe = self.select(by_zero, self.constant(1, a.type, node), b, node)
+        if a.type.signed:
+            minus_one = self.cmpi("eq", safe, self.constant(-1, a.type, node), node)
+            safe = self.select(minus_one, self.constant(1, a.type, node), safe, node)
+        remainder = self.arith("remsi" if a.type.signed else "remui", a, safe, node)
+        return self.select(by_zero, zero, remainder, node)
 
     def cast_call(self, target, args, node):
         converted = self.convert(args[0], target, node, explicit=True)

@@ -497,8 +497,22 @@ def array_arithmetic_type(symbol: str, common: kt.ScalarType):
     return common, None
 
 
-def array_ufunc_type(name: str, common: kt.ScalarType):
-    """(element type, error) of np.<name> applied to arrays."""
+def ufunc_float_type(scalar: kt.ScalarType):
+    """The float type of numpy's loop for a float function of `scalar`: the
+    smallest float it casts to safely (float16 for 8-bit ints and bools,
+    which Kiln does not have: None)."""
+    if scalar.is_float:
+        return scalar
+    if scalar.is_bool or scalar.bits <= 8:
+        return None
+    return kt.f32 if scalar.bits <= 16 else kt.f64
+
+
+def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
+    """(element type, error) of np.<name> applied to arrays. `common` is the
+    operands' promotion; `operands` their (type, weak kind) pairs, for the
+    float functions, whose loop numpy picks per operand (np.arctan2 of int16
+    and uint16 arrays is float32, though they promote to int32)."""
     if name in MATH_PREDICATES or name in LOGICAL_UFUNCS:
         return kt.boolean, None
     if name in ("where", "clip"):
@@ -510,18 +524,23 @@ def array_ufunc_type(name: str, common: kt.ScalarType):
             return None, f"np.{name} of a bool array is not supported"
         return common, None
     if name in ("minimum", "maximum"):
-        return numpy_min_max_type(common), None
+        return common, None         # bools stay bool (logical or/and)
     if name == "power" and not common.is_float:
         return None, "np.power of int arrays is not supported yet; use floats"
-    if not common.is_float and common.bits < 32:
-        smaller = "float16" if common.bits == 8 or common.is_bool else "float32"
-        if smaller == "float16":
-            return None, (f"np.{name} of an {common.numpy_name} array gives float16 in "
-                          "numpy, which Kiln does not have; convert with .astype(np.float32)")
-        return kt.f32, None
-    if name in NUMPY_BINARY:
-        return numpy_binary_float_type(common), None
-    return numpy_float_type(common), None
+    if name == "fmod" and not common.is_float:
+        if common.is_bool:
+            return None, "np.fmod of bools is not supported"
+        return common, None         # C's remainder; 0 for a zero divisor
+    strong = [t for t, weak in operands if not weak] or [common]
+    floats = [ufunc_float_type(t) for t in strong]
+    if None in floats:
+        small = next(t for t in strong if ufunc_float_type(t) is None)
+        return None, (f"np.{name} of an {small.numpy_name} array gives float16 in numpy, "
+                      "which Kiln does not have; convert with .astype(np.float32)")
+    if any(t == kt.f64 for t, weak in operands if weak == "float") and not any(
+            t.is_float for t in strong):
+        floats.append(kt.f64)       # a Python float beside int arrays
+    return (kt.f64 if kt.f64 in floats else kt.f32), None
 
 
 # numpy's "same_kind" casting, which in-place operators (`x += y`) use for

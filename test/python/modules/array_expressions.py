@@ -363,3 +363,25 @@ def mixed_dot(a: kiln.f64[:], b: kiln.f32[:]) -> float:
 @kiln.export
 def int_dot(a: kiln.i32[:], b: kiln.i32[:]):
     return np.dot(a, b)
+
+
+@kiln.export
+def bool_min_max(a: kiln.b1[:], b: kiln.b1[:]):
+    return np.minimum(a, b) ^ np.maximum(a, b)
+
+
+@kiln.export
+def int_fmod(a: kiln.i32[:], b: kiln.i32[:]):
+    return np.fmod(a, b)
+
+
+@kiln.export
+def small_int_float_functions(a: kiln.i16[:], b: kiln.u16[:]):
+    return np.arctan2(a, b) + np.hypot(a, 2)
+
+
+@kiln.export
+def folds_to_copies(x: kiln.f64[:], y: kiln.f32[:]):
+    y[:] = y * np.float64(1.0)
+    z = x * 1.0
+    return z + 0

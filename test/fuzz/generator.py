@@ -163,6 +163,14 @@ VIEWS_2D = [("{a}", (0, 0)), ("{a}[::-1]", (0, 0)), ("{a}[:, ::-1]", (0, 0)),
             ("{a}[:, :1]", (0, "1")), ("{a}[{i}]", (None, 0)), ("{a}[{i}, :]", (None, 0)),
             ("{a}[{i}, ::-1]", (None, 0)), ("{a}[{i}, 1:]", (None, 1)),
             ("{a}[:, {j}]", (0, None)), ("{a}[1:, {j}]", (1, None))]
+VIEWS_3D = [("{a}", (0, 0, 0)), ("{a}[::-1]", (0, 0, 0)), ("{a}[:, ::-1]", (0, 0, 0)),
+            ("{a}[:, :, ::-1]", (0, 0, 0)), ("{a}[1:]", (1, 0, 0)), ("{a}[:, 1:]", (0, 1, 0)),
+            ("{a}[:, :, :-1]", (0, 0, 1)), ("{a}[:, 1:-1, 1:-1]", (0, 2, 2)),
+            ("{a}[:1]", ("1", 0, 0)), ("{a}[:, :1]", (0, "1", 0)), ("{a}[{i}]", (None, 0, 0)),
+            ("{a}[{i}, :, ::-1]", (None, 0, 0)), ("{a}[:, {j}]", (0, None, 0)),
+            ("{a}[{i}, {j}]", (None, None, 0)), ("{a}[:, :, {k}]", (0, 0, None))]
+VIEWS = {1: VIEWS_1D, 2: VIEWS_2D, 3: VIEWS_3D}
+ARRAY_3D_RATE = 0.06          # array parameters with three axes (array expressions only)
 
 
 def dim_minus(d, k):
@@ -290,6 +298,9 @@ class FunctionGenerator:
         self.shapes = {}              # array name -> symbolic shape (VIEWS_1D)
         self.no_helper_calls = False  # A3: scalar operands of array expressions
         self.prefer_array = None      # a store's target, read more often (overlap)
+        # 3-D arrays: only array expressions read and write them (the scalar
+        # constructs index 1-D and 2-D arrays), so they live apart
+        self.arrays3 = {}             # name -> (kind, 3, writable, reverse, local)
 
     # ------------------------------------------------------------ utilities
     def fresh(self, prefix):
@@ -679,7 +690,8 @@ class FunctionGenerator:
         for p in helper.params:
             if p.ndim:
                 names = [n for n in self.arrays(p.kind)
-                         if self.scope.arrays[n][1] == p.ndim]
+                         if self.scope.arrays[n][1] == p.ndim] + [
+                    n for n, spec in self.arrays3.items() if spec[0] == p.kind and p.ndim == 3]
                 if not names:
                     return None
                 args.append(self.rng.choice(names))
@@ -724,11 +736,12 @@ class FunctionGenerator:
         """(name, template, kind, shape) of the views (VIEWS_1D/2D) of arrays
         in scope whose shape is `shape` (full) or broadcasts to it."""
         out = []
-        for name, (kind, ndim, w, reverse, local) in self.scope.arrays.items():
+        for name, (kind, ndim, w, reverse, local) in [*self.scope.arrays.items(),
+                                                      *self.arrays3.items()]:
             if (kinds is not None and kind not in kinds) or (writable and not w) \
-                    or name not in self.shapes or ndim > 2:
+                    or name not in self.shapes:
                 continue
-            for template, spec in VIEWS_1D if ndim == 1 else VIEWS_2D:
+            for template, spec in VIEWS[ndim]:
                 if subscripts_only and template == "{a}":
                     continue
                 if template != "{a}" and local and self.avoid("B14"):
@@ -752,7 +765,8 @@ class FunctionGenerator:
         name, template = term[0], term[1]
         i = self.index(name, 0, 0) if "{i}" in template else ""
         j = self.index(name, 1, 0) if "{j}" in template else ""
-        return template.format(a=name, i=i, j=j)
+        k = self.index(name, 2, 0) if "{k}" in template else ""
+        return template.format(a=name, i=i, j=j, k=k)
 
     def a_expr(self, kind, shape, depth, full=True):
         """An array expression of dtype `kind` whose shape is `shape` (full)
@@ -829,6 +843,8 @@ class FunctionGenerator:
                 if self.rng.random() < 0.03 and not (array_kind == "i32" and self.avoid("B7")):
                     # NEP 50: a Python int the array's dtype cannot hold raises
                     lo, hi = int_range(array_kind)
+                    if array_kind == "u64":
+                        return "(-1)"     # 2**64 does not fit Kiln's 64-bit literals
                     return str(hi + 1) if lo == 0 or self.rng.random() < 0.5 else f"({lo - 1})"
                 value = self.rng.choice([v for v in SMALL_INTS + [100, 127] if fits(array_kind, v)
                                          and not (no_identity and v in (0, 1, -1))])
@@ -1021,7 +1037,7 @@ class FunctionGenerator:
         """`y = <array expression>`: a new array (top level only)."""
         if depth or self.loop_depth:
             return False
-        drivers = [t for n in (1, 2) for t in self.array_terms(("?",) * n, any_shape=True)]
+        drivers = [t for n in (1, 2, 3) for t in self.array_terms(("?",) * n, any_shape=True)]
         if not drivers:
             return False
         driver = self.rng.choice(drivers)
@@ -1031,14 +1047,15 @@ class FunctionGenerator:
             return False
         name = self.fresh("y")
         self.emit(depth, f"{name} = {text}")
-        self.scope.arrays[name] = (kind, len(driver[3]), True, False, True)
+        ndim = len(driver[3])
+        (self.arrays3 if ndim == 3 else self.scope.arrays)[name] = (kind, ndim, True, False, True)
         self.shapes[name] = driver[3]
 
     def s_array_store(self, depth):
         """`x[a:b] = value`, `m[i] = row`, `m[:, j] = 7.0`: the value (an
         array expression, often of the same array: overlap, or a scalar)
         broadcast to the view."""
-        targets = [t for n in (1, 2) for t in self.array_terms(
+        targets = [t for n in (1, 2, 3) for t in self.array_terms(
             ("?",) * n, writable=True, any_shape=True, subscripts_only=True)]
         if not targets:
             return False
@@ -1053,7 +1070,7 @@ class FunctionGenerator:
                 sources = ["bool"] * 4 + list(INTS)
             else:
                 sources = [kind] * 6 + list(INTS + ("bool",))
-            value_shape = shape[1:] if len(shape) == 2 and self.rng.random() < 0.15 else shape
+            value_shape = shape[1:] if len(shape) >= 2 and self.rng.random() < 0.15 else shape
             self.prefer_array = name
             try:
                 value = self.a_expr(self.rng.choice(sources), value_shape, 1)
@@ -1085,7 +1102,7 @@ class FunctionGenerator:
     def s_array_augassign(self, depth):
         """`x += y`, `x[1:] -= x[:-1]`, `m[:, j] *= 2.0`: in place, numpy's
         same_kind rule for the result."""
-        targets = [t for n in (1, 2) for t in self.array_terms(
+        targets = [t for n in (1, 2, 3) for t in self.array_terms(
             ("?",) * n, writable=True, any_shape=True)]
         if not targets:
             return False
@@ -1115,7 +1132,7 @@ class FunctionGenerator:
                 other = kind if kind in kinds and self.rng.random() < 0.6 else \
                     self.rng.choice(kinds)
                 if self.rng.random() < 0.6:
-                    operand_shape = shape[1:] if len(shape) == 2 and \
+                    operand_shape = shape[1:] if len(shape) >= 2 and \
                         self.rng.random() < 0.2 else shape
                     operand = self.a_expr(other, operand_shape, 1, full=False)
                 else:
@@ -1152,7 +1169,7 @@ class FunctionGenerator:
             allowed += ["if", "for", "while"]
         if self.loop_depth:
             allowed += ["break", "continue"]
-        if self.scope.arrays:
+        if self.scope.arrays or self.arrays3:
             allowed += ["array_store", "array_augassign"]
             if depth == 0:
                 allowed.append("array_assign")
@@ -1412,14 +1429,16 @@ class FunctionGenerator:
         self.result_array = None
         for p in params:
             if p.ndim:
-                self.scope.arrays[p.name] = (p.kind, p.ndim, True, False, False)
-                # the inputs' 1-D arrays share one size, 2-D ones one shape (mostly)
-                self.shapes[p.name] = ("n",) if p.ndim == 1 else ("r", "c")
+                (self.arrays3 if p.ndim == 3 else self.scope.arrays)[p.name] = (
+                    p.kind, p.ndim, True, False, False)
+                # the inputs' 1-D arrays share one size, 2-D ones one shape (mostly),
+                # and 3-D ones are some of those shapes stacked (inputs.py)
+                self.shapes[p.name] = {1: ("n",), 2: ("r", "c"), 3: ("d", "r", "c")}[p.ndim]
             else:
                 self.scope.scalars[p.name] = p.kind
         header_lines = []
         # views of parameters, at the top
-        for p in [p for p in params if p.ndim]:
+        for p in [p for p in params if p.ndim in (1, 2)]:
             if self.rng.random() < 0.35:
                 self.view(p, header_lines)
         # allocations at the top
@@ -1538,7 +1557,8 @@ def random_params(rng, prefix, allow_arrays=True):
         params.append(Param(f"{prefix}{k}", kind))
     if allow_arrays:
         for k in range(rng.choice([0, 1, 1, 2, 2, 3])):
-            ndim = 2 if rng.random() < 0.25 else 1
+            roll = rng.random()
+            ndim = 3 if roll < ARRAY_3D_RATE else 2 if roll < 0.25 + ARRAY_3D_RATE else 1
             if k and rng.random() < 0.5:
                 # same type as an earlier array: the inputs may alias them
                 first = next((p for p in params if p.ndim), None)

@@ -113,6 +113,8 @@ KNOWN_DEFECT_SWITCHES = {
           "not load",
     "A5": "np.arctan2/hypot/copysign of two int arrays of different types (Kiln's float type "
           "comes from their promotion: int16 with uint16 is float64, numpy's loop float32)",
+    "A6": "conditional expressions with a literal condition (`(-3) if True else x.size`: Kiln "
+          "types the join of both branches, CPython and numpy 2 the branch that runs)",
 }
 
 INT_LITERALS = [0, 1, -1, 2, 3, 5, 7, -3, 10, 100, 255, 1000, 2**31 - 1, -2**31, 2**31,
@@ -587,8 +589,11 @@ class FunctionGenerator:
         return f"{name}({args})"
 
     def e_conditional(self, kind, depth):
-        return (f"({self.expr(kind, depth + 1)} if {self.expr('bool', depth + 1)} "
-                f"else {self.expr(kind, depth + 1)})")
+        then = self.expr(kind, depth + 1)
+        condition = self.expr('bool', depth + 1)
+        if condition in ("True", "False") and self.avoid("A6"):
+            condition = self.e_compare("bool", depth + 1)
+        return f"({then} if {condition} else {self.expr(kind, depth + 1)})"
 
     def e_cast(self, kind, depth):
         if kind in NEW_INTS:
@@ -801,7 +806,9 @@ class FunctionGenerator:
         elif kind == "f32":
             sources = ["i8", "i16", "u8", "u16", "bool"]
         elif kind == "bool":
-            sources = [k for k in ELEMENT_KINDS if k != "bool"]
+            # np.isnan of an int array is a constant (folds, A4)
+            sources = [k for k in ELEMENT_KINDS if k != "bool"] if not self.avoid("A4") \
+                else ["f64", "f32"]
         else:
             sources = [k for k in INTS + ("bool",) if k != kind and promote(k, kind) == kind]
         terms = self.array_terms(shape, set(sources), full)
@@ -818,7 +825,7 @@ class FunctionGenerator:
             return f"np.{self.rng.choice(MATH_PREDICATES)}({text})"
         return f"({text} + {NP_DTYPE[kind]}({zero}))"
 
-    def array_scalar(self, kind, array_kind, result, op):
+    def array_scalar(self, kind, array_kind, result, op, in_place=None):
         """A scalar operand of kind `kind` beside an array of `array_kind`:
         a Python literal (weak) when that still gives `result`, else a typed
         expression."""
@@ -832,7 +839,9 @@ class FunctionGenerator:
         if weak_ok and self.rng.random() < 0.55:
             if literal == "bool":
                 if no_identity:
-                    return {"&": "False", "|": "True", "^": "True"}.get(op, "True")
+                    # a bool literal makes constants that fold (x & True is x)
+                    names = self.variables("bool")
+                    return self.rng.choice(names) if names else "True"
                 return self.rng.choice(["True", "False"])
             if literal == "float":
                 text = self.float_literal(array_kind if array_kind in ("f32", "f64") else "f64")
@@ -860,7 +869,7 @@ class FunctionGenerator:
         if no_identity and (not has_variable(text) or " * 0 + " in text):
             # a constant (np.int32(0), kiln.f32(1.0), (v * 0 + 1)) may be an identity
             if kind == "bool":
-                return {"&": "False", "|": "True", "^": "True"}.get(op, "True")
+                return {"&": "False", "|": "True", "^": "True"}.get(op or in_place, "True")
             text = f"{NP_DTYPE[kind]}({'2.5' if kind in FLOAT_KINDS_G else 3})"
         return text
 
@@ -898,8 +907,8 @@ class FunctionGenerator:
                 continue
             if form == "array":
                 other = self.a_expr(b, shape, depth + 1, full=False)
-                if other is None:
-                    continue
+                if other is None or (other == array and self.avoid("A4")):
+                    continue          # x | x, x - x (then | 0): folds to a copy
                 if self.rng.random() < 0.3:
                     return f"({other} {op} {array})"
                 return f"({array} {op} {other})"
@@ -956,6 +965,8 @@ class FunctionGenerator:
             op = self.rng.choice(["-", "~", "+"])
         else:
             op = self.rng.choice(["-", "-", "+"])
+        if op == "+" and self.avoid("A4"):
+            return None               # +x is a copy
         inner = self.a_expr(kind, shape, depth + 1, full)
         if inner and self.avoid("A4") and inner.startswith(f"({op}"):
             return None        # -(-x) and ~(~x) fold to a copy
@@ -968,7 +979,8 @@ class FunctionGenerator:
                 a = self.a_expr("bool", shape, depth + 1, full)
                 b = self.a_expr("bool", shape, depth + 1, full=False)
                 return f"np.{name}({a}, {b})" if a and b else None
-            source = self.rng.choice(["f64", "f64", "f32"] + ["i64", "i32", "u8"])
+            source = self.rng.choice(["f64", "f64", "f32"] + (
+                [] if self.avoid("A4") else ["i64", "i32", "u8"]))
             inner = self.a_expr(source, shape, depth + 1, full)
             return f"np.{self.rng.choice(MATH_PREDICATES)}({inner})" if inner else None
         if kind in INTS:
@@ -982,6 +994,8 @@ class FunctionGenerator:
                 return f"np.{name}({first})"
             second = self.a_expr(kind, shape, depth + 1, full=False) \
                 if self.rng.random() < 0.5 else self.array_scalar(kind, kind, kind, None)
+            if second == first and self.avoid("A4"):
+                return None           # np.minimum(x, x) is x
             return f"np.{name}({first}, {second})" if second else None
         if self.rng.random() < 0.65:
             name = self.rng.choice(ARRAY_UNARY_UFUNCS)
@@ -1136,7 +1150,7 @@ class FunctionGenerator:
                         self.rng.random() < 0.2 else shape
                     operand = self.a_expr(other, operand_shape, 1, full=False)
                 else:
-                    operand = self.array_scalar(other, kind, None, None) \
+                    operand = self.array_scalar(other, kind, None, None, in_place=op) \
                         if other == kind else self.array_scalar(other, kind, "?", op)
         finally:
             self.prefer_array = None

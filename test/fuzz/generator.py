@@ -13,6 +13,14 @@ only receives values whose join with the declared type is the declared type,
 and every loop has a bounded trip count (`for` over bounded ranges, `while`
 on a counter the body cannot touch).
 
+Whole-array expressions (`a_*` methods, `ARRAY_EXPRESSIONS`) are generated
+for a dtype and a *symbolic shape* (`VIEWS_1D`/`VIEWS_2D`: `x[1:]` and
+`x[:-1]` have one length, `m[i]` broadcasts against `m`), so most operands
+broadcast; some leaves are picked whatever their shape (`ARRAY_MISMATCH_RATE`)
+and the inputs' sizes differ now and then, which exercises numpy's
+ValueError. They are stored into new variables at the top level, into views
+(often of the array they read: overlap) and in place, and returned.
+
 Growing the generator: each construct is one method; `STATEMENTS` and
 `EXPRESSIONS` give their weights (0 disables one). A new language feature
 gets a method and a row here. `Config.avoid` names known compiler defects
@@ -25,7 +33,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from .semantics import int_range, promote
+from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
+                        same_kind, weak_promote)
 
 SCALAR_KINDS = ("bool", "i32", "i64", "f32", "f64")
 NUMERIC = ("i32", "i64", "f32", "f64")
@@ -37,6 +46,7 @@ NEW_INTS = ("u8", "u16", "u32", "u64", "i8", "i16")
 INTS = ("i32", "i64") + NEW_INTS
 NEW_ARRAY_KINDS = NEW_INTS + ("bool",)
 NEW_KIND_RATE = 0.15
+FLOAT_KINDS_G = ("f32", "f64")
 ANNOTATION = {"bool": "bool", "i64": "int", "f64": "float", "i32": "kiln.i32",
               "f32": "kiln.f32", **{k: f"kiln.{k}" for k in NEW_INTS}}
 NP_DTYPE = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "i32": "np.int32",
@@ -66,6 +76,10 @@ STATEMENTS = {
     "assign": 10, "augassign": 6, "if": 5, "for": 4, "while": 2, "store": 7,
     "augstore": 2, "tuple_swap": 2, "tuple_call": 2, "break": 2, "continue": 2,
     "early_return": 2, "raise": 1, "assert": 1,
+    # whole-array expressions: `y = a * x + 1.0` (top level only), stores
+    # into views (`x[1:] = x[:-1] + 1.0`, `m[i] = row`, `m[:, j] = 7.0`) and
+    # in-place operators (`x += y`, `x[1:] -= x[:-1]`)
+    "array_assign": 2, "array_store": 3, "array_augassign": 2,
 }
 # Expression constructs per result kind and their weights.
 EXPRESSIONS = {
@@ -90,6 +104,17 @@ KNOWN_DEFECT_SWITCHES = {
     "B14": "views of local allocations",
     "N1": "atan2/arctan2 of two constant operands (constant folding of atan2(0, 0) gives NaN)",
     "D1": "uint64 compared with (or min/max of) a negative Python int literal",
+    "A1": "np.minimum/np.maximum of bool arrays (Kiln gives int64, numpy bool)",
+    "A2": "np.fmod of int arrays (Kiln gives float64 and NaN for a zero divisor, numpy ints and 0)",
+    "A3": "helper calls among the scalar operands of an array expression (a helper that writes "
+          "an array the expression reads: Kiln reads it after the call, numpy before)",
+    "A4": "array operations that fold to a plain copy (`x * 1.0`, `x + 0`, `x | 0`, `x ** 1`, "
+          "`x32 * np.float64(1.0)` stored into float32): the module needs memrefCopy and does "
+          "not load",
+    "A5": "np.arctan2/hypot/copysign of two int arrays of different types (Kiln's float type "
+          "comes from their promotion: int16 with uint16 is float64, numpy's loop float32)",
+    "A6": "conditional expressions with a literal condition (`(-3) if True else x.size`: Kiln "
+          "types the join of both branches, CPython and numpy 2 the branch that runs)",
 }
 
 INT_LITERALS = [0, 1, -1, 2, 3, 5, 7, -3, 10, 100, 255, 1000, 2**31 - 1, -2**31, 2**31,
@@ -109,6 +134,81 @@ NP_BINARY = ["minimum", "maximum", "arctan2", "hypot", "power", "copysign", "fmo
 TRANSCENDENTAL = {"exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
                   "asin", "acos", "atan", "sinh", "cosh", "tanh", "atan2", "hypot", "pow",
                   "arcsin", "arccos", "arctan", "arctan2", "power"}
+
+# ------------------------------------------------------- array expressions
+# Weights of the array-valued expression constructs (FunctionGenerator.a_*).
+ARRAY_EXPRESSIONS = {"binop": 8, "unary": 1, "ufunc": 3}
+ARRAY_RETURN_RATE = 0.5       # array-returning functions that return an expression
+ARRAY_MISMATCH_RATE = 0.06    # leaves picked whatever their shape (ValueError paths)
+ELEMENT_KINDS = ("f64", "f32", "i64", "i32") + NEW_INTS + ("bool",)
+FLOAT_EXPONENTS = ["2", "3", "0", "1", "(-1)", "0.5", "2.0", "1.5", "(-2)", "(-0.5)", "3.0",
+                   "0.25"]
+FAST_EXPONENTS = {"2", "0", "1", "(-1)", "0.5", "2.0"}   # numpy's fast paths (no pow)
+INT_EXPONENTS = ["0", "1", "2", "3", "5"]
+ARRAY_UNARY_UFUNCS = NP_UNARY + ["absolute", "square"]
+ARRAY_BINARY_UFUNCS = ["arctan2", "hypot", "power", "copysign", "fmod", "minimum", "maximum"]
+# Views an array expression reads or a store writes. A view's shape is
+# symbolic: a tuple of dims ("n" for the common 1-D size of the inputs, "r"
+# and "c" for 2-D ones, "n-1", "h(n)" for half, "#3" for a constant size);
+# operands of one shape broadcast for sure, others sometimes do not. Each
+# axis spec: 0 keeps the dim, k > 0 takes k off, "h" halves it, "1" is a
+# size-1 axis (broadcasts), "u" another length, None drops the axis.
+VIEWS_1D = [("{a}", (0,)), ("{a}[::-1]", (0,)), ("{a}[:]", (0,)), ("{a}[1:]", (1,)),
+            ("{a}[:-1]", (1,)), ("{a}[-2::-1]", (1,)), ("{a}[2:]", (2,)), ("{a}[:-2]", (2,)),
+            ("{a}[1:-1]", (2,)), ("{a}[::2]", ("h",)), ("{a}[::-2]", ("h",)),
+            ("{a}[1::2]", ("u",)), ("{a}[:1]", ("1",))]
+VIEWS_2D = [("{a}", (0, 0)), ("{a}[::-1]", (0, 0)), ("{a}[:, ::-1]", (0, 0)),
+            ("{a}[:, :]", (0, 0)), ("{a}[1:]", (1, 0)), ("{a}[:-1]", (1, 0)),
+            ("{a}[:, 1:]", (0, 1)), ("{a}[:, :-1]", (0, 1)), ("{a}[1:-1, 1:-1]", (2, 2)),
+            ("{a}[2:, 1:-1]", (2, 2)), ("{a}[:-2, 1:-1]", (2, 2)), ("{a}[1:-1, 2:]", (2, 2)),
+            ("{a}[1:-1, :-2]", (2, 2)), ("{a}[::2]", ("h", 0)), ("{a}[:1]", ("1", 0)),
+            ("{a}[:, :1]", (0, "1")), ("{a}[{i}]", (None, 0)), ("{a}[{i}, :]", (None, 0)),
+            ("{a}[{i}, ::-1]", (None, 0)), ("{a}[{i}, 1:]", (None, 1)),
+            ("{a}[:, {j}]", (0, None)), ("{a}[1:, {j}]", (1, None))]
+VIEWS_3D = [("{a}", (0, 0, 0)), ("{a}[::-1]", (0, 0, 0)), ("{a}[:, ::-1]", (0, 0, 0)),
+            ("{a}[:, :, ::-1]", (0, 0, 0)), ("{a}[1:]", (1, 0, 0)), ("{a}[:, 1:]", (0, 1, 0)),
+            ("{a}[:, :, :-1]", (0, 0, 1)), ("{a}[:, 1:-1, 1:-1]", (0, 2, 2)),
+            ("{a}[:1]", ("1", 0, 0)), ("{a}[:, :1]", (0, "1", 0)), ("{a}[{i}]", (None, 0, 0)),
+            ("{a}[{i}, :, ::-1]", (None, 0, 0)), ("{a}[:, {j}]", (0, None, 0)),
+            ("{a}[{i}, {j}]", (None, None, 0)), ("{a}[:, :, {k}]", (0, 0, None))]
+VIEWS = {1: VIEWS_1D, 2: VIEWS_2D, 3: VIEWS_3D}
+ARRAY_3D_RATE = 0.06          # array parameters with three axes (array expressions only)
+
+
+def dim_minus(d, k):
+    if d.startswith("#"):
+        return f"#{max(int(d[1:]) - k, 0)}"
+    m = re.fullmatch(r"(.*)-(\d+)", d)
+    return f"{m.group(1)}-{int(m.group(2)) + k}" if m else f"{d}-{k}"
+
+
+def view_shape(shape, spec, template):
+    """The symbolic shape of a view `template` of an array of `shape`."""
+    out = []
+    for d, axis in zip(shape, spec):
+        if axis is None:
+            continue
+        if axis == "h":
+            out.append(f"#{(int(d[1:]) + 1) // 2}" if d.startswith("#") else f"h({d})")
+        elif axis == "1":
+            out.append("#1")
+        elif axis == "u":
+            out.append(f"u({d})")
+        else:
+            out.append(dim_minus(d, axis) if axis else d)
+    return tuple(out)
+
+
+def shape_fits(shape, target, full):
+    """Whether an operand of `shape` gives (full) or broadcasts to `target`."""
+    if full:
+        return shape == tuple(target)
+    return len(shape) <= len(target) and all(
+        a == b or a == "#1" for a, b in zip(reversed(shape), reversed(target)))
+
+
+def reversed_view(template):
+    return "::-" in template
 
 
 @dataclass
@@ -197,6 +297,12 @@ class FunctionGenerator:
         self.trip = 1                 # product of enclosing loops' trip bounds
         self.uses_transcendental = False
         self.uses_numpy_transcendental = False
+        self.shapes = {}              # array name -> symbolic shape (VIEWS_1D)
+        self.no_helper_calls = False  # A3: scalar operands of array expressions
+        self.prefer_array = None      # a store's target, read more often (overlap)
+        # 3-D arrays: only array expressions read and write them (the scalar
+        # constructs index 1-D and 2-D arrays), so they live apart
+        self.arrays3 = {}             # name -> (kind, 3, writable, reverse, local)
 
     # ------------------------------------------------------------ utilities
     def fresh(self, prefix):
@@ -483,8 +589,11 @@ class FunctionGenerator:
         return f"{name}({args})"
 
     def e_conditional(self, kind, depth):
-        return (f"({self.expr(kind, depth + 1)} if {self.expr('bool', depth + 1)} "
-                f"else {self.expr(kind, depth + 1)})")
+        then = self.expr(kind, depth + 1)
+        condition = self.expr('bool', depth + 1)
+        if condition in ("True", "False") and self.avoid("A6"):
+            condition = self.e_compare("bool", depth + 1)
+        return f"({then} if {condition} else {self.expr(kind, depth + 1)})"
 
     def e_cast(self, kind, depth):
         if kind in NEW_INTS:
@@ -573,6 +682,8 @@ class FunctionGenerator:
         return f"np.{name}({', '.join(args)})"
 
     def e_helper(self, kind, depth):
+        if self.no_helper_calls:
+            return None
         fitting = [h for h in self.helpers if h.returns == kind]
         if not fitting:
             return None
@@ -584,7 +695,8 @@ class FunctionGenerator:
         for p in helper.params:
             if p.ndim:
                 names = [n for n in self.arrays(p.kind)
-                         if self.scope.arrays[n][1] == p.ndim]
+                         if self.scope.arrays[n][1] == p.ndim] + [
+                    n for n, spec in self.arrays3.items() if spec[0] == p.kind and p.ndim == 3]
                 if not names:
                     return None
                 args.append(self.rng.choice(names))
@@ -623,6 +735,436 @@ class FunctionGenerator:
         module = self.rng.choice(["math", "np"])
         return f"{module}.{self.rng.choice(MATH_PREDICATES)}({self.expr('f64', depth + 1)})"
 
+    # ---------------------------------------------------- array expressions
+    def array_terms(self, shape, kinds=None, full=True, writable=False, any_shape=False,
+                    subscripts_only=False):
+        """(name, template, kind, shape) of the views (VIEWS_1D/2D) of arrays
+        in scope whose shape is `shape` (full) or broadcasts to it."""
+        out = []
+        for name, (kind, ndim, w, reverse, local) in [*self.scope.arrays.items(),
+                                                      *self.arrays3.items()]:
+            if (kinds is not None and kind not in kinds) or (writable and not w) \
+                    or name not in self.shapes:
+                continue
+            for template, spec in VIEWS[ndim]:
+                if subscripts_only and template == "{a}":
+                    continue
+                if template != "{a}" and local and self.avoid("B14"):
+                    continue
+                if writable and self.avoid("B6") and (reverse or reversed_view(template)):
+                    continue
+                view = view_shape(self.shapes[name], spec, template)
+                if any_shape and (len(view) == len(shape) if full else len(view) <= len(shape)) \
+                        or shape_fits(view, shape, full):
+                    out.append((name, template, kind, view))
+        return out
+
+    def choose_term(self, terms):
+        if self.prefer_array:
+            preferred = [t for t in terms if t[0] == self.prefer_array]
+            if preferred and self.rng.random() < 0.5:
+                return self.rng.choice(preferred)
+        return self.rng.choice(terms)
+
+    def term_text(self, term):
+        name, template = term[0], term[1]
+        i = self.index(name, 0, 0) if "{i}" in template else ""
+        j = self.index(name, 1, 0) if "{j}" in template else ""
+        k = self.index(name, 2, 0) if "{k}" in template else ""
+        return template.format(a=name, i=i, j=j, k=k)
+
+    def a_expr(self, kind, shape, depth, full=True):
+        """An array expression of dtype `kind` whose shape is `shape` (full)
+        or broadcasts to it; None when the arrays in scope cannot make one."""
+        if depth >= 2 or self.rng.random() < 0.35:
+            return self.a_leaf(kind, shape, full) or self.a_convert(kind, shape, full) or (
+                self.a_op(kind, shape, depth, full) if depth < 2 else None)
+        return self.a_op(kind, shape, depth, full) or self.a_leaf(kind, shape, full) or \
+            self.a_convert(kind, shape, full)
+
+    def a_op(self, kind, shape, depth, full=True):
+        """An array expression with an operator or ufunc at its top."""
+        for _ in range(4):
+            choice = self.pick(ARRAY_EXPRESSIONS, list(ARRAY_EXPRESSIONS))
+            text = getattr(self, "a_" + choice)(kind, shape, depth, full)
+            if text:
+                return text
+        return None
+
+    def a_leaf(self, kind, shape, full=True):
+        mismatch = self.rng.random() < ARRAY_MISMATCH_RATE
+        terms = self.array_terms(shape, {kind}, full, any_shape=mismatch)
+        if not terms and mismatch:
+            terms = self.array_terms(shape, {kind}, full)
+        return self.term_text(self.choose_term(terms)) if terms else None
+
+    def a_convert(self, kind, shape, full=True):
+        """A view of another dtype made `kind` by an operator (`x_i32 * 1.0`
+        is float64, `x_u8 + np.int32(0)` int32, np.isfinite(x) bool)."""
+        if kind == "f64":
+            sources = [k for k in ELEMENT_KINDS if k != kind]
+        elif kind == "f32":
+            sources = ["i8", "i16", "u8", "u16", "bool"]
+        elif kind == "bool":
+            # np.isnan of an int array is a constant (folds, A4)
+            sources = [k for k in ELEMENT_KINDS if k != "bool"] if not self.avoid("A4") \
+                else ["f64", "f32"]
+        else:
+            sources = [k for k in INTS + ("bool",) if k != kind and promote(k, kind) == kind]
+        terms = self.array_terms(shape, set(sources), full)
+        if not terms:
+            return None
+        term = self.choose_term(terms)
+        text, source = self.term_text(term), term[2]
+        one, zero = ("2.0", "1") if self.avoid("A4") else ("1.0", "0")
+        if kind == "f64":
+            return f"({text} * np.float64({one}))" if source == "f32" else f"({text} * {one})"
+        if kind == "f32":
+            return f"({text} * kiln.f32({one}))"
+        if kind == "bool":
+            return f"np.{self.rng.choice(MATH_PREDICATES)}({text})"
+        return f"({text} + {NP_DTYPE[kind]}({zero}))"
+
+    def array_scalar(self, kind, array_kind, result, op, in_place=None):
+        """A scalar operand of kind `kind` beside an array of `array_kind`:
+        a Python literal (weak) when that still gives `result`, else a typed
+        expression."""
+        literal = {"f64": "float", "f32": "float", "bool": "bool"}.get(kind, "int")
+        try:
+            weak_ok = array_arithmetic_kind(op, weak_promote(array_kind, literal)) == result \
+                if op else weak_promote(array_kind, literal) == array_kind == kind
+        except TypeError:
+            weak_ok = False
+        no_identity = self.avoid("A4")
+        if weak_ok and self.rng.random() < 0.55:
+            if literal == "bool":
+                if no_identity:
+                    # a bool literal makes constants that fold (x & True is x)
+                    names = self.variables("bool")
+                    return self.rng.choice(names) if names else "True"
+                return self.rng.choice(["True", "False"])
+            if literal == "float":
+                text = self.float_literal(array_kind if array_kind in ("f32", "f64") else "f64")
+                if no_identity and text in ("0.0", "1.0", "(-0.0)"):
+                    text = "2.5"
+                return text
+            if array_kind in INTS and array_kind != "i64":
+                if self.rng.random() < 0.03 and not (array_kind == "i32" and self.avoid("B7")):
+                    # NEP 50: a Python int the array's dtype cannot hold raises
+                    lo, hi = int_range(array_kind)
+                    if array_kind == "u64":
+                        return "(-1)"     # 2**64 does not fit Kiln's 64-bit literals
+                    return str(hi + 1) if lo == 0 or self.rng.random() < 0.5 else f"({lo - 1})"
+                value = self.rng.choice([v for v in SMALL_INTS + [100, 127] if fits(array_kind, v)
+                                         and not (no_identity and v in (0, 1, -1))])
+                return f"({value})" if value < 0 else str(value)
+            text = self.int_literal() if array_kind == "i64" else self.rng.choice(
+                ["0", "1", "2", "3", "(-1)", "7"])
+            return "3" if no_identity and text in ("0", "1", "(-1)") else text
+        saved, self.no_helper_calls = self.no_helper_calls, self.avoid("A3")
+        try:
+            text = self.expr(kind, 2)
+        finally:
+            self.no_helper_calls = saved
+        if no_identity and (not has_variable(text) or " * 0 + " in text):
+            # a constant (np.int32(0), kiln.f32(1.0), (v * 0 + 1)) may be an identity
+            if kind == "bool":
+                return {"&": "False", "|": "True", "^": "True"}.get(op or in_place, "True")
+            text = f"{NP_DTYPE[kind]}({'2.5' if kind in FLOAT_KINDS_G else 3})"
+        return text
+
+    def binop_pairs(self, kind, op):
+        """(array kind, other kind) whose array operator gives `kind`."""
+        pairs = []
+        for a in ELEMENT_KINDS:
+            for b in ELEMENT_KINDS:
+                try:
+                    if array_arithmetic_kind(op, promote(a, b)) == kind:
+                        pairs.append((a, b))
+                except TypeError:
+                    pass
+        return pairs
+
+    def a_binop(self, kind, shape, depth, full=True):
+        if kind == "bool":
+            ops, weights = ["&", "|", "^"], [1, 1, 1]
+        elif kind in INTS:
+            ops, weights = ["+", "-", "*", "**", "&", "|", "^"], [4, 4, 4, 1, 1, 1, 1]
+        else:
+            ops, weights = ["+", "-", "*", "/", "**"], [4, 4, 4, 3, 2]
+        op = self.rng.choices(ops, weights)[0]
+        if op == "**":
+            return self.a_power(kind, shape, depth, full)
+        pairs = self.binop_pairs(kind, op)
+        if not pairs:
+            return None
+        same = (kind, kind) if (kind, kind) in pairs else None
+        for _ in range(3):
+            a, b = same if same and self.rng.random() < 0.6 else self.rng.choice(pairs)
+            form = self.rng.choices(["array", "scalar", "scalar-first"], [5, 4, 1])[0]
+            array = self.a_expr(a, shape, depth + 1, full)
+            if array is None:
+                continue
+            if form == "array":
+                other = self.a_expr(b, shape, depth + 1, full=False)
+                if other is None or (other == array and self.avoid("A4")):
+                    continue          # x | x, x - x (then | 0): folds to a copy
+                if self.rng.random() < 0.3:
+                    return f"({other} {op} {array})"
+                return f"({array} {op} {other})"
+            scalar = self.array_scalar(b, a, kind, op)
+            if form == "scalar-first":
+                return f"({scalar} {op} {array})"
+            return f"({array} {op} {scalar})"
+        return None
+
+    def a_power(self, kind, shape, depth, full=True):
+        if kind == "bool":
+            return None
+        base = self.a_expr(kind, shape, depth + 1, full)
+        if base is None:
+            return None
+        if kind in INTS:
+            return f"({base} ** {self.rng.choice(self.int_exponents())})"
+        roll = self.rng.random()
+        exponent = None
+        if 0.55 <= roll < 0.7:
+            saved, self.no_helper_calls = self.no_helper_calls, self.avoid("A3")
+            candidate = self.expr(kind, 2)
+            self.no_helper_calls = saved
+            # a variable exponent: pow (a constant one takes numpy's fast paths)
+            exponent = candidate if has_variable(candidate) else None
+        elif 0.7 <= roll < 0.85:
+            exponent = self.a_expr(kind, shape, depth + 1, full=False)
+        elif roll >= 0.85:
+            literal = self.rng.choice(["2.0", "0.5", "10.0", "(-1.5)", "1.0", "2"])
+            self.mark_transcendental()
+            return f"({literal} ** {base})"
+        if exponent is None:
+            exponent = self.rng.choice(self.float_exponents())
+            if exponent not in FAST_EXPONENTS:
+                self.mark_transcendental()
+        else:
+            self.mark_transcendental()
+        return f"({base} ** {exponent})"
+
+    def int_exponents(self):
+        return [e for e in INT_EXPONENTS if not (e == "1" and self.avoid("A4"))]
+
+    def float_exponents(self):
+        return [e for e in FLOAT_EXPONENTS if not (e == "1" and self.avoid("A4"))]
+
+    def mark_transcendental(self):
+        self.uses_transcendental = True
+        self.uses_numpy_transcendental = True
+
+    def a_unary(self, kind, shape, depth, full=True):
+        if kind == "bool":
+            op = "~"
+        elif kind in INTS:
+            op = self.rng.choice(["-", "~", "+"])
+        else:
+            op = self.rng.choice(["-", "-", "+"])
+        if op == "+" and self.avoid("A4"):
+            return None               # +x is a copy
+        inner = self.a_expr(kind, shape, depth + 1, full)
+        if inner and self.avoid("A4") and inner.startswith(f"({op}"):
+            return None        # -(-x) and ~(~x) fold to a copy
+        return f"({op}{inner})" if inner else None
+
+    def a_ufunc(self, kind, shape, depth, full=True):
+        if kind == "bool":
+            if self.rng.random() < 0.2 and not self.avoid("A1"):
+                name = self.rng.choice(["minimum", "maximum"])
+                a = self.a_expr("bool", shape, depth + 1, full)
+                b = self.a_expr("bool", shape, depth + 1, full=False)
+                return f"np.{name}({a}, {b})" if a and b else None
+            source = self.rng.choice(["f64", "f64", "f32"] + (
+                [] if self.avoid("A4") else ["i64", "i32", "u8"]))
+            inner = self.a_expr(source, shape, depth + 1, full)
+            return f"np.{self.rng.choice(MATH_PREDICATES)}({inner})" if inner else None
+        if kind in INTS:
+            names = ["abs", "absolute", "square", "minimum", "maximum"] + (
+                [] if self.avoid("A2") else ["fmod"])
+            name = self.rng.choice(names)
+            first = self.a_expr(kind, shape, depth + 1, full)
+            if first is None:
+                return None
+            if name in ("abs", "absolute", "square"):
+                return f"np.{name}({first})"
+            second = self.a_expr(kind, shape, depth + 1, full=False) \
+                if self.rng.random() < 0.5 else self.array_scalar(kind, kind, kind, None)
+            if second == first and self.avoid("A4"):
+                return None           # np.minimum(x, x) is x
+            return f"np.{name}({first}, {second})" if second else None
+        if self.rng.random() < 0.65:
+            name = self.rng.choice(ARRAY_UNARY_UFUNCS)
+            source = kind
+            if self.rng.random() < 0.2 and name not in ("abs", "absolute", "square"):
+                source = self.rng.choice(["i32", "i64", "u32", "u64"] if kind == "f64"
+                                         else ["i16", "u16"])
+            inner = self.a_expr(source, shape, depth + 1, full)
+            if inner is None:
+                return None
+            args = [inner]
+        else:
+            name = self.rng.choice(ARRAY_BINARY_UFUNCS)
+            if name == "hypot" and self.avoid("B11"):
+                name = "arctan2"
+            if name == "copysign" and self.avoid("B13"):
+                name = "fmod"
+            kinds = (kind, kind)
+            if name in ("arctan2", "hypot", "copysign") and self.rng.random() < 0.15 and \
+                    not self.avoid("A5"):
+                # two int arrays: numpy's loop is the smallest float both cast to
+                kinds = self.rng.choice([("i16", "u16"), ("u16", "i8"), ("i16", "u8"),
+                                         ("i32", "u16")] if kind == "f32" else
+                                        [("i32", "u32"), ("i64", "u16"), ("u32", "i8")])
+                if kind == "f32":
+                    kinds = kinds if kinds != ("i32", "u16") else ("i16", "i16")
+            first = self.a_expr(kinds[0], shape, depth + 1, full)
+            if first is None:
+                return None
+            second = self.a_expr(kinds[1], shape, depth + 1, full=False) \
+                if self.rng.random() < 0.5 or kinds[1] != kind else \
+                self.array_scalar(kind, kind, kind, None)
+            if second is None:
+                return None
+            args = [first, second] if self.rng.random() < 0.75 else [second, first]
+        if name in TRANSCENDENTAL:
+            self.mark_transcendental()
+        return f"np.{name}({', '.join(args)})"
+
+    def array_result(self, kind, ndim):
+        """A returned array expression of dtype `kind` and `ndim` axes."""
+        drivers = [t for t in self.array_terms(("?",) * ndim, any_shape=True)
+                   if len(t[3]) == ndim]
+        for _ in range(3):
+            if not drivers:
+                return None
+            text = self.a_op(kind, self.rng.choice(drivers)[3], 0)
+            if text:
+                return text
+        return None
+
+    def s_array_assign(self, depth):
+        """`y = <array expression>`: a new array (top level only)."""
+        if depth or self.loop_depth:
+            return False
+        drivers = [t for n in (1, 2, 3) for t in self.array_terms(("?",) * n, any_shape=True)]
+        if not drivers:
+            return False
+        driver = self.rng.choice(drivers)
+        kind = driver[2] if self.rng.random() < 0.7 else self.rng.choice(ELEMENT_KINDS)
+        text = self.a_op(kind, driver[3], 0)
+        if text is None:
+            return False
+        name = self.fresh("y")
+        self.emit(depth, f"{name} = {text}")
+        ndim = len(driver[3])
+        (self.arrays3 if ndim == 3 else self.scope.arrays)[name] = (kind, ndim, True, False, True)
+        self.shapes[name] = driver[3]
+
+    def s_array_store(self, depth):
+        """`x[a:b] = value`, `m[i] = row`, `m[:, j] = 7.0`: the value (an
+        array expression, often of the same array: overlap, or a scalar)
+        broadcast to the view."""
+        targets = [t for n in (1, 2, 3) for t in self.array_terms(
+            ("?",) * n, writable=True, any_shape=True, subscripts_only=True)]
+        if not targets:
+            return False
+        name, template, kind, shape = self.rng.choice(targets)
+        target = self.term_text((name, template))
+        if self.rng.random() < 0.35:
+            value = self.view_scalar(kind)
+        else:
+            if kind in FLOAT_KINDS_G:
+                sources = [kind] * 6 + list(ELEMENT_KINDS)
+            elif kind == "bool":
+                sources = ["bool"] * 4 + list(INTS)
+            else:
+                sources = [kind] * 6 + list(INTS + ("bool",))
+            value_shape = shape[1:] if len(shape) >= 2 and self.rng.random() < 0.15 else shape
+            self.prefer_array = name
+            try:
+                value = self.a_expr(self.rng.choice(sources), value_shape, 1)
+            finally:
+                self.prefer_array = None
+            if value is None:
+                return False
+        self.emit(depth, f"{target} = {value}")
+
+    def view_scalar(self, kind):
+        """A scalar stored into a view of dtype `kind`: converted as numpy
+        does (ints wrap, a Python int that does not fit raises); a float into
+        an int view is mostly kept finite and in range (NaN, inf and beyond
+        int64 raise as in numpy; beyond a narrow type's range C leaves it
+        undefined, so never)."""
+        if kind in FLOAT_KINDS_G or kind == "bool":
+            return self.expr(kind if self.rng.random() < 0.7 else
+                             self.rng.choice(NUMERIC + ("bool",)), 1)
+        source = kind if self.rng.random() < 0.7 else self.rng.choice(
+            INTS + ("bool", "f64", "f32"))
+        if source not in FLOAT_KINDS_G:
+            return self.expr(source, 1)
+        value = self.expr(source, 1)
+        if kind in ("i64", "i32"):
+            return value if self.rng.random() < 0.3 else f"float(max(min({value}, 1e18), -1e18))"
+        lo, hi = int_range(kind)
+        return f"min(max({value}, {float(lo)!r}), {float(min(hi, 10**18))!r})"
+
+    def s_array_augassign(self, depth):
+        """`x += y`, `x[1:] -= x[:-1]`, `m[:, j] *= 2.0`: in place, numpy's
+        same_kind rule for the result."""
+        targets = [t for n in (1, 2, 3) for t in self.array_terms(
+            ("?",) * n, writable=True, any_shape=True)]
+        if not targets:
+            return False
+        name, template, kind, shape = self.rng.choice(targets)
+        target = self.term_text((name, template))
+        if kind == "bool":
+            ops = ["&", "|", "^"]
+        elif kind in INTS:
+            ops = ["+", "-", "*", "**", "&", "|", "^"]
+        else:
+            ops = ["+", "-", "*", "/", "**"]
+        op = self.rng.choice(ops)
+        self.prefer_array = name
+        try:
+            if op == "**":
+                if kind in INTS:
+                    operand = self.rng.choice(self.int_exponents())
+                elif self.rng.random() < 0.7:
+                    operand = self.rng.choice(self.float_exponents())
+                    if operand not in FAST_EXPONENTS:
+                        self.mark_transcendental()
+                else:
+                    operand = self.a_expr(kind, shape, 1, full=False)
+                    self.mark_transcendental()
+            else:
+                kinds = [v for v in ELEMENT_KINDS if self.in_place_ok(op, kind, v)]
+                other = kind if kind in kinds and self.rng.random() < 0.6 else \
+                    self.rng.choice(kinds)
+                if self.rng.random() < 0.6:
+                    operand_shape = shape[1:] if len(shape) >= 2 and \
+                        self.rng.random() < 0.2 else shape
+                    operand = self.a_expr(other, operand_shape, 1, full=False)
+                else:
+                    operand = self.array_scalar(other, kind, None, None, in_place=op) \
+                        if other == kind else self.array_scalar(other, kind, "?", op)
+        finally:
+            self.prefer_array = None
+        if operand is None:
+            return False
+        self.emit(depth, f"{target} {op}= {operand}")
+
+    @staticmethod
+    def in_place_ok(op, target, other):
+        try:
+            return same_kind(array_arithmetic_kind(op, promote(target, other)), target)
+        except TypeError:
+            return False
+
     # ----------------------------------------------------------- statements
     def block(self, depth, count):
         start = len(self.lines)
@@ -641,6 +1183,10 @@ class FunctionGenerator:
             allowed += ["if", "for", "while"]
         if self.loop_depth:
             allowed += ["break", "continue"]
+        if self.scope.arrays or self.arrays3:
+            allowed += ["array_store", "array_augassign"]
+            if depth == 0:
+                allowed.append("array_assign")
         if self.loop_depth and self.avoid("B3"):
             allowed = [a for a in allowed if a not in ("tuple_swap", "tuple_call")]
         for _ in range(10):
@@ -884,6 +1430,10 @@ class FunctionGenerator:
             return self.expr(self.value_kind_for(r))
         if r[0] == "tuple":
             return ", ".join(self.expr(k) for k in r[1])
+        if self.rng.random() < ARRAY_RETURN_RATE:
+            text = self.array_result(r[1], r[2])
+            if text:
+                return text
         return self.result_array
 
     # ------------------------------------------------------------ functions
@@ -893,12 +1443,16 @@ class FunctionGenerator:
         self.result_array = None
         for p in params:
             if p.ndim:
-                self.scope.arrays[p.name] = (p.kind, p.ndim, True, False, False)
+                (self.arrays3 if p.ndim == 3 else self.scope.arrays)[p.name] = (
+                    p.kind, p.ndim, True, False, False)
+                # the inputs' 1-D arrays share one size, 2-D ones one shape (mostly),
+                # and 3-D ones are some of those shapes stacked (inputs.py)
+                self.shapes[p.name] = {1: ("n",), 2: ("r", "c"), 3: ("d", "r", "c")}[p.ndim]
             else:
                 self.scope.scalars[p.name] = p.kind
         header_lines = []
         # views of parameters, at the top
-        for p in [p for p in params if p.ndim]:
+        for p in [p for p in params if p.ndim in (1, 2)]:
             if self.rng.random() < 0.35:
                 self.view(p, header_lines)
         # allocations at the top
@@ -953,6 +1507,19 @@ class FunctionGenerator:
         writable = self.scope.arrays[p.name][2]
         lines.append(f"    {name} = {text}")
         self.scope.arrays[name] = (p.kind, ndim, writable, reverse, local)
+        base = self.shapes.get(p.name, (f"u({p.name})",) * p.ndim)
+        if text in (f"{p.name}[::-1]", f"{p.name}[::-1, :]"):
+            self.shapes[name] = base
+        elif text == f"{p.name}[::2]":
+            self.shapes[name] = view_shape(base, ("h",), text)
+        elif text.endswith(", :]"):
+            self.shapes[name] = (base[1],)
+        elif text.startswith(f"{p.name}[:, "):
+            self.shapes[name] = (base[0],)
+        elif ndim == 2:
+            self.shapes[name] = view_shape(base, (2, "h"), text)
+        else:
+            self.shapes[name] = (f"u({name})",)
 
     def allocate(self, kind, ndim, lines, init):
         name = self.fresh("t")
@@ -966,6 +1533,11 @@ class FunctionGenerator:
                       self.rng.choice(ints) if self.rng.random() < 0.2 else "3"]
         shape = self.rng.choice(sizes) if ndim == 1 else \
             f"({self.rng.choice(sizes[:4])}, {self.rng.choice(sizes[:4])})"
+        dims = [shape] if ndim == 1 else shape[1:-1].split(", ")
+        self.shapes[name] = tuple(
+            f"#{d}" if d.isdigit() else
+            self.shapes.get(d[4:-1], (f"u({name})",))[0] if d.startswith("len(") else
+            f"u({name})" for d in dims)
         function = self.rng.choice(["zeros", "ones", "empty"]) if init else \
             self.rng.choice(["zeros", "ones"])
         dtype = "" if kind == "f64" and self.rng.random() < 0.5 else f", dtype={NP_DTYPE[kind]}"
@@ -988,7 +1560,7 @@ class FunctionGenerator:
 
 def has_variable(text):
     """Does generated expression text read a variable (so it cannot fold)?"""
-    return re.search(r"\b(p|q|v|x|t|i|w|view)\d", text) is not None
+    return re.search(r"\b(p|q|v|x|t|i|w|y|view)\d", text) is not None
 
 
 def random_params(rng, prefix, allow_arrays=True):
@@ -999,7 +1571,8 @@ def random_params(rng, prefix, allow_arrays=True):
         params.append(Param(f"{prefix}{k}", kind))
     if allow_arrays:
         for k in range(rng.choice([0, 1, 1, 2, 2, 3])):
-            ndim = 2 if rng.random() < 0.25 else 1
+            roll = rng.random()
+            ndim = 3 if roll < ARRAY_3D_RATE else 2 if roll < 0.25 + ARRAY_3D_RATE else 1
             if k and rng.random() < 0.5:
                 # same type as an earlier array: the inputs may alias them
                 first = next((p for p in params if p.ndim), None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -106,7 +107,31 @@ def kiln_build(path, outdir, timeout=600):
     name = os.path.splitext(os.path.basename(path))[0]
     with open(os.path.join(outdir, f"{name}.kiln.json"), encoding="utf-8") as handle:
         record = json.load(handle)
+    problem = load_problem(outdir, name, env)
+    if problem:
+        return BuildOutcome("build", problem)
     return BuildOutcome("ok", result.stderr, record, outdir)
+
+
+LOADER = """
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("kiln_fuzz_load_check", os.path.join(*sys.argv[1:]))
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+"""
+
+
+def load_problem(outdir, name, env):
+    """Why the built module cannot be imported (an extension with an
+    undefined symbol, ...), or "": a build failure, not a crash of every
+    call."""
+    result = subprocess.run([sys.executable, "-c", LOADER, outdir, f"{name}.py"],
+                            capture_output=True, text=True, env=env, timeout=120)
+    if result.returncode == 0:
+        return ""
+    last = (result.stderr.strip().splitlines() or ["?"])[-1]
+    last = re.sub(r"/\S+: ", "", last)       # paths differ from build to build
+    return f"error: the built module does not load: {last}"
 
 
 def build_key(detail):
@@ -116,6 +141,8 @@ def build_key(detail):
         text = text.split("; its MLIR is in")[0]
         return ("build", text.split("'")[0][:80])
     for line in detail.splitlines():
+        if "the built module does not load" in line:
+            return ("build", line.split("error:", 1)[1].strip()[:120])
         if "error:" in line and "kiln: error: kilnc failed" not in line:
             text = line.split("error:", 1)[1].strip()
             return ("build", text.split("'")[0][:60])
@@ -172,7 +199,10 @@ class Runner:
     def build_failed(self, program, outcome):
         if outcome.status == "rejected":
             self.report.counts["fallback"] += 1
-            self.report.fallback_reasons[outcome.detail.splitlines()[-1][:160]] += 1
+            reasons = [line.split("warning: ", 1)[1] for line in outcome.detail.splitlines()
+                       if "warning: " in line]
+            reason = reasons[0] if reasons else outcome.detail.splitlines()[-1]
+            self.report.fallback_reasons[normalize_reason(reason)] += 1
             return
         self.report.counts["build"] += 1
         self.report.failures.append(Failure(

@@ -108,6 +108,26 @@ def make_recipe(seed, index, params, k):
             else:
                 base, index_ = fill(rng, p.kind, n + 3, edgy), (slice(3, None),)
             transpose = False
+        elif p.ndim == 3:
+            # a stack of the 2-D shape (so it broadcasts with the 2-D arrays);
+            # its own generator keeps the 1-D/2-D draws as they were
+            extra = random.Random(f"{seed}:{index}:input:{k}:3d:{len(args)}")
+            depth = extra.choice([2, 1, 3, 0, 2]) if k else 2
+            rows, cols = common_shape if extra.random() < 0.75 else extra.choice(SHAPES)
+            layout = extra.choice(["plain", "plain", "transposed", "strided", "reversed"]) \
+                if k else "plain"
+            transpose = layout == "transposed"
+            count = depth * rows * cols
+            if transpose:
+                base = fill(rng, p.kind, count, edgy).reshape(cols, rows, depth)
+                index_ = (slice(None),) * 3
+            elif layout == "strided":
+                base = fill(rng, p.kind, 2 * count, edgy).reshape(depth, rows, 2 * cols)
+                index_ = (slice(None), slice(None), slice(None, None, 2))
+            else:
+                base = fill(rng, p.kind, count, edgy).reshape(depth, rows, cols)
+                index_ = ((slice(None, None, -1),) if layout == "reversed" else (slice(None),)) \
+                    + (slice(None),) * 2
         else:
             rows, cols = common_shape if rng.random() < 0.75 else rng.choice(SHAPES)
             layout = rng.choice(["plain", "plain", "transposed", "strided", "reversed"]) if k \

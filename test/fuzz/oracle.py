@@ -47,6 +47,25 @@ def annotation_spec(node):
     return None
 
 
+CASTS = {"float64", "float32", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16",
+         "uint8", "double", "single", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
+         "u16", "u8"}
+
+
+def is_constant(node) -> bool:
+    """Whether Kiln knows this exponent's value at compile time: a number
+    literal, a negated one, or a cast of one (`kiln.f32(0.5)`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return is_constant(node.operand)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "kiln") \
+            and node.func.attr in CASTS and len(node.args) == 1 and not node.keywords:
+        return is_constant(node.args[0])
+    return False
+
+
 def rt(name):
     return ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()), attr=name, ctx=ast.Load())
 
@@ -95,6 +114,9 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
+        if isinstance(node.op, ast.Pow) and is_constant(node.value):
+            # `x **= 2` on an array: numpy's fast path for a constant
+            node.value = rt_call("constant_exponent", node.value)
         if isinstance(node.target, ast.Name) and node.target.id in self.declared:
             load = ast.Name(id=node.target.id, ctx=ast.Load())
             # Through semantics.binop like any operator (a bare BinOp here
@@ -116,6 +138,8 @@ class _Rewriter(ast.NodeTransformer):
         symbol = self.OPS.get(type(node.op))
         if symbol is None:
             return node
+        if symbol == "**" and is_constant(node.right):
+            node.right = rt_call("constant_exponent", node.right)
         return ast.copy_location(rt_call("binop", ast.Constant(symbol), node.left, node.right),
                                  node)
 
@@ -183,6 +207,7 @@ class Runtime:
     binop = staticmethod(S.binop)
     argument = staticmethod(S.argument)
     conditional = staticmethod(S.conditional)
+    constant_exponent = S.ConstantExponent
 
     @staticmethod
     def unpack(kinds, value):

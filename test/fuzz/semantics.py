@@ -36,6 +36,23 @@ the differences docs/language.md documents, and where every typed value is a
   range) into an integer array is undefined in numpy and in the documented
   subset: it raises `OutsideDomain`, and the harness discards that input.
 
+* **Whole-array expressions** (`a * x + 1.0`, `np.sin(x)`, `x[1:] = x[:-1]`,
+  `x += y`): an operator or ufunc with an `Array` operand gives a new
+  `Array`, computed by numpy (errstate "ignore": `x / 0` is inf) in the
+  dtype Kiln's rules give -- the operands' `promote`, a Python number weak
+  (`x32 * 2.5` is float32), a `Num` strong (`x32 * p` with `p: float` is
+  float64, where numpy 2 would give float32) -- with numpy's broadcasting and
+  its exact ValueError texts. `**` with a constant exponent takes numpy's
+  fast paths as Kiln does (`x ** 2` is x*x, `** 0.5` sqrt, `** -1` 1/x, `**
+  1` a copy, `** 0` ones); transcendental ufuncs and the other `**` are
+  glibc's libm element by element. A store into a view converts as numpy's
+  assignment (the right side read whole first; a float scalar into an int
+  view: NaN -> ValueError, inf and beyond int64 -> OverflowError), an
+  in-place operator checks numpy's output shape and same_kind cast. Where
+  Kiln's typing is not numpy's for arrays (np.minimum of bool arrays,
+  np.fmod of int arrays, float ufuncs of two int dtypes), the oracle is
+  numpy (FINDINGS.md, A1, A2, A5).
+
 Anything the oracle cannot give one documented answer for raises
 `OutsideDomain`; such inputs are counted ("discarded") and never compared.
 """
@@ -343,6 +360,11 @@ def shift(op, a, b, bits):
 
 
 def binop(op, x, y):
+    constant = isinstance(y, ConstantExponent)
+    if constant:
+        y = y.value
+    if isinstance(x, Array) or isinstance(y, Array):
+        return array_binop(op, x, y, constant)
     kind, weak = common(x, y)
     if op == "**" and kind == "i32":
         kind = "i64"
@@ -533,8 +555,11 @@ class Array:
     def __setitem__(self, key, value):
         key = self._index(key)
         self._check(key)
+        if isinstance(self.a[key], _np.ndarray):
+            self._store_view(self.a[key], value)
+            return
         if isinstance(value, Array):
-            raise TypeError("assigning to a slice is not supported")
+            raise TypeError("an array stored into an element")
         vk, _, v = parts(value)
         if self.kind in INT_KINDS:
             if isinstance(v, float):
@@ -550,6 +575,37 @@ class Array:
         else:
             self.a[key] = fit(self.kind, v)
 
+    def _store_view(self, view, value):
+        """`x[a:b] = value`, `m[i] = row`: numpy's assignment to a view (the
+        value converted to the view's dtype and broadcast to its shape, the
+        right side read whole before anything is written)."""
+        if isinstance(value, Array):
+            if value.a.ndim > view.ndim:
+                raise TypeError("an array stored into a view of fewer dimensions")
+            if value.kind in FLOAT_KINDS and self.kind in INT_KINDS:
+                raise TypeError("a float array stored into an int view (not in the subset)")
+            check_assignable(value.a.shape, view.shape)
+            with _np.errstate(all="ignore"):
+                view[...] = value.a.astype(self.a.dtype)     # astype copies first
+            return
+        kind, weak, v = parts(value)
+        if self.kind in INT_KINDS and isinstance(v, float):
+            # numpy converts a float scalar through a Python int (and so
+            # does Kiln): NaN and infinity raise, then 64 bits
+            if _math.isnan(v):
+                raise ValueError("cannot convert float NaN to integer")
+            if _math.isinf(v):
+                raise OverflowError("cannot convert float infinity to integer")
+            if not -2.0**63 <= v < 2.0**63:
+                raise OverflowError("Python int too large to convert to C long")
+            v = int(v)
+            if self.kind not in ("i64", "i32") and not \
+                    int_range(self.kind)[0] <= v <= int_range(self.kind)[1]:
+                raise OutsideDomain("float outside a narrow int type's range (C cast UB)")
+        elif self.kind in INT_KINDS and weak == "int":
+            check_literal(self.kind, v)     # numpy 2: x8[1:] = 300 raises
+        view[...] = fit(self.kind, v)
+
     def __len__(self):
         return self.a.shape[0]
 
@@ -564,6 +620,319 @@ class Array:
     @property
     def size(self):
         return Num("i64", self.a.size)
+
+
+# --------------------------------------------------------- array expressions
+# Whole-array operators and ufuncs (docs/language.md; Kiln's
+# array_expressions.py): numpy's elementwise semantics and broadcasting, with
+# Kiln's typing of the operands. An operand is an `Array` (its dtype's kind,
+# typed) or a scalar: a Python number is weak (NEP 50: `x32 * 2.5` is
+# float32), a `Num` is typed (a `float` parameter is float64, so `x32 * p` is
+# float64 in Kiln where numpy 2 would give float32). Every result is a new
+# `Array`; nothing is computed lazily (numpy's order of evaluation).
+# Transcendental ufuncs and `**` are glibc's libm element by element (what
+# compiled code calls); the rest is numpy's own loops under errstate("ignore")
+# (x / 0 is inf, no exception). Errors are numpy's, word for word.
+ERROR_RECORD_INTS = 6     # integers Kiln's error record carries (kiln_abi.h)
+ARRAY_UFUNC_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot", "minimum", "maximum"}
+ARRAY_UFUNC_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
+                     "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor",
+                     "ceil", "trunc", "fabs", "rint", "isnan", "isinf", "isfinite", "abs",
+                     "absolute", "square"}
+_CAST_ORDER = {"bool": 0, "unsigned": 1, "signed": 2, "float": 3}
+
+
+class ConstantExponent:
+    """The right side of `**` when it is a constant in the source (`x ** 2`,
+    `x ** (-1)`, `x ** kiln.f64(0.5)`): oracle.py wraps it so that array
+    `**` can take numpy's fast paths for constant exponents as Kiln does
+    (`x ** 2` is x*x, `** 0.5` sqrt, `** -1` 1/x, `** 1` a copy, `** 0`
+    ones); a variable exponent is always pow."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def shape_text(shape) -> str:
+    """numpy's printing of a shape: (3,) or (2,3)."""
+    return "(" + ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def broadcast_shapes(shapes, output=None):
+    """numpy's broadcasting (right-aligned, a size 1 stretches) with its
+    ValueError texts; `output` is an in-place operator's target (`x += y`),
+    which numpy lists among the shapes and which the result must equal."""
+    rank = max(len(s) for s in shapes)
+    result, fits = [], True
+    for axis in range(rank):
+        size = None
+        for shape in shapes:
+            position = axis - (rank - len(shape))
+            if position < 0:
+                continue
+            other = shape[position]
+            if size is None:
+                size = other
+                continue
+            if not (size == other or size == 1 or other == 1):
+                fits = False
+            size = other if size == 1 else size
+        result.append(size)
+    if not fits:
+        listed = list(shapes) + ([output] if output is not None else [])
+        message = "operands could not be broadcast together"
+        if sum(len(s) for s in listed) <= ERROR_RECORD_INTS:
+            message += " with shapes " + " ".join(shape_text(s) for s in listed) + " "
+        raise ValueError(message)
+    if output is not None and tuple(result) != tuple(output):
+        raise ValueError(f"non-broadcastable output operand with shape {shape_text(output)} "
+                         f"doesn't match the broadcast shape {shape_text(result)}")
+    return tuple(result)
+
+
+def check_assignable(source, target):
+    """numpy's rule for `view[...] = array`: each axis of the value (right-
+    aligned) equals the view's or is 1."""
+    for position, size in enumerate(source):
+        wanted = target[len(target) - len(source) + position]
+        if size != wanted and size != 1:
+            raise ValueError(f"could not broadcast input array from shape {shape_text(source)} "
+                             f"into shape {shape_text(target)}")
+
+
+def element_parts(x):
+    """(kind, weak kind or None) of an array expression operand."""
+    if isinstance(x, Array):
+        return x.kind, None
+    kind, weak, _ = parts(x)
+    return kind, weak
+
+
+def element_common(x, y) -> str:
+    """The kind two operands (one an array) compute in (Kiln's
+    operand_types: a Python number adapts, typed values promote)."""
+    (ka, wa), (kb, wb) = element_parts(x), element_parts(y)
+    if wa and wb:
+        raise TypeError("no array among the operands")
+    if wa:
+        return weak_promote(kb, wa)
+    if wb:
+        return weak_promote(ka, wb)
+    return promote(ka, kb)
+
+
+def array_arithmetic_kind(op, common_kind) -> str:
+    """numpy's ufunc loop for an operator on arrays (Kiln's
+    typing_rules.array_arithmetic_type); TypeError for what Kiln rejects."""
+    if op in ("&", "|", "^"):
+        if common_kind in FLOAT_KINDS:
+            raise TypeError(f"operator {op} on float arrays")
+        return common_kind
+    if op == "/":
+        return common_kind if common_kind in FLOAT_KINDS else "f64"
+    if op not in ("+", "-", "*", "**"):
+        raise TypeError(f"operator {op} on arrays is not in the subset")
+    if common_kind == "bool":
+        raise TypeError(f"operator {op} on bool arrays is not in the subset")
+    return common_kind
+
+
+def array_values(x, kind):
+    """An operand converted to `kind`: a new ndarray, or a 0-d one for a
+    scalar (a Python int that does not fit raises NEP 50's OverflowError)."""
+    dtype = NUMPY_DTYPE[kind]
+    with _np.errstate(all="ignore"):
+        if isinstance(x, Array):
+            return x.a.astype(dtype)
+        _, weak, v = parts(x)
+        if weak:
+            return _np.array(value_of(x, kind), dtype=dtype)
+        return _np.array(v, dtype=NUMPY_DTYPE[x.kind]).astype(dtype)
+
+
+def _shapes(*operands):
+    return [x.a.shape for x in operands if isinstance(x, Array)]
+
+
+def _result(values, kind, shape):
+    out = _np.empty(shape, dtype=NUMPY_DTYPE[kind])
+    with _np.errstate(all="ignore"):
+        out[...] = values
+    return Array(out)
+
+
+def array_binop(op, x, y, constant=False, output=None):
+    """`x op y` with an array operand."""
+    common_kind = element_common(x, y)
+    kind = array_arithmetic_kind(op, common_kind)
+    if op == "**" and kind in INT_KINDS and (isinstance(y, Array) or not constant
+                                             or parts(y)[2] < 0):
+        raise TypeError("`**` of an int array needs a constant exponent >= 0")
+    a, b = array_values(x, common_kind), array_values(y, common_kind)
+    shape = broadcast_shapes(_shapes(x, y), output)
+    with _np.errstate(all="ignore"):
+        if op in ("&", "|", "^"):
+            r = {"&": _np.bitwise_and, "|": _np.bitwise_or, "^": _np.bitwise_xor}[op](a, b)
+        elif op == "/":
+            dtype = NUMPY_DTYPE[kind]
+            r = _np.true_divide(a.astype(dtype), b.astype(dtype))
+        elif op == "**" and kind in INT_KINDS:
+            r = _np.power(a, b)
+        elif op == "**":
+            exponent = float(parts(y)[2]) if constant and not isinstance(y, Array) else None
+            if exponent == 2:
+                r = a * a
+            elif exponent == 0.5:
+                r = _np.sqrt(a)
+            elif exponent == 1:
+                r = a
+            elif exponent == -1:
+                r = _np.true_divide(NUMPY_DTYPE[kind](1), a)
+            elif exponent == 0:
+                r = _np.ones(shape, NUMPY_DTYPE[kind])
+            else:
+                r = libm_elementwise("power", [a, b], kind, shape)
+        else:
+            r = {"+": _np.add, "-": _np.subtract, "*": _np.multiply}[op](a, b)
+    return _result(r, kind, shape)
+
+
+def array_unary(op, x):
+    if op in ("-", "+") and x.kind == "bool":
+        raise TypeError("numpy does not negate bool arrays")
+    if op == "~" and x.kind in FLOAT_KINDS:
+        raise TypeError("~ on a float array")
+    with _np.errstate(all="ignore"):
+        r = {"-": _np.negative, "+": _np.copy, "~": _np.invert}[op](x.a)
+    return _result(r, x.kind, x.a.shape)
+
+
+def array_ufunc_kind(name, common_kind) -> str:
+    """The result kind of np.<name> of arrays: Kiln's
+    typing_rules.array_ufunc_type where that is numpy's. Two exceptions
+    follow numpy, not Kiln: np.minimum/np.maximum of bool arrays is bool,
+    np.fmod of int arrays is int (numpy has integer loops for them)."""
+    if name in ("isnan", "isinf", "isfinite"):
+        return "bool"
+    if name in ("abs", "absolute", "square"):
+        if common_kind == "bool":
+            raise TypeError(f"np.{name} of a bool array is not in the subset")
+        return common_kind
+    if name in ("minimum", "maximum"):
+        return common_kind
+    if name == "fmod" and common_kind in INT_KINDS:
+        return common_kind
+    if name == "power" and common_kind not in FLOAT_KINDS:
+        raise TypeError("np.power of int arrays is not in the subset")
+    if common_kind not in FLOAT_KINDS:
+        if common_kind == "bool" or BITS[common_kind] == 8:
+            raise TypeError(f"np.{name} of a {common_kind} array is float16 in numpy")
+        return "f32" if BITS[common_kind] == 16 else "f64"
+    return common_kind
+
+
+FLOAT_LOOP = {"bool": 16, "i8": 16, "u8": 16, "i16": 32, "u16": 32, "i32": 64, "u32": 64,
+              "i64": 64, "u64": 64, "f32": 32, "f64": 64}
+
+
+def float_ufunc_kind(kinds) -> str:
+    """numpy's loop of a ufunc that only has float loops (arctan2, hypot,
+    copysign, ...) for typed operands: the smallest float type every operand
+    casts to safely (int16 with uint16 is float32, int8 with uint8 float16),
+    not the float type of their promotion."""
+    bits = max(FLOAT_LOOP[k] for k in kinds)
+    if bits == 16:
+        raise TypeError("numpy computes this ufunc in float16, which Kiln does not have")
+    return "f32" if bits == 32 else "f64"
+
+
+def array_ufunc(name, args):
+    """np.<name> with an array argument: elementwise, broadcasting."""
+    binary = name in ARRAY_UFUNC_BINARY
+    if name not in ARRAY_UFUNC_BINARY | ARRAY_UFUNC_UNARY or len(args) != (2 if binary else 1):
+        raise TypeError(f"np.{name} of arrays is not in the subset")
+    if not binary and not isinstance(args[0], Array):
+        raise TypeError("a one-argument ufunc of a scalar is not an array expression")
+    common_kind = element_common(*args) if binary else args[0].kind
+    kind = array_ufunc_kind(name, common_kind)
+    if binary and kind in FLOAT_KINDS and all(element_parts(a)[1] is None for a in args):
+        kind = float_ufunc_kind([element_parts(a)[0] for a in args])
+    shape = broadcast_shapes(_shapes(*args))
+    compute = common_kind if name in ("isnan", "isinf", "isfinite", "minimum", "maximum") \
+        or (name == "fmod" and kind in INT_KINDS) else kind
+    values = [array_values(a, compute) for a in args]
+    with _np.errstate(all="ignore"):
+        if name in LIBM_NAMES:
+            r = libm_elementwise(name, values, kind, shape)
+        elif name == "fmod" and kind in INT_KINDS:
+            a, b = _np.broadcast_arrays(*values)
+            r = _np.fmod(a, _np.where(b == 0, 1, b))
+            r[b == 0] = 0      # numpy's integer fmod by zero: 0 (a warning)
+        else:
+            r = getattr(_np, name)(*values)
+    return _result(r, kind, shape)
+
+
+def libm_elementwise(name, values, kind, shape):
+    """numpy's result of a transcendental ufunc, each element replaced by
+    glibc's (the float32 functions for float32), as compiled code computes
+    it; a NaN stays numpy's (its sign: B13)."""
+    function = getattr(_np, name)
+    reference = _np.empty(shape, NUMPY_DTYPE[kind])
+    reference[...] = function(*values)
+    libm = libm_f32(LIBM_NAMES[name]) if kind == "f32" else libm_f64(LIBM_NAMES[name])
+    operands = [_np.broadcast_to(v, shape) for v in values]
+    for index in _np.ndindex(*shape):
+        r = libm(*(float(v[index]) for v in operands))
+        if not _math.isnan(r):
+            reference[index] = r
+    return reference
+
+
+def same_kind(source, target) -> bool:
+    def order(kind):
+        if kind == "bool":
+            return _CAST_ORDER["bool"]
+        if kind in FLOAT_KINDS:
+            return _CAST_ORDER["float"]
+        return _CAST_ORDER["unsigned" if kind in UNSIGNED_KINDS else "signed"]
+    return order(source) <= order(target)
+
+
+def array_in_place(op, target, value):
+    """`x op= y` for an array or view `x`: numpy's in-place ufunc (the
+    result must have x's shape; cast to x's dtype by the same_kind rule)."""
+    constant = isinstance(value, ConstantExponent)
+    if constant:
+        value = value.value
+    if isinstance(value, Array) and value.a.ndim > target.a.ndim:
+        raise TypeError("an in-place operand of more dimensions than the target")
+    result = array_binop(op, target, value, constant, output=target.a.shape)
+    if not same_kind(result.kind, target.kind):
+        raise TypeError(f"cannot cast {result.kind} to {target.kind} (same_kind)")
+    with _np.errstate(all="ignore"):
+        target.a[...] = result.a.astype(target.a.dtype)
+    return target
+
+
+def _array_operators():
+    def binary(op):
+        return (lambda self, other: binop(op, self, other),
+                lambda self, other: binop(op, other, self),
+                lambda self, other: array_in_place(op, self, other))
+    for name, op in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"),
+                     ("pow", "**"), ("and", "&"), ("or", "|"), ("xor", "^")):
+        forward, backward, in_place = binary(op)
+        setattr(Array, f"__{name}__", forward)
+        setattr(Array, f"__r{name}__", backward)
+        setattr(Array, f"__i{name}__", in_place)
+    Array.__neg__ = lambda self: array_unary("-", self)
+    Array.__pos__ = lambda self: array_unary("+", self)
+    Array.__invert__ = lambda self: array_unary("~", self)
+
+
+_array_operators()
 
 
 # ------------------------------------------------------------------ builtins
@@ -749,6 +1118,8 @@ def _allocator(name):
 
 def _numpy_function(name):
     def call(*args):
+        if any(isinstance(a, Array) for a in args):
+            return array_ufunc(name, args)
         kinds = [parts(a) for a in args]
         if name in ("isnan", "isinf", "isfinite"):
             return bool(getattr(_np, name)(float(kinds[0][2])))
@@ -811,6 +1182,22 @@ def libm_f32(name):
         function.argtypes = [ctypes.c_float] * arity
         _LIBM_F32[name] = function
     return _LIBM_F32[name]
+
+
+def libm_f64(name):
+    """glibc's double function, through ctypes (no Python exceptions)."""
+    global _LIBM
+    if name not in _LIBM_F64:
+        import ctypes
+        import ctypes.util
+        if _LIBM is None:
+            _LIBM = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        function = getattr(_LIBM, name)
+        function.restype = ctypes.c_double
+        arity = 2 if name in ("atan2", "hypot", "pow") else 1
+        function.argtypes = [ctypes.c_double] * arity
+        _LIBM_F64[name] = function
+    return _LIBM_F64[name]
 
 
 def glibc_hypot(x: float, y: float) -> float:

@@ -432,25 +432,12 @@ class ArrayExpressions:
     def copy_elements(self, source, destination, node):
         """destination[...] = source[...], both of one shape: a loop nest."""
         location = self.loc(node)
-        zero = self.index_constant(0, node)
-        one = self.index_constant(1, node)
-        sizes = self.index_sizes(destination, node)
-        counters = []
 
-        def loop(axis):
-            if axis == len(sizes):
-                element = self.builder.load(source.ir, counters, location)
-                self.builder.store(element, destination.ir, counters, location)
-                return
-            body = self.builder.region([ir.index])
-            counters.append(body.block.arguments[0])
-            with self.builder.at_end(body.block):
-                loop(axis + 1)
-                self.builder.scf_yield([], location)
-            self.builder.scf_for(zero, sizes[axis], one, [], body, location)
-            counters.pop()
+        def copy(counters):
+            element = self.builder.load(source.ir, counters, location)
+            self.builder.store(element, destination.ir, counters, location)
 
-        loop(0)
+        self.for_each(self.index_sizes(destination, node), copy, node)
 
     # ---------------------------------------------------- linalg emission
     def emit_tree_into(self, expr, destination, node):

@@ -97,27 +97,33 @@ bool isConstantInt(Value value, int64_t expected) {
 // Unsigned operands (numpy's uint dtypes): the quotient and remainder are
 // arith.divui/remui, which agree with floor division; only the zero divisor
 // needs the check and, for the same hoisting reason, a total divisor.
-Value lowerUnsignedDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
+Value lowerUnsignedDivision(Emitter &e, Value a, Value b, bool isFloorDiv,
+                            bool numpySemantics) {
   Type type = a.getType();
-  Value divisor = b;
+  Value divisor = b, isZero;
   if (!isNonZeroConstant(b)) {
     Value zero = e.constant(type, 0);
-    Value isZero = e.cmpi(arith::CmpIPredicate::eq, b, zero);
-    e.check(e.negate(isZero), ErrorKind::ZeroDivisionError,
-            isFloorDiv ? "integer division or modulo by zero"
-                       : "integer modulo by zero");
+    isZero = e.cmpi(arith::CmpIPredicate::eq, b, zero);
+    if (!numpySemantics)
+      e.check(e.negate(isZero), ErrorKind::ZeroDivisionError,
+              isFloorDiv ? "integer division or modulo by zero"
+                         : "integer modulo by zero");
     divisor = e.select(isZero, e.constant(type, 1), b);
   }
-  if (isFloorDiv)
-    return arith::DivUIOp::create(e.builder, e.loc, a, divisor);
-  return arith::RemUIOp::create(e.builder, e.loc, a, divisor);
+  Value result = isFloorDiv
+                     ? arith::DivUIOp::create(e.builder, e.loc, a, divisor).getResult()
+                     : arith::RemUIOp::create(e.builder, e.loc, a, divisor).getResult();
+  if (numpySemantics && isZero)
+    result = e.select(isZero, e.constant(type, 0), result);     // numpy: 0
+  return result;
 }
 
-Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
+Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv,
+                           bool numpySemantics) {
   Type type = a.getType();
   Value zero = e.constant(type, 0);
   bool mayBeZero = !isNonZeroConstant(b);
-  if (mayBeZero)
+  if (mayBeZero && !numpySemantics)
     e.check(e.cmpi(arith::CmpIPredicate::ne, b, zero), ErrorKind::ZeroDivisionError,
             isFloorDiv ? "integer division or modulo by zero"
                        : "integer modulo by zero");
@@ -131,12 +137,18 @@ Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
     divisor = e.select(trapping, e.constant(type, 1), b);
   }
   Value result;
+  // numpy's ufuncs give 0 for a zero divisor (and warn).
+  auto zeroForZeroDivisor = [&](Value value) {
+    if (!numpySemantics || !mayBeZero)
+      return value;
+    return e.select(e.cmpi(arith::CmpIPredicate::eq, b, zero), zero, value);
+  };
   if (isFloorDiv) {
     result = arith::FloorDivSIOp::create(e.builder, e.loc, a, divisor);
     if (mayBeMinusOne)
       result = e.select(isMinusOne,
                         arith::SubIOp::create(e.builder, e.loc, zero, a), result);
-    return result;
+    return zeroForZeroDivisor(result);
   }
   Value remainder = arith::RemSIOp::create(e.builder, e.loc, a, divisor);
   Value signsDiffer =
@@ -149,16 +161,17 @@ Value lowerIntegerDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
                     remainder);
   if (mayBeMinusOne)
     result = e.select(isMinusOne, zero, result);
-  return result;
+  return zeroForZeroDivisor(result);
 }
 
 // CPython's float_divmod: mod = fmod(a, b) moved to the divisor's sign;
 // div = (a - mod) / b rounded to the nearest integer; signed zeros where
 // the result is zero.
-Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
+Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv,
+                         bool numpySemantics) {
   Type type = a.getType();
   Value zero = e.constant(type, 0.0);
-  if (!isNonZeroConstant(b))
+  if (!isNonZeroConstant(b) && !numpySemantics)
     e.check(e.cmpf(arith::CmpFPredicate::UNE, b, zero), ErrorKind::ZeroDivisionError,
             isFloorDiv ? "float floor division by zero" : "float modulo");
   Value mod = arith::RemFOp::create(e.builder, e.loc, a, b);
@@ -182,10 +195,13 @@ Value lowerFloatDivision(Emitter &e, Value a, Value b, bool isFloorDiv) {
                          e.constant(type, 0.5));
   Value rounded =
       e.select(roundUp, arith::AddFOp::create(e.builder, e.loc, floor, one), floor);
-  Value quotientSign = math::CopySignOp::create(
-      e.builder, e.loc, zero, arith::DivFOp::create(e.builder, e.loc, a, b));
-  return e.select(e.cmpf(arith::CmpFPredicate::UNE, div, zero), rounded,
-                  quotientSign);
+  Value quotient = arith::DivFOp::create(e.builder, e.loc, a, b);
+  Value quotientSign = math::CopySignOp::create(e.builder, e.loc, zero, quotient);
+  Value result = e.select(e.cmpf(arith::CmpFPredicate::UNE, div, zero), rounded,
+                          quotientSign);
+  if (numpySemantics)       // numpy's floor_divide by zero: a / b (inf or NaN)
+    result = e.select(e.cmpf(arith::CmpFPredicate::OEQ, b, zero), quotient, result);
+  return result;
 }
 
 Value lowerPow(Emitter &e, Value base, Value exponent, bool isUnsigned) {
@@ -316,20 +332,22 @@ private:
 template <>
 Value LowerKilnOp<FloorDivOp>::lower(Emitter &e, FloorDivOp op,
                                      Adaptor operands) const {
+  bool numpy = op.getNumpySemantics();
   if (isa<FloatType>(op.getType()))
-    return lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), true);
+    return lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), true, numpy);
   if (op.getIsUnsigned())
-    return lowerUnsignedDivision(e, operands.getLhs(), operands.getRhs(), true);
-  return lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), true);
+    return lowerUnsignedDivision(e, operands.getLhs(), operands.getRhs(), true, numpy);
+  return lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), true, numpy);
 }
 
 template <>
 Value LowerKilnOp<ModOp>::lower(Emitter &e, ModOp op, Adaptor operands) const {
+  bool numpy = op.getNumpySemantics();
   if (isa<FloatType>(op.getType()))
-    return lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), false);
+    return lowerFloatDivision(e, operands.getLhs(), operands.getRhs(), false, numpy);
   if (op.getIsUnsigned())
-    return lowerUnsignedDivision(e, operands.getLhs(), operands.getRhs(), false);
-  return lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), false);
+    return lowerUnsignedDivision(e, operands.getLhs(), operands.getRhs(), false, numpy);
+  return lowerIntegerDivision(e, operands.getLhs(), operands.getRhs(), false, numpy);
 }
 
 template <>

@@ -76,9 +76,12 @@ class Kiln_PythonBinaryOp<string mnemonic, string summaryText>
   // Integers are signless; `is_unsigned` says the operands are Kiln's
   // unsigned dtypes (kiln.u8 ... kiln.u64), which numpy divides, takes
   // remainders of and raises to powers as unsigned numbers.
+  // `numpy_semantics` (// and % of array elements): numpy's ufuncs never
+  // raise; a zero divisor gives 0 for ints and a / b (floor division) or
+  // NaN (remainder) for floats.
   let arguments = (ins AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$lhs,
                        AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$rhs,
-                       UnitAttr:$is_unsigned);
+                       UnitAttr:$is_unsigned, UnitAttr:$numpy_semantics);
   let results = (outs AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
@@ -89,10 +92,13 @@ def Kiln_FloorDivOp : Kiln_PythonBinaryOp<"floordiv", "Python's `//`"> {
     `float_divmod` quotient (floats). A zero divisor raises
     ZeroDivisionError; `INT_MIN // -1` wraps, as all Kiln integers do.
     With `is_unsigned`, the unsigned quotient (`arith.divui`); a zero divisor
-    still raises ZeroDivisionError (numpy would warn and give 0).
+    still raises ZeroDivisionError (numpy would warn and give 0). With
+    `numpy_semantics` (array elements) nothing raises: a zero divisor gives
+    0 (ints) or `a / b` (floats), as numpy's `floor_divide`.
 
     ```mlir
     %q = kiln.floordiv %a, %b : i64
+    %n = kiln.floordiv %x, %y {numpy_semantics} : f64
     ```
   }];
 }
@@ -102,7 +108,8 @@ def Kiln_ModOp : Kiln_PythonBinaryOp<"mod", "Python's `%`"> {
     The remainder takes the sign of the divisor (floats: CPython's
     `float_divmod` remainder, with signed zeros). A zero divisor raises
     ZeroDivisionError. With `is_unsigned`, the unsigned remainder
-    (`arith.remui`).
+    (`arith.remui`). With `numpy_semantics` a zero divisor gives 0 (ints) or
+    NaN (floats), as numpy's `remainder`.
 
     ```mlir
     %r = kiln.mod %a, %b : f64

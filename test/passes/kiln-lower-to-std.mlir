@@ -177,3 +177,29 @@ func.func @atan2_zeros(%y: f64, %x: f64) -> f64 {
   %r = math.atan2 %y, %x : f64
   return %r : f64
 }
+
+// -----
+
+// numpy_semantics (array elements): no ZeroDivisionError; a zero divisor
+// gives 0 for ints, a / b for a float floor division.
+// CHECK-LABEL: func.func @numpy_int_floordiv
+// CHECK-NOT: kiln.check
+// CHECK: arith.floordivsi
+// CHECK: %[[ZERO:.*]] = arith.cmpi eq, %arg1
+// CHECK: arith.select %[[ZERO]]
+func.func @numpy_int_floordiv(%a: i32, %b: i32) -> i32 {
+  %q = kiln.floordiv %a, %b {numpy_semantics} : i32
+  return %q : i32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @numpy_float_floordiv
+// CHECK-NOT: kiln.check
+// CHECK: %[[QUOTIENT:.*]] = arith.divf %arg0, %arg1
+// CHECK: %[[ZERO:.*]] = arith.cmpf oeq, %arg1
+// CHECK: arith.select %[[ZERO]], %[[QUOTIENT]]
+func.func @numpy_float_floordiv(%a: f64, %b: f64) -> f64 {
+  %q = kiln.floordiv %a, %b {numpy_semantics} : f64
+  return %q : f64
+}

@@ -793,7 +793,7 @@ import kiln
 @kiln.export
 def three_errors(x: float, a: kiln.f64[:]) -> int:
     n: int = x
-    y = a // 2.0
+    y = a << 2
     z = y * 2.0
     return len(x)
 
@@ -834,7 +834,7 @@ EXPECTED_ERRORS = {
     # Later uses of `y` (UNKNOWN after the first error) report nothing more.
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
-        (9, 9, "operator `//` on arrays is not supported yet"),
+        (9, 9, "operator `<<` on arrays is not supported yet"),
         (11, 12, "len() takes one array"),
     ],
     "errors_in_a_loop": [

@@ -169,6 +169,10 @@ class ArrayExpressions:
             return self.arith("divf", a, b, node)
         if symbol == "**":
             return self.elementwise_power(a, b, dtype, exponent, node)
+        if symbol in ("//", "%"):       # numpy's floor_divide/remainder: never raise
+            return self.value_of(self.builder.binary(
+                {"//": "floordiv", "%": "mod"}[symbol], a.ir, b.ir, self.loc(node),
+                unsigned=dtype.is_unsigned, numpy=True), dtype)
         if dtype.is_int:
             return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol], a, b, node)
         return self.arith({"+": "addf", "-": "subf", "*": "mulf"}[symbol], a, b, node)

@@ -417,13 +417,16 @@ class Builder:
         return self.constant(integer_attr(value, index), index, location)
 
     def binary(self, name: str, lhs: Value, rhs: Value, location, fastmath=None,
-               unsigned=False) -> Value:
+               unsigned=False, numpy=False) -> Value:
         """Same-typed operands and result: arith.addi, arith.addf, kiln.mod,
         math.atan2, ... (by mnemonic or full name). `unsigned` marks the
-        kiln ops whose integer operands are unsigned (`{is_unsigned}`)."""
+        kiln ops whose integer operands are unsigned (`{is_unsigned}`),
+        `numpy` those with numpy's array semantics (`{numpy_semantics}`)."""
         attributes = {"fastmath": fastmath} if fastmath is not None else {}
         if unsigned:
             attributes["is_unsigned"] = UNIT
+        if numpy:
+            attributes["numpy_semantics"] = UNIT
         return self.op(OP_NAMES.get(name, name), (lhs, rhs), (lhs.type,), attributes, (),
                        location).result
 

@@ -452,7 +452,7 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 
 # ------------------------------------------------------- array expressions
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
-ARRAY_BINOPS = {"+", "-", "*", "/", "**", "&", "|", "^"}
+ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^"}
 # np.f applied to arrays elementwise: the scalar tables, plus np.square.
 ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | LOGICAL_UFUNCS | {
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip"}

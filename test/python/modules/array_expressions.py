@@ -385,3 +385,24 @@ def folds_to_copies(x: kiln.f64[:], y: kiln.f32[:]):
     y[:] = y * np.float64(1.0)
     z = x * 1.0
     return z + 0
+
+
+@kiln.export
+def float_floor_and_remainder(a: kiln.f64[:], b: kiln.f64[:]):
+    return a // b + a % b * 1000.0
+
+
+@kiln.export
+def int_floor_and_remainder(a: kiln.i32[:], b: kiln.i32[:]):
+    return (a // b) * 1000 + a % b
+
+
+@kiln.export
+def unsigned_floor_and_remainder(a: kiln.u8[:], b: kiln.u8[:]):
+    return a // b + a % b
+
+
+@kiln.export
+def wrap_into_box(x: kiln.f64[:], box: float) -> None:
+    x -= x // box * box
+    x %= 1.0

@@ -22,7 +22,8 @@ from .harness import run_campaign
 def write_summary(report, path, args):
     lines = [f"# Kiln fuzz campaign, seed {report.seed}", "",
              f"`{' '.join(sys.argv)}`", "", "| class | count |", "|---|---|"]
-    for cls in ("compiled", "mismatch", "crash", "build", "fallback", "message", "inexact"):
+    for cls in ("compiled", "mismatch", "crash", "build", "known", "fallback", "message",
+                "inexact"):
         lines.append(f"| {cls} | {report.counts.get(cls, 0)} |")
     lines.append(f"| calls compared | {report.compared} |")
     lines.append(f"| calls discarded (outside the documented domain) | {report.discarded} |")
@@ -38,6 +39,10 @@ def write_summary(report, path, args):
             for m in members:
                 if m.repro:
                     lines.append(f"  - repro: `{m.repro}`: {m.detail.splitlines()[0][:300]}")
+    if report.known:
+        lines += ["", "## Known defects the generator avoids, seen anyway (not failures)", ""]
+        lines += [f"- {n} x {switch}: {generator.KNOWN_DEFECT_SWITCHES[switch]}"
+                  for switch, n in report.known.most_common()]
     if report.fallback_reasons:
         lines += ["", "## Fallbacks of generated (in-subset) functions", ""]
         lines += [f"- {n} x {r}" for r, n in report.fallback_reasons.most_common()]

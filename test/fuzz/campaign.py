@@ -65,6 +65,8 @@ def main(argv=None):
                         help="functions per `kiln build` (default 25)")
     parser.add_argument("--avoid", default="", help="comma-separated known-defect switches "
                         f"({', '.join(generator.KNOWN_DEFECT_SWITCHES)})")
+    parser.add_argument("--array-weight", type=float, default=1.0,
+                        help="scale the weights of the array statements (default 1)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -72,7 +74,8 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     out = args.out or f"/tmp/kiln-fuzz-{seed}"
     os.makedirs(out, exist_ok=True)
-    config = generator.Config(avoid={a for a in args.avoid.split(",") if a})
+    config = generator.Config(avoid={a for a in args.avoid.split(",") if a},
+                              array_weight=args.array_weight)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

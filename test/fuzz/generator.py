@@ -224,6 +224,7 @@ class Config:
     max_expr_depth: int = 3
     helpers: int = 2
     avoid: set = field(default_factory=set)    # KNOWN_DEFECT_SWITCHES keys
+    array_weight: float = 1.0   # scales the array statements' weights (campaigns on arrays)
 
 
 @dataclass
@@ -1216,9 +1217,16 @@ class FunctionGenerator:
         if self.loop_depth and self.avoid("B3"):
             allowed = [a for a in allowed if a not in ("tuple_swap", "tuple_call")]
         for _ in range(10):
-            choice = self.pick(STATEMENTS, allowed)
+            choice = self.pick(self.statement_weights(), allowed)
             if getattr(self, "s_" + choice)(depth) is not False:
                 return
+
+    def statement_weights(self):
+        scale = self.config.array_weight
+        if scale == 1.0:
+            return STATEMENTS
+        return {name: weight * scale if name.startswith("array_") else weight
+                for name, weight in STATEMENTS.items()}
 
     def s_assign(self, depth):
         names = list(self.scope.scalars)
@@ -1629,7 +1637,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
-                       avoid=config.avoid)
+                       avoid=config.avoid, array_weight=config.array_weight)
         gen = FunctionGenerator(rng, small, f"h{index}_{h}", list(helpers),
                                 exported=rng.random() < 0.3, main=False)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)

@@ -126,8 +126,11 @@ def load_problem(outdir, name, env):
     """Why the built module cannot be imported (an extension with an
     undefined symbol, ...), or "": a build failure, not a crash of every
     call."""
-    result = subprocess.run([sys.executable, "-c", LOADER, outdir, f"{name}.py"],
-                            capture_output=True, text=True, env=env, timeout=120)
+    try:
+        result = subprocess.run([sys.executable, "-c", LOADER, outdir, f"{name}.py"],
+                                capture_output=True, text=True, env=env, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "error: the built module does not load: importing it hung (> 120 s)"
     if result.returncode == 0:
         return ""
     last = (result.stderr.strip().splitlines() or ["?"])[-1]

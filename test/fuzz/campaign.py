@@ -22,7 +22,8 @@ from .harness import run_campaign
 def write_summary(report, path, args):
     lines = [f"# Kiln fuzz campaign, seed {report.seed}", "",
              f"`{' '.join(sys.argv)}`", "", "| class | count |", "|---|---|"]
-    for cls in ("compiled", "mismatch", "crash", "build", "fallback", "message", "inexact"):
+    for cls in ("compiled", "mismatch", "crash", "build", "known", "fallback", "message",
+                "inexact"):
         lines.append(f"| {cls} | {report.counts.get(cls, 0)} |")
     lines.append(f"| calls compared | {report.compared} |")
     lines.append(f"| calls discarded (outside the documented domain) | {report.discarded} |")
@@ -38,6 +39,10 @@ def write_summary(report, path, args):
             for m in members:
                 if m.repro:
                     lines.append(f"  - repro: `{m.repro}`: {m.detail.splitlines()[0][:300]}")
+    if report.known:
+        lines += ["", "## Known defects the generator avoids, seen anyway (not failures)", ""]
+        lines += [f"- {n} x {switch}: {generator.KNOWN_DEFECT_SWITCHES[switch]}"
+                  for switch, n in report.known.most_common()]
     if report.fallback_reasons:
         lines += ["", "## Fallbacks of generated (in-subset) functions", ""]
         lines += [f"- {n} x {r}" for r, n in report.fallback_reasons.most_common()]
@@ -60,6 +65,8 @@ def main(argv=None):
                         help="functions per `kiln build` (default 25)")
     parser.add_argument("--avoid", default="", help="comma-separated known-defect switches "
                         f"({', '.join(generator.KNOWN_DEFECT_SWITCHES)})")
+    parser.add_argument("--array-weight", type=float, default=1.0,
+                        help="scale the weights of the array statements (default 1)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -67,7 +74,8 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     out = args.out or f"/tmp/kiln-fuzz-{seed}"
     os.makedirs(out, exist_ok=True)
-    config = generator.Config(avoid={a for a in args.avoid.split(",") if a})
+    config = generator.Config(avoid={a for a in args.avoid.split(",") if a},
+                              array_weight=args.array_weight)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

@@ -74,9 +74,22 @@ class ArrayExpressions:
         if value.lazy is not None:
             return value.lazy
         if isinstance(value.type, kt.ArrayType):
-            shape = [self.dimension(value, axis, node) for axis in range(value.type.ndim)]
-            return ArrayExpr("view", value.type.dtype, shape, value=value, node=node)
+            return ArrayExpr("view", value.type.dtype, self.shape_of(value, node), value=value,
+                             node=node)
         return ArrayExpr("scalar", value.type, [], value=value, node=node)
+
+    def cast_to(self, expr, dtype, node, shape=None) -> ArrayExpr:
+        """`expr` converted elementwise to `dtype` as numpy casts on
+        assignment (`astype`, stores, in-place results); of `shape` when it
+        is broadcast to a destination's."""
+        return ArrayExpr("op", dtype, expr.shape if shape is None else shape, operands=[expr],
+                         node=node,
+                         compute=lambda x: self.convert(x, dtype, node, explicit=True))
+
+    def index_sizes_of(self, shape, node) -> list:
+        """int64 sizes as index values (loop bounds, tensor sizes)."""
+        location = self.loc(node)
+        return [self.builder.cast("index_cast", size.ir, ir.index, location) for size in shape]
 
     def broadcast_shapes(self, operands, node, output=None) -> list:
         """numpy's broadcasting of the operands' shapes (right-aligned, a
@@ -247,11 +260,8 @@ class ArrayExpressions:
             self.array_store(base, self.expression(node.args[0]), node)
             return self.value_of(None, None)
         typed = self.typed_value(node).type
-        dtype = typed.dtype
-        operand = self.array_operand(base, node)
-        return self.lazy_array(typed, ArrayExpr(
-            "op", dtype, operand.shape, operands=[operand], node=node,
-            compute=lambda x: self.convert(x, dtype, node, explicit=True)))
+        return self.lazy_array(typed, self.cast_to(self.array_operand(base, node), typed.dtype,
+                                                   node))
 
     def dot(self, args, node):
         """np.dot of two 1-D arrays: numpy's shape check, then the sum of
@@ -286,35 +296,23 @@ class ArrayExpressions:
     def augmented_array_store(self, view, operator, operand, node):
         """`x += y` for an array or view `x`: numpy's in-place ufunc (its
         result has x's shape, and is cast to x's dtype)."""
-        self.in_place_output = [self.dimension(view, axis, node)
-                                for axis in range(view.type.ndim)]
+        self.in_place_output = self.shape_of(view, node)
         result = self.binary(operator, view, operand, node)
         self.in_place_output = None
-        expr = result.lazy
-        dtype = view.type.dtype
-        self.compute_into(ArrayExpr("op", dtype, expr.shape, operands=[expr],
-                                    compute=lambda x: self.convert(x, dtype, node, explicit=True),
-                                    node=node), view, node)
+        self.compute_into(self.cast_to(result.lazy, view.type.dtype, node), view, node)
 
     def array_store(self, target, value, node):
         """`target[...] = value` for a view target: numpy's assignment (the
         value cast to the view's dtype and broadcast to its shape)."""
         dtype = target.type.dtype
-        shape = [self.dimension(target, axis, node) for axis in range(target.type.ndim)]
+        shape = self.shape_of(target, node)
         if not isinstance(value.type, kt.ArrayType):
-            if value.type.is_float and dtype.is_int:
-                element = self.float_to_int(value, dtype, node,
-                                            too_large="Python int too large to convert to C "
-                                                      "long")
-            else:
-                element = self.convert(value, dtype, node, explicit=True)
+            element = self.stored_value(value, dtype, node)
             expr = ArrayExpr("op", dtype, shape, compute=lambda: element, node=node)
         else:
             source = self.array_operand(value, node)
             self.check_assignable(source.shape, shape, node)
-            expr = ArrayExpr("op", dtype, shape, operands=[source],
-                             compute=lambda x: self.convert(x, dtype, node, explicit=True),
-                             node=node)
+            expr = self.cast_to(source, dtype, node, shape)
         self.compute_into(expr, target, node)
 
     def check_assignable(self, source, target, node):
@@ -568,8 +566,7 @@ class ArrayExpressions:
     def variance(self, name, expr, axis, keepdims, ddof, typed, dtype, node):
         """np.var/np.std as numpy computes them: the mean first, then the
         sum of squared deviations divided by max(n - ddof, 0)."""
-        x = ArrayExpr("op", dtype, expr.shape, operands=[expr], node=node,
-                      compute=lambda e: self.convert(e, dtype, node, explicit=True))
+        x = self.cast_to(expr, dtype, node)
         count = self.constant(1, kt.i64, node)
         for size in (expr.shape if axis is None else [expr.shape[axis]]):
             count = self.arith("muli", count, size, node)
@@ -625,8 +622,7 @@ class ArrayExpressions:
         temporaries = []
         expr = self.prepare_reductions(expr, node, temporaries)
         location = self.loc(node)
-        sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
-                 for size in expr.shape]
+        sizes = self.index_sizes_of(expr.shape, node)
         views = self.leaf_views(expr, sizes, node)
         initial = self.constant(self.reduction_identity(name, dtype), dtype, node)
         zero_index = self.index_constant(0, node)
@@ -673,8 +669,7 @@ class ArrayExpressions:
         if expr.kind in ("reduce", "scan"):
             source = self.prepare_reductions(expr.operands[0], node, temporaries)
             location = self.loc(node)
-            sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
-                     for size in expr.shape]
+            sizes = self.index_sizes_of(expr.shape, node)
             array_type = rules.array_type(expr.dtype, len(expr.shape))
             plain = ir.memref_type([None] * len(sizes), self.element_type(expr.dtype))
             raw = self.builder.alloc(plain, sizes, 64, {}, location)
@@ -701,8 +696,7 @@ class ArrayExpressions:
         source = expr.operands[0]
         dtype = expr.dtype
         location = self.loc(node)
-        sizes = [self.builder.cast("index_cast", size.ir, ir.index, location)
-                 for size in source.shape]
+        sizes = self.index_sizes_of(source.shape, node)
         views = self.leaf_views(source, sizes, node)
         zero = self.index_constant(0, node)
         rank = len(sizes)

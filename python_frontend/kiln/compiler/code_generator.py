@@ -1492,6 +1492,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         return Value(self.builder.cast("index_cast", size, ir.i64, location), kt.i64,
                      nonneg=True)
 
+    def shape_of(self, array: Value, node) -> list:
+        """The sizes of an array's axes, as int64 values."""
+        return [self.dimension(array, axis, node) for axis in range(array.type.ndim)]
+
     def builtin_abs(self, args, node):
         typed = self.typed_value(node)
         if typed.constant is not None:          # abs of a Python literal: folded
@@ -1570,8 +1574,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)
         if node.attr == "shape":
-            return tuple_value([self.dimension(base, axis, node)
-                                for axis in range(base.type.ndim)])
+            return tuple_value(self.shape_of(base, node))
         if node.attr == "T":
             return self.transpose(base, node)
         size = self.constant(1, kt.i64, node)     # `.size`
@@ -1756,17 +1759,18 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         return Value(self.builder.load(array.ir, indices, self.loc(node)), array.type.dtype)
 
     def store_element(self, array: Value, indices, value: Value, node):
-        dtype = array.type.dtype
-        # numpy stores a float into an int array as int(value) (so NaN, inf
-        # and values beyond the 64-bit range raise, with numpy's texts)
-        # wrapped to the array's width: 3e9 into an int32 array is
-        # -1294967296, not INT_MIN.
-        if isinstance(value.type, kt.ScalarType) and value.type.is_float and dtype.is_int:
-            converted = self.float_to_int(value, dtype, node,
-                                          too_large="Python int too large to convert to C long")
-        else:
-            converted = self.convert(value, dtype, node, explicit=True)
+        converted = self.stored_value(value, array.type.dtype, node)
         self.builder.store(converted.ir, array.ir, indices, self.loc(node))
+
+    def stored_value(self, value: Value, dtype, node) -> Value:
+        """A number as an element of a `dtype` array. numpy stores a float
+        into an int array as int(value) (so NaN, inf and values beyond the
+        64-bit range raise, with numpy's texts) wrapped to the array's width:
+        3e9 into an int32 array is -1294967296, not INT_MIN."""
+        if isinstance(value.type, kt.ScalarType) and value.type.is_float and dtype.is_int:
+            return self.float_to_int(value, dtype, node,
+                                     too_large="Python int too large to convert to C long")
+        return self.convert(value, dtype, node, explicit=True)
 
 
 class ModuleCompiler:

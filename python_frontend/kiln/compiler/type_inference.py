@@ -1912,12 +1912,10 @@ class FunctionTyping:
                 self.fail(node, "storing a float array into an int array is not supported "
                                 "yet (numpy truncates, and NaN gives an arbitrary int)")
             self.raises = True      # shapes that do not broadcast
-        elif _scalar(value.type) and value.type.is_float and dtype.is_int:
-            self.raises = True      # int(NaN), int(inf)
-        else:
-            self.expect_scalar(value, node, "an assignment to a view")
-            self.convert(value, dtype, node, explicit=True)
-        self.written |= set(target.origins)
+            self.written |= set(target.origins)
+            return
+        self.expect_scalar(value, node, "an assignment to a view")
+        self.store_element(target, value, node)     # a number, as into one element
 
     def augmented_array_store(self, stmt) -> None:
         """`x += y` for an array `x` (or a view `x[a:b] += y`): in place,

@@ -391,6 +391,9 @@ int main(int argc, char **argv) {
   if (llvmModule->getFunction("_mlir_memref_to_llvm_alloc") ||
       llvmModule->getFunction("_mlir_memref_to_llvm_free"))
     linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_alloc.c").str());
+  // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
+  if (llvmModule->getFunction("kiln_reshape_stride"))
+    linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());
   for (const std::string &source : linkedSources) {
     auto compiled = kiln::compileCSource(source, includeDirs, **machine,
                                          llvmContext, sanitizeArgs);

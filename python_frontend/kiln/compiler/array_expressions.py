@@ -34,7 +34,7 @@ from .toolchain import kilnc_capabilities
 @dataclass
 class ArrayExpr:
     """An array expression not computed yet."""
-    kind: str                   # "view", "scalar" or "op"
+    kind: str                   # "view", "scalar", "op", "reduce", "scan", "filled"
     dtype: kt.ScalarType
     shape: list                 # int64 Values, one per axis ([] for a scalar)
     value: object = None        # the view or scalar Value
@@ -42,6 +42,9 @@ class ArrayExpr:
     compute: object = None      # element Values -> element Value, in a linalg body
     node: object = None
     reduction: tuple = None     # kind "reduce": (name, axis, keepdims) along one axis
+    # kind "filled" (array_shapes.py): fill(destination, operand views)
+    # writes the whole array into a destination of its shape.
+    fill: object = None
 
 
 def shape_text(rank: int) -> str:
@@ -287,8 +290,16 @@ class ArrayExpressions:
         into a new array of its shape."""
         expr = value.lazy
         destination = self.allocate_array(value.type, expr.shape, node)
-        if expr.kind in ("reduce", "scan"):
-            self.reduce_into(expr, destination, node)    # straight into the new array
+        if expr.kind in ("reduce", "scan", "filled"):
+            # Straight into the new array.
+            temporaries = []
+            expr = self.prepare_operands(expr, node, temporaries, keep_top=True)
+            if expr.kind == "filled":
+                expr.fill(destination, [o.value for o in expr.operands])
+            else:
+                self.reduce_into(expr, destination, node)
+            for raw in temporaries:
+                self.builder.dealloc(raw, self.loc(node))
         else:
             self.compute_into(expr, destination, node)
         return destination
@@ -336,7 +347,7 @@ class ArrayExpressions:
         overlap the destination."""
         location = self.loc(node)
         temporaries = []
-        expr = self.prepare_reductions(expr, node, temporaries)
+        expr = self.prepare_operands(expr, node, temporaries)
         self.compute_prepared_into(expr, destination, node)
         for raw in temporaries:
             self.builder.dealloc(raw, location)
@@ -620,7 +631,7 @@ class ArrayExpressions:
         sequential loop anyway), max/min are arith.maximumf/minimumf (NaN
         propagates, as in numpy)."""
         temporaries = []
-        expr = self.prepare_reductions(expr, node, temporaries)
+        expr = self.prepare_operands(expr, node, temporaries)
         location = self.loc(node)
         sizes = self.index_sizes_of(expr.shape, node)
         views = self.leaf_views(expr, sizes, node)
@@ -662,29 +673,59 @@ class ArrayExpressions:
                 views[id(view.ir)] = self.broadcast_view(view, sizes, node)
         return views
 
-    def prepare_reductions(self, expr, node, temporaries):
-        """`expr` with each reduction along an axis computed into a
-        temporary array (freed by the caller once the statement is done),
-        read as a view."""
+    def prepare_operands(self, expr, node, temporaries, keep_top=False):
+        """`expr` with each reduction along an axis and each "filled" array
+        computed into a temporary array (freed by the caller once the
+        statement is done), read as a view; a "filled" array's operands
+        become views too. With `keep_top`, `expr` itself stays as it is
+        (its operands prepared): the caller computes it into its
+        destination."""
+        if expr.kind == "filled":
+            operands = [self.as_view(self.prepare_operands(o, node, temporaries), node,
+                                     temporaries) for o in expr.operands]
+            prepared = ArrayExpr("filled", expr.dtype, expr.shape, operands=operands,
+                                 node=expr.node, fill=expr.fill)
+            if keep_top:
+                return prepared
+            view = self.temporary_array(expr, node, temporaries)
+            expr.fill(view, [o.value for o in operands])
+            return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
         if expr.kind in ("reduce", "scan"):
-            source = self.prepare_reductions(expr.operands[0], node, temporaries)
-            location = self.loc(node)
-            sizes = self.index_sizes_of(expr.shape, node)
-            array_type = rules.array_type(expr.dtype, len(expr.shape))
-            plain = ir.memref_type([None] * len(sizes), self.element_type(expr.dtype))
-            raw = self.builder.alloc(plain, sizes, 64, {}, location)
-            temporaries.append(raw)
-            view = self.value_of(self.builder.cast("cast", raw, self.element_type(array_type),
-                                                   location), array_type)
-            view.origins = frozenset(["alloc:temporary"])
-            self.reduce_into(ArrayExpr(expr.kind, expr.dtype, expr.shape, operands=[source],
-                                       node=expr.node, reduction=expr.reduction), view, node)
+            source = self.prepare_operands(expr.operands[0], node, temporaries)
+            prepared = ArrayExpr(expr.kind, expr.dtype, expr.shape, operands=[source],
+                                 node=expr.node, reduction=expr.reduction)
+            if keep_top:
+                return prepared
+            view = self.temporary_array(expr, node, temporaries)
+            self.reduce_into(prepared, view, node)
             return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
         if expr.kind == "op" and expr.operands:
             return ArrayExpr("op", expr.dtype, expr.shape, compute=expr.compute, node=expr.node,
-                             operands=[self.prepare_reductions(o, node, temporaries)
+                             operands=[self.prepare_operands(o, node, temporaries)
                                        for o in expr.operands])
         return expr
+
+    def as_view(self, expr, node, temporaries):
+        """A prepared operand as a view: itself, or computed into a
+        temporary."""
+        if expr.kind == "view":
+            return expr
+        view = self.temporary_array(expr, node, temporaries)
+        self.compute_prepared_into(expr, view, node)
+        return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
+
+    def temporary_array(self, expr, node, temporaries):
+        """A new array of `expr`'s shape and dtype, freed by the caller."""
+        location = self.loc(node)
+        sizes = self.index_sizes_of(expr.shape, node)
+        array_type = rules.array_type(expr.dtype, len(expr.shape))
+        plain = ir.memref_type([None] * len(sizes), self.element_type(expr.dtype))
+        raw = self.builder.alloc(plain, sizes, 64, {}, location)
+        temporaries.append(raw)
+        view = self.value_of(self.builder.cast("cast", raw, self.element_type(array_type),
+                                               location), array_type)
+        view.origins = frozenset(["alloc:temporary"])
+        return view
 
     def reduce_into(self, expr, destination, node):
         """Computes a reduction along one axis into `destination` (of its

@@ -31,6 +31,7 @@ from ..errors import KilnCompileError
 from . import ir_builder as ir
 from . import typing_rules as rules
 from .array_expressions import ArrayExpressions
+from .array_shapes import ArrayShapes
 from .library import LibraryCalls
 from .source import deepest_statement
 from .subset import SUPPORTED_BINOPS
@@ -141,8 +142,9 @@ class ExitMode:
     next_counter: object = None
     return_value: object = None
     # Allocation identities an array-returning branch may return, as seen
-    # from outside it ("alloc:inner" for arrays allocated inside).
-    returned: set = field(default_factory=set)
+    # from outside it ("alloc:inner" for arrays allocated inside), per
+    # position in the returned values (a tuple may hold several arrays).
+    returned: dict = field(default_factory=dict)
 
     def for_branch(self) -> "ExitMode":
         if self.kind == "function":
@@ -150,7 +152,7 @@ class ExitMode:
         return self
 
 
-class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
+class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`)."""
 
@@ -540,12 +542,14 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                                   and stmt.value.value is None):
             return None
         if isinstance(stmt.value, ast.Tuple):
-            value = tuple_value([self.expression(e) for e in stmt.value.elts])
+            value = tuple_value([self.returned_array(self.expression(e), e)
+                                 for e in stmt.value.elts])
         else:
-            value = self.expression(stmt.value)
-        if value.lazy is not None:
-            value = self.materialize(value, stmt)
+            value = self.returned_array(self.expression(stmt.value), stmt)
         return self.convert(value, self.return_type(), stmt)
+
+    def returned_array(self, value: Value, node) -> Value:
+        return self.materialize(value, node) if value.lazy is not None else value
 
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
@@ -559,17 +563,22 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         """Frees this scope's arrays, except the one being returned."""
         if not self.allocation_scopes:
             return
-        keep = returned.origins if returned is not None and isinstance(
-            returned.type, kt.ArrayType) else frozenset()
+        returned_arrays = [e for e in (flatten(returned) if returned is not None else [])
+                           if isinstance(e.type, kt.ArrayType)]
+        keep = frozenset().union(*(e.origins for e in returned_arrays))
         location = self.loc(node)
         for identity, array in self.allocation_scopes[-1]:
             if identity not in keep:
                 self.builder.dealloc(array, location)
-            elif len(keep) > 1:
-                # Which array is returned is known only at run time.
+            elif len(keep) > len(returned_arrays):
+                # Which arrays are returned is known only at run time.
                 mine = self.builder.aligned_pointer(array, location)
-                theirs = self.builder.aligned_pointer(returned.ir, location)
-                other = self.builder.cmpi("ne", mine, theirs, location)
+                other = None
+                for element in returned_arrays:
+                    theirs = self.builder.aligned_pointer(element.ir, location)
+                    differs = self.builder.cmpi("ne", mine, theirs, location)
+                    other = differs if other is None else self.builder.binary(
+                        "andi", other, differs, location)
                 free = self.builder.region()
                 with self.builder.at_end(free.block):
                     self.builder.dealloc(array, location)
@@ -647,18 +656,21 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         self.emit_if_with_exit_results(condition, then_region, else_region, stmt, branch_mode)
 
     def record_returned(self, value):
-        if value is None or not isinstance(value.type, kt.ArrayType):
-            return
         visible = {identity for scope in (self.allocation_scopes or [])[:-1]
                    for identity, _ in scope}
-        self.mode.returned |= {o if o in visible else "alloc:inner" for o in value.origins}
+        for position, element in enumerate(flatten(value)):
+            if isinstance(element.type, kt.ArrayType):
+                self.mode.returned.setdefault(position, set()).update(
+                    o if o in visible else "alloc:inner" for o in element.origins)
 
     def emit_if_with_exit_results(self, condition, then_region, else_region, node,
                                   branch_mode=None):
         results = self.scf_if(condition, self.exit_types(), then_region, else_region, node)
-        if branch_mode is not None and len(results) == 1:
-            # The if's result may be any array a branch returned.
-            results[0].origins = frozenset(branch_mode.returned)
+        if branch_mode is not None and branch_mode.kind == "function":
+            # Each array result of the if may be any array a branch returned
+            # there.
+            for position, origins in branch_mode.returned.items():
+                results[position].origins = frozenset(origins)
         self.finish_with(results, node)
 
     def emit_conditional_return(self, returned: Value, value: Value | None, rest, node):
@@ -756,6 +768,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
         self.store_element(array, indices, result, target)
 
     def assign(self, target, value: Value, node):
+        if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
+            self.store_through_array_index(target, value, node)
+            return
         if isinstance(target, ast.Subscript) and self.is_view(target):
             self.array_store(self.expression(target), value, node)
             return
@@ -1324,6 +1339,12 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
                 qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
             return self.reduce(qualified[1], self.expression(node.args[0]), node,
                                node.args[1:], node.keywords)
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.SHAPE_FUNCTIONS:
+            return self.shape_function(qualified[1], node)
+        if qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in rules.SHAPE_METHODS:
+            return self.shape_function(func.attr, node, func.value)
         if qualified is not None:
             return self.library_call(qualified, [self.expression(a) for a in node.args], node)
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
@@ -1591,6 +1612,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions):
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if self.is_array_index(node.slice):
+            return self.indexed_by_array(node)
         if self.is_view(node):
             return self.slice_view(node, parts)
         array, indices = self.subscript_parts(node)
@@ -1841,9 +1864,13 @@ class ModuleCompiler:
 
 
 # The libm functions generated code calls: name -> (parameter types, result).
-LIBM_SIGNATURES = {"hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
-                   "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
-                   "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32)}
+# Functions the kernels call outside the module: libm's, and Kiln's runtime
+# (kiln_reshape_stride: runtime/kiln_shapes.c, linked by kilnc).
+EXTERNAL_SIGNATURES = {
+    "hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
+    "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
+    "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32),
+    "kiln_reshape_stride": ((kt.i64,) * 12, kt.i64)}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 
@@ -1958,7 +1985,7 @@ def generate_module_once(context, functions, typed=None):
     module = ir.Module(ir.file_location(context.path, 1, 1))
     builder = ir.Builder()
     for external in sorted({f for _, sig in compiled for f in sig.external_functions}):
-        inputs, result = LIBM_SIGNATURES[external]
+        inputs, result = EXTERNAL_SIGNATURES[external]
         module.add(builder.func_declaration(external, [mlir_type(t) for t in inputs],
                                             [mlir_type(result)]))
     for function, _ in compiled:

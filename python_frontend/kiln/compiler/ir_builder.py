@@ -813,7 +813,7 @@ def _scf_while(op):
 
 _BINARY = ("arith.addi arith.subi arith.muli arith.andi arith.ori arith.xori arith.maxsi "
            "arith.minsi arith.maxui arith.minui arith.shli arith.shrsi arith.shrui arith.divui "
-           "arith.remui arith.remsi arith.ceildivsi arith.ceildivui arith.addf arith.subf arith.mulf "
+           "arith.divsi arith.remui arith.remsi arith.ceildivsi arith.ceildivui arith.addf arith.subf arith.mulf "
            "arith.divf arith.remf arith.maximumf arith.minimumf kiln.floordiv kiln.mod "
            "kiln.pow math.atan2 math.copysign math.powf").split()
 _UNARY = ("math.absf math.absi math.sqrt math.exp math.log math.log2 math.log10 math.sin "

@@ -8,7 +8,7 @@ import ast
 from ..errors import KilnCompileError
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
                            MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
-                           SUPPORTED_MATH, SUPPORTED_NUMPY)
+                           SHAPE_FUNCTIONS, SUPPORTED_MATH, SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -165,7 +165,8 @@ class SubsetChecker(ast.NodeVisitor):
         allocator = qualified_call is not None and qualified_call[0] == "numpy" and \
             qualified_call[1] in ALLOCATORS
         reduction = (qualified_call is not None and qualified_call[0] == "numpy"
-                     and qualified_call[1] in NUMPY_REDUCTIONS | NUMPY_SCANS) or (
+                     and qualified_call[1] in NUMPY_REDUCTIONS | NUMPY_SCANS
+                     | SHAPE_FUNCTIONS) or (
             qualified_call is None and isinstance(func, ast.Attribute)
             and func.attr in ARRAY_METHODS)
         if node.keywords and not allocator and not reduction and not (
@@ -189,8 +190,19 @@ class SubsetChecker(ast.NodeVisitor):
                 self.report(node, f"call to `{label}.{name}` is not supported yet")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
+        shape_call = qualified is not None and qualified[0] == "numpy" and \
+            qualified[1] in SHAPE_FUNCTIONS | ALLOCATORS
         for arg in node.args:
-            self.visit(arg)
+            self.visit_argument(arg, shape_call)
+
+    def visit_argument(self, node, lists_allowed):
+        """np.array([1, 2]), np.concatenate(([1], x)), np.zeros([n, m]):
+        lists of values written in the call."""
+        if lists_allowed and isinstance(node, (ast.List, ast.Tuple)):
+            for element in node.elts:
+                self.visit_argument(element, lists_allowed)
+            return
+        self.visit(node)
 
     def visit_Attribute(self, node):
         if node.attr in ("shape", "ndim", "size", "T", "dtype") and \

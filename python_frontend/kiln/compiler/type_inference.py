@@ -55,6 +55,8 @@ from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 from . import typing_rules as rules
 from .source import deepest_statement
+from .shape_typing import ShapeFunctionTyping
+from .typed_values import TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
 from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
 from .typing_rules import UNKNOWN, display, is_unknown
 
@@ -62,22 +64,6 @@ MAX_TYPING_ROUNDS = 8
 
 
 # ------------------------------------------------------------ the typed tree
-@dataclass
-class TypedValue:
-    """What the stage knows of one evaluated expression."""
-    type: object                 # ScalarType, ArrayType, TupleType, None (no value), UNKNOWN
-    weak: str | None = None      # "int"/"float"/"bool": an untyped Python literal (NEP 50)
-    constant: object = None      # the Python value, when known at compile time
-    origins: frozenset = frozenset()  # the parameters/allocations ("alloc:N") it may view
-    elements: list | None = None      # a tuple's element values
-    # A Python int that is one of these literals (`a if c else b` of two):
-    # comparisons and min/max with it stay exact (typing_rules.literal_fits).
-    candidates: tuple | None = None
-    # An array expression (`a + 1`, `np.exp(x)`): a new array not yet
-    # stored anywhere; code generation computes it into its destination.
-    fresh: bool = False
-
-
 @dataclass(frozen=True)
 class VariableType:
     type: object
@@ -233,17 +219,12 @@ class ExitFrame:
         return ExitFrame("function", in_branch=True) if self.kind == "function" else self
 
 
-class _Abandon(Exception):
-    """Stops typing the current expression or statement; its diagnostic (if
-    any: an UNKNOWN operand abandons silently) is already recorded."""
-
-
 def _scalar(type_) -> bool:
     return isinstance(type_, kt.ScalarType)
 
 
 # ----------------------------------------------------------- one function
-class FunctionTyping:
+class FunctionTyping(ShapeFunctionTyping):
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool):
         self.module = module
@@ -476,20 +457,19 @@ class FunctionTyping:
                 self.fail(stmt, f"`{self.func.name}` returns None here but a value elsewhere")
             return None
         if isinstance(stmt.value, ast.Tuple):
-            value = self.tuple_value([self.expression(e) for e in stmt.value.elts])
+            self.array_consumers.update(stmt.value.elts)
+            elements = [self.returned_array(self.expression(e), e) for e in stmt.value.elts]
+            value = self.tuple_value(elements)
+            seen = set()
+            for element, element_node in zip(elements, stmt.value.elts):
+                if isinstance(element.type, kt.ArrayType):
+                    if seen & element.origins:
+                        self.fail(element_node, "returning the same array twice in a tuple is "
+                                                "not supported yet; return a copy")
+                    seen |= element.origins
         else:
             self.array_consumers.add(stmt.value)
-            value = self.expression(stmt.value)
-        self.absorb(value)
-        if value.fresh and self.frame.kind != "loop":
-            value = self.new_array(value, stmt)
-        if isinstance(value.type, kt.ArrayType):
-            if self.frame.kind == "loop":
-                self.fail(stmt, "returning an array from inside a loop is not supported yet")
-            if not value.origins or any(not o.startswith("alloc:") for o in value.origins):
-                self.fail(stmt, "only arrays the function allocates (np.empty, np.zeros, ...) "
-                                "can be returned; return a new array, not a parameter or a "
-                                "view of one")
+            value = self.returned_array(self.expression(stmt.value), stmt)
         if value.type is None:
             self.fail(stmt, "this call returns None; it has no value to return")
         if self.func.returns is not None:
@@ -508,10 +488,22 @@ class FunctionTyping:
                 self.inferred_return = target
                 self.changed = True
             target = target.type
-        if isinstance(value.type, kt.TupleType) and any(
-                isinstance(e.type, kt.ArrayType) for e in value.elements):
-            self.fail(stmt, "a returned tuple may hold only numbers, not arrays")
         return self.convert(value, target, stmt)
+
+    def returned_array(self, value: TypedValue, node) -> TypedValue:
+        """A returned value, or an element of a returned tuple: an array
+        must be one the function allocates (the caller owns it)."""
+        self.absorb(value)
+        if value.fresh and self.frame.kind != "loop":
+            value = self.new_array(value, node)
+        if isinstance(value.type, kt.ArrayType):
+            if self.frame.kind == "loop":
+                self.fail(node, "returning an array from inside a loop is not supported yet")
+            if not value.origins or any(not o.startswith("alloc:") for o in value.origins):
+                self.fail(node, "only arrays the function allocates (np.empty, np.zeros, ...) "
+                                "can be returned; return a new array, not a parameter or a "
+                                "view of one")
+        return value
 
     def exit_unreachable(self, node) -> None:
         """The end of a region never reached (after a raise, an endless loop)."""
@@ -672,6 +664,11 @@ class FunctionTyping:
     def stmt_AugAssign(self, stmt):
         target = stmt.target
         self.array_consumers.add(stmt.value)
+        if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
+            self.fail(stmt, f"`{ast.unparse(target)} {SUPPORTED_BINOPS[type(stmt.op)]}= ...` "
+                            "(an augmented assignment through an array index) is not supported "
+                            f"yet; write `{ast.unparse(target)} = {ast.unparse(target)} "
+                            f"{SUPPORTED_BINOPS[type(stmt.op)]} ...`")
         if self.is_array_target(target):
             self.augmented_array_store(stmt)
             return
@@ -692,6 +689,9 @@ class FunctionTyping:
 
     # ------------------------------------------------------------ names
     def assign(self, target, value: TypedValue, node):
+        if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
+            self.store_through_array_index(target, value, node)
+            return
         if isinstance(target, ast.Subscript) and self.is_view_subscript(target):
             self.array_store(self.expression(target), value, node)
             return
@@ -1275,6 +1275,12 @@ class FunctionTyping:
             self.array_consumers.update(node.args[:1])
             return self.reduction(qualified[1], [self.expression(a) for a in node.args[:1]],
                                   node, node.args[1:], node.keywords)
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.SHAPE_FUNCTIONS:
+            return self.shape_function(qualified[1], node)
+        if qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in rules.SHAPE_METHODS:
+            return self.shape_function(func.attr, node, func.value)
         if qualified is not None:
             if node.keywords:
                 self.fail(node, f"keyword arguments to `{ast.unparse(func)}` are not supported")
@@ -1693,6 +1699,8 @@ class FunctionTyping:
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if self.is_array_index(node.slice):
+            return self.indexed_by_array(node)
         if self.is_view_subscript(node):
             return self.slice_view(node, parts)
         array = self.subscript_parts(node)

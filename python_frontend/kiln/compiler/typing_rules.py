@@ -401,7 +401,15 @@ NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", 
 NUMPY_SCANS = {"cumsum", "cumprod"}
 ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "cumsum",
                  "cumprod", "copy", "astype", "fill"}
-SUPPORTED_NUMPY = NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
+# numpy's shape and creation functions (shape_typing.py, array_shapes.py),
+# and the methods among them.
+SHAPE_FUNCTIONS = {"reshape", "ravel", "roll", "tile", "repeat", "flip", "fliplr", "flipud",
+                   "diff", "transpose", "tril", "triu", "argmin", "argmax", "concatenate",
+                   "hstack", "vstack", "stack", "outer", "arange", "linspace", "full",
+                   "full_like", "eye", "identity", "array"}
+SHAPE_METHODS = {"reshape", "ravel", "flatten", "repeat", "transpose", "argmin", "argmax"}
+ARRAY_METHODS = ARRAY_METHODS | SHAPE_METHODS
+SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot"} | \
     NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS
 
@@ -625,3 +633,59 @@ def reduction_options(ndim: int, positional, keywords, name: str = "sum"):
     if not -ndim <= value < ndim:
         return f"axis {value} is out of bounds for an array of dimension {ndim}", False
     return value % ndim, keepdims
+
+
+# ------------------------------------------- shape functions' arguments
+# name -> (positional parameter names after the array(s), keyword names)
+SHAPE_PARAMETERS = {
+    "reshape": (("shape",), ()),
+    "ravel": ((), ()),
+    "flatten": ((), ()),
+    "roll": (("shift", "axis"), ("shift", "axis")),
+    "tile": (("reps",), ("reps",)),
+    "repeat": (("repeats", "axis"), ("repeats", "axis")),
+    "flip": (("axis",), ("axis",)),
+    "fliplr": ((), ()),
+    "flipud": ((), ()),
+    "diff": (("n", "axis"), ("n", "axis")),
+    "transpose": ((), ()),
+    "tril": (("k",), ("k",)),
+    "triu": (("k",), ("k",)),
+    "argmin": (("axis",), ("axis",)),
+    "argmax": (("axis",), ("axis",)),
+}
+
+
+def constant_int(node) -> int | None:
+    """An int written in the source (`1`, `-1`), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = constant_int(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and \
+            not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def bound_arguments(name, node, leading):
+    """({parameter: AST node or None}, None) of `np.name(x, ...)` or
+    `x.name(...)` (`leading` arguments are the array(s), taken already),
+    or (..., (node, message)) when they do not fit."""
+    positional, keyword_names = SHAPE_PARAMETERS[name]
+    args = list(node.args)[leading:]
+    bound = dict.fromkeys(positional)
+    if len(args) > len(positional):
+        return bound, (node, f"np.{name}() takes at most {len(positional)} argument"
+                             f"{'s' if len(positional) != 1 else ''} after the array here")
+    for parameter, arg in zip(positional, args):
+        bound[parameter] = arg
+    for keyword in node.keywords:
+        if keyword.arg not in keyword_names or bound.get(keyword.arg) is not None:
+            return bound, (keyword, f"np.{name}() argument `{keyword.arg}` is not supported")
+        bound[keyword.arg] = keyword.value
+    return bound, None
+
+
+def normalized_axis(axis: int, ndim: int) -> int | None:
+    axis = axis + ndim if axis < 0 else axis
+    return axis if 0 <= axis < ndim else None

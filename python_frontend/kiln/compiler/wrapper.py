@@ -112,7 +112,9 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
     ]
     seen = []
     for signature in signatures:
-        types = [p.type for p in signature.params] + [signature.return_type]
+        types = [p.type for p in signature.params] + (
+            list(signature.return_type.elements)
+            if isinstance(signature.return_type, kt.TupleType) else [signature.return_type])
         if signature.elementwise:
             types = types + [kt.ArrayType(t, ELEMENTWISE_RANK) for t in types]
         for type_ in types:
@@ -141,13 +143,18 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
         if isinstance(signature.return_type, kt.TupleType):
             name = result_struct_name(f"{module_name}_", signature)
             out.append(f"typedef struct {name} {{")
-            out += [f"  {element.c_type} r{index};"
+            out += [f"  {c_field_type(element)} r{index};"
                     for index, element in enumerate(signature.return_type.elements)]
             out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
         if isinstance(signature.return_type, kt.ArrayType):
             out.append("/* The returned array is the caller's: free(result->allocated) when done."
                        " When error->kind is set, *result is undefined: do not free it. */")
+        elif isinstance(signature.return_type, kt.TupleType) and any(
+                isinstance(e, kt.ArrayType) for e in signature.return_type.elements):
+            out.append("/* The returned arrays are the caller's: free each rN.allocated when "
+                       "done (they never share memory). When error->kind is set, *result is "
+                       "undefined: do not free it. */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         if signature.elementwise:
             out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "
@@ -335,7 +342,16 @@ def integer_argument(type_, target: str, argument: str, label: str) -> list:
             f"\"{type_.numpy_name}\", {label});"]
 
 
+def c_field_type(type_) -> str:
+    return array_struct_name(type_) if isinstance(type_, kt.ArrayType) else type_.c_type
+
+
 def box(type_, expression: str) -> str:
+    if isinstance(type_, kt.ArrayType):
+        # The compiled code hands the caller its allocation: numpy owns it now.
+        return (f"kiln_owned_array({expression}.allocated, {expression}.data + "
+                f"{expression}.offset, {type_.ndim}, {expression}.shape, {expression}.strides, "
+                f"{type_.dtype.itemsize}, \"{type_.dtype.buffer_formats[0]}\")")
     if type_.is_float:
         return f"PyFloat_FromDouble((double){expression})"
     if type_.is_int and not type_.signed:
@@ -475,10 +491,7 @@ def generate_wrapper(module_name: str, signature) -> list:
     if result is None:
         out.append("  Py_RETURN_NONE;")
     elif isinstance(result, kt.ArrayType):
-        code = result.dtype.buffer_formats[0]
-        out.append(f"  return kiln_owned_array(result.allocated, result.data + result.offset, "
-                   f"{result.ndim}, result.shape, result.strides, {result.dtype.itemsize}, "
-                   f"\"{code}\");")
+        out.append(f"  return {box(result, 'result')};")
     elif isinstance(result, kt.TupleType):
         count = len(result.elements)
         out.append(f"  PyObject *items[{count}];")

@@ -1,0 +1,1051 @@
+"""numpy's shape and creation functions, as a mixin of
+FunctionCodeGenerator (their typing: shape_typing.py).
+
+Views stay views: `np.flip`, `x.T`/`np.transpose` and, when numpy's rule
+allows it, `x.reshape(...)`/`x.ravel()` re-stride the array
+(memref.reinterpret_cast). Whether a reshape can be a view depends on the
+run-time strides (runtime/kiln_shapes.c has numpy's rule); when it cannot,
+the elements are copied into an array of the function, as numpy copies.
+
+Everything else makes a new array and is an array expression of kind
+"filled": a function that fills a destination of the expression's shape
+(a loop nest, or stores into slices for np.concatenate). Stored in a
+variable or returned, the destination is the new array itself; inside a
+larger expression (`np.roll(g, 1, 0) + np.roll(g, -1, 0)`) it is a
+temporary read as a view (array_expressions.prepare_operands).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from . import ir_builder as ir
+from . import typing_rules as rules
+from .array_expressions import ArrayExpr, may_share_memory
+from .typing_rules import bound_arguments, constant_int, normalized_axis
+
+RESHAPE_COPY = -(1 << 63)       # kiln_reshape_stride's "needs a copy"
+
+
+class ArrayShapes:
+    """Needs the generator's and ArrayExpressions' helpers."""
+
+    # ------------------------------------------------------------ helpers
+    def index_op(self, name, a, b, node):
+        return self.builder.binary(name, a, b, self.loc(node))
+
+    def as_index(self, value, node):
+        return self.builder.cast("index_cast", value.ir, ir.index, self.loc(node))
+
+    def as_i64(self, index_value, node):
+        from .code_generator import Value
+        return Value(self.builder.cast("index_cast", index_value, ir.i64, self.loc(node)),
+                     kt.i64)
+
+    def nonzero_divisor(self, size, node):
+        """`size`, or 1 when it is 0: a divisor safe to compute outside the
+        loops that run only when it is not 0."""
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        return self.builder.select(self.builder.cmpi("eq", size, zero, self.loc(node)), one,
+                                   size, self.loc(node))
+
+    def floor_mod(self, a, n, node):
+        """a mod n in [0, n) for index values (n > 0)."""
+        remainder = self.index_op("remsi", a, n, node)
+        zero = self.index_constant(0, node)
+        negative = self.builder.cmpi("slt", remainder, zero, self.loc(node))
+        return self.builder.select(negative, self.index_op("addi", remainder, n, node),
+                                   remainder, self.loc(node))
+
+    def filled(self, array_type, shape, fill, node, operands=()):
+        """A lazy new array made by `fill(destination, operand views)`."""
+        expr = ArrayExpr("filled", array_type.dtype, list(shape), operands=list(operands),
+                         node=node, fill=fill)
+        return self.lazy_array(array_type, expr)
+
+    def indexed(self, array_type, shape, element, node, operands=()):
+        """A new array whose element at the counters is element(counters,
+        operand views): a loop nest."""
+        location = self.loc(node)
+
+        def fill(destination, views):
+            def store(counters):
+                value = self.convert(element(counters, views), array_type.dtype, node,
+                                     explicit=True)
+                self.builder.store(value.ir, destination.ir, counters, location)
+
+            self.for_each(self.index_sizes(destination, node), store, node)
+
+        return self.filled(array_type, shape, fill, node, operands)
+
+    def load_at(self, view, counters, node):
+        return self.value_of(self.builder.load(view.ir, counters, self.loc(node)),
+                             view.type.dtype)
+
+    def check_nonnegative(self, sizes, node):
+        zero = self.constant(0, kt.i64, node)
+        ok = None
+        for size in sizes:
+            test = self.cmpi("sge", size, zero, node)
+            ok = test if ok is None else self.arith("andi", ok, test, node)
+        if ok is not None:
+            self.check(ok, "ValueError", "negative dimensions are not allowed", [], node)
+
+    def flat_index(self, counters, sizes, node):
+        """The C-order position of `counters` in an array of `sizes`."""
+        flat = self.index_constant(0, node)
+        for counter, size in zip(counters, sizes):
+            flat = self.index_op("addi", self.index_op("muli", flat, size, node), counter, node)
+        return flat
+
+    def unflatten(self, flat, sizes, node):
+        """The counters of C-order position `flat` (sizes not 0)."""
+        counters = []
+        for size in reversed(sizes):
+            divisor = self.nonzero_divisor(size, node)
+            counters.append(self.index_op("remui", flat, divisor, node))
+            flat = self.index_op("divui", flat, divisor, node)
+        return list(reversed(counters))
+
+    def restrided(self, view, offset, sizes, strides, array_type, node, origins=None):
+        metadata = self.builder.extract_strided_metadata(view.ir, self.loc(node))
+        result = self.builder.reinterpret_cast(metadata[0], offset, sizes, strides,
+                                               self.loc(node))
+        return self.value_of_view(result, array_type, view.origins if origins is None
+                                  else origins)
+
+    @staticmethod
+    def value_of_view(ir_value, array_type, origins):
+        from .code_generator import Value
+        return Value(ir_value, array_type, origins=origins)
+
+    def layout(self, view, node):
+        """(offset, sizes, strides) of a view, as index values."""
+        metadata = self.builder.extract_strided_metadata(view.ir, self.loc(node))
+        rank = view.type.ndim
+        return metadata[1], list(metadata[2:2 + rank]), list(metadata[2 + rank:])
+
+    def materialized(self, value, node):
+        return self.materialize(value, node) if value.lazy is not None else value
+
+    # ---------------------------------------------------------- dispatch
+    def shape_function(self, name, node, base_node=None):
+        if name in ("concatenate", "hstack", "vstack", "stack"):
+            return self.joined(name, node)
+        if name == "outer":
+            return self.outer(node)
+        if name in ("arange", "linspace", "full", "full_like", "eye", "identity", "array"):
+            return getattr(self, "creation_" + name)(node)
+        leading = 0
+        if base_node is None:
+            base_node, leading = node.args[0], 1
+        base = self.expression(base_node)
+        if name in ("reshape", "ravel", "flip", "fliplr", "flipud", "transpose"):
+            base = self.materialized(base, node)
+        if name == "reshape" and leading == 0 and len(node.args) > 1:
+            parts = [self.convert(self.expression(p), kt.i64, p) for p in node.args]
+            return self.reshape(base, parts, [constant_int(p) for p in node.args], node)
+        bound, _ = bound_arguments(name, node, leading)
+        typed = self.typed_value(node).type
+        if name == "reshape":
+            shape_node = bound["shape"]
+            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+                parts = list(self.expression(shape_node).elements)
+                written = [None] * len(parts)
+            else:
+                nodes = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
+                    shape_node]
+                parts = [self.convert(self.expression(p), kt.i64, p) for p in nodes]
+                written = [constant_int(p) for p in nodes]
+            return self.reshape(base, parts, written, node)
+        if name == "ravel":
+            return self.reshape(base, [self.constant(-1, kt.i64, node)], [-1], node)
+        if name == "flatten":
+            return self.flatten(base, typed, node)
+        if name in ("flip", "fliplr", "flipud"):
+            ndim = base.type.ndim
+            axes = {"fliplr": [1], "flipud": [0]}.get(name)
+            if axes is None:
+                axis = self.typing_axis(bound["axis"], ndim)
+                axes = list(range(ndim)) if axis is None else [axis]
+            return self.flip(base, axes, node)
+        if name == "transpose":
+            return self.transpose(base, node)
+        operand = self.array_operand(base, node)
+        if name == "roll":
+            shift = self.convert(self.expression(bound["shift"]), kt.i64, bound["shift"])
+            return self.roll(operand, shift, self.typing_axis(bound["axis"], typed.ndim),
+                             typed, node)
+        if name == "tile":
+            reps = bound["reps"]
+            nodes = reps.elts if isinstance(reps, (ast.Tuple, ast.List)) else [reps]
+            counts = [self.convert(self.expression(p), kt.i64, p) for p in nodes]
+            return self.tile(operand, counts, typed, node)
+        if name == "repeat":
+            count = self.convert(self.expression(bound["repeats"]), kt.i64, bound["repeats"])
+            axis = self.typing_axis(bound["axis"], len(operand.shape))
+            return self.repeat(operand, count, axis, typed, node)
+        if name == "diff":
+            order = 1 if bound["n"] is None else constant_int(bound["n"])
+            axis = normalized_axis(-1 if bound["axis"] is None else constant_int(bound["axis"]),
+                                   typed.ndim)
+            return self.diff(operand, order, axis, typed, node)
+        if name in ("tril", "triu"):
+            k = self.constant(0, kt.i64, node) if bound["k"] is None else self.convert(
+                self.expression(bound["k"]), kt.i64, bound["k"])
+            return self.triangle(name, operand, k, typed, node)
+        if name in ("argmin", "argmax"):
+            axis = self.typing_axis(bound["axis"], len(operand.shape))
+            return self.arg_extremum(name, operand, axis, typed, node)
+        raise self.missed(node, f"np.{name}")
+
+    @staticmethod
+    def typing_axis(axis_node, ndim):
+        if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            return None
+        return normalized_axis(constant_int(axis_node), ndim)
+
+    # -------------------------------------------------------------- views
+    def flip(self, view, axes, node):
+        offset, sizes, strides = self.layout(view, node)
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        for axis in axes:
+            last = self.builder.binary("maxsi", self.index_op("subi", sizes[axis], one, node),
+                                       zero, self.loc(node))
+            offset = self.index_op("addi", offset, self.index_op("muli", last, strides[axis],
+                                                                   node), node)
+            strides[axis] = self.index_op("subi", zero, strides[axis], node)
+        return self.restrided(view, offset, sizes, strides, view.type, node)
+
+    def reshape(self, view, parts, written, node):
+        """numpy's reshape: one unknown size (a negative one) is inferred;
+        the sizes must multiply to the array's size; a view when
+        kiln_reshape_stride finds strides for it, else a copy."""
+        array_type = self.typed_value(node).type
+        location = self.loc(node)
+        total = self.constant(1, kt.i64, node)
+        for axis in range(view.type.ndim):
+            total = self.arith("muli", total, self.dimension(view, axis, node), node)
+        zero = self.constant(0, kt.i64, node)
+        one = self.constant(1, kt.i64, node)
+        unknown_count = self.constant(0, kt.i64, node)
+        known = one
+        negatives = []
+        for part in parts:
+            negative = self.cmpi("slt", part, zero, node)
+            negatives.append(negative)
+            unknown_count = self.arith("addi", unknown_count,
+                                       self.cast("extui", negative, kt.i64, node), node)
+            known = self.arith("muli", known, self.select(negative, one, part, node), node)
+        self.check(self.cmpi("sle", unknown_count, one, node), "ValueError",
+                   "can only specify one unknown dimension", [], node)
+        safe_known = self.select(self.cmpi("eq", known, zero, node), one, known, node)
+        inferred = self.arith("divsi", total, safe_known, node)
+        has_unknown = self.cmpi("eq", unknown_count, one, node)
+        fits_unknown = self.arith("andi", self.cmpi("ne", known, zero, node), self.cmpi(
+            "eq", self.arith("remsi", total, safe_known, node), zero, node), node)
+        fits = self.select(has_unknown, fits_unknown, self.cmpi("eq", known, total, node), node)
+        # numpy's message names the unknown size "newaxis", except that a
+        # leading unknown size is left out: one check per place of it.
+        for unknown in [None] + list(range(len(parts))):
+            if unknown is None:
+                fails = self.negate(self.arith("ori", fits, has_unknown, node), node)
+            else:
+                fails = self.arith("andi", self.negate(fits, node), negatives[unknown], node)
+            shown = ["newaxis" if k == unknown else "{}" for k in range(len(parts))]
+            shown = shown[1:] if unknown == 0 else shown
+            sizes_shown = [p for k, p in enumerate(parts) if k != unknown]
+            self.check(self.negate(fails, node), "ValueError",
+                       f"cannot reshape array of size {{}} into shape ({','.join(shown)})",
+                       [total] + sizes_shown, node)
+        sizes = [self.select(negative, inferred, part, node)
+                 for negative, part in zip(negatives, parts)]
+        for size in sizes:
+            size.nonneg = True
+        # numpy's view-or-copy rule, per new axis.
+        offset, old_sizes, old_strides = self.layout(view, node)
+        padding = [self.constant(1, kt.i64, node)] * (3 - view.type.ndim)
+        arguments = [self.constant(view.type.ndim, kt.i64, node)]
+        arguments += [self.as_i64(s, node) for s in old_sizes] + padding
+        arguments += [self.as_i64(s, node) for s in old_strides] + padding
+        arguments += [self.constant(len(sizes), kt.i64, node)] + sizes + \
+            [self.constant(1, kt.i64, node)] * (3 - len(sizes))
+        self.external_functions.add("kiln_reshape_stride")
+        strides = []
+        copy = None
+        for axis in range(len(sizes)):
+            [stride] = self.builder.call("kiln_reshape_stride", [self.constant(
+                axis, kt.i64, node).ir] + [a.ir for a in arguments], [ir.i64], location)
+            stride = self.value_of(stride, kt.i64)
+            strides.append(stride)
+            needs = self.cmpi("eq", stride, self.constant(RESHAPE_COPY, kt.i64, node), node)
+            copy = needs if copy is None else self.arith("ori", copy, needs, node)
+        # The copy's storage, an array of the function like np.empty's (one
+        # element when the reshape is a view: nothing to copy).
+        storage = self.allocate_array(rules.array_type(view.type.dtype, 1),
+                                      [self.select(copy, total, one, node)], node)
+        index_sizes = [self.as_index(s, node) for s in sizes]
+        copied = self.builder.region()
+        with self.builder.at_end(copied.block):
+            storage_offset, _, _ = self.layout(storage, node)
+            source_sizes = self.index_sizes(view, node)
+
+            def copy_element(counters):
+                element = self.builder.load(view.ir, counters, location)
+                flat = self.flat_index(counters, source_sizes, node)
+                self.builder.store(element, storage.ir, [flat], location)
+
+            self.for_each(source_sizes, copy_element, node)
+            contiguous = []
+            stride = self.index_constant(1, node)
+            for size in reversed(index_sizes):
+                contiguous.insert(0, stride)
+                stride = self.index_op("muli", stride, size, node)
+            result = self.restrided(storage, storage_offset, index_sizes, contiguous,
+                                    array_type, node)
+            self.builder.scf_yield([result.ir], location)
+        viewed = self.builder.region()
+        with self.builder.at_end(viewed.block):
+            result = self.restrided(view, offset, index_sizes,
+                                    [self.as_index(s, node) for s in strides], array_type, node)
+            self.builder.scf_yield([result.ir], location)
+        [result] = self.builder.scf_if(copy.ir, [result.ir.type], copied, viewed, location)
+        return self.value_of_view(result, array_type, view.origins | storage.origins)
+
+    # ----------------------------------------------------- new arrays
+    def flatten(self, view, typed, node):
+        operand = self.array_operand(view, node)
+        total = self.constant(1, kt.i64, node)
+        for size in operand.shape:
+            total = self.arith("muli", total, size, node)
+        location = self.loc(node)
+
+        def fill(destination, views):
+            [source] = views
+            sizes = self.index_sizes(source, node)
+
+            def copy(counters):
+                element = self.builder.load(source.ir, counters, location)
+                self.builder.store(element, destination.ir,
+                                   [self.flat_index(counters, sizes, node)], location)
+
+            self.for_each(sizes, copy, node)
+
+        return self.filled(typed, [total], fill, node, [operand])
+
+    def roll(self, operand, shift, axis, typed, node):
+        """np.roll: element i comes from i - shift (mod the length), along
+        `axis` or over the flattened array."""
+        def element(counters, views):
+            [source] = views
+            sizes = self.index_sizes(source, node)
+            amount = self.as_index(shift, node)
+            if axis is None:
+                total = self.index_constant(1, node)
+                for size in sizes:
+                    total = self.index_op("muli", total, size, node)
+                length = self.nonzero_divisor(total, node)
+                steps = self.floor_mod(amount, length, node)
+                flat = self.flat_index(counters, sizes, node)
+                moved = self.shifted_back(flat, steps, length, node)
+                return self.load_at(source, self.unflatten(moved, sizes, node), node)
+            length = self.nonzero_divisor(sizes[axis], node)
+            steps = self.floor_mod(amount, length, node)
+            moved = list(counters)
+            moved[axis] = self.shifted_back(counters[axis], steps, length, node)
+            return self.load_at(source, moved, node)
+
+        return self.indexed(typed, operand.shape, element, node, [operand])
+
+    def shifted_back(self, position, steps, length, node):
+        """(position - steps) mod length, for both in [0, length)."""
+        back = self.index_op("subi", position, steps, node)
+        zero = self.index_constant(0, node)
+        below = self.builder.cmpi("slt", back, zero, self.loc(node))
+        return self.builder.select(below, self.index_op("addi", back, length, node), back,
+                                   self.loc(node))
+
+    def negative_count_check(self, count, length, node):
+        """numpy's repeat/tile refuse a negative count only when there is
+        something to repeat."""
+        zero = self.constant(0, kt.i64, node)
+        wrong = self.arith("andi", self.cmpi("slt", count, zero, node),
+                           self.cmpi("sgt", length, zero, node), node)
+        self.check(self.negate(wrong, node), "ValueError", "negative dimensions are not allowed",
+                   [], node)
+
+    def tile(self, operand, counts, typed, node):
+        total = self.constant(1, kt.i64, node)
+        for size in operand.shape:
+            total = self.arith("muli", total, size, node)
+        for count in counts:
+            self.negative_count_check(count, total, node)
+        rank = typed.ndim
+        one = self.constant(1, kt.i64, node)
+        zero = self.constant(0, kt.i64, node)
+        counts = [one] * (rank - len(counts)) + counts
+        own = [one] * (rank - len(operand.shape)) + list(operand.shape)
+        shape = [self.arith("maxsi", self.arith("muli", a, r, node), zero, node)
+                 for a, r in zip(own, counts)]
+        for size in shape:
+            size.nonneg = True
+        padding = rank - len(operand.shape)
+
+        def element(counters, views):
+            [source] = views
+            sizes = self.index_sizes(source, node)
+            at = [self.index_op("remui", counters[padding + k],
+                                self.nonzero_divisor(sizes[k], node), node)
+                  for k in range(len(sizes))]
+            return self.load_at(source, at, node)
+
+        return self.indexed(typed, shape, element, node, [operand])
+
+    def repeat(self, operand, count, axis, typed, node):
+        zero = self.constant(0, kt.i64, node)
+        if axis is None:
+            total = self.constant(1, kt.i64, node)
+            for size in operand.shape:
+                total = self.arith("muli", total, size, node)
+            self.negative_count_check(count, total, node)
+            shape = [self.arith("maxsi", self.arith("muli", total, count, node), zero, node)]
+        else:
+            self.negative_count_check(count, operand.shape[axis], node)
+            shape = list(operand.shape)
+            shape[axis] = self.arith("maxsi", self.arith("muli", shape[axis], count, node), zero,
+                                     node)
+        for size in shape:
+            size.nonneg = True
+
+        def element(counters, views):
+            [source] = views
+            times = self.nonzero_divisor(self.as_index(count, node), node)
+            if axis is None:
+                flat = self.index_op("divui", counters[0], times, node)
+                return self.load_at(source, self.unflatten(
+                    flat, self.index_sizes(source, node), node), node)
+            at = list(counters)
+            at[axis] = self.index_op("divui", counters[axis], times, node)
+            return self.load_at(source, at, node)
+
+        return self.indexed(typed, shape, element, node, [operand])
+
+    def diff(self, operand, order, axis, typed, node):
+        """np.diff: a[..., 1:] - a[..., :-1] along `axis`, `order` times
+        (for bools, numpy's not_equal)."""
+        one = self.constant(1, kt.i64, node)
+        zero = self.constant(0, kt.i64, node)
+        dtype = typed.dtype
+        for _ in range(order):
+            shape = list(operand.shape)
+            shape[axis] = self.arith("maxsi", self.arith("subi", shape[axis], one, node), zero,
+                                     node)
+            shape[axis].nonneg = True
+
+            def element(counters, views):
+                [source] = views
+                after = list(counters)
+                after[axis] = self.index_op("addi", counters[axis],
+                                            self.index_constant(1, node), node)
+                a, b = self.load_at(source, after, node), self.load_at(source, counters, node)
+                if dtype.is_bool:
+                    return self.arith("xori", a, b, node)
+                return self.arith("subi" if dtype.is_int else "subf", a, b, node)
+
+            operand = self.indexed(typed, shape, element, node, [operand]).lazy
+        return self.lazy_array(typed, operand)
+
+    def triangle(self, name, operand, k, typed, node):
+        """np.tril/np.triu: the elements below/above diagonal k, zeros
+        elsewhere."""
+        def element(counters, views):
+            [source] = views
+            row, column = (self.as_i64(c, node) for c in counters)
+            offset = self.arith("subi", column, row, node)
+            keep = self.cmpi("sle" if name == "tril" else "sge", offset, k, node)
+            return self.select(keep, self.load_at(source, counters, node),
+                               self.constant(0, typed.dtype, node), node)
+
+        return self.indexed(typed, operand.shape, element, node, [operand])
+
+    def outer(self, node):
+        typed = self.typed_value(node).type
+        a, b = (self.materialized(self.expression(arg), arg) for arg in node.args)
+        one = self.index_constant(1, node)
+        zero = self.index_constant(0, node)
+        columns = []
+        for view, axis in ((a, 0), (b, 1)):
+            offset, sizes, strides = self.layout(view, node)
+            shape = [sizes[0], one] if axis == 0 else [one, sizes[0]]
+            steps = [strides[0], zero] if axis == 0 else [zero, strides[0]]
+            columns.append(self.array_operand(self.restrided(
+                view, offset, shape, steps, rules.array_type(view.type.dtype, 2), node), node))
+
+        def compute(x, y):
+            x, y = self.convert(x, typed.dtype, node), self.convert(y, typed.dtype, node)
+            return self.elementwise_operator("*", x, y, typed.dtype, None, node)
+
+        shape = [self.dimension(a, 0, node), self.dimension(b, 0, node)]
+        return self.lazy_array(typed, ArrayExpr("op", typed.dtype, shape, operands=columns,
+                                                compute=compute, node=node))
+
+    def arg_extremum(self, name, operand, axis, typed, node):
+        """np.argmin/np.argmax: the first position of the smallest/largest
+        element (a NaN counts as both, as in numpy); along `axis`, an array
+        of them."""
+        label = name[3:]
+        lengths = operand.shape if axis is None else [operand.shape[axis]]
+        empty = None
+        zero = self.constant(0, kt.i64, node)
+        for size in lengths:
+            test = self.cmpi("eq", size, zero, node)
+            empty = test if empty is None else self.arith("ori", empty, test, node)
+        self.check(self.negate(empty, node), "ValueError",
+                   f"attempt to get {name} of an empty sequence", [], node)
+        location = self.loc(node)
+        dtype = operand.dtype
+
+        def better(x, best):
+            if dtype.is_float:
+                ordered = self.cmpf("ogt" if label == "max" else "olt", x, best, node)
+                x_nan = self.cmpf("uno", x, x, node)
+                best_number = self.cmpf("ord", best, best, node)
+                return self.arith("ori", ordered, self.arith("andi", x_nan, best_number, node),
+                                  node)
+            if dtype.is_bool:
+                return self.cmpi("ugt" if label == "max" else "ult", x, best, node)
+            signed = "s" if dtype.signed else "u"
+            return self.cmpi(signed + ("gt" if label == "max" else "lt"), x, best, node)
+
+        def scan(sizes, element_at, outer_counters):
+            """(best, position) over the loop nest of `sizes`."""
+            first = element_at([self.index_constant(0, node)] * len(sizes), outer_counters)
+            state = [first, self.constant(0, kt.i64, node), self.constant(0, kt.i64, node)]
+            counters = []
+
+            def loop(level, state):
+                if level == len(sizes):
+                    x = element_at(counters, outer_counters)
+                    take = better(x, state[0])
+                    best = self.select(take, x, state[0], node)
+                    where = self.select(take, state[2], state[1], node)
+                    following = self.arith("addi", state[2], self.constant(1, kt.i64, node),
+                                           node)
+                    return [best, where, following]
+                body = self.builder.region([ir.index] + [s.ir.type for s in state])
+                counters.append(body.block.arguments[0])
+                with self.builder.at_end(body.block):
+                    carried = [self.value_of(a, s.type)
+                               for a, s in zip(body.block.arguments[1:], state)]
+                    result = loop(level + 1, carried)
+                    self.builder.scf_yield([r.ir for r in result], location)
+                counters.pop()
+                results = self.builder.scf_for(self.index_constant(0, node), sizes[level],
+                                               self.index_constant(1, node),
+                                               [s.ir for s in state], body, location)
+                return [self.value_of(r, s.type) for r, s in zip(results, state)]
+
+            return loop(0, state)[1]
+
+        if axis is None or len(operand.shape) == 1:
+            temporaries = []
+            expr = self.prepare_operands(operand, node, temporaries)
+            sizes = self.index_sizes_of(expr.shape, node)
+            views = self.leaf_views(expr, sizes, node)
+            position = scan(sizes, lambda c, _: self.element_at(expr, c, views, node), None)
+            for raw in temporaries:
+                self.builder.dealloc(raw, location)
+            return position
+        shape = [s for k, s in enumerate(operand.shape) if k != axis]
+
+        def element(counters, views):
+            [source] = views
+            length = self.index_sizes(source, node)[axis]
+
+            def along(inner, outer):
+                at = list(outer)
+                at.insert(axis, inner[0])
+                return self.load_at(source, at, node)
+
+            return scan([length], along, counters)
+
+        return self.indexed(typed, shape, element, node, [operand])
+
+    # ---------------------------------------------------- joining arrays
+    def joined_operand(self, element_node):
+        if isinstance(element_node, (ast.List, ast.Tuple)):
+            return self.number_list(element_node).lazy
+        return self.array_operand(self.expression(element_node), element_node)
+
+    def number_list(self, node, dtype=None):
+        """np.array([a, b, ...]) (or a list inside np.concatenate): the
+        numbers evaluated now, stored when the array is filled."""
+        values = [self.expression(e) for e in node.elts]
+        if dtype is None:
+            for value in values:
+                element = rules.default_for_kind(value.weak) if value.weak else value.type
+                dtype = element if dtype is None else rules.promote(dtype, element)
+        stored = [self.stored_value(v, dtype, e) for v, e in zip(values, node.elts)]
+        location = self.loc(node)
+
+        def fill(destination, views):
+            for position, value in enumerate(stored):
+                self.builder.store(value.ir, destination.ir,
+                                   [self.index_constant(position, node)], location)
+
+        array_type = rules.array_type(dtype, 1)
+        return self.filled(array_type, [self.constant(len(stored), kt.i64, node)], fill, node)
+
+    def axis_part(self, destination, axis, start, length, node, keep=True):
+        """The view of `destination` at positions [start, start + length)
+        of `axis`; without the axis when not `keep` (length 1)."""
+        offset, sizes, strides = self.layout(destination, node)
+        offset = self.index_op("addi", offset, self.index_op("muli", start, strides[axis], node),
+                               node)
+        if keep:
+            sizes[axis] = length
+        else:
+            del sizes[axis]
+            del strides[axis]
+        array_type = rules.array_type(destination.type.dtype, len(sizes))
+        return self.restrided(destination, offset, sizes, strides, array_type, node)
+
+    def joined(self, name, node):
+        typed = self.typed_value(node).type
+        keywords = {k.arg: k.value for k in node.keywords}
+        operands = [self.joined_operand(e) for e in node.args[0].elts]
+        ndim = len(operands[0].shape)
+        stacking = name == "stack" or (name == "vstack" and ndim == 1)
+        if stacking:
+            axis = 0 if name == "vstack" else self.typing_axis(keywords.get("axis"), ndim + 1)
+            axis = 0 if axis is None else axis
+        elif name == "hstack":
+            axis = 0 if ndim == 1 else 1
+        elif name == "vstack":
+            axis = 0
+        else:
+            axis = self.typing_axis(keywords.get("axis"), ndim)
+            axis = 0 if axis is None else axis
+        first = operands[0].shape
+        for index, operand in enumerate(operands[1:], 1):
+            for k in range(ndim):
+                if k == axis and not stacking:
+                    continue
+                same = self.cmpi("eq", operand.shape[k], first[k], node)
+                if stacking:
+                    self.check(same, "ValueError", "all input arrays must have the same shape",
+                               [], node)
+                else:
+                    self.check(same, "ValueError",
+                               "all the input array dimensions except for the concatenation "
+                               f"axis must match exactly, but along dimension {k}, the array "
+                               f"at index 0 has size {{}} and the array at index {index} has "
+                               "size {}", [first[k], operand.shape[k]], node)
+        if stacking:
+            shape = list(first)
+            shape.insert(axis, self.constant(len(operands), kt.i64, node))
+        else:
+            shape = list(first)
+            for operand in operands[1:]:
+                shape[axis] = self.arith("addi", shape[axis], operand.shape[axis], node)
+        for size in shape:
+            size.nonneg = True
+
+        def fill(destination, views):
+            start = self.index_constant(0, node)
+            for position, operand in enumerate(operands):
+                if stacking:
+                    part = self.axis_part(destination, axis, self.index_constant(position, node),
+                                          None, node, keep=False)
+                else:
+                    length = self.as_index(operand.shape[axis], node)
+                    part = self.axis_part(destination, axis, start, length, node)
+                    start = self.index_op("addi", start, length, node)
+                self.compute_into(self.cast_to(operand, typed.dtype, node), part, node)
+
+        return self.filled(typed, shape, fill, node)
+
+    # ----------------------------------------------------------- creation
+    def creation_sizes(self, shape_node):
+        if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+            return list(self.expression(shape_node).elements)
+        nodes = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
+            shape_node]
+        sizes = [self.convert(self.expression(p), kt.i64, p) for p in nodes]
+        self.check_nonnegative(sizes, shape_node)
+        for size in sizes:
+            size.nonneg = True
+        return sizes
+
+    def constant_fill(self, typed, shape, value, node):
+        def element(counters, views):
+            return value
+
+        return self.indexed(typed, shape, element, node)
+
+    def creation_array(self, node):
+        typed = self.typed_value(node).type
+        rows = node.args[0].elts
+        if typed.ndim == 1:
+            values = [self.expression(e) for e in rows]
+            elements = [[self.stored_value(v, typed.dtype, e) for v, e in zip(values, rows)]]
+        else:
+            elements = []
+            for row in rows:
+                values = [self.expression(e) for e in row.elts]
+                elements.append([self.stored_value(v, typed.dtype, e)
+                                 for v, e in zip(values, row.elts)])
+        location = self.loc(node)
+
+        def fill(destination, views):
+            for r, row in enumerate(elements):
+                for c, value in enumerate(row):
+                    at = [self.index_constant(c, node)] if typed.ndim == 1 else [
+                        self.index_constant(r, node), self.index_constant(c, node)]
+                    self.builder.store(value.ir, destination.ir, at, location)
+
+        shape = [self.constant(len(elements[0]), kt.i64, node)] if typed.ndim == 1 else [
+            self.constant(len(elements), kt.i64, node),
+            self.constant(len(elements[0]), kt.i64, node)]
+        return self.filled(typed, shape, fill, node)
+
+    def creation_full(self, node):
+        typed = self.typed_value(node).type
+        keywords = {k.arg: k.value for k in node.keywords}
+        shape_node = node.args[0] if node.args else keywords["shape"]
+        sizes = self.creation_sizes(shape_node)
+        fill_node = node.args[1] if len(node.args) > 1 else keywords["fill_value"]
+        value = self.stored_value(self.expression(fill_node), typed.dtype, fill_node)
+        return self.constant_fill(typed, sizes, value, node)
+
+    def creation_full_like(self, node):
+        typed = self.typed_value(node).type
+        keywords = {k.arg: k.value for k in node.keywords}
+        prototype = self.array_operand(self.expression(node.args[0]), node.args[0])
+        fill_node = node.args[1] if len(node.args) > 1 else keywords["fill_value"]
+        value = self.stored_value(self.expression(fill_node), typed.dtype, fill_node)
+        return self.constant_fill(typed, prototype.shape, value, node)
+
+    def creation_eye(self, node):
+        typed = self.typed_value(node).type
+        keywords = {k.arg: k.value for k in node.keywords}
+        args = list(node.args) + [None] * (3 - len(node.args))
+        rows_node = args[0]
+        columns_node = args[1] if args[1] is not None else keywords.get("M")
+        k_node = args[2] if args[2] is not None else keywords.get("k")
+        rows = self.convert(self.expression(rows_node), kt.i64, rows_node)
+        if columns_node is None or (isinstance(columns_node, ast.Constant)
+                                    and columns_node.value is None):
+            columns = rows
+        else:
+            columns = self.convert(self.expression(columns_node), kt.i64, columns_node)
+        k = self.constant(0, kt.i64, node) if k_node is None else self.convert(
+            self.expression(k_node), kt.i64, k_node)
+        return self.diagonal_ones(typed, rows, columns, k, node)
+
+    def creation_identity(self, node):
+        typed = self.typed_value(node).type
+        n = self.convert(self.expression(node.args[0]), kt.i64, node.args[0])
+        return self.diagonal_ones(typed, n, n, self.constant(0, kt.i64, node), node)
+
+    def diagonal_ones(self, typed, rows, columns, k, node):
+        self.check_nonnegative([rows, columns], node)
+        rows.nonneg = columns.nonneg = True
+        one = self.constant(1, typed.dtype, node)
+        zero = self.constant(0, typed.dtype, node)
+
+        def element(counters, views):
+            row, column = (self.as_i64(c, node) for c in counters)
+            on = self.cmpi("eq", self.arith("subi", column, row, node), k, node)
+            return self.select(on, one, zero, node)
+
+        return self.indexed(typed, [rows, columns], element, node)
+
+    def creation_arange(self, node):
+        """numpy's arange: the length is ceil((stop - start) / step); the
+        elements are start, start + step, then start + i * delta with
+        delta = (start + step) - start, computed in the result's dtype."""
+        typed = self.typed_value(node).type
+        dtype = typed.dtype
+        values = [self.expression(a) for a in node.args]
+        compute = kt.f64 if any(v.type.is_float for v in values) else kt.i64
+        values = [self.convert(v, compute, a) for v, a in zip(values, node.args)]
+        if len(values) == 1:
+            start, stop, step = self.constant(0, compute, node), values[0], \
+                self.constant(1, compute, node)
+        else:
+            start, stop = values[:2]
+            step = values[2] if len(values) == 3 else self.constant(1, compute, node)
+        zero = self.constant(0, compute, node)
+        nonzero = self.cmpi("ne", step, zero, node) if compute.is_int else \
+            self.cmpf("une", step, zero, node)
+        self.check(nonzero, "ZeroDivisionError",
+                   "division by zero" if compute.is_int else "float division by zero", [], node)
+        span = self.arith("subf", self.convert(stop, kt.f64, node),
+                          self.convert(start, kt.f64, node), node) if compute.is_int else \
+            self.arith("subf", stop, start, node)
+        safe_step = self.select(nonzero, self.convert(step, kt.f64, node),
+                                self.constant(1.0, kt.f64, node), node)
+        quotient = self.unary("ceil", self.arith("divf", span, safe_step, node), node)
+        self.check(self.cmpf("ord", quotient, quotient, node), "ValueError",
+                   "arange: cannot compute length", [], node)
+        limit = self.constant(float(1 << 62), kt.f64, node)
+        self.check(self.cmpf("olt", quotient, limit, node), "ValueError",
+                   "Maximum allowed size exceeded", [], node)
+        clamped = self.arith("maximumf", quotient, self.constant(0.0, kt.f64, node), node)
+        length = self.cast("fptosi", clamped, kt.i64, node)
+        length.nonneg = True
+        first = self.convert(start, dtype, node, explicit=True)
+        second = self.convert(self.arith("addi" if compute.is_int else "addf", start, step,
+                                         node), dtype, node, explicit=True)
+        delta = self.arith("subi" if dtype.is_int else "subf", second, first, node)
+
+        def element(counters, views):
+            position = self.as_i64(counters[0], node)
+            scaled = self.convert(position, dtype, node, explicit=True)
+            if dtype.is_int:
+                value = self.arith("addi", first, self.arith("muli", scaled, delta, node), node)
+            else:
+                value = self.arith("addf", first, self.arith("mulf", scaled, delta, node), node)
+            is_first = self.cmpi("eq", position, self.constant(0, kt.i64, node), node)
+            is_second = self.cmpi("eq", position, self.constant(1, kt.i64, node), node)
+            return self.select(is_first, first, self.select(is_second, second, value, node),
+                               node)
+
+        return self.indexed(typed, [length], element, node)
+
+    def creation_linspace(self, node):
+        """numpy's linspace: y = i * step + start (i / div * delta when the
+        step underflows to 0), the last element exactly `stop`."""
+        typed = self.typed_value(node).type
+        keywords = {k.arg: k.value for k in node.keywords}
+        start = self.convert(self.expression(node.args[0]), kt.f64, node.args[0])
+        stop = self.convert(self.expression(node.args[1]), kt.f64, node.args[1])
+        num_node = node.args[2] if len(node.args) == 3 else keywords.get("num")
+        num = self.constant(50, kt.i64, node) if num_node is None else self.convert(
+            self.expression(num_node), kt.i64, num_node)
+        endpoint = keywords.get("endpoint")
+        endpoint = True if endpoint is None else endpoint.value
+        zero = self.constant(0, kt.i64, node)
+        self.check(self.cmpi("sge", num, zero, node), "ValueError",
+                   "Number of samples, {}, must be non-negative.", [num], node)
+        num.nonneg = True
+        one = self.constant(1, kt.i64, node)
+        div = self.arith("subi", num, one, node) if endpoint else num
+        div_float = self.convert(div, kt.f64, node)
+        delta = self.arith("subf", stop, start, node)
+        positive_div = self.cmpi("sgt", div, zero, node)
+        step = self.arith("divf", delta, div_float, node)
+        step_zero = self.cmpf("oeq", step, self.constant(0.0, kt.f64, node), node)
+
+        def element(counters, views):
+            position = self.as_i64(counters[0], node)
+            i = self.convert(position, kt.f64, node)
+            by_step = self.arith("mulf", i, step, node)
+            by_parts = self.arith("mulf", self.arith("divf", i, div_float, node), delta, node)
+            by_delta = self.arith("mulf", i, delta, node)
+            scaled = self.select(positive_div, self.select(step_zero, by_parts, by_step, node),
+                                 by_delta, node)
+            value = self.arith("addf", scaled, start, node)
+            if endpoint:
+                last = self.arith("andi", self.cmpi("eq", position, div, node),
+                                  self.cmpi("sgt", num, one, node), node)
+                value = self.select(last, stop, value, node)
+            return value
+
+        return self.indexed(typed, [num], element, node)
+
+    # ------------------------------------------------- indexing with arrays
+    def is_array_index(self, index_node) -> bool:
+        if isinstance(index_node, (ast.Tuple, ast.Slice)):
+            return False
+        typed = self.typed.values.get(index_node)
+        return typed is not None and isinstance(typed.type, kt.ArrayType)
+
+    def for_each_carrying(self, sizes, initial, emit, node):
+        """A loop nest over `sizes` whose iterations carry values:
+        emit(counters, carried) returns the next carried values."""
+        location = self.loc(node)
+        counters = []
+
+        def loop(level, state):
+            if level == len(sizes):
+                return emit(list(counters), state)
+            body = self.builder.region([ir.index] + [s.ir.type for s in state])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                carried = [self.value_of(a, s.type)
+                           for a, s in zip(body.block.arguments[1:], state)]
+                result = loop(level + 1, carried)
+                self.builder.scf_yield([r.ir for r in result], location)
+            counters.pop()
+            results = self.builder.scf_for(self.index_constant(0, node), sizes[level],
+                                           self.index_constant(1, node), [s.ir for s in state],
+                                           body, location)
+            return [self.value_of(r, s.type) for r, s in zip(results, state)]
+
+        return loop(0, list(initial))
+
+    def when(self, condition, emit, node, carried=()):
+        """scf.if running emit() when `condition` holds; with `carried`
+        values, emit returns their new values (kept otherwise)."""
+        location = self.loc(node)
+        then_region = self.builder.region()
+        with self.builder.at_end(then_region.block):
+            results = emit()
+            self.builder.scf_yield([r.ir for r in results or []], location)
+        else_region = None
+        if carried:
+            else_region = self.builder.region()
+            with self.builder.at_end(else_region.block):
+                self.builder.scf_yield([c.ir for c in carried], location)
+        outputs = self.builder.scf_if(condition.ir, [c.ir.type for c in carried], then_region,
+                                      else_region, location)
+        return [self.value_of(o, c.type) for o, c in zip(outputs, carried)]
+
+    def check_mask_shape(self, base_shape, mask_shape, node):
+        for axis, (size, mask_size) in enumerate(zip(base_shape, mask_shape)):
+            self.check(self.cmpi("eq", size, mask_size, node), "IndexError",
+                       f"boolean index did not match indexed array along dimension {axis}; "
+                       "dimension is {} but corresponding boolean dimension is {}",
+                       [size, mask_size], node)
+
+    def count_true(self, mask, node):
+        def as_int(x):
+            return self.convert(x, kt.i64, node)
+
+        counted = ArrayExpr("op", kt.i64, mask.shape, operands=[mask], compute=as_int, node=node)
+        total = self.full_reduction("sum", counted, kt.i64, node)
+        total.nonneg = True
+        return total
+
+    def position_in(self, index, size, axis, node):
+        """An int array's element as a position along an axis of `size`
+        (negative counts from the end), with numpy's IndexError."""
+        position = self.convert(index, kt.i64, node)
+        zero = self.constant(0, kt.i64, node)
+        wrapped = self.select(self.cmpi("slt", position, zero, node),
+                              self.arith("addi", position, size, node), position, node)
+        inside = self.arith("andi", self.cmpi("sge", wrapped, zero, node),
+                            self.cmpi("slt", wrapped, size, node), node)
+        self.check(inside, "IndexError",
+                   f"index {{}} is out of bounds for axis {axis} with size {{}}",
+                   [position, size], node)
+        return self.as_index(wrapped, node)
+
+    def indexed_by_array(self, node):
+        typed = self.typed_value(node).type
+        base = self.array_operand(self.expression(node.value), node.value)
+        index = self.array_operand(self.expression(node.slice), node.slice)
+        location = self.loc(node)
+        if index.dtype.is_bool:
+            self.check_mask_shape(base.shape, index.shape, node)
+            count = self.count_true(index, node)
+
+            def fill(destination, views):
+                source, mask = views
+
+                def step(counters, carried):
+                    [k] = carried
+                    selected = self.load_at(mask, counters, node)
+
+                    def take():
+                        element = self.builder.load(source.ir, counters, location)
+                        self.builder.store(element, destination.ir, [self.as_index(k, node)],
+                                           location)
+                        return [self.arith("addi", k, self.constant(1, kt.i64, node), node)]
+
+                    return self.when(selected, take, node, [k])
+
+                self.for_each_carrying(self.index_sizes(source, node),
+                                       [self.constant(0, kt.i64, node)], step, node)
+
+            return self.filled(typed, [count], fill, node, [base, index])
+        size = base.shape[0]
+        shape = list(index.shape) + list(base.shape[1:])
+
+        def element(counters, views):
+            source, positions = views
+            rank = positions.type.ndim
+            position = self.position_in(self.load_at(positions, counters[:rank], node), size, 0,
+                                        node)
+            return self.load_at(source, [position] + counters[rank:], node)
+
+        return self.indexed(typed, shape, element, node, [base, index])
+
+    def store_through_array_index(self, target, value, node):
+        """`x[mask] = v`, `x[idx] = v` (value evaluated already): the index
+        and the value are read whole before anything is written."""
+        base = self.expression(target.value)
+        index = self.array_operand(self.expression(target.slice), target.slice)
+        dtype = base.type.dtype
+        location = self.loc(node)
+        temporaries = []
+
+        def whole(expr):
+            """`expr` as a view that no store below can change."""
+            view = self.as_view(self.prepare_operands(expr, node, temporaries), node, temporaries)
+            if view.value.origins != frozenset(["alloc:temporary"]) and may_share_memory(
+                    view.value.origins, base.origins):
+                copy = self.temporary_array(view, node, temporaries)
+                self.copy_elements(view.value, copy, node)
+                return copy
+            return view.value
+
+        if index.dtype.is_bool:
+            base_shape = self.shape_of(base, node)
+            self.check_mask_shape(base_shape, index.shape, node)
+        if isinstance(value.type, kt.ArrayType):
+            values = self.array_operand(value, node)
+            length = values.shape[0]
+            selected = self.count_true(index, node) if index.dtype.is_bool else index.shape[0]
+            one = self.constant(1, kt.i64, node)
+            fits = self.arith("ori", self.cmpi("eq", length, selected, node),
+                              self.cmpi("eq", length, one, node), node)
+            if index.dtype.is_bool:
+                self.check(fits, "ValueError", "NumPy boolean array indexing assignment cannot "
+                           "assign {} input values to the {} output values where the mask is "
+                           "true", [length, selected], node)
+            else:
+                self.check(fits, "ValueError", "shape mismatch: value array of shape ({},) "
+                           "could not be broadcast to indexing result of shape ({},)",
+                           [length, selected], node)
+            source = whole(self.cast_to(values, dtype, node))
+            single = self.cmpi("eq", length, one, node)
+
+            def value_at(k):
+                at = self.select(single, self.constant(0, kt.i64, node), k, node)
+                return self.load_at(source, [self.as_index(at, node)], node)
+        else:
+            stored = self.stored_value(value, dtype, node)
+
+            def value_at(k):
+                return stored
+        chooser = whole(index)
+        if index.dtype.is_bool:
+            def step(counters, carried):
+                [k] = carried
+
+                def put():
+                    self.builder.store(value_at(k).ir, base.ir, counters, location)
+                    return [self.arith("addi", k, self.constant(1, kt.i64, node), node)]
+
+                return self.when(self.load_at(chooser, counters, node), put, node, [k])
+
+            self.for_each_carrying(self.index_sizes(base, node), [self.constant(0, kt.i64, node)],
+                                   step, node)
+        else:
+            size = self.dimension(base, 0, node)
+
+            def put(counters):
+                k = self.as_i64(counters[0], node)
+                position = self.position_in(self.load_at(chooser, counters, node), size, 0, node)
+                self.builder.store(value_at(k).ir, base.ir, [position], location)
+
+            self.for_each(self.index_sizes(chooser, node), put, node)
+        for raw in temporaries:
+            self.builder.dealloc(raw, location)
+

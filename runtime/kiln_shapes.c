@@ -1,0 +1,70 @@
+/* Shape arithmetic of array code too branchy to spell in MLIR at each use;
+   kilnc links this file into a kernel object when the kernel calls it.
+
+   kiln_reshape_stride: numpy's rule for when `a.reshape(shape)` is a view
+   of `a` rather than a copy, and that view's strides. Walking the old and
+   new shapes from the left, every run of old axes whose sizes multiply to
+   the same product as a run of new axes must be laid out as one block
+   (each axis's stride is the next one's stride times its size); the new
+   axes of the run then get the strides of that block. Axes of size 1 are
+   ignored on the old side and take any stride on the new side; an array
+   with no element reshapes to anything without a copy.
+
+   Returns the stride (in elements) of new axis `axis` of the view, or
+   KILN_RESHAPE_COPY when the reshape needs a copy. The ranks are at most
+   3 (Kiln's arrays), so the shapes come as separate arguments. */
+
+#include <stdint.h>
+
+#define KILN_RESHAPE_COPY INT64_MIN
+
+int64_t kiln_reshape_stride(int64_t axis, int64_t old_rank, int64_t old0, int64_t old1,
+                            int64_t old2, int64_t stride0, int64_t stride1, int64_t stride2,
+                            int64_t new_rank, int64_t new0, int64_t new1, int64_t new2) {
+  const int64_t given_sizes[3] = {old0, old1, old2};
+  const int64_t given_strides[3] = {stride0, stride1, stride2};
+  const int64_t new_sizes[3] = {new0, new1, new2};
+  int64_t sizes[3], strides[3], new_strides[3];
+  int64_t rank = 0;
+  for (int64_t k = 0; k < old_rank; ++k) {
+    if (given_sizes[k] == 0)
+      return 1; /* no element: every stride is as good as another */
+    if (given_sizes[k] != 1) {
+      sizes[rank] = given_sizes[k];
+      strides[rank] = given_strides[k];
+      ++rank;
+    }
+  }
+  for (int64_t k = 0; k < new_rank; ++k)
+    if (new_sizes[k] == 0)
+      return 1;
+  int64_t old_first = 0, old_end = 1, new_first = 0, new_end = 1;
+  while (new_first < new_rank && old_first < rank) {
+    int64_t new_product = new_sizes[new_first];
+    int64_t old_product = sizes[old_first];
+    while (new_product != old_product) {
+      if (new_product < old_product) {
+        if (new_end >= new_rank)
+          return KILN_RESHAPE_COPY;
+        new_product *= new_sizes[new_end++];
+      } else {
+        if (old_end >= rank)
+          return KILN_RESHAPE_COPY;
+        old_product *= sizes[old_end++];
+      }
+    }
+    for (int64_t k = old_first; k < old_end - 1; ++k)
+      if (strides[k] != sizes[k + 1] * strides[k + 1])
+        return KILN_RESHAPE_COPY;
+    new_strides[new_end - 1] = strides[old_end - 1];
+    for (int64_t k = new_end - 1; k > new_first; --k)
+      new_strides[k - 1] = new_strides[k] * new_sizes[k];
+    new_first = new_end++;
+    old_first = old_end++;
+  }
+  /* Trailing axes of size 1 (the old shape is used up). */
+  int64_t last = new_first > 0 ? new_strides[new_first - 1] : 1;
+  for (int64_t k = new_first; k < new_rank; ++k)
+    new_strides[k] = last;
+  return new_strides[axis];
+}

@@ -1,0 +1,180 @@
+"""numpy's shape and creation functions (issue 12): each compiled by Kiln
+and run by CPython + numpy on the same inputs (test_array_shapes.py)."""
+
+import numpy as np
+
+import kiln
+
+
+# --------------------------------------------------------- tuples of arrays
+@kiln.export
+def several_results(a: kiln.f64[:], k: int):
+    b = np.zeros(3)
+    return a + 1, k, a * 2 > 3, b
+
+
+@kiln.export
+def chosen_results(a: kiln.f64[:], first: bool):
+    b = a * 2
+    c = a - 1
+    if first:
+        return b, c
+    return c, b
+
+
+# ---------------------------------------------------------------- views
+@kiln.export
+def reshape_and_write(x: kiln.f64[:, :], n: int, m: int):
+    y = x.reshape(n, m)
+    y[0, 0] = 99.0          # reaches x when numpy's reshape is a view
+    return y.sum(), x.ravel().sum(), np.reshape(x, (m, -1)).sum()
+
+
+@kiln.export
+def reshape_shapes(x: kiln.f64[:], n: int):
+    a = x.reshape(-1, n)
+    b = np.reshape(x, (n, -1, 1))
+    c = x.reshape(a.shape)
+    return a.copy(), b.copy(), c.copy()
+
+
+@kiln.export
+def create_grid(x: kiln.f64[:]):
+    # numpy-benchmarks' create_grid as written
+    N = x.shape[0]
+    z = np.zeros((N, N, 3))
+    z[:, :, 0] = x.reshape(-1, 1)
+    z[:, :, 1] = x
+    fast_grid = z.reshape(N * N, 3)
+    return fast_grid
+
+
+@kiln.export
+def flips(m: kiln.i32[:, :]):
+    a = np.flip(m)
+    b = np.flip(m, 0)
+    c = np.flip(m, axis=-1)
+    d = np.fliplr(m) + np.flipud(m)
+    a[0, 0] = 7             # a view: writes m
+    return b.copy(), c.copy(), d, np.transpose(m).copy(), m.transpose().copy()
+
+
+# ------------------------------------------------------------ new arrays
+def laplacian(grid: kiln.f64[:, :]):
+    return np.roll(grid, +1, 0) + np.roll(grid, -1, 0) + np.roll(grid, +1, 1) + \
+        np.roll(grid, -1, 1) - 4 * grid
+
+
+@kiln.export
+def evolve(grid: kiln.f64[:, :], dt: float, D: int):
+    # numpy-benchmarks' evolve as written
+    return grid + dt * D * laplacian(grid)
+
+
+@kiln.export
+def rolls(x: kiln.i64[:, :], shift: int):
+    return np.roll(x, shift), np.roll(x, shift, 1), np.roll(x, -shift, axis=0)
+
+
+@kiln.export
+def repeating(x: kiln.f64[:], nvar_y: int):
+    # numpy-benchmarks' repeating as written
+    nvar_x = x.shape[0]
+    y = np.empty(nvar_x * (1 + nvar_y))
+    y[0:nvar_x] = x[0:nvar_x]
+    y[nvar_x:] = np.repeat(x, nvar_y)
+    return y
+
+
+@kiln.export
+def tiles_and_repeats(x: kiln.f32[:, :], k: int):
+    return (np.tile(x, k), np.tile(x, (k, 2)), np.tile(x[0], (2, k, 1)), np.repeat(x, k),
+            np.repeat(x, k, axis=1), x.repeat(2, 0), x.flatten())
+
+
+@kiln.export
+def differences(x: kiln.i16[:, :], b: kiln.b1[:]):
+    return np.diff(x), np.diff(x, axis=0), np.diff(x, 2), np.diff(x, n=0), np.diff(b)
+
+
+@kiln.export
+def joined(a: kiln.f64[:], b: kiln.i32[:], m: kiln.f64[:, :]):
+    return (np.concatenate((a, b)), np.concatenate(([1], b, [len(a)])), np.hstack((a, a)),
+            np.vstack((a, a * 2)), np.stack((a, a), axis=1), np.concatenate((m, m), axis=1),
+            np.vstack((m, m)), np.hstack((m, m)), np.stack((m, m)))
+
+
+@kiln.export
+def products_and_triangles(a: kiln.f64[:], b: kiln.i64[:], k: int):
+    o = np.outer(a, b)
+    return o, np.tril(o), np.triu(o, k), np.tril(o, -k)
+
+
+@kiln.export
+def extrema(x: kiln.f64[:], m: kiln.u8[:, :]):
+    return (np.argmin(x), np.argmax(x), x.argmax(), np.argmax(np.abs(x - 1)),
+            np.argmin(m, axis=0), m.argmax(axis=1), np.argmax(m))
+
+
+@kiln.export
+def ranges(n: int, start: float, stop: float, step: float):
+    return (np.arange(n), np.arange(2, n), np.arange(n, 0, -3), np.arange(start, stop, step),
+            np.arange(start, stop), np.arange(n, dtype=np.float32))
+
+
+@kiln.export
+def spaced(start: float, stop: float, num: int):
+    return (np.linspace(start, stop, num), np.linspace(start, stop, num, endpoint=False),
+            np.linspace(start, stop), np.linspace(0, 1, num=num))
+
+
+@kiln.export
+def filled_arrays(n: int, m: kiln.i32[:, :], v: float):
+    return (np.full((n, 2), v), np.full(n, 3), np.full_like(m, 5), np.full_like(m, 2, np.int8),
+            np.eye(n), np.eye(n, n + 1, 1, dtype=np.int64), np.identity(n, dtype=np.bool_),
+            np.array([1, n, 3]), np.array([[v, 1], [2, n]]), np.array([1, 2], dtype=np.float32))
+
+
+@kiln.export
+def in_expressions(x: kiln.f64[:], n: int):
+    total = np.sum(np.roll(x, 1) * np.arange(x.shape[0]))
+    y = np.zeros(n)
+    for i in range(n):
+        y[i] = np.sum(np.linspace(0.0, 1.0, i))
+    return total + np.tile(x, 2).sum(), y
+
+
+# ---------------------------------------------------- indexing with arrays
+@kiln.export
+def periodic_dist(x: kiln.f64[:], y: kiln.f64[:], z: kiln.f64[:], L: int, periodicX: bool, periodicY: bool, periodicZ: bool):
+    # numpy-benchmarks' periodic_dist as written
+    N = len(x)
+    xtemp = np.tile(x,(N,1))
+    dx = xtemp - xtemp.T
+    ytemp = np.tile(y,(N,1))
+    dy = ytemp - ytemp.T
+    ztemp = np.tile(z,(N,1))
+    dz = ztemp - ztemp.T
+    if periodicX:
+        dx[dx>L/2]=dx[dx > L/2]-L
+        dx[dx<-L/2]=dx[dx < -L/2]+L
+    if periodicY:
+        dy[dy>L/2]=dy[dy>L/2]-L
+        dy[dy<-L/2]=dy[dy<-L/2]+L
+    if periodicZ:
+        dz[dz>L/2]=dz[dz>L/2]-L
+        dz[dz<-L/2]=dz[dz<-L/2]+L
+    d = np.sqrt(dx**2+dy**2+dz**2)
+    d[d==0] = -1
+    return d, dx, dy, dz
+
+@kiln.export
+def masks(x: kiln.f64[:], m: kiln.i32[:, :], idx: kiln.i64[:]):
+    a = x[x > 0]
+    b = m[m % 2 == 0]
+    c = x[idx]
+    d = m[idx[:2]]
+    x[idx] = 5.0
+    x[x < -1] = x[x > 1][:1]
+    m[m > 3] = 0
+    return a, b, c, d, x[::-1][idx[1:]]

@@ -1,0 +1,244 @@
+"""Issue 12: numpy's shape and creation functions (reshape, ravel, flip,
+roll, tile, repeat, diff, concatenate/stack, outer, tril/triu, argmin/
+argmax, arange, linspace, full, eye, array) and tuples of arrays, against
+numpy running the same source on edge sizes (0, 1, VF-1, VF, VF+1, large),
+strided, transposed and reversed views, NaN and integer extremes. Results,
+the arguments afterwards (a reshape or flip is a view that writes through)
+and errors must be equal."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+SIZES = (0, 1, 7, 8, 9, 300)
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module("array_shapes")
+
+
+def outcome(function, args):
+    try:
+        with np.errstate(all="ignore"):
+            return ("value", function(*args))
+    except Exception as error:  # noqa: BLE001 - compared by type and message
+        return ("error", type(error).__name__,
+                re.sub(r" \([^()]*, line \d+\)$", "", str(error)))
+
+
+def check_equal(name, got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), (name, got, want)
+        for g, w in zip(got, want):
+            check_equal(name, g, w)
+    elif isinstance(want, np.ndarray):
+        assert isinstance(got, np.ndarray), (name, got)
+        assert (got.dtype, got.shape) == (want.dtype, want.shape), (name, got, want)
+        if got.dtype.kind == "f":
+            assert np.array_equal(np.signbit(got), np.signbit(want)), (name, got, want)
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    else:
+        assert got == want or (got != got and want != want), (name, got, want)
+        assert np.result_type(got) == np.result_type(want) or type(got) in (int, float, bool), (
+            name, got, want)
+
+
+def same(mod, name, *args):
+    native_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    python_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return same_on(mod, name, native_args, python_args)
+
+
+def same_on(mod, name, native_args, python_args):
+    native = outcome(getattr(mod.native, name), native_args)
+    python = outcome(getattr(mod.python, name), python_args)
+    assert native[0] == python[0], (name, native, python)
+    if native[0] == "error":
+        assert native == python, name
+        return native
+    check_equal(name, native[1], python[1])
+    for got, want in zip(native_args, python_args):
+        if isinstance(got, np.ndarray):
+            check_equal(name, got, want)
+    return native
+
+
+def test_everything_compiles(mod):
+    with open(mod.path("array_shapes.kiln.json")) as handle:
+        record = json.load(handle)
+    assert all(f["compiled"] for f in record["functions"]), [
+        f["name"] for f in record["functions"] if not f["compiled"]]
+
+
+def test_tuples_of_arrays(mod):
+    for n in SIZES:
+        x = np.linspace(-3, 3, n)
+        same(mod, "several_results", x, n)
+        same(mod, "chosen_results", x, True)
+        same(mod, "chosen_results", x[::-2], False)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_reshape_is_a_view_when_numpy_makes_one(mod, n):
+    base = np.arange(float(n * 12)).reshape(n * 3, 4) if n else np.zeros((0, 4))
+    for view in (base, base[:, :2], base.T, base[::-1], base[::2, 1:3], base[:, ::-1]):
+        rows, columns = view.shape
+        for shape in ((columns, rows), (-1, rows or 1), (rows * columns, 1), (3, -1), (-1, -1),
+                      (5, 7)):
+            same(mod, "reshape_and_write", view, *shape)
+    x = np.arange(float(n * 4))
+    for view in (x, x[::2], x[::-1]):
+        for k in (1, 2, 3, 4, 0, -1):
+            same(mod, "reshape_shapes", view, k)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_corpus_kernels(mod, n):
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n)
+    same(mod, "create_grid", x)
+    same(mod, "create_grid", x[::-1])
+    same(mod, "repeating", x, 3)
+    same(mod, "repeating", x, 0)
+    same(mod, "repeating", x, -2)
+    grid = rng.standard_normal((n, n + 3))
+    same(mod, "evolve", grid, 0.25, 3)
+    same(mod, "evolve", grid[::-1, ::2], 0.25, 3)
+    same(mod, "evolve", grid.T, 1e300, 2)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_flips_rolls_tiles_repeats_diffs(mod, n):
+    rng = np.random.default_rng(n + 100)
+    m = rng.integers(-2**31, 2**31, (n, 3), dtype=np.int32)
+    same(mod, "flips", m)
+    same(mod, "flips", m[::-1, ::2])
+    i = rng.integers(-2**63, 2**63, (3, n), dtype=np.int64)
+    for shift in (0, 1, -1, 5, -7, 2**62, -2**63 + 1):
+        same(mod, "rolls", i, shift)
+        same(mod, "rolls", i[:, ::-1], shift)
+    f = rng.standard_normal((n, 2)).astype(np.float32)
+    for k in (0, 1, 3, -1) if n else (0, 1, 3):    # (numpy's tile fails oddly on (0, -2))
+        same(mod, "tiles_and_repeats", f, k)
+        same(mod, "tiles_and_repeats", f.T, k)
+    s = rng.integers(-2**15, 2**15, (4, n), dtype=np.int16)
+    b = rng.integers(0, 2, n).astype(bool)
+    same(mod, "differences", s, b)
+    same(mod, "differences", s[::-1, ::-1], b[::-1])
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_joining_products_extrema(mod, n):
+    rng = np.random.default_rng(n + 200)
+    a = rng.standard_normal(n)
+    b = rng.integers(-100, 100, n, dtype=np.int32)
+    m = rng.standard_normal((n, 2))
+    same(mod, "joined", a, b, m)
+    same(mod, "joined", a[::-1], b, m.T.copy()[:, :n])
+    same(mod, "joined", a, b[:n // 2], m)                   # shapes that do not fit
+    same(mod, "joined", a, b, rng.standard_normal((n, n)))
+    same(mod, "products_and_triangles", a, b.astype(np.int64), 1)
+    same(mod, "products_and_triangles", a[::-1], b[::-1].astype(np.int64), -2)
+    u = rng.integers(0, 256, (n, 5), dtype=np.uint8)
+    same(mod, "extrema", a, u)
+    same(mod, "extrema", a, u[:, :0])
+    same(mod, "extrema", a, u.T)
+    if n >= 8:
+        a[[2, 5]] = np.nan
+        a[3] = np.inf
+        same(mod, "extrema", a, u)
+
+
+def test_ranges_and_spacing(mod):
+    for n in (0, 1, 2, 7, 8, 9, 100, -3):
+        for start, stop, step in ((0.0, 1.0, 0.1), (1.0, 0.0, -0.3), (0.5, 0.5, 1.0),
+                                  (-1e3, 1e3, 30.0), (0.0, 1.0, 0.0), (0.0, np.nan, 1.0),
+                                  (0.0, np.inf, 1.0), (0.1, 5.0, 1.0 / 3)):
+            same(mod, "ranges", n, start, stop, step)
+        for start, stop in ((0.0, 1.0), (-5.0, 5.0), (1.0, 1.0), (0.0, 1e-320), (1e308, -1e308),
+                            (0.0, np.inf)):
+            same(mod, "spaced", start, stop, n)
+        same(mod, "filled_arrays", n, np.arange(6, dtype=np.int32).reshape(2, 3)[:, ::-1], 2.5)
+
+
+def test_shape_functions_inside_expressions_and_loops(mod):
+    for n in SIZES:
+        same(mod, "in_expressions", np.arange(float(n)), n % 20)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_boolean_masks_and_int_array_indices(mod, n):
+    rng = np.random.default_rng(n + 300)
+    x, y, z = (rng.random(n) * 10 for _ in range(3))
+    for flags in ((True, True, True), (False, True, False)):
+        same(mod, "periodic_dist", x, y, z, 5, *flags)
+        same(mod, "periodic_dist", x[::-1], y, x, 3, *flags)     # aliased arguments
+    values = rng.standard_normal(n) * 2
+    if n >= 8:
+        values[:3] = [np.nan, np.inf, -np.inf]
+    m = rng.integers(-10, 10, (n, 3), dtype=np.int32)
+    for idx in (np.array([0, -1, 0]), np.array([n, 0]), np.array([-n - 1]),
+                np.zeros(0, dtype=np.int64), np.arange(n)[::-1]):
+        same(mod, "masks", values, m, idx)
+        same(mod, "masks", values[::-1], m[::-1, ::2], idx)
+
+
+WRONG = '''import numpy as np
+import kiln
+
+@kiln.export
+def masked_increment(x: kiln.f64[:]) -> None:
+    x[x > 0] += 1.0
+
+@kiln.export
+def reshape_in_a_loop(x: kiln.f64[:], n: int) -> float:
+    s = 0.0
+    for i in range(n):
+        s += x.reshape(2, -1).sum()
+    return s
+
+@kiln.export
+def mixed_ranks(x: kiln.f64[:], m: kiln.f64[:, :]):
+    return np.concatenate((x, m))
+
+@kiln.export
+def axis_out_of_bounds(m: kiln.f64[:, :]):
+    return np.argmax(m, axis=2)
+
+@kiln.export
+def float_positions(x: kiln.f64[:]):
+    return x[x * 2.0]
+
+@kiln.export
+def variable_axis(x: kiln.f64[:, :], k: int):
+    return np.roll(x, 1, k)
+'''
+
+
+def test_unsupported_shape_code_falls_back_with_reasons(tmp_path):
+    from conftest import kiln_build
+    source = tmp_path / "wrong.py"
+    source.write_text(WRONG)
+    result = kiln_build(str(source), tmp_path / "out", "--allow-empty")
+    assert result.returncode == 0, result.stderr
+    expected = {
+        "masked_increment": (6, 5, "`x[x > 0] += ...` (an augmented assignment through an "
+                                   "array index) is not supported yet; write `x[x > 0] = "
+                                   "x[x > 0] + ...`"),
+        "reshape_in_a_loop": (12, 14, "`.reshape()` inside a loop or a branch is not "
+                                      "supported yet"),
+        "mixed_ranks": (17, 12, "np.concatenate: all the input arrays must have the same "
+                                "number of dimensions (they have [1, 2])"),
+        "axis_out_of_bounds": (21, 30, "np.argmax: axis 2 is out of bounds for an array of "
+                                       "dimension 2"),
+        "float_positions": (25, 12, "arrays used as indices must be of integer (or boolean) "
+                                    "type"),
+        "variable_axis": (29, 26, "np.roll: axis must be an int written in the source"),
+    }
+    for name, (line, column, message) in expected.items():
+        assert f"wrong.py:{line}:{column}: warning: {message}" in result.stderr, (
+            name, result.stderr)
+        assert f"`{name}` falls back to Python" in result.stderr

@@ -238,11 +238,13 @@ def test_one_fused_loop_writes_the_destination(mod):
     array and no copy, and it runs as SIMD code."""
     mlir = open(mod.path("array_expressions.kiln.mlir")).read()
     function = mlir[mlir.index("@array_expressions_axpy("):]
+    assert "\n  } loc(" in function, function[:2000]
     function = function[:function.index("\n  } loc(")]       # the function's end
     assert function.count("linalg.generic") == 2       # one per operator, as emitted
     report = subprocess.run([sys.executable, "-m", "kiln", "report",
                              mod.path("array_expressions.kiln.json")],
                             capture_output=True, text=True)
+    assert "\naxpy:" in report.stdout, (report.returncode, report.stdout, report.stderr)
     axpy = report.stdout[report.stdout.index("\naxpy:"):]
     axpy = axpy[:axpy.index("\n\n")]
     assert axpy.count("loop at line") == 1 and "vectorized" in axpy, axpy

@@ -186,6 +186,19 @@ def test_boolean_masks_and_int_array_indices(mod, n):
         same(mod, "masks", values[::-1], m[::-1, ::2], idx)
 
 
+@pytest.mark.parametrize("n", SIZES + (2, 3))
+def test_unpacked_rows_positions_and_function_imports(mod, n):
+    rng = np.random.default_rng(n + 400)
+    same(mod, "wave", n)
+    v = rng.integers(0, 3, n)
+    for values in (v, np.sort(v), v[::-1]):
+        same(mod, "grouping", values)
+    m = rng.standard_normal((n, 3)).astype(np.float32)
+    m[m < -1] = np.nan
+    same(mod, "positions", m)
+    same(mod, "positions", m.T)
+
+
 WRONG = '''import numpy as np
 import kiln
 

@@ -199,6 +199,8 @@ class ArrayShapes:
         if name in ("argmin", "argmax"):
             axis = self.typing_axis(bound["axis"], len(operand.shape))
             return self.arg_extremum(name, operand, axis, typed, node)
+        if name in ("nonzero", "flatnonzero"):
+            return self.positions(name, operand, node)
         raise self.missed(node, f"np.{name}")
 
     @staticmethod
@@ -574,21 +576,77 @@ class ArrayShapes:
 
         return self.indexed(typed, shape, element, node, [operand])
 
+    def positions(self, name, operand, node):
+        """np.nonzero (a tuple: per axis, the positions of the true
+        elements in C order) and np.flatnonzero (their flat positions)."""
+        truth = ArrayExpr("op", kt.boolean, operand.shape, operands=[operand], node=node,
+                          compute=lambda x: self.truthy(x, node))
+        count = self.count_true(truth, node)
+        location = self.loc(node)
+        positions_type = rules.array_type(kt.i64, 1)
+
+        def filler(axis):
+            def fill(destination, views):
+                [source] = views
+                sizes = self.index_sizes(source, node)
+
+                def step(counters, carried):
+                    [k] = carried
+
+                    def take():
+                        position = counters[axis] if axis is not None else self.flat_index(
+                            counters, sizes, node)
+                        self.builder.store(self.as_i64(position, node).ir, destination.ir,
+                                           [self.as_index(k, node)], location)
+                        return [self.arith("addi", k, self.constant(1, kt.i64, node), node)]
+
+                    selected = self.truthy(self.load_at(source, counters, node), node)
+                    return self.when(selected, take, node, [k])
+
+                self.for_each_carrying(sizes, [self.constant(0, kt.i64, node)], step, node)
+
+            return self.filled(positions_type, [count], fill, node, [operand])
+
+        if name == "flatnonzero":
+            return filler(None)
+        from .code_generator import tuple_value
+        return tuple_value([filler(axis) for axis in range(len(operand.shape))])
+
     # ---------------------------------------------------- joining arrays
     def joined_operand(self, element_node):
         if isinstance(element_node, (ast.List, ast.Tuple)):
             return self.number_list(element_node).lazy
         return self.array_operand(self.expression(element_node), element_node)
 
-    def number_list(self, node, dtype=None):
-        """np.array([a, b, ...]) (or a list inside np.concatenate): the
-        numbers evaluated now, stored when the array is filled."""
+    def number_list(self, node):
+        """A list of numbers inside np.concatenate: an array of numpy's
+        dtype for them, the numbers evaluated now."""
         values = [self.expression(e) for e in node.elts]
-        if dtype is None:
-            for value in values:
-                element = rules.default_for_kind(value.weak) if value.weak else value.type
-                dtype = element if dtype is None else rules.promote(dtype, element)
-        stored = [self.stored_value(v, dtype, e) for v, e in zip(values, node.elts)]
+        return self.numbers_array(values, rules.numbers_array_dtype(values), node)
+
+    def array_elements(self, value, count, node):
+        """The elements of a 1-D array (`a, b = p - q`), after numpy's
+        check that there are `count` of them."""
+        expr = self.array_operand(value, node)
+        length = expr.shape[0]
+        wanted = self.constant(count, kt.i64, node)
+        self.check(self.cmpi("sle", length, wanted, node), "ValueError",
+                   f"too many values to unpack (expected {count})", [], node)
+        self.check(self.cmpi("sge", length, wanted, node), "ValueError",
+                   f"not enough values to unpack (expected {count}, got {{}})", [length], node)
+        temporaries = []
+        expr = self.prepare_operands(expr, node, temporaries)
+        sizes = self.index_sizes_of(expr.shape, node)
+        views = self.leaf_views(expr, sizes, node)
+        elements = [self.element_at(expr, [self.index_constant(k, node)], views, node)
+                    for k in range(count)]
+        for raw in temporaries:
+            self.builder.dealloc(raw, self.loc(node))
+        return elements
+
+    def numbers_array(self, values, dtype, node):
+        """A new 1-D array of these numbers (already evaluated)."""
+        stored = [self.stored_value(v, dtype, node) for v in values]
         location = self.loc(node)
 
         def fill(destination, views):

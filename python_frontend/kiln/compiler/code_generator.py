@@ -703,6 +703,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             raise self.missed(stmt, f"statement `{type(stmt).__name__}`")
         return method(stmt)
 
+    def stmt_Import(self, stmt):
+        pass            # numpy, math or kiln (the subset check): bound module-wide
+
+    stmt_ImportFrom = stmt_Import
+
     def stmt_Pass(self, stmt):
         pass
 
@@ -715,7 +720,14 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
-        value = self.expression(stmt.value)
+        if isinstance(stmt.value, ast.Tuple):
+            value = tuple_value([self.expression(e) for e in stmt.value.elts])
+        else:
+            value = self.expression(stmt.value)
+        if isinstance(value.type, kt.TupleType):
+            # `row[:] = 0, 0` (inference allowed it): numpy's np.array((0, 0)).
+            value = self.numbers_array(value.elements,
+                                       rules.numbers_array_dtype(value.elements), stmt)
         for target in stmt.targets:
             self.assign(target, value, stmt)
 
@@ -725,7 +737,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         if isinstance(source, (ast.Tuple, ast.List)):
             values = [self.expression(e) for e in source.elts]
         else:
-            values = self.expression(source).elements
+            value = self.expression(source)
+            if isinstance(value.type, kt.ArrayType):
+                values = self.array_elements(value, len(targets), node)
+            else:
+                values = value.elements
         for target, value in zip(targets, values):
             self.assign(target, value, node)
 
@@ -1339,6 +1355,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
                 qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
             return self.reduce(qualified[1], self.expression(node.args[0]), node,
                                node.args[1:], node.keywords)
+        if rules.is_positions_call(node, qualified) and qualified is not None:
+            return self.shape_function("nonzero", node)         # np.where(a) too
         if qualified is not None and qualified[0] == "numpy" and \
                 qualified[1] in rules.SHAPE_FUNCTIONS:
             return self.shape_function(qualified[1], node)
@@ -1611,6 +1629,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             index = node.slice.value
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
+        if rules.is_positions_call(node.value, self.context.qualified_name(node.value.func)
+                                   if isinstance(node.value, ast.Call) else None):
+            return self.expression(node.value).elements[rules.constant_int(node.slice)]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.is_array_index(node.slice):
             return self.indexed_by_array(node)

@@ -185,6 +185,11 @@ class ShapeFunctionTyping:
             if bound["k"] is not None:
                 self.int_argument(bound["k"], label, "k")
             return TypedValue(base.type, fresh=True)
+        if name in ("nonzero", "flatnonzero"):
+            positions = rules.array_type(kt.i64, 1)
+            if name == "flatnonzero":
+                return TypedValue(positions, fresh=True)
+            return self.tuple_value([TypedValue(positions, fresh=True) for _ in range(ndim)])
         if name in ("argmin", "argmax"):
             axis = self.constant_axis(bound["axis"], ndim, label)
             self.raises = True          # an empty array has none
@@ -255,11 +260,19 @@ class ShapeFunctionTyping:
             if not isinstance(value.type, kt.ScalarType):
                 self.fail(element, f"{label} of {display(value.type)} elements is not "
                                    "supported yet; it takes numbers")
-            element_type = rules.default_for_kind(value.weak) if value.weak else value.type
-            dtype = element_type if dtype is None else rules.promote(dtype, element_type)
+            dtype = rules.numbers_array_dtype([value] if dtype is None else [
+                value, TypedValue(dtype)])
         if dtype is None:
             self.fail(nodes[0] if nodes else None, f"{label} of an empty list is not supported")
         return dtype
+
+    def tuple_as_array(self, value, node) -> TypedValue:
+        """A tuple of numbers stored into a view: numpy makes it an array
+        (Python ints int64, floats float64)."""
+        if not all(isinstance(e.type, kt.ScalarType) for e in value.elements):
+            self.fail(node, "only a tuple of numbers can be stored into an array")
+        return TypedValue(rules.array_type(rules.numbers_array_dtype(value.elements), 1),
+                          fresh=True)
 
     def creation_dtype(self, node, keywords, default):
         if "dtype" in keywords and not (isinstance(keywords["dtype"], ast.Constant)

@@ -318,7 +318,13 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     context = ModuleContext(path, source, tree)
     known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
              "numpy": context.numpy_aliases}
-    for node in tree.body:
+    # Imports at the top of the module, and the imports of numpy, math and
+    # kiln a function makes in its body (`import numpy as np` as its first
+    # statement): the names they bind are read as those modules everywhere.
+    statements = list(tree.body) + [
+        stmt for node in tree.body if isinstance(node, ast.FunctionDef) for stmt in node.body
+        if is_known_import(stmt)]
+    for node in statements:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in known:
@@ -327,3 +333,15 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
     return context
+
+
+KNOWN_MODULES = ("kiln", "math", "numpy")
+
+
+def is_known_import(stmt) -> bool:
+    """`import numpy as np`, `from math import sqrt`: an import of a module
+    Kiln knows, which a function body may make."""
+    if isinstance(stmt, ast.Import):
+        return all(alias.name in KNOWN_MODULES for alias in stmt.names)
+    return isinstance(stmt, ast.ImportFrom) and stmt.module in KNOWN_MODULES and \
+        stmt.level == 0 and all(alias.name != "*" for alias in stmt.names)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
+from .source import is_known_import
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
                            MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
                            SHAPE_FUNCTIONS, SUPPORTED_MATH, SUPPORTED_NUMPY)
@@ -73,6 +74,8 @@ class SubsetChecker(ast.NodeVisitor):
 
     def generic_visit(self, node):
         kind = type(node)
+        if kind in (ast.Import, ast.ImportFrom) and is_known_import(node):
+            return          # numpy, math or kiln: read like a module-level import
         if kind in STATEMENT_NAMES:
             self.report(node, f"{STATEMENT_NAMES[kind]} is not supported yet")
             return

@@ -575,6 +575,11 @@ class FunctionTyping(ShapeFunctionTyping):
         self.region(after, frame=frame, allocation_scope=scope, iteration=iteration)
 
     # ------------------------------------------------- simple statements
+    def stmt_Import(self, stmt):
+        pass            # numpy, math or kiln (the subset check): bound module-wide
+
+    stmt_ImportFrom = stmt_Import
+
     def stmt_Pass(self, stmt):
         pass
 
@@ -593,7 +598,14 @@ class FunctionTyping(ShapeFunctionTyping):
             return
         if len(stmt.targets) == 1:
             self.array_consumers.add(stmt.value)
-        value = self.expression(stmt.value)
+        views_only = all(isinstance(t, ast.Subscript) and self.is_view_subscript(t)
+                         for t in stmt.targets)
+        if isinstance(stmt.value, ast.Tuple) and views_only:
+            value = self.tuple_value([self.expression(e) for e in stmt.value.elts])
+        else:
+            value = self.expression(stmt.value)
+        if isinstance(value.type, kt.TupleType) and views_only:
+            value = self.tuple_as_array(value, stmt)    # `row[:] = 0, 0`: np.array((0, 0))
         if isinstance(value.type, kt.TupleType):
             self.fail(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
         for target in stmt.targets:
@@ -604,9 +616,15 @@ class FunctionTyping(ShapeFunctionTyping):
         if isinstance(source, (ast.Tuple, ast.List)):
             values = [self.expression(e) for e in source.elts]
         else:
+            self.array_consumers.add(source)
             value = self.expression(source)
+            self.absorb(value)
             if is_unknown(value.type):
                 values = [value] * len(targets)
+            elif isinstance(value.type, kt.ArrayType) and value.type.ndim == 1:
+                # `dx, dy = p[i] - p[i - 1]`: numpy iterates the array.
+                self.raises = True          # another number of elements
+                values = [TypedValue(value.type.dtype) for _ in targets]
             elif not isinstance(value.type, kt.TupleType):
                 self.fail(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
             else:
@@ -1275,6 +1293,8 @@ class FunctionTyping(ShapeFunctionTyping):
             self.array_consumers.update(node.args[:1])
             return self.reduction(qualified[1], [self.expression(a) for a in node.args[:1]],
                                   node, node.args[1:], node.keywords)
+        if rules.is_positions_call(node, qualified) and qualified is not None:
+            return self.shape_function("nonzero", node)         # np.where(a) too
         if qualified is not None and qualified[0] == "numpy" and \
                 qualified[1] in rules.SHAPE_FUNCTIONS:
             return self.shape_function(qualified[1], node)
@@ -1698,6 +1718,9 @@ class FunctionTyping(ShapeFunctionTyping):
                 self.fail(node, f"axis {index.value} is out of range for a "
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
+        if rules.is_positions_call(node.value, self.context.qualified_name(node.value.func)
+                                   if isinstance(node.value, ast.Call) else None):
+            return self.tuple_element(node)         # np.where(mask)[0]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.is_array_index(node.slice):
             return self.indexed_by_array(node)
@@ -1705,6 +1728,19 @@ class FunctionTyping(ShapeFunctionTyping):
             return self.slice_view(node, parts)
         array = self.subscript_parts(node)
         return TypedValue(array.type.dtype)
+
+    def tuple_element(self, node):
+        """`np.nonzero(m)[k]`: one element of a tuple, k written in the
+        source."""
+        self.array_consumers.add(node.value)
+        value = self.expression(node.value)
+        self.absorb(value)
+        k = rules.constant_int(node.slice)
+        if k is None or not -len(value.elements) <= k < len(value.elements):
+            self.fail(node, f"a tuple of {len(value.elements)} elements is indexed by an int "
+                            "written in the source, from 0 to "
+                            f"{len(value.elements) - 1}")
+        return value.elements[k]
 
     # ------------------------------------------------- array expressions
     def is_view_subscript(self, node: ast.Subscript) -> bool:

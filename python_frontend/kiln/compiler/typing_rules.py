@@ -406,8 +406,9 @@ ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std"
 SHAPE_FUNCTIONS = {"reshape", "ravel", "roll", "tile", "repeat", "flip", "fliplr", "flipud",
                    "diff", "transpose", "tril", "triu", "argmin", "argmax", "concatenate",
                    "hstack", "vstack", "stack", "outer", "arange", "linspace", "full",
-                   "full_like", "eye", "identity", "array"}
-SHAPE_METHODS = {"reshape", "ravel", "flatten", "repeat", "transpose", "argmin", "argmax"}
+                   "full_like", "eye", "identity", "array", "nonzero", "flatnonzero"}
+SHAPE_METHODS = {"reshape", "ravel", "flatten", "repeat", "transpose", "argmin", "argmax",
+                 "nonzero"}
 ARRAY_METHODS = ARRAY_METHODS | SHAPE_METHODS
 SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot"} | \
@@ -635,6 +636,17 @@ def reduction_options(ndim: int, positional, keywords, name: str = "sum"):
     return value % ndim, keepdims
 
 
+def numbers_array_dtype(values):
+    """numpy's dtype for an array of these numbers (np.array([...]), a
+    tuple stored into a view): Python ints are int64, floats float64 (never
+    NEP 50's weak kinds); typed numbers promote."""
+    dtype = None
+    for value in values:
+        element = default_for_kind(value.weak) if value.weak else value.type
+        dtype = element if dtype is None else promote(dtype, element)
+    return dtype
+
+
 # ------------------------------------------- shape functions' arguments
 # name -> (positional parameter names after the array(s), keyword names)
 SHAPE_PARAMETERS = {
@@ -653,6 +665,8 @@ SHAPE_PARAMETERS = {
     "triu": (("k",), ("k",)),
     "argmin": (("axis",), ("axis",)),
     "argmax": (("axis",), ("axis",)),
+    "nonzero": ((), ()),
+    "flatnonzero": ((), ()),
 }
 
 
@@ -689,3 +703,15 @@ def bound_arguments(name, node, leading):
 def normalized_axis(axis: int, ndim: int) -> int | None:
     axis = axis + ndim if axis < 0 else axis
     return axis if 0 <= axis < ndim else None
+
+
+def is_positions_call(node, qualified) -> bool:
+    """np.nonzero(a), a.nonzero() and np.where(a) (one argument): the tuple
+    of the positions of a's true elements, one array per axis."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return False
+    if qualified is not None:
+        return qualified[0] == "numpy" and (qualified[1] == "nonzero" or (
+            qualified[1] == "where" and len(node.args) == 1))
+    return isinstance(node.func, ast.Attribute) and node.func.attr == "nonzero" and \
+        not node.args

@@ -178,3 +178,63 @@ def masks(x: kiln.f64[:], m: kiln.i32[:, :], idx: kiln.i64[:]):
     x[x < -1] = x[x > 1][:1]
     m[m > 3] = 0
     return a, b, c, d, x[::-1][idx[1:]]
+
+
+# ------------------------------------ corpus kernels with tuples and positions
+def physics(masspoints: kiln.f64[:, :, :], dt: float, plunk: int, which: int):
+  ppos = masspoints[1]
+  cpos = masspoints[0]
+  N = cpos.shape[0]
+  # apply hooke's law
+  HOOKE_K = 2100000.
+  DAMPING = 0.0001
+  MASS = .01
+  force = np.zeros((N, 2))
+  for i in range(1, N):
+    dx, dy = cpos[i] - cpos[i - 1]
+    dist = np.sqrt(dx**2 + dy**2)
+    assert dist != 0
+    fmag = -HOOKE_K * dist
+    cosine = dx / dist
+    sine = dy / dist
+    fvec = np.array([fmag * cosine, fmag * sine])
+    force[i - 1] -= fvec
+    force[i] += fvec
+  force[0] = force[-1] = 0, 0
+  force[which][1] += plunk
+  accel = force / MASS
+  # verlet integration
+  npos = (2 - DAMPING) * cpos - (1 - DAMPING) * ppos + accel * (dt**2)
+  masspoints[1] = cpos
+  masspoints[0] = npos
+
+@kiln.export
+def wave(  # numpy-benchmarks' wave as written
+        PARTICLE_COUNT: int):
+    SUBDIVISION = 300
+    FRAMERATE = 60
+    count = PARTICLE_COUNT
+    width, height = 1200, 400
+    masspoints = np.empty((2, count, 2), np.float64)
+    initpos = np.zeros(count, np.float64)
+    for i in range(1, count):
+        initpos[i] = initpos[i - 1] + float(width) / count
+    masspoints[:, :, 0] = initpos
+    masspoints[:, :, 1] = height / 2
+    f = 15
+    plunk_pos = count // 2
+    physics( masspoints, 1./ (SUBDIVISION * FRAMERATE), f, plunk_pos)
+    return masspoints
+
+@kiln.export
+def grouping(values: kiln.i64[:]):
+    # numpy-benchmarks' grouping as written
+    import numpy as np
+    diff = np.concatenate(([1], np.diff(values)))
+    idx = np.concatenate((np.where(diff)[0], [len(values)]))
+    return values[idx[:-1]], np.diff(idx)
+
+@kiln.export
+def positions(m: kiln.f32[:, :]):
+    r, c = np.nonzero(m > 0)
+    return r, c, np.flatnonzero(m), m.nonzero()[1]

@@ -51,4 +51,8 @@ typedef struct kiln_error {
 /* How many integers a message can interpolate (its `{}` placeholders). */
 #define KILN_ERROR_MAX_ARGS (sizeof(((kiln_error *)0)->args) / sizeof(int64_t))
 
+/* The most dimensions an array of Kiln-compiled code has (arguments,
+   results and arrays inside). */
+#define KILN_MAX_NDIM 4
+
 #endif /* KILN_ABI_H */

@@ -374,7 +374,7 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
     PyBuffer_Release(view);
     return -1;
   }
-  Py_ssize_t contiguous[3];
+  Py_ssize_t contiguous[KILN_MAX_NDIM];
   const Py_ssize_t *strides = view->strides;
   if (!strides) {
     Py_ssize_t step = itemsize;
@@ -475,8 +475,8 @@ typedef struct {
   int ndim;
   Py_ssize_t itemsize;
   const char *format;
-  Py_ssize_t shape[3];
-  Py_ssize_t strides[3];
+  Py_ssize_t shape[KILN_MAX_NDIM];
+  Py_ssize_t strides[KILN_MAX_NDIM];
 } kiln_owner;
 
 static void kiln_owner_dealloc(PyObject *self) {

@@ -12,19 +12,24 @@
 
    Returns the stride (in elements) of new axis `axis` of the view, or
    KILN_RESHAPE_COPY when the reshape needs a copy. The ranks are at most
-   3 (Kiln's arrays), so the shapes come as separate arguments. */
+   KILN_MAX_NDIM, so the shapes come as separate arguments. */
 
 #include <stdint.h>
+
+#include "kiln_abi.h"
+
+_Static_assert(KILN_MAX_NDIM == 4, "kiln_reshape_stride takes 4 sizes per shape");
 
 #define KILN_RESHAPE_COPY INT64_MIN
 
 int64_t kiln_reshape_stride(int64_t axis, int64_t old_rank, int64_t old0, int64_t old1,
-                            int64_t old2, int64_t stride0, int64_t stride1, int64_t stride2,
-                            int64_t new_rank, int64_t new0, int64_t new1, int64_t new2) {
-  const int64_t given_sizes[3] = {old0, old1, old2};
-  const int64_t given_strides[3] = {stride0, stride1, stride2};
-  const int64_t new_sizes[3] = {new0, new1, new2};
-  int64_t sizes[3], strides[3], new_strides[3];
+                            int64_t old2, int64_t old3, int64_t stride0, int64_t stride1,
+                            int64_t stride2, int64_t stride3, int64_t new_rank, int64_t new0,
+                            int64_t new1, int64_t new2, int64_t new3) {
+  const int64_t given_sizes[4] = {old0, old1, old2, old3};
+  const int64_t given_strides[4] = {stride0, stride1, stride2, stride3};
+  const int64_t new_sizes[4] = {new0, new1, new2, new3};
+  int64_t sizes[4], strides[4], new_strides[4];
   int64_t rank = 0;
   for (int64_t k = 0; k < old_rank; ++k) {
     if (given_sizes[k] == 0)

@@ -112,3 +112,10 @@ def test_capabilities_replace_help_parsing():
     # One question per process and kilnc.
     assert kilnc_capabilities() is capabilities
     assert find_kilnc()
+
+
+def test_array_rank_limit_is_the_header_s(abi):
+    """typing_rules.MAX_ARRAY_NDIM is kiln_abi.h's KILN_MAX_NDIM (the
+    runtime's buffers and kiln_reshape_stride are sized by it)."""
+    from kiln.compiler import typing_rules
+    assert abi["max_ndim"] == typing_rules.MAX_ARRAY_NDIM

@@ -199,6 +199,23 @@ def test_unpacked_rows_positions_and_function_imports(mod, n):
     same(mod, "positions", m.T)
 
 
+def test_lambdas_and_four_dimensions(mod):
+    rng = np.random.default_rng(500)
+    for d, re in ((1, 1), (2, 3), (3, 5), (0, 2)):
+        pre_dz = rng.standard_normal((2 * d, d + 1, re))
+        pre_wz = rng.standard_normal((d, d + 1, re))
+        srw, rsw = rng.standard_normal((d, 2 * d)), rng.standard_normal((d, 2 * d))
+        yxv = rng.standard_normal((d + 1, re, d))
+        native = mod.native.slowparts(d, re, pre_dz, pre_wz, srw, rsw, yxv, yxv, 1)
+        python = mod.python.slowparts(d, re, pre_dz, pre_wz, srw, rsw, yxv, yxv, 1)
+        # np.tanh is numpy's SIMD loop, Kiln calls glibc: a few ulps apart.
+        np.testing.assert_allclose(native, python, rtol=1e-13, atol=1e-300)
+    for shape in ((2, 3, 4, 5), (0, 2, 2, 2), (3, 1, 1, 9), (1, 8, 1, 9)):
+        a = rng.standard_normal(shape)
+        same(mod, "four", a, 1.5)
+        same(mod, "four", a[::-1, :, ::2], -2.0)
+
+
 WRONG = '''import numpy as np
 import kiln
 

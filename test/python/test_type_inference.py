@@ -564,7 +564,7 @@ def bad_dtype(n: int):
 
 
 def bad_shape(n: int):
-    a = np.zeros((n, n, n, n))
+    a = np.zeros((n, n, n, n, n))
     return a
 
 
@@ -746,7 +746,7 @@ FIRST_ERRORS = {
     'loop_declared': (380, 9, 'loop variable `i` is declared float, but range() yields int'),
     'redeclared': (387, 5, 'variable `x` is declared int and float'),
     'bad_dtype': (392, 27, '`np.complex128` is not supported yet'),
-    'bad_shape': (397, 18, 'arrays have 1 to 3 dimensions'),
+    'bad_shape': (397, 18, 'arrays have 1 to 4 dimensions'),
     'float_size': (402, 18, 'array dimensions must be ints'),
     'allocator_keyword': (407, 9, 'np.zeros() argument `order` is not supported'),
     'like_of_number': (412, 23, 'np.zeros_like() needs an array'),

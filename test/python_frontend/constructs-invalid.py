@@ -13,8 +13,10 @@ def containers(n: int) -> int:
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: set is not supported
     c = [i for i in range(n)]
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: list comprehension is not supported
-    f = lambda v: v
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: lambda is not supported
+    f = lambda v=1: v
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: a lambda with defaults, * or ** parameters is not supported
+    g = [lambda v: v]
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: list is not supported
     t = f"{n}"
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: f-string is not supported
     return n

@@ -194,6 +194,7 @@ llvm::json::Object describeAbi() {
        llvm::json::Object{{"size", kiln::ErrorRecordLayout::size},
                           {"max_args", kiln::ErrorRecordLayout::maxArgs},
                           {"fields", std::move(fields)}}},
+      {"max_ndim", KILN_MAX_NDIM},
       {"header",
        llvm::json::Object{{"name", "kiln_abi.h"},
                           {"text", kiln::runtimeHeader("kiln_abi.h")}}},

@@ -269,12 +269,12 @@ class ArrayShapes:
             size.nonneg = True
         # numpy's view-or-copy rule, per new axis.
         offset, old_sizes, old_strides = self.layout(view, node)
-        padding = [self.constant(1, kt.i64, node)] * (3 - view.type.ndim)
+        padding = [self.constant(1, kt.i64, node)] * (rules.MAX_ARRAY_NDIM - view.type.ndim)
         arguments = [self.constant(view.type.ndim, kt.i64, node)]
         arguments += [self.as_i64(s, node) for s in old_sizes] + padding
         arguments += [self.as_i64(s, node) for s in old_strides] + padding
         arguments += [self.constant(len(sizes), kt.i64, node)] + sizes + \
-            [self.constant(1, kt.i64, node)] * (3 - len(sizes))
+            [self.constant(1, kt.i64, node)] * (rules.MAX_ARRAY_NDIM - len(sizes))
         self.external_functions.add("kiln_reshape_stride")
         strides = []
         copy = None

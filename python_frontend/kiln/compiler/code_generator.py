@@ -717,6 +717,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         self.expression(stmt.value)
 
     def stmt_Assign(self, stmt):
+        if isinstance(stmt.value, ast.Lambda):
+            return          # inlined at each call (typed.inlined)
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
@@ -1371,6 +1373,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             return self.reduce(func.attr, self.expression(func.value), node, node.args,
                                node.keywords)
         name = func.id
+        if node in self.typed.inlined:
+            return self.call_lambda(node)
         if name in self.module.functions:
             return self.call_function(name, node)
         handler = getattr(self, "builtin_" + name)
@@ -1467,6 +1471,22 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             self.builder.scf_for(zero, size, one, [], body, location)
 
         loop(0)
+
+    def call_lambda(self, node):
+        parameters, body = self.typed.inlined[node]
+        values = [self.expression(arg) for arg in node.args]
+        values = [self.materialize(v, arg) if v.lazy is not None else v
+                  for v, arg in zip(values, node.args)]
+        saved = {p: self.symbols.get(p) for p in parameters}
+        self.symbols.update(zip(parameters, values))
+        try:
+            return self.expression(body)
+        finally:
+            for parameter, value in saved.items():
+                if value is None:
+                    self.symbols.pop(parameter, None)
+                else:
+                    self.symbols[parameter] = value
 
     def call_function(self, name, node):
         """A call to another function of the module, compiled alongside;
@@ -1891,7 +1911,7 @@ EXTERNAL_SIGNATURES = {
     "hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
     "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
     "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32),
-    "kiln_reshape_stride": ((kt.i64,) * 12, kt.i64)}
+    "kiln_reshape_stride": ((kt.i64,) * (3 + 3 * rules.MAX_ARRAY_NDIM), kt.i64)}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
+from . import typing_rules as rules
 
 EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool, "fastmath": bool, "vectorize": str}
 
@@ -110,8 +111,9 @@ class ModuleContext:
             if isinstance(dtype, kt.ScalarType) and dtype in kt.ARRAY_DTYPES and dims and all(
                     isinstance(d, ast.Slice) and d.lower is None and d.upper is None
                     and d.step is None for d in dims):
-                if len(dims) > 3:
-                    raise self.error(node, "arrays of more than 3 dimensions are not supported")
+                if len(dims) > rules.MAX_ARRAY_NDIM:
+                    raise self.error(node, f"arrays of more than {rules.MAX_ARRAY_NDIM} "
+                                           "dimensions are not supported")
                 return kt.ArrayType(dtype, len(dims))
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
                                "float, bool, kiln.f64/f32/i64/i32 or kiln.<dtype>[:] arrays")

@@ -54,6 +54,11 @@ class SubsetChecker(ast.NodeVisitor):
         self.diagnostics.append(self.context.diagnostic(node, message, self.function_name))
 
     def check_function(self, func: ast.FunctionDef):
+        # `f = lambda ...` names: called like the module's functions.
+        self.module_functions |= {
+            stmt.targets[0].id for stmt in ast.walk(func) if isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Lambda) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)}
         for node in ast.walk(func):
             name = node.name if isinstance(node, ast.FunctionDef) else (
                 node.arg if isinstance(node, ast.arg) else (
@@ -107,6 +112,15 @@ class SubsetChecker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node):
+        if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            arguments = node.value.args
+            if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or \
+                    arguments.defaults or arguments.posonlyargs:
+                self.report(node.value, "a lambda with defaults, * or ** parameters is not "
+                                        "supported")
+            self.visit(node.value.body)     # called by name: inlined at each call
+            return
         for target in node.targets:
             if isinstance(target, (ast.Tuple, ast.List)):
                 for element in target.elts:

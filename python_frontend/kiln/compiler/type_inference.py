@@ -47,6 +47,7 @@ helpers they call), or with --types their signatures and variable types.
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import sys
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ class TypedFunction:
     # Everything an array variable may view over the whole function (a
     # loop-carried or merged array keeps every alias: frees depend on it).
     variable_origins: dict = field(default_factory=dict)  # name -> frozenset
+    inlined: dict = field(default_factory=dict)   # lambda call -> (parameter names, body)
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
     diagnostics: list = field(default_factory=list)
 
@@ -245,6 +247,10 @@ class FunctionTyping(ShapeFunctionTyping):
         self.raises = False
         self.callees: dict = {}
         self.allow_none_value = False
+        # `f = lambda x: ...`: name -> the lambda; each call of it is its body
+        # inlined, a copy per call site (call node -> (parameters, body)).
+        self.lambdas: dict = {}
+        self.inlined: dict = {}
         # Per round (the last round's are the result):
         self.written: set = set()
         self.values: dict = {}
@@ -310,7 +316,7 @@ class FunctionTyping(ShapeFunctionTyping):
             written_arrays=frozenset(self.written), variables=dict(self.var_types),
             values=self.values, loop_carried=self.carried_by_loop,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
-            callees=dict(self.callees),
+            callees=dict(self.callees), inlined=dict(self.inlined),
             diagnostics=list(diagnostics))
 
     def resolve_parameters(self) -> list:
@@ -593,6 +599,9 @@ class FunctionTyping(ShapeFunctionTyping):
             self.allow_none_value = False
 
     def stmt_Assign(self, stmt):
+        if isinstance(stmt.value, ast.Lambda):      # the subset check: `name = lambda ...`
+            self.lambdas[stmt.targets[0].id] = stmt.value
+            return
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
@@ -1316,6 +1325,8 @@ class FunctionTyping(ShapeFunctionTyping):
         if not isinstance(func, ast.Name):
             self.fail(node, f"call to `{ast.unparse(func)}` is not supported")
         name = func.id
+        if name in self.lambdas:
+            return self.call_lambda(name, node)
         if name in self.symbols:
             self.fail(node, f"`{name}` is a variable; calling it is not supported")
         if name in self.module.functions:
@@ -1326,6 +1337,36 @@ class FunctionTyping(ShapeFunctionTyping):
         if node.keywords:
             self.fail(node, f"keyword arguments to {name}() are not supported")
         return handler([self.expression(a) for a in node.args], node)
+
+    def call_lambda(self, name, node) -> TypedValue:
+        """`f(a, b)` of `f = lambda x, y: body`: the body, with x and y the
+        arguments' values (evaluated first, in order)."""
+        function = self.lambdas[name]
+        parameters = [a.arg for a in function.args.args]
+        if node.keywords or len(node.args) != len(parameters):
+            self.fail(node, f"{name}() takes {len(parameters)} positional arguments here")
+        if node not in self.inlined:
+            body = copy.deepcopy(function.body)
+            self.inlined[node] = (parameters, body)
+        parameters, body = self.inlined[node]
+        values = []
+        for arg in node.args:
+            value = self.expression(arg)
+            if value.fresh:
+                value = self.new_array(value, arg)
+            values.append(value)
+        saved = {p: self.symbols.get(p) for p in parameters}
+        for parameter, value in zip(parameters, values):
+            self.symbols[parameter] = value
+        self.array_consumers.add(body)
+        try:
+            return self.expression(body)
+        finally:
+            for parameter, value in saved.items():
+                if value is None:
+                    self.symbols.pop(parameter, None)
+                else:
+                    self.symbols[parameter] = value
 
     def call_function(self, name, node) -> TypedValue:
         """A call to another function of the module: typed from its signature."""
@@ -1410,7 +1451,7 @@ class FunctionTyping(ShapeFunctionTyping):
                 self.absorb(shape_tuple)
                 parts = shape_tuple.elements
             if not 1 <= len(parts) <= rules.MAX_ARRAY_NDIM:
-                self.fail(shape_node, "arrays have 1 to 3 dimensions")
+                self.fail(shape_node, f"arrays have 1 to {rules.MAX_ARRAY_NDIM} dimensions")
             for part in parts:
                 size = part if shape_tuple is not None else self.expression(part)
                 if is_unknown(size.type):

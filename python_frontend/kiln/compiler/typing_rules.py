@@ -423,7 +423,8 @@ DTYPE_STRINGS = {**{t.numpy_name: t for t in kt.DTYPES}, "bool": kt.boolean,
                     f"{t.itemsize}": t for t in kt.DTYPES}}
 DTYPE_ERROR = "dtype `{}` is not supported; use one of " + ", ".join(
     f"np.{t.numpy_name}" for t in kt.DTYPES)
-MAX_ARRAY_NDIM = 3
+# KILN_MAX_NDIM of runtime/kiln_abi.h (test_abi.py ties them).
+MAX_ARRAY_NDIM = 4
 
 
 def numpy_float_type(scalar: kt.ScalarType) -> kt.ScalarType:

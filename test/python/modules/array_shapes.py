@@ -2,6 +2,7 @@
 and run by CPython + numpy on the same inputs (test_array_shapes.py)."""
 
 import numpy as np
+from numpy import power, tanh, zeros
 
 import kiln
 
@@ -238,3 +239,20 @@ def grouping(values: kiln.i64[:]):
 def positions(m: kiln.f32[:, :]):
     r, c = np.nonzero(m > 0)
     return r, c, np.flatnonzero(m), m.nonzero()[1]
+
+
+# -------------------------------------------------- lambdas, 4-D arrays
+@kiln.export
+def slowparts(d: int, re: int, preDz: kiln.f64[:, :, :], preWz: kiln.f64[:, :, :], SRW: kiln.f64[:, :], RSW: kiln.f64[:, :], yxV: kiln.f64[:, :, :], xyU: kiln.f64[:, :, :], resid: int):
+    # numpy-benchmarks' slowparts as written (a lambda, 4-D arrays)
+    fprime = lambda x: 1 - power(tanh(x), 2)
+    partialDU = zeros((d+1, re, 2*d, d))
+    for k in range(2*d):
+        for i in range(d):
+            partialDU[:,:,k,i] = fprime(preDz[k]) * fprime(preWz[i]) * (SRW[i,k] + RSW[i,k]) * yxV[:,:,i]
+    return partialDU
+
+@kiln.export
+def four(a: kiln.f64[:, :, :, :], s: float):
+    b = a * s
+    return b.reshape(-1), b.max(axis=3), np.transpose(a).copy(), a[1:, ::2, :, ::-1] + 1

@@ -53,17 +53,19 @@ def same(mod, name, *args):
     return compare(mod, name, native_args, python_args)
 
 
-def compare(mod, name, native_args, python_args):
+def compare(mod, name, native_args, python_args, check=None):
+    """`check(name, got, want)` compares values (check_equal by default)."""
+    check = check or check_equal
     native = outcome(getattr(mod.native, name), native_args)
     python = outcome(getattr(mod.python, name), python_args)
     assert native[0] == python[0], (name, native, python)
     if native[0] == "error":
         assert native == python, name
         return native
-    check_equal(name, native[1], python[1])
+    check(name, native[1], python[1])
     for got, want in zip(native_args, python_args):
         if isinstance(got, np.ndarray):
-            check_equal(name, got, want)
+            check(name, got, want)
     return native
 
 

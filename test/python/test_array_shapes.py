@@ -7,10 +7,11 @@ the arguments afterwards (a reshape or flip is a view that writes through)
 and errors must be equal."""
 
 import json
-import re
 
 import numpy as np
 import pytest
+
+from test_array_expressions import compare
 
 SIZES = (0, 1, 7, 8, 9, 300)
 
@@ -18,15 +19,6 @@ SIZES = (0, 1, 7, 8, 9, 300)
 @pytest.fixture(scope="module")
 def mod(build_module):
     return build_module("array_shapes")
-
-
-def outcome(function, args):
-    try:
-        with np.errstate(all="ignore"):
-            return ("value", function(*args))
-    except Exception as error:  # noqa: BLE001 - compared by type and message
-        return ("error", type(error).__name__,
-                re.sub(r" \([^()]*, line \d+\)$", "", str(error)))
 
 
 def check_equal(name, got, want):
@@ -49,21 +41,7 @@ def check_equal(name, got, want):
 def same(mod, name, *args):
     native_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     python_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    return same_on(mod, name, native_args, python_args)
-
-
-def same_on(mod, name, native_args, python_args):
-    native = outcome(getattr(mod.native, name), native_args)
-    python = outcome(getattr(mod.python, name), python_args)
-    assert native[0] == python[0], (name, native, python)
-    if native[0] == "error":
-        assert native == python, name
-        return native
-    check_equal(name, native[1], python[1])
-    for got, want in zip(native_args, python_args):
-        if isinstance(got, np.ndarray):
-            check_equal(name, got, want)
-    return native
+    return compare(mod, name, native_args, python_args, check_equal)
 
 
 def test_everything_compiles(mod):

@@ -547,12 +547,7 @@ class ArrayExpressions:
             return self.variance(name, expr, axis, keepdims, rules.reduction_ddof(keywords),
                                  typed, dtype, node)
         if name in ("max", "min"):
-            lengths = expr.shape if axis is None else [expr.shape[axis]]
-            empty = None
-            zero = self.constant(0, kt.i64, node)
-            for size in lengths:
-                test = self.cmpi("eq", size, zero, node)
-                empty = test if empty is None else self.arith("ori", empty, test, node)
+            empty = self.any_empty(expr.shape if axis is None else [expr.shape[axis]], node)
             label = {"max": "maximum", "min": "minimum"}[name]
             self.check(self.negate(empty, node), "ValueError",
                        f"zero-size array to reduction operation {label} which has no identity",
@@ -573,6 +568,15 @@ class ArrayExpressions:
         result = ArrayExpr("reduce", dtype, [s for s in shape if s is not None],
                            operands=[expr], node=node, reduction=(name, axis, keepdims))
         return self.lazy_array(typed, result)
+
+    def any_empty(self, lengths, node):
+        """Whether any of these sizes is 0 (a bool Value)."""
+        zero = self.constant(0, kt.i64, node)
+        empty = None
+        for size in lengths:
+            test = self.cmpi("eq", size, zero, node)
+            empty = test if empty is None else self.arith("ori", empty, test, node)
+        return empty
 
     def variance(self, name, expr, axis, keepdims, ddof, typed, dtype, node):
         """np.var/np.std as numpy computes them: the mean first, then the

@@ -499,12 +499,7 @@ class ArrayShapes:
         element (a NaN counts as both, as in numpy); along `axis`, an array
         of them."""
         label = name[3:]
-        lengths = operand.shape if axis is None else [operand.shape[axis]]
-        empty = None
-        zero = self.constant(0, kt.i64, node)
-        for size in lengths:
-            test = self.cmpi("eq", size, zero, node)
-            empty = test if empty is None else self.arith("ori", empty, test, node)
+        empty = self.any_empty(operand.shape if axis is None else [operand.shape[axis]], node)
         self.check(self.negate(empty, node), "ValueError",
                    f"attempt to get {name} of an empty sequence", [], node)
         location = self.loc(node)
@@ -523,34 +518,19 @@ class ArrayShapes:
             return self.cmpi(signed + ("gt" if label == "max" else "lt"), x, best, node)
 
         def scan(sizes, element_at, outer_counters):
-            """(best, position) over the loop nest of `sizes`."""
+            """The position of the best element over the loop nest of `sizes`."""
             first = element_at([self.index_constant(0, node)] * len(sizes), outer_counters)
-            state = [first, self.constant(0, kt.i64, node), self.constant(0, kt.i64, node)]
-            counters = []
 
-            def loop(level, state):
-                if level == len(sizes):
-                    x = element_at(counters, outer_counters)
-                    take = better(x, state[0])
-                    best = self.select(take, x, state[0], node)
-                    where = self.select(take, state[2], state[1], node)
-                    following = self.arith("addi", state[2], self.constant(1, kt.i64, node),
-                                           node)
-                    return [best, where, following]
-                body = self.builder.region([ir.index] + [s.ir.type for s in state])
-                counters.append(body.block.arguments[0])
-                with self.builder.at_end(body.block):
-                    carried = [self.value_of(a, s.type)
-                               for a, s in zip(body.block.arguments[1:], state)]
-                    result = loop(level + 1, carried)
-                    self.builder.scf_yield([r.ir for r in result], location)
-                counters.pop()
-                results = self.builder.scf_for(self.index_constant(0, node), sizes[level],
-                                               self.index_constant(1, node),
-                                               [s.ir for s in state], body, location)
-                return [self.value_of(r, s.type) for r, s in zip(results, state)]
+            def step(counters, state):
+                best, where, position = state
+                x = element_at(counters, outer_counters)
+                take = better(x, best)
+                following = self.arith("addi", position, self.constant(1, kt.i64, node), node)
+                return [self.select(take, x, best, node),
+                        self.select(take, position, where, node), following]
 
-            return loop(0, state)[1]
+            return self.for_each_carrying(sizes, [first, self.constant(0, kt.i64, node),
+                                                  self.constant(0, kt.i64, node)], step, node)[1]
 
         if axis is None or len(operand.shape) == 1:
             temporaries = []

@@ -194,6 +194,17 @@ def test_lambdas_and_four_dimensions(mod):
         same(mod, "four", a[::-1, :, ::2], -2.0)
 
 
+def test_large_zeros_are_zero_fresh_or_reused(mod):
+    """Large np.zeros blocks come from calloc (not cleared again) or from
+    the allocator's cache of freed blocks (cleared): zero either way."""
+    for n in (1 << 14, 1 << 17, 1 << 20, 3 << 20):
+        for _ in range(3):
+            assert mod.native.dirty(n, 7.5) == 7.5
+            zeros, small = mod.native.large_zeros(n)
+            assert zeros.shape == (n,) and not zeros.any()
+            assert small.shape == (2, n // 2) and not small.any()
+
+
 WRONG = '''import numpy as np
 import kiln
 

@@ -1408,12 +1408,25 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
                     ok = self.cmpi("sge", size, zero, part)
                     self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
                 sizes.append(size)
-        view = self.allocate_array(array_type, sizes, node)
-        if name.startswith(("zeros", "ones")):
-            self.fill(view, 1 if name.startswith("ones") else 0, node)
+        view = self.allocate_array(array_type, sizes, node, zeroed=name.startswith("zeros"))
+        if name.startswith("ones"):
+            self.fill(view, 1, node)
+        elif name.startswith("zeros"):
+            # A large block fresh from calloc is zero already (kiln_alloc.c).
+            location = self.loc(node)
+            address = self.builder.cast("index_cast", self.builder.aligned_pointer(
+                view.ir, location), ir.i64, location)
+            self.external_functions.add("kiln_alloc_zeroed")
+            [zeroed] = self.builder.call("kiln_alloc_zeroed", [address], [ir.i64], location)
+            clear = self.cmpi("eq", Value(zeroed, kt.i64), self.constant(0, kt.i64, node), node)
+            region = self.builder.region()
+            with self.builder.at_end(region.block):
+                self.fill(view, 0, node)
+                self.builder.scf_yield([], location)
+            self.builder.scf_if(clear.ir, [], region, None, location)
         return view
 
-    def allocate_array(self, array_type, sizes, node) -> Value:
+    def allocate_array(self, array_type, sizes, node, zeroed=False) -> Value:
         """A new contiguous array of these (int64, >= 0) sizes, owned by
         this call until it is returned."""
         dtype = array_type.dtype
@@ -1436,6 +1449,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         plain = ir.memref_type([None] * len(sizes), mlir_type(dtype))
         self.allocation_count += 1
         identity = f"alloc:{self.allocation_count}"
+        if zeroed:      # np.zeros: large blocks from calloc (kiln_alloc.c)
+            self.external_functions.add("kiln_alloc_zeroed_next")
+            self.builder.call("kiln_alloc_zeroed_next", [], [], location)
         raw = self.builder.alloc(plain, dims, 64, {"kiln.owned": ir.UNIT}, location)
         address = self.builder.aligned_pointer(raw, location)
         null = self.index_constant(0, node)
@@ -1906,12 +1922,14 @@ class ModuleCompiler:
 
 # The libm functions generated code calls: name -> (parameter types, result).
 # Functions the kernels call outside the module: libm's, and Kiln's runtime
-# (kiln_reshape_stride: runtime/kiln_shapes.c, linked by kilnc).
+# (kiln_reshape_stride: runtime/kiln_shapes.c; kiln_alloc_zeroed[_next]: kiln_alloc.c;
+# linked by kilnc).
 EXTERNAL_SIGNATURES = {
     "hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
     "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
     "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32),
-    "kiln_reshape_stride": ((kt.i64,) * (3 + 3 * rules.MAX_ARRAY_NDIM), kt.i64)}
+    "kiln_reshape_stride": ((kt.i64,) * (3 + 3 * rules.MAX_ARRAY_NDIM), kt.i64),
+    "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None)}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 
@@ -2028,7 +2046,7 @@ def generate_module_once(context, functions, typed=None):
     for external in sorted({f for _, sig in compiled for f in sig.external_functions}):
         inputs, result = EXTERNAL_SIGNATURES[external]
         module.add(builder.func_declaration(external, [mlir_type(t) for t in inputs],
-                                            [mlir_type(result)]))
+                                            [] if result is None else [mlir_type(result)]))
     for function, _ in compiled:
         module.add(function)
     wanted = [f.name for f in functions]

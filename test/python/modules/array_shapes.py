@@ -256,3 +256,15 @@ def slowparts(d: int, re: int, preDz: kiln.f64[:, :, :], preWz: kiln.f64[:, :, :
 def four(a: kiln.f64[:, :, :, :], s: float):
     b = a * s
     return b.reshape(-1), b.max(axis=3), np.transpose(a).copy(), a[1:, ::2, :, ::-1] + 1
+
+
+# ------------------------------------------------ np.zeros of large arrays
+@kiln.export
+def dirty(n: int, v: float) -> float:
+    a = np.full(n, v)           # freed at the return: a block the allocator keeps
+    return a[n // 2]
+
+
+@kiln.export
+def large_zeros(n: int):
+    return np.zeros(n), np.zeros((2, n // 2), np.int8)

@@ -205,6 +205,30 @@ def test_large_zeros_are_zero_fresh_or_reused(mod):
             assert small.shape == (2, n // 2) and not small.any()
 
 
+@pytest.mark.parametrize("n", SIZES)
+def test_matmul_shape_tuples_int_powers_and_shifts(mod, n):
+    rng = np.random.default_rng(n + 600)
+    a, b = rng.standard_normal(n), rng.integers(-5, 5, n, dtype=np.int32)
+    same(mod, "matmul1", a, b)
+    same(mod, "matmul1", a, b[:n // 2])
+    m = rng.standard_normal((n, 3))
+    for x, y in ((m, m), (m, m.T), (np.zeros((2, 3)), m)):
+        same(mod, "same_shape", x, y)
+    ints = rng.integers(-3, 4, n)
+    small = rng.integers(0, 4, n).astype(np.int8)
+    u = rng.integers(0, 9, n).astype(np.uint16)
+    for k in (0, 1, 2, -1):
+        same(mod, "ipow", ints, small, k, u)
+    if n:
+        small[-1] = -1          # numpy: Integers to negative integer powers ...
+        same(mod, "ipow", ints, small, 2, u)
+    wide = rng.integers(-2**62, 2**62, n)
+    counts = rng.integers(-10, 80, n).astype(np.int8)
+    bytes_ = rng.integers(0, 255, n).astype(np.uint8)
+    for k in (0, 3, 63, 64, 65, -1):
+        same(mod, "shifts", wide, counts, k, bytes_)
+
+
 WRONG = '''import numpy as np
 import kiln
 
@@ -234,6 +258,10 @@ def float_positions(x: kiln.f64[:]):
 @kiln.export
 def variable_axis(x: kiln.f64[:, :], k: int):
     return np.roll(x, 1, k)
+
+@kiln.export
+def matmul_of_a_number(x: kiln.f64[:]):
+    return x @ 2.0
 '''
 
 
@@ -256,6 +284,7 @@ def test_unsupported_shape_code_falls_back_with_reasons(tmp_path):
         "float_positions": (25, 12, "arrays used as indices must be of integer (or boolean) "
                                     "type"),
         "variable_axis": (29, 26, "np.roll: axis must be an int written in the source"),
+        "matmul_of_a_number": (33, 12, "operator `@` needs two arrays (numpy refuses numbers)"),
     }
     for name, (line, column, message) in expected.items():
         assert f"wrong.py:{line}:{column}: warning: {message}" in result.stderr, (

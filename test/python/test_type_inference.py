@@ -834,7 +834,7 @@ EXPECTED_ERRORS = {
     # Later uses of `y` (UNKNOWN after the first error) report nothing more.
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
-        (9, 9, "operator `<<` on arrays is not supported yet"),
+        (9, 9, "operator `<<` needs int arrays"),
         (11, 12, "len() takes one array"),
     ],
     "errors_in_a_loop": [

@@ -57,8 +57,6 @@ def loops(n: int) -> int:
 
 @kiln.export
 def operators(a: int, b: int) -> bool:
-    x = a @ b
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: operator `@` is not supported yet
     y = a is b
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a is b` is not supported (only < <= > >= == !=)
     z = a in G

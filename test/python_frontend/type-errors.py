@@ -13,7 +13,7 @@ def three_errors(x: float, a: kiln.f64[:]) -> int:
     n: int = x
     # CHECK: type-errors.py:[[@LINE-1]]:5: variable `n` is declared int but is assigned a float
     y = a << 2
-    # CHECK-NEXT: type-errors.py:[[@LINE-1]]:9: operator `<<` on arrays is not supported yet
+    # CHECK-NEXT: type-errors.py:[[@LINE-1]]:9: operator `<<` needs int arrays
     z = y * 2.0
     return len(x)
     # CHECK-NEXT: type-errors.py:[[@LINE-1]]:12: len() takes one array

@@ -167,7 +167,25 @@ class ArrayExpressions:
             a, b = self.convert(a, common, node), self.convert(b, common, node)
             return self.elementwise_operator(symbol, a, b, dtype, exponent, node)
 
-        return self.array_node(operands, compute, node)
+        result = self.array_node(operands, compute, node)      # shapes checked first
+        if symbol == "**" and dtype.is_int and exponent is None and common.signed:
+            self.check_exponents(operands[1], result.lazy.shape, common, node)
+        return result
+
+    def check_exponents(self, exponents, shape, dtype, node):
+        """numpy's ValueError for an int array to a negative power (checked
+        over every exponent before any result exists; an empty result
+        raises nothing)."""
+        if exponents.kind == "scalar":
+            smallest = self.convert(exponents.value, dtype, node)
+            ok = self.cmpi("sge", smallest, self.constant(0, dtype, node), node)
+            ok = self.arith("ori", ok, self.any_empty(shape, node), node)
+        else:
+            smallest = self.full_reduction("min", self.cast_to(exponents, dtype, node), dtype,
+                                           node)
+            ok = self.cmpi("sge", smallest, self.constant(0, dtype, node), node)
+        self.check(ok, "ValueError", "Integers to negative integer powers are not allowed.", [],
+                   node)
 
     @staticmethod
     def element_operand(value):
@@ -180,6 +198,8 @@ class ArrayExpressions:
         exceptions (x / 0 is inf, as numpy warns and goes on)."""
         if symbol in ("&", "|", "^"):
             return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol], a, b, node)
+        if symbol in ("<<", ">>"):
+            return self.elementwise_shift(symbol, a, b, dtype, node)
         if symbol == "/":
             a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
             return self.arith("divf", a, b, node)
@@ -192,6 +212,24 @@ class ArrayExpressions:
         if dtype.is_int:
             return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol], a, b, node)
         return self.arith({"+": "addf", "-": "subf", "*": "mulf"}[symbol], a, b, node)
+
+    def elementwise_shift(self, symbol, a, b, dtype, node):
+        """numpy's left_shift/right_shift: a count outside [0, width) (read
+        unsigned, so a negative one too) shifts everything out: 0, or -1
+        for a right shift of a negative signed value."""
+        width = self.constant(dtype.bits, dtype, node)
+        inside = self.cmpi("ult", b, width, node)
+        safe = self.select(inside, b, self.constant(0, dtype, node), node)
+        if symbol == "<<":
+            return self.select(inside, self.arith("shli", a, safe, node),
+                               self.constant(0, dtype, node), node)
+        if dtype.signed:
+            negative = self.cmpi("slt", a, self.constant(0, dtype, node), node)
+            outside = self.select(negative, self.constant(-1, dtype, node),
+                                  self.constant(0, dtype, node), node)
+            return self.select(inside, self.arith("shrsi", a, safe, node), outside, node)
+        return self.select(inside, self.arith("shrui", a, safe, node),
+                           self.constant(0, dtype, node), node)
 
     def elementwise_power(self, a, b, dtype, exponent, node):
         if dtype.is_int:        # a constant exponent >= 0 (inference)
@@ -267,14 +305,20 @@ class ArrayExpressions:
                                                    node))
 
     def dot(self, args, node):
-        """np.dot of two 1-D arrays: numpy's shape check, then the sum of
-        the products (reassociated like np.sum)."""
+        """np.dot of two 1-D arrays (and `a @ b`): numpy's shape check, then
+        the sum of the products (reassociated like np.sum)."""
         dtype = self.typed_value(node).type
         left, right = (self.array_operand(a, node) for a in args)
         aligned = self.cmpi("eq", left.shape[0], right.shape[0], node)
-        self.check(aligned, "ValueError",
-                   "shapes ({},) and ({},) not aligned: {} (dim 0) != {} (dim 0)",
-                   [left.shape[0], right.shape[0], left.shape[0], right.shape[0]], node)
+        if isinstance(node, ast.BinOp):         # `@` is np.matmul
+            self.check(aligned, "ValueError",
+                       "matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                       "gufunc signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})",
+                       [right.shape[0], left.shape[0]], node)
+        else:
+            self.check(aligned, "ValueError",
+                       "shapes ({},) and ({},) not aligned: {} (dim 0) != {} (dim 0)",
+                       [left.shape[0], right.shape[0], left.shape[0], right.shape[0]], node)
 
         def product(a, b):
             a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)

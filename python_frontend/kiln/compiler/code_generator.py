@@ -1087,7 +1087,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         return self.load_name(node)
 
     def expr_BinOp(self, node):
-        return self.binary(node.op, self.expression(node.left), self.expression(node.right), node)
+        left, right = self.expression(node.left), self.expression(node.right)
+        if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
+            return self.dot([left, right], node)
+        return self.binary(node.op, left, right, node)
 
     def binary(self, op, left: Value, right: Value, node) -> Value:
         """`left <op> right` in the type inference gave the operation (a
@@ -1265,9 +1268,12 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         return self.cmpi(predicate, a, b, node)
 
     def expr_Compare(self, node):
-        left = self.expression(node.left)
+        left = self.compared(node.left, node)
         if isinstance(self.typed_value(node).type, kt.ArrayType):
             return self.array_compare(node.ops[0], left, self.expression(node.comparators[0]),
+                                      node)
+        if len(node.ops) == 1 and isinstance(left.type, kt.TupleType):
+            return self.tuple_compare(node.ops[0], left, self.compared(node.comparators[0], node),
                                       node)
         if len(node.ops) == 1:
             result = self.compare(node.ops[0], left, self.expression(node.comparators[0]), node)
@@ -1276,6 +1282,17 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             result = self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
         result.weak = self.typed_value(node).weak    # Python bool of Python numbers
         return result
+
+    def compared(self, operand, node) -> Value:
+        if isinstance(operand, ast.Tuple) and len(node.ops) == 1:
+            return tuple_value([self.expression(e) for e in operand.elts])
+        return self.expression(operand)
+
+    def tuple_compare(self, op, left, right, node) -> Value:
+        same = self.constant(len(left.elements) == len(right.elements), kt.boolean, node)
+        for a, b in zip(left.elements, right.elements):
+            same = self.arith("andi", same, self.compare(ast.Eq(), a, b, node), node)
+        return same if isinstance(op, ast.Eq) else self.negate(same, node)
 
     def chained_compare(self, left, rest, node) -> Value:
         op, comparator = rest[0]
@@ -1558,6 +1575,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         return converted[0] if len(converted) == 1 else tuple_value(converted)
 
     def builtin_len(self, args, node):
+        if isinstance(args[0].type, kt.TupleType):
+            return self.constant(len(args[0].elements), kt.i64, node)      # len(a.shape)
         return self.dimension(args[0], 0, node)
 
     def dimension(self, array: Value, axis: int, node) -> Value:

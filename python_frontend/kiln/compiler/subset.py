@@ -14,7 +14,8 @@ from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CAS
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
                     ast.BitXor: "^", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>"}
-UNSUPPORTED_BINOPS = {ast.MatMult: "@"}
+# `@` is np.dot (typing checks the operands).
+UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!="}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round"}

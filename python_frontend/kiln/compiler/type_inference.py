@@ -1073,6 +1073,11 @@ class FunctionTyping(ShapeFunctionTyping):
         self.array_consumers.update((node.left, node.right))
         left = self.expression(node.left)
         self.helper_after_array_expression([left], [node.right], node)
+        if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
+            right = self.expression(node.right)
+            if not all(isinstance(v.type, kt.ArrayType) for v in (left, right)):
+                self.fail(node, "operator `@` needs two arrays (numpy refuses numbers)")
+            return self.dot([left, right], node)
         return self.binary(node.op, left, self.expression(node.right), node)
 
     def helper_after_array_expression(self, earlier, later_nodes, node) -> None:
@@ -1170,12 +1175,14 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def expr_Compare(self, node):
         self.array_consumers.update([node.left, *node.comparators])
-        left = self.expression(node.left)
+        left = self.compared(node.left, node)
         if len(node.ops) == 1:
             self.helper_after_array_expression([left], node.comparators, node)
-            right = self.expression(node.comparators[0])
+            right = self.compared(node.comparators[0], node)
             if isinstance(left.type, kt.ArrayType) or isinstance(right.type, kt.ArrayType):
                 return self.array_compare(left, right, node)
+            if isinstance(left.type, kt.TupleType) or isinstance(right.type, kt.TupleType):
+                return self.tuple_compare(node.ops[0], left, right, node)
             self.compare(left, right, node)
         else:
             self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
@@ -1184,6 +1191,25 @@ class FunctionTyping(ShapeFunctionTyping):
         operands = [self.values.get(n) for n in [node.left, *node.comparators]]
         weak = "bool" if all(v is not None and v.weak for v in operands) else None
         return TypedValue(kt.boolean, weak=weak)
+
+    def compared(self, operand, node) -> TypedValue:
+        """An operand of a comparison: `(2, 3)` in `a.shape == (2, 3)` is a
+        tuple of numbers."""
+        if isinstance(operand, ast.Tuple) and len(node.ops) == 1:
+            return self.tuple_value([self.expression(e) for e in operand.elts])
+        return self.expression(operand)
+
+    def tuple_compare(self, op, left, right, node) -> TypedValue:
+        """`a.shape == b.shape`: tuples of numbers are equal when their
+        lengths and elements are."""
+        if not isinstance(op, (ast.Eq, ast.NotEq)) or not all(
+                isinstance(v.type, kt.TupleType) for v in (left, right)):
+            self.fail(node, "tuples compare only with == and != to tuples")
+        for a, b in zip(left.elements, right.elements):
+            if not all(isinstance(v.type, kt.ScalarType) for v in (a, b)):
+                self.fail(node, "tuples compare only when they hold numbers")
+            self.compare(a, b, node)
+        return TypedValue(kt.boolean)
 
     def chained_compare(self, left, rest, node) -> None:
         """a < b < c: each operand evaluated once, later ones (in a nested
@@ -1499,6 +1525,8 @@ class FunctionTyping(ShapeFunctionTyping):
 
     # ---------------------------------------------------------- builtins
     def builtin_len(self, args, node):
+        if len(args) == 1 and isinstance(args[0].type, kt.TupleType):
+            return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
         if len(args) == 1:
             self.absorb(args[0])
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
@@ -1828,11 +1856,12 @@ class FunctionTyping(ShapeFunctionTyping):
         for value in (left, right):
             if not isinstance(value.type, kt.ArrayType):
                 self.convert(value, common, node)
-        if symbol == "**" and dtype.is_int and (
-                isinstance(right.type, kt.ArrayType) or right.constant is None
-                or right.constant < 0):
-            self.fail(node, "`**` of an int array needs a constant exponent >= 0 (numpy "
-                            "raises for negative ones); use a float array")
+        if symbol == "**" and dtype.is_int:
+            if right.constant is not None and right.constant < 0:
+                self.fail(node, "`**` of an int array with a negative exponent: numpy raises "
+                                "(Integers to negative integer powers are not allowed); use "
+                                "a float array")
+            self.raises = True      # a negative exponent at run time
         return self.array_result(dtype, [left, right], node)
 
     def array_compare(self, left, right, node) -> TypedValue:

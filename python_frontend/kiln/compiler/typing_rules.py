@@ -462,7 +462,7 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 
 # ------------------------------------------------------- array expressions
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
-ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^"}
+ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"}
 # np.f applied to arrays elementwise: the scalar tables, plus np.square.
 ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | LOGICAL_UFUNCS | {
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip"}
@@ -499,6 +499,8 @@ def array_arithmetic_type(symbol: str, common: kt.ScalarType):
         if common.is_float:
             return None, f"operator `{symbol}` needs int or bool arrays"
         return common, None
+    if symbol in ("<<", ">>") and not common.is_int:
+        return None, f"operator `{symbol}` needs int arrays"
     if symbol == "/":
         return (common if common.is_float else kt.f64), None
     if common.is_bool:

@@ -268,3 +268,21 @@ def dirty(n: int, v: float) -> float:
 @kiln.export
 def large_zeros(n: int):
     return np.zeros(n), np.zeros((2, n // 2), np.int8)
+
+
+# ------------------------------------ `@`, shape tuples, int powers, shifts
+@kiln.export
+def matmul1(a: kiln.f64[:], b: kiln.i32[:]):
+    return a @ b, b @ b
+
+@kiln.export
+def same_shape(a: kiln.f64[:, :], b: kiln.f64[:, :]):
+    return a.shape == b.shape, a.shape != b.shape, len(a.shape), a.shape == (2, 3)
+
+@kiln.export
+def ipow(a: kiln.i64[:], b: kiln.i8[:], k: int, u: kiln.u16[:]):
+    return a ** b, a ** k, b ** 3, u ** u, u ** b
+
+@kiln.export
+def shifts(a: kiln.i64[:], b: kiln.i8[:], k: int, u: kiln.u8[:]):
+    return a << k, a >> 1, b << b, b >> b, u >> u, u << 3, a >> k, a << b

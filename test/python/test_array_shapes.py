@@ -229,12 +229,22 @@ def test_matmul_shape_tuples_int_powers_and_shifts(mod, n):
         same(mod, "shifts", wide, counts, k, bytes_)
 
 
+@pytest.mark.parametrize("n", SIZES)
+def test_augmented_stores_through_array_indices(mod, n):
+    rng = np.random.default_rng(n + 700)
+    x = rng.standard_normal(n) * 2
+    m = rng.integers(-9, 9, (n, 3), dtype=np.int32)
+    for idx in (np.array([0, 0, -1]), np.zeros(0, dtype=np.int64), np.array([n])):
+        same(mod, "masked_updates", x, m, idx, rng.standard_normal(max(n, 1)))
+        same(mod, "masked_updates", x[::-1], m.T, idx, rng.standard_normal(1))
+
+
 WRONG = '''import numpy as np
 import kiln
 
 @kiln.export
-def masked_increment(x: kiln.f64[:]) -> None:
-    x[x > 0] += 1.0
+def masked_increment(x: kiln.i64[:]) -> None:
+    x[x > 0] += 1.5
 
 @kiln.export
 def reshape_in_a_loop(x: kiln.f64[:], n: int) -> float:
@@ -272,9 +282,8 @@ def test_unsupported_shape_code_falls_back_with_reasons(tmp_path):
     result = kiln_build(str(source), tmp_path / "out", "--allow-empty")
     assert result.returncode == 0, result.stderr
     expected = {
-        "masked_increment": (6, 5, "`x[x > 0] += ...` (an augmented assignment through an "
-                                   "array index) is not supported yet; write `x[x > 0] = "
-                                   "x[x > 0] + ...`"),
+        "masked_increment": (6, 5, "cannot cast the result of `+=` from float64 to int64 "
+                                   "(numpy's same_kind rule for in-place operators)"),
         "reshape_in_a_loop": (12, 14, "`.reshape()` inside a loop or a branch is not "
                                       "supported yet"),
         "mixed_ranks": (17, 12, "np.concatenate: all the input arrays must have the same "

@@ -770,6 +770,14 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
+            current = self.indexed_by_array(target)            # `x[mask] += v`
+            self.in_place_output = current.lazy.shape
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.in_place_output = None
+            self.store_through_array_index(target, self.lazy_array(current.type, self.cast_to(
+                result.lazy, current.type.dtype, stmt)), stmt)
+            return
         if self.is_view(target):
             # `x += y`, `x[1:] *= 2`: in place, through the target's view.
             view = self.expression(target)

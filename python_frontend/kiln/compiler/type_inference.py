@@ -692,10 +692,24 @@ class FunctionTyping(ShapeFunctionTyping):
         target = stmt.target
         self.array_consumers.add(stmt.value)
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
-            self.fail(stmt, f"`{ast.unparse(target)} {SUPPORTED_BINOPS[type(stmt.op)]}= ...` "
-                            "(an augmented assignment through an array index) is not supported "
-                            f"yet; write `{ast.unparse(target)} = {ast.unparse(target)} "
-                            f"{SUPPORTED_BINOPS[type(stmt.op)]} ...`")
+            # `x[mask] += v`: numpy reads x[mask] (a new array), adds in place
+            # (same_kind), and stores it back through the index.
+            self.array_consumers.add(target)
+            current = self.expression(target)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.values[stmt] = result
+            self.array_consumers.add(stmt)
+            if isinstance(result.type, kt.ArrayType):
+                if not rules.same_kind_cast(result.type.dtype, current.type.dtype):
+                    self.fail(stmt, f"cannot cast the result of "
+                                    f"`{SUPPORTED_BINOPS[type(stmt.op)]}=` from "
+                                    f"{result.type.dtype.numpy_name} to "
+                                    f"{current.type.dtype.numpy_name} (numpy's same_kind rule "
+                                    "for in-place operators)")
+                if result.type.ndim != 1:
+                    self.fail(stmt, "the value does not fit the selected elements")
+            self.store_through_array_index(target, TypedValue(current.type), stmt)
+            return
         if self.is_array_target(target):
             self.augmented_array_store(stmt)
             return

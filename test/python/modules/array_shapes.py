@@ -286,3 +286,12 @@ def ipow(a: kiln.i64[:], b: kiln.i8[:], k: int, u: kiln.u16[:]):
 @kiln.export
 def shifts(a: kiln.i64[:], b: kiln.i8[:], k: int, u: kiln.u8[:]):
     return a << k, a >> 1, b << b, b >> b, u >> u, u << 3, a >> k, a << b
+
+
+# ---------------------------------- augmented stores through array indices
+@kiln.export
+def masked_updates(x: kiln.f64[:], m: kiln.i32[:, :], idx: kiln.i64[:], v: kiln.f64[:]) -> None:
+    x[x > 0] += 1.0
+    x[x < -1] *= v[:1]
+    m[m % 2 == 1] -= 3
+    x[idx] += 2.0

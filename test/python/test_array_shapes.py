@@ -239,6 +239,41 @@ def test_augmented_stores_through_array_indices(mod, n):
         same(mod, "masked_updates", x[::-1], m.T, idx, rng.standard_normal(1))
 
 
+def close_enough(name, got, want):
+    """Sums of products in another order than numpy's BLAS: to rounding."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), name
+        for g, w in zip(got, want):
+            close_enough(name, g, w)
+        return
+    got, want = np.asarray(got), np.asarray(want)
+    assert (got.dtype, got.shape) == (want.dtype, want.shape), (name, got, want)
+    if want.dtype.kind == "f":
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=name)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_matrix_products(mod, n):
+    rng = np.random.default_rng(n + 800)
+
+    def check(name, *args):
+        compare(mod, name, [a.copy() for a in args], [a.copy() for a in args], close_enough)
+
+    x1, x2 = rng.random((1, n)), rng.random((30, n))
+    check("euclidean_distance_square", x1, x2)
+    check("euclidean_distance_square", x2, x2[:, ::-1])
+    check("euclidean_distance_square", x1, x2.T.copy())         # not aligned
+    a = rng.standard_normal((n, 3))
+    b = rng.integers(-5, 5, (3, n), dtype=np.int32)
+    v = rng.standard_normal(3)
+    w = rng.integers(0, 2, (3, 3)).astype(bool)
+    check("products", a, b, v, w)
+    check("products", a[::-1], b[:, ::2].copy() if n % 2 == 0 else b, v, w.T)
+    check("products", a, b[:2], v, w)                            # not aligned
+
+
 WRONG = '''import numpy as np
 import kiln
 

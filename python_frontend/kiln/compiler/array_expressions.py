@@ -305,28 +305,58 @@ class ArrayExpressions:
                                                    node))
 
     def dot(self, args, node):
-        """np.dot of two 1-D arrays (and `a @ b`): numpy's shape check, then
-        the sum of the products (reassociated like np.sum)."""
+        """np.dot and `a @ b` of 1-D and 2-D arrays: numpy's shape check,
+        then sums of products (reassociated like np.sum). A 1-D left operand
+        is a row, a 1-D right one a column, and that axis is not in the
+        result."""
         dtype = self.typed_value(node).type
+        dtype = dtype.dtype if isinstance(dtype, kt.ArrayType) else dtype
         left, right = (self.array_operand(a, node) for a in args)
-        aligned = self.cmpi("eq", left.shape[0], right.shape[0], node)
+        inner_left = left.shape[-1]
+        inner_right = right.shape[0]
+        aligned = self.cmpi("eq", inner_left, inner_right, node)
         if isinstance(node, ast.BinOp):         # `@` is np.matmul
             self.check(aligned, "ValueError",
                        "matmul: Input operand 1 has a mismatch in its core dimension 0, with "
                        "gufunc signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})",
-                       [right.shape[0], left.shape[0]], node)
+                       [inner_right, inner_left], node)
         else:
-            self.check(aligned, "ValueError",
-                       "shapes ({},) and ({},) not aligned: {} (dim 0) != {} (dim 0)",
-                       [left.shape[0], right.shape[0], left.shape[0], right.shape[0]], node)
+            shapes = (f"shapes {shape_text(len(left.shape))} and {shape_text(len(right.shape))}"
+                      f" not aligned: {{}} (dim {len(left.shape) - 1}) != {{}} (dim 0)")
+            self.check(aligned, "ValueError", shapes,
+                       [*left.shape, *right.shape, inner_left, inner_right], node)
+        reduction = "any" if dtype.is_bool else "sum"
 
         def product(a, b):
             a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
+            if dtype.is_bool:
+                return self.arith("andi", a, b, node)
             return self.arith("mulf" if dtype.is_float else "muli", a, b, node)
 
-        products = ArrayExpr("op", dtype, left.shape, operands=[left, right], compute=product,
-                             node=node)
-        return self.full_reduction("sum", products, dtype, node)
+        if len(left.shape) == 1 and len(right.shape) == 1:
+            products = ArrayExpr("op", dtype, left.shape, operands=[left, right],
+                                 compute=product, node=node)
+            return self.full_reduction(reduction, products, dtype, node)
+        shape = list(left.shape[:-1]) + list(right.shape[1:])
+        left_rows, right_columns = len(left.shape) == 2, len(right.shape) == 2
+
+        def element(counters, views):
+            a, b = views
+            row = counters[:1] if left_rows else []
+            column = counters[len(row):] if right_columns else []
+
+            def step(inner, carried):
+                [total] = carried
+                x = self.load_at(a, row + inner, node)
+                y = self.load_at(b, inner + column, node)
+                return [self.combine(reduction, total, product(x, y), dtype, node)]
+
+            initial = self.constant(self.reduction_identity(reduction, dtype), dtype, node)
+            [total] = self.for_each_carrying([self.index_sizes(a, node)[-1]], [initial], step,
+                                             node)
+            return total
+
+        return self.indexed(self.typed_value(node).type, shape, element, node, [left, right])
 
     # ------------------------------------------------------ destinations
     def materialize(self, value, node):

@@ -1091,6 +1091,7 @@ class FunctionTyping(ShapeFunctionTyping):
             right = self.expression(node.right)
             if not all(isinstance(v.type, kt.ArrayType) for v in (left, right)):
                 self.fail(node, "operator `@` needs two arrays (numpy refuses numbers)")
+            self.array_consumers.update((node.left, node.right))
             return self.dot([left, right], node)
         return self.binary(node.op, left, self.expression(node.right), node)
 
@@ -1999,14 +2000,19 @@ class FunctionTyping(ShapeFunctionTyping):
         return TypedValue(rules.array_type(dtype, ndim), fresh=True)
 
     def dot(self, args, node) -> TypedValue:
-        """np.dot of two 1-D arrays: the sum of their products, in their
-        common dtype (matrix products are linear algebra, not here yet)."""
+        """np.dot and `@` of 1-D and 2-D arrays: sums of products in their
+        common dtype (a number for two 1-D arrays)."""
         self.arity(args, 2, node, "np.dot")
         self.absorb(*args)
-        if not all(isinstance(a.type, kt.ArrayType) and a.type.ndim == 1 for a in args):
-            self.fail(node, "np.dot of arrays other than two 1-D arrays is not supported yet")
+        if not all(isinstance(a.type, kt.ArrayType) and a.type.ndim <= 2 for a in args):
+            self.fail(node, "np.dot and `@` of arrays of more than 2 dimensions (or of numbers) "
+                            "are not supported yet")
         self.raises = True      # shapes not aligned
-        return TypedValue(rules.promote(args[0].type.dtype, args[1].type.dtype))
+        dtype = rules.promote(args[0].type.dtype, args[1].type.dtype)
+        ndim = args[0].type.ndim + args[1].type.ndim - 2
+        if ndim == 0:
+            return TypedValue(dtype)
+        return TypedValue(rules.array_type(dtype, ndim), fresh=True)
 
     def new_array(self, value: TypedValue, node, name=None) -> TypedValue:
         """An array expression stored in a variable or returned: a new

@@ -295,3 +295,14 @@ def masked_updates(x: kiln.f64[:], m: kiln.i32[:, :], idx: kiln.i64[:], v: kiln.
     x[x < -1] *= v[:1]
     m[m % 2 == 1] -= 3
     x[idx] += 2.0
+
+
+# ------------------------------------------------- matrix products
+@kiln.export
+def euclidean_distance_square(x1: kiln.f64[:, :], x2: kiln.f64[:, :]):
+    # numpy-benchmarks' euclidean_distance_square as written
+    return -2*np.dot(x1, x2.T) + np.sum(np.square(x1), axis=1)[:, np.newaxis] + np.sum(np.square(x2), axis=1)
+
+@kiln.export
+def products(a: kiln.f64[:, :], b: kiln.i32[:, :], v: kiln.f64[:], w: kiln.b1[:, :]):
+    return a @ b, np.dot(a, v), b.T @ v, v @ b, np.dot(b, b.T), w @ w, np.dot(v, v)

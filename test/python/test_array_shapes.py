@@ -274,6 +274,16 @@ def test_matrix_products(mod, n):
     check("products", a, b[:2], v, w)                            # not aligned
 
 
+def test_fuzzer_findings_a7_a8(mod):
+    for idx in (np.array([1, 7]), np.array([1, -8]), np.array([6, 1])):
+        same(mod, "store_positions", np.zeros(7), idx)
+    b = np.arange(12.0)
+    m = np.arange(12.0).reshape(3, 4)
+    for x in (b, b[::-1], b[::2], b[:1], b[:0], b[3:9]):
+        for matrix in (m, m.T, m[:, :2], m[:1], m[::-1]):
+            same(mod, "ravel_and_write", x, matrix)
+
+
 WRONG = '''import numpy as np
 import kiln
 

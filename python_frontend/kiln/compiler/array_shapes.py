@@ -161,7 +161,8 @@ class ArrayShapes:
                 written = [constant_int(p) for p in nodes]
             return self.reshape(base, parts, written, node)
         if name == "ravel":
-            return self.reshape(base, [self.constant(-1, kt.i64, node)], [-1], node)
+            return self.reshape(base, [self.constant(-1, kt.i64, node)], [-1], node,
+                                ravel=True)
         if name == "flatten":
             return self.flatten(base, typed, node)
         if name in ("flip", "fliplr", "flipud"):
@@ -222,12 +223,12 @@ class ArrayShapes:
             strides[axis] = self.index_op("subi", zero, strides[axis], node)
         return self.restrided(view, offset, sizes, strides, view.type, node)
 
-    def reshape(self, view, parts, written, node):
+    def reshape(self, view, parts, written, node, ravel=False):
         """numpy's reshape: one unknown size (a negative one) is inferred;
         the sizes must multiply to the array's size; a view when
-        kiln_reshape_stride finds strides for it, else a copy."""
+        kiln_reshape_stride finds strides for it, else a copy. numpy's
+        ravel is a view only of a C-contiguous array."""
         array_type = self.typed_value(node).type
-        location = self.loc(node)
         total = self.constant(1, kt.i64, node)
         for axis in range(view.type.ndim):
             total = self.arith("muli", total, self.dimension(view, axis, node), node)
@@ -267,8 +268,37 @@ class ArrayShapes:
                  for negative, part in zip(negatives, parts)]
         for size in sizes:
             size.nonneg = True
-        # numpy's view-or-copy rule, per new axis.
-        offset, old_sizes, old_strides = self.layout(view, node)
+        # numpy's view-or-copy rule.
+        if ravel:
+            strides, copy = [self.constant(1, kt.i64, node)], self.negate(
+                self.c_contiguous(view, node), node)
+        else:
+            strides, copy = self.reshape_strides(view, sizes, node)
+        return self.reshaped_or_copied(view, sizes, strides, copy, total, array_type, node)
+
+    def c_contiguous(self, view, node):
+        """numpy's C-contiguous flag: each axis longer than 1 steps over
+        the later ones exactly (any array without elements is)."""
+        _, sizes, strides = self.layout(view, node)
+        one = self.index_constant(1, node)
+        contiguous = self.constant(True, kt.boolean, node)
+        empty = self.constant(False, kt.boolean, node)
+        expected = one
+        location = self.loc(node)
+        for size, stride in reversed(list(zip(sizes, strides))):
+            fits = self.builder.binary("ori", self.builder.cmpi("sle", size, one, location),
+                                       self.builder.cmpi("eq", stride, expected, location),
+                                       location)
+            contiguous = self.arith("andi", contiguous, self.value_of(fits, kt.boolean), node)
+            empty = self.arith("ori", empty, self.value_of(self.builder.cmpi(
+                "eq", size, self.index_constant(0, node), location), kt.boolean), node)
+            expected = self.index_op("muli", expected, size, node)
+        return self.arith("ori", contiguous, empty, node)
+
+    def reshape_strides(self, view, sizes, node):
+        """kiln_reshape_stride per new axis: (strides, whether to copy)."""
+        location = self.loc(node)
+        _, old_sizes, old_strides = self.layout(view, node)
         padding = [self.constant(1, kt.i64, node)] * (rules.MAX_ARRAY_NDIM - view.type.ndim)
         arguments = [self.constant(view.type.ndim, kt.i64, node)]
         arguments += [self.as_i64(s, node) for s in old_sizes] + padding
@@ -285,6 +315,14 @@ class ArrayShapes:
             strides.append(stride)
             needs = self.cmpi("eq", stride, self.constant(RESHAPE_COPY, kt.i64, node), node)
             copy = needs if copy is None else self.arith("ori", copy, needs, node)
+        return strides, copy
+
+    def reshaped_or_copied(self, view, sizes, strides, copy, total, array_type, node):
+        """The view of `view` with these sizes and strides, or (when `copy`)
+        its elements copied in C order into a new array of the function."""
+        location = self.loc(node)
+        one = self.constant(1, kt.i64, node)
+        offset, _, _ = self.layout(view, node)
         # The copy's storage, an array of the function like np.empty's (one
         # element when the reshape is a view: nothing to copy).
         storage = self.allocate_array(rules.array_type(view.type.dtype, 1),
@@ -1077,13 +1115,17 @@ class ArrayShapes:
                                    step, node)
         else:
             size = self.dimension(base, 0, node)
+            positions = self.index_sizes(chooser, node)
+            # numpy checks every position before it writes any.
+            self.for_each(positions, lambda counters: self.position_in(
+                self.load_at(chooser, counters, node), size, 0, node), node)
 
             def put(counters):
                 k = self.as_i64(counters[0], node)
                 position = self.position_in(self.load_at(chooser, counters, node), size, 0, node)
                 self.builder.store(value_at(k).ir, base.ir, [position], location)
 
-            self.for_each(self.index_sizes(chooser, node), put, node)
+            self.for_each(positions, put, node)
         for raw in temporaries:
             self.builder.dealloc(raw, location)
 

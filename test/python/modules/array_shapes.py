@@ -306,3 +306,17 @@ def euclidean_distance_square(x1: kiln.f64[:, :], x2: kiln.f64[:, :]):
 @kiln.export
 def products(a: kiln.f64[:, :], b: kiln.i32[:, :], v: kiln.f64[:], w: kiln.b1[:, :]):
     return a @ b, np.dot(a, v), b.T @ v, v @ b, np.dot(b, b.T), w @ w, np.dot(v, v)
+
+
+# ------------------------------------------- fuzzer findings A7 and A8
+@kiln.export
+def store_positions(x: kiln.f64[:], idx: kiln.i64[:]) -> None:
+    x[idx] = 5.0        # A7: numpy checks every position before it writes
+
+
+@kiln.export
+def ravel_and_write(x: kiln.f64[:], m: kiln.f64[:, :]) -> None:
+    y = np.ravel(x)     # A8: a view only of a C-contiguous array
+    y[0] = 100.0
+    z = m.ravel()
+    z[-1] = -1.0

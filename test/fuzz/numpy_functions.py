@@ -526,6 +526,10 @@ def check_index(a, key):
     if key.kind == "bool":
         if key.a.ndim != a.a.ndim:
             raise TypeError("a mask of another ndim is outside the subset")
+        if key.a.size == 0 and a.a.size:
+            # numpy 1.x takes an empty mask of another shape as an empty
+            # (integer) index; Kiln raises numpy 2's IndexError
+            raise S.OutsideDomain("an empty mask of another shape (numpy 1.x accepts it)")
     elif key.kind not in S.INT_KINDS:
         raise TypeError("a float index array")
     elif key.a.ndim != 1:
@@ -543,6 +547,9 @@ def put(a, key, value):
     to x's dtype as for a view store (a float array into an int array is
     refused at compile time)."""
     check_index(a, key)
+    # the index read whole first (`x[x] = ...`: numpy 1.x does not copy an
+    # index that overlaps the target, and may write out of bounds)
+    key = S.Array(key.a.copy())
     if isinstance(value, S.Array):
         if value.a.ndim != 1:
             raise TypeError("an N-D value for a mask or index store")

@@ -83,9 +83,9 @@ STATEMENTS = {
     "array_assign": 2, "array_store": 3, "array_augassign": 2,
     # shape and creation functions, masks and int indices (top level only):
     # `y = x.reshape(-1, 1)`, `y = x[x > 0]`, `y = np.arange(len(x))`, ...
-    "array_shape": 1,
+    "array_shape": 1.5,
     # stores through masks and int arrays: `x[x > 0] = 0.0`, `x[idx] = v`
-    "array_mask": 1,
+    "array_mask": 1.2,
 }
 # Expression constructs per result kind and their weights.
 EXPRESSIONS = {
@@ -382,7 +382,7 @@ class FunctionGenerator:
         leaf = depth >= self.config.max_expr_depth
         for _ in range(20):
             allowed = self.expression_choices(kind, leaf)
-            choice = self.pick(EXPRESSIONS, allowed)
+            choice = self.pick(self.expression_weights(), allowed)
             text = getattr(self, "e_" + choice)(kind, depth)
             if text is not None:
                 return text
@@ -818,7 +818,7 @@ class FunctionGenerator:
     def a_op(self, kind, shape, depth, full=True):
         """An array expression with an operator or ufunc at its top."""
         for _ in range(4):
-            choice = self.pick(ARRAY_EXPRESSIONS, list(ARRAY_EXPRESSIONS))
+            choice = self.pick(self.array_expression_weights(), list(ARRAY_EXPRESSIONS))
             text = getattr(self, "a_" + choice)(kind, shape, depth, full)
             if text:
                 return text
@@ -1258,7 +1258,7 @@ class FunctionGenerator:
         np.dot(x, y), np.argmax(x), np.any(x > 0)."""
         if self.trip > 20 or (self.avoid("A3") and self.statement_calls):
             return None
-        if not (self.scope.arrays or self.arrays3) or self.rng.random() < 0.5:
+        if not (self.scope.arrays or self.arrays3):
             return None
         saved = self.used_leaves
         self.used_leaves = set()
@@ -1411,7 +1411,8 @@ class FunctionGenerator:
         if not sources:
             return None
         name = self.rng.choice(["cumsum", "cumsum", "cumprod"])
-        operand = self.a_expr(self.rng.choice(sources), shape, depth + 1, full)
+        # the operand has the result's shape exactly (its axes are named)
+        operand = self.a_expr(self.rng.choice(sources), shape, depth + 1)
         if operand is None:
             return None
         if len(shape) == 1 and self.rng.random() < 0.6:
@@ -1435,7 +1436,7 @@ class FunctionGenerator:
             ["tril", "transpose"] if ndim == 2 else ["transpose"] if ndim == 3 else [])
         choice = self.rng.choice(choices)
         if choice == "transpose":
-            operand = self.a_expr(kind, tuple(reversed(shape)), depth + 1, full)
+            operand = self.a_expr(kind, tuple(reversed(shape)), depth + 1)
             if operand is None:
                 return None
             forms = [f"np.transpose({operand})", f"{operand}.transpose()"]
@@ -1448,7 +1449,7 @@ class FunctionGenerator:
             else:
                 sources = [k for k in INTS + ("bool",) if k != kind]
             source = self.rng.choice(sources)
-            operand = self.a_expr(source, shape, depth + 1, full)
+            operand = self.a_expr(source, shape, depth + 1)
             if operand is None:
                 return None
             return f"{operand}.astype({NP_DTYPE[kind]})"
@@ -1464,13 +1465,13 @@ class FunctionGenerator:
                 source_shape = shape[:axis] + (base,) + shape[axis + 1:]
             else:
                 source_shape = shape
-            operand = self.a_expr(kind, source_shape, depth + 1, full)
+            operand = self.a_expr(kind, source_shape, depth + 1)
             if operand is None:
                 return None
             extra = ([f"n={n}"] if n != 1 or self.rng.random() < 0.3 else []) + (
                 [f"axis={axis}"] if axis != ndim - 1 or self.rng.random() < 0.3 else [])
             return f"np.diff({operand}{''.join(', ' + e for e in extra)})"
-        operand = self.a_expr(kind, shape, depth + 1, full)
+        operand = self.a_expr(kind, shape, depth + 1)
         if operand is None:
             return None
         axis = self.rng.randrange(ndim)
@@ -1925,6 +1926,23 @@ class FunctionGenerator:
             choice = self.pick(self.statement_weights(), allowed)
             if getattr(self, "s_" + choice)(depth) is not False:
                 return
+
+    def expression_weights(self):
+        """EXPRESSIONS; campaigns on arrays (--array-weight) also scale the
+        whole-array reductions among the scalar expressions."""
+        scale = self.config.array_weight
+        if scale == 1.0:
+            return EXPRESSIONS
+        return {**EXPRESSIONS, "reduce": EXPRESSIONS["reduce"] * scale}
+
+    def array_expression_weights(self):
+        """ARRAY_EXPRESSIONS; --array-weight above 1 also raises the share
+        of the constructs beyond operators and ufuncs."""
+        scale = self.config.array_weight
+        if scale <= 1.0:
+            return ARRAY_EXPRESSIONS
+        return {name: weight if name in ("binop", "unary", "ufunc") else weight * scale / 2
+                for name, weight in ARRAY_EXPRESSIONS.items()}
 
     def statement_weights(self):
         scale = self.config.array_weight

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -198,7 +199,8 @@ def reduction(name):
             converted = values.astype(S.NUMPY_DTYPE[compute])
             check_lanes(converted, axis, compute, order_free_sum, "mean")
             if name in ("var", "std"):
-                with np.errstate(all="ignore"):
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
                     mean = np.mean(converted, axis=axis, keepdims=True)
                     deviations = converted - mean
                     squares = deviations * deviations
@@ -219,7 +221,8 @@ def reduction(name):
             raise TypeError("np.average(keepdims=) is outside the generated subset")
         if name in ("var", "std"):
             options["ddof"] = integer(ddof)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # "Mean of empty slice", ddof >= n
             r = function(values, **options)
         return wrap_any(r)
     return call

@@ -529,10 +529,13 @@ def check_index(a, key):
     if key.kind == "bool":
         if key.a.ndim != a.a.ndim:
             raise TypeError("a mask of another ndim is outside the subset")
-        if key.a.size == 0 and a.a.size:
-            # numpy 1.x takes an empty mask of another shape as an empty
-            # (integer) index; Kiln raises numpy 2's IndexError
-            raise S.OutsideDomain("an empty mask of another shape (numpy 1.x accepts it)")
+        for axis, (size, mask_size) in enumerate(zip(a.a.shape, key.a.shape)):
+            if size != mask_size:
+                # also for an empty mask, which numpy 1.x takes as an empty
+                # (integer) index and numpy 2 refuses
+                raise IndexError(f"boolean index did not match indexed array along dimension "
+                                 f"{axis}; dimension is {size} but corresponding boolean "
+                                 f"dimension is {mask_size}")
     elif key.kind not in S.INT_KINDS:
         raise TypeError("a float index array")
     elif key.a.ndim != 1:

@@ -124,6 +124,8 @@ KNOWN_DEFECT_SWITCHES = {
     "A7": "stores through an int index array (`x[idx] = v`): with a position out of range, "
           "Kiln writes the positions before it, then raises IndexError; numpy checks every "
           "position first and writes nothing",
+    "A8": "np.ravel / x.ravel() (of a reversed or strided 1-D array Kiln returns a view, "
+          "numpy a copy: writes through the result reach the argument)",
     "A6": "conditional expressions with a literal condition (`(-3) if True else x.size`: Kiln "
           "types the join of both branches, CPython and numpy 2 the branch that runs)",
 }
@@ -1556,6 +1558,8 @@ class FunctionGenerator:
             if bare:
                 a = term[0]
                 options.append((f"{a}.reshape(-1, {a}.shape[2])", (fresh, shape[2]), False))
+        if self.avoid("A8"):
+            options = [o for o in options if "ravel" not in o[0]]
         text, result, owned = self.rng.choice(options)
         return text, kind, result, owned
 

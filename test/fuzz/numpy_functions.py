@@ -511,7 +511,11 @@ def triangle(name):
         a = as_array(a, name)
         if a.a.ndim != 2:
             raise TypeError(f"np.{name} of a non-2-D array is outside the generated subset")
-        return array(getattr(np, name)(a.a, integer(k)))
+        k = integer(k)
+        if abs(k) > 2**62:
+            # numpy computes k - 1 with Python ints: OverflowError near int64's ends
+            raise S.OutsideDomain(f"np.{name} with k near the int64 limits")
+        return array(getattr(np, name)(a.a, k))
     return call
 
 

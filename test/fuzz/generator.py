@@ -81,6 +81,11 @@ STATEMENTS = {
     # into views (`x[1:] = x[:-1] + 1.0`, `m[i] = row`, `m[:, j] = 7.0`) and
     # in-place operators (`x += y`, `x[1:] -= x[:-1]`)
     "array_assign": 2, "array_store": 3, "array_augassign": 2,
+    # shape and creation functions, masks and int indices (top level only):
+    # `y = x.reshape(-1, 1)`, `y = x[x > 0]`, `y = np.arange(len(x))`, ...
+    "array_shape": 1.5,
+    # stores through masks and int arrays: `x[x > 0] = 0.0`, `x[idx] = v`
+    "array_mask": 1.2,
 }
 # Expression constructs per result kind and their weights.
 EXPRESSIONS = {
@@ -88,6 +93,8 @@ EXPRESSIONS = {
     "minmax": 2, "conditional": 2, "cast": 3, "math": 3, "numpy": 3, "helper": 2,
     "length": 2, "compare": 8, "chain": 2, "logic": 4, "not": 2, "predicate": 2,
     "shift": 2,
+    # whole-array reductions: np.sum(x * y), m.max(), np.dot(x, y), np.argmax(x)
+    "reduce": 1,
 }
 
 # Known defects (docs of issue 15) whose triggers can be left out so that CI
@@ -114,6 +121,11 @@ KNOWN_DEFECT_SWITCHES = {
           "not load",
     "A5": "np.arctan2/hypot/copysign of two int arrays of different types (Kiln's float type "
           "comes from their promotion: int16 with uint16 is float64, numpy's loop float32)",
+    "A7": "stores through an int index array (`x[idx] = v`): with a position out of range, "
+          "Kiln writes the positions before it, then raises IndexError; numpy checks every "
+          "position first and writes nothing",
+    "A8": "np.ravel / x.ravel() (of a reversed or strided 1-D array Kiln returns a view, "
+          "numpy a copy: writes through the result reach the argument)",
     "A6": "conditional expressions with a literal condition (`(-3) if True else x.size`: Kiln "
           "types the join of both branches, CPython and numpy 2 the branch that runs)",
 }
@@ -143,7 +155,12 @@ TRANSCENDENTAL = {"exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
 
 # ------------------------------------------------------- array expressions
 # Weights of the array-valued expression constructs (FunctionGenerator.a_*).
-ARRAY_EXPRESSIONS = {"binop": 8, "unary": 1, "ufunc": 3}
+ARRAY_EXPRESSIONS = {"binop": 8, "unary": 1, "ufunc": 3,
+                     # comparisons, np.where/clip/logical_*, reductions along
+                     # an axis, scans, shape-keeping functions (flip, roll,
+                     # tril, diff, transpose, copy, astype)
+                     "compare": 1, "where": 0.5, "clip": 0.4, "logical": 0.4,
+                     "axis_reduce": 0.6, "scan": 0.3, "same_shape": 0.8}
 ARRAY_RETURN_RATE = 0.5       # array-returning functions that return an expression
 ARRAY_MISMATCH_RATE = 0.06    # leaves picked whatever their shape (ValueError paths)
 ELEMENT_KINDS = ("f64", "f32", "i64", "i32") + NEW_INTS + ("bool",)
@@ -311,6 +328,9 @@ class FunctionGenerator:
         # 3-D arrays: only array expressions read and write them (the scalar
         # constructs index 1-D and 2-D arrays), so they live apart
         self.arrays3 = {}             # name -> (kind, 3, writable, reverse, local)
+        self.owned = set()            # new arrays the function may return as they are
+        self.statement_calls = False  # A3: a helper call in the current statement
+        self.statement_reduces = False  # ... and an array reduction
 
     # ------------------------------------------------------------ utilities
     def fresh(self, prefix):
@@ -364,7 +384,7 @@ class FunctionGenerator:
         leaf = depth >= self.config.max_expr_depth
         for _ in range(20):
             allowed = self.expression_choices(kind, leaf)
-            choice = self.pick(EXPRESSIONS, allowed)
+            choice = self.pick(self.expression_weights(), allowed)
             text = getattr(self, "e_" + choice)(kind, depth)
             if text is not None:
                 return text
@@ -374,12 +394,12 @@ class FunctionGenerator:
         if kind == "bool":
             base = ["literal", "variable", "compare", "element"]
             return base if leaf else base + ["chain", "logic", "not", "predicate",
-                                             "conditional", "helper"]
+                                             "conditional", "helper", "reduce"]
         base = ["literal", "variable", "element", "length"]
         if leaf:
             return base
         return base + ["binop", "unary", "abs", "minmax", "conditional", "cast", "math",
-                       "numpy", "helper", "shift"]
+                       "numpy", "helper", "shift", "reduce"]
 
     def new_kind(self, pool=NEW_INTS, rate=NEW_KIND_RATE):
         """One of the newer dtypes, at `rate`; None otherwise."""
@@ -690,12 +710,13 @@ class FunctionGenerator:
         return f"np.{name}({', '.join(args)})"
 
     def e_helper(self, kind, depth):
-        if self.no_helper_calls:
-            return None
+        if self.no_helper_calls or (self.avoid("A3") and self.statement_reduces):
+            return None     # a helper after a reduction in one statement (A3)
         fitting = [h for h in self.helpers if h.returns == kind]
         if not fitting:
             return None
         helper = self.rng.choice(fitting)
+        self.statement_calls = True
         return self.call(helper, depth)
 
     def call(self, helper, depth):
@@ -765,6 +786,12 @@ class FunctionGenerator:
                 if any_shape and (len(view) == len(shape) if full else len(view) <= len(shape)) \
                         or shape_fits(view, shape, full):
                     out.append((name, template, kind, view))
+            if ndim >= 2 and not writable and not (local and self.avoid("B14")):
+                # `m.T`: a view with the axes reversed
+                view = tuple(reversed(self.shapes[name]))
+                if any_shape and (len(view) == len(shape) if full else len(view) <= len(shape)) \
+                        or shape_fits(view, shape, full):
+                    out.append((name, "{a}.T", kind, view))
         return out
 
     def choose_term(self, terms):
@@ -793,7 +820,7 @@ class FunctionGenerator:
     def a_op(self, kind, shape, depth, full=True):
         """An array expression with an operator or ufunc at its top."""
         for _ in range(4):
-            choice = self.pick(ARRAY_EXPRESSIONS, list(ARRAY_EXPRESSIONS))
+            choice = self.pick(self.array_expression_weights(), list(ARRAY_EXPRESSIONS))
             text = getattr(self, "a_" + choice)(kind, shape, depth, full)
             if text:
                 return text
@@ -1192,6 +1219,686 @@ class FunctionGenerator:
         except TypeError:
             return False
 
+    # ------------------------------------ reductions, selections, shape functions
+    def reduce_options(self, kind, axis=False):
+        """(function, source kinds) of the reductions whose result is `kind`
+        (numpy's: sums of narrow ints are int64, of unsigned ones uint64,
+        means of ints float64)."""
+        signed = ("i8", "i16", "i32", "i64", "bool")
+        if kind in FLOAT_KINDS_G:
+            options = [(f, (kind,)) for f in ("sum", "prod", "mean", "max", "min", "amax",
+                                              "amin", "var", "std")]
+            if kind == "f64":
+                options += [(f, INTS + ("bool",)) for f in ("mean", "var", "std", "average")]
+                options.append(("average", ("f64",)))
+            return options
+        if kind == "bool":
+            return [("any", ELEMENT_KINDS), ("all", ELEMENT_KINDS)]
+        if kind == "i64":
+            return [("sum", signed), ("prod", signed), ("max", ("i64",)), ("min", ("i64",)),
+                    ("argmax", ELEMENT_KINDS), ("argmin", ELEMENT_KINDS)]
+        if kind == "u64":
+            return [("sum", UNSIGNED_G), ("prod", UNSIGNED_G), ("max", ("u64",)),
+                    ("amin", ("u64",))]
+        return [("max", (kind,)), ("min", (kind,)), ("amax", (kind,))]
+
+    def reduce_call(self, name, operand, extra):
+        """`np.sum(E, ...)` or the method `E.sum(...)`."""
+        arguments = "".join(f", {e}" for e in extra)
+        if name in ("amax", "amin", "average") or self.rng.random() < 0.55:
+            return f"np.{name}({operand}{arguments})"
+        method_arguments = ", ".join(extra)
+        return f"{operand}.{name}({method_arguments})"
+
+    def ddof(self, name):
+        if name in ("var", "std") and self.rng.random() < 0.4:
+            return [self.rng.choice(["ddof=1", "ddof=0", "ddof=2"])]
+        return []
+
+    def e_reduce(self, kind, depth):
+        """A whole-array reduction (a number): np.sum(x * 2), m.max(),
+        np.dot(x, y), np.argmax(x), np.any(x > 0)."""
+        if self.trip > 20 or (self.avoid("A3") and self.statement_calls):
+            return None
+        if not (self.scope.arrays or self.arrays3):
+            return None
+        saved = self.used_leaves
+        self.used_leaves = set()
+        try:
+            if kind in NUMERIC and self.rng.random() < 0.15:
+                terms = [t for t in self.array_terms(("?",), {kind}, any_shape=True)
+                         if len(t[3]) == 1]
+                if not terms:
+                    return None
+                shape = self.rng.choice(terms)[3]
+                a = self.a_expr(kind, shape, 1)
+                b = self.a_expr(kind, shape, 1)
+                if a is None or b is None:
+                    return None
+                self.statement_reduces = True
+                return f"np.dot({a}, {b})"
+            name, sources = self.rng.choice(self.reduce_options(kind))
+            source = self.rng.choice(sources)
+            if kind == "bool" and self.rng.random() < 0.5:
+                source = "bool"
+            terms = [t for n in (1, 2, 3) for t in self.array_terms(("?",) * n, {source},
+                                                                      any_shape=True)]
+            if source == "bool" and not terms:
+                terms = [(None, None, "bool", t[3]) for n in (1, 2)
+                         for t in self.array_terms(("?",) * n, any_shape=True)]
+            if not terms:
+                return None
+            operand = self.a_expr(source, self.rng.choice(terms)[3], 1)
+            if operand is None:
+                return None
+            self.statement_reduces = True
+            return self.reduce_call(name, operand, self.ddof(name))
+        finally:
+            self.used_leaves = saved
+
+    def compare_scalar(self, kind):
+        """A number compared with an array of `kind`: a literal (now and then
+        one the dtype cannot hold: exact in numpy 2) or a typed value."""
+        roll = self.rng.random()
+        if roll < 0.55:
+            if kind in FLOAT_KINDS_G:
+                return self.float_literal(kind)
+            if kind == "bool":
+                return self.rng.choice(["True", "False", "0", "1"])
+            if roll < 0.05:
+                return self.rng.choice(["1099511627776", "(-1)", "300", "(-129)", "70000"])
+            value = self.rng.choice([v for v in SMALL_INTS + [100] if fits(kind, v)])
+            return f"({value})" if value < 0 else str(value)
+        saved, self.no_helper_calls = self.no_helper_calls, self.avoid("A3")
+        try:
+            other = kind if kind in NUMERIC and roll < 0.8 else self.rng.choice(NUMERIC)
+            if {kind, other} == {"u64", "i64"} and self.avoid("D1"):
+                other = "u64"
+            return self.expr(other, 2)
+        finally:
+            self.no_helper_calls = saved
+
+    def a_compare(self, kind, shape, depth, full=True):
+        if kind != "bool":
+            return None
+        source = self.rng.choice(["f64", "f64", "i64", "i32", "f32"]) \
+            if self.rng.random() < 0.7 else self.rng.choice(ELEMENT_KINDS)
+        left = self.a_expr(source, shape, depth + 1, full)
+        if left is None:
+            return None
+        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
+        if self.rng.random() < 0.35:
+            other = source if self.rng.random() < 0.6 else self.rng.choice(ELEMENT_KINDS)
+            right = self.a_expr(other, shape, depth + 1, full=False)
+        else:
+            right = self.compare_scalar(source)
+        if right is None:
+            return None
+        return f"({left} {op} {right})" if self.rng.random() < 0.85 else f"({right} {op} {left})"
+
+    def a_where(self, kind, shape, depth, full=True):
+        condition = self.a_expr("bool", shape, depth + 1, full=False)
+        a = self.a_expr(kind, shape, depth + 1, full)
+        if condition is None or a is None:
+            return None
+        b = self.a_expr(kind, shape, depth + 1, full=False) if self.rng.random() < 0.5 \
+            else self.array_scalar(kind, kind, kind, None)
+        if b is None:
+            return None
+        a, b = (a, b) if self.rng.random() < 0.6 else (b, a)
+        return f"np.where({condition}, {a}, {b})"
+
+    def a_clip(self, kind, shape, depth, full=True):
+        if kind == "bool":
+            return None
+        a = self.a_expr(kind, shape, depth + 1, full)
+        low = self.array_scalar(kind, kind, kind, None)
+        high = self.array_scalar(kind, kind, kind, None)
+        if None in (a, low, high):
+            return None
+        return f"np.clip({a}, {low}, {high})"
+
+    def a_logical(self, kind, shape, depth, full=True):
+        if kind != "bool":
+            return None
+        name = self.rng.choice(["logical_and", "logical_or", "logical_xor", "logical_not"])
+        first = self.a_expr(self.rng.choice(ELEMENT_KINDS), shape, depth + 1, full)
+        if first is None:
+            return None
+        if name == "logical_not":
+            return f"np.logical_not({first})"
+        if self.rng.random() < 0.7:
+            second = self.a_expr(self.rng.choice(ELEMENT_KINDS), shape, depth + 1, full=False)
+        else:
+            second = self.rng.choice(["0", "1", "True", "False", "2.5", "0.0"])
+        if second is None:
+            return None
+        return f"np.{name}({first}, {second})"
+
+    def a_axis_reduce(self, kind, shape, depth, full=True):
+        """np.sum(m, axis=0), m.max(1), np.mean(a, axis=-1, keepdims=True),
+        np.argmax(m, axis=1), x.any(axis=0)."""
+        name, sources = self.rng.choice(self.reduce_options(kind))
+        source = self.rng.choice(sources)
+        arg = name in ("argmin", "argmax")
+        keep = not arg and name != "average" and self.rng.random() < 0.3
+        candidates = []
+        ndim = len(shape) + (0 if keep else 1)
+        if ndim > 3:
+            return None
+        for t in self.array_terms(("?",) * ndim, {source}, any_shape=True):
+            s = t[3]
+            for axis in range(len(s)):
+                result = s[:axis] + (("#1",) if keep else ()) + s[axis + 1:]
+                if shape_fits(result, shape, full):
+                    candidates.append((s, axis))
+        if not candidates:
+            return None
+        s, axis = self.rng.choice(candidates)
+        operand = self.a_expr(source, s, depth + 1)
+        if operand is None:
+            return None
+        spelled = self.rng.choice([axis, axis - len(s)])
+        if arg or keep or self.rng.random() < 0.6:
+            extra = [f"axis={spelled}"]
+        else:
+            extra = [str(spelled)]
+        if keep:
+            extra.append("keepdims=True")
+        return self.reduce_call(name, operand, extra + self.ddof(name))
+
+    def a_scan(self, kind, shape, depth, full=True):
+        sources = {"f64": ("f64",), "f32": ("f32",), "i64": ("i8", "i16", "i32", "i64", "bool"),
+                   "u64": UNSIGNED_G}.get(kind)
+        if not sources:
+            return None
+        name = self.rng.choice(["cumsum", "cumsum", "cumprod"])
+        # the operand has the result's shape exactly (its axes are named)
+        operand = self.a_expr(self.rng.choice(sources), shape, depth + 1)
+        if operand is None:
+            return None
+        if len(shape) == 1 and self.rng.random() < 0.6:
+            extra = []
+        else:
+            axis = self.rng.randrange(len(shape))
+            extra = [f"axis={self.rng.choice([axis, axis - len(shape)])}"]
+        return self.reduce_call(name, operand, extra)
+
+    def small_shift(self):
+        ints = self.variables("i64")
+        if ints and self.rng.random() < 0.3:
+            return self.rng.choice(ints)
+        return self.rng.choice(["1", "(-1)", "2", "(-3)", "0", "7", "+1"])
+
+    def a_same_shape(self, kind, shape, depth, full=True):
+        """Functions that keep the shape: np.flip, np.roll, np.tril/triu,
+        np.diff, np.transpose / .T, .copy(), .astype(t)."""
+        ndim = len(shape)
+        choices = ["flip", "roll", "copy", "astype", "diff"] + (
+            ["tril", "transpose"] if ndim == 2 else ["transpose"] if ndim == 3 else [])
+        choice = self.rng.choice(choices)
+        if choice == "transpose":
+            operand = self.a_expr(kind, tuple(reversed(shape)), depth + 1)
+            if operand is None:
+                return None
+            forms = [f"np.transpose({operand})", f"{operand}.transpose()"]
+            if re.fullmatch(r"\w+", operand):
+                forms.append(f"{operand}.T")    # `.T` of an expression falls back (FINDINGS)
+            return self.rng.choice(forms)
+        if choice == "astype":
+            if kind in FLOAT_KINDS_G:
+                sources = [k for k in ELEMENT_KINDS if k != kind]
+            else:
+                sources = [k for k in INTS + ("bool",) if k != kind]
+            source = self.rng.choice(sources)
+            operand = self.a_expr(source, shape, depth + 1)
+            if operand is None:
+                return None
+            return f"{operand}.astype({NP_DTYPE[kind]})"
+        if choice == "diff":
+            axis = self.rng.randrange(ndim)
+            n = self.rng.choice([1, 1, 2, 0])
+            m = re.fullmatch(r"(.*)-(\d+)", shape[axis])
+            if n and not (m and int(m.group(2)) >= n):
+                return None
+            if n:
+                k = int(m.group(2)) - n
+                base = m.group(1) if k == 0 else f"{m.group(1)}-{k}"
+                source_shape = shape[:axis] + (base,) + shape[axis + 1:]
+            else:
+                source_shape = shape
+            operand = self.a_expr(kind, source_shape, depth + 1)
+            if operand is None:
+                return None
+            extra = ([f"n={n}"] if n != 1 or self.rng.random() < 0.3 else []) + (
+                [f"axis={axis}"] if axis != ndim - 1 or self.rng.random() < 0.3 else [])
+            return f"np.diff({operand}{''.join(', ' + e for e in extra)})"
+        operand = self.a_expr(kind, shape, depth + 1)
+        if operand is None:
+            return None
+        axis = self.rng.randrange(ndim)
+        if choice == "flip":
+            forms = [f"np.flip({operand})", f"np.flip({operand}, {axis})",
+                     f"np.flip({operand}, axis={axis - ndim})", f"np.flipud({operand})"]
+            if ndim >= 2:
+                forms.append(f"np.fliplr({operand})")
+            return self.rng.choice(forms)
+        if choice == "roll":
+            shift = self.small_shift()
+            return self.rng.choice([f"np.roll({operand}, {shift})",
+                                    f"np.roll({operand}, {shift}, {axis})",
+                                    f"np.roll({operand}, {shift}, axis={axis - ndim})"])
+        if choice == "tril":
+            k = self.rng.choice(["", ", 1", ", -1", ", 2", ", k=0"] + (
+                [f", {self.rng.choice(self.variables('i64'))}"] if self.variables("i64") else []))
+            return f"np.{self.rng.choice(['tril', 'triu'])}({operand}{k})"
+        return f"{operand}.copy()"
+
+    # -------------------------------------------- new arrays of new shapes
+    def s_array_shape(self, depth):
+        """`y = <shape or creation function>` at the top level: reshape,
+        ravel, masks, int indices, tile, repeat, concatenate, outer, arange,
+        linspace, full, eye, np.array; the result joins the arrays later
+        statements read (a fresh symbolic shape where it has no other)."""
+        if depth or self.loop_depth:
+            return False
+        makers = {"reshape": 3, "mask": 3, "index": 2, "tile": 1, "repeat": 1, "join": 2,
+                  "outer": 0.7, "arange": 1.5, "linspace": 1, "full": 1, "eye": 0.6,
+                  "array": 1.2}
+        maker = self.pick(makers, list(makers))
+        name = self.fresh("y")
+        self.used_leaves = set()
+        made = getattr(self, "m_" + maker)(name)
+        if made is None:
+            self.counter -= 1
+            return False
+        text, kind, shape, owned = made
+        self.emit(depth, f"{name} = {text}")
+        (self.arrays3 if len(shape) == 3 else self.scope.arrays)[name] = (
+            kind, len(shape), True, False, True)
+        self.shapes[name] = tuple(shape)
+        if owned:
+            self.owned.add(name)
+
+    def full_terms(self, ndims=(1, 2, 3), kinds=None, names_only=False):
+        terms = [t for n in ndims for t in self.array_terms(("?",) * n, kinds, any_shape=True)
+                 if len(t[3]) == n]
+        if names_only:
+            terms = [t for t in terms if t[1] == "{a}"]
+        return terms
+
+    def m_reshape(self, name):
+        terms = self.full_terms()
+        if not terms:
+            return None
+        term = self.rng.choice(terms)
+        text, kind, shape = self.term_text(term), term[2], term[3]
+        bare = term[1] == "{a}"
+        fresh = f"u({name})"
+        if len(shape) == 1:
+            options = [(f"{text}.reshape(-1, 1)", (shape[0], "#1"), False),
+                       (f"np.reshape({text}, (1, -1))", ("#1", shape[0]), False),
+                       (f"{text}.reshape((2, -1))", ("#2", fresh), False),
+                       (f"{text}.reshape(-1, 2)", (fresh, "#2"), False),
+                       (f"{text}.reshape(-1)", shape, False),
+                       (f"np.ravel({text})", shape, False),
+                       (f"{text}.flatten()", shape, True)]
+        elif len(shape) == 2:
+            options = [(f"{text}.reshape(-1)", (fresh,), False), (f"{text}.ravel()", (fresh,), False),
+                       (f"np.ravel({text})", (fresh,), False), (f"{text}.flatten()", (fresh,), True),
+                       (f"{text}.reshape(-1, 1)", (fresh, "#1"), False)]
+            if bare:
+                a = term[0]
+                options += [(f"{a}.reshape(-1, {a}.shape[1])", shape, False),
+                            (f"{a}.reshape(({a}.shape[1], {a}.shape[0]))", (fresh, f"v({name})"), False),
+                            (f"np.reshape({a}, ({a}.shape[0], -1, 1))", shape + ("#1",), False),
+                            (f"{a}.reshape({a}.shape)", shape, False)]
+        else:
+            options = [(f"{text}.reshape(-1)", (fresh,), False)]
+            if bare:
+                a = term[0]
+                options.append((f"{a}.reshape(-1, {a}.shape[2])", (fresh, shape[2]), False))
+        if self.avoid("A8"):
+            options = [o for o in options if "ravel" not in o[0]]
+        text, result, owned = self.rng.choice(options)
+        return text, kind, result, owned
+
+    def mask_of(self, text, kind, shape):
+        """A bool array of `shape`: mostly a comparison of the array itself."""
+        if self.rng.random() < 0.6:
+            op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
+            return f"({text} {op} {self.compare_scalar(kind)})"
+        return self.a_expr("bool", shape, 1)
+
+    def m_mask(self, name):
+        terms = self.full_terms((1, 2, 3))
+        if not terms:
+            return None
+        term = self.rng.choice(terms)
+        text, kind, shape = self.term_text(term), term[2], term[3]
+        if term[1] != "{a}" and self.rng.random() < 0.7:
+            return None         # mostly masks of named arrays
+        mask = self.mask_of(text, kind, shape)
+        if mask is None:
+            return None
+        return f"{text}[{mask}]", kind, (f"u({name})",), True
+
+    def index_arrays(self):
+        return [n for n, (k, nd, w, rev, local) in self.scope.arrays.items()
+                if nd == 1 and k in INTS and n in self.shapes and not
+                (k == "u64" and self.avoid("D1"))]
+
+    def m_index(self, name):
+        indices = self.index_arrays()
+        terms = [t for t in self.full_terms((1, 2, 3), names_only=True)]
+        if not indices or not terms:
+            return None
+        idx = self.rng.choice(indices)
+        term = self.rng.choice(terms)
+        view = self.rng.choice([idx, idx, f"{idx}[::-1]", f"{idx}[1:]"])
+        shape = (self.shapes[idx][0] if view == idx or "::-1" in view else
+                 dim_minus(self.shapes[idx][0], 1),) + term[3][1:]
+        return f"{term[0]}[{view}]", term[2], shape, True
+
+    def repeat_count(self):
+        ints = self.variables("i64")
+        if ints and self.rng.random() < 0.25:
+            return f"max(min({self.rng.choice(ints)}, 3), 0)"
+        return self.rng.choice(["1", "2", "3", "0"])
+
+    def m_tile(self, name):
+        terms = self.full_terms((1, 2))
+        if not terms:
+            return None
+        term = self.rng.choice(terms)
+        text, kind, shape = self.term_text(term), term[2], term[3]
+        k = self.repeat_count()
+        if len(shape) == 1:
+            text, result = self.rng.choice([(f"np.tile({text}, {k})", (f"u({name})",)),
+                                            (f"np.tile({text}, ({k}, 1))", (f"u({name})", shape[0])),
+                                            (f"np.tile({text}, (2, 1))", ("#2", shape[0]))])
+        else:
+            text, result = self.rng.choice([(f"np.tile({text}, {k})", (shape[0], f"u({name})")),
+                                            (f"np.tile({text}, ({k}, 1))", (f"u({name})", shape[1])),
+                                            (f"np.tile({text}, (1, 2, 1))", ("#1",) + (f"u({name})", shape[1]))])
+        return text, kind, result, True
+
+    def m_repeat(self, name):
+        terms = self.full_terms((1, 2))
+        if not terms:
+            return None
+        term = self.rng.choice(terms)
+        text, kind, shape = self.term_text(term), term[2], term[3]
+        k = self.repeat_count()
+        if len(shape) == 1 or self.rng.random() < 0.4:
+            return self.rng.choice([f"np.repeat({text}, {k})", f"{text}.repeat({k})"]), kind, \
+                (f"u({name})",), True
+        axis = self.rng.randrange(2)
+        result = (f"u({name})", shape[1]) if axis == 0 else (shape[0], f"u({name})")
+        return self.rng.choice([f"np.repeat({text}, {k}, axis={axis})",
+                                f"{text}.repeat({k}, {axis})"]), kind, result, True
+
+    def number_list(self):
+        """A list of numbers written in the call: Python ints (int64) or
+        floats (float64)."""
+        if self.rng.random() < 0.5:
+            values = [self.rng.choice(["0", "1", "-1", "2", "7", "100"])
+                      for _ in range(self.rng.randint(1, 3))]
+            ints = self.variables("i64")
+            if ints and self.rng.random() < 0.3:
+                values[0] = self.rng.choice(ints)
+            return f"[{', '.join(values)}]", "i64"
+        values = [self.rng.choice(["0.5", "1.0", "-2.5", "3.0", "0.0"])
+                  for _ in range(self.rng.randint(1, 3))]
+        return f"[{', '.join(values)}]", "f64"
+
+    def m_join(self, name):
+        terms = self.full_terms((1, 2))
+        if not terms:
+            return None
+        first = self.rng.choice(terms)
+        shape, kind = first[3], first[2]
+        kinds = [kind]
+        parts = [self.a_expr(kind, shape, 1) or self.term_text(first)]
+        for _ in range(self.rng.choice([1, 1, 2])):
+            other = kind if self.rng.random() < 0.6 else self.rng.choice(ELEMENT_KINDS)
+            if len(shape) == 1 and self.rng.random() < 0.2:
+                text, other = self.number_list()
+                parts.append(text)
+                kinds.append(other)
+                continue
+            text = self.a_expr(other, shape, 1)
+            if text is None:
+                continue
+            parts.append(text)
+            kinds.append(other)
+        result_kind = kinds[0]
+        for k in kinds[1:]:
+            result_kind = promote(result_kind, k)
+        seq = ", ".join(parts)
+        seq = f"({seq},)" if len(parts) == 1 else (f"({seq})" if self.rng.random() < 0.7
+                                                    else f"[{seq}]")
+        lists = any(p.startswith("[") for p in parts)
+        count = len(parts)
+        fresh = f"u({name})"
+        if len(shape) == 1:
+            options = [(f"np.concatenate({seq})", (fresh,)), (f"np.hstack({seq})", (fresh,))]
+            if not lists:
+                options += [(f"np.vstack({seq})", (f"#{count}", shape[0])),
+                            (f"np.stack({seq})", (f"#{count}", shape[0])),
+                            (f"np.stack({seq}, axis=1)", (shape[0], f"#{count}")),
+                            (f"np.stack({seq}, axis=-1)", (shape[0], f"#{count}"))]
+        else:
+            options = [(f"np.concatenate({seq})", (fresh, shape[1])),
+                       (f"np.concatenate({seq}, axis=1)", (shape[0], fresh)),
+                       (f"np.vstack({seq})", (fresh, shape[1])),
+                       (f"np.hstack({seq})", (shape[0], fresh)),
+                       (f"np.stack({seq})", (f"#{count}",) + shape),
+                       (f"np.stack({seq}, axis=2)", shape + (f"#{count}",))]
+        text, result = self.rng.choice(options)
+        return text, result_kind, result, True
+
+    def m_outer(self, name):
+        terms = [t for t in self.full_terms((1,)) if t[2] != "bool"]
+        if not terms:
+            return None
+        a, b = self.rng.choice(terms), self.rng.choice(terms)
+        kind = array_arithmetic_kind("*", promote(a[2], b[2]))
+        return f"np.outer({self.term_text(a)}, {self.term_text(b)})", kind, \
+            (a[3][0], b[3][0]), True
+
+    def bounded_int(self, low=-3, high=30):
+        ints = self.variables("i64")
+        if ints and self.rng.random() < 0.4:
+            return f"max(min({self.rng.choice(ints)}, {high}), {low})"
+        return self.rng.choice(["0", "1", "5", "8", "3"])
+
+    def bounded_float(self):
+        floats = self.variables("f64")
+        if floats and self.rng.random() < 0.4:
+            return f"max(min({self.rng.choice(floats)}, 20.0), -20.0)"
+        return self.rng.choice(["0.0", "1.5", "-2.0", "7.25", "0", "3"])
+
+    def sized_by(self):
+        """(a length expression, its symbolic dim) of an array in scope."""
+        terms = self.full_terms((1,), names_only=True)
+        if terms and self.rng.random() < 0.6:
+            term = self.rng.choice(terms)
+            return self.rng.choice([f"len({term[0]})", f"{term[0]}.shape[0]"]), term[3][0]
+        return None, None
+
+    def m_arange(self, name):
+        length, dim = self.sized_by()
+        dtype = self.rng.choice(["", "", "", ", dtype=np.float64", ", dtype=np.int32",
+                                 ", dtype=np.float32"])
+        kind = {"": "i64", ", dtype=np.float64": "f64", ", dtype=np.int32": "i32",
+                ", dtype=np.float32": "f32"}[dtype]
+        if length:
+            return f"np.arange({length}{dtype})", kind, (dim,), True
+        roll = self.rng.random()
+        if roll < 0.4:
+            return f"np.arange({self.bounded_int()}{dtype})", kind, (f"u({name})",), True
+        if roll < 0.6:
+            return f"np.arange({self.bounded_int()}, {self.bounded_int()}{dtype})", kind, \
+                (f"u({name})",), True
+        step = self.rng.choice(["0.5", "1.0", "(-0.5)", "0.25", "3.0", "(-1)", "2"])
+        text = f"np.arange({self.bounded_float()}, {self.bounded_float()}, {step})"
+        return text, "f64", (f"u({name})",), True
+
+    def m_linspace(self, name):
+        length, dim = self.sized_by()
+        if not length:
+            length, dim = self.rng.choice(["0", "1", "2", "5", "9"]), None
+            if self.rng.random() < 0.3:
+                length = self.bounded_int(0, 20)
+        endpoint = self.rng.choice(["", "", ", endpoint=False", ", endpoint=True"])
+        num = self.rng.choice([length, f"num={length}"])
+        text = f"np.linspace({self.bounded_float()}, {self.bounded_float()}, {num}{endpoint})"
+        return text, "f64", (dim or f"u({name})",), True
+
+    def m_full(self, name):
+        terms = self.full_terms((1, 2), names_only=True)
+        if terms and self.rng.random() < 0.4:
+            term = self.rng.choice(terms)
+            kind = term[2]
+            value = self.array_scalar(kind, kind, kind, None) if kind != "bool" else \
+                self.rng.choice(["True", "False"])
+            if value is None:
+                return None
+            return f"np.full_like({term[0]}, {value})", kind, term[3], True
+        length, dim = self.sized_by()
+        if not length:
+            length, dim = self.bounded_int(0, 20), f"u({name})"
+        roll = self.rng.random()
+        if roll < 0.4:
+            value, kind = self.rng.choice([("2.5", "f64"), ("3", "i64"), ("True", "bool"),
+                                           ("(-1.0)", "f64"), ("0", "i64")])
+        else:
+            kind = self.rng.choice(["f64", "i64", "f64", "i32", "f32"])
+            value = self.expr(kind, 2)
+        shape = (dim,)
+        if self.rng.random() < 0.3:
+            length, shape = f"({length}, 2)", (dim, "#2")
+        return f"np.full({length}, {value})", kind, shape, True
+
+    def m_eye(self, name):
+        n = self.bounded_int(0, 12)
+        dtype, kind = self.rng.choice([("", "f64"), (", dtype=np.int64", "i64"),
+                                       (", dtype=np.bool_", "bool"), (", dtype=np.float32", "f32")])
+        square = (f"u({name})", f"u({name})")
+        roll = self.rng.random()
+        if roll < 0.35:
+            return f"np.eye({n}{dtype})", kind, square, True
+        if roll < 0.55:
+            return f"np.identity({n}{dtype})", kind, square, True
+        m = self.bounded_int(0, 12)
+        k = self.rng.choice(["0", "1", "-1", "2"])
+        return f"np.eye({n}, {m}, {k}{dtype})", kind, (f"u({name})", f"v({name})"), True
+
+    def m_array(self, name):
+        roll = self.rng.random()
+        length = self.rng.randint(1, 5)
+        if roll < 0.35:
+            # int positions, some negative or out of range (x[idx])
+            values = [self.rng.choice(["0", "1", "-1", "2", "3", "-2", "7", "9", "-9"])
+                      for _ in range(length)]
+            ints = self.variables("i64")
+            if ints and self.rng.random() < 0.3:
+                values[-1] = self.rng.choice(ints)
+            return f"np.array([{', '.join(values)}])", "i64", (f"#{length}",), True
+        if roll < 0.65:
+            values = [self.rng.choice(["0.5", "-1.0", "2", "3.25", "0.0", "7"])
+                      for _ in range(length)]
+            floats = self.variables("f64")
+            if floats and self.rng.random() < 0.3:
+                values[0] = self.rng.choice(floats)
+            kind = "f64" if any("." in v or v in floats for v in values) else "i64"
+            if self.rng.random() < 0.2:
+                dtype, kind = self.rng.choice([(", dtype=np.float32", "f32"),
+                                               (", dtype=np.float64", "f64")])
+                return f"np.array([{', '.join(values)}]{dtype})", kind, (f"#{length}",), True
+            return f"np.array([{', '.join(values)}])", kind, (f"#{length}",), True
+        if roll < 0.8:
+            values = [self.rng.choice(["True", "False"]) for _ in range(length)]
+            return f"np.array([{', '.join(values)}])", "bool", (f"#{length}",), True
+        rows = [[self.rng.choice(["1", "2.5", "0", "-3"]) for _ in range(length)]
+                for _ in range(2)]
+        kind = "f64" if any("." in v for r in rows for v in r) else "i64"
+        text = "np.array([" + ", ".join("[" + ", ".join(r) + "]" for r in rows) + "])"
+        return text, kind, ("#2", f"#{length}"), True
+
+    # ------------------------------------------- stores through masks and indices
+    def s_array_mask(self, depth):
+        """`x[x > 0] = 0.0`, `m[m > c] = m[m > c] * 2`, `x[idx] = v`,
+        `x[idx] = x[idx] + 1`: the index and the value read whole first."""
+        if self.trip > 60:
+            return False
+        targets = [t for t in self.full_terms((1, 2, 3), names_only=True)
+                   if (self.scope.arrays.get(t[0]) or self.arrays3.get(t[0]))[2]]
+        if self.avoid("B6"):
+            targets = [t for t in targets
+                       if not (self.scope.arrays.get(t[0]) or self.arrays3[t[0]])[3]]
+        if not targets:
+            return False
+        name, _, kind, shape = self.rng.choice(targets)
+        # `m[idx] = v` of an N-D m is not supported yet; A7: an out-of-range
+        # position raises only after the positions before it were written
+        indices = self.index_arrays() if len(shape) == 1 and not self.avoid("A7") else []
+        if indices and self.rng.random() < 0.35:
+            idx = self.rng.choice(indices)
+            selector = idx
+            count_shape = self.shapes[idx]
+        else:
+            selector = self.mask_of(name, kind, shape)
+            if selector is None:
+                return False
+            count_shape = None
+        target = f"{name}[{selector}]"
+        roll = self.rng.random()
+        if roll < 0.45:
+            value = self.view_scalar(kind)
+        elif roll < 0.85 or count_shape:
+            if kind == "bool":
+                op, scalar = self.rng.choice(["&", "|", "^"]), self.rng.choice(["True", "False"])
+            else:
+                op = self.rng.choice(["+", "-", "*"])
+                scalar = self.array_scalar(kind, kind, kind, op)
+                if scalar is None:
+                    return False
+            source = target if self.rng.random() < 0.85 else \
+                f"{name}[{self.mask_of(name, kind, shape)}]"
+            value = f"{source} {op} {scalar}"
+        else:
+            other = self.mask_of(name, kind, shape)
+            value = f"{name}[{other}]" if other else self.view_scalar(kind)
+        self.emit(depth, f"{target} = {value}")
+
+    # --------------------------------------------------- tuples with arrays
+    def mixed_result(self, count):
+        """`return a, b, n`: arrays (new ones: an expression, a new local,
+        a copy) and numbers, Kiln typing each."""
+        items, used = [], set()
+        for _ in range(count):
+            if self.rng.random() < 0.35:
+                items.append(self.expr(self.rng.choice(SCALAR_KINDS + ("f64", "i64"))))
+                continue
+            owned = [n for n in self.owned if n not in used]
+            if owned and self.rng.random() < 0.4:
+                name = self.rng.choice(owned)
+                used.add(name)
+                items.append(name)
+                continue
+            terms = self.full_terms((1, 2, 3))
+            if not terms:
+                items.append(self.expr("f64"))
+                continue
+            term = self.rng.choice(terms)
+            kind = term[2] if self.rng.random() < 0.7 else self.rng.choice(ELEMENT_KINDS)
+            self.used_leaves = set()
+            text = self.a_op(kind, term[3], 0) if self.rng.random() < 0.7 else None
+            items.append(text or f"{self.term_text(term)}.copy()")
+        return ", ".join(items)
+
     # ----------------------------------------------------------- statements
     def block(self, depth, count):
         start = len(self.lines)
@@ -1204,6 +1911,7 @@ class FunctionGenerator:
 
     def statement(self, depth):
         self.statements += 1
+        self.statement_calls = self.statement_reduces = False
         allowed = ["assign", "augassign", "store", "augstore", "tuple_swap", "tuple_call",
                    "raise", "assert", "early_return"]
         if depth < self.config.max_depth:
@@ -1211,15 +1919,34 @@ class FunctionGenerator:
         if self.loop_depth:
             allowed += ["break", "continue"]
         if self.scope.arrays or self.arrays3:
-            allowed += ["array_store", "array_augassign"]
+            allowed += ["array_store", "array_augassign", "array_mask"]
             if depth == 0:
                 allowed.append("array_assign")
+        if depth == 0 and not self.loop_depth:
+            allowed.append("array_shape")
         if self.loop_depth and self.avoid("B3"):
             allowed = [a for a in allowed if a not in ("tuple_swap", "tuple_call")]
         for _ in range(10):
             choice = self.pick(self.statement_weights(), allowed)
             if getattr(self, "s_" + choice)(depth) is not False:
                 return
+
+    def expression_weights(self):
+        """EXPRESSIONS; campaigns on arrays (--array-weight) also scale the
+        whole-array reductions among the scalar expressions."""
+        scale = self.config.array_weight
+        if scale == 1.0:
+            return EXPRESSIONS
+        return {**EXPRESSIONS, "reduce": EXPRESSIONS["reduce"] * scale}
+
+    def array_expression_weights(self):
+        """ARRAY_EXPRESSIONS; --array-weight above 1 also raises the share
+        of the constructs beyond operators and ufuncs."""
+        scale = self.config.array_weight
+        if scale <= 1.0:
+            return ARRAY_EXPRESSIONS
+        return {name: weight if name in ("binop", "unary", "ufunc") else weight * scale / 2
+                for name, weight in ARRAY_EXPRESSIONS.items()}
 
     def statement_weights(self):
         scale = self.config.array_weight
@@ -1444,7 +2171,7 @@ class FunctionGenerator:
         self.emit(depth + 1, "continue")
 
     def s_early_return(self, depth):
-        if isinstance(self.returns, tuple) and self.returns[0] == "array":
+        if isinstance(self.returns, tuple) and self.returns[0] in ("array", "mixed"):
             return False
         self.emit(depth, f"if {self.expr('bool', 1)}:")
         self.emit(depth + 1, f"return {self.return_value()}")
@@ -1464,6 +2191,8 @@ class FunctionGenerator:
             return self.expr(self.value_kind_for(r))
         if r[0] == "tuple":
             return ", ".join(self.expr(k) for k in r[1])
+        if r[0] == "mixed":
+            return self.mixed_result(r[1])
         if self.rng.random() < ARRAY_RETURN_RATE:
             text = self.array_result(r[1], r[2])
             if text:
@@ -1512,12 +2241,14 @@ class FunctionGenerator:
         self.block(0, self.config.max_statements)
         body = self.lines
         self.lines = []
+        self.statement_calls = self.statement_reduces = False
         self.emit(0, f"return {self.return_value()}")
         final = self.lines
         counters = [f"    {c}: int = 0" for c in self.counters]
         signature = ", ".join(f"{p.name}: {p.annotation}" for p in params)
         decorator = "@kiln.export\n" if self.exported else ""
-        source = (f"{decorator}def {self.name}({signature}) -> {returns_annotation(returns)}:\n"
+        annotation = "" if returns[0] == "mixed" else f" -> {returns_annotation(returns)}"
+        source = (f"{decorator}def {self.name}({signature}){annotation}:\n"
                   + "\n".join(header_lines + counters + body + final) + "\n")
         return Function(self.name, params, returns, source, self.exported)
 
@@ -1626,6 +2357,9 @@ def random_returns(rng, allow_array=True):
     if roll < 0.2 and allow_array:
         kind = rng.choice(NEW_ARRAY_KINDS) if rng.random() < 0.2 else rng.choice(ARRAY_KINDS)
         return ("array", kind, rng.choice([1, 1, 2]))
+    if roll < 0.26 and allow_array:
+        # a tuple of arrays and numbers, its types left to Kiln (no annotation)
+        return ("mixed", rng.choice([2, 2, 3]))
     if rng.random() < NEW_KIND_RATE / 2:
         return rng.choice(NEW_INTS)
     return rng.choice(SCALAR_KINDS + ("f64", "i64", "f64"))

@@ -56,7 +56,7 @@ def scalar(rng, kind, edgy):
     return float(np.float32(value)) if kind == "f32" else value
 
 
-def fill(rng, kind, count, edgy):
+def fill(rng, kind, count, edgy, dyadic=False):
     dtype = NUMPY[kind]
     if kind == "bool":
         return np.array([rng.random() < 0.5 for _ in range(count)], dtype=dtype)
@@ -64,6 +64,10 @@ def fill(rng, kind, count, edgy):
         values = [rng.randint(0 if kind[0] == "u" else -20, 20) for _ in range(count)]
     elif kind in ("i64", "i32"):
         values = [rng.randint(-20, 20) for _ in range(count)]
+    elif dyadic:
+        # quarters: float sums and products stay exact in any order, so the
+        # oracle can check Kiln's SIMD reductions (numpy_functions.py)
+        values = [rng.randint(-40, 40) / 4 for _ in range(count)]
     else:
         values = [round(rng.uniform(-10, 10), 3) for _ in range(count)]
     if edgy:
@@ -79,6 +83,7 @@ def make_recipe(seed, index, params, k):
     rest mix edge values, sizes and layouts."""
     rng = random.Random(f"{seed}:{index}:input:{k}")
     edgy = k >= 3
+    dyadic = k % 3 == 1
     bases, args = [], []
     common_size = rng.choice(SIZES) if k else 8
     common_shape = rng.choice(SHAPES) if k else (3, 4)
@@ -100,13 +105,13 @@ def make_recipe(seed, index, params, k):
             n = common_size if rng.random() < 0.75 else rng.choice(SIZES)
             layout = rng.choice(["plain", "plain", "strided", "reversed", "offset"]) if k else "plain"
             if layout == "plain":
-                base, index_ = fill(rng, p.kind, n, edgy), (slice(None),)
+                base, index_ = fill(rng, p.kind, n, edgy, dyadic), (slice(None),)
             elif layout == "strided":
-                base, index_ = fill(rng, p.kind, 2 * n, edgy), (slice(None, None, 2),)
+                base, index_ = fill(rng, p.kind, 2 * n, edgy, dyadic), (slice(None, None, 2),)
             elif layout == "reversed":
-                base, index_ = fill(rng, p.kind, n, edgy), (slice(None, None, -1),)
+                base, index_ = fill(rng, p.kind, n, edgy, dyadic), (slice(None, None, -1),)
             else:
-                base, index_ = fill(rng, p.kind, n + 3, edgy), (slice(3, None),)
+                base, index_ = fill(rng, p.kind, n + 3, edgy, dyadic), (slice(3, None),)
             transpose = False
         elif p.ndim == 3:
             # a stack of the 2-D shape (so it broadcasts with the 2-D arrays);
@@ -119,13 +124,13 @@ def make_recipe(seed, index, params, k):
             transpose = layout == "transposed"
             count = depth * rows * cols
             if transpose:
-                base = fill(rng, p.kind, count, edgy).reshape(cols, rows, depth)
+                base = fill(rng, p.kind, count, edgy, dyadic).reshape(cols, rows, depth)
                 index_ = (slice(None),) * 3
             elif layout == "strided":
-                base = fill(rng, p.kind, 2 * count, edgy).reshape(depth, rows, 2 * cols)
+                base = fill(rng, p.kind, 2 * count, edgy, dyadic).reshape(depth, rows, 2 * cols)
                 index_ = (slice(None), slice(None), slice(None, None, 2))
             else:
-                base = fill(rng, p.kind, count, edgy).reshape(depth, rows, cols)
+                base = fill(rng, p.kind, count, edgy, dyadic).reshape(depth, rows, cols)
                 index_ = ((slice(None, None, -1),) if layout == "reversed" else (slice(None),)) \
                     + (slice(None),) * 2
         else:
@@ -136,10 +141,10 @@ def make_recipe(seed, index, params, k):
             if transpose:
                 rows, cols = cols, rows
             if layout == "strided":
-                base = fill(rng, p.kind, rows * 2 * cols, edgy).reshape(rows, 2 * cols)
+                base = fill(rng, p.kind, rows * 2 * cols, edgy, dyadic).reshape(rows, 2 * cols)
                 index_ = (slice(None), slice(None, None, 2))
             else:
-                base = fill(rng, p.kind, rows * cols, edgy).reshape(rows, cols)
+                base = fill(rng, p.kind, rows * cols, edgy, dyadic).reshape(rows, cols)
                 index_ = (slice(None, None, -1), slice(None)) if layout == "reversed" else \
                     (slice(None), slice(None))
         bases.append(base)

@@ -24,6 +24,7 @@ import signal
 
 import numpy as np
 
+from . import numpy_functions  # noqa: F401 - array methods and numpy functions of arrays
 from . import semantics as S
 
 RUNTIME = "_kiln_rt"

@@ -531,6 +531,9 @@ class Array:
         return operator.index(key)
 
     def __getitem__(self, key):
+        if isinstance(key, Array):
+            from .numpy_functions import take   # x[mask], x[idx]
+            return take(self, key)
         key = self._index(key)
         self._check(key)
         r = self.a[key]
@@ -553,6 +556,10 @@ class Array:
                 raise IndexError(f"index {k} is out of bounds for axis {axis} with size {n}")
 
     def __setitem__(self, key, value):
+        if isinstance(key, Array):
+            from .numpy_functions import put    # x[mask] = v, x[idx] = v
+            put(self, key, value)
+            return
         key = self._index(key)
         self._check(key)
         if isinstance(self.a[key], _np.ndarray):
@@ -1067,6 +1074,11 @@ class NumpyStandIn:
             return _Cast(NumpyStandIn.CASTS[name], getattr(_np, name))
         if name in ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"):
             return _allocator(name)
+        if name == "newaxis":
+            return None
+        from .numpy_functions import FUNCTIONS   # reductions, shapes, creation, ...
+        if name in FUNCTIONS:
+            return FUNCTIONS[name]
         return _numpy_function(name)
 
 

@@ -119,3 +119,21 @@ def test_array_rank_limit_is_the_header_s(abi):
     runtime's buffers and kiln_reshape_stride are sized by it)."""
     from kiln.compiler import typing_rules
     assert abi["max_ndim"] == typing_rules.MAX_ARRAY_NDIM
+
+
+def test_a_kilnc_from_another_tree_is_refused(tmp_path, monkeypatch):
+    """A kilnc whose runtime disagrees with the frontend (another tree's
+    build) is a clear toolchain error, not wrong strides at run time."""
+    import json
+    import stat
+    from kiln.compiler import toolchain
+    from kiln.errors import KilnToolchainError
+    real = toolchain.kilnc_capabilities()
+    other = dict(real, abi=dict(real["abi"], max_ndim=3))
+    fake = tmp_path / "kilnc"
+    fake.write_text("#!/bin/sh\ncat <<'EOF'\n" + json.dumps(other) + "\nEOF\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("KILN_KILNC", str(fake))
+    with pytest.raises(KilnToolchainError, match="up to 3 dimensions, this frontend makes up "
+                                                 "to 4"):
+        toolchain.kilnc_capabilities()

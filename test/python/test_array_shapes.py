@@ -284,6 +284,14 @@ def test_fuzzer_findings_a7_a8(mod):
             same(mod, "ravel_and_write", x, matrix)
 
 
+@pytest.mark.parametrize("n", SIZES)
+def test_transposed_expressions(mod, n):
+    rng = np.random.default_rng(n + 900)
+    a, b = rng.standard_normal((n, 3)), rng.standard_normal((n, 3))
+    same(mod, "transposed_expressions", a, b)
+    same(mod, "transposed_expressions", a[::-1], b.T.copy().T)
+
+
 WRONG = '''import numpy as np
 import kiln
 

@@ -1678,7 +1678,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         if node.attr == "shape":
             return tuple_value(self.shape_of(base, node))
         if node.attr == "T":
-            return self.transpose(base, node)
+            return self.transpose(self.materialize(base, node) if base.lazy is not None else base,
+                                  node)
         size = self.constant(1, kt.i64, node)     # `.size`
         for axis in range(base.type.ndim):
             size = self.arith("muli", size, self.dimension(base, axis, node), node,

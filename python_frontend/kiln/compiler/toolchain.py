@@ -46,6 +46,13 @@ def kilnc_capabilities() -> dict:
             capabilities = json.loads(result.stdout)
             if capabilities.get("schema") != "kilnc-capabilities/1":
                 raise ValueError(f"unknown schema {capabilities.get('schema')!r}")
+            # Facts the frontend generates code for must be kilnc's (a kilnc
+            # from another tree read other strides than the calls passed).
+            from .typing_rules import MAX_ARRAY_NDIM
+            max_ndim = capabilities.get("abi", {}).get("max_ndim")
+            if max_ndim != MAX_ARRAY_NDIM:
+                raise ValueError(f"its runtime takes arrays of up to {max_ndim} dimensions, "
+                                 f"this frontend makes up to {MAX_ARRAY_NDIM}")
         except ValueError as error:
             raise KilnToolchainError(
                 f"{kilnc} is not a kilnc this Kiln can drive (--print-capabilities: "

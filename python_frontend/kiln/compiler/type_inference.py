@@ -1772,8 +1772,12 @@ class FunctionTyping(ShapeFunctionTyping):
             if name in constants:
                 return self.literal(constants[name], kt.f64, weak="float")
             self.fail(node, f"`{ast.unparse(node)}` is not supported here")
+        if node.attr == "T":
+            self.array_consumers.add(node.value)       # `(a - b).T`: a new array first
         base = self.expression(node.value)
         self.absorb(base)
+        if node.attr == "T" and base.fresh:
+            base = self.new_array(base, node)
         if not isinstance(base.type, kt.ArrayType):
             self.fail(node, f"attribute `{node.attr}` of a {display(base.type)} is not supported")
         if node.attr == "ndim":

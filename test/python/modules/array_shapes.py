@@ -320,3 +320,9 @@ def ravel_and_write(x: kiln.f64[:], m: kiln.f64[:, :]) -> None:
     y[0] = 100.0
     z = m.ravel()
     z[-1] = -1.0
+
+
+@kiln.export
+def transposed_expressions(a: kiln.f64[:, :], b: kiln.f64[:, :]):
+    c = (a - b).T
+    return c, (a > 0).T.sum(axis=0)

@@ -114,8 +114,9 @@ KNOWN_DEFECT_SWITCHES = {
     "D1": "uint64 compared with (or min/max of) a negative Python int literal",
     "A1": "np.minimum/np.maximum of bool arrays (Kiln gives int64, numpy bool)",
     "A2": "np.fmod of int arrays (Kiln gives float64 and NaN for a zero divisor, numpy ints and 0)",
-    "A3": "helper calls among the scalar operands of an array expression (a helper that writes "
-          "an array the expression reads: Kiln reads it after the call, numpy before)",
+    "A3": "helper calls among the scalar operands of an array expression (fixed: an array "
+          "operation left of the call is computed first, as numpy does; refused, not generated, "
+          "below the top level of a function body)",
     "A4": "array operations that fold to a plain copy (`x * 1.0`, `x + 0`, `x | 0`, `x ** 1`, "
           "`x32 * np.float64(1.0)` stored into float32): the module needs memrefCopy and does "
           "not load",
@@ -318,6 +319,7 @@ class FunctionGenerator:
         self.counter = 0
         self.statements = 0
         self.loop_depth = 0
+        self.statement_depth = 0
         self.trip = 1                 # product of enclosing loops' trip bounds
         self.uses_transcendental = False
         self.uses_numpy_transcendental = False
@@ -709,6 +711,12 @@ class FunctionGenerator:
             name = "fmod"
         return f"np.{name}({', '.join(args)})"
 
+    def avoid_helper_in_array_expression(self) -> bool:
+        """Kiln computes an array operation before a later helper call of the
+        same expression (A3) only where it may allocate: at the top level of
+        a function body; elsewhere such an expression is refused."""
+        return self.avoid("A3") or bool(self.statement_depth or self.loop_depth)
+
     def e_helper(self, kind, depth):
         if self.no_helper_calls or (self.avoid("A3") and self.statement_reduces):
             return None     # a helper after a reduction in one statement (A3)
@@ -913,7 +921,8 @@ class FunctionGenerator:
             if kind == "bool":
                 return None
             return f"{NP_DTYPE[kind]}({'2.5' if kind in FLOAT_KINDS_G else 3})"
-        saved, self.no_helper_calls = self.no_helper_calls, self.avoid("A3")
+        saved = self.no_helper_calls
+        self.no_helper_calls = self.avoid_helper_in_array_expression()
         try:
             return self.expr(kind, 2)
         finally:
@@ -977,7 +986,8 @@ class FunctionGenerator:
         roll = self.rng.random()
         exponent = None
         if 0.55 <= roll < 0.7:
-            saved, self.no_helper_calls = self.no_helper_calls, self.avoid("A3")
+            saved = self.no_helper_calls
+            self.no_helper_calls = self.avoid_helper_in_array_expression()
             candidate = self.expr(kind, 2)
             self.no_helper_calls = saved
             # a variable exponent: pow (a constant one takes numpy's fast paths)
@@ -1309,7 +1319,8 @@ class FunctionGenerator:
                 return self.rng.choice(["1099511627776", "(-1)", "300", "(-129)", "70000"])
             value = self.rng.choice([v for v in SMALL_INTS + [100] if fits(kind, v)])
             return f"({value})" if value < 0 else str(value)
-        saved, self.no_helper_calls = self.no_helper_calls, self.avoid("A3")
+        saved = self.no_helper_calls
+        self.no_helper_calls = self.avoid_helper_in_array_expression()
         try:
             other = kind if kind in NUMERIC and roll < 0.8 else self.rng.choice(NUMERIC)
             if {kind, other} == {"u64", "i64"} and self.avoid("D1"):
@@ -1911,6 +1922,7 @@ class FunctionGenerator:
 
     def statement(self, depth):
         self.statements += 1
+        self.statement_depth = depth
         self.statement_calls = self.statement_reduces = False
         allowed = ["assign", "augassign", "store", "augstore", "tuple_swap", "tuple_call",
                    "raise", "assert", "early_return"]

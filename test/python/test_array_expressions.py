@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import kiln_build
+from conftest import import_from, import_plain_python, kiln_build
 
 SIZES = (0, 1, 7, 8, 9, 1000)
 SPECIAL = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e308, -1e-310, 2.5])
@@ -461,17 +461,60 @@ def bump(a: kiln.f64[:]) -> float:
 
 
 @kiln.export
-def f(a: kiln.f64[:]):
+def returned(a: kiln.f64[:]):
     return a * 2.0 + bump(a)
+
+
+@kiln.export
+def stored(a: kiln.f64[:]):
+    a[1:] = a[:-1] * 2.0 + bump(a)
+
+
+@kiln.export
+def ufunc_and_compare(a: kiln.f64[:]):
+    return np.maximum(a * 3.0, bump(a)) > bump(a)
+
+
+@kiln.export
+def axis_reduction(m: kiln.f64[:, :]):
+    return np.sum(m * 2.0, axis=0) - bump(m[0])
+
+
+@kiln.export
+def view_read_after(a: kiln.f64[:]):
+    return a + bump(a)
+
+
+@kiln.export
+def in_a_loop(a: kiln.f64[:], n: int):
+    for i in range(n):
+        a[1:] = a[:-1] * 2.0 + bump(a)
 '''
 
 
-def test_helper_call_after_an_array_operation_falls_back(tmp_path):
-    """numpy computes `a * 2.0` before `bump(a)` runs (fuzzer, A3)."""
+def test_helper_call_after_an_array_operation(tmp_path):
+    """numpy computes `a * 2.0` before `bump(a)` runs in `a * 2.0 + bump(a)`
+    (fuzzer, A3): Kiln computes it into a new array first. A bare view is
+    read when its operator runs, after the call, in both. Inside a loop the
+    expression is refused with a reason (no allocation there yet)."""
     source = tmp_path / "helper.py"
     source.write_text(HELPER_AFTER_ARRAY_OPERATION)
     result = kiln_build(str(source), tmp_path / "out", "--allow-empty")
+    assert result.returncode == 0, result.stderr
+    assert "in_a_loop" in result.stderr
     assert "a call to a function of the module after an array operation" in result.stderr
+    native = import_from(str(tmp_path / "out" / "helper.py"), "kiln_built_helper_a3")
+    python = import_plain_python(str(source), "kiln_source_helper_a3")
+    for name in ("returned", "stored", "ufunc_and_compare", "view_read_after"):
+        for n in (1, 2, 9):
+            a = np.arange(1.0, n + 1.0)
+            b = a.copy()
+            np.testing.assert_array_equal(getattr(native, name)(a), getattr(python, name)(b))
+            np.testing.assert_array_equal(a, b)
+    m = np.arange(12.0).reshape(3, 4)
+    m2 = m.copy()
+    np.testing.assert_array_equal(native.axis_reduction(m), python.axis_reduction(m2))
+    np.testing.assert_array_equal(m, m2)
 
 
 def test_floor_division_and_remainder_of_arrays(mod):

@@ -1094,8 +1094,18 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
     def expr_Name(self, node):
         return self.load_name(node)
 
+    def before_module_call(self, value: Value, later_nodes, node) -> Value:
+        """The array operation `value` computed now when a later operand of
+        the same expression calls a function of the module (type inference's
+        rule of the same name)."""
+        if value.lazy is not None and rules.calls_module_function(later_nodes,
+                                                                  self.module.functions):
+            return self.materialize(value, node)
+        return value
+
     def expr_BinOp(self, node):
-        left, right = self.expression(node.left), self.expression(node.right)
+        left = self.before_module_call(self.expression(node.left), [node.right], node)
+        right = self.expression(node.right)
         if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
             return self.dot([left, right], node)
         return self.binary(node.op, left, right, node)
@@ -1277,6 +1287,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
 
     def expr_Compare(self, node):
         left = self.compared(node.left, node)
+        if len(node.ops) == 1:
+            left = self.before_module_call(left, node.comparators, node)
         if isinstance(self.typed_value(node).type, kt.ArrayType):
             return self.array_compare(node.ops[0], left, self.expression(node.comparators[0]),
                                       node)
@@ -1391,7 +1403,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
                 func.attr in rules.SHAPE_METHODS:
             return self.shape_function(func.attr, node, func.value)
         if qualified is not None:
-            return self.library_call(qualified, [self.expression(a) for a in node.args], node)
+            args = [self.before_module_call(self.expression(arg), node.args[position + 1:], node)
+                    for position, arg in enumerate(node.args)]
+            return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, self.expression(func.value), node)
         if isinstance(func, ast.Attribute):         # `x.sum(axis=1)`

@@ -1085,8 +1085,7 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def expr_BinOp(self, node):
         self.array_consumers.update((node.left, node.right))
-        left = self.expression(node.left)
-        self.helper_after_array_expression([left], [node.right], node)
+        left = self.before_module_call(self.expression(node.left), [node.right], node)
         if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
             right = self.expression(node.right)
             if not all(isinstance(v.type, kt.ArrayType) for v in (left, right)):
@@ -1095,19 +1094,18 @@ class FunctionTyping(ShapeFunctionTyping):
             return self.dot([left, right], node)
         return self.binary(node.op, left, self.expression(node.right), node)
 
-    def helper_after_array_expression(self, earlier, later_nodes, node) -> None:
-        """numpy computes `a * 2` before the call in `a * 2 + h(x)` runs; Kiln
-        computes array operations when the whole expression is stored, so a
-        helper that writes `a` would change the result (fuzzer, switch A3).
-        Refused until such trees are split at the call."""
-        if not any(v.fresh for v in earlier):
-            return
-        for later in later_nodes:
-            if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                   and n.func.id in self.module.functions for n in ast.walk(later)):
-                self.fail(node, "a call to a function of the module after an array operation "
-                                "in one expression is not supported yet; call it first and "
-                                "keep its result in a variable")
+    def before_module_call(self, value: TypedValue, later_nodes, node) -> TypedValue:
+        """An array operation followed, in the same expression, by a call to
+        a function of the module is computed into a new array before the
+        call, as numpy computes it (rules.calls_module_function)."""
+        if not value.fresh or not rules.calls_module_function(later_nodes,
+                                                               self.module.functions):
+            return value
+        if not self.can_allocate:
+            self.fail(node, "a call to a function of the module after an array operation in "
+                            "one expression is supported only at the top level of the "
+                            "function body; call it first and keep its result in a variable")
+        return self.new_array(value, node)
 
     def binary(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:
         symbol = SUPPORTED_BINOPS.get(type(op))
@@ -1192,7 +1190,7 @@ class FunctionTyping(ShapeFunctionTyping):
         self.array_consumers.update([node.left, *node.comparators])
         left = self.compared(node.left, node)
         if len(node.ops) == 1:
-            self.helper_after_array_expression([left], node.comparators, node)
+            left = self.before_module_call(left, node.comparators, node)
             right = self.compared(node.comparators[0], node)
             if isinstance(left.type, kt.ArrayType) or isinstance(right.type, kt.ArrayType):
                 return self.array_compare(left, right, node)
@@ -1358,8 +1356,8 @@ class FunctionTyping(ShapeFunctionTyping):
                 self.array_consumers.update(node.args)
             args = []
             for position, arg in enumerate(node.args):
-                args.append(self.expression(arg))
-                self.helper_after_array_expression(args[-1:], node.args[position + 1:], node)
+                args.append(self.before_module_call(self.expression(arg),
+                                                    node.args[position + 1:], node))
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in rules.ARRAY_METHODS:
             return self.method_call(func, node)

@@ -718,3 +718,14 @@ def is_positions_call(node, qualified) -> bool:
             qualified[1] == "where" and len(node.args) == 1))
     return isinstance(node.func, ast.Attribute) and node.func.attr == "nonzero" and \
         not node.args
+
+
+def calls_module_function(nodes, functions) -> bool:
+    """Whether evaluating any of these expressions calls a function of the
+    module. numpy computes `a * 2` before `h(x)` runs in `a * 2 + h(x)`, and
+    `h` may write `a`; Kiln computes array operations when the expression is
+    stored, so an array operation to the left of such a call is computed
+    into a new array first (fuzzer finding A3)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in functions
+               for node in nodes for n in ast.walk(node))

@@ -83,13 +83,24 @@ static void *kiln_advise_huge_pages(void *block, size_t size) {
 /* np.zeros: kiln_alloc_zeroed_next() asks the next allocation to come
    from calloc when it is large (calloc clears only memory it reuses: pages
    fresh from the system are zero already, as for numpy's own zeros), and
-   kiln_alloc_zeroed() tells whether it did, so the fill can be skipped. */
+   kiln_alloc_zeroed() tells whether it did, so the fill can be skipped.
+
+   The functions that touch these thread-locals are never inlined into the
+   kernels. In a shared object a thread-local is reached through a call to
+   __tls_get_addr, and LLVM 22's x86-64 model of that call (TLS_addr64)
+   clobbers only xmm0-15: with AVX-512 the register allocator may keep a
+   kernel's float in xmm16-31 across it, while glibc's slow path (a
+   thread's first access: malloc, memset) overwrites those registers.
+   Inlined, this turned a float argument into 0xbebe...be (ASan's malloc
+   fill) in a fuzzer program (test/fuzz/FINDINGS.md, A9). Behind a normal
+   call, the kernel saves its vector registers as the ABI says. */
+#define KILN_OPAQUE_TO_KERNELS __attribute__((noinline))
 static __thread int kiln_zeroed_wanted;
 static __thread void *kiln_zeroed_block;
 
-void kiln_alloc_zeroed_next(void) { kiln_zeroed_wanted = 1; }
+KILN_OPAQUE_TO_KERNELS void kiln_alloc_zeroed_next(void) { kiln_zeroed_wanted = 1; }
 
-void *_mlir_memref_to_llvm_alloc(size_t size) {
+KILN_OPAQUE_TO_KERNELS void *_mlir_memref_to_llvm_alloc(size_t size) {
   int zeroed = kiln_zeroed_wanted;
   kiln_zeroed_wanted = 0;
   kiln_zeroed_block = NULL;
@@ -121,7 +132,7 @@ void *_mlir_memref_to_llvm_alloc(size_t size) {
 
 /* Whether `aligned` (the aligned start of the array just allocated, at most
    64 bytes into its block) is in a block that calloc cleared. */
-int64_t kiln_alloc_zeroed(int64_t aligned) {
+KILN_OPAQUE_TO_KERNELS int64_t kiln_alloc_zeroed(int64_t aligned) {
   uintptr_t block = (uintptr_t)kiln_zeroed_block;
   kiln_zeroed_block = NULL;
   return block != 0 && (uintptr_t)aligned >= block && (uintptr_t)aligned - block < 64;

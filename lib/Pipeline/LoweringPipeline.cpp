@@ -94,9 +94,16 @@ void buildArrayExpressionPipeline(OpPassManager &pm) {
   // its own allocation, so a statement's operators form a tree that fuses
   // whole). The loops that remain are plain scf.for over memref.load/store,
   // which kiln-vectorize vectorizes like a user's loop.
+  //
+  // No CSE runs on tensors: a statement's ops that do not read memory (a
+  // linalg.generic whose inputs the canonicalizer dropped: `np.isinf` of an
+  // int array, `a * 0`) are pure, and CSE merged them with the same ops of
+  // a later statement; that statement's result was then copied from the
+  // buffer the first one was written into, after the program had changed
+  // or freed it (`t = a * 0; t[0] = 7; u = a * 0` gave u[0] == 7; fuzzer,
+  // 2026-12-04). Within a statement the frontend emits each operation once.
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createKilnCanonicalizer());
-  pm.addPass(createCSEPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   pm.addPass(createKilnBufferize());
@@ -114,9 +121,10 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createKilnHoistBoundsChecks());
   pm.addPass(createKilnLowerToStd());
   pm.addPass(createKilnCanonicalizer());
-  pm.addPass(createCSEPass());
   // After kiln-lower-to-std: its atan2 guard must precede any folding.
   buildArrayExpressionPipeline(pm);
+  // On buffers now: safe to merge.
+  pm.addPass(createCSEPass());
   if (options.vectorize) {
     // Between Python-semantics lowering and scf-to-cf: loops are still
     // structured and checks are still kiln.check ops.

@@ -48,7 +48,9 @@ def write_summary(report, path, args):
         lines += [f"- {n} x {r}" for r, n in report.fallback_reasons.most_common()]
     if report.messages:
         lines += ["", "## Message differences", ""]
-        lines += [f"- {n} x {r}" for r, n in report.messages.most_common(30)]
+        lines += [f"- {n} x {r}" + (f" (first: {report.message_examples[r]})"
+                  if r in report.message_examples else "")
+                  for r, n in report.messages.most_common(30)]
     if report.discard_reasons:
         lines += ["", "## Discarded inputs", ""]
         lines += [f"- {n} x {r}" for r, n in report.discard_reasons.most_common()]

@@ -71,6 +71,7 @@ class Report:
     failures: list = field(default_factory=list)
     fallback_reasons: collections.Counter = field(default_factory=collections.Counter)
     messages: collections.Counter = field(default_factory=collections.Counter)
+    message_examples: dict = field(default_factory=dict)    # detail -> first function
     known: collections.Counter = field(default_factory=collections.Counter)
     seconds: dict = field(default_factory=lambda: collections.defaultdict(float))
 
@@ -280,6 +281,8 @@ class Runner:
             if cls == "message":
                 self.report.counts["message"] += 1
                 self.report.messages[detail] += 1
+                self.report.message_examples.setdefault(detail, f"{main.name} (program "
+                                                                f"{program.index}, input {k})")
                 continue
             if cls == "inexact":
                 self.report.counts["inexact"] += 1

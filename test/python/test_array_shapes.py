@@ -118,6 +118,9 @@ def test_joining_products_extrema(mod, n):
     same(mod, "joined", a[::-1], b, m.T.copy()[:, :n])
     same(mod, "joined", a, b[:n // 2], m)                   # shapes that do not fit
     same(mod, "joined", a, b, rng.standard_normal((n, n)))
+    same(mod, "stacked_rows", m, a[:2], b[:2])
+    same(mod, "stacked_rows", m[::-1], a[:2:-1], b[-2:])
+    same(mod, "stacked_rows", m, a, b)                      # rows of another length
     same(mod, "products_and_triangles", a, b.astype(np.int64), 1)
     same(mod, "products_and_triangles", a[::-1], b[::-1].astype(np.int64), -2)
     u = rng.integers(0, 256, (n, 5), dtype=np.uint8)

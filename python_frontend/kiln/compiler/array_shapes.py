@@ -693,10 +693,15 @@ class ArrayShapes:
         typed = self.typed_value(node).type
         keywords = {k.arg: k.value for k in node.keywords}
         operands = [self.joined_operand(e) for e in node.args[0].elts]
-        ndim = len(operands[0].shape)
-        stacking = name == "stack" or (name == "vstack" and ndim == 1)
+        # np.vstack concatenates along axis 0 after numpy's atleast_2d: a 1-D
+        # operand of n is a row (1, n), written by broadcasting.
+        shapes = [[self.constant(1, kt.i64, node), *o.shape]
+                  if name == "vstack" and len(o.shape) == 1 else list(o.shape)
+                  for o in operands]
+        ndim = len(shapes[0])
+        stacking = name == "stack"
         if stacking:
-            axis = 0 if name == "vstack" else self.typing_axis(keywords.get("axis"), ndim + 1)
+            axis = self.typing_axis(keywords.get("axis"), ndim + 1)
             axis = 0 if axis is None else axis
         elif name == "hstack":
             axis = 0 if ndim == 1 else 1
@@ -705,12 +710,12 @@ class ArrayShapes:
         else:
             axis = self.typing_axis(keywords.get("axis"), ndim)
             axis = 0 if axis is None else axis
-        first = operands[0].shape
-        for index, operand in enumerate(operands[1:], 1):
+        first = shapes[0]
+        for index, operand_shape in enumerate(shapes[1:], 1):
             for k in range(ndim):
                 if k == axis and not stacking:
                     continue
-                same = self.cmpi("eq", operand.shape[k], first[k], node)
+                same = self.cmpi("eq", operand_shape[k], first[k], node)
                 if stacking:
                     self.check(same, "ValueError", "all input arrays must have the same shape",
                                [], node)
@@ -719,25 +724,25 @@ class ArrayShapes:
                                "all the input array dimensions except for the concatenation "
                                f"axis must match exactly, but along dimension {k}, the array "
                                f"at index 0 has size {{}} and the array at index {index} has "
-                               "size {}", [first[k], operand.shape[k]], node)
+                               "size {}", [first[k], operand_shape[k]], node)
         if stacking:
             shape = list(first)
             shape.insert(axis, self.constant(len(operands), kt.i64, node))
         else:
             shape = list(first)
-            for operand in operands[1:]:
-                shape[axis] = self.arith("addi", shape[axis], operand.shape[axis], node)
+            for operand_shape in shapes[1:]:
+                shape[axis] = self.arith("addi", shape[axis], operand_shape[axis], node)
         for size in shape:
             size.nonneg = True
 
         def fill(destination, views):
             start = self.index_constant(0, node)
-            for position, operand in enumerate(operands):
+            for position, (operand, operand_shape) in enumerate(zip(operands, shapes)):
                 if stacking:
                     part = self.axis_part(destination, axis, self.index_constant(position, node),
                                           None, node, keep=False)
                 else:
-                    length = self.as_index(operand.shape[axis], node)
+                    length = self.as_index(operand_shape[axis], node)
                     part = self.axis_part(destination, axis, start, length, node)
                     start = self.index_op("addi", start, length, node)
                 self.compute_into(self.cast_to(operand, typed.dtype, node), part, node)
@@ -1071,11 +1076,15 @@ class ArrayShapes:
                 return copy
             return view.value
 
+        if isinstance(value.type, kt.ArrayType):
+            # Python computes the value before numpy looks at the index: its
+            # errors (broadcasting, shift counts) come first.
+            values = self.array_operand(value, node)
+            source = whole(self.cast_to(values, dtype, node))
         if index.dtype.is_bool:
             base_shape = self.shape_of(base, node)
             self.check_mask_shape(base_shape, index.shape, node)
         if isinstance(value.type, kt.ArrayType):
-            values = self.array_operand(value, node)
             length = values.shape[0]
             selected = self.count_true(index, node) if index.dtype.is_bool else index.shape[0]
             one = self.constant(1, kt.i64, node)
@@ -1089,7 +1098,6 @@ class ArrayShapes:
                 self.check(fits, "ValueError", "shape mismatch: value array of shape ({},) "
                            "could not be broadcast to indexing result of shape ({},)",
                            [length, selected], node)
-            source = whole(self.cast_to(values, dtype, node))
             single = self.cmpi("eq", length, one, node)
 
             def value_at(k):

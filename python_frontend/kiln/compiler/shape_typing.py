@@ -223,6 +223,8 @@ class ShapeFunctionTyping:
             self.fail(node, f"{label} takes a tuple or list of arrays written in the call")
         operands = [self.joined_operand(e, label) for e in node.args[0].elts]
         ndims = {o.type.ndim for o in operands}
+        if name == "vstack":            # numpy's atleast_2d first: (n,) is (1, n)
+            ndims = {max(ndim, 2) for ndim in ndims}
         if len(ndims) != 1:
             self.fail(node, f"{label}: all the input arrays must have the same number of "
                             f"dimensions (they have {sorted(ndims)})")
@@ -230,7 +232,7 @@ class ShapeFunctionTyping:
         dtype = operands[0].type.dtype
         for operand in operands[1:]:
             dtype = rules.promote(dtype, operand.type.dtype)
-        result_ndim = ndim + 1 if name == "stack" or (name == "vstack" and ndim == 1) else ndim
+        result_ndim = ndim + 1 if name == "stack" else ndim
         self.constant_axis(keywords.get("axis"), result_ndim if name == "stack" else ndim,
                            label)
         self.raises = True              # shapes that do not fit

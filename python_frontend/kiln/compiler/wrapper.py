@@ -229,7 +229,7 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
     count = len(params)
     result = signature.return_type
     out_type = kt.ArrayType(result, ELEMENTWISE_RANK)
-    code = result.buffer_formats[0]
+    code = result.char        # numpy's own char: int64 arrays print as numpy's do
     out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
            "Py_ssize_t nargs, PyObject *kwnames) {",
            *bind_arguments(name, params)]
@@ -349,9 +349,11 @@ def c_field_type(type_) -> str:
 def box(type_, expression: str) -> str:
     if isinstance(type_, kt.ArrayType):
         # The compiled code hands the caller its allocation: numpy owns it now.
+        # Its format is numpy's dtype.char ("l" for int64 on LP64, not "q"):
+        # numpy prints an int64 array made from "q" with `dtype=int64`.
         return (f"kiln_owned_array({expression}.allocated, {expression}.data + "
                 f"{expression}.offset, {type_.ndim}, {expression}.shape, {expression}.strides, "
-                f"{type_.dtype.itemsize}, \"{type_.dtype.buffer_formats[0]}\")")
+                f"{type_.dtype.itemsize}, \"{type_.dtype.char}\")")
     if type_.is_float:
         return f"PyFloat_FromDouble((double){expression})"
     if type_.is_int and not type_.signed:

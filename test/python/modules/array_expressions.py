@@ -406,3 +406,23 @@ def unsigned_floor_and_remainder(a: kiln.u8[:], b: kiln.u8[:]):
 def wrap_into_box(x: kiln.f64[:], box: float) -> None:
     x -= x // box * box
     x %= 1.0
+
+
+@kiln.export
+def same_pure_operation_twice(a: kiln.i64[:]):
+    """Two statements computing the same array from no memory (the int
+    `a * 0`, np.isinf of ints): each is its own array (CSE once merged
+    them, and `u` was copied from `t` after `t[0] = 7`)."""
+    t = a * 0
+    t[0] = 7
+    u = a * 0
+    m = np.isinf(a)
+    m[0] = True
+    n = np.isinf(a)
+    return t, u, m, n
+
+
+@kiln.export
+def mask_of_pure_expression_twice(x: kiln.i64[:, :], p: int):
+    """The same mask computed on both sides (once read a freed buffer)."""
+    x[np.roll(np.isinf(x[:, ::-1]), 1)] = x[np.roll(np.isinf(x[:, ::-1]), 1)] * p

@@ -106,6 +106,12 @@ def joined(a: kiln.f64[:], b: kiln.i32[:], m: kiln.f64[:, :]):
 
 
 @kiln.export
+def stacked_rows(m: kiln.f64[:, :], row: kiln.f64[:], other: kiln.i32[:]):
+    """np.vstack of 1-D and 2-D arrays: numpy's atleast_2d makes a row."""
+    return np.vstack((m, row)), np.vstack((row, m, other)), np.vstack((row, other))
+
+
+@kiln.export
 def products_and_triangles(a: kiln.f64[:], b: kiln.i64[:], k: int):
     o = np.outer(a, b)
     return o, np.tril(o), np.triu(o, k), np.tril(o, -k)

@@ -73,3 +73,44 @@ func.func @two_dimensional(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out
   bufferization.materialize_in_destination %t2 in restrict writable %out : (tensor<?x?xf32>, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> ()
   return
 }
+
+// -----
+
+// Two statements compute the same thing from no memory (`t = a * 0;
+// t[0] = 7; u = a * 0`: the canonicalizer drops the unused input). Each is
+// written into its own destination: `u` must not be copied from `t`, which
+// the program changed in between (CSE used to merge the two generics).
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @same_pure_operation_twice
+// CHECK: scf.for %[[I:.*]] =
+// CHECK-NEXT: memref.store %{{.*}}, %arg1[%[[I]]]
+// CHECK: memref.store %{{.*}}, %arg1[%{{.*}}]
+// CHECK: scf.for %[[J:.*]] =
+// CHECK-NEXT: memref.store %{{.*}}, %arg2[%[[J]]]
+// CHECK-NOT: memref.load %arg1
+// CHECK: return
+func.func @same_pure_operation_twice(%a: memref<?xi64, strided<[?], offset: ?>>, %t: memref<?xi64, strided<[?], offset: ?>>, %u: memref<?xi64, strided<[?], offset: ?>>) {
+  %c0 = arith.constant 0 : index
+  %c7 = arith.constant 7 : i64
+  %n = memref.dim %a, %c0 : memref<?xi64, strided<[?], offset: ?>>
+  %ta = bufferization.to_tensor %a restrict : memref<?xi64, strided<[?], offset: ?>> to tensor<?xi64>
+  %e = tensor.empty(%n) : tensor<?xi64>
+  %z = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%ta : tensor<?xi64>) outs(%e : tensor<?xi64>) {
+  ^bb0(%x: i64, %o: i64):
+    %zero = arith.constant 0 : i64
+    %p = arith.muli %x, %zero : i64
+    linalg.yield %p : i64
+  } -> tensor<?xi64>
+  bufferization.materialize_in_destination %z in restrict writable %t : (tensor<?xi64>, memref<?xi64, strided<[?], offset: ?>>) -> ()
+  memref.store %c7, %t[%c0] : memref<?xi64, strided<[?], offset: ?>>
+  %ta2 = bufferization.to_tensor %a restrict : memref<?xi64, strided<[?], offset: ?>> to tensor<?xi64>
+  %e2 = tensor.empty(%n) : tensor<?xi64>
+  %z2 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%ta2 : tensor<?xi64>) outs(%e2 : tensor<?xi64>) {
+  ^bb0(%x: i64, %o: i64):
+    %zero = arith.constant 0 : i64
+    %p = arith.muli %x, %zero : i64
+    linalg.yield %p : i64
+  } -> tensor<?xi64>
+  bufferization.materialize_in_destination %z2 in restrict writable %u : (tensor<?xi64>, memref<?xi64, strided<[?], offset: ?>>) -> ()
+  return
+}

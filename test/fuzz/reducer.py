@@ -249,7 +249,8 @@ if __name__ == "__main__":
     here = os.path.abspath(__file__)
     out = tempfile.mkdtemp()
     subprocess.run([sys.executable, "-m", "kiln", "build", here, "-o", out], check=True)
-    spec = importlib.util.spec_from_file_location("native", os.path.join(out, "{name}.py"))
+    module = os.path.splitext(os.path.basename(here))[0]     # the file may be renamed
+    spec = importlib.util.spec_from_file_location("native", os.path.join(out, module + ".py"))
     native = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(native)
 {inputs}

@@ -285,6 +285,10 @@ def test_fuzzer_findings_a7_a8(mod):
     for x in (b, b[::-1], b[::2], b[:1], b[:0], b[3:9]):
         for matrix in (m, m.T, m[:, :2], m[:1], m[::-1]):
             same(mod, "ravel_and_write", x, matrix)
+    # Seed 22 (2026-12-04): the index read's IndexError comes first.
+    for x, idx, m in ((np.zeros(0), np.array([4]), 0), (np.arange(3.0), np.array([1, -3]), 0),
+                      (np.arange(3.0), np.array([2, 0]), 2), (np.arange(3.0), np.array([3]), 2)):
+        same(mod, "index_read_then_scalar_error", x, idx, 5, m)
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -1003,13 +1003,16 @@ class ArrayShapes:
         total.nonneg = True
         return total
 
-    def position_in(self, index, size, axis, node):
+    def position_in(self, index, size, axis, node, checked=True):
         """An int array's element as a position along an axis of `size`
-        (negative counts from the end), with numpy's IndexError."""
+        (negative counts from the end), with numpy's IndexError (unless
+        `checked` is False: the caller checked every position already)."""
         position = self.convert(index, kt.i64, node)
         zero = self.constant(0, kt.i64, node)
         wrapped = self.select(self.cmpi("slt", position, zero, node),
                               self.arith("addi", position, size, node), position, node)
+        if not checked:
+            return self.as_index(wrapped, node)
         inside = self.arith("andi", self.cmpi("sge", wrapped, zero, node),
                             self.cmpi("slt", wrapped, size, node), node)
         self.check(inside, "IndexError",
@@ -1052,9 +1055,18 @@ class ArrayShapes:
             source, positions = views
             rank = positions.type.ndim
             position = self.position_in(self.load_at(positions, counters[:rank], node), size, 0,
-                                        node)
+                                        node, checked=not checked_now)
             return self.load_at(source, [position] + counters[rank:], node)
 
+        # numpy reads `x[idx]` where the expression has it: an index out of
+        # bounds raises before any operand to its right is evaluated
+        # (`x[idx] * y[n % 0]`: IndexError, not ZeroDivisionError). An index
+        # that is an array already is checked now; one still to be computed
+        # is checked as it is read.
+        checked_now = index.kind == "view"
+        if checked_now:
+            self.for_each(self.index_sizes(index.value, node), lambda counters: self.position_in(
+                self.load_at(index.value, counters, node), size, 0, node), node)
         return self.indexed(typed, shape, element, node, [base, index])
 
     def store_through_array_index(self, target, value, node):

@@ -332,3 +332,9 @@ def ravel_and_write(x: kiln.f64[:], m: kiln.f64[:, :]) -> None:
 def transposed_expressions(a: kiln.f64[:, :], b: kiln.f64[:, :]):
     c = (a - b).T
     return c, (a > 0).T.sum(axis=0)
+
+
+@kiln.export
+def index_read_then_scalar_error(x: kiln.f64[:], idx: kiln.i64[:], n: int, m: int):
+    """numpy reads `x[idx]` (IndexError) before `n % m` runs (ZeroDivisionError)."""
+    return x[idx] * x[n % m]

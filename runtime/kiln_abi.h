@@ -45,7 +45,7 @@ typedef struct kiln_error {
   int32_t column;
   int32_t num_args;
   const char *message;
-  int64_t args[6];
+  int64_t args[24];     /* numpy's broadcast message: three 8-D shapes */
 } kiln_error;
 
 /* How many integers a message can interpolate (its `{}` placeholders). */
@@ -53,6 +53,6 @@ typedef struct kiln_error {
 
 /* The most dimensions an array of Kiln-compiled code has (arguments,
    results and arrays inside). */
-#define KILN_MAX_NDIM 4
+#define KILN_MAX_NDIM 8
 
 #endif /* KILN_ABI_H */

@@ -18,18 +18,22 @@
 
 #include "kiln_abi.h"
 
-_Static_assert(KILN_MAX_NDIM == 4, "kiln_reshape_stride takes 4 sizes per shape");
+_Static_assert(KILN_MAX_NDIM == 8, "kiln_reshape_stride takes 8 sizes per shape");
 
 #define KILN_RESHAPE_COPY INT64_MIN
 
 int64_t kiln_reshape_stride(int64_t axis, int64_t old_rank, int64_t old0, int64_t old1,
-                            int64_t old2, int64_t old3, int64_t stride0, int64_t stride1,
-                            int64_t stride2, int64_t stride3, int64_t new_rank, int64_t new0,
-                            int64_t new1, int64_t new2, int64_t new3) {
-  const int64_t given_sizes[4] = {old0, old1, old2, old3};
-  const int64_t given_strides[4] = {stride0, stride1, stride2, stride3};
-  const int64_t new_sizes[4] = {new0, new1, new2, new3};
-  int64_t sizes[4], strides[4], new_strides[4];
+                            int64_t old2, int64_t old3, int64_t old4, int64_t old5,
+                            int64_t old6, int64_t old7, int64_t stride0, int64_t stride1,
+                            int64_t stride2, int64_t stride3, int64_t stride4, int64_t stride5,
+                            int64_t stride6, int64_t stride7, int64_t new_rank, int64_t new0,
+                            int64_t new1, int64_t new2, int64_t new3, int64_t new4,
+                            int64_t new5, int64_t new6, int64_t new7) {
+  const int64_t given_sizes[KILN_MAX_NDIM] = {old0, old1, old2, old3, old4, old5, old6, old7};
+  const int64_t given_strides[KILN_MAX_NDIM] = {stride0, stride1, stride2, stride3,
+                                                stride4, stride5, stride6, stride7};
+  const int64_t new_sizes[KILN_MAX_NDIM] = {new0, new1, new2, new3, new4, new5, new6, new7};
+  int64_t sizes[KILN_MAX_NDIM], strides[KILN_MAX_NDIM], new_strides[KILN_MAX_NDIM];
   int64_t rank = 0;
   for (int64_t k = 0; k < old_rank; ++k) {
     if (given_sizes[k] == 0)

@@ -45,8 +45,8 @@ func.func @placeholder_mismatch(%ok: i1, %i: i64) {
 // -----
 
 func.func @too_many_operands(%ok: i1, %i: i64) {
-  // expected-error @+1 {{takes at most 6 message operands, got 7}}
-  kiln.check %ok, "ValueError", "{} {} {} {} {} {} {}" (%i, %i, %i, %i, %i, %i, %i)
+  // expected-error @+1 {{takes at most 24 message operands, got 25}}
+  kiln.check %ok, "ValueError", "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}" (%i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i, %i)
   return
 }
 

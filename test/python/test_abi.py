@@ -12,7 +12,7 @@ import pytest
 
 from conftest import REPO, MODULES, import_from, kiln_build
 
-from kiln.compiler import subset
+from kiln.compiler import subset, typing_rules
 from kiln.compiler.code_generator import generate_module
 from kiln.compiler.source import load_module
 from kiln.compiler.toolchain import find_kilnc, kilnc_capabilities
@@ -135,5 +135,5 @@ def test_a_kilnc_from_another_tree_is_refused(tmp_path, monkeypatch):
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("KILN_KILNC", str(fake))
     with pytest.raises(KilnToolchainError, match="up to 3 dimensions, this frontend makes up "
-                                                 "to 4"):
+                                                 f"to {typing_rules.MAX_ARRAY_NDIM}"):
         toolchain.kilnc_capabilities()

@@ -564,7 +564,7 @@ def bad_dtype(n: int):
 
 
 def bad_shape(n: int):
-    a = np.zeros((n, n, n, n, n))
+    a = np.zeros((n, n, n, n, n, n, n, n, n))
     return a
 
 
@@ -660,6 +660,10 @@ def inner_tuple(n: int) -> tuple[int, int]:
 
 def annotated_tuple_scalar(n: int) -> tuple[int, int]:
     return n
+
+
+def shape_in_returned_tuple(x: kiln.f64[:, :]):
+    return x.sum(), x.shape
 '''
 
 
@@ -746,7 +750,7 @@ FIRST_ERRORS = {
     'loop_declared': (380, 9, 'loop variable `i` is declared float, but range() yields int'),
     'redeclared': (387, 5, 'variable `x` is declared int and float'),
     'bad_dtype': (392, 27, '`np.complex128` is not supported yet'),
-    'bad_shape': (397, 18, 'arrays have 1 to 4 dimensions'),
+    'bad_shape': (397, 18, 'arrays have 1 to 8 dimensions'),
     'float_size': (402, 18, 'array dimensions must be ints'),
     'allocator_keyword': (407, 9, 'np.zeros() argument `order` is not supported'),
     'like_of_number': (412, 23, 'np.zeros_like() needs an array'),
@@ -766,6 +770,7 @@ FIRST_ERRORS = {
     'int_and_literal': None,
     'inner_tuple': (488, 16, 'a tuple can only be unpacked (a, b = ...) or returned'),
     'annotated_tuple_scalar': (492, 5, 'cannot use int as tuple[int, int]'),
+    'shape_in_returned_tuple': (496, 21, 'a tuple inside a returned tuple is not supported yet; return its elements one by one (`n, m = a.shape` and `return a, n, m`)'),
 }
 
 

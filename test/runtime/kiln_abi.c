@@ -44,11 +44,11 @@ int main(void) {
   // CHECK-NEXT: 8 MemoryError
   // CHECK-NEXT: 9 RecursionError
 
-  // The message operands fit the placeholders kiln.check allows: six, the
-  // two 3-D shapes of a broadcasting error.
-  EXPECT(KILN_ERROR_MAX_ARGS == 6);
+  // The message operands fit the placeholders kiln.check allows: 24, the
+  // three 8-D shapes of a broadcasting error (two operands and the output).
+  EXPECT(KILN_ERROR_MAX_ARGS == 24);
   kiln_error filled = {KILN_VALUE_ERROR, 3, 7, 6, "{} {} {} {} {} {}", {1, 2, 3, 4, 5, 6}};
-  EXPECT(filled.args[KILN_ERROR_MAX_ARGS - 1] == 6);
+  EXPECT(filled.args[5] == 6 && filled.args[KILN_ERROR_MAX_ARGS - 1] == 0);
 
   // The layout kiln-lower-checks stores into (printed by kilnc
   // --print-capabilities; test/python/test_abi.py compares the two).
@@ -56,7 +56,7 @@ int main(void) {
          offsetof(kiln_error, line), offsetof(kiln_error, column),
          offsetof(kiln_error, num_args), offsetof(kiln_error, message),
          offsetof(kiln_error, args), sizeof(kiln_error));
-  // CHECK: layout 0 4 8 12 16 24 size 72
+  // CHECK: layout 0 4 8 12 16 24 size 216
 
   printf("%s\n", failures ? "FAILED" : "PASSED");
   // CHECK: PASSED

@@ -465,6 +465,11 @@ class FunctionTyping(ShapeFunctionTyping):
         if isinstance(stmt.value, ast.Tuple):
             self.array_consumers.update(stmt.value.elts)
             elements = [self.returned_array(self.expression(e), e) for e in stmt.value.elts]
+            for element, element_node in zip(elements, stmt.value.elts):
+                if isinstance(element.type, kt.TupleType):
+                    self.fail(element_node, "a tuple inside a returned tuple is not supported "
+                                            "yet; return its elements one by one (`n, m = a.shape` "
+                                            "and `return a, n, m`)")
             value = self.tuple_value(elements)
             seen = set()
             for element, element_node in zip(elements, stmt.value.elts):

@@ -424,7 +424,7 @@ DTYPE_STRINGS = {**{t.numpy_name: t for t in kt.DTYPES}, "bool": kt.boolean,
 DTYPE_ERROR = "dtype `{}` is not supported; use one of " + ", ".join(
     f"np.{t.numpy_name}" for t in kt.DTYPES)
 # KILN_MAX_NDIM of runtime/kiln_abi.h (test_abi.py ties them).
-MAX_ARRAY_NDIM = 4
+MAX_ARRAY_NDIM = 8
 
 
 def numpy_float_type(scalar: kt.ScalarType) -> kt.ScalarType:

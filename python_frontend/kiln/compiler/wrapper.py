@@ -250,7 +250,8 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
             out += [f"    if (number_{index}_status < 0)", "      return NULL;"]
         scalar_args.append(f"({param.type.c_type})number_{index}")
     if signature.raises:
-        out.append("    kiln_error scalar_error = {0};")
+        out.append("    kiln_error scalar_error;")
+        out.append("    scalar_error.kind = 0;")
         scalar_args.append("&scalar_error")
     out.append(f"    {result.c_type} value = {module_name}_{name}({', '.join(scalar_args)});")
     if signature.raises:
@@ -291,7 +292,8 @@ def generate_elementwise_wrapper(module_name: str, signature) -> list:
             "{shape[0], shape[1], shape[2]}, {shape[1] * shape[2], shape[2], 1}};"]
     call_args.append("&result")
     if signature.raises:
-        out.append("  kiln_error error = {0};")
+        out.append("  kiln_error error;")
+        out.append("  error.kind = 0;   /* the kernel fills the record only when it raises */")
         call_args.append("&error")
     call = f"{module_name}_{name}__array({', '.join(call_args)});"
     out += ["  if (ndim > 0) {",
@@ -457,7 +459,8 @@ def generate_wrapper(module_name: str, signature) -> list:
                     f"  if (kiln_as_bool(bound[{index}], &arg_{pname}, {label}) < 0) {{"] + fail
             call_args.append(f"arg_{pname}")
     if signature.raises:
-        out.append("  kiln_error error = {0};")
+        out.append("  kiln_error error;")
+        out.append("  error.kind = 0;   /* the kernel fills the record only when it raises */")
         call_args.append("&error")
     result = signature.return_type
     if isinstance(result, kt.TupleType):

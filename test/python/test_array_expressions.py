@@ -381,13 +381,18 @@ def test_reductions_along_an_axis_and_new_axes(mod):
         same(mod, "l2norm", x)
         same(mod, "l2norm", x[::-1, ::2])
         same(mod, "multiple_sum", x)
-        same(mod, "int_axis_reductions", rng.integers(-9, 9, shape).astype(np.int32))
+        ints = rng.integers(-9, 9, shape).astype(np.int32)
+        # C, Fortran (each takes the other loop nest), reversed-transposed
+        for layout in (ints, np.asfortranarray(ints), ints.T.copy().T[::-1]):
+            same(mod, "int_axis_reductions", layout)
     for rows, other in ((3, 4), (1, 2), (0, 3), (6, 0)):
         x, y = rng.standard_normal((rows, 5)), rng.standard_normal((other, 5))
         same(mod, "l1norm", x, y)
         same(mod, "new_axes", x[:, 0], y[:, 0])
-    for shape in ((2, 3, 4), (1, 1, 1), (3, 1, 2)):
-        same(mod, "axis_reductions", rng.standard_normal(shape))
+    for shape in ((2, 3, 4), (1, 1, 1), (3, 1, 2), (4, 5, 6)):
+        m = rng.standard_normal(shape)
+        for layout in (m, np.asfortranarray(m), m.transpose(1, 0, 2).copy().transpose(1, 0, 2)):
+            same(mod, "axis_reductions", layout)
     for empty in ((0, 3, 4), (2, 0, 4), (2, 3, 0)):
         same(mod, "axis_reductions", np.zeros(empty))
 

@@ -48,3 +48,23 @@ def fill(m: kiln.i32[:, :], value: int) -> None:
     for i in range(m.shape[0]):
         for j in range(m.shape[1]):
             m[i, j] = value
+
+
+# A reduction along an axis picks its loop nest by the strides at run time:
+# the reduced axis innermost (a carried accumulator) when it is the most
+# contiguous, outermost otherwise (the result accumulates), so C- and
+# Fortran-ordered arrays are both read in memory order.
+# CHECK-LABEL: func.func @arrays_column_sums(
+# CHECK: memref.extract_strided_metadata
+# CHECK: arith.cmpi ule
+# CHECK: scf.if
+# CHECK: scf.for {{.*}} iter_args
+# CHECK: } else {
+# CHECK: scf.for
+# CHECK: scf.for
+# CHECK: memref.load
+# CHECK: arith.addf
+# CHECK: memref.store
+@kiln.export
+def column_sums(m: kiln.f64[:, :]):
+    return m.sum(axis=0)

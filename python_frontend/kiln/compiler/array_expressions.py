@@ -807,10 +807,11 @@ class ArrayExpressions:
 
     def reduce_into(self, expr, destination, node):
         """Computes a reduction along one axis into `destination` (of its
-        shape). Along the last axis each result element is a loop carrying
-        its accumulator; along another axis the destination accumulates
-        while the source is read in order, so the innermost loop stays the
-        source's last axis (contiguous, vectorizable: out[j] += a[i, j])."""
+        shape), in one of two loop nests chosen by the operands' strides at
+        run time (smallest_stride_axis): each result element a loop over
+        the axis carrying its accumulator, or the destination accumulating
+        while the axis runs outermost (out[j] += a[i, j]); either way the
+        innermost loop reads memory in order and vectorizes."""
         name, axis, keepdims = expr.reduction
         source = expr.operands[0]
         dtype = expr.dtype
@@ -833,47 +834,105 @@ class ArrayExpressions:
         def finish(value):
             return self.arith("divf", value, count, node) if name == "mean" else value
 
-        if axis == rank - 1:
-            def along_last(counters):
-                initial = self.constant(self.reduction_identity(name, dtype), dtype, node)
-                body = self.builder.region([ir.index, initial.ir.type])
+        identity = self.constant(self.reduction_identity(name, dtype), dtype, node)
+        one = self.index_constant(1, node)
+        output_sizes = [size for k, size in enumerate(sizes) if k != axis]
+
+        def with_axis(counters, k):
+            """Source counters from output counters and a position on `axis`."""
+            return counters[:axis] + [k] + counters[axis:]
+
+        def along_axis():
+            """Each result element is a loop over `axis` carrying its
+            accumulator: the reduced axis runs innermost."""
+            def per_result(counters):
+                body = self.builder.region([ir.index, identity.ir.type])
                 with self.builder.at_end(body.block):
-                    element = self.element_at(source, counters + [body.block.arguments[0]],
+                    element = self.element_at(source, with_axis(counters,
+                                                                body.block.arguments[0]),
                                               views, node)
                     acc = self.value_of(body.block.arguments[1], dtype)
                     self.builder.scf_yield([self.combine(name, acc, element, dtype,
                                                          node).ir], location)
-                [total] = self.builder.scf_for(zero, sizes[axis], self.index_constant(1, node),
-                                               [initial.ir], body, location)
+                [total] = self.builder.scf_for(zero, sizes[axis], one, [identity.ir], body,
+                                               location)
                 self.builder.store(finish(self.value_of(total, dtype)).ir, destination.ir,
-                                   target(counters + [zero]), location)
+                                   target(with_axis(counters, zero)), location)
 
-            self.for_each(sizes[:axis], along_last, node)
+            self.for_each(output_sizes, per_result, node)
+
+        def across_axis():
+            """The destination accumulates while `axis` runs outermost, so
+            the innermost loop is another axis of the source
+            (out[j] += a[i, j])."""
+            def initialise(counters):
+                self.builder.store(identity.ir, destination.ir,
+                                   target(with_axis(counters, zero)), location)
+
+            def accumulate(counters):
+                place = target(with_axis(counters[1:], counters[0]))
+                acc = self.value_of(self.builder.load(destination.ir, place, location), dtype)
+                element = self.element_at(source, with_axis(counters[1:], counters[0]), views,
+                                          node)
+                self.builder.store(self.combine(name, acc, element, dtype, node).ir,
+                                   destination.ir, place, location)
+
+            def divide(counters):
+                place = target(with_axis(counters, zero))
+                total = self.value_of(self.builder.load(destination.ir, place, location), dtype)
+                self.builder.store(finish(total).ir, destination.ir, place, location)
+
+            self.for_each(output_sizes, initialise, node)
+            self.for_each([sizes[axis]] + output_sizes, accumulate, node)
+            if name == "mean":
+                self.for_each(output_sizes, divide, node)
+
+        # Which loop nest reads memory in order depends on the layout, known
+        # at run time (numpy's iterator also follows the strides): the
+        # reduced axis innermost when it has the smallest stride (a's last
+        # axis in C order, its first in Fortran order), outermost otherwise.
+        innermost = self.smallest_stride_axis(views, rank, axis, node)
+        if innermost is None:
+            (along_axis if axis == rank - 1 else across_axis)()
             return
-        identity = self.constant(self.reduction_identity(name, dtype), dtype, node)
-        output_sizes = [size for k, size in enumerate(sizes) if k != axis]
+        along_region, across_region = self.builder.region(), self.builder.region()
+        with self.builder.at_end(along_region.block):
+            along_axis()
+            self.builder.scf_yield([], location)
+        with self.builder.at_end(across_region.block):
+            across_axis()
+            self.builder.scf_yield([], location)
+        self.builder.scf_if(innermost, [], along_region, across_region, location)
 
-        def initialise(counters):
-            counters = counters[:axis] + [zero] + counters[axis:]
-            self.builder.store(identity.ir, destination.ir, target(counters), location)
+    def smallest_stride_axis(self, views, rank, axis, node):
+        """An i1 that holds when `axis` of the first operand view (re-strided
+        to the source's shape by leaf_views) has the smallest stride in
+        magnitude (broadcast axes, stride 0, aside); None when there is
+        nothing to choose (1-D, no view)."""
+        if rank == 1 or not views:
+            return None
+        location = self.loc(node)
+        metadata = self.builder.extract_strided_metadata(next(iter(views.values())), location)
+        strides = metadata[2 + rank:]
+        zero = self.index_constant(0, node)
 
-        def accumulate(counters):
-            place = target(counters)
-            acc = self.value_of(self.builder.load(destination.ir, place, location), dtype)
-            element = self.element_at(source, counters, views, node)
-            self.builder.store(self.combine(name, acc, element, dtype, node).ir,
-                               destination.ir, place, location)
+        def magnitude(stride):
+            negative = self.builder.cmpi("slt", stride, zero, location)
+            return self.builder.select(negative, self.index_op("subi", zero, stride, node),
+                                       stride, location)
 
-        def divide(counters):
-            counters = counters[:axis] + [zero] + counters[axis:]
-            place = target(counters)
-            total = self.value_of(self.builder.load(destination.ir, place, location), dtype)
-            self.builder.store(finish(total).ir, destination.ir, place, location)
-
-        self.for_each(output_sizes, initialise, node)
-        self.for_each(sizes, accumulate, node)
-        if name == "mean":
-            self.for_each(output_sizes, divide, node)
+        mine = magnitude(strides[axis])
+        holds = None
+        for k, stride in enumerate(strides):
+            if k == axis:
+                continue
+            other = magnitude(stride)
+            smaller = self.builder.binary("ori", self.builder.cmpi("ule", mine, other, location),
+                                          self.builder.cmpi("eq", other, zero, location),
+                                          location)
+            holds = smaller if holds is None else self.builder.binary("andi", holds, smaller,
+                                                                      location)
+        return holds
 
     def scan_into(self, name, axis, source, views, sizes, destination, dtype, node):
         """np.cumsum/np.cumprod along `axis` into `destination` (the

@@ -18,7 +18,6 @@ Ratios are time(other) / time(Kiln): above 1 Kiln is faster. This is a
 benchmark, not a test: nothing in .ci/ runs it."""
 
 import argparse
-import ctypes
 import importlib.util
 import json
 import os

@@ -844,13 +844,18 @@ class ArrayExpressions:
 
         def along_axis():
             """Each result element is a loop over `axis` carrying its
-            accumulator: the reduced axis runs innermost."""
+            accumulator: the reduced axis runs innermost, read through views
+            that put it last (kiln-vectorize vectorizes a loop over the last
+            axis, checking its stride at run time)."""
+            order = [k for k in range(rank) if k != axis] + [axis]
+            moved = views if axis == rank - 1 else {
+                key: self.permuted_view(view, order, node) for key, view in views.items()}
+
             def per_result(counters):
                 body = self.builder.region([ir.index, identity.ir.type])
                 with self.builder.at_end(body.block):
-                    element = self.element_at(source, with_axis(counters,
-                                                                body.block.arguments[0]),
-                                              views, node)
+                    element = self.element_at(source, counters + [body.block.arguments[0]],
+                                              moved, node)
                     acc = self.value_of(body.block.arguments[1], dtype)
                     self.builder.scf_yield([self.combine(name, acc, element, dtype,
                                                          node).ir], location)
@@ -903,6 +908,17 @@ class ArrayExpressions:
             across_axis()
             self.builder.scf_yield([], location)
         self.builder.scf_if(innermost, [], along_region, across_region, location)
+
+    def permuted_view(self, view, order, node):
+        """`view` (a memref value) with its axes in `order`: the same
+        elements, element [c0, c1, ...] is view[c_order^-1 ...]."""
+        location = self.loc(node)
+        rank = len(order)
+        metadata = self.builder.extract_strided_metadata(view, location)
+        sizes, strides = metadata[2:2 + rank], metadata[2 + rank:]
+        return self.builder.reinterpret_cast(metadata[0], metadata[1],
+                                             [sizes[k] for k in order],
+                                             [strides[k] for k in order], location)
 
     def smallest_stride_axis(self, views, rank, axis, node):
         """An i1 that holds when `axis` of the first operand view (re-strided

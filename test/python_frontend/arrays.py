@@ -68,3 +68,19 @@ def fill(m: kiln.i32[:, :], value: int) -> None:
 @kiln.export
 def column_sums(m: kiln.f64[:, :]):
     return m.sum(axis=0)
+
+
+# An elementwise statement into a 2-D view runs in memory order: over the
+# views with their axes reversed when the destination is Fortran-ordered.
+# CHECK-LABEL: func.func @arrays_doubled_into(
+# CHECK: arith.cmpi ult
+# CHECK: scf.if
+# CHECK: memref.reinterpret_cast
+# CHECK: linalg.generic
+# CHECK: bufferization.materialize_in_destination
+# CHECK: } else {
+# CHECK: linalg.generic
+# CHECK: bufferization.materialize_in_destination
+@kiln.export
+def doubled_into(out: kiln.f64[:, :], m: kiln.f64[:, :]):
+    out[:] = m * 2.0

@@ -375,8 +375,34 @@ class ArrayExpressions:
             for raw in temporaries:
                 self.builder.dealloc(raw, self.loc(node))
         else:
+            destination = self.in_operand_order(destination, expr, node)
             self.compute_into(expr, destination, node)
         return destination
+
+    def in_operand_order(self, destination, expr, node):
+        """A new array for an elementwise result laid out like its first
+        operand of the same rank, as numpy's ufuncs do (order="K"): in
+        Fortran order when that operand is (a transpose), else in C order.
+        Then the loops read both in memory order (emit_tree_into)."""
+        rank = destination.type.ndim
+        same_rank = [v for v in self.views_of(expr) if v.type.ndim == rank]
+        if rank < 2 or not same_rank:
+            return destination
+        fortran = self.fortran_like({"operand": same_rank[0].ir}, rank, node)
+        location = self.loc(node)
+        metadata = self.builder.extract_strided_metadata(destination.ir, location)
+        sizes = metadata[2:2 + rank]
+        one = self.index_constant(1, node)
+        c_strides, f_strides = [one] * rank, [one] * rank
+        for axis in range(rank - 2, -1, -1):
+            c_strides[axis] = self.index_op("muli", c_strides[axis + 1], sizes[axis + 1], node)
+        for axis in range(1, rank):
+            f_strides[axis] = self.index_op("muli", f_strides[axis - 1], sizes[axis - 1], node)
+        strides = [self.builder.select(fortran, f, c, location)
+                   for f, c in zip(f_strides, c_strides)]
+        view = self.builder.reinterpret_cast(metadata[0], metadata[1], sizes, strides, location)
+        from .code_generator import Value     # (code_generator imports this module)
+        return Value(view, destination.type, origins=destination.origins)
 
     def augmented_array_store(self, view, operator, operand, node):
         """`x += y` for an array or view `x`: numpy's in-place ufunc (its
@@ -537,8 +563,28 @@ class ArrayExpressions:
             source = self.broadcast_view(copied.value, sizes, node)
             self.copy_elements(self.value_of(source, destination.type), destination, node)
             return
-        tensor = self.emit_tensor(expr, sizes, {}, node)
-        self.builder.materialize_in_destination(tensor, destination.ir, self.loc(node))
+        location = self.loc(node)
+        reverse = self.fortran_like({"destination": destination.ir}, len(sizes), node)
+        if reverse is None:
+            tensor = self.emit_tensor(expr, sizes, {}, node)
+            self.builder.materialize_in_destination(tensor, destination.ir, location)
+            return
+        # An elementwise statement computes the same elements in any order:
+        # into a Fortran-ordered destination (a transpose, an F-ordered
+        # result) it runs over the views with their axes reversed, so the
+        # innermost loop walks memory in order.
+        order = list(range(len(sizes)))[::-1]
+        in_order, backwards = self.builder.region(), self.builder.region()
+        with self.builder.at_end(in_order.block):
+            tensor = self.emit_tensor(expr, sizes, {}, node)
+            self.builder.materialize_in_destination(tensor, destination.ir, location)
+            self.builder.scf_yield([], location)
+        with self.builder.at_end(backwards.block):
+            tensor = self.emit_tensor(expr, [sizes[k] for k in order], {}, node, order)
+            self.builder.materialize_in_destination(
+                tensor, self.permuted_view(destination.ir, order, node), location)
+            self.builder.scf_yield([], location)
+        self.builder.scf_if(reverse, [], backwards, in_order, location)
 
     def copied_view(self, expr):
         """The view `expr` only copies (itself, or an operation that yields
@@ -554,15 +600,24 @@ class ArrayExpressions:
             result = expr.compute(self.value_of(argument, expr.dtype))
         return expr.operands[0] if result.ir is argument else None
 
-    def emit_tensor(self, expr, sizes, tensors, node):
+    def emit_tensor(self, expr, sizes, tensors, node, order=None):
+        """`expr` as a tensor of `sizes`; with `order` (a permutation), over
+        its views with their axes permuted so (`sizes` are permuted too)."""
         location = self.loc(expr.node or node)
         if expr.kind == "view":
             key = id(expr.value.ir)
             if key not in tensors:
-                view = self.broadcast_view(expr.value, sizes, expr.node or node)
+                if order is None:
+                    view = self.broadcast_view(expr.value, sizes, expr.node or node)
+                else:
+                    unpermuted = [None] * len(sizes)
+                    for position, axis in enumerate(order):
+                        unpermuted[axis] = sizes[position]
+                    view = self.permuted_view(self.broadcast_view(
+                        expr.value, unpermuted, expr.node or node), order, node)
                 tensors[key] = self.builder.to_tensor(view, location)
             return tensors[key]
-        inputs = [self.emit_tensor(o, sizes, tensors, node) for o in expr.operands
+        inputs = [self.emit_tensor(o, sizes, tensors, node, order) for o in expr.operands
                   if o.kind != "scalar"]
         element = self.element_type(expr.dtype)
         empty = self.builder.tensor_empty(sizes, element, location)
@@ -718,7 +773,7 @@ class ArrayExpressions:
         one_index = self.index_constant(1, node)
         counters = []
 
-        def loop(axis, acc):
+        def loop(axis, acc, sizes, views):
             if axis == len(sizes):
                 element = self.element_at(expr, counters, views, node)
                 return self.combine(name, acc, element, dtype, node)
@@ -726,14 +781,32 @@ class ArrayExpressions:
             counters.append(body.block.arguments[0])
             with self.builder.at_end(body.block):
                 carried = self.value_of(body.block.arguments[1], dtype)
-                result = loop(axis + 1, carried)
+                result = loop(axis + 1, carried, sizes, views)
                 self.builder.scf_yield([result.ir], location)
             counters.pop()
             [out] = self.builder.scf_for(zero_index, sizes[axis], one_index, [acc.ir], body,
                                          location)
             return self.value_of(out, dtype)
 
-        total = loop(0, initial)
+        # Every reduction here gives the same result in any order (sums are
+        # reassociated anyway), so the loops follow memory: reversed axes
+        # when the operands are laid out in Fortran order (a transpose).
+        reverse = self.fortran_like(views, len(sizes), node)
+        if reverse is None:
+            total = loop(0, initial, sizes, views)
+        else:
+            order = list(range(len(sizes)))[::-1]
+            reversed_views = {key: self.permuted_view(view, order, node)
+                              for key, view in views.items()}
+            in_order, backwards = self.builder.region(), self.builder.region()
+            with self.builder.at_end(in_order.block):
+                self.builder.scf_yield([loop(0, initial, sizes, views).ir], location)
+            with self.builder.at_end(backwards.block):
+                self.builder.scf_yield([loop(0, initial, sizes[::-1], reversed_views).ir],
+                                       location)
+            [result] = self.builder.scf_if(reverse, [initial.ir.type], backwards, in_order,
+                                           location)
+            total = self.value_of(result, dtype)
         if name == "mean":
             count = self.constant(1, kt.i64, node)
             for size in expr.shape:
@@ -919,6 +992,34 @@ class ArrayExpressions:
         return self.builder.reinterpret_cast(metadata[0], metadata[1],
                                              [sizes[k] for k in order],
                                              [strides[k] for k in order], location)
+
+    def fortran_like(self, views, rank, node):
+        """An i1 that holds when the first view (a memref value of `rank`
+        axes) has a smaller stride on its first axis than on its last, both
+        nonzero and both axes longer than 1 (Fortran order, a transpose; a
+        stride of an axis of one element means nothing, as for numpy's
+        order "K"); None for fewer than 2 axes."""
+        if rank < 2 or not views:
+            return None
+        location = self.loc(node)
+        metadata = self.builder.extract_strided_metadata(next(iter(views.values())), location)
+        sizes, strides = metadata[2:2 + rank], metadata[2 + rank:]
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+
+        def magnitude(stride):
+            negative = self.builder.cmpi("slt", stride, zero, location)
+            return self.builder.select(negative, self.index_op("subi", zero, stride, node),
+                                       stride, location)
+
+        first, last = magnitude(strides[0]), magnitude(strides[rank - 1])
+        holds = self.builder.binary(
+            "andi", self.builder.cmpi("ult", first, last, location),
+            self.builder.cmpi("ne", first, zero, location), location)
+        for size in (sizes[0], sizes[rank - 1]):
+            holds = self.builder.binary("andi", holds,
+                                        self.builder.cmpi("ugt", size, one, location), location)
+        return holds
 
     def smallest_stride_axis(self, views, rank, axis, node):
         """An i1 that holds when `axis` of the first operand view (re-strided

@@ -426,3 +426,16 @@ def same_pure_operation_twice(a: kiln.i64[:]):
 def mask_of_pure_expression_twice(x: kiln.i64[:, :], p: int):
     """The same mask computed on both sides (once read a freed buffer)."""
     x[np.roll(np.isinf(x[:, ::-1]), 1)] = x[np.roll(np.isinf(x[:, ::-1]), 1)] * p
+
+
+@kiln.export
+def scaled(m: kiln.f64[:, :], v: kiln.f64[:]):
+    """A new array laid out like its first operand (numpy's order "K")."""
+    return m * 2.0 + v
+
+
+@kiln.export
+def scaled_into(out: kiln.f64[:, :], m: kiln.f64[:, :]) -> float:
+    """Into any layout, and a whole-array sum in any layout."""
+    out[:] = m * 2.0 - 1.0
+    return np.sum(out) + m.max()

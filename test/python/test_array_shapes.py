@@ -277,6 +277,20 @@ def test_matrix_products(mod, n):
     check("products", a, b[:2], v, w)                            # not aligned
 
 
+def test_one_pass_masked_updates(mod):
+    rng = np.random.default_rng(404)
+    for shape in ((5, 7), (1, 1), (0, 3), (16, 9)):
+        d = rng.standard_normal(shape) * 4
+        o = rng.standard_normal(shape) * 2
+        if d.size > 3:
+            d.flat[[0, 3]] = np.nan, np.inf
+            o.flat[1] = np.nan
+        for x in (d, d.T.copy().T, d[::-1]):
+            for step in (2.5, 0.0, -1.0):
+                same(mod, "one_pass_masked_updates", x, o, 4, step)
+    same(mod, "one_pass_masked_updates", np.zeros((2, 3)), np.zeros((3, 2)), 4, 1.0)   # mask shape
+
+
 def test_fuzzer_findings_a7_a8(mod):
     for idx in (np.array([1, 7]), np.array([1, -8]), np.array([6, 1])):
         same(mod, "store_positions", np.zeros(7), idx)

@@ -1069,6 +1069,70 @@ class ArrayShapes:
                 self.load_at(index.value, counters, node), size, 0, node), node)
         return self.indexed(typed, shape, element, node, [base, index])
 
+    # Operators a masked update computes in one pass: no error depends on
+    # which elements the mask selects (`**` checks negative int exponents).
+    MASKED_UPDATE_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
+                               ast.FloorDiv: "//", ast.Mod: "%"}
+
+    def simple_mask(self, mask_node) -> bool:
+        """Whether a mask expression is elementwise over names and numbers
+        (comparisons, operators, numpy ufuncs): evaluating it allocates
+        nothing, and its element i reads its operands at position i only."""
+        for n in ast.walk(mask_node):
+            if isinstance(n, ast.Subscript):
+                return False
+            if isinstance(n, ast.Call):
+                qualified = self.context.qualified_name(n.func)
+                if qualified is None or qualified[0] != "numpy" or \
+                        qualified[1] not in rules.ARRAY_UFUNCS or n.keywords:
+                    return False
+        return True
+
+    def masked_update(self, target, op, operand_node, node) -> bool:
+        """`x[m] = x[m] - L` and `x[m] -= L` (m a boolean mask of x's shape,
+        L a number) in one pass: where m[i], x[i] = x[i] - L. numpy computes
+        m, gathers x[m], subtracts, computes m again and scatters; that is
+        the same when m[i] reads x only at i (or memory other than x's),
+        which simple_mask and the views' origins guarantee. False (nothing
+        emitted) when the statement is not of that form."""
+        symbol = self.MASKED_UPDATE_OPERATORS.get(type(op))
+        if symbol is None or not isinstance(target.value, ast.Name) or \
+                not self.simple_mask(target.slice):
+            return False
+        base_type = self.typed_value(target.value).type
+        mask_type = self.typed_value(target.slice).type
+        operand_type = self.typed_value(operand_node).type
+        if not isinstance(base_type, kt.ArrayType) or not isinstance(mask_type, kt.ArrayType) \
+                or not mask_type.dtype.is_bool or mask_type.ndim != base_type.ndim or \
+                isinstance(operand_type, (kt.ArrayType, kt.TupleType)):
+            return False
+        base = self.expression(target.value)
+        mask = self.array_operand(self.expression(target.slice), target.slice)
+        if base.lazy is not None or any(
+                v.ir is not base.ir and may_share_memory(v.origins, base.origins)
+                for v in self.views_of(mask)):
+            return False
+        self.check_mask_shape(self.shape_of(base, node), mask.shape, node)
+        operand = self.expression(operand_node)
+        result = self.binary(op, base, operand, node)
+        stored = self.cast_to(result.lazy, base.type.dtype, node)
+        sizes = self.index_sizes(base, node)
+        mask_views = self.leaf_views(mask, sizes, node)
+        value_views = self.leaf_views(stored, sizes, node)
+        location = self.loc(node)
+
+        def update(counters):
+            selected = self.element_at(mask, counters, mask_views, node)
+
+            def put():
+                value = self.element_at(stored, counters, value_views, node)
+                self.builder.store(value.ir, base.ir, counters, location)
+
+            self.when(selected, put, node)
+
+        self.for_each(sizes, update, node)
+        return True
+
     def store_through_array_index(self, target, value, node):
         """`x[mask] = v`, `x[idx] = v` (value evaluated already): the index
         and the value are read whole before anything is written."""

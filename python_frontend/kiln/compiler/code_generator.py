@@ -722,6 +722,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
+        if len(stmt.targets) == 1 and self.is_masked_update(stmt.targets[0], stmt.value) and \
+                self.masked_update(stmt.targets[0], stmt.value.op, stmt.value.right, stmt.value):
+            return                                  # `x[m] = x[m] - L` in one pass
         if isinstance(stmt.value, ast.Tuple):
             value = tuple_value([self.expression(e) for e in stmt.value.elts])
         else:
@@ -732,6 +735,13 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
                                        rules.numbers_array_dtype(value.elements), stmt)
         for target in stmt.targets:
             self.assign(target, value, stmt)
+
+    def is_masked_update(self, target, value) -> bool:
+        """`x[m] = x[m] <op> v`: the same array and mask on both sides."""
+        return isinstance(target, ast.Subscript) and self.is_array_index(target.slice) and \
+            isinstance(value, ast.BinOp) and isinstance(value.left, ast.Subscript) and \
+            ast.dump(value.left.value) == ast.dump(target.value) and \
+            ast.dump(value.left.slice) == ast.dump(target.slice)     # (ctx Store vs Load)
 
     def unpack(self, targets, source, node):
         # Every right-hand value is computed before any name is bound, so
@@ -771,6 +781,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
     def stmt_AugAssign(self, stmt):
         target = stmt.target
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
+            if self.masked_update(target, stmt.op, stmt.value, stmt):
+                return                                      # `x[mask] += 1.0` in one pass
             current = self.indexed_by_array(target)            # `x[mask] += v`
             self.in_place_output = current.lazy.shape
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)

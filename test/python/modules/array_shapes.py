@@ -338,3 +338,16 @@ def transposed_expressions(a: kiln.f64[:, :], b: kiln.f64[:, :]):
 def index_read_then_scalar_error(x: kiln.f64[:], idx: kiln.i64[:], n: int, m: int):
     """numpy reads `x[idx]` (IndexError) before `n % m` runs (ZeroDivisionError)."""
     return x[idx] * x[n % m]
+
+
+@kiln.export
+def one_pass_masked_updates(dx: kiln.f64[:, :], other: kiln.f64[:, :], L: int, step: float):
+    """`x[m] = x[m] - L` and `x[m] += v` in one pass where the mask reads x
+    only elementwise (periodic_dist's pattern), and through numpy's gather
+    and scatter where it does not (a mask of another view of x)."""
+    dx[dx > L / 2] = dx[dx > L / 2] - L
+    dx[dx < -L / 2] = dx[dx < -L / 2] + L
+    dx[np.isnan(other) | (other > 1)] *= step
+    dx[dx > other] = dx[dx > other] // step
+    dx[dx[::-1] > 0] -= 1.0                 # reads x elsewhere: not one pass
+    other[np.abs(dx) < 1] = other[np.abs(dx) < 1] % step

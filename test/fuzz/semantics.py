@@ -640,7 +640,7 @@ class Array:
 # Transcendental ufuncs and `**` are glibc's libm element by element (what
 # compiled code calls); the rest is numpy's own loops under errstate("ignore")
 # (x / 0 is inf, no exception). Errors are numpy's, word for word.
-ERROR_RECORD_INTS = 6     # integers Kiln's error record carries (kiln_abi.h)
+ERROR_RECORD_INTS = 24    # integers Kiln's error record carries (kiln_abi.h; three 8-D shapes)
 ARRAY_UFUNC_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot", "minimum", "maximum"}
 ARRAY_UFUNC_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
                      "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor",

@@ -142,3 +142,11 @@ def test_oracle_broadcast_errors_are_numpys():
             def store():
                 x[...] = y
             assert oracle_error(lambda: S.check_assignable(b, a)) == numpy_error(store), (a, b)
+
+
+def test_oracle_error_record_capacity_is_the_abi_s():
+    """The oracle shortens numpy's broadcast message as Kiln's error record
+    would; the record's capacity is kilnc's (kiln_abi.h)."""
+    from fuzz import semantics as S
+    from kiln.compiler.toolchain import kilnc_capabilities
+    assert S.ERROR_RECORD_INTS == kilnc_capabilities()["abi"]["error_record"]["max_args"]

@@ -277,6 +277,12 @@ class LibraryCalls:
         x, y = (self.convert(e, dtype, node) for e in elements)
         if name == "hypot":
             return self.libm_call("hypotf" if dtype == kt.f32 else "hypot", [x, y], node)
+        if name == "power" and dtype.is_float and y.constant == 2:
+            # np.power(a, 2) of an array: the correctly rounded square, as
+            # `a ** 2` (np.square). numpy's own loop is not libm's pow either
+            # (SVML on AVX-512 machines, within an ulp); libm's pow was 70 %
+            # of numpy-benchmarks' slowparts (docs/language.md).
+            return self.arith("mulf", x, x, node)
         return self.arith(NUMPY_BINARY[name], x, y, node)
 
     def integer_fmod(self, a, b, node):

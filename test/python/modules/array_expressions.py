@@ -439,3 +439,8 @@ def scaled_into(out: kiln.f64[:, :], m: kiln.f64[:, :]) -> float:
     """Into any layout, and a whole-array sum in any layout."""
     out[:] = m * 2.0 - 1.0
     return np.sum(out) + m.max()
+
+
+@kiln.export
+def squared_by_power(a: kiln.f64[:]):
+    return np.power(a, 2)

@@ -526,6 +526,16 @@ def view_read_after(a: kiln.f64[:]):
 
 
 @kiln.export
+def masked_times_helper(a: kiln.f64[:]):
+    a[a > 0] = a[a > 0] * bump(a)
+
+
+@kiln.export
+def masked_plus_helper(a: kiln.f64[:]):
+    a[a > 0] += bump(a)
+
+
+@kiln.export
 def in_a_loop(a: kiln.f64[:], n: int):
     for i in range(n):
         a[1:] = a[:-1] * 2.0 + bump(a)
@@ -545,7 +555,8 @@ def test_helper_call_after_an_array_operation(tmp_path):
     assert "a call to a function of the module after an array operation" in result.stderr
     native = import_from(str(tmp_path / "out" / "helper.py"), "kiln_built_helper_a3")
     python = import_plain_python(str(source), "kiln_source_helper_a3")
-    for name in ("returned", "stored", "ufunc_and_compare", "view_read_after"):
+    for name in ("returned", "stored", "ufunc_and_compare", "view_read_after",
+                 "masked_times_helper", "masked_plus_helper"):
         for n in (1, 2, 9):
             a = np.arange(1.0, n + 1.0)
             b = a.copy()

@@ -1097,8 +1097,9 @@ class ArrayShapes:
         emitted) when the statement is not of that form."""
         symbol = self.MASKED_UPDATE_OPERATORS.get(type(op))
         if symbol is None or not isinstance(target.value, ast.Name) or \
-                not self.simple_mask(target.slice):
-            return False
+                not self.simple_mask(target.slice) or \
+                rules.calls_module_function([operand_node], self.module.functions):
+            return False        # (numpy gathers x[m] before a helper could write x)
         base_type = self.typed_value(target.value).type
         mask_type = self.typed_value(target.slice).type
         operand_type = self.typed_value(operand_node).type

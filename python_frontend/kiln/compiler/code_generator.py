@@ -784,7 +784,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             if self.masked_update(target, stmt.op, stmt.value, stmt):
                 return                                      # `x[mask] += 1.0` in one pass
             current = self.indexed_by_array(target)            # `x[mask] += v`
-            self.in_place_output = current.lazy.shape
+            shape = current.lazy.shape
+            # numpy gathers x[mask] before `v` runs (A3: a helper may write x).
+            current = self.before_module_call(current, [stmt.value], stmt)
+            self.in_place_output = shape
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.in_place_output = None
             self.store_through_array_index(target, self.lazy_array(current.type, self.cast_to(

@@ -700,7 +700,7 @@ class FunctionTyping(ShapeFunctionTyping):
             # `x[mask] += v`: numpy reads x[mask] (a new array), adds in place
             # (same_kind), and stores it back through the index.
             self.array_consumers.add(target)
-            current = self.expression(target)
+            current = self.before_module_call(self.expression(target), [stmt.value], stmt)
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.values[stmt] = result
             self.array_consumers.add(stmt)

@@ -289,6 +289,30 @@ def report(data):
         lines.append(f"| `{row['kernel']}` | {row['order']} | {tuple(row['shape'])} | "
                      f"{s['kiln'] * 1e6:.1f} | {s['numpy'] * 1e6:.1f} | "
                      f"{cell(ratio(s, 'numpy'))} | {cell(ratio(s, 'numba'))} |")
+    short = []
+    for row in data["fused"]:
+        r = ratio(row["seconds"], "numpy")
+        if r is not None and r < 2:
+            short.append(f"`{row['kernel']}` at {row['tier']}: {r:.2f}x numpy (target 2x)")
+        r = ratio(row["seconds"], "numba")
+        if r is not None and r < 1:
+            short.append(f"`{row['kernel']}` at {row['tier']}: {r:.2f}x Numba")
+    if triad["GBps"]["kiln"] < 0.9 * data["stream_triad_GBps"]:
+        short.append(f"streaming: {triad['GBps']['kiln'] / data['stream_triad_GBps']:.0%} of "
+                     "STREAM triad (target 90 %)")
+    for row in data["reductions"]:
+        r = ratio(row["seconds"], "numpy")
+        if r is not None and r < 1:
+            short.append(f"`{row['kernel']}`, {row['order']} order: {r:.2f}x numpy")
+    for r in data.get("corpus") or []:
+        times = {"kiln": r.get("t_kiln"), "numpy": r.get("t_numpy"), "numba": r.get("t_numba")}
+        times = {k: v for k, v in times.items() if v}
+        for other in ("numpy", "numba"):
+            value = ratio(times, other)
+            if r["outcome"] == "full" and value is not None and value < 1:
+                short.append(f"corpus `{r['name']}`: {value:.2f}x {other}")
+    lines += ["", "## Short of the targets in this run", ""]
+    lines += [f"- {item}" for item in short] or ["- nothing"]
     for key, note in data.get("notes", {}).items():
         lines.append(f"\n`{key}`: no figure ({note}).")
     if data.get("corpus"):
@@ -350,9 +374,34 @@ def main():
     data["seconds"] = time.time() - STARTED
     with open(os.path.join(out_dir, "arrays.json"), "w", encoding="utf-8") as handle:
         json.dump(data, handle, indent=1)
+    text = report(data)
     with open(os.path.join(out_dir, "arrays.md"), "w", encoding="utf-8") as handle:
-        handle.write(report(data))
+        handle.write(text)
     log(f"wrote {out_dir}/arrays.md and arrays.json")
+    if not options.quick:
+        into_performance_doc(text)
+
+
+def into_performance_doc(text):
+    """docs/performance.md's array section (between report.py's markers,
+    which bench/run.py keeps when it rewrites the rest)."""
+    from harness.report import ARRAYS_BEGIN, ARRAYS_END
+    path = os.path.join(layout.REPO, "docs", "performance.md")
+    with open(path, encoding="utf-8") as handle:
+        document = handle.read()
+    section = (f"{ARRAYS_BEGIN}\n" + text.replace("# Array programming:", "## Array programming:", 1)
+               .replace("\n## ", "\n### ").replace("\n### Array programming:",
+                                                   "\n## Array programming:")
+               + f"\nRegenerate this section with `/usr/bin/python3 bench/arrays.py` "
+               f"(bench/results/arrays.md, arrays.json).\n{ARRAYS_END}")
+    start, end = document.find(ARRAYS_BEGIN), document.find(ARRAYS_END)
+    if start >= 0 and end > start:
+        document = document[:start] + section + document[end + len(ARRAYS_END):]
+    else:
+        document = document.rstrip("\n") + "\n\n" + section + "\n"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(document)
+    log(f"wrote the array section of {path}")
 
 
 if __name__ == "__main__":

@@ -521,6 +521,7 @@ def write(results, docs_dir, results_dir, log):
                                          failures_section(results)])) + "\n"
     path = os.path.join(docs_dir, "performance.md")
     relative = os.path.relpath(docs_dir, results_dir)
+    document += kept_array_section(path)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(document)
     with open(os.path.join(results_dir, "latest.md"), "w", encoding="utf-8") as handle:
@@ -529,3 +530,21 @@ def write(results, docs_dir, results_dir, log):
                      + tables.replace(f"]({ratio_name})", f"]({relative}/{ratio_name})")
                      .replace(f"]({calls_name})", f"]({relative}/{calls_name})") + "\n")
     log(f"wrote {path} and {os.path.join(results_dir, 'latest.md')}")
+
+
+ARRAYS_BEGIN = "<!-- bench/arrays.py: begin -->"
+ARRAYS_END = "<!-- bench/arrays.py: end -->"
+
+
+def kept_array_section(path) -> str:
+    """The array-programming section bench/arrays.py wrote into
+    docs/performance.md (a run of its own), carried over unchanged."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        return ""
+    start, end = text.find(ARRAYS_BEGIN), text.find(ARRAYS_END)
+    if start < 0 or end < start:
+        return ""
+    return "\n" + text[start:end + len(ARRAYS_END)] + "\n"

@@ -262,6 +262,11 @@ class ArrayExpressions:
             operands.append(self.array_operand(value, node))
 
         def compute(a, b):
+            # numpy compares in the common type: an int64 element against a
+            # float is converted first (`x != 2.0**63` holds for no x near
+            # INT64_MAX), where CPython's int/float comparison is exact.
+            if common is not None:
+                a, b = self.convert(a, common, node), self.convert(b, common, node)
             return self.compare(op, a, b, node)
 
         return self.array_node(operands, compute, node)

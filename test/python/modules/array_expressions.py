@@ -444,3 +444,10 @@ def scaled_into(out: kiln.f64[:, :], m: kiln.f64[:, :]) -> float:
 @kiln.export
 def squared_by_power(a: kiln.f64[:]):
     return np.power(a, 2)
+
+
+@kiln.export
+def int_against_float(x: kiln.i64[:], p: float, y: kiln.f64[:]):
+    """numpy compares int64 elements with floats in float64 (CPython's
+    int/float comparison of scalars is exact)."""
+    return x != p, x < p, p >= x, x == y

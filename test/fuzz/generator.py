@@ -195,8 +195,25 @@ VIEWS_3D = [("{a}", (0, 0, 0)), ("{a}[::-1]", (0, 0, 0)), ("{a}[:, ::-1]", (0, 0
             ("{a}[:1]", ("1", 0, 0)), ("{a}[:, :1]", (0, "1", 0)), ("{a}[{i}]", (None, 0, 0)),
             ("{a}[{i}, :, ::-1]", (None, 0, 0)), ("{a}[:, {j}]", (0, None, 0)),
             ("{a}[{i}, {j}]", (None, None, 0)), ("{a}[:, :, {k}]", (0, 0, None))]
-VIEWS = {1: VIEWS_1D, 2: VIEWS_2D, 3: VIEWS_3D}
+
+
+def views_nd(n):
+    """Views of an n-D array (n >= 4): whole, reversed first and last axes,
+    trimmed, an index on the first or second axis."""
+    rest = ":, " * (n - 1)
+    zeros = (0,) * n
+    return [("{a}", zeros), ("{a}[::-1]", zeros), ("{a}[" + rest + "::-1]", zeros),
+            ("{a}[1:]", (1,) + zeros[1:]), ("{a}[" + rest + ":-1]", zeros[:-1] + (1,)),
+            ("{a}[:1]", ("1",) + zeros[1:]), ("{a}[{i}]", (None,) + zeros[1:]),
+            ("{a}[:, {j}]", (0, None) + zeros[2:])]
+
+
+VIEWS = {1: VIEWS_1D, 2: VIEWS_2D, 3: VIEWS_3D, 4: views_nd(4), 5: views_nd(5)}
 ARRAY_3D_RATE = 0.06          # array parameters with three axes (array expressions only)
+# Ranks the array expressions use; of the "3-D" parameters this share has 4 or 5 axes
+# (stacks of the 2-D inputs, inputs.py), only read and written by array expressions.
+ARRAY_RANKS = (1, 2, 3, 4, 5)
+HIGHER_RANK_RATE = 0.35
 
 
 def dim_minus(d, k):
@@ -733,7 +750,7 @@ class FunctionGenerator:
             if p.ndim:
                 names = [n for n in self.arrays(p.kind)
                          if self.scope.arrays[n][1] == p.ndim] + [
-                    n for n, spec in self.arrays3.items() if spec[0] == p.kind and p.ndim == 3]
+                    n for n, spec in self.arrays3.items() if spec[0] == p.kind and p.ndim == spec[1]]
                 if not names:
                     return None
                 args.append(self.rng.choice(names))
@@ -1113,7 +1130,7 @@ class FunctionGenerator:
         if depth or self.loop_depth:
             return False
         self.used_leaves = set()
-        drivers = [t for n in (1, 2, 3) for t in self.array_terms(("?",) * n, any_shape=True)]
+        drivers = [t for n in ARRAY_RANKS for t in self.array_terms(("?",) * n, any_shape=True)]
         if not drivers:
             return False
         driver = self.rng.choice(drivers)
@@ -1124,14 +1141,14 @@ class FunctionGenerator:
         name = self.fresh("y")
         self.emit(depth, f"{name} = {text}")
         ndim = len(driver[3])
-        (self.arrays3 if ndim == 3 else self.scope.arrays)[name] = (kind, ndim, True, False, True)
+        (self.arrays3 if ndim >= 3 else self.scope.arrays)[name] = (kind, ndim, True, False, True)
         self.shapes[name] = driver[3]
 
     def s_array_store(self, depth):
         """`x[a:b] = value`, `m[i] = row`, `m[:, j] = 7.0`: the value (an
         array expression, often of the same array: overlap, or a scalar)
         broadcast to the view."""
-        targets = [t for n in (1, 2, 3) for t in self.array_terms(
+        targets = [t for n in ARRAY_RANKS for t in self.array_terms(
             ("?",) * n, writable=True, any_shape=True, subscripts_only=True)]
         if not targets:
             return False
@@ -1179,7 +1196,7 @@ class FunctionGenerator:
     def s_array_augassign(self, depth):
         """`x += y`, `x[1:] -= x[:-1]`, `m[:, j] *= 2.0`: in place, numpy's
         same_kind rule for the result."""
-        targets = [t for n in (1, 2, 3) for t in self.array_terms(
+        targets = [t for n in ARRAY_RANKS for t in self.array_terms(
             ("?",) * n, writable=True, any_shape=True)]
         if not targets:
             return False
@@ -1291,7 +1308,7 @@ class FunctionGenerator:
             source = self.rng.choice(sources)
             if kind == "bool" and self.rng.random() < 0.5:
                 source = "bool"
-            terms = [t for n in (1, 2, 3) for t in self.array_terms(("?",) * n, {source},
+            terms = [t for n in ARRAY_RANKS for t in self.array_terms(("?",) * n, {source},
                                                                       any_shape=True)]
             if source == "bool" and not terms:
                 terms = [(None, None, "bool", t[3]) for n in (1, 2)
@@ -1395,7 +1412,7 @@ class FunctionGenerator:
         keep = not arg and name != "average" and self.rng.random() < 0.3
         candidates = []
         ndim = len(shape) + (0 if keep else 1)
-        if ndim > 3:
+        if ndim > max(ARRAY_RANKS):
             return None
         for t in self.array_terms(("?",) * ndim, {source}, any_shape=True):
             s = t[3]
@@ -1446,7 +1463,7 @@ class FunctionGenerator:
         np.diff, np.transpose / .T, .copy(), .astype(t)."""
         ndim = len(shape)
         choices = ["flip", "roll", "copy", "astype", "diff"] + (
-            ["tril", "transpose"] if ndim == 2 else ["transpose"] if ndim == 3 else [])
+            ["tril", "transpose"] if ndim == 2 else ["transpose"] if ndim >= 3 else [])
         choice = self.rng.choice(choices)
         if choice == "transpose":
             operand = self.a_expr(kind, tuple(reversed(shape)), depth + 1)
@@ -1525,13 +1542,14 @@ class FunctionGenerator:
             return False
         text, kind, shape, owned = made
         self.emit(depth, f"{name} = {text}")
-        (self.arrays3 if len(shape) == 3 else self.scope.arrays)[name] = (
+        (self.arrays3 if len(shape) >= 3 else self.scope.arrays)[name] = (
             kind, len(shape), True, False, True)
         self.shapes[name] = tuple(shape)
         if owned:
             self.owned.add(name)
 
-    def full_terms(self, ndims=(1, 2, 3), kinds=None, names_only=False):
+    def full_terms(self, ndims=None, kinds=None, names_only=False):
+        ndims = ARRAY_RANKS if ndims is None else ndims
         terms = [t for n in ndims for t in self.array_terms(("?",) * n, kinds, any_shape=True)
                  if len(t[3]) == n]
         if names_only:
@@ -1582,7 +1600,7 @@ class FunctionGenerator:
         return self.a_expr("bool", shape, 1)
 
     def m_mask(self, name):
-        terms = self.full_terms((1, 2, 3))
+        terms = self.full_terms(ARRAY_RANKS)
         if not terms:
             return None
         term = self.rng.choice(terms)
@@ -1601,7 +1619,7 @@ class FunctionGenerator:
 
     def m_index(self, name):
         indices = self.index_arrays()
-        terms = [t for t in self.full_terms((1, 2, 3), names_only=True)]
+        terms = [t for t in self.full_terms(ARRAY_RANKS, names_only=True)]
         if not indices or not terms:
             return None
         idx = self.rng.choice(indices)
@@ -1844,7 +1862,7 @@ class FunctionGenerator:
         `x[idx] = x[idx] + 1`: the index and the value read whole first."""
         if self.trip > 60:
             return False
-        targets = [t for t in self.full_terms((1, 2, 3), names_only=True)
+        targets = [t for t in self.full_terms(ARRAY_RANKS, names_only=True)
                    if (self.scope.arrays.get(t[0]) or self.arrays3.get(t[0]))[2]]
         if self.avoid("B6"):
             targets = [t for t in targets
@@ -1899,7 +1917,7 @@ class FunctionGenerator:
                 used.add(name)
                 items.append(name)
                 continue
-            terms = self.full_terms((1, 2, 3))
+            terms = self.full_terms(ARRAY_RANKS)
             if not terms:
                 items.append(self.expr("f64"))
                 continue
@@ -2218,11 +2236,12 @@ class FunctionGenerator:
         self.result_array = None
         for p in params:
             if p.ndim:
-                (self.arrays3 if p.ndim == 3 else self.scope.arrays)[p.name] = (
+                (self.arrays3 if p.ndim >= 3 else self.scope.arrays)[p.name] = (
                     p.kind, p.ndim, True, False, False)
                 # the inputs' 1-D arrays share one size, 2-D ones one shape (mostly),
                 # and 3-D ones are some of those shapes stacked (inputs.py)
-                self.shapes[p.name] = {1: ("n",), 2: ("r", "c"), 3: ("d", "r", "c")}[p.ndim]
+                self.shapes[p.name] = {1: ("n",), 2: ("r", "c")}.get(p.ndim) or \
+                    tuple(f"e{j}" for j in range(p.ndim - 3)) + ("d", "r", "c")
             else:
                 self.scope.scalars[p.name] = p.kind
         header_lines = []
@@ -2350,6 +2369,8 @@ def random_params(rng, prefix, allow_arrays=True):
         for k in range(rng.choice([0, 1, 1, 2, 2, 3])):
             roll = rng.random()
             ndim = 3 if roll < ARRAY_3D_RATE else 2 if roll < 0.25 + ARRAY_3D_RATE else 1
+            if ndim == 3 and rng.random() < HIGHER_RANK_RATE:
+                ndim = rng.choice(ARRAY_RANKS[3:])      # 4-D to 5-D (Kiln takes up to 8)
             if k and rng.random() < 0.5:
                 # same type as an earlier array: the inputs may alias them
                 first = next((p for p in params if p.ndim), None)

@@ -113,26 +113,29 @@ def make_recipe(seed, index, params, k):
             else:
                 base, index_ = fill(rng, p.kind, n + 3, edgy, dyadic), (slice(3, None),)
             transpose = False
-        elif p.ndim == 3:
-            # a stack of the 2-D shape (so it broadcasts with the 2-D arrays);
-            # its own generator keeps the 1-D/2-D draws as they were
+        elif p.ndim >= 3:
+            # a stack of the 2-D shape (so it broadcasts with the 2-D arrays),
+            # 4-D and 5-D ones with small leading axes; its own generator
+            # keeps the 1-D/2-D draws as they were
             extra = random.Random(f"{seed}:{index}:input:{k}:3d:{len(args)}")
             depth = extra.choice([2, 1, 3, 0, 2]) if k else 2
             rows, cols = common_shape if extra.random() < 0.75 else extra.choice(SHAPES)
             layout = extra.choice(["plain", "plain", "transposed", "strided", "reversed"]) \
                 if k else "plain"
+            leading = tuple(extra.choice([1, 2, 2, 3]) for _ in range(p.ndim - 3))
             transpose = layout == "transposed"
-            count = depth * rows * cols
+            shape = leading + (depth, rows, cols)
+            count = int(np.prod(shape))
             if transpose:
-                base = fill(rng, p.kind, count, edgy, dyadic).reshape(cols, rows, depth)
-                index_ = (slice(None),) * 3
+                base = fill(rng, p.kind, count, edgy, dyadic).reshape(shape[::-1])
+                index_ = (slice(None),) * p.ndim
             elif layout == "strided":
-                base = fill(rng, p.kind, 2 * count, edgy, dyadic).reshape(depth, rows, 2 * cols)
-                index_ = (slice(None), slice(None), slice(None, None, 2))
+                base = fill(rng, p.kind, 2 * count, edgy, dyadic).reshape(shape[:-1] + (2 * cols,))
+                index_ = (slice(None),) * (p.ndim - 1) + (slice(None, None, 2),)
             else:
-                base = fill(rng, p.kind, count, edgy, dyadic).reshape(depth, rows, cols)
+                base = fill(rng, p.kind, count, edgy, dyadic).reshape(shape)
                 index_ = ((slice(None, None, -1),) if layout == "reversed" else (slice(None),)) \
-                    + (slice(None),) * 2
+                    + (slice(None),) * (p.ndim - 1)
         else:
             rows, cols = common_shape if rng.random() < 0.75 else rng.choice(SHAPES)
             layout = rng.choice(["plain", "plain", "transposed", "strided", "reversed"]) if k \

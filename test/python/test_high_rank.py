@@ -4,7 +4,10 @@ import json
 import numpy as np
 import pytest
 
-from test_array_expressions import same
+from test_array_expressions import REASSOCIATED, same
+
+# Whole-array sums: SIMD partial sums against numpy's pairwise ones.
+REASSOCIATED.add("ellipses")
 
 
 @pytest.fixture(scope="module")
@@ -15,7 +18,7 @@ def mod(build_module):
 def test_everything_compiles(mod):
     record = json.load(open(mod.path("high_rank.kiln.json")))
     assert [f["name"] for f in record["functions"] if not f["compiled"]] == []
-    assert len(record["functions"]) == 6
+    assert len(record["functions"]) == 7
 
 
 def layouts(base):
@@ -70,3 +73,35 @@ def test_loops_5d(mod):
     a = np.arange(2 * 3 * 4 * 2 * 5).reshape(2, 3, 4, 2, 5)
     same(mod, "loops_5d", a)
     same(mod, "loops_5d", a[:, :, ::-1, :, ::2])
+
+
+def test_ellipses(mod):
+    rng = np.random.default_rng(55)
+    a = rng.standard_normal((2, 3, 1, 4, 2))
+    for x in layouts(a):
+        same(mod, "ellipses", x, 0.5)
+
+
+ELLIPSIS_ERRORS = """import kiln
+
+
+@kiln.export
+def two(a: kiln.f64[:, :]):
+    return a[..., ...]
+
+
+@kiln.export
+def too_many(a: kiln.f64[:, :]):
+    return a[0, ..., 1, 2]
+"""
+
+
+def test_ellipsis_errors(tmp_path):
+    from conftest import kiln_build
+    source = tmp_path / "ellipsis_errors.py"
+    source.write_text(ELLIPSIS_ERRORS)
+    result = kiln_build(str(source), tmp_path / "out", "--allow-empty")
+    assert "ellipsis_errors.py:6:12: warning: an index can only have a single ellipsis" \
+        in result.stderr, result.stderr
+    assert "ellipsis_errors.py:11:12: warning: too many indices for a 2-D array" \
+        in result.stderr, result.stderr

@@ -246,6 +246,8 @@ class SubsetChecker(ast.NodeVisitor):
         for part in parts:
             if self.context.is_new_axis(part):
                 continue
+            if isinstance(part, ast.Constant) and part.value is Ellipsis:
+                continue            # `a[..., 0]`: type inference expands it
             if isinstance(part, ast.Slice):
                 for bound in (part.lower, part.upper, part.step):
                     if bound is not None:

@@ -695,6 +695,8 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        if isinstance(target, ast.Subscript):
+            self.expand_ellipsis(target)
         self.array_consumers.add(stmt.value)
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             # `x[mask] += v`: numpy reads x[mask] (a new array), adds in place
@@ -735,6 +737,8 @@ class FunctionTyping(ShapeFunctionTyping):
 
     # ------------------------------------------------------------ names
     def assign(self, target, value: TypedValue, node):
+        if isinstance(target, ast.Subscript):
+            self.expand_ellipsis(target)
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             self.store_through_array_index(target, value, node)
             return
@@ -1793,7 +1797,38 @@ class FunctionTyping(ShapeFunctionTyping):
             return TypedValue(base.type, origins=base.origins)
         self.fail(node, f"attribute `{node.attr}` of an array is not supported yet")
 
+    def expand_ellipsis(self, node) -> None:
+        """`a[..., 0]` of an array variable: the `...` becomes as many full
+        slices as the axes it stands for, in the tree itself, so every later
+        stage (views, stores, code generation) sees `a[:, :, 0]`."""
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        dots = [p for p in parts if isinstance(p, ast.Constant) and p.value is Ellipsis]
+        if not dots:
+            return
+        if len(dots) > 1:
+            self.fail(node, "an index can only have a single ellipsis ('...')")
+        base = self.symbols.get(node.value.id) if isinstance(node.value, ast.Name) else None
+        if base is None or is_unknown(base.type):
+            self.fail(node, "`...` in an index is supported on array variables and parameters")
+        if not isinstance(base.type, kt.ArrayType):
+            self.fail(node, f"`{node.value.id}` is not an array")
+        consumed = sum(1 for p in parts if p is not dots[0] and not self.context.is_new_axis(p))
+        spread = base.type.ndim - consumed
+        if spread < 0:
+            self.fail(node, f"too many indices for a {base.type.ndim}-D array")
+        expanded = []
+        for part in parts:
+            if part is dots[0]:
+                expanded += [ast.copy_location(ast.Slice(), part) for _ in range(spread)]
+            else:
+                expanded.append(part)
+        if len(expanded) == 1:
+            node.slice = expanded[0]
+        else:
+            node.slice = ast.copy_location(ast.Tuple(elts=expanded, ctx=ast.Load()), node.slice)
+
     def expr_Subscript(self, node):
+        self.expand_ellipsis(node)
         value = node.value
         if isinstance(value, ast.Attribute) and value.attr == "shape":
             array = self.expression(value.value)

@@ -42,3 +42,12 @@ def loops_5d(a: kiln.i64[:, :, :, :, :]) -> int:
         for j in range(a.shape[4]):
             total += a[i, 0, a.shape[2] - 1, 0, j] * (i + 1)
     return total
+
+
+@kiln.export
+def ellipses(a: kiln.f64[:, :, :, :, :], v: float):
+    """`...` stands for as many full slices as the other parts leave."""
+    a[..., 0] = v
+    a[1:, ...] += 1.0
+    a[..., ::-1, 1:] *= 2.0
+    return a[..., 0].sum() + a[0, ..., 1].max() + a[..., None, :].sum(axis=-1).sum()

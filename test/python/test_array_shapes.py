@@ -106,6 +106,8 @@ def test_flips_rolls_tiles_repeats_diffs(mod, n):
     b = rng.integers(0, 2, n).astype(bool)
     same(mod, "differences", s, b)
     same(mod, "differences", s[::-1, ::-1], b[::-1])
+    if n:
+        same(mod, "diff_of_order_zero", s[0].astype(np.int32))
 
 
 @pytest.mark.parametrize("n", SIZES)

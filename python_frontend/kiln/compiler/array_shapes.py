@@ -190,6 +190,8 @@ class ArrayShapes:
             return self.repeat(operand, count, axis, typed, node)
         if name == "diff":
             order = 1 if bound["n"] is None else constant_int(bound["n"])
+            if order == 0:
+                return base         # numpy returns the array itself (the same memory)
             axis = normalized_axis(-1 if bound["axis"] is None else constant_int(bound["axis"]),
                                    typed.ndim)
             return self.diff(operand, order, axis, typed, node)

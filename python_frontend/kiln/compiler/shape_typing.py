@@ -178,6 +178,8 @@ class ShapeFunctionTyping:
             self.constant_axis(bound["axis"] or ast.Constant(-1), ndim, label)
             if axis is None:
                 self.fail(bound["axis"], f"{label}: axis must be an int written in the source")
+            if order == 0:
+                return base         # numpy returns the array itself (the same memory)
             return TypedValue(base.type, fresh=True)
         if name in ("tril", "triu"):
             if ndim != 2:

@@ -95,7 +95,7 @@ def tiles_and_repeats(x: kiln.f32[:, :], k: int):
 
 @kiln.export
 def differences(x: kiln.i16[:, :], b: kiln.b1[:]):
-    return np.diff(x), np.diff(x, axis=0), np.diff(x, 2), np.diff(x, n=0), np.diff(b)
+    return np.diff(x), np.diff(x, axis=0), np.diff(x, 2), np.diff(x, n=0).copy(), np.diff(b)
 
 
 @kiln.export
@@ -351,3 +351,12 @@ def one_pass_masked_updates(dx: kiln.f64[:, :], other: kiln.f64[:, :], L: int, s
     dx[dx > other] = dx[dx > other] // step
     dx[dx[::-1] > 0] -= 1.0                 # reads x elsewhere: not one pass
     other[np.abs(dx) < 1] = other[np.abs(dx) < 1] % step
+
+
+@kiln.export
+def diff_of_order_zero(x: kiln.i32[:]):
+    """np.diff(x, n=0) is x itself (numpy returns its argument): writing it
+    writes x (fuzz seed 61)."""
+    y = np.diff(x, n=0)
+    y[0] = 0
+    return np.diff(x * 2, n=0)

@@ -33,10 +33,11 @@ DEFAULT_COUNT = 200
 # Kiln computes the operation first, as numpy does). The generator makes the integer
 # dtypes kiln.u8 ... kiln.i16, kiln.b1 arrays, shifts and whole-array
 # expressions, and, at low weights, reductions, np.where/clip, shape and
-# creation functions, masks and int indices, tuples of arrays.
+# creation functions, masks and int indices, tuples of arrays, 3-D to 5-D
+# arrays in every layout (C, transposed, strided, reversed) and `...`.
 DEFAULT_AVOID = "B13"
-# Checked clean with the generator of branch fuzz-grow and main's compiler
-# of 2026-12-03 21:37 (cc6549e), 200 functions.
+# Checked clean with the generator and compiler of 2026-12-04 18:25, 200
+# functions, in the normal build and under the sanitize script's environment.
 DEFAULT_SEED = 1004
 
 

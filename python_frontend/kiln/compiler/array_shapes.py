@@ -1067,8 +1067,22 @@ class ArrayShapes:
         # is checked as it is read.
         checked_now = index.kind == "view"
         if checked_now:
-            self.for_each(self.index_sizes(index.value, node), lambda counters: self.position_in(
-                self.load_at(index.value, counters, node), size, 0, node), node)
+            def check():
+                self.for_each(self.index_sizes(index.value, node),
+                              lambda counters: self.position_in(
+                                  self.load_at(index.value, counters, node), size, 0, node),
+                              node)
+
+            if len(base.shape) == 1:
+                check()
+            else:
+                # numpy 1.24 checks no position when the result has no
+                # element (a deprecation warning, not an IndexError).
+                zero = self.constant(0, kt.i64, node)
+                rows = self.constant(1, kt.i64, node)
+                for extent in base.shape[1:]:
+                    rows = self.arith("muli", rows, extent, node)
+                self.when(self.cmpi("ne", rows, zero, node), check, node)
         return self.indexed(typed, shape, element, node, [base, index])
 
     # Operators a masked update computes in one pass: no error depends on

@@ -579,17 +579,17 @@ class ArrayExpressions:
         # result) it runs over the views with their axes reversed, so the
         # innermost loop walks memory in order.
         order = list(range(len(sizes)))[::-1]
-        in_order, backwards = self.builder.region(), self.builder.region()
-        with self.builder.at_end(in_order.block):
+
+        def in_order():
             tensor = self.emit_tensor(expr, sizes, {}, node)
             self.builder.materialize_in_destination(tensor, destination.ir, location)
-            self.builder.scf_yield([], location)
-        with self.builder.at_end(backwards.block):
+
+        def backwards():
             tensor = self.emit_tensor(expr, [sizes[k] for k in order], {}, node, order)
             self.builder.materialize_in_destination(
                 tensor, self.permuted_view(destination.ir, order, node), location)
-            self.builder.scf_yield([], location)
-        self.builder.scf_if(reverse, [], backwards, in_order, location)
+
+        self.branch_on(reverse, backwards, in_order, node)
 
     def copied_view(self, expr):
         """The view `expr` only copies (itself, or an operation that yields
@@ -803,14 +803,9 @@ class ArrayExpressions:
             order = list(range(len(sizes)))[::-1]
             reversed_views = {key: self.permuted_view(view, order, node)
                               for key, view in views.items()}
-            in_order, backwards = self.builder.region(), self.builder.region()
-            with self.builder.at_end(in_order.block):
-                self.builder.scf_yield([loop(0, initial, sizes, views).ir], location)
-            with self.builder.at_end(backwards.block):
-                self.builder.scf_yield([loop(0, initial, sizes[::-1], reversed_views).ir],
-                                       location)
-            [result] = self.builder.scf_if(reverse, [initial.ir.type], backwards, in_order,
-                                           location)
+            [result] = self.branch_on(
+                reverse, lambda: [loop(0, initial, sizes[::-1], reversed_views)],
+                lambda: [loop(0, initial, sizes, views)], node, [initial.ir.type])
             total = self.value_of(result, dtype)
         if name == "mean":
             count = self.constant(1, kt.i64, node)
@@ -978,14 +973,7 @@ class ArrayExpressions:
         if innermost is None:
             (along_axis if axis == rank - 1 else across_axis)()
             return
-        along_region, across_region = self.builder.region(), self.builder.region()
-        with self.builder.at_end(along_region.block):
-            along_axis()
-            self.builder.scf_yield([], location)
-        with self.builder.at_end(across_region.block):
-            across_axis()
-            self.builder.scf_yield([], location)
-        self.builder.scf_if(innermost, [], along_region, across_region, location)
+        self.branch_on(innermost, along_axis, across_axis, node)
 
     def permuted_view(self, view, order, node):
         """`view` (a memref value) with its axes in `order`: the same
@@ -997,6 +985,26 @@ class ArrayExpressions:
         return self.builder.reinterpret_cast(metadata[0], metadata[1],
                                              [sizes[k] for k in order],
                                              [strides[k] for k in order], location)
+
+    def stride_magnitude(self, stride, node):
+        """|stride| of an index value."""
+        location = self.loc(node)
+        zero = self.index_constant(0, node)
+        negative = self.builder.cmpi("slt", stride, zero, location)
+        return self.builder.select(negative, self.index_op("subi", zero, stride, node), stride,
+                                   location)
+
+    def branch_on(self, condition, then_emit, else_emit, node, result_types=()):
+        """scf.if on an i1: each emit function builds its branch and returns
+        the values it yields (None without results)."""
+        location = self.loc(node)
+        regions = []
+        for emit in (then_emit, else_emit):
+            region = self.builder.region()
+            with self.builder.at_end(region.block):
+                self.builder.scf_yield([v.ir for v in emit() or []], location)
+            regions.append(region)
+        return self.builder.scf_if(condition, list(result_types), *regions, location)
 
     def fortran_like(self, views, rank, node):
         """An i1 that holds when the first view (a memref value of `rank`
@@ -1011,13 +1019,7 @@ class ArrayExpressions:
         sizes, strides = metadata[2:2 + rank], metadata[2 + rank:]
         zero = self.index_constant(0, node)
         one = self.index_constant(1, node)
-
-        def magnitude(stride):
-            negative = self.builder.cmpi("slt", stride, zero, location)
-            return self.builder.select(negative, self.index_op("subi", zero, stride, node),
-                                       stride, location)
-
-        first, last = magnitude(strides[0]), magnitude(strides[rank - 1])
+        first, last = (self.stride_magnitude(strides[k], node) for k in (0, rank - 1))
         holds = self.builder.binary(
             "andi", self.builder.cmpi("ult", first, last, location),
             self.builder.cmpi("ne", first, zero, location), location)
@@ -1038,17 +1040,12 @@ class ArrayExpressions:
         strides = metadata[2 + rank:]
         zero = self.index_constant(0, node)
 
-        def magnitude(stride):
-            negative = self.builder.cmpi("slt", stride, zero, location)
-            return self.builder.select(negative, self.index_op("subi", zero, stride, node),
-                                       stride, location)
-
-        mine = magnitude(strides[axis])
+        mine = self.stride_magnitude(strides[axis], node)
         holds = None
         for k, stride in enumerate(strides):
             if k == axis:
                 continue
-            other = magnitude(stride)
+            other = self.stride_magnitude(stride, node)
             smaller = self.builder.binary("ori", self.builder.cmpi("ule", mine, other, location),
                                           self.builder.cmpi("eq", other, zero, location),
                                           location)

@@ -1087,8 +1087,7 @@ class ArrayShapes:
 
     # Operators a masked update computes in one pass: no error depends on
     # which elements the mask selects (`**` checks negative int exponents).
-    MASKED_UPDATE_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
-                               ast.FloorDiv: "//", ast.Mod: "%"}
+    MASKED_UPDATE_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 
     def simple_mask(self, mask_node) -> bool:
         """Whether a mask expression is elementwise over names and numbers
@@ -1111,8 +1110,8 @@ class ArrayShapes:
         the same when m[i] reads x only at i (or memory other than x's),
         which simple_mask and the views' origins guarantee. False (nothing
         emitted) when the statement is not of that form."""
-        symbol = self.MASKED_UPDATE_OPERATORS.get(type(op))
-        if symbol is None or not isinstance(target.value, ast.Name) or \
+        if not isinstance(op, self.MASKED_UPDATE_OPERATORS) or \
+                not isinstance(target.value, ast.Name) or \
                 not self.simple_mask(target.slice) or \
                 rules.calls_module_function([operand_node], self.module.functions):
             return False        # (numpy gathers x[m] before a helper could write x)

@@ -108,7 +108,9 @@ KNOWN_DEFECT_SWITCHES = {
     "B8": "float values stored into int32 arrays",
     "B10": "2-D element accesses whose two indices can both raise",
     "B11": "hypot",
-    "B13": "copysign (makes the sign of a NaN from np.* observable: glibc's, not numpy's; documented in language.md)",
+    "B13": "copysign (fixed by documentation: the sign of a NaN that np.* makes on a domain "
+           "error is glibc's, as docs/language.md says, and the oracle follows it; numpy's own "
+           "sign depends on the CPU)",
     "B14": "views of local allocations",
     "N1": "atan2/arctan2 of two constant operands (constant folding of atan2(0, 0) gives NaN)",
     "D1": "uint64 compared with (or min/max of) a negative Python int literal",

@@ -884,16 +884,14 @@ def array_ufunc(name, args):
 def libm_elementwise(name, values, kind, shape):
     """numpy's result of a transcendental ufunc, each element replaced by
     glibc's (the float32 functions for float32), as compiled code computes
-    it; a NaN stays numpy's (its sign: B13)."""
+    it, the sign of a domain error's NaN included (docs/language.md)."""
     function = getattr(_np, name)
     reference = _np.empty(shape, NUMPY_DTYPE[kind])
     reference[...] = function(*values)
     libm = libm_f32(LIBM_NAMES[name]) if kind == "f32" else libm_f64(LIBM_NAMES[name])
     operands = [_np.broadcast_to(v, shape) for v in values]
     for index in _np.ndindex(*shape):
-        r = libm(*(float(v[index]) for v in operands))
-        if not _math.isnan(r):
-            reference[index] = r
+        reference[index] = libm(*(float(v[index]) for v in operands))
     return reference
 
 
@@ -1157,16 +1155,19 @@ def _numpy_function(name):
         with _np.errstate(all="ignore"):
             r = float(getattr(_np, name)(*values))
         libm = LIBM_NAMES.get(name)
-        if libm and _math.isfinite(r):
+        if libm and not _math.isinf(r):
             # numpy's own SIMD float32/float64 kernels may differ from libm in
-            # the last bit; docs/language.md measures np.* against libm in
-            # double (rounded to float32 for float32). NaN/inf results (and
-            # the NaN's sign) stay numpy's.
+            # the last bit, and on AVX-512 (SVML) a domain error's NaN has
+            # the sign bit set where glibc's has not; docs/language.md
+            # documents np.* as glibc's in double (float32 functions for
+            # float32), NaN sign included. Infinite results stay numpy's.
             try:
                 if kind == "f32":
                     r = float(libm_f32(libm)(*(float(v) for v in values)))
                 elif libm == "hypot":
                     r = glibc_hypot(*(float(v) for v in values))
+                elif _math.isnan(r):
+                    r = float(libm_f64(libm)(*(float(v) for v in values)))
                 else:
                     r = getattr(_math, libm)(*(float(v) for v in values))
             except (ValueError, OverflowError):

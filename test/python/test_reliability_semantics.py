@@ -157,6 +157,24 @@ def test_nan_sign_survives_negation(mod):
                 same(mod, "add_negated", x, y)
 
 
+def test_nan_sign_of_numpy_domain_errors_is_glibcs(mod):
+    # numpy's own sign depends on the CPU (SVML on AVX-512 sets it, glibc
+    # does not); Kiln calls glibc everywhere, scalar, float32 and arrays.
+    import ctypes
+    import ctypes.util
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    for name, ctype in (("acos", ctypes.c_double), ("logf", ctypes.c_float),
+                        ("asin", ctypes.c_double)):
+        getattr(libm, name).restype = ctype
+        getattr(libm, name).argtypes = [ctype]
+    assert mod.native.sign_of_arccos(7.0) == math.copysign(1.0, libm.acos(7.0))
+    assert mod.native.sign_of_log32(np.float32(-1.0)) == math.copysign(1.0, libm.logf(-1.0))
+    glibc = math.copysign(1.0, libm.asin(2.0))
+    for n in (1, 7, 8, 9, 33):
+        signs = mod.native.signs_of_arcsin(np.full(n, 2.0))
+        assert (signs == glibc).all(), (n, signs)
+
+
 # ---- messages
 def test_exception_messages_match_cpython(mod):
     cases = [("true_divide", (1, 0)), ("float_divide", (1.0, 0.0)), ("floor_divide", (1, 0)),

@@ -211,6 +211,22 @@ def times_minus_one(x: float) -> float:
     return x * -1.0
 
 
+# The sign of a NaN that np.* makes on a domain error is glibc's (language.md)
+@kiln.export
+def sign_of_arccos(x: float) -> float:
+    return np.copysign(1.0, np.arccos(x))
+
+
+@kiln.export
+def sign_of_log32(x: kiln.f32) -> kiln.f32:
+    return np.copysign(kiln.f32(1.0), np.log(x))
+
+
+@kiln.export
+def signs_of_arcsin(x: kiln.f64[:]) -> kiln.f64[:]:
+    return np.copysign(1.0, np.arcsin(x))
+
+
 # ---- exception messages
 @kiln.export
 def true_divide(a: int, b: int) -> float:

@@ -280,9 +280,12 @@ def KilnIeeeExactness : Pass<"kiln-ieee-exactness", "::mlir::ModuleOp"> {
     - LLVM treats the sign of a NaN made by arithmetic as unspecified and
       folds `(-a) + b` into `b - a`, `x * -1.0` and `x / -1.0` into `-x`,
       `-0.0 - x` into `-x`, each of which flips a NaN's sign relative to x86
-      arithmetic in source order. An `llvm.arithmetic.fence` (which emits no
-      instruction) after a negation that feeds arithmetic, and on such
-      `-1.0` / `-0.0` operands, keeps the operations as written.
+      arithmetic in source order, and expands `frem x, C` for a power of two
+      `C` inline, where `inf % 1.0` gets a positive NaN and glibc's `fmod`
+      (CPython's `%` and `//`) the x86 default NaN. An
+      `llvm.arithmetic.fence` (which emits no instruction) after a negation
+      that feeds arithmetic, on such `-1.0` / `-0.0` operands and on every
+      divisor of `arith.remf`, keeps the operations as written.
 
     Runs after `kiln-vectorize` (which still sees `math.powf`) and before
     the lowering to LLVM.

@@ -57,3 +57,20 @@ func.func @float32_log1p(%x: f32) -> f32 {
   %l = func.call @log1pf(%e) : (f32) -> f32
   return %l : f32
 }
+
+// -----
+
+// The divisor of every remf is fenced: LLVM would expand `frem x, 1.0`
+// inline, and the NaN of `inf % 1.0` would lose the sign glibc's fmod gives.
+// CHECK-LABEL: func.func @float_remainder
+// CHECK: %[[ONE:.*]] = arith.constant 1.0
+// CHECK: %[[F1:.*]] = llvm.call_intrinsic "llvm.arithmetic.fence"(%[[ONE]])
+// CHECK: arith.remf %arg0, %[[F1]] : f64
+// CHECK: %[[F2:.*]] = llvm.call_intrinsic "llvm.arithmetic.fence"(%arg2)
+// CHECK: arith.remf %arg1, %[[F2]] : vector<8xf32>
+func.func @float_remainder(%x: f64, %v: vector<8xf32>, %w: vector<8xf32>) -> (f64, vector<8xf32>) {
+  %one = arith.constant 1.0 : f64
+  %r = arith.remf %x, %one : f64
+  %s = arith.remf %v, %w : vector<8xf32>
+  return %r, %s : f64, vector<8xf32>
+}

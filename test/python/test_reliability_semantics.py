@@ -157,6 +157,17 @@ def test_nan_sign_survives_negation(mod):
                 same(mod, "add_negated", x, y)
 
 
+def test_nan_sign_of_remainder_by_power_of_two(mod):
+    for x in (math.inf, -math.inf, math.nan, -math.nan, 3.5, -0.0):
+        same(mod, "sign_of_floordiv_by_one", x)
+        same(mod, "sign_of_mod_by_two32", np.float32(x))
+    for n in (1, 7, 8, 9, 33):
+        x = np.resize(np.array([math.inf, -math.inf, 3.0, -5.5]), n)
+        with np.errstate(all="ignore"):
+            expected = np.copysign(1.0, np.fmod(x, 2.0))
+        assert np.array_equal(mod.native.signs_of_fmod_by_two(x), expected), n
+
+
 def test_nan_sign_of_numpy_domain_errors_is_glibcs(mod):
     # numpy's own sign depends on the CPU (SVML on AVX-512 sets it, glibc
     # does not); Kiln calls glibc everywhere, scalar, float32 and arrays.

@@ -211,6 +211,23 @@ def times_minus_one(x: float) -> float:
     return x * -1.0
 
 
+# `inf // 1.0` and `inf % 2.0` are fmod's NaN (fuzzer seed 60349209, f96:
+# LLVM expanded a remainder by a power of two inline, with another sign)
+@kiln.export
+def sign_of_floordiv_by_one(x: float) -> float:
+    return math.copysign(1.0, x // 1.0)
+
+
+@kiln.export
+def sign_of_mod_by_two32(x: kiln.f32) -> float:
+    return math.copysign(1.0, x % kiln.f32(2.0))
+
+
+@kiln.export
+def signs_of_fmod_by_two(x: kiln.f64[:]) -> kiln.f64[:]:
+    return np.copysign(1.0, np.fmod(x, 2.0))
+
+
 # The sign of a NaN that np.* makes on a domain error is glibc's (language.md)
 @kiln.export
 def sign_of_arccos(x: float) -> float:

@@ -208,6 +208,37 @@ KILN_INLINE int kiln_as_bool(PyObject *object, bool *out, const char *function,
   return kiln_as_bool_general(object, out, function, parameter);
 }
 
+/* A complex parameter: a Python complex (numpy's complex128 is one), or
+   what complex() accepts without a string: an object with __complex__,
+   a float, an int. The parts go to *real and *imag. */
+KILN_GENERAL int kiln_as_complex(PyObject *object, double *real, double *imag,
+                                 const char *function, const char *parameter) {
+  if (PyComplex_Check(object)) {
+    Py_complex value = PyComplex_AsCComplex(object);
+    *real = value.real;
+    *imag = value.imag;
+    return 0;
+  }
+  if (PyUnicode_Check(object) || PyBytes_Check(object))
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "a complex", object);
+  Py_complex value = PyComplex_AsCComplex(object);
+  if (value.real == -1.0 && PyErr_Occurred()) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+      PyErr_Clear();
+      return kiln_argument_error(PyExc_TypeError, function, parameter, "a complex", object);
+    }
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
+                   function, parameter);
+    }
+    return -1;
+  }
+  *real = value.real;
+  *imag = value.imag;
+  return 0;
+}
+
 /* numpy arrays are read directly: the first fields of numpy's array and
    dtype objects are public, and the same in numpy 1.x and 2.x. This skips the
    buffer protocol's cost (tens of ns per array) on the common path. */

@@ -5,6 +5,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
@@ -54,7 +56,10 @@ void registerKilnDialects(DialectRegistry &registry) {
                   // Whole-array expressions (docs/architecture.md, "Array
                   // expressions"): linalg on tensors, bufferized in place.
                   linalg::LinalgDialect, tensor::TensorDialect,
-                  bufferization::BufferizationDialect>();
+                  bufferization::BufferizationDialect,
+                  // Complex scalars: the frontend builds complex.create/re/im
+                  // and computes on the parts (CPython's algorithms).
+                  complex::ComplexDialect>();
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
@@ -151,6 +156,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertComplexToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
@@ -181,6 +187,7 @@ void registerKilnPassesAndPipelines() {
            PassAllocatorFunction([] { return createConvertMathToLLVMPass(); }),
            PassAllocatorFunction([] { return createConvertMathToFuncs(); }),
            PassAllocatorFunction([] { return createConvertMathToLibmPass(); }),
+           PassAllocatorFunction([] { return createConvertComplexToLLVMPass(); }),
            PassAllocatorFunction(
                [] { return createArithToLLVMConversionPass(); }),
            PassAllocatorFunction([] { return createConvertIndexToLLVMPass(); }),

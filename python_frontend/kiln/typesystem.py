@@ -15,7 +15,7 @@ class ScalarType:
     """One row of the dtype table: every fact a stage needs about a dtype."""
     name: str          # Kiln's spelling: `kiln.<name>` ("f64", "u8", "bool", ...)
     mlir: str          # MLIR type in kernels (integers are signless: see `signed`)
-    kind: str          # "float", "int", "bool" (later "complex")
+    kind: str          # "float", "int", "bool", "complex"
     bits: int
     signed: bool       # picks the MLIR ops: divsi/divui, extsi/extui, sitofp/uitofp, ...
     c_type: str        # C type in the generated header
@@ -37,13 +37,14 @@ class ScalarType:
         try:
             import numpy
         except ImportError:
-            return {"float": float, "int": int, "bool": bool}[self.kind](value)
+            return {"float": float, "int": int, "bool": bool, "complex": complex}[self.kind](value)
         return getattr(numpy, self.numpy_name)(value)
 
     @property
     def display(self) -> str:
         """How error messages name the type: Python's names where they exist."""
-        return {"f64": "float", "i64": "int", "bool": "bool"}.get(self.name, f"kiln.{self.name}")
+        return {"f64": "float", "i64": "int", "bool": "bool", "c128": "complex"}.get(
+            self.name, f"kiln.{self.name}")
 
     @property
     def itemsize(self) -> int:
@@ -66,6 +67,10 @@ class ScalarType:
     @property
     def is_bool(self) -> bool:
         return self.kind == "bool"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.kind == "complex"
 
     @property
     def is_unsigned(self) -> bool:
@@ -131,14 +136,20 @@ u32 = ScalarType("u32", "i32", "int", 32, False, "uint32_t", ("I",), "uint32", "
 u16 = ScalarType("u16", "i16", "int", 16, False, "uint16_t", ("H",), "uint16", "H")
 u8 = ScalarType("u8", "i8", "int", 8, False, "uint8_t", ("B",), "uint8", "B")
 boolean = ScalarType("bool", "i1", "bool", 1, False, "bool", ("?",), "bool_", "?")
+# Python's complex: two float64 parts, C99's `double _Complex` (the same
+# registers as two doubles in the x86-64 C ABI). Scalars only so far: it is
+# not in DTYPES, the dtypes of arrays, until complex arrays exist.
+c128 = ScalarType("c128", "complex<f64>", "complex", 128, True, "double _Complex", ("Zd",),
+                  "complex128", "D")
 
 b1 = boolean
 DTYPES = (f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, boolean)
 # Python's own scalar types are the 64-bit ones.
-PYTHON_SCALARS = {"int": i64, "float": f64, "bool": boolean}
+PYTHON_SCALARS = {"int": i64, "float": f64, "bool": boolean, "complex": c128}
+SCALAR_DTYPES = DTYPES + (c128,)
 # `kiln.<name>`: every row by its name; `kiln.b1` is numpy's bool (arrays
 # of it are numpy bool arrays).
-KILN_SCALARS = {**{t.name: t for t in DTYPES if t is not boolean}, "b1": boolean}
+KILN_SCALARS = {**{t.name: t for t in SCALAR_DTYPES if t is not boolean}, "b1": boolean}
 ARRAY_DTYPES = DTYPES
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 

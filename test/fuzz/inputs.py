@@ -19,6 +19,10 @@ F64 = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-310, 5e-324, 1e308, -1e308, float("inf"),
        float("-inf"), float("nan"), 3.14, 2.0**63, -2.0**63, 9.3e18, 1e-20, 2.5, -2.5]
 F32 = [0.0, -0.0, 1.0, -1.0, 0.5, 3.4028234663852886e38, 1.401298464324817e-45, float("inf"),
        float("-inf"), float("nan"), 1.1754943508222875e-38, 2.5, 16777217.0]
+C128 = [complex(a, b) for a, b in [(0.0, 0.0), (-0.0, 1.0), (1.0, -0.0), (3.0, 4.0), (0.5, -2.5),
+                                      (1e308, 1e308), (float("inf"), 1.0), (1.0, float("nan")),
+                                      (float("-inf"), float("inf")), (-2.0, 0.0), (5e-324, 1e-310),
+                                      (2.0**63, -7.0)]]
 SIZES = [0, 1, 7, 8, 9, 100, 3, 16, 8, 9]
 SHAPES = [(0, 3), (1, 1), (3, 4), (7, 9), (10, 10), (4, 0), (2, 5)]
 NUMPY = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32,
@@ -45,6 +49,11 @@ PER_FUNCTION = 24
 def scalar(rng, kind, edgy):
     if kind == "bool":
         return rng.random() < 0.5
+    if kind == "c128":
+        if edgy and rng.random() < 0.6:
+            return rng.choice(C128)
+        return complex(round(rng.uniform(-10, 10), rng.choice([0, 1, 3, 17])),
+                       round(rng.uniform(-10, 10), rng.choice([0, 1, 3, 17])))
     pool = {"i64": I64, "i32": I32, "f64": F64, "f32": F32, **EDGES}[kind]
     if edgy and rng.random() < 0.6:
         return rng.choice(pool)
@@ -195,6 +204,8 @@ def slice_text(s):
 def to_literal(value):
     if isinstance(value, list):
         return "[" + ", ".join(to_literal(v) for v in value) + "]"
+    if isinstance(value, complex):
+        return f"complex({to_literal(value.real)}, {to_literal(value.imag)})"
     if isinstance(value, float):
         if value != value:
             return "float('nan')"

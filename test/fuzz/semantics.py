@@ -120,6 +120,8 @@ def fit(kind: str, value):
     """A Python number as a value of `kind` (ints wrap, floats round)."""
     if kind == "bool":
         return bool(value)
+    if kind == COMPLEX:
+        return complex(value)
     if kind in INT_KINDS:
         return wrap(int(value), BITS[kind], kind in UNSIGNED_KINDS)
     if kind == "f32":
@@ -165,6 +167,8 @@ def parts(x):
         return x.kind, None, x.v
     if isinstance(x, bool):
         return "bool", "bool", x
+    if isinstance(x, complex):
+        return COMPLEX, "complex", x
     if isinstance(x, int):
         return "i64", "int", x
     if isinstance(x, float):
@@ -258,6 +262,8 @@ def join_branches(then_value, else_value, taken):
     Kiln's order (then, else): two Python literals stay a Python number; a
     literal meets a typed value as NEP 50 says; an int literal beyond int32
     on the else side widens an int32 join to int64, like a variable."""
+    if is_complex(then_value) or is_complex(else_value):
+        return complex_result(python_number(taken), then_value, else_value)
     if not all(isinstance(v, (Num, bool, int, float)) for v in (then_value, else_value)):
         return taken
     then_kind, then_weak, _ = parts(then_value)
@@ -365,6 +371,8 @@ def binop(op, x, y):
         y = y.value
     if isinstance(x, Array) or isinstance(y, Array):
         return array_binop(op, x, y, constant)
+    if is_complex(x) or is_complex(y):
+        return complex_binop(op, x, y)
     kind, weak = common(x, y)
     if op == "**" and kind == "i32":
         kind = "i64"
@@ -454,6 +462,8 @@ def comparison_kind(x, y):
 
 
 def compare(op, x, y) -> bool:
+    if is_complex(x) or is_complex(y):
+        return complex_compare(op, x, y)
     kind, _ = comparison_kind(x, y)
     kx, wx, vx = parts(x)
     ky, wy, vy = parts(y)
@@ -490,6 +500,86 @@ for _name, _op in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", 
     setattr(Num, f"__{_name}__", (lambda op: lambda self, other: compare(op, self, other))(_op))
 
 
+# -------------------------------------------------------- complex scalars
+# Kiln's complex numbers are CPython's (docs/language.md "Complex numbers"):
+# the oracle computes them with Python's own complex arithmetic, on the
+# operands' values converted as Kiln converts them (a typed int or float
+# operand becomes a Python number; a weak Python complex stays one). A
+# Num of kind COMPLEX is a typed complex (a parameter, or a result with a
+# typed operand); a Python complex is weak, as NEP 50 says.
+COMPLEX = "c128"
+
+
+def is_complex(x) -> bool:
+    return isinstance(x, complex) or (isinstance(x, Num) and x.kind == COMPLEX)
+
+
+def python_number(x):
+    """The Python number CPython's complex arithmetic sees for operand x."""
+    if not isinstance(x, Num):
+        return x
+    if x.kind == COMPLEX:
+        return complex(x.v)
+    if x.kind == "bool":
+        return bool(x.v)
+    return float(x.v) if x.kind in FLOAT_KINDS else int(x.v)
+
+
+def complex_result(value, *operands):
+    """A Python complex when every operand was a Python number, else typed."""
+    if any(isinstance(o, Num) for o in operands):
+        return Num(COMPLEX, complex(value))
+    return complex(value)
+
+
+def complex_binop(op, x, y):
+    if op not in ("+", "-", "*", "/", "**"):
+        raise TypeError(f"operator {op} on complex numbers (the generator never does)")
+    a, b = python_number(x), python_number(y)
+    r = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+         "**": operator.pow}[op](a, b)
+    return complex_result(r, x, y)
+
+
+def complex_compare(op, x, y):
+    if op not in ("==", "!="):
+        raise TypeError("complex numbers are not ordered (the generator never does)")
+    a, b = python_number(x), python_number(y)
+    r = (a == b) if op == "==" else (a != b)
+    return Num("bool", r) if isinstance(x, Num) or isinstance(y, Num) else r
+
+
+def _complex_aware(name):
+    """np.abs/conj/real/imag: complex scalars as Kiln computes them (np.abs
+    is glibc's hypot of the parts, never raising); the rest as before."""
+    def call(*args):
+        if len(args) == 1 and is_complex(args[0]):
+            z = python_number(args[0])
+            if name in ("abs", "absolute"):
+                return Num("f64", glibc_hypot(z.real, z.imag))
+            if name in ("conj", "conjugate"):
+                return Num(COMPLEX, z.conjugate())
+            part = z.real if name == "real" else z.imag
+            return part if not isinstance(args[0], Num) else Num("f64", part)
+        from .numpy_functions import FUNCTIONS
+        return FUNCTIONS[name](*args) if name in FUNCTIONS else _numpy_function(name)(*args)
+    return call
+
+
+def _complex_part(name):
+    def get(self):
+        if self.kind != COMPLEX:
+            raise TypeError(f".{name} of a {self.kind} (the generator never does)")
+        return Num("f64", getattr(self.v, name))
+    return property(get)
+
+
+def _conjugate(self):
+    if self.kind != COMPLEX:
+        raise TypeError(".conjugate() of a real number (the generator never does)")
+    return Num(COMPLEX, self.v.conjugate())
+
+
 def _neg(self):
     kind = "i64" if self.kind == "bool" else self.kind
     return Num(kind, fit(kind, -self.v))
@@ -506,6 +596,9 @@ def _invert(self):
     return Num(kind, fit(kind, ~int(self.v)))
 
 
+Num.real = _complex_part("real")
+Num.imag = _complex_part("imag")
+Num.conjugate = _conjugate
 Num.__neg__ = _neg
 Num.__pos__ = _pos
 Num.__invert__ = _invert
@@ -954,6 +1047,10 @@ def k_range(*args):
 
 
 def k_abs(x):
+    if is_complex(x):
+        # CPython's abs: OverflowError("absolute value too large")
+        magnitude = abs(python_number(x))
+        return magnitude if not isinstance(x, Num) else Num("f64", magnitude)
     kind, weak, v = parts(x)
     if kind == "bool":
         kind, weak = "i64", ("int" if weak else None)
@@ -1029,8 +1126,15 @@ def k_round(x, *nd):
     return Num("i64", int(v))
 
 
+def k_complex(*args):
+    """complex(re[, im]) of real numbers: CPython's parts as given; a Python
+    complex (weak) when every argument is a Python number."""
+    return complex_result(complex(*(python_number(a) for a in args)), *args)
+
+
 BUILTINS = {"len": k_len, "range": k_range, "abs": k_abs, "min": k_min, "max": k_max,
-            "float": k_float, "int": k_int, "bool": k_bool, "round": k_round}
+            "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
+            "complex": k_complex}
 
 
 # ---------------------------------------------------------------- math stand-in
@@ -1074,6 +1178,8 @@ class NumpyStandIn:
             return _allocator(name)
         if name == "newaxis":
             return None
+        if name in ("abs", "absolute", "conj", "conjugate", "real", "imag"):
+            return _complex_aware(name)
         from .numpy_functions import FUNCTIONS   # reductions, shapes, creation, ...
         if name in FUNCTIONS:
             return FUNCTIONS[name]
@@ -1270,6 +1376,7 @@ def kind_of_annotation(node_text: str):
     """'float' -> 'f64', 'kiln.i32' -> 'i32', 'kiln.f64[:]' -> None (array)."""
     text = node_text.replace(" ", "")
     table = {"int": "i64", "float": "f64", "bool": "bool", "kiln.b1": "bool",
+             "complex": COMPLEX, "kiln.c128": COMPLEX,
              **{f"kiln.{k}": k for k in KINDS if k != "bool"}}
     return table.get(text)
 

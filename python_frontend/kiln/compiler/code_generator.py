@@ -32,12 +32,14 @@ from . import ir_builder as ir
 from . import typing_rules as rules
 from .array_expressions import ArrayExpressions
 from .array_shapes import ArrayShapes
+from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
 from .source import deepest_statement
 from .subset import SUPPORTED_BINOPS
 from .type_inference import (  # noqa: F401 - Parameter stays importable from here
     known_literals,
-    Parameter, assigned_names, contains_return, infer_module, loop_exits)
+    Parameter, assigned_names, complex_power_exponent, contains_return, infer_module,
+    loop_exits)
 from .typing_rules import INT64_MIN
 
 
@@ -95,6 +97,8 @@ def mlir_type(type_) -> ir.Type:
             found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)
         elif type_.is_bool:
             found = ir.i1
+        elif type_.is_complex:
+            found = ir.complex_type(ir.float_type(type_.bits // 2))
         elif type_.is_int:
             found = ir.integer_type(type_.bits)
         else:
@@ -152,7 +156,7 @@ class ExitMode:
         return self
 
 
-class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
+class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, ComplexNumbers):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`)."""
 
@@ -309,6 +313,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             value = int(python_value)
             return Value(self.builder.integer_constant(value, mlir_type(type_), location), type_,
                          weak=weak, constant=value, nonneg=value >= 0)
+        if type_.is_complex:
+            return self.complex_constant(python_value, node, weak=weak)
         value = float(python_value) if type_ != kt.f32 else rules.round_to_f32(python_value)
         return Value(self.builder.float_constant(value, mlir_type(type_), location), type_,
                      weak=weak, constant=value)
@@ -342,6 +348,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
                 return self.constant(folded, target, node)
         if target.is_bool:
             return self.truthy(value, node)
+        if target.is_complex:
+            return self.complex_from_real(value, node)
         if source.is_bool:
             opname = "extui" if target.is_int else "uitofp"
             return self.cast(opname, value, target, node)
@@ -414,6 +422,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             return value
         if value.constant is not None:
             return self.constant(bool(value.constant), kt.boolean, node)
+        if scalar.is_complex:
+            return self.complex_truthy(value, node)
         return Value(self.builder.kiln_truthy(value.ir, self.loc(node)), kt.boolean)
 
     # --------------------------------------------------------------- checks
@@ -1142,7 +1152,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         # zero" once a float is involved.
         integer_true_division = symbol == "/" and not (
             left.type.is_float or right.type.is_float)
-        result = self.arithmetic(symbol, a, b, common, node, integer_true_division)
+        if common.is_complex:
+            result = self.complex_arithmetic(symbol, a, b, node,
+                                             complex_power_exponent(right))
+        else:
+            result = self.arithmetic(symbol, a, b, common, node, integer_true_division)
         result.weak = weak
         return result
 
@@ -1212,6 +1226,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         operand = self.convert(operand, scalar, node)
         if isinstance(node.op, ast.UAdd):
             result = operand
+        elif isinstance(node.op, ast.USub) and scalar.is_complex:
+            result = self.complex_negate(operand, node)
         elif isinstance(node.op, ast.USub):
             if scalar.is_int:
                 zero = self.constant(0, scalar, node)
@@ -1281,6 +1297,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
     def compare(self, op, left: Value, right: Value, node) -> Value:
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
+        if common.is_complex:
+            equal = self.complex_equal(left, right, node)
+            return equal if isinstance(op, ast.Eq) else self.negate(equal, node)
         if common.is_float and isinstance(left.type, kt.ScalarType) and isinstance(
                 right.type, kt.ScalarType):
             if self.needs_exact_compare(left) and right.type.is_float:
@@ -1423,6 +1442,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, self.expression(func.value), node)
+        if isinstance(func, ast.Attribute) and func.attr == "conjugate":
+            z = self.expression(func.value)
+            conjugate = self.complex_conjugate(z, node)
+            conjugate.weak = z.weak
+            return conjugate
         if isinstance(func, ast.Attribute):         # `x.sum(axis=1)`
             return self.reduce(func.attr, self.expression(func.value), node, node.args,
                                node.keywords)
@@ -1631,6 +1655,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
         typed = self.typed_value(node)
         if typed.constant is not None:          # abs of a Python literal: folded
             return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+        if args[0].type.is_complex:
+            magnitude = self.complex_abs(args[0], node)
+            magnitude.weak = "float" if args[0].weak else None
+            return magnitude
         value = self.convert(args[0], rules.abs_type(args[0].type), node)
         if value.type.is_unsigned:
             return value       # numpy: the absolute value of an unsigned int is itself
@@ -1702,6 +1730,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes):
             typed = self.typed_value(node)
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
+        if node.attr in ("real", "imag"):           # of a complex scalar
+            part = self.complex_part(base, node.attr, node)
+            part.weak = "float" if base.weak else None
+            return part
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)
         if node.attr == "shape":

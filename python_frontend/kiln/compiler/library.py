@@ -199,6 +199,8 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
+        if any(isinstance(a.type, kt.ScalarType) and a.type.is_complex for a in args):
+            return self.numpy_complex_call(name, args[0], node)
         if name == "dot":
             return self.dot(args, node)                    # ArrayExpressions
         if any(isinstance(a.type, kt.ArrayType) for a in args):
@@ -307,6 +309,27 @@ class LibraryCalls:
         return converted
 
     # ------------------------------------------------------------- builtins
+    def builtin_complex(self, args, node):
+        weak = "complex" if all(arg.weak for arg in args) else None
+        if len(args) == 1 and args[0].type.is_complex:
+            return dataclasses.replace(args[0], weak=weak)
+        real = self.convert(args[0], kt.f64, node)
+        imag = self.convert(args[1], kt.f64, node) if len(args) == 2 else \
+            self.constant(0.0, kt.f64, node)
+        made = self.make_complex(real, imag, node)
+        made.weak = weak
+        return made
+
+    def numpy_complex_call(self, name, z, node):
+        """np.conj / np.real / np.imag / np.abs of a complex scalar."""
+        if name in ("conj", "conjugate"):
+            return self.complex_conjugate(z, node)
+        if name in ("real", "imag"):
+            part = self.complex_part(z, name, node)
+            part.weak = "float" if z.weak else None
+            return part
+        return self.complex_abs(z, node, python=False)
+
     def builtin_round(self, args, node):
         value = args[0]
         if not value.type.is_float:

@@ -101,6 +101,8 @@ class ModuleContext:
                 or (isinstance(node.value, ast.Attribute) and node.value.attr == "Tuple")):
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             elements = tuple(self.resolve_annotation(p) for p in parts)
+            if any(isinstance(e, kt.ScalarType) and e.is_complex for e in elements):
+                raise self.error(node, "complex numbers in tuples are not supported yet")
             if not all(isinstance(e, kt.ScalarType) for e in elements) or len(elements) < 2:
                 raise self.error(node, "tuple annotations need two or more scalar types, e.g. "
                                        "tuple[float, int]")
@@ -115,8 +117,11 @@ class ModuleContext:
                     raise self.error(node, f"arrays of more than {rules.MAX_ARRAY_NDIM} "
                                            "dimensions are not supported")
                 return kt.ArrayType(dtype, len(dims))
+            if isinstance(dtype, kt.ScalarType) and dtype.is_complex:
+                raise self.error(node, "arrays of complex numbers are not supported yet "
+                                       "(complex scalars are)")
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
-                               "float, bool, kiln.f64/f32/i64/i32 or kiln.<dtype>[:] arrays")
+                               "float, bool, complex, kiln.f64/f32/i64/i32 or kiln.<dtype>[:] arrays")
 
     def export_options(self, func: ast.FunctionDef):
         """The options of the @kiln.export decorator, or None if not exported."""

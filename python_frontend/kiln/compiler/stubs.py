@@ -153,7 +153,7 @@ def annotation_text(type_) -> str:
         return f"numpy.typing.NDArray[numpy.{type_.dtype.numpy_name}]"
     if isinstance(type_, kt.TupleType):
         return "tuple[" + ", ".join(annotation_text(e) for e in type_.elements) + "]"
-    return {"float": "float", "int": "int", "bool": "bool"}[type_.kind]
+    return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 
 def _array_of(type_) -> str:

@@ -18,7 +18,8 @@ SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
 UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!="}
-BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round"}
+BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
+                 "complex"}
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS)}
@@ -104,7 +105,7 @@ class SubsetChecker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Constant(self, node):
-        if not isinstance(node.value, (bool, int, float, str)) and node.value is not None:
+        if not isinstance(node.value, (bool, int, float, complex, str)) and node.value is not None:
             self.report(node, f"constant of type {type(node.value).__name__} is not supported")
 
     def visit_Expr(self, node):
@@ -223,7 +224,7 @@ class SubsetChecker(ast.NodeVisitor):
         self.visit(node)
 
     def visit_Attribute(self, node):
-        if node.attr in ("shape", "ndim", "size", "T", "dtype") and \
+        if node.attr in ("shape", "ndim", "size", "T", "dtype", "real", "imag") and \
                 self.context.qualified_name(node) is None:
             self.visit(node.value)      # an array's: typing checks the base
             return

@@ -221,6 +221,27 @@ class ExitFrame:
         return ExitFrame("function", in_branch=True) if self.kind == "function" else self
 
 
+def complex_power_exponent(value) -> int | None:
+    """The exponent of `z ** n` that complex scalars support: a constant
+    with an integer value from -100 to 100, which CPython computes by
+    repeated multiplication (c_powi); None for any other exponent."""
+    constant = value.constant
+    if constant is None or isinstance(constant, bool):
+        return None
+    if isinstance(constant, complex):
+        if constant.imag != 0:
+            return None
+        constant = constant.real
+    if isinstance(constant, float) and not (constant.is_integer() and abs(constant) <= 100):
+        return None
+    return int(constant) if -100 <= constant <= 100 else None
+
+
+def _real_number(type_) -> bool:
+    """An int or float type (an element type of @kiln.vectorize's arrays)."""
+    return _scalar(type_) and not type_.is_bool and not type_.is_complex
+
+
 def _scalar(type_) -> bool:
     return isinstance(type_, kt.ScalarType)
 
@@ -1017,6 +1038,8 @@ class FunctionTyping(ShapeFunctionTyping):
             value = bool(value)
         elif type_.is_int:
             value = int(value)
+        elif type_.is_complex:
+            value = complex(value)
         else:
             value = float(value) if type_ != kt.f32 else rules.round_to_f32(value)
         return TypedValue(type_, weak=weak, constant=value)
@@ -1036,6 +1059,8 @@ class FunctionTyping(ShapeFunctionTyping):
             return self.literal(value, kt.i64, weak="int")
         if isinstance(value, float):
             return self.literal(value, kt.f64, weak="float")
+        if isinstance(value, complex):
+            return self.literal(value, kt.c128, weak="complex")
         self.fail(node, f"constant {value!r} is not supported here")
 
     def expr_Name(self, node):
@@ -1132,6 +1157,9 @@ class FunctionTyping(ShapeFunctionTyping):
         common, weak, message = rules.arithmetic_type(symbol, common, weak)
         if message:
             self.fail(node, message)
+        if common.is_complex and symbol == "**" and complex_power_exponent(right) is None:
+            self.fail(node, "`**` of complex numbers is supported with a constant integer "
+                            "exponent from -100 to 100 (`z ** 2`, `z ** -1`)")
         self.convert(left, common, node)
         divisor = self.convert(right, common, node)
         # Python's //, % and ** raise (zero divisors, negative powers).
@@ -1160,7 +1188,7 @@ class FunctionTyping(ShapeFunctionTyping):
         weak = rules.unary_weak(operand.weak)
         scalar = rules.negation_type(operand.type)
         constant = operand.constant
-        if isinstance(node.op, ast.Invert) and scalar.is_float:
+        if isinstance(node.op, ast.Invert) and (scalar.is_float or scalar.is_complex):
             self.fail(node, "operator `~` needs an int operand")
         if isinstance(node.op, ast.UAdd) and not operand.type.is_bool:
             return operand
@@ -1191,6 +1219,10 @@ class FunctionTyping(ShapeFunctionTyping):
         if common is None:
             self.fail(node, "chained comparisons of arrays are not supported; combine them "
                             "with & (`(a < b) & (b < c)`)")
+        if common.is_complex and not all(isinstance(op, (ast.Eq, ast.NotEq))
+                                         for op in getattr(node, "ops", ())):
+            self.fail(node, "complex numbers are not ordered: only == and != compare them "
+                            "(CPython raises TypeError)")
         self.convert(left, common, node)
         self.convert(right, common, node)
         return TypedValue(kt.boolean)
@@ -1541,6 +1573,44 @@ class FunctionTyping(ShapeFunctionTyping):
         if not _scalar(value.type):
             self.fail(node, f"{what} needs a number, not an array")
 
+    def refuse_complex(self, args, node, label, why) -> None:
+        if any(_scalar(a.type) and a.type.is_complex for a in args):
+            self.fail(node, f"{label} does not take complex numbers ({why})")
+
+    def builtin_complex(self, args, node):
+        """`complex(re)`, `complex(re, im)` of real numbers: CPython puts
+        them in the parts as they are (no arithmetic)."""
+        if not 1 <= len(args) <= 2:
+            self.fail(node, "complex() takes one or two numbers")
+        for arg in args:
+            self.expect_scalar(arg, node, "complex()")
+        self.refuse_complex(args[1:], node, "complex()'s second argument",
+                            "give complex(re, im) two real numbers")
+        # A Python complex: weak (NEP 50) when made of Python numbers only,
+        # as float() of a Python number is.
+        weak = "complex" if all(arg.weak for arg in args) else None
+        if len(args) == 1 and args[0].type.is_complex:
+            return TypedValue(kt.c128, weak=weak)
+        for arg in args:
+            self.convert(arg, kt.f64, node)
+        return TypedValue(kt.c128, weak=weak)
+
+    def numpy_complex_call(self, name, args, node):
+        """np.f of a complex scalar: the functions that have one meaning
+        for complex numbers; the rest are refused with the reason."""
+        label = f"np.{name}"
+        if name in ("conj", "conjugate"):
+            self.arity(args, 1, node, label)
+            return TypedValue(kt.c128)
+        if name in ("real", "imag"):
+            self.arity(args, 1, node, label)
+            # np.real(1j) is z.real: a Python float for a Python complex
+            return TypedValue(kt.f64, weak="float" if args[0].weak else None)
+        if name in ("abs", "absolute"):
+            self.arity(args, 1, node, label)
+            return TypedValue(kt.f64)       # numpy's: inf on overflow, no exception
+        self.fail(node, f"{label} of complex numbers is not supported yet")
+
     def arity(self, args, count, node, label) -> None:
         if len(args) != count:
             self.fail(node, f"{label}() takes {count} argument{'s' if count > 1 else ''}")
@@ -1563,6 +1633,9 @@ class FunctionTyping(ShapeFunctionTyping):
         if value.type.is_bool:
             value = self.convert(value, kt.i64, node)
         result_type = rules.abs_type(value.type)
+        if value.type.is_complex:
+            self.raises = True      # CPython: OverflowError("absolute value too large")
+            return TypedValue(result_type, weak="float" if value.weak else None)
         if value.weak and value.constant is not None and (
                 isinstance(value.constant, float) or value.constant != rules.INT64_MIN):
             # `abs(2**62)` of a Python literal is a Python number, folded
@@ -1581,6 +1654,7 @@ class FunctionTyping(ShapeFunctionTyping):
             self.fail(node, f"{name}() of a sequence is not supported; pass two or more numbers")
         result = args[0]
         self.scalar_operands(result)
+        self.refuse_complex(args, node, f"{name}()", "complex numbers are not ordered")
         for candidate in args[1:]:
             self.expect_scalar(candidate, node, f"{name}()")
             typed = self.operand_types(result, candidate)
@@ -1609,6 +1683,7 @@ class FunctionTyping(ShapeFunctionTyping):
         if len(args) != 1:
             self.fail(node, "float() takes one number")
         self.expect_scalar(args[0], node, "float()")
+        self.refuse_complex(args, node, "float()", "CPython raises TypeError; take `.real`")
         weak = self.python_number_conversion(args[0], float, kt.f64, "float", node)
         if weak is not None:
             return weak
@@ -1619,6 +1694,7 @@ class FunctionTyping(ShapeFunctionTyping):
         if len(args) != 1:
             self.fail(node, "int() takes one number")
         self.expect_scalar(args[0], node, "int()")
+        self.refuse_complex(args, node, "int()", "CPython raises TypeError; take `.real`")
         weak = self.python_number_conversion(args[0], int, kt.i64, "int", node)
         if weak is not None:
             return weak
@@ -1652,6 +1728,7 @@ class FunctionTyping(ShapeFunctionTyping):
             self.fail(node, "round() with ndigits is not supported yet")
         value = args[0]
         self.expect_scalar(value, node, "round()")
+        self.refuse_complex(args, node, "round()", "CPython raises TypeError")
         if not value.type.is_float:
             return self.convert(value, kt.i64, node)
         self.raises = True      # int() of NaN or infinity
@@ -1676,6 +1753,8 @@ class FunctionTyping(ShapeFunctionTyping):
         """`math.f`: computed in double precision; CPython's domain and
         range errors make most of them raise."""
         label = f"math.{name}"
+        self.refuse_complex(args, node, label, "CPython raises TypeError; cmath is not "
+                                               "supported yet")
         if name in rules.MATH_UNARY_RAISES:
             if name == "log" and len(args) == 2:
                 for arg in args:
@@ -1715,6 +1794,8 @@ class FunctionTyping(ShapeFunctionTyping):
     def numpy_call(self, name, args, node):
         """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
         label = f"np.{name}"
+        if any(_scalar(a.type) and a.type.is_complex for a in args):
+            return self.numpy_complex_call(name, args, node)
         if name in rules.NUMPY_REDUCTIONS:
             return self.reduction(name, args, node)
         if name == "dot":
@@ -1785,6 +1866,9 @@ class FunctionTyping(ShapeFunctionTyping):
         self.absorb(base)
         if node.attr == "T" and base.fresh:
             base = self.new_array(base, node)
+        if _scalar(base.type) and base.type.is_complex and node.attr in ("real", "imag"):
+            # a Python complex's parts are Python floats (weak under NEP 50)
+            return TypedValue(kt.f64, weak="float" if base.weak else None)
         if not isinstance(base.type, kt.ArrayType):
             self.fail(node, f"attribute `{node.attr}` of a {display(base.type)} is not supported")
         if node.attr == "ndim":
@@ -1894,6 +1978,9 @@ class FunctionTyping(ShapeFunctionTyping):
         return value.type, value.weak
 
     def array_result(self, dtype, operands, node) -> TypedValue:
+        if dtype.is_complex:
+            self.fail(node, "arrays of complex numbers are not supported yet (complex "
+                            "scalars are)")
         arrays = [v for v in operands if isinstance(v.type, kt.ArrayType)]
         if len(arrays) > 1:
             self.raises = True      # shapes that do not broadcast: ValueError
@@ -1985,7 +2072,11 @@ class FunctionTyping(ShapeFunctionTyping):
         self.array_consumers.add(func.value)
         base = self.expression(func.value)
         self.absorb(base)
-        if not isinstance(base.type, kt.ArrayType):
+        if func.attr == "conjugate" and _scalar(base.type) and base.type.is_complex:
+            if node.args or node.keywords:
+                self.fail(node, "`.conjugate()` takes no argument")
+            return TypedValue(kt.c128, weak=base.weak)
+        if not isinstance(base.type, kt.ArrayType) or func.attr == "conjugate":
             self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
         if func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, base, node)
@@ -2276,11 +2367,14 @@ def infer_module(context, functions=None) -> ModuleTypes:
         if not typed.ok:
             failures[func.name] = typed.error()
         elif typed.exported and typed.options.get("elementwise") and not (
-                all(_scalar(p.type) and not p.type.is_bool for p in typed.params)
-                and _scalar(typed.return_type) and not typed.return_type.is_bool):
+                all(_real_number(p.type) for p in typed.params)
+                and _real_number(typed.return_type)):
+            complex_ = any(_scalar(t) and t.is_complex
+                           for t in [p.type for p in typed.params] + [typed.return_type])
             failures[func.name] = KilnCompileError(context.diagnostic(
                 func, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
-                      "a number result", func.name))
+                      "a number result" + (" (complex arrays are not supported yet)"
+                                           if complex_ else ""), func.name))
     return ModuleTypes(functions=dict(typing.results), failures=failures,
                        constants=typing.constants,
                        hit_recursion_limit=typing.hit_recursion_limit)

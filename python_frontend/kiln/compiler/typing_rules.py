@@ -81,6 +81,8 @@ def promote(a: kt.ScalarType, b: kt.ScalarType) -> kt.ScalarType:
     """
     if a == b:
         return a
+    if a.is_complex or b.is_complex:
+        return kt.c128     # the only complex type so far
     if a.is_bool:
         return b
     if b.is_bool:
@@ -107,6 +109,8 @@ def weak_promote(typed: kt.ScalarType, literal_kind: str) -> kt.ScalarType:
     literal adapts to the typed operand unless it is a float meeting an int,
     or an int meeting a bool; whether an int literal fits the dtype is
     `literal_fits`'s business, an OverflowError when it does not)."""
+    if literal_kind == "complex" or typed.is_complex:
+        return kt.c128
     if literal_kind == "float" and not typed.is_float:
         return kt.f64
     if literal_kind == "int" and typed.is_bool:
@@ -116,7 +120,7 @@ def weak_promote(typed: kt.ScalarType, literal_kind: str) -> kt.ScalarType:
 
 def default_for_kind(kind: str) -> kt.ScalarType:
     """The type a Python literal of this kind has on its own."""
-    return {"int": kt.i64, "float": kt.f64, "bool": kt.boolean}[kind]
+    return {"int": kt.i64, "float": kt.f64, "bool": kt.boolean, "complex": kt.c128}[kind]
 
 
 def literal_fits(value, scalar) -> bool:
@@ -150,9 +154,11 @@ def python_int_min_max(name: str, a, b):
 
 
 def literal_kind(value) -> str:
-    """"bool", "int" or "float": the NEP 50 kind of a Python number."""
+    """"bool", "int", "float" or "complex": the NEP 50 kind of a Python number."""
     if isinstance(value, bool):
         return "bool"
+    if isinstance(value, complex):
+        return "complex"
     return "int" if isinstance(value, int) else "float"
 
 
@@ -175,7 +181,8 @@ def operand_types(a_type, a_weak, b_type, b_weak):
     if isinstance(a_type, kt.ArrayType) or isinstance(b_type, kt.ArrayType):
         return None
     if a_weak and b_weak:
-        kind = "float" if "float" in (a_weak, b_weak) else (
+        kind = "complex" if "complex" in (a_weak, b_weak) else \
+            "float" if "float" in (a_weak, b_weak) else (
             "int" if "int" in (a_weak, b_weak) else "bool")
         return default_for_kind(kind), kind
     if a_weak:
@@ -236,6 +243,13 @@ def arithmetic_type(symbol: str, common: kt.ScalarType, weak):
     once the operands' common type is known."""
     if symbol == "**" and common == kt.i32:
         common = kt.i64     # numpy: int32 ** int32 computes in int64 here
+    if common.is_complex:
+        if symbol in ("//", "%"):
+            return common, weak, f"operator `{symbol}` is not defined for complex numbers " \
+                                 "(CPython raises TypeError)"
+        if symbol not in ("+", "-", "*", "/", "**"):
+            return common, weak, f"operator `{symbol}` needs int or bool operands"
+        return common, weak, None
     if symbol == "/":
         common = common if common.is_float else kt.f64
         weak = "float" if weak else None
@@ -298,7 +312,8 @@ def declared_assignment_error(name, declared, value_type):
     """The error of assigning `value_type` to a variable declared
     `declared` (a parameter or `x: T = ...`), or None."""
     if isinstance(declared, kt.ScalarType) and isinstance(value_type, kt.ScalarType) and (
-            (value_type.is_float and not declared.is_float)
+            (value_type.is_complex and not declared.is_complex)
+            or (value_type.is_float and not declared.is_float and not declared.is_complex)
             or (declared.is_bool and not value_type.is_bool)):
         return f"variable `{name}` is declared {declared.display} but is assigned a " \
                f"{value_type.display}"
@@ -316,6 +331,10 @@ def conversion_error(source, target, explicit, constant=None):
         return None
     if isinstance(source, kt.ArrayType) or isinstance(target, kt.ArrayType):
         return f"cannot use a {display(source)} value as {display(target)}"
+    if source.is_complex and not target.is_complex:
+        return f"cannot convert complex to {target.display} (take `.real`, `.imag` or `abs()`)"
+    if target.is_complex:
+        return None
     if constant is not None and not target.is_bool and not target.is_float:
         if isinstance(constant, float) and not explicit:
             return f"cannot implicitly convert float to {target.display}"
@@ -332,6 +351,8 @@ def fold_conversion(constant, target):
     `target` (ints wrap like arith.trunci), or None when it is not folded."""
     if target.is_bool:
         return bool(constant)
+    if target.is_complex:
+        return complex(constant)
     if target.is_float:
         return float(constant) if target != kt.f32 else round_to_f32(constant)
     if not isinstance(constant, float) or (
@@ -349,7 +370,7 @@ def wrap(value: int, target: kt.ScalarType) -> int:
 def conversion_raises(source, target, weak, constant, explicit) -> bool:
     """Whether converting can raise at run time (NEP 50's OverflowError for
     a Python int that does not fit, int() of NaN or infinity)."""
-    if source == target or target.is_bool or target.is_float:
+    if source == target or target.is_bool or target.is_float or target.is_complex:
         return False
     if constant is not None:
         if weak == "int" and not literal_fits(constant, target):
@@ -409,9 +430,11 @@ SHAPE_FUNCTIONS = {"reshape", "ravel", "roll", "tile", "repeat", "flip", "fliplr
                    "full_like", "eye", "identity", "array", "nonzero", "flatnonzero"}
 SHAPE_METHODS = {"reshape", "ravel", "flatten", "repeat", "transpose", "argmin", "argmax",
                  "nonzero"}
-ARRAY_METHODS = ARRAY_METHODS | SHAPE_METHODS
+# `z.conjugate()` of a complex scalar (type inference refuses it elsewhere).
+ARRAY_METHODS = ARRAY_METHODS | SHAPE_METHODS | {"conjugate"}
 SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
-    "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot"} | \
+    "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot", "conj",
+    "conjugate", "real", "imag"} | \
     NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
@@ -443,6 +466,8 @@ def numpy_min_max_type(common: kt.ScalarType) -> kt.ScalarType:
 
 
 def abs_type(scalar: kt.ScalarType) -> kt.ScalarType:
+    if scalar.is_complex:
+        return kt.f64
     return kt.i64 if scalar.is_bool else scalar
 
 

@@ -51,9 +51,11 @@ def c_param_type(type_) -> str:
 
 
 def returns_through_pointer(type_) -> bool:
-    # MLIR's C interface returns several results, and memref descriptors,
-    # through a pointer passed first.
-    return isinstance(type_, (kt.TupleType, kt.ArrayType))
+    # MLIR's C interface returns several results, memref descriptors and a
+    # complex number (an LLVM struct of two doubles) through a pointer
+    # passed first.
+    return isinstance(type_, (kt.TupleType, kt.ArrayType)) or (
+        isinstance(type_, kt.ScalarType) and type_.is_complex)
 
 
 def c_return_type(type_) -> str:
@@ -83,6 +85,8 @@ def c_prototype(prefix: str, signature) -> str:
         params.insert(0, f"{result_struct_name(prefix, signature)} *result")
     elif isinstance(signature.return_type, kt.ArrayType):
         params.insert(0, f"{array_struct_name(signature.return_type)} *result")
+    elif returns_through_pointer(signature.return_type):
+        params.insert(0, f"{signature.return_type.c_type} *result")
     if signature.raises:
         params.append("kiln_error *error")
     return (f"{c_return_type(signature.return_type)} {prefix}{signature.name}"
@@ -356,6 +360,8 @@ def box(type_, expression: str) -> str:
         return (f"kiln_owned_array({expression}.allocated, {expression}.data + "
                 f"{expression}.offset, {type_.ndim}, {expression}.shape, {expression}.strides, "
                 f"{type_.dtype.itemsize}, \"{type_.dtype.char}\")")
+    if type_.is_complex:
+        return f"PyComplex_FromDoubles(__real__ ({expression}), __imag__ ({expression}))"
     if type_.is_float:
         return f"PyFloat_FromDouble((double){expression})"
     if type_.is_int and not type_.signed:
@@ -445,7 +451,12 @@ def generate_wrapper(module_name: str, signature) -> list:
             call_args.append(f"&array_{pname}")
             continue
         fail = ["  " + line for line in _release_all(acquired)] + ["    return NULL;", "  }"]
-        if type_.is_float:
+        if type_.is_complex:
+            out += [f"  double arg_{pname}_real, arg_{pname}_imag;",
+                    f"  if (kiln_as_complex(bound[{index}], &arg_{pname}_real, "
+                    f"&arg_{pname}_imag, {label}) < 0) {{"] + fail
+            call_args.append(f"__builtin_complex(arg_{pname}_real, arg_{pname}_imag)")
+        elif type_.is_float:
             out += [f"  double arg_{pname};",
                     f"  if (kiln_as_double(bound[{index}], &arg_{pname}, {label}) < 0) {{"] + fail
             call_args.append(f"({type_.c_type})arg_{pname}")
@@ -468,6 +479,9 @@ def generate_wrapper(module_name: str, signature) -> list:
         call_args.insert(0, "&result")
     elif isinstance(result, kt.ArrayType):
         out.append(f"  {array_struct_name(result)} result;")
+        call_args.insert(0, "&result")
+    elif returns_through_pointer(result):        # a complex number
+        out.append(f"  {result.c_type} result;")
         call_args.insert(0, "&result")
     call = f"{module_name}_{name}({', '.join(call_args)})"
     if not (result is None or returns_through_pointer(result)):

@@ -1,0 +1,198 @@
+"""Code generation for complex scalars (`complex`, `kiln.c128`).
+
+A complex value is an MLIR `complex<f64>`: `complex.create`, `complex.re`
+and `complex.im` hold and take apart its two float64 parts, and lower to
+an LLVM struct of two doubles (`double _Complex` in the C ABI). The
+arithmetic is written here on the parts, in the order CPython's
+`Objects/complexobject.c` computes it (`_Py_c_prod`, `_Py_c_quot`,
+`c_powu`, `_Py_c_abs`), rather than with `complex.mul`/`complex.div`/
+`complex.abs`: upstream's lowerings add C99 Annex G's recovery of
+infinities, scale `abs`, or use another division algorithm, and the
+results then differ from CPython's in NaN/inf cases and in the last bit.
+Type inference decides what is allowed (typing_rules: promotion to
+complex, no ordering, no `//` or `%`); this mixin only builds the IR.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+from .. import typesystem as kt
+from . import ir_builder as ir
+
+
+class ComplexNumbers:
+    """Mixin of FunctionCodeGenerator: the complex parts of expressions."""
+
+    # ----------------------------------------------------------- parts
+    def complex_parts(self, z, node):
+        """(real, imag) float64 values of complex value `z`."""
+        if z.constant is not None:
+            value = complex(z.constant)
+            return (self.constant(value.real, kt.f64, node),
+                    self.constant(value.imag, kt.f64, node))
+        return self.complex_part(z, "real", node), self.complex_part(z, "imag", node)
+
+    def complex_part(self, z, name, node):
+        """`z.real` or `z.imag` ("real"/"imag")."""
+        if z.constant is not None:
+            return self.constant(getattr(complex(z.constant), name), kt.f64, node)
+        op = "complex.re" if name == "real" else "complex.im"
+        part = self.builder.op(op, (z.ir,), (ir.f64,), None, (), self.loc(node)).result
+        return self.value_of(part, kt.f64)
+
+    def make_complex(self, real, imag, node):
+        result = self.builder.op("complex.create", (real.ir, imag.ir),
+                                 (ir.complex_type(ir.f64),), None, (), self.loc(node)).result
+        return self.value_of(result, kt.c128)
+
+    def complex_constant(self, value, node, weak=None):
+        value = complex(value)
+        made = self.make_complex(self.constant(value.real, kt.f64, node),
+                                 self.constant(value.imag, kt.f64, node), node)
+        made.weak, made.constant = weak, value
+        return made
+
+    def complex_from_real(self, value, node):
+        """A real number as a complex one: CPython's (x, 0.0)."""
+        real = self.convert(value, kt.f64, node)
+        return self.make_complex(real, self.constant(0.0, kt.f64, node), node)
+
+    # ------------------------------------------------------ arithmetic
+    def complex_arithmetic(self, symbol, a, b, node, exponent=None):
+        if symbol == "**":
+            return self.complex_power(a, exponent, node)
+        (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
+        if symbol in ("+", "-"):
+            opname = "addf" if symbol == "+" else "subf"
+            return self.make_complex(self.arith(opname, ar, br, node),
+                                     self.arith(opname, ai, bi, node), node)
+        if symbol == "*":
+            return self.make_complex(*self.complex_product((ar, ai), (br, bi), node), node)
+        return self.make_complex(*self.complex_quotient(
+            (ar, ai), (br, bi), node, "complex division by zero",
+            b.constant is not None and b.constant != 0), node)
+
+    def complex_product(self, a, b, node):
+        """_Py_c_prod: (a.re*b.re - a.im*b.im, a.re*b.im + a.im*b.re)."""
+        (ar, ai), (br, bi) = a, b
+        real = self.arith("subf", self.arith("mulf", ar, br, node),
+                          self.arith("mulf", ai, bi, node), node)
+        imag = self.arith("addf", self.arith("mulf", ar, bi, node),
+                          self.arith("mulf", ai, br, node), node)
+        return real, imag
+
+    def complex_quotient(self, a, b, node, message, divisor_nonzero=False):
+        """_Py_c_quot: Smith's algorithm on the larger part of the divisor;
+        ZeroDivisionError(`message`) for a zero divisor, NaN parts when the
+        divisor has a NaN part. Both branches are computed (no float op
+        traps) and the right one selected."""
+        (ar, ai), (br, bi) = a, b
+        zero = self.constant(0.0, kt.f64, node)
+        abs_br, abs_bi = self.unary("absf", br, node), self.unary("absf", bi, node)
+        if not divisor_nonzero:
+            is_zero = self.arith("andi", self.cmpf("oeq", br, zero, node),
+                                 self.cmpf("oeq", bi, zero, node), node)
+            self.check(self.negate(is_zero, node), "ZeroDivisionError", message, [], node)
+        real_larger = self.cmpf("oge", abs_br, abs_bi, node)
+        imag_larger = self.cmpf("oge", abs_bi, abs_br, node)
+        # |b.real| >= |b.imag|
+        ratio = self.arith("divf", bi, br, node)
+        denom = self.arith("addf", br, self.arith("mulf", bi, ratio, node), node)
+        real1 = self.arith("divf", self.arith("addf", ar, self.arith("mulf", ai, ratio, node),
+                                              node), denom, node)
+        imag1 = self.arith("divf", self.arith("subf", ai, self.arith("mulf", ar, ratio, node),
+                                              node), denom, node)
+        # |b.imag| > |b.real|
+        ratio2 = self.arith("divf", br, bi, node)
+        denom2 = self.arith("addf", self.arith("mulf", br, ratio2, node), bi, node)
+        real2 = self.arith("divf", self.arith("addf", self.arith("mulf", ar, ratio2, node), ai,
+                                              node), denom2, node)
+        imag2 = self.arith("divf", self.arith("subf", self.arith("mulf", ai, ratio2, node), ar,
+                                              node), denom2, node)
+        nan = self.constant(math.nan, kt.f64, node)
+        real = self.select(real_larger, real1, self.select(imag_larger, real2, nan, node), node)
+        imag = self.select(real_larger, imag1, self.select(imag_larger, imag2, nan, node), node)
+        return real, imag
+
+    def complex_power(self, base, exponent: int, node):
+        """`z ** n` for a constant integer n in [-100, 100]: CPython's c_powi
+        (c_powu's square-and-multiply from r = 1+0j, then 1/r for n < 0),
+        and complex_pow's errors: ZeroDivisionError for 0 ** -n, and
+        OverflowError when a part of the result is infinite."""
+        one = (self.constant(1.0, kt.f64, node), self.constant(0.0, kt.f64, node))
+        power = self.complex_parts(base, node)
+        result = one
+        count, mask = abs(exponent), 1
+        while mask <= count:
+            if count & mask:
+                result = self.complex_product(result, power, node)
+            mask <<= 1
+            if mask <= count:
+                power = self.complex_product(power, power, node)
+        if exponent <= 0:
+            result = self.complex_quotient(one, result, node,
+                                           "0.0 to a negative or complex power",
+                                           divisor_nonzero=exponent == 0)
+        infinity = self.constant(math.inf, kt.f64, node)
+        finite = [self.cmpf("une", self.unary("absf", part, node), infinity, node)
+                  for part in result]
+        self.check(self.arith("andi", *finite, node), "OverflowError",
+                   "complex exponentiation", [], node)
+        return self.make_complex(*result, node)
+
+    def complex_negate(self, z, node):
+        real, imag = self.complex_parts(z, node)
+        return self.make_complex(self.unary("negf", real, node), self.unary("negf", imag, node),
+                                 node)
+
+    def complex_conjugate(self, z, node):
+        real, imag = self.complex_parts(z, node)
+        return self.make_complex(real, self.unary("negf", imag, node), node)
+
+    # ------------------------------------------------------- predicates
+    def complex_equal(self, left, right, node):
+        """CPython's complex ==: both parts equal. A 64-bit int is compared
+        with the real part exactly (as CPython compares an int with a
+        float), and the imaginary part must be zero."""
+        for integer, number in ((left, right), (right, left)):
+            if self.needs_exact_compare(integer) and number.type.is_complex:
+                real, imag = self.complex_parts(number, node)
+                real_equal = self.exact_compare(ast.Eq(), integer, real, True, node)
+                zero = self.constant(0.0, kt.f64, node)
+                return self.arith("andi", real_equal, self.cmpf("oeq", imag, zero, node), node)
+        a = self.convert(left, kt.c128, node)
+        b = self.convert(right, kt.c128, node)
+        (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
+        return self.arith("andi", self.cmpf("oeq", ar, br, node), self.cmpf("oeq", ai, bi, node),
+                          node)
+
+    def complex_truthy(self, z, node):
+        real, imag = self.complex_parts(z, node)
+        zero = self.constant(0.0, kt.f64, node)
+        return self.arith("ori", self.cmpf("une", real, zero, node),
+                          self.cmpf("une", imag, zero, node), node)
+
+    def complex_abs(self, z, node, python=True):
+        """abs(z): CPython's _Py_c_abs (an infinite part wins over a NaN;
+        OverflowError when the finite parts' hypot overflows); np.abs is
+        glibc's hypot of the parts, inf on overflow (python=False)."""
+        real, imag = self.complex_parts(z, node)
+        magnitude = self.libm_call("hypot", [real, imag], node)
+        if not python:
+            return magnitude
+        infinity = self.constant(math.inf, kt.f64, node)
+        abs_real, abs_imag = self.unary("absf", real, node), self.unary("absf", imag, node)
+        real_inf = self.cmpf("oeq", abs_real, infinity, node)
+        imag_inf = self.cmpf("oeq", abs_imag, infinity, node)
+        finite = self.arith("andi", self.cmpf("olt", abs_real, infinity, node),
+                            self.cmpf("olt", abs_imag, infinity, node), node)
+        overflow = self.arith("andi", finite,
+                              self.cmpf("oeq", magnitude, infinity, node), node)
+        self.check(self.negate(overflow, node), "OverflowError", "absolute value too large", [],
+                   node)
+        nan = self.constant(math.nan, kt.f64, node)
+        special = self.select(real_inf, abs_real, self.select(imag_inf, abs_imag, nan, node),
+                              node)
+        return self.select(finite, magnitude, special, node)

@@ -1,0 +1,168 @@
+"""Complex scalars (`complex`, `kiln.c128`): test_complex_scalars.py runs
+every function compiled and under CPython on edge values."""
+
+import numpy as np
+
+import kiln
+
+
+@kiln.export
+def add(a: complex, b: complex) -> complex:
+    return a + b
+
+
+@kiln.export
+def mul(a: complex, b: complex) -> complex:
+    return a * b
+
+
+@kiln.export
+def div(a: complex, b: complex) -> complex:
+    return a / b
+
+
+@kiln.export
+def mixed(a: complex, x: float, n: int) -> complex:
+    return (a + x) * n - 2j
+
+
+@kiln.export
+def parts(a: complex) -> float:
+    return a.real * 10 + a.imag
+
+
+@kiln.export
+def conj(a: complex) -> complex:
+    return a.conjugate() + np.conj(a)
+
+
+@kiln.export
+def magnitude(a: complex) -> float:
+    return abs(a)
+
+
+@kiln.export
+def np_magnitude(a: complex) -> float:
+    return np.abs(a)
+
+
+@kiln.export
+def square(a: complex) -> complex:
+    return a ** 2
+
+
+@kiln.export
+def inverse_cube(a: complex) -> complex:
+    return a ** -3
+
+
+@kiln.export
+def equal(a: complex, b: complex) -> bool:
+    return a == b
+
+
+@kiln.export
+def equal_int(a: complex, n: int) -> bool:
+    return a == n
+
+
+@kiln.export
+def truth(a: complex) -> bool:
+    return bool(a) and not (a != 1)
+
+
+@kiln.export
+def make(x: float, y: float) -> complex:
+    return complex(x, y) + complex(x)
+
+
+@kiln.export
+def mandel(c: complex, limit: int) -> int:
+    z = 0j
+    for n in range(limit):
+        if abs(z) > 2.0:
+            return n
+        z = z * z + c
+    return limit
+
+
+@kiln.export
+def horner(z: complex, coefficients: kiln.f64[:]) -> complex:
+    acc = 0j
+    for i in range(len(coefficients)):
+        acc = acc * z + coefficients[i]
+    return acc
+
+
+def rotate(z: complex, k: int) -> complex:
+    for _ in range(k):
+        z = z * 1j
+    return z
+
+
+@kiln.export
+def use_helper(z: complex, k: int) -> complex:
+    return rotate(z, k) + rotate(z, 1)
+
+
+@kiln.export
+def branchy(z: complex, x: float) -> complex:
+    if x > 0:
+        w = z * x
+    else:
+        w = z / x
+    return w
+
+
+@kiln.export
+def loop_abs(z: complex, x: kiln.f64[:], out: kiln.f64[:]) -> None:
+    for i in range(len(x)):
+        out[i] = abs(z * x[i])
+
+
+@kiln.export
+def loop_real(z: complex, x: kiln.f64[:], out: kiln.f64[:]) -> None:
+    for i in range(len(x)):
+        out[i] = (z * x[i] + 1).real
+
+
+@kiln.export
+def while_loop(z: complex) -> int:
+    n = 0
+    while abs(z) < 1e6 and n < 1000:
+        z = z * z + 1j
+        n += 1
+    return n
+
+
+@kiln.export
+def sum_roots(n: int) -> complex:
+    acc = 0
+    w = complex(0.5, 0.8660254037844386)
+    p = 1 + 0j
+    for _ in range(n):
+        acc += p
+        p *= w
+    return acc
+
+
+@kiln.export
+def typed_c128(z: kiln.c128, x: kiln.f32) -> kiln.c128:
+    return z * x - z.real
+
+
+@kiln.export
+def power_edges(z: complex) -> complex:
+    return z ** 0 + z ** 1 + z ** 5 + z ** -1 + z ** 2.0
+
+
+@kiln.export
+def weak_parts(x: kiln.f32) -> float:
+    # Parts and abs() of a Python complex are Python floats (weak, NEP 50):
+    # the arithmetic with a float32 stays float32.
+    return (2j).imag * x / 3 + abs(3 + 4j) * x
+
+
+@kiln.export
+def typed_parts(z: complex, x: kiln.f32) -> float:
+    return z.imag * x / 3

@@ -1,0 +1,268 @@
+"""Complex scalars (`complex`, `kiln.c128`; docs/language.md "Complex
+numbers"): every function of modules/complex_scalars.py compiled and run by
+CPython on a grid of edge parts (signed zeros, huge, tiny, inf, NaN), the
+results compared part by part, bit for bit (NaNs as NaN), exceptions by
+type and message; the wrapper's argument checks; the C header and stub; and
+the constructs Kiln refuses, each with its reason."""
+
+import math
+import os
+import re
+import struct
+
+import numpy as np
+import pytest
+
+from kiln.compiler.source import load_module
+from kiln.compiler.type_inference import infer_module
+
+INF, NAN = math.inf, math.nan
+PARTS = [0.0, -0.0, 1.0, -2.5, 3.0, 1e308, -1e-310, INF, -INF, NAN]
+VALUES = [complex(a, b) for a in PARTS for b in PARTS]
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module("complex_scalars")
+
+
+def part(x):
+    return "nan" if math.isnan(x) else struct.pack("<d", x)
+
+
+def outcome(function, args):
+    try:
+        with np.errstate(all="ignore"):
+            result = function(*args)
+    except Exception as error:  # noqa: BLE001 - type and message are compared
+        return "error", type(error).__name__, re.sub(r" \([^()]*, line \d+\)$", "", str(error))
+    if isinstance(result, complex):
+        return "complex", part(result.real), part(result.imag)
+    if isinstance(result, float):
+        return "float", part(result)
+    return type(result).__name__, result
+
+
+def same(mod, name, *args):
+    native = outcome(getattr(mod.native, name), args)
+    python = outcome(getattr(mod.python, name), args)
+    assert native == python, (name, args, native, python)
+
+
+@pytest.mark.parametrize("name", ["parts", "conj", "magnitude", "square", "inverse_cube",
+                                  "truth", "power_edges"])
+def test_unary_functions_on_edge_values(mod, name):
+    for z in VALUES:
+        same(mod, name, z)
+
+
+@pytest.mark.parametrize("name", ["add", "mul", "div", "equal"])
+def test_binary_operators_on_edge_values(mod, name):
+    for z in VALUES:
+        for w in VALUES[::3]:
+            same(mod, name, z, w)
+
+
+def test_mixed_operands_and_exact_int_comparison(mod):
+    for z in VALUES[::2] + [complex(2**53, 0), complex(2**53 + 2, 0)]:
+        for n in (0, 2, -3, 2**53 + 1, 2**63 - 1):
+            same(mod, "equal_int", z, n)
+            same(mod, "mixed", z, 1.5, n)
+        same(mod, "typed_c128", z, np.float32(0.1))
+    for x in PARTS:
+        for y in PARTS:
+            same(mod, "make", x, y)
+
+
+def test_control_flow_helpers_and_loops(mod):
+    for c in (0j, 0.3 + 0.5j, -2 + 0j, 1 + 1j, complex(NAN, 0), -0.75 + 0.1j):
+        same(mod, "mandel", c, 100)
+        same(mod, "horner", c, np.array([1.0, -2.0, 3.5, 0.25]))
+        same(mod, "while_loop", c)
+        same(mod, "branchy", c, 2.0)
+        same(mod, "branchy", c, -0.0)
+    for k in (0, 1, 3, 8):
+        same(mod, "use_helper", 1.5 - 2j, k)
+        if k:      # with no iteration CPython returns the int 0, Kiln the annotated 0j
+            same(mod, "sum_roots", k)
+    for n in (0, 1, 7, 8, 9, 33):
+        x = np.linspace(-3.0, 3.0, n)
+        for name in ("loop_abs", "loop_real"):
+            native, python = np.full(n, -1.0), np.full(n, -1.0)
+            getattr(mod.native, name)(1 + 2j, x, native)
+            getattr(mod.python, name)(1 + 2j, x, python)
+            assert np.array_equal(native, python), (name, n)
+
+
+def test_np_abs_is_glibc_hypot_without_overflow_error(mod):
+    # numpy's own complex absolute (an AVX-512 loop) may differ from glibc's
+    # hypot in the last bit; Kiln's np.abs and abs() are glibc's, as
+    # CPython's abs() is (docs/language.md).
+    import ctypes
+    import ctypes.util
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    libm.hypot.restype = ctypes.c_double
+    libm.hypot.argtypes = [ctypes.c_double, ctypes.c_double]
+    for z in VALUES:
+        expected = libm.hypot(z.real, z.imag)
+        got = mod.native.np_magnitude(z)
+        assert got == expected or (math.isnan(got) and math.isnan(expected)), z
+    with pytest.raises(OverflowError, match="absolute value too large"):
+        mod.native.magnitude(complex(1.5e308, 1.5e308))
+
+
+def test_arguments(mod):
+    assert mod.native.add(1, 2.5) == 3.5 + 0j                   # ints and floats convert
+    assert mod.native.add(np.complex128(1 + 1j), True) == 2 + 1j
+    assert type(mod.native.add(1j, 1j)) is complex
+
+    class HasComplex:
+        def __complex__(self):
+            return 2 - 1j
+
+    assert mod.native.add(HasComplex(), 0) == 2 - 1j
+    with pytest.raises(TypeError, match=r"add\(\) argument 'b' must be a complex"):
+        mod.native.add(1j, "1j")
+    with pytest.raises(TypeError, match=r"argument 'a' must be a complex"):
+        mod.native.add(None, 1j)
+    with pytest.raises(TypeError):
+        mod.native.add(np.array([1j, 2j]), 1j)
+
+
+def test_header_and_stub(mod):
+    with open(mod.path("complex_scalars.h")) as header:
+        text = header.read()
+    # MLIR's C interface returns the complex struct through a pointer.
+    assert "void complex_scalars_add(double _Complex *result, double _Complex a, " \
+           "double _Complex b);" in text
+    assert "double complex_scalars_parts(double _Complex a);" in text
+    with open(mod.path("complex_scalars.pyi")) as stub:
+        assert "def add(a: complex, b: complex) -> complex" in stub.read()
+
+
+REFUSED = '''import math
+import numpy as np
+import kiln
+
+
+@kiln.export
+def ordered(z: complex, w: complex) -> bool:
+    return z < w
+
+
+@kiln.export
+def floor_divided(z: complex) -> complex:
+    return z // 2
+
+
+@kiln.export
+def to_float(z: complex) -> float:
+    return float(z)
+
+
+@kiln.export
+def square_root(z: complex) -> float:
+    return math.sqrt(z)
+
+
+@kiln.export
+def stored(z: complex, x: kiln.f64[:]) -> None:
+    x[0] = z
+
+
+@kiln.export
+def array_times(z: complex, x: kiln.f64[:]) -> None:
+    y = x * z
+
+
+@kiln.export
+def fractional_power(z: complex) -> complex:
+    return z ** 0.5
+
+
+@kiln.export
+def variable_power(z: complex, n: int) -> complex:
+    return z ** n
+
+
+@kiln.export
+def smallest(z: complex, w: complex) -> complex:
+    return min(z, w)
+
+
+@kiln.export
+def inverted(z: complex) -> complex:
+    return ~z
+
+
+@kiln.export
+def numpy_exp(z: complex) -> complex:
+    return np.exp(z)
+
+
+@kiln.export
+def declared_float(z: complex) -> float:
+    y: float = z
+    return y
+
+
+@kiln.vectorize
+def elementwise(z: complex) -> float:
+    return abs(z)
+'''
+
+REASONS = {
+    "ordered": "complex numbers are not ordered: only == and != compare them",
+    "floor_divided": "operator `//` is not defined for complex numbers",
+    "to_float": "float() does not take complex numbers",
+    "square_root": "math.sqrt does not take complex numbers",
+    "stored": "cannot convert complex to float",
+    "array_times": "arrays of complex numbers are not supported yet",
+    "fractional_power": "constant integer exponent from -100 to 100",
+    "variable_power": "constant integer exponent from -100 to 100",
+    "smallest": "min() does not take complex numbers",
+    "inverted": "operator `~` needs an int operand",
+    "numpy_exp": "np.exp of complex numbers is not supported yet",
+    "declared_float": "variable `y` is declared float but is assigned a complex",
+    "elementwise": "complex arrays are not supported yet",
+}
+
+
+def test_refused_constructs_name_the_reason(tmp_path):
+    path = tmp_path / "refused.py"
+    path.write_text(REFUSED)
+    context = load_module(str(path))
+    failures = infer_module(context).failures
+    assert set(failures) == set(REASONS)
+    for name, reason in REASONS.items():
+        messages = [d.message for d in failures[name].diagnostics]
+        assert any(reason in m for m in messages), (name, messages)
+        assert all(d.line > 0 and d.column > 0 for d in failures[name].diagnostics)
+
+
+@pytest.mark.parametrize("annotation, reason", [
+    ("kiln.c128[:]", "arrays of complex numbers are not supported yet"),
+    ("tuple[complex, float]", "complex numbers in tuples are not supported yet"),
+])
+def test_refused_annotations(tmp_path, annotation, reason):
+    path = tmp_path / "annotations.py"
+    path.write_text(f"import kiln\n\n\n@kiln.export\ndef f(x: {annotation}) -> None:\n"
+                    "    pass\n")
+    context = load_module(str(path))
+    failures = infer_module(context).failures
+    messages = [d.message for f in failures.values() for d in f.diagnostics]
+    assert any(reason in m for m in messages), messages
+
+
+def test_parts_of_python_complex_literals_are_weak(mod):
+    x = np.float32(0.1)
+    assert mod.native.weak_parts(x) == float(np.float32(2.0) * x / np.float32(3)
+                                             + np.float32(5.0) * x)
+    # a typed complex's parts are float64
+    assert mod.native.typed_parts(2j, x) == 2.0 * float(x) / 3
+
+
+def test_source_runs_unchanged_under_cpython(mod):
+    # The module imports and runs as plain Python (kiln.c128 converts).
+    assert mod.python.typed_c128(1 + 1j, np.float32(2.0)) == 1 + 2j
+    assert os.path.exists(mod.path("complex_scalars.h"))

@@ -308,12 +308,19 @@ static inline int kiln_format_in(const char *formats, char code) {
 
 KILN_HELPER Py_ssize_t kiln_numpy_itemsize(char type) {
   switch (type) {
+  case 'D': return 16;     /* complex128 */
   case 'd': case 'q': case 'Q': case 'l': case 'L': return 8;
   case 'f': case 'i': case 'I': return 4;
   case 'h': case 'H': return 2;
   case 'b': case 'B': case '?': return 1;
   default: return 0;
   }
+}
+
+/* A complex128 element is two doubles: aligned to 8, as numpy's and
+   LLVM's {double, double} are. */
+static inline Py_ssize_t kiln_element_alignment(Py_ssize_t itemsize) {
+  return itemsize > 8 ? 8 : itemsize;
 }
 
 KILN_HELPER int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
@@ -378,7 +385,8 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
       return kiln_ndarray_dtype_refused(dtype->type, function, parameter, expected);
     int refusal = array->nd != ndim ? KILN_ARRAY_NDIM
                   : writable && !(array->flags & KILN_NPY_WRITEABLE) ? KILN_ARRAY_READ_ONLY
-                  : !(array->flags & KILN_NPY_ALIGNED) || ((uintptr_t)array->data) % itemsize
+                  : !(array->flags & KILN_NPY_ALIGNED) ||
+                    ((uintptr_t)array->data) % kiln_element_alignment(itemsize)
                       ? KILN_ARRAY_MISALIGNED
                       : 0;
     if (refusal)
@@ -393,12 +401,16 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
   const char *format = view->format ? view->format : "B";
   if (*format == '@' || *format == '=' || *format == '<')
     ++format;
-  if (format[0] == '\0' || format[1] != '\0' || !strchr(formats, format[0]) ||
+  /* The buffer protocol spells complex128 "Zd"; the table (and numpy's
+     dtype.char) say 'D'. */
+  char code = format[0] == 'Z' && format[1] == 'd' && format[2] == '\0' ? 'D' : format[0];
+  if (code == '\0' || (code != 'D' && format[1] != '\0') || !strchr(formats, code) ||
       view->itemsize != itemsize)
     return kiln_buffer_format_refused(view, function, parameter, expected);
   int refusal = view->ndim != ndim ? KILN_ARRAY_NDIM
                 : writable && view->readonly ? KILN_ARRAY_READ_ONLY
-                : ((uintptr_t)view->buf) % (uintptr_t)itemsize != 0 ? KILN_ARRAY_MISALIGNED
+                : ((uintptr_t)view->buf) % (uintptr_t)kiln_element_alignment(itemsize) != 0
+                    ? KILN_ARRAY_MISALIGNED
                 : 0;
   if (refusal) {
     kiln_array_refused(refusal, view->ndim, ndim, itemsize, function, parameter);

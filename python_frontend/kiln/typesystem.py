@@ -47,6 +47,12 @@ class ScalarType:
             self.name, f"kiln.{self.name}")
 
     @property
+    def result_format(self) -> str:
+        """The PEP 3118 format of arrays Kiln returns: numpy's dtype.char
+        (so int64 arrays print as numpy's do), "Zd" for complex128."""
+        return "Zd" if self.is_complex else self.char
+
+    @property
     def itemsize(self) -> int:
         """Bytes per array element (a bool is stored in one byte)."""
         return max(self.bits // 8, 1)
@@ -137,9 +143,10 @@ u16 = ScalarType("u16", "i16", "int", 16, False, "uint16_t", ("H",), "uint16", "
 u8 = ScalarType("u8", "i8", "int", 8, False, "uint8_t", ("B",), "uint8", "B")
 boolean = ScalarType("bool", "i1", "bool", 1, False, "bool", ("?",), "bool_", "?")
 # Python's complex: two float64 parts, C99's `double _Complex` (the same
-# registers as two doubles in the x86-64 C ABI). Scalars only so far: it is
-# not in DTYPES, the dtypes of arrays, until complex arrays exist.
-c128 = ScalarType("c128", "complex<f64>", "complex", 128, True, "double _Complex", ("Zd",),
+# registers as two doubles in the x86-64 C ABI). Not in DTYPES (the tables
+# of real dtypes the promotion and cast rules iterate); arrays of it are in
+# ARRAY_DTYPES. Its buffer format is "Zd", which the runtime reads as 'D'.
+c128 = ScalarType("c128", "complex<f64>", "complex", 128, True, "double _Complex", ("D",),
                   "complex128", "D")
 
 b1 = boolean
@@ -150,7 +157,7 @@ SCALAR_DTYPES = DTYPES + (c128,)
 # `kiln.<name>`: every row by its name; `kiln.b1` is numpy's bool (arrays
 # of it are numpy bool arrays).
 KILN_SCALARS = {**{t.name: t for t in SCALAR_DTYPES if t is not boolean}, "b1": boolean}
-ARRAY_DTYPES = DTYPES
+ARRAY_DTYPES = DTYPES + (c128,)
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 
 

@@ -173,7 +173,13 @@ ARRAY_EXPRESSIONS = {"binop": 8, "unary": 1, "ufunc": 3,
                      # an axis, scans, shape-keeping functions (flip, roll,
                      # tril, diff, transpose, copy, astype)
                      "compare": 1, "where": 0.5, "clip": 0.4, "logical": 0.4,
-                     "axis_reduce": 0.6, "scan": 0.3, "same_shape": 0.8}
+                     "axis_reduce": 0.6, "scan": 0.3, "same_shape": 0.8,
+                     # complex arrays made from real ones, read back as floats
+                     # (np.abs, .real, .imag)
+                     "complex": 1.0}
+# Real array kinds a complex expression reads (float32 with a complex number
+# is complex64 in numpy, which Kiln refuses).
+COMPLEX_ARRAY_PARTNERS = ("f64", "i64", "i32", "u8", "i16", "bool")
 ARRAY_RETURN_RATE = 0.5       # array-returning functions that return an expression
 ARRAY_MISMATCH_RATE = 0.06    # leaves picked whatever their shape (ValueError paths)
 ELEMENT_KINDS = ("f64", "f32", "i64", "i32") + NEW_INTS + ("bool",)
@@ -909,6 +915,41 @@ class FunctionGenerator:
             if text:
                 return text
         return None
+
+    def a_complex(self, kind, shape, depth, full=True):
+        """A float64 array read from complex array arithmetic."""
+        if kind != "f64":
+            return None
+        z = self.c_array(shape, depth + 1, full)
+        if z is None:
+            return None
+        return self.rng.choice([f"np.abs({z})", f"({z}).real", f"({z}).imag", f"np.imag({z})"])
+
+    def c_array(self, shape, depth, full=True):
+        """A complex array expression over the real arrays in scope."""
+        if depth >= 3 or self.rng.random() < 0.4:
+            terms = self.array_terms(shape, set(COMPLEX_ARRAY_PARTNERS), full)
+            if not terms:
+                return None
+            real = self.term_text(self.choose_term(terms))
+            other = self.term_text(self.choose_term(terms))
+            return self.rng.choice([f"({real} * 1j)", f"({real} + {other} * 1j)",
+                                    f"({self.c_expr(2)} * {real})", f"({real} - 2j)"])
+        roll = self.rng.random()
+        z = self.c_array(shape, depth + 1, full)
+        if z is None:
+            return None
+        if roll < 0.5:
+            op = self.rng.choice(["+", "-", "*", "/"])
+            other = self.c_array(shape, depth + 1, full) if self.rng.random() < 0.6 else \
+                self.c_expr(2)
+            if other is None:
+                return None
+            return f"({z} {op} {other})" if self.rng.random() < 0.7 else f"({other} {op} {z})"
+        if roll < 0.75:
+            exponent = self.rng.choice([0, 1, 2, 3, -1, -2])
+            return f"({z} ** {exponent if exponent >= 0 else f'({exponent})'})"
+        return self.rng.choice([f"(-{z})", f"np.conj({z})"])
 
     def a_leaf(self, kind, shape, full=True):
         mismatch = self.rng.random() < ARRAY_MISMATCH_RATE

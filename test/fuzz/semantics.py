@@ -70,7 +70,7 @@ BITS = {"bool": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16,
 FLOAT_KINDS = ("f32", "f64")
 UNSIGNED_KINDS = ("u8", "u16", "u32", "u64")
 INT_KINDS = ("i8", "i16", "i32", "i64") + UNSIGNED_KINDS
-NUMPY_DTYPE = {"f64": _np.float64, "f32": _np.float32, "i64": _np.int64, "i32": _np.int32,
+NUMPY_DTYPE = {"c128": _np.complex128, "f64": _np.float64, "f32": _np.float32, "i64": _np.int64, "i32": _np.int32,
                "i16": _np.int16, "i8": _np.int8, "u64": _np.uint64, "u32": _np.uint32,
                "u16": _np.uint16, "u8": _np.uint8, "bool": _np.bool_}
 NUMPY_NAME = {"f64": "float64", "f32": "float32", "i64": "int64", "i32": "int32",
@@ -181,6 +181,8 @@ def parts(x):
 def promote(a: str, b: str) -> str:
     if a == b:
         return a
+    if COMPLEX in (a, b):
+        return COMPLEX
     if a == "bool":
         return b
     if b == "bool":
@@ -203,6 +205,8 @@ def promote(a: str, b: str) -> str:
 
 
 def weak_promote(typed: str, literal: str) -> str:
+    if literal == "complex" or typed == COMPLEX:
+        return COMPLEX
     if literal == "float" and typed not in FLOAT_KINDS:
         return "f64"
     if literal == "int" and typed == "bool":
@@ -293,6 +297,8 @@ def value_of(x, kind):
         return int(v) if kind != "bool" else bool(v)
     if weak is not None and kind == "f32":
         return to_f32(float(v))
+    if kind == COMPLEX:
+        return complex(v)
     return float(v)
 
 
@@ -609,6 +615,18 @@ class Array:
     """A numpy view whose elements load as `Num` and store like numpy."""
     __slots__ = ("a", "kind")
 
+    @property
+    def real(self):
+        if self.kind != COMPLEX:
+            raise TypeError(".real of a real array (Kiln refuses it)")
+        return complex_array_ufunc("real", self)
+
+    @property
+    def imag(self):
+        if self.kind != COMPLEX:
+            raise TypeError(".imag of a real array (Kiln refuses it)")
+        return complex_array_ufunc("imag", self)
+
     def __init__(self, a):
         self.a = a
         self.kind = DTYPE_KIND[a.dtype]
@@ -738,7 +756,7 @@ ARRAY_UFUNC_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot", "minimum"
 ARRAY_UFUNC_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
                      "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor",
                      "ceil", "trunc", "fabs", "rint", "isnan", "isinf", "isfinite", "abs",
-                     "absolute", "square"}
+                     "absolute", "square", "conj", "conjugate", "real", "imag"}
 _CAST_ORDER = {"bool": 0, "unsigned": 1, "signed": 2, "float": 3}
 
 
@@ -825,6 +843,10 @@ def element_common(x, y) -> str:
 def array_arithmetic_kind(op, common_kind) -> str:
     """numpy's ufunc loop for an operator on arrays (Kiln's
     typing_rules.array_arithmetic_type); TypeError for what Kiln rejects."""
+    if common_kind == COMPLEX:
+        if op not in ("+", "-", "*", "/", "**"):
+            raise TypeError(f"operator {op} on complex arrays (the generator never does)")
+        return common_kind
     if op in ("&", "|", "^"):
         if common_kind in FLOAT_KINDS:
             raise TypeError(f"operator {op} on float arrays")
@@ -879,6 +901,9 @@ def array_binop(op, x, y, constant=False, output=None):
             r = _np.true_divide(a.astype(dtype), b.astype(dtype))
         elif op == "**" and kind in INT_KINDS:
             r = _np.power(a, b)
+        elif kind == COMPLEX and op in ("*", "**"):
+            r = complex_array_power_or_product(op, a, b, parts(y)[2] if constant else None,
+                                               shape)
         elif op == "**":
             exponent = float(parts(y)[2]) if constant and not isinstance(y, Array) else None
             if exponent == 2:
@@ -898,6 +923,31 @@ def array_binop(op, x, y, constant=False, output=None):
     return _result(r, kind, shape)
 
 
+def cpython_product(a, b):
+    """Complex products as CPython (and Kiln) compute them: numpy 1.24's
+    AVX-512 loop fuses the multiply-add (docs/language.md)."""
+    a, b = _np.broadcast_arrays(a, b)
+    out = _np.empty(a.shape, _np.complex128)
+    out.real = a.real * b.real - a.imag * b.imag
+    out.imag = a.real * b.imag + a.imag * b.real
+    return out
+
+
+def complex_array_power_or_product(op, a, b, exponent, shape):
+    if op == "*":
+        return cpython_product(a, b)
+    n = int(complex(exponent).real)
+    if n == 0:
+        return _np.ones(shape, _np.complex128)
+    if n == 1:
+        return a
+    if n == 2:
+        return cpython_product(a, a)
+    if n == -1:
+        return _np.reciprocal(a)
+    return _np.power(a, n)      # npy_cpow (its products are the plain formula)
+
+
 def array_unary(op, x):
     if op in ("-", "+") and x.kind == "bool":
         raise TypeError("numpy does not negate bool arrays")
@@ -913,6 +963,16 @@ def array_ufunc_kind(name, common_kind) -> str:
     typing_rules.array_ufunc_type where that is numpy's. Two exceptions
     follow numpy, not Kiln: np.minimum/np.maximum of bool arrays is bool,
     np.fmod of int arrays is int (numpy has integer loops for them)."""
+    if common_kind == COMPLEX:
+        if name in ("isnan", "isinf", "isfinite"):
+            return "bool"
+        if name in ("abs", "absolute", "real", "imag"):
+            return "f64"
+        if name in ("conj", "conjugate"):
+            return COMPLEX
+        raise TypeError(f"np.{name} of complex arrays (the generator never does)")
+    if name in ("conj", "conjugate", "real", "imag"):
+        raise TypeError(f"np.{name} of a real array (Kiln refuses it)")
     if name in ("isnan", "isinf", "isfinite"):
         return "bool"
     if name in ("abs", "absolute", "square"):
@@ -954,6 +1014,8 @@ def array_ufunc(name, args):
         raise TypeError(f"np.{name} of arrays is not in the subset")
     if not binary and not isinstance(args[0], Array):
         raise TypeError("a one-argument ufunc of a scalar is not an array expression")
+    if not binary and args[0].kind == COMPLEX:
+        return complex_array_ufunc(name, args[0])
     common_kind = element_common(*args) if binary else args[0].kind
     kind = array_ufunc_kind(name, common_kind)
     if binary and kind in FLOAT_KINDS and all(element_parts(a)[1] is None for a in args):
@@ -972,6 +1034,23 @@ def array_ufunc(name, args):
         else:
             r = getattr(_np, name)(*values)
     return _result(r, kind, shape)
+
+
+def complex_array_ufunc(name, z):
+    """np.<name> of a complex array: np.abs is glibc's hypot of the parts
+    (numpy's AVX-512 loop differs in the last bit), the rest numpy's."""
+    kind = array_ufunc_kind(name, COMPLEX)
+    a = z.a
+    with _np.errstate(all="ignore"):
+        if name in ("abs", "absolute"):
+            r = _np.empty(a.shape)
+            for index in _np.ndindex(*a.shape):
+                r[index] = glibc_hypot(float(a[index].real), float(a[index].imag))
+        elif name in ("real", "imag"):
+            r = getattr(a, name).copy()
+        else:
+            r = getattr(_np, name)(a)
+    return _result(r, kind, a.shape)
 
 
 def libm_elementwise(name, values, kind, shape):

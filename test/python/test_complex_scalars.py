@@ -171,8 +171,43 @@ def stored(z: complex, x: kiln.f64[:]) -> None:
 
 
 @kiln.export
-def array_times(z: complex, x: kiln.f64[:]) -> None:
-    y = x * z
+def array_sum(z: kiln.c128[:]) -> complex:
+    return np.sum(z)
+
+
+@kiln.export
+def array_ordered(z: kiln.c128[:]) -> None:
+    y = z < 1j
+
+
+@kiln.export
+def array_astype(z: kiln.c128[:]) -> None:
+    y = z.astype(np.float64)
+
+
+@kiln.export
+def array_exp(z: kiln.c128[:]) -> None:
+    y = np.exp(z)
+
+
+@kiln.export
+def array_power(z: kiln.c128[:], n: int) -> None:
+    y = z ** n
+
+
+@kiln.export
+def complex_into_real(z: kiln.c128[:], x: kiln.f64[:]) -> None:
+    x[z == z] = z[z == z]
+
+
+@kiln.export
+def complex64_in_numpy(x: kiln.f32[:]) -> None:
+    y = x * 1j
+
+
+@kiln.export
+def write_through_real(z: kiln.c128[:]) -> None:
+    z.real[1:] += 1.0
 
 
 @kiln.export
@@ -217,7 +252,14 @@ REASONS = {
     "to_float": "float() does not take complex numbers",
     "square_root": "math.sqrt does not take complex numbers",
     "stored": "cannot convert complex to float",
-    "array_times": "arrays of complex numbers are not supported yet",
+    "array_sum": "np.sum of a complex array is not supported yet",
+    "array_ordered": "complex arrays compare only with == and !=",
+    "array_astype": "`.astype()` to or from complex is not supported yet",
+    "array_exp": "np.exp of complex arrays is not supported yet",
+    "array_power": "`**` of complex arrays is supported with a constant integer exponent",
+    "complex_into_real": "storing a complex array into a real array is not supported",
+    "write_through_real": "writing through `.real` of a complex array is not supported yet",
+    "complex64_in_numpy": "is complex64 in numpy, which Kiln does not have yet",
     "fractional_power": "constant integer exponent from -100 to 100",
     "variable_power": "constant integer exponent from -100 to 100",
     "smallest": "min() does not take complex numbers",
@@ -241,7 +283,6 @@ def test_refused_constructs_name_the_reason(tmp_path):
 
 
 @pytest.mark.parametrize("annotation, reason", [
-    ("kiln.c128[:]", "arrays of complex numbers are not supported yet"),
     ("tuple[complex, float]", "complex numbers in tuples are not supported yet"),
 ])
 def test_refused_annotations(tmp_path, annotation, reason):

@@ -75,15 +75,17 @@ def test_oracle_promotion_is_numpy_result_type():
 
 def test_oracle_array_dtypes_are_numpys():
     """The oracle's result kinds of array operators and ufuncs (both arrays
-    typed) are numpy's, wherever Kiln's subset has the operation."""
+    typed) are numpy's, wherever Kiln's subset has the operation (complex
+    arrays included)."""
     import warnings
 
     import numpy as np
     from fuzz import semantics as S
     operators = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide,
                  "**": np.power, "&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}
-    for a in S.KINDS:
-        for b in S.KINDS:
+    kinds = S.KINDS + (S.COMPLEX,)
+    for a in kinds:
+        for b in kinds:
             x, y = np.ones(2, S.NUMPY_DTYPE[a]), np.ones(2, S.NUMPY_DTYPE[b])
             for op, ufunc in operators.items():
                 try:

@@ -559,7 +559,7 @@ def redeclared(n: int) -> int:
 
 
 def bad_dtype(n: int):
-    a = np.zeros(n, dtype=np.complex128)
+    a = np.zeros(n, dtype=np.float16)
     return a
 
 
@@ -749,7 +749,7 @@ FIRST_ERRORS = {
     'range_arguments': (373, 14, 'range() takes 1 to 3 arguments'),
     'loop_declared': (380, 9, 'loop variable `i` is declared float, but range() yields int'),
     'redeclared': (387, 5, 'variable `x` is declared int and float'),
-    'bad_dtype': (392, 27, '`np.complex128` is not supported yet'),
+    'bad_dtype': (392, 27, '`np.float16` is not supported yet'),
     'bad_shape': (397, 18, 'arrays have 1 to 8 dimensions'),
     'float_size': (402, 18, 'array dimensions must be ints'),
     'allocator_keyword': (407, 9, 'np.zeros() argument `order` is not supported'),

@@ -196,6 +196,8 @@ class ArrayExpressions:
     def elementwise_operator(self, symbol, a, b, dtype, exponent, node):
         """numpy's ufunc of an operator on two elements: no Python
         exceptions (x / 0 is inf, as numpy warns and goes on)."""
+        if dtype.is_complex:
+            return self.numpy_complex_operator(symbol, a, b, exponent, node)
         if symbol in ("&", "|", "^"):
             return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol], a, b, node)
         if symbol in ("<<", ">>"):
@@ -277,6 +279,8 @@ class ArrayExpressions:
         def compute(x):
             if isinstance(op, ast.UAdd):
                 return x
+            if isinstance(op, ast.USub) and dtype.is_complex:
+                return self.complex_negate(x, node)
             if isinstance(op, ast.USub):
                 if dtype.is_int:
                     return self.arith("subi", self.constant(0, dtype, node), x, node)

@@ -1730,6 +1730,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             typed = self.typed_value(node)
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
+        if node.attr in ("real", "imag") and isinstance(base.type, kt.ArrayType):
+            attribute = node.attr
+            return self.array_node([self.array_operand(base, node)],
+                                   lambda z: self.complex_part(z, attribute, node), node)
         if node.attr in ("real", "imag"):           # of a complex scalar
             part = self.complex_part(base, node.attr, node)
             part.weak = "float" if base.weak else None

@@ -196,3 +196,116 @@ class ComplexNumbers:
         special = self.select(real_inf, abs_real, self.select(imag_inf, abs_imag, nan, node),
                               node)
         return self.select(finite, magnitude, special, node)
+
+    # ------------------------------------------------- numpy's complex loops
+    def numpy_complex_operator(self, symbol, a, b, exponent, node):
+        """numpy's complex128 ufunc loops for an operator (array elements):
+        + - * as CPython, / by numpy's variant of Smith's algorithm (no
+        exception: a zero divisor gives inf/NaN parts), ** of a constant
+        integer exponent by numpy's npy_cpow."""
+        a, b = self.convert(a, kt.c128, node), self.convert(b, kt.c128, node)
+        if symbol == "**":
+            return self.numpy_complex_power(a, int(complex(exponent).real), node)
+        if symbol != "/":
+            return self.complex_arithmetic(symbol, a, b, node)
+        (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
+        return self.make_complex(*self.numpy_quotient((ar, ai), (br, bi), node), node)
+
+    def numpy_quotient(self, a, b, node):
+        """numpy's CDOUBLE_divide: rat = the smaller part over the larger,
+        scl = 1 / (larger + smaller * rat), results multiplied by scl; a
+        zero divisor divides the parts by |b.real| (inf or NaN)."""
+        (ar, ai), (br, bi) = a, b
+        one = self.constant(1.0, kt.f64, node)
+        abs_br, abs_bi = self.unary("absf", br, node), self.unary("absf", bi, node)
+        real_larger = self.cmpf("oge", abs_br, abs_bi, node)
+        zero = self.constant(0.0, kt.f64, node)
+        both_zero = self.arith("andi", self.cmpf("oeq", abs_br, zero, node),
+                               self.cmpf("oeq", abs_bi, zero, node), node)
+        ratio = self.arith("divf", bi, br, node)
+        scale = self.arith("divf", one, self.arith("addf", br, self.arith(
+            "mulf", bi, ratio, node), node), node)
+        real1 = self.arith("mulf", self.arith("addf", ar, self.arith("mulf", ai, ratio, node),
+                                              node), scale, node)
+        imag1 = self.arith("mulf", self.arith("subf", ai, self.arith("mulf", ar, ratio, node),
+                                              node), scale, node)
+        real0 = self.arith("divf", ar, abs_br, node)
+        imag0 = self.arith("divf", ai, abs_br, node)
+        ratio2 = self.arith("divf", br, bi, node)
+        scale2 = self.arith("divf", one, self.arith("addf", bi, self.arith(
+            "mulf", br, ratio2, node), node), node)
+        real2 = self.arith("mulf", self.arith("addf", self.arith("mulf", ar, ratio2, node), ai,
+                                              node), scale2, node)
+        imag2 = self.arith("mulf", self.arith("subf", self.arith("mulf", ai, ratio2, node), ar,
+                                              node), scale2, node)
+        real = self.select(real_larger, self.select(both_zero, real0, real1, node), real2, node)
+        imag = self.select(real_larger, self.select(both_zero, imag0, imag1, node), imag2, node)
+        return real, imag
+
+    def numpy_complex_power(self, z, n, node):
+        """numpy's `z ** n` of a complex array and a constant integer n: its
+        fast paths for a scalar exponent (0: ones, 1: a copy, 2: np.square,
+        -1: np.reciprocal), else npy_cpow: a zero base gives 0 (n > 0) or
+        NaN parts (n < 0); n = 3 unrolled as z*(z*z); otherwise
+        square-and-multiply from 1+0j, and 1/r for n < 0 (numpy's
+        division)."""
+        one, zero = self.constant(1.0, kt.f64, node), self.constant(0.0, kt.f64, node)
+        if n == 0:
+            return self.make_complex(one, zero, node)
+        if n == 1:
+            return z
+        base = self.complex_parts(z, node)
+        if n == 2:
+            return self.make_complex(*self.complex_product(base, base, node), node)
+        if n == -1:
+            return self.make_complex(*self.numpy_reciprocal(base, node), node)
+        if n == 3:
+            result = self.complex_product(base, self.complex_product(base, base, node), node)
+        else:
+            result, power, count, mask = (one, zero), base, abs(n), 1
+            while True:
+                if count & mask:
+                    result = self.complex_product(result, power, node)
+                mask <<= 1
+                if count < mask:
+                    break
+                power = self.complex_product(power, power, node)
+            if n < 0:
+                result = self.numpy_quotient((one, zero), result, node)
+        base_zero = self.arith("andi", self.cmpf("oeq", base[0], zero, node),
+                               self.cmpf("oeq", base[1], zero, node), node)
+        special = zero if n > 0 else self.constant(math.nan, kt.f64, node)
+        return self.make_complex(self.select(base_zero, special, result[0], node),
+                                 self.select(base_zero, special, result[1], node), node)
+
+    def numpy_reciprocal(self, z, node):
+        """numpy's CDOUBLE_reciprocal: r = the smaller part over the larger,
+        d = larger + smaller * r; (1/d, -r/d) or (r/d, -1/d)."""
+        real, imag = z
+        one = self.constant(1.0, kt.f64, node)
+        real_larger = self.cmpf("ole", self.unary("absf", imag, node),
+                                self.unary("absf", real, node), node)
+        r1 = self.arith("divf", imag, real, node)
+        d1 = self.arith("addf", real, self.arith("mulf", imag, r1, node), node)
+        r2 = self.arith("divf", real, imag, node)
+        d2 = self.arith("addf", self.arith("mulf", real, r2, node), imag, node)
+        return (self.select(real_larger, self.arith("divf", one, d1, node),
+                            self.arith("divf", r2, d2, node), node),
+                self.select(real_larger, self.arith("divf", self.unary("negf", r1, node), d1, node),
+                            self.arith("divf", self.unary("negf", one, node), d2, node), node))
+
+    def numpy_complex_elementwise(self, name, z, node):
+        """np.abs / conj / real / imag / isnan / isinf / isfinite of a
+        complex element."""
+        if name in ("abs", "absolute"):
+            return self.complex_abs(z, node, python=False)
+        if name in ("conj", "conjugate"):
+            return self.complex_conjugate(z, node)
+        if name in ("real", "imag"):
+            return self.complex_part(z, name, node)
+        real, imag = self.complex_parts(z, node)
+        if name == "isnan":
+            return self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
+        if name == "isinf":
+            return self.arith("ori", self.is_inf(real, node), self.is_inf(imag, node), node)
+        return self.arith("andi", self.is_finite(real, node), self.is_finite(imag, node), node)

@@ -10,6 +10,7 @@ scalar functions return NaN/inf instead. The result types are inference's
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import math
 
@@ -199,6 +200,11 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
+        if name in rules.COMPARISON_UFUNCS:
+            op = getattr(ast, rules.COMPARISON_UFUNCS[name])()
+            if any(isinstance(a.type, kt.ArrayType) for a in args):
+                return self.array_compare(op, args[0], args[1], node)
+            return self.compare(op, args[0], args[1], node)
         if any(isinstance(a.type, kt.ScalarType) and a.type.is_complex for a in args):
             return self.numpy_complex_call(name, args[0], node)
         if name == "dot":
@@ -241,6 +247,8 @@ class LibraryCalls:
     def numpy_elementwise(self, name, elements, dtype, node):
         """np.<name> of array elements (in a linalg body): numpy's ufunc
         loop for `dtype` results, the scalar functions' ops."""
+        if elements and elements[0].type.is_complex:
+            return self.numpy_complex_elementwise(name, elements[0], node)
         if name in NUMPY_UNARY:
             return self.unary_op(NUMPY_UNARY[name], self.convert(elements[0], dtype, node), node)
         if name in rules.MATH_PREDICATES:

@@ -69,13 +69,15 @@ class ShapeFunctionTyping:
             self.int_argument(part, label, "each size")
         return list(parts)
 
-    def array_argument(self, node, label, allow_fresh=True):
+    def array_argument(self, node, label, allow_fresh=True, complex_ok=False):
         value = self.expression(node)
         self.absorb(value)
         if is_unknown(value.type):
             raise _Abandon()
         if not isinstance(value.type, kt.ArrayType):
             self.fail(node, f"{label} needs an array, not a {display(value.type)}")
+        if value.type.dtype.is_complex and not complex_ok:
+            self.fail(node, f"{label} of a complex array is not supported yet")
         if value.fresh and not allow_fresh:
             value = self.new_array(value, node)
         return value
@@ -470,7 +472,7 @@ class ShapeFunctionTyping:
         true, in order) and `x[idx]` (an int array of positions along the
         first axis): new arrays, as in numpy."""
         self.array_consumers.update((node.value, node.slice))
-        base = self.array_argument(node.value, "indexing")
+        base = self.array_argument(node.value, "indexing", complex_ok=True)
         index = self.array_argument(node.slice, "an index")
         self.raises = True          # shapes that do not match, positions out of bounds
         return TypedValue(rules.array_type(base.type.dtype, self.indexed_ndim(base, index,
@@ -513,6 +515,9 @@ class ShapeFunctionTyping:
             if value.type.dtype.is_float and dtype.is_int:
                 self.fail(node, "storing a float array into an int array is not supported yet "
                                 "(numpy truncates, and NaN gives an arbitrary int)")
+            if value.type.dtype.is_complex and not dtype.is_complex:
+                self.fail(node, "storing a complex array into a real array is not supported "
+                                "(numpy drops the imaginary part with a ComplexWarning)")
         elif _number(value.type):
             if value.type.is_float and dtype.is_int:
                 self.raises = True

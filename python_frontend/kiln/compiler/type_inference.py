@@ -716,6 +716,7 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        self.refuse_store_through_parts(target)
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)
         self.array_consumers.add(stmt.value)
@@ -757,7 +758,19 @@ class FunctionTyping(ShapeFunctionTyping):
         self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
 
     # ------------------------------------------------------------ names
+    def refuse_store_through_parts(self, target) -> None:
+        """`z.real[i] = x`: numpy writes into z through the view; Kiln reads
+        `.real` as a new array, so such a store would be lost: refused."""
+        base = target
+        while isinstance(base, ast.Subscript):
+            base = base.value
+        if base is not target and isinstance(base, ast.Attribute) and \
+                base.attr in ("real", "imag"):
+            self.fail(target, f"writing through `.{base.attr}` of a complex array is not "
+                              "supported yet; store whole complex values")
+
     def assign(self, target, value: TypedValue, node):
+        self.refuse_store_through_parts(target)
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
@@ -1212,7 +1225,7 @@ class FunctionTyping(ShapeFunctionTyping):
             return TypedValue(scalar, weak=weak)
         self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
-    def compare(self, left: TypedValue, right: TypedValue, node) -> TypedValue:
+    def compare(self, left: TypedValue, right: TypedValue, node, ops=None) -> TypedValue:
         self.scalar_operands(left, right)
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
@@ -1220,7 +1233,7 @@ class FunctionTyping(ShapeFunctionTyping):
             self.fail(node, "chained comparisons of arrays are not supported; combine them "
                             "with & (`(a < b) & (b < c)`)")
         if common.is_complex and not all(isinstance(op, (ast.Eq, ast.NotEq))
-                                         for op in getattr(node, "ops", ())):
+                                         for op in ops or getattr(node, "ops", ())):
             self.fail(node, "complex numbers are not ordered: only == and != compare them "
                             "(CPython raises TypeError)")
         self.convert(left, common, node)
@@ -1794,6 +1807,13 @@ class FunctionTyping(ShapeFunctionTyping):
     def numpy_call(self, name, args, node):
         """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
         label = f"np.{name}"
+        if name in rules.COMPARISON_UFUNCS:
+            self.arity(args, 2, node, label)
+            ops = [getattr(ast, rules.COMPARISON_UFUNCS[name])()]
+            if any(isinstance(a.type, kt.ArrayType) for a in args):
+                return self.array_compare(args[0], args[1], node, ops)
+            self.compare(args[0], args[1], node, ops)
+            return TypedValue(kt.boolean)
         if any(_scalar(a.type) and a.type.is_complex for a in args):
             return self.numpy_complex_call(name, args, node)
         if name in rules.NUMPY_REDUCTIONS:
@@ -1871,6 +1891,12 @@ class FunctionTyping(ShapeFunctionTyping):
             return TypedValue(kt.f64, weak="float" if base.weak else None)
         if not isinstance(base.type, kt.ArrayType):
             self.fail(node, f"attribute `{node.attr}` of a {display(base.type)} is not supported")
+        if node.attr in ("real", "imag"):
+            if not base.type.dtype.is_complex:
+                self.fail(node, f"`.{node.attr}` of a real array is not supported yet")
+            # numpy's is a view; Kiln reads it as a new float array (stores
+            # through it are refused where they are written)
+            return self.array_result(kt.f64, [base], node)
         if node.attr == "ndim":
             return self.literal(base.type.ndim, kt.i64)
         if node.attr == "size":
@@ -1977,10 +2003,19 @@ class FunctionTyping(ShapeFunctionTyping):
             return value.type.dtype, None
         return value.type, value.weak
 
+    def refuse_complex64(self, left, right, node) -> None:
+        """A complex number with a float32 array is complex64 in numpy
+        (NEP 50, and 1.24's value-based casting), which Kiln does not have
+        yet: refused rather than computed in complex128."""
+        for number, array in ((left, right), (right, left)):
+            if _scalar(number.type) and number.type.is_complex and \
+                    isinstance(array.type, kt.ArrayType) and rules.complex64_partner(
+                        array.type.dtype):
+                self.fail(node, f"a complex number with a {array.type.dtype.numpy_name} array "
+                                "is complex64 in numpy, which Kiln does not have yet; convert "
+                                "the array with .astype(np.float64)")
+
     def array_result(self, dtype, operands, node) -> TypedValue:
-        if dtype.is_complex:
-            self.fail(node, "arrays of complex numbers are not supported yet (complex "
-                            "scalars are)")
         arrays = [v for v in operands if isinstance(v.type, kt.ArrayType)]
         if len(arrays) > 1:
             self.raises = True      # shapes that do not broadcast: ValueError
@@ -1992,11 +2027,16 @@ class FunctionTyping(ShapeFunctionTyping):
         broadcasting; Python numbers adapt to the array's dtype (NEP 50)."""
         if symbol not in rules.ARRAY_BINOPS:
             self.fail(node, f"operator `{symbol}` on arrays is not supported yet")
+        self.refuse_complex64(left, right, node)
         common, _ = rules.operand_types(*self.element_operand(left),
                                         *self.element_operand(right))
         dtype, message = rules.array_arithmetic_type(symbol, common)
         if message:
             self.fail(node, message)
+        if dtype.is_complex and symbol == "**" and (
+                isinstance(right.type, kt.ArrayType) or complex_power_exponent(right) is None):
+            self.fail(node, "`**` of complex arrays is supported with a constant integer "
+                            "exponent from -100 to 100 (`z ** 2`)")
         for value in (left, right):
             if not isinstance(value.type, kt.ArrayType):
                 self.convert(value, common, node)
@@ -2008,15 +2048,20 @@ class FunctionTyping(ShapeFunctionTyping):
             self.raises = True      # a negative exponent at run time
         return self.array_result(dtype, [left, right], node)
 
-    def array_compare(self, left, right, node) -> TypedValue:
+    def array_compare(self, left, right, node, ops=None) -> TypedValue:
         """`x < 0`, `a == b` with an array operand: a bool array."""
         self.absorb(left, right)
         for value in (left, right):
             if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
                 self.fail(node, "comparing an array needs numbers or arrays")
+        self.refuse_complex64(left, right, node)
         common = rules.comparison_type(
             (*self.element_operand(left), known_literals(left)),
             (*self.element_operand(right), known_literals(right)))
+        if common is not None and common.is_complex and not all(
+                isinstance(op, (ast.Eq, ast.NotEq)) for op in ops or getattr(node, "ops", ())):
+            self.fail(node, "complex arrays compare only with == and != here (numpy orders "
+                            "complex numbers lexicographically; Kiln does not yet)")
         for value in (left, right):
             if not isinstance(value.type, kt.ArrayType):
                 self.convert(value, common, node)
@@ -2027,7 +2072,7 @@ class FunctionTyping(ShapeFunctionTyping):
         if isinstance(op, ast.Not):
             self.fail(node, "the truth value of an array is ambiguous; use np.logical_not(x) "
                             "or compare elements")
-        if isinstance(op, ast.Invert) and dtype.is_float:
+        if isinstance(op, ast.Invert) and (dtype.is_float or dtype.is_complex):
             self.fail(node, "operator `~` needs an int or bool array")
         if isinstance(op, (ast.USub, ast.UAdd)) and dtype.is_bool:
             self.fail(node, "numpy does not negate bool arrays; use `~x`")
@@ -2093,6 +2138,8 @@ class FunctionTyping(ShapeFunctionTyping):
             self.array_store(base, self.expression(node.args[0]), node)
             return TypedValue(None)
         dtype = self.dtype_of(node.args[0])
+        if base.type.dtype.is_complex or dtype.is_complex:
+            self.fail(node, "`.astype()` to or from complex is not supported yet")
         if base.type.dtype.is_float and not dtype.is_float:
             self.fail(node, "`.astype()` from float to int or bool is not supported yet (numpy "
                             "truncates, and NaN gives an arbitrary int)")
@@ -2107,6 +2154,8 @@ class FunctionTyping(ShapeFunctionTyping):
         self.absorb(array)
         if not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"{label} of a number is not supported; it needs an array")
+        if array.type.dtype.is_complex:
+            self.fail(node, f"{label} of a complex array is not supported yet")
         keywords = {k.arg: k.value for k in keywords}
         if name in rules.NUMPY_SCANS:
             axis, _ = rules.reduction_options(array.type.ndim, options, keywords, "scan")

@@ -434,14 +434,17 @@ SHAPE_METHODS = {"reshape", "ravel", "flatten", "repeat", "transpose", "argmin",
 ARRAY_METHODS = ARRAY_METHODS | SHAPE_METHODS | {"conjugate"}
 SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot", "conj",
-    "conjugate", "real", "imag"} | \
+    "conjugate", "real", "imag", "less", "less_equal", "greater", "greater_equal", "equal",
+    "not_equal"} | \
     NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
-DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
-DTYPE_BUILTINS = {"float": kt.f64, "int": kt.i64, "bool": kt.boolean}
+DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean,
+                    "complex128": kt.c128, "cdouble": kt.c128, "c128": kt.c128}
+DTYPE_BUILTINS = {"float": kt.f64, "int": kt.i64, "bool": kt.boolean, "complex": kt.c128}
 # dtype="..." strings: numpy's names and its array-protocol codes ("u1", "f8", "?").
 DTYPE_STRINGS = {**{t.numpy_name: t for t in kt.DTYPES}, "bool": kt.boolean,
+                 "complex128": kt.c128, "c16": kt.c128, "complex": kt.c128,
                  **{f"{'f' if t.is_float else 'b' if t.is_bool else 'i' if t.signed else 'u'}"
                     f"{t.itemsize}": t for t in kt.DTYPES}}
 DTYPE_ERROR = "dtype `{}` is not supported; use one of " + ", ".join(
@@ -489,7 +492,12 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
 ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"}
 # np.f applied to arrays elementwise: the scalar tables, plus np.square.
-ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | LOGICAL_UFUNCS | {
+# numpy's comparison ufuncs: np.less(a, b) is `a < b` (ast operator names).
+COMPARISON_UFUNCS = {"less": "Lt", "less_equal": "LtE", "greater": "Gt", "greater_equal": "GtE",
+                     "equal": "Eq", "not_equal": "NotEq"}
+# The parts and the conjugate of complex numbers (np.real(z), np.conj(z)).
+COMPLEX_UFUNCS = {"conj", "conjugate", "real", "imag"}
+ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | LOGICAL_UFUNCS | COMPLEX_UFUNCS | {
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip"}
 
 
@@ -517,9 +525,20 @@ def ufunc_operand_types(name: str, dtype, count: int) -> list:
     return [dtype] * count
 
 
+def complex64_partner(dtype: kt.ScalarType) -> bool:
+    """Whether numpy gives complex64 for an array of `dtype` with a complex
+    number (numpy 1.24 and 2 agree: float32 only; bools and ints give
+    complex128)."""
+    return dtype == kt.f32
+
+
 def array_arithmetic_type(symbol: str, common: kt.ScalarType):
     """(element type, error) of `a <symbol> b` with an array operand, from
     the operands' common element type (numpy's ufunc loops)."""
+    if common.is_complex:
+        if symbol in ("+", "-", "*", "/", "**"):
+            return common, None
+        return None, f"operator `{symbol}` is not defined for complex arrays"
     if symbol in ("&", "|", "^"):
         if common.is_float:
             return None, f"operator `{symbol}` needs int or bool arrays"
@@ -550,6 +569,16 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
     operands' promotion; `operands` their (type, weak kind) pairs, for the
     float functions, whose loop numpy picks per operand (np.arctan2 of int16
     and uint16 arrays is float32, though they promote to int32)."""
+    if common.is_complex:
+        if name in MATH_PREDICATES:
+            return kt.boolean, None
+        if name in ("abs", "absolute", "real", "imag"):
+            return kt.f64, None
+        if name in ("conj", "conjugate"):
+            return common, None
+        return None, f"np.{name} of complex arrays is not supported yet"
+    if name in COMPLEX_UFUNCS:
+        return None, f"np.{name} of a real array is not supported yet"
     if name in MATH_PREDICATES or name in LOGICAL_UFUNCS:
         return kt.boolean, None
     if name in ("where", "clip"):
@@ -583,14 +612,14 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
 # numpy's "same_kind" casting, which in-place operators (`x += y`) use for
 # their output: within a kind or towards a later one (bool, unsigned,
 # signed, float); never float -> int.
-_CAST_KIND_ORDER = {"bool": 0, "unsigned": 1, "signed": 2, "float": 3}
+_CAST_KIND_ORDER = {"bool": 0, "unsigned": 1, "signed": 2, "float": 3, "complex": 4}
 
 
 def _cast_kind(scalar: kt.ScalarType) -> str:
     if scalar.is_bool:
         return "bool"
-    if scalar.is_float:
-        return "float"
+    if scalar.is_float or scalar.is_complex:
+        return scalar.kind
     return "signed" if scalar.signed else "unsigned"
 
 

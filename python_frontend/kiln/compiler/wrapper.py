@@ -359,7 +359,7 @@ def box(type_, expression: str) -> str:
         # numpy prints an int64 array made from "q" with `dtype=int64`.
         return (f"kiln_owned_array({expression}.allocated, {expression}.data + "
                 f"{expression}.offset, {type_.ndim}, {expression}.shape, {expression}.strides, "
-                f"{type_.dtype.itemsize}, \"{type_.dtype.char}\")")
+                f"{type_.dtype.itemsize}, \"{type_.dtype.result_format}\")")
     if type_.is_complex:
         return f"PyComplex_FromDoubles(__real__ ({expression}), __imag__ ({expression}))"
     if type_.is_float:

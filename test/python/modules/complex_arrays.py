@@ -1,0 +1,84 @@
+"""Complex arrays (`kiln.c128[:]`): test_complex_arrays.py compares every
+function with numpy on edge values, through views."""
+
+import numpy as np
+
+import kiln
+
+
+@kiln.export
+def ops(z: kiln.c128[:], w: kiln.c128[:], x: kiln.f64[:]):
+    return z + w, z - x, z / w, -z, +z, x + 2j, z - 1.5
+
+
+@kiln.export
+def products(z: kiln.c128[:], w: kiln.c128[:], x: kiln.f64[:]):
+    return z * w, z * 1j, x * z
+
+
+@kiln.export
+def powers(z: kiln.c128[:]):
+    return z ** 0, z ** 1, z ** 2, z ** 3, z ** 5, z ** -1, z ** -4
+
+
+@kiln.export
+def parts(z: kiln.c128[:]):
+    return np.conj(z), z.real, z.imag, np.real(z), np.imag(z), np.isnan(z), np.isinf(z), \
+        np.isfinite(z), z == 1j, z != z, np.equal(z, 2.0), np.not_equal(z, z)
+
+
+@kiln.export
+def magnitude(z: kiln.c128[:]) -> kiln.f64[:]:
+    return np.abs(z)
+
+
+@kiln.export
+def built(n: int) -> kiln.c128[:]:
+    a = np.zeros(n, dtype=np.complex128)
+    for i in range(n):
+        a[i] = complex(i, -i)
+    return a * 2
+
+
+@kiln.export
+def shifted_store(z: kiln.c128[:], x: kiln.f64[:]) -> None:
+    z[1:] = z[:-1] * 2 + x[1:]
+
+
+@kiln.export
+def in_place(z: kiln.c128[:, :], w: kiln.c128[:]) -> None:
+    z += w
+    z *= 1j
+
+
+@kiln.export
+def masked(z: kiln.c128[:], limit: float) -> kiln.c128[:]:
+    inside = np.less(np.abs(z), limit)
+    z[inside] = z[inside] ** 2 + 1j
+    return z[~inside]
+
+
+@kiln.export
+def element_loop(z: kiln.c128[:], out: kiln.f64[:]) -> complex:
+    s = 0j
+    for i in range(len(z)):
+        out[i] = abs(z[i])
+        z[i] = z[i] * z[i] + 1j
+        s += z[i]
+    return s
+
+
+@kiln.export
+def mandelbrot(xmin: float, xmax: float, ymin: float, ymax: float, xn: float, yn: float,
+               maxiter: int, horizon: float):
+    X = np.linspace(xmin, xmax, int(xn))
+    Y = np.linspace(ymin, ymax, int(yn))
+    C = X + Y[:, None] * 1j
+    N = np.zeros(C.shape, dtype=np.int64)
+    Z = np.zeros(C.shape, np.complex128)
+    for n in range(maxiter):
+        inside = np.less(np.abs(Z), horizon)
+        N[inside] = n
+        Z[inside] = Z[inside] ** 2 + C[inside]
+    N[N == maxiter - 1] = 0
+    return Z, N

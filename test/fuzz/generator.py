@@ -58,6 +58,8 @@ COMPLEX_PARAM_RATE = 0.08
 COMPLEX_LITERALS = ["1j", "(2-3j)", "(-0.5+0j)", "0j", "(1e308+1e308j)", "(-0.0-1j)",
                     "complex(math.inf, 1.0)", "complex(1.0, math.nan)", "(3+4j)"]
 COMPLEX_EXPONENTS = [-2, -1, 0, 1, 2, 3, 5]
+COMPLEX_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+                     "arcsin", "arccos", "arctan")
 NP_DTYPE = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "i32": "np.int32",
             "u8": "np.uint8", "u16": "np.uint16", "u32": "np.uint32", "u64": "np.uint64",
             "i8": "np.int8", "i16": "np.int16", "bool": "np.bool_"}
@@ -481,7 +483,8 @@ class FunctionGenerator:
             return f"({self.c_expr(depth + 1)} ** {exponent if exponent >= 0 else f'({exponent})'})"
         if roll < 0.88:
             z = self.c_expr(depth + 1)
-            return self.rng.choice([f"(-{z})", f"{z}.conjugate()", f"np.conj({z})"])
+            return self.rng.choice([f"(-{z})", f"{z}.conjugate()", f"np.conj({z})",
+                                    f"np.{self.rng.choice(COMPLEX_FUNCTIONS)}({z})"])
         return (f"({self.c_expr(depth + 1)} if {self.expr('bool', depth + 1)} "
                 f"else {self.c_expr(depth + 1)})")
 
@@ -949,7 +952,8 @@ class FunctionGenerator:
         if roll < 0.75:
             exponent = self.rng.choice([0, 1, 2, 3, -1, -2])
             return f"({z} ** {exponent if exponent >= 0 else f'({exponent})'})"
-        return self.rng.choice([f"(-{z})", f"np.conj({z})"])
+        return self.rng.choice([f"(-{z})", f"np.conj({z})",
+                                f"np.{self.rng.choice(COMPLEX_FUNCTIONS)}({z})"])
 
     def a_leaf(self, kind, shape, full=True):
         mismatch = self.rng.random() < ARRAY_MISMATCH_RATE

@@ -514,6 +514,9 @@ for _name, _op in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", 
 # Num of kind COMPLEX is a typed complex (a parameter, or a result with a
 # typed operand); a Python complex is weak, as NEP 50 says.
 COMPLEX = "c128"
+# np.<name> of complex numbers: numpy calls glibc's cexp, clog, ... (Kiln too)
+COMPLEX_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+                     "arcsin", "arccos", "arctan")
 
 
 def is_complex(x) -> bool:
@@ -565,6 +568,9 @@ def _complex_aware(name):
                 return Num("f64", glibc_hypot(z.real, z.imag))
             if name in ("conj", "conjugate"):
                 return Num(COMPLEX, z.conjugate())
+            if name in COMPLEX_FUNCTIONS:
+                with _np.errstate(all="ignore"):
+                    return Num(COMPLEX, complex(getattr(_np, name)(_np.complex128(z))))
             part = z.real if name == "real" else z.imag
             return part if not isinstance(args[0], Num) else Num("f64", part)
         from .numpy_functions import FUNCTIONS
@@ -968,7 +974,7 @@ def array_ufunc_kind(name, common_kind) -> str:
             return "bool"
         if name in ("abs", "absolute", "real", "imag"):
             return "f64"
-        if name in ("conj", "conjugate"):
+        if name in ("conj", "conjugate") or name in COMPLEX_FUNCTIONS:
             return COMPLEX
         raise TypeError(f"np.{name} of complex arrays (the generator never does)")
     if name in ("conj", "conjugate", "real", "imag"):
@@ -1257,7 +1263,8 @@ class NumpyStandIn:
             return _allocator(name)
         if name == "newaxis":
             return None
-        if name in ("abs", "absolute", "conj", "conjugate", "real", "imag"):
+        if name in ("abs", "absolute", "conj", "conjugate", "real", "imag") + \
+                COMPLEX_FUNCTIONS:
             return _complex_aware(name)
         from .numpy_functions import FUNCTIONS   # reductions, shapes, creation, ...
         if name in FUNCTIONS:

@@ -46,11 +46,11 @@ def operands(n):
             (np.resize(GRID, 2 * n)[::2], np.resize(GRID[::-3], n), np.zeros(n))]
 
 
-@pytest.mark.parametrize("name", ["ops", "powers", "parts"])
+@pytest.mark.parametrize("name", ["ops", "powers", "parts", "functions"])
 def test_operators_and_parts_match_numpy(mod, name):
     for n in SIZES:
         for z, w, x in operands(n):
-            args = {"ops": (z, w, x), "powers": (z,), "parts": (z,)}[name]
+            args = {"ops": (z, w, x), "powers": (z,), "parts": (z,), "functions": (z,)}[name]
             with np.errstate(all="ignore"):
                 expected = getattr(mod.python, name)(*args)
             assert same(getattr(mod.native, name)(*args), expected), (name, n)

@@ -2022,7 +2022,10 @@ EXTERNAL_SIGNATURES = {
     "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
     "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32),
     "kiln_reshape_stride": ((kt.i64,) * (3 + 3 * rules.MAX_ARRAY_NDIM), kt.i64),
-    "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None)}
+    "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None),
+    # glibc's complex functions (np.exp of complex numbers): a complex<f64>
+    # argument and result are the two-double struct of the C ABI
+    **{name: ((kt.c128,), kt.c128) for name in rules.COMPLEX_LIBM.values()}}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 

@@ -20,6 +20,7 @@ import math
 
 from .. import typesystem as kt
 from . import ir_builder as ir
+from . import typing_rules as rules
 
 
 class ComplexNumbers:
@@ -303,6 +304,8 @@ class ComplexNumbers:
             return self.complex_conjugate(z, node)
         if name in ("real", "imag"):
             return self.complex_part(z, name, node)
+        if name in rules.COMPLEX_LIBM:
+            return self.libm_call(rules.COMPLEX_LIBM[name], [z], node)
         real, imag = self.complex_parts(z, node)
         if name == "isnan":
             return self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)

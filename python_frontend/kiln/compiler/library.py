@@ -336,6 +336,9 @@ class LibraryCalls:
             part = self.complex_part(z, name, node)
             part.weak = "float" if z.weak else None
             return part
+        if name in rules.COMPLEX_LIBM:
+            return self.libm_call(rules.COMPLEX_LIBM[name], [self.convert(z, kt.c128, node)],
+                                  node)
         return self.complex_abs(z, node, python=False)
 
     def builtin_round(self, args, node):

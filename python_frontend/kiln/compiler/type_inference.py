@@ -1622,6 +1622,9 @@ class FunctionTyping(ShapeFunctionTyping):
         if name in ("abs", "absolute"):
             self.arity(args, 1, node, label)
             return TypedValue(kt.f64)       # numpy's: inf on overflow, no exception
+        if name in rules.COMPLEX_LIBM:
+            self.arity(args, 1, node, label)
+            return TypedValue(kt.c128)      # glibc's cexp, ... as numpy's
         self.fail(node, f"{label} of complex numbers is not supported yet")
 
     def arity(self, args, count, node, label) -> None:

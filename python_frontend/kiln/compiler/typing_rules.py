@@ -492,6 +492,12 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
 ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"}
 # np.f applied to arrays elementwise: the scalar tables, plus np.square.
+# np.<name> of complex numbers: numpy calls glibc's complex functions (the
+# same results, bit for bit, as measured on scalars and arrays), and so
+# does Kiln.
+COMPLEX_LIBM = {"exp": "cexp", "log": "clog", "sqrt": "csqrt", "sin": "csin", "cos": "ccos",
+                "tan": "ctan", "sinh": "csinh", "cosh": "ccosh", "tanh": "ctanh",
+                "arcsin": "casin", "arccos": "cacos", "arctan": "catan"}
 # numpy's comparison ufuncs: np.less(a, b) is `a < b` (ast operator names).
 COMPARISON_UFUNCS = {"less": "Lt", "less_equal": "LtE", "greater": "Gt", "greater_equal": "GtE",
                      "equal": "Eq", "not_equal": "NotEq"}
@@ -574,7 +580,7 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
             return kt.boolean, None
         if name in ("abs", "absolute", "real", "imag"):
             return kt.f64, None
-        if name in ("conj", "conjugate"):
+        if name in ("conj", "conjugate") or name in COMPLEX_LIBM:
             return common, None
         return None, f"np.{name} of complex arrays is not supported yet"
     if name in COMPLEX_UFUNCS:

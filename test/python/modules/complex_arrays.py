@@ -82,3 +82,9 @@ def mandelbrot(xmin: float, xmax: float, ymin: float, ymax: float, xn: float, yn
         Z[inside] = Z[inside] ** 2 + C[inside]
     N[N == maxiter - 1] = 0
     return Z, N
+
+
+@kiln.export
+def functions(z: kiln.c128[:]):
+    return np.exp(z), np.log(z), np.sqrt(z), np.sin(z), np.cos(z), np.tan(z), np.sinh(z), \
+        np.cosh(z), np.tanh(z), np.arcsin(z), np.arccos(z), np.arctan(z)

@@ -166,3 +166,9 @@ def weak_parts(x: kiln.f32) -> float:
 @kiln.export
 def typed_parts(z: complex, x: kiln.f32) -> float:
     return z.imag * x / 3
+
+
+@kiln.export
+def numpy_functions(z: complex) -> complex:
+    # numpy (and Kiln) call glibc's cexp, clog, csqrt, ...
+    return np.exp(z) + np.log(z) * 2 + np.sqrt(z) * 3 + np.sin(z) * 4 + np.arctan(z) * 5

@@ -79,6 +79,27 @@ def test_abs_is_glibc_hypot(mod):
         assert close.all()
 
 
+def test_inline_hypot_is_glibcs_across_the_exponent_range(mod):
+    """np.abs of complex arrays computes glibc's hypot inline (so that it
+    can vectorize): bit for bit glibc's, with the scaled branches for huge
+    and tiny parts, the negligible-part shortcut, inf and NaN."""
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    libm.hypot.restype = ctypes.c_double
+    libm.hypot.argtypes = [ctypes.c_double, ctypes.c_double]
+    rng = np.random.default_rng(5)
+    special = [0.0, -0.0, INF, -INF, NAN, 5e-324, 1.7e308, 2.0**511, 2.0**-511, 2.0**-537]
+    xs = np.concatenate([rng.normal(size=4000) * 10, rng.normal(size=1000) * 1e300,
+                         rng.normal(size=1000) * 1e-300, np.exp(rng.uniform(-700, 700, 4000)),
+                         np.repeat(special, len(special))])
+    ys = np.concatenate([rng.normal(size=4000) * 10, rng.normal(size=1000) * 1e-3,
+                         rng.normal(size=1000) * 1e-305, np.exp(rng.uniform(-700, 700, 4000)),
+                         np.tile(special, len(special))])
+    z = np.empty(len(xs), complex)
+    z.real, z.imag = xs, ys
+    expected = np.array([libm.hypot(a, b) for a, b in zip(xs.tolist(), ys.tolist())])
+    assert same(mod.native.magnitude(z), expected)
+
+
 def test_stores_masks_loops_and_allocation(mod):
     for n in SIZES:
         for z, w, x in operands(n):

@@ -229,3 +229,27 @@ def test_fuzzer_found_folding_and_float_to_uint64(tmp_path):
     module = import_from(os.path.join(tmp_path / "out", "fuzz_found.py"), "kiln_fuzz_found")
     assert module.folded() == (1, 255, -128, 2**64 - 1)
     assert module.to_u64(3.9) == 3 and module.to_u64(2.0**62) == 2**62
+
+
+def test_uint64_literals_beyond_int64_in_casts(tmp_path):
+    """`np.uint64(18446744073709551615)` is a uint64 (numpy accepts it);
+    Kiln refused the literal as beyond 64-bit signed ints (the fuzzer's
+    campaign of 2026-12-04: 520 of 10,000 functions fell back on it)."""
+    source = tmp_path / "uint64_literals.py"
+    source.write_text("\n".join([
+        "import numpy as np", "import kiln", "",
+        "@kiln.export",
+        "def wrap(x: kiln.u64) -> kiln.u64:",
+        "    return x + np.uint64(18446744073709551615) + kiln.u64(9223372036854775808)", "",
+        "@kiln.export",
+        "def is_max(x: kiln.u64) -> bool:",
+        "    return x == np.uint64(18446744073709551615)", ""]))
+    result = kiln_build(str(source), tmp_path / "out")
+    assert result.returncode == 0 and "fall" not in result.stderr, result.stderr
+    module = import_from(os.path.join(tmp_path / "out", "uint64_literals.py"), "kiln_u64_literals")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for x in (0, 5, 2**63, 2**64 - 1):
+            expected = np.uint64(x) + np.uint64(2**64 - 1) + np.uint64(2**63)
+            assert module.wrap(x) == int(expected)
+    assert module.is_max(2**64 - 1) and not module.is_max(3)

@@ -271,6 +271,9 @@ class FunctionTyping(ShapeFunctionTyping):
         # `f = lambda x: ...`: name -> the lambda; each call of it is its body
         # inlined, a copy per call site (call node -> (parameters, body)).
         self.lambdas: dict = {}
+        # `np.uint64(18446744073709551615)`: int literals beyond int64 that
+        # are the argument of a uint64 cast (they fit the uint64 they become)
+        self.uint64_literals: set = set()
         self.inlined: dict = {}
         # Per round (the last round's are the result):
         self.written: set = set()
@@ -1066,6 +1069,8 @@ class FunctionTyping(ShapeFunctionTyping):
         if isinstance(value, bool):
             return self.literal(value, kt.boolean, weak="bool")
         if isinstance(value, int):
+            if node in self.uint64_literals and rules.INT64_MAX < value <= kt.u64.max_value:
+                return TypedValue(kt.u64, constant=value)
             if not rules.INT64_MIN <= value <= rules.INT64_MAX:
                 self.fail(node, f"integer literal {value} does not fit in 64 bits (Kiln "
                                 "integers are 64-bit)")
@@ -1406,6 +1411,9 @@ class FunctionTyping(ShapeFunctionTyping):
         if qualified is not None:
             if node.keywords:
                 self.fail(node, f"keyword arguments to `{ast.unparse(func)}` are not supported")
+            if qualified in (("numpy", "uint64"), ("kiln", "u64")) and len(node.args) == 1 \
+                    and isinstance(node.args[0], ast.Constant):
+                self.uint64_literals.add(node.args[0])
             if qualified[0] == "numpy":
                 self.array_consumers.update(node.args)
             args = []

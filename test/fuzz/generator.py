@@ -451,8 +451,12 @@ class FunctionGenerator:
         if kind == "f64":
             z = self.c_expr(depth + 1)
             return self.rng.choice([f"({z}).real", f"({z}).imag", f"abs({z})",
-                                    f"np.abs({z})"])
+                                    f"np.abs({z})", f"cmath.phase({z})",
+                                    f"cmath.polar({z})[{self.rng.choice([0, 1])}]"])
         if kind == "bool":
+            if self.rng.random() < 0.2:
+                return f"cmath.{self.rng.choice(['isnan', 'isinf', 'isfinite'])}" \
+                       f"({self.c_expr(depth + 1)})"
             op = self.rng.choice(["==", "!="])
             other = self.c_expr(depth + 1) if self.rng.random() < 0.6 else \
                 self.expr(self.rng.choice(NUMERIC), depth + 1)
@@ -484,7 +488,8 @@ class FunctionGenerator:
         if roll < 0.88:
             z = self.c_expr(depth + 1)
             return self.rng.choice([f"(-{z})", f"{z}.conjugate()", f"np.conj({z})",
-                                    f"np.{self.rng.choice(COMPLEX_FUNCTIONS)}({z})"])
+                                    f"np.{self.rng.choice(COMPLEX_FUNCTIONS)}({z})",
+                                    f"cmath.exp({z})"])
         return (f"({self.c_expr(depth + 1)} if {self.expr('bool', depth + 1)} "
                 f"else {self.c_expr(depth + 1)})")
 
@@ -2528,7 +2533,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     return Program(seed, index, main, helpers)
 
 
-HEADER = "import math\n\nimport numpy as np\n\nimport kiln\n\n\n"
+HEADER = "import cmath\nimport math\n\nimport numpy as np\n\nimport kiln\n\n\n"
 
 
 def module_source(programs) -> str:

@@ -252,7 +252,8 @@ class OracleModule:
         ast.fix_missing_locations(tree)
         self.namespace = {"__builtins__": __builtins__, RUNTIME: Runtime,
                           "math": S.MathStandIn(), "np": S.NumpyStandIn(),
-                          "numpy": S.NumpyStandIn(), "kiln": S.KilnStandIn(), **S.BUILTINS}
+                          "numpy": S.NumpyStandIn(), "kiln": S.KilnStandIn(),
+                          "cmath": S.CmathStandIn(), **S.BUILTINS}
         import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

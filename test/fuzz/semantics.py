@@ -578,6 +578,23 @@ def _complex_aware(name):
     return call
 
 
+class CmathStandIn:
+    """cmath in the oracle: CPython's own functions on the operand's
+    Python value; results typed, as Kiln types library results."""
+
+    def __getattr__(self, name):
+        import cmath
+
+        def call(z):
+            r = getattr(cmath, name)(python_number(z))
+            if isinstance(r, complex):
+                return Num(COMPLEX, r)
+            if isinstance(r, tuple):
+                return tuple(Num("f64", v) for v in r)
+            return Num("f64", r) if isinstance(r, float) else r
+        return call
+
+
 def _complex_part(name):
     def get(self):
         if self.kind != COMPLEX:

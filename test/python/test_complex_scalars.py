@@ -56,6 +56,25 @@ def test_unary_functions_on_edge_values(mod, name):
         same(mod, name, z)
 
 
+@pytest.mark.parametrize("name", ["cmath_exp", "cmath_phase", "cmath_polar",
+                                  "cmath_predicates"])
+def test_cmath_on_edge_values(mod, name):
+    import random
+    rng = random.Random(3)
+    huge = [complex(10 ** rng.uniform(-320, 308) * rng.choice([-1, 1]),
+                    10 ** rng.uniform(-320, 308) * rng.choice([-1, 1])) for _ in range(400)]
+    near = [complex(rng.uniform(-750, 750), rng.uniform(-1e3, 1e3)) for _ in range(400)]
+    extra = [complex(a, b) for a in (708.3, 708.5, 709.9, 710.0, -800.0, 1e308)
+             for b in (-1e-320, 1e-300, 1.5, 1e308)]
+    for z in VALUES + huge + near + extra:
+        same(mod, name, z)
+
+
+def test_cmath_of_a_real_number(mod):
+    for x in PARTS + [710.0, -745.5]:
+        same(mod, "cmath_exp_of_real", x)
+
+
 @pytest.mark.parametrize("name", ["add", "mul", "div", "equal"])
 def test_binary_operators_on_edge_values(mod, name):
     for z in VALUES:
@@ -140,9 +159,15 @@ def test_header_and_stub(mod):
         assert "def add(a: complex, b: complex) -> complex" in stub.read()
 
 
-REFUSED = '''import math
+REFUSED = '''import cmath
+import math
 import numpy as np
 import kiln
+
+
+@kiln.export
+def cmath_sqrt(z: complex) -> complex:
+    return cmath.sqrt(z)
 
 
 @kiln.export
@@ -247,6 +272,7 @@ def elementwise(z: complex) -> float:
 '''
 
 REASONS = {
+    "cmath_sqrt": "call to `cmath.sqrt` is not supported yet",
     "ordered": "complex numbers are not ordered: only == and != compare them",
     "floor_divided": "operator `//` is not defined for complex numbers",
     "to_float": "float() does not take complex numbers",

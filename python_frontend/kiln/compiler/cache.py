@@ -146,7 +146,7 @@ def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
     for part in global_bindings(context, [functions[c] for c in callees]):
         digest.update(part.encode())
     digest.update(json.dumps([sorted(context.kiln_aliases), sorted(context.math_aliases),
-                              sorted(context.numpy_aliases),
+                              sorted(context.numpy_aliases), sorted(context.cmath_aliases),
                               sorted(context.imported_names.items())]).encode())
     digest.update(json.dumps(sorted(context.module_constants().items())).encode())
     digest.update(json.dumps(sorted(options.items())).encode())

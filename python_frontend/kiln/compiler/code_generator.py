@@ -1758,8 +1758,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             index = node.slice.value
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
-        if rules.is_positions_call(node.value, self.context.qualified_name(node.value.func)
-                                   if isinstance(node.value, ast.Call) else None):
+        callee = self.context.qualified_name(node.value.func) \
+            if isinstance(node.value, ast.Call) else None
+        if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.expression(node.value).elements[rules.constant_int(node.slice)]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.is_array_index(node.slice):

@@ -16,11 +16,54 @@ complex, no ordering, no `//` or `%`); this mixin only builds the IR.
 from __future__ import annotations
 
 import ast
+import cmath
 import math
+import sys
 
 from .. import typesystem as kt
 from . import ir_builder as ir
 from . import typing_rules as rules
+
+
+# CPython's classes of a float for cmath's special-value tables
+# (Modules/cmathmodule.c special_type): -inf, negative, -0.0, +0.0,
+# positive, +inf, NaN; one representative each.
+SPECIAL_CLASSES = (-math.inf, -2.5, -0.0, 0.0, 2.5, math.inf, math.nan)
+# exp(x) overflows beyond log(DBL_MAX / 4): CPython computes exp(x - 1) * e
+# there (CM_LOG_LARGE_DOUBLE).
+CM_LOG_LARGE_DOUBLE = math.log(sys.float_info.max / 4)
+
+
+def special_class(value: float) -> int:
+    if math.isnan(value):
+        return 6
+    if math.isinf(value):
+        return 0 if value < 0 else 5
+    if value == 0:
+        return 2 if math.copysign(1.0, value) < 0 else 3
+    return 1 if value < 0 else 4
+
+
+def _exp_special_values() -> dict:
+    """cmath.exp's table for a non-finite part, read from the CPython that
+    runs Kiln: {(class of real, class of imag): result}, without the entries
+    CPython computes instead (an infinite real part with a finite nonzero
+    imaginary one) and those that raise."""
+    table = {}
+    for i, real in enumerate(SPECIAL_CLASSES):
+        for j, imag in enumerate(SPECIAL_CLASSES):
+            if math.isfinite(real) and math.isfinite(imag):
+                continue
+            if math.isinf(real) and math.isfinite(imag) and imag != 0:
+                continue
+            try:
+                table[(i, j)] = cmath.exp(complex(real, imag))
+            except ValueError:
+                pass
+    return table
+
+
+EXP_SPECIAL_VALUES = _exp_special_values()
 
 
 class ComplexNumbers:
@@ -175,7 +218,7 @@ class ComplexNumbers:
         return self.arith("ori", self.cmpf("une", real, zero, node),
                           self.cmpf("une", imag, zero, node), node)
 
-    def complex_abs(self, z, node, python=True):
+    def complex_abs(self, z, node, python=True, message="absolute value too large"):
         """abs(z): CPython's _Py_c_abs (an infinite part wins over a NaN;
         OverflowError when the finite parts' hypot overflows); np.abs is
         glibc's hypot of the parts, inf on overflow (python=False)."""
@@ -191,8 +234,7 @@ class ComplexNumbers:
                             self.cmpf("olt", abs_imag, infinity, node), node)
         overflow = self.arith("andi", finite,
                               self.cmpf("oeq", magnitude, infinity, node), node)
-        self.check(self.negate(overflow, node), "OverflowError", "absolute value too large", [],
-                   node)
+        self.check(self.negate(overflow, node), "OverflowError", message, [], node)
         nan = self.constant(math.nan, kt.f64, node)
         special = self.select(real_inf, abs_real, self.select(imag_inf, abs_imag, nan, node),
                               node)
@@ -357,6 +399,113 @@ class ComplexNumbers:
         if name in rules.COMPLEX_LIBM:
             return self.libm_call(rules.COMPLEX_LIBM[name], [z], node)
         real, imag = self.complex_parts(z, node)
+        if name == "isnan":
+            return self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
+        if name == "isinf":
+            return self.arith("ori", self.is_inf(real, node), self.is_inf(imag, node), node)
+        return self.arith("andi", self.is_finite(real, node), self.is_finite(imag, node), node)
+
+    # ------------------------------------------------------------ cmath
+    def special_class_of(self, x, node):
+        """special_class of a float value, as an i64 value."""
+        def c(value):
+            return self.constant(value, kt.i64, node)
+
+        zero, infinity = self.constant(0.0, kt.f64, node), self.constant(math.inf, kt.f64, node)
+        negative = self.cmpf("olt", self.libm_copysign(x, node), zero, node)
+        is_zero = self.cmpf("oeq", x, zero, node)
+        is_inf = self.cmpf("oeq", self.unary("absf", x, node), infinity, node)
+        finite_class = self.select(is_zero, self.select(negative, c(2), c(3), node),
+                                   self.select(negative, c(1), c(4), node), node)
+        infinite_class = self.select(negative, c(0), c(5), node)
+        return self.select(self.is_nan(x, node), c(6),
+                           self.select(is_inf, infinite_class, finite_class, node), node)
+
+    def libm_copysign(self, x, node):
+        """copysign(1.0, x): the sign of x, NaN and zeros included."""
+        return self.arith("copysign", self.constant(1.0, kt.f64, node), x, node)
+
+    def cmath_exp(self, z, node):
+        """cmath.exp: CPython's algorithm (exp(x - 1) * e beyond
+        CM_LOG_LARGE_DOUBLE; an infinite real part with a finite nonzero
+        imaginary one from cos/sin signs; the other non-finite inputs from
+        its special-value table), ValueError("math domain error") for an
+        infinite imaginary part with a finite or +inf real one, and
+        OverflowError("math range error") when a finite input overflows."""
+        x, y = self.complex_parts(z, node)
+
+        def c(value):
+            return self.constant(value, kt.f64, node)
+
+        infinity = c(math.inf)
+        finite_x = self.cmpf("olt", self.unary("absf", x, node), infinity, node)
+        finite_y = self.cmpf("olt", self.unary("absf", y, node), infinity, node)
+        both_finite = self.arith("andi", finite_x, finite_y, node)
+        large = self.cmpf("ogt", x, c(CM_LOG_LARGE_DOUBLE), node)
+        scale = self.unary("exp", self.select(large, self.arith("subf", x, c(1.0), node), x,
+                                              node), node)
+        cos_y, sin_y = self.unary("cos", y, node), self.unary("sin", y, node)
+        real = self.arith("mulf", scale, cos_y, node)
+        imag = self.arith("mulf", scale, sin_y, node)
+        real = self.select(large, self.arith("mulf", real, c(math.e), node), real, node)
+        imag = self.select(large, self.arith("mulf", imag, c(math.e), node), imag, node)
+        overflow = self.arith("ori", self.cmpf("oeq", self.unary("absf", real, node), infinity,
+                                               node),
+                              self.cmpf("oeq", self.unary("absf", imag, node), infinity, node),
+                              node)
+        self.check(self.negate(self.arith("andi", both_finite, overflow, node), node),
+                   "OverflowError", "math range error", [], node)
+        # an infinite real part, a finite nonzero imaginary one
+        magnitude = self.select(self.cmpf("ogt", x, c(0.0), node), infinity, c(0.0), node)
+        real1 = self.arith("copysign", magnitude, cos_y, node)
+        imag1 = self.arith("copysign", magnitude, sin_y, node)
+        infinite_x = self.cmpf("oeq", self.unary("absf", x, node), infinity, node)
+        computed = self.arith("andi", infinite_x, self.arith(
+            "andi", finite_y, self.cmpf("une", y, c(0.0), node), node), node)
+        # the table
+        class_x, class_y = self.special_class_of(x, node), self.special_class_of(y, node)
+        table_real, table_imag = c(math.nan), c(math.nan)
+        for (i, j), value in EXP_SPECIAL_VALUES.items():
+            here = self.arith("andi", self.cmpi("eq", class_x, self.constant(i, kt.i64, node),
+                                                node),
+                              self.cmpi("eq", class_y, self.constant(j, kt.i64, node), node),
+                              node)
+            table_real = self.select(here, c(value.real), table_real, node)
+            table_imag = self.select(here, c(value.imag), table_imag, node)
+        infinite_y = self.cmpf("oeq", self.unary("absf", y, node), infinity, node)
+        domain_error = self.arith("andi", infinite_y, self.arith(
+            "ori", finite_x, self.cmpf("oeq", x, infinity, node), node), node)
+        self.check(self.negate(domain_error, node), "ValueError", "math domain error", [], node)
+        special_real = self.select(computed, real1, table_real, node)
+        special_imag = self.select(computed, imag1, table_imag, node)
+        return self.make_complex(self.select(both_finite, real, special_real, node),
+                                 self.select(both_finite, imag, special_imag, node), node)
+
+    def cmath_call(self, name, args, node):
+        """cmath.exp / phase / polar / isnan / isinf / isfinite."""
+        z = self.convert(args[0], kt.c128, node)
+        if name == "exp":
+            return self.cmath_exp(z, node)
+        real, imag = self.complex_parts(z, node)
+        if name in ("phase", "polar"):
+            # CPython's c_atan2: C99's atan2, but a NaN part gives its own NaN
+            either_nan = self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
+            angle = self.arith("atan2", imag, real, node)
+            phase = self.select(either_nan, self.constant(math.nan, kt.f64, node), angle, node)
+            if name == "phase":
+                # glibc's atan2 sets ERANGE when a nonzero y over a finite x
+                # underflows to 0, and cmath.phase raises for it (polar's
+                # hypot clears errno again)
+                zero = self.constant(0.0, kt.f64, node)
+                underflow = self.arith("andi", self.arith("andi", self.cmpf(
+                    "oeq", angle, zero, node), self.cmpf("une", imag, zero, node), node),
+                    self.is_finite(real, node), node)
+                self.check(self.negate(underflow, node), "OverflowError", "math range error",
+                           [], node)
+                return phase
+            magnitude = self.complex_abs(z, node, python=True, message="math range error")
+            from .code_generator import tuple_value
+            return tuple_value([magnitude, phase])
         if name == "isnan":
             return self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
         if name == "isinf":

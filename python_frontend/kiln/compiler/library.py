@@ -119,6 +119,8 @@ class LibraryCalls:
             return self.math_call(name, args, node)
         if module == "numpy":
             return self.numpy_call(name, args, node)
+        if module == "cmath":
+            return self.cmath_call(name, args, node)         # ComplexNumbers
         return self.cast_call(rules.KILN_CASTS[name], args, node)
 
     def math_call(self, name, args, node):

@@ -25,7 +25,8 @@ class ModuleContext:
     kiln_aliases: set = field(default_factory=set)     # names bound to the kiln module
     math_aliases: set = field(default_factory=set)
     numpy_aliases: set = field(default_factory=set)
-    imported_names: dict = field(default_factory=dict)  # local name -> ("kiln"|"math"|"numpy", attr)
+    cmath_aliases: set = field(default_factory=set)
+    imported_names: dict = field(default_factory=dict)  # local name -> (module, attr)
 
     @property
     def module_name(self) -> str:
@@ -72,6 +73,8 @@ class ModuleContext:
                 return ("math", node.attr)
             if base in self.numpy_aliases:
                 return ("numpy", node.attr)
+            if base in self.cmath_aliases:
+                return ("cmath", node.attr)
         if isinstance(node, ast.Name) and node.id in self.imported_names:
             return self.imported_names[node.id]
         return None
@@ -324,7 +327,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     check_compiles(path, source, tree)
     context = ModuleContext(path, source, tree)
     known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
-             "numpy": context.numpy_aliases}
+             "numpy": context.numpy_aliases, "cmath": context.cmath_aliases}
     # Imports at the top of the module, and the imports of numpy, math and
     # kiln a function makes in its body (`import numpy as np` as its first
     # statement): the names they bind are read as those modules everywhere.
@@ -342,7 +345,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     return context
 
 
-KNOWN_MODULES = ("kiln", "math", "numpy")
+KNOWN_MODULES = ("kiln", "math", "numpy", "cmath")
 
 
 def is_known_import(stmt) -> bool:

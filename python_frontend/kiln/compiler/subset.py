@@ -9,7 +9,7 @@ from ..errors import KilnCompileError
 from .source import is_known_import
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
                            MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
-                           SHAPE_FUNCTIONS, SUPPORTED_MATH, SUPPORTED_NUMPY)
+                           SHAPE_FUNCTIONS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -22,7 +22,8 @@ BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "r
                  "complex"}
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
-SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS)}
+SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS),
+                     "cmath": SUPPORTED_CMATH}
 DTYPE_NAMES = set(DTYPE_ATTRIBUTES)
 LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 

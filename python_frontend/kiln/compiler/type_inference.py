@@ -1616,6 +1616,22 @@ class FunctionTyping(ShapeFunctionTyping):
             self.convert(arg, kt.f64, node)
         return TypedValue(kt.c128, weak=weak)
 
+    def cmath_call(self, name, args, node):
+        """cmath.f of a number (a real one becomes complex, as in CPython)."""
+        label = f"cmath.{name}"
+        self.arity(args, 1, node, label)
+        self.expect_scalar(args[0], node, label)
+        self.convert(args[0], kt.c128, node)
+        if name in ("exp", "polar", "phase"):
+            self.raises = True      # math range and domain errors
+        if name == "exp":
+            return TypedValue(kt.c128)
+        if name == "phase":
+            return TypedValue(kt.f64)
+        if name == "polar":
+            return self.tuple_value([TypedValue(kt.f64), TypedValue(kt.f64)])
+        return TypedValue(kt.boolean)
+
     def numpy_complex_call(self, name, args, node):
         """np.f of a complex scalar: the functions that have one meaning
         for complex numbers; the rest are refused with the reason."""
@@ -1767,6 +1783,8 @@ class FunctionTyping(ShapeFunctionTyping):
             return self.numpy_call(name, args, node)
         if module == "kiln" and name in rules.KILN_CASTS:
             return self.cast_call(rules.KILN_CASTS[name], args, node, f"kiln.{name}")
+        if module == "cmath" and name in rules.SUPPORTED_CMATH:
+            return self.cmath_call(name, args, node)
         self.fail(node, f"call to `{module}.{name}` is not supported yet")
 
     def as_double(self, value, node) -> TypedValue:
@@ -1965,9 +1983,10 @@ class FunctionTyping(ShapeFunctionTyping):
                 self.fail(node, f"axis {index.value} is out of range for a "
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
-        if rules.is_positions_call(node.value, self.context.qualified_name(node.value.func)
-                                   if isinstance(node.value, ast.Call) else None):
-            return self.tuple_element(node)         # np.where(mask)[0]
+        callee = self.context.qualified_name(node.value.func) \
+            if isinstance(node.value, ast.Call) else None
+        if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
+            return self.tuple_element(node)         # np.where(mask)[0], cmath.polar(z)[1]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.is_array_index(node.slice):
             return self.indexed_by_array(node)

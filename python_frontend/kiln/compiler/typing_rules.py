@@ -498,6 +498,8 @@ ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"}
 COMPLEX_LIBM = {"exp": "cexp", "log": "clog", "sqrt": "csqrt", "sin": "csin", "cos": "ccos",
                 "tan": "ctan", "sinh": "csinh", "cosh": "ccosh", "tanh": "ctanh",
                 "arcsin": "casin", "arccos": "cacos", "arctan": "catan"}
+# cmath functions, as CPython computes them (complex_numbers.cmath_call).
+SUPPORTED_CMATH = {"exp", "phase", "polar", "isnan", "isinf", "isfinite"}
 # numpy's comparison ufuncs: np.less(a, b) is `a < b` (ast operator names).
 COMPARISON_UFUNCS = {"less": "Lt", "less_equal": "LtE", "greater": "Gt", "greater_equal": "GtE",
                      "equal": "Eq", "not_equal": "NotEq"}
@@ -778,6 +780,12 @@ def is_positions_call(node, qualified) -> bool:
             qualified[1] == "where" and len(node.args) == 1))
     return isinstance(node.func, ast.Attribute) and node.func.attr == "nonzero" and \
         not node.args
+
+
+def is_tuple_call(node, qualified) -> bool:
+    """`cmath.polar(z)`: a library call whose value is a tuple, so that
+    `cmath.polar(z)[0]` is one of its elements (like np.nonzero(m)[k])."""
+    return isinstance(node, ast.Call) and qualified == ("cmath", "polar")
 
 
 def calls_module_function(nodes, functions) -> bool:

@@ -1,6 +1,8 @@
 """Complex scalars (`complex`, `kiln.c128`): test_complex_scalars.py runs
 every function compiled and under CPython on edge values."""
 
+import cmath
+
 import numpy as np
 
 import kiln
@@ -172,3 +174,30 @@ def typed_parts(z: complex, x: kiln.f32) -> float:
 def numpy_functions(z: complex) -> complex:
     # numpy (and Kiln) call glibc's cexp, clog, csqrt, ...
     return np.exp(z) + np.log(z) * 2 + np.sqrt(z) * 3 + np.sin(z) * 4 + np.arctan(z) * 5
+
+
+# cmath, as CPython computes it (special values, errors)
+@kiln.export
+def cmath_exp(z: complex) -> complex:
+    return cmath.exp(z)
+
+
+@kiln.export
+def cmath_phase(z: complex) -> float:
+    return cmath.phase(z)
+
+
+@kiln.export
+def cmath_polar(z: complex) -> float:
+    r, phi = cmath.polar(z)
+    return r * 3 + phi + cmath.polar(z)[1]
+
+
+@kiln.export
+def cmath_predicates(z: complex) -> int:
+    return cmath.isnan(z) + 2 * cmath.isinf(z) + 4 * cmath.isfinite(z)
+
+
+@kiln.export
+def cmath_exp_of_real(x: float) -> complex:
+    return cmath.exp(x)

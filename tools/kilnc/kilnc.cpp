@@ -20,6 +20,7 @@
 #include "llvm/IR/LLVMRemarkStreamer.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -238,6 +239,17 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
+  // `--help` lists kilnc's own options; LLVM's and MLIR's several hundred
+  // (still accepted) move behind `--help-hidden`.
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    bool ours = llvm::is_contained(option->Categories, &kilncCategory);
+    bool helpOrVersion = entry.first.starts_with("help") ||
+                         entry.first == "version";
+    if (!ours && !helpOrVersion &&
+        option->getOptionHiddenFlag() == cl::NotHidden)
+      option->setHiddenFlag(cl::Hidden);
+  }
   cl::ParseCommandLineOptions(argc, argv, "Kiln compiler driver\n");
   if (printCapabilities) {
     llvm::outs() << llvm::formatv("{0:2}",

@@ -81,7 +81,13 @@ def annotation(x: list) -> int:
 @kiln.export
 def global_list(i: int) -> int:
     return G[i]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: name `G` is not defined in this function (global variables are not supported yet)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number that fits in 64 bits)
+
+
+@kiln.export
+def misspelled(total: int) -> int:
+    return totl + 1
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: name `totl` is not defined; did you mean `total`?
 
 
 @kiln.export

@@ -24,7 +24,7 @@ def loop_and_branch(x: kiln.f64[:], n: int) -> float:
     s = 0.0
     for i in range(n):
         s += x[i] + missing
-        # CHECK-NEXT: type-errors.py:[[@LINE-1]]:21: name `missing` is not defined in this function
+        # CHECK-NEXT: type-errors.py:[[@LINE-1]]:21: name `missing` is not defined
         t = x[1.5]
         # CHECK-NEXT: type-errors.py:[[@LINE-1]]:15: array index `1.5` must be an int, not float
     if x:

@@ -875,8 +875,32 @@ class FunctionTyping(ShapeFunctionTyping):
             if kind == "int" and not rules.INT64_MIN <= value <= rules.INT64_MAX:
                 self.fail(node, f"module constant `{name}` does not fit in 64 bits")
             return self.literal(value, rules.default_for_kind(kind), weak=kind)
-        self.fail(node, f"name `{name}` is not defined in this function (global variables are "
-                        "not supported yet)")
+        self.fail(node, self.undefined_name(name))
+
+    def undefined_name(self, name) -> str:
+        """The message for a name with no value here, in the user's terms:
+        a local read before its assignment, a module global that is not a
+        constant, a builtin used as a value, or a typo (with the nearest
+        name defined here)."""
+        import builtins
+        import difflib
+        if name in assigned_names(self.func.body):
+            return f"variable `{name}` is used before it is assigned"
+        module_level = set()
+        for stmt in self.context.tree.body:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+            for target in targets:
+                module_level |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if name in module_level:
+            return (f"global variable `{name}` is not supported yet (a module constant must be "
+                    "bound once to a number that fits in 64 bits)")
+        if hasattr(builtins, name):
+            return f"builtin `{name}` is not supported as a value here"
+        known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \
+            list(self.module.constants) + list(self.module.functions)
+        close = difflib.get_close_matches(name, known, n=1)
+        return f"name `{name}` is not defined" + (f"; did you mean `{close[0]}`?" if close else "")
 
     # ----------------------------------------------------------- merges
     def stmt_If(self, stmt):

@@ -732,7 +732,7 @@ FIRST_ERRORS = {
     'math_attribute': (293, 12, '`math.foo` is not supported yet'),
     'attribute_of_number': (297, 12, 'attribute `real` of a float is not supported'),
     'array_shape': (301, 5, 'a tuple can only be unpacked (a, b = ...) or returned'),
-    'shape_variable_index': (306, 12, '`.shape[k]` needs a constant k'),
+    'shape_variable_index': (306, 12, '`x.shape[k]`: the axis in `.shape[...]` must be an int written in the source, such as `.shape[0]`'),
     'shape_axis': (310, 12, 'axis 1 is out of range for a 1-D array'),
     'shape_of_number': (314, 12, '`.shape` needs an array'),
     'index_number': (318, 12, '`x` is a float, not an array'),

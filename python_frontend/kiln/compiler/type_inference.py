@@ -2001,7 +2001,8 @@ class FunctionTyping(ShapeFunctionTyping):
             index = node.slice
             if not (isinstance(index, ast.Constant) and isinstance(index.value, int)
                     and not isinstance(index.value, bool)):
-                self.fail(node, "`.shape[k]` needs a constant k")
+                self.fail(node, f"`{ast.unparse(node)}`: the axis in `.shape[...]` must be an "
+                                "int written in the source, such as `.shape[0]`")
             axis = index.value + array.type.ndim if index.value < 0 else index.value
             if not 0 <= axis < array.type.ndim:
                 self.fail(node, f"axis {index.value} is out of range for a "
@@ -2376,6 +2377,9 @@ class FunctionTyping(ShapeFunctionTyping):
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if any(isinstance(part, ast.Slice) for part in parts):
             self.fail(node, "assigning to a slice is not supported yet; write a loop")
+        if isinstance(array.type, kt.ArrayType) and len(parts) > array.type.ndim:
+            self.fail(node, f"too many indices for a {array.type.ndim}-D array: "
+                            f"`{ast.unparse(node)}` has {len(parts)}")
         if isinstance(array.type, kt.ArrayType) and len(parts) != array.type.ndim:
             self.fail(node, f"`{ast.unparse(node)}` indexes a {array.type.ndim}-D array with "
                             f"{len(parts)} indices; partial indexing is not supported yet")

@@ -452,7 +452,9 @@ class FunctionGenerator:
             z = self.c_expr(depth + 1)
             return self.rng.choice([f"({z}).real", f"({z}).imag", f"abs({z})",
                                     f"np.abs({z})", f"cmath.phase({z})",
-                                    f"cmath.polar({z})[{self.rng.choice([0, 1])}]"])
+                                    f"cmath.polar({z})[{self.rng.choice([0, 1])}]",
+                                    f"({self.expr('f64', depth + 1)}).real",
+                                    f"({self.expr('f64', depth + 1)}).imag"])
         if kind == "bool":
             if self.rng.random() < 0.2:
                 return f"cmath.{self.rng.choice(['isnan', 'isinf', 'isfinite'])}" \
@@ -928,6 +930,10 @@ class FunctionGenerator:
         """A float64 array read from complex array arithmetic."""
         if kind != "f64":
             return None
+        if self.rng.random() < 0.15:        # parts of a real array: itself, zeros
+            terms = self.array_terms(shape, {"f64"}, full)
+            if terms:
+                return f"{self.term_text(self.choose_term(terms))}.{self.rng.choice(['real', 'imag'])}"
         z = self.c_array(shape, depth + 1, full)
         if z is None:
             return None

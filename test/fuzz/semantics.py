@@ -597,8 +597,10 @@ class CmathStandIn:
 
 def _complex_part(name):
     def get(self):
-        if self.kind != COMPLEX:
-            raise TypeError(f".{name} of a {self.kind} (the generator never does)")
+        if self.kind == "bool":
+            raise TypeError(f".{name} of a bool (Kiln refuses it)")
+        if self.kind != COMPLEX:        # a real number: itself, and a zero of its kind
+            return self if name == "real" else Num(self.kind, fit(self.kind, 0))
         return Num("f64", getattr(self.v, name))
     return property(get)
 
@@ -640,14 +642,18 @@ class Array:
 
     @property
     def real(self):
+        if self.kind == "bool":
+            raise TypeError(".real of a bool array (Kiln refuses it)")
         if self.kind != COMPLEX:
-            raise TypeError(".real of a real array (Kiln refuses it)")
+            return self                 # numpy: the array itself (a view)
         return complex_array_ufunc("real", self)
 
     @property
     def imag(self):
+        if self.kind == "bool":
+            raise TypeError(".imag of a bool array (Kiln refuses it)")
         if self.kind != COMPLEX:
-            raise TypeError(".imag of a real array (Kiln refuses it)")
+            return Array(_np.zeros(self.a.shape, self.a.dtype))
         return complex_array_ufunc("imag", self)
 
     def __init__(self, a):

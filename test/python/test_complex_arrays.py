@@ -136,6 +136,16 @@ def test_mandelbrot_matches_numpy(mod):
             assert same(mod.native.mandelbrot(*args), mod.python.mandelbrot(*args)), args
 
 
+def test_parts_of_real_values(mod):
+    for n in (0, 1, 9):
+        x1, x2 = np.linspace(-1.0, 1.0, max(n, 1)), np.linspace(-1.0, 1.0, max(n, 1))
+        m = np.arange(6, dtype=np.int32).reshape(2, 3)
+        got = mod.native.parts_of_real_values(x1, m, 2.5, 4)
+        expected = mod.python.parts_of_real_values(x2, m, 2.5, 4)
+        assert same(got[:5], expected[:5]) and got[5:] == expected[5:]
+        assert same(x1, x2)          # the store through x.real reached x
+
+
 def test_argument_checks(mod):
     with pytest.raises(TypeError, match=r"argument 'z' must be a 1-D complex128 array"):
         mod.native.magnitude(np.zeros(3))

@@ -284,7 +284,7 @@ REASONS = {
     "array_exp": "np.log1p of complex arrays is not supported yet",
     "array_power": "`**` of complex arrays is supported with a constant integer exponent",
     "complex_into_real": "storing a complex array into a real array is not supported",
-    "write_through_real": "writing through `.real` of a complex array is not supported yet",
+    "write_through_real": "writing through `.real` is not supported yet",
     "complex64_in_numpy": "is complex64 in numpy, which Kiln does not have yet",
     "fractional_power": "constant integer exponent from -100 to 100",
     "variable_power": "constant integer exponent from -100 to 100",

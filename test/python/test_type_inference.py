@@ -464,7 +464,7 @@ def math_attribute() -> float:
 
 
 def attribute_of_number(x: float) -> float:
-    return x.real
+    return x.shape
 
 
 def array_shape(x: kiln.f64[:]) -> int:
@@ -730,7 +730,7 @@ FIRST_ERRORS = {
     'numpy_power_array': (285, 5, 'cannot use a kiln.f64[:] value as float'),
     'cast_of_array': (289, 12, 'np.float32 of arrays is not supported yet'),
     'math_attribute': (293, 12, '`math.foo` is not supported yet'),
-    'attribute_of_number': (297, 12, 'attribute `real` of a float is not supported'),
+    'attribute_of_number': (297, 12, 'attribute `shape` of a float is not supported'),
     'array_shape': (301, 5, 'a tuple can only be unpacked (a, b = ...) or returned'),
     'shape_variable_index': (306, 12, '`x.shape[k]`: the axis in `.shape[...]` must be an int written in the source, such as `.shape[0]`'),
     'shape_axis': (310, 12, 'axis 1 is out of range for a 1-D array'),

@@ -1731,9 +1731,17 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
         if node.attr in ("real", "imag") and isinstance(base.type, kt.ArrayType):
-            attribute = node.attr
+            attribute, dtype = node.attr, base.type.dtype
+            if not dtype.is_complex and attribute == "real":
+                return base                 # a real array's real part is itself
+            if not dtype.is_complex:
+                return self.array_node([self.array_operand(base, node)],
+                                       lambda x: self.constant(0, dtype, node), node)
             return self.array_node([self.array_operand(base, node)],
                                    lambda z: self.complex_part(z, attribute, node), node)
+        if node.attr in ("real", "imag") and not base.type.is_complex:
+            return base if node.attr == "real" else \
+                self.constant(0, base.type, node, weak=base.weak)
         if node.attr in ("real", "imag"):           # of a complex scalar
             part = self.complex_part(base, node.attr, node)
             part.weak = "float" if base.weak else None

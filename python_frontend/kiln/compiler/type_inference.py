@@ -769,8 +769,8 @@ class FunctionTyping(ShapeFunctionTyping):
             base = base.value
         if base is not target and isinstance(base, ast.Attribute) and \
                 base.attr in ("real", "imag"):
-            self.fail(target, f"writing through `.{base.attr}` of a complex array is not "
-                              "supported yet; store whole complex values")
+            self.fail(target, f"writing through `.{base.attr}` is not supported yet; store "
+                              "into the array itself (whole complex values)")
 
     def assign(self, target, value: TypedValue, node):
         self.refuse_store_through_parts(target)
@@ -1933,8 +1933,8 @@ class FunctionTyping(ShapeFunctionTyping):
             if name in constants:
                 return self.literal(constants[name], kt.f64, weak="float")
             self.fail(node, f"`{ast.unparse(node)}` is not supported here")
-        if node.attr == "T":
-            self.array_consumers.add(node.value)       # `(a - b).T`: a new array first
+        if node.attr in ("T", "real", "imag"):
+            self.array_consumers.add(node.value)       # `(a - b).T`, `(z * w).real`
         base = self.expression(node.value)
         self.absorb(base)
         if node.attr == "T" and base.fresh:
@@ -1942,11 +1942,18 @@ class FunctionTyping(ShapeFunctionTyping):
         if _scalar(base.type) and base.type.is_complex and node.attr in ("real", "imag"):
             # a Python complex's parts are Python floats (weak under NEP 50)
             return TypedValue(kt.f64, weak="float" if base.weak else None)
+        if _scalar(base.type) and node.attr in ("real", "imag") and not base.type.is_bool:
+            # of an int or float: itself, and a zero of its type
+            return base if node.attr == "real" else self.literal(0, base.type, weak=base.weak)
         if not isinstance(base.type, kt.ArrayType):
             self.fail(node, f"attribute `{node.attr}` of a {display(base.type)} is not supported")
         if node.attr in ("real", "imag"):
             if not base.type.dtype.is_complex:
-                self.fail(node, f"`.{node.attr}` of a real array is not supported yet")
+                if base.type.dtype.is_bool:
+                    self.fail(node, f"`.{node.attr}` of a bool array is not supported")
+                # numpy: the array itself (a view), and zeros of its dtype
+                return base if node.attr == "real" else \
+                    self.array_result(base.type.dtype, [base], node)
             # numpy's is a view; Kiln reads it as a new float array (stores
             # through it are refused where they are written)
             return self.array_result(kt.f64, [base], node)

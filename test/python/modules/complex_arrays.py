@@ -88,3 +88,12 @@ def mandelbrot(xmin: float, xmax: float, ymin: float, ymax: float, xn: float, yn
 def functions(z: kiln.c128[:]):
     return np.exp(z), np.log(z), np.sqrt(z), np.sin(z), np.cos(z), np.tan(z), np.sinh(z), \
         np.cosh(z), np.tanh(z), np.arcsin(z), np.arccos(z), np.arctan(z)
+
+
+@kiln.export
+def parts_of_real_values(x: kiln.f64[:], m: kiln.i32[:, :], s: float, n: int):
+    # numpy: a real array's .real is itself (a view), .imag zeros of its dtype
+    y = x.real
+    y[0] = 7.0
+    return x.real * 2, x.imag, m.real + 1, m.imag, (x + 1).real, s.real + s.imag, \
+        n.imag + n.real * 2

@@ -70,6 +70,12 @@ def test_cmath_on_edge_values(mod, name):
         same(mod, name, z)
 
 
+def test_casts_to_complex(mod):
+    for z in VALUES[::3]:
+        for x, n in ((1.5, 3), (-0.0, -7), (math.inf, 2**62)):
+            same(mod, "casts", x, n, np.float32(0.1), z)
+
+
 def test_cmath_of_a_real_number(mod):
     for x in PARTS + [710.0, -745.5]:
         same(mod, "cmath_exp_of_real", x)

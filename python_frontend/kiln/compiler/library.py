@@ -208,6 +208,8 @@ class LibraryCalls:
                 return self.array_compare(op, args[0], args[1], node)
             return self.compare(op, args[0], args[1], node)
         if any(isinstance(a.type, kt.ScalarType) and a.type.is_complex for a in args):
+            if name in rules.NUMPY_CASTS:
+                return self.cast_call(rules.NUMPY_CASTS[name], args, node)
             return self.numpy_complex_call(name, args[0], node)
         if name == "dot":
             return self.dot(args, node)                    # ArrayExpressions

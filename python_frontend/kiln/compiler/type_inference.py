@@ -1868,6 +1868,8 @@ class FunctionTyping(ShapeFunctionTyping):
             self.compare(args[0], args[1], node, ops)
             return TypedValue(kt.boolean)
         if any(_scalar(a.type) and a.type.is_complex for a in args):
+            if name in rules.NUMPY_CASTS:
+                return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
             return self.numpy_complex_call(name, args, node)
         if name in rules.NUMPY_REDUCTIONS:
             return self.reduction(name, args, node)

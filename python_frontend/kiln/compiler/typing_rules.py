@@ -408,8 +408,8 @@ NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
 LOGICAL_UFUNCS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 # `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
 NUMPY_CASTS = {**{t.numpy_name: t for t in kt.DTYPES if not t.is_bool},
-               "double": kt.f64, "single": kt.f32}
-KILN_CASTS = {t.name: t for t in kt.DTYPES if not t.is_bool}
+               "double": kt.f64, "single": kt.f32, "complex128": kt.c128, "cdouble": kt.c128}
+KILN_CASTS = {**{t.name: t for t in kt.DTYPES if not t.is_bool}, "c128": kt.c128}
 ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 
 # What the subset check accepts as `math.f` / `np.f` calls.

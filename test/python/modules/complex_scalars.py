@@ -201,3 +201,8 @@ def cmath_predicates(z: complex) -> int:
 @kiln.export
 def cmath_exp_of_real(x: float) -> complex:
     return cmath.exp(x)
+
+
+@kiln.export
+def casts(x: float, n: int, f: kiln.f32, z: complex) -> complex:
+    return np.complex128(x) + kiln.c128(n) * np.complex128(f) - np.complex128(z) * 2j

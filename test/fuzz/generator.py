@@ -475,6 +475,10 @@ class FunctionGenerator:
             if self.rng.random() < 0.3 and not leaf:
                 parts = [self.expr("f64", depth + 1) for _ in range(self.rng.choice([1, 2]))]
                 return f"complex({', '.join(parts)})"
+            if self.rng.random() < 0.15 and not leaf:
+                kind = self.rng.choice(NUMERIC)
+                return f"{self.rng.choice(['np.complex128', 'kiln.c128'])}" \
+                       f"({self.expr(kind, depth + 1)})"
             return self.rng.choice(COMPLEX_LITERALS)
         if roll < 0.7:
             op = self.rng.choice(["+", "-", "*", "/"])

@@ -1273,7 +1273,7 @@ class MathStandIn:
 class NumpyStandIn:
     pi, e, inf, nan = _np.pi, _np.e, _np.inf, _np.nan
     CASTS = {**{v: k for k, v in NUMPY_NAME.items() if k != "bool"}, "double": "f64",
-             "single": "f32"}
+             "single": "f32", "complex128": "c128"}
 
     def __getattribute__(self, name):
         if name in ("pi", "e", "inf", "nan"):
@@ -1472,6 +1472,7 @@ class KilnStandIn:
     i8, i16, u8, u16, u32, u64 = _Dtype("i8"), _Dtype("i16"), _Dtype("u8"), _Dtype("u16"), \
         _Dtype("u32"), _Dtype("u64")
     b1 = _Dtype("bool")
+    c128 = _Dtype("c128")
 
     @staticmethod
     def export(function=None, **options):

@@ -270,18 +270,26 @@ def join_branches(then_value, else_value, taken):
         return complex_result(python_number(taken), then_value, else_value)
     if not all(isinstance(v, (Num, bool, int, float)) for v in (then_value, else_value)):
         return taken
-    then_kind, then_weak, _ = parts(then_value)
+    then_kind, then_weak, then_v = parts(then_value)
     else_kind, else_weak, else_v = parts(else_value)
     if then_weak and else_weak:
         kind = promote(WEAK_DEFAULT_KIND[then_weak], WEAK_DEFAULT_KIND[else_weak])
         return result(kind, KIND_OF_WEAK[kind], value_of(taken, kind))
-    if then_weak:
-        kind = weak_promote(else_kind, then_weak)
-    elif else_weak:
-        kind = weak_promote(then_kind, else_weak)
-        if kind in INT_KINDS and BITS[kind] < 64 and else_weak == "int" and not \
-                int_range(kind)[0] <= else_v <= int_range(kind)[1]:
+    if then_weak or else_weak:
+        # A Python int beside a typed int, on either side (Kiln joins the
+        # branches like a variable's assignments, round after round, so the
+        # literal meets the typed type whichever comes first): a literal
+        # that does not fit widens a narrower int to int64, and a negative
+        # one meeting uint64 makes float64 (typing_rules.widen_for_literals;
+        # fuzzer seed 742656376, f1545: `-1 if c else np.uint32(0)` is int64).
+        weak, literal, typed = (then_weak, then_v, else_kind) if then_weak else \
+            (else_weak, else_v, then_kind)
+        kind = weak_promote(typed, weak)
+        if weak == "int" and kind in INT_KINDS and BITS[kind] < 64 and not \
+                int_range(kind)[0] <= literal <= int_range(kind)[1]:
             kind = "i64"     # as a variable assigned such an int is 64-bit
+        elif weak == "int" and kind == "u64" and literal < 0:
+            kind = "f64"
     else:
         kind = promote(then_kind, else_kind)
     return result(kind, None, value_of(taken, kind))
@@ -1156,8 +1164,18 @@ def k_range(*args):
 
 def k_abs(x):
     if is_complex(x):
-        # CPython's abs: OverflowError("absolute value too large")
-        magnitude = abs(python_number(x))
+        # CPython's abs: OverflowError("absolute value too large"). With a
+        # NaN part and no infinite one, CPython's _Py_c_abs returns NaN
+        # without clearing errno, so abs() raises that OverflowError when an
+        # earlier libm call of the process left ERANGE behind (fuzzer seed
+        # 742656376, f260, after `x **= 3` overflowed); the NaN is the
+        # value, and the oracle computes it itself.
+        z = python_number(x)
+        if (_math.isnan(z.real) or _math.isnan(z.imag)) and not (
+                _math.isinf(z.real) or _math.isinf(z.imag)):
+            magnitude = _math.nan
+        else:
+            magnitude = abs(z)
         return magnitude if not isinstance(x, Num) else Num("f64", magnitude)
     kind, weak, v = parts(x)
     if kind == "bool":

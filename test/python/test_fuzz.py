@@ -149,3 +149,21 @@ def test_oracle_error_record_capacity_is_the_abi_s():
     from fuzz import semantics as S
     from kiln.compiler.toolchain import kilnc_capabilities
     assert S.ERROR_RECORD_INTS == kilnc_capabilities()["abi"]["error_record"]["max_args"]
+
+
+def test_oracle_joins_a_literal_on_either_branch_like_a_variable():
+    """`-1 if c else np.uint32(0)` is int64 in Kiln whichever branch holds
+    the literal (it joins like a variable's assignments; fuzzer seed
+    742656376, f1545), and abs() of a complex with a NaN part is NaN (CPython
+    may raise a stale errno's OverflowError there; f260)."""
+    import math
+
+    from fuzz import semantics as S
+    for then_value, else_value in ((-1, S.Num("u32", 0)), (S.Num("u32", 0), -1)):
+        taken = then_value if isinstance(then_value, int) else else_value
+        joined = S.join_branches(then_value, else_value, taken)
+        assert isinstance(joined, S.Num) and joined.kind == "i64" and joined.v == -1
+    joined = S.join_branches(-1, S.Num("u64", 5), -1)
+    assert joined.kind == "f64"
+    assert math.isnan(S.k_abs(complex(1.0, math.nan)))
+    assert S.k_abs(complex(math.inf, math.nan)) == math.inf

@@ -168,6 +168,11 @@ def test_nan_sign_of_remainder_by_power_of_two(mod):
         assert np.array_equal(mod.native.signs_of_fmod_by_two(x), expected), n
 
 
+def test_numpy_abs_of_a_python_number_is_typed(mod):
+    for v in (np.float32(1.0), np.float32(-3.5)):
+        same(mod, "numpy_abs_is_typed", v)
+
+
 def test_nan_sign_of_numpy_domain_errors_is_glibcs(mod):
     # numpy's own sign depends on the CPU (SVML on AVX-512 sets it, glibc
     # does not); Kiln calls glibc everywhere, scalar, float32 and arrays.

@@ -221,7 +221,9 @@ class LibraryCalls:
             x = self.numpy_float(args[0], node)
             return self.unary_op(NUMPY_UNARY[name], x, node)
         if name in ("abs", "absolute"):
-            return self.builtin_abs(args, node)
+            value = self.builtin_abs(args, node)
+            value.weak = None           # a numpy scalar (type inference's numpy_call)
+            return value
         if name == "square":
             return self.numpy_elementwise(name, args, args[0].type, node)
         if name in rules.MATH_PREDICATES:

@@ -1884,7 +1884,10 @@ class FunctionTyping(ShapeFunctionTyping):
             return TypedValue(self.numpy_float(args[0], node).type)
         if name in ("abs", "absolute"):
             self.arity(args, 1, node, label)
-            return self.builtin_abs(args, node)
+            # numpy's result is a numpy scalar, typed even for a Python
+            # number (np.abs(1e300) + x32 is float64; fuzzer seed 742656376)
+            value = self.builtin_abs(args, node)
+            return TypedValue(value.type, constant=value.constant)
         if name == "square":
             self.arity(args, 1, node, label)
             self.expect_scalar(args[0], node, label)

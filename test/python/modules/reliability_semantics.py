@@ -441,3 +441,10 @@ def constant_condition_picks_a_literal(x: kiln.i32[:]) -> int:
 @kiln.export
 def constant_condition_picks_a_typed_value(x: kiln.i32[:]) -> int:
     return x[0] * (7 if False else x.size)
+
+
+# np.abs of a Python number is a numpy scalar (typed): float32 + np.abs(1e300)
+# is float64 (fuzzer seed 742656376, f53)
+@kiln.export
+def numpy_abs_is_typed(v: kiln.f32) -> float:
+    return v + np.abs(np.abs(1e300))

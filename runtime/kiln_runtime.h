@@ -48,6 +48,22 @@ KILN_COLD int kiln_argument_error(PyObject *kind, const char *function, const ch
   return -1;
 }
 
+/* After PyFloat_AsDouble or PyComplex_AsCComplex failed: a TypeError names
+   the parameter and what it takes, an OverflowError the argument. -1. */
+KILN_COLD int kiln_number_conversion_failed(PyObject *object, const char *function,
+                                            const char *parameter, const char *expected) {
+  if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    return kiln_argument_error(PyExc_TypeError, function, parameter, expected, object);
+  }
+  if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
+                 function, parameter);
+  }
+  return -1;
+}
+
 KILN_GENERAL int kiln_as_double_general(PyObject *object, double *out, const char *function,
                                         const char *parameter) {
   if (PyFloat_CheckExact(object)) {
@@ -57,18 +73,8 @@ KILN_GENERAL int kiln_as_double_general(PyObject *object, double *out, const cha
   if (PyUnicode_Check(object) || PyBytes_Check(object))
     return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
   double value = PyFloat_AsDouble(object);
-  if (value == -1.0 && PyErr_Occurred()) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-      PyErr_Clear();
-      return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
-    }
-    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-      PyErr_Clear();
-      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
-                   function, parameter);
-    }
-    return -1;
-  }
+  if (value == -1.0 && PyErr_Occurred())
+    return kiln_number_conversion_failed(object, function, parameter, "a float");
   *out = value;
   return 0;
 }
@@ -222,18 +228,8 @@ KILN_GENERAL int kiln_as_complex(PyObject *object, double *real, double *imag,
   if (PyUnicode_Check(object) || PyBytes_Check(object))
     return kiln_argument_error(PyExc_TypeError, function, parameter, "a complex", object);
   Py_complex value = PyComplex_AsCComplex(object);
-  if (value.real == -1.0 && PyErr_Occurred()) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-      PyErr_Clear();
-      return kiln_argument_error(PyExc_TypeError, function, parameter, "a complex", object);
-    }
-    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-      PyErr_Clear();
-      PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
-                   function, parameter);
-    }
-    return -1;
-  }
+  if (value.real == -1.0 && PyErr_Occurred())
+    return kiln_number_conversion_failed(object, function, parameter, "a complex");
   *real = value.real;
   *imag = value.imag;
   return 0;

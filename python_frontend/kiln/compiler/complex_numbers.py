@@ -44,26 +44,27 @@ def special_class(value: float) -> int:
     return 1 if value < 0 else 4
 
 
-def _exp_special_values() -> dict:
-    """cmath.exp's table for a non-finite part, read from the CPython that
-    runs Kiln: {(class of real, class of imag): result}, without the entries
-    CPython computes instead (an infinite real part with a finite nonzero
-    imaginary one) and those that raise."""
+def _special_values(function, computed=lambda real, imag: False) -> dict:
+    """A cmath function's table for a non-finite part, read from the
+    CPython that runs Kiln: {(class of real, class of imag): result},
+    without the entries CPython computes instead (`computed`) and those
+    that raise (the caller raises for them)."""
     table = {}
     for i, real in enumerate(SPECIAL_CLASSES):
         for j, imag in enumerate(SPECIAL_CLASSES):
-            if math.isfinite(real) and math.isfinite(imag):
-                continue
-            if math.isinf(real) and math.isfinite(imag) and imag != 0:
+            if math.isfinite(real) and math.isfinite(imag) or computed(real, imag):
                 continue
             try:
-                table[(i, j)] = cmath.exp(complex(real, imag))
+                table[(i, j)] = function(complex(real, imag))
             except ValueError:
                 pass
     return table
 
 
-EXP_SPECIAL_VALUES = _exp_special_values()
+# cmath.exp computes an infinite real part with a finite nonzero imaginary one
+EXP_SPECIAL_VALUES = _special_values(
+    cmath.exp, lambda real, imag: math.isinf(real) and math.isfinite(imag) and imag != 0)
+SQRT_SPECIAL_VALUES = _special_values(cmath.sqrt)
 
 
 class ComplexNumbers:
@@ -462,16 +463,7 @@ class ComplexNumbers:
         infinite_x = self.cmpf("oeq", self.unary("absf", x, node), infinity, node)
         computed = self.arith("andi", infinite_x, self.arith(
             "andi", finite_y, self.cmpf("une", y, c(0.0), node), node), node)
-        # the table
-        class_x, class_y = self.special_class_of(x, node), self.special_class_of(y, node)
-        table_real, table_imag = c(math.nan), c(math.nan)
-        for (i, j), value in EXP_SPECIAL_VALUES.items():
-            here = self.arith("andi", self.cmpi("eq", class_x, self.constant(i, kt.i64, node),
-                                                node),
-                              self.cmpi("eq", class_y, self.constant(j, kt.i64, node), node),
-                              node)
-            table_real = self.select(here, c(value.real), table_real, node)
-            table_imag = self.select(here, c(value.imag), table_imag, node)
+        table_real, table_imag = self.special_value(x, y, EXP_SPECIAL_VALUES, node)
         infinite_y = self.cmpf("oeq", self.unary("absf", y, node), infinity, node)
         domain_error = self.arith("andi", infinite_y, self.arith(
             "ori", finite_x, self.cmpf("oeq", x, infinity, node), node), node)
@@ -481,11 +473,64 @@ class ComplexNumbers:
         return self.make_complex(self.select(both_finite, real, special_real, node),
                                  self.select(both_finite, imag, special_imag, node), node)
 
+    def special_value(self, x, y, table, node):
+        """The (real, imag) entry of a cmath special-value table for the
+        classes of x and y (NaN parts where the table has none)."""
+        class_x, class_y = self.special_class_of(x, node), self.special_class_of(y, node)
+        real = imag = self.constant(math.nan, kt.f64, node)
+        for (i, j), value in table.items():
+            here = self.arith("andi", self.cmpi("eq", class_x, self.constant(i, kt.i64, node),
+                                                node),
+                              self.cmpi("eq", class_y, self.constant(j, kt.i64, node), node),
+                              node)
+            real = self.select(here, self.constant(value.real, kt.f64, node), real, node)
+            imag = self.select(here, self.constant(value.imag, kt.f64, node), imag, node)
+        return real, imag
+
+    def cmath_sqrt(self, z, node):
+        """cmath.sqrt: CPython's algorithm (s = 2*sqrt(|x|/8 + hypot(|x|/8,
+        |y|/8)), scaled by 2**53 and 2**-27 when both parts are below
+        DBL_MIN; d = |y| / 2s; the root on the right half-plane), its
+        special-value table, and (0, y) for a zero. It never raises."""
+        x, y = self.complex_parts(z, node)
+
+        def c(value):
+            return self.constant(value, kt.f64, node)
+
+        def op(name, a, b):
+            return self.arith(name, a, b, node)
+
+        ax, ay = self.unary("absf", x, node), self.unary("absf", y, node)
+        tiny = op("andi", self.cmpf("olt", ax, c(sys.float_info.min), node),
+                  self.cmpf("olt", ay, c(sys.float_info.min), node))
+        up_x = op("mulf", ax, c(2.0 ** 53))
+        s_tiny = op("mulf", self.unary("sqrt", op("addf", up_x, self.inline_hypot(
+            up_x, op("mulf", ay, c(2.0 ** 53)), node)), node), c(2.0 ** -27))
+        eighth = op("divf", ax, c(8.0))
+        s_usual = op("mulf", c(2.0), self.unary("sqrt", op("addf", eighth, self.inline_hypot(
+            eighth, op("divf", ay, c(8.0)), node)), node))
+        s = self.select(tiny, s_tiny, s_usual, node)
+        d = op("divf", ay, op("mulf", c(2.0), s))
+        right = self.cmpf("oge", x, c(0.0), node)
+        real = self.select(right, s, d, node)
+        imag = self.select(right, op("copysign", d, y), op("copysign", s, y), node)
+        zero = op("andi", self.cmpf("oeq", x, c(0.0), node), self.cmpf("oeq", y, c(0.0), node))
+        real = self.select(zero, c(0.0), real, node)
+        imag = self.select(zero, y, imag, node)
+        infinity = c(math.inf)
+        finite = op("andi", self.cmpf("olt", ax, infinity, node),
+                    self.cmpf("olt", ay, infinity, node))
+        special_real, special_imag = self.special_value(x, y, SQRT_SPECIAL_VALUES, node)
+        return self.make_complex(self.select(finite, real, special_real, node),
+                                 self.select(finite, imag, special_imag, node), node)
+
     def cmath_call(self, name, args, node):
-        """cmath.exp / phase / polar / isnan / isinf / isfinite."""
+        """cmath.exp / sqrt / phase / polar / isnan / isinf / isfinite."""
         z = self.convert(args[0], kt.c128, node)
         if name == "exp":
             return self.cmath_exp(z, node)
+        if name == "sqrt":
+            return self.cmath_sqrt(z, node)
         real, imag = self.complex_parts(z, node)
         if name in ("phase", "polar"):
             # CPython's c_atan2: C99's atan2, but a NaN part gives its own NaN

@@ -1648,7 +1648,7 @@ class FunctionTyping(ShapeFunctionTyping):
         self.convert(args[0], kt.c128, node)
         if name in ("exp", "polar", "phase"):
             self.raises = True      # math range and domain errors
-        if name == "exp":
+        if name in ("exp", "sqrt"):
             return TypedValue(kt.c128)
         if name == "phase":
             return TypedValue(kt.f64)

@@ -206,3 +206,8 @@ def cmath_exp_of_real(x: float) -> complex:
 @kiln.export
 def casts(x: float, n: int, f: kiln.f32, z: complex) -> complex:
     return np.complex128(x) + kiln.c128(n) * np.complex128(f) - np.complex128(z) * 2j
+
+
+@kiln.export
+def cmath_sqrt(z: complex) -> complex:
+    return cmath.sqrt(z)

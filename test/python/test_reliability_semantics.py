@@ -168,6 +168,13 @@ def test_nan_sign_of_remainder_by_power_of_two(mod):
         assert np.array_equal(mod.native.signs_of_fmod_by_two(x), expected), n
 
 
+def test_literal_candidates_survive_arithmetic(mod):
+    for c in (True, False):
+        for x in (np.int32(4), np.int32(-7), np.int32(2**31 - 5)):
+            same(mod, "max_of_shifted_literals", c, x)
+            same(mod, "compare_scaled_literals", c, x)
+
+
 def test_numpy_abs_of_a_python_number_is_typed(mod):
     for v in (np.float32(1.0), np.float32(-3.5)):
         same(mod, "numpy_abs_is_typed", v)

@@ -1158,6 +1158,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         else:
             result = self.arithmetic(symbol, a, b, common, node, integer_true_division)
         result.weak = weak
+        result.candidates = self.typed_value(node).candidates
         return result
 
     def arithmetic(self, symbol, a: Value, b: Value, type_, node,

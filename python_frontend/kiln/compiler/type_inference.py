@@ -1192,10 +1192,16 @@ class FunctionTyping(ShapeFunctionTyping):
         if typed is None:
             return self.array_binary(symbol, left, right, node)
         common, weak = typed
+        candidates = None
         if weak == "int" and left.weak == "int" and right.weak == "int":
             folded = rules.fold_python_ints(symbol, left.constant, right.constant)
             if folded is not None:
                 return self.literal(folded, kt.i64, weak="int")
+            # `(1 if c else 4) << 32`: the Python ints it may be, so that
+            # comparisons and min/max with it stay exact (fuzzer seed
+            # 742656376, f1768)
+            candidates = rules.fold_candidates(symbol, literal_candidates(left),
+                                               literal_candidates(right))
         common, weak, message = rules.arithmetic_type(symbol, common, weak)
         if message:
             self.fail(node, message)
@@ -1214,7 +1220,7 @@ class FunctionTyping(ShapeFunctionTyping):
         if symbol in ("<<", ">>") and common.signed and (
                 divisor.constant is None or divisor.constant < 0):
             self.raises = True
-        return TypedValue(common, weak=weak)
+        return TypedValue(common, weak=weak, candidates=candidates if weak == "int" else None)
 
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)

@@ -281,6 +281,23 @@ def fold_python_ints(symbol, a, b):
     return (value - INT64_MIN) % (1 << 64) + INT64_MIN
 
 
+def fold_candidates(symbol, a, b, limit=16):
+    """The Python ints `a <symbol> b` may be when each operand is one of a
+    few known literals (tuples, or None when unknown); None when any
+    combination does not fold or there would be more than `limit`."""
+    if not a or not b or len(a) * len(b) > limit:
+        return None
+    results = []
+    for x in a:
+        for y in b:
+            folded = fold_python_ints(symbol, x, y)
+            if folded is None:
+                return None
+            if folded not in results:
+                results.append(folded)
+    return tuple(results)
+
+
 # ------------------------------------------------------------------ joins
 def join_variable(current, value_type, value_weak, value_constant):
     """The type of a variable (`current`: (type, weak) or None) after it is

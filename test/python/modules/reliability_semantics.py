@@ -448,3 +448,16 @@ def constant_condition_picks_a_typed_value(x: kiln.i32[:]) -> int:
 @kiln.export
 def numpy_abs_is_typed(v: kiln.f32) -> float:
     return v + np.abs(np.abs(1e300))
+
+
+# Arithmetic on Python ints that are one of a few literals keeps knowing
+# them, so comparisons and min/max with a narrower int stay exact (fuzzer
+# seed 742656376, f1768: Kiln raised OverflowError for int32)
+@kiln.export
+def max_of_shifted_literals(c: bool, x: kiln.i32) -> int:
+    return max((1 if c else 4) << 32, x + 4)
+
+
+@kiln.export
+def compare_scaled_literals(c: bool, x: kiln.i32) -> bool:
+    return (1 if c else 4) * 2**40 > x

@@ -495,7 +495,8 @@ class FunctionGenerator:
             z = self.c_expr(depth + 1)
             return self.rng.choice([f"(-{z})", f"{z}.conjugate()", f"np.conj({z})",
                                     f"np.{self.rng.choice(COMPLEX_FUNCTIONS)}({z})",
-                                    f"cmath.exp({z})", f"cmath.sqrt({z})"])
+                                    f"cmath.exp({z})", f"cmath.sqrt({z})",
+                                    f"cmath.log({z})"])
         return (f"({self.c_expr(depth + 1)} if {self.expr('bool', depth + 1)} "
                 f"else {self.c_expr(depth + 1)})")
 

@@ -65,6 +65,7 @@ def _special_values(function, computed=lambda real, imag: False) -> dict:
 EXP_SPECIAL_VALUES = _special_values(
     cmath.exp, lambda real, imag: math.isinf(real) and math.isfinite(imag) and imag != 0)
 SQRT_SPECIAL_VALUES = _special_values(cmath.sqrt)
+LOG_SPECIAL_VALUES = _special_values(cmath.log)
 
 
 class ComplexNumbers:
@@ -524,6 +525,52 @@ class ComplexNumbers:
         return self.make_complex(self.select(finite, real, special_real, node),
                                  self.select(finite, imag, special_imag, node), node)
 
+    def cmath_log(self, z, node):
+        """cmath.log (one argument): CPython's c_log. log(hypot) of the parts
+        halved beyond DBL_MAX/4 (+ ln 2), scaled by 2**53 below DBL_MIN
+        (- 53 ln 2), log1p((m-1)(m+1) + n*n)/2 when 0.71 <= hypot <= 1.73;
+        atan2 for the imaginary part; the special-value table; ValueError
+        ("math domain error") for zero."""
+        x, y = self.complex_parts(z, node)
+
+        def c(value):
+            return self.constant(value, kt.f64, node)
+
+        def op(name, a, b):
+            return self.arith(name, a, b, node)
+
+        def cmp(predicate, a, b):
+            return self.cmpf(predicate, a, b, node)
+
+        ln2 = math.log(2.0)
+        ax, ay = self.unary("absf", x, node), self.unary("absf", y, node)
+        large = op("ori", cmp("ogt", ax, c(sys.float_info.max / 4)),
+                   cmp("ogt", ay, c(sys.float_info.max / 4)))
+        tiny = op("andi", cmp("olt", ax, c(sys.float_info.min)),
+                  cmp("olt", ay, c(sys.float_info.min)))
+        zero = op("andi", cmp("oeq", ax, c(0.0)), cmp("oeq", ay, c(0.0)))
+        self.check(self.negate(zero, node), "ValueError", "math domain error", [], node)
+        large_real = op("addf", self.unary("log", self.inline_hypot(
+            op("divf", ax, c(2.0)), op("divf", ay, c(2.0)), node), node), c(ln2))
+        tiny_real = op("subf", self.unary("log", self.inline_hypot(
+            op("mulf", ax, c(2.0 ** 53)), op("mulf", ay, c(2.0 ** 53)), node), node),
+            c(53 * ln2))
+        h = self.inline_hypot(ax, ay, node)
+        near_one = op("andi", cmp("oge", h, c(0.71)), cmp("ole", h, c(1.73)))
+        larger = self.select(cmp("ogt", ax, ay), ax, ay, node)
+        smaller = self.select(cmp("ogt", ax, ay), ay, ax, node)
+        argument = op("addf", op("mulf", op("subf", larger, c(1.0)), op("addf", larger, c(1.0))),
+                      op("mulf", smaller, smaller))
+        near_real = op("divf", self.libm_call("log1p", [argument], node), c(2.0))
+        usual_real = self.select(near_one, near_real, self.unary("log", h, node), node)
+        real = self.select(large, large_real, self.select(tiny, tiny_real, usual_real, node),
+                           node)
+        imag = op("atan2", y, x)
+        finite = op("andi", cmp("olt", ax, c(math.inf)), cmp("olt", ay, c(math.inf)))
+        special_real, special_imag = self.special_value(x, y, LOG_SPECIAL_VALUES, node)
+        return self.make_complex(self.select(finite, real, special_real, node),
+                                 self.select(finite, imag, special_imag, node), node)
+
     def cmath_call(self, name, args, node):
         """cmath.exp / sqrt / phase / polar / isnan / isinf / isfinite."""
         z = self.convert(args[0], kt.c128, node)
@@ -531,6 +578,8 @@ class ComplexNumbers:
             return self.cmath_exp(z, node)
         if name == "sqrt":
             return self.cmath_sqrt(z, node)
+        if name == "log":
+            return self.cmath_log(z, node)
         real, imag = self.complex_parts(z, node)
         if name in ("phase", "polar"):
             # CPython's c_atan2: C99's atan2, but a NaN part gives its own NaN

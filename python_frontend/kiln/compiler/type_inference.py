@@ -1652,9 +1652,9 @@ class FunctionTyping(ShapeFunctionTyping):
         self.arity(args, 1, node, label)
         self.expect_scalar(args[0], node, label)
         self.convert(args[0], kt.c128, node)
-        if name in ("exp", "polar", "phase"):
+        if name in ("exp", "polar", "phase", "log"):
             self.raises = True      # math range and domain errors
-        if name in ("exp", "sqrt"):
+        if name in ("exp", "sqrt", "log"):
             return TypedValue(kt.c128)
         if name == "phase":
             return TypedValue(kt.f64)

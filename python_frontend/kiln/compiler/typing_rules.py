@@ -516,7 +516,7 @@ COMPLEX_LIBM = {"exp": "cexp", "log": "clog", "sqrt": "csqrt", "sin": "csin", "c
                 "tan": "ctan", "sinh": "csinh", "cosh": "ccosh", "tanh": "ctanh",
                 "arcsin": "casin", "arccos": "cacos", "arctan": "catan"}
 # cmath functions, as CPython computes them (complex_numbers.cmath_call).
-SUPPORTED_CMATH = {"exp", "sqrt", "phase", "polar", "isnan", "isinf", "isfinite"}
+SUPPORTED_CMATH = {"exp", "sqrt", "log", "phase", "polar", "isnan", "isinf", "isfinite"}
 # numpy's comparison ufuncs: np.less(a, b) is `a < b` (ast operator names).
 COMPARISON_UFUNCS = {"less": "Lt", "less_equal": "LtE", "greater": "Gt", "greater_equal": "GtE",
                      "equal": "Eq", "not_equal": "NotEq"}

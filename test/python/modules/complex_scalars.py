@@ -211,3 +211,8 @@ def casts(x: float, n: int, f: kiln.f32, z: complex) -> complex:
 @kiln.export
 def cmath_sqrt(z: complex) -> complex:
     return cmath.sqrt(z)
+
+
+@kiln.export
+def cmath_log(z: complex) -> complex:
+    return cmath.log(z)

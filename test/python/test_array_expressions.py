@@ -456,6 +456,13 @@ def test_scans(mod):
         same(mod, "scans", m)
         same(mod, "scans", m[::-1, ::2])
     same(mod, "scans", np.full((2, 40), 3, np.int32))   # cumprod wraps in int64
+    # a leading -0.0 stays -0.0, as numpy copies the first element (fuzzer
+    # seed 502856263, f8921: Kiln added it to +0.0)
+    signed_zeros = np.array([-0.0, -0.0, 0.0, -0.0, 1.5, -1.5, -0.0])
+    for view in (signed_zeros, signed_zeros[::-1], signed_zeros[:1]):
+        same(mod, "reverse_cumsum", view)
+        got = mod.native.reverse_cumsum(view.copy())
+        assert np.array_equal(np.signbit(got), np.signbit(np.cumsum(view[::-1])[::-1]))
 
 
 def test_where_clip_logical_copies_casts_and_dot(mod):

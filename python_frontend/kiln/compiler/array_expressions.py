@@ -1066,6 +1066,10 @@ class ArrayExpressions:
         zero = self.index_constant(0, node)
         one = self.index_constant(1, node)
         identity = self.constant(self.reduction_identity(name, dtype), dtype, node)
+        if name == "sum" and dtype.is_float:     # np.cumsum (scan_into gets "sum")
+            # numpy's first element is the source's own: -0.0 + x is x for
+            # every x (0.0 + -0.0 would be +0.0; fuzzer seed 502856263, f8921)
+            identity = self.constant(-0.0, dtype, node)
         if axis == len(sizes) - 1:
             def along_last(counters):
                 body = self.builder.region([ir.index, identity.ir.type])

@@ -1132,14 +1132,20 @@ class FunctionGenerator:
         elif 0.7 <= roll < 0.85:
             exponent = self.a_expr(kind, shape, depth + 1, full=False)
         elif roll >= 0.85:
+            if self.loop_depth:
+                return None     # pow iterated in a loop: as in a_ufunc
             literal = self.rng.choice(["2.0", "0.5", "10.0", "(-1.5)", "1.0", "2"])
             self.mark_transcendental()
             return f"({literal} ** {base})"
         if exponent is None:
             exponent = self.rng.choice(self.float_exponents())
             if exponent not in FAST_EXPONENTS:
+                if self.loop_depth:
+                    return None
                 self.mark_transcendental()
         else:
+            if self.loop_depth:
+                return None
             self.mark_transcendental()
         return f"({base} ** {exponent})"
 
@@ -1228,6 +1234,11 @@ class FunctionGenerator:
             if second is None:
                 return None
             args = [first, second] if self.rng.random() < 0.75 else [second, first]
+        if name in TRANSCENDENTAL and self.loop_depth:
+            # applied again on every iteration (`x[1:] = np.tan(x[:-1])` in
+            # a loop), libmvec's documented last-bit differences grow past
+            # the comparison's tolerance (campaign #3, seed 502856263, f5496)
+            return None
         if name in TRANSCENDENTAL:
             self.mark_transcendental()
         return f"np.{name}({', '.join(args)})"

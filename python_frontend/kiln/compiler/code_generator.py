@@ -1744,9 +1744,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             return base if node.attr == "real" else \
                 self.constant(0, base.type, node, weak=base.weak)
         if node.attr in ("real", "imag"):           # of a complex scalar
-            part = self.complex_part(base, node.attr, node)
-            part.weak = "float" if base.weak else None
-            return part
+            return self.python_part(base, node.attr, node)
         if node.attr == "ndim":
             return self.constant(base.type.ndim, kt.i64, node)
         if node.attr == "shape":

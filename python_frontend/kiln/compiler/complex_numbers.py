@@ -88,6 +88,13 @@ class ComplexNumbers:
         part = self.builder.op(op, (z.ir,), (ir.f64,), None, (), self.loc(node)).result
         return self.value_of(part, kt.f64)
 
+    def python_part(self, z, name, node):
+        """`z.real` / `z.imag` as CPython gives it: a Python float (weak
+        under NEP 50) of a Python complex, a typed float64 otherwise."""
+        part = self.complex_part(z, name, node)
+        part.weak = "float" if z.weak else None
+        return part
+
     def make_complex(self, real, imag, node):
         result = self.builder.op("complex.create", (real.ir, imag.ir),
                                  (ir.complex_type(ir.f64),), None, (), self.loc(node)).result
@@ -400,6 +407,10 @@ class ComplexNumbers:
             return self.complex_part(z, name, node)
         if name in rules.COMPLEX_LIBM:
             return self.libm_call(rules.COMPLEX_LIBM[name], [z], node)
+        return self.complex_predicate(name, z, node)
+
+    def complex_predicate(self, name, z, node):
+        """isnan / isinf of either part, isfinite of both (np.* and cmath.*)."""
         real, imag = self.complex_parts(z, node)
         if name == "isnan":
             return self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
@@ -600,8 +611,4 @@ class ComplexNumbers:
             magnitude = self.complex_abs(z, node, python=True, message="math range error")
             from .code_generator import tuple_value
             return tuple_value([magnitude, phase])
-        if name == "isnan":
-            return self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
-        if name == "isinf":
-            return self.arith("ori", self.is_inf(real, node), self.is_inf(imag, node), node)
-        return self.arith("andi", self.is_finite(real, node), self.is_finite(imag, node), node)
+        return self.complex_predicate(name, z, node)

@@ -335,17 +335,11 @@ class LibraryCalls:
         return made
 
     def numpy_complex_call(self, name, z, node):
-        """np.conj / np.real / np.imag / np.abs of a complex scalar."""
-        if name in ("conj", "conjugate"):
-            return self.complex_conjugate(z, node)
+        """np.<name> of a complex scalar: numpy's elementwise function, but
+        np.real(1j) is 1j.real, a Python float of a Python complex."""
         if name in ("real", "imag"):
-            part = self.complex_part(z, name, node)
-            part.weak = "float" if z.weak else None
-            return part
-        if name in rules.COMPLEX_LIBM:
-            return self.libm_call(rules.COMPLEX_LIBM[name], [self.convert(z, kt.c128, node)],
-                                  node)
-        return self.complex_abs(z, node, python=False)
+            return self.python_part(z, name, node)
+        return self.numpy_complex_elementwise(name, self.convert(z, kt.c128, node), node)
 
     def builtin_round(self, args, node):
         value = args[0]

@@ -91,6 +91,12 @@ def misspelled(total: int) -> int:
 
 
 @kiln.export
+def store_too_many_indices(x: kiln.f64[:], i: int) -> None:
+    x[i, 0] = 1.0
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: too many indices for a 1-D array: `x[i, 0]` has 2
+
+
+@kiln.export
 def recursive(n: int) -> int:
     if n < 2:
         return n

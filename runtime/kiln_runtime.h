@@ -305,7 +305,7 @@ static inline int kiln_format_in(const char *formats, char code) {
 KILN_HELPER Py_ssize_t kiln_numpy_itemsize(char type) {
   switch (type) {
   case 'D': return 16;     /* complex128 */
-  case 'd': case 'q': case 'Q': case 'l': case 'L': return 8;
+  case 'F': case 'd': case 'q': case 'Q': case 'l': case 'L': return 8;
   case 'f': case 'i': case 'I': return 4;
   case 'h': case 'H': return 2;
   case 'b': case 'B': case '?': return 1;
@@ -313,10 +313,12 @@ KILN_HELPER Py_ssize_t kiln_numpy_itemsize(char type) {
   }
 }
 
-/* A complex128 element is two doubles: aligned to 8, as numpy's and
-   LLVM's {double, double} are. */
-static inline Py_ssize_t kiln_element_alignment(Py_ssize_t itemsize) {
-  return itemsize > 8 ? 8 : itemsize;
+/* A complex element (numpy's 'D' complex128, 'F' complex64) is aligned as
+   its parts are, as numpy's and LLVM's {double, double} and {float, float}
+   are; the other elements to their size. `formats` are the parameter's
+   format codes (one dtype). */
+static inline Py_ssize_t kiln_element_alignment(const char *formats, Py_ssize_t itemsize) {
+  return formats[0] == 'D' || formats[0] == 'F' ? itemsize / 2 : itemsize;
 }
 
 KILN_HELPER int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
@@ -382,7 +384,7 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
     int refusal = array->nd != ndim ? KILN_ARRAY_NDIM
                   : writable && !(array->flags & KILN_NPY_WRITEABLE) ? KILN_ARRAY_READ_ONLY
                   : !(array->flags & KILN_NPY_ALIGNED) ||
-                    ((uintptr_t)array->data) % kiln_element_alignment(itemsize)
+                    ((uintptr_t)array->data) % kiln_element_alignment(formats, itemsize)
                       ? KILN_ARRAY_MISALIGNED
                       : 0;
     if (refusal)
@@ -397,15 +399,16 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
   const char *format = view->format ? view->format : "B";
   if (*format == '@' || *format == '=' || *format == '<')
     ++format;
-  /* The buffer protocol spells complex128 "Zd"; the table (and numpy's
-     dtype.char) say 'D'. */
-  char code = format[0] == 'Z' && format[1] == 'd' && format[2] == '\0' ? 'D' : format[0];
-  if (code == '\0' || (code != 'D' && format[1] != '\0') || !strchr(formats, code) ||
+  /* The buffer protocol spells complex128 "Zd" and complex64 "Zf"; the
+     table (and numpy's dtype.char) say 'D' and 'F'. */
+  char code = format[0] != 'Z' || format[2] != '\0' ? format[0]
+              : format[1] == 'd' ? 'D' : format[1] == 'f' ? 'F' : '\0';
+  if (code == '\0' || (format[0] != 'Z' && format[1] != '\0') || !strchr(formats, code) ||
       view->itemsize != itemsize)
     return kiln_buffer_format_refused(view, function, parameter, expected);
   int refusal = view->ndim != ndim ? KILN_ARRAY_NDIM
                 : writable && view->readonly ? KILN_ARRAY_READ_ONLY
-                : ((uintptr_t)view->buf) % (uintptr_t)kiln_element_alignment(itemsize) != 0
+                : ((uintptr_t)view->buf) % (uintptr_t)kiln_element_alignment(formats, itemsize) != 0
                     ? KILN_ARRAY_MISALIGNED
                 : 0;
   if (refusal) {

@@ -14,10 +14,10 @@ OUT/ (a C-ABI lib<mod>.so with <mod>.h, a CPython extension, <mod>.py and
 __version__ = "0.1.0"
 
 from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
-from .typesystem import b1, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
+from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 
 __all__ = ["export", "vectorize", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
-           "u16", "u8", "b1", "c128", "KilnCompileError", "KilnToolchainError",
+           "u16", "u8", "b1", "c64", "c128", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
 _EXPORT_OPTIONS = {"boundscheck", "nogil", "fastmath", "vectorize"}

@@ -49,8 +49,20 @@ class ScalarType:
     @property
     def result_format(self) -> str:
         """The PEP 3118 format of arrays Kiln returns: numpy's dtype.char
-        (so int64 arrays print as numpy's do), "Zd" for complex128."""
-        return "Zd" if self.is_complex else self.char
+        (so int64 arrays print as numpy's do), "Zd" for complex128, "Zf"
+        for complex64."""
+        return "Z" + self.part.char if self.is_complex else self.char
+
+    @property
+    def part(self) -> "ScalarType":
+        """The float type of a complex number's real and imaginary parts."""
+        assert self.is_complex, self
+        return f32 if self.bits == 64 else f64
+
+    @staticmethod
+    def complex_of(part: "ScalarType") -> "ScalarType":
+        """The complex type whose parts are float type `part`."""
+        return c64 if part == f32 else c128
 
     @property
     def itemsize(self) -> int:
@@ -148,16 +160,22 @@ boolean = ScalarType("bool", "i1", "bool", 1, False, "bool", ("?",), "bool_", "?
 # ARRAY_DTYPES. Its buffer format is "Zd", which the runtime reads as 'D'.
 c128 = ScalarType("c128", "complex<f64>", "complex", 128, True, "double _Complex", ("D",),
                   "complex128", "D")
+# numpy's complex64: two float32 parts, C99's `float _Complex` (in the
+# x86-64 C ABI, both parts in one SSE register: `<2 x float>`, so it crosses
+# the C ABI as an MLIR vector<2xf32>). Buffer format "Zf", read as 'F'.
+c64 = ScalarType("c64", "complex<f32>", "complex", 64, True, "float _Complex", ("F",),
+                 "complex64", "F")
+COMPLEX_DTYPES = (c128, c64)
 
 b1 = boolean
 DTYPES = (f64, f32, i64, i32, i16, i8, u64, u32, u16, u8, boolean)
 # Python's own scalar types are the 64-bit ones.
 PYTHON_SCALARS = {"int": i64, "float": f64, "bool": boolean, "complex": c128}
-SCALAR_DTYPES = DTYPES + (c128,)
+SCALAR_DTYPES = DTYPES + COMPLEX_DTYPES
 # `kiln.<name>`: every row by its name; `kiln.b1` is numpy's bool (arrays
 # of it are numpy bool arrays).
 KILN_SCALARS = {**{t.name: t for t in SCALAR_DTYPES if t is not boolean}, "b1": boolean}
-ARRAY_DTYPES = DTYPES + (c128,)
+ARRAY_DTYPES = DTYPES + COMPLEX_DTYPES
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 
 

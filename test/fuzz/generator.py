@@ -179,9 +179,11 @@ ARRAY_EXPRESSIONS = {"binop": 8, "unary": 1, "ufunc": 3,
                      # complex arrays made from real ones, read back as floats
                      # (np.abs, .real, .imag)
                      "complex": 1.0}
-# Real array kinds a complex expression reads (float32 with a complex number
-# is complex64 in numpy, which Kiln refuses).
+# Real array kinds a complex128 expression reads; a complex64 one reads
+# float32 arrays with complex literals only (a typed complex scalar would
+# make it complex128).
 COMPLEX_ARRAY_PARTNERS = ("f64", "i64", "i32", "u8", "i16", "bool")
+COMPLEX64_ARRAY_PARTNERS = ("f32",)
 ARRAY_RETURN_RATE = 0.5       # array-returning functions that return an expression
 ARRAY_MISMATCH_RATE = 0.06    # leaves picked whatever their shape (ValueError paths)
 ELEMENT_KINDS = ("f64", "f32", "i64", "i32") + NEW_INTS + ("bool",)
@@ -932,36 +934,42 @@ class FunctionGenerator:
         return None
 
     def a_complex(self, kind, shape, depth, full=True):
-        """A float64 array read from complex array arithmetic."""
-        if kind != "f64":
+        """A float64 (float32) array read from complex128 (complex64) array
+        arithmetic."""
+        if kind not in ("f64", "f32"):
             return None
         if self.rng.random() < 0.15:        # parts of a real array: itself, zeros
-            terms = self.array_terms(shape, {"f64"}, full)
+            terms = self.array_terms(shape, {kind}, full)
             if terms:
                 return f"{self.term_text(self.choose_term(terms))}.{self.rng.choice(['real', 'imag'])}"
-        z = self.c_array(shape, depth + 1, full)
+        z = self.c_array(shape, depth + 1, full, single=kind == "f32")
         if z is None:
             return None
         return self.rng.choice([f"np.abs({z})", f"({z}).real", f"({z}).imag", f"np.imag({z})"])
 
-    def c_array(self, shape, depth, full=True):
-        """A complex array expression over the real arrays in scope."""
+    def c_array(self, shape, depth, full=True, single=False):
+        """A complex array expression over the real arrays in scope
+        (`single`: complex64, of float32 arrays and complex literals)."""
+        def scalar():
+            return self.rng.choice(COMPLEX_LITERALS) if single else self.c_expr(2)
+
         if depth >= 3 or self.rng.random() < 0.4:
-            terms = self.array_terms(shape, set(COMPLEX_ARRAY_PARTNERS), full)
+            partners = COMPLEX64_ARRAY_PARTNERS if single else COMPLEX_ARRAY_PARTNERS
+            terms = self.array_terms(shape, set(partners), full)
             if not terms:
                 return None
             real = self.term_text(self.choose_term(terms))
             other = self.term_text(self.choose_term(terms))
             return self.rng.choice([f"({real} * 1j)", f"({real} + {other} * 1j)",
-                                    f"({self.c_expr(2)} * {real})", f"({real} - 2j)"])
+                                    f"({scalar()} * {real})", f"({real} - 2j)"])
         roll = self.rng.random()
-        z = self.c_array(shape, depth + 1, full)
+        z = self.c_array(shape, depth + 1, full, single)
         if z is None:
             return None
         if roll < 0.5:
             op = self.rng.choice(["+", "-", "*", "/"])
-            other = self.c_array(shape, depth + 1, full) if self.rng.random() < 0.6 else \
-                self.c_expr(2)
+            other = self.c_array(shape, depth + 1, full, single) if self.rng.random() < 0.6 \
+                else scalar()
             if other is None:
                 return None
             return f"({z} {op} {other})" if self.rng.random() < 0.7 else f"({other} {op} {z})"

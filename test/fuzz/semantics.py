@@ -59,6 +59,7 @@ Anything the oracle cannot give one documented answer for raises
 
 from __future__ import annotations
 
+import contextlib
 import math as _math
 import operator
 
@@ -70,7 +71,7 @@ BITS = {"bool": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "u8": 8, "u16": 16,
 FLOAT_KINDS = ("f32", "f64")
 UNSIGNED_KINDS = ("u8", "u16", "u32", "u64")
 INT_KINDS = ("i8", "i16", "i32", "i64") + UNSIGNED_KINDS
-NUMPY_DTYPE = {"c128": _np.complex128, "f64": _np.float64, "f32": _np.float32, "i64": _np.int64, "i32": _np.int32,
+NUMPY_DTYPE = {"c128": _np.complex128, "c64": _np.complex64, "f64": _np.float64, "f32": _np.float32, "i64": _np.int64, "i32": _np.int32,
                "i16": _np.int16, "i8": _np.int8, "u64": _np.uint64, "u32": _np.uint32,
                "u16": _np.uint16, "u8": _np.uint8, "bool": _np.bool_}
 NUMPY_NAME = {"f64": "float64", "f32": "float32", "i64": "int64", "i32": "int32",
@@ -122,6 +123,8 @@ def fit(kind: str, value):
         return bool(value)
     if kind == COMPLEX:
         return complex(value)
+    if kind == COMPLEX64:
+        return complex(_np.complex64(value))
     if kind in INT_KINDS:
         return wrap(int(value), BITS[kind], kind in UNSIGNED_KINDS)
     if kind == "f32":
@@ -181,8 +184,10 @@ def parts(x):
 def promote(a: str, b: str) -> str:
     if a == b:
         return a
-    if COMPLEX in (a, b):
-        return COMPLEX
+    if a in COMPLEX_KINDS or b in COMPLEX_KINDS:
+        # complex64 with what float32 holds, else complex128 (Kiln's promote)
+        parts = promote(COMPLEX_PART.get(a, a), COMPLEX_PART.get(b, b))
+        return COMPLEX64 if parts == "f32" else COMPLEX
     if a == "bool":
         return b
     if b == "bool":
@@ -205,8 +210,10 @@ def promote(a: str, b: str) -> str:
 
 
 def weak_promote(typed: str, literal: str) -> str:
-    if literal == "complex" or typed == COMPLEX:
-        return COMPLEX
+    if typed in COMPLEX_KINDS:
+        return typed
+    if literal == "complex":
+        return COMPLEX64 if typed == "f32" else COMPLEX
     if literal == "float" and typed not in FLOAT_KINDS:
         return "f64"
     if literal == "int" and typed == "bool":
@@ -267,6 +274,9 @@ def join_branches(then_value, else_value, taken):
     literal meets a typed value as NEP 50 says; an int literal beyond int32
     on the else side widens an int32 join to int64, like a variable."""
     if is_complex(then_value) or is_complex(else_value):
+        kind, _ = complex_common(then_value, else_value)
+        if kind == COMPLEX64:
+            return Num(COMPLEX64, value_of(taken, COMPLEX64))
         return complex_result(python_number(taken), then_value, else_value)
     if not all(isinstance(v, (Num, bool, int, float)) for v in (then_value, else_value)):
         return taken
@@ -305,8 +315,8 @@ def value_of(x, kind):
         return int(v) if kind != "bool" else bool(v)
     if weak is not None and kind == "f32":
         return to_f32(float(v))
-    if kind == COMPLEX:
-        return complex(v)
+    if kind in COMPLEX_KINDS:
+        return fit(kind, v)
     return float(v)
 
 
@@ -522,20 +532,68 @@ for _name, _op in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="), ("eq", 
 # Num of kind COMPLEX is a typed complex (a parameter, or a result with a
 # typed operand); a Python complex is weak, as NEP 50 says.
 COMPLEX = "c128"
+# numpy's complex64 (`kiln.c64`): what a Python complex with a float32 makes
+# (NEP 50), computed as numpy computes complex64 numbers: its scalar
+# arithmetic and loops in float32 parts, except that a zero divisor raises
+# ZeroDivisionError as every Kiln scalar division does.
+COMPLEX64 = "c64"
+COMPLEX_KINDS = (COMPLEX, COMPLEX64)
+COMPLEX_PART = {COMPLEX: "f64", COMPLEX64: "f32"}
 # np.<name> of complex numbers: numpy calls glibc's cexp, clog, ... (Kiln too)
 COMPLEX_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
                      "arcsin", "arccos", "arctan")
 
 
 def is_complex(x) -> bool:
-    return isinstance(x, complex) or (isinstance(x, Num) and x.kind == COMPLEX)
+    return isinstance(x, complex) or (isinstance(x, Num) and x.kind in COMPLEX_KINDS)
+
+
+def complex_common(x, y):
+    """(kind, weak) two scalar operands, one complex, compute in: Kiln's
+    operand_types (a Python number adapts; a Python complex with a float32
+    is complex64)."""
+    (ka, wa, _), (kb, wb, _) = parts(x), parts(y)
+    if wa and wb:
+        return COMPLEX, "complex"
+    if wa:
+        return weak_promote(kb, wa), None
+    if wb:
+        return weak_promote(ka, wb), None
+    return promote(ka, kb), None
+
+
+@contextlib.contextmanager
+def nep50():
+    """numpy 2's promotion for numpy 1.24's scalar operators (a Python int
+    exponent keeps complex64 complex64)."""
+    saved = _np._get_promotion_state()
+    _np._set_promotion_state("weak")
+    try:
+        with _np.errstate(all="ignore"):
+            yield
+    finally:
+        _np._set_promotion_state(saved)
+
+
+def complex64_binop(op, x, y):
+    a = _np.complex64(value_of(x, COMPLEX64))
+    if op == "**":
+        with nep50():
+            return Num(COMPLEX64, complex(a ** int(python_number(y).real)))
+    b = _np.complex64(value_of(y, COMPLEX64))
+    if op == "/" and b == 0:
+        raise ZeroDivisionError("complex division by zero")
+    with nep50():
+        r = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+             "/": operator.truediv}[op](a, b)
+    return Num(COMPLEX64, complex(r))
 
 
 def python_number(x):
     """The Python number CPython's complex arithmetic sees for operand x."""
     if not isinstance(x, Num):
         return x
-    if x.kind == COMPLEX:
+    if x.kind in COMPLEX_KINDS:
         return complex(x.v)
     if x.kind == "bool":
         return bool(x.v)
@@ -552,6 +610,8 @@ def complex_result(value, *operands):
 def complex_binop(op, x, y):
     if op not in ("+", "-", "*", "/", "**"):
         raise TypeError(f"operator {op} on complex numbers (the generator never does)")
+    if complex_common(x, y)[0] == COMPLEX64:
+        return complex64_binop(op, x, y)
     a, b = python_number(x), python_number(y)
     r = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
          "**": operator.pow}[op](a, b)
@@ -561,7 +621,10 @@ def complex_binop(op, x, y):
 def complex_compare(op, x, y):
     if op not in ("==", "!="):
         raise TypeError("complex numbers are not ordered (the generator never does)")
-    a, b = python_number(x), python_number(y)
+    if complex_common(x, y)[0] == COMPLEX64:
+        a, b = value_of(x, COMPLEX64), value_of(y, COMPLEX64)
+    else:
+        a, b = python_number(x), python_number(y)
     r = (a == b) if op == "==" else (a != b)
     return Num("bool", r) if isinstance(x, Num) or isinstance(y, Num) else r
 
@@ -570,6 +633,14 @@ def _complex_aware(name):
     """np.abs/conj/real/imag: complex scalars as Kiln computes them (np.abs
     is glibc's hypot of the parts, never raising); the rest as before."""
     def call(*args):
+        if len(args) == 1 and isinstance(args[0], Num) and args[0].kind == COMPLEX64:
+            z = _np.complex64(args[0].v)
+            with _np.errstate(all="ignore"):
+                if name in ("real", "imag"):
+                    return Num("f32", float(getattr(z, name)))
+                if name in ("abs", "absolute"):
+                    return Num("f32", float(_np.abs(z)))
+                return Num(COMPLEX64, complex(getattr(_np, name)(z)))
         if len(args) == 1 and is_complex(args[0]):
             z = python_number(args[0])
             if name in ("abs", "absolute"):
@@ -607,16 +678,16 @@ def _complex_part(name):
     def get(self):
         if self.kind == "bool":
             raise TypeError(f".{name} of a bool (Kiln refuses it)")
-        if self.kind != COMPLEX:        # a real number: itself, and a zero of its kind
+        if self.kind not in COMPLEX_KINDS:  # a real number: itself, and a zero of its kind
             return self if name == "real" else Num(self.kind, fit(self.kind, 0))
-        return Num("f64", getattr(self.v, name))
+        return Num(COMPLEX_PART[self.kind], getattr(self.v, name))
     return property(get)
 
 
 def _conjugate(self):
-    if self.kind != COMPLEX:
+    if self.kind not in COMPLEX_KINDS:
         raise TypeError(".conjugate() of a real number (the generator never does)")
-    return Num(COMPLEX, self.v.conjugate())
+    return Num(self.kind, self.v.conjugate())
 
 
 def _neg(self):
@@ -652,7 +723,7 @@ class Array:
     def real(self):
         if self.kind == "bool":
             raise TypeError(".real of a bool array (Kiln refuses it)")
-        if self.kind != COMPLEX:
+        if self.kind not in COMPLEX_KINDS:
             return self                 # numpy: the array itself (a view)
         return complex_array_ufunc("real", self)
 
@@ -660,7 +731,7 @@ class Array:
     def imag(self):
         if self.kind == "bool":
             raise TypeError(".imag of a bool array (Kiln refuses it)")
-        if self.kind != COMPLEX:
+        if self.kind not in COMPLEX_KINDS:
             return Array(_np.zeros(self.a.shape, self.a.dtype))
         return complex_array_ufunc("imag", self)
 
@@ -880,7 +951,7 @@ def element_common(x, y) -> str:
 def array_arithmetic_kind(op, common_kind) -> str:
     """numpy's ufunc loop for an operator on arrays (Kiln's
     typing_rules.array_arithmetic_type); TypeError for what Kiln rejects."""
-    if common_kind == COMPLEX:
+    if common_kind in COMPLEX_KINDS:
         if op not in ("+", "-", "*", "/", "**"):
             raise TypeError(f"operator {op} on complex arrays (the generator never does)")
         return common_kind
@@ -938,7 +1009,7 @@ def array_binop(op, x, y, constant=False, output=None):
             r = _np.true_divide(a.astype(dtype), b.astype(dtype))
         elif op == "**" and kind in INT_KINDS:
             r = _np.power(a, b)
-        elif kind == COMPLEX and op in ("*", "**"):
+        elif kind in COMPLEX_KINDS and op in ("*", "**"):
             r = complex_array_power_or_product(op, a, b, parts(y)[2] if constant else None,
                                                shape)
         elif op == "**":
@@ -962,9 +1033,10 @@ def array_binop(op, x, y, constant=False, output=None):
 
 def cpython_product(a, b):
     """Complex products as CPython (and Kiln) compute them: numpy 1.24's
-    AVX-512 loop fuses the multiply-add (docs/language.md)."""
+    AVX-512 loop fuses the multiply-add (docs/language.md). Of complex64
+    arrays, in float32 parts (numpy's complex64 loop does not fuse)."""
     a, b = _np.broadcast_arrays(a, b)
-    out = _np.empty(a.shape, _np.complex128)
+    out = _np.empty(a.shape, a.dtype)
     out.real = a.real * b.real - a.imag * b.imag
     out.imag = a.real * b.imag + a.imag * b.real
     return out
@@ -975,7 +1047,7 @@ def complex_array_power_or_product(op, a, b, exponent, shape):
         return cpython_product(a, b)
     n = int(complex(exponent).real)
     if n == 0:
-        return _np.ones(shape, _np.complex128)
+        return _np.ones(shape, a.dtype)
     if n == 1:
         return a
     if n == 2:
@@ -1000,11 +1072,11 @@ def array_ufunc_kind(name, common_kind) -> str:
     typing_rules.array_ufunc_type where that is numpy's. Two exceptions
     follow numpy, not Kiln: np.minimum/np.maximum of bool arrays is bool,
     np.fmod of int arrays is int (numpy has integer loops for them)."""
-    if common_kind == COMPLEX:
+    if common_kind in COMPLEX_KINDS:
         if name in ("isnan", "isinf", "isfinite"):
             return "bool"
         if name in ("abs", "absolute", "real", "imag"):
-            return "f64"
+            return COMPLEX_PART[common_kind]
         if name in ("conj", "conjugate") or name in COMPLEX_FUNCTIONS:
             return COMPLEX
         raise TypeError(f"np.{name} of complex arrays (the generator never does)")
@@ -1051,7 +1123,7 @@ def array_ufunc(name, args):
         raise TypeError(f"np.{name} of arrays is not in the subset")
     if not binary and not isinstance(args[0], Array):
         raise TypeError("a one-argument ufunc of a scalar is not an array expression")
-    if not binary and args[0].kind == COMPLEX:
+    if not binary and args[0].kind in COMPLEX_KINDS:
         return complex_array_ufunc(name, args[0])
     common_kind = element_common(*args) if binary else args[0].kind
     kind = array_ufunc_kind(name, common_kind)
@@ -1076,10 +1148,14 @@ def array_ufunc(name, args):
 def complex_array_ufunc(name, z):
     """np.<name> of a complex array: np.abs is glibc's hypot of the parts
     (numpy's AVX-512 loop differs in the last bit), the rest numpy's."""
-    kind = array_ufunc_kind(name, COMPLEX)
+    kind = array_ufunc_kind(name, z.kind)
     a = z.a
     with _np.errstate(all="ignore"):
-        if name in ("abs", "absolute"):
+        if name in ("abs", "absolute") and z.kind == COMPLEX64:
+            # numpy's own loop (on AVX-512, larger * sqrt(fma(r, r, 1)) in
+            # float32), which Kiln computes (test_complex64)
+            r = _np.abs(a)
+        elif name in ("abs", "absolute"):
             r = _np.empty(a.shape)
             for index in _np.ndindex(*a.shape):
                 r[index] = glibc_hypot(float(a[index].real), float(a[index].imag))
@@ -1163,6 +1239,9 @@ def k_range(*args):
 
 
 def k_abs(x):
+    if isinstance(x, Num) and x.kind == COMPLEX64:
+        # numpy's complex64 __abs__: npy_hypotf, glibc's hypotf
+        return Num("f32", glibc_hypotf(x.v.real, x.v.imag))
     if is_complex(x):
         # CPython's abs: OverflowError("absolute value too large"). With a
         # NaN part and no infinite one, CPython's _Py_c_abs returns NaN
@@ -1444,6 +1523,15 @@ def libm_f64(name):
         function.argtypes = [ctypes.c_double] * arity
         _LIBM_F64[name] = function
     return _LIBM_F64[name]
+
+
+def glibc_hypotf(x: float, y: float) -> float:
+    import ctypes
+    import ctypes.util
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    libm.hypotf.restype = ctypes.c_float
+    libm.hypotf.argtypes = [ctypes.c_float, ctypes.c_float]
+    return libm.hypotf(x, y)
 
 
 def glibc_hypot(x: float, y: float) -> float:

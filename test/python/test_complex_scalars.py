@@ -232,11 +232,6 @@ def complex_into_real(z: kiln.c128[:], x: kiln.f64[:]) -> None:
 
 
 @kiln.export
-def complex64_in_numpy(x: kiln.f32[:]) -> None:
-    y = x * 1j
-
-
-@kiln.export
 def write_through_real(z: kiln.c128[:]) -> None:
     z.real[1:] += 1.0
 
@@ -291,7 +286,6 @@ REASONS = {
     "array_power": "`**` of complex arrays is supported with a constant integer exponent",
     "complex_into_real": "storing a complex array into a real array is not supported",
     "write_through_real": "writing through `.real` is not supported yet",
-    "complex64_in_numpy": "is complex64 in numpy, which Kiln does not have yet",
     "fractional_power": "constant integer exponent from -100 to 100",
     "variable_power": "constant integer exponent from -100 to 100",
     "smallest": "min() does not take complex numbers",

@@ -87,9 +87,23 @@ def edge_values(t):
 
 
 def test_promotion_matches_numpy_result_type_for_every_pair():
-    for a, b in itertools.product(kt.DTYPES, kt.DTYPES):
+    for a, b in itertools.product(kt.SCALAR_DTYPES, kt.SCALAR_DTYPES):
         expected = np.result_type(np.dtype(a.numpy_name), np.dtype(b.numpy_name))
         assert np.dtype(rules.promote(a, b).numpy_name) == expected, (a, b)
+
+
+def test_weak_python_numbers_follow_nep50_for_every_dtype():
+    # numpy 1.24's opt-in NEP 50 promotion is numpy 2's: a Python number
+    # beside a typed value of each dtype
+    saved = np._get_promotion_state()
+    np._set_promotion_state("weak")
+    try:
+        for t in kt.SCALAR_DTYPES:
+            for kind, value in (("int", 1), ("float", 1.5), ("complex", 1j)):
+                expected = np.result_type(np.dtype(t.numpy_name), value)
+                assert np.dtype(rules.weak_promote(t, kind).numpy_name) == expected, (t, kind)
+    finally:
+        np._set_promotion_state(saved)
 
 
 def test_weak_python_literals_follow_nep50():

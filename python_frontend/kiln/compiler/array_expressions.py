@@ -197,7 +197,7 @@ class ArrayExpressions:
         """numpy's ufunc of an operator on two elements: no Python
         exceptions (x / 0 is inf, as numpy warns and goes on)."""
         if dtype.is_complex:
-            return self.numpy_complex_operator(symbol, a, b, exponent, node)
+            return self.numpy_complex_operator(symbol, a, b, exponent, node, dtype)
         if symbol in ("&", "|", "^"):
             return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol], a, b, node)
         if symbol in ("<<", ">>"):

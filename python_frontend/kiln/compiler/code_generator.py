@@ -107,10 +107,19 @@ def mlir_type(type_) -> ir.Type:
     return found
 
 
+COMPLEX64_ABI = ir.Type("vector<2xf32>")
+
+
 def abi_type(type_) -> ir.Type:
+    """How a scalar crosses a function boundary (calls, the C ABI)."""
     # i1 has no defined C ABI; booleans cross the boundary as one byte.
     if isinstance(type_, kt.ScalarType) and type_.is_bool:
         return ir.i8
+    # x86-64 passes and returns a `float _Complex` packed in one SSE
+    # register, as LLVM passes a <2 x float>; an MLIR complex<f32> would
+    # become a struct of two floats, passed in two registers.
+    if type_ == kt.c64:
+        return COMPLEX64_ABI
     return mlir_type(type_)
 
 
@@ -254,9 +263,33 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
     def call_external(self, function, args, node) -> Value:
         """A call of an external function (libm) returning the first
         argument's type."""
-        [result] = self.builder.call(function, [a.ir for a in args], [args[0].ir.type],
-                                     self.loc(node))
-        return Value(result, args[0].type)
+        result_type = args[0].type
+        [result] = self.builder.call(function, [self.to_abi(a, node) for a in args],
+                                     [abi_type(result_type)], self.loc(node))
+        return self.from_abi(result, result_type, node)
+
+    def to_abi(self, value: Value, node) -> ir.Value:
+        """`value` as it crosses a function boundary (abi_type)."""
+        if isinstance(value.type, kt.ScalarType) and value.type.is_bool:
+            return self.builder.cast("extui", value.ir, ir.i8, self.loc(node))
+        if value.type == kt.c64:
+            real, imag = self.complex_parts(value, node)
+            return self.builder.op("vector.from_elements", (real.ir, imag.ir), (COMPLEX64_ABI,),
+                                   None, (), self.loc(node)).result
+        return value.ir
+
+    def from_abi(self, abi_value: ir.Value, type_, node) -> Value:
+        """The value of `type_` that crossed a function boundary as `abi_value`."""
+        location = self.loc(node)
+        if isinstance(type_, kt.ScalarType) and type_.is_bool:
+            return Value(self.builder.cast("trunci", abi_value, ir.i1, location), kt.boolean)
+        if type_ == kt.c64:
+            parts = [self.value_of(self.builder.op(
+                "vector.extract", (abi_value,), (ir.f32,),
+                {"static_position": ir.dense_array_attr([position])}, (), location).result,
+                kt.f32) for position in (0, 1)]
+            return self.make_complex(*parts, node)
+        return Value(abi_value, type_)
 
     def region(self, build, bind=None, mode=None, allocation_scope=False,
                argument_types=(), iteration=False):
@@ -314,7 +347,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             return Value(self.builder.integer_constant(value, mlir_type(type_), location), type_,
                          weak=weak, constant=value, nonneg=value >= 0)
         if type_.is_complex:
-            return self.complex_constant(python_value, node, weak=weak)
+            return self.complex_constant(python_value, node, weak=weak, type_=type_)
         value = float(python_value) if type_ != kt.f32 else rules.round_to_f32(python_value)
         return Value(self.builder.float_constant(value, mlir_type(type_), location), type_,
                      weak=weak, constant=value)
@@ -348,8 +381,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
                 return self.constant(folded, target, node)
         if target.is_bool:
             return self.truthy(value, node)
+        if target.is_complex and source.is_complex:
+            return self.complex_cast(value, target, node)
         if target.is_complex:
-            return self.complex_from_real(value, node)
+            return self.complex_from_real(value, node, target)
         if source.is_bool:
             opname = "extui" if target.is_int else "uitofp"
             return self.cast(opname, value, target, node)
@@ -459,9 +494,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         self.error_slot = entry.add_argument(ir.llvm_pointer)
         for param, argument in zip(params, entry.arguments):
             value = Value(argument, param.type, origins=frozenset([param.name]))
-            if isinstance(param.type, kt.ScalarType) and param.type.is_bool:
-                value = Value(self.builder.cast("trunci", argument, ir.i1,
-                                                self.loc(self.func)), kt.boolean)
+            if isinstance(param.type, kt.ScalarType) and (param.type.is_bool
+                                                          or param.type == kt.c64):
+                value = self.from_abi(argument, param.type, self.func)
             self.symbols[param.name] = value
         self.generate_body(self.func.body, terminal=True)
 
@@ -601,13 +636,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         if self.mode.in_branch:
             self.yield_values(values, node)
             return
-        abi = []
-        for element in values:
-            if isinstance(element.type, kt.ScalarType) and element.type.is_bool:
-                abi.append(self.builder.cast("extui", element.ir, ir.i8, self.loc(node)))
-            else:
-                abi.append(element.ir)
-        self.builder.func_return(abi, self.loc(node))
+        self.builder.func_return([self.to_abi(element, node) for element in values],
+                                 self.loc(node))
 
     def finish_loop(self, kind: str, node, value: Value | None = None):
         """Ends one path through a loop body: continue, break or return."""
@@ -1299,7 +1329,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
         if common.is_complex:
-            equal = self.complex_equal(left, right, node)
+            equal = self.complex_equal(left, right, common, node)
             return equal if isinstance(op, ast.Eq) else self.negate(equal, node)
         if common.is_float and isinstance(left.type, kt.ScalarType) and isinstance(
                 right.type, kt.ScalarType):
@@ -1604,10 +1634,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             value = self.expression(arg_node)
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
-                if param.type.is_bool:
-                    value = Value(self.builder.cast("extui", value.ir, ir.i8,
-                                                    self.loc(arg_node)), kt.boolean)
-            operands.append(value.ir)
+                operands.append(self.to_abi(value, arg_node))
+            else:
+                operands.append(value.ir)
         if signature.raises:
             self.may_raise = True
             operands.append(self.error_slot)
@@ -1622,11 +1651,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
                                     {"kiln.owned": ir.UNIT} if owned else None)
         if signature.raises:
             self.builder.kiln_propagate_error(location)
-        converted = []
-        for result, type_ in zip(results, elements):
-            if isinstance(type_, kt.ScalarType) and type_.is_bool:
-                result = self.builder.cast("trunci", result, ir.i1, location)
-            converted.append(Value(result, type_))
+        converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
         if not converted:
             return Value(None, None)
         if owned:
@@ -1656,6 +1681,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         typed = self.typed_value(node)
         if typed.constant is not None:          # abs of a Python literal: folded
             return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+        if args[0].type == kt.c64:
+            # numpy's complex64 scalar __abs__ is npy_hypotf, glibc's hypotf
+            # (np.abs of one runs the ufunc loop: numpy_abs_complex64)
+            return self.libm_call("hypotf", list(self.complex_parts(args[0], node)), node)
         if args[0].type.is_complex:
             magnitude = self.complex_abs(args[0], node)
             magnitude.weak = "float" if args[0].weak else None
@@ -2033,7 +2062,10 @@ EXTERNAL_SIGNATURES = {
     "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None),
     # glibc's complex functions (np.exp of complex numbers): a complex<f64>
     # argument and result are the two-double struct of the C ABI
-    **{name: ((kt.c128,), kt.c128) for name in rules.COMPLEX_LIBM.values()}}
+    **{name: ((kt.c128,), kt.c128) for name in rules.COMPLEX_LIBM.values()},
+    # ... and their float _Complex versions (cexpf, ...), a <2 x float> in
+    # and out (abi_type)
+    **{name + "f": ((kt.c64,), kt.c64) for name in rules.COMPLEX_LIBM.values()}}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 
@@ -2149,8 +2181,8 @@ def generate_module_once(context, functions, typed=None):
     builder = ir.Builder()
     for external in sorted({f for _, sig in compiled for f in sig.external_functions}):
         inputs, result = EXTERNAL_SIGNATURES[external]
-        module.add(builder.func_declaration(external, [mlir_type(t) for t in inputs],
-                                            [] if result is None else [mlir_type(result)]))
+        module.add(builder.func_declaration(external, [abi_type(t) for t in inputs],
+                                            [] if result is None else [abi_type(result)]))
     for function, _ in compiled:
         module.add(function)
     wanted = [f.name for f in functions]

@@ -25,6 +25,10 @@ from . import ir_builder as ir
 from . import typing_rules as rules
 
 
+def mlir_part(part: kt.ScalarType) -> ir.Type:
+    return ir.f32 if part == kt.f32 else ir.f64
+
+
 # CPython's classes of a float for cmath's special-value tables
 # (Modules/cmathmodule.c special_type): -inf, negative, -0.0, +0.0,
 # positive, +inf, NaN; one representative each.
@@ -73,20 +77,23 @@ class ComplexNumbers:
 
     # ----------------------------------------------------------- parts
     def complex_parts(self, z, node):
-        """(real, imag) float64 values of complex value `z`."""
+        """(real, imag) float values of complex value `z` (float64 parts of
+        a complex128, float32 of a complex64)."""
         if z.constant is not None:
             value = complex(z.constant)
-            return (self.constant(value.real, kt.f64, node),
-                    self.constant(value.imag, kt.f64, node))
+            return (self.constant(value.real, z.type.part, node),
+                    self.constant(value.imag, z.type.part, node))
         return self.complex_part(z, "real", node), self.complex_part(z, "imag", node)
 
     def complex_part(self, z, name, node):
         """`z.real` or `z.imag` ("real"/"imag")."""
+        part_type = z.type.part
         if z.constant is not None:
-            return self.constant(getattr(complex(z.constant), name), kt.f64, node)
+            return self.constant(getattr(complex(z.constant), name), part_type, node)
         op = "complex.re" if name == "real" else "complex.im"
-        part = self.builder.op(op, (z.ir,), (ir.f64,), None, (), self.loc(node)).result
-        return self.value_of(part, kt.f64)
+        part = self.builder.op(op, (z.ir,), (mlir_part(part_type),), None, (),
+                               self.loc(node)).result
+        return self.value_of(part, part_type)
 
     def python_part(self, z, name, node):
         """`z.real` / `z.imag` as CPython gives it: a Python float (weak
@@ -96,24 +103,41 @@ class ComplexNumbers:
         return part
 
     def make_complex(self, real, imag, node):
+        """The complex number of two float parts of one type (complex64 of
+        float32 parts, complex128 of float64 ones)."""
+        type_ = kt.ScalarType.complex_of(real.type)
         result = self.builder.op("complex.create", (real.ir, imag.ir),
-                                 (ir.complex_type(ir.f64),), None, (), self.loc(node)).result
-        return self.value_of(result, kt.c128)
+                                 (ir.complex_type(mlir_part(real.type)),), None, (),
+                                 self.loc(node)).result
+        return self.value_of(result, type_)
 
-    def complex_constant(self, value, node, weak=None):
-        value = complex(value)
-        made = self.make_complex(self.constant(value.real, kt.f64, node),
-                                 self.constant(value.imag, kt.f64, node), node)
+    def complex_constant(self, value, node, weak=None, type_=kt.c128):
+        value = rules.round_complex(value, type_)
+        made = self.make_complex(self.constant(value.real, type_.part, node),
+                                 self.constant(value.imag, type_.part, node), node)
         made.weak, made.constant = weak, value
         return made
 
-    def complex_from_real(self, value, node):
-        """A real number as a complex one: CPython's (x, 0.0)."""
-        real = self.convert(value, kt.f64, node)
-        return self.make_complex(real, self.constant(0.0, kt.f64, node), node)
+    def complex_from_real(self, value, node, target=kt.c128):
+        """A real number as a complex one: CPython's (x, 0.0); numpy's
+        casts to complex64 round the real number to float32."""
+        real = self.convert(value, target.part, node)
+        return self.make_complex(real, self.constant(0.0, target.part, node), node)
+
+    def complex_cast(self, z, target, node):
+        """complex64 <-> complex128: each part converted as numpy does."""
+        real, imag = self.complex_parts(z, node)
+        return self.make_complex(self.convert(real, target.part, node),
+                                 self.convert(imag, target.part, node), node)
+
+    def part_constant(self, value, like, node):
+        """A float constant of the type of float value `like`."""
+        return self.constant(value, like.type, node)
 
     # ------------------------------------------------------ arithmetic
     def complex_arithmetic(self, symbol, a, b, node, exponent=None):
+        if a.type == kt.c64 and symbol in ("/", "**"):
+            return self.complex64_arithmetic(symbol, a, b, node, exponent)
         if symbol == "**":
             return self.complex_power(a, exponent, node)
         (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
@@ -126,6 +150,22 @@ class ComplexNumbers:
         return self.make_complex(*self.complex_quotient(
             (ar, ai), (br, bi), node, "complex division by zero",
             b.constant is not None and b.constant != 0), node)
+
+    def complex64_arithmetic(self, symbol, a, b, node, exponent):
+        """`/` and `**` of complex64 scalars: numpy's loops (its division,
+        its npy_cpowf), except that a zero divisor raises
+        ZeroDivisionError, as every scalar division in Kiln does (a float32
+        one too)."""
+        if symbol == "**":
+            return self.numpy_complex_power(a, int(complex(exponent).real), node)
+        (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
+        if b.constant is None or b.constant == 0:
+            zero = self.part_constant(0.0, br, node)
+            is_zero = self.arith("andi", self.cmpf("oeq", br, zero, node),
+                                 self.cmpf("oeq", bi, zero, node), node)
+            self.check(self.negate(is_zero, node), "ZeroDivisionError",
+                       "complex division by zero", [], node)
+        return self.make_complex(*self.numpy_quotient((ar, ai), (br, bi), node), node)
 
     def complex_product(self, a, b, node):
         """_Py_c_prod: (a.re*b.re - a.im*b.im, a.re*b.im + a.im*b.re)."""
@@ -142,7 +182,7 @@ class ComplexNumbers:
         divisor has a NaN part. Both branches are computed (no float op
         traps) and the right one selected."""
         (ar, ai), (br, bi) = a, b
-        zero = self.constant(0.0, kt.f64, node)
+        zero = self.part_constant(0.0, br, node)
         abs_br, abs_bi = self.unary("absf", br, node), self.unary("absf", bi, node)
         if not divisor_nonzero:
             is_zero = self.arith("andi", self.cmpf("oeq", br, zero, node),
@@ -164,7 +204,7 @@ class ComplexNumbers:
                                               node), denom2, node)
         imag2 = self.arith("divf", self.arith("subf", self.arith("mulf", ai, ratio2, node), ar,
                                               node), denom2, node)
-        nan = self.constant(math.nan, kt.f64, node)
+        nan = self.part_constant(math.nan, br, node)
         real = self.select(real_larger, real1, self.select(imag_larger, real2, nan, node), node)
         imag = self.select(real_larger, imag1, self.select(imag_larger, imag2, nan, node), node)
         return real, imag
@@ -205,7 +245,7 @@ class ComplexNumbers:
         return self.make_complex(real, self.unary("negf", imag, node), node)
 
     # ------------------------------------------------------- predicates
-    def complex_equal(self, left, right, node):
+    def complex_equal(self, left, right, common, node):
         """CPython's complex ==: both parts equal. A 64-bit int is compared
         with the real part exactly (as CPython compares an int with a
         float), and the imaginary part must be zero."""
@@ -213,17 +253,17 @@ class ComplexNumbers:
             if self.needs_exact_compare(integer) and number.type.is_complex:
                 real, imag = self.complex_parts(number, node)
                 real_equal = self.exact_compare(ast.Eq(), integer, real, True, node)
-                zero = self.constant(0.0, kt.f64, node)
+                zero = self.part_constant(0.0, imag, node)
                 return self.arith("andi", real_equal, self.cmpf("oeq", imag, zero, node), node)
-        a = self.convert(left, kt.c128, node)
-        b = self.convert(right, kt.c128, node)
+        a = self.convert(left, common, node)
+        b = self.convert(right, common, node)
         (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
         return self.arith("andi", self.cmpf("oeq", ar, br, node), self.cmpf("oeq", ai, bi, node),
                           node)
 
     def complex_truthy(self, z, node):
         real, imag = self.complex_parts(z, node)
-        zero = self.constant(0.0, kt.f64, node)
+        zero = self.part_constant(0.0, real, node)
         return self.arith("ori", self.cmpf("une", real, zero, node),
                           self.cmpf("une", imag, zero, node), node)
 
@@ -300,16 +340,16 @@ class ComplexNumbers:
         return self.select(finite, finite_result, special, node)
 
     # ------------------------------------------------- numpy's complex loops
-    def numpy_complex_operator(self, symbol, a, b, exponent, node):
-        """numpy's complex128 ufunc loops for an operator (array elements):
-        + - * as CPython, / by numpy's variant of Smith's algorithm (no
-        exception: a zero divisor gives inf/NaN parts), ** of a constant
-        integer exponent by numpy's npy_cpow."""
-        a, b = self.convert(a, kt.c128, node), self.convert(b, kt.c128, node)
+    def numpy_complex_operator(self, symbol, a, b, exponent, node, dtype=kt.c128):
+        """numpy's complex ufunc loops for an operator (array elements of
+        complex `dtype`): + - * as CPython, / by numpy's variant of Smith's
+        algorithm (no exception: a zero divisor gives inf/NaN parts), ** of
+        a constant integer exponent by numpy's npy_cpow."""
+        a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
         if symbol == "**":
             return self.numpy_complex_power(a, int(complex(exponent).real), node)
         if symbol != "/":
-            return self.complex_arithmetic(symbol, a, b, node)
+            return self.complex_arithmetic(symbol, a, b, node)      # + - *
         (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
         return self.make_complex(*self.numpy_quotient((ar, ai), (br, bi), node), node)
 
@@ -318,10 +358,10 @@ class ComplexNumbers:
         scl = 1 / (larger + smaller * rat), results multiplied by scl; a
         zero divisor divides the parts by |b.real| (inf or NaN)."""
         (ar, ai), (br, bi) = a, b
-        one = self.constant(1.0, kt.f64, node)
+        one = self.part_constant(1.0, br, node)
         abs_br, abs_bi = self.unary("absf", br, node), self.unary("absf", bi, node)
         real_larger = self.cmpf("oge", abs_br, abs_bi, node)
-        zero = self.constant(0.0, kt.f64, node)
+        zero = self.part_constant(0.0, br, node)
         both_zero = self.arith("andi", self.cmpf("oeq", abs_br, zero, node),
                                self.cmpf("oeq", abs_bi, zero, node), node)
         ratio = self.arith("divf", bi, br, node)
@@ -351,7 +391,8 @@ class ComplexNumbers:
         NaN parts (n < 0); n = 3 unrolled as z*(z*z); otherwise
         square-and-multiply from 1+0j, and 1/r for n < 0 (numpy's
         division)."""
-        one, zero = self.constant(1.0, kt.f64, node), self.constant(0.0, kt.f64, node)
+        part = z.type.part
+        one, zero = self.constant(1.0, part, node), self.constant(0.0, part, node)
         if n == 0:
             return self.make_complex(one, zero, node)
         if n == 1:
@@ -376,7 +417,7 @@ class ComplexNumbers:
                 result = self.numpy_quotient((one, zero), result, node)
         base_zero = self.arith("andi", self.cmpf("oeq", base[0], zero, node),
                                self.cmpf("oeq", base[1], zero, node), node)
-        special = zero if n > 0 else self.constant(math.nan, kt.f64, node)
+        special = zero if n > 0 else self.constant(math.nan, part, node)
         return self.make_complex(self.select(base_zero, special, result[0], node),
                                  self.select(base_zero, special, result[1], node), node)
 
@@ -384,7 +425,7 @@ class ComplexNumbers:
         """numpy's CDOUBLE_reciprocal: r = the smaller part over the larger,
         d = larger + smaller * r; (1/d, -r/d) or (r/d, -1/d)."""
         real, imag = z
-        one = self.constant(1.0, kt.f64, node)
+        one = self.part_constant(1.0, real, node)
         real_larger = self.cmpf("ole", self.unary("absf", imag, node),
                                 self.unary("absf", real, node), node)
         r1 = self.arith("divf", imag, real, node)
@@ -400,14 +441,46 @@ class ComplexNumbers:
         """np.abs / conj / real / imag / isnan / isinf / isfinite of a
         complex element."""
         if name in ("abs", "absolute"):
+            if z.type == kt.c64:
+                return self.numpy_abs_complex64(z, node)
             return self.complex_abs(z, node, python=False)
         if name in ("conj", "conjugate"):
             return self.complex_conjugate(z, node)
         if name in ("real", "imag"):
             return self.complex_part(z, name, node)
         if name in rules.COMPLEX_LIBM:
-            return self.libm_call(rules.COMPLEX_LIBM[name], [z], node)
+            function = rules.COMPLEX_LIBM[name] + ("f" if z.type == kt.c64 else "")
+            return self.libm_call(function, [z], node)
         return self.complex_predicate(name, z, node)
+
+    def numpy_abs_complex64(self, z, node):
+        """np.abs of a complex64 as numpy 1.24's AVX-512F loop computes it
+        (bit for bit on this machine, test_complex64): larger * sqrt(
+        fma(r, r, 1)) for r = smaller / larger of the parts' magnitudes, in
+        float32; inf when a part is infinite, else NaN when one is NaN, 0
+        for 0. (Its loop without AVX-512 calls hypotf, which differs in the
+        last bit for about a third of inputs.)"""
+        real, imag = self.complex_parts(z, node)
+
+        def c(value):
+            return self.constant(value, kt.f32, node)
+
+        abs_real, abs_imag = self.unary("absf", real, node), self.unary("absf", imag, node)
+        real_larger = self.cmpf("oge", abs_real, abs_imag, node)
+        larger = self.select(real_larger, abs_real, abs_imag, node)
+        smaller = self.select(real_larger, abs_imag, abs_real, node)
+        ratio = self.arith("divf", smaller, larger, node)
+        ratio = self.select(self.cmpf("oeq", larger, c(0.0), node), c(0.0), ratio, node)
+        fused = self.value_of(self.builder.op(
+            "math.fma", (ratio.ir, ratio.ir, c(1.0).ir), (ir.f32,), None, (),
+            self.loc(node)).result, kt.f32)
+        magnitude = self.arith("mulf", larger, self.unary("sqrt", fused, node), node)
+        infinity = c(math.inf)
+        either_inf = self.arith("ori", self.cmpf("oeq", abs_real, infinity, node),
+                                self.cmpf("oeq", abs_imag, infinity, node), node)
+        either_nan = self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
+        magnitude = self.select(either_nan, c(math.nan), magnitude, node)
+        return self.select(either_inf, infinity, magnitude, node)
 
     def complex_predicate(self, name, z, node):
         """isnan / isinf of either part, isfinite of both (np.* and cmath.*)."""

@@ -326,7 +326,7 @@ class LibraryCalls:
     def builtin_complex(self, args, node):
         weak = "complex" if all(arg.weak for arg in args) else None
         if len(args) == 1 and args[0].type.is_complex:
-            return dataclasses.replace(args[0], weak=weak)
+            return dataclasses.replace(self.convert(args[0], kt.c128, node), weak=weak)
         real = self.convert(args[0], kt.f64, node)
         imag = self.convert(args[1], kt.f64, node) if len(args) == 2 else \
             self.constant(0.0, kt.f64, node)
@@ -339,7 +339,7 @@ class LibraryCalls:
         np.real(1j) is 1j.real, a Python float of a Python complex."""
         if name in ("real", "imag"):
             return self.python_part(z, name, node)
-        return self.numpy_complex_elementwise(name, self.convert(z, kt.c128, node), node)
+        return self.numpy_complex_elementwise(name, z, node)
 
     def builtin_round(self, args, node):
         value = args[0]

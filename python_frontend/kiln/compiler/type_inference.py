@@ -1079,7 +1079,7 @@ class FunctionTyping(ShapeFunctionTyping):
         elif type_.is_int:
             value = int(value)
         elif type_.is_complex:
-            value = complex(value)
+            value = rules.round_complex(value, type_)
         else:
             value = float(value) if type_ != kt.f32 else rules.round_to_f32(value)
         return TypedValue(type_, weak=weak, constant=value)
@@ -1666,19 +1666,24 @@ class FunctionTyping(ShapeFunctionTyping):
         """np.f of a complex scalar: the functions that have one meaning
         for complex numbers; the rest are refused with the reason."""
         label = f"np.{name}"
+        complex_type = args[0].type if args and args[0].type.is_complex else kt.c128
         if name in ("conj", "conjugate"):
             self.arity(args, 1, node, label)
-            return TypedValue(kt.c128)
+            return TypedValue(complex_type)
         if name in ("real", "imag"):
             self.arity(args, 1, node, label)
             # np.real(1j) is z.real: a Python float for a Python complex
-            return TypedValue(kt.f64, weak="float" if args[0].weak else None)
+            return TypedValue(complex_type.part, weak="float" if args[0].weak else None)
         if name in ("abs", "absolute"):
             self.arity(args, 1, node, label)
-            return TypedValue(kt.f64)       # numpy's: inf on overflow, no exception
+            # numpy's: inf on overflow, no exception
+            return TypedValue(complex_type.part)
         if name in rules.COMPLEX_LIBM:
             self.arity(args, 1, node, label)
-            return TypedValue(kt.c128)      # glibc's cexp, ... as numpy's
+            return TypedValue(complex_type)     # glibc's cexp, cexpf, ... as numpy's
+        if name in rules.MATH_PREDICATES:
+            self.arity(args, 1, node, label)
+            return TypedValue(kt.boolean)       # of either part (isfinite: of both)
         self.fail(node, f"{label} of complex numbers is not supported yet")
 
     def arity(self, args, count, node, label) -> None:
@@ -1704,7 +1709,9 @@ class FunctionTyping(ShapeFunctionTyping):
             value = self.convert(value, kt.i64, node)
         result_type = rules.abs_type(value.type)
         if value.type.is_complex:
-            self.raises = True      # CPython: OverflowError("absolute value too large")
+            # CPython: OverflowError("absolute value too large"); numpy's
+            # complex64 gives inf
+            self.raises = self.raises or value.type == kt.c128
             return TypedValue(result_type, weak="float" if value.weak else None)
         if value.weak and value.constant is not None and (
                 isinstance(value.constant, float) or value.constant != rules.INT64_MIN):
@@ -1952,7 +1959,7 @@ class FunctionTyping(ShapeFunctionTyping):
             base = self.new_array(base, node)
         if _scalar(base.type) and base.type.is_complex and node.attr in ("real", "imag"):
             # a Python complex's parts are Python floats (weak under NEP 50)
-            return TypedValue(kt.f64, weak="float" if base.weak else None)
+            return TypedValue(base.type.part, weak="float" if base.weak else None)
         if _scalar(base.type) and node.attr in ("real", "imag") and not base.type.is_bool:
             # of an int or float: itself, and a zero of its type
             return base if node.attr == "real" else self.literal(0, base.type, weak=base.weak)
@@ -1967,7 +1974,7 @@ class FunctionTyping(ShapeFunctionTyping):
                     self.array_result(base.type.dtype, [base], node)
             # numpy's is a view; Kiln reads it as a new float array (stores
             # through it are refused where they are written)
-            return self.array_result(kt.f64, [base], node)
+            return self.array_result(base.type.dtype.part, [base], node)
         if node.attr == "ndim":
             return self.literal(base.type.ndim, kt.i64)
         if node.attr == "size":
@@ -2076,18 +2083,6 @@ class FunctionTyping(ShapeFunctionTyping):
             return value.type.dtype, None
         return value.type, value.weak
 
-    def refuse_complex64(self, left, right, node) -> None:
-        """A complex number with a float32 array is complex64 in numpy
-        (NEP 50, and 1.24's value-based casting), which Kiln does not have
-        yet: refused rather than computed in complex128."""
-        for number, array in ((left, right), (right, left)):
-            if _scalar(number.type) and number.type.is_complex and \
-                    isinstance(array.type, kt.ArrayType) and rules.complex64_partner(
-                        array.type.dtype):
-                self.fail(node, f"a complex number with a {array.type.dtype.numpy_name} array "
-                                "is complex64 in numpy, which Kiln does not have yet; convert "
-                                "the array with .astype(np.float64)")
-
     def array_result(self, dtype, operands, node) -> TypedValue:
         arrays = [v for v in operands if isinstance(v.type, kt.ArrayType)]
         if len(arrays) > 1:
@@ -2100,7 +2095,6 @@ class FunctionTyping(ShapeFunctionTyping):
         broadcasting; Python numbers adapt to the array's dtype (NEP 50)."""
         if symbol not in rules.ARRAY_BINOPS:
             self.fail(node, f"operator `{symbol}` on arrays is not supported yet")
-        self.refuse_complex64(left, right, node)
         common, _ = rules.operand_types(*self.element_operand(left),
                                         *self.element_operand(right))
         dtype, message = rules.array_arithmetic_type(symbol, common)
@@ -2127,7 +2121,6 @@ class FunctionTyping(ShapeFunctionTyping):
         for value in (left, right):
             if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
                 self.fail(node, "comparing an array needs numbers or arrays")
-        self.refuse_complex64(left, right, node)
         common = rules.comparison_type(
             (*self.element_operand(left), known_literals(left)),
             (*self.element_operand(right), known_literals(right)))
@@ -2193,7 +2186,7 @@ class FunctionTyping(ShapeFunctionTyping):
         if func.attr == "conjugate" and _scalar(base.type) and base.type.is_complex:
             if node.args or node.keywords:
                 self.fail(node, "`.conjugate()` takes no argument")
-            return TypedValue(kt.c128, weak=base.weak)
+            return TypedValue(base.type, weak=base.weak)
         if not isinstance(base.type, kt.ArrayType) or func.attr == "conjugate":
             self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
         if func.attr in ("copy", "astype", "fill"):

@@ -15,23 +15,12 @@ nothing, and `UNKNOWN`, the type of an expression whose typing failed:
 the inference stage gives up quietly on any operand of type `UNKNOWN`, so
 one mistake is reported once.
 
-How the lattice grows for numpy array programming (the next issue):
-
-* more dtypes (u8..u64, i8, i16, b1 arrays, c64/c128/complex) are more
-  `ScalarType`s with a `kind` of "uint" or "complex"; `promote` becomes a
-  lookup in numpy's promotion table over (kind, bits) instead of the
-  if-chain below, and `weak_promote` gains numpy's rule for a Python
-  complex literal (a weak "complex" kind);
-* whole-array expressions: `binary_operand_types` returns an `ArrayType`
-  whose dtype is `promote` of the operands' dtypes and whose ndim is the
-  broadcast (maximum) ndim, where it answers None ("arrays are not
-  supported") today; reductions with `axis=` map `ArrayType(d, n)` to
-  `ArrayType(d', n - 1)` or a scalar;
-* `.shape` is a `TupleType` of `i64`s of length ndim (tuples of scalars
-  exist already); dtype objects as values get a `DTypeType(scalar)` beside
-  `ScalarType`, produced by `dtype_of` where it is used as a value;
-* nothing here depends on an array's sizes, so static shapes can be added
-  to `ArrayType` as an optional field without touching the rules.
+Every dtype is a row of the dtype table (`kiln.typesystem`): ints of each
+width and signedness, float32/float64, bool, complex64/complex128 (a
+complex's parts are `ScalarType.part`). `promote` is numpy's
+`np.result_type` of two dtypes, `weak_promote` NEP 50's rule for a Python
+number beside a typed operand; an array's element type follows the same
+rules (`array_arithmetic_type`, `array_ufunc_type`), its ndim the broadcast.
 """
 
 from __future__ import annotations
@@ -82,7 +71,10 @@ def promote(a: kt.ScalarType, b: kt.ScalarType) -> kt.ScalarType:
     if a == b:
         return a
     if a.is_complex or b.is_complex:
-        return kt.c128     # the only complex type so far
+        # complex64 with float32, or with what float32 holds (bool, 8- and
+        # 16-bit ints); complex128 otherwise
+        parts = promote(a.part if a.is_complex else a, b.part if b.is_complex else b)
+        return kt.ScalarType.complex_of(parts)
     if a.is_bool:
         return b
     if b.is_bool:
@@ -109,8 +101,12 @@ def weak_promote(typed: kt.ScalarType, literal_kind: str) -> kt.ScalarType:
     literal adapts to the typed operand unless it is a float meeting an int,
     or an int meeting a bool; whether an int literal fits the dtype is
     `literal_fits`'s business, an OverflowError when it does not)."""
-    if literal_kind == "complex" or typed.is_complex:
-        return kt.c128
+    if typed.is_complex:
+        return typed
+    if literal_kind == "complex":
+        # float32 with a Python complex is complex64; ints and bools take
+        # Python's complex
+        return kt.c64 if typed == kt.f32 else kt.c128
     if literal_kind == "float" and not typed.is_float:
         return kt.f64
     if literal_kind == "int" and typed.is_bool:
@@ -160,6 +156,15 @@ def literal_kind(value) -> str:
     if isinstance(value, complex):
         return "complex"
     return "int" if isinstance(value, int) else "float"
+
+
+def round_complex(value, target: kt.ScalarType) -> complex:
+    """A Python number as complex `target` holds it (complex64: each part
+    rounded to float32)."""
+    value = complex(value)
+    if target == kt.c64:
+        return complex(round_to_f32(value.real), round_to_f32(value.imag))
+    return value
 
 
 def round_to_f32(value) -> float:
@@ -369,7 +374,7 @@ def fold_conversion(constant, target):
     if target.is_bool:
         return bool(constant)
     if target.is_complex:
-        return complex(constant)
+        return round_complex(constant, target)
     if target.is_float:
         return float(constant) if target != kt.f32 else round_to_f32(constant)
     if not isinstance(constant, float) or (
@@ -424,9 +429,9 @@ NUMPY_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "
 NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
 LOGICAL_UFUNCS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 # `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
-NUMPY_CASTS = {**{t.numpy_name: t for t in kt.DTYPES if not t.is_bool},
-               "double": kt.f64, "single": kt.f32, "complex128": kt.c128, "cdouble": kt.c128}
-KILN_CASTS = {**{t.name: t for t in kt.DTYPES if not t.is_bool}, "c128": kt.c128}
+NUMPY_CASTS = {**{t.numpy_name: t for t in kt.SCALAR_DTYPES if not t.is_bool},
+               "double": kt.f64, "single": kt.f32, "cdouble": kt.c128, "csingle": kt.c64}
+KILN_CASTS = {t.name: t for t in kt.SCALAR_DTYPES if not t.is_bool}
 ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 
 # What the subset check accepts as `math.f` / `np.f` calls.
@@ -456,16 +461,15 @@ SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS 
     NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
-DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean,
-                    "complex128": kt.c128, "cdouble": kt.c128, "c128": kt.c128}
+DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
 DTYPE_BUILTINS = {"float": kt.f64, "int": kt.i64, "bool": kt.boolean, "complex": kt.c128}
 # dtype="..." strings: numpy's names and its array-protocol codes ("u1", "f8", "?").
 DTYPE_STRINGS = {**{t.numpy_name: t for t in kt.DTYPES}, "bool": kt.boolean,
-                 "complex128": kt.c128, "c16": kt.c128, "complex": kt.c128,
-                 **{f"{'f' if t.is_float else 'b' if t.is_bool else 'i' if t.signed else 'u'}"
-                    f"{t.itemsize}": t for t in kt.DTYPES}}
+                 "complex128": kt.c128, "complex64": kt.c64, "complex": kt.c128,
+                 **{f"{'c' if t.is_complex else 'f' if t.is_float else 'b' if t.is_bool else 'i' if t.signed else 'u'}"
+                    f"{t.itemsize}": t for t in kt.SCALAR_DTYPES}}
 DTYPE_ERROR = "dtype `{}` is not supported; use one of " + ", ".join(
-    f"np.{t.numpy_name}" for t in kt.DTYPES)
+    f"np.{t.numpy_name}" for t in kt.SCALAR_DTYPES)
 # KILN_MAX_NDIM of runtime/kiln_abi.h (test_abi.py ties them).
 MAX_ARRAY_NDIM = 8
 
@@ -487,7 +491,7 @@ def numpy_min_max_type(common: kt.ScalarType) -> kt.ScalarType:
 
 def abs_type(scalar: kt.ScalarType) -> kt.ScalarType:
     if scalar.is_complex:
-        return kt.f64
+        return scalar.part
     return kt.i64 if scalar.is_bool else scalar
 
 
@@ -550,13 +554,6 @@ def ufunc_operand_types(name: str, dtype, count: int) -> list:
     return [dtype] * count
 
 
-def complex64_partner(dtype: kt.ScalarType) -> bool:
-    """Whether numpy gives complex64 for an array of `dtype` with a complex
-    number (numpy 1.24 and 2 agree: float32 only; bools and ints give
-    complex128)."""
-    return dtype == kt.f32
-
-
 def array_arithmetic_type(symbol: str, common: kt.ScalarType):
     """(element type, error) of `a <symbol> b` with an array operand, from
     the operands' common element type (numpy's ufunc loops)."""
@@ -598,7 +595,7 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
         if name in MATH_PREDICATES:
             return kt.boolean, None
         if name in ("abs", "absolute", "real", "imag"):
-            return kt.f64, None
+            return common.part, None
         if name in ("conj", "conjugate") or name in COMPLEX_LIBM:
             return common, None
         return None, f"np.{name} of complex arrays is not supported yet"

@@ -52,10 +52,10 @@ def c_param_type(type_) -> str:
 
 def returns_through_pointer(type_) -> bool:
     # MLIR's C interface returns several results, memref descriptors and a
-    # complex number (an LLVM struct of two doubles) through a pointer
-    # passed first.
-    return isinstance(type_, (kt.TupleType, kt.ArrayType)) or (
-        isinstance(type_, kt.ScalarType) and type_.is_complex)
+    # complex128 (an LLVM struct of two doubles) through a pointer passed
+    # first; a complex64 comes back in a register, as C returns a
+    # `float _Complex` (code_generator.abi_type).
+    return isinstance(type_, (kt.TupleType, kt.ArrayType)) or type_ == kt.c128
 
 
 def c_return_type(type_) -> str:
@@ -455,7 +455,9 @@ def generate_wrapper(module_name: str, signature) -> list:
             out += [f"  double arg_{pname}_real, arg_{pname}_imag;",
                     f"  if (kiln_as_complex(bound[{index}], &arg_{pname}_real, "
                     f"&arg_{pname}_imag, {label}) < 0) {{"] + fail
-            call_args.append(f"__builtin_complex(arg_{pname}_real, arg_{pname}_imag)")
+            part = type_.part.c_type        # complex64: each part rounded to float
+            call_args.append(f"__builtin_complex(({part})arg_{pname}_real, "
+                             f"({part})arg_{pname}_imag)")
         elif type_.is_float:
             out += [f"  double arg_{pname};",
                     f"  if (kiln_as_double(bound[{index}], &arg_{pname}, {label}) < 0) {{"] + fail

@@ -1,0 +1,181 @@
+"""numpy's complex64 (`kiln.c64`, docs/language.md "Complex numbers"): every
+function of modules/complex64.py against the same source run by numpy with
+NEP 50's promotion (numpy 1.24's `_set_promotion_state("weak")`, what
+numpy 2 does), on a grid of float32 edge parts (signed zeros, huge,
+subnormal, inf, NaN), sizes 0, 1, 15, 16, 17, 100 and strided, reversed
+and 4-byte-aligned views, bit for bit."""
+
+import contextlib
+import math
+
+import numpy as np
+import pytest
+
+INF, NAN = math.inf, math.nan
+PARTS = [0.0, -0.0, 1.0, -2.5, 3.0, 3e38, -1e-40, INF, -INF, NAN]
+GRID = np.array([complex(a, b) for a in PARTS for b in PARTS], np.complex64)
+SIZES = [0, 1, 15, 16, 17, 100]
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module("complex64")
+
+
+@contextlib.contextmanager
+def nep50():
+    """numpy 2's promotion (a Python number adapts to a typed operand), as
+    Kiln types; numpy 1.24 has it behind a private switch."""
+    saved = np._get_promotion_state()
+    np._set_promotion_state("weak")
+    try:
+        with np.errstate(all="ignore"):
+            yield
+    finally:
+        np._set_promotion_state(saved)
+
+
+def same(native, expected):
+    """Kiln's result equals numpy's bit for bit (NaNs of any sign equal,
+    zeros' signs compared). A scalar comes back as a Python number: it must
+    hold exactly the value of numpy's type."""
+    if isinstance(expected, tuple):
+        return isinstance(native, tuple) and len(native) == len(expected) and all(
+            map(same, native, expected))
+    expected = np.asarray(expected)
+    if np.ndim(native) == 0 and not isinstance(native, np.ndarray):
+        if np.asarray(native).astype(expected.dtype).item() != native and native == native:
+            return False                # not a value of numpy's type
+        native = np.asarray(native).astype(expected.dtype)
+    native = np.asarray(native)
+    if native.dtype != expected.dtype or native.shape != expected.shape:
+        return False
+    if native.dtype.kind == "c":
+        return same(native.real, expected.real) and same(native.imag, expected.imag)
+    if native.dtype.kind == "f":
+        return bool(np.all(((native == expected) & (np.signbit(native) == np.signbit(expected)))
+                           | (np.isnan(native) & np.isnan(expected))))
+    return bool(np.array_equal(native, expected))
+
+
+def pairs():
+    for a in GRID:
+        for b in GRID[::7]:
+            yield a, b
+
+
+def test_scalar_operators_match_numpy(mod):
+    for a, b in pairs():
+        with nep50():
+            expected = mod.python.scalar_ops(a, b)
+        assert same(mod.native.scalar_ops(a, b), expected), (a, b)
+
+
+def test_scalar_quotient_is_numpys_and_zero_raises(mod):
+    for a, b in pairs():
+        if b == 0:
+            with pytest.raises(ZeroDivisionError, match="complex division by zero"):
+                mod.native.scalar_quotient(a, b)
+            continue
+        with nep50():
+            expected = mod.python.scalar_quotient(a, b)
+        assert same(mod.native.scalar_quotient(a, b), expected), (a, b)
+
+
+def test_scalar_power_parts_and_conjugate(mod):
+    for a in GRID:
+        for name in ("scalar_power", "scalar_parts", "scalar_conjugate"):
+            with nep50():
+                expected = getattr(mod.python, name)(a)
+            assert same(getattr(mod.native, name)(a), expected), (name, a)
+
+
+def test_promotion_with_other_scalars(mod):
+    for a in GRID[::3]:
+        for x in (np.float32(0.1), np.float32(-3e38), np.float32(NAN)):
+            args = (a, x, np.float64(0.1), np.int32(-7), np.int16(300))
+            with nep50():
+                expected = mod.python.mixed_scalars(*args)
+            # a * d and a + i are complex128, complex(a) is a Python complex
+            assert [type(e) for e in expected] == [np.complex64, np.complex128, np.complex128,
+                                                  np.complex64, complex, np.complex64,
+                                                  np.complex64]
+            assert same(mod.native.mixed_scalars(*args), expected), (a, x)
+    with nep50():
+        assert same(mod.native.casts(0.1 + 1e40j, np.complex64(3 - 1j)),
+                    mod.python.casts(0.1 + 1e40j, np.complex64(3 - 1j)))
+        # complex64 * float64 is complex128: 0.1 is not rounded to float32
+        assert mod.native.widened(np.complex64(1 + 1j), 0.1) == complex(0.1, 0.1)
+
+
+def operands(n):
+    z = GRID[:n]
+    x = np.linspace(-2.0, 2.0, n).astype(np.float32)
+    return [(z, GRID[::-1][:n], x),
+            (GRID[::-1][:n][::-1], GRID[-n:] if n else GRID[:0], x[::-1]),
+            (np.resize(GRID, 2 * n)[::2], np.resize(GRID[::-3], n), np.zeros(n, np.float32))]
+
+
+@pytest.mark.parametrize("name", ["ops", "powers", "parts", "functions"])
+def test_array_functions_match_numpy(mod, name):
+    for n in SIZES:
+        for z, w, x in operands(n):
+            args = (z, w, x) if name == "ops" else (z,)
+            with nep50():
+                expected = getattr(mod.python, name)(*args)
+            assert same(getattr(mod.native, name)(*args), expected), (name, n)
+
+
+def test_wider_operands_give_complex128(mod):
+    for n in SIZES:
+        for z, w, x in operands(n):
+            args = (z, x.astype(np.float64), w.astype(np.complex128))
+            with nep50():
+                expected = mod.python.wider(*args)
+            assert [e.dtype for e in expected] == [np.complex128, np.complex128, np.complex64]
+            assert same(mod.native.wider(*args), expected), n
+
+
+def test_allocation_in_place_and_element_loop(mod):
+    for n in SIZES:
+        assert same(mod.native.built(n), mod.python.built(n))
+    z1 = GRID[:40].reshape(5, 8).copy()
+    z2 = z1.copy()
+    w = GRID[40:48]
+    with nep50():
+        mod.native.in_place(z1, w)
+        mod.python.in_place(z2, w)
+    assert same(z1, z2)
+    z1, z2 = GRID[10:60].copy(), GRID[10:60].copy()
+    out1, out2 = np.zeros(50, np.float32), np.zeros(50, np.float32)
+    with nep50():
+        total1 = mod.native.element_loop(z1, out1)
+        total2 = mod.python.element_loop(z2, out2)
+    assert same(total1, total2) and same(z1, z2) and same(out1, out2)
+
+
+def test_helper_calls_pass_complex64_in_registers(mod):
+    # a complex64 crosses calls as C's float _Complex (one SSE register)
+    for a, b in [(np.complex64(1 + 2j), np.complex64(3 - 4j)),
+                 (np.complex64(-0.0 + 1e-40j), np.complex64(2.5 + 3e38j))]:
+        with nep50():
+            expected = mod.python.helper_call(a, b)
+        assert same(mod.native.helper_call(a, b), expected)
+
+
+def test_argument_checks_and_buffers(mod):
+    with pytest.raises(TypeError, match=r"argument 'z' must be a 1-D complex64 array"):
+        mod.native.parts(np.zeros(3, np.complex128))
+    with pytest.raises(TypeError, match=r"argument 'a' must be a complex"):
+        mod.native.scalar_power("1j")
+    # a Python complex argument is rounded to complex64, as np.complex64() does
+    assert mod.native.scalar_conjugate(0.1 + 0.2j) == complex(np.complex64(0.1 + 0.2j).conj() * 2)
+    # complex64 data needs 4-byte alignment only, as numpy's
+    raw = np.arange(9, dtype=np.float32)[1:].view(np.complex64)
+    with nep50():
+        assert same(mod.native.parts(raw), mod.python.parts(raw))
+    # the buffer protocol's "Zf" (a memoryview) is accepted
+    view = memoryview(GRID[:12])
+    assert view.format == "Zf"
+    with nep50():
+        assert same(mod.native.functions(view), mod.python.functions(GRID[:12]))

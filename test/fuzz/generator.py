@@ -58,6 +58,9 @@ COMPLEX_PARAM_RATE = 0.08
 COMPLEX_LITERALS = ["1j", "(2-3j)", "(-0.5+0j)", "0j", "(1e308+1e308j)", "(-0.0-1j)",
                     "complex(math.inf, 1.0)", "complex(1.0, math.nan)", "(3+4j)"]
 COMPLEX_EXPONENTS = [-2, -1, 0, 1, 2, 3, 5]
+# cmath functions of one complex number (CPython's algorithms, bit for bit)
+CMATH_FUNCTIONS = ("cos", "sin", "tan", "cosh", "sinh", "tanh", "acos", "asin", "atan",
+                   "acosh", "asinh", "atanh", "log10")
 COMPLEX_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
                      "arcsin", "arccos", "arctan")
 NP_DTYPE = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "i32": "np.int32",
@@ -461,6 +464,11 @@ class FunctionGenerator:
             if self.rng.random() < 0.2:
                 return f"cmath.{self.rng.choice(['isnan', 'isinf', 'isfinite'])}" \
                        f"({self.c_expr(depth + 1)})"
+            if self.rng.random() < 0.1:
+                tolerance = self.rng.choice(["", ", abs_tol=1e-09", ", rel_tol=0.5",
+                                             f", abs_tol={self.expr('f64', depth + 1)}"])
+                return f"cmath.isclose({self.c_expr(depth + 1)}, {self.c_expr(depth + 1)}" \
+                       f"{tolerance})"
             op = self.rng.choice(["==", "!="])
             other = self.c_expr(depth + 1) if self.rng.random() < 0.6 else \
                 self.expr(self.rng.choice(NUMERIC), depth + 1)
@@ -498,7 +506,11 @@ class FunctionGenerator:
             return self.rng.choice([f"(-{z})", f"{z}.conjugate()", f"np.conj({z})",
                                     f"np.{self.rng.choice(COMPLEX_FUNCTIONS)}({z})",
                                     f"cmath.exp({z})", f"cmath.sqrt({z})",
-                                    f"cmath.log({z})"])
+                                    f"cmath.log({z})",
+                                    f"cmath.{self.rng.choice(CMATH_FUNCTIONS)}({z})",
+                                    f"cmath.log({z}, {self.c_expr(depth + 1)})",
+                                    f"cmath.rect({self.expr('f64', depth + 1)}, "
+                                    f"{self.expr('f64', depth + 1)})"])
         return (f"({self.c_expr(depth + 1)} if {self.expr('bool', depth + 1)} "
                 f"else {self.c_expr(depth + 1)})")
 

@@ -664,8 +664,9 @@ class CmathStandIn:
     def __getattr__(self, name):
         import cmath
 
-        def call(z):
-            r = getattr(cmath, name)(python_number(z))
+        def call(*args, **keywords):
+            r = getattr(cmath, name)(*map(python_number, args),
+                                     **{k: python_number(v) for k, v in keywords.items()})
             if isinstance(r, complex):
                 return Num(COMPLEX, r)
             if isinstance(r, tuple):

@@ -56,8 +56,18 @@ def test_unary_functions_on_edge_values(mod, name):
         same(mod, name, z)
 
 
-@pytest.mark.parametrize("name", ["cmath_exp", "cmath_sqrt", "cmath_log", "cmath_phase",
-                                  "cmath_polar", "cmath_predicates"])
+CMATH_OF_ONE = ["cmath_exp", "cmath_sqrt", "cmath_log", "cmath_phase", "cmath_polar",
+                "cmath_predicates", "cmath_cos", "cmath_sin", "cmath_tan", "cmath_cosh",
+                "cmath_sinh", "cmath_tanh", "cmath_acos", "cmath_asin", "cmath_atan",
+                "cmath_acosh", "cmath_asinh", "cmath_atanh", "cmath_log10"]
+# where CPython's formulas change: CM_LOG_LARGE_DOUBLE (708.4), atanh's
+# CM_SQRT_LARGE_DOUBLE (6.7e153) and 1 +- i tiny, CM_LARGE_DOUBLE (4.5e307)
+THRESHOLDS = [complex(a, b) for a in (708.3, 708.5, -709.9, 1.0, -1.0, 6.7e153, 6.8e153,
+                                      4.4e307, 4.6e307)
+              for b in (0.0, -1e-160, 1e-300, 1.5, -6.8e153, 4.6e307)]
+
+
+@pytest.mark.parametrize("name", CMATH_OF_ONE)
 def test_cmath_on_edge_values(mod, name):
     import random
     rng = random.Random(3)
@@ -66,8 +76,23 @@ def test_cmath_on_edge_values(mod, name):
     near = [complex(rng.uniform(-750, 750), rng.uniform(-1e3, 1e3)) for _ in range(400)]
     extra = [complex(a, b) for a in (708.3, 708.5, 709.9, 710.0, -800.0, 1e308)
              for b in (-1e-320, 1e-300, 1.5, 1e308)]
-    for z in VALUES + huge + near + extra:
+    for z in VALUES + huge + near + extra + THRESHOLDS:
         same(mod, name, z)
+    for z in [1j, -1j, 1, -1, complex(1, -0.0), complex(-1, 0.0)]:
+        same(mod, name, z)     # atanh's and atan's ValueError
+
+
+def test_cmath_of_two_arguments(mod):
+    for z in VALUES[::3] + THRESHOLDS[::4]:
+        for base in VALUES[::7] + [1, 2, 0j, 1e-320]:
+            same(mod, "cmath_log_base", z, base)
+    for r in PARTS + [1e300]:
+        for phi in PARTS + [-0.0, 1e300, 3.0e-320]:
+            same(mod, "cmath_rect", r, phi)
+    for z in VALUES[::4]:
+        for w in (z, z + 1e-12, z * (1 + 1e-10), 0j, complex(INF, 0)):
+            for rel, tol in ((1e-9, 0.0), (0.0, 1e-3), (-1.0, 0.0), (1e-9, -1.0)):
+                same(mod, "cmath_isclose", z, w, rel, tol)
 
 
 def test_casts_to_complex(mod):
@@ -172,11 +197,6 @@ import kiln
 
 
 @kiln.export
-def cmath_acos(z: complex) -> complex:
-    return cmath.acos(z)
-
-
-@kiln.export
 def ordered(z: complex, w: complex) -> bool:
     return z < w
 
@@ -273,7 +293,6 @@ def elementwise(z: complex) -> float:
 '''
 
 REASONS = {
-    "cmath_acos": "call to `cmath.acos` is not supported yet",
     "ordered": "complex numbers are not ordered: only == and != compare them",
     "floor_divided": "operator `//` is not defined for complex numbers",
     "to_float": "float() does not take complex numbers",

@@ -1,5 +1,7 @@
 # RUN: %python -m kiln mlir %s | FileCheck %s
 # RUN: %python -m kiln mlir %s | kiln-opt > /dev/null
+import cmath
+
 import kiln
 
 
@@ -49,3 +51,25 @@ def quotient_real(a: complex, b: complex) -> float:
 @kiln.export
 def square(z: complex) -> complex:
     return z ** 2
+
+
+# cmath.cosh is CPython's: cos(y) * cosh(x) and sin(y) * sinh(x) through
+# libm (lowered to calls by convert-math-to-libm), OverflowError for an
+# infinite result of finite parts, ValueError for an infinite imaginary part
+# beside a non-NaN real one.
+# CHECK-LABEL: func.func @complex_hyperbolic_cosine(
+# CHECK: math.cos
+# CHECK: math.cosh
+# CHECK: kiln.check %{{.*}}, "OverflowError", "math range error"
+# CHECK: kiln.check %{{.*}}, "ValueError", "math domain error"
+@kiln.export
+def hyperbolic_cosine(z: complex) -> complex:
+    return cmath.cosh(z)
+
+
+# cmath.isclose takes its keyword-only tolerances; a negative one raises.
+# CHECK-LABEL: func.func @complex_close(
+# CHECK: kiln.check %{{.*}}, "ValueError", "tolerances must be non-negative"
+@kiln.export
+def close(a: complex, b: complex, tolerance: float) -> bool:
+    return cmath.isclose(a, b, abs_tol=tolerance)

@@ -1470,6 +1470,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         if qualified is not None:
             args = [self.before_module_call(self.expression(arg), node.args[position + 1:], node)
                     for position, arg in enumerate(node.args)]
+            keyword_values, _ = rules.keyword_only_arguments(qualified, node.keywords)
+            args += [None if v is None else self.expression(v) for v in keyword_values]
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, self.expression(func.value), node)

@@ -70,6 +70,24 @@ EXP_SPECIAL_VALUES = _special_values(
     cmath.exp, lambda real, imag: math.isinf(real) and math.isfinite(imag) and imag != 0)
 SQRT_SPECIAL_VALUES = _special_values(cmath.sqrt)
 LOG_SPECIAL_VALUES = _special_values(cmath.log)
+# cosh, sinh, tanh (and cos, sin, tan through them) and rect compute the
+# same case from cos/sin signs
+_INFINITE_BY_FINITE_NONZERO = (lambda real, imag: math.isinf(real) and math.isfinite(imag)
+                               and imag != 0)
+COSH_SPECIAL_VALUES = _special_values(cmath.cosh, _INFINITE_BY_FINITE_NONZERO)
+SINH_SPECIAL_VALUES = _special_values(cmath.sinh, _INFINITE_BY_FINITE_NONZERO)
+TANH_SPECIAL_VALUES = _special_values(cmath.tanh, _INFINITE_BY_FINITE_NONZERO)
+RECT_SPECIAL_VALUES = _special_values(lambda z: cmath.rect(z.real, z.imag),
+                                      _INFINITE_BY_FINITE_NONZERO)
+ACOS_SPECIAL_VALUES = _special_values(cmath.acos)
+ACOSH_SPECIAL_VALUES = _special_values(cmath.acosh)
+ASINH_SPECIAL_VALUES = _special_values(cmath.asinh)
+ATANH_SPECIAL_VALUES = _special_values(cmath.atanh)
+# CPython's thresholds (Modules/cmathmodule.c): beyond CM_LARGE_DOUBLE the
+# inverse functions use the magnitude's log; atanh uses 1/z beyond its root
+CM_LARGE_DOUBLE = sys.float_info.max / 4
+CM_SQRT_LARGE_DOUBLE = math.sqrt(CM_LARGE_DOUBLE)
+CM_SQRT_DBL_MIN = math.sqrt(sys.float_info.min)
 
 
 class ComplexNumbers:
@@ -176,7 +194,8 @@ class ComplexNumbers:
                           self.arith("mulf", ai, br, node), node)
         return real, imag
 
-    def complex_quotient(self, a, b, node, message, divisor_nonzero=False):
+    def complex_quotient(self, a, b, node, message, divisor_nonzero=False,
+                         kind="ZeroDivisionError"):
         """_Py_c_quot: Smith's algorithm on the larger part of the divisor;
         ZeroDivisionError(`message`) for a zero divisor, NaN parts when the
         divisor has a NaN part. Both branches are computed (no float op
@@ -187,7 +206,7 @@ class ComplexNumbers:
         if not divisor_nonzero:
             is_zero = self.arith("andi", self.cmpf("oeq", br, zero, node),
                                  self.cmpf("oeq", bi, zero, node), node)
-            self.check(self.negate(is_zero, node), "ZeroDivisionError", message, [], node)
+            self.check(self.negate(is_zero, node), kind, message, [], node)
         real_larger = self.cmpf("oge", abs_br, abs_bi, node)
         imag_larger = self.cmpf("oge", abs_bi, abs_br, node)
         # |b.real| >= |b.imag|
@@ -573,11 +592,13 @@ class ComplexNumbers:
         return real, imag
 
     def cmath_sqrt(self, z, node):
-        """cmath.sqrt: CPython's algorithm (s = 2*sqrt(|x|/8 + hypot(|x|/8,
-        |y|/8)), scaled by 2**53 and 2**-27 when both parts are below
-        DBL_MIN; d = |y| / 2s; the root on the right half-plane), its
-        special-value table, and (0, y) for a zero. It never raises."""
-        x, y = self.complex_parts(z, node)
+        return self.make_complex(*self.sqrt_parts(*self.complex_parts(z, node), node), node)
+
+    def sqrt_parts(self, x, y, node):
+        """cmath.sqrt of x + iy: CPython's algorithm (s = 2*sqrt(|x|/8 +
+        hypot(|x|/8, |y|/8)), scaled by 2**53 and 2**-27 when both parts
+        are below DBL_MIN; d = |y| / 2s; the root on the right half-plane),
+        its special-value table, and (0, y) for a zero. It never raises."""
 
         def c(value):
             return self.constant(value, kt.f64, node)
@@ -606,16 +627,19 @@ class ComplexNumbers:
         finite = op("andi", self.cmpf("olt", ax, infinity, node),
                     self.cmpf("olt", ay, infinity, node))
         special_real, special_imag = self.special_value(x, y, SQRT_SPECIAL_VALUES, node)
-        return self.make_complex(self.select(finite, real, special_real, node),
-                                 self.select(finite, imag, special_imag, node), node)
+        return (self.select(finite, real, special_real, node),
+                self.select(finite, imag, special_imag, node))
 
     def cmath_log(self, z, node):
-        """cmath.log (one argument): CPython's c_log. log(hypot) of the parts
+        return self.make_complex(*self.log_parts(*self.complex_parts(z, node), node), node)
+
+    def log_parts(self, x, y, node, zero_raises=True):
+        """cmath.log of x + iy: CPython's c_log. log(hypot) of the parts
         halved beyond DBL_MAX/4 (+ ln 2), scaled by 2**53 below DBL_MIN
         (- 53 ln 2), log1p((m-1)(m+1) + n*n)/2 when 0.71 <= hypot <= 1.73;
         atan2 for the imaginary part; the special-value table; ValueError
-        ("math domain error") for zero."""
-        x, y = self.complex_parts(z, node)
+        ("math domain error") for zero (`zero_raises`: cmath.log(z, base)
+        forgets that error of z)."""
 
         def c(value):
             return self.constant(value, kt.f64, node)
@@ -633,7 +657,8 @@ class ComplexNumbers:
         tiny = op("andi", cmp("olt", ax, c(sys.float_info.min)),
                   cmp("olt", ay, c(sys.float_info.min)))
         zero = op("andi", cmp("oeq", ax, c(0.0)), cmp("oeq", ay, c(0.0)))
-        self.check(self.negate(zero, node), "ValueError", "math domain error", [], node)
+        if zero_raises:
+            self.check(self.negate(zero, node), "ValueError", "math domain error", [], node)
         large_real = op("addf", self.unary("log", self.inline_hypot(
             op("divf", ax, c(2.0)), op("divf", ay, c(2.0)), node), node), c(ln2))
         tiny_real = op("subf", self.unary("log", self.inline_hypot(
@@ -652,18 +677,289 @@ class ComplexNumbers:
         imag = op("atan2", y, x)
         finite = op("andi", cmp("olt", ax, c(math.inf)), cmp("olt", ay, c(math.inf)))
         special_real, special_imag = self.special_value(x, y, LOG_SPECIAL_VALUES, node)
-        return self.make_complex(self.select(finite, real, special_real, node),
-                                 self.select(finite, imag, special_imag, node), node)
+        return (self.select(finite, real, special_real, node),
+                self.select(finite, imag, special_imag, node))
+
+
+    # CPython's cmath kernels on the parts of x + iy, each returning the
+    # (real, imag) parts: the finite case computed as CPython computes it,
+    # its special-value table (or its formula with cos/sin signs) for an
+    # infinite or NaN part, and its errno turned into the exception
+    # cmathmodule.c's math_error raises (ValueError for EDOM, OverflowError
+    # for ERANGE). Every branch is computed and the right one selected.
+    def _float_helpers(self, node):
+        def c(value):
+            return self.constant(value, kt.f64, node)
+
+        def op(name, a, b):
+            return self.arith(name, a, b, node)
+
+        def cmp(predicate, a, b):
+            return self.cmpf(predicate, a, b, node)
+
+        def fn(name, a):
+            return self.unary(name, a, node)
+        return c, op, cmp, fn
+
+    def _pick(self, condition, a, b, node):
+        """(real, imag) pair a where condition holds, else b."""
+        return (self.select(condition, a[0], b[0], node),
+                self.select(condition, a[1], b[1], node))
+
+    def _domain_error_unless(self, condition, node):
+        """ValueError("math domain error") unless `condition` holds."""
+        self.check(condition, "ValueError", "math domain error", [], node)
+
+    def _hyperbolic_parts(self, x, y, node, name):
+        """cosh / sinh (`name`) of x + iy: cos(y) and sin(y) times cosh(x)
+        and sinh(x), with x - copysign(1, x) and a factor e beyond
+        CM_LOG_LARGE_DOUBLE; OverflowError for an infinite result of a
+        finite input; ValueError for an infinite y beside a non-NaN x."""
+        c, op, cmp, fn = self._float_helpers(node)
+        finite = op("andi", self.is_finite(x, node), self.is_finite(y, node))
+        large = cmp("ogt", fn("absf", x), c(CM_LOG_LARGE_DOUBLE))
+        shifted = op("subf", x, op("copysign", c(1.0), x))
+        base = self.select(large, shifted, x, node)
+        cos_y, sin_y = fn("cos", y), fn("sin", y)
+        first, second = ("cosh", "sinh") if name == "cosh" else ("sinh", "cosh")
+        real = op("mulf", cos_y, fn(first, base))
+        imag = op("mulf", sin_y, fn(second, base))
+        real = self.select(large, op("mulf", real, c(math.e)), real, node)
+        imag = self.select(large, op("mulf", imag, c(math.e)), imag, node)
+        overflow = op("andi", finite, op("ori", self.is_inf(real, node), self.is_inf(imag, node)))
+        self.check(self.negate(overflow, node), "OverflowError", "math range error", [], node)
+        self._domain_error_unless(self.negate(op("andi", self.is_inf(y, node), self.negate(
+            self.is_nan(x, node), node)), node), node)
+        # an infinite x, a finite nonzero y: infinities with cos/sin signs
+        infinity = c(math.inf)
+        positive = cmp("ogt", x, c(0.0))
+        inf_cos, inf_sin = op("copysign", infinity, cos_y), op("copysign", infinity, sin_y)
+        if name == "cosh":
+            signed = (inf_cos, self.select(positive, inf_sin, fn("negf", inf_sin), node))
+        else:
+            signed = (self.select(positive, inf_cos, fn("negf", inf_cos), node), inf_sin)
+        computed = op("andi", self.is_inf(x, node), op("andi", self.is_finite(y, node),
+                                                       cmp("une", y, c(0.0))))
+        table = COSH_SPECIAL_VALUES if name == "cosh" else SINH_SPECIAL_VALUES
+        special = self._pick(computed, signed, self.special_value(x, y, table, node), node)
+        return self._pick(finite, (real, imag), special, node)
+
+    def _tanh_parts(self, x, y, node):
+        """tanh of x + iy: (tanh(x)(1 + tan(y)^2), tan(y)/cosh(x)^2) over
+        1 + (tanh(x) tan(y))^2; copysign(1, x) and 4 sin(y) cos(y)
+        exp(-2|x|) beyond CM_LOG_LARGE_DOUBLE; ValueError for an infinite y
+        beside a finite x."""
+        c, op, cmp, fn = self._float_helpers(node)
+        finite = op("andi", self.is_finite(x, node), self.is_finite(y, node))
+        large = cmp("ogt", fn("absf", x), c(CM_LOG_LARGE_DOUBLE))
+        sin_y, cos_y = fn("sin", y), fn("cos", y)
+        large_real = op("copysign", c(1.0), x)
+        large_imag = op("mulf", op("mulf", op("mulf", c(4.0), sin_y), cos_y),
+                        fn("exp", op("mulf", c(-2.0), fn("absf", x))))
+        tx, ty = fn("tanh", x), fn("tan", y)
+        cx = op("divf", c(1.0), fn("cosh", x))
+        txty = op("mulf", tx, ty)
+        denominator = op("addf", c(1.0), op("mulf", txty, txty))
+        real = op("divf", op("mulf", tx, op("addf", c(1.0), op("mulf", ty, ty))), denominator)
+        imag = op("mulf", op("mulf", op("divf", ty, denominator), cx), cx)
+        usual = self._pick(large, (large_real, large_imag), (real, imag), node)
+        self._domain_error_unless(self.negate(op("andi", self.is_inf(y, node),
+                                                 self.is_finite(x, node)), node), node)
+        signed_zero = op("copysign", c(0.0), op("mulf", op("mulf", c(2.0), sin_y), cos_y))
+        signed = (self.select(cmp("ogt", x, c(0.0)), c(1.0), c(-1.0), node), signed_zero)
+        computed = op("andi", self.is_inf(x, node), op("andi", self.is_finite(y, node),
+                                                       cmp("une", y, c(0.0))))
+        special = self._pick(computed, signed,
+                             self.special_value(x, y, TANH_SPECIAL_VALUES, node), node)
+        return self._pick(finite, usual, special, node)
+
+    def _large_log(self, x, y, node):
+        """log(hypot(x/2, y/2)) + 2 ln 2: |x + iy|'s log beyond CM_LARGE_DOUBLE."""
+        c, op, _, fn = self._float_helpers(node)
+        return op("addf", fn("log", self.inline_hypot(op("divf", x, c(2.0)),
+                                                      op("divf", y, c(2.0)), node)),
+                  c(math.log(2.0) * 2.0))
+
+    def _is_large(self, x, y, node):
+        c, op, cmp, fn = self._float_helpers(node)
+        return op("ori", cmp("ogt", fn("absf", x), c(CM_LARGE_DOUBLE)),
+                  cmp("ogt", fn("absf", y), c(CM_LARGE_DOUBLE)))
+
+    def _with_special(self, x, y, usual, table, node):
+        c, op, _, _ = self._float_helpers(node)
+        finite = op("andi", self.is_finite(x, node), self.is_finite(y, node))
+        return self._pick(finite, usual, self.special_value(x, y, table, node), node)
+
+    def _acos_parts(self, x, y, node):
+        """acos: Kahan's formulas through two complex square roots; the
+        log of the magnitude and atan2 beyond CM_LARGE_DOUBLE. Never raises."""
+        c, op, _, fn = self._float_helpers(node)
+        large = (self.arith("atan2", fn("absf", y), x, node),
+                 fn("negf", op("copysign", self._large_log(x, y, node), y)))
+        s1 = self.sqrt_parts(op("subf", c(1.0), x), fn("negf", y), node)
+        s2 = self.sqrt_parts(op("addf", c(1.0), x), y, node)
+        usual = (op("mulf", c(2.0), op("atan2", s1[0], s2[0])),
+                 fn("asinh", op("subf", op("mulf", s2[0], s1[1]), op("mulf", s2[1], s1[0]))))
+        return self._with_special(x, y, self._pick(self._is_large(x, y, node), large, usual,
+                                                   node), ACOS_SPECIAL_VALUES, node)
+
+    def _acosh_parts(self, x, y, node):
+        c, op, _, fn = self._float_helpers(node)
+        large = (self._large_log(x, y, node), op("atan2", y, x))
+        s1 = self.sqrt_parts(op("subf", x, c(1.0)), y, node)
+        s2 = self.sqrt_parts(op("addf", x, c(1.0)), y, node)
+        usual = (fn("asinh", op("addf", op("mulf", s1[0], s2[0]), op("mulf", s1[1], s2[1]))),
+                 op("mulf", c(2.0), op("atan2", s1[1], s2[0])))
+        return self._with_special(x, y, self._pick(self._is_large(x, y, node), large, usual,
+                                                   node), ACOSH_SPECIAL_VALUES, node)
+
+    def _asinh_parts(self, x, y, node):
+        c, op, cmp, fn = self._float_helpers(node)
+        magnitude = self._large_log(x, y, node)
+        large_real = self.select(cmp("oge", y, c(0.0)), op("copysign", magnitude, x),
+                                 fn("negf", op("copysign", magnitude, fn("negf", x))), node)
+        large = (large_real, op("atan2", y, fn("absf", x)))
+        s1 = self.sqrt_parts(op("addf", c(1.0), y), fn("negf", x), node)
+        s2 = self.sqrt_parts(op("subf", c(1.0), y), x, node)
+        usual = (fn("asinh", op("subf", op("mulf", s1[0], s2[1]), op("mulf", s2[0], s1[1]))),
+                 op("atan2", y, op("subf", op("mulf", s1[0], s2[0]), op("mulf", s1[1], s2[1]))))
+        return self._with_special(x, y, self._pick(self._is_large(x, y, node), large, usual,
+                                                   node), ASINH_SPECIAL_VALUES, node)
+
+    def _atanh_parts(self, x, y, node):
+        """atanh: computed for x >= 0 (atanh(z) = -atanh(-z)); 1/z plus
+        +-i pi/2 beyond CM_SQRT_LARGE_DOUBLE; near 1 + 0i its own formula,
+        and ValueError for exactly +-1 +- 0i; else log1p and atan2."""
+        c, op, cmp, fn = self._float_helpers(node)
+        negative = cmp("olt", x, c(0.0))
+        u = self.select(negative, fn("negf", x), x, node)
+        v = self.select(negative, fn("negf", y), y, node)
+        ay = fn("absf", v)
+        big = op("ori", cmp("ogt", u, c(CM_SQRT_LARGE_DOUBLE)),
+                 cmp("ogt", ay, c(CM_SQRT_LARGE_DOUBLE)))
+        h = self.inline_hypot(op("divf", u, c(2.0)), op("divf", v, c(2.0)), node)
+        big_parts = (op("divf", op("divf", op("divf", u, c(4.0)), h), h),
+                     op("copysign", c(math.pi / 2.0), v))
+        near_one = op("andi", cmp("oeq", u, c(1.0)), cmp("olt", ay, c(CM_SQRT_DBL_MIN)))
+        finite = op("andi", self.is_finite(x, node), self.is_finite(y, node))
+        self._domain_error_unless(self.negate(op("andi", finite, op(
+            "andi", near_one, cmp("oeq", ay, c(0.0)))), node), node)
+        near_parts = (fn("negf", fn("log", op("divf", fn("sqrt", ay), fn(
+            "sqrt", self.inline_hypot(ay, c(2.0), node))))),
+            op("copysign", op("divf", op("atan2", c(2.0), fn("negf", ay)), c(2.0)), v))
+        one_minus = op("subf", c(1.0), u)
+        usual = (op("divf", self.libm_call("log1p", [op("divf", op("mulf", c(4.0), u), op(
+            "addf", op("mulf", one_minus, one_minus), op("mulf", ay, ay)))], node), c(4.0)),
+            fn("negf", op("divf", op("atan2", op("mulf", c(-2.0), v), op(
+                "subf", op("mulf", one_minus, op("addf", c(1.0), u)), op("mulf", ay, ay))),
+                c(2.0))))
+        parts = self._pick(big, big_parts, self._pick(near_one, near_parts, usual, node), node)
+        parts = self._pick(negative, (fn("negf", parts[0]), fn("negf", parts[1])), parts, node)
+        return self._with_special(x, y, parts, ATANH_SPECIAL_VALUES, node)
+
+    def _rotated(self, kernel, x, y, node, back=True):
+        """f(z) = -i g(iz) (sin, tan, asin, atan from sinh, ...; `back`
+        False: cos(z) = cosh(iz))."""
+        real, imag = kernel(self.unary("negf", y, node), x, node)
+        return (imag, self.unary("negf", real, node)) if back else (real, imag)
+
+    def cmath_function_parts(self, name, x, y, node):
+        """cmath.<name> of x + iy, for the functions of one complex number."""
+        if name == "cosh":
+            return self._hyperbolic_parts(x, y, node, "cosh")
+        if name == "sinh":
+            return self._hyperbolic_parts(x, y, node, "sinh")
+        if name == "cos":
+            return self._rotated(lambda a, b, n: self._hyperbolic_parts(a, b, n, "cosh"),
+                                 x, y, node, back=False)
+        if name == "sin":
+            return self._rotated(lambda a, b, n: self._hyperbolic_parts(a, b, n, "sinh"),
+                                 x, y, node)
+        kernels = {"tanh": self._tanh_parts, "acos": self._acos_parts,
+                   "acosh": self._acosh_parts, "asinh": self._asinh_parts,
+                   "atanh": self._atanh_parts}
+        if name in kernels:
+            return kernels[name](x, y, node)
+        rotated = {"tan": self._tanh_parts, "asin": self._asinh_parts,
+                   "atan": self._atanh_parts}
+        return self._rotated(rotated[name], x, y, node)
+
+    def cmath_rect(self, r, phi, node):
+        """cmath.rect(r, phi): (r cos(phi), r sin(phi)); (r, r * phi) for a
+        zero phi; infinities with cos/sin signs for an infinite r and a
+        finite nonzero phi, the special-value table for the other
+        non-finite inputs, and ValueError for a nonzero non-NaN r with an
+        infinite phi."""
+        c, op, cmp, fn = self._float_helpers(node)
+        finite = op("andi", self.is_finite(r, node), self.is_finite(phi, node))
+        cos_phi, sin_phi = fn("cos", phi), fn("sin", phi)
+        usual = self._pick(cmp("oeq", phi, c(0.0)), (r, op("mulf", r, phi)),
+                           (op("mulf", r, cos_phi), op("mulf", r, sin_phi)), node)
+        self._domain_error_unless(self.negate(op("andi", op("andi", cmp("une", r, c(0.0)),
+                                                            self.negate(self.is_nan(r, node),
+                                                                        node)),
+                                                 self.is_inf(phi, node)), node), node)
+        infinity = c(math.inf)
+        inf_cos, inf_sin = op("copysign", infinity, cos_phi), op("copysign", infinity, sin_phi)
+        signed = self._pick(cmp("ogt", r, c(0.0)), (inf_cos, inf_sin),
+                            (fn("negf", inf_cos), fn("negf", inf_sin)), node)
+        computed = op("andi", self.is_inf(r, node), op("andi", self.is_finite(phi, node),
+                                                       cmp("une", phi, c(0.0))))
+        special = self._pick(computed, signed,
+                             self.special_value(r, phi, RECT_SPECIAL_VALUES, node), node)
+        return self._pick(finite, usual, special, node)
+
+    def cmath_isclose(self, a, b, rel_tol, abs_tol, node):
+        """cmath.isclose: equal parts, else never with an infinite part,
+        else |a - b| <= max(rel_tol * max(|a|, |b|), abs_tol) as CPython
+        orders it; ValueError for a negative tolerance."""
+        c, op, cmp, fn = self._float_helpers(node)
+        self.check(op("andi", cmp("oge", rel_tol, c(0.0)), cmp("oge", abs_tol, c(0.0))),
+                   "ValueError", "tolerances must be non-negative", [], node)
+        (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
+        equal = op("andi", cmp("oeq", ar, br), cmp("oeq", ai, bi))
+        infinite = op("ori", op("ori", self.is_inf(ar, node), self.is_inf(ai, node)),
+                      op("ori", self.is_inf(br, node), self.is_inf(bi, node)))
+        diff = self.inline_hypot(op("subf", ar, br), op("subf", ai, bi), node)
+        close = op("ori", op("ori", cmp("ole", diff, op("mulf", rel_tol, self.inline_hypot(
+            br, bi, node))), cmp("ole", diff, op("mulf", rel_tol, self.inline_hypot(
+                ar, ai, node)))), cmp("ole", diff, abs_tol))
+        return op("ori", equal, op("andi", self.negate(infinite, node), close))
 
     def cmath_call(self, name, args, node):
-        """cmath.exp / sqrt / phase / polar / isnan / isinf / isfinite."""
+        """cmath.<name>(...): every function of CPython's cmath module."""
+        if name == "rect":
+            r, phi = (self.convert(a, kt.f64, node) for a in args)
+            return self.make_complex(*self.cmath_rect(r, phi, node), node)
+        if name == "isclose":
+            a, b = (self.convert(v, kt.c128, node) for v in args[:2])
+            rel_tol, abs_tol = (self.constant(default, kt.f64, node) if v is None
+                                else self.convert(v, kt.f64, node)
+                                for v, default in zip(args[2:], (1e-9, 0.0)))
+            return self.cmath_isclose(a, b, rel_tol, abs_tol, node)
         z = self.convert(args[0], kt.c128, node)
         if name == "exp":
             return self.cmath_exp(z, node)
         if name == "sqrt":
             return self.cmath_sqrt(z, node)
+        if name == "log" and len(args) == 2:
+            # CPython: log(z) / log(base) by _Py_c_quot; log(z)'s errno is
+            # overwritten by log(base)'s, and a zero divisor is EDOM
+            logarithm = self.log_parts(*self.complex_parts(z, node), node, zero_raises=False)
+            base = self.convert(args[1], kt.c128, node)
+            divisor = self.log_parts(*self.complex_parts(base, node), node)
+            return self.make_complex(*self.complex_quotient(
+                logarithm, divisor, node, "math domain error", kind="ValueError"), node)
         if name == "log":
             return self.cmath_log(z, node)
+        if name == "log10":
+            ln10 = self.constant(math.log(10.0), kt.f64, node)
+            return self.make_complex(*(self.arith("divf", part, ln10, node) for part in
+                                       self.log_parts(*self.complex_parts(z, node), node)),
+                                     node)
+        if name in rules.CMATH_FUNCTIONS:
+            return self.make_complex(*self.cmath_function_parts(
+                name, *self.complex_parts(z, node), node), node)
         real, imag = self.complex_parts(z, node)
         if name in ("phase", "polar"):
             # CPython's c_atan2: C99's atan2, but a NaN part gives its own NaN

@@ -818,7 +818,7 @@ _BINARY = ("arith.addi arith.subi arith.muli arith.andi arith.ori arith.xori ari
            "kiln.pow math.atan2 math.copysign math.powf").split()
 _UNARY = ("math.absf math.absi math.sqrt math.exp math.log math.log2 math.log10 math.sin "
           "math.cos math.tan math.asin math.acos math.atan math.sinh math.cosh math.tanh "
-          "math.floor math.ceil math.trunc math.roundeven arith.negf").split()
+          "math.asinh math.floor math.ceil math.trunc math.roundeven arith.negf").split()
 _CASTS = ("arith.extui arith.extsi arith.trunci arith.uitofp arith.sitofp arith.extf "
           "arith.truncf arith.fptosi arith.fptoui arith.index_cast kiln.to_float memref.cast").split()
 

@@ -9,7 +9,8 @@ from ..errors import KilnCompileError
 from .source import is_known_import
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
                            MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
-                           SHAPE_FUNCTIONS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY)
+                           SHAPE_FUNCTIONS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY,
+                           CMATH_KEYWORDS)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
                     ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|",
@@ -189,7 +190,9 @@ class SubsetChecker(ast.NodeVisitor):
                      | SHAPE_FUNCTIONS) or (
             qualified_call is None and isinstance(func, ast.Attribute)
             and func.attr in ARRAY_METHODS)
-        if node.keywords and not allocator and not reduction and not (
+        keyword_only = qualified_call is not None and qualified_call[0] == "cmath" and \
+            qualified_call[1] in CMATH_KEYWORDS       # cmath.isclose(..., abs_tol=...)
+        if node.keywords and not allocator and not reduction and not keyword_only and not (
                 isinstance(func, ast.Name) and func.id in self.module_functions):
             self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
         for keyword in node.keywords:

@@ -1439,8 +1439,9 @@ class FunctionTyping(ShapeFunctionTyping):
                 func.attr in rules.SHAPE_METHODS:
             return self.shape_function(func.attr, node, func.value)
         if qualified is not None:
-            if node.keywords:
-                self.fail(node, f"keyword arguments to `{ast.unparse(func)}` are not supported")
+            keyword_values, message = rules.keyword_only_arguments(qualified, node.keywords)
+            if message:
+                self.fail(node, message)
             if qualified in (("numpy", "uint64"), ("kiln", "u64")) and len(node.args) == 1 \
                     and isinstance(node.args[0], ast.Constant):
                 self.uint64_literals.add(node.args[0])
@@ -1450,6 +1451,7 @@ class FunctionTyping(ShapeFunctionTyping):
             for position, arg in enumerate(node.args):
                 args.append(self.before_module_call(self.expression(arg),
                                                     node.args[position + 1:], node))
+            args += [None if v is None else self.expression(v) for v in keyword_values]
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in rules.ARRAY_METHODS:
             return self.method_call(func, node)
@@ -1625,7 +1627,7 @@ class FunctionTyping(ShapeFunctionTyping):
             self.fail(node, f"{what} needs a number, not an array")
 
     def refuse_complex(self, args, node, label, why) -> None:
-        if any(_scalar(a.type) and a.type.is_complex for a in args):
+        if any(a is not None and _scalar(a.type) and a.type.is_complex for a in args):
             self.fail(node, f"{label} does not take complex numbers ({why})")
 
     def builtin_complex(self, args, node):
@@ -1649,12 +1651,33 @@ class FunctionTyping(ShapeFunctionTyping):
     def cmath_call(self, name, args, node):
         """cmath.f of a number (a real one becomes complex, as in CPython)."""
         label = f"cmath.{name}"
-        self.arity(args, 1, node, label)
-        self.expect_scalar(args[0], node, label)
-        self.convert(args[0], kt.c128, node)
-        if name in ("exp", "polar", "phase", "log"):
+        keyword_only = len(rules.CMATH_KEYWORDS.get(name, ()))
+        positional = args[:len(args) - keyword_only]
+        if name == "log" and len(positional) == 2:
+            pass                            # cmath.log(z, base)
+        else:
+            self.arity(positional, 2 if name in ("rect", "isclose") else 1, node, label)
+        for arg in args:
+            if arg is not None:
+                self.expect_scalar(arg, node, label)
+        if name in rules.CMATH_RAISING:
             self.raises = True      # math range and domain errors
-        if name in ("exp", "sqrt", "log"):
+        if name == "rect":
+            # CPython: TypeError (must be real number, not complex)
+            self.refuse_complex(args, node, label, "CPython raises TypeError; it takes two "
+                                                   "real numbers")
+            for arg in args:
+                self.convert(arg, kt.f64, node)
+            return TypedValue(kt.c128)
+        for arg in positional:
+            self.convert(arg, kt.c128, node)
+        if name == "isclose":
+            self.refuse_complex(args[2:], node, f"{label}'s tolerances", "they are real numbers")
+            for arg in args[2:]:
+                if arg is not None:
+                    self.convert(arg, kt.f64, node)
+            return TypedValue(kt.boolean)
+        if name in rules.CMATH_FUNCTIONS or name in ("exp", "sqrt", "log", "log10"):
             return TypedValue(kt.c128)
         if name == "phase":
             return TypedValue(kt.f64)

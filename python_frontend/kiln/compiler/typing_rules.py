@@ -520,7 +520,31 @@ COMPLEX_LIBM = {"exp": "cexp", "log": "clog", "sqrt": "csqrt", "sin": "csin", "c
                 "tan": "ctan", "sinh": "csinh", "cosh": "ccosh", "tanh": "ctanh",
                 "arcsin": "casin", "arccos": "cacos", "arctan": "catan"}
 # cmath functions, as CPython computes them (complex_numbers.cmath_call).
-SUPPORTED_CMATH = {"exp", "sqrt", "log", "phase", "polar", "isnan", "isinf", "isfinite"}
+# Of one complex number, giving one (cmath_function_parts):
+CMATH_FUNCTIONS = {"cos", "sin", "tan", "cosh", "sinh", "tanh", "acos", "asin", "atan",
+                   "acosh", "asinh", "atanh"}
+# ... those that raise (ValueError or OverflowError) for some inputs
+CMATH_RAISING = {"exp", "log", "log10", "phase", "polar", "rect", "isclose", "cos", "sin",
+                 "tan", "cosh", "sinh", "tanh", "atan", "atanh"}
+SUPPORTED_CMATH = CMATH_FUNCTIONS | {"exp", "sqrt", "log", "log10", "phase", "polar", "rect",
+                                     "isclose", "isnan", "isinf", "isfinite"}
+# keyword-only parameters (name, default) of cmath functions
+CMATH_KEYWORDS = {"isclose": (("rel_tol", 1e-9), ("abs_tol", 0.0))}
+
+
+def keyword_only_arguments(qualified, keywords):
+    """([the value node of each keyword-only parameter, None where it is not
+    given], error message or None) of a library call (`cmath.isclose(a, b,
+    abs_tol=1e-12)`); other library functions take no keywords."""
+    accepted = [name for name, _ in CMATH_KEYWORDS.get(qualified[1], ())] \
+        if qualified[0] == "cmath" else []
+    given = {k.arg: k.value for k in keywords}
+    unknown = [name for name in given if name not in accepted]
+    if unknown:
+        return [], (f"keyword argument `{unknown[0]}` of `{'.'.join(qualified)}` is not "
+                    "supported" if accepted else
+                    f"keyword arguments to `{'.'.join(qualified)}` are not supported")
+    return [given.get(name) for name in accepted], None
 # numpy's comparison ufuncs: np.less(a, b) is `a < b` (ast operator names).
 COMPARISON_UFUNCS = {"less": "Lt", "less_equal": "LtE", "greater": "Gt", "greater_equal": "GtE",
                      "equal": "Eq", "not_equal": "NotEq"}

@@ -216,3 +216,86 @@ def cmath_sqrt(z: complex) -> complex:
 @kiln.export
 def cmath_log(z: complex) -> complex:
     return cmath.log(z)
+
+
+# The rest of cmath: one function per name, so that the exceptions of each
+# are compared
+@kiln.export
+def cmath_cos(z: complex) -> complex:
+    return cmath.cos(z)
+
+
+@kiln.export
+def cmath_sin(z: complex) -> complex:
+    return cmath.sin(z)
+
+
+@kiln.export
+def cmath_tan(z: complex) -> complex:
+    return cmath.tan(z)
+
+
+@kiln.export
+def cmath_cosh(z: complex) -> complex:
+    return cmath.cosh(z)
+
+
+@kiln.export
+def cmath_sinh(z: complex) -> complex:
+    return cmath.sinh(z)
+
+
+@kiln.export
+def cmath_tanh(z: complex) -> complex:
+    return cmath.tanh(z)
+
+
+@kiln.export
+def cmath_acos(z: complex) -> complex:
+    return cmath.acos(z)
+
+
+@kiln.export
+def cmath_asin(z: complex) -> complex:
+    return cmath.asin(z)
+
+
+@kiln.export
+def cmath_atan(z: complex) -> complex:
+    return cmath.atan(z)
+
+
+@kiln.export
+def cmath_acosh(z: complex) -> complex:
+    return cmath.acosh(z)
+
+
+@kiln.export
+def cmath_asinh(z: complex) -> complex:
+    return cmath.asinh(z)
+
+
+@kiln.export
+def cmath_atanh(z: complex) -> complex:
+    return cmath.atanh(z)
+
+
+@kiln.export
+def cmath_log10(z: complex) -> complex:
+    return cmath.log10(z)
+
+
+@kiln.export
+def cmath_log_base(z: complex, base: complex) -> complex:
+    return cmath.log(z, base)
+
+
+@kiln.export
+def cmath_rect(r: float, phi: float) -> complex:
+    return cmath.rect(r, phi)
+
+
+@kiln.export
+def cmath_isclose(a: complex, b: complex, rel: float, tol: float) -> int:
+    return cmath.isclose(a, b) + 2 * cmath.isclose(a, b, abs_tol=tol) + \
+        4 * cmath.isclose(a, b, rel_tol=rel, abs_tol=tol)

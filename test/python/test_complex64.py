@@ -7,6 +7,7 @@ and 4-byte-aligned views, bit for bit."""
 
 import contextlib
 import math
+import subprocess
 
 import numpy as np
 import pytest
@@ -179,3 +180,44 @@ def test_argument_checks_and_buffers(mod):
     assert view.format == "Zf"
     with nep50():
         assert same(mod.native.functions(view), mod.python.functions(GRID[:12]))
+
+
+def test_c_abi_passes_float_complex_by_value(mod, tmp_path):
+    """A C program compiled against the header calls the library: complex64
+    parameters and results are C's `float _Complex` values (one SSE
+    register each way), complex64 arrays `kiln_c64_1d` views."""
+    with open(mod.path("complex64.h")) as header:
+        text = header.read()
+    assert "float _Complex complex64_scalar_quotient(float _Complex a, float _Complex b, " \
+           "kiln_error *error);" in text
+    with open(mod.path("complex64.pyi")) as stub:
+        assert "def parts(z: numpy.typing.NDArray[numpy.complex64])" in stub.read()
+    program = tmp_path / "main.c"
+    program.write_text("\n".join([
+        "#include <complex.h>",
+        "#include <stdio.h>",
+        '#include "complex64.h"',
+        "int main(void) {",
+        "  kiln_error error = {0};",
+        "  float _Complex q = complex64_scalar_quotient(1.0f + 2.0f * I, 3.0f - 4.0f * I,"
+        " &error);",
+        '  printf("%.9g %.9g %d\\n", crealf(q), cimagf(q), (int)error.kind);',
+        "  complex64_scalar_quotient(1.0f, 0.0f, &error);",
+        '  printf("%d %s\\n", (int)error.kind, error.message);',
+        "  error = (kiln_error){0};   /* the header: zero it before each call */",
+        "  float _Complex h = complex64_helper_call(2.0f + 1.0f * I, -1.0f * I, &error);",
+        '  printf("%.9g %.9g\\n", crealf(h), cimagf(h));',
+        "  return 0;",
+        "}", ""]))
+    executable = tmp_path / "main"
+    subprocess.run(["/usr/lib/llvm-22/bin/clang", "-Wall", "-Wextra", "-Werror", str(program),
+                    "-I", mod.outdir, "-L", mod.outdir, "-lcomplex64",
+                    f"-Wl,-rpath,{mod.outdir}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    with nep50():
+        q = mod.python.scalar_quotient(np.complex64(1 + 2j), np.complex64(3 - 4j))
+        h = mod.python.helper_call(np.complex64(2 + 1j), np.complex64(-1j))
+    assert lines[0] == f"{q.real:.9g} {q.imag:.9g} 0"
+    assert lines[1].startswith("1 ") and "complex division by zero" in lines[1]
+    assert lines[2] == f"{h.real:.9g} {h.imag:.9g}"

@@ -345,7 +345,7 @@ def assignable(target, value):
 class Scope:
     def __init__(self):
         self.scalars = {}      # name -> kind (assignable locals and parameters)
-        self.readonly = {}     # loop counters: name -> kind
+        self.readonly = {}     # loop counters and elements: name -> kind
         self.arrays = {}       # name -> (kind, ndim, writable, reversed, local)
         self.safe = []         # (index variable, array, axis): var in range(shape[axis])
 
@@ -575,7 +575,7 @@ class FunctionGenerator:
             v = self.rng.choice(safe)
             return self.rng.choice([v] * 8 + [f"({size} - 1 - {v})", f"({v} - 1)",
                                               f"({v} + 1)", f"(-1 - {v})"])
-        counters = list(self.scope.readonly)
+        counters = [name for name, kind in self.scope.readonly.items() if kind == "i64"]
         if counters and roll < 0.75:
             c = self.rng.choice(counters)
             return c if self.rng.random() < 0.2 else f"({c} % {size})"
@@ -2298,6 +2298,8 @@ class FunctionGenerator:
             else:
                 header = f"range({size} - 1, -1, -1)"
             safe = (var, a, axis)
+            if header == f"range({size})" and ndim == 1 and self.rng.random() < 0.35:
+                return self.array_loop(var, a, safe, trip, depth)
         else:
             start, stop = self.bound(), self.bound()
             step = self.rng.choice(["1", "2", "3", "(-1)", "(-2)"])
@@ -2310,8 +2312,35 @@ class FunctionGenerator:
         self.emit(depth, f"for {var} in {header}:")
         self.enter_loop(var, safe, trip, depth)
 
-    def enter_loop(self, var, safe, trip, depth):
-        self.scope.readonly[var] = "i64"
+    def array_loop(self, var, a, safe, trip, depth):
+        """A loop over a 1-D array's elements (desugar.py): `for v in a`,
+        `for i, v in enumerate(a)`, `for u, v in zip(a, b)`."""
+        element = self.fresh("v")
+        elements = {element: self.scope.arrays[a][0]}
+        roll = self.rng.random()
+        others = [b for b in self.arrays() if b != a and self.scope.arrays[b][1] == 1]
+        if roll < 0.5:
+            self.emit(depth, f"for {var}, {element} in enumerate({a}):")
+            self.enter_loop(var, safe, trip, depth, elements)
+            return None
+        if roll < 0.75 or not others:
+            self.emit(depth, f"for {element} in {a}:")
+        else:
+            b = self.rng.choice(others)
+            partner = self.fresh("v")
+            elements[partner] = self.scope.arrays[b][0]
+            self.emit(depth, f"for {element}, {partner} in zip({a}, {b}):")
+        self.enter_loop(None, None, trip, depth, elements)
+        return None
+
+    def enter_loop(self, var, safe, trip, depth, elements=None):
+        """The body of a loop over `var` (an index into `safe`'s array
+        axis, or None), which also binds the read-only `elements` (name ->
+        kind)."""
+        if var is not None:
+            self.scope.readonly[var] = "i64"
+        for name, kind in (elements or {}).items():
+            self.scope.readonly[name] = kind
         if safe:
             self.scope.safe.append(safe)
         self.loop_depth += 1
@@ -2320,7 +2349,8 @@ class FunctionGenerator:
         self.block(depth + 1, self.rng.randint(1, 4))
         self.trip = saved
         self.loop_depth -= 1
-        self.scope.readonly.pop(var, None)
+        for name in [var, *(elements or {})]:
+            self.scope.readonly.pop(name, None)
         if safe:
             self.scope.safe.remove(safe)
 

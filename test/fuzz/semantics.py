@@ -836,6 +836,11 @@ class Array:
     def __len__(self):
         return self.a.shape[0]
 
+    def __iter__(self):
+        # `for v in a`: rows (views) or elements, as Kiln's desugared loop
+        for index in range(len(self.a)):
+            yield self[index]
+
     @property
     def shape(self):
         return tuple(Num("i64", s) for s in self.a.shape)
@@ -1239,6 +1244,23 @@ def k_range(*args):
         yield Num("i64", i)
 
 
+def k_enumerate(array, start=0):
+    """Kiln's `for i, v in enumerate(a[, start])` (desugar.py): a typed
+    int64 count and the elements of the array as it was when the loop began."""
+    if not isinstance(array, Array):
+        raise TypeError("enumerate() of a non-array (the generator never does)")
+    first = int(operator.index(start))
+    for index in range(len(array.a)):
+        yield Num("i64", first + index), array[index]
+
+
+def k_zip(*arrays):
+    if not all(isinstance(a, Array) for a in arrays):
+        raise TypeError("zip() of a non-array (the generator never does)")
+    for index in range(min(len(a.a) for a in arrays)):
+        yield tuple(a[index] for a in arrays)
+
+
 def k_abs(x):
     if isinstance(x, Num) and x.kind == COMPLEX64:
         # numpy's complex64 __abs__: npy_hypotf, glibc's hypotf
@@ -1338,7 +1360,7 @@ def k_complex(*args):
     return complex_result(complex(*(python_number(a) for a in args)), *args)
 
 
-BUILTINS = {"len": k_len, "range": k_range, "abs": k_abs, "min": k_min, "max": k_max,
+BUILTINS = {"len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
             "complex": k_complex}
 

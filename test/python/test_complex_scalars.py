@@ -91,7 +91,8 @@ def test_cmath_of_two_arguments(mod):
             same(mod, "cmath_rect", r, phi)
     for z in VALUES[::4]:
         for w in (z, z + 1e-12, z * (1 + 1e-10), 0j, complex(INF, 0)):
-            for rel, tol in ((1e-9, 0.0), (0.0, 1e-3), (-1.0, 0.0), (1e-9, -1.0)):
+            for rel, tol in ((1e-9, 0.0), (0.0, 1e-3), (-1.0, 0.0), (1e-9, -1.0), (NAN, 0.0),
+                             (1e-9, NAN)):
                 same(mod, "cmath_isclose", z, w, rel, tol)
 
 

@@ -914,8 +914,10 @@ class ComplexNumbers:
         else |a - b| <= max(rel_tol * max(|a|, |b|), abs_tol) as CPython
         orders it; ValueError for a negative tolerance."""
         c, op, cmp, fn = self._float_helpers(node)
-        self.check(op("andi", cmp("oge", rel_tol, c(0.0)), cmp("oge", abs_tol, c(0.0))),
-                   "ValueError", "tolerances must be non-negative", [], node)
+        # a NaN tolerance passes this check, as in CPython (`tol < 0.0`)
+        negative = op("ori", cmp("olt", rel_tol, c(0.0)), cmp("olt", abs_tol, c(0.0)))
+        self.check(self.negate(negative, node), "ValueError", "tolerances must be non-negative",
+                   [], node)
         (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
         equal = op("andi", cmp("oeq", ar, br), cmp("oeq", ai, bi))
         infinite = op("ori", op("ori", self.is_inf(ar, node), self.is_inf(ai, node)),

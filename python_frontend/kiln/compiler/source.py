@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 from . import typing_rules as rules
+from .desugar import desugar_loops
 
 EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool, "fastmath": bool, "vectorize": str}
 
@@ -325,6 +326,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     except (RecursionError, MemoryError) as error:
         raise too_deep_to_parse(path, source, error)
     check_compiles(path, source, tree)
+    desugar_loops(tree)
     context = ModuleContext(path, source, tree)
     known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
              "numpy": context.numpy_aliases, "cmath": context.cmath_aliases}

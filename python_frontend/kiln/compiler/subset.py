@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
+from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .source import is_known_import
 from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
                            MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
@@ -116,6 +117,11 @@ class SubsetChecker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node):
+        if len(node.targets) == 1 and is_loop_iterable(node.targets[0]):
+            what = literal_iterable(node.value)     # `for x in (1, 2, 3)`
+            if what is not None:
+                self.report(node.value, unsupported_iteration(what))
+                return
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], ast.Name):
             arguments = node.value.args
@@ -165,11 +171,9 @@ class SubsetChecker(ast.NodeVisitor):
             self.report(node, "`for ... else` is not supported yet")
         if not isinstance(node.target, ast.Name):
             self.report(node.target, "a `for` target must be a single name")
+        # every loop is over range(...) here: the parse stage rewrote loops
+        # over arrays, enumerate() and zip() (desugar.py)
         iterator = node.iter
-        if not (isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name)
-                and iterator.func.id == "range"):
-            self.report(iterator, f"`for` over `{ast.unparse(iterator)}` is not supported; "
-                                  "loop over range(...)")
         for stmt in node.body:
             self.visit(stmt)
         for arg in getattr(iterator, "args", []):

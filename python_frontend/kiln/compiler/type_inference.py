@@ -59,6 +59,7 @@ from .source import deepest_statement
 from .shape_typing import ShapeFunctionTyping
 from .typed_values import TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
 from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
+from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .typing_rules import UNKNOWN, display, is_unknown
 
 MAX_TYPING_ROUNDS = 8
@@ -634,6 +635,9 @@ class FunctionTyping(ShapeFunctionTyping):
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
+        if len(stmt.targets) == 1 and is_loop_iterable(stmt.targets[0]):
+            self.loop_iterable(stmt)
+            return
         if len(stmt.targets) == 1:
             self.array_consumers.add(stmt.value)
         views_only = all(isinstance(t, ast.Subscript) and self.is_view_subscript(t)
@@ -648,6 +652,19 @@ class FunctionTyping(ShapeFunctionTyping):
             self.fail(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
         for target in stmt.targets:
             self.guarded(self.assign, target, value, stmt)
+
+    def loop_iterable(self, stmt) -> None:
+        """The iterable of a `for` loop over an array (desugar.py): an
+        array, or the loop is refused at the iterable."""
+        what = literal_iterable(stmt.value)
+        if what is None:
+            value = self.guarded(self.expression, stmt.value) or TypedValue(UNKNOWN)
+            what = None if is_unknown(value.type) or isinstance(value.type, kt.ArrayType) \
+                else display(value.type)
+        if what is not None:
+            self.report(stmt.value, unsupported_iteration(what))
+            value = TypedValue(UNKNOWN)
+        self.guarded(self.assign, stmt.targets[0], value, stmt)
 
     def unpack(self, targets, source, node):
         # Every right-hand value is computed before any name is bound.

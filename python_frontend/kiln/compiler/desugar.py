@@ -1,0 +1,212 @@
+"""Loops over arrays, rewritten as the counted loops Kiln compiles.
+
+Part of the parse stage: after the module is parsed, every `for` loop whose
+iterable is not `range(...)` becomes a `range` loop over an index, so the
+later stages (subset check, type inference, code generation, kiln-vectorize)
+see only one kind of `for` loop:
+
+    for v in a:                     it = a
+        body                        for k in range(len(it)):
+                                        v = it[k]
+                                        body
+
+    for i, v in enumerate(a):       it = a
+        body                        for i in range(len(it)):
+                                        v = it[i]
+                                        body
+
+    for u, v in zip(a, b):          it1 = a; it2 = b
+        body                        for k in range(min(len(it1), len(it2))):
+                                        u = it1[k]; v = it2[k]
+                                        body
+
+This is Python's meaning for numpy arrays: the iterable is evaluated once,
+before the loop (the body may rebind its name; the loop goes on over the
+object it started with); a row of a 2-D array is a view (`row[:] = 0`
+writes into the array); `enumerate(a, start)` counts from `start`; `zip`
+stops with its shortest argument; after the loop the targets keep the last
+values. Anything else `len()` or indexing does not accept (a tuple indexed
+by a loop counter, a string) is then reported by type inference at the
+loop's iterable.
+
+The names this rewrite introduces contain `$`, which no Python source can
+spell, so they never collide with the user's; diagnostics never show them
+(they are only ever assigned from the user's expressions, which carry the
+user's locations).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+
+
+def desugar_loops(tree: ast.Module) -> None:
+    """Rewrites, in place, the array loops of the module's functions."""
+    for function in tree.body:
+        if isinstance(function, ast.FunctionDef):
+            _LoopRewriter(itertools.count(1)).block(function.body)
+
+
+ITERABLE_ROLE = "iterable"
+
+
+def is_loop_iterable(target) -> bool:
+    """Whether `target` is a name this rewrite binds to a loop's iterable."""
+    return isinstance(target, ast.Name) and target.id.startswith(f"for${ITERABLE_ROLE}")
+
+
+def unsupported_iteration(what: str) -> str:
+    """The message for a `for` loop over a `what` ("tuple", "int", ...)."""
+    article = "an" if what[0] in "aeiou" else "a"
+    return f"`for` over {article} {what} is not supported; Kiln's `for` loops go over " \
+           "range(...), arrays, and enumerate() or zip() of arrays"
+
+
+def literal_iterable(value) -> str | None:
+    """What a loop iterates over when its iterable is a literal (a tuple,
+    a list, a string, ...), or None: refused by the subset check."""
+    names = {ast.Tuple: "tuple", ast.List: "list", ast.Set: "set", ast.Dict: "dict",
+             ast.ListComp: "list", ast.GeneratorExp: "generator", ast.SetComp: "set",
+             ast.DictComp: "dict"}
+    if type(value) in names:
+        return names[type(value)]
+    if isinstance(value, ast.Constant):
+        return type(value.value).__name__
+    return None
+
+
+def is_range_loop(loop: ast.For) -> bool:
+    iterable = loop.iter
+    return isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and \
+        iterable.func.id == "range"
+
+
+def _builtin_call(node, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == name and not node.keywords
+
+
+# The fields of compound statements that hold statement lists.
+_BLOCKS = ("body", "orelse", "finalbody")
+
+
+class _LoopRewriter:
+    """Walks statements only (expressions can nest deeper than Python's
+    recursion limit allows a visitor; statements cannot, CPython limits
+    their nesting)."""
+
+    def __init__(self, numbers):
+        self.numbers = numbers
+
+    def block(self, statements: list) -> None:
+        """Rewrites a statement list in place, nested blocks first."""
+        position = 0
+        while position < len(statements):
+            statement = statements[position]
+            for field in _BLOCKS:
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    self.block(inner)
+            for handler in getattr(statement, "handlers", ()):
+                self.block(handler.body)
+            for case in getattr(statement, "cases", ()):
+                self.block(case.body)
+            replacement = [statement]
+            if isinstance(statement, ast.For) and not is_range_loop(statement):
+                replacement = self.enumerate_loop(statement) or self.zip_loop(statement) or \
+                    self.plain_loop(statement)
+            statements[position:position + 1] = replacement
+            position += len(replacement)
+
+    # ------------------------------------------------------------ helpers
+    def hidden(self, role: str) -> str:
+        return f"for${role}{next(self.numbers)}"
+
+    @staticmethod
+    def located(node, where):
+        ast.copy_location(node, where)
+        for child in ast.walk(node):
+            if not hasattr(child, "lineno") and "lineno" in child._attributes:
+                ast.copy_location(child, where)
+        return node
+
+    def bind(self, name: str, value, where) -> ast.Assign:
+        return self.located(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                                       value=value), where)
+
+    def load(self, name: str, where) -> ast.Name:
+        return self.located(ast.Name(id=name, ctx=ast.Load()), where)
+
+    def length(self, name: str, where) -> ast.Call:
+        return self.located(ast.Call(func=ast.Name(id="len", ctx=ast.Load()),
+                                     args=[self.load(name, where)], keywords=[]), where)
+
+    def element(self, target, iterable: str, index, where) -> ast.Assign:
+        """`target = iterable[index]` at the target's location."""
+        subscript = self.located(ast.Subscript(value=self.load(iterable, where), slice=index,
+                                               ctx=ast.Load()), where)
+        return self.located(ast.Assign(targets=[target], value=subscript), target)
+
+    def counted(self, loop, counter: str, length, prologue, bindings):
+        """[prologue..., for counter in range(length): bindings...; body]."""
+        head = self.located(ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[length],
+                                     keywords=[]), loop.iter)
+        rewritten = ast.For(target=self.located(ast.Name(id=counter, ctx=ast.Store()),
+                                                loop.target),
+                            iter=head, body=bindings + loop.body, orelse=loop.orelse,
+                            type_comment=None)
+        ast.copy_location(rewritten, loop)
+        rewritten.end_lineno, rewritten.end_col_offset = loop.end_lineno, loop.end_col_offset
+        return prologue + [rewritten]
+
+    # ------------------------------------------------------------- shapes
+    def plain_loop(self, loop):
+        """`for v in a` (also `for x, y in points`: a row unpacked)."""
+        iterable = self.hidden(ITERABLE_ROLE)
+        counter = self.hidden("index")
+        prologue = [self.bind(iterable, loop.iter, loop.iter)]
+        bindings = [self.element(loop.target, iterable, self.load(counter, loop.target),
+                                 loop.target)]
+        return self.counted(loop, counter, self.length(iterable, loop.iter), prologue, bindings)
+
+    def enumerate_loop(self, loop):
+        """`for i, v in enumerate(a[, start])`."""
+        call, target = loop.iter, loop.target
+        if not (_builtin_call(call, "enumerate") and 1 <= len(call.args) <= 2
+                and isinstance(target, ast.Tuple) and len(target.elts) == 2
+                and isinstance(target.elts[0], ast.Name)):
+            return None
+        count, value = target.elts
+        iterable = self.hidden(ITERABLE_ROLE)
+        prologue = [self.bind(iterable, call.args[0], call.args[0])]
+        if len(call.args) == 1:
+            # the count is the index itself
+            counter = count.id
+            bindings = []
+        else:
+            counter = self.hidden("index")
+            start = self.hidden("start")
+            prologue.append(self.bind(start, call.args[1], call.args[1]))
+            total = self.located(ast.BinOp(left=self.load(counter, count), op=ast.Add(),
+                                           right=self.load(start, count)), count)
+            bindings = [self.located(ast.Assign(targets=[count], value=total), count)]
+        bindings.append(self.element(value, iterable, self.load(counter, value), value))
+        return self.counted(loop, counter, self.length(iterable, call), prologue, bindings)
+
+    def zip_loop(self, loop):
+        """`for u, v in zip(a, b)`: as long as the shortest."""
+        call, target = loop.iter, loop.target
+        if not (_builtin_call(call, "zip") and call.args
+                and not any(isinstance(a, ast.Starred) for a in call.args)
+                and isinstance(target, ast.Tuple) and len(target.elts) == len(call.args)):
+            return None
+        iterables = [self.hidden(ITERABLE_ROLE) for _ in call.args]
+        prologue = [self.bind(name, arg, arg) for name, arg in zip(iterables, call.args)]
+        lengths = [self.length(name, arg) for name, arg in zip(iterables, call.args)]
+        length = lengths[0] if len(lengths) == 1 else self.located(
+            ast.Call(func=ast.Name(id="min", ctx=ast.Load()), args=lengths, keywords=[]), call)
+        counter = self.hidden("index")
+        bindings = [self.element(element, name, self.load(counter, element), element)
+                    for element, name in zip(target.elts, iterables)]
+        return self.counted(loop, counter, length, prologue, bindings)

@@ -15,12 +15,12 @@ __version__ = "0.1.0"
 
 from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
+from .options import EXPORT_OPTIONS  # noqa: E402
 
 __all__ = ["export", "vectorize", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
            "u16", "u8", "b1", "c64", "c128", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
-_EXPORT_OPTIONS = {"boundscheck", "nogil", "fastmath", "vectorize"}
 
 
 class KilnFallbackWarning(UserWarning):
@@ -52,6 +52,7 @@ class CompiledFunction:
         self._native = None
         self._lock = threading.Lock()
         self._failed = False
+        self._error = None          # what a strict function raises on every call
         self.__call__ = self._first_call
 
     def _first_call(self, *args, **kwargs):
@@ -72,12 +73,12 @@ class CompiledFunction:
                 return self._native
             if self._failed:
                 return self.py_func
+            if self._error is not None:
+                raise self._error
             try:
-                from .compiler.cache import compile_cached
+                from .compiler.cache import compile_cached, source_path
 
-                path = inspect.getsourcefile(self.py_func)
-                if path is None:
-                    raise OSError("its source file is unknown")
+                path = source_path(self.py_func)
                 self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__)
                 self.__call__ = self._native
                 return self._native
@@ -86,6 +87,11 @@ class CompiledFunction:
 
                 internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
                 if internal and os.environ.get("KILN_DEBUG"):
+                    raise
+                if self.__kiln_export__.get("strict"):
+                    # @kiln.export(strict=True): this call, and every later
+                    # one, raises the reason instead of running Python
+                    self._error = error
                     raise
                 self._failed = True
                 self.__call__ = self.py_func
@@ -134,10 +140,11 @@ def export(function=None, **options):
     around the native call: default True when the function takes arrays);
     fastmath (let float + - * / reassociate and contract into FMAs, so float
     reductions vectorize; results may differ from CPython in the last bits);
-    vectorize="require" (fail the build if a loop of the function stays scalar)."""
+    vectorize="require" (fail the build if a loop of the function stays scalar);
+    strict (raise KilnCompileError instead of running as Python)."""
     import os
 
-    unknown = set(options) - _EXPORT_OPTIONS
+    unknown = set(options) - set(EXPORT_OPTIONS)
     if unknown:
         raise TypeError(f"unknown @kiln.export option(s): {', '.join(sorted(unknown))}")
 

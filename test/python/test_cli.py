@@ -101,6 +101,31 @@ def test_generated_sources_hold_no_build_machine_paths(tmp_path):
         assert "pkg/leaky.py" in text, name  # the source, named inside its package
 
 
+def test_release_libraries_hold_no_build_machine_paths_and_keep_docstrings(tmp_path):
+    """The shared objects of a --release build (no debug information) name
+    the source as its package does, in docstrings and exception messages;
+    a compiled function keeps the user's docstring."""
+    package = tmp_path / "machine-specific" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "leaky.py").write_text(
+        'import kiln\n\n\n@kiln.export\ndef half(x: float) -> float:\n'
+        '    """Half of x; x / 0 raises."""\n    return x / 2.0 + 1.0 / x\n')
+    outdir = tmp_path / "out"
+    result = kiln("build", str(package / "leaky.py"), "-o", str(outdir), "--release")
+    assert result.returncode == 0, result.stderr
+    for library in outdir.glob("*.so"):
+        assert str(tmp_path).encode() not in library.read_bytes(), library.name
+    probe = subprocess.run(
+        [sys.executable, "-c", "import leaky\nprint(repr(leaky.half.__doc__))\n"
+         "try:\n    leaky.half(0.0)\nexcept ZeroDivisionError as error:\n    print(error)"],
+        cwd=outdir, capture_output=True, text=True, check=True,
+        env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend")))
+    assert probe.stdout.splitlines() == [
+        repr("Half of x; x / 0 raises.\n\nCompiled by Kiln from pkg/leaky.py:5."),
+        "float division by zero (pkg/leaky.py, line 7)"]
+
+
 def test_module_without_exports_is_an_error_unless_allowed(tmp_path):
     (tmp_path / "plain.py").write_text("def f(x):\n    return x\n")
     result = kiln("build", "plain.py", "-o", "out", cwd=tmp_path)

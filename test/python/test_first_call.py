@@ -92,3 +92,77 @@ def test_kiln_disable_runs_python(tmp_path):
     output = run(tmp_path, KILN_DISABLE="1")
     assert output[0] == "12.0 False" or output[0].startswith("12.0")
     assert not (tmp_path / "cache").exists()
+
+
+def run_code(tmp_path, code):
+    """`python -c code` in a fresh process with its own cache."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"),
+               KILN_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code],
+                            capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_source_without_a_file_compiles(tmp_path):
+    """`python -c`, and exec of a Jupyter/IPython cell (its source in
+    linecache, its file name `<ipython-input-...>`): compiled, not a fallback
+    (a KilnFallbackWarning would be an error here)."""
+    assert run_code(tmp_path, textwrap.dedent("""
+        import kiln
+
+        @kiln.export
+        def f(x: float) -> float:
+            return x * 2 + 1
+
+        print(f(2.0), f.is_compiled)
+    """)) == ["5.0 True"]
+    assert run_code(tmp_path, textwrap.dedent('''
+        import linecache
+        cell = """
+        import kiln
+
+        @kiln.export
+        def g(x: float) -> float:
+            return x * 3
+        """
+        name = "<ipython-input-7-0123abcd>"
+        linecache.cache[name] = (len(cell), None, cell.splitlines(True), name)
+        namespace = {}
+        exec(compile(cell, name, "exec"), namespace)
+        print(namespace["g"](2.0), namespace["g"].is_compiled)
+    ''')) == ["6.0 True"]
+
+
+def test_strict_functions_raise_instead_of_falling_back(tmp_path):
+    assert run_code(tmp_path, textwrap.dedent("""
+        import kiln
+
+        @kiln.export(strict=True)
+        def h(x: float) -> float:
+            return [x][0]
+
+        for attempt in range(2):
+            try:
+                h(1.0)
+            except kiln.KilnCompileError as error:
+                print(type(error).__name__, str(error).endswith("list is not supported"))
+    """)) == ["KilnCompileError True", "KilnCompileError True"]
+    module = tmp_path / "strictmod.py"
+    module.write_text(textwrap.dedent("""
+        import kiln
+
+        @kiln.export(strict=True)
+        def h(x: float) -> float:
+            return [x][0]
+
+        @kiln.export
+        def fine(x: float) -> float:
+            return x + 1
+    """))
+    result = subprocess.run([sys.executable, "-m", "kiln", "build", str(module), "-o",
+                             str(tmp_path / "out")], capture_output=True, text=True,
+                            env=dict(os.environ,
+                                     PYTHONPATH=os.path.join(REPO, "python_frontend")))
+    assert result.returncode == 1
+    assert "strictmod.py:6:12: error: list is not supported" in result.stderr

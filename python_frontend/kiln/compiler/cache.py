@@ -185,6 +185,40 @@ def load_extension(path: str, name: str):
     return module
 
 
+def source_path(function) -> str:
+    """A file holding the source of `function`'s module: the module's own
+    file, or, for code that has none -- a Jupyter/IPython cell, `exec` of
+    source registered in `linecache`, `python -c` -- that source written
+    once into the cache (`sources/kiln_source_<sha256>.py`, a name the
+    build accepts as a module name). OSError when no source is known."""
+    import inspect
+    import linecache
+    import sys
+
+    path = inspect.getsourcefile(function) or function.__code__.co_filename
+    if path and os.path.isfile(path):
+        return path
+    filename = function.__code__.co_filename
+    text = "".join(linecache.getlines(filename, function.__globals__))
+    arguments = getattr(sys, "orig_argv", [])
+    if not text and filename == "<string>" and "-c" in arguments[:-1]:
+        text = arguments[arguments.index("-c") + 1]     # `python -c "..."`
+    if not text:
+        raise OSError(f"its source is unknown ({filename} is not a file and not in "
+                      "linecache)")
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+    folder = os.path.join(cache_root(), "sources")
+    target = os.path.join(folder, f"kiln_source_{digest}.py")
+    if not os.path.isfile(target):
+        os.makedirs(folder, exist_ok=True)
+        staged = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp",
+                                             delete=False)
+        with staged:
+            staged.write(text)
+        os.replace(staged.name, target)
+    return target
+
+
 def compile_cached(path: str, name: str, options: dict, target_cpu: str = "native"):
     """The native function for `name` of the module at `path`, built if the
     cache has no valid entry. Raises KilnCompileError when it cannot compile."""

@@ -153,9 +153,19 @@ def parse(state: BuildState) -> None:
 
 def left_to_python(state: BuildState, failures: dict) -> None:
     """Functions that cannot be compiled: a fallback each (all of their
-    diagnostics), or the build's error under --strict."""
-    if failures and state.options.strict:
-        raise KilnCompileError([d for error in failures.values() for d in error.diagnostics])
+    diagnostics), or the build's error under --strict or for a function
+    marked @kiln.export(strict=True)."""
+    def marked_strict(name):
+        try:
+            return bool((state.context.export_options(functions[name]) or {}).get("strict"))
+        except KilnCompileError:        # its options are its failure
+            return False
+
+    functions = state.context.module_functions()
+    strict = {name: error for name, error in failures.items()
+              if state.options.strict or (name in functions and marked_strict(name))}
+    if strict:
+        raise KilnCompileError([d for error in strict.values() for d in error.diagnostics])
     state.failures.update(failures)
     state.to_compile = [f for f in state.to_compile if f.name not in failures]
 
@@ -417,7 +427,8 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
     write_text(artifacts["header"], generate_header(module, context.package_path, signatures,
                                                     abi_header))
     write_text(artifacts["wrapper_source"],
-               generate_extension(module, extension, context.path, signatures))
+               generate_extension(module, extension, context, signatures,
+                                  portable_paths=options.release))
     if not signatures:
         return
     command = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",

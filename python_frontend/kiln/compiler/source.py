@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
+from ..options import EXPORT_OPTIONS
 from . import typing_rules as rules
 from .desugar import desugar_loops
 
-EXPORT_OPTIONS = {"boundscheck": bool, "nogil": bool, "fastmath": bool, "vectorize": str}
 
 
 @dataclass

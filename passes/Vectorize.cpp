@@ -885,7 +885,12 @@ private:
   Value vectorOf(Value value) {
     if (Value mapped = vectors.lookupOrNull(value))
       return mapped;
-    Location loc = value.getLoc();
+    // A block argument (the induction variable) has the location where the
+    // parser read it, a position in the .mlir text, not a Python line: the
+    // vector index built from it belongs to its loop's line.
+    Location loc = isa<BlockArgument>(value)
+                       ? value.getParentBlock()->getParentOp()->getLoc()
+                       : value.getLoc();
     Value result;
     if (auto index = plan.analysis.indexOf(value)) {
       Value first = scalarIndex(loc, *index);

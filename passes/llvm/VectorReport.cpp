@@ -599,6 +599,9 @@ public:
         if (facts.kind.opClass != OpClass::Other)
           instructionRecords.push_back(json::Object{
               {"block", blockNames[&block]},
+              // the file of the line: code inlined from another file (the
+              // runtime's allocator) has that file's lines
+              {"file", location ? displayPath(location->getScope()) : ""},
               {"line", static_cast<int64_t>(line)},
               {"column",
                static_cast<int64_t>(location ? location->getColumn() : 0)},

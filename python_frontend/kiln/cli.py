@@ -311,7 +311,8 @@ def command_report(console, args) -> int:
         if record["profile"] is None:
             return status
     sys.stdout.write(terminal.render(record, args.granularity,
-                                     use_colour=colour_wanted(sys.stdout, args.colour)))
+                                     use_colour=colour_wanted(sys.stdout, args.colour),
+                                     remarks=args.remarks))
     if args.profile:
         for name, entry in sorted(record["profile"]["functions"].items(),
                                   key=lambda item: -item[1]["share"]):
@@ -440,6 +441,9 @@ def make_parser() -> argparse.ArgumentParser:
     report_parser.add_argument("--granularity", choices=("function", "basic_block",
                                                          "instruction"), default="function")
     report_parser.add_argument("--html", help="also write a self-contained HTML page")
+    report_parser.add_argument("--remarks", action="store_true",
+                               help="also print LLVM's vectorizer remarks of each loop and the "
+                                    "minor findings (remainder loops, scalar work)")
     report_parser.add_argument("--diff", nargs=2, metavar=("A.kiln.json", "B.kiln.json"),
                                help="what got better or worse from build A to build B")
     report_parser.add_argument("--min-coverage", type=fraction, metavar="FRACTION",

@@ -67,8 +67,40 @@ def test_coverage_low_with_reason_where_loops_stay_scalar(built, name, reason):
     (loop,) = entry["loops"]
     assert not loop["vectorized"]
     assert any(reason in r for r in loop["reasons"]), loop["reasons"]
+    # one verdict, in the user's terms (LLVM's messages stay in `reasons`)
+    assert loop["verdict"] and "loop not vectorized" not in loop["verdict"], loop["verdict"]
+    # scalar code is a finding; a fallback is only a function left to Python
     assert any(f["function"] == name and f["kind"] in ("scalar-loop", "scalar-work")
-               for f in record["fallbacks"])
+               for f in record["findings"])
+    assert all(f["kind"] == "function" for f in record["fallbacks"])
+
+
+def test_one_verdict_per_loop_in_the_terminal(built):
+    """`kiln report` prints one line per loop, its reason in the user's terms
+    with the fix; LLVM's remarks and the minor findings only with --remarks."""
+    outdir, record = built
+    plain = kiln("report", str(outdir / "report_kernels.kiln.json")).stdout
+    assert "fallback" not in plain
+    ordered = next(line for line in plain.splitlines()
+                   if line.startswith("  loop at line") and "fastmath=True" in line)
+    assert "scalar loop" in ordered and "LLVM" not in ordered
+    assert "    LLVM: " not in plain and "scalar work at line" not in plain
+    detailed = kiln("report", str(outdir / "report_kernels.kiln.json"), "--remarks").stdout
+    assert "    LLVM: loop not vectorized" in detailed and "scalar work at line" in detailed
+
+
+def test_report_works_without_the_source_file(built, tmp_path):
+    """The record embeds the source it describes: the terminal report and the
+    HTML page show its lines after the file is gone (another machine)."""
+    outdir, record = built
+    assert record["source_text"].startswith(open(MODULE, encoding="utf-8").read()[:40])
+    moved = tmp_path / "elsewhere.kiln.json"
+    moved.write_text(json.dumps(dict(record, source="/nonexistent/report_kernels.py")))
+    text = kiln("report", str(moved)).stdout
+    assert "def saxpy(" in text
+    page = tmp_path / "elsewhere.html"
+    assert kiln("report", str(moved), "--html", str(page)).returncode == 0
+    assert "def saxpy(" in page.read_text()
 
 
 def test_function_fallback_is_listed(built):
@@ -144,7 +176,11 @@ def test_html_page_in_chromium(built, tmp_path):
     dom = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
                           "--dump-dom", f"file://{page}#selftest"],
                          capture_output=True, text=True, timeout=120)
-    assert "selftest ok: details shown for line" in dom.stdout
+    result_line = dom.stdout[dom.stdout.index('id="selftest-result"'):].split("</div>")[0]
+    assert "selftest ok: details shown for line" in result_line, result_line
+    for part in ("generated code shown", "legend", "verdict under line",
+                 "block row links to line"):
+        assert part in result_line, (part, result_line)
     assert "heat-line" in dom.stdout and "fallback-row" in dom.stdout
     errors = [line for line in dom.stderr.splitlines()
               if "CONSOLE" in line.upper() and ("ERROR" in line.upper() or "Uncaught" in line)]
@@ -167,3 +203,64 @@ def test_ir_statistics_before_and_after_stripping(built, tmp_path):
     assert after["after"]["metadata_nodes"] < after["before"]["metadata_nodes"]
     # The report is taken before stripping: the same coverage either way.
     assert function(stripped, "saxpy")["coverage"] == function(record, "saxpy")["coverage"]
+
+
+def dwarf_lines(library: str) -> dict:
+    """file name -> the lines the DWARF line table of `library` maps code to."""
+    dump = subprocess.run(["/usr/lib/llvm-22/bin/llvm-dwarfdump", "--debug-line", library],
+                          capture_output=True, text=True, check=True).stdout
+    lines: dict = {}
+    files: dict = {}
+    index = None
+    for text in dump.splitlines():
+        text = text.strip()
+        if text.startswith("debug_line["):
+            files = {}
+        elif text.startswith("file_names["):
+            index = int(text.split("[")[1].split("]")[0])
+        elif text.startswith("name:") and index is not None:
+            files[index] = text.split('"')[1]
+            index = None
+        elif text.startswith("0x") and len(text.split()) >= 4:
+            address, line, _, file_index = text.split()[:4]
+            if int(line):
+                lines.setdefault(files.get(int(file_index), "?"), set()).add(int(line))
+    return lines
+
+
+def test_every_line_and_block_maps_to_its_function(built):
+    """Cross-checked against the DWARF line table of lib<mod>.so: code maps
+    only to the Python source (never to a line of the generated .mlir),
+    and every line and basic block the record gives a function is a line of
+    that function, with code there in the line table."""
+    import ast
+
+    outdir, record = built
+    table = dwarf_lines(str(outdir / "libreport_kernels.so"))
+    assert not [name for name in table if name.endswith(".mlir")], list(table)
+    source_lines = table["report_kernels.py"]
+    tree = ast.parse(open(MODULE, encoding="utf-8").read())
+    spans = {node.name: (node.lineno, node.end_lineno) for node in tree.body
+             if isinstance(node, ast.FunctionDef)}
+    for entry in record["functions"]:
+        if not entry["compiled"]:
+            continue
+        first, last = spans[entry["name"]]
+        for line in entry["lines"]:
+            assert first <= line["line"] <= last, (entry["name"], line["line"])
+            assert line["line"] in source_lines, (entry["name"], line["line"])
+        for block in entry["basic_blocks"]:
+            assert first <= block["line"] <= last, (entry["name"], block)
+        for loop in entry["loops"]:
+            assert first <= loop["line"] <= last, (entry["name"], loop["line"])
+
+
+def test_allocations_are_not_reported_as_loops(tmp_path):
+    source = tmp_path / "fills.py"
+    source.write_text("import numpy as np\nimport kiln\n\n\n@kiln.export\n"
+                      "def make(n: int) -> kiln.f64[:]:\n    out = np.zeros(n)\n"
+                      "    for i in range(n):\n        out[i] = i * 0.5\n    return out\n")
+    result = kiln_build(str(source), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    record = json.load(open(tmp_path / "out" / "fills.kiln.json"))
+    assert [loop["line"] for loop in function(record, "make")["loops"]] == [8]

@@ -936,3 +936,36 @@ def scale(v: float):
     callee = typed.callees["scale"]
     assert callee.return_type == kiln.typesystem.TupleType((f64, i64))
     assert not callee.raises and not callee.exported
+
+
+SUBSET_AND_TYPE_ERRORS = '''import kiln
+
+
+@kiln.export
+def mixed(x: float) -> float:
+    y = [x][0]
+    z = totl + 1
+    w: int = 2.5
+    try:
+        pass
+    except Exception:
+        pass
+    return y + z + w
+'''
+
+
+def test_subset_errors_do_not_hide_type_errors(tmp_path):
+    """A construct outside the subset and the type errors elsewhere in the
+    same function are reported in one build; the unsupported construct's
+    value does not cascade (y's use is not reported)."""
+    path = tmp_path / "mixed_errors.py"
+    path.write_text(SUBSET_AND_TYPE_ERRORS)
+    result = subprocess.run([sys.executable, "-m", "kiln", "build", str(path), "-o",
+                             str(tmp_path / "out"), "--strict"], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend")))
+    assert result.returncode == 1
+    errors = [line.split(": error: ", 1)[1] for line in result.stderr.splitlines()
+              if ": error: " in line and line.startswith(str(path))]
+    assert errors == ["list is not supported", "name `totl` is not defined",
+                      "variable `w` is declared int but is assigned a float",
+                      "`try` statement is not supported yet"], result.stderr

@@ -60,6 +60,8 @@ def build_record(context, signatures, fallbacks, verdicts, remarks) -> dict:
             "message": r["message"]} for r in remarks]
     return {"schema": "kiln-report/1", "kiln_version": __version__,
             "module": context.module_name, "source": context.path,
+            # the text itself, so that the report works where the file is not
+            "source_text": context.source,
             "functions": functions, "fallbacks": fallbacks, "llvm_remarks": raw}
 
 
@@ -194,8 +196,28 @@ def subset_check(state: BuildState) -> None:
             except (RuntimeError, MemoryError, ValueError):
                 error = nested_too_deeply(state.context, func)
         if error is not None:
-            failures[func.name] = error
+            failures[func.name] = with_type_errors(state.context, func, error)
     left_to_python(state, failures)
+
+
+def with_type_errors(context, func, error: KilnCompileError) -> KilnCompileError:
+    """All the errors of a function that fails the subset check, in one
+    build: its subset errors and the type errors inference finds in the rest
+    of it (an unsupported construct types as UNKNOWN there, which no rule
+    reports again; a type error at a position the subset check reported is
+    the same mistake and is dropped)."""
+    try:
+        typed = infer_module(context, [func])
+    except Exception:  # noqa: BLE001 - the subset errors are the failure either way
+        return error
+    extra = typed.failures.get(func.name)
+    if extra is None:
+        return error
+    reported = {(d.line, d.column) for d in error.diagnostics}
+    more = [d for d in extra.diagnostics if (d.line, d.column) not in reported]
+    if not more:
+        return error
+    return KilnCompileError(sorted(error.diagnostics + more, key=lambda d: (d.line, d.column)))
 
 
 def type_inference(state: BuildState) -> None:

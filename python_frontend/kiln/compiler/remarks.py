@@ -110,6 +110,24 @@ def python_loops(context) -> list:
     return loops
 
 
+def allocation_fills(context) -> set:
+    """(line, column) of every np.zeros/ones/full/... call: the loop that
+    fills a new array is Kiln's, not a loop the user wrote, and is not
+    reported as one (its work still counts on its line)."""
+    fills = set()
+    for name, _, _ in function_ranges(context):
+        for node in ast.walk(context.module_functions()[name]):
+            if isinstance(node, ast.Call):
+                qualified = context.qualified_name(node.func)
+                if qualified and qualified[0] == "numpy" and qualified[1] in ALLOCATION_FILLS:
+                    fills.add((node.lineno, node.col_offset + 1))
+    return fills
+
+
+ALLOCATION_FILLS = {"zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "empty",
+                    "empty_like", "eye", "identity"}
+
+
 def enclosing_loop(loops, line):
     """The innermost Python loop containing `line`: LLVM places a loop's
     remark at some instruction of it, not always at the loop header."""
@@ -120,13 +138,61 @@ def enclosing_loop(loops, line):
     return best
 
 
+# LLVM's loop-vectorizer reasons in the user's terms, each with its fix:
+# (a fragment of LLVM's message, the verdict).
+LLVM_REASONS = (
+    ("cannot prove it is safe to reorder floating-point",
+     "a float reduction keeps CPython's order of operations: add fastmath=True to let it "
+     "vectorize (the last bits of the result may change)"),
+    ("could not be identified as reduction",
+     "a value computed in the loop is used after it, and is not a sum, product, min or max "
+     "LLVM recognizes"),
+    ("loop control flow is not understood",
+     "the loop can exit early (`break`, `return`, an exception) or its trip count is not "
+     "known on entry"),
+    ("call instruction cannot be vectorized",
+     "it calls a function that has no vector version"),
+    ("cannot identify array bounds",
+     "the bounds of its array accesses cannot be computed before the loop (indirect or "
+     "data-dependent indices)"),
+    ("unsafe dependent memory operations",
+     "an iteration reads what an earlier one wrote (a loop-carried dependence through an "
+     "array)"),
+    ("vectorization is not beneficial",
+     "vectorizing would not pay off here (LLVM's cost model; too little work per iteration)"),
+    ("loop not vectorized: instruction cannot be vectorized",
+     "an operation in the loop has no vector form"),
+)
+
+
+def user_terms(reason: str) -> str:
+    """An LLVM vectorizer reason as the report states it to the user."""
+    for fragment, verdict in LLVM_REASONS:
+        if fragment in reason:
+            return verdict
+    return reason
+
+
+def loop_verdict(loop) -> str | None:
+    """The one reason a loop stays scalar, in the user's terms: Kiln's own
+    (kiln-vectorize speaks the user's language), else LLVM's translated."""
+    if loop["vectorized"]:
+        return None
+    if loop.get("kiln_reason"):
+        return loop["kiln_reason"]
+    reasons = [r for r in loop["reasons"] if r != "loop not vectorized"] or loop["reasons"]
+    return user_terms(reasons[0]) if reasons else "the vectorizer gave no reason"
+
+
 def loop_verdicts(context, remarks) -> dict:
     """function name -> loops, each {line, column, vectorized, width,
     interleave, copies, reasons}: one entry per Python loop, merging the
     copies LLVM saw (Kiln's checked and unchecked versions, epilogues)."""
     ranges = function_ranges(context)
     source_loops = python_loops(context)
-    remarks = with_python_names(context, remarks)
+    fills = allocation_fills(context)
+    remarks = [r for r in with_python_names(context, remarks)
+               if (r["line"], r["column"]) not in fills]
     loops: dict = {}
     pending = []  # analysis remarks precede the verdict of their loop
     for remark in remarks:
@@ -166,6 +232,7 @@ def loop_verdicts(context, remarks) -> dict:
     merge_kiln_verdicts(loops, remarks, ranges, source_loops)
     result: dict = {}
     for (function, _, _), loop in sorted(loops.items(), key=lambda item: item[0][1:]):
+        loop["verdict"] = loop_verdict(loop)
         result.setdefault(function, []).append(loop)
     return result
 
@@ -222,7 +289,7 @@ def require_vectorized(context, signatures, verdicts) -> list:
             continue
         for loop in verdicts.get(signature.name, []):
             if not loop["vectorized"]:
-                reason = "; ".join(loop["reasons"]) or "the vectorizer gave no reason"
+                reason = loop.get("verdict") or loop_verdict(loop)
                 problems.append(Diagnostic(context.path, loop["line"], loop["column"],
                                            f"loop in `{signature.name}` stays scalar "
                                            f"(vectorize=\"require\"): {reason}",

@@ -312,7 +312,13 @@ class FunctionTyping(ShapeFunctionTyping):
         try:
             SubsetChecker(self.context, self.func.name).check_function(self.func)
         except KilnCompileError as error:
-            return self.result([], error.diagnostics)
+            # Reported, and typing goes on so that the function's other
+            # errors come in the same build: an unsupported construct types
+            # as UNKNOWN (no cascade), and a type error where the subset
+            # check reported one is the same mistake, said once.
+            for diagnostic in error.diagnostics:
+                self.record(diagnostic)
+                self.reported_before.add((diagnostic.line, diagnostic.column))
         params = self.resolve_parameters()
         if self.func.returns is not None:
             try:
@@ -828,6 +834,10 @@ class FunctionTyping(ShapeFunctionTyping):
                 return
             message = rules.declared_assignment_error(name, variable.type, value.type)
             if message:
+                # bound with its declared type, so that its uses are not
+                # reported too
+                self.symbols[name] = TypedValue(variable.type)
+                self.maybe_undefined.discard(name)
                 self.fail(node, message)
         else:
             variable = self.join(self.var_types.get(name), value, node, name)

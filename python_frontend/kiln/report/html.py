@@ -1,6 +1,10 @@
 """`kiln report --html out.html`: one self-contained page (no network, no
-external assets) showing the source heat-coloured by SIMD coverage; click a
-line for its remarks, lanes and machine code facts."""
+external assets) showing the source (from the record itself, so the page
+works on another machine) syntax-highlighted and heat-coloured by SIMD
+coverage, with a colour legend and each loop's verdict under its line (as
+LLVM's opt-viewer shows remarks); click a line for its lanes, remarks,
+machine-code facts and the generated instructions of that line (as
+`cython -a` shows the C of a line); block rows link to their lines."""
 
 from __future__ import annotations
 
@@ -19,6 +23,19 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 0; display: flex; height: 1
 .line.selected { outline: 2px solid #333; }
 .badge { font: 11px system-ui; border-radius: 3px; padding: 0 4px; margin-left: 8px; background: #eee; }
 .badge.fallback { background: #f8c; }
+.badge.scalar { background: #fc8; }
+.verdict { font: 12px system-ui; white-space: pre-wrap; margin: 0 8px 2px 5.5em; padding: 1px 6px;
+  border-left: 3px solid #888; background: #f7f7f7; }
+.verdict.vectorized { border-color: #2a2; } .verdict.scalar { border-color: #d80; }
+.kw { color: #7a1fa2; font-weight: 600; } .num { color: #1c6b9c; } .str { color: #a65e00; }
+.com { color: #888; font-style: italic; }
+#legend { display: flex; align-items: center; gap: 6px; font-size: 12px; margin: 4px 0 8px; }
+#legend .swatch { width: 28px; height: 14px; display: inline-block; border: 1px solid #ccc; }
+.code { font: 12px/1.4 ui-monospace, monospace; white-space: pre; background: #f4f4f4;
+  padding: 4px; margin-top: 4px; max-height: 300px; overflow: auto; }
+tr.block-row { cursor: pointer; } tr.block-row:hover { background: #eef; }
+#selftest-result { position: fixed; left: 0; bottom: 0; font-size: 11px; background: #ffd;
+  padding: 1px 6px; max-width: 100%; }
 table { border-collapse: collapse; margin: 8px 0 16px; }
 td, th { border: 1px solid #ddd; padding: 2px 6px; font-size: 12px; }
 .heat { width: 18px; height: 18px; }
@@ -26,8 +43,14 @@ h2 { font-size: 16px; margin: 16px 0 4px; }
 </style></head><body>
 <div id="source"></div>
 <div id="side"><h1 style="font-size:18px">Kiln report: __MODULE__</h1>
-<div id="summary"></div><h2>Line details</h2><div id="details">Click a source line.</div>
-<h2>Functions</h2><div id="functions"></div><h2>Fallback points</h2><div id="fallbacks"></div>
+<div id="summary"></div>
+<div id="legend">SIMD coverage of a line: <span class="swatch" style="background:hsl(0,75%,82%)"></span>0%
+<span class="swatch" style="background:hsl(60,75%,82%)"></span>50%
+<span class="swatch" style="background:hsl(120,75%,82%)"></span>100%
+<span class="swatch" style="background:transparent"></span>no compiled work</div>
+<h2>Line details</h2><div id="details">Click a source line.</div>
+<h2>Functions</h2><div id="functions"></div><h2>Functions left to Python</h2><div id="fallbacks"></div>
+<h2>Scalar code in compiled functions</h2><div id="findings"></div>
 <h2>Basic blocks &times; instruction classes</h2><div id="heatmap"></div></div>
 <script id="data" type="application/json">__DATA__</script>
 <script>
@@ -41,8 +64,11 @@ const lineInfo = {}, lineFunction = {};
 for (const f of report.functions) {
   for (const l of f.lines || []) { lineInfo[l.line] = l; lineFunction[l.line] = f; }
 }
-const fallbackAt = {};
+const fallbackAt = {}, findingAt = {}, codeAt = {};
 for (const fb of report.fallbacks) (fallbackAt[fb.line] = fallbackAt[fb.line] || []).push(fb);
+for (const fi of report.findings || []) (findingAt[fi.line] = findingAt[fi.line] || []).push(fi);
+for (const f of report.functions) for (const i of f.instructions || [])
+  (codeAt[i.line] = codeAt[i.line] || []).push(i);
 const loopAt = {};
 for (const f of report.functions) for (const loop of f.loops || []) loopAt[loop.line] = loop;
 
@@ -76,11 +102,44 @@ function showDetails(number) {
     box.append(el("div", {class: "coverage"}, "no compiled work on this line"));
   }
   const loop = loopAt[number];
-  if (loop) box.append(el("div", {class: "remark"}, loop.vectorized
-    ? `loop vectorized by ${loop.vectorizer === "kiln" ? "Kiln" : "LLVM"}: VF=${loop.width}, interleave ${loop.interleave}`
-    : `loop not vectorized: ${loop.reasons.join("; ")}`));
+  if (loop) {
+    box.append(el("div", {class: "remark"}, verdictText(loop)));
+    for (const c of loop.copies || []) box.append(el("div", {class: "remark"},
+      `${c.vectorizer === "kiln" ? "Kiln" : "LLVM"} remark: ${c.message}`));
+  }
   for (const fb of fallbackAt[number] || [])
-    box.append(el("div", {class: "fallback"}, `fallback [${fb.kind}]: ${fb.reason}`));
+    box.append(el("div", {class: "fallback"}, `left to Python: ${fb.reason}`));
+  for (const fi of findingAt[number] || [])
+    box.append(el("div", {class: "finding"}, `${fi.kind.replace("-", " ")}: ${fi.reason}`));
+  const code = codeAt[number] || [];
+  if (code.length) {
+    box.append(el("div", {}, `generated code (${code.length} LLVM instructions):`));
+    box.append(el("div", {class: "code"}, code.map(i => `${i.block.padEnd(18)} ` +
+      `${i.opcode}${i.vector ? `  <${i.elements} lanes>` : ""}`).join("\\n")));
+  }
+}
+
+function verdictText(loop) {
+  return loop.vectorized
+    ? `loop vectorized by ${loop.vectorizer === "kiln" ? "Kiln" : "LLVM"}: VF=${loop.width}, ` +
+      `interleave ${loop.interleave}${loop.tail ? ", " + loop.tail : ""}`
+    : `scalar loop: ${loop.verdict || (loop.reasons || []).join("; ") || "no reason given"}`;
+}
+
+const KEYWORDS = new Set(("def return for while if elif else in and or not is None True False " +
+  "import from as break continue pass raise assert lambda with try except finally").split(" "));
+function highlighted(text) {
+  // comments, strings, numbers and keywords of one line of Python
+  const out = [], pattern = /(#.*$)|("[^"]*"|'[^']*')|(\\b\\d[\\d_.eE+-]*j?\\b)|([A-Za-z_]\\w*)/g;
+  let last = 0, m;
+  while ((m = pattern.exec(text)) !== null) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    const cls = m[1] ? "com" : m[2] ? "str" : m[3] ? "num" : KEYWORDS.has(m[4]) ? "kw" : null;
+    out.push(cls ? el("span", {class: cls}, m[0]) : m[0]);
+    last = pattern.lastIndex;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out.length ? out : [" "];
 }
 
 const sourceBox = document.getElementById("source");
@@ -88,12 +147,15 @@ source.forEach((text, index) => {
   const number = index + 1, info = lineInfo[number];
   const row = el("div", {class: "line" + (info ? " heat-line" : ""), "data-line": String(number),
     style: `background:${heat(info ? info.coverage : null)}`},
-    el("span", {class: "no"}, String(number)), text || " ");
-  if (loopAt[number] && loopAt[number].vectorized)
-    row.append(el("span", {class: "badge"}, `VF=${loopAt[number].width}`));
-  if (fallbackAt[number]) row.append(el("span", {class: "badge fallback"}, "fallback"));
+    el("span", {class: "no"}, String(number)), ...highlighted(text));
+  const loop = loopAt[number];
+  if (loop) row.append(el("span", {class: "badge" + (loop.vectorized ? "" : " scalar")},
+    loop.vectorized ? `VF=${loop.width}` : "scalar loop"));
+  if (fallbackAt[number]) row.append(el("span", {class: "badge fallback"}, "left to Python"));
   row.addEventListener("click", () => showDetails(number));
   sourceBox.append(row);
+  if (loop) sourceBox.append(el("div", {class: "verdict " + (loop.vectorized ? "vectorized"
+    : "scalar"), "data-verdict-line": String(number)}, verdictText(loop)));
 });
 
 document.getElementById("summary").append(el("div", {}, `module coverage ` +
@@ -108,45 +170,77 @@ for (const f of report.functions) {
     el("td", {}, pct(f.lane_utilization)), el("td", {}, share ? pct(share.share) : "-")));
 }
 document.getElementById("functions").append(functions);
-const fallbacks = el("table", {}, el("tr", {}, ...["kind", "function", "line", "reason",
+const fallbacks = el("table", {}, el("tr", {}, ...["function", "line", "reason",
   "time share"].map(h => el("th", {}, h))));
 for (const fb of report.fallbacks) {
   const share = report.profile && report.profile.functions[fb.function];
-  fallbacks.append(el("tr", {class: "fallback-row"}, el("td", {}, fb.kind),
-    el("td", {}, fb.function), el("td", {}, String(fb.line)), el("td", {}, fb.reason),
-    el("td", {}, share && fb.kind === "function" ? pct(share.share) : "-")));
+  const row = el("tr", {class: "fallback-row block-row"}, el("td", {}, fb.function),
+    el("td", {}, String(fb.line)), el("td", {}, fb.reason),
+    el("td", {}, share ? pct(share.share) : "-"));
+  row.addEventListener("click", () => showDetails(fb.line));
+  fallbacks.append(row);
 }
 document.getElementById("fallbacks").append(fallbacks);
+const findings = el("table", {}, el("tr", {}, ...["kind", "function", "line", "reason"]
+  .map(h => el("th", {}, h))));
+for (const fi of report.findings || []) {
+  const row = el("tr", {class: "finding-row block-row"}, el("td", {}, fi.kind),
+    el("td", {}, fi.function), el("td", {}, String(fi.line)), el("td", {}, fi.reason));
+  row.addEventListener("click", () => showDetails(fi.line));
+  findings.append(row);
+}
+document.getElementById("findings").append(findings);
 const classes = ["fp-arith", "int-arith", "compare", "select", "math", "load", "store",
   "masked-memory", "gather-scatter", "shuffle", "other"];
 const grid = el("table", {}, el("tr", {}, el("th", {}, "block"), el("th", {}, "coverage"),
   ...classes.map(c => el("th", {}, c))));
 for (const f of report.functions) for (const b of (f.basic_blocks || []).slice(0, 40)) {
   const counts = b.classes || {}, most = Math.max(1, ...Object.values(counts));
-  grid.append(el("tr", {}, el("td", {}, `${f.name}: ${b.name}`),
+  const blockRow = el("tr", {class: "block-row", "data-block-line": String(b.line)},
+    el("td", {}, `${f.name}: ${b.name} (line ${b.line})`),
     el("td", {class: "heat", style: `background:${heat(b.coverage)}`}, pct(b.coverage)),
     ...classes.map(c => el("td", {class: "heat",
-      style: `background:rgba(40,90,200,${(counts[c] || 0) / most})`}, String(counts[c] || "")))));
+      style: `background:rgba(40,90,200,${(counts[c] || 0) / most})`}, String(counts[c] || ""))));
+  blockRow.addEventListener("click", () => showDetails(b.line));
+  grid.append(blockRow);
 }
 document.getElementById("heatmap").append(grid);
 
 if (location.hash === "#selftest") {
+  // What test_report.test_html_page_in_chromium checks in a headless browser
+  const found = [];
   const first = document.querySelector(".line.heat-line");
   if (first) first.click();
-  const shown = document.querySelector("#details .coverage");
+  if (first && document.querySelector("#details .coverage"))
+    found.push("details shown for line " + first.dataset.line);
+  if (document.querySelector("#details .code")) found.push("generated code shown");
+  if (document.querySelectorAll("#legend .swatch").length === 4) found.push("legend");
+  const verdict = document.querySelector(".verdict");
+  if (verdict) found.push("verdict under line " + verdict.dataset.verdictLine + ": " +
+                          verdict.textContent);
+  const block = [...document.querySelectorAll("tr.block-row[data-block-line]")]
+    .find(row => row.dataset.blockLine !== "0");
+  if (block) {
+    block.click();
+    const selected = document.querySelector(".line.selected");
+    if (selected && selected.dataset.line === block.dataset.blockLine)
+      found.push("block row links to line " + block.dataset.blockLine);
+  }
   document.body.append(el("div", {id: "selftest-result"},
-    first && shown ? "selftest ok: details shown for line " + first.dataset.line : "selftest failed"));
+    (found.length === 5 ? "selftest ok: " : "selftest failed: ") + found.join("; ")));
 }
 </script></body></html>
 """
 
 
 def render(record: dict) -> str:
-    try:
-        with open(record.get("source", ""), encoding="utf-8") as handle:
-            source = handle.read()
-    except OSError:
-        source = ""
+    source = record.get("source_text")
+    if source is None:          # a record written before it embedded its source
+        try:
+            with open(record.get("source", ""), encoding="utf-8") as handle:
+                source = handle.read()
+        except OSError:
+            source = ""
     # "<\/" inside a JSON string is "</" again once parsed, and cannot end
     # the script element early.
     data = json.dumps(dict(record, source_text=source)).replace("</", "<\\/")

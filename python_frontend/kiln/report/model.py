@@ -122,6 +122,8 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
         for instruction in llvm_function.get("instructions", []):
             if not instruction.get("work"):
                 continue
+            if not from_source(instruction.get("file"), context.path):
+                continue        # a line of another file (inlined runtime code)
             name = owner(ranges, instruction["line"])
             if name is None:
                 continue
@@ -167,6 +169,12 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
         blocks = []
         for (llvm_function, block), tally in data["blocks"].items():
             info = data.get("block_info", {}).get((llvm_function, block), {})
+            # the block's first Python line (LLVM's first line of the block
+            # may be of inlined code of another file)
+            first_line = next((i["line"] for i in data["instructions"]
+                               if i["function"] == llvm_function and i["block"] == block),
+                              info.get("line", 0))
+            info = dict(info, line=first_line)
             blocks.append({"function": llvm_function, "name": block,
                            "line": info.get("line", 0), "frequency": info.get("frequency", 0.0),
                            "classes": info.get("classes", {}), **tally.metrics()})
@@ -206,12 +214,16 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
                 extra_fallbacks.append(fallback("scalar-work", name, context.path,
                                                 entry["line"], 1,
                                                 f"{entry['scalar_ops']} scalar work ops in a loop"))
+    # Scalar code inside compiled functions is a finding, not a fallback (a
+    # fallback is a function left to Python): `findings`, beside the loops'
+    # verdicts.
     seen = set()
+    record["findings"] = []
     for entry in extra_fallbacks:
         key = (entry["kind"], entry["function"], entry["line"], entry["reason"])
         if key not in seen:
             seen.add(key)
-            record["fallbacks"].append(entry)
+            record["findings"].append(entry)
     compiled = [f for f in record["functions"] if f.get("coverage") is not None]
     total = Tally()
     for name, data in per_function.items():
@@ -223,6 +235,14 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
     return record
 
 
+def from_source(file, source_path) -> bool:
+    """Whether an instruction's line is a line of the Python source (records
+    of an older plugin have no file: their lines are taken as the source's)."""
+    return not file or file == source_path or os.path.basename(file) == os.path.basename(
+        source_path) and not os.path.isabs(file)
+
+
 def fallback(kind, function, file, line, column, reason) -> dict:
+    """A fallback (`kind` "function") or a finding (the scalar kinds)."""
     return {"kind": kind, "function": function, "file": file, "line": line, "column": column,
             "reason": reason}

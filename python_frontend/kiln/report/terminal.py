@@ -1,5 +1,7 @@
 """`kiln report` in a terminal: the source coloured by coverage, with VF and
-fallback badges, and a summary per function (plain text when not a TTY)."""
+scalar-loop badges, one verdict per loop, and a summary per function
+(plain text when not a TTY). LLVM's own remarks and the minor findings
+(remainder loops, scalar work) print with --remarks."""
 
 from __future__ import annotations
 
@@ -16,7 +18,16 @@ def percent(value) -> str:
     return "  -  " if value is None else f"{value * 100:4.0f}%"
 
 
-def render(record: dict, granularity: str = "function", use_colour: bool | None = None) -> str:
+# How the findings inside compiled code are named (never "fallback": that is
+# a function left to Python), and whether they print without --remarks.
+FINDING_NAMES = {"scalar-loop": ("scalar loop", False), "remainder-loop": ("remainder loop", False),
+                 "scalar-work": ("scalar work", False),
+                 "scalarized-math": ("scalar math", True),
+                 "alias-check-loop": ("runtime check", True)}
+
+
+def render(record: dict, granularity: str = "function", use_colour: bool | None = None,
+           remarks: bool = False) -> str:
     if use_colour is None:
         import sys
 
@@ -24,18 +35,21 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
         use_colour = colour_wanted(sys.stdout)
     out = []
     source = record.get("source", "")
-    try:
-        with open(source, encoding="utf-8") as handle:
-            source_lines = handle.read().splitlines()
-    except OSError:
-        source_lines = []
+    if record.get("source_text") is not None:       # the source the record describes
+        source_lines = record["source_text"].splitlines()
+    else:
+        try:
+            with open(source, encoding="utf-8") as handle:
+                source_lines = handle.read().splitlines()
+        except OSError:
+            source_lines = []
     out.append(f"Kiln report for {record.get('module')} ({source})")
     out.append(f"module coverage {percent(record.get('module_coverage'))}, lane utilisation "
                f"{percent(record.get('module_lane_utilization'))} of "
                f"{record.get('vector_register_bits', 256)}-bit registers "
                f"({record.get('weighting', 'static')} block weights)")
     fallback_lines: dict = {}
-    for entry in record.get("fallbacks", []):
+    for entry in function_fallbacks(record):
         fallback_lines.setdefault(entry["line"], []).append(entry)
     for function in record.get("functions", []):
         out.append("")
@@ -54,11 +68,20 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
             verdict = (f"vectorized by {by}, VF={loop['width']} x{loop['interleave']}"
                        + (f", {loop['tail']}" if loop.get("tail") else "")
                        if loop["vectorized"]
-                       else "not vectorized: " + ("; ".join(loop["reasons"]) or "no reason given"))
+                       else "scalar loop: " + (loop.get("verdict") or "; ".join(loop["reasons"])
+                                               or "no reason given"))
             out.append(f"  loop at line {loop['line']}: {verdict}")
+            if remarks:
+                for copy in loop.get("copies", []):
+                    by = "Kiln" if copy.get("vectorizer") == "kiln" else "LLVM"
+                    out.append(f"    {by}: {copy['message']}")
         for entry in record.get("fallbacks", []):
             if entry["function"] == function["name"]:
-                out.append(f"  fallback [{entry['kind']}] line {entry['line']}: {entry['reason']}")
+                out.append(f"  left to Python (line {entry['line']}): {entry['reason']}")
+        for entry in record.get("findings", []):
+            name, shown = FINDING_NAMES.get(entry["kind"], (entry["kind"], True))
+            if entry["function"] == function["name"] and (shown or remarks):
+                out.append(f"  {name} at line {entry['line']}: {entry['reason']}")
         if granularity == "function" and not source_lines:
             continue
         lines = {entry["line"]: entry for entry in function.get("lines", [])}
@@ -81,10 +104,10 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
             if entry and entry.get("machine", {}).get("max_bits"):
                 badges.append(f"{entry['machine']['max_bits']}-bit SIMD")
             for loop in function.get("loops", []):
-                if loop["line"] == number and loop["vectorized"]:
-                    badges.append(f"VF={loop['width']}")
+                if loop["line"] == number:
+                    badges.append(f"VF={loop['width']}" if loop["vectorized"] else "scalar loop")
             if number in fallback_lines:
-                badges.append("fallback: " + fallback_lines[number][0]["kind"])
+                badges.append("left to Python")
             badge = ("  [" + ", ".join(badges) + "]") if badges else ""
             out.append(f"{start}{percent(coverage)} {number:4d} | {text}{stop}{badge}")
         if granularity in ("basic_block", "instruction"):

@@ -151,6 +151,7 @@
 ; JSON-NEXT:          "column": 12,
 ; JSON-NEXT:          "element_bits": 64,
 ; JSON-NEXT:          "elements": 2,
+; JSON-NEXT:          "file": "kernel.py",
 ; JSON-NEXT:          "frequency": 1,
 ; JSON-NEXT:          "line": 3,
 ; JSON-NEXT:          "opcode": "fmul",

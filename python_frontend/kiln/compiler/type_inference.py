@@ -318,7 +318,7 @@ class FunctionTyping(ShapeFunctionTyping):
             # check reported one is the same mistake, said once.
             for diagnostic in error.diagnostics:
                 self.record(diagnostic)
-                self.reported_before.add((diagnostic.line, diagnostic.column))
+            self.reported_before |= {(d.line, d.column) for d in error.diagnostics}
         params = self.resolve_parameters()
         if self.func.returns is not None:
             try:

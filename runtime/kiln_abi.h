@@ -6,10 +6,11 @@
    to it by static_asserts (lib/Dialect/KilnAbi.h), every generated <mod>.h
    carries a verbatim copy of it, the CPython runtime (kiln_runtime.h)
    includes it, and `kilnc --print-abi` prints it as JSON for the Python
-   side. Plain C11 with <stdint.h> only: C and C++ callers include it. */
+   side. Plain C11 with <stddef.h> and <stdint.h> only: C and C++ callers include it. */
 #ifndef KILN_ABI_H
 #define KILN_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Each exception kind a compiled function can raise, as
@@ -37,8 +38,10 @@ enum kiln_error_kind {
 
 /* Filled by a function that raises; untouched otherwise. Zero it before the
    call and test `kind` after it: when it is not KILN_OK the results are
-   zero and `message` (with each {} replaced by args[i]) says why;
-   line/column locate the Python source. */
+   zero and the message says why (kiln_error_text below writes it ready to
+   print; `message` is its template, each {} standing for the next args[i]);
+   line/column locate the Python source. `message` points to a constant
+   string of the library: never free it. */
 typedef struct kiln_error {
   int32_t kind;
   int32_t line;
@@ -50,6 +53,50 @@ typedef struct kiln_error {
 
 /* How many integers a message can interpolate (its `{}` placeholders). */
 #define KILN_ERROR_MAX_ARGS (sizeof(((kiln_error *)0)->args) / sizeof(int64_t))
+
+/* The error's message ready to print: `message` with each {} replaced by the
+   next of args[] in decimal, written into buffer (at most size bytes,
+   always NUL-terminated when size > 0, cut short if it does not fit).
+   Returns buffer; "" when error->kind is KILN_OK.
+
+     kiln_error error = {0};
+     double d = mod_f(x, &error);
+     if (error.kind != KILN_OK) {
+       char text[256];
+       fprintf(stderr, "line %d: %s\n", (int)error.line,
+               kiln_error_text(&error, text, sizeof text));
+     } */
+static inline const char *kiln_error_text(const kiln_error *error, char *buffer,
+                                          size_t size) {
+  size_t used = 0;
+  int next_arg = 0;
+  const char *text = error->kind != KILN_OK && error->message ? error->message : "";
+  if (size == 0)
+    return buffer;
+  while (*text && used + 1 < size) {
+    if (text[0] == '{' && text[1] == '}' && next_arg < error->num_args &&
+        next_arg < (int)KILN_ERROR_MAX_ARGS) {
+      int64_t value = error->args[next_arg++];
+      char digits[24];
+      int count = 0;
+      /* the magnitude as unsigned, so INT64_MIN prints too */
+      uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+      do {
+        digits[count++] = (char)('0' + (int)(magnitude % 10));
+        magnitude /= 10;
+      } while (magnitude);
+      if (value < 0)
+        digits[count++] = '-';
+      while (count && used + 1 < size)
+        buffer[used++] = digits[--count];
+      text += 2;
+      continue;
+    }
+    buffer[used++] = *text++;
+  }
+  buffer[used] = '\0';
+  return buffer;
+}
 
 /* The most dimensions an array of Kiln-compiled code has (arguments,
    results and arrays inside). */

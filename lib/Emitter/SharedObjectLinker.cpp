@@ -3,6 +3,7 @@
 #include "lld/Common/Driver.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -19,7 +20,10 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
   std::string multiarch = triple.getArchName().str() + "-linux-gnu";
   std::vector<std::string> storage = {
       "ld.lld", "-shared", "--eh-frame-hdr", "--hash-style=gnu",
-      "--build-id=sha1", "-z", "relro", "-z", "now", "-o", outputPath.str()};
+      "--build-id=sha1", "-z", "relro", "-z", "now", "-o", outputPath.str(),
+      // DT_SONAME: the file's own name, which a C program linked with
+      // -l<mod> records as what it needs (not the build directory's path)
+      "-soname", llvm::sys::path::filename(outputPath).str()};
   storage.insert(storage.end(), objectPaths.begin(), objectPaths.end());
   storage.insert(storage.end(),
                  {"-L/usr/lib/" + multiarch, "-L/lib/" + multiarch,

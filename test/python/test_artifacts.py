@@ -53,19 +53,36 @@ def test_c_program_uses_header_and_library(built, tmp_path):
           printf("floordiv %lld kind %d line %d: %s\\n", q, error.kind, error.line,
                  error.message);
           printf("collatz %lld\\n", (long long)e2e_kernels_collatz_steps(27));
+          /* a message with {} placeholders, ready to print */
+          kiln_f64_1d shorter = {ys, ys, 0, {1}, {1}};
+          kiln_error bounds = {0};
+          char text[128];
+          e2e_kernels_dot(&x, &shorter, &bounds);
+          printf("dot kind %d: %s\\n", bounds.kind, kiln_error_text(&bounds, text, sizeof text));
+          printf("cut: %s\\n", kiln_error_text(&bounds, text, 12));
           return 0;
         }
     """))
     executable = tmp_path / "main"
-    subprocess.run([CLANG, str(program), "-I", built.outdir, "-L", built.outdir,
-                    "-le2e_kernels", f"-Wl,-rpath,{built.outdir}", "-o", str(executable)],
-                   check=True)
+    subprocess.run([CLANG, "-std=c11", "-Wall", "-Wextra", "-Werror", str(program), "-I",
+                    built.outdir, "-L", built.outdir, "-le2e_kernels",
+                    f"-Wl,-rpath,{built.outdir}", "-o", str(executable)], check=True)
+    # the library names itself (DT_SONAME), and the program needs it by that name
+    dynamic = subprocess.run(["/usr/lib/llvm-22/bin/llvm-readelf", "-d", str(executable)],
+                             capture_output=True, text=True, check=True).stdout
+    assert "Shared library: [libe2e_kernels.so]" in dynamic
+    library = subprocess.run(["/usr/lib/llvm-22/bin/llvm-readelf", "-d",
+                              built.path("libe2e_kernels.so")],
+                             capture_output=True, text=True, check=True).stdout
+    assert "Library soname: [libe2e_kernels.so]" in library
     output = subprocess.run([str(executable)], capture_output=True, text=True,
                             check=True).stdout.splitlines()
     assert output[0] == "dot 200 kind 0"
     assert output[1].startswith("floordiv 0 kind 1 line ")
     assert output[1].endswith("integer division or modulo by zero")
     assert output[2] == "collatz 111"
+    assert output[3] == "dot kind 2: index 1 is out of bounds for axis 0 with size 1"
+    assert output[4] == "cut: index 1 is "
 
 
 def test_header_declares_every_function(built):

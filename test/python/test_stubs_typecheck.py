@@ -86,3 +86,50 @@ def test_mypy_accepts_the_documented_calls_and_rejects_wrong_ones(tmp_path):
     expected = {number for number, line in enumerate(CALLS.splitlines(), 1)
                 if line.endswith("# E")}
     assert errors == expected, checked.stdout
+
+
+# The user's own Kiln source, and calls of its functions, checked by mypy
+# against the `kiln` package itself (its py.typed and __init__.pyi): the
+# annotations are valid types and the decorators keep the signatures.
+USER_SOURCE = textwrap.dedent('''\
+    import numpy as np
+    import kiln
+
+
+    @kiln.export
+    def scale(x: kiln.f64[:], a: kiln.f32, n: kiln.i64) -> kiln.f64[:]:
+        return x * a + n
+
+
+    @kiln.export(fastmath=True, strict=True)
+    def total(z: kiln.c128[:, :], flags: kiln.b1[:]) -> complex:
+        return complex(0)
+
+
+    @kiln.vectorize
+    def twice(v: float) -> float:
+        return 2 * v
+
+
+    y = scale(np.ones(3), 2.0, 3)
+    w: complex = total(np.zeros((2, 2), complex), np.zeros(2, bool))
+    t: float = twice(1.5)
+    scale(np.ones(3), 2.0)  # E
+    s: str = total(np.zeros((2, 2), complex), np.zeros(2, bool))  # E
+    kiln.export(bogus=True)  # E
+''')
+
+
+def test_mypy_accepts_the_users_kiln_source(tmp_path):
+    (tmp_path / "usermod.py").write_text(USER_SOURCE)
+    frontend = os.path.join(os.path.dirname(__file__), "..", "..", "python_frontend")
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental",
+                              "--cache-dir", os.devnull, "--no-error-summary",
+                              "--hide-error-context", "usermod.py"],
+                             cwd=tmp_path, capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=os.path.abspath(frontend)))
+    errors = {int(m.group(1)) for m in re.finditer(r"^usermod\.py:(\d+): error:",
+                                                  checked.stdout, re.MULTILINE)}
+    expected = {number for number, line in enumerate(USER_SOURCE.splitlines(), 1)
+                if line.endswith("# E")}
+    assert errors == expected, checked.stdout

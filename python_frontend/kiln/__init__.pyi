@@ -1,0 +1,56 @@
+# Types of `kiln` for mypy and pyright (PEP 561: this package ships
+# py.typed). The dtypes are typed Any, so that the annotations of a Kiln
+# module -- `x: kiln.f64[:]`, `n: kiln.i32` -- are valid types to a type
+# checker (arrays and numbers of any kind); the decorators keep the
+# signature of the function they decorate.
+from typing import Any, Callable, TypeVar, overload
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+__version__: str
+
+f64: Any
+f32: Any
+i64: Any
+i32: Any
+i16: Any
+i8: Any
+u64: Any
+u32: Any
+u16: Any
+u8: Any
+b1: Any
+c64: Any
+c128: Any
+
+
+class KilnCompileError(Exception): ...
+
+
+class KilnToolchainError(Exception): ...
+
+
+class KilnFallbackWarning(UserWarning): ...
+
+
+class CompiledFunction:
+    py_func: Callable[..., Any]
+    is_compiled: bool
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    async def aio(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+@overload
+def export(function: _F) -> _F: ...
+@overload
+def export(*, boundscheck: bool = ..., nogil: bool = ..., fastmath: bool = ...,
+           vectorize: str = ..., strict: bool = ...) -> Callable[[_F], _F]: ...
+
+
+@overload
+def vectorize(function: _F) -> _F: ...
+@overload
+def vectorize(*, boundscheck: bool = ..., nogil: bool = ..., fastmath: bool = ...,
+              vectorize: str = ..., strict: bool = ...) -> Callable[[_F], _F]: ...

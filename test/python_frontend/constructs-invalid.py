@@ -102,3 +102,12 @@ def recursive(n: int) -> int:
         return n
     return recursive(n - 1)
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: calls `recursive`, which cannot be compiled (recursion
+
+
+@kiln.export
+def row_into_number(a: kiln.f64[:, :]) -> float:
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += a[i]
+        # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: `total` is a float, and `total += a[i]` would make it a kiln.f64[:] array; `a[i]` is a row: index every axis or reduce it (`a[i].sum()`)
+    return total

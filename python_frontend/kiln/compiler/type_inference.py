@@ -770,7 +770,16 @@ class FunctionTyping(ShapeFunctionTyping):
             return
         if isinstance(target, ast.Name):
             current = self.load_name(target)
-            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            value = self.expression(stmt.value)
+            if _scalar(current.type) and isinstance(value.type, kt.ArrayType):
+                # `total += a[i]` of a 2-D `a`: numpy would make `total` an array
+                hint = f"; `{ast.unparse(stmt.value)}` is a row: index every axis " \
+                       f"or reduce it (`{ast.unparse(stmt.value)}.sum()`)" \
+                    if isinstance(stmt.value, ast.Subscript) else ""
+                self.fail(stmt, f"`{target.id}` is a {display(current.type)}, and "
+                                f"`{ast.unparse(stmt)}` would make it a "
+                                f"{display(value.type)} array{hint}")
+            result = self.binary(stmt.op, current, value, stmt)
             self.values[stmt] = result      # `x += v`: the operation's type, for code generation
             self.assign(target, result, stmt)
             return

@@ -599,13 +599,7 @@ class ComplexNumbers:
         hypot(|x|/8, |y|/8)), scaled by 2**53 and 2**-27 when both parts
         are below DBL_MIN; d = |y| / 2s; the root on the right half-plane),
         its special-value table, and (0, y) for a zero. It never raises."""
-
-        def c(value):
-            return self.constant(value, kt.f64, node)
-
-        def op(name, a, b):
-            return self.arith(name, a, b, node)
-
+        c, op, _, _ = self._float_helpers(node)
         ax, ay = self.unary("absf", x, node), self.unary("absf", y, node)
         tiny = op("andi", self.cmpf("olt", ax, c(sys.float_info.min), node),
                   self.cmpf("olt", ay, c(sys.float_info.min), node))
@@ -640,16 +634,7 @@ class ComplexNumbers:
         atan2 for the imaginary part; the special-value table; ValueError
         ("math domain error") for zero (`zero_raises`: cmath.log(z, base)
         forgets that error of z)."""
-
-        def c(value):
-            return self.constant(value, kt.f64, node)
-
-        def op(name, a, b):
-            return self.arith(name, a, b, node)
-
-        def cmp(predicate, a, b):
-            return self.cmpf(predicate, a, b, node)
-
+        c, op, cmp, _ = self._float_helpers(node)
         ln2 = math.log(2.0)
         ax, ay = self.unary("absf", x, node), self.unary("absf", y, node)
         large = op("ori", cmp("ogt", ax, c(sys.float_info.max / 4)),
@@ -679,7 +664,6 @@ class ComplexNumbers:
         special_real, special_imag = self.special_value(x, y, LOG_SPECIAL_VALUES, node)
         return (self.select(finite, real, special_real, node),
                 self.select(finite, imag, special_imag, node))
-
 
     # CPython's cmath kernels on the parts of x + iy, each returning the
     # (real, imag) parts: the finite case computed as CPython computes it,

@@ -494,8 +494,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         self.error_slot = entry.add_argument(ir.llvm_pointer)
         for param, argument in zip(params, entry.arguments):
             value = Value(argument, param.type, origins=frozenset([param.name]))
-            if isinstance(param.type, kt.ScalarType) and (param.type.is_bool
-                                                          or param.type == kt.c64):
+            if abi_type(param.type) is not mlir_type(param.type):   # bool, complex64
                 value = self.from_abi(argument, param.type, self.func)
             self.symbols[param.name] = value
         self.generate_body(self.func.body, terminal=True)
@@ -1636,9 +1635,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             value = self.expression(arg_node)
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
-                operands.append(self.to_abi(value, arg_node))
-            else:
-                operands.append(value.ir)
+            operands.append(self.to_abi(value, arg_node))
         if signature.raises:
             self.may_raise = True
             operands.append(self.error_slot)

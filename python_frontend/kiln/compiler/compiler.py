@@ -202,22 +202,18 @@ def subset_check(state: BuildState) -> None:
 
 def with_type_errors(context, func, error: KilnCompileError) -> KilnCompileError:
     """All the errors of a function that fails the subset check, in one
-    build: its subset errors and the type errors inference finds in the rest
-    of it (an unsupported construct types as UNKNOWN there, which no rule
-    reports again; a type error at a position the subset check reported is
-    the same mistake and is dropped)."""
+    build, in source order: inference reports the subset errors again and
+    goes on typing the rest of the function (TypeInference.run: an
+    unsupported construct types as UNKNOWN, which no rule reports again, and
+    a type error at a position the subset check reported is dropped)."""
     try:
         typed = infer_module(context, [func])
     except Exception:  # noqa: BLE001 - the subset errors are the failure either way
         return error
-    extra = typed.failures.get(func.name)
-    if extra is None:
+    every = typed.failures.get(func.name)
+    if every is None:
         return error
-    reported = {(d.line, d.column) for d in error.diagnostics}
-    more = [d for d in extra.diagnostics if (d.line, d.column) not in reported]
-    if not more:
-        return error
-    return KilnCompileError(sorted(error.diagnostics + more, key=lambda d: (d.line, d.column)))
+    return KilnCompileError(sorted(every.diagnostics, key=lambda d: (d.line, d.column)))
 
 
 def type_inference(state: BuildState) -> None:

@@ -1689,10 +1689,9 @@ class FunctionTyping(ShapeFunctionTyping):
         label = f"cmath.{name}"
         keyword_only = len(rules.CMATH_KEYWORDS.get(name, ()))
         positional = args[:len(args) - keyword_only]
-        if name == "log" and len(positional) == 2:
-            pass                            # cmath.log(z, base)
-        else:
-            self.arity(positional, 2 if name in ("rect", "isclose") else 1, node, label)
+        counts = {"rect": (2,), "isclose": (2,), "log": (1, 2)}.get(name, (1,))  # log(z, base)
+        if len(positional) not in counts:
+            self.arity(positional, counts[0], node, label)
         for arg in args:
             if arg is not None:
                 self.expect_scalar(arg, node, label)

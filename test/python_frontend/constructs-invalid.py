@@ -1,5 +1,7 @@
 # RUN: not %python -m kiln mlir %s 2>&1 | FileCheck %s
 # Every construct docs/language.md lists as unsupported, with its reason.
+import cmath
+
 import kiln
 
 G = [1, 2]
@@ -111,3 +113,9 @@ def row_into_number(a: kiln.f64[:, :]) -> float:
         total += a[i]
         # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: `total` is a float, and `total += a[i]` would make it a kiln.f64[:] array; `a[i]` is a row: index every axis or reduce it (`a[i].sum()`)
     return total
+
+
+@kiln.export
+def isclose_unknown_keyword(a: complex) -> bool:
+    return cmath.isclose(a, 1j, tol=1.0)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: keyword argument `tol` of `cmath.isclose` is not supported

@@ -5,7 +5,6 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace kiln {
@@ -34,6 +33,7 @@ Value zeroValue(OpBuilder &builder, Location loc, Type type) {
 class LowerChecks : public impl::KilnLowerChecksBase<LowerChecks> {
 public:
   void runOnOperation() override {
+    getOperation().walk([&](func::FuncOp func) { journalAllocations(func); });
     SmallVector<CheckOp> checks;
     getOperation().walk([&](CheckOp check) { checks.push_back(check); });
     for (CheckOp check : checks)
@@ -108,27 +108,93 @@ private:
     return coldBlock;
   }
 
-  // Arrays the function allocated (marked `kiln.owned` by the frontend)
-  // before `op` are freed on the error path: they will never be returned.
-  void freeOwnedAllocations(OpBuilder &builder, Location loc, Operation *op,
-                            Operation *failedCall = nullptr) {
+  // The functions of runtime/kiln_alloc.c's allocation journal.
+  func::FuncOp runtimeFunction(StringRef name, FunctionType type, Location loc) {
+    ModuleOp module = getOperation();
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    auto declaration = func::FuncOp::create(builder, loc, name, type);
+    declaration.setPrivate();
+    return declaration;
+  }
+
+  // The journal's depth on entry to each function that allocates arrays or
+  // receives them from calls (`kiln_alloc_mark`); its error exits free what
+  // was allocated since (`unwindAllocations`).
+  llvm::DenseMap<Operation *, Value> journalMarks;
+
+  static bool returnsArrays(func::CallOp call) {
+    return llvm::any_of(call.getResultTypes(),
+                        [](Type type) { return isa<MemRefType>(type); });
+  }
+
+  // Arrays are freed by ownership-based buffer deallocation on every normal
+  // path; an error exit frees them through the journal (runtime/kiln_alloc.c
+  // says why): mark on entry, release the returned arrays to the caller at
+  // each return, adopt the arrays each call returns.
+  void journalAllocations(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    bool allocates = false;
+    SmallVector<func::CallOp> arrayCalls;
+    func.walk([&](Operation *op) {
+      if (isa<memref::AllocOp>(op))
+        allocates = true;
+      if (auto call = dyn_cast<func::CallOp>(op); call && returnsArrays(call))
+        arrayCalls.push_back(call);
+    });
+    if (!allocates && arrayCalls.empty())
+      return;
+    Location loc = func.getLoc();
+    MLIRContext *context = &getContext();
+    auto i64 = IntegerType::get(context, 64);
+    auto mark = runtimeFunction("kiln_alloc_mark", FunctionType::get(context, {}, {i64}), loc);
+    auto release = runtimeFunction("kiln_alloc_release",
+                                   FunctionType::get(context, {i64}, {}), loc);
+    auto adopt = runtimeFunction("kiln_alloc_adopt",
+                                 FunctionType::get(context, {i64, i64}, {}), loc);
+    OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
+    Value depth = func::CallOp::create(builder, loc, mark, ValueRange{}).getResult(0);
+    journalMarks[func] = depth;
+    func.walk([&](func::ReturnOp ret) {
+      builder.setInsertionPoint(ret);
+      func::CallOp::create(builder, ret.getLoc(), release, ValueRange{depth});
+    });
+    Value owned;
+    for (func::CallOp call : arrayCalls) {
+      // After the call's error propagation, if any: an array exists only
+      // when the callee returned normally.
+      Operation *after = call;
+      if (auto next = dyn_cast_or_null<PropagateErrorOp>(call->getNextNode()))
+        after = next;
+      builder.setInsertionPointAfter(after);
+      Location callLoc = call.getLoc();
+      // A Kiln function's returned arrays are its caller's (public functions
+      // return owned buffers: ownership-based deallocation clones the rest).
+      owned = arith::ConstantOp::create(builder, callLoc, builder.getI64IntegerAttr(1));
+      for (Value result : call.getResults()) {
+        if (!isa<MemRefType>(result.getType()))
+          continue;
+        Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(builder, callLoc, result);
+        Value address = arith::IndexCastOp::create(builder, callLoc, i64, aligned);
+        func::CallOp::create(builder, callLoc, adopt, ValueRange{address, owned});
+      }
+    }
+  }
+
+  // The error exit's part of the journal: free what the function allocated
+  // or adopted since its entry.
+  void unwindAllocations(OpBuilder &builder, Location loc, Operation *op) {
     auto func = op->getParentOfType<func::FuncOp>();
-    DominanceInfo dominance(func);
-    func.walk([&](memref::AllocOp alloc) {
-      if (alloc->hasAttr("kiln.owned") && dominance.properlyDominates(alloc.getOperation(), op))
-        memref::DeallocOp::create(builder, loc, alloc.getResult());
-    });
-    // Arrays returned by calls are this function's too -- except when `op`
-    // is that call's own propagation (`failedCall`): then the callee failed, freed its
-    // arrays itself, and returned no array.
-    func.walk([&](func::CallOp call) {
-      if (!call->hasAttr("kiln.owned") || call.getOperation() == failedCall ||
-          !dominance.properlyDominates(call.getOperation(), op))
-        return;
-      for (Value result : call.getResults())
-        if (isa<MemRefType>(result.getType()))
-          memref::DeallocOp::create(builder, loc, result);
-    });
+    auto found = journalMarks.find(func);
+    if (found == journalMarks.end())
+      return;
+    MLIRContext *context = &getContext();
+    auto unwind = runtimeFunction(
+        "kiln_alloc_unwind",
+        FunctionType::get(context, {IntegerType::get(context, 64)}, {}), loc);
+    func::CallOp::create(builder, loc, unwind, ValueRange{found->second});
   }
 
   void returnZeros(OpBuilder &builder, Location loc, func::FuncOp func) {
@@ -139,9 +205,6 @@ private:
   }
 
   LogicalResult lower(PropagateErrorOp op) {
-    // The frontend puts each propagation right after its call; remember
-    // the call before the test below is inserted between them.
-    Operation *failedCall = op->getPrevNode();
     FailureOr<Value> slot = errorSlot(op);
     if (failed(slot))
       return failure();
@@ -154,7 +217,7 @@ private:
                                          kind, zero);
     Block *coldBlock = branchToColdBlock(op, raised, loc);
     builder.setInsertionPointToStart(coldBlock);
-    freeOwnedAllocations(builder, loc, op, failedCall);
+    unwindAllocations(builder, loc, op);
     returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
     op.erase();
     return success();
@@ -206,7 +269,7 @@ private:
           builder, loc, arg,
           fieldAddress(ErrorRecordLayout::argsOffset +
                        ErrorRecordLayout::argSize * index));
-    freeOwnedAllocations(builder, loc, check);
+    unwindAllocations(builder, loc, check);
     returnZeros(builder, loc, func);
     check.erase();
     return success();

@@ -14,10 +14,15 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     operands into the record, and returns zero values. Each
     `kiln.propagate_error` (after a call to a function that can raise) becomes
     a test of the record's kind and the same early return, leaving the record
-    as the callee filled it. Arrays the function allocated before the error
-    (`memref.alloc` marked `kiln.owned`) are freed on the error path. The pass
-    runs after `convert-scf-to-cf`, because an early return needs an
-    unstructured CFG.
+    as the callee filled it. A function that allocates arrays (or receives
+    them from calls) reads the allocation journal's depth on entry
+    (`kiln_alloc_mark`, runtime/kiln_alloc.c); its error paths free every
+    array allocated since (`kiln_alloc_unwind`), its returns hand the
+    returned arrays to the caller (`kiln_alloc_release`), and each array a
+    call returned goes back into its journal (`kiln_alloc_adopt`). The normal
+    paths' frees are ownership-based buffer deallocation's, placed before
+    this pass. The pass runs after `convert-scf-to-cf`, because an early
+    return needs an unstructured CFG.
 
     Before:
 

@@ -29,7 +29,11 @@ def Kiln_ErrorKind : I32EnumAttr<"ErrorKind",
   let cppNamespace = "::kiln";
 }
 
-def Kiln_CheckOp : Kiln_Op<"check"> {
+// kiln.check and kiln.propagate_error may end the function (through the
+// error record, which is memory): they read and write memory as far as any
+// pass knows, so none moves a load or store across them -- and, unlike an
+// op of unknown effects, ownership-based buffer deallocation accepts them.
+def Kiln_CheckOp : Kiln_Op<"check", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Raise a Python exception unless a condition holds";
   let description = [{
     When `condition` is false, the function stops and the caller receives a
@@ -54,7 +58,8 @@ def Kiln_CheckOp : Kiln_Op<"check"> {
   let hasVerifier = 1;
 }
 
-def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error"> {
+def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error",
+                                     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Return early if a call filled the error record";
   let description = [{
     Placed after a call to a function that can raise: when the callee filled

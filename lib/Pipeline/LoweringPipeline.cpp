@@ -5,6 +5,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -18,11 +19,13 @@
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,8 +35,10 @@
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -62,6 +67,12 @@ void registerKilnDialects(DialectRegistry &registry) {
                   complex::ComplexDialect>();
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  // Ownership-based buffer deallocation frees the arrays through these
+  // dialects' control flow and selects.
+  arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  cf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
 }
@@ -118,6 +129,23 @@ void buildArrayExpressionPipeline(OpPassManager &pm) {
   pm.addPass(createKilnCanonicalizer());
 }
 
+void buildDeallocationPipeline(OpPassManager &pm) {
+  // The frontend allocates arrays anywhere (in branches, in loops, as
+  // loop-carried values, returned from helpers) and frees none: MLIR's
+  // ownership-based buffer deallocation places every free, with run-time
+  // ownership flags where control flow decides which buffer a value holds.
+  // A public function returns buffers its caller owns (a clone where
+  // ownership is not known statically). Error exits come later
+  // (kiln-lower-checks) and free through runtime/kiln_alloc.c's journal.
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createKilnCanonicalizer());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createKilnCanonicalizer());
+}
+
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
   // Array sizes are read inside loops by the frontend; hoisting them first
@@ -128,6 +156,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createKilnCanonicalizer());
   // After kiln-lower-to-std: its atan2 guard must precede any folding.
   buildArrayExpressionPipeline(pm);
+  buildDeallocationPipeline(pm);
   // On buffers now: safe to merge.
   pm.addPass(createCSEPass());
   if (options.vectorize) {
@@ -208,6 +237,12 @@ void registerKilnPassesAndPipelines() {
            PassAllocatorFunction(
                [] { return bufferization::createOneShotBufferizePass(); }),
            PassAllocatorFunction([] { return createConvertLinalgToLoopsPass(); }),
+           PassAllocatorFunction(
+               [] { return bufferization::createOwnershipBasedBufferDeallocationPass(); }),
+           PassAllocatorFunction(
+               [] { return bufferization::createBufferDeallocationSimplificationPass(); }),
+           PassAllocatorFunction([] { return bufferization::createLowerDeallocationsPass(); }),
+           PassAllocatorFunction([] { return createConvertBufferizationToMemRefPass(); }),
        })
     registerPass(allocate);
 
@@ -216,6 +251,11 @@ void registerKilnPassesAndPipelines() {
       "Lower Kiln frontend MLIR (func/arith/math/scf/memref/kiln) to the LLVM "
       "dialect, with debug-info scopes so Python lines reach DWARF",
       [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm); });
+  PassPipelineRegistration<>(
+      "kiln-deallocation",
+      "The stage of kiln-lower-to-llvm after kiln-array-expressions: place every "
+      "array's free with ownership-based buffer deallocation, then lower it",
+      [](OpPassManager &pm) { buildDeallocationPipeline(pm); });
   PassPipelineRegistration<>(
       "kiln-array-expressions",
       "The first stage of kiln-lower-to-llvm: fuse the frontend's linalg.generic "

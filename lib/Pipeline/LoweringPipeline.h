@@ -22,6 +22,10 @@ void registerKilnDialects(mlir::DialectRegistry &registry);
 // arrays' memrefs; the first stage of buildLowerToLLVMPipeline.
 void buildArrayExpressionPipeline(mlir::OpPassManager &pm);
 
+// Ownership-based buffer deallocation of every array, lowered to
+// memref.dealloc (after buildArrayExpressionPipeline).
+void buildDeallocationPipeline(mlir::OpPassManager &pm);
+
 // Frontend MLIR (func, arith, math, scf, memref, linalg, tensor, kiln) ->
 // LLVM dialect.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,

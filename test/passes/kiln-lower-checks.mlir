@@ -79,22 +79,50 @@ func.func @caller(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
 
 // -----
 
-// An array a call returns is the caller's: freed on later error paths, but
-// not on the call's own propagation (the callee failed and returned none).
+
+// A function that allocates reads the allocation journal's depth on entry
+// (runtime/kiln_alloc.c): its error exits free every array allocated since,
+// its normal exits hand the arrays it returns to the caller.
+// CHECK-LABEL: func.func @allocating
+// CHECK: %[[MARK:.*]] = call @kiln_alloc_mark() : () -> i64
+// CHECK: memref.alloc
+// CHECK: cf.cond_br %{{.*}}, ^[[RAISE:bb[0-9]+]], ^[[GO:bb[0-9]+]]
+// CHECK: ^[[RAISE]]:
+// CHECK: call @kiln_alloc_unwind(%[[MARK]]) : (i64) -> ()
+// CHECK: return
+// CHECK: ^[[GO]]:
+// CHECK: call @kiln_alloc_release(%[[MARK]]) : (i64) -> ()
+// CHECK-NEXT: return
+func.func @allocating(%n: index, %ok: i1, %err: !llvm.ptr {kiln.error_slot}) -> memref<?xf64> {
+  %a = memref.alloc(%n) : memref<?xf64>
+  kiln.check %ok, "ValueError", "not ok"
+  return %a : memref<?xf64>
+}
+
+// -----
+
+// An array a Kiln call returns is the caller's: back into the caller's
+// journal once the call returned normally (after its propagation), so the
+// caller's later error exits free it.
 // CHECK-LABEL: func.func @owned_call_results
-// CHECK: %[[A:.*]] = call @make(%{{.*}}) {kiln.owned}
+// CHECK: %[[MARK:.*]] = call @kiln_alloc_mark()
+// CHECK: %[[A:.*]] = call @make(%{{.*}})
 // CHECK: llvm.load
-// CHECK: cf.cond_br %{{.*}}, ^[[OWN:bb[0-9]+]], ^[[NEXT:bb[0-9]+]]
-// CHECK: ^[[OWN]]:
-// CHECK-NOT: memref.dealloc
+// CHECK: cf.cond_br %{{.*}}, ^[[FAILED:bb[0-9]+]], ^[[NEXT:bb[0-9]+]]
+// CHECK: ^[[FAILED]]:
+// CHECK-NOT: kiln_alloc_adopt
+// CHECK: call @kiln_alloc_unwind(%[[MARK]])
 // CHECK: return
 // CHECK: ^[[NEXT]]:
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[I:.*]] = arith.index_cast %[[P]] : index to i64
+// CHECK: call @kiln_alloc_adopt(%[[I]], %{{.*}}) : (i64, i64) -> ()
 // CHECK: cf.cond_br
-// CHECK: memref.dealloc %[[A]]
+// CHECK: call @kiln_alloc_unwind(%[[MARK]])
 // CHECK: return
 func.func private @make(!llvm.ptr) -> memref<?xf64>
 func.func @owned_call_results(%ok: i1, %err: !llvm.ptr {kiln.error_slot}) -> memref<?xf64> {
-  %a = func.call @make(%err) {kiln.owned} : (!llvm.ptr) -> memref<?xf64>
+  %a = func.call @make(%err) : (!llvm.ptr) -> memref<?xf64>
   kiln.propagate_error
   kiln.check %ok, "ValueError", "not ok"
   return %a : memref<?xf64>

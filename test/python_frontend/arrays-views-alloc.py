@@ -1,5 +1,6 @@
 # RUN: %python -m kiln mlir %s | FileCheck %s
 # RUN: %python -m kiln mlir %s | kiln-opt > /dev/null
+# RUN: %python -m kiln mlir %s | kiln-opt --kiln-lower-to-std --kiln-array-expressions --kiln-deallocation | FileCheck %s --check-prefix=FREES
 import numpy as np
 
 import kiln
@@ -28,15 +29,23 @@ def row(m: kiln.f64[:, :], i: int) -> float:
     return r[0]
 
 
-# A new array is owned by the call: marked kiln.owned so error paths free
-# it, returned to the caller, and temporaries are freed at the return.
+# A new array is owned by the call. The frontend writes no free: kilnc's
+# ownership-based buffer deallocation frees the temporary and hands the
+# returned array to the caller (kiln-opt --kiln-deallocation, checked by the
+# second RUN line, FileCheck prefix FREES).
 # CHECK-LABEL: func.func @arrays_views_alloc_doubled(
 # CHECK-SAME: %{{arg[0-9]+}}: memref<?xf64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: !llvm.ptr {kiln.error_slot}) -> memref<?xf64, strided<[?], offset: ?>>
-# CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64, kiln.owned} : memref<?xf64>
-# CHECK: %[[TMP:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64, kiln.owned} : memref<?xf64>
-# CHECK: memref.dealloc %[[TMP]] : memref<?xf64>
-# CHECK-NOT: memref.dealloc %[[OUT]]
+# CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+# CHECK: %[[TMP:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+# CHECK-NOT: memref.dealloc
 # CHECK: func.return
+# FREES-LABEL: func.func @arrays_views_alloc_doubled(
+# FREES: %[[OUT:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+# FREES: %[[TMP:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf64>
+# FREES-NOT: memref.dealloc %[[OUT]]
+# FREES: memref.dealloc %[[TMP]] : memref<?xf64>
+# FREES-NOT: memref.dealloc %[[OUT]]
+# FREES: return
 @kiln.export
 def doubled(x: kiln.f64[:]) -> kiln.f64[:]:
     out = np.empty_like(x)

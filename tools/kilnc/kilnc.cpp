@@ -402,7 +402,8 @@ int main(int argc, char **argv) {
   // The allocator memref.alloc/dealloc lower to (runtime/kiln_alloc.c),
   // internal to each artifact like the kernels' helpers.
   if (llvmModule->getFunction("_mlir_memref_to_llvm_alloc") ||
-      llvmModule->getFunction("_mlir_memref_to_llvm_free"))
+      llvmModule->getFunction("_mlir_memref_to_llvm_free") ||
+      llvmModule->getFunction("memrefCopy"))
     linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_alloc.c").str());
   // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
   if (llvmModule->getFunction("kiln_reshape_stride"))

@@ -381,8 +381,6 @@ class ArrayExpressions:
                 expr.fill(destination, [o.value for o in expr.operands])
             else:
                 self.reduce_into(expr, destination, node)
-            for raw in temporaries:
-                self.builder.dealloc(raw, self.loc(node))
         else:
             destination = self.in_operand_order(destination, expr, node)
             self.compute_into(expr, destination, node)
@@ -454,12 +452,9 @@ class ArrayExpressions:
         """Emits `expr` into the view `destination` (whose shape it has, or
         broadcasts to), through a temporary when a view it reads may
         overlap the destination."""
-        location = self.loc(node)
         temporaries = []
         expr = self.prepare_operands(expr, node, temporaries)
         self.compute_prepared_into(expr, destination, node)
-        for raw in temporaries:
-            self.builder.dealloc(raw, location)
 
     def compute_prepared_into(self, expr, destination, node):
         location = self.loc(node)
@@ -490,7 +485,6 @@ class ArrayExpressions:
         copy_back = self.builder.region()
         with self.builder.at_end(copy_back.block):
             self.copy_elements(target, destination, node)
-            self.builder.dealloc(buffer, location)
         self.builder.scf_if(overlap.ir, [], copy_back, None, location)
 
     def views_of(self, expr) -> list:
@@ -816,8 +810,6 @@ class ArrayExpressions:
             for size in expr.shape:
                 count = self.arith("muli", count, size, node)
             total = self.arith("divf", total, self.convert(count, dtype, node), node)
-        for raw in temporaries:
-            self.builder.dealloc(raw, location)
         return total
 
     def leaf_views(self, expr, sizes, node) -> dict:

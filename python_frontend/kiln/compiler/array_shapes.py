@@ -542,7 +542,6 @@ class ArrayShapes:
         empty = self.any_empty(operand.shape if axis is None else [operand.shape[axis]], node)
         self.check(self.negate(empty, node), "ValueError",
                    f"attempt to get {name} of an empty sequence", [], node)
-        location = self.loc(node)
         dtype = operand.dtype
 
         def better(x, best):
@@ -578,8 +577,6 @@ class ArrayShapes:
             sizes = self.index_sizes_of(expr.shape, node)
             views = self.leaf_views(expr, sizes, node)
             position = scan(sizes, lambda c, _: self.element_at(expr, c, views, node), None)
-            for raw in temporaries:
-                self.builder.dealloc(raw, location)
             return position
         shape = [s for k, s in enumerate(operand.shape) if k != axis]
 
@@ -660,8 +657,6 @@ class ArrayShapes:
         views = self.leaf_views(expr, sizes, node)
         elements = [self.element_at(expr, [self.index_constant(k, node)], views, node)
                     for k in range(count)]
-        for raw in temporaries:
-            self.builder.dealloc(raw, self.loc(node))
         return elements
 
     def numbers_array(self, values, dtype, node):
@@ -1226,6 +1221,4 @@ class ArrayShapes:
                 self.builder.store(value_at(k).ir, base.ir, [position], location)
 
             self.for_each(positions, put, node)
-        for raw in temporaries:
-            self.builder.dealloc(raw, location)
 

@@ -154,10 +154,6 @@ class ExitMode:
     types: list = field(default_factory=list)
     next_counter: object = None
     return_value: object = None
-    # Allocation identities an array-returning branch may return, as seen
-    # from outside it ("alloc:inner" for arrays allocated inside), per
-    # position in the returned values (a tuple may hold several arrays).
-    returned: dict = field(default_factory=dict)
 
     def for_branch(self) -> "ExitMode":
         if self.kind == "function":
@@ -291,24 +287,15 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             return self.make_complex(*parts, node)
         return Value(abi_value, type_)
 
-    def region(self, build, bind=None, mode=None, allocation_scope=False,
-               argument_types=(), iteration=False):
+    def region(self, build, bind=None, mode=None, argument_types=()):
         """Runs `build` into a new one-block region (its arguments of
         `argument_types`, handed to `bind` first) and symbol scope; returns
-        (region, symbols). Arrays may be allocated only in an
-        `allocation_scope` (the function body, and the branches of an `if`
-        that end the function), so each allocation runs at most once per
-        call and every exit knows which ones to free."""
+        (region, symbols). Arrays allocated in it may flow out through the
+        region's results: kilnc frees each where it dies (ownership-based
+        buffer deallocation), so the generator writes no free."""
         saved_symbols = self.symbols
         saved_undefined = set(self.maybe_undefined)
         saved_mode = self.mode
-        saved_scopes = self.allocation_scopes
-        self.allocation_scopes = saved_scopes + [[]] if allocation_scope else None
-        # A loop body starts the arrays of one iteration (freed by each of
-        # its exits, finish_loop); nested regions see those made so far.
-        saved_iteration = self.iteration_arrays
-        self.iteration_arrays = [] if iteration else (
-            list(saved_iteration) if saved_iteration is not None else None)
         self.symbols = dict(saved_symbols)
         if mode is not None:
             self.mode = mode
@@ -324,8 +311,6 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             self.region_undefined = self.maybe_undefined
             self.maybe_undefined = saved_undefined
             self.mode = saved_mode
-            self.allocation_scopes = saved_scopes
-            self.iteration_arrays = saved_iteration
 
     def scf_if(self, condition: Value, types, then_region, else_region, node) -> list:
         """An scf.if; its results as Values of `types` (Kiln types)."""
@@ -482,8 +467,6 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         self.symbols: dict[str, Value] = {}
         self.maybe_undefined: set[str] = set()
         self.mode = ExitMode("function")
-        self.allocation_scopes = [[]]
-        self.iteration_arrays = None
         self.allocation_count = 0
         self.in_place_output = None     # the target's shape while `x op= y` is built
 
@@ -597,40 +580,13 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
 
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
-        self.record_returned(value)
         if self.mode.kind == "loop":
             self.finish_loop("return", stmt, value)
         else:
             self.finish_return(value, stmt)
 
-    def free_scope_allocations(self, returned: Value | None, node):
-        """Frees this scope's arrays, except the one being returned."""
-        if not self.allocation_scopes:
-            return
-        returned_arrays = [e for e in (flatten(returned) if returned is not None else [])
-                           if isinstance(e.type, kt.ArrayType)]
-        keep = frozenset().union(*(e.origins for e in returned_arrays))
-        location = self.loc(node)
-        for identity, array in self.allocation_scopes[-1]:
-            if identity not in keep:
-                self.builder.dealloc(array, location)
-            elif len(keep) > len(returned_arrays):
-                # Which arrays are returned is known only at run time.
-                mine = self.builder.aligned_pointer(array, location)
-                other = None
-                for element in returned_arrays:
-                    theirs = self.builder.aligned_pointer(element.ir, location)
-                    differs = self.builder.cmpi("ne", mine, theirs, location)
-                    other = differs if other is None else self.builder.binary(
-                        "andi", other, differs, location)
-                free = self.builder.region()
-                with self.builder.at_end(free.block):
-                    self.builder.dealloc(array, location)
-                self.builder.scf_if(other, [], free, None, location)
-
     def finish_return(self, value: Value | None, node):
         """Leaves the function (function mode) with `value`."""
-        self.free_scope_allocations(value, node)
         values = flatten(value)
         if self.mode.in_branch:
             self.yield_values(values, node)
@@ -651,8 +607,6 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
                 raise self.missed(node, f"variable `{name}` is not defined on every path "
                                         "through the loop body")
             values.append(self.symbols[name])
-        for _, array in reversed(self.iteration_arrays or []):
-            self.builder.dealloc(array, self.loc(node))
         if frame.has_flags:
             values.append(self.constant(kind in ("break", "return"), kt.boolean, node))
             values.append(self.constant(kind == "return", kt.boolean, node))
@@ -675,41 +629,26 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         """Leaves the current region with the results of an exiting `if`."""
         if self.mode.kind == "loop":
             self.yield_values(results, node)
-        elif len(results) == 1 and isinstance(results[0].type, kt.ArrayType):
-            self.record_returned(results[0])
+        elif len(results) == 1:
             self.finish_return(results[0], node)
         elif len(results) > 1:
             self.finish_return(tuple_value(results), node)
         else:
-            self.finish_return(results[0] if results else None, node)
+            self.finish_return(None, node)
 
     def emit_exiting_if(self, stmt: ast.If, rest):
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         branch_mode = self.mode.for_branch()
-        scope = branch_mode.kind == "function"
         then_region, _ = self.region(lambda: self.generate_body(stmt.body + rest, terminal=True),
-                                     mode=branch_mode, allocation_scope=scope)
+                                     mode=branch_mode)
         else_region, _ = self.region(lambda: self.generate_body(stmt.orelse + rest,
                                                                 terminal=True),
-                                     mode=branch_mode, allocation_scope=scope)
+                                     mode=branch_mode)
         self.emit_if_with_exit_results(condition, then_region, else_region, stmt, branch_mode)
-
-    def record_returned(self, value):
-        visible = {identity for scope in (self.allocation_scopes or [])[:-1]
-                   for identity, _ in scope}
-        for position, element in enumerate(flatten(value)):
-            if isinstance(element.type, kt.ArrayType):
-                self.mode.returned.setdefault(position, set()).update(
-                    o if o in visible else "alloc:inner" for o in element.origins)
 
     def emit_if_with_exit_results(self, condition, then_region, else_region, node,
                                   branch_mode=None):
         results = self.scf_if(condition, self.exit_types(), then_region, else_region, node)
-        if branch_mode is not None and branch_mode.kind == "function":
-            # Each array result of the if may be any array a branch returned
-            # there.
-            for position, origins in branch_mode.returned.items():
-                results[position].origins = frozenset(origins)
         self.finish_with(results, node)
 
     def emit_conditional_return(self, returned: Value, value: Value | None, rest, node):
@@ -722,7 +661,6 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             else:
                 self.finish_return(value, node)
 
-        scope = branch_mode.kind == "function"
         endless = isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and \
             bool(node.test.value) and not loop_exits(node)
 
@@ -732,8 +670,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             else:
                 self.generate_body(rest, terminal=True)
 
-        then_region, _ = self.region(returning, mode=branch_mode, allocation_scope=scope)
-        else_region, _ = self.region(after_loop, mode=branch_mode, allocation_scope=scope)
+        then_region, _ = self.region(returning, mode=branch_mode)
+        else_region, _ = self.region(after_loop, mode=branch_mode)
         self.emit_if_with_exit_results(returned, then_region, else_region, node)
 
     def statement(self, stmt):
@@ -1020,8 +958,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             self.bind_loop_target(stmt, Value(arguments[0], kt.i64, nonneg=nonneg), normalized)
 
         body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
-                              mode=mode, argument_types=[kt.i64] + [v.type for v in initial],
-                              iteration=True)
+                              mode=mode, argument_types=[kt.i64] + [v.type for v in initial])
         self.mark_loop_locals(stmt, carried)
         attributes = None
         if carried:
@@ -1106,7 +1043,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
                                      zip(arguments[-count:], return_value)]
 
         body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True),
-                              bind_body, mode=mode, argument_types=types, iteration=True)
+                              bind_body, mode=mode, argument_types=types)
         self.mark_loop_locals(stmt, carried)
         results = [Value(r, t) for r, t in zip(
             self.builder.scf_while([v.ir for v in initial], condition, body, self.loc(stmt)),
@@ -1562,17 +1499,11 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         if zeroed:      # np.zeros: large blocks from calloc (kiln_alloc.c)
             self.external_functions.add("kiln_alloc_zeroed_next")
             self.builder.call("kiln_alloc_zeroed_next", [], [], location)
-        raw = self.builder.alloc(plain, dims, 64, {"kiln.owned": ir.UNIT}, location)
+        raw = self.builder.alloc(plain, dims, 64, {}, location)
         address = self.builder.aligned_pointer(raw, location)
         null = self.index_constant(0, node)
         allocated = Value(self.builder.cmpi("ne", address, null, location), kt.boolean)
         self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
-        if self.allocation_scopes is not None:
-            self.allocation_scopes[-1].append((identity, raw))
-        elif self.iteration_arrays is not None:
-            self.iteration_arrays.append((identity, raw))       # a loop iteration's
-        else:
-            raise self.missed(node, "an array allocated where nothing frees it")
         return Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
                      array_type, origins=frozenset([identity]))
 
@@ -1640,24 +1571,20 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             self.may_raise = True
             operands.append(self.error_slot)
         result = signature.return_type
-        owned = isinstance(result, kt.ArrayType)
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         location = self.loc(node)
-        # kiln.owned: the returned array is this function's to free (or return).
         results = self.builder.call(symbol_name(self.context, name), operands,
-                                    [abi_type(t) for t in elements], location,
-                                    {"kiln.owned": ir.UNIT} if owned else None)
+                                    [abi_type(t) for t in elements], location)
         if signature.raises:
             self.builder.kiln_propagate_error(location)
         converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
         if not converted:
             return Value(None, None)
-        if owned:
-            self.allocation_count += 1
-            identity = f"alloc:{self.allocation_count}"
-            self.allocation_scopes[-1].append((identity, converted[0].ir))
-            converted[0].origins = frozenset([identity])
+        for element in converted:
+            if isinstance(element.type, kt.ArrayType):     # a new array, the caller's
+                self.allocation_count += 1
+                element.origins = frozenset([f"alloc:{self.allocation_count}"])
         return converted[0] if len(converted) == 1 else tuple_value(converted)
 
     def builtin_len(self, args, node):

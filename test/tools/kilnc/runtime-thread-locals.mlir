@@ -29,7 +29,6 @@ module {
     %z = func.call @kiln_alloc_zeroed(%pi) : (i64) -> i64
     %v = memref.load %x[%c0] : memref<?xf64, strided<[?], offset: ?>>
     %s = arith.mulf %v, %a : f64
-    memref.dealloc %t : memref<?xf64>
     return %s : f64
   }
 }

@@ -122,6 +122,70 @@ def KilnBufferize : Pass<"kiln-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def KilnBufferDeallocation : Pass<"kiln-buffer-deallocation", "::mlir::ModuleOp"> {
+  let summary = "Ownership-based buffer deallocation across Kiln's function ABI";
+  let description = [{
+    The frontend allocates arrays anywhere (in branches, in loops, as
+    loop-carried values, returned from helpers) and frees none. This pass is
+    upstream's `ownership-based-buffer-deallocation`, which places every
+    free (with run-time ownership flags where control flow decides which
+    buffer a value holds), with one difference at function boundaries.
+    Upstream makes a public function return only buffers its caller owns,
+    copying an argument (or a view of one) that it returns; its option for
+    private functions instead adds an `i1` result per returned array, which
+    would change the C ABI. Kiln keeps the signatures and the sharing: a
+    function may return its argument or a view of one (as Python returns
+    the same object), and the caller owns a returned array unless its buffer
+    is the buffer of an array the caller passed in. Upstream's pass runs with
+    every function private and `private-function-dynamic-ownership`; then
+    the flags leave the signatures, and each call site computes them from
+    the buffers' addresses. The wrapper and C callers follow the same rule.
+
+    Before:
+
+    ```mlir
+    func.func @pick(%a: memref<?xf64>, %c: i1, %n: index) -> memref<?xf64> {
+      %r = scf.if %c -> memref<?xf64> {
+        scf.yield %a : memref<?xf64>
+      } else {
+        %new = memref.alloc(%n) : memref<?xf64>
+        scf.yield %new : memref<?xf64>
+      }
+      return %r : memref<?xf64>
+    }
+    func.func @caller(%n: index, %c: i1) -> f64 {
+      %a = memref.alloc(%n) : memref<?xf64>
+      %r = func.call @pick(%a, %c, %n) : (memref<?xf64>, i1, index) -> memref<?xf64>
+      %v = memref.load %r[%c0] : memref<?xf64>
+      return %v : f64
+    }
+    ```
+
+    After (simplified):
+
+    ```mlir
+    func.func @pick(%a: memref<?xf64>, %c: i1, %n: index) -> memref<?xf64> {
+      %r = scf.if %c -> memref<?xf64> { ... }    // no copy of %a
+      return %r : memref<?xf64>
+    }
+    func.func @caller(%n: index, %c: i1) -> f64 {
+      %a = memref.alloc(%n) : memref<?xf64>
+      %r = func.call @pick(%a, %c, %n) : (memref<?xf64>, i1, index) -> memref<?xf64>
+      %pa = memref.extract_aligned_pointer_as_index %a : memref<?xf64> -> index
+      %pr = memref.extract_aligned_pointer_as_index %r : memref<?xf64> -> index
+      %owned = arith.cmpi ne, %pr, %pa : index
+      %v = memref.load %r[%c0] : memref<?xf64>
+      bufferization.dealloc (%a, %r_base : ...) if (%true, %owned)
+      return %v : f64
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp"> {
   let summary = "Drop source locations and Kiln's frontend attributes once "
                 "nothing reads them";
@@ -131,7 +195,7 @@ def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp">
     attributes only tell the lowering what the frontend meant. This pass
     replaces every location (of ops and of block arguments) with
     `loc(unknown)` and removes `kiln.*` attributes from ops, function
-    arguments and results, except `kiln.error_slot` and `kiln.owned`, which
+    arguments and results, except `kiln.error_slot`, which
     `kiln-lower-checks` reads. Attributes of other dialects stay:
     `llvm.emit_c_interface`, for one, makes `convert-func-to-llvm` emit the
     C interface.
@@ -170,8 +234,7 @@ def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp">
            "and fused metadata are dropped">,
     ListOption<"keepAttributes", "keep-attributes", "std::string",
                "Further `kiln.*` attributes to keep, by full name (e.g. "
-               "kiln.export); kiln.error_slot and kiln.owned are always "
-               "kept">,
+               "kiln.export); kiln.error_slot is always kept">,
   ];
 }
 

@@ -21,10 +21,8 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    // What kiln-lower-checks reads: the error record argument, and the
-    // arrays to free on the error path.
+    // What kiln-lower-checks reads: the error record argument.
     kept.insert("kiln.error_slot");
-    kept.insert("kiln.owned");
     for (const std::string &name : keepAttributes)
       kept.insert(name);
     unknown = UnknownLoc::get(&getContext());

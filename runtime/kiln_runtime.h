@@ -509,10 +509,15 @@ KILN_GENERAL int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs,
 }
 
 /* ---- arrays returned by compiled code: a buffer owner that frees the
-   kernel's allocation when numpy's array (and every view of it) is gone */
+   kernel's allocation when numpy's array (and every view of it) is gone.
+   An array the function returned that is (a view of) one of its array
+   arguments owns nothing: it keeps the argument alive instead (`base`),
+   and is read-only when the argument is. */
 typedef struct {
   PyObject_HEAD
   void *allocated;
+  PyObject *base;
+  int readonly;
   char *data;
   int ndim;
   Py_ssize_t itemsize;
@@ -523,6 +528,7 @@ typedef struct {
 
 static void kiln_owner_dealloc(PyObject *self) {
   free(((kiln_owner *)self)->allocated);
+  Py_XDECREF(((kiln_owner *)self)->base);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -538,7 +544,11 @@ static int kiln_owner_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   view->buf = owner->data;
   view->obj = Py_NewRef(self);
   view->len = count * owner->itemsize;
-  view->readonly = 0;
+  if (owner->readonly && (flags & PyBUF_WRITABLE)) {
+    PyErr_SetString(PyExc_BufferError, "the array is read-only");
+    return -1;
+  }
+  view->readonly = owner->readonly;
   view->itemsize = owner->itemsize;
   view->format = (flags & PyBUF_FORMAT) ? (char *)owner->format : NULL;
   view->ndim = owner->ndim;
@@ -563,15 +573,17 @@ static PyTypeObject kiln_owner_type = {
 
 static PyObject *kiln_numpy_asarray;
 
-KILN_HELPER PyObject *kiln_owned_array(void *allocated, void *data, int ndim, const int64_t *shape,
-                                  const int64_t *strides, Py_ssize_t itemsize,
-                                  const char *format) {
+static PyObject *kiln_array_of(void *allocated, PyObject *base, int readonly, void *data,
+                               int ndim, const int64_t *shape, const int64_t *strides,
+                               Py_ssize_t itemsize, const char *format) {
   kiln_owner *owner = PyObject_New(kiln_owner, &kiln_owner_type);
   if (!owner) {
     free(allocated);
     return NULL;
   }
   owner->allocated = allocated;
+  owner->base = Py_XNewRef(base);
+  owner->readonly = readonly;
   owner->data = (char *)data;
   owner->ndim = ndim;
   owner->itemsize = itemsize;
@@ -594,6 +606,29 @@ KILN_HELPER PyObject *kiln_owned_array(void *allocated, void *data, int ndim, co
   PyObject *array = PyObject_CallOneArg(kiln_numpy_asarray, (PyObject *)owner);
   Py_DECREF(owner);
   return array;
+}
+
+/* An array the compiled function allocated: numpy owns it now. */
+KILN_HELPER PyObject *kiln_owned_array(void *allocated, void *data, int ndim, const int64_t *shape,
+                                  const int64_t *strides, Py_ssize_t itemsize,
+                                  const char *format) {
+  return kiln_array_of(allocated, NULL, 0, data, ndim, shape, strides, itemsize, format);
+}
+
+/* A returned array whose buffer is the buffer of `argument` (the function
+   returned its argument or a view of it): a view sharing its memory. */
+KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndim,
+                                    const int64_t *shape, const int64_t *strides,
+                                    Py_ssize_t itemsize, const char *format) {
+  Py_buffer probe;
+  int readonly = 0;
+  if (PyObject_GetBuffer(argument, &probe, PyBUF_WRITABLE | PyBUF_STRIDES) < 0) {
+    PyErr_Clear();
+    readonly = 1;
+  } else {
+    PyBuffer_Release(&probe);
+  }
+  return kiln_array_of(NULL, argument, readonly, data, ndim, shape, strides, itemsize, format);
 }
 
 /* ---- exceptions raised by compiled code */

@@ -133,11 +133,11 @@ void buildDeallocationPipeline(OpPassManager &pm) {
   // The frontend allocates arrays anywhere (in branches, in loops, as
   // loop-carried values, returned from helpers) and frees none: MLIR's
   // ownership-based buffer deallocation places every free, with run-time
-  // ownership flags where control flow decides which buffer a value holds.
-  // A public function returns buffers its caller owns (a clone where
-  // ownership is not known statically). Error exits come later
-  // (kiln-lower-checks) and free through runtime/kiln_alloc.c's journal.
-  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  // ownership flags where control flow decides which buffer a value holds
+  // (kiln-buffer-deallocation: with Kiln's rule at function boundaries).
+  // Error exits come later (kiln-lower-checks) and free through
+  // runtime/kiln_alloc.c's journal.
+  pm.addPass(createKilnBufferDeallocation());
   pm.addPass(createKilnCanonicalizer());
   pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());

@@ -40,10 +40,10 @@ func.func @scale(%x: f64 loc("kernel.py":2:11), %err: !llvm.ptr {kiln.error_slot
 
 // -----
 
-// Region arguments, nested ops and attributes of other dialects; arrays
-// the function owns stay marked for kiln-lower-checks.
+// Region arguments, nested ops and attributes of other dialects; the
+// frontend's other marks go (kiln.owned, an old one, included).
 // CHECK-LABEL: func.func @sum(
-// CHECK: memref.alloc() {alignment = 64 : i64, kiln.owned} : memref<4xf64> loc(unknown)
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<4xf64> loc(unknown)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f64) {
 // CHECK: memref.load {{.*}} loc(unknown)
 // CHECK: } {other.marker} loc(unknown)

@@ -368,8 +368,6 @@ def test_unsupported_shape_code_falls_back_with_reasons(tmp_path):
     expected = {
         "masked_increment": (6, 5, "cannot cast the result of `+=` from float64 to int64 "
                                    "(numpy's same_kind rule for in-place operators)"),
-        "reshape_in_a_loop": (12, 14, "`.reshape()` inside a loop or a branch is not "
-                                      "supported yet"),
         "mixed_ranks": (17, 12, "np.concatenate: all the input arrays must have the same "
                                 "number of dimensions (they have [1, 2])"),
         "axis_out_of_bounds": (21, 30, "np.argmax: axis 2 is out of bounds for an array of "

@@ -39,22 +39,6 @@ def branches(flag: bool, x: kiln.f64[:]) -> float:
 
 
 @kiln.export
-def allocates_in_loop(n: int) -> float:
-    s = 0.0
-    for i in range(n):
-        t = np.zeros(3)
-        # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: error: np.zeros() inside a loop or a branch is not supported yet
-        s += t[0]
-    return s
-
-
-@kiln.export
-def returns_parameter(x: kiln.f64[:]) -> kiln.f64[:]:
-    return x[1:]
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: error: only arrays the function allocates (np.empty, np.zeros, ...) can be returned
-
-
-@kiln.export
 def raises_unknown(x: float) -> float:
     raise KeyError("nope")
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:5: error: raising KeyError('nope') is not supported

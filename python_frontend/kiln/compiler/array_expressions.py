@@ -383,7 +383,9 @@ class ArrayExpressions:
                 self.reduce_into(expr, destination, node)
         else:
             destination = self.in_operand_order(destination, expr, node)
-            self.compute_into(expr, destination, node)
+            # Just allocated: it overlaps nothing (though an operand may
+            # come from the same allocation site, in an earlier iteration).
+            self.compute_into(expr, destination, node, fresh=True)
         return destination
 
     def in_operand_order(self, destination, expr, node):
@@ -448,18 +450,18 @@ class ArrayExpressions:
                        f"into shape {shape_text(len(target))}")
             self.check(fits, "ValueError", message, [*source, *target], node)
 
-    def compute_into(self, expr, destination, node):
+    def compute_into(self, expr, destination, node, fresh=False):
         """Emits `expr` into the view `destination` (whose shape it has, or
         broadcasts to), through a temporary when a view it reads may
         overlap the destination."""
         temporaries = []
         expr = self.prepare_operands(expr, node, temporaries)
-        self.compute_prepared_into(expr, destination, node)
+        self.compute_prepared_into(expr, destination, node, fresh)
 
-    def compute_prepared_into(self, expr, destination, node):
+    def compute_prepared_into(self, expr, destination, node, fresh=False):
         location = self.loc(node)
         overlap = None
-        for view in self.views_of(expr):
+        for view in [] if fresh else self.views_of(expr):
             if view.ir is destination.ir or not may_share_memory(view.origins,
                                                                  destination.origins):
                 continue

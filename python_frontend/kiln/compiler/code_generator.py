@@ -76,6 +76,8 @@ class FunctionSignature:
     written_arrays: set
     line: int
     source_line: str = ""
+    # Per position of the returned values: the array parameters it may view.
+    returned_parameters: dict = field(default_factory=dict)
     exported: bool = True
     # Array functions do enough work that releasing the GIL pays; scalar
     # ones would spend more on the release than on the call.
@@ -195,6 +197,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         return FunctionSignature(
             name=self.func.name, params=list(typed.params), return_type=typed.return_type,
             raises=typed.raises, written_arrays=set(typed.written_arrays),
+            returned_parameters=dict(typed.returned_parameters),
             line=self.func.lineno, exported=self.exported,
             release_gil=self.options.get("nogil", any(
                 isinstance(p.type, kt.ArrayType) for p in typed.params)),
@@ -545,8 +548,15 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             self.finish_return(None, node)
             return
         elements = result.elements if isinstance(result, kt.TupleType) else [result]
-        values = [self.constant(0, e, node) for e in elements]
+        values = [self.empty_placeholder(e, node) for e in elements]
         self.finish_return(values[0] if len(values) == 1 else tuple_value(values), node)
+
+    def empty_placeholder(self, type_, node) -> Value:
+        """A value of `type_` that is never used: zero, or an empty array
+        (an array must be a buffer the caller can own and free)."""
+        if isinstance(type_, kt.ArrayType):
+            return self.allocate_array(type_, [self.constant(0, kt.i64, node)] * type_.ndim, node)
+        return self.constant(0, type_, node)
 
     def has_exit(self, stmts) -> bool:
         """True when the statements can leave the current region early."""
@@ -936,7 +946,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             result = self.return_type()
             if result is not None:
                 elements = result.elements if isinstance(result, kt.TupleType) else [result]
-                return_values = [self.constant(0, t, stmt) for t in elements]
+                # Until a return sets them: zeros, and for an array an empty
+                # one (freed when the loop ends without returning it).
+                return_values = [self.empty_placeholder(t, stmt) for t in elements]
         mode = ExitMode("loop", carried=carried, has_flags=has_flags,
                         types=([kt.i64] if with_counter else []) + types + (
                             [kt.boolean, kt.boolean] if has_flags else []) + (
@@ -1562,8 +1574,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
             slot = next(i for i, p in enumerate(params) if p.name == keyword.arg)
             bound[slot] = keyword.value
         operands = []
+        arguments = {}
         for param, arg_node in zip(params, bound):
             value = self.expression(arg_node)
+            arguments[param.name] = value
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
             operands.append(self.to_abi(value, arg_node))
@@ -1581,10 +1595,15 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
         if not converted:
             return Value(None, None)
-        for element in converted:
-            if isinstance(element.type, kt.ArrayType):     # a new array, the caller's
+        for position, element in enumerate(converted):
+            if isinstance(element.type, kt.ArrayType):
+                # A new array, the caller's, or a view of an argument
+                # (kiln-buffer-deallocation tells which at run time).
                 self.allocation_count += 1
-                element.origins = frozenset([f"alloc:{self.allocation_count}"])
+                origins = {f"alloc:{self.allocation_count}"}
+                for parameter in signature.returned_parameters.get(position, ()):
+                    origins |= arguments[parameter].origins
+                element.origins = frozenset(origins)
         return converted[0] if len(converted) == 1 else tuple_value(converted)
 
     def builtin_len(self, args, node):

@@ -23,7 +23,7 @@ from .typing_rules import bound_arguments, constant_int, display, is_unknown, no
 
 class ShapeFunctionTyping:
     """Needs FunctionTyping's expression, fail, report, absorb, guarded,
-    convert, new_array, dtype_of and can_allocate."""
+    convert, new_array and dtype_of."""
 
     # --------------------------------------------------------- arguments
     def bind_shape_arguments(self, name, node, leading):
@@ -91,10 +91,6 @@ class ShapeFunctionTyping:
     def view_needing_storage(self, base, node, label):
         """A view that may have to be a copy (reshape): a new array of the
         function when it is one."""
-        if not self.can_allocate:
-            self.fail(node, f"{label} inside a loop or a branch is not supported yet (when "
-                            "the array is not contiguous numpy copies it): reshape once, at "
-                            "the top of the function")
         self.raises = True
         self.allocation_count += 1
         return base.origins | frozenset([f"alloc:{self.allocation_count}"])

@@ -89,6 +89,9 @@ class TypedFunction:
     return_type: object = None
     raises: bool = False
     written_arrays: frozenset = frozenset()
+    # The parameters an array the function returns may view, per position in
+    # the returned values: a caller's result may be its own argument then.
+    returned_parameters: dict = field(default_factory=dict)  # position -> frozenset
     variables: dict = field(default_factory=dict)     # name -> VariableType
     values: dict = field(default_factory=dict)        # ast node -> TypedValue
     loop_carried: dict = field(default_factory=dict)  # ast.For/While -> [names]
@@ -344,7 +347,10 @@ class FunctionTyping(ShapeFunctionTyping):
         return TypedFunction(
             name=self.func.name, node=self.func, exported=self.exported, options=self.options,
             params=params, return_type=self.return_type(), raises=self.raises,
-            written_arrays=frozenset(self.written), variables=dict(self.var_types),
+            written_arrays=frozenset(self.written),
+            returned_parameters={position: frozenset(names) for position, names
+                                 in self.returned_parameters.items()},
+            variables=dict(self.var_types),
             values=self.values, loop_carried=self.carried_by_loop,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
             callees=dict(self.callees), inlined=dict(self.inlined),
@@ -385,10 +391,9 @@ class FunctionTyping(ShapeFunctionTyping):
         self.carried_by_loop: dict = {}
         self.bool_op_tails: dict = {}
         self.frame = ExitFrame("function")
-        self.can_allocate = True
-        self.in_loop_body = False
-        self.iteration_allocations: set = set()    # "alloc:N" freed when an iteration ends
         self.allocation_count = 0
+        self.params = params
+        self.returned_parameters: dict = {}
         raised_before, self.raises = self.raises, False
         for param in params:
             self.symbols[param.name] = TypedValue(param.type, origins=frozenset([param.name]))
@@ -435,18 +440,12 @@ class FunctionTyping(ShapeFunctionTyping):
             return True
         return False
 
-    def region(self, build, bind=None, frame=None, allocation_scope=False, iteration=False):
+    def region(self, build, bind=None, frame=None):
         """Types `build` in a nested scope (a branch, a loop body, the lazy
-        operand of `and`); returns its symbols. Arrays may be allocated only
-        where they run at most once per call: the function body and the
-        branches of an `if` that ends the function; and an array expression
-        may be stored in a variable of one loop iteration at the top level
-        of a loop body (`iteration`), freed when the iteration ends."""
+        operand of `and`); returns its symbols. Arrays may be allocated
+        anywhere: kilnc frees each where it dies."""
         saved_symbols, saved_undefined = self.symbols, set(self.maybe_undefined)
-        saved_frame, saved_allocate = self.frame, self.can_allocate
-        saved_iteration = self.in_loop_body
-        self.can_allocate = allocation_scope
-        self.in_loop_body = iteration
+        saved_frame = self.frame
         self.symbols = dict(saved_symbols)
         if frame is not None:
             self.frame = frame
@@ -461,8 +460,7 @@ class FunctionTyping(ShapeFunctionTyping):
             self.symbols = saved_symbols
             self.region_undefined = self.maybe_undefined
             self.maybe_undefined = saved_undefined
-            self.frame, self.can_allocate = saved_frame, saved_allocate
-            self.in_loop_body = saved_iteration
+            self.frame = saved_frame
         return symbols
 
     def has_exit(self, stmts) -> bool:
@@ -482,7 +480,14 @@ class FunctionTyping(ShapeFunctionTyping):
 
     # ------------------------------------------------------------ exits
     def exit_return(self, stmt: ast.Return) -> None:
-        self.return_value(stmt)
+        value = self.return_value(stmt)
+        if value is not None:
+            parameters = {p.name for p in self.params if isinstance(p.type, kt.ArrayType)}
+            elements = value.elements if isinstance(value.type, kt.TupleType) else [value]
+            for position, element in enumerate(elements):
+                if isinstance(element, TypedValue) and isinstance(element.type, kt.ArrayType):
+                    self.returned_parameters.setdefault(position, set()).update(
+                        element.origins & parameters)
         if self.frame.kind == "loop":
             self.finish_loop("return", stmt)
 
@@ -534,17 +539,11 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def returned_array(self, value: TypedValue, node) -> TypedValue:
         """A returned value, or an element of a returned tuple: an array
-        must be one the function allocates (the caller owns it)."""
+        expression becomes a new array; an array may also be a parameter or
+        a view of one (the caller gets a view of its argument)."""
         self.absorb(value)
-        if value.fresh and self.frame.kind != "loop":
+        if value.fresh:
             value = self.new_array(value, node)
-        if isinstance(value.type, kt.ArrayType):
-            if self.frame.kind == "loop":
-                self.fail(node, "returning an array from inside a loop is not supported yet")
-            if not value.origins or any(not o.startswith("alloc:") for o in value.origins):
-                self.fail(node, "only arrays the function allocates (np.empty, np.zeros, ...) "
-                                "can be returned; return a new array, not a parameter or a "
-                                "view of one")
         return value
 
     def exit_unreachable(self, node) -> None:
@@ -555,9 +554,6 @@ class FunctionTyping(ShapeFunctionTyping):
         result = self.return_type()
         if result is None or is_unknown(result):
             return
-        elements = result.elements if isinstance(result, kt.TupleType) else [result]
-        if any(isinstance(e, kt.ArrayType) for e in elements):
-            self.fail(node, "a function returning an array cannot end in `raise` yet")
 
     def fall_off_end(self, node) -> None:
         if self.frame.kind == "loop":
@@ -586,19 +582,12 @@ class FunctionTyping(ShapeFunctionTyping):
         """An `if` that can exit: the statements after it run in both branches."""
         self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
         frame = self.frame.for_branch()
-        scope = frame.kind == "function"
-        # Each branch ends the iteration (or the function): it runs once per
-        # iteration and frees what the iteration allocated.
-        iteration = self.in_loop_body and frame.kind == "loop"
-        self.region(lambda: self.body(stmt.body + rest, terminal=True), frame=frame,
-                    allocation_scope=scope, iteration=iteration)
-        self.region(lambda: self.body(stmt.orelse + rest, terminal=True), frame=frame,
-                    allocation_scope=scope, iteration=iteration)
+        self.region(lambda: self.body(stmt.body + rest, terminal=True), frame=frame)
+        self.region(lambda: self.body(stmt.orelse + rest, terminal=True), frame=frame)
 
     def after_returning_loop(self, loop, rest) -> None:
         """After a loop that may return: return its value, or go on."""
         frame = self.frame.for_branch()
-        scope = frame.kind == "function"
         endless = isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and \
             bool(loop.test.value) and not loop_exits(loop)
 
@@ -612,9 +601,8 @@ class FunctionTyping(ShapeFunctionTyping):
             else:
                 self.body(rest, terminal=True)
 
-        iteration = self.in_loop_body and frame.kind == "loop"
-        self.region(returning, frame=frame, allocation_scope=scope, iteration=iteration)
-        self.region(after, frame=frame, allocation_scope=scope, iteration=iteration)
+        self.region(returning, frame=frame)
+        self.region(after, frame=frame)
 
     # ------------------------------------------------- simple statements
     def stmt_Import(self, stmt):
@@ -820,11 +808,6 @@ class FunctionTyping(ShapeFunctionTyping):
             return
         if value.fresh:
             value = self.new_array(value, node, name=target.id)
-        if self.frame.kind == "loop" and target.id in self.frame.carried and \
-                value.origins & self.iteration_allocations:
-            self.fail(node, f"`{target.id}` lives on after this loop iteration, but this array "
-                            "is freed when the iteration ends; write into an existing array "
-                            f"instead (`{target.id}[:] = ...`)")
         if not isinstance(target, ast.Name):
             self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
         name = target.id
@@ -1022,11 +1005,6 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def loop_frame(self, stmt, carried) -> ExitFrame:
         has_flags = bool(loop_exits(stmt)) or contains_return(stmt.body)
-        result = self.return_type()
-        if contains_return(stmt.body) and (isinstance(result, kt.ArrayType) or isinstance(
-                result, kt.TupleType) and any(isinstance(e, kt.ArrayType)
-                                              for e in result.elements)):
-            self.report(stmt, "returning an array from inside a loop is not supported yet")
         return ExitFrame("loop", carried=carried, has_flags=has_flags)
 
     def bind_carried(self, carried, initial) -> None:
@@ -1052,8 +1030,7 @@ class FunctionTyping(ShapeFunctionTyping):
             self.bind_carried(carried, initial)
             self.bind_loop_target(stmt)
 
-        self.region(lambda: self.body(stmt.body, terminal=True), bind, frame=frame,
-                    iteration=True)
+        self.region(lambda: self.body(stmt.body, terminal=True), bind, frame=frame)
         self.mark_loop_locals(stmt, carried)
         self.bind_merged(carried, initial)
 
@@ -1083,8 +1060,7 @@ class FunctionTyping(ShapeFunctionTyping):
                 self.bind_loop_target(stmt)
 
         self.region(condition, lambda: self.bind_carried(carried, initial))
-        self.region(lambda: self.body(stmt.body, terminal=True), bind_body, frame=frame,
-                    iteration=True)
+        self.region(lambda: self.body(stmt.body, terminal=True), bind_body, frame=frame)
         self.mark_loop_locals(stmt, carried)
         for name, value in zip(carried, initial):
             self.symbols[name] = TypedValue(value.type,
@@ -1213,10 +1189,6 @@ class FunctionTyping(ShapeFunctionTyping):
         if not value.fresh or not rules.calls_module_function(later_nodes,
                                                                self.module.functions):
             return value
-        if not self.can_allocate:
-            self.fail(node, "a call to a function of the module after an array operation in "
-                            "one expression is supported only at the top level of the "
-                            "function body; call it first and keep its result in a variable")
         return self.new_array(value, node)
 
     def binary(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:
@@ -1575,22 +1547,30 @@ class FunctionTyping(ShapeFunctionTyping):
         if callee.raises:
             self.raises = True
         result = callee.return_type
+        arguments = {param.name: self.values.get(arg_node) for param, arg_node in
+                     zip(params, bound) if arg_node is not None}
         if isinstance(result, kt.ArrayType):
-            if not self.can_allocate:
-                self.fail(node, f"calling `{name}`, which returns a new array, inside a loop or "
-                                "a branch is not supported yet: call it at the top of the "
-                                "function")
-            self.allocation_count += 1
-            return TypedValue(result, origins=frozenset([f"alloc:{self.allocation_count}"]))
+            return TypedValue(result, origins=self.call_result_origins(callee, 0, arguments))
         if isinstance(result, kt.TupleType):
-            return self.tuple_value([TypedValue(t) for t in result.elements])
+            return self.tuple_value([
+                TypedValue(t, origins=self.call_result_origins(callee, position, arguments))
+                if isinstance(t, kt.ArrayType) else TypedValue(t)
+                for position, t in enumerate(result.elements)])
         return TypedValue(result)
+
+    def call_result_origins(self, callee, position, arguments) -> frozenset:
+        """A new array of this call, or (when the callee may return views of
+        its parameters) a view of the arguments passed for them."""
+        self.allocation_count += 1
+        origins = {f"alloc:{self.allocation_count}"}
+        for name in callee.returned_parameters.get(position, ()):
+            argument = arguments.get(name)
+            if argument is not None:
+                origins |= argument.origins
+        return frozenset(origins)
 
     def allocate(self, name, node) -> TypedValue:
         """np.empty/zeros/ones(shape, dtype) and the *_like forms."""
-        if not self.can_allocate:
-            self.fail(node, f"np.{name}() inside a loop or a branch is not supported yet: "
-                            "allocate the array once, at the top of the function")
         keywords = {k.arg: k.value for k in node.keywords}
         unknown = set(keywords) - {"dtype", "shape"}
         if unknown:
@@ -2322,21 +2302,10 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def new_array(self, value: TypedValue, node, name=None) -> TypedValue:
         """An array expression stored in a variable or returned: a new
-        array, allocated like np.empty. In a loop body, a variable of the
-        iteration (first assigned in it) gets an array freed when the
-        iteration ends."""
-        in_iteration = not self.can_allocate and self.in_loop_body and name is not None and \
-            self.frame.kind == "loop" and name not in self.frame.carried
-        if not self.can_allocate and not in_iteration:
-            self.fail(node, "an array expression stored here is not supported yet (only in "
-                            "the function body, or in a variable first assigned at the top "
-                            "level of a loop body); write into an array allocated earlier "
-                            "(`out[:] = ...`)")
+        array, allocated like np.empty (freed by kilnc where it dies)."""
         self.raises = True      # MemoryError
         self.allocation_count += 1
         identity = f"alloc:{self.allocation_count}"
-        if in_iteration:
-            self.iteration_allocations.add(identity)
         return TypedValue(value.type, origins=frozenset([identity]))
 
     def array_store(self, target: TypedValue, value: TypedValue, node) -> None:

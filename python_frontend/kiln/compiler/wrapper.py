@@ -153,14 +153,20 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
                     for index, element in enumerate(signature.return_type.elements)]
             out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
+        views = sorted({name for names in signature.returned_parameters.values()
+                        for name in names})
+        view_rule = (" unless it equals the `allocated` of the array you passed as "
+                     + " or ".join(f"`{c_name(v)}`" for v in views)
+                     + " (then it is a view of that argument: it owns nothing)") if views else ""
         if isinstance(signature.return_type, kt.ArrayType):
-            out.append("/* The returned array is the caller's: free(result->allocated) when done."
-                       " When error->kind is set, *result is undefined: do not free it. */")
+            out.append(f"/* The returned array is the caller's: free(result->allocated) when "
+                       f"done{view_rule}. When error->kind is set, *result is undefined: do "
+                       "not free it. */")
         elif isinstance(signature.return_type, kt.TupleType) and any(
                 isinstance(e, kt.ArrayType) for e in signature.return_type.elements):
-            out.append("/* The returned arrays are the caller's: free each rN.allocated when "
-                       "done (they never share memory). When error->kind is set, *result is "
-                       "undefined: do not free it. */")
+            out.append(f"/* The returned arrays are the caller's: free each rN.allocated when "
+                       f"done (no two share a buffer){view_rule}. When error->kind is set, "
+                       "*result is undefined: do not free it. */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         if signature.elementwise:
             out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "
@@ -365,14 +371,23 @@ def c_field_type(type_) -> str:
     return array_struct_name(type_) if isinstance(type_, kt.ArrayType) else type_.c_type
 
 
-def box(type_, expression: str) -> str:
+def box(type_, expression: str, arguments=()) -> str:
+    """The Python object of a result. `arguments` are (C array, Python
+    object) of the array parameters the result may view."""
     if isinstance(type_, kt.ArrayType):
         # The compiled code hands the caller its allocation: numpy owns it now.
         # Its format is numpy's dtype.char ("l" for int64 on LP64, not "q"):
         # numpy prints an int64 array made from "q" with `dtype=int64`.
-        return (f"kiln_owned_array({expression}.allocated, {expression}.data + "
-                f"{expression}.offset, {type_.ndim}, {expression}.shape, {expression}.strides, "
-                f"{type_.dtype.itemsize}, \"{type_.dtype.result_format}\")")
+        layout = (f"{expression}.data + {expression}.offset, {type_.ndim}, {expression}.shape, "
+                  f"{expression}.strides, {type_.dtype.itemsize}, "
+                  f"\"{type_.dtype.result_format}\"")
+        boxed = f"kiln_owned_array({expression}.allocated, {layout})"
+        # Unless its buffer is an argument's: the function returned (a view
+        # of) its argument, which the result shares (kiln-buffer-deallocation).
+        for array, obj in reversed(arguments):
+            boxed = (f"({expression}.allocated == (void *){array}.allocated ? "
+                     f"kiln_argument_view({obj}, {layout}) : {boxed})")
+        return boxed
     if type_.is_complex:
         return f"PyComplex_FromDoubles(__real__ ({expression}), __imag__ ({expression}))"
     if type_.is_float:
@@ -445,6 +460,14 @@ def convert_array(signature, index: int, param, acquired) -> list:
         "    return NULL;",
         "  }",
     ]
+
+
+def viewed_arguments(signature, position) -> list:
+    """(C array, Python object) of each array parameter the result at
+    `position` may be a view of."""
+    viewed = signature.returned_parameters.get(position, ())
+    return [(f"array_{p.name}", f"bound[{index}]") for index, p in enumerate(signature.params)
+            if p.name in viewed and isinstance(p.type, kt.ArrayType)]
 
 
 def generate_wrapper(module_name: str, signature) -> list:
@@ -525,12 +548,13 @@ def generate_wrapper(module_name: str, signature) -> list:
     if result is None:
         out.append("  Py_RETURN_NONE;")
     elif isinstance(result, kt.ArrayType):
-        out.append(f"  return {box(result, 'result')};")
+        out.append(f"  return {box(result, 'result', viewed_arguments(signature, 0))};")
     elif isinstance(result, kt.TupleType):
         count = len(result.elements)
         out.append(f"  PyObject *items[{count}];")
         for index, element in enumerate(result.elements):
-            out.append(f"  items[{index}] = {box(element, f'result.r{index}')};")
+            viewed = viewed_arguments(signature, index)
+            out.append(f"  items[{index}] = {box(element, f'result.r{index}', viewed)};")
         out += [f"  for (int i = 0; i < {count}; ++i)",
                 "    if (!items[i]) {",
                 f"      for (int j = 0; j < {count}; ++j) Py_XDECREF(items[j]);",

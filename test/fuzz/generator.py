@@ -99,6 +99,9 @@ STATEMENTS = {
     "array_shape": 1.5,
     # stores through masks and int arrays: `x[x > 0] = 0.0`, `x[idx] = v`
     "array_mask": 1.2,
+    # arrays under control flow: a new array reassigned in a loop and a
+    # branch (a new array each time), two arrays swapped
+    "array_control": 1.2,
 }
 # Expression constructs per result kind and their weights.
 EXPRESSIONS = {
@@ -1295,6 +1298,48 @@ class FunctionGenerator:
         (self.arrays3 if ndim >= 3 else self.scope.arrays)[name] = (kind, ndim, True, False, True)
         self.shapes[name] = driver[3]
 
+    def s_array_control(self, depth):
+        """`y = <array>; for k in range(n): if c: y = <array of y>; y, z = z, y`:
+        arrays allocated in loops and branches, loop-carried, swapped (each
+        reassignment is a new array; the old one is freed when it dies)."""
+        if depth or self.loop_depth:
+            return False
+        self.used_leaves = set()
+        drivers = [t for n in (1, 2) for t in self.array_terms(("?",) * n, any_shape=True)
+                   if len(t[3]) == n]
+        if not drivers:
+            return False
+        driver = self.rng.choice(drivers)
+        kind, shape = driver[2], tuple(driver[3])
+        first = self.a_op(kind, shape, 0)
+        if first is None:
+            return False
+        name = self.fresh("y")
+        self.emit(0, f"{name} = {first}")
+        self.scope.arrays[name] = (kind, len(shape), True, False, True)
+        self.shapes[name] = shape
+        partners = [n for n, (k, ndim, _, _, local) in self.scope.arrays.items()
+                    if local and n != name and k == kind and self.shapes.get(n) == shape]
+        counter = self.fresh("k")
+        self.emit(0, f"for {counter} in range({self.rng.choice([0, 1, 2, 3])}):")
+        self.loop_depth += 1
+        try:
+            self.used_leaves = set()
+            update = self.a_op(kind, shape, 0)
+            if update is None:
+                self.emit(1, "pass")
+            elif self.rng.random() < 0.5:
+                self.emit(1, f"if {self.expr('bool')}:")
+                self.emit(2, f"{name} = {update}")
+            else:
+                self.emit(1, f"{name} = {update}")
+            if partners and not self.avoid("B3") and self.rng.random() < 0.5:
+                self.emit(1, f"{name}, {self.rng.choice(partners)} = "
+                             f"{self.rng.choice(partners)}, {name}")
+        finally:
+            self.loop_depth -= 1
+        return True
+
     def s_array_store(self, depth):
         """`x[a:b] = value`, `m[i] = row`, `m[:, j] = 7.0`: the value (an
         array expression, often of the same array: overlap, or a scalar)
@@ -2102,7 +2147,7 @@ class FunctionGenerator:
         if self.scope.arrays or self.arrays3:
             allowed += ["array_store", "array_augassign", "array_mask"]
             if depth == 0:
-                allowed.append("array_assign")
+                allowed += ["array_assign", "array_control"]
         if depth == 0 and not self.loop_depth:
             allowed.append("array_shape")
         if self.loop_depth and self.avoid("B3"):

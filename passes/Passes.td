@@ -138,8 +138,10 @@ def KilnBufferDeallocation : Pass<"kiln-buffer-deallocation", "::mlir::ModuleOp"
     the same object), and the caller owns a returned array unless its buffer
     is the buffer of an array the caller passed in. Upstream's pass runs with
     every function private and `private-function-dynamic-ownership`; then
-    the flags leave the signatures, and each call site computes them from
-    the buffers' addresses. The wrapper and C callers follow the same rule.
+    the flags leave the signatures of the public functions, and each call
+    site computes them from the buffers' addresses (private functions, the
+    module's helpers, keep their flags). The wrapper and C callers follow
+    the same rule.
 
     Before:
 

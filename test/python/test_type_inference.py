@@ -716,7 +716,7 @@ FIRST_ERRORS = {
     'calls_broken': (227, 12, 'calls `broken`, which cannot be compiled (cannot implicitly convert float to int; use int(...), line 223)'),
     'recursive': (232, 16, 'calls `recursive`, which cannot be compiled (recursion (`recursive` calls itself, directly or through other functions) is not supported yet, line 232)'),
     'len_of_number': (237, 12, 'len() takes one array'),
-    'abs_of_array': (241, 12, 'abs() needs a number, not an array'),
+    'abs_of_array': (241, 5, 'cannot use a kiln.f64[:] value as float'),
     'min_of_one': (245, 12, 'min() of a sequence is not supported; pass two or more numbers'),
     'max_of_array': (249, 12, 'max() needs a number, not an array'),
     'min_array_first': (253, 12, 'min() needs numbers'),

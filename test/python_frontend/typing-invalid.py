@@ -45,3 +45,22 @@ def range_of_float(n: float) -> int:
         # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:20: error: range() arguments must be int, not float
         count += 1
     return count
+
+
+# A helper's parameters without annotations take their types from its first
+# call; another call must agree.
+def doubled(values):
+    return values * 2
+
+
+@kiln.export
+def helper_called_twice(x: kiln.f64[:], n: kiln.i64[:]) -> float:
+    return doubled(x).sum() + doubled(n).sum()
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:39: error: argument `values` of doubled() must be kiln.f64[:], not kiln.i64[:] (`values` has no annotation: the first call of `doubled` typed it; annotate it to choose)
+
+
+#pythran export pythran_string(str)
+@kiln.export
+def pythran_string(name):
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:20: error: parameter `name` has the Pythran type `str`, which Kiln has no type for; annotate it
+    return 0

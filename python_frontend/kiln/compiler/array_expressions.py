@@ -1135,6 +1135,11 @@ class ArrayExpressions:
             truth = self.truthy(element, node)
             return self.arith("ori" if name == "any" else "andi", acc, truth, node)
         x = self.convert(element, type_, node, explicit=True)
+        if type_.is_complex:        # np.sum: each part a reassociable float sum
+            parts = [self.value_of(self.builder.binary(
+                "addf", a.ir, b.ir, self.loc(node), ir.FASTMATH_REASSOC_CONTRACT), type_.part)
+                for a, b in zip(self.complex_parts(acc, node), self.complex_parts(x, node))]
+            return self.make_complex(*parts, node)
         if name in ("sum", "mean", "prod"):
             if type_.is_float:
                 operation = "addf" if name != "prod" else "mulf"

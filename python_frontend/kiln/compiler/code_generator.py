@@ -1623,6 +1623,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         return [self.dimension(array, axis, node) for axis in range(array.type.ndim)]
 
     def builtin_abs(self, args, node):
+        if isinstance(args[0].type, kt.ArrayType):
+            return self.array_ufunc("absolute", args, node)     # ndarray.__abs__
         typed = self.typed_value(node)
         if typed.constant is not None:          # abs of a Python literal: folded
             return self.constant(typed.constant, typed.type, node, weak=typed.weak)
@@ -1736,7 +1738,7 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         value = node.value
         if isinstance(value, ast.Attribute) and value.attr == "shape":
             array = self.expression(value.value)
-            index = node.slice.value
+            index = rules.constant_int(node.slice)
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
         callee = self.context.qualified_name(node.value.func) \

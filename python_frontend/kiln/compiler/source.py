@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -209,6 +210,18 @@ class ModuleContext:
         return {name: value for name, value in values.items()
                 if counts[name] == 1 and name not in rebound}
 
+    def pythran_signature(self, name: str):
+        """The parameter types a `#pythran export name(...)` comment of the
+        module gives (Pythran's signature format, which numpy code written
+        for Pythran carries): a (text, Kiln type or None when Kiln has no
+        equivalent) pair per parameter; None without such a comment. With
+        several comments for one name (Pythran's overloads), the first."""
+        for line in self.source.splitlines():
+            found = PYTHRAN_EXPORT.match(line)
+            if found and found.group(1) == name:
+                return [(t, pythran_type(t)) for t in split_pythran_types(found.group(2))]
+        return None
+
     def module_functions(self) -> dict:
         return {node.name: node for node in self.tree.body if isinstance(node, ast.FunctionDef)}
 
@@ -222,6 +235,49 @@ class ModuleContext:
     def exported_functions(self):
         return [node for node in self.tree.body
                 if isinstance(node, ast.FunctionDef) and self.is_exported(node)]
+
+
+PYTHRAN_EXPORT = re.compile(r"^\s*#\s*pythran\s+export\s+([A-Za-z_]\w*)\s*\((.*)\)\s*$")
+# Pythran's scalar names; numpy's (float64, int32, complex128, ...) too.
+PYTHRAN_SCALARS = {"float": kt.f64, "int": kt.i64, "bool": kt.boolean, "complex": kt.c128,
+                   "float64": kt.f64, "float32": kt.f32, "complex128": kt.c128,
+                   "complex64": kt.c64, **kt.BY_NUMPY_NAME}
+
+
+def split_pythran_types(text: str) -> list:
+    """`float64[][], int, (int, float)` -> its top-level comma-separated parts."""
+    parts, depth, current = [], 0, ""
+    for char in text:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def pythran_type(text: str):
+    """`float64[][]`, `complex[:, :]`, `float64[::]` (any order) or a scalar
+    name -> the Kiln type; None for what Kiln has no type for (lists,
+    tuples, strings, ...)."""
+    found = re.fullmatch(r"(\w+)\s*((?:\[[\s:,]*\])*)\s*(?:order\s*\(\s*[CF]\s*\))?", text)
+    if not found or found.group(1) not in PYTHRAN_SCALARS:
+        return None
+    dtype = PYTHRAN_SCALARS[found.group(1)]
+    brackets = re.findall(r"\[([\s:,]*)\]", found.group(2))
+    if not brackets:
+        return dtype
+    # `[][]` and `[:, :]` count axes by brackets or by commas; `[::]` is 1-D.
+    ndim = len(brackets) if len(brackets) > 1 else brackets[0].count(",") + 1
+    if dtype not in kt.ARRAY_DTYPES or ndim > 8:
+        return None
+    return kt.ArrayType(dtype, ndim)
 
 
 def read_source(path: str) -> str:

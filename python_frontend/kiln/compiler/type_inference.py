@@ -253,8 +253,11 @@ def _scalar(type_) -> bool:
 # ----------------------------------------------------------- one function
 class FunctionTyping(ShapeFunctionTyping):
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
-                 exported: bool):
+                 exported: bool, parameter_hints=None):
         self.module = module
+        # Types of parameters without annotations: from the first call of a
+        # helper, or from a `#pythran export` comment of an exported function.
+        self.parameter_hints: dict = parameter_hints or {}
         self.context = module.context
         self.func = func
         self.options = options
@@ -358,9 +361,18 @@ class FunctionTyping(ShapeFunctionTyping):
 
     def resolve_parameters(self) -> list:
         params = []
-        for arg in self.func.args.args:
+        pythran = self.context.pythran_signature(self.func.name) if self.exported else None
+        for position, arg in enumerate(self.func.args.args):
             type_ = UNKNOWN
-            if arg.annotation is None:
+            if arg.annotation is None and pythran is not None and position < len(pythran):
+                text, type_ = pythran[position]     # `#pythran export f(float64[], int)`
+                if type_ is None:
+                    type_ = UNKNOWN
+                    self.report(arg, f"parameter `{arg.arg}` has the Pythran type `{text}`, "
+                                     "which Kiln has no type for; annotate it")
+            elif arg.annotation is None and arg.arg in self.parameter_hints:
+                type_ = self.parameter_hints[arg.arg]
+            elif arg.annotation is None:
                 self.report(arg, f"parameter `{arg.arg}` needs a type annotation "
                                  "(int, float, bool, kiln.f64[:], ...)")
             else:
@@ -1477,6 +1489,8 @@ class FunctionTyping(ShapeFunctionTyping):
             self.fail(node, f"call to `{name}` is not supported")
         if node.keywords:
             self.fail(node, f"keyword arguments to {name}() are not supported")
+        if name == "abs":
+            self.array_consumers.update(node.args)      # np.absolute of an array
         return handler([self.expression(a) for a in node.args], node)
 
     def call_lambda(self, name, node) -> TypedValue:
@@ -1509,10 +1523,33 @@ class FunctionTyping(ShapeFunctionTyping):
                 else:
                     self.symbols[parameter] = value
 
+    def call_site_hints(self, func, node) -> dict:
+        """The types of the arguments this call passes to `func`'s
+        parameters without annotations: a helper is typed by its first call
+        (a Python number literal as int, float, complex or bool)."""
+        names = [a.arg for a in func.args.args]
+        passed = dict(zip(names, node.args))
+        passed.update({k.arg: k.value for k in node.keywords if k.arg in names})
+        hints = {}
+        for arg in func.args.args:
+            if arg.annotation is not None or arg.arg not in passed:
+                continue
+            value = self.expression(passed[arg.arg])
+            self.absorb(value)
+            if isinstance(value.type, kt.TupleType) or value.type is None:
+                continue
+            hints[arg.arg] = rules.default_for_kind(value.weak) if value.weak else value.type
+        return hints
+
     def call_function(self, name, node) -> TypedValue:
         """A call to another function of the module: typed from its signature."""
+        func = self.module.functions.get(name)
+        hints = None
+        if func is not None and not self.context.is_exported(func) and any(
+                a.annotation is None for a in func.args.args):
+            hints = self.call_site_hints(func, node)
         try:
-            callee = self.module.signature(name, node)
+            callee = self.module.signature(name, node, hints)
         except KilnCompileError as error:
             first = error.diagnostics[0]
             self.fail(node, f"calls `{name}`, which cannot be compiled ({first.message}, line "
@@ -1538,8 +1575,13 @@ class FunctionTyping(ShapeFunctionTyping):
                 continue
             if isinstance(param.type, kt.ArrayType):
                 if value.type != param.type:
+                    unannotated = any(a.arg == param.name and a.annotation is None
+                                      for a in callee.node.args.args)
                     self.report(arg_node, f"argument `{param.name}` of {name}() must be "
-                                          f"{param.type.display}, not {display(value.type)}")
+                                          f"{param.type.display}, not {display(value.type)}" + (
+                                              f" (`{param.name}` has no annotation: the first "
+                                              f"call of `{name}` typed it; annotate it to "
+                                              "choose)" if unannotated else ""))
                 elif param.name in callee.written_arrays:
                     self.written |= set(value.origins)
             else:
@@ -1742,6 +1784,8 @@ class FunctionTyping(ShapeFunctionTyping):
         if len(args) != 1:
             self.fail(node, "abs() takes one argument")
         value = args[0]
+        if isinstance(value.type, kt.ArrayType):
+            return self.array_ufunc("absolute", args, node)     # ndarray.__abs__
         self.expect_scalar(value, node, "abs()")
         if value.type.is_bool:
             value = self.convert(value, kt.i64, node)
@@ -2061,14 +2105,13 @@ class FunctionTyping(ShapeFunctionTyping):
             self.absorb(array)
             if not isinstance(array.type, kt.ArrayType):
                 self.fail(node, "`.shape` needs an array")
-            index = node.slice
-            if not (isinstance(index, ast.Constant) and isinstance(index.value, int)
-                    and not isinstance(index.value, bool)):
+            index = rules.constant_int(node.slice)
+            if index is None:
                 self.fail(node, f"`{ast.unparse(node)}`: the axis in `.shape[...]` must be an "
                                 "int written in the source, such as `.shape[0]`")
-            axis = index.value + array.type.ndim if index.value < 0 else index.value
+            axis = index + array.type.ndim if index < 0 else index
             if not 0 <= axis < array.type.ndim:
-                self.fail(node, f"axis {index.value} is out of range for a "
+                self.fail(node, f"axis {index} is out of range for a "
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
         callee = self.context.qualified_name(node.value.func) \
@@ -2258,9 +2301,11 @@ class FunctionTyping(ShapeFunctionTyping):
         self.absorb(array)
         if not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"{label} of a number is not supported; it needs an array")
-        if array.type.dtype.is_complex:
-            self.fail(node, f"{label} of a complex array is not supported yet")
         keywords = {k.arg: k.value for k in keywords}
+        whole_sum = name == "sum" and not options and not keywords
+        if array.type.dtype.is_complex and not whole_sum:
+            self.fail(node, f"{label} of a complex array is not supported yet (only np.sum "
+                            "of all its elements)")
         if name in rules.NUMPY_SCANS:
             axis, _ = rules.reduction_options(array.type.ndim, options, keywords, "scan")
             if isinstance(axis, str):
@@ -2459,26 +2504,27 @@ class ModuleTyping:
         self.in_progress: list = []
         self.hit_recursion_limit = False
 
-    def signature(self, name, node=None) -> TypedFunction:
+    def signature(self, name, node=None, hints=None) -> TypedFunction:
         """The typed function `name`, for a call; KilnCompileError when it
-        does not type (or when the call is recursive)."""
+        does not type (or when the call is recursive). `hints` type its
+        parameters without annotations, at its first call."""
         if name in self.in_progress:
             raise KilnCompileError(self.context.diagnostic(
                 node or self.functions[name], f"recursion (`{name}` calls itself, directly or "
                 "through other functions) is not supported yet", name))
-        typed = self.infer(name)
+        typed = self.infer(name, hints)
         if not typed.ok:
             raise typed.error()
         return typed
 
-    def infer(self, name) -> TypedFunction:
+    def infer(self, name, hints=None) -> TypedFunction:
         if name in self.results:
             return self.results[name]
         func = self.functions[name]
         self.in_progress.append(name)
         try:
             options = self.context.export_options(func)
-            typed = FunctionTyping(self, func, options or {}, options is not None).run()
+            typed = FunctionTyping(self, func, options or {}, options is not None, hints).run()
         except KilnCompileError as error:
             typed = TypedFunction(func.name, func, False, {}, diagnostics=error.diagnostics)
         except RecursionError:

@@ -365,6 +365,88 @@ KILN_COLD int kiln_buffer_format_refused(Py_buffer *view, const char *function,
   return -1;
 }
 
+/* numpy takes arrays whose elements are not aligned to their size (a
+   buffer that arrived over a network, as Dask's workers receive arrays; a
+   field of a packed record), where compiled code assumes aligned elements.
+   Such an argument is copied into an aligned, C-ordered temporary for the
+   call (its descriptor's `allocated` is the copy, which is how
+   kiln_release_array knows), and copied back after it when the function
+   may write it: what numpy's own loops do with buffered iteration. */
+KILN_HELPER int kiln_strides_unaligned(int ndim, const Py_ssize_t *strides,
+                                  Py_ssize_t itemsize) {
+  for (int axis = 0; axis < ndim; ++axis)
+    if (strides[axis] % itemsize != 0)
+      return 1;
+  return 0;
+}
+
+/* Copies the elements of a strided layout into another (byte strides; NULL
+   strides are C order). */
+KILN_HELPER void kiln_copy_layout(char *to, const Py_ssize_t *to_strides, const char *from,
+                             const Py_ssize_t *from_strides, int ndim,
+                             const Py_ssize_t *shape, Py_ssize_t itemsize) {
+  Py_ssize_t position[KILN_MAX_NDIM], c_order[KILN_MAX_NDIM];
+  Py_ssize_t step = itemsize;
+  for (int axis = ndim - 1; axis >= 0; --axis) {
+    if (shape[axis] == 0)
+      return;
+    c_order[axis] = step;
+    step *= shape[axis];
+    position[axis] = 0;
+  }
+  if (!to_strides)
+    to_strides = c_order;
+  if (!from_strides)
+    from_strides = c_order;
+  for (;;) {
+    memcpy(to, from, (size_t)itemsize);
+    int axis = ndim - 1;
+    for (; axis >= 0; --axis) {
+      to += to_strides[axis];
+      from += from_strides[axis];
+      if (++position[axis] < shape[axis])
+        break;
+      to -= to_strides[axis] * shape[axis];
+      from -= from_strides[axis] * shape[axis];
+      position[axis] = 0;
+    }
+    if (axis < 0)
+      return;
+  }
+}
+
+KILN_GENERAL int kiln_aligned_copy(Py_buffer *view, void *descriptor, int ndim,
+                                   Py_ssize_t itemsize) {
+  Py_ssize_t count = 1, strides[KILN_MAX_NDIM];
+  for (int axis = ndim - 1; axis >= 0; --axis) {
+    strides[axis] = count * itemsize;
+    count *= view->shape[axis];
+  }
+  char *copy = (char *)malloc((size_t)(count ? count : 1) * (size_t)itemsize);
+  if (!copy) {
+    PyBuffer_Release(view);
+    PyErr_NoMemory();
+    return -1;
+  }
+  kiln_copy_layout(copy, strides, (const char *)view->buf, view->strides, ndim, view->shape,
+                   itemsize);
+  kiln_fill_descriptor(descriptor, copy, ndim, view->shape, strides, itemsize, "", "");
+  return 0;
+}
+
+KILN_GENERAL void kiln_release_copy(Py_buffer *view, char *copy, int written) {
+  if (written) {
+    Py_ssize_t count = 1, strides[KILN_MAX_NDIM];
+    for (int axis = view->ndim - 1; axis >= 0; --axis) {
+      strides[axis] = count * view->itemsize;
+      count *= view->shape[axis];
+    }
+    kiln_copy_layout((char *)view->buf, view->strides, copy, strides, view->ndim, view->shape,
+                     view->itemsize);
+  }
+  free(copy);
+}
+
 /* The general path of an array argument: any exact numpy array (read
    through its public fields, which skips the buffer protocol's cost) or
    any other buffer (subclasses, memoryview, array.array). Checks it against
@@ -383,12 +465,16 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
       return kiln_ndarray_dtype_refused(dtype->type, function, parameter, expected);
     int refusal = array->nd != ndim ? KILN_ARRAY_NDIM
                   : writable && !(array->flags & KILN_NPY_WRITEABLE) ? KILN_ARRAY_READ_ONLY
-                  : !(array->flags & KILN_NPY_ALIGNED) ||
-                    ((uintptr_t)array->data) % kiln_element_alignment(formats, itemsize)
-                      ? KILN_ARRAY_MISALIGNED
-                      : 0;
+                  : 0;
     if (refusal)
       return kiln_array_refused(refusal, array->nd, ndim, itemsize, function, parameter);
+    if (!(array->flags & KILN_NPY_ALIGNED) ||
+        ((uintptr_t)array->data) % kiln_element_alignment(formats, itemsize) ||
+        kiln_strides_unaligned(ndim, array->strides, itemsize)) {
+      if (PyObject_GetBuffer(object, view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) != 0)
+        return -1;
+      return kiln_aligned_copy(view, descriptor, ndim, itemsize);
+    }
     return kiln_fill_descriptor(descriptor, array->data, ndim, array->dimensions,
                                 array->strides, itemsize, function, parameter);
   }
@@ -408,14 +494,15 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
     return kiln_buffer_format_refused(view, function, parameter, expected);
   int refusal = view->ndim != ndim ? KILN_ARRAY_NDIM
                 : writable && view->readonly ? KILN_ARRAY_READ_ONLY
-                : ((uintptr_t)view->buf) % (uintptr_t)kiln_element_alignment(formats, itemsize) != 0
-                    ? KILN_ARRAY_MISALIGNED
                 : 0;
   if (refusal) {
     kiln_array_refused(refusal, view->ndim, ndim, itemsize, function, parameter);
     PyBuffer_Release(view);
     return -1;
   }
+  if (((uintptr_t)view->buf) % (uintptr_t)kiln_element_alignment(formats, itemsize) != 0 ||
+      (view->strides && kiln_strides_unaligned(ndim, view->strides, itemsize)))
+    return kiln_aligned_copy(view, descriptor, ndim, itemsize);
   Py_ssize_t contiguous[KILN_MAX_NDIM];
   const Py_ssize_t *strides = view->strides;
   if (!strides) {
@@ -435,10 +522,16 @@ KILN_GENERAL int kiln_get_array(PyObject *object, Py_buffer *view, void *descrip
 }
 
 /* Releases the buffer kiln_get_array took, if it took one: the fast path
-   and numpy arrays take none, and then no call is made. */
-KILN_INLINE void kiln_release_array(Py_buffer *view) {
-  if (view->obj)
+   and aligned numpy arrays take none, and then no call is made. An array
+   that was copied (kiln_aligned_copy) is copied back first when the
+   function may have written it. */
+KILN_INLINE void kiln_release_array(Py_buffer *view, void *descriptor, int written) {
+  if (view->obj) {
+    char *copy = ((char **)descriptor)[0];
+    if (copy != (char *)view->buf)
+      kiln_release_copy(view, copy, written);
     PyBuffer_Release(view);
+  }
 }
 
 /* Layout of every kiln_<dtype>_<n>d struct: two pointers, offset, shape, strides. */
@@ -466,9 +559,12 @@ KILN_HELPER int kiln_fill_descriptor(void *descriptor, char *data, int ndim,
 
 /* ---- keyword arguments, and wrong argument counts: out of line, off the
    positional path */
+/* The first `required` parameters have no default; the others are left
+   NULL when not passed (the wrapper fills in their defaults). */
 KILN_GENERAL int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs,
                                      PyObject *kwnames, PyObject **bound, Py_ssize_t count,
-                                     const char *const *names, const char *function) {
+                                     Py_ssize_t required, const char *const *names,
+                                     const char *function) {
   if (nargs > count) {
     PyErr_Format(PyExc_TypeError, "%s() takes %zd positional argument%s but %zd were given",
                  function, count, count == 1 ? "" : "s", nargs);
@@ -499,7 +595,7 @@ KILN_GENERAL int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs,
       bound[slot] = args[nargs + k];
     }
   }
-  for (Py_ssize_t i = 0; i < count; ++i)
+  for (Py_ssize_t i = 0; i < required; ++i)
     if (!bound[i]) {
       PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %zd)", function,
                    names[i], i + 1);
@@ -613,6 +709,29 @@ KILN_HELPER PyObject *kiln_owned_array(void *allocated, void *data, int ndim, co
                                   const int64_t *strides, Py_ssize_t itemsize,
                                   const char *format) {
   return kiln_array_of(allocated, NULL, 0, data, ndim, shape, strides, itemsize, format);
+}
+
+/* A returned view of an argument that was copied for the call (not
+   aligned, kiln_aligned_copy): the copy is freed after the call, so the
+   result gets its own array. */
+KILN_HELPER PyObject *kiln_copied_array(void *data, int ndim, const int64_t *shape,
+                                   const int64_t *strides, Py_ssize_t itemsize,
+                                   const char *format) {
+  Py_ssize_t sizes[KILN_MAX_NDIM], from[KILN_MAX_NDIM], to[KILN_MAX_NDIM];
+  int64_t c_strides[KILN_MAX_NDIM];
+  Py_ssize_t count = 1;
+  for (int axis = ndim - 1; axis >= 0; --axis) {
+    sizes[axis] = (Py_ssize_t)shape[axis];
+    from[axis] = (Py_ssize_t)strides[axis] * itemsize;
+    to[axis] = count * itemsize;
+    c_strides[axis] = count;
+    count *= sizes[axis];
+  }
+  char *block = (char *)malloc((size_t)(count ? count : 1) * (size_t)itemsize);
+  if (!block)
+    return PyErr_NoMemory();
+  kiln_copy_layout(block, to, (const char *)data, from, ndim, sizes, itemsize);
+  return kiln_owned_array(block, block, ndim, shape, c_strides, itemsize, format);
 }
 
 /* A returned array whose buffer is the buffer of `argument` (the function

@@ -1084,7 +1084,7 @@ def array_ufunc_kind(name, common_kind) -> str:
         if name in ("abs", "absolute", "real", "imag"):
             return COMPLEX_PART[common_kind]
         if name in ("conj", "conjugate") or name in COMPLEX_FUNCTIONS:
-            return COMPLEX
+            return common_kind      # complex64 stays complex64, as in numpy
         raise TypeError(f"np.{name} of complex arrays (the generator never does)")
     if name in ("conj", "conjugate", "real", "imag"):
         raise TypeError(f"np.{name} of a real array (Kiln refuses it)")

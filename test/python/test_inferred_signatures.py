@@ -64,6 +64,29 @@ def test_helpers_typed_by_their_first_call(mod):
                                       mod.python.nearest_symbols(e, symbols))
 
 
+def test_default_parameter_values(mod):
+    for n in (0, 1, 9):
+        for x in views(n):
+            for args, keywords in [((), {}), ((0.25,), {}), ((0.1, 2, True), {}),
+                                   ((), {"steps": 1}), ((), {"flip": True, "alpha": 2.0}),
+                                   ((0.5,), {"steps": 0})]:
+                same(mod.native.damped(x, *args, **keywords),
+                     mod.python.damped(x, *args, **keywords))
+    for v in (0.0, -1.5, 1e300):
+        same(mod.native.helper_defaults(v), mod.python.helper_defaults(v))
+    for args in [(), (2j,), (1 + 1j, 3), (1j, -2, 0.5)]:
+        assert mod.native.complex_default(*args) == mod.python.complex_default(*args)
+    assert mod.native.complex_default(n=2) == mod.python.complex_default(n=2)
+    with pytest.raises(TypeError, match=r"damped\(\) missing required argument 'x'"):
+        mod.native.damped()
+    with pytest.raises(TypeError, match="takes 4 positional arguments but 5 were given"):
+        mod.native.damped(np.ones(2), 1.0, 2, True, 5)
+    with pytest.raises(TypeError, match="multiple values for argument 'alpha'"):
+        mod.native.damped(np.ones(2), 1.0, alpha=2.0)
+    with pytest.raises(TypeError, match="steps"):
+        mod.native.damped(np.ones(2), steps=1.5)
+
+
 WRONG = '''import numpy as np
 import kiln
 

@@ -70,8 +70,17 @@ def operators(a: int, b: int) -> bool:
 def signature_problems(a: int, b: int = 2, *rest, c: int) -> int:
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:1: error: `*args` and `**kwargs` parameters are not supported
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:1: error: keyword-only and positional-only parameters are not supported yet
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:1: error: default parameter values are not supported yet
     return a
+
+
+# A default parameter value is a number written in the source, of the
+# parameter's type.
+@kiln.export
+def default_problems(a: kiln.f64[:], mask=(1, 0, 1), n: int = 2.5, b: kiln.f64[:] = 0.0) -> int:
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number written in the source (`1.0`, `-2`, `True`), not `(1, 0, 1)`
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:63: error: cannot implicitly convert float to int
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:85: error: parameter `b` is an array: a number cannot be its default
+    return 0
 
 
 @kiln.export

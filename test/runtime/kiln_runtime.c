@@ -84,11 +84,15 @@ int main(void) {
   PyObject *arguments[] = {seven, half};
   PyObject *keywords = Py_BuildValue("(s)", "b");
   PyObject *bound[2];
-  EXPECT(kiln_bind_arguments(arguments, 1, keywords, bound, 2, names, "g") == 0 &&
+  EXPECT(kiln_bind_arguments(arguments, 1, keywords, bound, 2, 2, names, "g") == 0 &&
          bound[0] == seven && bound[1] == half);
-  EXPECT(kiln_bind_arguments(arguments, 1, NULL, bound, 2, names, "g") < 0);
+  EXPECT(kiln_bind_arguments(arguments, 1, NULL, bound, 2, 2, names, "g") < 0);
   print_exception();
   // CHECK-NEXT: TypeError: g() missing required argument 'b' (pos 2)
+  // A parameter with a default (the second of two, one required) may be
+  // left out: it stays NULL for the wrapper to fill.
+  EXPECT(kiln_bind_arguments(arguments, 1, NULL, bound, 2, 1, names, "g") == 0 &&
+         bound[0] == seven && bound[1] == NULL);
 
   Py_DECREF(keywords);
   Py_DECREF(text);

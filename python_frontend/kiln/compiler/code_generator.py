@@ -1576,7 +1576,9 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         operands = []
         arguments = {}
         for param, arg_node in zip(params, bound):
-            value = self.expression(arg_node)
+            # A missing argument is the parameter's default (a number).
+            value = self.expression(arg_node) if arg_node is not None else self.constant(
+                param.default, param.type, node)
             arguments[param.name] = value
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)

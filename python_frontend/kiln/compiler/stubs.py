@@ -161,13 +161,18 @@ def _array_of(type_) -> str:
     return f"numpy.typing.NDArray[numpy.{type_.numpy_name}]"
 
 
+def _default(param) -> str:
+    return "" if getattr(param, "default", None) is None else " = ..."
+
+
 def _signature_pyi(signature, elementwise_arrays: bool = False) -> str:
     if elementwise_arrays:
         # Any argument may be an array (or a nested sequence): numpy broadcasting.
         params = ", ".join(f"{p.name}: {annotation_text(p.type)} | numpy.typing.ArrayLike"
-                           for p in signature.params)
+                           f"{_default(p)}" for p in signature.params)
         return f"({params}) -> {_array_of(signature.return_type)}"
-    params = ", ".join(f"{p.name}: {annotation_text(p.type)}" for p in signature.params)
+    params = ", ".join(f"{p.name}: {annotation_text(p.type)}{_default(p)}"
+                       for p in signature.params)
     return f"({params}) -> {annotation_text(signature.return_type)}"
 
 

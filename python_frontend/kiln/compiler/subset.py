@@ -75,8 +75,11 @@ class SubsetChecker(ast.NodeVisitor):
             self.report(func, "`*args` and `**kwargs` parameters are not supported")
         if args.kwonlyargs or args.posonlyargs:
             self.report(func, "keyword-only and positional-only parameters are not supported yet")
-        if args.defaults or args.kw_defaults:
-            self.report(func, "default parameter values are not supported yet")
+        for default in args.defaults:
+            if default_value(default) is None:
+                self.report(default, "a default parameter value must be a number written in "
+                                     f"the source (`1.0`, `-2`, `True`), not "
+                                     f"`{ast.unparse(default)}`")
         for stmt in func.body:
             self.visit(stmt)
         if self.diagnostics:
@@ -264,3 +267,13 @@ class SubsetChecker(ast.NodeVisitor):
             else:
                 self.visit(part)
         self.visit(node.value)
+
+
+def default_value(node):
+    """The number a default parameter value writes (`1.5`, `-2`, `True`,
+    `1 - 2j`), or None when it is anything else."""
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, (bool, int, float, complex)) else None

@@ -58,7 +58,7 @@ from . import typing_rules as rules
 from .source import deepest_statement
 from .shape_typing import ShapeFunctionTyping
 from .typed_values import TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
-from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker
+from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker, default_value
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .typing_rules import UNKNOWN, display, is_unknown
 
@@ -76,6 +76,7 @@ class VariableType:
 class Parameter:
     name: str
     type: object
+    default: object = None      # the number a default value writes, if any
 
 
 @dataclass
@@ -362,8 +363,12 @@ class FunctionTyping(ShapeFunctionTyping):
     def resolve_parameters(self) -> list:
         params = []
         pythran = self.context.pythran_signature(self.func.name) if self.exported else None
-        for position, arg in enumerate(self.func.args.args):
+        arguments = self.func.args.args
+        defaults = [None] * (len(arguments) - len(self.func.args.defaults)) + [
+            default_value(d) for d in self.func.args.defaults]
+        for position, arg in enumerate(arguments):
             type_ = UNKNOWN
+            default = defaults[position]
             if arg.annotation is None and pythran is not None and position < len(pythran):
                 text, type_ = pythran[position]     # `#pythran export f(float64[], int)`
                 if type_ is None:
@@ -372,6 +377,8 @@ class FunctionTyping(ShapeFunctionTyping):
                                      "which Kiln has no type for; annotate it")
             elif arg.annotation is None and arg.arg in self.parameter_hints:
                 type_ = self.parameter_hints[arg.arg]
+            elif arg.annotation is None and default is not None:
+                type_ = rules.default_for_kind(rules.literal_kind(default))    # `alpha=0.5`
             elif arg.annotation is None:
                 self.report(arg, f"parameter `{arg.arg}` needs a type annotation "
                                  "(int, float, bool, kiln.f64[:], ...)")
@@ -385,7 +392,17 @@ class FunctionTyping(ShapeFunctionTyping):
                 except KilnCompileError as error:
                     for diagnostic in error.diagnostics:
                         self.record(diagnostic)
-            params.append(Parameter(arg.arg, type_))
+            if default is not None and not is_unknown(type_):
+                node = self.func.args.defaults[position - len(arguments) + len(
+                    self.func.args.defaults)]
+                literal = TypedValue(rules.default_for_kind(rules.literal_kind(default)),
+                                     weak=rules.literal_kind(default), constant=default)
+                if isinstance(type_, kt.ArrayType):
+                    self.report(node, f"parameter `{arg.arg}` is an array: a number cannot be "
+                                      "its default")
+                else:
+                    self.guarded(self.convert, literal, type_, node)
+            params.append(Parameter(arg.arg, type_, default))
         return params
 
     def return_type(self):
@@ -1568,6 +1585,8 @@ class FunctionTyping(ShapeFunctionTyping):
             bound[slot] = keyword.value
         # Arguments are evaluated in the order of the parameters.
         for param, arg_node in zip(params, bound):
+            if arg_node is None and param.default is not None:
+                continue            # the default: a number of the parameter's type
             if arg_node is None:
                 self.fail(node, f"{name}() is missing argument `{param.name}`")
             value = self.expression(arg_node)

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import math
 
 from .. import typesystem as kt
 from .. import __version__
@@ -180,7 +181,9 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
 
 
 def _release_all(arrays) -> list:
-    return [f"  kiln_release_array(&view_{name});" for name in arrays]
+    """`arrays`: (parameter name, whether the function may write it)."""
+    return [f"  kiln_release_array(&view_{name}, &array_{name}, {int(written)});"
+            for name, written in arrays]
 
 
 def generate_extension(module_name: str, extension_name: str, context, signatures,
@@ -372,8 +375,8 @@ def c_field_type(type_) -> str:
 
 
 def box(type_, expression: str, arguments=()) -> str:
-    """The Python object of a result. `arguments` are (C array, Python
-    object) of the array parameters the result may view."""
+    """The Python object of a result. `arguments` are (parameter name,
+    Python object) of the array parameters the result may view."""
     if isinstance(type_, kt.ArrayType):
         # The compiled code hands the caller its allocation: numpy owns it now.
         # Its format is numpy's dtype.char ("l" for int64 on LP64, not "q"):
@@ -384,9 +387,13 @@ def box(type_, expression: str, arguments=()) -> str:
         boxed = f"kiln_owned_array({expression}.allocated, {layout})"
         # Unless its buffer is an argument's: the function returned (a view
         # of) its argument, which the result shares (kiln-buffer-deallocation).
-        for array, obj in reversed(arguments):
-            boxed = (f"({expression}.allocated == (void *){array}.allocated ? "
-                     f"kiln_argument_view({obj}, {layout}) : {boxed})")
+        for name, obj in reversed(arguments):
+            # An argument copied for the call (not aligned) is freed after
+            # it: the view becomes an array of its own.
+            copied = f"(view_{name}.obj && array_{name}.allocated != view_{name}.buf)"
+            boxed = (f"({expression}.allocated == (void *)array_{name}.allocated ? "
+                     f"({copied} ? kiln_copied_array({layout}) : "
+                     f"kiln_argument_view({obj}, {layout})) : {boxed})")
         return boxed
     if type_.is_complex:
         return f"PyComplex_FromDoubles(__real__ ({expression}), __imag__ ({expression}))"
@@ -412,15 +419,51 @@ def bind_arguments(name: str, params) -> list:
                 "    return NULL;",
                 "  }"]
     names = ", ".join(c_string(p.name) for p in params)
+    required = sum(1 for p in params if p.default is None)
+    # A parameter with a default left out gets the default as a Python
+    # number, made once, then converted like any argument.
+    defaults = []
+    for index, param in enumerate(params):
+        if param.default is None:
+            continue
+        defaults += [f"    if (!keyword_bound[{index}]) {{",
+                     f"      static PyObject *default_{index};",
+                     f"      if (!default_{index} && !(default_{index} = "
+                     f"{python_number(param.default)}))",
+                     "        return NULL;",
+                     f"      keyword_bound[{index}] = default_{index};",
+                     "    }"]
     return ["  PyObject *const *bound = args;",
             f"  PyObject *keyword_bound[{count}];",
             f"  if (!KILN_LIKELY(kwnames == NULL && nargs == {count})) {{",
             f"    static const char *const names[] = {{{names}}};",
-            f"    if (kiln_bind_arguments(args, nargs, kwnames, keyword_bound, {count}, names, "
-            f"{c_string(name)}) < 0)",
+            f"    if (kiln_bind_arguments(args, nargs, kwnames, keyword_bound, {count}, "
+            f"{required}, names, {c_string(name)}) < 0)",
             "      return NULL;",
+            *defaults,
             "    bound = keyword_bound;",
             "  }"]
+
+
+def c_double(value: float) -> str:
+    """A C literal of exactly this double (hexadecimal: no rounding)."""
+    if math.isinf(value):
+        return "(1.0 / 0.0)" if value > 0 else "(-1.0 / 0.0)"
+    if math.isnan(value):
+        return "__builtin_nan(\"\")"
+    return float(value).hex()
+
+
+def python_number(value) -> str:
+    """C that makes the Python object of a default parameter value."""
+    if isinstance(value, bool):
+        return f"PyBool_FromLong({int(value)})"
+    if isinstance(value, int):
+        return (f"PyLong_FromLongLong({value}LL)" if -2**63 < value < 2**63 else
+                f"PyLong_FromString({c_string(str(value))}, NULL, 10)")
+    if isinstance(value, complex):
+        return f"PyComplex_FromDoubles({c_double(value.real)}, {c_double(value.imag)})"
+    return f"PyFloat_FromDouble({c_double(value)})"
 
 
 def convert_array(signature, index: int, param, acquired) -> list:
@@ -463,10 +506,10 @@ def convert_array(signature, index: int, param, acquired) -> list:
 
 
 def viewed_arguments(signature, position) -> list:
-    """(C array, Python object) of each array parameter the result at
-    `position` may be a view of."""
+    """(parameter name, Python object) of each array parameter the result
+    at `position` may be a view of."""
     viewed = signature.returned_parameters.get(position, ())
-    return [(f"array_{p.name}", f"bound[{index}]") for index, p in enumerate(signature.params)
+    return [(p.name, f"bound[{index}]") for index, p in enumerate(signature.params)
             if p.name in viewed and isinstance(p.type, kt.ArrayType)]
 
 
@@ -483,7 +526,7 @@ def generate_wrapper(module_name: str, signature) -> list:
         label = f"{c_string(name)}, {c_string(pname)}"
         if isinstance(type_, kt.ArrayType):
             out += convert_array(signature, index, param, acquired)
-            acquired.append(pname)
+            acquired.append((pname, pname in signature.written_arrays))
             call_args.append(f"&array_{pname}")
             continue
         fail = ["  " + line for line in _release_all(acquired)] + ["    return NULL;", "  }"]
@@ -541,20 +584,27 @@ def generate_wrapper(module_name: str, signature) -> list:
         out += ["  Py_BEGIN_ALLOW_THREADS", f"  {invoke}", "  Py_END_ALLOW_THREADS"]
     else:
         out.append(f"  {invoke}")
-    out += _release_all(acquired)
     if signature.raises:
-        out += ["  if (error.kind != 0)",
-                f"    return kiln_raise(&error, {c_string(name)}, kiln_source_file);"]
+        out += ["  if (error.kind != 0) {",
+                *["  " + line for line in _release_all(acquired)],
+                f"    return kiln_raise(&error, {c_string(name)}, kiln_source_file);",
+                "  }"]
     if result is None:
+        out += _release_all(acquired)
         out.append("  Py_RETURN_NONE;")
     elif isinstance(result, kt.ArrayType):
-        out.append(f"  return {box(result, 'result', viewed_arguments(signature, 0))};")
+        # Boxed before the arguments are released: a view of one that was
+        # copied for the call (not aligned) copies it first.
+        out.append(f"  PyObject *boxed = {box(result, 'result', viewed_arguments(signature, 0))};")
+        out += _release_all(acquired)
+        out.append("  return boxed;")
     elif isinstance(result, kt.TupleType):
         count = len(result.elements)
         out.append(f"  PyObject *items[{count}];")
         for index, element in enumerate(result.elements):
             viewed = viewed_arguments(signature, index)
             out.append(f"  items[{index}] = {box(element, f'result.r{index}', viewed)};")
+        out += _release_all(acquired)
         out += [f"  for (int i = 0; i < {count}; ++i)",
                 "    if (!items[i]) {",
                 f"      for (int j = 0; j < {count}; ++j) Py_XDECREF(items[j]);",
@@ -568,6 +618,7 @@ def generate_wrapper(module_name: str, signature) -> list:
                 f"  for (int i = 0; i < {count}; ++i) PyTuple_SET_ITEM(tuple, i, items[i]);",
                 "  return tuple;"]
     else:
+        out += _release_all(acquired)
         out.append(f"  return {box(result, 'result')};")
     out += ["}", ""]
     return out

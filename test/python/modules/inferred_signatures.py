@@ -49,3 +49,26 @@ def nearest_symbols(e: kiln.c128[:], symbols: kiln.c128[:]) -> kiln.c128[:]:
     for i in range(len(e)):
         out[i] = symbols[np.argmin(abs(e[i] - symbols) ** 2)]
     return out
+
+
+@kiln.export
+def damped(x: kiln.f64[:], alpha: float = 0.5, steps: int = 3, flip=False) -> float:
+    """Defaults: annotated, and one typed by its literal (flip: bool)."""
+    s = 0.0
+    for _ in range(steps):
+        s = s * alpha + x.sum()
+    return -s if flip else s
+
+
+def times(v: float, k=2) -> float:
+    return v * k
+
+
+@kiln.export
+def helper_defaults(v: float) -> float:
+    return times(v) + times(v, 3) + times(k=-1, v=v)
+
+
+@kiln.export
+def complex_default(z: complex = 1 - 2j, n: int = -7, scale=2.5e-3) -> complex:
+    return z * n * scale

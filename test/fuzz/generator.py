@@ -115,6 +115,14 @@ EXPRESSIONS = {
     "complex": 2,
 }
 
+# A helper's parameters: how often an array one has no annotation (typed by
+# the helper's first call) and a trailing number one a default value.
+UNANNOTATED_ARRAY_RATE = 0.3
+DEFAULT_RATE = 0.3
+DEFAULT_LITERALS = {"i64": ["0", "3", "-7", "1099511627776"], "i32": ["0", "5", "-2"],
+                    "f64": ["0.5", "-1.25", "1e-3", "2.0"], "f32": ["0.25", "-3.0"],
+                    "bool": ["True", "False"]}
+
 # Known defects (docs of issue 15) whose triggers can be left out so that CI
 # stays green while they are open. Each maps to what the generator avoids.
 KNOWN_DEFECT_SWITCHES = {
@@ -297,6 +305,13 @@ class Param:
     name: str
     kind: str          # scalar kind or array dtype
     ndim: int = 0      # 0 for scalars
+    default: str | None = None      # a helper's number literal default
+    annotated: bool = True          # a helper's array parameter may have none
+
+    def declaration(self):
+        """`name: T`, `name` (typed by the helper's first call) or `name: T = 1.5`."""
+        text = f"{self.name}: {self.annotation}" if self.annotated else self.name
+        return text if self.default is None else f"{text} = {self.default}"
 
     @property
     def annotation(self):
@@ -853,9 +868,15 @@ class FunctionGenerator:
                 args.append(self.rng.choice(names))
             else:
                 args.append(self.expr(p.kind, depth + 1))
+        passed = list(zip(helper.params, args))
         if self.rng.random() < 0.3:
-            return f"{helper.name}({', '.join(f'{p.name}={a}' for p, a in zip(helper.params, args))})"
-        return f"{helper.name}({', '.join(args)})"
+            # keywords: any parameter with a default may be left out
+            passed = [(p, a) for p, a in passed
+                      if p.default is None or self.rng.random() < 0.5]
+            return f"{helper.name}({', '.join(f'{p.name}={a}' for p, a in passed)})"
+        while passed and passed[-1][0].default is not None and self.rng.random() < 0.5:
+            passed.pop()            # trailing defaults left out
+        return f"{helper.name}({', '.join(a for _, a in passed)})"
 
     def e_compare(self, kind, depth):
         if kind != "bool":
@@ -2504,7 +2525,16 @@ class FunctionGenerator:
         self.emit(0, f"return {self.return_value()}")
         final = self.lines
         counters = [f"    {c}: int = 0" for c in self.counters]
-        signature = ", ".join(f"{p.name}: {p.annotation}" for p in params)
+        if not self.exported:
+            for p in params:
+                if p.ndim and self.rng.random() < UNANNOTATED_ARRAY_RATE:
+                    p.annotated = False
+            for p in reversed(params):      # defaults are trailing
+                if p.ndim or p.kind not in DEFAULT_LITERALS or \
+                        self.rng.random() >= DEFAULT_RATE:
+                    break
+                p.default = self.rng.choice(DEFAULT_LITERALS[p.kind])
+        signature = ", ".join(p.declaration() for p in params)
         decorator = "@kiln.export\n" if self.exported else ""
         annotation = "" if returns[0] == "mixed" else f" -> {returns_annotation(returns)}"
         source = (f"{decorator}def {self.name}({signature}){annotation}:\n"

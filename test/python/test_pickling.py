@@ -92,8 +92,14 @@ def test_first_call_functions_pickle_by_reference(tmp_path):
             data = pickle.dumps(g)
             assert b"fc.kernels" in data and len(data) < 100  # a reference, not the code
             assert pickle.loads(data) is g
+            import cloudpickle      # what Dask sends tasks with
+            assert cloudpickle.loads(cloudpickle.dumps(g)) is g     # before compiling
             assert g(2.0) == 6.0 and g.is_compiled
+            assert cloudpickle.loads(cloudpickle.dumps(g)) is g
             with multiprocessing.get_context("spawn").Pool(2) as pool:
                 print(pool.map(g, [1.0, 2.0, 3.0]))
+            from concurrent.futures import ProcessPoolExecutor
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
+                print(list(ex.map(g, [4.0, 5.0])))
     ''', tmp_path, KILN_CACHE_DIR=str(cache))
-    assert out.strip() == "[3.0, 6.0, 9.0]"
+    assert out.split() == ["[3.0,", "6.0,", "9.0]", "[12.0,", "15.0]"]

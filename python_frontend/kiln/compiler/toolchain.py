@@ -18,6 +18,11 @@ def find_kilnc() -> str:
             raise KilnToolchainError(f"KILN_KILNC={configured} is not an executable")
         return configured
     here = os.path.dirname(os.path.abspath(__file__))
+    # Installed by pip (setup.py puts the tools inside the package), then a
+    # checkout's own build.
+    installed = os.path.normpath(os.path.join(here, "..", "_bin", "kilnc"))
+    if os.access(installed, os.X_OK):
+        return installed
     in_tree = os.path.normpath(os.path.join(here, "..", "..", "..", "build", "bin", "kilnc"))
     if os.access(in_tree, os.X_OK):
         return in_tree

@@ -1,0 +1,79 @@
+"""Kiln as a build step of the user's package: setuptools' `build_py` that
+compiles every module with `@kiln.export` or `@kiln.vectorize` functions as
+`kiln build --release` does, so that `pip wheel .` gives a wheel whose
+modules import without Kiln installed (as Cython's `cythonize` and
+Pythran's `PythranExtension` do for theirs). In the user's setup.py:
+
+    from setuptools import setup
+    from kiln.build_hook import KilnBuildPy, KilnDistribution
+
+    setup(cmdclass={"build_py": KilnBuildPy}, distclass=KilnDistribution)
+
+with `kiln` among `[build-system] requires` (or installed, with
+`pip wheel --no-build-isolation`). examples/kiln_package is a whole
+project; docs/cli.md ("Building a wheel") says more."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
+
+# What a wheel keeps of `kiln build`'s output: the module (its compiled
+# stand-in), its stubs, its header and the native libraries; the rest
+# (C of the wrapper, MLIR, remarks, the report's record) stays out.
+SHIPPED_SUFFIXES = (".py", ".pyi", ".so", ".h")
+
+
+def exports_functions(path: str) -> bool:
+    """Whether the module has a function decorated `@kiln.export` or
+    `@kiln.vectorize` (`@export` after `from kiln import export` too)."""
+    try:
+        with open(path, "rb") as source:
+            tree = ast.parse(source.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(
+                    target, "id", "")
+                if name in ("export", "vectorize"):
+                    return True
+    return False
+
+
+class KilnBuildPy(build_py):
+    """build_py, then each Kiln module of the packages compiled in place of
+    its copy in the build directory."""
+
+    def run(self):
+        super().run()
+        for package, module, source in self.find_all_modules():
+            if exports_functions(source):
+                self.compile_module(package, module, source)
+
+    def compile_module(self, package, module, source):
+        outdir = os.path.join(self.build_lib, *package.split(".")) if package else \
+            self.build_lib
+        before = set(os.listdir(outdir))
+        command = [sys.executable, "-m", "kiln", "build", source, "-o", outdir, "--release",
+                   "-q"]
+        self.announce(f"kiln: compiling {source}", level=2)
+        subprocess.run(command, check=True)
+        for name in set(os.listdir(outdir)) - before:
+            if not name.endswith(SHIPPED_SUFFIXES):
+                os.remove(os.path.join(outdir, name))
+
+
+class KilnDistribution(Distribution):
+    """A distribution with native libraries inside: its wheel is for this
+    platform (and Python ABI), not a pure-Python one."""
+
+    def has_ext_modules(self):
+        return True

@@ -1,0 +1,54 @@
+"""The build hook (kiln.build_hook, issue 14): examples/kiln_package built
+with `pip wheel` (offline, Kiln from this checkout), its wheel installed into
+a fresh venv that has numpy but no Kiln, and its compiled module called
+there: native functions, numpy's results."""
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def test_wheel_of_a_users_package_runs_without_kiln(tmp_path):
+    project = tmp_path / "kiln_package"
+    shutil.copytree(os.path.join(REPO, "examples", "kiln_package"), project)
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"),
+               KILN_CACHE_DIR=str(tmp_path / "cache"))
+    wheel = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation",
+                            "--no-deps", "--no-index", "-q", "-w", str(tmp_path / "dist"), "."],
+                           cwd=project, capture_output=True, text=True, env=env, timeout=900)
+    assert wheel.returncode == 0, wheel.stdout + wheel.stderr
+    [built] = os.listdir(tmp_path / "dist")
+    assert built.startswith("mypkg-1.0-cp3") and built.endswith("linux_x86_64.whl"), built
+    with zipfile.ZipFile(tmp_path / "dist" / built) as archive:
+        names = archive.namelist()
+    assert any(n.startswith("mypkg/_kernels_kiln") and n.endswith(".so") for n in names)
+    assert not any(n.endswith((".c", ".mlir", ".json", ".yaml")) for n in names), names
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+                   check=True)
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KILN_KILNC")}
+    python = str(venv / "bin" / "python")
+    install = subprocess.run([python, "-m", "pip", "install", "--no-deps", "--no-index", "-q",
+                              str(tmp_path / "dist" / built)],
+                             capture_output=True, text=True, env=clean)
+    assert install.returncode == 0, install.stderr
+    check = subprocess.run([python, "-c", (
+        "import importlib.util, numpy as np\n"
+        "assert importlib.util.find_spec('kiln') is None, 'Kiln is importable'\n"
+        "import mypkg.kernels as k\n"
+        "assert type(k.rms).__name__ == 'builtin_function_or_method'\n"
+        "x = np.sin(np.arange(50.0))\n"
+        "for width in (1, 3, 50):\n"
+        "    np.testing.assert_allclose(k.moving_average(x, width),\n"
+        "                               np.convolve(x, np.ones(width) / width, 'valid'))\n"
+        "np.testing.assert_allclose(k.moving_average(x), np.convolve(x, np.ones(3) / 3, 'valid'))\n"
+        "assert abs(k.rms(x) - np.sqrt(np.mean(x * x))) < 1e-12\n"
+        "print('ok')\n")],
+        cwd=tmp_path, capture_output=True, text=True, env=clean)
+    assert check.returncode == 0 and check.stdout.strip() == "ok", check.stdout + check.stderr

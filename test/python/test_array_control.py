@@ -20,6 +20,13 @@ def mod(build_module):
     return build_module("array_control")
 
 
+def test_everything_compiles(mod):
+    """No function of the module falls back to Python (else the
+    comparisons below would compare CPython with itself)."""
+    with open(mod.path("array_control.kiln.json")) as record:
+        assert '"fallbacks": []' in record.read()
+
+
 def views(n):
     base = np.sin(np.arange(2 * n + 3) * 0.7) * 3.0
     return [base[:n], base[::-1][:n], base[::2][:n], base[1:n + 1][::-1]]
@@ -80,6 +87,26 @@ def test_arrays_allocated_in_branches_and_loops(mod):
                 check(mod, "while_growth", np.abs(x) + 0.5, limit)
         for k in (0, 1, 4):
             check(mod, "allocated_each_iteration", n, k)
+
+
+def test_other_dtypes_ranks_and_loops(mod):
+    for n in (1, 2, 3, 8):
+        m = np.cos(np.arange(n * n).reshape(n, n) * 0.3)
+        for view in (m, m.T, m[::-1]):
+            for steps in (0, 1, 3):
+                check(mod, "matrix_power_steps", view, steps)
+    for n in SIZES:
+        ints = (np.arange(n) * 7) % 11 - 5
+        for rounds in (0, 1, 3):
+            check(mod, "int_histogram_rounds", ints, rounds)
+            check(mod, "int_histogram_rounds", ints[::-1], rounds)
+        for x in views(n):
+            z = x + 1j * x[::-1]
+            for turns in (0, 1, 5):
+                check(mod, "complex_rotations", z, turns)
+            for limit in (-1.0, 0.0, 5.0, 1e9):
+                check(mod, "search_with_break", x, limit)
+            check(mod, "helper_tuple", x)
 
 
 def test_helpers_return_new_arrays_or_their_arguments(mod):

@@ -188,3 +188,57 @@ def raises_after_returning_array(n: int, fail: bool) -> kiln.f64[:]:
     if fail:
         raise ValueError("asked to fail")
     return a
+
+
+@kiln.export
+def matrix_power_steps(m: kiln.f64[:, :], steps: int) -> kiln.f64[:, :]:
+    """A 2-D array reassigned in a loop (a new one each step), and a row
+    view of it taken inside."""
+    p = m.copy()
+    for _ in range(steps):
+        p = p @ m
+        row = p[0]
+        row[:] = row / (np.abs(row).max() + 1.0)
+    return p
+
+
+@kiln.export
+def int_histogram_rounds(x: kiln.i64[:], rounds: int) -> kiln.i64[:]:
+    counts = np.zeros(4, dtype=np.int64)
+    for r in range(rounds):
+        shifted = (x + r) % 4
+        for k in range(4):
+            counts[k] += np.sum(shifted == k)
+    return counts
+
+
+@kiln.export
+def complex_rotations(z: kiln.c128[:], turns: int) -> kiln.c128[:]:
+    w = z * 1.0
+    for _ in range(turns):
+        w = w * 1j + 0.5
+    return w
+
+
+@kiln.export
+def search_with_break(x: kiln.f64[:], limit: float) -> kiln.f64[:]:
+    best = np.zeros(len(x))
+    i = 0
+    while i < 10:
+        candidate = x * i
+        if candidate.sum() > limit:
+            break
+        best = candidate
+        i += 1
+    return best
+
+
+def split_signs(a: kiln.f64[:]):
+    return np.maximum(a, 0.0), a[::2]
+
+
+@kiln.export
+def helper_tuple(x: kiln.f64[:]) -> float:
+    positive, every_other = split_signs(x)
+    every_other[:] = -1.0           # x's even elements, as in Python
+    return positive.sum() + x.sum()

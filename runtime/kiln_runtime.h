@@ -604,6 +604,107 @@ KILN_GENERAL int kiln_bind_arguments(PyObject *const *args, Py_ssize_t nargs,
   return 0;
 }
 
+/* ---- the CPU the module was compiled for
+
+   The kernels use every instruction set extension the target CPU of the
+   build has (`--target-cpu`, native by default: AVX-512 on the build
+   machine). Imported on a CPU without one of them, the first kernel would
+   die of SIGILL; the module's init checks first and raises ImportError
+   naming what is missing. The check reads CPUID itself (no compiler
+   runtime needed) and is compiled for baseline x86-64, so that it runs
+   anywhere: the compiler predefines __AVX512F__ & co. for the target. */
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+__attribute__((target("arch=x86-64"))) static unsigned long long kiln_xgetbv(void) {
+  unsigned int eax, edx;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return ((unsigned long long)edx << 32) | eax;
+}
+
+/* The first feature the target needs that this CPU (or its OS) lacks, or
+   NULL. */
+__attribute__((target("arch=x86-64"), unused)) static const char *kiln_missing_cpu_feature(void) {
+  unsigned int a, b, c, d;
+  unsigned int c1 = 0, d1 = 0, b7 = 0, c7 = 0, c81 = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    c1 = c;
+    d1 = d;
+  }
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+    b7 = b;
+    c7 = c;
+  }
+  if (__get_cpuid(0x80000001, &a, &b, &c, &d))
+    c81 = c;
+  /* Which of these a build reads depends on its target's extensions. */
+  (void)d1;
+  (void)b7;
+  (void)c7;
+  (void)c81;
+  int osxsave = (c1 >> 27) & 1;
+  unsigned long long xcr0 = osxsave ? kiln_xgetbv() : 0;
+  int ymm_state = (xcr0 & 0x6) == 0x6;
+  int zmm_state = (xcr0 & 0xe6) == 0xe6;
+  (void)ymm_state;
+  (void)zmm_state;
+#ifdef __SSSE3__
+  if (!((c1 >> 9) & 1)) return "ssse3";
+#endif
+#ifdef __SSE4_1__
+  if (!((c1 >> 19) & 1)) return "sse4.1";
+#endif
+#ifdef __SSE4_2__
+  if (!((c1 >> 20) & 1)) return "sse4.2";
+#endif
+#ifdef __POPCNT__
+  if (!((c1 >> 23) & 1)) return "popcnt";
+#endif
+#ifdef __AVX__
+  if (!((c1 >> 28) & 1) || !ymm_state) return "avx";
+#endif
+#ifdef __FMA__
+  if (!((c1 >> 12) & 1)) return "fma";
+#endif
+#ifdef __F16C__
+  if (!((c1 >> 29) & 1)) return "f16c";
+#endif
+#ifdef __MOVBE__
+  if (!((c1 >> 22) & 1)) return "movbe";
+#endif
+#ifdef __AVX2__
+  if (!((b7 >> 5) & 1) || !ymm_state) return "avx2";
+#endif
+#ifdef __BMI__
+  if (!((b7 >> 3) & 1)) return "bmi";
+#endif
+#ifdef __BMI2__
+  if (!((b7 >> 8) & 1)) return "bmi2";
+#endif
+#ifdef __LZCNT__
+  if (!((c81 >> 5) & 1)) return "lzcnt";
+#endif
+#ifdef __AVX512F__
+  if (!((b7 >> 16) & 1) || !zmm_state) return "avx512f";
+#endif
+#ifdef __AVX512DQ__
+  if (!((b7 >> 17) & 1)) return "avx512dq";
+#endif
+#ifdef __AVX512CD__
+  if (!((b7 >> 28) & 1)) return "avx512cd";
+#endif
+#ifdef __AVX512BW__
+  if (!((b7 >> 30) & 1)) return "avx512bw";
+#endif
+#ifdef __AVX512VL__
+  if (!((b7 >> 31) & 1)) return "avx512vl";
+#endif
+  return NULL;
+}
+#else
+static const char *kiln_missing_cpu_feature(void) { return NULL; }
+#endif
+
 /* ---- arrays returned by compiled code: a buffer owner that frees the
    kernel's allocation when numpy's array (and every view of it) is gone.
    An array the function returned that is (a view of) one of its array

@@ -73,13 +73,14 @@ asan_runtime=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)
 # (ASan's quarantine keeps 256 MiB of freed memory), the Dask example (worker
 # processes of a LocalCluster under LD_PRELOAD), `pip install .` and the
 # build hook's wheel in venvs (nothing of generated code that others do not
-# check), the C programs linked to
+# check), Python under qemu-user as an older CPU, the C programs linked to
 # lib<mod>.so without -fsanitize, chromium (under LD_PRELOAD), and the check
 # that a --release library holds no build-machine path (ASan's metadata of
 # each global names its source file).
 deselect=${SANITIZE_GENERATED_DESELECT:-not no_leaks_over_100000_calls and not
 no_leak_under_many_calls and not dask_example_matches_numpy and not
 pip_install_gives_a_working_kiln and not wheel_of_a_users_package_runs_without_kiln and not
+cpu_with and not cpu_without and not
 returned_by_calls_are_owned_by_the_caller and not c_program_uses_header_and_library and not
 html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
 release_libraries_hold_no_build_machine_paths}

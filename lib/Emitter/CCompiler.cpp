@@ -40,6 +40,17 @@ compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs
   // kilnc itself rather than from wherever Kiln's sources are.
   storage.push_back("-I");
   storage.push_back(runtimeIncludeDir.str());
+  // The target CPU and its features, as the kernels get them: the C sees
+  // them too (__AVX512F__ & co., which the module's CPU check reads), and a
+  // function that asks for less (`target("arch=x86-64")`) keeps it
+  // (prepareForTarget).
+  storage.insert(storage.end(),
+                 {"-Xclang", "-target-cpu", "-Xclang", machine.getTargetCPU().str()});
+  llvm::SmallVector<llvm::StringRef> features;
+  machine.getTargetFeatureString().split(features, ',', -1, false);
+  for (llvm::StringRef feature : features)
+    storage.insert(storage.end(),
+                   {"-Xclang", "-target-feature", "-Xclang", feature.str()});
   storage.insert(storage.end(), extraArgs.begin(), extraArgs.end());
   std::vector<const char *> args;
   for (const std::string &arg : storage)

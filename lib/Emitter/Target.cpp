@@ -101,6 +101,11 @@ void prepareForTarget(llvm::Module &module, llvm::TargetMachine &machine) {
   for (llvm::Function &function : module) {
     if (function.isDeclaration())
       continue;
+    // C that asked for another CPU (`__attribute__((target("arch=x86-64")))`:
+    // the module's CPU check, which must run on any x86-64) keeps it.
+    llvm::Attribute own = function.getFnAttribute("target-cpu");
+    if (own.isValid() && own.getValueAsString() != cpu)
+      continue;
     function.addFnAttr("target-cpu", cpu);
     if (features.empty())
       function.removeFnAttr("target-features");

@@ -235,7 +235,17 @@ def generate_extension(module_name: str, extension_name: str, context, signature
         f"  {c_string('Kiln-compiled functions of ' + source_path)}, 0, kiln_methods,",
         "  NULL, NULL, NULL, NULL};",
         "",
+        # Baseline x86-64 code: it must run on a CPU the kernels cannot.
+        "__attribute__((target(\"arch=x86-64\")))",
         f"PyMODINIT_FUNC PyInit_{extension_name}(void) {{",
+        "  const char *missing = kiln_missing_cpu_feature();",
+        "  if (missing) {",
+        "    PyErr_Format(PyExc_ImportError, \"%s was compiled for a CPU with %s, which this "
+        "CPU (or its operating system) does not support: build it for this machine, or with "
+        "an older --target-cpu (x86-64-v2 runs on any x86-64 CPU of the last 15 years)\", "
+        f"{c_string(module_name)}, missing);",
+        "    return NULL;",
+        "  }",
         "  if (PyType_Ready(&kiln_owner_type) < 0)",
         "    return NULL;",
         "  return PyModule_Create(&kiln_module);",

@@ -49,6 +49,8 @@ CALLS = textwrap.dedent('''\
     b: float = typedmod.hypot2(1.0, 2.0)
     c: np.ndarray = typedmod.hypot2(x, 2.0)
     d: np.ndarray = typedmod.hypot2([1.0, 2.0], x)
+    u: np.ndarray = typedmod.hypot2([[1, 2], [3, 4]], (0.5, 1.5))
+    v: np.ndarray = typedmod.hypot2(np.float32(2.0), x[::2])
     e: int = typedmod.listy(3)
     f: int = typedmod.listy(3, 1.5, name="y")
 
@@ -63,6 +65,8 @@ CALLS = textwrap.dedent('''\
     s: str = typedmod.dot(x, x)  # E
     typedmod.hypot2(1.0)  # E
     t: float = typedmod.hypot2(x, 1.0)  # E
+    typedmod.hypot2("ab", 1.0)  # E
+    typedmod.hypot2([["a"]], 1.0)  # E
     typedmod.listy()  # E
     typedmod.listy(1, 2.0, 3)  # E
     typedmod.aio.listy(1)  # E

@@ -161,6 +161,16 @@ def _array_of(type_) -> str:
     return f"numpy.typing.NDArray[numpy.{type_.numpy_name}]"
 
 
+def _array_like(scalar: str) -> str:
+    """What a @kiln.vectorize parameter takes: a number (numpy's too), a
+    numpy array, or nested sequences of numbers up to the 3 axes the
+    wrapper broadcasts (numpy's ArrayLike would also take a str)."""
+    nested = [f"typing.Sequence[{scalar}]", f"typing.Sequence[typing.Sequence[{scalar}]]",
+              f"typing.Sequence[typing.Sequence[typing.Sequence[{scalar}]]]"]
+    return " | ".join([scalar, "numpy.number[typing.Any]", "numpy.bool_",
+                       "numpy.typing.NDArray[typing.Any]", *nested])
+
+
 def _default(param) -> str:
     return "" if getattr(param, "default", None) is None else " = ..."
 
@@ -168,7 +178,7 @@ def _default(param) -> str:
 def _signature_pyi(signature, elementwise_arrays: bool = False) -> str:
     if elementwise_arrays:
         # Any argument may be an array (or a nested sequence): numpy broadcasting.
-        params = ", ".join(f"{p.name}: {annotation_text(p.type)} | numpy.typing.ArrayLike"
+        params = ", ".join(f"{p.name}: {_array_like(annotation_text(p.type))}"
                            f"{_default(p)}" for p in signature.params)
         return f"({params}) -> {_array_of(signature.return_type)}"
     params = ", ".join(f"{p.name}: {annotation_text(p.type)}{_default(p)}"

@@ -156,3 +156,20 @@ def test_argument_checks(mod):
     # 8-byte aligned complex data (a view into a float buffer) is accepted
     raw = np.arange(9.0)[1:].view(np.complex128)
     assert same(mod.native.magnitude(raw), np.abs(raw.copy()))
+
+
+def test_complex_sums_match_numpy(mod):
+    rng = np.random.default_rng(5)
+    for shape in [(0, 3), (3, 0), (1, 1), (4, 9), (17, 5)]:
+        z = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        for view in (z, z.T, z[::-1, ::2]):
+            got = mod.native.complex_sums(view, view.astype(np.complex64))
+            expected = mod.python.complex_sums(view, view.astype(np.complex64))
+            for g, e in zip(got, expected):
+                if isinstance(e, np.ndarray):     # a number comes back as Python's complex
+                    assert g.dtype == e.dtype and g.shape == e.shape
+                tolerance = 1e-5 if np.asarray(e).dtype == np.complex64 else 1e-12
+                np.testing.assert_allclose(g, e, rtol=tolerance, atol=tolerance)
+    special = np.array([[np.inf + 0j, 1], [np.nan, 2j]])
+    got = mod.native.complex_sums(special, special.astype(np.complex64))
+    np.testing.assert_array_equal(got[1], np.sum(special, axis=0))

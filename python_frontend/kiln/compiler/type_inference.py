@@ -2321,10 +2321,8 @@ class FunctionTyping(ShapeFunctionTyping):
         if not isinstance(array.type, kt.ArrayType):
             self.fail(node, f"{label} of a number is not supported; it needs an array")
         keywords = {k.arg: k.value for k in keywords}
-        whole_sum = name == "sum" and not options and not keywords
-        if array.type.dtype.is_complex and not whole_sum:
-            self.fail(node, f"{label} of a complex array is not supported yet (only np.sum "
-                            "of all its elements)")
+        if array.type.dtype.is_complex and name != "sum":
+            self.fail(node, f"{label} of a complex array is not supported yet (np.sum is)")
         if name in rules.NUMPY_SCANS:
             axis, _ = rules.reduction_options(array.type.ndim, options, keywords, "scan")
             if isinstance(axis, str):

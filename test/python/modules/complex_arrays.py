@@ -97,3 +97,10 @@ def parts_of_real_values(x: kiln.f64[:], m: kiln.i32[:, :], s: float, n: int):
     y[0] = 7.0
     return x.real * 2, x.imag, m.real + 1, m.imag, (x + 1).real, s.real + s.imag, \
         n.imag + n.real * 2
+
+
+@kiln.export
+def complex_sums(z: kiln.c128[:, :], w: kiln.c64[:, :]):
+    """np.sum of complex arrays: whole, along each axis, keepdims."""
+    return np.sum(z), z.sum(axis=0), np.sum(z, axis=1), np.sum(w, axis=-1, keepdims=True), \
+        w.sum()

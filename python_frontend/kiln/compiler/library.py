@@ -202,6 +202,9 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
+        if name in rules.OPERATOR_UFUNCS:           # of arrays: the operator
+            return self.binary(getattr(ast, rules.OPERATOR_UFUNCS[name])(), args[0], args[1],
+                               node)
         if name in rules.COMPARISON_UFUNCS:
             op = getattr(ast, rules.COMPARISON_UFUNCS[name])()
             if any(isinstance(a.type, kt.ArrayType) for a in args):

@@ -1974,6 +1974,13 @@ class FunctionTyping(ShapeFunctionTyping):
     def numpy_call(self, name, args, node):
         """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
         label = f"np.{name}"
+        if name in rules.OPERATOR_UFUNCS:
+            self.arity(args, 2, node, label)
+            if not any(isinstance(a.type, kt.ArrayType) for a in args):
+                self.fail(node, f"{label} of numbers is not supported yet (of arrays it is "
+                                "the operator); write the operator")
+            return self.binary(getattr(ast, rules.OPERATOR_UFUNCS[name])(), args[0], args[1],
+                               node)
         if name in rules.COMPARISON_UFUNCS:
             self.arity(args, 2, node, label)
             ops = [getattr(ast, rules.COMPARISON_UFUNCS[name])()]

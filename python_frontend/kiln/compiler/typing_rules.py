@@ -428,6 +428,12 @@ NUMPY_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "
                "fabs", "rint"}
 NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
 LOGICAL_UFUNCS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
+# The ufuncs behind numpy's operators: `np.add(a, b)` of arrays is `a + b`
+# (the ast operator's class name).
+OPERATOR_UFUNCS = {"add": "Add", "subtract": "Sub", "multiply": "Mult", "divide": "Div",
+                   "true_divide": "Div", "floor_divide": "FloorDiv", "mod": "Mod",
+                   "remainder": "Mod", "bitwise_and": "BitAnd", "bitwise_or": "BitOr",
+                   "bitwise_xor": "BitXor", "left_shift": "LShift", "right_shift": "RShift"}
 # `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
 NUMPY_CASTS = {**{t.numpy_name: t for t in kt.SCALAR_DTYPES if not t.is_bool},
                "double": kt.f64, "single": kt.f32, "cdouble": kt.c128, "csingle": kt.c64}
@@ -458,7 +464,7 @@ SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS 
     "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot", "conj",
     "conjugate", "real", "imag", "less", "less_equal", "greater", "greater_equal", "equal",
     "not_equal"} | \
-    NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS
+    NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS | set(OPERATOR_UFUNCS)
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}

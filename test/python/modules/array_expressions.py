@@ -451,3 +451,12 @@ def int_against_float(x: kiln.i64[:], p: float, y: kiln.f64[:]):
     """numpy compares int64 elements with floats in float64 (CPython's
     int/float comparison of scalars is exact)."""
     return x != p, x < p, p >= x, x == y
+
+
+@kiln.export
+def operator_ufuncs(a: kiln.i64[:], b: kiln.i64[:], x: kiln.f64[:]):
+    """np.add & co. of arrays are numpy's operators."""
+    return (np.add(a, b), np.subtract(a, 3), np.multiply(2, x), np.divide(a, b),
+            np.floor_divide(a, b), np.remainder(a, b), np.bitwise_and(a, b),
+            np.bitwise_or(a, 1), np.bitwise_xor(a, b), np.left_shift(a, 2),
+            np.right_shift(a, 1), np.true_divide(x, 4.0), np.mod(x, 1.5))

@@ -206,6 +206,9 @@ FLOAT_EXPONENTS = ["2", "3", "0", "1", "(-1)", "0.5", "2.0", "1.5", "(-2)", "(-0
 FAST_EXPONENTS = {"2", "0", "1", "(-1)", "0.5", "2.0"}   # numpy's fast paths (no pow)
 INT_EXPONENTS = ["0", "1", "2", "3", "5"]
 ARRAY_UNARY_UFUNCS = NP_UNARY + ["absolute", "square"]
+# np.add(a, b) & co. of arrays: numpy's operators.
+OPERATOR_UFUNCS = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide",
+                   "&": "bitwise_and", "|": "bitwise_or", "^": "bitwise_xor"}
 ARRAY_BINARY_UFUNCS = ["arctan2", "hypot", "power", "copysign", "fmod", "minimum", "maximum"]
 # Views an array expression reads or a store writes. A view's shape is
 # symbolic: a tuple of dims ("n" for the common 1-D size of the inputs, "r"
@@ -1147,6 +1150,8 @@ class FunctionGenerator:
                     continue          # x | x, x - x (then | 0): folds to a copy
                 if self.rng.random() < 0.3:
                     return f"({other} {op} {array})"
+                if op in OPERATOR_UFUNCS and self.rng.random() < 0.15:
+                    return f"np.{OPERATOR_UFUNCS[op]}({array}, {other})"    # the ufunc
                 return f"({array} {op} {other})"
             scalar = self.array_scalar(b, a, kind, op)
             if scalar is None:

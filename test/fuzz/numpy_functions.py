@@ -575,6 +575,11 @@ def put(a, key, value):
     a.a[key.a] = converted.a[0]
 
 
+def _operator_ufunc(name):
+    function = getattr(operator, name)
+    return lambda a, b: function(a, b)
+
+
 FUNCTIONS = {
     **{name: reduction(name) for name in ("sum", "prod", "max", "min", "amax", "amin", "mean",
                                           "average", "any", "all", "var", "std")},
@@ -592,6 +597,13 @@ FUNCTIONS = {
     "tril": triangle("tril"), "triu": triangle("triu"), "arange": arange,
     "linspace": linspace, "full": full, "full_like": full_like, "eye": eye,
     "identity": identity, "array": np_array,
+    # the ufuncs behind the operators (the generator calls them with an
+    # array operand): numpy's operator
+    **{name: _operator_ufunc(op) for name, op in {
+        "add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
+        "true_divide": "truediv", "floor_divide": "floordiv", "remainder": "mod",
+        "mod": "mod", "bitwise_and": "and_", "bitwise_or": "or_", "bitwise_xor": "xor",
+        "left_shift": "lshift", "right_shift": "rshift"}.items()},
 }
 
 

@@ -161,24 +161,41 @@ private:
       builder.setInsertionPoint(ret);
       func::CallOp::create(builder, ret.getLoc(), release, ValueRange{depth});
     });
-    Value owned;
     for (func::CallOp call : arrayCalls) {
-      // After the call's error propagation, if any: an array exists only
-      // when the callee returned normally.
+      // After the call's error propagation, if any (kiln-buffer-deallocation
+      // may have put its address tests between the two): an array exists
+      // only when the callee returned normally.
       Operation *after = call;
-      if (auto next = dyn_cast_or_null<PropagateErrorOp>(call->getNextNode()))
-        after = next;
+      for (Operation *next = call->getNextNode();
+           next && !isa<func::CallOp>(next) && !next->hasTrait<OpTrait::IsTerminator>();
+           next = next->getNextNode())
+        if (isa<PropagateErrorOp>(next)) {
+          after = next;
+          break;
+        }
       builder.setInsertionPointAfter(after);
       Location callLoc = call.getLoc();
-      // A Kiln function's returned arrays are its caller's (public functions
-      // return owned buffers: ownership-based deallocation clones the rest).
-      owned = arith::ConstantOp::create(builder, callLoc, builder.getI64IntegerAttr(1));
+      SmallVector<Value> argumentBuffers;
+      for (Value operand : call.getOperands())
+        if (isa<MemRefType>(operand.getType()))
+          argumentBuffers.push_back(
+              memref::ExtractAlignedPointerAsIndexOp::create(builder, callLoc, operand));
       for (Value result : call.getResults()) {
         if (!isa<MemRefType>(result.getType()))
           continue;
         Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(builder, callLoc, result);
+        // The caller's unless it is (a view of) an array the caller passed
+        // (kiln-buffer-deallocation's rule): a view owns nothing to adopt.
+        Value owned = arith::ConstantOp::create(builder, callLoc, builder.getBoolAttr(true));
+        for (Value argument : argumentBuffers)
+          owned = arith::AndIOp::create(
+              builder, callLoc, owned,
+              arith::CmpIOp::create(builder, callLoc, arith::CmpIPredicate::ne, aligned,
+                                    argument));
         Value address = arith::IndexCastOp::create(builder, callLoc, i64, aligned);
-        func::CallOp::create(builder, callLoc, adopt, ValueRange{address, owned});
+        func::CallOp::create(builder, callLoc, adopt,
+                             ValueRange{address, arith::ExtUIOp::create(builder, callLoc, i64,
+                                                                         owned)});
       }
     }
   }

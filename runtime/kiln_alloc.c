@@ -256,7 +256,12 @@ KILN_OPAQUE_TO_KERNELS void _mlir_memref_to_llvm_free(void *block) {
 
 KILN_OPAQUE_TO_KERNELS int64_t kiln_alloc_mark(void) {
   kiln_block_cache *state = kiln_thread_cache(0);
-  return state ? (int64_t)state->journal_count : 0;
+  if (!state)
+    return 0;
+  /* What an earlier call handed over is its caller's business, finished:
+     a block there may belong to Python by now. */
+  state->handed_count = 0;
+  return (int64_t)state->journal_count;
 }
 
 KILN_OPAQUE_TO_KERNELS void kiln_alloc_unwind(int64_t mark) {

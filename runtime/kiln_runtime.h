@@ -284,6 +284,18 @@ KILN_INLINE int kiln_plain_ndarray(PyObject *object, int ndim, char type_code,
          (array->flags & required_flags) == required_flags;
 }
 
+/* Whether every stride of an exact ndarray is a multiple of `itemsize`:
+   numpy's ALIGNED flag says so for real dtypes, not for complex ones, whose
+   alignment is a part's (a complex128 field of a record may have a stride
+   of 24). */
+KILN_INLINE int kiln_whole_strides(PyObject *object, int ndim, Py_ssize_t itemsize) {
+  const kiln_numpy_array *array = (const kiln_numpy_array *)object;
+  for (int axis = 0; axis < ndim; ++axis)
+    if (array->strides[axis] % itemsize != 0)
+      return 0;
+  return 1;
+}
+
 KILN_HELPER int kiln_is_ndarray(PyObject *object) {
   PyTypeObject *type = Py_TYPE(object);
   if (type == kiln_ndarray_type)
@@ -715,6 +727,10 @@ typedef struct {
   void *allocated;
   PyObject *base;
   int readonly;
+  /* A view of an argument holds a buffer export of it, so that the
+     argument's memory cannot move while the view lives (an array.array
+     refuses to resize, as it does under a memoryview). */
+  Py_buffer export;
   char *data;
   int ndim;
   Py_ssize_t itemsize;
@@ -724,8 +740,11 @@ typedef struct {
 } kiln_owner;
 
 static void kiln_owner_dealloc(PyObject *self) {
-  free(((kiln_owner *)self)->allocated);
-  Py_XDECREF(((kiln_owner *)self)->base);
+  kiln_owner *owner = (kiln_owner *)self;
+  free(owner->allocated);
+  if (owner->export.obj)
+    PyBuffer_Release(&owner->export);
+  Py_XDECREF(owner->base);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -770,17 +789,23 @@ static PyTypeObject kiln_owner_type = {
 
 static PyObject *kiln_numpy_asarray;
 
-static PyObject *kiln_array_of(void *allocated, PyObject *base, int readonly, void *data,
-                               int ndim, const int64_t *shape, const int64_t *strides,
-                               Py_ssize_t itemsize, const char *format) {
+static PyObject *kiln_array_of(void *allocated, PyObject *base, Py_buffer *export,
+                               int readonly, void *data, int ndim, const int64_t *shape,
+                               const int64_t *strides, Py_ssize_t itemsize,
+                               const char *format) {
   kiln_owner *owner = PyObject_New(kiln_owner, &kiln_owner_type);
   if (!owner) {
     free(allocated);
+    if (export && export->obj)
+      PyBuffer_Release(export);
     return NULL;
   }
   owner->allocated = allocated;
   owner->base = Py_XNewRef(base);
   owner->readonly = readonly;
+  owner->export.obj = NULL;
+  if (export)
+    owner->export = *export;
   owner->data = (char *)data;
   owner->ndim = ndim;
   owner->itemsize = itemsize;
@@ -809,7 +834,7 @@ static PyObject *kiln_array_of(void *allocated, PyObject *base, int readonly, vo
 KILN_HELPER PyObject *kiln_owned_array(void *allocated, void *data, int ndim, const int64_t *shape,
                                   const int64_t *strides, Py_ssize_t itemsize,
                                   const char *format) {
-  return kiln_array_of(allocated, NULL, 0, data, ndim, shape, strides, itemsize, format);
+  return kiln_array_of(allocated, NULL, NULL, 0, data, ndim, shape, strides, itemsize, format);
 }
 
 /* A returned view of an argument that was copied for the call (not
@@ -840,15 +865,18 @@ KILN_HELPER PyObject *kiln_copied_array(void *data, int ndim, const int64_t *sha
 KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndim,
                                     const int64_t *shape, const int64_t *strides,
                                     Py_ssize_t itemsize, const char *format) {
-  Py_buffer probe;
+  Py_buffer export;
   int readonly = 0;
-  if (PyObject_GetBuffer(argument, &probe, PyBUF_WRITABLE | PyBUF_STRIDES) < 0) {
+  if (PyObject_GetBuffer(argument, &export, PyBUF_WRITABLE | PyBUF_STRIDES) < 0) {
     PyErr_Clear();
     readonly = 1;
-  } else {
-    PyBuffer_Release(&probe);
+    if (PyObject_GetBuffer(argument, &export, PyBUF_STRIDES) < 0) {
+      PyErr_Clear();
+      export.obj = NULL;
+    }
   }
-  return kiln_array_of(NULL, argument, readonly, data, ndim, shape, strides, itemsize, format);
+  return kiln_array_of(NULL, argument, &export, readonly, data, ndim, shape, strides, itemsize,
+                       format);
 }
 
 /* ---- exceptions raised by compiled code */

@@ -102,10 +102,14 @@ void prepareForTarget(llvm::Module &module, llvm::TargetMachine &machine) {
     if (function.isDeclaration())
       continue;
     // C that asked for another CPU (`__attribute__((target("arch=x86-64")))`:
-    // the module's CPU check, which must run on any x86-64) keeps it.
+    // the module's CPU check, which must run on any x86-64) keeps it, with
+    // that CPU's own features only: Clang adds the command line's features
+    // (the target's, AVX-512 & co.) to such a function.
     llvm::Attribute own = function.getFnAttribute("target-cpu");
-    if (own.isValid() && own.getValueAsString() != cpu)
+    if (own.isValid() && own.getValueAsString() != cpu) {
+      function.removeFnAttr("target-features");
       continue;
+    }
     function.addFnAttr("target-cpu", cpu);
     if (features.empty())
       function.removeFnAttr("target-features");

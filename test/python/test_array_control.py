@@ -156,6 +156,37 @@ def test_errors_after_allocations(mod):
             check(mod, "raises_after_returning_array", n, fail)
 
 
+def test_errors_free_only_what_the_function_owns(mod):
+    """An array a previous call returned to Python (owned by Python now)
+    passed to a function that gets a view of it from a Kiln call and then
+    raises: the array survives, intact, and is freed once when Python drops
+    it (blocks of 800 kB: the allocator's cache would hand a wrongly freed
+    one out again)."""
+    for _ in range(300):
+        kept = mod.native.branch_allocation(100_000, True)
+        with pytest.raises(ValueError, match="k"):
+            mod.native.raises_after_a_view_call(kept, 1)
+        other = mod.native.branch_allocation(100_000, False)
+        assert kept.sum() == 300_000.0 and other[0] == 6.0
+    assert mod.native.raises_after_a_view_call(np.arange(3.0), 0) == 1.0
+
+
+def test_a_returned_view_keeps_its_argument_in_place(mod):
+    """A view of an array.array argument holds a buffer export of it: the
+    array cannot be resized (and its memory moved) while the view lives."""
+    import array
+    import gc
+    values = array.array("d", [1.0, 2.0, 3.0])
+    view = mod.native.tail_view(values)
+    with pytest.raises(BufferError):
+        values.extend([4.0] * 1000)
+    np.testing.assert_array_equal(view, [2.0, 3.0])
+    del view
+    gc.collect()
+    values.extend([4.0])
+    assert len(values) == 4
+
+
 def resident_mib():
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * 4096 / 2**20

@@ -6,7 +6,9 @@ is an x86-64-v2 machine without AVX, `-cpu Haswell` an AVX2 one without
 AVX-512. The targets are named (skylake-avx512, x86-64-v3, x86-64-v2), so
 the test does not depend on the CPU it runs on."""
 
+import glob
 import os
+import re
 import shutil
 import subprocess
 
@@ -63,3 +65,19 @@ def test_cpu_with_the_targets_extensions_runs_it(builds, target, cpu):
     result = run_as(cpu, builds[target])
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "10.0"
+
+
+def test_the_check_itself_is_baseline_code(builds):
+    """The module's init (with the CPU check inlined into it) holds no
+    instruction beyond baseline x86-64: no VEX/EVEX (v-prefixed) mnemonic,
+    no ymm/zmm register. Clang gives a `target("arch=x86-64")` function the
+    command line's features too; kilnc drops them (prepareForTarget)."""
+    [extension] = glob.glob(os.path.join(builds["skylake-avx512"], "_kernels_kiln*.so"))
+    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", extension],
+                             capture_output=True, text=True, check=True).stdout
+    body = re.search(r"<PyInit_\w+>:\n(.*?)\n\n", listing, re.S)
+    assert body, "no PyInit_ in the extension"
+    instructions = [line.split("\t")[-1] for line in body.group(1).splitlines() if "\t" in line]
+    assert len(instructions) > 20
+    wide = [i for i in instructions if re.match(r"v[a-z]", i) or re.search(r"[yz]mm", i)]
+    assert not wide, wide

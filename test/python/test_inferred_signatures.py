@@ -77,6 +77,8 @@ def test_default_parameter_values(mod):
     for args in [(), (2j,), (1 + 1j, 3), (1j, -2, 0.5)]:
         assert mod.native.complex_default(*args) == mod.python.complex_default(*args)
     assert mod.native.complex_default(n=2) == mod.python.complex_default(n=2)
+    for args in [(1.5,), (1.5, True), (1.5, True, 2.0), (1.5, False, 2.0, 200)]:
+        assert mod.native.converted_defaults(*args) == mod.python.converted_defaults(*args)
     with pytest.raises(TypeError, match=r"damped\(\) missing required argument 'x'"):
         mod.native.damped()
     with pytest.raises(TypeError, match="takes 4 positional arguments but 5 were given"):

@@ -64,3 +64,15 @@ def helper_called_twice(x: kiln.f64[:], n: kiln.i64[:]) -> float:
 def pythran_string(name):
     # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:20: error: parameter `name` has the Pythran type `str`, which Kiln has no type for; annotate it
     return 0
+
+
+# A later call of such a helper must pass the same number type: converting
+# would compute something else than Python does.
+def scaled_by(x, k):
+    return x * k
+
+
+@kiln.export
+def helper_bool_then_int(a: float) -> float:
+    return scaled_by(a, True) + scaled_by(a, 3)
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:46: error: argument `k` of scaled_by() is int here, but the first call of `scaled_by` typed it bool (`k` has no annotation); annotate it

@@ -93,6 +93,8 @@ class TypedFunction:
     # The parameters an array the function returns may view, per position in
     # the returned values: a caller's result may be its own argument then.
     returned_parameters: dict = field(default_factory=dict)  # position -> frozenset
+    # Parameters without annotations typed by the function's first call.
+    typed_by_first_call: frozenset = frozenset()
     variables: dict = field(default_factory=dict)     # name -> VariableType
     values: dict = field(default_factory=dict)        # ast node -> TypedValue
     loop_carried: dict = field(default_factory=dict)  # ast.For/While -> [names]
@@ -259,6 +261,7 @@ class FunctionTyping(ShapeFunctionTyping):
         # Types of parameters without annotations: from the first call of a
         # helper, or from a `#pythran export` comment of an exported function.
         self.parameter_hints: dict = parameter_hints or {}
+        self.typed_by_first_call: set = set()
         self.context = module.context
         self.func = func
         self.options = options
@@ -354,6 +357,7 @@ class FunctionTyping(ShapeFunctionTyping):
             written_arrays=frozenset(self.written),
             returned_parameters={position: frozenset(names) for position, names
                                  in self.returned_parameters.items()},
+            typed_by_first_call=frozenset(self.typed_by_first_call),
             variables=dict(self.var_types),
             values=self.values, loop_carried=self.carried_by_loop,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
@@ -377,6 +381,7 @@ class FunctionTyping(ShapeFunctionTyping):
                                      "which Kiln has no type for; annotate it")
             elif arg.annotation is None and arg.arg in self.parameter_hints:
                 type_ = self.parameter_hints[arg.arg]
+                self.typed_by_first_call.add(arg.arg)
             elif arg.annotation is None and default is not None:
                 type_ = rules.default_for_kind(rules.literal_kind(default))    # `alpha=0.5`
             elif arg.annotation is None:
@@ -1592,6 +1597,16 @@ class FunctionTyping(ShapeFunctionTyping):
             value = self.expression(arg_node)
             if is_unknown(value.type):
                 continue
+            if param.name in callee.typed_by_first_call:
+                passed = rules.default_for_kind(value.weak) if value.weak else value.type
+                if passed != param.type and not isinstance(param.type, kt.ArrayType):
+                    # Converting would compute something else than Python
+                    # does (`h(a, True)` then `h(a, 3)`).
+                    self.report(arg_node, f"argument `{param.name}` of {name}() is "
+                                          f"{display(passed)} here, but the first call of "
+                                          f"`{name}` typed it {param.type.display} "
+                                          f"(`{param.name}` has no annotation); annotate it")
+                    continue
             if isinstance(param.type, kt.ArrayType):
                 if value.type != param.type:
                     unannotated = any(a.arg == param.name and a.annotation is None

@@ -439,7 +439,7 @@ def bind_arguments(name: str, params) -> list:
         defaults += [f"    if (!keyword_bound[{index}]) {{",
                      f"      static PyObject *default_{index};",
                      f"      if (!default_{index} && !(default_{index} = "
-                     f"{python_number(param.default)}))",
+                     f"{python_number(default_of_type(param.default, param.type))}))",
                      "        return NULL;",
                      f"      keyword_bound[{index}] = default_{index};",
                      "    }"]
@@ -462,6 +462,21 @@ def c_double(value: float) -> str:
     if math.isnan(value):
         return "__builtin_nan(\"\")"
     return float(value).hex()
+
+
+def default_of_type(value, type_):
+    """A default literal as its parameter's type holds it (`flag: bool = 0`
+    is False, `x: float = 1` is 1.0), as Kiln callers get it."""
+    if type_.is_bool:
+        return bool(value)
+    if type_.is_complex:
+        return complex(value)
+    if type_.is_float:
+        return float(value.real if isinstance(value, complex) else value)
+    value = int(value)
+    if not type_.signed:
+        value %= 2 ** (type_.itemsize * 8)
+    return value
 
 
 def python_number(value) -> str:
@@ -489,6 +504,9 @@ def convert_array(signature, index: int, param, acquired) -> list:
     formats = "".join(type_.dtype.buffer_formats)
     argument = f"bound[{index}]"
     numpy = f"numpy_{pname}"
+    # numpy aligns a complex array to its part's size only.
+    whole_strides = (f" && kiln_whole_strides({argument}, {type_.ndim}, {itemsize})"
+                     if type_.dtype.is_complex else "")
     fill = [f"    array_{pname}.allocated = array_{pname}.data = "
             f"({type_.dtype.c_type} *){numpy}->data;",
             f"    array_{pname}.offset = 0;"]
@@ -502,8 +520,8 @@ def convert_array(signature, index: int, param, acquired) -> list:
         f"  if (KILN_LIKELY(kiln_plain_ndarray({argument}, {type_.ndim}, "
         # The inline fast path compares numpy's dtype.char (the table's
         # `char`); arrays whose dtype is spelled otherwise still pass,
-        # through kiln_get_array.
-        f"'{type_.dtype.char}', {flags}))) {{",
+        # through kiln_get_array (which also copies what is not aligned).
+        f"'{type_.dtype.char}', {flags}){whole_strides})) {{",
         f"    const kiln_numpy_array *{numpy} = (const kiln_numpy_array *){argument};",
         *fill,
         f"  }} else if (kiln_get_array({argument}, &view_{pname}, &array_{pname}, "

@@ -242,3 +242,14 @@ def helper_tuple(x: kiln.f64[:]) -> float:
     positive, every_other = split_signs(x)
     every_other[:] = -1.0           # x's even elements, as in Python
     return positive.sum() + x.sum()
+
+
+@kiln.export
+def raises_after_a_view_call(a: kiln.f64[:], k: int) -> float:
+    """A call that returns a view of its argument, then an exception: the
+    caller's error exit frees only what it owns (review finding: a stale
+    hand-over once freed the caller's argument)."""
+    b = tail_view(a)
+    if k > 0:
+        raise ValueError("k")
+    return b[0]

@@ -104,3 +104,11 @@ def complex_sums(z: kiln.c128[:, :], w: kiln.c64[:, :]):
     """np.sum of complex arrays: whole, along each axis, keepdims."""
     return np.sum(z), z.sum(axis=0), np.sum(z, axis=1), np.sum(w, axis=-1, keepdims=True), \
         w.sum()
+
+
+@kiln.export
+def complex_loop_sum(z: kiln.c128[:]) -> complex:
+    s = 0j
+    for v in z:
+        s += v
+    return s

@@ -72,3 +72,9 @@ def helper_defaults(v: float) -> float:
 @kiln.export
 def complex_default(z: complex = 1 - 2j, n: int = -7, scale=2.5e-3) -> complex:
     return z * n * scale
+
+
+@kiln.export
+def converted_defaults(x: float, flag: bool = 0, y: float = 1, n: kiln.u8 = 7) -> float:
+    """Defaults written as another kind of number: as the parameter's type."""
+    return x + y + n if flag else x - y

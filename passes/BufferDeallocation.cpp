@@ -78,31 +78,39 @@ private:
     auto replacement = func::CallOp::create(builder, loc, call.getCalleeAttr(),
                                             original.getResults(), call.getOperands());
     replacement->setAttrs(call->getAttrs());
-    SmallVector<Value> argumentBuffers;
-    for (Value operand : call.getOperands())
-      if (isa<MemRefType>(operand.getType()))
-        argumentBuffers.push_back(
-            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, operand));
+    SmallVector<Value> argumentBuffers = memrefAddresses(builder, loc, call.getOperands());
     unsigned flag = kept;
     for (unsigned i = 0; i < kept; ++i) {
       call.getResult(i).replaceAllUsesWith(replacement.getResult(i));
       if (!isa<MemRefType>(original.getResult(i)))
         continue;
-      Value owned = arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
-      if (!argumentBuffers.empty()) {
-        Value buffer = memref::ExtractAlignedPointerAsIndexOp::create(
-            builder, loc, replacement.getResult(i));
-        for (Value argument : argumentBuffers) {
-          Value differs = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                                buffer, argument);
-          owned = arith::AndIOp::create(builder, loc, owned, differs);
-        }
-      }
-      call.getResult(flag++).replaceAllUsesWith(owned);
+      Value buffer =
+          memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, replacement.getResult(i));
+      call.getResult(flag++).replaceAllUsesWith(
+          callerOwnsResult(builder, loc, buffer, argumentBuffers));
     }
     call.erase();
   }
 };
 
 } // namespace
+
+SmallVector<Value> memrefAddresses(OpBuilder &builder, Location loc, ValueRange values) {
+  SmallVector<Value> addresses;
+  for (Value value : values)
+    if (isa<MemRefType>(value.getType()))
+      addresses.push_back(memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, value));
+  return addresses;
+}
+
+Value callerOwnsResult(OpBuilder &builder, Location loc, Value resultAddress,
+                       ArrayRef<Value> argumentAddresses) {
+  Value owned = arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
+  for (Value argument : argumentAddresses)
+    owned = arith::AndIOp::create(
+        builder, loc, owned,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, resultAddress, argument));
+  return owned;
+}
+
 } // namespace kiln

@@ -175,23 +175,14 @@ private:
         }
       builder.setInsertionPointAfter(after);
       Location callLoc = call.getLoc();
-      SmallVector<Value> argumentBuffers;
-      for (Value operand : call.getOperands())
-        if (isa<MemRefType>(operand.getType()))
-          argumentBuffers.push_back(
-              memref::ExtractAlignedPointerAsIndexOp::create(builder, callLoc, operand));
+      SmallVector<Value> argumentBuffers =
+          memrefAddresses(builder, callLoc, call.getOperands());
       for (Value result : call.getResults()) {
         if (!isa<MemRefType>(result.getType()))
           continue;
         Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(builder, callLoc, result);
-        // The caller's unless it is (a view of) an array the caller passed
-        // (kiln-buffer-deallocation's rule): a view owns nothing to adopt.
-        Value owned = arith::ConstantOp::create(builder, callLoc, builder.getBoolAttr(true));
-        for (Value argument : argumentBuffers)
-          owned = arith::AndIOp::create(
-              builder, callLoc, owned,
-              arith::CmpIOp::create(builder, callLoc, arith::CmpIPredicate::ne, aligned,
-                                    argument));
+        // A view of an array the caller passed owns nothing to adopt.
+        Value owned = callerOwnsResult(builder, callLoc, aligned, argumentBuffers);
         Value address = arith::IndexCastOp::create(builder, callLoc, i64, aligned);
         func::CallOp::create(builder, callLoc, adopt,
                              ValueRange{address, arith::ExtUIOp::create(builder, callLoc, i64,

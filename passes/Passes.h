@@ -23,6 +23,17 @@ enum class TailStrategy { Auto, Mask, Epilogue };
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 
+// kiln-buffer-deallocation's rule, which kiln-lower-checks applies too: a
+// returned array is the caller's unless its buffer is the buffer of an
+// array the caller passed. The aligned addresses of the memref `values`
+// (the call's memref operands), and whether `resultAddress` is none of
+// them (an i1).
+llvm::SmallVector<mlir::Value> memrefAddresses(mlir::OpBuilder &builder, mlir::Location loc,
+                                               mlir::ValueRange values);
+mlir::Value callerOwnsResult(mlir::OpBuilder &builder, mlir::Location loc,
+                             mlir::Value resultAddress,
+                             llvm::ArrayRef<mlir::Value> argumentAddresses);
+
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 

@@ -447,15 +447,9 @@ KILN_GENERAL int kiln_aligned_copy(Py_buffer *view, void *descriptor, int ndim,
 }
 
 KILN_GENERAL void kiln_release_copy(Py_buffer *view, char *copy, int written) {
-  if (written) {
-    Py_ssize_t count = 1, strides[KILN_MAX_NDIM];
-    for (int axis = view->ndim - 1; axis >= 0; --axis) {
-      strides[axis] = count * view->itemsize;
-      count *= view->shape[axis];
-    }
-    kiln_copy_layout((char *)view->buf, view->strides, copy, strides, view->ndim, view->shape,
+  if (written)    /* the copy is in C order (NULL strides) */
+    kiln_copy_layout((char *)view->buf, view->strides, copy, NULL, view->ndim, view->shape,
                      view->itemsize);
-  }
   free(copy);
 }
 

@@ -375,8 +375,7 @@ class ArrayExpressions:
         destination = self.allocate_array(value.type, expr.shape, node)
         if expr.kind in ("reduce", "scan", "filled"):
             # Straight into the new array.
-            temporaries = []
-            expr = self.prepare_operands(expr, node, temporaries, keep_top=True)
+            expr = self.prepare_operands(expr, node, keep_top=True)
             if expr.kind == "filled":
                 expr.fill(destination, [o.value for o in expr.operands])
             else:
@@ -454,8 +453,7 @@ class ArrayExpressions:
         """Emits `expr` into the view `destination` (whose shape it has, or
         broadcasts to), through a temporary when a view it reads may
         overlap the destination."""
-        temporaries = []
-        expr = self.prepare_operands(expr, node, temporaries)
+        expr = self.prepare_operands(expr, node)
         self.compute_prepared_into(expr, destination, node, fresh)
 
     def compute_prepared_into(self, expr, destination, node, fresh=False):
@@ -768,8 +766,7 @@ class ArrayExpressions:
         reassociable (numpy's own pairwise sums round differently from a
         sequential loop anyway), max/min are arith.maximumf/minimumf (NaN
         propagates, as in numpy)."""
-        temporaries = []
-        expr = self.prepare_operands(expr, node, temporaries)
+        expr = self.prepare_operands(expr, node)
         location = self.loc(node)
         sizes = self.index_sizes_of(expr.shape, node)
         views = self.leaf_views(expr, sizes, node)
@@ -822,55 +819,53 @@ class ArrayExpressions:
                 views[id(view.ir)] = self.broadcast_view(view, sizes, node)
         return views
 
-    def prepare_operands(self, expr, node, temporaries, keep_top=False):
+    def prepare_operands(self, expr, node, keep_top=False):
         """`expr` with each reduction along an axis and each "filled" array
-        computed into a temporary array (freed by the caller once the
-        statement is done), read as a view; a "filled" array's operands
+        computed into a temporary array (freed by kilnc where it dies),
+        read as a view; a "filled" array's operands
         become views too. With `keep_top`, `expr` itself stays as it is
         (its operands prepared): the caller computes it into its
         destination."""
         if expr.kind == "filled":
-            operands = [self.as_view(self.prepare_operands(o, node, temporaries), node,
-                                     temporaries) for o in expr.operands]
+            operands = [self.as_view(self.prepare_operands(o, node), node) for o in expr.operands]
             prepared = ArrayExpr("filled", expr.dtype, expr.shape, operands=operands,
                                  node=expr.node, fill=expr.fill)
             if keep_top:
                 return prepared
-            view = self.temporary_array(expr, node, temporaries)
+            view = self.temporary_array(expr, node)
             expr.fill(view, [o.value for o in operands])
             return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
         if expr.kind in ("reduce", "scan"):
-            source = self.prepare_operands(expr.operands[0], node, temporaries)
+            source = self.prepare_operands(expr.operands[0], node)
             prepared = ArrayExpr(expr.kind, expr.dtype, expr.shape, operands=[source],
                                  node=expr.node, reduction=expr.reduction)
             if keep_top:
                 return prepared
-            view = self.temporary_array(expr, node, temporaries)
+            view = self.temporary_array(expr, node)
             self.reduce_into(prepared, view, node)
             return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
         if expr.kind == "op" and expr.operands:
             return ArrayExpr("op", expr.dtype, expr.shape, compute=expr.compute, node=expr.node,
-                             operands=[self.prepare_operands(o, node, temporaries)
+                             operands=[self.prepare_operands(o, node)
                                        for o in expr.operands])
         return expr
 
-    def as_view(self, expr, node, temporaries):
+    def as_view(self, expr, node):
         """A prepared operand as a view: itself, or computed into a
         temporary."""
         if expr.kind == "view":
             return expr
-        view = self.temporary_array(expr, node, temporaries)
+        view = self.temporary_array(expr, node)
         self.compute_prepared_into(expr, view, node)
         return ArrayExpr("view", expr.dtype, expr.shape, value=view, node=expr.node)
 
-    def temporary_array(self, expr, node, temporaries):
-        """A new array of `expr`'s shape and dtype, freed by the caller."""
+    def temporary_array(self, expr, node):
+        """A new array of `expr`'s shape and dtype (kilnc frees it)."""
         location = self.loc(node)
         sizes = self.index_sizes_of(expr.shape, node)
         array_type = rules.array_type(expr.dtype, len(expr.shape))
         plain = ir.memref_type([None] * len(sizes), self.element_type(expr.dtype))
         raw = self.builder.alloc(plain, sizes, 64, {}, location)
-        temporaries.append(raw)
         view = self.value_of(self.builder.cast("cast", raw, self.element_type(array_type),
                                                location), array_type)
         view.origins = frozenset(["alloc:temporary"])

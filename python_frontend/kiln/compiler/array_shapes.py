@@ -572,8 +572,7 @@ class ArrayShapes:
                                                   self.constant(0, kt.i64, node)], step, node)[1]
 
         if axis is None or len(operand.shape) == 1:
-            temporaries = []
-            expr = self.prepare_operands(operand, node, temporaries)
+            expr = self.prepare_operands(operand, node)
             sizes = self.index_sizes_of(expr.shape, node)
             views = self.leaf_views(expr, sizes, node)
             position = scan(sizes, lambda c, _: self.element_at(expr, c, views, node), None)
@@ -651,8 +650,7 @@ class ArrayShapes:
                    f"too many values to unpack (expected {count})", [], node)
         self.check(self.cmpi("sge", length, wanted, node), "ValueError",
                    f"not enough values to unpack (expected {count}, got {{}})", [length], node)
-        temporaries = []
-        expr = self.prepare_operands(expr, node, temporaries)
+        expr = self.prepare_operands(expr, node)
         sizes = self.index_sizes_of(expr.shape, node)
         views = self.leaf_views(expr, sizes, node)
         elements = [self.element_at(expr, [self.index_constant(k, node)], views, node)
@@ -1151,14 +1149,13 @@ class ArrayShapes:
         index = self.array_operand(self.expression(target.slice), target.slice)
         dtype = base.type.dtype
         location = self.loc(node)
-        temporaries = []
 
         def whole(expr):
             """`expr` as a view that no store below can change."""
-            view = self.as_view(self.prepare_operands(expr, node, temporaries), node, temporaries)
+            view = self.as_view(self.prepare_operands(expr, node), node)
             if view.value.origins != frozenset(["alloc:temporary"]) and may_share_memory(
                     view.value.origins, base.origins):
-                copy = self.temporary_array(view, node, temporaries)
+                copy = self.temporary_array(view, node)
                 self.copy_elements(view.value, copy, node)
                 return copy
             return view.value

@@ -1,4 +1,6 @@
 # RUN: not %python -m kiln mlir %s 2>&1 | FileCheck %s
+import numpy as np
+
 import kiln
 
 # Type errors name the variable and both types, at the assignment.
@@ -76,3 +78,10 @@ def scaled_by(x, k):
 def helper_bool_then_int(a: float) -> float:
     return scaled_by(a, True) + scaled_by(a, 3)
     # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:46: error: argument `k` of scaled_by() is int here, but the first call of `scaled_by` typed it bool (`k` has no annotation); annotate it
+
+
+# np.add & co. are the operators of arrays; of numbers they are refused.
+@kiln.export
+def add_of_numbers(x: float) -> float:
+    return np.add(x, 1.0)
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:12: error: np.add of numbers is not supported yet (of arrays it is the operator); write the operator

@@ -90,6 +90,38 @@ def KilnClearAddressNuw : Pass<"kiln-clear-address-nuw", "::mlir::ModuleOp"> {
   }];
 }
 
+def KilnLowerScalarViews : Pass<"kiln-lower-scalar-views", "::mlir::ModuleOp"> {
+  let summary = "Lower kiln.scalar_view to a memref descriptor of the scalars";
+  let description = [{
+    `kiln.scalar_view` (made by `kiln-vectorize` for loops over complex and
+    bool arrays) has no upstream counterpart: no memref op changes the
+    element type of a strided view. This conversion builds the view's LLVM
+    descriptor from its source's: the same pointers; for a complex source
+    the offset and every stride but the last doubled and the last size
+    doubled; for an `i1` source everything kept (only the element type
+    changes, to `i8`). It runs right before `finalize-memref-to-llvm`, whose
+    casts meet the ones this pass leaves and cancel out.
+
+    Before:
+
+    ```mlir
+    %v = kiln.scalar_view %z : memref<?xcomplex<f64>, strided<[1], offset: ?>>
+                            to memref<?xf64, strided<[1], offset: ?>>
+    ```
+
+    After (descriptor fields; `%d` is `%z`'s descriptor):
+
+    ```mlir
+    %off = llvm.extractvalue %d[2] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %off2 = llvm.mul %off, %c2 : i64
+    %size = llvm.extractvalue %d[3, 0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %size2 = llvm.mul %size, %c2 : i64
+    // ... inserted with the same pointers and a unit stride into a new descriptor
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def KilnBufferize : Pass<"kiln-bufferize", "::mlir::ModuleOp"> {
   let summary = "One-shot bufferization whose copies are linalg.copy loops";
   let description = [{
@@ -490,7 +522,9 @@ def KilnVectorize : Pass<"kiln-vectorize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::complex::ComplexDialect",
+                           "::kiln::KilnDialect"];
 }
 
 #endif // KILN_PASSES_TD

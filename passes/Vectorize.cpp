@@ -6,6 +6,7 @@
 //   -> loop structure (main loop, tail, reductions, epilogue).
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -80,6 +81,35 @@ bool isElementType(Type type) {
   return type.isF32() || type.isF64() || type.isInteger(1) ||
          type.isInteger(8) || type.isInteger(16) || type.isInteger(32) ||
          type.isInteger(64);
+}
+
+// complex<f32> and complex<f64>: a vector iteration holds them as a vector of
+// real parts and a vector of imaginary parts.
+bool isComplexElement(Type type) {
+  auto complex = dyn_cast<ComplexType>(type);
+  return complex && (complex.getElementType().isF32() || complex.getElementType().isF64());
+}
+
+// Elements kiln-vectorize loads through kiln.scalar_view: complex numbers
+// (no vector holds them) and bools (a vector of i1 is packed bits, an array
+// of i1 one byte per element).
+bool needsScalarView(Type element) {
+  return isComplexElement(element) || element.isInteger(1);
+}
+
+// The scalar type whose width sets VF.
+Type scalarOf(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType();
+  return type;
+}
+
+// Bytes an element occupies in memory: an i1 takes one, as LLVM and numpy
+// store it.
+int64_t elementBytes(Type element) {
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return 2 * elementBytes(complex.getElementType());
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 
 // Ops that are applied lane by lane and can run on lanes whose value is
@@ -250,8 +280,8 @@ struct LoopAnalysis {
   bool analyzeAccess(Operation *op, Value memref, ValueRange indices,
                      bool isStore) {
     auto type = cast<MemRefType>(memref.getType());
-    if (!isElementType(type.getElementType()) ||
-        type.getElementType().isInteger(1))
+    if (!isElementType(type.getElementType()) &&
+        !isComplexElement(type.getElementType()))
       return refuse(llvm::formatv("access to an array of {0} at {1}",
                                   type.getElementType(), lineOf(op->getLoc()))
                         .str());
@@ -276,7 +306,7 @@ struct LoopAnalysis {
     if (isStore && !access.isVector)
       return refuse("every iteration stores to the same element at " +
                     lineOf(op->getLoc()));
-    noteType(type.getElementType());
+    noteType(scalarOf(type.getElementType()));
     accesses.push_back(access);
     if (!isStore && !access.isVector)
       uniform.insert(op->getResult(0));
@@ -301,7 +331,9 @@ struct LoopAnalysis {
     if (auto load = dyn_cast<memref::LoadOp>(op))
       return analyzeAccess(op, load.getMemRef(), load.getIndices(), false);
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      if (!isUniform(store.getValue()) && !isElementType(store.getValue().getType()))
+      Type stored = store.getValue().getType();
+      if (!isUniform(store.getValue()) && !isElementType(stored) &&
+          !isComplexElement(stored))
         return refuse("stores a non-numeric value");
       return analyzeAccess(op, store.getMemRef(), store.getIndices(), true);
     }
@@ -320,7 +352,7 @@ struct LoopAnalysis {
     }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
       for (Type type : branch.getResultTypes())
-        if (!isElementType(type))
+        if (!isElementType(type) && !isComplexElement(type))
           return refuse("a conditional produces a non-numeric value at " +
                         lineOf(op->getLoc()));
       if (!analyzeBlock(*branch.thenBlock()))
@@ -345,6 +377,15 @@ struct LoopAnalysis {
     if (pure && allUniform) {
       for (Value result : op->getResults())
         uniform.insert(result);
+      return true;
+    }
+    // Complex values only pass through: built from, or taken apart into,
+    // their parts, or selected. Complex arithmetic reaches this pass
+    // already written on the parts by the frontend.
+    if (isa<complex::ReOp, complex::ImOp, complex::CreateOp>(op) ||
+        (isa<arith::SelectOp>(op) && isComplexElement(op->getResult(0).getType()))) {
+      for (Value operand : op->getOperands())
+        noteType(scalarOf(operand.getType()));
       return true;
     }
     for (Value operand : op->getOperands())
@@ -695,6 +736,9 @@ struct VectorPlan {
   TargetInfo target;
   DenseMap<Value, Value> unitStrideViews; // original memref -> cast view
   ModuleOp module;
+  // Original memref of complex or i1 elements -> kiln.scalar_view of its
+  // unit-stride view.
+  DenseMap<Value, Value> scalarViews;
 };
 
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
@@ -763,6 +807,7 @@ private:
   Value tailMask; // null when all lanes are live
   IRMapping scalars;
   IRMapping vectors;
+  DenseMap<Value, std::pair<Value, Value>> complexParts; // varying complex values
   Value checksHold;
   SmallVector<DeferredStore> deferred;
 
@@ -801,7 +846,8 @@ private:
         stored.insert(access.memref);
         continue;
       }
-      if (!access.isVector)
+      if (!access.isVector ||
+          needsScalarView(cast<MemRefType>(access.memref.getType()).getElementType()))
         continue;
       SmallVector<Value> row = rowOf(access);
       auto found = llvm::find_if(rows, [&](auto &entry) { return entry.first == row; });
@@ -933,6 +979,92 @@ private:
     return success();
   }
 
+  // A varying complex value as (real parts, imaginary parts); a uniform one
+  // is taken apart once and broadcast.
+  std::pair<Value, Value> complexPartsOf(Value value) {
+    auto found = complexParts.find(value);
+    if (found != complexParts.end())
+      return found->second;
+    assert(plan.analysis.isUniform(value) &&
+           "a varying complex value is used before the op defining it was emitted");
+    Location loc = value.getLoc();
+    Value scalar = scalarOf(value);
+    Type part = cast<ComplexType>(value.getType()).getElementType();
+    std::pair<Value, Value> parts{
+        vector::BroadcastOp::create(b, loc, vectorType(part),
+                                    complex::ReOp::create(b, loc, scalar)),
+        vector::BroadcastOp::create(b, loc, vectorType(part),
+                                    complex::ImOp::create(b, loc, scalar))};
+    complexParts[value] = parts;
+    return parts;
+  }
+
+  // `result` = cond ? whenTrue : whenFalse, lane by lane; complex values
+  // part by part.
+  void selectInto(Location loc, Value result, Value cond, Value whenTrue,
+                  Value whenFalse) {
+    if (isComplexElement(result.getType())) {
+      auto [trueRe, trueIm] = complexPartsOf(whenTrue);
+      auto [falseRe, falseIm] = complexPartsOf(whenFalse);
+      complexParts[result] = {arith::SelectOp::create(b, loc, cond, trueRe, falseRe),
+                              arith::SelectOp::create(b, loc, cond, trueIm, falseIm)};
+      return;
+    }
+    vectors.map(result, arith::SelectOp::create(b, loc, cond, vectorOf(whenTrue),
+                                                vectorOf(whenFalse)));
+  }
+
+  Value scaledIndex(Location loc, Value index, int64_t factor) {
+    return arith::MulIOp::create(b, loc, index, constantIndex(b, loc, factor));
+  }
+
+  // A lane mask for `factor` scalars per lane: each lane's bit repeated.
+  Value widenMask(Location loc, Value mask, int64_t factor) {
+    if (!mask || factor == 1)
+      return mask;
+    SmallVector<int64_t> lanes;
+    for (int64_t lane = 0; lane < int64_t(plan.vf); ++lane)
+      for (int64_t k = 0; k < factor; ++k)
+        lanes.push_back(lane);
+    return vector::ShuffleOp::create(b, loc, mask, mask, b.getDenseI64ArrayAttr(lanes));
+  }
+
+  // (re0, im0, re1, im1, ...) from the real and the imaginary parts.
+  Value interleave(Location loc, Value re, Value im) {
+    return vector::InterleaveOp::create(b, loc, re, im);
+  }
+
+  // Complex elements: 2 VF scalars loaded at once, deinterleaved into the
+  // even (real) and odd (imaginary) ones. Bools: VF bytes, each 0 or 1.
+  LogicalResult emitScalarViewLoad(Location loc, memref::LoadOp load,
+                                   const MemoryAccess &access) {
+    Type element = load.getType();
+    Value view = plan.scalarViews.lookup(load.getMemRef());
+    auto indices = accessIndices(loc, load.getIndices(), access.index);
+    bool complex = isComplexElement(element);
+    int64_t factor = complex ? 2 : 1;
+    if (complex)
+      indices.back() = scaledIndex(loc, indices.back(), factor);
+    auto type = VectorType::get({int64_t(plan.vf) * factor},
+                                cast<MemRefType>(view.getType()).getElementType());
+    Value loaded;
+    if (tailMask) {
+      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+      loaded = vector::MaskedLoadOp::create(b, loc, type, view, indices,
+                                            widenMask(loc, tailMask, factor), zero);
+    } else {
+      loaded = vector::LoadOp::create(b, loc, type, view, indices);
+    }
+    if (!complex) {
+      vectors.map(load.getResult(),
+                  arith::TruncIOp::create(b, loc, vectorType(element), loaded));
+      return success();
+    }
+    auto parts = vector::DeinterleaveOp::create(b, loc, loaded);
+    complexParts[load.getResult()] = {parts.getRes1(), parts.getRes2()};
+    return success();
+  }
+
   Value libmvecCall(Operation *op, StringRef name) {
     Type element = op->getResult(0).getType();
     char isa = plan.target.isa == "avx512" ? 'e'
@@ -977,6 +1109,8 @@ private:
         b.clone(*op, scalars);
         return success();
       }
+      if (needsScalarView(load.getType()))
+        return emitScalarViewLoad(loc, load, *access);
       if (Value shared = sharedLoad(loc, load, *access)) {
         vectors.map(load.getResult(), shared);
         return success();
@@ -998,7 +1132,23 @@ private:
       const MemoryAccess *access = accessFor(op);
       Value view = plan.unitStrideViews.lookup(store.getMemRef());
       auto indices = accessIndices(loc, store.getIndices(), access->index);
-      Value value = vectorOf(store.getValue());
+      Value value;
+      if (needsScalarView(store.getValue().getType())) {
+        // The scalars, in memory order, through the scalar view.
+        Type element = store.getValue().getType();
+        view = plan.scalarViews.lookup(store.getMemRef());
+        if (isComplexElement(element)) {
+          auto [re, im] = complexPartsOf(store.getValue());
+          value = interleave(loc, re, im);
+          indices.back() = scaledIndex(loc, indices.back(), 2);
+          mask = widenMask(loc, mask, 2);
+        } else {
+          value = arith::ExtUIOp::create(b, loc, vectorType(b.getI8Type()),
+                                         vectorOf(store.getValue()));
+        }
+      } else {
+        value = vectorOf(store.getValue());
+      }
       if (deferStores) {
         deferred.push_back({value, view, mask, indices, loc});
         return success();
@@ -1026,11 +1176,29 @@ private:
         if (failed(emitBlock(*branch.elseBlock(), elseMask)))
           return failure();
       }
-      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
-        Value a = vectorOf(branch.thenYield().getOperand(i));
-        Value c = vectorOf(branch.elseYield().getOperand(i));
-        vectors.map(result, arith::SelectOp::create(b, loc, cond, a, c));
-      }
+      for (auto [i, result] : llvm::enumerate(branch.getResults()))
+        selectInto(loc, result, cond, branch.thenYield().getOperand(i),
+                   branch.elseYield().getOperand(i));
+      return success();
+    }
+    if (auto part = dyn_cast<complex::ReOp>(op); part && !analysis.isUniform(part.getComplex())) {
+      vectors.map(part.getResult(), complexPartsOf(part.getComplex()).first);
+      return success();
+    }
+    if (auto part = dyn_cast<complex::ImOp>(op); part && !analysis.isUniform(part.getComplex())) {
+      vectors.map(part.getResult(), complexPartsOf(part.getComplex()).second);
+      return success();
+    }
+    if (auto create = dyn_cast<complex::CreateOp>(op);
+        create && !analysis.isUniform(create.getResult())) {
+      complexParts[create.getResult()] = {vectorOf(create.getReal()),
+                                          vectorOf(create.getImaginary())};
+      return success();
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op);
+        select && isComplexElement(select.getType()) && !analysis.isUniform(select.getResult())) {
+      selectInto(loc, select.getResult(), vectorOf(select.getCondition()),
+                 select.getTrueValue(), select.getFalseValue());
       return success();
     }
     if (analysis.isUniform(op->getResult(0)) && op->getNumRegions() == 0) {
@@ -1283,13 +1451,13 @@ private:
     bool hasReductions = !analysis.reductions.empty();
     unsigned uf = interleave != 0 ? unsigned(interleave) : (hasReductions ? 4u : 2u);
     bool allWide = llvm::all_of(analysis.accesses, [](const MemoryAccess &a) {
-      return cast<MemRefType>(a.memref.getType()).getElementTypeBitWidth() >= 32;
+      return elementBytes(cast<MemRefType>(a.memref.getType()).getElementType()) >= 4;
     });
     bool masked = tail == TailStrategy::Mask ||
                   (tail == TailStrategy::Auto && allWide && target.vectorBits >= 256);
     if (!analysis.checks.empty())
       masked = false; // a failing chunk is re-run by the scalar loop
-    VectorPlan plan{analysis, vf, uf, masked, target, DenseMap<Value, Value>(), module};
+    VectorPlan plan{analysis, vf, uf, masked, target, DenseMap<Value, Value>(), module, DenseMap<Value, Value>()};
     SmallVector<std::string> guards;
     // rewrite() erases the loop when no run-time guard keeps it as the
     // fallback: nothing below may touch `loop` after it.
@@ -1431,7 +1599,7 @@ private:
       if (found != ranges.end())
         return found->second;
       auto type = cast<MemRefType>(memref.getType());
-      int64_t bytes = type.getElementTypeBitWidth() / 8;
+      int64_t bytes = elementBytes(type.getElementType());
       auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
       Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
       Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
@@ -1544,6 +1712,9 @@ private:
       }
       plan.unitStrideViews[access.memref] = view;
     }
+    for (auto [memref, view] : plan.unitStrideViews)
+      if (needsScalarView(cast<MemRefType>(memref.getType()).getElementType()))
+        plan.scalarViews[memref] = ScalarViewOp::create(b, loc, view);
 
     Value lower = loop.getLowerBound(), upper = loop.getUpperBound();
     Type counter = loop.getInductionVar().getType();

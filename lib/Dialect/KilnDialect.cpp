@@ -2,6 +2,7 @@
 #include "lib/Dialect/KilnAbi.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 
@@ -34,6 +35,50 @@ LogicalResult CheckOp::verify() {
     return emitOpError() << "message has " << placeholders
                          << " '{}' placeholders but " << getArgs().size()
                          << " operands";
+  return success();
+}
+
+Value ScalarViewOp::getViewSource() { return getSource(); }
+
+int64_t ScalarViewOp::scalarsPerElement(MemRefType source) {
+  return isa<ComplexType>(source.getElementType()) ? 2 : 1;
+}
+
+MemRefType ScalarViewOp::scalarViewType(MemRefType source) {
+  Type element = source.getElementType();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (source.getRank() == 0 || failed(source.getStridesAndOffset(strides, offset)))
+    return nullptr;
+  if (element.isInteger(1))
+    return MemRefType::get(source.getShape(),
+                           IntegerType::get(source.getContext(), 8),
+                           source.getLayout(), source.getMemorySpace());
+  auto complex = dyn_cast<ComplexType>(element);
+  if (!complex || strides.back() != 1)
+    return nullptr;
+  auto twice = [](int64_t value) {
+    return ShapedType::isDynamic(value) ? value : 2 * value;
+  };
+  SmallVector<int64_t> shape(source.getShape());
+  shape.back() = twice(shape.back());
+  for (int64_t &stride : MutableArrayRef<int64_t>(strides).drop_back())
+    stride = twice(stride);
+  auto layout = StridedLayoutAttr::get(source.getContext(), twice(offset), strides);
+  return MemRefType::get(shape, complex.getElementType(), layout,
+                         source.getMemorySpace());
+}
+
+LogicalResult ScalarViewOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  MemRefType expected = scalarViewType(source);
+  if (!expected)
+    return emitOpError() << "needs an array of complex numbers with unit "
+                            "stride in its last dimension, or of i1; got "
+                         << source;
+  if (expected != getType())
+    return emitOpError() << "result must be " << expected << ", got "
+                         << getType();
   return success();
 }
 

@@ -4,6 +4,7 @@
 include "lib/Dialect/KilnDialect.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
 
 // The numbers are the C ABI's (runtime/kiln_abi.h, KILN_ERROR_KINDS):
 // lib/Dialect/KilnAbi.h static_asserts that both lists agree. An
@@ -184,6 +185,48 @@ def Kiln_TruthyOp : Kiln_Op<"truthy", [Pure]> {
   let arguments = (ins AnyTypeOf<[I64, I32, I16, I8, F64, F32]>:$value);
   let results = (outs I1:$result);
   let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+// MLIR's memref dialect cannot change an element type (reinterpret_cast
+// keeps it; view starts from i8), and a vector cannot hold complex numbers
+// or be loaded as one byte per i1. kiln-vectorize needs both to vectorize
+// loops over complex and bool arrays.
+def Kiln_ScalarViewOp : Kiln_Op<"scalar_view",
+    [Pure, DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
+  let summary = "View an array's storage as the scalars it is stored as";
+  let description = [{
+    The same memory, read as the scalars it holds: an array of
+    `complex<T>` (real and imaginary part side by side, as numpy and C
+    store them) as an array of `T` whose last dimension is twice as long
+    and whose other strides double; an array of `i1` (one byte per element,
+    0 or 1, as numpy stores bools and LLVM stores `i1`) as an array of `i8`
+    of the same shape. A complex source must have unit stride in its last
+    dimension. Lowered to a new descriptor by `kiln-lower-scalar-views`.
+
+    ```mlir
+    %re_im = kiln.scalar_view %z : memref<?xcomplex<f64>, strided<[1], offset: ?>>
+                                to memref<?xf64, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins AnyStridedMemRef:$source);
+  let results = (outs AnyStridedMemRef:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source), [{
+      build($_builder, $_state,
+            scalarViewType(::llvm::cast<::mlir::MemRefType>(source.getType())),
+            source);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The view's type, or null when `source` has no scalar view (its
+    /// elements are neither complex nor i1, or a complex last stride is not
+    /// statically 1).
+    static ::mlir::MemRefType scalarViewType(::mlir::MemRefType source);
+    /// How many scalars one element of `source` holds (2 for complex).
+    static int64_t scalarsPerElement(::mlir::MemRefType source);
+  }];
 }
 
 #endif // KILN_OPS_TD

@@ -177,6 +177,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   // Strided-metadata expansion computes view offsets with affine.apply.
   pm.addPass(createLowerAffinePass());
+  // kiln-vectorize's views of complex and bool arrays as their scalars.
+  pm.addPass(createKilnLowerScalarViews());
   pm.addPass(createConvertVectorToLLVMPass());
   // memref.alloc/dealloc call Kiln's allocator (runtime/kiln_alloc.c, linked
   // into every kernel object by kilnc), which reuses large blocks.

@@ -2119,6 +2119,17 @@ class FunctionGenerator:
             source = target if self.rng.random() < 0.85 else \
                 f"{name}[{self.mask_of(name, kind, shape)}]"
             value = f"{source} {op} {scalar}"
+            # `z[i] = z[i] * w[i] + 1` (mandelbrot's form): other arrays
+            # read through the same mask, any kind (the store casts).
+            partners = [t for t in self.array_terms(shape, None, True)
+                        if t[1] == "{a}" and t[2] != "bool" and kind != "bool"]
+            if partners and not count_shape and self.rng.random() < 0.4:
+                other = f"{self.rng.choice(partners)[0]}[{selector}]"
+                form = self.rng.choice([f"{target} {op} {other}", f"{other} {op} {scalar}",
+                                        f"np.maximum({target}, {other})",
+                                        f"np.abs({other}) {op} {target}"])
+                if kind in ("f64", "f32") or self.rng.random() < 0.5:
+                    value = form
         else:
             other = self.mask_of(name, kind, shape)
             value = f"{name}[{other}]" if other else self.view_scalar(kind)

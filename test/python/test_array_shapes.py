@@ -381,3 +381,34 @@ def test_unsupported_shape_code_falls_back_with_reasons(tmp_path):
         assert f"wrong.py:{line}:{column}: warning: {message}" in result.stderr, (
             name, result.stderr)
         assert f"`{name}` falls back to Python" in result.stderr
+
+
+def test_masked_assignments_in_one_pass(mod):
+    """mandelbrot's `z[i] = z[i]**2 + c[i]` and other right sides of masked
+    arrays and numbers, on sizes around the vector width, transposed and
+    reversed views, NaN and inf."""
+    rng = np.random.default_rng(2026)
+    for shape in ((0, 3), (1, 1), (1, 7), (2, 8), (3, 9), (10, 10)):
+        z = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)) * 0.5
+        c = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)) * 0.8
+        w = rng.standard_normal(shape) * 3
+        if w.size > 3:
+            w.flat[[0, 2]] = np.nan, np.inf
+            c.flat[1] = complex(np.inf, 1.0)
+        for views in ((z, c, w), (z.T, c.T, w.T), (z[::-1], c[:, ::-1], w[::-1, ::-1])):
+            for rounds in (0, 1, 4, 30):
+                for h in (2.0, 0.0, np.inf):
+                    same(mod, "masked_assignments", *views, h, rounds)
+
+
+def test_masked_assignment_aliases(mod):
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 7, 8, 9, 33):
+        x = rng.standard_normal(n) * 3
+        b = rng.standard_normal(n)
+        # y another array, y x itself, y x reversed: aliasing kept on both sides.
+        for pair in (lambda a: (a, a.copy()), lambda a: (a, a), lambda a: (a, a[::-1])):
+            native, python = pair(x.copy()), pair(x.copy())
+            compare(mod, "masked_assignment_aliases", [*native, b.copy()],
+                    [*python, b.copy()], check_equal)
+    same(mod, "masked_assignment_aliases", np.ones(4), np.ones(4), np.ones(3))   # IndexError

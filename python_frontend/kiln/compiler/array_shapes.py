@@ -1142,6 +1142,125 @@ class ArrayShapes:
         self.for_each(sizes, update, node)
         return True
 
+    # Operators of a masked assignment's right side that raise nothing,
+    # whichever elements the mask selects (`**` of ints checks every
+    # exponent; shifts are left to the general path).
+    MASKED_ASSIGNMENT_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod,
+                                   ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor)
+
+    def masked_assignment(self, target, value_node, node) -> bool:
+        """`x[m] = f(y[m], z[m], ..., numbers)` (`Z[I] = Z[I]**2 + C[I]`) in
+        one pass: where m[i], x[i] = f(y[i], z[i], ...). numpy evaluates
+        each y[m] (a gather), computes f on the gathered elements and
+        scatters them into x[m]; that gives the same array when f is
+        elementwise (operators, comparisons, numpy ufuncs), raises nothing
+        that depends on which elements m selects, and neither m nor any y
+        shares memory with x unless it is x itself (then element i is read
+        before it is written, and by nobody else). False (nothing emitted)
+        when the statement is not of that form."""
+        if not isinstance(target, ast.Subscript) or not isinstance(target.value, ast.Name) or \
+                not self.is_array_index(target.slice) or not self.simple_mask(target.slice) or \
+                rules.calls_module_function([value_node], self.module.functions):
+            return False
+        base_type = self.typed_value(target.value).type
+        mask_type = self.typed_value(target.slice).type
+        if not isinstance(base_type, kt.ArrayType) or not isinstance(mask_type, kt.ArrayType) \
+                or not mask_type.dtype.is_bool or mask_type.ndim != base_type.ndim or \
+                not isinstance(self.typed_value(value_node).type, kt.ArrayType):
+            return False
+        mask_text = ast.dump(target.slice)
+        leaves = []
+
+        def elementwise(n) -> bool:
+            typed = self.typed_value(n).type
+            if not isinstance(typed, kt.ArrayType):
+                return True                         # a number, computed once
+            if isinstance(n, ast.Subscript):
+                if not isinstance(n.value, ast.Name) or ast.dump(n.slice) != mask_text:
+                    return False
+                leaf = self.typed_value(n.value).type
+                if not isinstance(leaf, kt.ArrayType) or leaf.ndim != base_type.ndim:
+                    return False
+                leaves.append(n)
+                return True
+            if isinstance(n, ast.BinOp):
+                if not isinstance(n.op, self.MASKED_ASSIGNMENT_OPERATORS) or (
+                        isinstance(n.op, ast.Pow) and typed.dtype.is_int):
+                    return False
+                return elementwise(n.left) and elementwise(n.right)
+            if isinstance(n, ast.UnaryOp):
+                return isinstance(n.op, (ast.USub, ast.UAdd, ast.Invert)) and \
+                    elementwise(n.operand)
+            if isinstance(n, ast.Compare):
+                return len(n.ops) == 1 and elementwise(n.left) and \
+                    elementwise(n.comparators[0])
+            if isinstance(n, ast.Call):
+                qualified = self.context.qualified_name(n.func)
+                if qualified is None or qualified[0] != "numpy" or n.keywords or \
+                        any(isinstance(a, ast.Starred) for a in n.args):
+                    return False
+                name = qualified[1]
+                if name in ("left_shift", "right_shift") or (
+                        name == "power" and typed.dtype.is_int) or not (
+                        name in rules.ARRAY_UFUNCS or name in rules.OPERATOR_UFUNCS or
+                        name in rules.COMPARISON_UFUNCS):
+                    return False
+                return all(elementwise(a) for a in n.args)
+            return False
+
+        if not elementwise(value_node) or not leaves:
+            return False
+        base = self.expression(target.value)
+        if base.lazy is not None:
+            return False
+        arrays = {id(leaf): self.expression(leaf.value) for leaf in leaves}
+        if any(a.lazy is not None or (a.ir is not base.ir and
+                                      may_share_memory(a.origins, base.origins))
+               for a in arrays.values()):
+            return False
+        mask = self.array_operand(self.expression(target.slice), target.slice)
+        if any(v.ir is not base.ir and may_share_memory(v.origins, base.origins)
+               for v in self.views_of(mask)):
+            return False
+
+        def build(n):
+            if not isinstance(self.typed_value(n).type, kt.ArrayType):
+                return self.expression(n)
+            if isinstance(n, ast.Subscript):
+                # y[m]'s element k is y's element at the k-th position m
+                # selects: y whole, read where m holds.
+                whole = arrays[id(n)]
+                self.check_mask_shape(self.shape_of(whole, n), mask.shape, n)
+                return whole
+            if isinstance(n, ast.BinOp):
+                return self.binary(n.op, build(n.left), build(n.right), n)
+            if isinstance(n, ast.UnaryOp):
+                return self.array_unary(n.op, build(n.operand), n)
+            if isinstance(n, ast.Compare):
+                return self.array_compare(n.ops[0], build(n.left), build(n.comparators[0]), n)
+            return self.numpy_call(self.context.qualified_name(n.func)[1],
+                                   [build(a) for a in n.args], n)
+
+        result = build(value_node)
+        self.check_mask_shape(self.shape_of(base, node), mask.shape, node)
+        stored = self.cast_to(self.array_operand(result, node), base.type.dtype, node)
+        sizes = self.index_sizes(base, node)
+        mask_views = self.leaf_views(mask, sizes, node)
+        value_views = self.leaf_views(stored, sizes, node)
+        location = self.loc(node)
+
+        def update(counters):
+            selected = self.element_at(mask, counters, mask_views, node)
+
+            def put():
+                value = self.element_at(stored, counters, value_views, node)
+                self.builder.store(value.ir, base.ir, counters, location)
+
+            self.when(selected, put, node)
+
+        self.for_each(sizes, update, node)
+        return True
+
     def store_through_array_index(self, target, value, node):
         """`x[mask] = v`, `x[idx] = v` (value evaluated already): the index
         and the value are read whole before anything is written."""

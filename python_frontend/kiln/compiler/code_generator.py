@@ -709,9 +709,8 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], (ast.Tuple, ast.List)):
             self.unpack(stmt.targets[0].elts, stmt.value, stmt)
             return
-        if len(stmt.targets) == 1 and self.is_masked_update(stmt.targets[0], stmt.value) and \
-                self.masked_update(stmt.targets[0], stmt.value.op, stmt.value.right, stmt.value):
-            return                                  # `x[m] = x[m] - L` in one pass
+        if len(stmt.targets) == 1 and self.masked_assignment(stmt.targets[0], stmt.value, stmt):
+            return                                  # `x[m] = x[m]**2 + y[m]` in one pass
         if isinstance(stmt.value, ast.Tuple):
             value = tuple_value([self.expression(e) for e in stmt.value.elts])
         else:
@@ -722,13 +721,6 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
                                        rules.numbers_array_dtype(value.elements), stmt)
         for target in stmt.targets:
             self.assign(target, value, stmt)
-
-    def is_masked_update(self, target, value) -> bool:
-        """`x[m] = x[m] <op> v`: the same array and mask on both sides."""
-        return isinstance(target, ast.Subscript) and self.is_array_index(target.slice) and \
-            isinstance(value, ast.BinOp) and isinstance(value.left, ast.Subscript) and \
-            ast.dump(value.left.value) == ast.dump(target.value) and \
-            ast.dump(value.left.slice) == ast.dump(target.slice)     # (ctx Store vs Load)
 
     def unpack(self, targets, source, node):
         # Every right-hand value is computed before any name is bound, so

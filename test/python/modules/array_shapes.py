@@ -366,3 +366,34 @@ def diff_of_order_zero(x: kiln.i32[:]):
 def rows_by_index(x: kiln.f32[:, :], i: kiln.i8[:]):
     """numpy 1.24 checks no index when the result is empty (x of 0 columns)."""
     return x[i]
+
+
+@kiln.export
+def masked_assignments(z0: kiln.c128[:, :], c0: kiln.c128[:, :], w0: kiln.f64[:, :], h: float,
+                       rounds: int):
+    """`x[m] = f(x[m], y[m], ..., numbers)` in one pass (mandelbrot's
+    pattern): a mask in a variable, complex powers, ufuncs, comparisons, a
+    cast on the store; then right sides numpy's gather and scatter must
+    compute (an attribute of y[m], a reduction of it)."""
+    z, c, w = z0.copy(), c0.copy(), w0.copy()
+    n = np.zeros(z.shape, dtype=np.int64)
+    for k in range(rounds):
+        i = np.less(np.abs(z), h)
+        n[i] = k
+        z[i] = z[i]**2 + c[i]
+    n[n == rounds - 1] = 0
+    w[w > 0] = np.maximum(w[w > 0], h) - np.abs(c[w > 0]) / 2
+    w[np.isnan(w)] = -w[np.isnan(w)] * 1.5 + (w[np.isnan(w)] < h)
+    n[w < 0] = w[w < 0] * 3                    # float values stored into ints
+    w[w > 1] = c[w > 1].real + w[w > 1]        # not one pass: an attribute
+    w[w > 2] = w[w > 2] - np.sum(w[w > 2])     # not one pass: a reduction
+    return z, n, w
+
+
+@kiln.export
+def masked_assignment_aliases(x: kiln.f64[:], y: kiln.f64[:], b: kiln.f64[:]):
+    """Arguments that may be one array (x, y) take numpy's gather and scatter;
+    a right side array of another shape raises numpy's IndexError."""
+    x[x > 0] = y[x > 0] * 2 + 1
+    x[x < 1] = -x[x < 1]
+    x[x > 3] = b[x > 3] + x[x > 3]

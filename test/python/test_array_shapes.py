@@ -412,3 +412,14 @@ def test_masked_assignment_aliases(mod):
             compare(mod, "masked_assignment_aliases", [*native, b.copy()],
                     [*python, b.copy()], check_equal)
     same(mod, "masked_assignment_aliases", np.ones(4), np.ones(4), np.ones(3))   # IndexError
+
+
+def test_unpacked_array_expressions(mod):
+    for n in (0, 1, 7, 8, 9, 33):
+        x, y = np.arange(n) * 1.5, np.arange(n)[::-1] * 0.5
+        same(mod, "unpacked_array_expressions", x, y)
+        base = np.arange(2 * n + 1.0)
+        native, python = base.copy(), base.copy()
+        compare(mod, "unpacked_array_expressions", [native[:n], native[n:2 * n][::-1]],
+                [python[:n], python[n:2 * n][::-1]], check_equal)
+        same(mod, "unpacked_array_expressions", x, y[:1] if n else y)   # broadcast, or not

@@ -2,6 +2,7 @@
 vectorize="require" fails the build when a loop stays scalar."""
 
 import json
+import re
 import textwrap
 
 from conftest import kiln_build
@@ -51,6 +52,9 @@ def test_record_has_a_verdict_per_loop(tmp_path):
     # Kiln's own reason comes first, LLVM's agrees.
     assert "needs fastmath=True" in ordered["reasons"][0]
     assert any("reorder floating-point" in reason for reason in ordered["reasons"])
+    # The advice carries the gain measured on this CPU (report/fastmath_gain.py).
+    gain = re.search(r"\(measured gain: (\d+\.\d)x for a float64 sum", ordered["verdict"])
+    assert gain and float(gain.group(1)) > 1.0, ordered["verdict"]
     (scan,) = loops["prefix"]
     assert not scan["vectorized"] and scan["reasons"]
     assert any(r["pass"] == "loop-vectorize" for r in record["llvm_remarks"])

@@ -726,7 +726,10 @@ class FunctionCodeGenerator(LibraryCalls, ArrayExpressions, ArrayShapes, Complex
         # Every right-hand value is computed before any name is bound, so
         # `a, b = b, a` swaps.
         if isinstance(source, (ast.Tuple, ast.List)):
-            values = [self.expression(e) for e in source.elts]
+            # Array expressions computed now, whole: a later target may be
+            # an array an earlier value reads (`x[:], y[:] = y * 2, x * 2`).
+            values = [self.materialize(v, node) if v.lazy is not None else v
+                      for v in (self.expression(e) for e in source.elts)]
         else:
             value = self.expression(source)
             if isinstance(value.type, kt.ArrayType):

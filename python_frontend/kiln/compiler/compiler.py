@@ -17,7 +17,8 @@ from .code_generator import generate_module, nested_too_deeply, run_with_deep_st
 from .subset import SubsetChecker
 from .type_inference import infer_module
 from ..report.model import enrich
-from .remarks import loop_verdicts, parse_remarks, require_vectorized, with_python_names
+from .remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
+                      with_python_names)
 from .source import load_module
 from .stubs import generate_pyi, generate_stub
 from .toolchain import KilncFailed, kilnc_capabilities, kilnc_supports, start_kilnc, wait_kilnc
@@ -274,6 +275,7 @@ def native_code(state: BuildState) -> None:
             state.context, parse_remarks(state.artifacts["kiln_remarks"])
             + parse_remarks(state.artifacts["remarks"]))
         state.verdicts = loop_verdicts(state.context, state.remarks)
+        add_fastmath_gain(state.verdicts, state.options.target_cpu)
         scalar_loops = require_vectorized(state.context, state.signatures, state.verdicts)
         if scalar_loops:
             raise KilnCompileError(scalar_loops)

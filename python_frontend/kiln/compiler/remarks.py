@@ -237,6 +237,20 @@ def loop_verdicts(context, remarks) -> dict:
     return result
 
 
+def add_fastmath_gain(verdicts, target_cpu: str) -> None:
+    """Loops told to add fastmath=True get the gain measured on this CPU
+    (report/fastmath_gain.py) appended to their verdict."""
+    advised = [loop for loops in verdicts.values() for loop in loops
+               if loop.get("verdict") and "fastmath=True" in loop["verdict"]]
+    if not advised:
+        return
+    from ..report.fastmath_gain import gain_note
+
+    note = gain_note(target_cpu)
+    for loop in advised:
+        loop["verdict"] += note
+
+
 def merge_kiln_verdicts(loops, remarks, ranges, source_loops) -> None:
     """kiln-vectorize gives each loop one verdict at the loop's own location.
     A loop Kiln vectorized is recorded as such; its LLVM copies are then

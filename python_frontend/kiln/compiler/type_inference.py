@@ -698,6 +698,8 @@ class FunctionTyping(ShapeFunctionTyping):
         # Every right-hand value is computed before any name is bound.
         if isinstance(source, (ast.Tuple, ast.List)):
             values = [self.expression(e) for e in source.elts]
+            # `z, c = z0.copy(), c0 * 2`: each array expression is stored.
+            self.array_consumers.update(source.elts)
         else:
             self.array_consumers.add(source)
             value = self.expression(source)

@@ -382,11 +382,11 @@ def masked_assignments(z0: kiln.c128[:, :], c0: kiln.c128[:, :], w0: kiln.f64[:,
         n[i] = k
         z[i] = z[i]**2 + c[i]
     n[n == rounds - 1] = 0
-    w[w > 0] = np.maximum(w[w > 0], h) - np.abs(c[w > 0]) / 2
+    w[w > 0] = np.maximum(w[w > 0], h) - np.abs(w[w > 0] - h) / 2
     w[np.isnan(w)] = -w[np.isnan(w)] * 1.5 + (w[np.isnan(w)] < h)
-    n[w < 0] = w[w < 0] * 3                    # float values stored into ints
+    n[w < 0] = n[w < 0] * 3 - (w[w < 0] > -1)   # ints and bools
     w[w > 1] = c[w > 1].real + w[w > 1]        # not one pass: an attribute
-    w[w > 2] = w[w > 2] - np.sum(w[w > 2])     # not one pass: a reduction
+    w[w > 2] = w[w > 2] - np.max(w[w > 2])     # not one pass: a reduction
     return z, n, w
 
 
@@ -397,3 +397,13 @@ def masked_assignment_aliases(x: kiln.f64[:], y: kiln.f64[:], b: kiln.f64[:]):
     x[x > 0] = y[x > 0] * 2 + 1
     x[x < 1] = -x[x < 1]
     x[x > 3] = b[x > 3] + x[x > 3]
+
+
+@kiln.export
+def unpacked_array_expressions(x: kiln.f64[:], y: kiln.f64[:]):
+    """Array expressions unpacked from a tuple: each computed whole before
+    any target is written (numpy's values exist before the stores)."""
+    a, b = x.copy(), y * 2
+    x[:], y[:] = y * 2, x * 2 + 1
+    a, b = b - a, a + 1
+    return a, b

@@ -423,3 +423,9 @@ def test_unpacked_array_expressions(mod):
         compare(mod, "unpacked_array_expressions", [native[:n], native[n:2 * n][::-1]],
                 [python[:n], python[n:2 * n][::-1]], check_equal)
         same(mod, "unpacked_array_expressions", x, y[:1] if n else y)   # broadcast, or not
+
+
+def test_masked_assignment_raises_in_python_order(mod):
+    for n in (3, 4):
+        for k in (0.0, 2.0):
+            same(mod, "masked_assignment_order", np.linspace(-1, 1, n), k)

@@ -1154,7 +1154,8 @@ class ArrayShapes:
         each y[m] (a gather), computes f on the gathered elements and
         scatters them into x[m]; that gives the same array when f is
         elementwise (operators, comparisons, numpy ufuncs), raises nothing
-        that depends on which elements m selects, and neither m nor any y
+        that depends on which elements m selects (nor does the cast to x's
+        dtype), and neither m nor any y
         shares memory with x unless it is x itself (then element i is read
         before it is written, and by nobody else). False (nothing emitted)
         when the statement is not of that form."""
@@ -1210,6 +1211,9 @@ class ArrayShapes:
 
         if not elementwise(value_node) or not leaves:
             return False
+        result_type = self.typed_value(value_node).type
+        if rules.conversion_raises(result_type.dtype, base_type.dtype, None, None, True):
+            return False        # numpy casts every value before it stores one
         base = self.expression(target.value)
         if base.lazy is not None:
             return False
@@ -1218,19 +1222,32 @@ class ArrayShapes:
                                       may_share_memory(a.origins, base.origins))
                for a in arrays.values()):
             return False
-        mask = self.array_operand(self.expression(target.slice), target.slice)
-        if any(v.ir is not base.ir and may_share_memory(v.origins, base.origins)
-               for v in self.views_of(mask)):
-            return False
+        for name in ast.walk(target.slice):
+            if not isinstance(name, ast.Name):
+                continue
+            try:
+                typed = self.typed.value_of(name)        # not modules (`np`)
+            except KeyError:
+                continue
+            if isinstance(typed.type, kt.ArrayType):
+                view = self.expression(name)
+                if view.ir is not base.ir and may_share_memory(view.origins, base.origins):
+                    return False
+        masks = []
 
         def build(n):
             if not isinstance(self.typed_value(n).type, kt.ArrayType):
                 return self.expression(n)
             if isinstance(n, ast.Subscript):
+                # The mask is computed where Python first computes it: at
+                # the first y[m] (numbers left of it come first).
+                if not masks:
+                    masks.append(self.array_operand(self.expression(target.slice),
+                                                    target.slice))
                 # y[m]'s element k is y's element at the k-th position m
                 # selects: y whole, read where m holds.
                 whole = arrays[id(n)]
-                self.check_mask_shape(self.shape_of(whole, n), mask.shape, n)
+                self.check_mask_shape(self.shape_of(whole, n), masks[0].shape, n)
                 return whole
             if isinstance(n, ast.BinOp):
                 return self.binary(n.op, build(n.left), build(n.right), n)
@@ -1242,6 +1259,7 @@ class ArrayShapes:
                                    [build(a) for a in n.args], n)
 
         result = build(value_node)
+        [mask] = masks
         self.check_mask_shape(self.shape_of(base, node), mask.shape, node)
         stored = self.cast_to(self.array_operand(result, node), base.type.dtype, node)
         sizes = self.index_sizes(base, node)

@@ -407,3 +407,11 @@ def unpacked_array_expressions(x: kiln.f64[:], y: kiln.f64[:]):
     x[:], y[:] = y * 2, x * 2 + 1
     a, b = b - a, a + 1
     return a, b
+
+
+@kiln.export
+def masked_assignment_order(x: kiln.f64[:], k: float):
+    """Python computes `1.0 / k` before the mask `x > a` (whose shapes do
+    not broadcast when x is not 4 long): ZeroDivisionError comes first."""
+    a = np.zeros(4)
+    x[x > a] = 1.0 / k + x[x > a]

@@ -73,7 +73,8 @@ asan_runtime=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)
 # (ASan's quarantine keeps 256 MiB of freed memory), the Dask example (worker
 # processes of a LocalCluster under LD_PRELOAD), `pip install .` and the
 # build hook's wheel in venvs (nothing of generated code that others do not
-# check), Python under qemu-user as an older CPU, the C programs linked to
+# check), Python under qemu-user as an older CPU, the per-level reruns of
+# whole suites (test_multiversion.py), the C programs linked to
 # lib<mod>.so without -fsanitize, chromium (under LD_PRELOAD), and the check
 # that a --release library holds no build-machine path (ASan's metadata of
 # each global names its source file).
@@ -83,7 +84,8 @@ pip_install_gives_a_working_kiln and not wheel_of_a_users_package_runs_without_k
 cpu_with and not cpu_without and not
 returned_by_calls_are_owned_by_the_caller and not c_program_uses_header_and_library and not
 html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
-release_libraries_hold_no_build_machine_paths}
+release_libraries_hold_no_build_machine_paths and not one_artifact_runs_on_older_cpus and not
+differential_suites_per_level}
 env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \

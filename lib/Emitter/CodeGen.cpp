@@ -45,7 +45,10 @@ void internalizeAllBut(llvm::Module &module,
                        const std::vector<std::string> &exported) {
   std::set<std::string> keep(exported.begin(), exported.end());
   auto internalize = [&](llvm::GlobalValue &value) {
-    if (value.isDeclaration() || keep.count(value.getName().str()))
+    // llvm.global_ctors & co. (AddressSanitizer's) keep their appending
+    // linkage.
+    if (value.isDeclaration() || keep.count(value.getName().str()) ||
+        value.getName().starts_with("llvm."))
       return;
     value.setLinkage(llvm::GlobalValue::InternalLinkage);
     value.setVisibility(llvm::GlobalValue::DefaultVisibility);

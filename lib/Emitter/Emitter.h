@@ -71,9 +71,49 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
 // in the dynamic symbol table (a version script makes the rest local): the
 // CPython extension links the kernels' object, whose C ABI symbols are
 // public in lib<mod>.so, and exports only PyInit_<name>.
+// `soname` is DT_SONAME (default: the output's file name); `versionNode`
+// names the version script's node, so that each exported symbol carries
+// that version.
 llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                              llvm::StringRef outputPath,
-                             llvm::ArrayRef<std::string> exportedSymbols = {});
+                             llvm::ArrayRef<std::string> exportedSymbols = {},
+                             llvm::StringRef soname = "",
+                             llvm::StringRef versionNode = "");
+
+// ---- Function multi-versioning (MultiVersion.cpp)
+//
+// `--target-cpu=portable` is x86-64-v2,x86-64-v3,x86-64-v4: the kernels are
+// lowered and optimized once per level, each public symbol becomes an IFUNC
+// whose resolver (run once, by the dynamic loader) picks the highest level
+// this CPU reaches (runtime/kiln_dispatch.c, kiln_cpu_level).
+
+// The CPUs of a --target-cpu value: `portable`, a comma-separated list, or
+// one name.
+std::vector<std::string> targetCPUList(llvm::StringRef option);
+
+// 2, 3 or 4 for x86-64-v2..v4; 0 for any other CPU name.
+int microarchitectureLevel(llvm::StringRef cpu);
+
+// The level of the CPU kilnc runs on (1 below v2).
+int hostMicroarchitectureLevel();
+
+// `.x86_64_v3`: what a version's symbols are suffixed with.
+std::string versionSuffix(llvm::StringRef cpu);
+
+// Renames every function defined in one version's module to name + suffix.
+void renameVersion(llvm::Module &module, llvm::StringRef cpu);
+
+// In the module holding every version (`cpus` in increasing level, the
+// first the baseline): for each public name, an internal resolver and an
+// external IFUNC of that name; the versions become internal.
+void addDispatch(llvm::Module &module, const std::vector<std::string> &publicNames,
+                 const std::vector<std::string> &cpus, llvm::StringRef levelFunction);
+
+// `const char *name(void)`: the CPU whose version runs here (`singleCPU`
+// when there is one version).
+void addCPUVersionQuery(llvm::Module &module, llvm::StringRef name,
+                        const std::vector<std::string> &cpus, llvm::StringRef levelFunction,
+                        llvm::StringRef singleCPU);
 
 } // namespace kiln
 

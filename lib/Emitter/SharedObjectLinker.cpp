@@ -14,16 +14,19 @@ namespace kiln {
 
 llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                              llvm::StringRef outputPath,
-                             llvm::ArrayRef<std::string> exportedSymbols) {
+                             llvm::ArrayRef<std::string> exportedSymbols,
+                             llvm::StringRef soname, llvm::StringRef versionNode) {
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   // Debian's multiarch directories, e.g. /usr/lib/x86_64-linux-gnu.
   std::string multiarch = triple.getArchName().str() + "-linux-gnu";
   std::vector<std::string> storage = {
       "ld.lld", "-shared", "--eh-frame-hdr", "--hash-style=gnu",
       "--build-id=sha1", "-z", "relro", "-z", "now", "-o", outputPath.str(),
-      // DT_SONAME: the file's own name, which a C program linked with
-      // -l<mod> records as what it needs (not the build directory's path)
-      "-soname", llvm::sys::path::filename(outputPath).str()};
+      // DT_SONAME (by default the file's own name), which a C program
+      // linked with -l<mod> records as what it needs (not the build
+      // directory's path)
+      "-soname", soname.empty() ? llvm::sys::path::filename(outputPath).str()
+                                : soname.str()};
   storage.insert(storage.end(), objectPaths.begin(), objectPaths.end());
   storage.insert(storage.end(),
                  {"-L/usr/lib/" + multiarch, "-L/lib/" + multiarch,
@@ -40,7 +43,8 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                                      ec.message());
     removeScript.emplace(scriptPath);
     llvm::raw_fd_ostream script(scriptFD, /*shouldClose=*/true);
-    script << "{\n  global:\n";
+    // A named node versions every exported symbol (`kernels_dot@@KERNELS_1`).
+    script << versionNode << (versionNode.empty() ? "" : " ") << "{\n  global:\n";
     for (const std::string &symbol : exportedSymbols)
       script << "    " << symbol << ";\n";
     script << "  local: *;\n};\n";

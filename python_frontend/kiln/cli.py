@@ -104,15 +104,17 @@ def require_readable_file(path: str, what: str) -> None:
         raise UsageError(f"{what} {path} cannot be read (permission denied)")
 
 
-def build_outputs(source: str, outdir: str) -> list:
+def build_outputs(source: str, outdir: str, soversion: int = 1) -> list:
     """Every path `kiln build` writes for `source` into `outdir` (the build's
-    own file list, compiler.native_artifacts, plus the module, its stubs and
-    the record; test_cli checks a real build writes nothing else)."""
-    from .compiler.compiler import native_artifacts
+    own file list, compiler.native_artifacts, plus the module, its stubs, the
+    record and the lib<mod>.so.<soversion> link; test_cli checks a real build
+    writes nothing else)."""
+    from .compiler.compiler import native_artifacts, soname
     module = os.path.splitext(os.path.basename(source))[0]
     paths = list(native_artifacts(outdir, module, f"_{module}_kiln").values())
     paths += [os.path.join(outdir, f"{module}{suffix}")
               for suffix in (".py", ".pyi", ".kiln.json")]
+    paths.append(os.path.join(outdir, soname(module, soversion)))
     return paths + [path + ".tmp" for path in paths]
 
 
@@ -186,7 +188,7 @@ def command_build(console, args) -> int:
 
     require_readable_file(args.module, "the module")
     console.name_as_given(args.module)
-    outputs = build_outputs(args.module, args.outdir)
+    outputs = build_outputs(args.module, args.outdir, args.soversion)
     refuse_overwriting([args.module], outputs, f"-o {args.outdir}",
                        "build into another directory, e.g. -o build/")
     check_target_cpu(args.target_cpu)
@@ -201,7 +203,7 @@ def command_build(console, args) -> int:
 
     result, status = run_build(console, args.module, args.outdir, BuildOptions(
         opt_level=args.opt_level, target_cpu=args.target_cpu, strict=args.strict,
-        release=args.release))
+        release=args.release, soversion=args.soversion))
     if result is None:
         return status
     fell_back = []
@@ -422,13 +424,20 @@ def make_parser() -> argparse.ArgumentParser:
                               help="output directory (never the module's own file)")
     build_parser.add_argument("-O", dest="opt_level", type=int, default=3, choices=range(4),
                               help="optimization level (default 3)")
-    build_parser.add_argument("--target-cpu", default="native",
-                              help="LLVM CPU name, e.g. x86-64-v3 (default: native)")
+    build_parser.add_argument("--target-cpu", default="portable",
+                              help="`portable` (default): every kernel for x86-64-v2, v3 and "
+                                   "v4, picked at load time by the CPU (KILN_CPU_LEVEL=v2|v3|v4 "
+                                   "forces a lower one); `native` for this machine only; or an "
+                                   "LLVM CPU name, e.g. x86-64-v3")
     build_parser.add_argument("--strict", action="store_true",
                               help="fail when a function would fall back to Python")
     build_parser.add_argument("--allow-empty", action="store_true",
                               help="a module in which nothing compiles is a warning, not an "
                                    "error")
+    build_parser.add_argument("--soversion", type=int, default=1,
+                              help="ABI version of lib<mod>.so: its DT_SONAME is "
+                                   "lib<mod>.so.N and its symbols are versioned <MOD>_N "
+                                   "(default 1; raise it when a signature changes)")
     build_parser.add_argument("--release", action="store_true",
                               help="-O3, then strip debug info, unused C++ type information "
                                    "and dead declarations (kilnc --release)")

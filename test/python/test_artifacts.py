@@ -2,6 +2,7 @@
 C program), its dependencies, the stub and the type stubs."""
 
 import os
+import re
 import subprocess
 import textwrap
 
@@ -67,14 +68,19 @@ def test_c_program_uses_header_and_library(built, tmp_path):
     subprocess.run([CLANG, "-std=c11", "-Wall", "-Wextra", "-Werror", str(program), "-I",
                     built.outdir, "-L", built.outdir, "-le2e_kernels",
                     f"-Wl,-rpath,{built.outdir}", "-o", str(executable)], check=True)
-    # the library names itself (DT_SONAME), and the program needs it by that name
+    # the library names itself with its ABI version (DT_SONAME), the program
+    # needs it by that name, and every symbol it calls carries the version
     dynamic = subprocess.run(["/usr/lib/llvm-22/bin/llvm-readelf", "-d", str(executable)],
                              capture_output=True, text=True, check=True).stdout
-    assert "Shared library: [libe2e_kernels.so]" in dynamic
+    assert "Shared library: [libe2e_kernels.so.1]" in dynamic
     library = subprocess.run(["/usr/lib/llvm-22/bin/llvm-readelf", "-d",
                               built.path("libe2e_kernels.so")],
                              capture_output=True, text=True, check=True).stdout
-    assert "Library soname: [libe2e_kernels.so]" in library
+    assert "Library soname: [libe2e_kernels.so.1]" in library
+    assert os.readlink(built.path("libe2e_kernels.so.1")) == "libe2e_kernels.so"
+    needed = subprocess.run(["/usr/lib/llvm-22/bin/llvm-objdump", "-T", str(executable)],
+                            capture_output=True, text=True, check=True).stdout
+    assert re.search(r"\(E2E_KERNELS_1\)\s+e2e_kernels_dot", needed), needed
     output = subprocess.run([str(executable)], capture_output=True, text=True,
                             check=True).stdout.splitlines()
     assert output[0] == "dot 200 kind 0"

@@ -31,6 +31,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/TargetParser/Host.h"
 
 namespace cl = llvm::cl;
 
@@ -57,11 +58,31 @@ cl::opt<EmitKind> emitKind(
 cl::opt<unsigned> optLevel("O", cl::desc("Optimization level 0-3 (default 3)"),
                            cl::Prefix, cl::init(3), cl::cat(kilncCategory));
 cl::opt<std::string> targetCPU(
-    "target-cpu", cl::desc("LLVM CPU name, or 'native' (default)"),
+    "target-cpu",
+    cl::desc("LLVM CPU name, or 'native' (default), or 'portable' (x86-64-v2, v3 and v4 "
+             "versions of every kernel behind one dispatching symbol), or a "
+             "comma-separated list of x86-64 levels"),
     cl::init("native"), cl::cat(kilncCategory));
 cl::opt<std::string> symbolPrefix(
     "symbol-prefix",
     cl::desc("Prefix of the public C symbol of each exported function"),
+    cl::init(""), cl::cat(kilncCategory));
+cl::opt<std::string> cpuVersionSymbol(
+    "cpu-version-symbol",
+    cl::desc("Name of the public `const char *(void)` function that says which "
+             "version of the kernels runs on this CPU (default: "
+             "<symbol-prefix>kiln_cpu_version)"),
+    cl::init(""), cl::cat(kilncCategory));
+cl::opt<std::string> soname(
+    "soname",
+    cl::desc("With --emit=shared: the library's DT_SONAME (default: the file "
+             "name of -o), e.g. libkernels.so.1"),
+    cl::init(""), cl::cat(kilncCategory));
+cl::opt<std::string> symbolVersion(
+    "symbol-version",
+    cl::desc("With --emit=shared: version every public symbol with this "
+             "version node (kernels_dot@@KERNELS_1); the library then exports "
+             "nothing else"),
     cl::init(""), cl::cat(kilncCategory));
 cl::list<std::string> cSources(
     "c-source",
@@ -324,158 +345,264 @@ int main(int argc, char **argv) {
     sanitizeArgs.push_back("-fno-sanitize-recover=undefined");
   }
 
-  mlir::DialectRegistry registry;
-  kiln::registerKilnDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  // One CPU, or several x86-64 levels (`portable`): then every kernel is
+  // lowered and optimized once per level and each public symbol dispatches
+  // (lib/Emitter/MultiVersion.cpp).
+  std::vector<std::string> cpus = kiln::targetCPUList(targetCPU);
+  if (cpus.empty())
+    return fail("--target-cpu names no CPU");
+  bool multiVersion = cpus.size() > 1;
+  if (multiVersion) {
+    for (const std::string &cpu : cpus)
+      if (!kiln::microarchitectureLevel(cpu))
+        return fail("a --target-cpu list names x86-64 levels (x86-64-v2, "
+                    "x86-64-v3, x86-64-v4), not '" + cpu + "'");
+    llvm::sort(cpus, [](const std::string &a, const std::string &b) {
+      return kiln::microarchitectureLevel(a) < kiln::microarchitectureLevel(b);
+    });
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+    multiVersion = cpus.size() > 1;
+  }
+  if (multiVersion && emitKind == EmitKind::MLIRLLVM)
+    return fail("--emit=mlir-llvm shows one version: give one --target-cpu");
+  std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (const std::string &cpu : cpus) {
+    auto machine = kiln::createTargetMachine(cpu, optLevel);
+    if (!machine)
+      return fail(llvm::toString(machine.takeError()));
+    machines.push_back(std::move(*machine));
+  }
+  llvm::TargetMachine &baseline = *machines.front();
+  // Reports (remarks, --vector-report, --ir-stats) describe the version
+  // this machine runs.
+  size_t reportedVersion = 0;
+  if (multiVersion) {
+    int host = kiln::hostMicroarchitectureLevel();
+    for (size_t i = 0; i < cpus.size(); ++i)
+      if (kiln::microarchitectureLevel(cpus[i]) <= host)
+        reportedVersion = i;
+  }
 
   std::string errorMessage;
   auto input = mlir::openInputFile(inputFilename, &errorMessage);
   if (!input)
     return fail(errorMessage);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
-
-  // The vectorizer sizes vectors for this machine, so it exists before the
-  // MLIR pipeline runs.
-  auto machine = kiln::createTargetMachine(targetCPU, optLevel);
-  if (!machine)
-    return fail(llvm::toString(machine.takeError()));
-  if (vectorBitsOverride != 0)
-    (*module)->setAttr("kiln.vector_bits",
-                       mlir::Builder(&context).getI64IntegerAttr(vectorBitsOverride));
-  kiln::describeVectorTarget(*module, **machine);
-
-  if (!kilnRemarksFile.empty()) {
-    mlir::remark::RemarkCategories categories;
-    // Each kind has its own filter; `all` alone enables none of them.
-    categories.all = categories.passed = categories.missed =
-        categories.analysis = categories.failed = std::string("kiln-vectorize");
-    if (mlir::failed(mlir::remark::enableOptimizationRemarksWithLLVMStreamer(
-            context, kilnRemarksFile, llvm::remarks::Format::YAML,
-            std::make_unique<mlir::remark::RemarkEmittingPolicyAll>(),
-            categories)))
-      return fail("cannot write remarks to " + kilnRemarksFile);
-  }
-
-  mlir::PassManager pm(&context);
-  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
-    return 1;
-  kiln::LoweringOptions lowering;
-  lowering.debugInfo = !noDebugInfo;
-  // -O0 means "as written", as in clang: no vectorization.
-  lowering.vectorize = !noKilnVectorize && optLevel > 0;
-  kiln::buildLowerToLLVMPipeline(pm, lowering);
-  if (emitKind == EmitKind::MLIRLLVM && stripMetadataFlag)
-    pm.addPass(kiln::createKilnStripMLIRMetadata());
-  if (mlir::failed(pm.run(*module)))
-    return 1;
-
   auto output = mlir::openOutputFile(
       emitKind == EmitKind::Shared ? std::string("-") : outputFilename,
       &errorMessage);
   if (!output)
     return fail(errorMessage);
 
-  if (emitKind == EmitKind::MLIRLLVM) {
-    module->print(output->os());
+  mlir::DialectRegistry registry;
+  kiln::registerKilnDialects(registry);
+  llvm::LLVMContext llvmContext;
+  std::vector<std::string> keptNames;
+  bool printedMLIR = false;
+
+  // The input lowered for cpus[index]: its own MLIRContext (kiln-vectorize
+  // sizes vectors from the module's target attributes), translated into
+  // llvmContext, the runtime C linked, optimized, reported on when it is
+  // the reported version. Null after a diagnostic (or once --emit=mlir-llvm
+  // printed it).
+  auto lowerVersion = [&](size_t index) -> std::unique_ptr<llvm::Module> {
+    llvm::TargetMachine &machine = *machines[index];
+    bool reported = index == reportedVersion;
+    mlir::MLIRContext context(registry);
+    context.loadAllAvailableDialects();
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(input->getBuffer(),
+                                             input->getBufferIdentifier()),
+        llvm::SMLoc());
+    mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return nullptr;
+    if (vectorBitsOverride != 0)
+      (*module)->setAttr("kiln.vector_bits",
+                         mlir::Builder(&context).getI64IntegerAttr(vectorBitsOverride));
+    kiln::describeVectorTarget(*module, machine);
+    if (reported && !kilnRemarksFile.empty()) {
+      mlir::remark::RemarkCategories categories;
+      // Each kind has its own filter; `all` alone enables none of them.
+      categories.all = categories.passed = categories.missed =
+          categories.analysis = categories.failed = std::string("kiln-vectorize");
+      if (mlir::failed(mlir::remark::enableOptimizationRemarksWithLLVMStreamer(
+              context, kilnRemarksFile, llvm::remarks::Format::YAML,
+              std::make_unique<mlir::remark::RemarkEmittingPolicyAll>(),
+              categories))) {
+        fail("cannot write remarks to " + kilnRemarksFile);
+        return nullptr;
+      }
+    }
+    mlir::PassManager pm(&context);
+    if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+      return nullptr;
+    kiln::LoweringOptions lowering;
+    lowering.debugInfo = !noDebugInfo;
+    // -O0 means "as written", as in clang: no vectorization.
+    lowering.vectorize = !noKilnVectorize && optLevel > 0;
+    kiln::buildLowerToLLVMPipeline(pm, lowering);
+    if (emitKind == EmitKind::MLIRLLVM && stripMetadataFlag)
+      pm.addPass(kiln::createKilnStripMLIRMetadata());
+    if (mlir::failed(pm.run(*module)))
+      return nullptr;
+    if (emitKind == EmitKind::MLIRLLVM) {
+      module->print(output->os());
+      printedMLIR = true;
+      return nullptr;
+    }
+
+    std::unique_ptr<llvm::Module> llvmModule =
+        kiln::translateToLLVMIR(*module, llvmContext);
+    if (!llvmModule)
+      return nullptr;
+    kiln::prepareForTarget(*llvmModule, machine);
+    std::vector<std::string> publicNames =
+        kiln::exposeCInterface(*llvmModule, symbolPrefix);
+    keptNames = exportedSymbols.empty()
+                    ? publicNames
+                    : std::vector<std::string>(exportedSymbols.begin(),
+                                               exportedSymbols.end());
+
+    std::vector<std::string> linkedSources(cSources.begin(), cSources.end());
+    // The allocator memref.alloc/dealloc lower to (runtime/kiln_alloc.c),
+    // internal to each artifact like the kernels' helpers.
+    if (llvmModule->getFunction("_mlir_memref_to_llvm_alloc") ||
+        llvmModule->getFunction("_mlir_memref_to_llvm_free") ||
+        llvmModule->getFunction("memrefCopy"))
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_alloc.c").str());
+    // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
+    if (llvmModule->getFunction("kiln_reshape_stride"))
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());
+    for (const std::string &source : linkedSources) {
+      auto compiled = kiln::compileCSource(source, includeDirs, machine,
+                                           llvmContext, sanitizeArgs);
+      if (!compiled) {
+        fail(llvm::toString(compiled.takeError()));
+        return nullptr;
+      }
+      kiln::prepareForTarget(**compiled, machine);
+      if (llvm::Linker::linkModules(*llvmModule, std::move(*compiled))) {
+        fail("cannot link " + source + " with the kernels");
+        return nullptr;
+      }
+    }
+    kiln::internalizeAllBut(*llvmModule, keptNames);
+    if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
+      fail("internal error: the LLVM module does not verify");
+      return nullptr;
+    }
+    // The kernels from MLIR carry no sanitizer attribute; clang marked the C.
+    if (addressSanitizer)
+      for (llvm::Function &function : *llvmModule)
+        if (!function.isDeclaration())
+          function.addFnAttr(llvm::Attribute::SanitizeAddress);
+
+    llvm::LLVMRemarkFileHandle remarks;
+    if (reported && !remarksFile.empty()) {
+      auto handle = llvm::setupLLVMOptimizationRemarks(
+          llvmContext, remarksFile, "loop-vectorize|slp-vectorizer", "yaml",
+          /*RemarksWithHotness=*/false);
+      if (!handle) {
+        fail("cannot write remarks: " + llvm::toString(handle.takeError()));
+        return nullptr;
+      }
+      remarks = std::move(*handle);
+    }
+    kiln::optimizeModule(*llvmModule, machine, optLevel, addressSanitizer);
+    if (remarks) {
+      remarks->keep();
+      remarks.finalize();
+      // The other versions' remarks would describe loops twice.
+      llvmContext.setLLVMRemarkStreamer(nullptr);
+      llvmContext.setMainRemarkStreamer(nullptr);
+    }
+
+    // After optimization, so that whatever reports on the optimized module
+    // (--ir-stats, --vector-report, -pass-remarks) still sees locations.
+    if (reported && !vectorReportFile.empty()) {
+      auto reportOutput = mlir::openOutputFile(vectorReportFile, &errorMessage);
+      if (!reportOutput) {
+        fail(errorMessage);
+        return nullptr;
+      }
+      reportOutput->os() << llvm::formatv(
+                                "{0:2}", llvm::json::Value(kiln::collectVectorReport(
+                                             *llvmModule, &machine)))
+                         << "\n";
+      reportOutput->keep();
+    }
+    llvm::json::Object statsBefore;
+    if (reported && !irStatsFile.empty())
+      statsBefore = kiln::collectIRStats(*llvmModule);
+    if (noRTTI)
+      kiln::stripRTTI(*llvmModule, {});
+    if (stripMetadataFlag)
+      kiln::stripMetadata(*llvmModule, {});
+    if (reported && !irStatsFile.empty()) {
+      auto statsOutput = mlir::openOutputFile(irStatsFile, &errorMessage);
+      if (!statsOutput) {
+        fail(errorMessage);
+        return nullptr;
+      }
+      llvm::json::Object stats{{"before", std::move(statsBefore)},
+                               {"after", kiln::collectIRStats(*llvmModule)}};
+      statsOutput->os() << llvm::formatv("{0:2}",
+                                         llvm::json::Value(std::move(stats)))
+                        << "\n";
+      statsOutput->keep();
+    }
+    return llvmModule;
+  };
+
+  // The reported version first: its remarks are the only ones recorded.
+  std::vector<std::unique_ptr<llvm::Module>> versions(cpus.size());
+  versions[reportedVersion] = lowerVersion(reportedVersion);
+  if (printedMLIR) {
     output->keep();
     return 0;
   }
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      kiln::translateToLLVMIR(*module, llvmContext);
-  if (!llvmModule)
+  if (!versions[reportedVersion])
     return 1;
-  kiln::prepareForTarget(*llvmModule, **machine);
-  std::vector<std::string> publicNames =
-      kiln::exposeCInterface(*llvmModule, symbolPrefix);
+  for (size_t i = 0; i < cpus.size(); ++i)
+    if (!versions[i] && !(versions[i] = lowerVersion(i)))
+      return 1;
 
-  std::vector<std::string> linkedSources(cSources.begin(), cSources.end());
-  // The allocator memref.alloc/dealloc lower to (runtime/kiln_alloc.c),
-  // internal to each artifact like the kernels' helpers.
-  if (llvmModule->getFunction("_mlir_memref_to_llvm_alloc") ||
-      llvmModule->getFunction("_mlir_memref_to_llvm_free") ||
-      llvmModule->getFunction("memrefCopy"))
-    linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_alloc.c").str());
-  // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
-  if (llvmModule->getFunction("kiln_reshape_stride"))
-    linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());
-  for (const std::string &source : linkedSources) {
-    auto compiled = kiln::compileCSource(source, includeDirs, **machine,
-                                         llvmContext, sanitizeArgs);
-    if (!compiled)
-      return fail(llvm::toString(compiled.takeError()));
-    kiln::prepareForTarget(**compiled, **machine);
-    if (llvm::Linker::linkModules(*llvmModule, std::move(*compiled)))
-      return fail("cannot link " + source + " with the kernels");
+  std::unique_ptr<llvm::Module> llvmModule = std::move(versions.front());
+  // `<prefix>kiln_cpu_version()`: which version runs (tests, the report).
+  std::string versionQuery = cpuVersionSymbol.empty()
+                                 ? symbolPrefix + "kiln_cpu_version"
+                                 : std::string(cpuVersionSymbol);
+  std::string singleCPU =
+      cpus.front() == "native" ? llvm::sys::getHostCPUName().str() : cpus.front();
+  if (multiVersion) {
+    kiln::renameVersion(*llvmModule, cpus.front());
+    for (size_t i = 1; i < cpus.size(); ++i) {
+      kiln::renameVersion(*versions[i], cpus[i]);
+      if (llvm::Linker::linkModules(*llvmModule, std::move(versions[i])))
+        return fail("cannot link the " + cpus[i] + " version with the others");
+    }
+    auto dispatch = kiln::compileCSource(
+        (kiln::runtimeIncludeDir + "/kiln_dispatch.c").str(), includeDirs, baseline,
+        llvmContext, sanitizeArgs);
+    if (!dispatch)
+      return fail(llvm::toString(dispatch.takeError()));
+    kiln::prepareForTarget(**dispatch, baseline);
+    kiln::optimizeModule(**dispatch, baseline, optLevel, addressSanitizer);
+    if (llvm::Linker::linkModules(*llvmModule, std::move(*dispatch)))
+      return fail("cannot link the CPU dispatch with the kernels");
+    kiln::addDispatch(*llvmModule, keptNames, cpus, "kiln_cpu_level");
   }
-  kiln::internalizeAllBut(*llvmModule, exportedSymbols.empty()
-                                           ? publicNames
-                                           : std::vector<std::string>(
-                                                 exportedSymbols.begin(),
-                                                 exportedSymbols.end()));
+  kiln::addCPUVersionQuery(*llvmModule, versionQuery, cpus, "kiln_cpu_level", singleCPU);
+  std::vector<std::string> publicSymbols = keptNames;
+  publicSymbols.push_back(versionQuery);
+  kiln::internalizeAllBut(*llvmModule, publicSymbols);
+  if (multiVersion && stripMetadataFlag)
+    kiln::stripMetadata(*llvmModule, {}); // the dispatch C's debug info too
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return fail("internal error: the LLVM module does not verify");
-  // The kernels from MLIR carry no sanitizer attribute; clang marked the C.
-  if (addressSanitizer)
-    for (llvm::Function &function : *llvmModule)
-      if (!function.isDeclaration())
-        function.addFnAttr(llvm::Attribute::SanitizeAddress);
-
-  llvm::LLVMRemarkFileHandle remarks;
-  if (!remarksFile.empty()) {
-    auto handle = llvm::setupLLVMOptimizationRemarks(
-        llvmContext, remarksFile, "loop-vectorize|slp-vectorizer", "yaml",
-        /*RemarksWithHotness=*/false);
-    if (!handle)
-      return fail("cannot write remarks: " + llvm::toString(handle.takeError()));
-    remarks = std::move(*handle);
-  }
-  kiln::optimizeModule(*llvmModule, **machine, optLevel, addressSanitizer);
-  if (remarks) {
-    remarks->keep();
-    remarks.finalize();
-  }
-
-  // After optimization, so that whatever reports on the optimized module
-  // (--ir-stats, --vector-report, -pass-remarks) still sees locations.
-  if (!vectorReportFile.empty()) {
-    auto reportOutput = mlir::openOutputFile(vectorReportFile, &errorMessage);
-    if (!reportOutput)
-      return fail(errorMessage);
-    reportOutput->os() << llvm::formatv(
-                              "{0:2}",
-                              llvm::json::Value(kiln::collectVectorReport(
-                                  *llvmModule, machine->get())))
-                       << "\n";
-    reportOutput->keep();
-  }
-  llvm::json::Object statsBefore;
-  if (!irStatsFile.empty())
-    statsBefore = kiln::collectIRStats(*llvmModule);
-  if (noRTTI)
-    kiln::stripRTTI(*llvmModule, {});
-  if (stripMetadataFlag)
-    kiln::stripMetadata(*llvmModule, {});
-  if (!irStatsFile.empty()) {
-    auto statsOutput = mlir::openOutputFile(irStatsFile, &errorMessage);
-    if (!statsOutput)
-      return fail(errorMessage);
-    llvm::json::Object stats{{"before", std::move(statsBefore)},
-                             {"after", kiln::collectIRStats(*llvmModule)}};
-    statsOutput->os() << llvm::formatv("{0:2}",
-                                       llvm::json::Value(std::move(stats)))
-                      << "\n";
-    statsOutput->keep();
-  }
 
   if (emitKind == EmitKind::LLVM) {
     llvmModule->print(output->os(), nullptr);
@@ -484,7 +611,7 @@ int main(int argc, char **argv) {
   }
   if (emitKind == EmitKind::Asm || emitKind == EmitKind::Obj) {
     if (llvm::Error error = kiln::emitMachineCode(
-            *llvmModule, **machine,
+            *llvmModule, baseline,
             emitKind == EmitKind::Asm ? llvm::CodeGenFileType::AssemblyFile
                                       : llvm::CodeGenFileType::ObjectFile,
             output->os()))
@@ -503,13 +630,15 @@ int main(int argc, char **argv) {
   {
     llvm::raw_fd_ostream objectStream(objectFD, /*shouldClose=*/true);
     if (llvm::Error error =
-            kiln::emitMachineCode(*llvmModule, **machine,
+            kiln::emitMachineCode(*llvmModule, baseline,
                                   llvm::CodeGenFileType::ObjectFile,
                                   objectStream))
       return fail(llvm::toString(std::move(error)));
   }
-  if (llvm::Error error =
-          kiln::linkSharedObject({objectPath.str().str()}, outputFilename))
+  if (llvm::Error error = kiln::linkSharedObject(
+          {objectPath.str().str()}, outputFilename,
+          symbolVersion.empty() ? std::vector<std::string>{} : publicSymbols, soname,
+          symbolVersion))
     return fail(llvm::toString(std::move(error)));
   if (extension.output.empty())
     return 0;
@@ -518,15 +647,15 @@ int main(int argc, char **argv) {
   // are compiled and optimized apart (they call the kernels through their C
   // symbols), so the kernels are lowered and optimized once for both
   // artifacts.
-  auto wrappers = kiln::compileCSource(extension.source, extension.includeDirs, **machine,
+  auto wrappers = kiln::compileCSource(extension.source, extension.includeDirs, baseline,
                                        llvmContext, sanitizeArgs);
   if (!wrappers)
     return fail(llvm::toString(wrappers.takeError()));
-  kiln::prepareForTarget(**wrappers, **machine);
+  kiln::prepareForTarget(**wrappers, baseline);
   kiln::internalizeAllBut(**wrappers, extension.exports);
   if (llvm::verifyModule(**wrappers, &llvm::errs()))
     return fail("internal error: the wrappers' LLVM module does not verify");
-  kiln::optimizeModule(**wrappers, **machine, extension.optLevel,
+  kiln::optimizeModule(**wrappers, baseline, extension.optLevel,
                      addressSanitizer);
   if (extension.stripRTTI)
     kiln::stripRTTI(**wrappers, {});
@@ -541,7 +670,7 @@ int main(int argc, char **argv) {
   {
     llvm::raw_fd_ostream objectStream(wrapperFD, /*shouldClose=*/true);
     if (llvm::Error error =
-            kiln::emitMachineCode(**wrappers, **machine,
+            kiln::emitMachineCode(**wrappers, baseline,
                                   llvm::CodeGenFileType::ObjectFile,
                                   objectStream))
       return fail(llvm::toString(std::move(error)));

@@ -22,7 +22,8 @@ from .remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_v
 from .source import load_module
 from .stubs import generate_pyi, generate_stub
 from .toolchain import KilncFailed, kilnc_capabilities, kilnc_supports, start_kilnc, wait_kilnc
-from .wrapper import generate_extension, generate_header
+from .wrapper import cpu_version_symbol, generate_extension, generate_header
+from .. import cpu_levels
 
 
 @dataclass
@@ -33,6 +34,7 @@ class BuildOptions:
     functions: list = None   # compile only these exported functions (default: all)
     extension_name: str = None  # module name of the CPython extension
     release: bool = False    # kilnc --release: -O3 plus the metadata and RTTI strips
+    soversion: int = 1       # lib<mod>.so's DT_SONAME is lib<mod>.so.<soversion>
 
 
 @dataclass
@@ -292,6 +294,11 @@ def stubs_and_record(state: BuildState) -> None:
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures)))
     state.record = build_record(context, state.signatures, fallback_records(state.failures),
                                 state.verdicts, state.remarks)
+    # Which versions of the kernels the artifacts hold, and which one runs
+    # here (the one the rest of the record describes).
+    cpus = cpu_levels.versions(state.options.target_cpu)
+    state.record["cpu"] = {"target": state.options.target_cpu, "versions": cpus,
+                           "runs_here": cpu_levels.running_version(cpus)}
 
 
 def report(state: BuildState) -> None:
@@ -445,14 +452,18 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
     abi_header = kilnc_capabilities()["abi"]["header"]["text"]
     # The header names the source as `pkg/mod.py`, not by a build-machine path.
     write_text(artifacts["header"], generate_header(module, context.package_path, signatures,
-                                                    abi_header))
+                                                    abi_header, options.soversion))
     write_text(artifacts["wrapper_source"],
                generate_extension(module, extension, context, signatures,
                                   portable_paths=options.release))
     if not signatures:
         return
     command = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",
-               f"--target-cpu={options.target_cpu}", "-o", artifacts["library"],
+               f"--target-cpu={options.target_cpu}",
+               f"--cpu-version-symbol={cpu_version_symbol(module)}",
+               f"--soname={soname(module, options.soversion)}",
+               f"--symbol-version={symbol_version(module, options.soversion)}",
+               "-o", artifacts["library"],
                f"--remarks={artifacts['remarks']}", f"--ir-stats={artifacts['ir_stats']}"]
     if options.release:
         command.append("--release")
@@ -467,3 +478,18 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
                 f"--extension-export=PyInit_{extension}",
                 f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}"]
     wait_kilnc(start_kilnc(command), f"{artifacts['library']} and {artifacts['extension']}")
+    # What a C program linked with -l<mod> needs at run time, by its SONAME.
+    versioned = os.path.join(os.path.dirname(artifacts["library"]),
+                             soname(module, options.soversion))
+    if os.path.lexists(versioned):
+        os.remove(versioned)
+    os.symlink(os.path.basename(artifacts["library"]), versioned)
+
+
+def soname(module: str, soversion: int) -> str:
+    return f"lib{module}.so.{soversion}"
+
+
+def symbol_version(module: str, soversion: int) -> str:
+    """The version node of lib<mod>.so's symbols (`kernels_dot@@KERNELS_1`)."""
+    return f"{module.upper()}_{soversion}"

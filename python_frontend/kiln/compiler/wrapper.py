@@ -96,7 +96,8 @@ def c_prototype(prefix: str, signature) -> str:
             f"({', '.join(params) or 'void'})")
 
 
-def generate_header(module_name: str, source_path: str, signatures, abi_header: str) -> str:
+def generate_header(module_name: str, source_path: str, signatures, abi_header: str,
+                    soversion: int = 1) -> str:
     """`abi_header` is the text of kiln_abi.h (the error record and the
     exception kinds), copied in so that the header stands alone."""
     guard = f"KILN_GENERATED_{module_name.upper()}_H"
@@ -107,6 +108,12 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
         "",
         "#include <stdbool.h>",
         "#include <stdint.h>",
+        "",
+        f"/* Link with -l{module_name}: lib{module_name}.so names itself "
+        f"lib{module_name}.so.{soversion} (DT_SONAME),",
+        f"   the name a program records and loads; its symbols carry the version "
+        f"{module_name.upper()}_{soversion}. */",
+        f"#define KILN_{module_name.upper()}_SOVERSION {soversion}",
         "",
         "#ifdef __cplusplus",
         'extern "C" {',
@@ -174,8 +181,18 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
                        "out's shape is the iteration space. */")
             out.append(elementwise_prototype(module_name, signature) + ";")
         out.append("")
+    out += [f"/* Which version of the kernels runs on this CPU: \"x86-64-v2\", \"x86-64-v3\" or",
+            "   \"x86-64-v4\" in a portable build (chosen once, when the library is loaded;",
+            "   KILN_CPU_LEVEL=v2|v3|v4 forces a lower one), else the one CPU it was built for. */",
+            f"const char *{cpu_version_symbol(module_name)}(void);", ""]
     out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */", ""]
     return "\n".join(out)
+
+
+def cpu_version_symbol(module_name: str) -> str:
+    """The C function saying which version of the kernels runs (kilnc
+    --cpu-version-symbol): not `<mod>_...`, the kernels' own prefix."""
+    return f"kiln_cpu_version_{module_name}"
 
 
 
@@ -224,6 +241,17 @@ def generate_extension(module_name: str, extension_name: str, context, signature
         methods.append(f"  {{{c_string(signature.name)}, (PyCFunction)(void (*)(void))"
                        f"kiln_wrap_{signature.name}, METH_FASTCALL | METH_KEYWORDS, "
                        f"{c_string(doc)}}},")
+    out += [
+        "static PyObject *kiln_cpu_version(PyObject *self, PyObject *unused) {",
+        "  (void)self;",
+        "  (void)unused;",
+        f"  return PyUnicode_FromString({cpu_version_symbol(module_name)}());",
+        "}",
+        "",
+    ]
+    methods.append("  {\"_kiln_cpu_version\", kiln_cpu_version, METH_NOARGS, "
+                   "\"Which version of the kernels runs on this CPU (x86-64-v2, -v3, -v4, or "
+                   "the build's one CPU).\"},")
     out += [
         "static PyMethodDef kiln_methods[] = {",
         *methods,

@@ -35,9 +35,15 @@ def classify(mnemonic: str, operands: str):
     return None, 0
 
 
-def machine_lines(shared_object: str, functions=None) -> dict:
+# kilnc's suffix of a version's functions in a multi-versioned object
+# (`kernels_dot.x86_64_v3`; lib/Emitter/MultiVersion.cpp versionSuffix).
+_VERSION_SUFFIX = re.compile(r"\.(x86_64_v[234])(?:\.|$)")
+
+
+def machine_lines(shared_object: str, functions=None, version=None) -> dict:
     """{(file, line): {"vector": n, "scalar": n, "calls": [names], "max_bits": b}};
-    instructions of no known line under UNKNOWN_LINE."""
+    instructions of no known line under UNKNOWN_LINE. In an object with
+    several versions of each function, only `version`'s (`x86-64-v4`) count."""
     try:
         text = subprocess.run([OBJDUMP, "-d", "-l", "--no-show-raw-insn", shared_object],
                               capture_output=True, text=True, check=True).stdout
@@ -61,6 +67,10 @@ def machine_lines(shared_object: str, functions=None) -> dict:
             continue
         if functions is not None and function not in functions:
             continue
+        if version is not None and function:
+            suffix = _VERSION_SUFFIX.search(function)
+            if suffix and suffix.group(1) != version.replace("-", "_"):
+                continue
         kind, bits = classify(instruction.group(1), instruction.group(2))
         if kind is None:
             continue

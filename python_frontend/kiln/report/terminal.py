@@ -48,6 +48,12 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                f"{percent(record.get('module_lane_utilization'))} of "
                f"{record.get('vector_register_bits', 256)}-bit registers "
                f"({record.get('weighting', 'static')} block weights)")
+    cpu = record.get("cpu") or {}
+    if len(cpu.get("versions") or []) > 1:
+        out.append(f"versions for {', '.join(cpu['versions'])}; this CPU runs "
+                   f"{cpu.get('runs_here')} (the one described here)")
+    elif cpu.get("versions"):
+        out.append(f"one version, for --target-cpu={cpu['versions'][0]}")
     fallback_lines: dict = {}
     for entry in function_fallbacks(record):
         fallback_lines.setdefault(entry["line"], []).append(entry)

@@ -1,5 +1,7 @@
 // RUN: not kilnc %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not kilnc %S/emit-mlir-llvm.mlir --target-cpu=no-such-cpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not kilnc %S/emit-mlir-llvm.mlir --target-cpu=x86-64-v3,haswell -o /dev/null 2>&1 | FileCheck %s --check-prefix=LEVELS
+// RUN: not kilnc %S/emit-mlir-llvm.mlir --target-cpu=portable --emit=mlir-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE-MLIR
 // RUN: not kilnc %S/emit-mlir-llvm.mlir --emit=shared 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not kilnc %S/emit-mlir-llvm.mlir -O7 -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not kilnc %S/emit-mlir-llvm.mlir --release -O1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=RELEASE
@@ -21,3 +23,6 @@ func.func @broken(%a: i64) -> i64 {
 // STATS-FILE: error: cannot open output file '{{.*}}.missing/stats.json'
 // VECTOR-MLIR: error: --vector-report describes LLVM IR; it cannot be combined with --emit=mlir-llvm
 // VECTOR-FILE: error: cannot open output file '{{.*}}.missing/report.json'
+
+// LEVELS: kilnc: error: a --target-cpu list names x86-64 levels (x86-64-v2, x86-64-v3, x86-64-v4), not 'haswell'
+// ONE-MLIR: kilnc: error: --emit=mlir-llvm shows one version: give one --target-cpu

@@ -1,0 +1,69 @@
+/* Which version of a multi-versioned Kiln artifact runs (kilnc
+   --target-cpu=portable, the default of `kiln build`): the x86-64
+   microarchitecture level of this CPU and OS, 2, 3 or 4.
+
+   Each kernel is compiled for x86-64-v2, v3 (AVX2, FMA, BMI2, ...) and v4
+   (AVX-512 F/BW/CD/DQ/VL); every public symbol is an IFUNC whose resolver,
+   run once by the dynamic loader, calls kiln_cpu_level() and picks the
+   highest version not above it. KILN_CPU_LEVEL=v2|v3|v4 lowers the level
+   (tests, debugging); it never raises it above what the CPU has, which
+   would die of SIGILL. The function reads CPUID itself (a resolver runs
+   before any constructor; no compiler runtime is linked) and is compiled
+   for baseline x86-64. */
+#include <stdlib.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+__attribute__((target("arch=x86-64"))) static unsigned long long kiln_dispatch_xgetbv(void) {
+  unsigned int eax, edx;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return ((unsigned long long)edx << 32) | eax;
+}
+
+__attribute__((target("arch=x86-64"))) static int kiln_detect_cpu_level(void) {
+  unsigned int a, b, c, d;
+  unsigned int c1 = 0, b7 = 0, c81 = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d))
+    c1 = c;
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
+    b7 = b;
+  if (__get_cpuid(0x80000001, &a, &b, &c, &d))
+    c81 = c;
+  /* v2: SSSE3, SSE4.1, SSE4.2, POPCNT, CMPXCHG16B. */
+  int v2 = ((c1 >> 9) & 1) && ((c1 >> 19) & 1) && ((c1 >> 20) & 1) && ((c1 >> 23) & 1) &&
+           ((c1 >> 13) & 1);
+  if (!v2)
+    return 1;
+  int osxsave = (c1 >> 27) & 1;
+  unsigned long long xcr0 = osxsave ? kiln_dispatch_xgetbv() : 0;
+  int ymm_state = (xcr0 & 0x6) == 0x6;
+  int zmm_state = (xcr0 & 0xe6) == 0xe6;
+  /* v3: AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT, MOVBE (and the OS saving
+     ymm registers). */
+  int v3 = ymm_state && ((c1 >> 28) & 1) && ((b7 >> 5) & 1) && ((b7 >> 3) & 1) &&
+           ((b7 >> 8) & 1) && ((c1 >> 29) & 1) && ((c1 >> 12) & 1) && ((c81 >> 5) & 1) &&
+           ((c1 >> 22) & 1);
+  if (!v3)
+    return 2;
+  /* v4: AVX-512 F, BW, CD, DQ, VL (and the OS saving zmm and mask registers). */
+  int v4 = zmm_state && ((b7 >> 16) & 1) && ((b7 >> 30) & 1) && ((b7 >> 28) & 1) &&
+           ((b7 >> 17) & 1) && ((b7 >> 31) & 1);
+  return v4 ? 4 : 3;
+}
+#else
+static int kiln_detect_cpu_level(void) { return 2; }
+#endif
+
+__attribute__((target("arch=x86-64"))) int kiln_cpu_level(void) {
+  static int level;
+  if (level)
+    return level;
+  int detected = kiln_detect_cpu_level();
+  const char *forced = getenv("KILN_CPU_LEVEL");
+  if (forced && forced[0] == 'v' && forced[1] >= '1' && forced[1] <= '4' && !forced[2] &&
+      forced[1] - '0' < detected)
+    detected = forced[1] - '0';
+  level = detected;
+  return level;
+}

@@ -4,13 +4,15 @@
 
    Each kernel is compiled for x86-64-v2, v3 (AVX2, FMA, BMI2, ...) and v4
    (AVX-512 F/BW/CD/DQ/VL); every public symbol is an IFUNC whose resolver,
-   run once by the dynamic loader, calls kiln_cpu_level() and picks the
+   run once by the dynamic loader, calls __kiln_cpu_level() and picks the
    highest version not above it. KILN_CPU_LEVEL=v2|v3|v4 lowers the level
    (tests, debugging); it never raises it above what the CPU has, which
    would die of SIGILL. The function reads CPUID itself (a resolver runs
    before any constructor; no compiler runtime is linked) and is compiled
    for baseline x86-64. */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -55,12 +57,59 @@ __attribute__((target("arch=x86-64"))) static int kiln_detect_cpu_level(void) {
 static int kiln_detect_cpu_level(void) { return 2; }
 #endif
 
-__attribute__((target("arch=x86-64"))) int kiln_cpu_level(void) {
+/* KILN_CPU_LEVEL's value, or NULL. A program linked with -l<mod> runs the
+   resolvers while the dynamic loader relocates, before libc's own start-up
+   has set `environ`: then the variable is read from /proc/self/environ. */
+extern char **environ;
+static char kiln_forced_level[4];
+
+__attribute__((target("arch=x86-64"))) static const char *kiln_forced_cpu_level(void) {
+  if (environ)
+    return getenv("KILN_CPU_LEVEL");
+  int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  static const char name[] = "KILN_CPU_LEVEL=";
+  char buffer[4096];
+  size_t matched = 0, kept = 0; /* of `name`; of the value */
+  int at_start = 1, in_value = 0;
+  const char *result = NULL;
+  ssize_t got;
+  while (!result && (got = read(fd, buffer, sizeof buffer)) > 0) {
+    for (ssize_t i = 0; i < got && !result; ++i) {
+      char c = buffer[i];
+      if (in_value) {
+        if (c == '\0') {
+          kiln_forced_level[kept] = '\0';
+          result = kiln_forced_level;
+        } else if (kept + 1 < sizeof kiln_forced_level) {
+          kiln_forced_level[kept++] = c;
+        } else {
+          in_value = 0; /* too long to be v2, v3 or v4 */
+        }
+      } else if (c == '\0') {
+        at_start = 1;
+        matched = 0;
+      } else if (at_start && c == name[matched]) {
+        if (++matched == sizeof name - 1) {
+          in_value = 1;
+          kept = 0;
+        }
+      } else {
+        at_start = 0;
+      }
+    }
+  }
+  close(fd);
+  return result;
+}
+
+__attribute__((target("arch=x86-64"))) int __kiln_cpu_level(void) {
   static int level;
   if (level)
     return level;
   int detected = kiln_detect_cpu_level();
-  const char *forced = getenv("KILN_CPU_LEVEL");
+  const char *forced = kiln_forced_cpu_level();
   if (forced && forced[0] == 'v' && forced[1] >= '1' && forced[1] <= '4' && !forced[2] &&
       forced[1] - '0' < detected)
     detected = forced[1] - '0';

@@ -85,7 +85,7 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
 // `--target-cpu=portable` is x86-64-v2,x86-64-v3,x86-64-v4: the kernels are
 // lowered and optimized once per level, each public symbol becomes an IFUNC
 // whose resolver (run once, by the dynamic loader) picks the highest level
-// this CPU reaches (runtime/kiln_dispatch.c, kiln_cpu_level).
+// this CPU reaches (runtime/kiln_dispatch.c, __kiln_cpu_level).
 
 // The CPUs of a --target-cpu value: `portable`, a comma-separated list, or
 // one name.

@@ -7,6 +7,9 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace kiln {
 
 static constexpr llvm::StringLiteral levelPrefix = "x86-64-v";
@@ -38,9 +41,15 @@ int hostMicroarchitectureLevel() {
     return 1;
   if (!all({"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe"}))
     return 2;
-  if (!all({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}))
-    return 3;
-  return 4;
+  int level = all({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}) ? 4 : 3;
+  // KILN_CPU_LEVEL lowers it, as for the artifact itself
+  // (runtime/kiln_dispatch.c) and the build record (kiln/cpu_levels.py).
+  if (const char *forced = std::getenv("KILN_CPU_LEVEL")) {
+    llvm::StringRef text(forced);
+    if (text.size() == 2 && text[0] == 'v' && text[1] >= '1' && text[1] <= '4')
+      level = std::min(level, text[1] - '0');
+  }
+  return level;
 }
 
 std::string versionSuffix(llvm::StringRef cpu) {

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -67,7 +68,8 @@ class KilnBuildPy(build_py):
         self.announce(f"kiln: compiling {source}", level=2)
         subprocess.run(command, check=True)
         for name in set(os.listdir(outdir)) - before:
-            if not name.endswith(SHIPPED_SUFFIXES):
+            # lib<mod>.so.N: what a C program linked with -l<mod> loads.
+            if not name.endswith(SHIPPED_SUFFIXES) and not re.search(r"\.so\.\d+$", name):
                 os.remove(os.path.join(outdir, name))
 
 

@@ -104,6 +104,13 @@ def require_readable_file(path: str, what: str) -> None:
         raise UsageError(f"{what} {path} cannot be read (permission denied)")
 
 
+def soversion_value(text: str) -> int:
+    """--soversion: a non-negative integer (it ends the SONAME)."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return int(text)
+
+
 def build_outputs(source: str, outdir: str, soversion: int = 1) -> list:
     """Every path `kiln build` writes for `source` into `outdir` (the build's
     own file list, compiler.native_artifacts, plus the module, its stubs, the
@@ -434,7 +441,7 @@ def make_parser() -> argparse.ArgumentParser:
     build_parser.add_argument("--allow-empty", action="store_true",
                               help="a module in which nothing compiles is a warning, not an "
                                    "error")
-    build_parser.add_argument("--soversion", type=int, default=1,
+    build_parser.add_argument("--soversion", type=soversion_value, default=1,
                               help="ABI version of lib<mod>.so: its DT_SONAME is "
                                    "lib<mod>.so.N and its symbols are versioned <MOD>_N "
                                    "(default 1; raise it when a signature changes)")

@@ -1,7 +1,7 @@
 """The x86-64 microarchitecture levels of a portable build (`kiln build
 --target-cpu=portable`, the default): which versions of the kernels an
 artifact holds, and which one runs on this machine. The artifact decides
-for itself at load time (runtime/kiln_dispatch.c, `kiln_cpu_level`); this
+for itself at load time (runtime/kiln_dispatch.c, `__kiln_cpu_level`); this
 is the same rule, read from /proc/cpuinfo, for the build record and the
 report (test_multiversion.py checks that both agree)."""
 

@@ -101,6 +101,34 @@ def test_kiln_cpu_level_forces_a_lower_version(portable, level):
     assert run(portable, cpu_level=level) == want
 
 
+def test_c_programs_dispatch_too(portable, tmp_path):
+    """A program linked with -lkernels runs the resolvers while the dynamic
+    loader relocates, before libc has set `environ`: KILN_CPU_LEVEL must
+    still count (runtime/kiln_dispatch.c reads /proc/self/environ then)."""
+    program = tmp_path / "main.c"
+    program.write_text('#include <stdio.h>\n#include "kernels.h"\n'
+                       "int main(void) {\n"
+                       "  int64_t xs[5] = {-2, -1, 0, 1, 2};\n"
+                       "  kiln_i64_1d x = {xs, xs, 0, {5}, {1}};\n"
+                       "  kiln_error error = {0};\n"
+                       '  printf("%s %lld\\n", kiln_cpu_version_kernels(),\n'
+                       "         (long long)kernels_count_positive(&x, &error));\n"
+                       "  return 0;\n}\n")
+    executable = tmp_path / "main"
+    subprocess.run(["/usr/lib/llvm-22/bin/clang", "-Wall", "-Wextra", "-Werror", str(program),
+                    "-I", portable, "-L", portable, "-lkernels", f"-Wl,-rpath,{portable}",
+                    "-o", str(executable)], check=True)
+    host = cpu_levels.host_level()
+    for level in ("", "v2", "v3", "v4"):
+        env = {k: v for k, v in os.environ.items() if k not in ("KILN_CPU_LEVEL", "LD_PRELOAD")}
+        if level:
+            env["KILN_CPU_LEVEL"] = level
+        want = f"x86-64-v{min(int(level[1]) if level else 4, max(host, 2))}"
+        result = subprocess.run([str(executable)], capture_output=True, text=True, env=env,
+                                check=True)
+        assert result.stdout.split() == [want, "2"], (level, result.stdout)
+
+
 def test_native_builds_have_one_version(tmp_path):
     source = tmp_path / "kernels.py"
     shutil.copy(os.path.join(REPO, "examples", "kernels.py"), source)

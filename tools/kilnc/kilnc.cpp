@@ -584,18 +584,24 @@ int main(int argc, char **argv) {
       if (llvm::Linker::linkModules(*llvmModule, std::move(versions[i])))
         return fail("cannot link the " + cpus[i] + " version with the others");
     }
+    // Baseline x86-64 code without sanitizers: the resolvers run inside the
+    // dynamic loader, before any sanitizer runtime could have started, on
+    // CPUs the kernels' baseline may not run on.
+    auto anyX86 = kiln::createTargetMachine("x86-64", optLevel);
+    if (!anyX86)
+      return fail(llvm::toString(anyX86.takeError()));
     auto dispatch = kiln::compileCSource(
-        (kiln::runtimeIncludeDir + "/kiln_dispatch.c").str(), includeDirs, baseline,
-        llvmContext, sanitizeArgs);
+        (kiln::runtimeIncludeDir + "/kiln_dispatch.c").str(), includeDirs, **anyX86,
+        llvmContext);
     if (!dispatch)
       return fail(llvm::toString(dispatch.takeError()));
-    kiln::prepareForTarget(**dispatch, baseline);
-    kiln::optimizeModule(**dispatch, baseline, optLevel, addressSanitizer);
+    kiln::prepareForTarget(**dispatch, **anyX86);
+    kiln::optimizeModule(**dispatch, **anyX86, optLevel);
     if (llvm::Linker::linkModules(*llvmModule, std::move(*dispatch)))
       return fail("cannot link the CPU dispatch with the kernels");
-    kiln::addDispatch(*llvmModule, keptNames, cpus, "kiln_cpu_level");
+    kiln::addDispatch(*llvmModule, keptNames, cpus, "__kiln_cpu_level");
   }
-  kiln::addCPUVersionQuery(*llvmModule, versionQuery, cpus, "kiln_cpu_level", singleCPU);
+  kiln::addCPUVersionQuery(*llvmModule, versionQuery, cpus, "__kiln_cpu_level", singleCPU);
   std::vector<std::string> publicSymbols = keptNames;
   publicSymbols.push_back(versionQuery);
   kiln::internalizeAllBut(*llvmModule, publicSymbols);

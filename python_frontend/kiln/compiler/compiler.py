@@ -481,9 +481,9 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
     # What a C program linked with -l<mod> needs at run time, by its SONAME.
     versioned = os.path.join(os.path.dirname(artifacts["library"]),
                              soname(module, options.soversion))
-    if os.path.lexists(versioned):
-        os.remove(versioned)
-    os.symlink(os.path.basename(artifacts["library"]), versioned)
+    link = f"{versioned}.{os.getpid()}.tmp"
+    os.symlink(os.path.basename(artifacts["library"]), link)
+    os.replace(link, versioned)
 
 
 def soname(module: str, soversion: int) -> str:

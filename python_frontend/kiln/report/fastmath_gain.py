@@ -58,7 +58,10 @@ def measured_gain(target_cpu: str = "native"):
     global _measuring
     if _measuring or os.environ.get("KILN_NO_FASTMATH_MEASURE"):
         return None
+    from .. import cpu_levels
     from ..compiler.cache import cache_root, compiler_fingerprint, cpu_fingerprint
+    # A portable build runs one version here: measure that one, alone.
+    target_cpu = cpu_levels.running_version(cpu_levels.versions(target_cpu)) or target_cpu
     record = os.path.join(cache_root(), "measurements",
                           f"fastmath-{cpu_fingerprint()}-{target_cpu}-{compiler_fingerprint()}"
                           ".json")

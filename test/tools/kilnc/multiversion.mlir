@@ -11,7 +11,7 @@
 
 // CHECK-DAG: @k_scale = ifunc void (ptr, double), ptr @k_scale.resolver
 // CHECK-DAG: define internal ptr @k_scale.resolver() #[[BASE:[0-9]+]]
-// CHECK-DAG: call i32 @kiln_cpu_level()
+// CHECK-DAG: call i32 @__kiln_cpu_level()
 // CHECK-DAG: define internal void @k_scale.x86_64_v2(
 // CHECK-DAG: define internal void @k_scale.x86_64_v3(
 // CHECK-DAG: define internal void @k_scale.x86_64_v4(

@@ -74,3 +74,35 @@ def test_require_value_is_checked(tmp_path):
     result = build(tmp_path, SOURCE.replace('vectorize="require"', 'vectorize="always"'))
     assert "falls back to Python" in result.stderr or result.returncode != 0
     assert '@kiln.export(vectorize=...) is "auto" or "require"' in result.stderr
+
+
+ARRAY_STATEMENTS = textwrap.dedent("""
+    import numpy as np
+    import kiln
+
+    @kiln.export
+    def escape(c: kiln.c128[:, :], steps: int):
+        z = np.zeros(c.shape, np.complex128)
+        n = np.zeros(c.shape, dtype=np.int64)
+        for k in range(steps):
+            inside = np.abs(z) < 2.0
+            n[inside] = k
+            z[inside] = z[inside]**2 + c[inside]
+        return z, n
+""")
+
+
+def test_array_statements_in_a_python_loop_have_their_own_verdicts(tmp_path):
+    """The loops Kiln makes for array statements inside a Python loop are
+    each a loop of its own line (vectorized by Kiln: complex and bool
+    arrays), not the Python loop's; the Python loop itself is an outer loop."""
+    path = tmp_path / "statements.py"
+    path.write_text(ARRAY_STATEMENTS)
+    result = kiln_build(str(path), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    record = json.load(open(tmp_path / "out" / "statements.kiln.json"))
+    [function] = record["functions"]
+    loops = {loop["line"]: loop for loop in function["loops"]}
+    assert not loops[9]["vectorized"] and "outer loop" in loops[9]["verdict"], loops[9]
+    for line in (10, 11, 12):
+        assert loops[line]["vectorized"] and loops[line]["vectorizer"] == "kiln", loops[line]

@@ -128,6 +128,29 @@ ALLOCATION_FILLS = {"zeros", "ones", "full", "zeros_like", "ones_like", "full_li
                     "empty_like", "eye", "identity"}
 
 
+def statement_loops(remarks, source_loops) -> dict:
+    """line -> column of the array statements Kiln made loops for (its
+    remarks sit at the statement, `z[i] = z[i]**2 + c[i]`, not at a `for`
+    or `while`). Such a loop inside a Python loop is a loop of its own, with
+    its own verdict: not the Python loop's (which holds it)."""
+    headers = {loop[1] for loop in source_loops}
+    lines: dict = {}
+    for remark in remarks:
+        if remark.get("pass") == "kiln-vectorize" and remark["line"] not in headers:
+            lines.setdefault(remark["line"], remark["column"])
+    return lines
+
+
+def loop_key(function, remark, source_loops, statements):
+    """(function, line, column) of the loop a remark is about."""
+    if remark["line"] in statements:
+        return function, remark["line"], statements[remark["line"]]
+    source_loop = enclosing_loop(source_loops, remark["line"])
+    if source_loop:
+        return function, source_loop[1], source_loop[3]
+    return function, remark["line"], remark["column"]
+
+
 def enclosing_loop(loops, line):
     """The innermost Python loop containing `line`: LLVM places a loop's
     remark at some instruction of it, not always at the loop header."""
@@ -193,6 +216,7 @@ def loop_verdicts(context, remarks) -> dict:
     fills = allocation_fills(context)
     remarks = [r for r in with_python_names(context, remarks)
                if (r["line"], r["column"]) not in fills]
+    statements = statement_loops(remarks, source_loops)
     loops: dict = {}
     pending = []  # analysis remarks precede the verdict of their loop
     for remark in remarks:
@@ -202,13 +226,11 @@ def loop_verdicts(context, remarks) -> dict:
             pending.append(remark["message"])
             continue
         function = owner(ranges, remark["line"])
-        source_loop = enclosing_loop(source_loops, remark["line"])
         if function is None:
             pending = []
             continue
-        line, column = (source_loop[1], source_loop[3]) if source_loop else (
-            remark["line"], remark["column"])
-        key = (function, line, column)
+        key = loop_key(function, remark, source_loops, statements)
+        _, line, column = key
         loop = loops.setdefault(key, {"line": line, "column": column,
                                       "vectorized": False, "vectorizer": "llvm", "width": 1,
                                       "interleave": 1, "copies": [], "reasons": []})
@@ -229,7 +251,7 @@ def loop_verdicts(context, remarks) -> dict:
             if specific:
                 loop["reasons"] = specific
         pending = []
-    merge_kiln_verdicts(loops, remarks, ranges, source_loops)
+    merge_kiln_verdicts(loops, remarks, ranges, source_loops, statements)
     result: dict = {}
     for (function, _, _), loop in sorted(loops.items(), key=lambda item: item[0][1:]):
         loop["verdict"] = loop_verdict(loop)
@@ -251,20 +273,21 @@ def add_fastmath_gain(verdicts, target_cpu: str) -> None:
         loop["verdict"] += note
 
 
-def merge_kiln_verdicts(loops, remarks, ranges, source_loops) -> None:
+def merge_kiln_verdicts(loops, remarks, ranges, source_loops, statements) -> None:
     """kiln-vectorize gives each loop one verdict at the loop's own location.
     A loop Kiln vectorized is recorded as such; its LLVM copies are then
     Kiln's vector loop and tail (LLVM rightly leaves those alone) and the
     scalar version run for strided or overlapping arrays. A loop Kiln
-    refused keeps LLVM's verdict, with Kiln's reason first."""
-    for remark in remarks:
-        if remark.get("pass") != "kiln-vectorize" or remark["kind"] not in ("Passed", "Missed"):
-            continue
+    refused keeps LLVM's verdict, with Kiln's reason first. An array
+    statement's loop nest shares the statement's location: its vectorized
+    innermost loop is the verdict, not its outer loops."""
+    verdicts = [r for r in remarks
+                if r.get("pass") == "kiln-vectorize" and r["kind"] in ("Passed", "Missed")]
+    for remark in sorted(verdicts, key=lambda r: r["kind"] != "Passed"):
         function = remark.get("function") or owner(ranges, remark["line"])
-        source_loop = enclosing_loop(source_loops, remark["line"])
-        line, column = (source_loop[1], source_loop[3]) if source_loop else (
-            remark["line"], remark["column"])
-        loop = loops.setdefault((function, line, column), {
+        key = loop_key(function, remark, source_loops, statements)
+        _, line, column = key
+        loop = loops.setdefault(key, {
             "line": line, "column": column, "vectorized": False, "vectorizer": "llvm",
             "width": 1, "interleave": 1, "copies": [], "reasons": []})
         values = remark["values"]
@@ -286,6 +309,8 @@ def merge_kiln_verdicts(loops, remarks, ranges, source_loops) -> None:
             reason = values.get("Reason", remark["message"])
             reason = reason[len("not vectorized: "):] if reason.startswith(
                 "not vectorized: ") else reason
+            if loop["vectorizer"] == "kiln" and reason.startswith("outer loop"):
+                continue
             loop["kiln_reason"] = reason
             loop["reasons"] = [reason] + [r for r in loop["reasons"] if r != reason]
             if loop["vectorized"]:

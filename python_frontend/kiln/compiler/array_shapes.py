@@ -1125,6 +1125,12 @@ class ArrayShapes:
         operand = self.expression(operand_node)
         result = self.binary(op, base, operand, node)
         stored = self.cast_to(result.lazy, base.type.dtype, node)
+        self.store_where(mask, stored, base, node)
+        return True
+
+    def store_where(self, mask, stored, base, node) -> None:
+        """One pass over `base`: where mask[i], base[i] = stored[i] (both
+        array expressions of base's shape, read at i only)."""
         sizes = self.index_sizes(base, node)
         mask_views = self.leaf_views(mask, sizes, node)
         value_views = self.leaf_views(stored, sizes, node)
@@ -1140,7 +1146,6 @@ class ArrayShapes:
             self.when(selected, put, node)
 
         self.for_each(sizes, update, node)
-        return True
 
     # Operators of a masked assignment's right side that raise nothing,
     # whichever elements the mask selects (`**` of ints checks every
@@ -1262,21 +1267,7 @@ class ArrayShapes:
         [mask] = masks
         self.check_mask_shape(self.shape_of(base, node), mask.shape, node)
         stored = self.cast_to(self.array_operand(result, node), base.type.dtype, node)
-        sizes = self.index_sizes(base, node)
-        mask_views = self.leaf_views(mask, sizes, node)
-        value_views = self.leaf_views(stored, sizes, node)
-        location = self.loc(node)
-
-        def update(counters):
-            selected = self.element_at(mask, counters, mask_views, node)
-
-            def put():
-                value = self.element_at(stored, counters, value_views, node)
-                self.builder.store(value.ir, base.ir, counters, location)
-
-            self.when(selected, put, node)
-
-        self.for_each(sizes, update, node)
+        self.store_where(mask, stored, base, node)
         return True
 
     def store_through_array_index(self, target, value, node):

@@ -1362,6 +1362,14 @@ class FunctionGenerator:
             if partners and not self.avoid("B3") and self.rng.random() < 0.5:
                 self.emit(1, f"{name}, {self.rng.choice(partners)} = "
                              f"{self.rng.choice(partners)}, {name}")
+            elif partners and update is not None and self.rng.random() < 0.4:
+                # array expressions unpacked: both computed before either name
+                # is bound (`a, b = a * 2 + b, a.copy()`)
+                self.used_leaves = set()
+                again = self.a_op(kind, shape, 0)
+                if again is not None:
+                    self.emit(1, f"{name}, {self.rng.choice(partners)} = {again}, "
+                                 f"{name}.copy()")
         finally:
             self.loop_depth -= 1
         return True

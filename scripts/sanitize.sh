@@ -85,7 +85,7 @@ cpu_with and not cpu_without and not
 returned_by_calls_are_owned_by_the_caller and not c_program_uses_header_and_library and not
 html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
 release_libraries_hold_no_build_machine_paths and not one_artifact_runs_on_older_cpus and not
-differential_suites_per_level}
+differential_suites_per_level and not c_programs_dispatch_too}
 env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \

@@ -13,7 +13,7 @@ from setuptools.dist import Distribution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = {"bin/kilnc": "kilnc", "bin/kiln-opt": "kiln-opt",
-         "lib/KilnLLVMPasses.so": "KilnLLVMPasses.so"}
+         "lib/KilnLLVMPasses.so": "KilnLLVMPasses.so", "lib/libkiln_cpu.so": "libkiln_cpu.so"}
 
 
 class BuildWithTools(build_py):

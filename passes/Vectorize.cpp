@@ -19,6 +19,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 namespace kiln {
 #define GEN_PASS_DEF_KILNVECTORIZE
 #include "passes/Passes.h.inc"
@@ -129,34 +131,24 @@ bool isSpeculatableElementwise(Operation *op) {
   return false;
 }
 
-// libmvec vector variants glibc 2.36 ships for both f32 and f64.
+// The libm name of a math op libmvec has vector variants of
+// (passes/LibmvecVariants.def).
 std::optional<StringRef> libmvecName(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<StringRef>>(op)
-      .Case([](math::ExpOp) { return StringRef("exp"); })
-      .Case([](math::Exp2Op) { return StringRef("exp2"); })
-      .Case([](math::ExpM1Op) { return StringRef("expm1"); })
-      .Case([](math::LogOp) { return StringRef("log"); })
-      .Case([](math::Log2Op) { return StringRef("log2"); })
-      .Case([](math::Log10Op) { return StringRef("log10"); })
-      .Case([](math::Log1pOp) { return StringRef("log1p"); })
-      .Case([](math::SinOp) { return StringRef("sin"); })
-      .Case([](math::CosOp) { return StringRef("cos"); })
-      .Case([](math::TanOp) { return StringRef("tan"); })
-      .Case([](math::AsinOp) { return StringRef("asin"); })
-      .Case([](math::AcosOp) { return StringRef("acos"); })
-      .Case([](math::AtanOp) { return StringRef("atan"); })
-      .Case([](math::Atan2Op) { return StringRef("atan2"); })
-      .Case([](math::SinhOp) { return StringRef("sinh"); })
-      .Case([](math::CoshOp) { return StringRef("cosh"); })
-      .Case([](math::TanhOp) { return StringRef("tanh"); })
-      .Case([](math::AsinhOp) { return StringRef("asinh"); })
-      .Case([](math::AcoshOp) { return StringRef("acosh"); })
-      .Case([](math::AtanhOp) { return StringRef("atanh"); })
-      .Case([](math::ErfOp) { return StringRef("erf"); })
-      .Case([](math::ErfcOp) { return StringRef("erfc"); })
-      .Case([](math::CbrtOp) { return StringRef("cbrt"); })
-      .Case([](math::PowFOp) { return StringRef("pow"); })
-      .Default([](Operation *) { return std::nullopt; });
+#define LIBMVEC_FUNCTION(OP, NAME, OPERANDS)                                   \
+  if (isa<OP>(op))                                                             \
+    return StringRef(#NAME);
+#include "passes/LibmvecVariants.def"
+  return std::nullopt;
+}
+
+// libmvec's ISA letter for kiln-vectorize's isa name, and the widest
+// variant it has (its register bits); std::nullopt for an unknown isa.
+std::optional<std::pair<char, unsigned>> libmvecIsa(StringRef isaName) {
+#define LIBMVEC_ISA(LETTER, NAME, BITS)                                        \
+  if (isaName == NAME)                                                         \
+    return std::make_pair(LETTER, unsigned(BITS));
+#include "passes/LibmvecVariants.def"
+  return std::nullopt;
 }
 
 // Math the backend has instructions for, on any vector width.
@@ -1065,35 +1057,80 @@ private:
     return success();
   }
 
+  // A call of the libmvec variant for `op` on plan.vf lanes. libmvec has
+  // variants from 128 bits up to the target ISA's register width only
+  // (LibmvecVariants.def): narrower vectors are widened (lanes repeated)
+  // for the call and narrowed after it, wider ones split into calls of the
+  // widest variant and concatenated.
   Value libmvecCall(Operation *op, StringRef name) {
     Type element = op->getResult(0).getType();
-    char isa = plan.target.isa == "avx512" ? 'e'
-               : plan.target.isa == "avx2" ? 'd'
-               : plan.target.isa == "avx"  ? 'c'
-                                           : 'b';
-    unsigned bits = plan.vf * element.getIntOrFloatBitWidth();
-    if (bits == 128)
-      isa = 'b';
-    else if (bits == 256 && isa == 'e')
-      isa = 'd';
-    std::string symbol = llvm::formatv("_ZGV{0}N{1}{2}_{3}{4}", isa, plan.vf,
+    Location loc = op->getLoc();
+    auto [targetLetter, targetBits] = *libmvecIsa(plan.target.isa);
+    unsigned elementBits = element.getIntOrFloatBitWidth();
+    unsigned bits = plan.vf * elementBits;
+    unsigned callBits = std::clamp(bits, 128u, targetBits);
+    // The variant of the narrowest ISA that has this width: `b` for 128
+    // bits, the target's own letter above (AVX-512 code calls the `d`
+    // variant for 256 bits, as LLVM's own mappings do).
+    char letter = callBits == 128 ? 'b' : callBits < targetBits && targetLetter == 'e' ? 'd'
+                                                                                    : targetLetter;
+    int64_t lanes = callBits / elementBits;
+    std::string symbol = llvm::formatv("_ZGV{0}N{1}{2}_{3}{4}", letter, lanes,
                                        std::string(op->getNumOperands(), 'v'),
                                        name, element.isF32() ? "f" : "")
                              .str();
-    VectorType type = vectorType(element);
-    SmallVector<Type> inputs(op->getNumOperands(), type);
-    auto fnType = b.getFunctionType(inputs, {type});
+    auto callType = VectorType::get({lanes}, element);
+    SmallVector<Type> inputs(op->getNumOperands(), callType);
+    auto fnType = b.getFunctionType(inputs, {callType});
     if (!plan.module.lookupSymbol<func::FuncOp>(symbol)) {
       OpBuilder moduleBuilder(plan.module.getBodyRegion());
       auto decl = func::FuncOp::create(moduleBuilder, plan.module.getLoc(), symbol, fnType);
       decl.setPrivate();
       decl->setAttr("kiln.libmvec", moduleBuilder.getUnitAttr());
     }
+    int64_t vf = plan.vf;
+    auto call = [&](ArrayRef<Value> operands) {
+      return func::CallOp::create(b, loc, symbol, TypeRange{callType}, operands).getResult(0);
+    };
+    auto lanesOf = [&](Value vector, int64_t first, int64_t count) {
+      SmallVector<int64_t> mask;
+      for (int64_t lane = 0; lane < count; ++lane)
+        mask.push_back(first + lane % vf); // lanes past vf repeat (widening)
+      return vector::ShuffleOp::create(b, loc, vector, vector, mask).getResult();
+    };
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
       operands.push_back(vectorOf(operand));
-    return func::CallOp::create(b, op->getLoc(), symbol, TypeRange{type}, operands)
-        .getResult(0);
+    if (lanes == vf)
+      return call(operands);
+    if (lanes > vf) {
+      SmallVector<Value> widened;
+      for (Value operand : operands)
+        widened.push_back(lanesOf(operand, 0, lanes));
+      Value result = call(widened);
+      SmallVector<int64_t> firstLanes = llvm::to_vector(llvm::seq<int64_t>(0, vf));
+      return vector::ShuffleOp::create(b, loc, result, result, firstLanes).getResult();
+    }
+    SmallVector<Value> pieces;
+    for (int64_t first = 0; first < vf; first += lanes) {
+      SmallVector<Value> slice;
+      for (Value operand : operands)
+        slice.push_back(lanesOf(operand, first, lanes));
+      pieces.push_back(call(slice));
+    }
+    // Concatenate pairwise: a shuffle of two equal vectors with every
+    // index of both is their concatenation.
+    while (pieces.size() > 1) {
+      SmallVector<Value> joined;
+      for (size_t i = 0; i < pieces.size(); i += 2) {
+        int64_t width = cast<VectorType>(pieces[i].getType()).getNumElements();
+        SmallVector<int64_t> both = llvm::to_vector(llvm::seq<int64_t>(0, 2 * width));
+        joined.push_back(
+            vector::ShuffleOp::create(b, loc, pieces[i], pieces[i + 1], both).getResult());
+      }
+      pieces = std::move(joined);
+    }
+    return pieces.front();
   }
 
   LogicalResult emitOp(Operation *op, Value mask) {

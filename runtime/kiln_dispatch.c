@@ -9,7 +9,15 @@
    (tests, debugging); it never raises it above what the CPU has, which
    would die of SIGILL. The function reads CPUID itself (a resolver runs
    before any constructor; no compiler runtime is linked) and is compiled
-   for baseline x86-64. */
+   for baseline x86-64.
+
+   This file is the one source of the level rule. kilnc links it (the
+   version its reports describe), and the Python frontend loads it as
+   libkiln_cpu.so through ctypes (kiln/cpu_levels.py: the build record, the
+   report, the cache's CPU key, the tests); /proc/cpuinfo is never read,
+   since kernels and hypervisors edit its flag list. */
+#include "kiln_cpu_level.h"
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -104,15 +112,57 @@ __attribute__((target("arch=x86-64"))) static const char *kiln_forced_cpu_level(
   return result;
 }
 
-__attribute__((target("arch=x86-64"))) int __kiln_cpu_level(void) {
-  static int level;
-  if (level)
-    return level;
+/* The level this CPU and OS reach, lowered to `forced` (a KILN_CPU_LEVEL
+   value: v1..v4; anything else is ignored) when that is lower. The one
+   place KILN_CPU_LEVEL's value is interpreted. */
+__attribute__((target("arch=x86-64"))) int kiln_cpu_level_forced_to(const char *forced) {
   int detected = kiln_detect_cpu_level();
-  const char *forced = kiln_forced_cpu_level();
   if (forced && forced[0] == 'v' && forced[1] >= '1' && forced[1] <= '4' && !forced[2] &&
       forced[1] - '0' < detected)
     detected = forced[1] - '0';
-  level = detected;
+  return detected;
+}
+
+/* The level the resolvers pick by: detected once, KILN_CPU_LEVEL applied. */
+__attribute__((target("arch=x86-64"))) int __kiln_cpu_level(void) {
+  static int level;
+  if (!level)
+    level = kiln_cpu_level_forced_to(kiln_forced_cpu_level());
   return level;
+}
+
+/* CPUID's identity and feature words (vendor, family/model/stepping, leaves
+   1, 7 and 0x80000001) and XCR0, into words[0..count): what `native`
+   code generation depends on, as a key for caches of natively compiled
+   code. Returns how many words it wrote. */
+__attribute__((target("arch=x86-64"))) int kiln_cpu_signature(unsigned int *words, int count) {
+  unsigned int raw[12] = {0};
+#if defined(__x86_64__)
+  unsigned int a, b, c, d;
+  if (__get_cpuid(0, &a, &b, &c, &d)) {
+    raw[0] = b;
+    raw[1] = d;
+    raw[2] = c;
+  }
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    raw[3] = a;
+    raw[4] = c;
+    raw[5] = d;
+    if ((c >> 27) & 1)
+      raw[11] = (unsigned int)kiln_dispatch_xgetbv();
+  }
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+    raw[6] = b;
+    raw[7] = c;
+    raw[8] = d;
+  }
+  if (__get_cpuid(0x80000001, &a, &b, &c, &d)) {
+    raw[9] = c;
+    raw[10] = d;
+  }
+#endif
+  int written = 0;
+  for (; written < count && written < 12; ++written)
+    words[written] = raw[written];
+  return written;
 }

@@ -74,11 +74,20 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
 // `soname` is DT_SONAME (default: the output's file name); `versionNode`
 // names the version script's node, so that each exported symbol carries
 // that version.
+// After linking, every strong undefined dynamic symbol must be defined by a
+// DT_NEEDED library, or start with one of `providedByLoader` (the CPython
+// API for an extension, a sanitizer runtime): otherwise the output would
+// fail to load with RTLD_NOW, and linking fails.
 llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                              llvm::StringRef outputPath,
                              llvm::ArrayRef<std::string> exportedSymbols = {},
                              llvm::StringRef soname = "",
-                             llvm::StringRef versionNode = "");
+                             llvm::StringRef versionNode = "",
+                             llvm::ArrayRef<llvm::StringRef> providedByLoader = {});
+
+// The check linkSharedObject makes, for a shared object made elsewhere.
+llvm::Error checkSymbolsResolve(llvm::StringRef path,
+                                llvm::ArrayRef<llvm::StringRef> providedByLoader = {});
 
 // ---- Function multi-versioning (MultiVersion.cpp)
 //

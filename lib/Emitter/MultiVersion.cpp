@@ -6,6 +6,7 @@
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/TargetParser/Host.h"
+#include "runtime/kiln_cpu_level.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -30,26 +31,9 @@ int microarchitectureLevel(llvm::StringRef cpu) {
 }
 
 int hostMicroarchitectureLevel() {
-  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
-  auto all = [&](std::initializer_list<llvm::StringRef> features) {
-    for (llvm::StringRef feature : features)
-      if (!host.lookup(feature))
-        return false;
-    return true;
-  };
-  if (!all({"ssse3", "sse4.1", "sse4.2", "popcnt", "cx16"}))
-    return 1;
-  if (!all({"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe"}))
-    return 2;
-  int level = all({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}) ? 4 : 3;
-  // KILN_CPU_LEVEL lowers it, as for the artifact itself
-  // (runtime/kiln_dispatch.c) and the build record (kiln/cpu_levels.py).
-  if (const char *forced = std::getenv("KILN_CPU_LEVEL")) {
-    llvm::StringRef text(forced);
-    if (text.size() == 2 && text[0] == 'v' && text[1] >= '1' && text[1] <= '4')
-      level = std::min(level, text[1] - '0');
-  }
-  return level;
+  // The artifact's own rule (runtime/kiln_dispatch.c, linked into kilnc),
+  // so the reports describe the version the resolvers pick here.
+  return kiln_cpu_level_forced_to(std::getenv("KILN_CPU_LEVEL"));
 }
 
 std::string versionSuffix(llvm::StringRef cpu) {

@@ -1,20 +1,20 @@
 """The x86-64 microarchitecture levels of a portable build (`kiln build
 --target-cpu=portable`, the default): which versions of the kernels an
-artifact holds, and which one runs on this machine. The artifact decides
-for itself at load time (runtime/kiln_dispatch.c, `__kiln_cpu_level`); this
-is the same rule, read from /proc/cpuinfo, for the build record and the
-report (test_multiversion.py checks that both agree)."""
+artifact holds, and which one runs on this machine.
 
+The artifact decides for itself at load time, by CPUID
+(runtime/kiln_dispatch.c, `__kiln_cpu_level`). That C file is the one
+source of the rule: this module asks the same code, built as
+libkiln_cpu.so, through ctypes -- never /proc/cpuinfo, whose flag list
+kernels and hypervisors edit (an AVX-512 EPYC's omits `abm`). kilnc links
+the same file for its reports."""
+
+import ctypes
+import hashlib
 import os
 
 PORTABLE = ("x86-64-v2", "x86-64-v3", "x86-64-v4")
-
-# /proc/cpuinfo flags each level adds (lzcnt shows as `abm`).
-LEVEL_FLAGS = {
-    2: {"ssse3", "sse4_1", "sse4_2", "popcnt", "cx16"},
-    3: {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe"},
-    4: {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"},
-}
+LIBRARY = "libkiln_cpu.so"
 
 
 def level_of(cpu: str) -> int:
@@ -34,25 +34,61 @@ def versions(target_cpu: str) -> list:
     return cpus
 
 
+def library_path() -> str:
+    """libkiln_cpu.so beside the tools: KILN_KILNC's build tree, the
+    package's kiln/_bin (pip install), then this checkout's build/lib."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = []
+    configured = os.environ.get("KILN_KILNC")
+    if configured:
+        tools = os.path.dirname(os.path.abspath(configured))
+        candidates += [os.path.join(tools, LIBRARY),
+                       os.path.join(tools, "..", "lib", LIBRARY)]
+    candidates += [os.path.join(here, "_bin", LIBRARY),
+                   os.path.join(here, "..", "..", "build", "lib", LIBRARY)]
+    for candidate in candidates:
+        if os.path.exists(candidate):
+            return os.path.normpath(candidate)
+    from .errors import KilnToolchainError
+    raise KilnToolchainError(f"{LIBRARY} not found (it is built with kilnc): build Kiln "
+                             "(cmake --build build) or set KILN_KILNC")
+
+
+_LIBRARY = None
+
+
+def _library():
+    global _LIBRARY
+    if _LIBRARY is None:
+        library = ctypes.CDLL(library_path())
+        library.kiln_cpu_level_forced_to.argtypes = [ctypes.c_char_p]
+        library.kiln_cpu_level_forced_to.restype = ctypes.c_int
+        library.kiln_cpu_signature.argtypes = [ctypes.POINTER(ctypes.c_uint), ctypes.c_int]
+        library.kiln_cpu_signature.restype = ctypes.c_int
+        _LIBRARY = library
+    return _LIBRARY
+
+
+def detected_level() -> int:
+    """The level this CPU and OS reach (1..4), KILN_CPU_LEVEL ignored: what
+    `--target-cpu=native` code may use."""
+    return _library().kiln_cpu_level_forced_to(None)
+
+
 def host_level() -> int:
-    flags = set()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    break
-    except OSError:
-        return 2
-    level = 1
-    for candidate in (2, 3, 4):
-        if not LEVEL_FLAGS[candidate] <= flags:
-            break
-        level = candidate
-    forced = os.environ.get("KILN_CPU_LEVEL", "")
-    if len(forced) == 2 and forced[0] == "v" and forced[1] in "1234":
-        level = min(level, int(forced[1]))
-    return level
+    """The level a portable artifact's resolvers pick here: detected_level()
+    lowered by KILN_CPU_LEVEL (interpreted by the C code alone)."""
+    forced = os.environ.get("KILN_CPU_LEVEL")
+    return _library().kiln_cpu_level_forced_to(
+        forced.encode("utf-8", "replace") if forced is not None else None)
+
+
+def signature() -> str:
+    """A key for code compiled for this CPU (`native`): CPUID's identity
+    and feature words and the OS's saved register state."""
+    words = (ctypes.c_uint * 12)()
+    count = _library().kiln_cpu_signature(words, 12)
+    return hashlib.sha256(bytes(memoryview(words))[:4 * count]).hexdigest()[:16]
 
 
 def running_version(cpus: list):

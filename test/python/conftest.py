@@ -63,7 +63,54 @@ def kiln_build(source, outdir, *extra):
         extra = (*extra, f"--target-cpu={target}")
     command = [sys.executable, "-m", "kiln", "build", source, "-o", str(outdir), *extra]
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"))
-    return subprocess.run(command, capture_output=True, text=True, env=env)
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode == 0:
+        BUILT_DIRECTORIES.append(str(outdir))
+    return result
+
+
+# Every directory a successful `kiln build` of the session wrote: at the end,
+# each shared object in them is loaded with RTLD_NOW once per CPU level this
+# machine reaches (an undefined symbol, or a resolver that fails at some
+# level, shows only then: Python imports lazily-bound code, and a C program
+# may never call the broken function).
+BUILT_DIRECTORIES = []
+LOAD_EVERYTHING = r"""
+import ctypes, glob, os, sys
+failures = []
+for directory in sys.argv[1:]:
+    for path in sorted(glob.glob(os.path.join(directory, "*.so"))):
+        try:
+            ctypes.CDLL(path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+        except OSError as error:
+            failures.append(str(error))
+print("\n".join(failures))
+sys.exit(1 if failures else 0)
+"""
+
+
+def load_built_artifacts(directories) -> list:
+    """Failures loading every built shared object with RTLD_NOW, per level."""
+    from kiln import cpu_levels
+    directories = [d for d in directories if os.path.isdir(d)]
+    if not directories:
+        return []
+    failures = []
+    for level in range(2, cpu_levels.detected_level() + 1):
+        env = dict(os.environ, KILN_CPU_LEVEL=f"v{level}")
+        result = subprocess.run([sys.executable, "-c", LOAD_EVERYTHING, *directories],
+                                capture_output=True, text=True, env=env)
+        if result.returncode != 0:
+            failures.append(f"KILN_CPU_LEVEL=v{level}: {result.stdout}{result.stderr}")
+    return failures
+
+
+def pytest_sessionfinish(session, exitstatus):
+    failures = load_built_artifacts(BUILT_DIRECTORIES)
+    if failures:
+        sys.stderr.write("\nbuilt artifacts that do not load with RTLD_NOW:\n"
+                         + "\n".join(failures) + "\n")
+        session.exitstatus = 1
 
 
 @pytest.fixture(scope="session")

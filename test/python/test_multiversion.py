@@ -79,8 +79,8 @@ def test_every_kernel_is_one_dispatching_symbol(portable):
 
 
 def test_this_cpu_runs_its_highest_level(portable):
-    """The artifact's own choice (CPUID, in C) equals the build record's
-    and the report's (/proc/cpuinfo, in Python)."""
+    """The artifact's own choice equals the build record's and the
+    report's: both ask the same CPUID code (runtime/kiln_dispatch.c)."""
     expected = cpu_levels.running_version(list(cpu_levels.PORTABLE))
     assert run(portable) == expected
     library = ctypes.CDLL(os.path.join(portable, "libkernels.so"))
@@ -96,7 +96,7 @@ def test_this_cpu_runs_its_highest_level(portable):
 
 @pytest.mark.parametrize("level", ["v2", "v3", "v4"])
 def test_kiln_cpu_level_forces_a_lower_version(portable, level):
-    host = cpu_levels.host_level()
+    host = cpu_levels.detected_level()
     want = f"x86-64-v{min(int(level[1]), max(host, 2))}"
     assert run(portable, cpu_level=level) == want
 
@@ -118,7 +118,7 @@ def test_c_programs_dispatch_too(portable, tmp_path):
     subprocess.run(["/usr/lib/llvm-22/bin/clang", "-Wall", "-Wextra", "-Werror", str(program),
                     "-I", portable, "-L", portable, "-lkernels", f"-Wl,-rpath,{portable}",
                     "-o", str(executable)], check=True)
-    host = cpu_levels.host_level()
+    host = cpu_levels.detected_level()
     for level in ("", "v2", "v3", "v4"):
         env = {k: v for k, v in os.environ.items() if k not in ("KILN_CPU_LEVEL", "LD_PRELOAD")}
         if level:
@@ -154,7 +154,7 @@ def test_differential_suites_per_level(level):
     """Complex and bool array code (kiln-vectorize's scalar views) and the
     array expressions against numpy, with the kernels of one level; the
     conftest checks that each built module runs that level."""
-    if cpu_levels.host_level() < int(level[1]):
+    if cpu_levels.detected_level() < int(level[1]):
         pytest.skip(f"this CPU does not reach x86-64-{level}")
     env = dict(os.environ, KILN_CPU_LEVEL=level, KILN_TEST_TARGET_CPU="portable",
                KILN_TEST_EXPECT_CPU=f"x86-64-{level}")

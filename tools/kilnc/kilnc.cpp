@@ -21,6 +21,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -63,6 +64,12 @@ cl::opt<std::string> targetCPU(
              "versions of every kernel behind one dispatching symbol), or a "
              "comma-separated list of x86-64 levels"),
     cl::init("native"), cl::cat(kilncCategory));
+cl::opt<std::string> reportCPU(
+    "report-cpu",
+    cl::desc("Which version of a multi-versioned build the remarks, --vector-report and "
+             "--ir-stats describe (one of --target-cpu's CPUs; default: the one this "
+             "CPU runs, KILN_CPU_LEVEL included)"),
+    cl::init(""), cl::cat(kilncCategory));
 cl::opt<std::string> symbolPrefix(
     "symbol-prefix",
     cl::desc("Prefix of the public C symbol of each exported function"),
@@ -376,7 +383,13 @@ int main(int argc, char **argv) {
   // Reports (remarks, --vector-report, --ir-stats) describe the version
   // this machine runs.
   size_t reportedVersion = 0;
-  if (multiVersion) {
+  if (!reportCPU.empty()) {
+    auto found = llvm::find(cpus, reportCPU.getValue());
+    if (found == cpus.end())
+      return fail("--report-cpu=" + reportCPU + " is not one of --target-cpu's versions (" +
+                  llvm::join(cpus, ", ") + ")");
+    reportedVersion = found - cpus.begin();
+  } else if (multiVersion) {
     int host = kiln::hostMicroarchitectureLevel();
     for (size_t i = 0; i < cpus.size(); ++i)
       if (kiln::microarchitectureLevel(cpus[i]) <= host)
@@ -641,10 +654,14 @@ int main(int argc, char **argv) {
                                   objectStream))
       return fail(llvm::toString(std::move(error)));
   }
+  // Symbols of a sanitizer runtime the process preloads (--sanitize).
+  std::vector<llvm::StringRef> fromLoader;
+  if (!sanitizeArgs.empty())
+    fromLoader = {"__asan", "__ubsan", "__sanitizer", "__lsan"};
   if (llvm::Error error = kiln::linkSharedObject(
           {objectPath.str().str()}, outputFilename,
           symbolVersion.empty() ? std::vector<std::string>{} : publicSymbols, soname,
-          symbolVersion))
+          symbolVersion, fromLoader))
     return fail(llvm::toString(std::move(error)));
   if (extension.output.empty())
     return 0;
@@ -681,9 +698,12 @@ int main(int argc, char **argv) {
                                   objectStream))
       return fail(llvm::toString(std::move(error)));
   }
+  // The interpreter that imports the extension defines its C API.
+  std::vector<llvm::StringRef> extensionFromLoader = {"Py", "_Py"};
+  extensionFromLoader.insert(extensionFromLoader.end(), fromLoader.begin(), fromLoader.end());
   if (llvm::Error error = kiln::linkSharedObject(
           {objectPath.str().str(), wrapperObjectPath.str().str()},
-          extension.output, extension.exports))
+          extension.output, extension.exports, "", "", extensionFromLoader))
     return fail(llvm::toString(std::move(error)));
   return 0;
 }

@@ -26,6 +26,7 @@ import sysconfig
 import tempfile
 
 from .. import __version__
+from .. import cpu_levels
 from .source import load_module
 
 MANIFEST = "manifest.json"
@@ -40,14 +41,9 @@ def cache_root() -> str:
 
 
 def cpu_fingerprint() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("flags"):
-                    return hashlib.sha256(line.encode()).hexdigest()[:16]
-    except OSError:
-        pass
-    return "unknown-cpu"
+    """This CPU, as `native` code generation sees it: asked of CPUID through
+    the artifacts' own code (cpu_levels.signature), never /proc/cpuinfo."""
+    return cpu_levels.signature()
 
 
 def compiler_fingerprint() -> str:

@@ -30,8 +30,15 @@ def _kiln_load_extension():
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), {file!r})
     loader = importlib.machinery.ExtensionFileLoader(name, path)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+    try:
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+    except ImportError as error:
+        # Never run Python (or recompile) in place of a built module: say
+        # which file cannot load and the loader's reason.
+        raise ImportError(f"{{__name__}} was built by Kiln, but its native code {{path}} cannot "
+                          f"be loaded: {{error}}; rebuild it with `kiln build`",
+                          name=name, path=path) from error
     for function in {compiled!r}:
         getattr(module, function).__module__ = __name__
     return module

@@ -282,6 +282,20 @@ def read_record(path: str) -> dict:
     return record
 
 
+def report_options(cpu_record: dict, cpu: str, target: str):
+    """Build options describing version `cpu` of a build for
+    cpu_record["target"] (a UsageError when the build has no such version)."""
+    from . import cpu_levels
+    from .compiler.compiler import BuildOptions
+    target_cpu = cpu_record.get("target") or "native"
+    versions = cpu_levels.versions(target_cpu)
+    if cpu not in versions or len(versions) < 2:
+        raise UsageError(f"--cpu {cpu}: the build of {target} has "
+                         + (f"versions for {', '.join(versions)}" if len(versions) > 1
+                            else f"one version (--target-cpu={target_cpu})"))
+    return BuildOptions(target_cpu=target_cpu, report_cpu=cpu)
+
+
 def command_report(console, args) -> int:
     import json
     import tempfile
@@ -301,17 +315,31 @@ def command_report(console, args) -> int:
         refuse_overwriting(inputs, [args.html], f"--html {args.html}",
                            "name the page, e.g. --html report.html")
     outdir = args.outdir
+    options = None
     if args.target.endswith(".json"):
         record = read_record(args.target)
         outdir = outdir or os.path.dirname(os.path.abspath(args.target))
+        cpu = record.get("cpu") or {}
+        if args.cpu and args.cpu != cpu.get("described", cpu.get("runs_here")):
+            # Another version of the same build: built again, described for it.
+            options = report_options(record.get("cpu") or {}, args.cpu, args.target)
+            source = record.get("source", "")
+            require_readable_file(source, "the record's module")
+            outdir = tempfile.mkdtemp(prefix="kiln-report-")
+            result, status = run_build(console, source, outdir, options)
+            if result is None:
+                return status
+            record = json.load(open(result.artifacts["record"], encoding="utf-8"))
     else:
         require_readable_file(args.target, "the module")
         console.name_as_given(args.target)
+        if args.cpu:
+            options = report_options({"target": "portable"}, args.cpu, args.target)
         if outdir:
             refuse_overwriting(inputs, build_outputs(args.target, outdir), f"--outdir {outdir}",
                                "build into another directory")
         outdir = outdir or tempfile.mkdtemp(prefix="kiln-report-")
-        result, status = run_build(console, args.target, outdir)
+        result, status = run_build(console, args.target, outdir, options)
         if result is None:
             return status
         record = json.load(open(result.artifacts["record"], encoding="utf-8"))
@@ -467,6 +495,10 @@ def make_parser() -> argparse.ArgumentParser:
                                     "(0..1, e.g. 0.8)")
     report_parser.add_argument("--fail-on-fallback", action="store_true",
                                help="exit 1 when a function falls back to Python")
+    report_parser.add_argument("--cpu", metavar="CPU",
+                               help="describe this version of a portable build (x86-64-v2, "
+                                    "-v3 or -v4) instead of the one this CPU runs; a .py "
+                                    "target is then built portable")
     report_parser.add_argument("--profile", metavar="SCRIPT",
                                help="run SCRIPT against the built module and show each "
                                     "function's share of the run time")

@@ -35,6 +35,7 @@ class BuildOptions:
     extension_name: str = None  # module name of the CPython extension
     release: bool = False    # kilnc --release: -O3 plus the metadata and RTTI strips
     soversion: int = 1       # lib<mod>.so's DT_SONAME is lib<mod>.so.<soversion>
+    report_cpu: str = None   # the version the record describes (default: the one run here)
 
 
 @dataclass
@@ -297,8 +298,10 @@ def stubs_and_record(state: BuildState) -> None:
     # Which versions of the kernels the artifacts hold, and which one runs
     # here (the one the rest of the record describes).
     cpus = cpu_levels.versions(state.options.target_cpu)
+    runs_here = cpu_levels.running_version(cpus)
     state.record["cpu"] = {"target": state.options.target_cpu, "versions": cpus,
-                           "runs_here": cpu_levels.running_version(cpus)}
+                           "runs_here": runs_here,
+                           "described": state.options.report_cpu or runs_here}
 
 
 def report(state: BuildState) -> None:
@@ -467,6 +470,8 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
                f"--remarks={artifacts['remarks']}", f"--ir-stats={artifacts['ir_stats']}"]
     if options.release:
         command.append("--release")
+    if options.report_cpu:
+        command.append(f"--report-cpu={options.report_cpu}")
     # lib<mod>.so holds each kernel once: its remarks and reports are the record's.
     if kilnc_supports("vector-report"):
         command.append(f"--vector-report={artifacts['vector_report']}")

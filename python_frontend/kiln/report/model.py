@@ -110,8 +110,9 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
     if vector_report_path and os.path.exists(vector_report_path):
         with open(vector_report_path, encoding="utf-8") as handle:
             report = json.load(handle)
-    running = (record.get("cpu") or {}).get("runs_here")
-    machine = machine_lines(shared_object, version=running) if shared_object else {}
+    cpu = record.get("cpu") or {}
+    described = cpu.get("described", cpu.get("runs_here"))
+    machine = machine_lines(shared_object, version=described) if shared_object else {}
     register_bits = register_width(report, machine)
     record["vector_register_bits"] = register_bits
     record["weighting"] = report.get("weighting", "static")

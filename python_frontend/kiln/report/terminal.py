@@ -50,8 +50,13 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                f"({record.get('weighting', 'static')} block weights)")
     cpu = record.get("cpu") or {}
     if len(cpu.get("versions") or []) > 1:
-        out.append(f"versions for {', '.join(cpu['versions'])}; this CPU runs "
-                   f"{cpu.get('runs_here')} (the one described here)")
+        described = cpu.get("described", cpu.get("runs_here"))
+        if described == cpu.get("runs_here"):
+            out.append(f"versions for {', '.join(cpu['versions'])}; this CPU runs "
+                       f"{cpu.get('runs_here')} (the one described here)")
+        else:
+            out.append(f"versions for {', '.join(cpu['versions'])}; described here: "
+                       f"{described} (this CPU runs {cpu.get('runs_here')})")
     elif cpu.get("versions"):
         out.append(f"one version, for --target-cpu={cpu['versions'][0]}")
     fallback_lines: dict = {}

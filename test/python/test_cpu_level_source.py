@@ -183,3 +183,29 @@ def test_edited_proc_cpuinfo_changes_nothing(portable, tmp_path):
     assert found["artifact"] == found["record"] == found["python"] == want
     assert found["report"], found
     assert " passed" in result.stdout
+
+
+@pytest.mark.parametrize("level", [None, "v2", "v3"])
+def test_kilnc_and_python_share_the_levels(level):
+    """kilnc (C++, linking runtime/kiln_dispatch.c) and kiln/cpu_levels.py
+    (Python, loading it as libkiln_cpu.so) name the same portable versions
+    and the same level for this CPU, KILN_CPU_LEVEL included."""
+    from kiln.compiler.toolchain import find_kilnc
+    env = {k: v for k, v in os.environ.items() if k != "KILN_CPU_LEVEL"}
+    if level:
+        env["KILN_CPU_LEVEL"] = level
+    printed = subprocess.run([find_kilnc(), "--print-capabilities"], capture_output=True,
+                             text=True, env=env, check=True).stdout
+    levels = json.loads(printed)["cpu_levels"]
+    assert tuple(levels["portable"]) == cpu_levels.PORTABLE
+    assert levels["this_cpu"] == min(int(level[1]) if level else 4,
+                                     cpu_levels.detected_level())
+    previous = os.environ.pop("KILN_CPU_LEVEL", None)
+    try:
+        if level:
+            os.environ["KILN_CPU_LEVEL"] = level
+        assert cpu_levels.host_level() == levels["this_cpu"]
+    finally:
+        os.environ.pop("KILN_CPU_LEVEL", None)
+        if previous is not None:
+            os.environ["KILN_CPU_LEVEL"] = previous

@@ -257,6 +257,13 @@ llvm::json::Object describeCapabilities() {
       {"options", std::move(options)},
       {"runtime_headers", std::move(runtimeHeaderNames)},
       {"abi", describeAbi()},
+      // The levels of a portable build and the one this CPU runs, by the
+      // artifacts' own CPUID rule (test_cpu_level_source.py ties both to
+      // kiln/cpu_levels.py).
+      {"cpu_levels",
+       llvm::json::Object{
+           {"portable", llvm::json::Array(kiln::targetCPUList("portable"))},
+           {"this_cpu", kiln::hostMicroarchitectureLevel()}}},
   };
 }
 

@@ -3,6 +3,54 @@
 
 include "mlir/Pass/PassBase.td"
 
+def KilnInlineHelpers : Pass<"kiln-inline-helpers", "::mlir::ModuleOp"> {
+  let summary = "Inline small helpers of numbers into their callers, before vectorizing";
+  let description = [{
+    A loop that calls a helper function stays scalar in `kiln-vectorize`
+    (it vectorizes no calls) and LLVM inlines too late for it, so factoring
+    an `erf`-style polynomial into a helper made the loop ~4x slower than the
+    same code written inline. This pass runs MLIR's own inliner
+    (`mlir::Inliner`, the call graph, the dialects' inliner interfaces) with
+    Kiln's policy for which calls to inline: the callee takes and returns
+    numbers only (plus the error record), is one block of at most
+    `max-ops` operations, allocates no arrays and is not recursive (helpers
+    that take or return arrays keep their calls: the ownership rules at
+    calls, `kiln-buffer-deallocation` and `kiln_alloc_adopt`, are written for
+    them). An inlined helper's `kiln.check`s then return from the caller,
+    which is what the `kiln.propagate_error` after the call did; those
+    `kiln.propagate_error`s are erased, and helpers left without callers
+    are dropped.
+
+    Before:
+
+    ```mlir
+    func.func private @poly(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+      %d = arith.addf %x, %one : f64
+      %nonzero = arith.cmpf une, %d, %zero : f64
+      kiln.check %nonzero, ZeroDivisionError, "float division by zero"
+      %t = arith.divf %one, %d : f64
+      return %t : f64
+    }
+    ...
+      %y = func.call @poly(%v, %err) : (f64, !llvm.ptr) -> f64
+      kiln.propagate_error
+    ```
+
+    After:
+
+    ```mlir
+      %d = arith.addf %v, %one : f64
+      %nonzero = arith.cmpf une, %d, %zero : f64
+      kiln.check %nonzero, ZeroDivisionError, "float division by zero"
+      %y = arith.divf %one, %d : f64
+    ```
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"200",
+           "Largest helper (operations in its body) to inline">,
+  ];
+}
+
 def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
   let summary = "Turn kiln.check into an early return that fills the error record";
   let description = [{

@@ -65,6 +65,8 @@ unset LD_PRELOAD
 exec "$build/bin/kilnc" --sanitize=address,undefined "\$@"
 EOF
 chmod +x "$work/kilnc-sanitize"
+# kiln/cpu_levels.py finds libkiln_cpu.so beside $KILN_KILNC.
+ln -sf "$build/lib/libkiln_cpu.so" "$work/libkiln_cpu.so"
 asan_runtime=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)
 # Python itself is not instrumented: the preloaded runtime intercepts malloc
 # and free (numpy's array data included) and checks the extension's accesses.
@@ -74,7 +76,8 @@ asan_runtime=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)
 # processes of a LocalCluster under LD_PRELOAD), `pip install .` and the
 # build hook's wheel in venvs (nothing of generated code that others do not
 # check), Python under qemu-user as an older CPU, the per-level reruns of
-# whole suites (test_multiversion.py), the C programs linked to
+# whole suites (test_multiversion.py, also rerun under an edited
+# /proc/cpuinfo by test_cpu_level_source.py), the C programs linked to
 # lib<mod>.so without -fsanitize, chromium (under LD_PRELOAD), and the check
 # that a --release library holds no build-machine path (ASan's metadata of
 # each global names its source file).
@@ -85,7 +88,8 @@ cpu_with and not cpu_without and not
 returned_by_calls_are_owned_by_the_caller and not c_program_uses_header_and_library and not
 html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
 release_libraries_hold_no_build_machine_paths and not one_artifact_runs_on_older_cpus and not
-differential_suites_per_level and not c_programs_dispatch_too}
+differential_suites_per_level and not c_programs_dispatch_too and not
+edited_proc_cpuinfo_changes_nothing}
 env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \

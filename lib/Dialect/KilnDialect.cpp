@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 
@@ -14,11 +15,25 @@ using namespace mlir;
 
 namespace kiln {
 
+namespace {
+// Kiln's ops may be inlined anywhere (kiln-inline-helpers): a kiln.check
+// reports through the error record of the function it ends up in, which is
+// what the caller's kiln.propagate_error after the call did.
+struct KilnInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
+};
+} // namespace
+
 void KilnDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "lib/Dialect/KilnOps.cpp.inc"
       >();
+  addInterfaces<KilnInlinerInterface>();
 }
 
 // The kind is checked by its attribute (the ErrorKind enum); what is left

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -65,6 +66,8 @@ void registerKilnDialects(DialectRegistry &registry) {
                   // Complex scalars: the frontend builds complex.create/re/im
                   // and computes on the parts (CPython's algorithms).
                   complex::ComplexDialect>();
+  // func.call and func.return through MLIR's inliner (kiln-inline-helpers).
+  func::registerInlinerExtension(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   // Ownership-based buffer deallocation frees the arrays through these
@@ -148,6 +151,9 @@ void buildDeallocationPipeline(OpPassManager &pm) {
 
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
+  // Small helpers of numbers become part of their callers' loops, which
+  // kiln-vectorize can then vectorize (it vectorizes no calls).
+  pm.addPass(createKilnInlineHelpers());
   // Array sizes are read inside loops by the frontend; hoisting them first
   // lets kiln-hoist-bounds-checks see loop-invariant bounds.
   pm.addPass(createLoopInvariantCodeMotionPass());

@@ -124,7 +124,11 @@ private:
     };
     SmallVector<Access> accesses;
     loop.getBody()->walk([&](IndexOp index) {
-      if (index.getUnchecked() || index->getParentOfType<scf::ForOp>() != loop)
+      // An unchecked index (boundscheck=False) still wraps negative values:
+      // proving it nonnegative over the loop drops that select too, which
+      // keeps the access affine for kiln-vectorize.
+      if ((index.getUnchecked() && index.getNonnegative()) ||
+          index->getParentOfType<scf::ForOp>() != loop)
         return;
       if (!hoistInvariantChain(index.getSize(), loop))
         return;
@@ -159,8 +163,13 @@ private:
               arith::MulIOp::create(builder, loc, iv,
                                     constant(access.affine.coefficient)));
         // Unsigned: negative indices fail too, so no wraparound is needed.
-        Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                             index, access.op.getSize());
+        // Unchecked accesses need only the sign: their bounds are the user's.
+        Value inside =
+            access.op.getUnchecked()
+                ? arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, index,
+                                        constant(0))
+                : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                                        access.op.getSize());
         allInside = arith::AndIOp::create(builder, loc, allInside, inside);
       }
     }

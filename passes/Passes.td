@@ -331,7 +331,11 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
     no branch stops vectorization. Otherwise the original loop runs, checks
     included, so an IndexError is raised at exactly the iteration and with
     exactly the side effects CPython would have. Accesses that do not fit
-    the pattern stay checked in both copies.
+    the pattern stay checked in both copies. Accesses already `unchecked`
+    (`boundscheck=False`) but not known `nonnegative` still wrap negative
+    indices; for them the test is only `0 <= first, last`, and the fast copy
+    drops the wraparound (which kept the access from looking affine to
+    `kiln-vectorize`, making `boundscheck=False` slower than checked code).
 
     Before:
 

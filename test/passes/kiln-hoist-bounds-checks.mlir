@@ -72,3 +72,31 @@ func.func @gather(%x: memref<?xf64>, %y: memref<?xi64>, %n: i64) {
   }
   return
 }
+
+// -----
+
+// boundscheck=False: the index is unchecked but may still be negative (and
+// wrap). The test is only its sign at both ends; the fast copy knows it is
+// nonnegative, the other keeps the wraparound. An index already known
+// nonnegative and unchecked is left alone.
+// CHECK-LABEL: func.func @unchecked_offset
+// CHECK-COUNT-2: arith.cmpi sge
+// CHECK-NOT: arith.cmpi ult
+// CHECK: scf.if
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
+// CHECK: } else {
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, unchecked}
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
+func.func @unchecked_offset(%x: memref<?xf64>, %out: memref<?xf64>, %n: i64, %nx: i64, %w: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    %shifted = arith.subi %i, %w : i64
+    %a = kiln.index %shifted, %nx {axis = 0 : i64, unchecked} : i64 -> index
+    %v = memref.load %x[%a] : memref<?xf64>
+    %b = kiln.index %i, %n {axis = 0 : i64, nonnegative, unchecked} : i64 -> index
+    memref.store %v, %out[%b] : memref<?xf64>
+  }
+  return
+}

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 from dataclasses import dataclass, field
 
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
@@ -119,6 +120,9 @@ EXPRESSIONS = {
 # the helper's first call) and a trailing number one a default value.
 UNANNOTATED_ARRAY_RATE = 0.3
 DEFAULT_RATE = 0.3
+# One exported function in this many is @kiln.export(boundscheck=False)
+# (inputs that raise IndexError in CPython are then outside its domain).
+UNCHECKED_EVERY = 5
 DEFAULT_LITERALS = {"i64": ["0", "3", "-7", "1099511627776"], "i32": ["0", "5", "-2"],
                     "f64": ["0.5", "-1.25", "1e-3", "2.0"], "f32": ["0.25", "-3.0"],
                     "bool": ["True", "False"]}
@@ -330,6 +334,7 @@ class Function:
     returns: object      # scalar kind, ("tuple", kinds) or ("array", kind, ndim)
     source: str
     exported: bool
+    unchecked: bool = False  # @kiln.export(boundscheck=False)
 
 
 @dataclass
@@ -2559,11 +2564,17 @@ class FunctionGenerator:
                     break
                 p.default = self.rng.choice(DEFAULT_LITERALS[p.kind])
         signature = ", ".join(p.declaration() for p in params)
-        decorator = "@kiln.export\n" if self.exported else ""
+        # One exported function in UNCHECKED_EVERY is compiled without bounds
+        # checks (kiln-hoist-bounds-checks then proves its indices
+        # nonnegative). Chosen by the name, not the random stream, so every
+        # seed's programs stay what they were.
+        unchecked = self.exported and zlib.crc32(self.name.encode()) % UNCHECKED_EVERY == 0
+        decorator = ("@kiln.export(boundscheck=False)\n" if unchecked else "@kiln.export\n") \
+            if self.exported else ""
         annotation = "" if returns[0] == "mixed" else f" -> {returns_annotation(returns)}"
         source = (f"{decorator}def {self.name}({signature}){annotation}:\n"
                   + "\n".join(header_lines + counters + body + final) + "\n")
-        return Function(self.name, params, returns, source, self.exported)
+        return Function(self.name, params, returns, source, self.exported, unchecked)
 
     def view(self, p, lines, local=False):
         name = self.fresh("view")

@@ -272,7 +272,8 @@ class Runner:
         for k in range(inputs.PER_FUNCTION):
             recipe = inputs.make_recipe(program.seed, program.index, main.params, k)
             self.report.calls += 1
-            verdict = run_one(oracle, worker, main.name, recipe, tolerant, self.report)
+            verdict = run_one(oracle, worker, main.name, recipe, tolerant, self.report,
+                              unchecked=main.unchecked)
             if verdict is None:
                 self.report.discarded += 1
                 continue
@@ -302,12 +303,16 @@ def normalize_reason(reason):
     return re.sub(r"`[^`]*`", "`…`", reason)[:160]
 
 
-def run_one(oracle, worker, function, recipe, tolerant, report=None):
+def run_one(oracle, worker, function, recipe, tolerant, report=None, unchecked=False):
     """(class, detail, key) for one call, or None when discarded."""
     args, bases = inputs.realize(recipe)
     started = time.monotonic()
     try:
         expected = oracle.call(function, args)
+        if unchecked and expected[0] == "raise" and expected[1] == "IndexError":
+            # boundscheck=False: an index out of bounds is the user's error,
+            # with no defined result (the compiled call is never made)
+            raise OutsideDomain("IndexError under boundscheck=False")
     except (OutsideDomain, OracleTimeout) as error:
         if report is not None:
             report.discard_reasons[str(error)[:80] or type(error).__name__] += 1

@@ -73,7 +73,9 @@ class Tester:
             return None
         worker = Worker(outcome.outdir, name, timeout=10.0)
         try:
-            verdict = run_one(oracle, worker, failure.function, recipe, failure.tolerant)
+            unchecked = f"@kiln.export(boundscheck=False)\ndef {failure.function}(" in source
+            verdict = run_one(oracle, worker, failure.function, recipe, failure.tolerant,
+                              unchecked=unchecked)
         finally:
             worker.close()
         if verdict is None:

@@ -51,6 +51,49 @@ def KilnInlineHelpers : Pass<"kiln-inline-helpers", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnTileMatmul : Pass<"kiln-tile-matmul", "::mlir::ModuleOp"> {
+  let summary = "Tile, vectorize and register-block matrix products (linalg.matmul on tensors)";
+  let description = [{
+    A matrix product written `a @ b` reaches this pass as a `linalg.matmul`
+    on tensors. It runs a schedule in MLIR's transform dialect (tile for
+    the caches, tile mr x nr x 1 for the registers, peel so full tiles are
+    static, vectorize them, lower each contraction to FMAs of a broadcast
+    element of A by a row of B, and hoist the mr x nr block of the result
+    out of the k loop), with the tile sizes of the target's vector width
+    (`kiln.vector_bits`: each version of a portable build gets its own).
+    Kiln writes only the sizes; tiling, peeling, vectorization and hoisting
+    are upstream's. The edge tiles stay `linalg.matmul` and become loops.
+
+    Before:
+
+    ```mlir
+    %r = linalg.matmul ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>)
+                       outs(%c : tensor<?x?xf64>) -> tensor<?x?xf64>
+    ```
+
+    After (the full register tiles, AVX2):
+
+    ```mlir
+    scf.for %i ... step %c96 {          // cache blocks of m, k, n
+      scf.for %k ... step %c256 {
+        scf.for %j ... step %c256 {
+          scf.for %ii ... step %c6 {     // register tiles
+            scf.for %jj ... step %c8 {
+              %acc0 = vector.transfer_read %c_block ... : vector<6x8xf64>
+              %acc = scf.for %kk ... iter_args(%x = %acc0) -> vector<6x8xf64> {
+                // 6 broadcasts of A, 2 loads of B, 12 vector.fma
+              }
+              vector.transfer_write %acc, ...
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::affine::AffineDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
   let summary = "Turn kiln.check into an early return that fills the error record";
   let description = [{

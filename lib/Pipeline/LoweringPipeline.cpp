@@ -18,6 +18,23 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/LoopExtension/LoopExtension.h"
+#include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -68,6 +85,25 @@ void registerKilnDialects(DialectRegistry &registry) {
                   complex::ComplexDialect>();
   // func.call and func.return through MLIR's inliner (kiln-inline-helpers).
   func::registerInlinerExtension(registry);
+  // Matrix products (kiln-tile-matmul): the transform dialect's tiling,
+  // peeling, vectorization and hoisting, and what they need of the
+  // dialects (tiling, value bounds, subsets), then the tiled loops and
+  // vector transfers bufferized with the rest.
+  registry.insert<transform::TransformDialect, affine::AffineDialect>();
+  linalg::registerTransformDialectExtension(registry);
+  scf::registerTransformDialectExtension(registry);
+  vector::registerTransformDialectExtension(registry);
+  transform::registerLoopExtension(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  vector::registerSubsetOpInterfaceExternalModels(registry);
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   // Ownership-based buffer deallocation frees the arrays through these
@@ -95,9 +131,17 @@ namespace {
 std::unique_ptr<Pass> createKilnCanonicalizer() {
   static const std::string kUncheckedSubViewCastFolder =
       "(anonymous namespace)::SubViewOpMemRefCastFolder";
+  // A matrix product's mr x nr block of the result is a 2-D vector carried
+  // through its k loop (kiln-tile-matmul), rebuilt row by row with
+  // vector.insert. This pattern turns such a chain into one from_elements of
+  // every scalar, which LLVM then assembles through the stack on every
+  // iteration (10x slower kernels); rows stay rows without it.
+  static const std::string kInsertChainToFromElements =
+      "(anonymous namespace)::InsertChainFullyInitialized";
   GreedyRewriteConfig config; // the canonicalize pass's own defaults
   config.setUseTopDownTraversal(true);
-  return createCanonicalizerPass(config, {kUncheckedSubViewCastFolder});
+  return createCanonicalizerPass(config,
+                                 {kUncheckedSubViewCastFolder, kInsertChainToFromElements});
 }
 
 } // namespace
@@ -123,12 +167,18 @@ void buildArrayExpressionPipeline(OpPassManager &pm) {
   // 2026-12-04). Within a statement the frontend emits each operation once.
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createKilnCanonicalizer());
+  // Matrix products become cache- and register-blocked vector kernels.
+  pm.addPass(createKilnTileMatmul());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   pm.addPass(createKilnBufferize());
   // A tree computed in place leaves a copy of the destination onto itself.
   pm.addPass(createKilnCanonicalizer());
   pm.addPass(createConvertLinalgToLoopsPass());
+  // kiln-tile-matmul's 2-D vector transfers, as 1-D ones (vector loads).
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll().setTargetRank(1);
+  pm.addPass(createConvertVectorToSCFPass(transfers));
   pm.addPass(createKilnCanonicalizer());
 }
 

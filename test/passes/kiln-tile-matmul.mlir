@@ -1,0 +1,52 @@
+// RUN: kiln-opt %s -split-input-file -kiln-tile-matmul | FileCheck %s
+
+// AVX2 (256-bit vectors): a 6 x 8 block of float64 results in registers
+// (6 x 2 ymm), 12 FMAs per step of k; the block is read before the k loop and
+// written after it. The edge tiles stay linalg.matmul.
+// CHECK-LABEL: func.func @product_avx2
+// CHECK: scf.for {{.*}} step %c96
+// CHECK: scf.for {{.*}} step %c256
+// CHECK: scf.for {{.*}} step %c256
+// CHECK: scf.for {{.*}} step %c6
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: vector.transfer_read {{.*}} : tensor<6x8xf64>, vector<6x8xf64>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<6x8xf64>)
+// CHECK-COUNT-6: vector.fma {{.*}} : vector<8xf64>
+// CHECK: scf.yield {{.*}}vector<6x8xf64>
+// CHECK: vector.transfer_write {{.*}} : vector<6x8xf64>, tensor<6x8xf64>
+// CHECK: linalg.matmul
+module attributes {kiln.vector_bits = 256 : i64} {
+  func.func @product_avx2(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+    %r = linalg.matmul ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) -> tensor<?x?xf64>
+    return %r : tensor<?x?xf64>
+  }
+}
+
+// -----
+
+// AVX-512, float32: 8 x 32 (8 rows of 2 zmm).
+// CHECK-LABEL: func.func @product_avx512_f32
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> ({{.*}}vector<8x32xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+module attributes {kiln.vector_bits = 512 : i64} {
+  func.func @product_avx512_f32(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+    %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+    return %r : tensor<?x?xf32>
+  }
+}
+
+// -----
+
+// Complex products and products already on buffers are left alone.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: scf.for
+// CHECK: linalg.matmul ins({{.*}} : tensor<?x?xcomplex<f64>>
+// CHECK: linalg.matmul ins({{.*}} : memref<?x?xf64>
+module attributes {kiln.vector_bits = 256 : i64} {
+  func.func @left_alone(%a: tensor<?x?xcomplex<f64>>, %c: tensor<?x?xcomplex<f64>>,
+                        %m: memref<?x?xf64>) -> tensor<?x?xcomplex<f64>> {
+    %r = linalg.matmul ins(%a, %a : tensor<?x?xcomplex<f64>>, tensor<?x?xcomplex<f64>>) outs(%c : tensor<?x?xcomplex<f64>>) -> tensor<?x?xcomplex<f64>>
+    linalg.matmul ins(%m, %m : memref<?x?xf64>, memref<?x?xf64>) outs(%m : memref<?x?xf64>)
+    return %r : tensor<?x?xcomplex<f64>>
+  }
+}

@@ -1,6 +1,6 @@
 """The compiled half of `pip install .` (pyproject.toml holds the rest):
 build Kiln's C++ tools with CMake and ship them inside the package, at
-kiln/_bin, where kiln.compiler.toolchain looks first. The tools link the
+kiln/_bin, where kiln.toolchain looks first. The tools link the
 system's LLVM/MLIR/Clang 22 shared libraries (Debian's llvm-22 packages),
 so the wheel is for this platform only."""
 import os

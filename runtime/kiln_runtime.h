@@ -1,6 +1,6 @@
 /* The CPython side of Kiln's runtime: argument conversion, arrays returned
    to Python, and exceptions raised by compiled code. Every generated
-   extension module (python_frontend/kiln/compiler/wrapper.py) includes it;
+   extension module (python_frontend/kiln/native/wrapper.py) includes it;
    kilnc embeds it and gives it to the in-process Clang that compiles the
    extension, so it needs no install location. Static functions only: each
    extension has its own copy, and what it does not call is dropped.

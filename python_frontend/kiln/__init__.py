@@ -11,8 +11,7 @@ OUT/ (a C-ABI lib<mod>.so with <mod>.h, a CPython extension, <mod>.py and
 <mod>.pyi). Undecorated, the functions stay ordinary Python.
 """
 
-__version__ = "0.1.0"
-
+from .version import __version__  # noqa: E402
 from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 from .options import EXPORT_OPTIONS  # noqa: E402

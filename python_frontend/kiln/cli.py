@@ -147,20 +147,9 @@ def check_target_cpu(target_cpu: str) -> None:
     error, not every function failing to compile."""
     if target_cpu == "native":
         return
-    import subprocess
-    import tempfile
-
-    from .compiler.toolchain import find_kilnc
-    with tempfile.TemporaryDirectory(prefix="kiln-cpu-") as scratch:
-        empty = os.path.join(scratch, "empty.mlir")
-        with open(empty, "w", encoding="utf-8") as handle:
-            handle.write("module {}\n")
-        result = subprocess.run([find_kilnc(), empty, "--emit=obj", f"--target-cpu={target_cpu}",
-                                 "-o", os.path.join(scratch, "empty.o")],
-                                capture_output=True, text=True)
-    if result.returncode != 0:
-        lines = [line for line in result.stderr.splitlines() if "error:" in line]
-        reason = lines[-1].split("error:", 1)[1].strip() if lines else "kilnc rejects it"
+    from .toolchain import target_cpu_rejection
+    reason = target_cpu_rejection(target_cpu)
+    if reason is not None:
         raise UsageError(f"--target-cpu={target_cpu}: {reason}")
 
 
@@ -182,7 +171,7 @@ def run_build(console, module, outdir, options=None):
 def exported_names(console, path):
     """The module's @kiln.export functions, or the exit status of a module
     that cannot even be read (its errors printed)."""
-    from .compiler.source import load_module
+    from .frontend.source import load_module
     try:
         return [f.name for f in load_module(path).exported_functions()], EXIT_OK
     except KilnCompileError as error:
@@ -249,8 +238,8 @@ def empty_build(console, args, why: str) -> int:
 
 
 def command_mlir(console, args) -> int:
-    from .compiler.code_generator import generate_module
-    from .compiler.source import load_module
+    from .mlir.code_generator import generate_module
+    from .frontend.source import load_module
 
     require_readable_file(args.module, "the module")
     console.name_as_given(args.module)

@@ -178,15 +178,3 @@ KILN_SCALARS = {**{t.name: t for t in SCALAR_DTYPES if t is not boolean}, "b1": 
 ARRAY_DTYPES = DTYPES + COMPLEX_DTYPES
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 
-
-# The promotion rules live with the other typing rules; they stay importable
-# from here (PEP 562 lazy attributes: typing_rules imports this module).
-_TYPING_RULES = ("promote", "weak_promote", "default_for_kind")
-
-
-def __getattr__(name):
-    if name in _TYPING_RULES:
-        from .compiler import typing_rules
-        value = globals()[name] = getattr(typing_rules, name)
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

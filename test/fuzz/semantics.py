@@ -10,7 +10,7 @@ the differences docs/language.md documents, and where every typed value is a
   `i64`, `f32`, `f64`); plain Python numbers are *weak* literals and adapt to
   a typed operand as in NEP 50 (`x32 * 2.0` stays float32; an int literal
   meeting a float gives f64). Typed operands promote as
-  `kiln.typesystem.promote` says (i32+f32 -> f64, as numpy does). Variables
+  `kiln.typing_rules.promote` says (i32+f32 -> f64, as numpy does). Variables
   have one type for the whole function: the generator declares each local
   with an annotation (`s: float = 0`) and `oracle.py` coerces every store to a
   declared variable, parameter or returned value to its declared type.

@@ -12,10 +12,11 @@ import pytest
 
 from conftest import REPO, MODULES, import_from, kiln_build
 
-from kiln.compiler import subset, typing_rules
-from kiln.compiler.code_generator import generate_module
-from kiln.compiler.source import load_module
-from kiln.compiler.toolchain import find_kilnc, kilnc_capabilities
+from kiln import typing_rules
+from kiln.frontend import subset
+from kiln.mlir.code_generator import generate_module
+from kiln.frontend.source import load_module
+from kiln.toolchain import find_kilnc, kilnc_capabilities
 
 HEADER = os.path.join(REPO, "runtime", "kiln_abi.h")
 
@@ -117,7 +118,7 @@ def test_capabilities_replace_help_parsing():
 def test_array_rank_limit_is_the_header_s(abi):
     """typing_rules.MAX_ARRAY_NDIM is kiln_abi.h's KILN_MAX_NDIM (the
     runtime's buffers and kiln_reshape_stride are sized by it)."""
-    from kiln.compiler import typing_rules
+    from kiln import typing_rules
     assert abi["max_ndim"] == typing_rules.MAX_ARRAY_NDIM
 
 
@@ -126,7 +127,7 @@ def test_a_kilnc_from_another_tree_is_refused(tmp_path, monkeypatch):
     build) is a clear toolchain error, not wrong strides at run time."""
     import json
     import stat
-    from kiln.compiler import toolchain
+    from kiln import toolchain
     from kiln.errors import KilnToolchainError
     real = toolchain.kilnc_capabilities()
     other = dict(real, abi=dict(real["abi"], max_ndim=3))

@@ -13,8 +13,8 @@ import struct
 import numpy as np
 import pytest
 
-from kiln.compiler.source import load_module
-from kiln.compiler.type_inference import infer_module
+from kiln.frontend.source import load_module
+from kiln.typecheck.type_inference import infer_module
 
 INF, NAN = math.inf, math.nan
 PARTS = [0.0, -0.0, 1.0, -2.5, 3.0, 1e308, -1e-310, INF, -INF, NAN]

@@ -190,7 +190,7 @@ def test_kilnc_and_python_share_the_levels(level):
     """kilnc (C++, linking runtime/kiln_dispatch.c) and kiln/cpu_levels.py
     (Python, loading it as libkiln_cpu.so) name the same portable versions
     and the same level for this CPU, KILN_CPU_LEVEL included."""
-    from kiln.compiler.toolchain import find_kilnc
+    from kiln.toolchain import find_kilnc
     env = {k: v for k, v in os.environ.items() if k != "KILN_CPU_LEVEL"}
     if level:
         env["KILN_CPU_LEVEL"] = level

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import import_from, kiln_build
 from kiln import typesystem as kt
-from kiln.compiler import typing_rules as rules
+from kiln import typing_rules as rules
 
 INTS = [t for t in kt.DTYPES if t.is_int]
 OPS = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%", "shl": "<<",

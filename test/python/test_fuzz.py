@@ -147,7 +147,7 @@ def test_oracle_error_record_capacity_is_the_abi_s():
     """The oracle shortens numpy's broadcast message as Kiln's error record
     would; the record's capacity is kilnc's (kiln_abi.h)."""
     from fuzz import semantics as S
-    from kiln.compiler.toolchain import kilnc_capabilities
+    from kiln.toolchain import kilnc_capabilities
     assert S.ERROR_RECORD_INTS == kilnc_capabilities()["abi"]["error_record"]["max_args"]
 
 

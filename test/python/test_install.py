@@ -30,7 +30,7 @@ def test_pip_install_gives_a_working_kiln(tmp_path):
     assert built.returncode == 0, built.stderr
     check = subprocess.run([python, "-c", (
         "import sys, kiln, numpy as np; sys.path.insert(0, 'out'); import kernels; "
-        "from kiln.compiler.toolchain import find_kilnc; "
+        "from kiln.toolchain import find_kilnc; "
         "print(kiln.__file__); print(find_kilnc()); "
         "print(kernels.dot(np.arange(4.0), np.ones(4)))")],
         cwd=work, capture_output=True, text=True, env=env)

@@ -1,4 +1,4 @@
-"""The MLIR builder (python_frontend/kiln/compiler/ir_builder.py): ops the
+"""The MLIR builder (python_frontend/kiln/mlir/ir_builder.py): ops the
 frontend does not use yet print in MLIR's generic form and verify with
 upstream mlir-opt; what would not verify is an IRError while building; a
 generator bug caught that way is an internal compiler error of one
@@ -13,8 +13,8 @@ import textwrap
 import pytest
 
 from conftest import import_from
-from kiln.compiler import code_generator
-from kiln.compiler import ir_builder as ir
+from kiln.mlir import code_generator
+from kiln.mlir import ir_builder as ir
 from kiln.compiler.compiler import build
 
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
@@ -173,7 +173,7 @@ def test_invalid_ir_in_an_array_kernel_is_an_internal_error(tmp_path, monkeypatc
     source = tmp_path / "brokenkernel.py"
     source.write_text("import kiln\n\n\n@kiln.vectorize\ndef twice(x: float) -> float:\n"
                       "    return 2.0 * x\n")
-    from kiln.compiler.source import load_module
+    from kiln.frontend.source import load_module
 
     context = load_module(str(source))
     _, signatures, failures = code_generator.generate_module(context,

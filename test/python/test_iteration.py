@@ -9,8 +9,8 @@ import re
 import numpy as np
 import pytest
 
-from kiln.compiler.source import load_module
-from kiln.compiler.type_inference import infer_module
+from kiln.frontend.source import load_module
+from kiln.typecheck.type_inference import infer_module
 
 SIZES = [0, 1, 7, 8, 9, 100]
 

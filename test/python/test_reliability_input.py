@@ -16,9 +16,10 @@ import pytest
 
 from conftest import REPO, import_from, kiln_build
 
-from kiln.compiler import cache, code_generator
+from kiln.compiler import cache
+from kiln.mlir import code_generator
 from kiln.compiler.compiler import BuildOptions, build
-from kiln.compiler.source import load_module
+from kiln.frontend.source import load_module
 from kiln.errors import KilnCompileError
 
 

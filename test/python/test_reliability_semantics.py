@@ -222,7 +222,7 @@ def test_every_kernel_is_compiled(mod):
 def test_module_constants_rebound_by_tuples_or_blocks_are_not_constants(tmp_path):
     """`X = 1` then `X, Y = 2, 3` (or a rebinding in an `if`, a loop target,
     `global X`) leaves X variable: compiled code must not read 1."""
-    from kiln.compiler.source import load_module
+    from kiln.frontend.source import load_module
     source = tmp_path / "constants.py"
     source.write_text("A = 1\nX = 1\nX, Y = 2, 3\nZ = 1.5\nif True:\n    Z = 2.5\n"
                       "W = 4\nfor W in range(3):\n    pass\nV = 7\n\n"

@@ -1,4 +1,4 @@
-"""The type-inference stage (python_frontend/kiln/compiler/type_inference.py)
+"""The type-inference stage (python_frontend/kiln/typecheck/type_inference.py)
 and code generation, which reads its types.
 
 Code generation applies no typing rule: it reads every type from the
@@ -27,11 +27,11 @@ sys.path.insert(0, os.path.join(REPO, "python_frontend"))
 sys.path.insert(0, os.path.join(REPO, "test"))
 
 import kiln.typesystem  # noqa: E402
-from kiln.compiler import code_generator  # noqa: E402
+from kiln.mlir import code_generator  # noqa: E402
 from kiln.compiler.compiler import fallback_records  # noqa: E402
-from kiln.compiler.source import load_module  # noqa: E402
-from kiln.compiler.type_inference import infer_module  # noqa: E402
-from kiln.compiler.typing_rules import UNKNOWN  # noqa: E402
+from kiln.frontend.source import load_module  # noqa: E402
+from kiln.typecheck.type_inference import infer_module  # noqa: E402
+from kiln.typing_rules import UNKNOWN  # noqa: E402
 from kiln.errors import KilnCompileError  # noqa: E402
 
 SOURCES = sorted(glob.glob(os.path.join(HERE, "modules", "*.py"))
@@ -888,7 +888,7 @@ def test_reports_every_error_of_a_function(tmp_path):
 def test_command_line_prints_every_error(tmp_path):
     path = tmp_path / "several_errors.py"
     path.write_text(MULTIPLE_ERRORS)
-    result = subprocess.run([sys.executable, "-m", "kiln.compiler.type_inference", str(path)],
+    result = subprocess.run([sys.executable, "-m", "kiln.typecheck.type_inference", str(path)],
                             capture_output=True, text=True,
                             env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend")))
     assert result.returncode == 1

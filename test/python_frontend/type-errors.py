@@ -1,8 +1,8 @@
 # Type inference reports every type error of a function in one run, each at
 # its file:line:col, and nothing that only follows from an earlier error.
 # Until the driver runs the stage itself (issue 11), it is run through its
-# own entry point, `python3 -m kiln.compiler.type_inference FILE`.
-# RUN: not %python -m kiln.compiler.type_inference %s 2>&1 | FileCheck %s
+# own entry point, `python3 -m kiln.typecheck.type_inference FILE`.
+# RUN: not %python -m kiln.typecheck.type_inference %s 2>&1 | FileCheck %s
 import math
 
 import kiln

@@ -25,45 +25,19 @@ import shutil
 import sysconfig
 import tempfile
 
-from .. import __version__
+from ..version import __version__
 from .. import cpu_levels
-from .source import load_module
+from ..cache_dir import cache_root  # noqa: F401 - kiln cache's commands and the tests read it here
+from ..frontend.source import load_module
+from ..toolchain import compiler_fingerprint
 
 MANIFEST = "manifest.json"
-
-
-def cache_root() -> str:
-    configured = os.environ.get("KILN_CACHE_DIR")
-    if configured:
-        return configured
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "kiln")
 
 
 def cpu_fingerprint() -> str:
     """This CPU, as `native` code generation sees it: asked of CPUID through
     the artifacts' own code (cpu_levels.signature), never /proc/cpuinfo."""
     return cpu_levels.signature()
-
-
-def compiler_fingerprint() -> str:
-    """Identity of the compiler itself: Kiln's Python sources (wrappers and
-    code generation live there) and the kilnc binary. A rebuilt Kiln must
-    not load code an older one made."""
-    digest = hashlib.sha256()
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for root, _, files in sorted(os.walk(package)):
-        for name in sorted(files):
-            if name.endswith(".py"):
-                with open(os.path.join(root, name), "rb") as handle:
-                    digest.update(handle.read())
-    try:
-        from .toolchain import find_kilnc
-        info = os.stat(find_kilnc())
-        digest.update(f"{info.st_size}:{info.st_mtime_ns}".encode())
-    except Exception:  # noqa: BLE001 - no kilnc: the build itself will say so
-        pass
-    return digest.hexdigest()[:16]
 
 
 def called_functions(context, name: str) -> list:

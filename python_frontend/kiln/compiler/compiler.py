@@ -10,19 +10,19 @@ import re
 import sysconfig
 from dataclasses import dataclass, field
 
-from .. import __version__
+from ..version import __version__
 from ..errors import Diagnostic, KilnCompileError
 
-from .code_generator import generate_module, nested_too_deeply, run_with_deep_stack
-from .subset import SubsetChecker
-from .type_inference import infer_module
+from ..mlir.code_generator import generate_module, nested_too_deeply, run_with_deep_stack
+from ..frontend.subset import SubsetChecker
+from ..typecheck.type_inference import infer_module
 from ..report.model import enrich
-from .remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
+from ..report.remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
                       with_python_names)
-from .source import load_module
-from .stubs import generate_pyi, generate_stub
-from .toolchain import KilncFailed, kilnc_capabilities, kilnc_supports, start_kilnc, wait_kilnc
-from .wrapper import cpu_version_symbol, generate_extension, generate_header
+from ..frontend.source import load_module
+from ..native.stubs import generate_pyi, generate_stub
+from ..toolchain import KilncFailed, kilnc_capabilities, kilnc_supports, start_kilnc, wait_kilnc
+from ..native.wrapper import cpu_version_symbol, generate_extension, generate_header
 from .. import cpu_levels
 
 
@@ -278,8 +278,8 @@ def native_code(state: BuildState) -> None:
             state.context, parse_remarks(state.artifacts["kiln_remarks"])
             + parse_remarks(state.artifacts["remarks"]))
         state.verdicts = loop_verdicts(state.context, state.remarks)
-        add_fastmath_gain(state.verdicts, state.options.target_cpu)
-        scalar_loops = require_vectorized(state.context, state.signatures, state.verdicts)
+        scalar_loops = require_vectorized(state.context, state.signatures, state.verdicts,
+                                          state.options.target_cpu)
         if scalar_loops:
             raise KilnCompileError(scalar_loops)
 
@@ -308,6 +308,9 @@ def report(state: BuildState) -> None:
     """The record's vectorization metrics and IR statistics (report/model.py,
     from kilnc's --vector-report and --ir-stats), written as <mod>.kiln.json."""
     built = bool(state.signatures)
+    # The record's advice to add fastmath=True carries the gain measured on
+    # this CPU (measured here, once per CPU and Kiln build, not by the build).
+    add_fastmath_gain(state.verdicts, state.options.target_cpu)
     try:
         enrich(state.record, state.context,
                state.artifacts["vector_report"] if built else None,

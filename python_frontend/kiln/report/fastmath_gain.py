@@ -9,12 +9,18 @@ the same float64 sum loop twice, in order and with `fastmath=True`, and
 times both on an array that fits in L2 (where the gain is largest; data
 streamed from memory gains less, which the report says). The result is
 cached per CPU and Kiln build under the compile cache (KILN_CACHE_DIR), so a
-machine measures once."""
+machine measures once.
 
-import importlib.util
+The pair is lowered by the MLIR stage and compiled by kilnc into a bare
+shared library called through its C ABI (kiln_abi.h's strided view and
+error record): measuring is not a build, so a build that needs the number
+for its verdicts never runs a second build inside itself. It is measured
+only when a verdict advising fastmath=True is written."""
+
+import ctypes
 import json
 import os
-import sys
+import subprocess
 import tempfile
 import time
 
@@ -40,9 +46,7 @@ def reassociated_sum(x: kiln.f64[:]) -> float:
     return s
 '''
 
-# Measuring builds a module whose own ordered loop gets the same advice:
-# that build must not measure again.
-_measuring = False
+MODULE = "kiln_fastmath_gain"
 
 
 def gain_note(target_cpu: str = "native") -> str:
@@ -55,28 +59,25 @@ def gain_note(target_cpu: str = "native") -> str:
 
 
 def measured_gain(target_cpu: str = "native"):
-    global _measuring
-    if _measuring or os.environ.get("KILN_NO_FASTMATH_MEASURE"):
+    if os.environ.get("KILN_NO_FASTMATH_MEASURE"):
         return None
     from .. import cpu_levels
-    from ..compiler.cache import cache_root, compiler_fingerprint, cpu_fingerprint
+    from ..cache_dir import cache_root
+    from ..toolchain import compiler_fingerprint
     # A portable build runs one version here: measure that one, alone.
     target_cpu = cpu_levels.running_version(cpu_levels.versions(target_cpu)) or target_cpu
     record = os.path.join(cache_root(), "measurements",
-                          f"fastmath-{cpu_fingerprint()}-{target_cpu}-{compiler_fingerprint()}"
+                          f"fastmath-{cpu_levels.signature()}-{target_cpu}-{compiler_fingerprint()}"
                           ".json")
     try:
         with open(record, encoding="utf-8") as handle:
             return float(json.load(handle)["gain"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    _measuring = True
     try:
         gain = _measure(target_cpu)
     except Exception:  # noqa: BLE001 - a failed measurement only drops the number
         return None
-    finally:
-        _measuring = False
     try:
         os.makedirs(os.path.dirname(record), exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=os.path.dirname(record))
@@ -88,24 +89,54 @@ def measured_gain(target_cpu: str = "native"):
     return gain
 
 
+class StridedView1D(ctypes.Structure):
+    """kiln_abi.h's kiln_f64_1d: a 1-D strided view of double."""
+    _fields_ = [("allocated", ctypes.c_void_p), ("data", ctypes.c_void_p),
+                ("offset", ctypes.c_int64), ("shape", ctypes.c_int64 * 1),
+                ("strides", ctypes.c_int64 * 1)]
+
+
+def kernel_library(directory: str, target_cpu: str) -> str:
+    """lib<MODULE>.so holding the two sums, lowered by the MLIR stage and
+    compiled by kilnc for `target_cpu`."""
+    from ..frontend.source import load_module
+    from ..mlir.code_generator import generate_module
+    from ..toolchain import find_kilnc
+
+    path = os.path.join(directory, f"{MODULE}.py")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(SOURCE)
+    context = load_module(path)
+    text, _, failures = generate_module(context, context.exported_functions())
+    if failures:
+        raise RuntimeError(f"the kernel pair did not lower: {sorted(failures)}")
+    mlir = os.path.join(directory, f"{MODULE}.mlir")
+    with open(mlir, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    library = os.path.join(directory, f"lib{MODULE}.so")
+    subprocess.run([find_kilnc(), mlir, "--emit=shared", "-O3", f"--target-cpu={target_cpu}",
+                    "-o", library], check=True, capture_output=True)
+    return library
+
+
 def _measure(target_cpu: str) -> float:
     import numpy as np
 
-    from ..compiler.compiler import BuildOptions, build
+    from ..toolchain import kilnc_capabilities
 
     with tempfile.TemporaryDirectory(prefix="kiln-fastmath-") as directory:
-        path = os.path.join(directory, "kiln_fastmath_gain.py")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(SOURCE)
-        result = build(path, os.path.join(directory, "out"),
-                       BuildOptions(target_cpu=target_cpu))
-        extension = result.artifacts["extension"]
-        name = os.path.basename(extension).split(".")[0]
-        spec = importlib.util.spec_from_file_location(name, extension)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules.pop(name, None)
+        library = ctypes.CDLL(kernel_library(directory, target_cpu))
         x = np.random.default_rng(13).random(ELEMENTS)
+        address = x.ctypes.data
+        view = StridedView1D(address, address, 0, (ELEMENTS,), (1,))
+        # The sums cannot raise; the record is there because the ABI passes one.
+        error = ctypes.create_string_buffer(kilnc_capabilities()["abi"]["error_record"]["size"])
+
+        def kernel(name):
+            function = getattr(library, f"{MODULE}_{name}")
+            function.restype = ctypes.c_double
+            function.argtypes = [ctypes.POINTER(StridedView1D), ctypes.c_void_p]
+            return lambda: function(ctypes.byref(view), error)
 
         def best(function):
             calls = 50
@@ -113,10 +144,10 @@ def _measure(target_cpu: str) -> float:
             for _ in range(REPEATS):
                 start = time.perf_counter()
                 for _ in range(calls):
-                    function(x)
+                    function()
                 times.append(time.perf_counter() - start)
             return min(times)
 
-        ordered, reassociated = module.ordered_sum, module.reassociated_sum
+        ordered, reassociated = kernel("ordered_sum"), kernel("reassociated_sum")
         best(ordered), best(reassociated)               # warm up
         return best(ordered) / best(reassociated)

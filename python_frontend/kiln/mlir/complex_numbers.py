@@ -22,7 +22,8 @@ import sys
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from . import typing_rules as rules
+from .. import typing_rules as rules
+from .values import tuple_value
 
 
 def mlir_part(part: kt.ScalarType) -> ir.Type:
@@ -964,6 +965,5 @@ class ComplexNumbers:
                            [], node)
                 return phase
             magnitude = self.complex_abs(z, node, python=True, message="math range error")
-            from .code_generator import tuple_value
             return tuple_value([magnitude, phase])
         return self.complex_predicate(name, z, node)

@@ -21,9 +21,10 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from . import typing_rules as rules
+from .. import typing_rules as rules
+from .values import Value, tuple_value
 from .array_expressions import ArrayExpr, may_share_memory
-from .typing_rules import bound_arguments, constant_int, normalized_axis
+from ..typing_rules import bound_arguments, constant_int, normalized_axis
 
 RESHAPE_COPY = -(1 << 63)       # kiln_reshape_stride's "needs a copy"
 
@@ -39,7 +40,6 @@ class ArrayShapes:
         return self.builder.cast("index_cast", value.ir, ir.index, self.loc(node))
 
     def as_i64(self, index_value, node):
-        from .code_generator import Value
         return Value(self.builder.cast("index_cast", index_value, ir.i64, self.loc(node)),
                      kt.i64)
 
@@ -118,7 +118,6 @@ class ArrayShapes:
 
     @staticmethod
     def value_of_view(ir_value, array_type, origins):
-        from .code_generator import Value
         return Value(ir_value, array_type, origins=origins)
 
     def layout(self, view, node):
@@ -625,7 +624,6 @@ class ArrayShapes:
 
         if name == "flatnonzero":
             return filler(None)
-        from .code_generator import tuple_value
         return tuple_value([filler(axis) for axis in range(len(operand.shape))])
 
     # ---------------------------------------------------- joining arrays

@@ -8,7 +8,7 @@ import ast
 from ..errors import KilnCompileError
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .source import is_known_import
-from .typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
+from ..typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
                            MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
                            SHAPE_FUNCTIONS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY,
                            CMATH_KEYWORDS)

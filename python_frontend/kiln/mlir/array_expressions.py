@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from . import typing_rules as rules
-from .toolchain import kilnc_capabilities
+from .. import typing_rules as rules
+from ..typecheck.type_inference import known_literals
+from .values import Value, mlir_type
+from ..toolchain import kilnc_capabilities
 
 
 @dataclass
@@ -253,7 +255,6 @@ class ArrayExpressions:
     def array_compare(self, op, left, right, node):
         """numpy's comparison ufuncs: in the operands' comparison type, NaN
         compares unequal to everything."""
-        from .code_generator import known_literals
         common = rules.comparison_type(
             (*self.element_operand(left), known_literals(left)),
             (*self.element_operand(right), known_literals(right)))
@@ -409,7 +410,6 @@ class ArrayExpressions:
         strides = [self.builder.select(fortran, f, c, location)
                    for f, c in zip(f_strides, c_strides)]
         view = self.builder.reinterpret_cast(metadata[0], metadata[1], sizes, strides, location)
-        from .code_generator import Value     # (code_generator imports this module)
         return Value(view, destination.type, origins=destination.origins)
 
     def augmented_array_store(self, view, operator, operand, node):
@@ -499,12 +499,10 @@ class ArrayExpressions:
 
     @staticmethod
     def element_type(type_):
-        from .code_generator import mlir_type     # (code_generator imports this module)
         return mlir_type(type_)
 
     @staticmethod
     def value_of(ir_value, type_):
-        from .code_generator import Value
         return Value(ir_value, type_)
 
     def overlaps(self, a, b, node):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from .. import typesystem as kt
-from .. import __version__
+from ..version import __version__
 
 # The extension is loaded as a private submodule of the built module's own
 # package (`pa._kernels_kiln` beside `pa/kernels.py`), so two packages with

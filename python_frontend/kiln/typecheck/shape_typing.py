@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 
 from .. import typesystem as kt
-from . import typing_rules as rules
+from .. import typing_rules as rules
 from .typed_values import TypedValue, _Abandon
-from .typing_rules import bound_arguments, constant_int, display, is_unknown, normalized_axis
+from ..typing_rules import bound_arguments, constant_int, display, is_unknown, normalized_axis
 
 class ShapeFunctionTyping:
     """Needs FunctionTyping's expression, fail, report, absorb, guarded,

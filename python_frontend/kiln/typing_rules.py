@@ -29,7 +29,7 @@ import ast
 import math
 import struct
 
-from .. import typesystem as kt
+from . import typesystem as kt
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 

@@ -19,8 +19,8 @@ import ast
 import math
 
 from .. import typesystem as kt
-from .. import __version__
-from .code_generator import ELEMENTWISE_RANK
+from ..version import __version__
+from ..mlir.code_generator import ELEMENTWISE_RANK
 
 def c_string(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

@@ -15,7 +15,7 @@ import dataclasses
 import math
 
 from .. import typesystem as kt
-from . import typing_rules as rules
+from .. import typing_rules as rules
 
 # name -> (MLIR op, domain check): the check names a method of the mixin.
 MATH_UNARY = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
-from . import typing_rules as rules
+from .. import typing_rules as rules
 from .desugar import desugar_loops
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .fastmath_gain import gain_note
+
 _FIELD = re.compile(r"^(\w+):\s*(.*)$")
 _ARG = re.compile(r"^\s+- (\w+):\s*(.*)$")
 _LOC = re.compile(r"\{\s*File: (.*?),\s*Line: (\d+),\s*Column: (\d+)\s*\}")
@@ -266,8 +268,6 @@ def add_fastmath_gain(verdicts, target_cpu: str) -> None:
                if loop.get("verdict") and "fastmath=True" in loop["verdict"]]
     if not advised:
         return
-    from ..report.fastmath_gain import gain_note
-
     note = gain_note(target_cpu)
     for loop in advised:
         loop["verdict"] += note
@@ -317,8 +317,9 @@ def merge_kiln_verdicts(loops, remarks, ranges, source_loops, statements) -> Non
                 loop["vectorizer"] = "llvm"
 
 
-def require_vectorized(context, signatures, verdicts) -> list:
-    """Diagnostics for loops of `vectorize="require"` functions that stay scalar."""
+def require_vectorized(context, signatures, verdicts, target_cpu: str = "native") -> list:
+    """Diagnostics for loops of `vectorize="require"` functions that stay
+    scalar; advice to add fastmath=True carries its measured gain."""
     from ..errors import Diagnostic
 
     problems = []
@@ -329,6 +330,8 @@ def require_vectorized(context, signatures, verdicts) -> list:
         for loop in verdicts.get(signature.name, []):
             if not loop["vectorized"]:
                 reason = loop.get("verdict") or loop_verdict(loop)
+                if "fastmath=True" in reason:
+                    reason += gain_note(target_cpu)
                 problems.append(Diagnostic(context.path, loop["line"], loop["column"],
                                            f"loop in `{signature.name}` stays scalar "
                                            f"(vectorize=\"require\"): {reason}",

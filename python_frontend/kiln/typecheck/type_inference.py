@@ -54,13 +54,13 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
-from . import typing_rules as rules
-from .source import deepest_statement
+from .. import typing_rules as rules
+from ..frontend.source import deepest_statement
 from .shape_typing import ShapeFunctionTyping
 from .typed_values import TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
-from .subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker, default_value
-from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
-from .typing_rules import UNKNOWN, display, is_unknown
+from ..frontend.subset import EXCEPTION_TYPES, SUPPORTED_BINOPS, SubsetChecker, default_value
+from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
+from ..typing_rules import UNKNOWN, display, is_unknown
 
 MAX_TYPING_ROUNDS = 8
 
@@ -2624,7 +2624,7 @@ def describe(typed: TypedFunction) -> list:
 
 def main(argv=None) -> int:
     """`python3 -m kiln.compiler.type_inference mod.py [--types]`."""
-    from .source import load_module
+    from ..frontend.source import load_module
 
     argv = sys.argv[1:] if argv is None else argv
     show_types = "--types" in argv

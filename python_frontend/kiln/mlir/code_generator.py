@@ -29,41 +29,19 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
-from . import typing_rules as rules
+from .. import typing_rules as rules
 from .array_expressions import ArrayExpressions
 from .array_shapes import ArrayShapes
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
-from .source import deepest_statement
-from .subset import SUPPORTED_BINOPS
-from .type_inference import (  # noqa: F401 - Parameter stays importable from here
+from .values import COMPLEX64_ABI, Value, abi_type, flatten, mlir_type, tuple_value  # noqa: F401
+from ..frontend.source import deepest_statement
+from ..frontend.subset import SUPPORTED_BINOPS
+from ..typecheck.type_inference import (  # noqa: F401 - Parameter stays importable from here
     known_literals,
     Parameter, assigned_names, complex_power_exponent, contains_return, infer_module,
     loop_exits)
-from .typing_rules import INT64_MIN
-
-
-@dataclass
-class Value:
-    ir: object                 # the ir_builder.Value (None for tuples and None)
-    type: object               # ScalarType or ArrayType
-    weak: str | None = None    # "int"/"float"/"bool" for untyped Python literals
-    constant: object = None    # Python value when known at compile time
-    nonneg: bool = False       # provably >= 0 (loop counters, sizes)
-    origins: frozenset = frozenset()  # for arrays: the parameters it may view
-    elements: list = None      # for tuples: the element values
-    candidates: tuple = None   # the literals a Python int may be (type_inference)
-    lazy: object = None        # an array expression not computed yet (ArrayExpr)
-
-
-def tuple_value(elements) -> Value:
-    return Value(None, kt.TupleType(tuple(e.type for e in elements)), elements=list(elements))
-
-
-def flatten(value) -> list:
-    if value is None:
-        return []
-    return list(value.elements) if isinstance(value.type, kt.TupleType) else [value]
+from ..typing_rules import INT64_MIN
 
 
 @dataclass
@@ -84,45 +62,6 @@ class FunctionSignature:
     release_gil: bool = False
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
     options_given: frozenset = frozenset()
-
-
-_MLIR_TYPES: dict = {}
-
-
-def mlir_type(type_) -> ir.Type:
-    """The MLIR type of a Kiln type ("index" for index values)."""
-    found = _MLIR_TYPES.get(type_)
-    if found is None:
-        if type_ == "index":
-            found = ir.index
-        elif isinstance(type_, kt.ArrayType):
-            found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)
-        elif type_.is_bool:
-            found = ir.i1
-        elif type_.is_complex:
-            found = ir.complex_type(ir.float_type(type_.bits // 2))
-        elif type_.is_int:
-            found = ir.integer_type(type_.bits)
-        else:
-            found = ir.float_type(type_.bits)
-        _MLIR_TYPES[type_] = found
-    return found
-
-
-COMPLEX64_ABI = ir.Type("vector<2xf32>")
-
-
-def abi_type(type_) -> ir.Type:
-    """How a scalar crosses a function boundary (calls, the C ABI)."""
-    # i1 has no defined C ABI; booleans cross the boundary as one byte.
-    if isinstance(type_, kt.ScalarType) and type_.is_bool:
-        return ir.i8
-    # x86-64 passes and returns a `float _Complex` packed in one SSE
-    # register, as LLVM passes a <2 x float>; an MLIR complex<f32> would
-    # become a struct of two floats, passed in two registers.
-    if type_ == kt.c64:
-        return COMPLEX64_ABI
-    return mlir_type(type_)
 
 
 def symbol_name(context, name: str) -> str:

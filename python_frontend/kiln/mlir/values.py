@@ -1,0 +1,73 @@
+"""The values the MLIR generator works with: a built IR value with its Kiln
+type and what is known of it at compile time, and the MLIR type of each Kiln
+type. Below the generator and its mixins (array expressions, shapes, complex
+numbers), which all build and read them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import typesystem as kt
+from . import ir_builder as ir
+
+
+@dataclass
+class Value:
+    ir: object                 # the ir_builder.Value (None for tuples and None)
+    type: object               # ScalarType or ArrayType
+    weak: str | None = None    # "int"/"float"/"bool" for untyped Python literals
+    constant: object = None    # Python value when known at compile time
+    nonneg: bool = False       # provably >= 0 (loop counters, sizes)
+    origins: frozenset = frozenset()  # for arrays: the parameters it may view
+    elements: list = None      # for tuples: the element values
+    candidates: tuple = None   # the literals a Python int may be (type_inference)
+    lazy: object = None        # an array expression not computed yet (ArrayExpr)
+
+
+def tuple_value(elements) -> Value:
+    return Value(None, kt.TupleType(tuple(e.type for e in elements)), elements=list(elements))
+
+
+def flatten(value) -> list:
+    if value is None:
+        return []
+    return list(value.elements) if isinstance(value.type, kt.TupleType) else [value]
+
+
+_MLIR_TYPES: dict = {}
+
+
+def mlir_type(type_) -> ir.Type:
+    """The MLIR type of a Kiln type ("index" for index values)."""
+    found = _MLIR_TYPES.get(type_)
+    if found is None:
+        if type_ == "index":
+            found = ir.index
+        elif isinstance(type_, kt.ArrayType):
+            found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)
+        elif type_.is_bool:
+            found = ir.i1
+        elif type_.is_complex:
+            found = ir.complex_type(ir.float_type(type_.bits // 2))
+        elif type_.is_int:
+            found = ir.integer_type(type_.bits)
+        else:
+            found = ir.float_type(type_.bits)
+        _MLIR_TYPES[type_] = found
+    return found
+
+
+COMPLEX64_ABI = ir.Type("vector<2xf32>")
+
+
+def abi_type(type_) -> ir.Type:
+    """How a scalar crosses a function boundary (calls, the C ABI)."""
+    # i1 has no defined C ABI; booleans cross the boundary as one byte.
+    if isinstance(type_, kt.ScalarType) and type_.is_bool:
+        return ir.i8
+    # x86-64 passes and returns a `float _Complex` packed in one SSE
+    # register, as LLVM passes a <2 x float>; an MLIR complex<f32> would
+    # become a struct of two floats, passed in two registers.
+    if type_ == kt.c64:
+        return COMPLEX64_ABI
+    return mlir_type(type_)

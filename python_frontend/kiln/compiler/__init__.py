@@ -1,1 +1,1 @@
-"""Kiln's compiler: Python source -> MLIR -> native artifacts."""
+"""The driver: runs the stages in order (compiler.py's STAGES) and caches built functions."""

@@ -1,1 +1,1 @@
-"""Stage 1, parse and subset check: the module's source read, its loops desugared, and every construct outside the language reported."""
+"""Stage 1-2, parse and subset check: read the module, desugar loops, report what Kiln lacks."""

@@ -1,1 +1,1 @@
-"""Stage 3, MLIR generation: typed functions lowered to MLIR text (scalars, arrays, shapes, complex numbers, library calls)."""
+"""Stage 4, MLIR generation: typed functions lowered to MLIR text through ir_builder."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from . import ir_builder as ir
 from .. import typing_rules as rules
-from ..typecheck.type_inference import known_literals
+from ..typecheck.typed_tree import known_literals
 from .values import Value, mlir_type
 from ..toolchain import kilnc_capabilities
 

@@ -5,6 +5,7 @@ numbers), which all build and read them."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .. import typesystem as kt
@@ -71,3 +72,18 @@ def abi_type(type_) -> ir.Type:
     if type_ == kt.c64:
         return COMPLEX64_ABI
     return mlir_type(type_)
+
+
+def symbol_name(context, name: str) -> str:
+    """The MLIR symbol of module function `name`: `<mod>_<name>`. Every
+    user function is named this way, so no Python name can take a symbol
+    the runtime or libm needs (`malloc`, `free`, `hypot`, `memcpy`, ...):
+    those never start with the module's prefix. An exported function's C
+    interface keeps the same name, which is its public C ABI symbol
+    (kilnc runs without --symbol-prefix). `kiln build` accepts only
+    modules named by identifiers; for `kiln mlir my-mod.py` the prefix is
+    `my_mod`."""
+    module = context.module_name
+    if not module.isidentifier():
+        module = re.sub(r"[^A-Za-z0-9_]", "_", module)
+    return f"{module}_{name}"

@@ -1,1 +1,1 @@
-"""Stage 4, native code: the C header, the CPython extension's wrapper C and the Python stubs around what kilnc builds."""
+"""Stages 5-6, native code: <mod>.h, the extension's wrapper C, and the <mod>.py/.pyi stubs."""

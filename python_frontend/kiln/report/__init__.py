@@ -1,2 +1,1 @@
-"""Kiln's IR-quality reporter: how much of each function, loop, block and
-Python line became SIMD code, and what fell back, from the build record."""
+"""Stage 7, report: loop verdicts, and how much of each function and line became SIMD code."""

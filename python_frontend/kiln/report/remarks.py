@@ -83,7 +83,7 @@ def parse_remarks(path: str) -> list:
 
 def with_python_names(context, remarks) -> list:
     """kiln-vectorize's remarks name the MLIR function, `<mod>_<name>`
-    (code_generator.symbol_name): give them the Python name."""
+    (mlir/values.symbol_name): give them the Python name."""
     symbols = {f"{context.module_name}_{node.name}": node.name for node in context.tree.body
                if isinstance(node, ast.FunctionDef)}
     return [dict(r, function=symbols[r["function"]]) if r.get("function") in symbols else r

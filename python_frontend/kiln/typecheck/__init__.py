@@ -1,1 +1,1 @@
-"""Stage 2, type inference: every expression of an exported function given a type under the typing rules (kiln/typing_rules.py)."""
+"""Stage 3, type inference: a type for every expression of every function a build compiles."""

@@ -1,0 +1,322 @@
+"""Lowering of calls: module functions and lambdas, array allocation
+(np.empty/zeros/ones and their _like forms), and the builtins len, abs, min,
+max, float, int and bool. math, cmath and numpy calls are library.py's. A
+mixin of code_generator.FunctionCodeGenerator."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from .. import typesystem as kt
+from ..errors import KilnCompileError
+from . import ir_builder as ir
+from .. import typing_rules as rules
+from .values import Value, abi_type, mlir_type, symbol_name, tuple_value
+from ..typecheck.typed_tree import known_literals
+
+
+class CallLowering:
+    # ---------------------------------------------------------------- calls
+    def expr_Call(self, node):
+        func = node.func
+        qualified = self.context.qualified_name(func)
+        if qualified is not None and qualified[0] == "numpy" and qualified[1] in \
+                rules.ALLOCATORS:
+            return self.allocate(qualified[1], node)
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
+            return self.reduce(qualified[1], self.expression(node.args[0]), node,
+                               node.args[1:], node.keywords)
+        if rules.is_positions_call(node, qualified) and qualified is not None:
+            return self.shape_function("nonzero", node)         # np.where(a) too
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.SHAPE_FUNCTIONS:
+            return self.shape_function(qualified[1], node)
+        if qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in rules.SHAPE_METHODS:
+            return self.shape_function(func.attr, node, func.value)
+        if qualified is not None:
+            args = [self.before_module_call(self.expression(arg), node.args[position + 1:], node)
+                    for position, arg in enumerate(node.args)]
+            keyword_values, _ = rules.keyword_only_arguments(qualified, node.keywords)
+            args += [None if v is None else self.expression(v) for v in keyword_values]
+            return self.library_call(qualified, args, node)
+        if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
+            return self.array_method(func.attr, self.expression(func.value), node)
+        if isinstance(func, ast.Attribute) and func.attr == "conjugate":
+            z = self.expression(func.value)
+            conjugate = self.complex_conjugate(z, node)
+            conjugate.weak = z.weak
+            return conjugate
+        if isinstance(func, ast.Attribute):         # `x.sum(axis=1)`
+            return self.reduce(func.attr, self.expression(func.value), node, node.args,
+                               node.keywords)
+        name = func.id
+        if node in self.typed.inlined:
+            return self.call_lambda(node)
+        if name in self.module.functions:
+            return self.call_function(name, node)
+        handler = getattr(self, "builtin_" + name)
+        return handler([self.expression(a) for a in node.args], node)
+
+    # ------------------------------------------------------------ allocation
+    def allocate(self, name, node):
+        """np.empty/zeros/ones(shape, dtype) and the *_like forms: a new
+        contiguous array owned by this call until it is returned; its type
+        (dtype, rank) is inference's."""
+        array_type = self.typed.type_of(node)
+        keywords = {k.arg: k.value for k in node.keywords}
+        args = list(node.args)
+        if name.endswith("_like"):
+            prototype = self.expression(args[0])
+            sizes = [self.dimension(prototype, axis, node)
+                     for axis in range(prototype.type.ndim)]
+        else:
+            shape_node = args[0] if args else keywords.get("shape")
+            parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
+                shape_node]
+            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+                parts = []
+                sizes = list(self.expression(shape_node).elements)    # np.zeros(a.shape)
+            else:
+                sizes = []
+            for part in parts:
+                size = self.convert(self.expression(part), kt.i64, part)
+                if not size.nonneg and not (size.constant is not None and size.constant >= 0):
+                    zero = self.constant(0, kt.i64, part)
+                    ok = self.cmpi("sge", size, zero, part)
+                    self.check(ok, "ValueError", "negative dimensions are not allowed", [], part)
+                sizes.append(size)
+        view = self.allocate_array(array_type, sizes, node, zeroed=name.startswith("zeros"))
+        if name.startswith("ones"):
+            self.fill(view, 1, node)
+        elif name.startswith("zeros"):
+            # A large block fresh from calloc is zero already (kiln_alloc.c).
+            location = self.loc(node)
+            address = self.builder.cast("index_cast", self.builder.aligned_pointer(
+                view.ir, location), ir.i64, location)
+            self.external_functions.add("kiln_alloc_zeroed")
+            [zeroed] = self.builder.call("kiln_alloc_zeroed", [address], [ir.i64], location)
+            clear = self.cmpi("eq", Value(zeroed, kt.i64), self.constant(0, kt.i64, node), node)
+            region = self.builder.region()
+            with self.builder.at_end(region.block):
+                self.fill(view, 0, node)
+                self.builder.scf_yield([], location)
+            self.builder.scf_if(clear.ir, [], region, None, location)
+        return view
+
+    def allocate_array(self, array_type, sizes, node, zeroed=False) -> Value:
+        """A new contiguous array of these (int64, >= 0) sizes, owned by
+        this call until it is returned."""
+        dtype = array_type.dtype
+        # numpy's limit: the byte size must fit in a signed 64-bit integer.
+        total = self.constant(dtype.itemsize, kt.i64, node)
+        fits = self.constant(True, kt.boolean, node)
+        location = self.loc(node)
+        for size in sizes:
+            low, high = self.builder.mului_extended(total.ir, size.ir, location)
+            zero = self.constant(0, kt.i64, node)
+            no_carry = self.cmpi("eq", Value(high, kt.i64), zero, node)
+            positive = self.cmpi("sge", Value(low, kt.i64), zero, node)
+            fits = self.arith("andi", fits, no_carry, node)
+            fits = self.arith("andi", fits, positive, node)
+            total = Value(low, kt.i64)
+        self.check(fits, "ValueError", "array is too big; `arr.size * arr.dtype.itemsize` is "
+                   "larger than the maximum possible size.", [], node)
+        dims = [self.builder.cast("index_cast", size.ir, ir.index, location)
+                for size in sizes]
+        plain = ir.memref_type([None] * len(sizes), mlir_type(dtype))
+        self.allocation_count += 1
+        identity = f"alloc:{self.allocation_count}"
+        if zeroed:      # np.zeros: large blocks from calloc (kiln_alloc.c)
+            self.external_functions.add("kiln_alloc_zeroed_next")
+            self.builder.call("kiln_alloc_zeroed_next", [], [], location)
+        raw = self.builder.alloc(plain, dims, 64, {}, location)
+        address = self.builder.aligned_pointer(raw, location)
+        null = self.index_constant(0, node)
+        allocated = Value(self.builder.cmpi("ne", address, null, location), kt.boolean)
+        self.check(allocated, "MemoryError", "cannot allocate the array", [], node)
+        return Value(self.builder.cast("cast", raw, mlir_type(array_type), location),
+                     array_type, origins=frozenset([identity]))
+
+    def fill(self, array: Value, value, node):
+        """Stores `value` into every element: a loop nest over the axes."""
+        fill_value = self.constant(value, array.type.dtype, node)
+        location = self.loc(node)
+        zero = self.index_constant(0, node)
+        one = self.index_constant(1, node)
+        counters = []
+
+        def loop(axis):
+            if axis == array.type.ndim:
+                self.builder.store(fill_value.ir, array.ir, counters, location)
+                return
+            axis_index = self.index_constant(axis, node)
+            size = self.builder.dim(array.ir, axis_index, location)
+            body = self.builder.region([ir.index])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                loop(axis + 1)
+            self.builder.scf_for(zero, size, one, [], body, location)
+
+        loop(0)
+
+    def call_lambda(self, node):
+        parameters, body = self.typed.inlined[node]
+        values = [self.expression(arg) for arg in node.args]
+        values = [self.materialize(v, arg) if v.lazy is not None else v
+                  for v, arg in zip(values, node.args)]
+        saved = {p: self.symbols.get(p) for p in parameters}
+        self.symbols.update(zip(parameters, values))
+        try:
+            return self.expression(body)
+        finally:
+            for parameter, value in saved.items():
+                if value is None:
+                    self.symbols.pop(parameter, None)
+                else:
+                    self.symbols[parameter] = value
+
+    def call_function(self, name, node):
+        """A call to another function of the module, compiled alongside;
+        its signature is the callee's inferred one."""
+        try:
+            self.module.signature(name)
+        except KilnCompileError as error:
+            # Code generation of the callee failed (inference accepted it).
+            first = error.diagnostics[0]
+            raise self.error(node, f"calls `{name}`, which cannot be compiled "
+                                   f"({first.message}, line {first.line})")
+        signature = self.typed.callees[name]
+        params = signature.params
+        bound = list(node.args) + [None] * (len(params) - len(node.args))
+        for keyword in node.keywords:
+            slot = next(i for i, p in enumerate(params) if p.name == keyword.arg)
+            bound[slot] = keyword.value
+        operands = []
+        arguments = {}
+        for param, arg_node in zip(params, bound):
+            # A missing argument is the parameter's default (a number).
+            value = self.expression(arg_node) if arg_node is not None else self.constant(
+                param.default, param.type, node)
+            arguments[param.name] = value
+            if not isinstance(param.type, kt.ArrayType):
+                value = self.convert(value, param.type, arg_node)
+            operands.append(self.to_abi(value, arg_node))
+        if signature.raises:
+            self.may_raise = True
+            operands.append(self.error_slot)
+        result = signature.return_type
+        elements = [] if result is None else (
+            list(result.elements) if isinstance(result, kt.TupleType) else [result])
+        location = self.loc(node)
+        results = self.builder.call(symbol_name(self.context, name), operands,
+                                    [abi_type(t) for t in elements], location)
+        if signature.raises:
+            self.builder.kiln_propagate_error(location)
+        converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
+        if not converted:
+            return Value(None, None)
+        for position, element in enumerate(converted):
+            if isinstance(element.type, kt.ArrayType):
+                # A new array, the caller's, or a view of an argument
+                # (kiln-buffer-deallocation tells which at run time).
+                self.allocation_count += 1
+                origins = {f"alloc:{self.allocation_count}"}
+                for parameter in signature.returned_parameters.get(position, ()):
+                    origins |= arguments[parameter].origins
+                element.origins = frozenset(origins)
+        return converted[0] if len(converted) == 1 else tuple_value(converted)
+
+    def builtin_len(self, args, node):
+        if isinstance(args[0].type, kt.TupleType):
+            return self.constant(len(args[0].elements), kt.i64, node)      # len(a.shape)
+        return self.dimension(args[0], 0, node)
+
+    def dimension(self, array: Value, axis: int, node) -> Value:
+        axis_index = self.index_constant(axis, node)
+        location = self.loc(node)
+        size = self.builder.dim(array.ir, axis_index, location)
+        return Value(self.builder.cast("index_cast", size, ir.i64, location), kt.i64,
+                     nonneg=True)
+
+    def shape_of(self, array: Value, node) -> list:
+        """The sizes of an array's axes, as int64 values."""
+        return [self.dimension(array, axis, node) for axis in range(array.type.ndim)]
+
+    def builtin_abs(self, args, node):
+        if isinstance(args[0].type, kt.ArrayType):
+            return self.array_ufunc("absolute", args, node)     # ndarray.__abs__
+        typed = self.typed_value(node)
+        if typed.constant is not None:          # abs of a Python literal: folded
+            return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+        if args[0].type == kt.c64:
+            # numpy's complex64 scalar __abs__ is npy_hypotf, glibc's hypotf
+            # (np.abs of one runs the ufunc loop: numpy_abs_complex64)
+            return self.libm_call("hypotf", list(self.complex_parts(args[0], node)), node)
+        if args[0].type.is_complex:
+            magnitude = self.complex_abs(args[0], node)
+            magnitude.weak = "float" if args[0].weak else None
+            return magnitude
+        value = self.convert(args[0], rules.abs_type(args[0].type), node)
+        if value.type.is_unsigned:
+            return value       # numpy: the absolute value of an unsigned int is itself
+        return self.unary("absf" if value.type.is_float else "absi", value, node,
+                          weak=value.weak)
+
+    def builtin_min(self, args, node):
+        return self.min_max(args, node, ast.Lt(), "min")
+
+    def builtin_max(self, args, node):
+        return self.min_max(args, node, ast.Gt(), "max")
+
+    def min_max(self, args, node, op, name):
+        result = args[0]
+        for candidate in args[1:]:
+            pair = ((result.type, result.weak, known_literals(result)),
+                    (candidate.type, candidate.weak, known_literals(candidate)))
+            static = rules.static_min_max(name, *pair)
+            if static is not None:
+                result = (result, candidate)[static]
+                continue
+            # The type of each step is the type the two are compared in.
+            common = rules.comparison_type(*pair)
+            weak = rules.operand_types(result.type, result.weak, candidate.type,
+                                       candidate.weak)[1]
+            known = rules.python_int_min_max(
+                name, (result.weak, result.constant, result.candidates),
+                (candidate.weak, candidate.constant, candidate.candidates))
+            if known and known[0] == "constant":
+                result = self.constant(known[1], common, node, weak="int")
+                continue
+            a = self.convert(result, common, node)
+            b = self.convert(candidate, common, node)
+            # CPython keeps the earlier argument unless the later one is
+            # strictly smaller (larger), which fixes what NaN gives.
+            better = self.compare(op, b, a, node)
+            result = self.select(better, b, a, node, weak=weak)
+            result.candidates = known[1] if known else None
+        return result
+
+    def builtin_float(self, args, node):
+        # A Python float is a double: float(x) of a float32 is exact in f64.
+        return self.python_number(self.convert(args[0], kt.f64, node), node)
+
+    def builtin_int(self, args, node):
+        # A Python int: int(x) of an int32 is 64-bit (int(x) * 2**40 does
+        # not wrap at 32 bits).
+        return self.python_number(self.convert(args[0], kt.i64, node, explicit=True), node)
+
+    def python_number(self, converted, node):
+        """float()/int() of a Python number stays weak (type inference's
+        python_number_conversion decides; its constant is folded there)."""
+        typed = self.typed_value(node)
+        if not typed.weak:
+            return converted
+        if typed.constant is not None:
+            return self.constant(typed.constant, typed.type, node, weak=typed.weak)
+        return dataclasses.replace(converted, weak=typed.weak, candidates=typed.candidates)
+
+    def builtin_bool(self, args, node):
+        return self.truthy(args[0], node)

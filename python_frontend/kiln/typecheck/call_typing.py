@@ -1,0 +1,620 @@
+"""Type inference of calls: module functions and lambdas, allocations, the
+builtins (len, abs, min/max, float/int/bool, round, complex), math, cmath,
+numpy and dtype casts. A mixin of type_inference.FunctionTyping."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from .. import typesystem as kt
+from ..errors import KilnCompileError
+from .. import typing_rules as rules
+from .typed_values import TypedValue, _Abandon
+from ..typing_rules import display, is_unknown
+from .typed_tree import is_scalar_type, known_literals
+
+
+class CallTyping:
+    # ------------------------------------------------------------ calls
+    def expr_Call(self, node):
+        func = node.func
+        qualified = self.context.qualified_name(func)
+        if qualified is not None and qualified[0] == "numpy" and qualified[1] in rules.ALLOCATORS:
+            return self.allocate(qualified[1], node)
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
+            self.array_consumers.update(node.args[:1])
+            return self.reduction(qualified[1], [self.expression(a) for a in node.args[:1]],
+                                  node, node.args[1:], node.keywords)
+        if rules.is_positions_call(node, qualified) and qualified is not None:
+            return self.shape_function("nonzero", node)         # np.where(a) too
+        if qualified is not None and qualified[0] == "numpy" and \
+                qualified[1] in rules.SHAPE_FUNCTIONS:
+            return self.shape_function(qualified[1], node)
+        if qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in rules.SHAPE_METHODS:
+            return self.shape_function(func.attr, node, func.value)
+        if qualified is not None:
+            keyword_values, message = rules.keyword_only_arguments(qualified, node.keywords)
+            if message:
+                self.fail(node, message)
+            if qualified in (("numpy", "uint64"), ("kiln", "u64")) and len(node.args) == 1 \
+                    and isinstance(node.args[0], ast.Constant):
+                self.uint64_literals.add(node.args[0])
+            if qualified[0] == "numpy":
+                self.array_consumers.update(node.args)
+            args = []
+            for position, arg in enumerate(node.args):
+                args.append(self.before_module_call(self.expression(arg),
+                                                    node.args[position + 1:], node))
+            args += [None if v is None else self.expression(v) for v in keyword_values]
+            return self.library_call(qualified, args, node)
+        if isinstance(func, ast.Attribute) and func.attr in rules.ARRAY_METHODS:
+            return self.method_call(func, node)
+        if not isinstance(func, ast.Name):
+            self.fail(node, f"call to `{ast.unparse(func)}` is not supported")
+        name = func.id
+        if name in self.lambdas:
+            return self.call_lambda(name, node)
+        if name in self.symbols:
+            self.fail(node, f"`{name}` is a variable; calling it is not supported")
+        if name in self.module.functions:
+            return self.call_function(name, node)
+        handler = getattr(self, "builtin_" + name, None)
+        if handler is None:
+            self.fail(node, f"call to `{name}` is not supported")
+        if node.keywords:
+            self.fail(node, f"keyword arguments to {name}() are not supported")
+        if name == "abs":
+            self.array_consumers.update(node.args)      # np.absolute of an array
+        return handler([self.expression(a) for a in node.args], node)
+
+    def call_lambda(self, name, node) -> TypedValue:
+        """`f(a, b)` of `f = lambda x, y: body`: the body, with x and y the
+        arguments' values (evaluated first, in order)."""
+        function = self.lambdas[name]
+        parameters = [a.arg for a in function.args.args]
+        if node.keywords or len(node.args) != len(parameters):
+            self.fail(node, f"{name}() takes {len(parameters)} positional arguments here")
+        if node not in self.inlined:
+            body = copy.deepcopy(function.body)
+            self.inlined[node] = (parameters, body)
+        parameters, body = self.inlined[node]
+        values = []
+        for arg in node.args:
+            value = self.expression(arg)
+            if value.fresh:
+                value = self.new_array(value, arg)
+            values.append(value)
+        saved = {p: self.symbols.get(p) for p in parameters}
+        for parameter, value in zip(parameters, values):
+            self.symbols[parameter] = value
+        self.array_consumers.add(body)
+        try:
+            return self.expression(body)
+        finally:
+            for parameter, value in saved.items():
+                if value is None:
+                    self.symbols.pop(parameter, None)
+                else:
+                    self.symbols[parameter] = value
+
+    def call_site_hints(self, func, node) -> dict:
+        """The types of the arguments this call passes to `func`'s
+        parameters without annotations: a helper is typed by its first call
+        (a Python number literal as int, float, complex or bool)."""
+        names = [a.arg for a in func.args.args]
+        passed = dict(zip(names, node.args))
+        passed.update({k.arg: k.value for k in node.keywords if k.arg in names})
+        hints = {}
+        for arg in func.args.args:
+            if arg.annotation is not None or arg.arg not in passed:
+                continue
+            value = self.expression(passed[arg.arg])
+            self.absorb(value)
+            if isinstance(value.type, kt.TupleType) or value.type is None:
+                continue
+            hints[arg.arg] = rules.default_for_kind(value.weak) if value.weak else value.type
+        return hints
+
+    def call_function(self, name, node) -> TypedValue:
+        """A call to another function of the module: typed from its signature."""
+        func = self.module.functions.get(name)
+        hints = None
+        if func is not None and not self.context.is_exported(func) and any(
+                a.annotation is None for a in func.args.args):
+            hints = self.call_site_hints(func, node)
+        try:
+            callee = self.module.signature(name, node, hints)
+        except KilnCompileError as error:
+            first = error.diagnostics[0]
+            self.fail(node, f"calls `{name}`, which cannot be compiled ({first.message}, line "
+                            f"{first.line})")
+        self.callees[name] = callee
+        params = callee.params
+        if len(node.args) > len(params):
+            self.fail(node, f"{name}() takes {len(params)} arguments but {len(node.args)} were "
+                            "given")
+        bound = list(node.args) + [None] * (len(params) - len(node.args))
+        for keyword in node.keywords:
+            slot = next((i for i, p in enumerate(params) if p.name == keyword.arg), None)
+            if slot is None or bound[slot] is not None:
+                self.fail(keyword, f"{name}() got an unexpected or repeated argument "
+                                   f"`{keyword.arg}`")
+            bound[slot] = keyword.value
+        # Arguments are evaluated in the order of the parameters.
+        for param, arg_node in zip(params, bound):
+            if arg_node is None and param.default is not None:
+                continue            # the default: a number of the parameter's type
+            if arg_node is None:
+                self.fail(node, f"{name}() is missing argument `{param.name}`")
+            value = self.expression(arg_node)
+            if is_unknown(value.type):
+                continue
+            if param.name in callee.typed_by_first_call:
+                passed = rules.default_for_kind(value.weak) if value.weak else value.type
+                if passed != param.type and not isinstance(param.type, kt.ArrayType):
+                    # Converting would compute something else than Python
+                    # does (`h(a, True)` then `h(a, 3)`).
+                    self.report(arg_node, f"argument `{param.name}` of {name}() is "
+                                          f"{display(passed)} here, but the first call of "
+                                          f"`{name}` typed it {param.type.display} "
+                                          f"(`{param.name}` has no annotation); annotate it")
+                    continue
+            if isinstance(param.type, kt.ArrayType):
+                if value.type != param.type:
+                    unannotated = any(a.arg == param.name and a.annotation is None
+                                      for a in callee.node.args.args)
+                    self.report(arg_node, f"argument `{param.name}` of {name}() must be "
+                                          f"{param.type.display}, not {display(value.type)}" + (
+                                              f" (`{param.name}` has no annotation: the first "
+                                              f"call of `{name}` typed it; annotate it to "
+                                              "choose)" if unannotated else ""))
+                elif param.name in callee.written_arrays:
+                    self.written |= set(value.origins)
+            else:
+                self.guarded(self.convert, value, param.type, arg_node)
+        if callee.raises:
+            self.raises = True
+        result = callee.return_type
+        arguments = {param.name: self.values.get(arg_node) for param, arg_node in
+                     zip(params, bound) if arg_node is not None}
+        if isinstance(result, kt.ArrayType):
+            return TypedValue(result, origins=self.call_result_origins(callee, 0, arguments))
+        if isinstance(result, kt.TupleType):
+            return self.tuple_value([
+                TypedValue(t, origins=self.call_result_origins(callee, position, arguments))
+                if isinstance(t, kt.ArrayType) else TypedValue(t)
+                for position, t in enumerate(result.elements)])
+        return TypedValue(result)
+
+    def call_result_origins(self, callee, position, arguments) -> frozenset:
+        """A new array of this call, or (when the callee may return views of
+        its parameters) a view of the arguments passed for them."""
+        self.allocation_count += 1
+        origins = {f"alloc:{self.allocation_count}"}
+        for name in callee.returned_parameters.get(position, ()):
+            argument = arguments.get(name)
+            if argument is not None:
+                origins |= argument.origins
+        return frozenset(origins)
+
+    def allocate(self, name, node) -> TypedValue:
+        """np.empty/zeros/ones(shape, dtype) and the *_like forms."""
+        keywords = {k.arg: k.value for k in node.keywords}
+        unknown = set(keywords) - {"dtype", "shape"}
+        if unknown:
+            self.fail(node, f"np.{name}() argument `{sorted(unknown)[0]}` is not supported")
+        args = list(node.args)
+        if name.endswith("_like"):
+            if len(args) != 1:
+                self.fail(node, f"np.{name}() takes one array")
+            prototype = self.expression(args[0])
+            self.absorb(prototype)
+            if not isinstance(prototype.type, kt.ArrayType):
+                self.fail(args[0], f"np.{name}() needs an array")
+            dtype = self.dtype_of(keywords["dtype"]) if "dtype" in keywords else \
+                prototype.type.dtype
+            ndim = prototype.type.ndim
+        else:
+            shape_node = args[0] if args else keywords.get("shape")
+            if shape_node is None or len(args) > 2:
+                self.fail(node, f"np.{name}() takes a shape and an optional dtype")
+            dtype_node = args[1] if len(args) == 2 else keywords.get("dtype")
+            dtype = kt.f64 if dtype_node is None else self.guarded(self.dtype_of, dtype_node)
+            parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
+                shape_node]
+            shape_tuple = None
+            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+                shape_tuple = self.expression(shape_node)       # np.zeros(a.shape)
+                self.absorb(shape_tuple)
+                parts = shape_tuple.elements
+            if not 1 <= len(parts) <= rules.MAX_ARRAY_NDIM:
+                self.fail(shape_node, f"arrays have 1 to {rules.MAX_ARRAY_NDIM} dimensions")
+            for part in parts:
+                size = part if shape_tuple is not None else self.expression(part)
+                if is_unknown(size.type):
+                    dtype = None
+                elif not is_scalar_type(size.type) or size.type.is_float:
+                    self.report(part, "array dimensions must be ints")
+                    dtype = None
+                else:
+                    self.guarded(self.convert, size, kt.i64, part)
+            if dtype is None:
+                raise _Abandon()
+            ndim = len(parts)
+        self.raises = True      # MemoryError, and numpy's size limit
+        self.allocation_count += 1
+        return TypedValue(rules.array_type(dtype, ndim),
+                          origins=frozenset([f"alloc:{self.allocation_count}"]))
+
+    def dtype_of(self, node) -> kt.ScalarType:
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and \
+                self.context.qualified_name(node) is None:
+            array = self.expression(node.value)         # `dtype=x.dtype`
+            self.absorb(array)
+            if isinstance(array.type, kt.ArrayType) and not array.fresh:
+                return array.type.dtype
+            self.fail(node, "`.dtype` of something else than an array variable")
+        qualified = self.context.qualified_name(node)
+        if qualified and qualified[0] in ("numpy", "kiln") and \
+                qualified[1] in rules.DTYPE_ATTRIBUTES:
+            return rules.DTYPE_ATTRIBUTES[qualified[1]]
+        if isinstance(node, ast.Name) and node.id in rules.DTYPE_BUILTINS:
+            return rules.DTYPE_BUILTINS[node.id]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                node.value in rules.DTYPE_STRINGS:
+            return rules.DTYPE_STRINGS[node.value]
+        self.fail(node, rules.DTYPE_ERROR.format(ast.unparse(node)))
+
+    def expect_scalar(self, value, node, what) -> None:
+        self.absorb(value)
+        if not is_scalar_type(value.type):
+            self.fail(node, f"{what} needs a number, not an array")
+
+    def refuse_complex(self, args, node, label, why) -> None:
+        if any(a is not None and is_scalar_type(a.type) and a.type.is_complex for a in args):
+            self.fail(node, f"{label} does not take complex numbers ({why})")
+
+    def builtin_complex(self, args, node):
+        """`complex(re)`, `complex(re, im)` of real numbers: CPython puts
+        them in the parts as they are (no arithmetic)."""
+        if not 1 <= len(args) <= 2:
+            self.fail(node, "complex() takes one or two numbers")
+        for arg in args:
+            self.expect_scalar(arg, node, "complex()")
+        self.refuse_complex(args[1:], node, "complex()'s second argument",
+                            "give complex(re, im) two real numbers")
+        # A Python complex: weak (NEP 50) when made of Python numbers only,
+        # as float() of a Python number is.
+        weak = "complex" if all(arg.weak for arg in args) else None
+        if len(args) == 1 and args[0].type.is_complex:
+            return TypedValue(kt.c128, weak=weak)
+        for arg in args:
+            self.convert(arg, kt.f64, node)
+        return TypedValue(kt.c128, weak=weak)
+
+    def cmath_call(self, name, args, node):
+        """cmath.f of a number (a real one becomes complex, as in CPython)."""
+        label = f"cmath.{name}"
+        keyword_only = len(rules.CMATH_KEYWORDS.get(name, ()))
+        positional = args[:len(args) - keyword_only]
+        counts = {"rect": (2,), "isclose": (2,), "log": (1, 2)}.get(name, (1,))  # log(z, base)
+        if len(positional) not in counts:
+            self.arity(positional, counts[0], node, label)
+        for arg in args:
+            if arg is not None:
+                self.expect_scalar(arg, node, label)
+        if name in rules.CMATH_RAISING:
+            self.raises = True      # math range and domain errors
+        if name == "rect":
+            # CPython: TypeError (must be real number, not complex)
+            self.refuse_complex(args, node, label, "CPython raises TypeError; it takes two "
+                                                   "real numbers")
+            for arg in args:
+                self.convert(arg, kt.f64, node)
+            return TypedValue(kt.c128)
+        for arg in positional:
+            self.convert(arg, kt.c128, node)
+        if name == "isclose":
+            self.refuse_complex(args[2:], node, f"{label}'s tolerances", "they are real numbers")
+            for arg in args[2:]:
+                if arg is not None:
+                    self.convert(arg, kt.f64, node)
+            return TypedValue(kt.boolean)
+        if name in rules.CMATH_FUNCTIONS or name in ("exp", "sqrt", "log", "log10"):
+            return TypedValue(kt.c128)
+        if name == "phase":
+            return TypedValue(kt.f64)
+        if name == "polar":
+            return self.tuple_value([TypedValue(kt.f64), TypedValue(kt.f64)])
+        return TypedValue(kt.boolean)
+
+    def numpy_complex_call(self, name, args, node):
+        """np.f of a complex scalar: the functions that have one meaning
+        for complex numbers; the rest are refused with the reason."""
+        label = f"np.{name}"
+        complex_type = args[0].type if args and args[0].type.is_complex else kt.c128
+        if name in ("conj", "conjugate"):
+            self.arity(args, 1, node, label)
+            return TypedValue(complex_type)
+        if name in ("real", "imag"):
+            self.arity(args, 1, node, label)
+            # np.real(1j) is z.real: a Python float for a Python complex
+            return TypedValue(complex_type.part, weak="float" if args[0].weak else None)
+        if name in ("abs", "absolute"):
+            self.arity(args, 1, node, label)
+            # numpy's: inf on overflow, no exception
+            return TypedValue(complex_type.part)
+        if name in rules.COMPLEX_LIBM:
+            self.arity(args, 1, node, label)
+            return TypedValue(complex_type)     # glibc's cexp, cexpf, ... as numpy's
+        if name in rules.MATH_PREDICATES:
+            self.arity(args, 1, node, label)
+            return TypedValue(kt.boolean)       # of either part (isfinite: of both)
+        self.fail(node, f"{label} of complex numbers is not supported yet")
+
+    def arity(self, args, count, node, label) -> None:
+        if len(args) != count:
+            self.fail(node, f"{label}() takes {count} argument{'s' if count > 1 else ''}")
+
+    # ---------------------------------------------------------- builtins
+    def builtin_len(self, args, node):
+        if len(args) == 1 and isinstance(args[0].type, kt.TupleType):
+            return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
+        if len(args) == 1:
+            self.absorb(args[0])
+        if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
+            self.fail(node, "len() takes one array")
+        return TypedValue(kt.i64)
+
+    def builtin_abs(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "abs() takes one argument")
+        value = args[0]
+        if isinstance(value.type, kt.ArrayType):
+            return self.array_ufunc("absolute", args, node)     # ndarray.__abs__
+        self.expect_scalar(value, node, "abs()")
+        if value.type.is_bool:
+            value = self.convert(value, kt.i64, node)
+        result_type = rules.abs_type(value.type)
+        if value.type.is_complex:
+            # CPython: OverflowError("absolute value too large"); numpy's
+            # complex64 gives inf
+            self.raises = self.raises or value.type == kt.c128
+            return TypedValue(result_type, weak="float" if value.weak else None)
+        if value.weak and value.constant is not None and (
+                isinstance(value.constant, float) or value.constant != rules.INT64_MIN):
+            # `abs(2**62)` of a Python literal is a Python number, folded
+            # (comparisons with it stay exact).
+            return self.literal(abs(value.constant), result_type, weak=value.weak)
+        return TypedValue(result_type, weak=value.weak)
+
+    def builtin_min(self, args, node):
+        return self.min_max(args, node, "min")
+
+    def builtin_max(self, args, node):
+        return self.min_max(args, node, "max")
+
+    def min_max(self, args, node, name):
+        if len(args) < 2:
+            self.fail(node, f"{name}() of a sequence is not supported; pass two or more numbers")
+        result = args[0]
+        self.scalar_operands(result)
+        self.refuse_complex(args, node, f"{name}()", "complex numbers are not ordered")
+        for candidate in args[1:]:
+            self.expect_scalar(candidate, node, f"{name}()")
+            typed = self.operand_types(result, candidate)
+            if typed is None:
+                self.fail(node, f"{name}() needs numbers")
+            pair = ((result.type, result.weak, known_literals(result)),
+                    (candidate.type, candidate.weak, known_literals(candidate)))
+            static = rules.static_min_max(name, *pair)
+            if static is not None:
+                result = (result, candidate)[static]
+                continue
+            common = rules.comparison_type(*pair)
+            self.convert(result, common, node)
+            self.convert(candidate, common, node)
+            known = rules.python_int_min_max(
+                name, (result.weak, result.constant, result.candidates),
+                (candidate.weak, candidate.constant, candidate.candidates))
+            if known and known[0] == "constant":
+                result = self.literal(known[1], common, weak="int")
+            else:
+                result = TypedValue(common, weak=typed[1],
+                                    candidates=known[1] if known else None)
+        return result
+
+    def builtin_float(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "float() takes one number")
+        self.expect_scalar(args[0], node, "float()")
+        self.refuse_complex(args, node, "float()", "CPython raises TypeError; take `.real`")
+        weak = self.python_number_conversion(args[0], float, kt.f64, "float", node)
+        if weak is not None:
+            return weak
+        # A Python float is a double: float(x) of a float32 is exact in f64.
+        return self.convert(args[0], kt.f64, node)
+
+    def builtin_int(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "int() takes one number")
+        self.expect_scalar(args[0], node, "int()")
+        self.refuse_complex(args, node, "int()", "CPython raises TypeError; take `.real`")
+        weak = self.python_number_conversion(args[0], int, kt.i64, "int", node)
+        if weak is not None:
+            return weak
+        # A Python int is 64-bit, also for int(x) of an int32.
+        return self.convert(args[0], kt.i64, node, explicit=True)
+
+    def python_number_conversion(self, value, convert, type_, kind, node):
+        """float()/int() of a Python number is a Python number: it stays weak
+        (NEP 50), so `float(3) * x32` is float32 like `3.0 * x32`. None when
+        `value` is typed or not known at compile time."""
+        if not value.weak:
+            return None
+        # int() of a float literal beyond int64 (or inf, NaN) raises at run
+        # time, as the typed path emits; every other constant folds.
+        folds = not (kind == "int" and isinstance(value.constant, float) and not (
+            -2.0**63 <= value.constant < 2.0**63))
+        if value.constant is not None and folds:
+            return self.literal(convert(value.constant), type_, weak=kind)
+        result = self.convert(value, type_, node, explicit=kind == "int")
+        candidates = value.candidates if value.type.is_int and kind == "int" else None
+        return TypedValue(result.type, weak=kind, candidates=candidates)
+
+    def builtin_bool(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "bool() takes one argument")
+        self.expect_scalar(args[0], node, "bool()")
+        return self.truthy(args[0], node)
+
+    def builtin_round(self, args, node):
+        if len(args) != 1:
+            self.fail(node, "round() with ndigits is not supported yet")
+        value = args[0]
+        self.expect_scalar(value, node, "round()")
+        self.refuse_complex(args, node, "round()", "CPython raises TypeError")
+        if not value.type.is_float:
+            return self.convert(value, kt.i64, node)
+        self.raises = True      # int() of NaN or infinity
+        return TypedValue(kt.i64)
+
+    # ----------------------------------------------------------- library
+    def library_call(self, qualified, args, node):
+        module, name = qualified
+        if module == "math":
+            return self.math_call(name, args, node)
+        if module == "numpy":
+            return self.numpy_call(name, args, node)
+        if module == "kiln" and name in rules.KILN_CASTS:
+            return self.cast_call(rules.KILN_CASTS[name], args, node, f"kiln.{name}")
+        if module == "cmath" and name in rules.SUPPORTED_CMATH:
+            return self.cmath_call(name, args, node)
+        self.fail(node, f"call to `{module}.{name}` is not supported yet")
+
+    def as_double(self, value, node) -> TypedValue:
+        self.expect_scalar(value, node, "this function")
+        return self.convert(value, kt.f64, node)
+
+    def math_call(self, name, args, node):
+        """`math.f`: computed in double precision; CPython's domain and
+        range errors make most of them raise."""
+        label = f"math.{name}"
+        self.refuse_complex(args, node, label, "CPython raises TypeError; cmath is not "
+                                               "supported yet")
+        if name in rules.MATH_UNARY_RAISES:
+            if name == "log" and len(args) == 2:
+                for arg in args:
+                    self.as_double(arg, node)
+                self.raises = True
+                return TypedValue(kt.f64)
+            self.arity(args, 1, node, label)
+            x = self.as_double(args[0], node)
+            if rules.MATH_UNARY_RAISES[name]:
+                self.raises = True
+            return TypedValue(x.type)
+        if name in rules.MATH_TO_INT:
+            self.arity(args, 1, node, label)
+            self.absorb(args[0])
+            if is_scalar_type(args[0].type) and not args[0].type.is_float:
+                return self.convert(args[0], kt.i64, node)
+            self.as_double(args[0], node)
+            self.raises = True      # NaN and infinity have no integer
+            return TypedValue(kt.i64)
+        if name in rules.MATH_PREDICATES:
+            self.arity(args, 1, node, label)
+            self.as_double(args[0], node)
+            return TypedValue(kt.boolean)
+        if name in rules.MATH_BINARY_RAISES:
+            self.arity(args, 2, node, label)
+            for arg in args:
+                self.as_double(arg, node)
+            if rules.MATH_BINARY_RAISES[name]:
+                self.raises = True
+            return TypedValue(kt.f64)
+        self.fail(node, f"call to `{label}` is not supported yet")
+
+    def numpy_float(self, value, node) -> TypedValue:
+        self.expect_scalar(value, node, "this function")
+        return self.convert(value, rules.numpy_float_type(value.type), node)
+
+    def numpy_call(self, name, args, node):
+        """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
+        label = f"np.{name}"
+        if name in rules.OPERATOR_UFUNCS:
+            self.arity(args, 2, node, label)
+            if not any(isinstance(a.type, kt.ArrayType) for a in args):
+                self.fail(node, f"{label} of numbers is not supported yet (of arrays it is "
+                                "the operator); write the operator")
+            return self.binary(getattr(ast, rules.OPERATOR_UFUNCS[name])(), args[0], args[1],
+                               node)
+        if name in rules.COMPARISON_UFUNCS:
+            self.arity(args, 2, node, label)
+            ops = [getattr(ast, rules.COMPARISON_UFUNCS[name])()]
+            if any(isinstance(a.type, kt.ArrayType) for a in args):
+                return self.array_compare(args[0], args[1], node, ops)
+            self.compare(args[0], args[1], node, ops)
+            return TypedValue(kt.boolean)
+        if any(is_scalar_type(a.type) and a.type.is_complex for a in args):
+            if name in rules.NUMPY_CASTS:
+                return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
+            return self.numpy_complex_call(name, args, node)
+        if name in rules.NUMPY_REDUCTIONS:
+            return self.reduction(name, args, node)
+        if name == "dot":
+            return self.dot(args, node)
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            return self.array_ufunc(name, args, node)
+        if name in rules.NUMPY_CASTS:
+            return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
+        if name in rules.NUMPY_UNARY:
+            self.arity(args, 1, node, label)
+            return TypedValue(self.numpy_float(args[0], node).type)
+        if name in ("abs", "absolute"):
+            self.arity(args, 1, node, label)
+            # numpy's result is a numpy scalar, typed even for a Python
+            # number (np.abs(1e300) + x32 is float64; fuzzer seed 742656376)
+            value = self.builtin_abs(args, node)
+            return TypedValue(value.type, constant=value.constant)
+        if name == "square":
+            self.arity(args, 1, node, label)
+            self.expect_scalar(args[0], node, label)
+            if args[0].type.is_bool or args[0].weak:
+                self.fail(node, "np.square of a bool or a Python number is not supported; "
+                                "write x * x")
+            return TypedValue(args[0].type)
+        if name in rules.MATH_PREDICATES:
+            self.arity(args, 1, node, label)
+            self.numpy_float(args[0], node)
+            return TypedValue(kt.boolean)
+        if name in ("minimum", "maximum"):
+            self.arity(args, 2, node, label)
+            self.scalar_operands(*args)
+            typed = self.operand_types(*args)
+            if typed is None:
+                self.fail(node, "np.minimum/np.maximum need numbers")
+            common = rules.numpy_min_max_type(typed[0])
+            for arg in args:
+                self.convert(arg, common, node)
+            return TypedValue(common)
+        if name in rules.NUMPY_BINARY:
+            self.arity(args, 2, node, label)
+            self.scalar_operands(*args)
+            typed = self.operand_types(*args)
+            common = rules.numpy_binary_float_type(typed[0] if typed else None)
+            for arg in args:
+                self.convert(arg, common, node)
+            return TypedValue(common)
+        self.fail(node, f"call to `{label}` is not supported yet")
+
+    def cast_call(self, target, args, node, label):
+        self.arity(args, 1, node, label)
+        self.expect_scalar(args[0], node, label)
+        converted = self.convert(args[0], target, node, explicit=True)
+        # `np.float64(1e-300)` is a typed numpy scalar, not a Python literal:
+        # NEP 50 must not demote it beside a float32.
+        return TypedValue(converted.type, constant=converted.constant,
+                          origins=converted.origins)

@@ -66,9 +66,8 @@ def measured_gain(target_cpu: str = "native"):
     from ..toolchain import compiler_fingerprint
     # A portable build runs one version here: measure that one, alone.
     target_cpu = cpu_levels.running_version(cpu_levels.versions(target_cpu)) or target_cpu
-    record = os.path.join(cache_root(), "measurements",
-                          f"fastmath-{cpu_levels.signature()}-{target_cpu}-{compiler_fingerprint()}"
-                          ".json")
+    name = f"fastmath-{cpu_levels.signature()}-{target_cpu}-{compiler_fingerprint()}.json"
+    record = os.path.join(cache_root(), "measurements", name)
     try:
         with open(record, encoding="utf-8") as handle:
             return float(json.load(handle)["gain"])

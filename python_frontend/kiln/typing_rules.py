@@ -30,6 +30,8 @@ import math
 import struct
 
 from . import typesystem as kt
+from .library_functions import (BINARY, MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, PREDICATE,
+                                TO_INT, UNARY, of_form)
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -411,22 +413,16 @@ MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf,
                   "nan": math.nan}
 NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 
-# math functions of one float: the ones whose CPython version raises
-# (domain or range errors) are those listed with True.
-MATH_UNARY_RAISES = {
-    "sqrt": True, "exp": True, "expm1": True, "log": True, "log2": True, "log10": True,
-    "log1p": True, "sin": True, "cos": True, "tan": True, "asin": True, "acos": True,
-    "atan": False, "sinh": True, "cosh": True, "tanh": False, "fabs": False,
-}
-MATH_TO_INT = {"floor", "ceil", "trunc"}
-MATH_PREDICATES = {"isnan", "isinf", "isfinite"}
-# math functions of two floats -> whether they can raise.
-MATH_BINARY_RAISES = {"atan2": False, "hypot": False, "pow": True, "copysign": False,
-                      "fmod": True}
-NUMPY_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
-               "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
-               "fabs", "rint"}
-NUMPY_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot"}
+# The math functions by form (library_functions.py has one entry per function):
+# name -> whether CPython's version raises, for the float -> float ones.
+MATH_UNARY_RAISES = {name: f.raises for name, f in of_form(UNARY).items()}
+MATH_TO_INT = set(of_form(TO_INT))
+# np.isnan & co. are the same predicates.
+MATH_PREDICATES = set(of_form(PREDICATE))
+MATH_BINARY_RAISES = {name: f.raises for name, f in of_form(BINARY).items()}
+# numpy's float functions by arity (library_functions.py has one entry each).
+NUMPY_UNARY = {name for name, f in NUMPY_FLOAT_FUNCTIONS.items() if f.arity == 1}
+NUMPY_BINARY = {name for name, f in NUMPY_FLOAT_FUNCTIONS.items() if f.arity == 2}
 LOGICAL_UFUNCS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 # The ufuncs behind numpy's operators: `np.add(a, b)` of arrays is `a + b`
 # (the ast operator's class name).
@@ -441,7 +437,7 @@ KILN_CASTS = {t.name: t for t in kt.SCALAR_DTYPES if not t.is_bool}
 ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 
 # What the subset check accepts as `math.f` / `np.f` calls.
-SUPPORTED_MATH = set(MATH_UNARY_RAISES) | MATH_TO_INT | MATH_PREDICATES | set(MATH_BINARY_RAISES)
+SUPPORTED_MATH = set(MATH_FUNCTIONS)
 # Whole-array reductions: np.sum(a) and a.sum() (the method names differ
 # for amax/amin).
 NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "var",

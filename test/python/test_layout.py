@@ -17,7 +17,8 @@ STAGES = (
     # the native facts every stage may ask (the CPU, what kilnc takes, where
     # answers computed once are kept).
     ("vocabulary", ("kiln.version", "kiln.errors", "kiln.options", "kiln.typesystem",
-                    "kiln.typing_rules", "kiln.cpu_levels", "kiln.cache_dir", "kiln.toolchain")),
+                    "kiln.typing_rules", "kiln.library_functions", "kiln.cpu_levels",
+                    "kiln.cache_dir", "kiln.toolchain")),
     ("frontend", ("kiln.frontend",)),
     ("typecheck", ("kiln.typecheck",)),
     ("mlir", ("kiln.mlir",)),

@@ -16,41 +16,7 @@ import math
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
-
-# name -> (MLIR op, domain check): the check names a method of the mixin.
-MATH_UNARY = {
-    "sqrt": ("sqrt", "domain_not_negative"),
-    "exp": ("exp", "range_overflow"),
-    # MLIR lowers math.expm1/log1p as exp(x) - 1 and log(1 + x), which
-    # loses the precision these functions exist for: call libm instead.
-    "expm1": ("@expm1", "range_overflow"),
-    "log": ("log", "domain_positive"),
-    "log2": ("log2", "domain_positive"),
-    "log10": ("log10", "domain_positive"),
-    "log1p": ("@log1p", "domain_above_minus_one"),
-    "sin": ("sin", "domain_finite"),
-    "cos": ("cos", "domain_finite"),
-    "tan": ("tan", "domain_finite"),
-    "asin": ("asin", "domain_unit"),
-    "acos": ("acos", "domain_unit"),
-    "atan": ("atan", None),
-    "sinh": ("sinh", "range_overflow"),
-    "cosh": ("cosh", "range_overflow"),
-    "tanh": ("tanh", None),
-    "fabs": ("absf", None),
-}
-MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}  # name -> MLIR op
-NUMPY_UNARY = {
-    "sqrt": "sqrt", "exp": "exp", "expm1": "@expm1", "log": "log",
-    "log2": "log2", "log10": "log10", "log1p": "@log1p", "sin": "sin",
-    "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
-    "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
-    "floor": "floor", "ceil": "ceil", "trunc": "trunc", "fabs": "absf",
-    "rint": "roundeven",
-}
-# np.f of two floats -> MLIR op (np.hypot calls libm).
-NUMPY_BINARY = {"arctan2": "atan2", "power": "powf", "copysign": "copysign", "fmod": "remf"}
-
+from ..library_functions import MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, PREDICATE, TO_INT, UNARY
 
 class LibraryCalls:
     """Needs the generator's IR helpers (arith, unary, cmpf, select, call),
@@ -124,34 +90,43 @@ class LibraryCalls:
         return self.cast_call(rules.KILN_CASTS[name], args, node)
 
     def math_call(self, name, args, node):
-        if name in MATH_UNARY:
+        """`math.<name>` as its entry in library_functions.py says."""
+        function = MATH_FUNCTIONS[name]
+        if function.form == UNARY:
             if name == "log" and len(args) == 2:
                 return self.math_log_base(args, node)
-            opname, check = MATH_UNARY[name]
             x = self.as_double(args[0], node)
+            check = function.check
             if check and check.startswith("domain"):
                 getattr(self, check)(x, None, node)
-            result = self.unary_op(opname, x, node)
+            result = self.unary_op(function.lowering, x, node)
             if check == "range_overflow":
                 self.range_overflow(x, result, node)
             return result
-        if name in MATH_TO_INT:
+        if function.form == TO_INT:
             if args[0].type.is_int or args[0].type.is_bool:
                 return self.convert(args[0], kt.i64, node)
             x = self.as_double(args[0], node)
-            rounded = self.unary(MATH_TO_INT[name], x, node)
+            rounded = self.unary(function.lowering, x, node)
             return self.float_to_int(rounded, kt.i64, node)
-        if name in rules.MATH_PREDICATES:
-            x = self.as_double(args[0], node)
-            return {"isnan": self.is_nan, "isinf": self.is_inf,
-                    "isfinite": self.is_finite}[name](x, node)
-        x, y = (self.as_double(a, node) for a in args)       # two floats
-        return getattr(self, f"math_{name}")(x, y, node)
+        if function.form == PREDICATE:
+            return self.float_predicate_call(name, self.as_double(args[0], node), node)
+        x, y = (self.as_double(a, node) for a in args)       # BINARY
+        return getattr(self, function.lowering)(x, y, node)
+
+    def float_predicate_call(self, name, x, node):
+        """isnan/isinf/isfinite of a float (math's, numpy's)."""
+        return getattr(self, MATH_FUNCTIONS[name].lowering)(x, node)
 
     def unary_op(self, opname, x, node):
         if opname.startswith("@"):
             return self.libm_call(opname[1:] + ("f" if x.type == kt.f32 else ""), [x], node)
         return self.unary(opname, x, node)
+
+    def binary_op(self, opname, x, y, node):
+        if opname.startswith("@"):
+            return self.libm_call(opname[1:] + ("f" if x.type == kt.f32 else ""), [x, y], node)
+        return self.arith(opname, x, y, node)
 
     def math_log_base(self, args, node):
         x, base = (self.as_double(a, node) for a in args)
@@ -220,9 +195,9 @@ class LibraryCalls:
             return self.array_ufunc(name, args, node)      # ArrayExpressions
         if name in rules.NUMPY_CASTS:
             return self.cast_call(rules.NUMPY_CASTS[name], args, node)
-        if name in NUMPY_UNARY:
+        if name in rules.NUMPY_UNARY:
             x = self.numpy_float(args[0], node)
-            return self.unary_op(NUMPY_UNARY[name], x, node)
+            return self.unary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering, x, node)
         if name in ("abs", "absolute"):
             value = self.builtin_abs(args, node)
             value.weak = None           # a numpy scalar (type inference's numpy_call)
@@ -231,16 +206,13 @@ class LibraryCalls:
             return self.numpy_elementwise(name, args, args[0].type, node)
         if name in rules.MATH_PREDICATES:
             x = self.numpy_float(args[0], node)
-            return {"isnan": self.is_nan, "isinf": self.is_inf,
-                    "isfinite": self.is_finite}[name](x, node)
+            return self.float_predicate_call(name, x, node)
         if name in ("minimum", "maximum"):
             return self.numpy_min_max(name == "minimum", args, node)
         # Two floats, computed in the call's type (f32 only for two f32s).
         common = self.typed.type_of(node)
         x, y = (self.convert(a, common, node) for a in args)
-        if name == "hypot":
-            return self.libm_call("hypotf" if common == kt.f32 else "hypot", [x, y], node)
-        return self.arith(NUMPY_BINARY[name], x, y, node)
+        return self.binary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering, x, y, node)
 
     def numpy_min_max(self, is_minimum, args, node, common=None):
         common = common or self.typed.type_of(node)
@@ -258,14 +230,14 @@ class LibraryCalls:
         loop for `dtype` results, the scalar functions' ops."""
         if elements and elements[0].type.is_complex:
             return self.numpy_complex_elementwise(name, elements[0], node)
-        if name in NUMPY_UNARY:
-            return self.unary_op(NUMPY_UNARY[name], self.convert(elements[0], dtype, node), node)
+        if name in rules.NUMPY_UNARY:
+            return self.unary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering,
+                                 self.convert(elements[0], dtype, node), node)
         if name in rules.MATH_PREDICATES:
             x = elements[0]
             if not x.type.is_float:     # an int is never NaN nor infinite
                 return self.constant(name == "isfinite", kt.boolean, node)
-            return {"isnan": self.is_nan, "isinf": self.is_inf,
-                    "isfinite": self.is_finite}[name](x, node)
+            return self.float_predicate_call(name, x, node)
         if name == "square":
             return self.arith("muli" if dtype.is_int else "mulf", elements[0], elements[0], node)
         if name in ("abs", "absolute"):
@@ -294,15 +266,13 @@ class LibraryCalls:
             low = self.numpy_min_max(False, elements[:2], node, common=dtype)
             return self.numpy_min_max(True, [low, elements[2]], node, common=dtype)
         x, y = (self.convert(e, dtype, node) for e in elements)
-        if name == "hypot":
-            return self.libm_call("hypotf" if dtype == kt.f32 else "hypot", [x, y], node)
         if name == "power" and dtype.is_float and y.constant == 2:
             # np.power(a, 2) of an array: the correctly rounded square, as
             # `a ** 2` (np.square). numpy's own loop is not libm's pow either
             # (SVML on AVX-512 machines, within an ulp); libm's pow was 70 %
             # of numpy-benchmarks' slowparts (docs/language.md).
             return self.arith("mulf", x, x, node)
-        return self.arith(NUMPY_BINARY[name], x, y, node)
+        return self.binary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering, x, y, node)
 
     def integer_fmod(self, a, b, node):
         """numpy's fmod of ints: C's remainder (the sign of `a`), 0 for a zero

@@ -10,6 +10,7 @@ import copy
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
+from ..library_functions import MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
 from .typed_tree import is_scalar_type, known_literals
@@ -505,7 +506,10 @@ class CallTyping:
         label = f"math.{name}"
         self.refuse_complex(args, node, label, "CPython raises TypeError; cmath is not "
                                                "supported yet")
-        if name in rules.MATH_UNARY_RAISES:
+        function = MATH_FUNCTIONS.get(name)
+        if function is None:
+            self.fail(node, f"call to `{label}` is not supported yet")
+        if function.form == UNARY:
             if name == "log" and len(args) == 2:
                 for arg in args:
                     self.as_double(arg, node)
@@ -513,10 +517,10 @@ class CallTyping:
                 return TypedValue(kt.f64)
             self.arity(args, 1, node, label)
             x = self.as_double(args[0], node)
-            if rules.MATH_UNARY_RAISES[name]:
+            if function.raises:
                 self.raises = True
             return TypedValue(x.type)
-        if name in rules.MATH_TO_INT:
+        if function.form == TO_INT:
             self.arity(args, 1, node, label)
             self.absorb(args[0])
             if is_scalar_type(args[0].type) and not args[0].type.is_float:
@@ -524,18 +528,16 @@ class CallTyping:
             self.as_double(args[0], node)
             self.raises = True      # NaN and infinity have no integer
             return TypedValue(kt.i64)
-        if name in rules.MATH_PREDICATES:
+        if function.form == PREDICATE:
             self.arity(args, 1, node, label)
             self.as_double(args[0], node)
             return TypedValue(kt.boolean)
-        if name in rules.MATH_BINARY_RAISES:
-            self.arity(args, 2, node, label)
-            for arg in args:
-                self.as_double(arg, node)
-            if rules.MATH_BINARY_RAISES[name]:
-                self.raises = True
-            return TypedValue(kt.f64)
-        self.fail(node, f"call to `{label}` is not supported yet")
+        self.arity(args, 2, node, label)                    # BINARY
+        for arg in args:
+            self.as_double(arg, node)
+        if function.raises:
+            self.raises = True
+        return TypedValue(kt.f64)
 
     def numpy_float(self, value, node) -> TypedValue:
         self.expect_scalar(value, node, "this function")

@@ -13,3 +13,11 @@ def cache_root() -> str:
         return configured
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "kiln")
+
+
+# The root's own folders, beside the compiled entries (`<mod>.<function>.<key>`):
+# `kiln cache list`, `prune` and `clear` manage entries and leave these alone.
+SOURCES = "sources"                # sources of functions without a file (cache.py)
+MEASUREMENTS = "measurements"      # report/fastmath_gain.py
+KILNC_PROBES = "kilnc-probes"      # toolchain.probe_kilnc
+OWN_FOLDERS = frozenset((SOURCES, MEASUREMENTS, KILNC_PROBES))

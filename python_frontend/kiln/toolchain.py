@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 
-from .cache_dir import cache_root
+from .cache_dir import KILNC_PROBES, cache_root
 from .errors import KilnToolchainError
 
 
@@ -72,7 +72,7 @@ def probe_kilnc(kilnc: str, question: str, ask, keep=lambda answer: True) -> dic
     An answer `keep` refuses (a failure that may not happen again) is not
     stored. A cache that cannot be read or written only means asking again."""
     key = hashlib.sha256(f"{kilnc_identity(kilnc)}\0{question}".encode()).hexdigest()[:24]
-    record = os.path.join(cache_root(), "kilnc-probes", f"{key}.json")
+    record = os.path.join(cache_root(), KILNC_PROBES, f"{key}.json")
     try:
         with open(record, encoding="utf-8") as handle:
             stored = json.load(handle)

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import REPO
 
+from kiln import cache_dir
 from kiln.compiler import cache
 
 
@@ -98,7 +99,8 @@ def test_a_new_entry_enforces_the_cap(populated, tmp_path, monkeypatch):
     source.write_text("import kiln\n\n\n@kiln.export\ndef f(x: float) -> float:\n"
                       "    return x + 1.0\n")
     assert cache.compile_cached(str(source), "f", {})(1.0) == 2.0
-    names = sorted(os.listdir(populated))
+    # The root's own folders (kilnc's probe answers & co.) are no entries.
+    names = sorted(name for name in os.listdir(populated) if name not in cache_dir.OWN_FOLDERS)
     assert names[0] == ".mod.building.abc"
     assert len(names) == 2 and names[1].startswith("capped.f.")
     # Loading the entry again marks it used: pruning keeps it longest.
@@ -106,3 +108,18 @@ def test_a_new_entry_enforces_the_cap(populated, tmp_path, monkeypatch):
     os.utime(entry, (1_000_000, 1_000_000))
     assert cache.compile_cached(str(source), "f", {})(2.0) == 3.0
     assert cache.last_used(str(entry)) > 1_000_000
+
+
+def test_the_roots_own_folders_are_not_entries(populated):
+    """kilnc's probe answers, the fastmath measurement and the sources of
+    file-less functions live beside the entries: never listed, pruned as
+    broken, nor cleared."""
+    for folder in cache_dir.OWN_FOLDERS:
+        (populated / folder).mkdir()
+        (populated / folder / "kept.json").write_text("{}")
+    assert {os.path.basename(e["path"]) for e in cache.cache_entries()} == {
+        "mod.oldest.k1", "mod.middle.k2", "mod.newest.k3", "mod.broken.k4"}
+    cache.prune_cache(0)
+    cache.clear_cache()
+    for folder in cache_dir.OWN_FOLDERS:
+        assert (populated / folder / "kept.json").exists()

@@ -27,7 +27,7 @@ import tempfile
 
 from ..version import __version__
 from .. import cpu_levels
-from ..cache_dir import cache_root  # noqa: F401 - kiln cache's commands and the tests read it here
+from ..cache_dir import OWN_FOLDERS, SOURCES, cache_root
 from ..frontend.source import load_module
 from ..toolchain import compiler_fingerprint
 
@@ -177,7 +177,7 @@ def source_path(function) -> str:
         raise OSError(f"its source is unknown ({filename} is not a file and not in "
                       "linecache)")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
-    folder = os.path.join(cache_root(), "sources")
+    folder = os.path.join(cache_root(), SOURCES)
     target = os.path.join(folder, f"kiln_source_{digest}.py")
     if not os.path.isfile(target):
         os.makedirs(folder, exist_ok=True)
@@ -315,7 +315,8 @@ def cache_entries() -> list:
     """The cache's entries, least recently used first: each a dict with
     `path`, `module`, `function`, `source`, `size`, `last_used` (seconds
     since the epoch) and `valid` (its extension matches its manifest).
-    Directories being built (hidden staging ones) are not entries."""
+    Directories being built (hidden staging ones) and the root's own
+    folders (cache_dir.OWN_FOLDERS) are not entries."""
     root = cache_root()
     try:
         names = os.listdir(root)
@@ -324,7 +325,8 @@ def cache_entries() -> list:
     entries = []
     for name in names:
         path = os.path.join(root, name)
-        if name.startswith(".") or not os.path.isdir(path) or os.path.islink(path):
+        if name.startswith(".") or name in OWN_FOLDERS or not os.path.isdir(path) \
+                or os.path.islink(path):
             continue
         manifest = {}
         try:

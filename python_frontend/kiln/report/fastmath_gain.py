@@ -62,12 +62,12 @@ def measured_gain(target_cpu: str = "native"):
     if os.environ.get("KILN_NO_FASTMATH_MEASURE"):
         return None
     from .. import cpu_levels
-    from ..cache_dir import cache_root
+    from ..cache_dir import MEASUREMENTS, cache_root
     from ..toolchain import compiler_fingerprint
     # A portable build runs one version here: measure that one, alone.
     target_cpu = cpu_levels.running_version(cpu_levels.versions(target_cpu)) or target_cpu
     name = f"fastmath-{cpu_levels.signature()}-{target_cpu}-{compiler_fingerprint()}.json"
-    record = os.path.join(cache_root(), "measurements", name)
+    record = os.path.join(cache_root(), MEASUREMENTS, name)
     try:
         with open(record, encoding="utf-8") as handle:
             return float(json.load(handle)["gain"])

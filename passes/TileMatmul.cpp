@@ -67,7 +67,7 @@ module attributes {{transform.with_named_sequence} {
         : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
     %mi, %ri = transform.loop.peel %li
         : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
-    %f = transform.structured.match ops{{["func.func"]} in %root
+    %f = transform.get_parent_op %mi {{op_name = "func.func"}
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %f {{
       transform.apply_patterns.canonicalization
@@ -116,8 +116,6 @@ public:
       byWidth[element.getIntOrFloatBitWidth()].push_back(matmul);
     });
     for (auto &[width, products] : byWidth) {
-      for (linalg::MatmulOp matmul : products)
-        matmul->setAttr("kiln.tile", UnitAttr::get(&getContext()));
       std::string text = scheduleFor(tilesFor(vectorBits, width));
       OwningOpRef<ModuleOp> schedule = parseSourceString<ModuleOp>(text, &getContext());
       if (!schedule) {
@@ -125,10 +123,15 @@ public:
         return signalPassFailure();
       }
       auto entry = schedule->lookupSymbol<transform::NamedSequenceOp>("kiln_tile_matmul");
-      if (failed(transform::applyTransforms(module, entry, {}, transform::TransformOptions(),
-                                            /*enforceToplevelTransformOp=*/false)))
-        return signalPassFailure();
-      module.walk([](linalg::MatmulOp matmul) { matmul->removeAttr("kiln.tile"); });
+      // One product at a time: the schedule's handles each name one op.
+      for (linalg::MatmulOp matmul : products) {
+        matmul->setAttr("kiln.tile", UnitAttr::get(&getContext()));
+        if (failed(transform::applyTransforms(module, entry, {},
+                                              transform::TransformOptions(),
+                                              /*enforceToplevelTransformOp=*/false)))
+          return signalPassFailure();
+        module.walk([](linalg::MatmulOp tiled) { tiled->removeAttr("kiln.tile"); });
+      }
     }
   }
 };

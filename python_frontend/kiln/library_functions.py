@@ -106,6 +106,13 @@ NUMPY_FLOAT_FUNCTIONS = {function.name: function for function in (
     NumpyFloatFunction("trunc", 1, "trunc"),
     NumpyFloatFunction("fabs", 1, "absf"),
     NumpyFloatFunction("rint", 1, "roundeven"),
+    # Added as registry entries alone (issue 27: a new function is one
+    # entry): the math ops exist, libmvec has vector variants of each.
+    NumpyFloatFunction("exp2", 1, "exp2"),
+    NumpyFloatFunction("cbrt", 1, "cbrt"),
+    NumpyFloatFunction("arcsinh", 1, "asinh"),
+    NumpyFloatFunction("arccosh", 1, "acosh"),
+    NumpyFloatFunction("arctanh", 1, "atanh"),
     NumpyFloatFunction("arctan2", 2, "atan2"),
     NumpyFloatFunction("power", 2, "powf"),
     NumpyFloatFunction("copysign", 2, "copysign"),

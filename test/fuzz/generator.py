@@ -180,11 +180,12 @@ MATH_TO_INT = ["floor", "ceil", "trunc"]
 MATH_PREDICATES = ["isnan", "isinf", "isfinite"]
 NP_UNARY = ["sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
             "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc",
-            "fabs", "rint", "abs"]
+            "fabs", "rint", "abs", "exp2", "cbrt", "arcsinh", "arccosh", "arctanh"]
 NP_BINARY = ["minimum", "maximum", "arctan2", "hypot", "power", "copysign", "fmod"]
 TRANSCENDENTAL = {"exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
                   "asin", "acos", "atan", "sinh", "cosh", "tanh", "atan2", "hypot", "pow",
-                  "arcsin", "arccos", "arctan", "arctan2", "power"}
+                  "arcsin", "arccos", "arctan", "arctan2", "power",
+                  "exp2", "cbrt", "arcsinh", "arccosh", "arctanh"}
 
 # ------------------------------------------------------- array expressions
 # Weights of the array-valued expression constructs (FunctionGenerator.a_*).

@@ -272,8 +272,11 @@ class Runner:
         for k in range(inputs.PER_FUNCTION):
             recipe = inputs.make_recipe(program.seed, program.index, main.params, k)
             self.report.calls += 1
+            # An IndexError from any boundscheck=False function it calls
+            # (exported helpers may be unchecked) has no defined result.
+            unchecked = any(f.unchecked for f in program.functions())
             verdict = run_one(oracle, worker, main.name, recipe, tolerant, self.report,
-                              unchecked=main.unchecked)
+                              unchecked=unchecked)
             if verdict is None:
                 self.report.discarded += 1
                 continue

@@ -870,7 +870,8 @@ ARRAY_UFUNC_BINARY = {"arctan2", "power", "copysign", "fmod", "hypot", "minimum"
 ARRAY_UFUNC_UNARY = {"sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
                      "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor",
                      "ceil", "trunc", "fabs", "rint", "isnan", "isinf", "isfinite", "abs",
-                     "absolute", "square", "conj", "conjugate", "real", "imag"}
+                     "absolute", "square", "conj", "conjugate", "real", "imag",
+                     "exp2", "cbrt", "arcsinh", "arccosh", "arctanh"}
 _CAST_ORDER = {"bool": 0, "unsigned": 1, "signed": 2, "float": 3}
 
 
@@ -1368,7 +1369,8 @@ BUILTINS = {"len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_z
 # ---------------------------------------------------------------- math stand-in
 TRANSCENDENTAL = {"exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
                   "asin", "acos", "atan", "sinh", "cosh", "tanh", "atan2", "hypot", "pow",
-                  "arcsin", "arccos", "arctan", "arctan2", "power"}
+                  "arcsin", "arccos", "arctan", "arctan2", "power",
+                  "exp2", "cbrt", "arcsinh", "arccosh", "arctanh"}
 
 
 class MathStandIn:
@@ -1577,7 +1579,9 @@ def glibc_hypot(x: float, y: float) -> float:
 LIBM_NAMES = {"exp": "exp", "expm1": "expm1", "log": "log", "log2": "log2", "log10": "log10",
               "log1p": "log1p", "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin",
               "arccos": "acos", "arctan": "atan", "sinh": "sinh", "cosh": "cosh",
-              "tanh": "tanh", "arctan2": "atan2", "hypot": "hypot", "power": "pow"}
+              "tanh": "tanh", "arctan2": "atan2", "hypot": "hypot", "power": "pow",
+              "exp2": "exp2", "cbrt": "cbrt", "arcsinh": "asinh", "arccosh": "acosh",
+              "arctanh": "atanh"}
 
 
 class KilnStandIn:

@@ -310,7 +310,7 @@ REASONS = {
     "variable_power": "constant integer exponent from -100 to 100",
     "smallest": "min() does not take complex numbers",
     "inverted": "operator `~` needs an int operand",
-    "numpy_exp": "call to `np.exp2` is not supported yet",
+    "numpy_exp": "np.exp2 of complex numbers is not supported yet",
     "declared_float": "variable `y` is declared float but is assigned a complex",
     "elementwise": "complex arrays are not supported yet",
 }

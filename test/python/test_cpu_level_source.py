@@ -108,6 +108,25 @@ def test_record_report_and_artifact_name_one_version(portable, level):
         assert found["record"] == found["described"] == want
 
 
+@pytest.mark.parametrize("level", ["v2", "v3"])
+def test_a_build_under_a_forced_level_describes_that_level(tmp_path, level):
+    """`KILN_CPU_LEVEL=v2 kiln build` (portable): the record's runs_here and
+    described, the report's line, its register width and the artifact run
+    under the same variable all name x86-64-v2."""
+    want = f"x86-64-v{min(int(level[1]), cpu_levels.detected_level())}"
+    shutil.copy(KERNELS, tmp_path / "kernels.py")
+    env = dict(ENV, KILN_CPU_LEVEL=level)
+    result = subprocess.run([sys.executable, "-m", "kiln", "build", str(tmp_path / "kernels.py"),
+                             "-o", str(tmp_path / "out"), "--target-cpu=portable"],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    found = agreement(tmp_path / "out", level)
+    assert found["artifact"] == found["record"] == found["described"] == found["python"] == want
+    assert found["report"], found
+    with open(tmp_path / "out" / "kernels.kiln.json", encoding="utf-8") as handle:
+        assert json.load(handle)["vector_register_bits"] == REGISTER_BITS[want]
+
+
 @pytest.mark.parametrize("cpu", ["x86-64-v2", "x86-64-v3", "x86-64-v4"])
 def test_report_describes_one_version(portable, tmp_path, cpu):
     """The header's register width and saxpy's per-line widths are those of

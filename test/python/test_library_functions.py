@@ -33,3 +33,100 @@ def test_the_subset_accepts_every_entry():
     assert typing_rules.SUPPORTED_MATH == set(MATH_FUNCTIONS)
     assert set(NUMPY_FLOAT_FUNCTIONS) <= typing_rules.SUPPORTED_NUMPY
     assert set(NUMPY_FLOAT_FUNCTIONS) <= typing_rules.ARRAY_UFUNCS
+
+
+def language_list(heading):
+    """The backticked names of docs/language.md's bullet that starts so."""
+    import os
+    import re
+    text = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "language.md"),
+                encoding="utf-8").read()
+    start = text.index(heading)
+    end = text.index("\n- ", start + 1)
+    return set(re.findall(r"\w+", " ".join(re.findall(r"`([^`]*)`", text[start:end]))))
+
+
+def test_the_language_reference_lists_every_entry():
+    """docs/language.md's lists of math functions and of numpy's array
+    functions name every registry entry (a new entry fails here until its
+    row is written)."""
+    assert set(MATH_FUNCTIONS) <= language_list("- `math.sqrt")
+    assert set(NUMPY_FLOAT_FUNCTIONS) <= language_list("- `np.<ufunc>` on arrays")
+
+
+# Functions added to Kiln as registry entries alone (issue 27), checked
+# against numpy like every library function: arrays of both float types, the
+# same function in a loop (kiln-vectorize's libmvec calls) and on numbers.
+ADDED = ["exp2", "cbrt", "arcsinh", "arccosh", "arctanh"]
+ADDED_SOURCE = '''
+import numpy as np
+import kiln
+
+
+@kiln.export
+def on_f64(x: kiln.f64[:]) -> kiln.f64[:]:
+    return np.{name}(x)
+
+
+@kiln.export
+def on_f32(y: kiln.f32[:]) -> kiln.f32[:]:
+    return np.{name}(y)
+
+
+@kiln.export
+def in_loop(x: kiln.f64[:], out: kiln.f64[:]) -> None:
+    for i in range(len(x)):
+        out[i] = np.{name}(x[i])
+
+
+@kiln.export
+def on_numbers(v: float, w: kiln.f32) -> tuple[float, kiln.f32]:
+    return np.{name}(v), np.{name}(w)
+'''
+
+
+def within_ulps(got, want, ulps=4):
+    import numpy as np
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    same_nan = np.isnan(got) == np.isnan(want)
+    close = np.abs(got - want) <= ulps * np.spacing(np.abs(want).astype(want.dtype))
+    exact = got == want
+    assert np.all(same_nan & (np.isnan(want) | exact | close)), (got, want)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ADDED)
+def test_functions_added_as_entries_match_numpy(tmp_path, name):
+    import sys
+
+    import numpy as np
+
+    from conftest import kiln_build
+    (tmp_path / "added.py").write_text(ADDED_SOURCE.format(name=name))
+    result = kiln_build(str(tmp_path / "added.py"), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "fall" not in result.stderr, result.stderr
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        import added
+        function = getattr(np, name)
+        x = np.concatenate([np.linspace(-3.0, 3.0, 61), [0.0, -0.0, 1.0, -1.0, 0.5, 2.0,
+                                                         np.nan, np.inf, -np.inf, 1e-300,
+                                                         1e300, -1e300]])
+        with np.errstate(all="ignore"):
+            got64, got32 = added.on_f64(x), added.on_f32(x.astype(np.float32))
+            within_ulps(got64, function(x))
+            within_ulps(got32, function(x.astype(np.float32)))
+            out = np.zeros_like(x)
+            added.in_loop(x, out)
+            within_ulps(out, function(x))
+            for v in x[::7]:
+                a, b = added.on_numbers(float(v), np.float32(v))
+                within_ulps(np.float64(a), function(np.float64(v)))
+                within_ulps(np.float32(b), function(np.float32(v)))   # returned as a float
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+        sys.modules.pop("added", None)

@@ -159,7 +159,8 @@ def test_differential_suites_per_level(level):
     env = dict(os.environ, KILN_CPU_LEVEL=level, KILN_TEST_TARGET_CPU="portable",
                KILN_TEST_EXPECT_CPU=f"x86-64-{level}")
     files = [os.path.join(HERE, name) for name in (
-        "test_complex_arrays.py", "test_array_shapes.py", "test_elementwise.py")]
+        "test_complex_arrays.py", "test_array_shapes.py", "test_elementwise.py",
+        "test_matmul.py")]
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              *files], capture_output=True, text=True, env=env, cwd=HERE,
                             timeout=1200)

@@ -362,7 +362,7 @@ def unknown_library(x: float) -> float:
 
 
 def unknown_numpy(x: float) -> float:
-    return np.cbrt(x)
+    return np.sinc(x)
 
 
 def helper(a: int, b: kiln.f64[:]) -> int:
@@ -705,7 +705,7 @@ FIRST_ERRORS = {
     'keyword_builtin': (183, 12, 'keyword arguments in `abs(...)` are not supported'),
     'keyword_library': (187, 12, 'keyword arguments in `math.sqrt(...)` are not supported'),
     'unknown_library': (191, 12, 'call to `math.gamma` is not supported yet'),
-    'unknown_numpy': (195, 12, 'call to `np.cbrt` is not supported yet'),
+    'unknown_numpy': (195, 12, 'call to `np.sinc` is not supported yet'),
     'helper': None,
     'too_many_args': (203, 12, 'helper() takes 2 arguments but 3 were given'),
     'unexpected_keyword': (207, 27, 'helper() got an unexpected or repeated argument `c`'),

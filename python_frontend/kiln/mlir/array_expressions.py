@@ -348,6 +348,8 @@ class ArrayExpressions:
                                  compute=product, node=node)
             return self.full_reduction(reduction, products, dtype, node)
         shape = list(left.shape[:-1]) + list(right.shape[1:])
+        if self.blocked_product_applies(left, right, dtype):
+            return self.blocked_product(left, right, shape, product, reduction, dtype, node)
         left_rows, right_columns = len(left.shape) == 2, len(right.shape) == 2
 
         def element(counters, views):
@@ -367,6 +369,65 @@ class ArrayExpressions:
             return total
 
         return self.indexed(self.typed_value(node).type, shape, element, node, [left, right])
+
+    @staticmethod
+    def blocked_product_applies(left, right, dtype) -> bool:
+        """2-D float matrices of the result's type: kilnc's kiln-tile-matmul
+        computes them as a cache- and register-blocked vector kernel."""
+        return (len(left.shape) == 2 and len(right.shape) == 2 and dtype.is_float
+                and not dtype.is_complex and left.dtype == dtype and right.dtype == dtype)
+
+    def blocked_product(self, left, right, shape, product, reduction, dtype, node):
+        """`a @ b` of 2-D float matrices: when both operands and the result
+        have unit strides along their rows (C-ordered arrays and their row
+        slices: what the vector kernel loads), a linalg.matmul on tensors;
+        otherwise (a transpose, a strided view) the loops of one sum of
+        products per element."""
+        location = self.loc(node)
+        b = self.builder
+
+        def unit_row_stride(view):
+            metadata = b.extract_strided_metadata(view.ir, location)
+            return b.cmpi("eq", metadata[2 + 2 + 1], self.index_constant(1, node), location)
+
+        def loops(destination, views):
+            a_view, b_view = views
+
+            def store(counters):
+                def step(inner, carried):
+                    [total] = carried
+                    x = self.load_at(a_view, counters[:1] + inner, node)
+                    y = self.load_at(b_view, inner + counters[1:], node)
+                    return [self.combine(reduction, total, product(x, y), dtype, node)]
+
+                initial = self.constant(self.reduction_identity(reduction, dtype), dtype, node)
+                [total] = self.for_each_carrying([self.index_sizes(a_view, node)[-1]],
+                                                 [initial], step, node)
+                b.store(total.ir, destination.ir, counters, location)
+
+            self.for_each(self.index_sizes(destination, node), store, node)
+
+        def kernel(destination, views):
+            rows = ir.memref_type([None, None], self.element_type(dtype), contiguous_rows=True)
+            a_rows, b_rows, out_rows = (b.cast("cast", v.ir, rows, location)
+                                        for v in (*views, destination))
+            sizes = self.index_sizes(destination, node)
+            zero = self.constant(self.reduction_identity(reduction, dtype), dtype, node)
+            init = b.linalg_fill(zero.ir, b.tensor_empty(sizes, self.element_type(dtype),
+                                                         location), location)
+            result = b.linalg_matmul(b.to_tensor(a_rows, location),
+                                     b.to_tensor(b_rows, location), init, location)
+            b.materialize_in_destination(result, out_rows, location)
+
+        def fill(destination, views):
+            contiguous = unit_row_stride(destination)
+            for view in views:
+                contiguous = b.binary("andi", contiguous, unit_row_stride(view), location)
+            self.branch_on(contiguous, lambda: kernel(destination, views),
+                           lambda: loops(destination, views), node)
+
+        array_type = self.typed_value(node).type
+        return self.filled(array_type, shape, fill, node, [left, right])
 
     # ------------------------------------------------------ destinations
     def materialize(self, value, node):

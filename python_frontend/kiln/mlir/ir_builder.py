@@ -30,6 +30,8 @@ import re
 import struct
 from contextlib import contextmanager
 
+from .. import library_functions
+
 
 class IRError(Exception):
     """IR that would not parse or verify: a bug of the code generator.
@@ -84,12 +86,18 @@ def _shape_text(shape) -> str:
     return "".join(("?" if size is None else str(size)) + "x" for size in shape)
 
 
-def memref_type(shape, element: Type, strided: bool = False) -> Type:
+def memref_type(shape, element: Type, strided: bool = False,
+                contiguous_rows: bool = False) -> Type:
     """memref<?x4xf64>; `strided`: any strides and offset (a view numpy
-    may pass), `memref<?x?xf64, strided<[?, ?], offset: ?>>`."""
+    may pass), `memref<?x?xf64, strided<[?, ?], offset: ?>>`;
+    `contiguous_rows`: the same with a unit last stride, `strided<[?, 1], ...>`
+    (what vector loads of a row need)."""
     layout = ""
-    if strided:
-        layout = f", strided<[{', '.join('?' * len(shape))}], offset: ?>"
+    if strided or contiguous_rows:
+        strides = ["?"] * len(shape)
+        if contiguous_rows:
+            strides[-1] = "1"
+        layout = f", strided<[{', '.join(strides)}], offset: ?>"
     return Type(f"memref<{_shape_text(shape)}{element.text}{layout}>", element, len(shape))
 
 
@@ -573,6 +581,19 @@ class Builder:
         return self.op("linalg.generic", (*inputs, *outputs), results, attributes, (body,),
                        location).results
 
+    def linalg_fill(self, value: Value, init: Value, location) -> Value:
+        """`init` (a tensor) filled with the number `value`."""
+        return self.op("linalg.fill", (value, init), (init.type,),
+                       {"operandSegmentSizes": dense_array_attr([1, 1], i32)}, (),
+                       location).result
+
+    def linalg_matmul(self, a: Value, b: Value, init: Value, location) -> Value:
+        """init + a @ b, on 2-D tensors (kilnc's kiln-tile-matmul makes it a
+        blocked vector kernel)."""
+        return self.op("linalg.matmul", (a, b, init), (init.type,),
+                       {"operandSegmentSizes": dense_array_attr([2, 1], i32)}, (),
+                       location).result
+
     def linalg_yield(self, values, location) -> None:
         self.op("linalg.yield", values, (), None, (), location)
 
@@ -819,6 +840,10 @@ _BINARY = ("arith.addi arith.subi arith.muli arith.andi arith.ori arith.xori ari
 _UNARY = ("math.absf math.absi math.sqrt math.exp math.log math.log2 math.log10 math.sin "
           "math.cos math.tan math.asin math.acos math.atan math.sinh math.cosh math.tanh "
           "math.asinh math.floor math.ceil math.trunc math.roundeven arith.negf").split()
+# The library registry's one-operand math ops (np.cbrt is math.cbrt): a
+# function added there needs nothing here.
+_UNARY += sorted({f"math.{f.lowering}" for f in library_functions.NUMPY_FLOAT_FUNCTIONS.values()
+                  if f.arity == 1 and not f.lowering.startswith("@")} - set(_UNARY))
 _CASTS = ("arith.extui arith.extsi arith.trunci arith.uitofp arith.sitofp arith.extf "
           "arith.truncf arith.fptosi arith.fptoui arith.index_cast kiln.to_float memref.cast").split()
 
@@ -961,6 +986,14 @@ def _print_compare(p, op, depth):
     predicate = names[op.attributes["predicate"].value]
     p.line(depth, f"{p.name_results(op)}{op.name} {predicate}, {p.uses(op.operands)} : "
                   f"{op.operands[0].type.text}", op)
+
+
+def _print_linalg_named(p, op, depth):
+    """linalg.fill / linalg.matmul on tensors (destination-passing style)."""
+    inputs, outputs = op.operands[:-1], op.operands[-1:]
+    p.line(depth, f"{p.name_results(op)}{op.name} ins({p.uses(inputs)} : "
+                  f"{', '.join(v.type.text for v in inputs)}) outs({p.uses(outputs)} : "
+                  f"{outputs[0].type.text}) -> {op.results[0].type.text}", op)
 
 
 def _print_select(p, op, depth):
@@ -1154,7 +1187,8 @@ CUSTOM_FORMS = {"arith.constant": _print_constant, "arith.cmpi": _print_compare,
                 "memref.subview": _print_subview, "scf.yield": _print_yield,
                 "scf.condition": _print_condition, "scf.if": _print_if, "scf.for": _print_for,
                 "scf.while": _print_while, "func.func": _print_func, "func.call": _print_call,
-                "func.return": _print_return}
+                "func.return": _print_return, "linalg.fill": _print_linalg_named,
+                "linalg.matmul": _print_linalg_named}
 CUSTOM_FORMS.update({name: _print_binary for name in _BINARY})
 CUSTOM_FORMS.update({name: _print_unary for name in _UNARY + ["kiln.truthy"]})
 CUSTOM_FORMS.update({name: _print_cast for name in _CASTS})

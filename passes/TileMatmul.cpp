@@ -107,12 +107,21 @@ public:
     // numbers the vector dialect cannot hold (complex) stay loops.
     llvm::SmallDenseMap<unsigned, SmallVector<linalg::MatmulOp>> byWidth;
     module.walk([&](linalg::MatmulOp matmul) {
-      if (!matmul.hasPureTensorSemantics())
+      // Plain products only (a transposed or broadcast operand's indexing
+      // maps are not the schedule's).
+      if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
         return;
       auto result = cast<ShapedType>(matmul.getResult(0).getType());
       Type element = result.getElementType();
       if (!element.isIntOrFloat() || result.getRank() != 2)
         return;
+      // The schedule is written for sizes known at run time (the frontend's
+      // arrays); a static product, perhaps smaller than a register tile,
+      // stays a linalg.matmul and becomes loops.
+      for (Value operand : matmul->getOperands())
+        if (llvm::any_of(cast<ShapedType>(operand.getType()).getShape(),
+                         [](int64_t size) { return !ShapedType::isDynamic(size); }))
+          return;
       byWidth[element.getIntOrFloatBitWidth()].push_back(matmul);
     });
     for (auto &[width, products] : byWidth) {

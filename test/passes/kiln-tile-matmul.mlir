@@ -50,3 +50,21 @@ module attributes {kiln.vector_bits = 256 : i64} {
     return %r : tensor<?x?xcomplex<f64>>
   }
 }
+
+// -----
+
+// Sizes known at compile time (never the frontend's; perhaps smaller than a
+// register tile) are left to become loops; integer products are tiled (their
+// contraction lowers to multiplies and adds).
+// CHECK-LABEL: func.func @static_and_integers
+// CHECK: linalg.matmul ins({{.*}} : tensor<4x3xf32>, tensor<3x5xf32>)
+// CHECK: scf.for
+// CHECK: arith.muli {{.*}} : vector<8xi64>
+module attributes {kiln.vector_bits = 256 : i64} {
+  func.func @static_and_integers(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %c: tensor<4x5xf32>,
+                                 %i: tensor<?x?xi64>, %j: tensor<?x?xi64>) -> (tensor<4x5xf32>, tensor<?x?xi64>) {
+    %r = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x5xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
+    %s = linalg.matmul ins(%i, %i : tensor<?x?xi64>, tensor<?x?xi64>) outs(%j : tensor<?x?xi64>) -> tensor<?x?xi64>
+    return %r, %s : tensor<4x5xf32>, tensor<?x?xi64>
+  }
+}

@@ -74,8 +74,8 @@ def KilnTileMatmul : Pass<"kiln-tile-matmul", "::mlir::ModuleOp"> {
     After (the full register tiles, AVX2):
 
     ```mlir
-    scf.for %i ... step %c96 {          // cache blocks of m, k, n
-      scf.for %k ... step %c256 {
+    scf.for %i ... step %c192 {         // cache blocks of m, k, n
+      scf.for %k ... step %c128 {
         scf.for %j ... step %c256 {
           scf.for %ii ... step %c6 {     // register tiles
             scf.for %jj ... step %c8 {

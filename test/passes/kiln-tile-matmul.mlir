@@ -4,8 +4,8 @@
 // (6 x 2 ymm), 12 FMAs per step of k; the block is read before the k loop and
 // written after it. The edge tiles stay linalg.matmul.
 // CHECK-LABEL: func.func @product_avx2
-// CHECK: scf.for {{.*}} step %c96
-// CHECK: scf.for {{.*}} step %c256
+// CHECK: scf.for {{.*}} step %c192
+// CHECK: scf.for {{.*}} step %c128
 // CHECK: scf.for {{.*}} step %c256
 // CHECK: scf.for {{.*}} step %c6
 // CHECK: scf.for {{.*}} step %c8

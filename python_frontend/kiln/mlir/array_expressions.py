@@ -348,8 +348,6 @@ class ArrayExpressions:
                                  compute=product, node=node)
             return self.full_reduction(reduction, products, dtype, node)
         shape = list(left.shape[:-1]) + list(right.shape[1:])
-        if self.blocked_product_applies(left, right, dtype):
-            return self.blocked_product(left, right, shape, product, reduction, dtype, node)
         left_rows, right_columns = len(left.shape) == 2, len(right.shape) == 2
 
         def element(counters, views):
@@ -368,7 +366,11 @@ class ArrayExpressions:
                                              node)
             return total
 
-        return self.indexed(self.typed_value(node).type, shape, element, node, [left, right])
+        array_type = self.typed_value(node).type
+        if self.blocked_product_applies(left, right, dtype):
+            return self.blocked_product(left, right, shape, reduction, dtype,
+                                        self.element_fill(array_type, element, node), node)
+        return self.indexed(array_type, shape, element, node, [left, right])
 
     @staticmethod
     def blocked_product_applies(left, right, dtype) -> bool:
@@ -377,35 +379,18 @@ class ArrayExpressions:
         return (len(left.shape) == 2 and len(right.shape) == 2 and dtype.is_float
                 and not dtype.is_complex and left.dtype == dtype and right.dtype == dtype)
 
-    def blocked_product(self, left, right, shape, product, reduction, dtype, node):
+    def blocked_product(self, left, right, shape, reduction, dtype, loops, node):
         """`a @ b` of 2-D float matrices: when both operands and the result
         have unit strides along their rows (C-ordered arrays and their row
         slices: what the vector kernel loads), a linalg.matmul on tensors;
-        otherwise (a transpose, a strided view) the loops of one sum of
-        products per element."""
+        otherwise (a transpose, a strided view) `loops`, the fill of one
+        sum of products per element."""
         location = self.loc(node)
         b = self.builder
 
         def unit_row_stride(view):
             metadata = b.extract_strided_metadata(view.ir, location)
             return b.cmpi("eq", metadata[2 + 2 + 1], self.index_constant(1, node), location)
-
-        def loops(destination, views):
-            a_view, b_view = views
-
-            def store(counters):
-                def step(inner, carried):
-                    [total] = carried
-                    x = self.load_at(a_view, counters[:1] + inner, node)
-                    y = self.load_at(b_view, inner + counters[1:], node)
-                    return [self.combine(reduction, total, product(x, y), dtype, node)]
-
-                initial = self.constant(self.reduction_identity(reduction, dtype), dtype, node)
-                [total] = self.for_each_carrying([self.index_sizes(a_view, node)[-1]],
-                                                 [initial], step, node)
-                b.store(total.ir, destination.ir, counters, location)
-
-            self.for_each(self.index_sizes(destination, node), store, node)
 
         def kernel(destination, views):
             rows = ir.memref_type([None, None], self.element_type(dtype), contiguous_rows=True)
@@ -426,8 +411,7 @@ class ArrayExpressions:
             self.branch_on(contiguous, lambda: kernel(destination, views),
                            lambda: loops(destination, views), node)
 
-        array_type = self.typed_value(node).type
-        return self.filled(array_type, shape, fill, node, [left, right])
+        return self.filled(self.typed_value(node).type, shape, fill, node, [left, right])
 
     # ------------------------------------------------------ destinations
     def materialize(self, value, node):

@@ -68,6 +68,12 @@ class ArrayShapes:
     def indexed(self, array_type, shape, element, node, operands=()):
         """A new array whose element at the counters is element(counters,
         operand views): a loop nest."""
+        return self.filled(array_type, shape, self.element_fill(array_type, element, node),
+                           node, operands)
+
+    def element_fill(self, array_type, element, node):
+        """fill(destination, views): a loop nest storing element(counters,
+        views) at each position of the destination."""
         location = self.loc(node)
 
         def fill(destination, views):
@@ -78,7 +84,7 @@ class ArrayShapes:
 
             self.for_each(self.index_sizes(destination, node), store, node)
 
-        return self.filled(array_type, shape, fill, node, operands)
+        return fill
 
     def load_at(self, view, counters, node):
         return self.value_of(self.builder.load(view.ir, counters, self.loc(node)),

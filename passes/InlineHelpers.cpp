@@ -1,5 +1,7 @@
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Analysis/CallGraph.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/Passes.h"
@@ -30,7 +32,10 @@ bool isInlinableHelper(func::FuncOp callee, unsigned maxOps) {
     return false;
   unsigned count = 0;
   WalkResult walk = callee.getBody().walk([&](Operation *op) {
-    if (++count > maxOps || isa<memref::AllocOp, memref::AllocaOp>(op) ||
+    // A parallel loop stays a call: inlined into another's body it would
+    // nest worksharing loops in one team (OpenMP runs a called one's
+    // region on the calling thread).
+    if (++count > maxOps || isa<memref::AllocOp, memref::AllocaOp, scf::ParallelOp>(op) ||
         llvm::any_of(op->getResultTypes(), [](Type t) { return isa<ShapedType>(t); }))
       return WalkResult::interrupt();
     return WalkResult::advance();

@@ -4,6 +4,7 @@
 #include "lib/Dialect/KilnDialect.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -34,6 +35,15 @@ class LowerChecks : public impl::KilnLowerChecksBase<LowerChecks> {
 public:
   void runOnOperation() override {
     getOperation().walk([&](func::FuncOp func) { journalAllocations(func); });
+    // Parallel loops first, outer ones before inner ones: each gets the
+    // record its iterations raise into (errorRecord) before its checks are
+    // lowered.
+    SmallVector<omp::LoopNestOp> nests;
+    getOperation().walk<WalkOrder::PreOrder>(
+        [&](omp::LoopNestOp nest) { nests.push_back(nest); });
+    for (omp::LoopNestOp nest : nests)
+      if (failed(prepareParallelLoop(nest)))
+        return signalPassFailure();
     SmallVector<CheckOp> checks;
     getOperation().walk([&](CheckOp check) { checks.push_back(check); });
     for (CheckOp check : checks)
@@ -72,11 +82,151 @@ private:
     return global;
   }
 
-  // The enclosing function's error slot, or a diagnostic on `op`.
+  // An iteration of a parallel loop (kiln.prange, as OpenMP) raises into a
+  // record of its thread's own; its exit publishes the record as the
+  // caller's (runtime/kiln_parallel.c: the first failing block wins) and
+  // goes on with the thread's next iteration. After the loop, the function
+  // (or the enclosing parallel loop) raises if any block did.
+  struct ParallelLoop {
+    Value record;        // the thread's own kiln_error
+    Value outerRecord;   // the record of the function or enclosing loop
+    Value firstFailed;   // i64: the first failing block, INT64_MAX if none
+    Value journalMark;   // the thread's allocation journal at the iteration's start
+    Block *nextIteration = nullptr;
+  };
+  llvm::DenseMap<Operation *, ParallelLoop> parallelLoops;
+
+  // The innermost parallel loop `op` is in, or null (then the function).
+  static omp::LoopNestOp enclosingParallelLoop(Operation *op) {
+    return op->getParentOfType<omp::LoopNestOp>();
+  }
+
+  static bool allocatesIn(Operation *root) {
+    bool allocates = false;
+    root->walk([&](Operation *op) {
+      if (isa<memref::AllocOp>(op))
+        allocates = true;
+      if (auto call = dyn_cast<func::CallOp>(op); call && returnsArrays(call))
+        allocates = true;
+    });
+    return allocates;
+  }
+
+  static bool raisesIn(Operation *root) {
+    bool raises = false;
+    root->walk([&](Operation *op) {
+      if (isa<CheckOp, PropagateErrorOp>(op))
+        raises = true;
+    });
+    return raises;
+  }
+
+  LogicalResult prepareParallelLoop(omp::LoopNestOp nest) {
+    if (!raisesIn(nest))
+      return success();
+    auto region = nest->getParentOfType<omp::ParallelOp>();
+    auto func = nest->getParentOfType<func::FuncOp>();
+    if (!region || !func)
+      return nest.emitOpError("kiln-lower-checks expects an omp.loop_nest inside "
+                              "omp.parallel inside func.func");
+    FailureOr<Value> outer = errorSlot(region);
+    if (failed(outer))
+      return failure();
+    Location loc = nest.getLoc();
+    MLIRContext *context = &getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    auto i64 = IntegerType::get(context, 64);
+    ParallelLoop loop;
+    loop.outerRecord = *outer;
+    // The first failing block: a slot of the function's frame (its entry
+    // block: not once per iteration of an enclosing loop), reset before
+    // the parallel region.
+    OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
+    Value one = arith::ConstantOp::create(builder, loc, builder.getI64IntegerAttr(1));
+    loop.firstFailed = LLVM::AllocaOp::create(builder, loc, ptrType, i64, one, 8);
+    builder.setInsertionPoint(region);
+    Value none = arith::ConstantOp::create(
+        builder, loc, builder.getI64IntegerAttr(std::numeric_limits<int64_t>::max()));
+    LLVM::StoreOp::create(builder, loc, none, loop.firstFailed);
+    // Each thread's record, cleared once: kiln_parallel_raise clears it
+    // again after publishing it.
+    builder.setInsertionPointToStart(&region.getRegion().front());
+    auto recordType = LLVM::LLVMArrayType::get(builder.getI8Type(), ErrorRecordLayout::size);
+    loop.record = LLVM::AllocaOp::create(builder, loc, ptrType, recordType, one, 8);
+    LLVM::StoreOp::create(builder, loc,
+                          arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(0)),
+                          loop.record);
+    // Calls in the loop's iterations raise into the thread's record.
+    loop.outerRecord.replaceUsesWithIf(loop.record, [&](OpOperand &use) {
+      return nest->isProperAncestor(use.getOwner());
+    });
+    if (allocatesIn(nest)) {
+      builder.setInsertionPointToStart(&nest.getRegion().front());
+      auto mark = runtimeFunction("kiln_alloc_mark", FunctionType::get(context, {}, {i64}), loc);
+      loop.journalMark = func::CallOp::create(builder, loc, mark, ValueRange{}).getResult(0);
+    }
+    // The thread's next iteration.
+    loop.nextIteration = new Block();
+    nest.getRegion().push_back(loop.nextIteration);
+    builder.setInsertionPointToStart(loop.nextIteration);
+    omp::YieldOp::create(builder, loc, ValueRange{});
+    parallelLoops[nest] = loop;
+
+    // After the region: raise what the first failing block raised (it is in
+    // the outer record already).
+    builder.setInsertionPointAfter(region);
+    Value first = LLVM::LoadOp::create(builder, loc, i64, loop.firstFailed);
+    Value failed = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, first, none);
+    Block *raise = branchToColdBlock(failed.getDefiningOp(), failed, loc, /*keepOp=*/true);
+    builder.setInsertionPointToStart(raise);
+    exitRaising(builder, loc, region);
+    return success();
+  }
+
+  // The end of a raising path at `op`: the function returns (freeing what
+  // it allocated), or the parallel loop's iteration publishes its record
+  // and ends.
+  void exitRaising(OpBuilder &builder, Location loc, Operation *op) {
+    omp::LoopNestOp nest = enclosingParallelLoop(op);
+    if (!nest) {
+      unwindAllocations(builder, loc, op);
+      returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
+      return;
+    }
+    ParallelLoop &loop = parallelLoops[nest];
+    MLIRContext *context = &getContext();
+    auto i64 = IntegerType::get(context, 64);
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    if (loop.journalMark) {
+      auto unwind = runtimeFunction("kiln_alloc_unwind", FunctionType::get(context, {i64}, {}),
+                                    loc);
+      func::CallOp::create(builder, loc, unwind, ValueRange{loop.journalMark});
+    }
+    auto raise = runtimeFunction(
+        "kiln_parallel_raise",
+        FunctionType::get(context, {ptrType, ptrType, ptrType, i64}, {}), loc);
+    Value block = arith::IndexCastOp::create(builder, loc, i64, nest.getIVs()[0]);
+    func::CallOp::create(builder, loc, raise,
+                         ValueRange{loop.outerRecord, loop.firstFailed, loop.record, block});
+    cf::BranchOp::create(builder, loc, loop.nextIteration);
+  }
+
+  // The record `op` raises into: the enclosing function's error slot, or
+  // its parallel loop's thread record; a diagnostic on `op` otherwise.
   FailureOr<Value> errorSlot(Operation *op) {
     auto func = op->getParentOfType<func::FuncOp>();
     if (!func)
       return op->emitOpError("must be nested in a func.func");
+    if (omp::LoopNestOp nest = enclosingParallelLoop(op)) {
+      auto found = parallelLoops.find(nest);
+      if (found == parallelLoops.end())
+        return op->emitOpError("is in a parallel loop kiln-lower-checks did not prepare");
+      if (op->getParentRegion() != &nest.getRegion())
+        return op->emitOpError(
+            "must be in the parallel loop's top-level region: run convert-scf-to-cf "
+            "before kiln-lower-checks");
+      return found->second.record;
+    }
     if (op->getParentRegion() != &func.getBody())
       return op->emitOpError(
           "must be in the function's top-level region: run convert-scf-to-cf "
@@ -94,13 +244,16 @@ private:
 
   // Splits the block after `op` and branches to a new cold block (returned)
   // when `failed` holds; execution continues after `op` otherwise.
-  Block *branchToColdBlock(Operation *op, Value failed, Location loc) {
-    auto func = op->getParentOfType<func::FuncOp>();
+  // With `keepOp`, `op` stays before the branch (it computes `failed`);
+  // otherwise the branch replaces it (the caller erases it).
+  Block *branchToColdBlock(Operation *op, Value failed, Location loc, bool keepOp = false) {
     Block *block = op->getBlock();
     Block *continueBlock = block->splitBlock(std::next(Block::iterator(op)));
     Block *coldBlock = new Block();
-    func.getBody().getBlocks().insertAfter(Region::iterator(block), coldBlock);
+    block->getParent()->getBlocks().insertAfter(Region::iterator(block), coldBlock);
     OpBuilder builder(op);
+    if (keepOp)
+      builder.setInsertionPointToEnd(block);
     auto branch = cf::CondBranchOp::create(builder, loc, failed, coldBlock,
                                            continueBlock);
     // The error path is cold: keep it out of the hot loop layout.
@@ -225,14 +378,12 @@ private:
                                          kind, zero);
     Block *coldBlock = branchToColdBlock(op, raised, loc);
     builder.setInsertionPointToStart(coldBlock);
-    unwindAllocations(builder, loc, op);
-    returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
+    exitRaising(builder, loc, op);
     op.erase();
     return success();
   }
 
   LogicalResult lower(CheckOp check) {
-    auto func = check->getParentOfType<func::FuncOp>();
     FailureOr<Value> slotOrFailure = errorSlot(check);
     if (failed(slotOrFailure))
       return failure();
@@ -277,8 +428,7 @@ private:
           builder, loc, arg,
           fieldAddress(ErrorRecordLayout::argsOffset +
                        ErrorRecordLayout::argSize * index));
-    unwindAllocations(builder, loc, check);
-    returnZeros(builder, loc, func);
+    exitRaising(builder, loc, check);
     check.erase();
     return success();
   }

@@ -151,6 +151,51 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnParallelThreads : Pass<"kiln-parallel-threads", "::mlir::ModuleOp"> {
+  let summary = "Give each OpenMP parallel region the thread count Kiln's "
+                "runtime chooses, and run one-block loops serially";
+  let description = [{
+    `convert-scf-to-openmp` turns a kiln.prange loop (an `scf.parallel` over
+    blocks of iterations) into `omp.parallel` + `omp.wsloop`, with the
+    OpenMP runtime's default team size. Kiln's rule is its own and is read
+    at every loop (runtime/kiln_parallel.c: `KILN_NUM_THREADS`, then
+    `OMP_NUM_THREADS`, then the process's CPU affinity mask), so that
+    `kiln.set_num_threads` takes effect at once and a worker pinned to one
+    CPU is not oversubscribed. This pass sets each `omp.parallel`'s
+    `num_threads` to a call of `kiln_parallel_thread_count` and its `if` to
+    "the loop has more than one block", so that a loop of one block (a tiny
+    input) runs on the calling thread without waking the team. No upstream
+    pass sets a run-time thread count. It also inlines the
+    `memref.alloca_scope` convert-scf-to-openmp wraps each loop body in,
+    which must stay one block once convert-scf-to-cf runs (memref's
+    canonicalization keeps any scope with a call in it).
+
+    Before:
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop {
+        omp.loop_nest (%b) : index = (%c0) to (%blocks) step (%c1) { ... }
+      }
+      omp.terminator
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %threads = call @kiln_parallel_thread_count() : () -> i32
+    %several = arith.cmpi sgt, %span, %c1 : index   // %span = %blocks - %c0
+    omp.parallel if(%several) num_threads(%threads : i32) { ... }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def KilnClearAddressNuw : Pass<"kiln-clear-address-nuw", "::mlir::ModuleOp"> {
   let summary = "Drop the `nuw` flag MLIR 22's memref lowering puts on "
                 "address arithmetic, poison for negative strides";

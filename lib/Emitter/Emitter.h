@@ -77,13 +77,16 @@ llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
 // After linking, every strong undefined dynamic symbol must be defined by a
 // DT_NEEDED library, or start with one of `providedByLoader` (the CPython
 // API for an extension, a sanitizer runtime): otherwise the output would
-// fail to load with RTLD_NOW, and linking fails.
+// fail to load with RTLD_NOW, and linking fails. `extraLibraries` are
+// linked by name (-l) besides libmvec, libm and libc: "omp" for code with
+// parallel loops.
 llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                              llvm::StringRef outputPath,
                              llvm::ArrayRef<std::string> exportedSymbols = {},
                              llvm::StringRef soname = "",
                              llvm::StringRef versionNode = "",
-                             llvm::ArrayRef<llvm::StringRef> providedByLoader = {});
+                             llvm::ArrayRef<llvm::StringRef> providedByLoader = {},
+                             llvm::ArrayRef<std::string> extraLibraries = {});
 
 // The check linkSharedObject makes, for a shared object made elsewhere.
 llvm::Error checkSymbolsResolve(llvm::StringRef path,

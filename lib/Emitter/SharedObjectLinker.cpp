@@ -121,7 +121,8 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                              llvm::StringRef outputPath,
                              llvm::ArrayRef<std::string> exportedSymbols,
                              llvm::StringRef soname, llvm::StringRef versionNode,
-                             llvm::ArrayRef<llvm::StringRef> providedByLoader) {
+                             llvm::ArrayRef<llvm::StringRef> providedByLoader,
+                             llvm::ArrayRef<std::string> extraLibraries) {
   // A copy: lld resets the process's cl::opt values when it returns, and
   // outputPath may be one of them (kilnc's -o).
   std::string output = outputPath.str();
@@ -137,6 +138,8 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
   storage.insert(storage.end(),
                  {// Only what the code really calls ends up in DT_NEEDED.
                   "--as-needed", "-lmvec", "-lm", "-lc"});
+  for (const std::string &library : extraLibraries)
+    storage.push_back("-l" + library);
   for (const std::string &dir : librarySearchDirs())
     storage.push_back("-L" + dir);
 

@@ -14,7 +14,9 @@
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
@@ -55,6 +57,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -64,6 +67,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -112,8 +116,11 @@ void registerKilnDialects(DialectRegistry &registry) {
   cf::registerBufferDeallocationOpInterfaceExternalModels(registry);
   scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
   memref::registerAllocationOpInterfaceExternalModels(registry);
+  // kiln.prange loops: scf.parallel -> OpenMP -> LLVM's OpenMP runtime.
+  registry.insert<omp::OpenMPDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
 }
 
 namespace {
@@ -227,6 +234,11 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createKilnIeeeExactness());
   // math.ipowi (Python's int ** int) becomes an outlined squaring loop.
   pm.addPass(createConvertMathToFuncs());
+  // kiln.prange loops (scf.parallel over blocks of iterations, each block
+  // a vectorized scf.for) become OpenMP worksharing loops, with Kiln's
+  // thread count; kiln-lower-checks then raises from their iterations.
+  pm.addPass(createConvertSCFToOpenMPPass());
+  pm.addPass(createKilnParallelThreads());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createKilnLowerChecks());
   pm.addPass(arith::createArithExpandOpsPass());
@@ -248,6 +260,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createKilnClearAddressNuw());
@@ -282,6 +295,8 @@ void registerKilnPassesAndPipelines() {
            PassAllocatorFunction(
                [] { return createConvertControlFlowToLLVMPass(); }),
            PassAllocatorFunction([] { return createConvertFuncToLLVMPass(); }),
+           PassAllocatorFunction([] { return createConvertSCFToOpenMPPass(); }),
+           PassAllocatorFunction([] { return createConvertOpenMPToLLVMPass(); }),
            PassAllocatorFunction(
                [] { return createReconcileUnrealizedCastsPass(); }),
            PassAllocatorFunction(

@@ -16,7 +16,7 @@ from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 from .options import EXPORT_OPTIONS  # noqa: E402
 
-__all__ = ["export", "vectorize", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
+__all__ = ["export", "vectorize", "prange", "set_num_threads", "get_num_threads", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
            "u16", "u8", "b1", "c64", "c128", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
@@ -123,6 +123,39 @@ class CompiledFunction:
     def __repr__(self) -> str:
         state = "native" if self._native else ("python" if self._failed else "not yet compiled")
         return f"<kiln function {self.py_func.__qualname__} ({state})>"
+
+
+def prange(*args):
+    """`range(...)` whose iterations a compiled function runs on all cores
+    (OpenMP threads; see set_num_threads). As Python, plain `range`. The
+    loop's variables are each iteration's own, except reductions
+    (`s += x[i]`, `m = max(m, x[i])`, ...) and writes to elements the
+    iteration indexes by its loop variable (`out[i] = ...`)."""
+    return range(*args)
+
+
+def set_num_threads(count: int) -> None:
+    """The threads kiln.prange loops use from now on, in this process (and
+    its children): sets KILN_NUM_THREADS, which every Kiln artifact reads at
+    each parallel loop. By default: OMP_NUM_THREADS, else the CPUs the
+    process may run on."""
+    import operator
+    import os
+    try:
+        count = operator.index(count)
+    except TypeError:
+        raise TypeError("set_num_threads() argument 'count' must be int, not "
+                        f"{type(count).__name__}") from None
+    if count < 1:
+        raise ValueError(f"set_num_threads() argument 'count' must be at least 1, not {count}")
+    os.environ["KILN_NUM_THREADS"] = str(count)
+
+
+def get_num_threads() -> int:
+    """The threads a kiln.prange loop started now would use (the rule of
+    runtime/kiln_parallel.c, which the artifacts run)."""
+    from .threads import thread_count
+    return thread_count()
 
 
 def vectorize(function=None, **options):

@@ -103,7 +103,17 @@ STATEMENTS = {
     # arrays under control flow: a new array reassigned in a loop and a
     # branch (a new array each time), two arrays swapped
     "array_control": 1.2,
+    # kiln.prange loops (top level only): reductions of ints, bools and
+    # float max/min (exact at any thread count), writes to the elements the
+    # iteration indexes, temporaries, errors raised by some iterations
+    "prange": 1,
 }
+# A prange reduction per kind: the updates the generator writes. Float sums
+# are a blocked sum in Kiln (within rounding of CPython's, not equal): the
+# fuzzer compares exactly, so floats reduce by max and min only.
+PRANGE_REDUCTIONS = {"i64": ["+=", "-=", "|=", "&=", "^=", "max", "min"],
+                     "i32": ["|=", "&=", "^=", "max", "min"],
+                     "f64": ["max", "min"], "bool": ["|=", "&=", "^="]}
 # Expression constructs per result kind and their weights.
 EXPRESSIONS = {
     "literal": 5, "variable": 10, "element": 8, "binop": 12, "unary": 2, "abs": 2,
@@ -2200,7 +2210,7 @@ class FunctionGenerator:
             if depth == 0:
                 allowed += ["array_assign", "array_control"]
         if depth == 0 and not self.loop_depth:
-            allowed.append("array_shape")
+            allowed += ["array_shape", "prange"]
         if self.loop_depth and self.avoid("B3"):
             allowed = [a for a in allowed if a not in ("tuple_swap", "tuple_call")]
         for _ in range(10):
@@ -2407,6 +2417,83 @@ class FunctionGenerator:
             trip = 45
         self.emit(depth, f"for {var} in {header}:")
         self.enter_loop(var, safe, trip, depth)
+
+    def s_prange(self, depth):
+        """`for i in kiln.prange(...)`: one to three reductions started
+        before the loop, private temporaries, and (over an array's length)
+        a write of element i of another writable array, which the body
+        does not read otherwise. CPython runs it as `range` (the oracle)."""
+        if self.trip > 20:
+            return False
+        var = self.fresh("i")
+        ones = [a for a in self.arrays() if self.scope.arrays[a][1] == 1]
+        safe, target = None, None
+        if ones and self.rng.random() < 0.7:
+            a = self.rng.choice(ones)
+            header, safe, trip = f"kiln.prange(len({a}))", (var, a, 0), 100
+            writable = [w for w in self.arrays(writable=True)
+                        if self.scope.arrays[w][1] == 1 and not self.scope.arrays[w][3]
+                        and self.scope.arrays[w][0] in SCALAR_KINDS]
+            if writable and self.rng.random() < 0.6:
+                target = self.rng.choice(writable)
+        else:
+            start, stop = self.bound(), self.bound()
+            header = self.rng.choice([f"kiln.prange({stop})", f"kiln.prange({start}, {stop})"])
+            trip = 45
+        reductions = []
+        for _ in range(self.rng.choice([1, 1, 2, 3])):
+            kind = self.rng.choice(["i64", "i64", "i32", "f64", "bool"])
+            name = self.fresh("r")
+            initial = {"i64": self.int_literal, "i32": self.int_literal,
+                       "f64": self.float_literal}.get(kind)
+            value = initial(kind) if initial else self.rng.choice(["True", "False"])
+            if kind == "i32":
+                value = f"np.int32({value})"
+            self.emit(depth, f"{name} = {value}")
+            reductions.append((name, kind, self.rng.choice(PRANGE_REDUCTIONS[kind])))
+        self.emit(depth, f"for {var} in {header}:")
+        # The written array is the iteration's to write, not to read; helper
+        # calls could write any array they are passed.
+        hidden = self.scope.arrays.pop(target) if target else None
+        saved_helpers, self.no_helper_calls = self.no_helper_calls, True
+        self.scope.readonly[var] = "i64"
+        if safe:
+            self.scope.safe.append(safe)
+        self.loop_depth += 1
+        saved_trip, self.trip = self.trip, self.trip * trip
+        privates = []
+        for _ in range(self.rng.choice([0, 1, 2])):
+            kind = self.rng.choice(["i64", "f64", "bool"])
+            name = self.fresh("t")
+            self.emit(depth + 1, f"{name} = {self.expr(kind)}")
+            self.scope.readonly[name] = kind
+            privates.append(name)
+        for name, kind, update in reductions:
+            operand = self.expr(kind)
+            if update in ("max", "min"):
+                # floats: max(r, e) only (Kiln refuses max(e, r), whose
+                # result with NaN depends on the order of the iterations)
+                first, second = (name, operand) if kind == "f64" or self.rng.random() < 0.5 \
+                    else (operand, name)
+                self.emit(depth + 1, f"{name} = {update}({first}, {second})")
+            else:
+                self.emit(depth + 1, f"{name} {update} {operand}")
+        if target:
+            value = self.expr(hidden[0])
+            self.emit(depth + 1, f"if {var} < len({target}):")
+            self.emit(depth + 2, f"{target}[{var}] = {value}")
+        self.trip = saved_trip
+        self.loop_depth -= 1
+        for name in [var, *privates]:
+            self.scope.readonly.pop(name, None)
+        if safe:
+            self.scope.safe.remove(safe)
+        self.no_helper_calls = saved_helpers
+        if target:
+            self.scope.arrays[target] = hidden
+        for name, kind, _ in reductions:
+            self.scope.scalars[name] = kind
+        return None
 
     def array_loop(self, var, a, safe, trip, depth):
         """A loop over a 1-D array's elements (desugar.py): `for v in a`,

@@ -127,3 +127,53 @@ func.func @owned_call_results(%ok: i1, %err: !llvm.ptr {kiln.error_slot}) -> mem
   kiln.check %ok, "ValueError", "not ok"
   return %a : memref<?xf64>
 }
+
+// -----
+
+// A check in a parallel loop's iteration (kiln.prange, as OpenMP after
+// convert-scf-to-cf): the iteration raises into its thread's own record,
+// hands it to kiln_parallel_raise (the first failing block wins) and goes on
+// with the next iteration; after the region the function raises if a block
+// did.
+
+// CHECK-LABEL: func.func private @kiln_parallel_raise(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64)
+// CHECK-LABEL: func.func @parallel_check
+// CHECK-SAME: (%{{.*}}: memref<?xf64>, %[[BLOCKS:.*]]: index, %[[ERR:.*]]: !llvm.ptr)
+// CHECK:       %[[FIRST:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK:       %[[NONE:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK:       llvm.store %[[NONE]], %[[FIRST]]
+// CHECK:       omp.parallel {
+// CHECK:         %[[MINE:.*]] = llvm.alloca %{{.*}} x !llvm.array<{{[0-9]+}} x i8>
+// CHECK:         omp.loop_nest (%[[B:.*]]) : index
+// CHECK:           cf.cond_br %{{.*}}, ^[[RAISE:.*]], ^[[GO:.*]]
+// CHECK:         ^[[RAISE]]:
+// CHECK:           llvm.getelementptr %[[MINE]][0]
+// CHECK:           %[[BLOCK:.*]] = arith.index_cast %[[B]] : index to i64
+// CHECK:           call @kiln_parallel_raise(%[[ERR]], %[[FIRST]], %[[MINE]], %[[BLOCK]])
+// CHECK:           cf.br ^[[NEXT:.*]]
+// CHECK:         ^[[GO]]:
+// CHECK:           omp.yield
+// CHECK:         ^[[NEXT]]:
+// CHECK-NEXT:      omp.yield
+// CHECK:       %[[SEEN:.*]] = llvm.load %[[FIRST]] : !llvm.ptr -> i64
+// CHECK:       %[[RAISED:.*]] = arith.cmpi ne, %[[SEEN]], %[[NONE]] : i64
+// CHECK:       cf.cond_br %[[RAISED]]
+func.func @parallel_check(%x: memref<?xf64>, %blocks: index, %err: !llvm.ptr {kiln.error_slot}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%b) : index = (%c0) to (%blocks) step (%c1) {
+        %v = memref.load %x[%b] : memref<?xf64>
+        %ok = arith.cmpf one, %v, %zero : f64
+        kiln.check %ok, ZeroDivisionError, "float division by zero"
+        %w = arith.divf %v, %v : f64
+        memref.store %w, %x[%b] : memref<?xf64>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}

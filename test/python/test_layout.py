@@ -17,7 +17,7 @@ STAGES = (
     # the native facts every stage may ask (the CPU, what kilnc takes, where
     # answers computed once are kept).
     ("vocabulary", ("kiln.version", "kiln.errors", "kiln.options", "kiln.typesystem",
-                    "kiln.typing_rules", "kiln.library_functions", "kiln.cpu_levels",
+                    "kiln.typing_rules", "kiln.library_functions", "kiln.cpu_levels", "kiln.threads",
                     "kiln.cache_dir", "kiln.toolchain")),
     ("frontend", ("kiln.frontend",)),
     ("typecheck", ("kiln.typecheck",)),
@@ -128,3 +128,18 @@ def test_stage_packages_say_what_they_do():
             if member != "kiln" and os.path.exists(path):
                 with open(path, encoding="utf-8") as handle:
                     assert ast.get_docstring(ast.parse(handle.read())), path
+
+
+def test_code_generator_mixins_define_each_method_once():
+    """FunctionCodeGenerator is one class made of per-construct mixins: a
+    method two of them define is silently the first one's everywhere (a
+    prange `combine` once replaced the array reductions' own)."""
+    import sys
+    sys.path.insert(0, os.path.dirname(KILN))
+    from kiln.mlir.code_generator import FunctionCodeGenerator
+    owners = {}
+    for base in FunctionCodeGenerator.__mro__[:-1]:
+        for name in vars(base):
+            if not name.startswith("__"):
+                owners.setdefault(name, []).append(base.__name__)
+    assert {name: where for name, where in owners.items() if len(where) > 1} == {}

@@ -151,8 +151,9 @@ def test_one_artifact_runs_on_older_cpus(portable, cpu, version):
 
 @pytest.mark.parametrize("level", ["v2", "v3", "v4"])
 def test_differential_suites_per_level(level):
-    """Complex and bool array code (kiln-vectorize's scalar views) and the
-    array expressions against numpy, with the kernels of one level; the
+    """Complex and bool array code (kiln-vectorize's scalar views), the
+    array expressions, matrix products and parallel loops against numpy and
+    CPython, with the kernels of one level; the
     conftest checks that each built module runs that level."""
     if cpu_levels.detected_level() < int(level[1]):
         pytest.skip(f"this CPU does not reach x86-64-{level}")
@@ -160,7 +161,7 @@ def test_differential_suites_per_level(level):
                KILN_TEST_EXPECT_CPU=f"x86-64-{level}")
     files = [os.path.join(HERE, name) for name in (
         "test_complex_arrays.py", "test_array_shapes.py", "test_elementwise.py",
-        "test_matmul.py")]
+        "test_matmul.py", "test_prange.py")]
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              *files], capture_output=True, text=True, env=env, cwd=HERE,
                             timeout=1200)

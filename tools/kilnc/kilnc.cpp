@@ -493,6 +493,11 @@ int main(int argc, char **argv) {
         llvmModule->getFunction("_mlir_memref_to_llvm_free") ||
         llvmModule->getFunction("memrefCopy"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_alloc.c").str());
+    // The thread count and error hand-over of kiln.prange loops
+    // (runtime/kiln_parallel.c).
+    if (llvmModule->getFunction("kiln_parallel_thread_count") ||
+        llvmModule->getFunction("kiln_parallel_raise"))
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_parallel.c").str());
     // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
     if (llvmModule->getFunction("kiln_reshape_stride"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());
@@ -661,6 +666,13 @@ int main(int argc, char **argv) {
                                   objectStream))
       return fail(llvm::toString(std::move(error)));
   }
+  // LLVM's OpenMP runtime runs the parallel loops (kiln.prange); only the
+  // artifacts that have one need it.
+  std::vector<std::string> runtimeLibraries;
+  if (llvm::any_of(llvmModule->functions(), [](const llvm::Function &function) {
+        return function.isDeclaration() && function.getName().starts_with("__kmpc_");
+      }))
+    runtimeLibraries.push_back("omp");
   // Symbols of a sanitizer runtime the process preloads (--sanitize).
   std::vector<llvm::StringRef> fromLoader;
   if (!sanitizeArgs.empty())
@@ -668,7 +680,7 @@ int main(int argc, char **argv) {
   if (llvm::Error error = kiln::linkSharedObject(
           {objectPath.str().str()}, outputFilename,
           symbolVersion.empty() ? std::vector<std::string>{} : publicSymbols, soname,
-          symbolVersion, fromLoader))
+          symbolVersion, fromLoader, runtimeLibraries))
     return fail(llvm::toString(std::move(error)));
   if (extension.output.empty())
     return 0;
@@ -710,7 +722,8 @@ int main(int argc, char **argv) {
   extensionFromLoader.insert(extensionFromLoader.end(), fromLoader.begin(), fromLoader.end());
   if (llvm::Error error = kiln::linkSharedObject(
           {objectPath.str().str(), wrapperObjectPath.str().str()},
-          extension.output, extension.exports, "", "", extensionFromLoader))
+          extension.output, extension.exports, "", "", extensionFromLoader,
+          runtimeLibraries))
     return fail(llvm::toString(std::move(error)));
   return 0;
 }

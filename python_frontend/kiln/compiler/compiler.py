@@ -22,7 +22,8 @@ from ..report.remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, r
 from ..frontend.source import load_module
 from ..native.stubs import generate_pyi, generate_stub
 from ..toolchain import KilncFailed, kilnc_capabilities, kilnc_supports, start_kilnc, wait_kilnc
-from ..native.wrapper import cpu_version_symbol, generate_extension, generate_header
+from ..native.wrapper import (OPENMP_RUNTIME, cpu_version_symbol, generate_extension,
+                              generate_header)
 from .. import cpu_levels
 
 
@@ -56,8 +57,12 @@ def fallback_records(failures: dict) -> list:
 
 def build_record(context, signatures, fallbacks, verdicts, remarks) -> dict:
     compiled = {s.name for s in signatures}
+    parallel = {s.name: s.parallel_loops for s in signatures if s.parallel}
+    sequential = {s.name: s.sequential_loops for s in signatures}
     functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno,
-                  "loops": verdicts.get(f.name, [])}
+                  "loops": verdicts.get(f.name, []),
+                  "parallel_loops": parallel.get(f.name, []),
+                  "sequential_loops": sequential.get(f.name, [])}
                  for f in context.exported_functions()]
     raw = [{"kind": r["kind"], "pass": r.get("pass", ""), "name": r.get("name", ""),
             "function": r.get("function", ""), "line": r["line"], "column": r["column"],
@@ -66,7 +71,9 @@ def build_record(context, signatures, fallbacks, verdicts, remarks) -> dict:
             "module": context.module_name, "source": context.path,
             # the text itself, so that the report works where the file is not
             "source_text": context.source,
-            "functions": functions, "fallbacks": fallbacks, "llvm_remarks": raw}
+            "functions": functions, "fallbacks": fallbacks, "llvm_remarks": raw,
+            # What the artifacts need where they run, besides libc and libm.
+            "runtime_libraries": [OPENMP_RUNTIME] if parallel else []}
 
 
 def add_ir_stats(record, path, module) -> None:

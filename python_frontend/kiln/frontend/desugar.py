@@ -79,7 +79,16 @@ def literal_iterable(value) -> str | None:
 def is_range_loop(loop: ast.For) -> bool:
     iterable = loop.iter
     return isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and \
-        iterable.func.id == "range"
+        iterable.func.id == "range" or is_prange_call(iterable)
+
+
+def is_prange_call(iterable) -> bool:
+    """`kiln.prange(...)` or an imported `prange(...)`: a counted loop like
+    range's, which source.mark_parallel_loops resolves once imports are
+    known."""
+    return isinstance(iterable, ast.Call) and (
+        isinstance(iterable.func, ast.Name) and iterable.func.id == "prange" or
+        isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "prange")
 
 
 def _builtin_call(node, name: str) -> bool:

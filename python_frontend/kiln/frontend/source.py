@@ -15,7 +15,7 @@ from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
-from .desugar import desugar_loops
+from .desugar import desugar_loops, is_prange_call
 
 
 
@@ -29,6 +29,10 @@ class ModuleContext:
     numpy_aliases: set = field(default_factory=set)
     cmath_aliases: set = field(default_factory=set)
     imported_names: dict = field(default_factory=dict)  # local name -> (module, attr)
+    # `for` loops over kiln.prange(...), rewritten to range(...) once the
+    # names are known (mark_parallel_loops): their iterations run on
+    # several threads.
+    parallel_loops: set = field(default_factory=set)
 
     @property
     def module_name(self) -> str:
@@ -400,7 +404,23 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
         elif isinstance(node, ast.ImportFrom) and node.module in known and node.level == 0:
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
+    mark_parallel_loops(context)
     return context
+
+
+def mark_parallel_loops(context: ModuleContext) -> None:
+    """`for i in kiln.prange(...)` becomes `for i in range(...)`, the loop
+    recorded in context.parallel_loops: later stages see one kind of
+    counted loop, and ask the set which ones run in parallel."""
+    for function in context.tree.body:
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for loop in ast.walk(function):
+            if isinstance(loop, ast.For) and is_prange_call(loop.iter) and \
+                    context.qualified_name(loop.iter.func) == ("kiln", "prange"):
+                loop.iter.func = ast.copy_location(ast.Name(id="range", ctx=ast.Load()),
+                                                   loop.iter.func)
+                context.parallel_loops.add(loop)
 
 
 KNOWN_MODULES = ("kiln", "math", "numpy", "cmath")

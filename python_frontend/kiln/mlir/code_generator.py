@@ -32,6 +32,7 @@ from .array_expressions import ArrayExpressions
 from .array_shapes import ArrayShapes
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
+from .parallel_lowering import BLOCKS, ParallelLowering
 from .call_lowering import CallLowering
 from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
@@ -63,6 +64,32 @@ class FunctionSignature:
     release_gil: bool = False
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
     options_given: frozenset = frozenset()
+    # Runs kiln.prange loops (its own or its callees'): the GIL is released
+    # for any input, and the artifact needs LLVM's OpenMP runtime.
+    parallel: bool = False
+    # The record's description of the function's own prange loops, and
+    # (parallel=True) of the outermost loops left sequential.
+    parallel_loops: list = field(default_factory=list)
+    sequential_loops: list = field(default_factory=list)
+
+
+def uses_parallel_loops(typed, seen=None) -> bool:
+    """Whether a function runs kiln.prange loops, itself or in a callee."""
+    seen = set() if seen is None else seen
+    if id(typed) in seen:
+        return False
+    seen.add(id(typed))
+    return bool(typed.parallel_loops) or any(
+        uses_parallel_loops(callee, seen) for callee in typed.callees.values())
+
+
+def describe_parallel_loop(loop, info) -> dict:
+    """A kiln.prange loop as the record and the report show it."""
+    return {"line": loop.lineno, "column": loop.col_offset + 1,
+            "schedule": f"static: at most {BLOCKS} blocks of consecutive iterations, "
+                        "shared out evenly between the threads",
+            "reductions": [{"name": r.name, "operator": r.operator,
+                            "line": r.first_update.lineno} for r in info.reductions]}
 
 
 class InferenceMismatch(Exception):
@@ -71,8 +98,8 @@ class InferenceMismatch(Exception):
     of the function."""
 
 
-class FunctionCodeGenerator(StatementLowering, CallLowering, SubscriptLowering, LibraryCalls,
-                            ArrayExpressions, ArrayShapes, ComplexNumbers):
+class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
+                            LibraryCalls, ArrayExpressions, ArrayShapes, ComplexNumbers):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
@@ -110,8 +137,13 @@ class FunctionCodeGenerator(StatementLowering, CallLowering, SubscriptLowering, 
             raises=typed.raises, written_arrays=set(typed.written_arrays),
             returned_parameters=dict(typed.returned_parameters),
             line=self.func.lineno, exported=self.exported,
-            release_gil=self.options.get("nogil", any(
+            release_gil=self.options.get("nogil", uses_parallel_loops(typed) or any(
                 isinstance(p.type, kt.ArrayType) for p in typed.params)),
+            parallel=uses_parallel_loops(typed),
+            parallel_loops=[describe_parallel_loop(loop, info)
+                            for loop, info in typed.parallel_loops.items()],
+            sequential_loops=[{"line": loop.lineno, "reason": reason}
+                              for loop, reason in typed.sequential_loops.items()],
             elementwise=bool(self.options.get("elementwise")),
             options_given=frozenset(self.options))
 

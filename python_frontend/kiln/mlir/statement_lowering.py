@@ -487,12 +487,25 @@ class StatementLowering:
         return mode, return_values
 
     def stmt_For(self, stmt):
+        parallel = self.typed.parallel_loops.get(stmt)
+        if parallel is not None:
+            return self.emit_parallel_loop(stmt, parallel)
         lower, upper, step, normalized = self.range_bounds(stmt.iter)
         carried = self.loop_carried(stmt)
         if loop_exits(stmt) or contains_return(stmt.body):
             return self.emit_loop_as_while(stmt, carried, (lower, upper, step, normalized))
-        mode, _ = self.loop_state(stmt, carried, with_counter=False)
         initial = [self.symbols[n] for n in carried]
+        results = self.emit_counted_loop(stmt, lower, upper, step, normalized, carried, initial)
+        self.mark_loop_locals(stmt, carried)
+        if carried:
+            self.bind_results(results, carried, initial)
+        return None, None
+
+    def emit_counted_loop(self, stmt, lower, upper, step, normalized, carried, initial,
+                          extra_attributes=None) -> list:
+        """The scf.for of a `for` loop without exits, its carried variables
+        entering as `initial`; their values after it."""
+        mode, _ = self.loop_state(stmt, carried, with_counter=False)
         nonneg = bool(lower.nonneg) and normalized is None
 
         def bind(arguments):
@@ -502,18 +515,14 @@ class StatementLowering:
 
         body, _ = self.region(lambda: self.generate_body(stmt.body, terminal=True), bind,
                               mode=mode, argument_types=[kt.i64] + [v.type for v in initial])
-        self.mark_loop_locals(stmt, carried)
-        attributes = None
+        attributes = dict(extra_attributes or {})
         if carried:
             # Names of the carried variables, for kiln-vectorize's remarks
             # ("loop-carried dependence on `s`").
-            attributes = {"kiln.carried": ir.array_attr([ir.string_attr(n) for n in carried])}
+            attributes["kiln.carried"] = ir.array_attr([ir.string_attr(n) for n in carried])
         results = self.builder.scf_for(lower.ir, upper.ir, step.ir, [v.ir for v in initial],
-                                       body, self.loc(stmt), attributes)
-        if carried:
-            self.bind_results([Value(r, v.type) for r, v in zip(results, initial)], carried,
-                              initial)
-        return None, None
+                                       body, self.loc(stmt), attributes or None)
+        return [Value(r, v.type) for r, v in zip(results, initial)]
 
     def mark_loop_locals(self, stmt, carried):
         names = assigned_names(stmt.body)

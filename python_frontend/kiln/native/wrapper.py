@@ -175,18 +175,30 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
             out.append(f"/* The returned arrays are the caller's: free each rN.allocated when "
                        f"done (no two share a buffer){view_rule}. When error->kind is set, "
                        "*result is undefined: do not free it. */")
+        if signature.parallel:
+            out.append("/* Runs kiln.prange loops on " + OPENMP_RUNTIME + "'s threads: "
+                       "KILN_NUM_THREADS of them, else OMP_NUM_THREADS, else the CPUs the "
+                       "process may run on. */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         if signature.elementwise:
             out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "
                        "out's shape is the iteration space. */")
             out.append(elementwise_prototype(module_name, signature) + ";")
         out.append("")
+    if any(s.parallel for s in signatures):
+        out += [f"/* lib{module_name}.so needs {OPENMP_RUNTIME} (LLVM's OpenMP runtime; on "
+                "Debian, package libomp5-22) where it runs. */",
+                f"#define KILN_{module_name.upper()}_NEEDS_OPENMP 1", ""]
     out += [f"/* Which version of the kernels runs on this CPU: \"x86-64-v2\", \"x86-64-v3\" or",
             "   \"x86-64-v4\" in a portable build (chosen once, when the library is loaded;",
             "   KILN_CPU_LEVEL=v2|v3|v4 forces a lower one), else the one CPU it was built for. */",
             f"const char *{cpu_version_symbol(module_name)}(void);", ""]
     out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */", ""]
     return "\n".join(out)
+
+
+# The library kilnc links artifacts with parallel loops against (DT_NEEDED).
+OPENMP_RUNTIME = "libomp.so.5"
 
 
 def cpu_version_symbol(module_name: str) -> str:
@@ -626,7 +638,8 @@ def generate_wrapper(module_name: str, signature) -> list:
     invoke = f"{call};" if result is None or returns_through_pointer(result) else \
         f"result = {call};"
     arrays = [p for p in signature.params if isinstance(p.type, kt.ArrayType)]
-    if signature.release_gil and arrays and "nogil" not in signature.options_given:
+    if signature.release_gil and arrays and "nogil" not in signature.options_given and \
+            not signature.parallel:
         # Releasing and retaking the GIL costs tens of ns: worth it only when
         # the arrays are large enough for the call to take longer.
         sizes = " + ".join("(" + " * ".join(f"array_{p.name}.shape[{k}]"

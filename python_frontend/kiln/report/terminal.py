@@ -74,6 +74,14 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                        f"blocks, {before['metadata_nodes']} metadata nodes"
                        + (f" -> {after['metadata_nodes']} after stripping"
                           if after != before else ""))
+        for loop in function.get("parallel_loops", []):
+            reductions = ", ".join(f"{r['name']} ({r['operator']})" for r in loop["reductions"])
+            out.append(f"  parallel loop at line {loop['line']} (kiln.prange): "
+                       f"{loop['schedule']}; reductions: {reductions or 'none'}; each thread "
+                       "runs its blocks' iterations as the loop below says")
+        for loop in function.get("sequential_loops", []):
+            out.append(f"  loop at line {loop['line']} stays sequential (parallel=True): "
+                       f"{loop['reason']}")
         for loop in function.get("loops", []):
             by = "Kiln" if loop.get("vectorizer") == "kiln" else "LLVM"
             verdict = (f"vectorized by {by}, VF={loop['width']} x{loop['interleave']}"
@@ -114,6 +122,9 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
             badges = []
             if entry and entry.get("machine", {}).get("max_bits"):
                 badges.append(f"{entry['machine']['max_bits']}-bit SIMD")
+            for loop in function.get("parallel_loops", []):
+                if loop["line"] == number:
+                    badges.append("parallel")
             for loop in function.get("loops", []):
                 if loop["line"] == number:
                     badges.append(f"VF={loop['width']}" if loop["vectorized"] else "scalar loop")

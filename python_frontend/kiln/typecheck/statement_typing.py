@@ -10,6 +10,7 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
 from .typed_values import TypedValue, _Abandon
+from . import parallel_loops
 from ..frontend.subset import EXCEPTION_TYPES, SUPPORTED_BINOPS
 from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from ..typing_rules import UNKNOWN, display, is_unknown
@@ -626,6 +627,17 @@ class StatementTyping:
         if not isinstance(stmt.target, ast.Name):
             self.fail(stmt.target, "a `for` loop needs a plain name as its target")
         self.range_bounds(stmt.iter)
+        if not self.inside_parallel_loop and (stmt in self.context.parallel_loops
+                                              or self.parallel_by_option(stmt)):
+            self.parallel_loop(stmt)
+            return
+        self.loop_nesting += 1
+        try:
+            self.sequential_for(stmt)
+        finally:
+            self.loop_nesting -= 1
+
+    def sequential_for(self, stmt):
         target = stmt.target.id
         carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
         self.carried_by_loop[stmt] = carried
@@ -643,6 +655,91 @@ class StatementTyping:
         self.mark_loop_locals(stmt, carried)
         self.bind_merged(carried, initial)
 
+    def parallel_by_option(self, stmt) -> bool:
+        """`@kiln.export(parallel=True)`: an outermost loop whose iterations
+        are independent (the rules of a prange loop) runs as one; any other
+        stays sequential, its reason kept for the report."""
+        if not self.options.get("parallel") or self.loop_nesting:
+            return False
+        target = stmt.target.id
+        # Python keeps the loop variable's last value; a parallel loop has none.
+        # (Loops that bind the same name first, `for i in ...` again, do not
+        # read it.)
+        uses = [n for n in ast.walk(self.func) if isinstance(n, ast.Name) and n.id == target]
+        inside = {id(n) for loop in ast.walk(self.func)
+                  if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                  and loop.target.id == target for n in ast.walk(loop)}
+        reason = None
+        if any(id(n) not in inside for n in uses):
+            reason = f"the loop variable `{target}` is used outside the loop"
+        else:
+            try:
+                parallel = parallel_loops.analyze(stmt, self.loop_carried(stmt.body))
+            except parallel_loops.ParallelLoopError as error:
+                reason = error.message
+            else:
+                for reduction in parallel.reductions:
+                    value = self.symbols.get(reduction.name)
+                    if value is None or not is_scalar_type(value.type) or \
+                            value.type.is_complex:
+                        reason = f"`{reduction.name}` is not a number"
+                    elif value.type.is_float and any(
+                            isinstance(u, ast.Call) and not (
+                                isinstance(u.args[0], ast.Name)
+                                and u.args[0].id == reduction.name)
+                            for u in reduction.updates):
+                        reason = f"`{reduction.name} = max/min(..., {reduction.name})`"
+        if reason is not None:
+            self.sequential_loops[stmt] = reason
+            return False
+        return True
+
+    def parallel_loop(self, stmt) -> None:
+        """A kiln.prange loop: a counted loop whose only carried variables
+        are its reductions (parallel_loops.py), each a number."""
+        # The loop variable is each iteration's own, never carried.
+        carried = self.loop_carried(stmt.body)
+        try:
+            parallel = parallel_loops.analyze(stmt, carried)
+        except parallel_loops.ParallelLoopError as error:
+            self.fail(error.node, error.message)
+        self.carried_by_loop[stmt] = carried
+        self.parallel_by_loop[stmt] = parallel
+        frame = self.loop_frame(stmt, carried)
+        initial = [self.symbols[n] for n in carried]
+        for reduction, value in zip(parallel.reductions, initial):
+            name = reduction.name
+            if not is_unknown(value.type) and not (
+                    is_scalar_type(value.type) and not value.type.is_complex):
+                self.fail(stmt, f"`{name}` is a kiln.prange reduction of "
+                                f"{display(value.type)}: reductions are of ints, floats "
+                                "and bools")
+            if is_scalar_type(value.type) and value.type.is_float:
+                for update in reduction.updates:
+                    if isinstance(update, ast.Call) and not (
+                            isinstance(update.args[0], ast.Name) and update.args[0].id == name):
+                        # max(e, s) keeps e unless s > e: a NaN among the e
+                        # discards what came before it, so the result depends
+                        # on the order the blocks are combined in.
+                        self.fail(update, f"write `{name} = {update.func.id}({name}, ...)` in "
+                                          f"a kiln.prange loop: with `{name}` second, a NaN "
+                                          "makes the result depend on the order of the "
+                                          "iterations")
+
+        def bind():
+            self.bind_carried(carried, initial)
+            self.bind_loop_target(stmt)
+
+        # A prange loop in this one's body runs as a plain loop on the
+        # thread that reaches it (one team shares out one loop).
+        self.inside_parallel_loop = True
+        try:
+            self.region(lambda: self.body(stmt.body, terminal=True), bind, frame=frame)
+        finally:
+            self.inside_parallel_loop = False
+        self.mark_loop_locals(stmt, carried)
+        self.bind_merged(carried, initial)
+
     def mark_loop_locals(self, stmt, carried) -> None:
         names = assigned_names(stmt.body)
         if isinstance(stmt, ast.For):
@@ -652,7 +749,11 @@ class StatementTyping:
     def stmt_While(self, stmt):
         carried = self.loop_carried(stmt.body)
         self.carried_by_loop[stmt] = carried
-        self.loop_as_while(stmt, carried, with_counter=False)
+        self.loop_nesting += 1
+        try:
+            self.loop_as_while(stmt, carried, with_counter=False)
+        finally:
+            self.loop_nesting -= 1
 
     def loop_as_while(self, stmt, carried, with_counter) -> None:
         """A `while` loop, or a `for` loop that can exit early."""

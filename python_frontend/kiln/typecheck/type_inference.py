@@ -115,6 +115,11 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         self.written: set = set()
         self.values: dict = {}
         self.carried_by_loop: dict = {}
+        self.parallel_by_loop: dict = {}
+        self.inside_parallel_loop = False
+        self.loop_nesting = 0
+        # parallel=True: loops left sequential -> why (the record says).
+        self.sequential_loops: dict = {}
         self.bool_op_tails: dict = {}
 
     # ------------------------------------------------------------ errors
@@ -185,6 +190,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             typed_by_first_call=frozenset(self.typed_by_first_call),
             variables=dict(self.var_types),
             values=self.values, loop_carried=self.carried_by_loop,
+            parallel_loops=self.parallel_by_loop, sequential_loops=self.sequential_loops,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
             callees=dict(self.callees), inlined=dict(self.inlined),
             diagnostics=list(diagnostics))
@@ -248,6 +254,11 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         self.values: dict = {}
         self.array_consumers: set = set()   # nodes whose array expression is used well
         self.carried_by_loop: dict = {}
+        self.parallel_by_loop: dict = {}
+        self.inside_parallel_loop = False
+        self.loop_nesting = 0
+        # parallel=True: loops left sequential -> why (the record says).
+        self.sequential_loops: dict = {}
         self.bool_op_tails: dict = {}
         self.frame = ExitFrame("function")
         self.allocation_count = 0

@@ -46,6 +46,10 @@ class TypedFunction:
     variables: dict = field(default_factory=dict)     # name -> VariableType
     values: dict = field(default_factory=dict)        # ast node -> TypedValue
     loop_carried: dict = field(default_factory=dict)  # ast.For/While -> [names]
+    # kiln.prange loops: their reductions (parallel_loops.ParallelLoop).
+    parallel_loops: dict = field(default_factory=dict)  # ast.For -> ParallelLoop
+    # parallel=True: the outermost loops left sequential, and why.
+    sequential_loops: dict = field(default_factory=dict)  # ast.For -> reason
     # `a or b or c` is evaluated as `a or (b or c)`: the result of the last
     # n operands of a BoolOp node, for every tail code generation builds.
     bool_op_tails: dict = field(default_factory=dict)  # (ast.BoolOp, n) -> TypedValue

@@ -1,0 +1,364 @@
+"""kiln.prange (issue 29): the iterations run on OpenMP threads, and the
+results are CPython's (the same source run as Python, with numpy) at 1, 2
+and 3 threads (more threads than this machine's cores), on sizes 0, 1,
+fewer iterations than threads, a block boundary (256 blocks) and large.
+Reductions are combined per block in block order, so every result is the
+same at any thread count; integer results are exact, float sums are a
+blocked sum (within rounding of CPython's). Errors are those of the first
+failing iteration."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from conftest import MODULES, REPO, kiln_build
+
+MODULE = "parallel_loops"
+THREADS = ["1", "2", "3"]
+SIZES = [0, 1, 2, 3, 255, 256, 257, 1000, 100_003]
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module(MODULE)
+
+
+@pytest.fixture(params=THREADS)
+def threads(request, monkeypatch):
+    """Every Kiln artifact reads KILN_NUM_THREADS at each parallel loop."""
+    monkeypatch.setenv("KILN_NUM_THREADS", request.param)
+    return int(request.param)
+
+
+def record(mod):
+    with open(mod.path(f"{MODULE}.kiln.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_reductions_agree_with_cpython(mod, threads, n):
+    rng = np.random.default_rng(n)
+    x = rng.normal(size=n)
+    ints = rng.integers(-2**40, 2**40, size=n)
+    assert mod.native.int_reductions(ints) == mod.python.int_reductions(ints.tolist())
+    small = rng.integers(-50, 50, size=n).astype(np.int32)
+    assert mod.native.product_mod(small) == mod.python.product_mod(small.tolist())
+    assert mod.native.sum_of_squares(n) == mod.python.sum_of_squares(n)
+    assert mod.native.any_negative(x) == mod.python.any_negative(x.tolist())
+    # Float sums: a blocked sum, within rounding of CPython's sequential one.
+    want = mod.python.total(x.tolist())
+    assert mod.native.total(x) == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert mod.native.total_fast(x) == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert mod.native.total_f32(x.astype(np.float32)) == pytest.approx(
+        float(x.astype(np.float32).astype(np.float64).sum()), rel=1e-4, abs=1e-4)
+    hi, lo, product = mod.native.float_extremes(x)
+    want_hi, want_lo, want_product = mod.python.float_extremes(x.tolist())
+    assert (hi, lo) == (want_hi, want_lo)
+    assert product == pytest.approx(want_product, rel=1e-12)
+    count, squares = mod.native.count_and_sum(x, 0.25)
+    want_count, want_squares = mod.python.count_and_sum(x.tolist(), 0.25)
+    assert count == want_count and squares == pytest.approx(want_squares, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 255, 256, 257, 100_003])
+def test_results_do_not_depend_on_the_thread_count(mod, monkeypatch, n):
+    """The same blocks, combined in the same order, at any thread count:
+    float sums included (bit for bit), with or without fastmath."""
+    x = np.random.default_rng(7).normal(size=n)
+    seen = set()
+    for count in THREADS + ["8"]:
+        monkeypatch.setenv("KILN_NUM_THREADS", count)
+        seen.add((mod.native.total(x), mod.native.total_fast(x),
+                  mod.native.float_extremes(x)))
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize("special", [np.nan, np.inf, -np.inf])
+def test_special_floats(mod, threads, special):
+    x = np.random.default_rng(3).normal(size=1000)
+    x[400] = special
+    got, want = mod.native.total(x), mod.python.total(x.tolist())
+    assert got == want or (np.isnan(got) and np.isnan(want))
+    hi, lo, _ = mod.native.float_extremes(x)
+    want_hi, want_lo, _ = mod.python.float_extremes(x.tolist())
+    for a, b in ((hi, want_hi), (lo, want_lo)):
+        assert a == b or (np.isnan(a) and np.isnan(b))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_disjoint_writes(mod, threads, n):
+    rng = np.random.default_rng(n + 1)
+    x = rng.normal(size=n)
+    out = np.full(n, -7.0)
+    mod.native.scaled(x, out, 2.5)
+    want = [-7.0] * n
+    mod.python.scaled(x.tolist(), want, 2.5)
+    assert out.tolist() == want
+    out = np.full(n, -7.0)
+    mod.native.backwards(x, out)
+    assert out.tolist() == x[::-1].tolist()
+    # Strided and negative-stride views are written in place.
+    base = np.zeros(2 * n)
+    mod.native.scaled(x[::-1], base[::2], 2.5)
+    assert base[::2].tolist() == [v * 2.5 + 1.0 for v in x[::-1].tolist()]
+    assert not base[1::2].any()
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (1, 5), (2, 1), (37, 11), (300, 4)])
+def test_temporaries_and_nested_loops_in_the_body(mod, threads, shape):
+    a = np.random.default_rng(shape[0]).normal(size=shape)
+    got = np.full(shape, 3.0)
+    mod.native.rows(a, got)
+    want = np.full(shape, 3.0)
+    mod.python.rows(a, want)
+    np.testing.assert_array_equal(got, want)
+    points = a[:, :3] if shape[1] >= 3 else a
+    d = np.zeros((shape[0], shape[0]))
+    mod.native.pairwise(points, d)
+    want = np.zeros_like(d)
+    mod.python.pairwise(points, want)
+    np.testing.assert_allclose(d, want, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("bad", [[0], [499], [999], [2, 700], [999, 3]])
+def test_the_first_failing_iteration_raises(mod, threads, bad):
+    """Each bad index is distinct (x has 1000 elements): the message names
+    the one CPython meets first, whichever thread met another first."""
+    x = np.arange(1000.0)
+    idx = np.arange(1000)
+    for position in bad:
+        idx[position] = 5000 + position
+    with pytest.raises(IndexError) as native:
+        mod.native.gather(x, idx)
+    with pytest.raises(IndexError) as python:
+        mod.python.gather(x, idx)
+    assert f"index {5000 + min(bad)} is out of bounds" in str(native.value)
+    assert str(5000 + min(bad)) in str(python.value)
+    # The loop goes on working afterwards (the threads' records are clear).
+    assert mod.native.gather(x, np.arange(10)) == 45.0
+
+
+@pytest.mark.parametrize("limit", [0, 1, 500, 999])
+def test_raise_in_the_body_frees_its_temporaries(mod, threads, limit):
+    x = np.random.default_rng(limit).normal(size=1000)
+    with pytest.raises(ValueError, match="iteration reached the limit"):
+        mod.native.temporaries_then_raise(x, limit)
+    assert mod.native.temporaries_then_raise(x, -1) == pytest.approx(
+        mod.python.temporaries_then_raise(x, -1), rel=1e-12, abs=1e-12)
+
+
+def test_errors_raised_in_helpers(mod, threads):
+    x = np.ones(2000)
+    y = np.ones(2000)
+    y[1500] = 0.0
+    out = np.zeros(2000)
+    with pytest.raises(ZeroDivisionError, match="helper saw a zero") as native:
+        mod.native.divide_all(x, y, out)
+    assert "line" in str(native.value)
+    y[1500] = 2.0
+    mod.native.divide_all(x, y, out)
+    assert out[1500] == 0.5 and out[0] == 1.0
+
+
+def test_a_helper_with_a_parallel_loop(mod, threads):
+    x = np.random.default_rng(5).normal(size=5000)
+    assert mod.native.parallel_helper_user(x) == 2 * mod.native.total(x)
+
+
+def test_two_python_threads_at_once(mod, monkeypatch):
+    """Each caller gets its own team; the GIL is released around the call,
+    so both run at the same time; nothing deadlocks."""
+    monkeypatch.setenv("KILN_NUM_THREADS", "2")
+    x = np.random.default_rng(11).normal(size=200_000)
+    want = mod.native.total(x)
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(50):
+                results.append(mod.native.total(x))
+        except Exception as error:   # pragma: no cover - reported below
+            errors.append(error)
+
+    workers = [threading.Thread(target=work) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert not any(w.is_alive() for w in workers), "parallel calls deadlocked"
+    assert not errors and results == [want] * 150
+
+
+def test_the_gil_is_released_for_scalar_functions(mod):
+    """sum_of_squares takes no array (such functions keep the GIL when they
+    have no parallel loop): the extension's wrapper releases it."""
+    with open(mod.path(f"_{MODULE}_kiln.c"), encoding="utf-8") as handle:
+        wrapper = handle.read()
+    body = wrapper[wrapper.index(f"{MODULE}_sum_of_squares("):]
+    body = body[:body.index("\n}\n")]
+    assert "Py_BEGIN_ALLOW_THREADS" in wrapper[wrapper.rindex("static PyObject", 0,
+                                                              wrapper.index(body)):][:4000]
+
+
+def test_record_header_and_library(mod):
+    data = record(mod)
+    assert data["runtime_libraries"] == ["libomp.so.5"]
+    total = next(f for f in data["functions"] if f["name"] == "total")
+    [loop] = total["parallel_loops"]
+    assert loop["line"] == 13 and loop["reductions"] == [
+        {"name": "s", "operator": "add", "line": 14}]
+    sequential = next(f for f in data["functions"] if f["name"] == "sequential")
+    assert sequential["parallel_loops"] == []
+    with open(mod.path(f"{MODULE}.h"), encoding="utf-8") as handle:
+        header = handle.read()
+    assert f"#define KILN_{MODULE.upper()}_NEEDS_OPENMP 1" in header
+    needed = subprocess.run(["readelf", "-d", mod.path(f"lib{MODULE}.so")], check=True,
+                            capture_output=True, text=True).stdout
+    assert "libomp.so.5" in needed
+
+
+def test_modules_without_parallel_loops_do_not_need_libomp(build_module):
+    other = build_module("inlined_helpers")
+    needed = subprocess.run(["readelf", "-d", other.path("libinlined_helpers.so")],
+                            check=True, capture_output=True, text=True).stdout
+    assert "libomp" not in needed
+    with open(other.path("inlined_helpers.kiln.json"), encoding="utf-8") as handle:
+        assert json.load(handle)["runtime_libraries"] == []
+
+
+def test_report_shows_parallel_loops(mod):
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"))
+    result = subprocess.run([sys.executable, "-m", "kiln", "report",
+                             mod.path(f"{MODULE}.kiln.json")], capture_output=True, text=True,
+                            env=env)
+    assert result.returncode == 0, result.stderr
+    assert "parallel loop at line 13 (kiln.prange)" in result.stdout
+    assert "reductions: s (add)" in result.stdout
+
+
+def test_set_and_get_num_threads(monkeypatch):
+    import kiln
+    monkeypatch.delenv("KILN_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3,2")
+    assert kiln.get_num_threads() == 3
+    kiln.set_num_threads(5)
+    assert os.environ["KILN_NUM_THREADS"] == "5" and kiln.get_num_threads() == 5
+    with pytest.raises(ValueError, match="'count' must be at least 1"):
+        kiln.set_num_threads(0)
+    with pytest.raises(TypeError, match="'count' must be int"):
+        kiln.set_num_threads(2.0)
+    assert kiln.get_num_threads() == 5
+
+
+def test_default_thread_count_follows_the_affinity_mask():
+    """A process pinned to one CPU (a Dask worker, a small container) uses
+    one thread, whatever the machine has."""
+    code = ("import os, kiln; os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]}); "
+            "print(kiln.get_num_threads(), len(os.sched_getaffinity(0)))")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("KILN_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["1", "1"]
+
+
+def test_prange_is_range_in_python():
+    import kiln
+    assert list(kiln.prange(2, 10, 3)) == [2, 5, 8]
+
+
+REFUSED = {
+    "recurrence": "`s` is assigned in a kiln.prange loop (line 20)",
+    "read_reduction": "`s` is read in a kiln.prange loop (line 29)",
+    "shifted": "`a[i + 1]` (line 36) may reach an element of `a`",
+    "histogram": "`counts[bins[i]]` may write the same element of `counts`",
+    "leaves_early": "`return` cannot leave a kiln.prange loop",
+    "mixed_operators": "`s` is combined with mul here and with add on line 58",
+    "reads_whole_array": "`np.sum(out)` (line 67) may reach an element of `out`",
+    "float_max_second": "write `m = max(m, ...)` in a kiln.prange loop",
+}
+
+
+@pytest.fixture(scope="module")
+def refused(tmp_path_factory):
+    outdir = tmp_path_factory.mktemp("kiln_parallel_errors")
+    result = kiln_build(os.path.join(MODULES, "parallel_errors.py"), outdir)
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(outdir, "parallel_errors.kiln.json"), encoding="utf-8") as handle:
+        return json.load(handle), result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_loop_carried_dependences_are_refused(refused, name):
+    data, stderr = refused
+    [entry] = [f for f in data["fallbacks"] if f["function"] == name]
+    assert REFUSED[name] in entry["reason"]
+    assert "parallel_errors.py:" in stderr
+    assert next(f for f in data["functions"] if f["name"] == "fine")["compiled"]
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (1, 1), (3, 300), (300, 3), (40, 40)])
+def test_nested_parallel_loops(mod, threads, shape):
+    """An inner prange, in the body or in a helper the body calls, runs on
+    the thread that reaches it."""
+    a = np.random.default_rng(shape[0]).integers(-9, 9, size=shape).astype(np.float64)
+    # Small integers: every blocked sum is exact.
+    assert mod.native.nested(a) == mod.python.nested(a)
+    assert mod.native.total_of_rows(a) == mod.python.total_of_rows(a)
+
+
+@pytest.mark.parametrize("rows", [0, 1, 2, 255, 256, 300])
+def test_parallel_option_parallelizes_independent_outer_loops(mod, threads, rows):
+    a = np.random.default_rng(rows).normal(size=(rows, 7))
+    out, want = np.zeros(rows), np.zeros(rows)
+    assert mod.native.auto_rows(a, out) == mod.python.auto_rows(a, want)
+    np.testing.assert_array_equal(out, want)
+    x = np.arange(1.0, rows + 2.0)
+    y = x.copy()
+    assert mod.native.auto_last_index(x) == mod.python.auto_last_index(y)
+    np.testing.assert_array_equal(x, y)
+
+
+def test_parallel_option_says_which_loops_stay_sequential(mod):
+    functions = {f["name"]: f for f in record(mod)["functions"]}
+    rows = functions["auto_rows"]
+    assert [loop["line"] for loop in rows["parallel_loops"]] == [rows["line"] + 2]
+    [left] = rows["sequential_loops"]
+    assert left["line"] == rows["line"] + 8 and "out[i - 1]" in left["reason"]
+    [left] = functions["auto_last_index"]["sequential_loops"]
+    assert "the loop variable `k` is used outside the loop" in left["reason"]
+
+
+FIRST_CALL = '''
+import kiln
+import numpy as np
+
+@kiln.export(strict=True)
+def squares(n: int) -> int:
+    s = 0
+    for i in kiln.prange(n):
+        s += i * i
+    return s
+
+print(squares(1000), squares.is_compiled, kiln.get_num_threads())
+'''
+
+
+def test_compile_on_first_call(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"),
+               KILN_CACHE_DIR=str(tmp_path / "cache"), KILN_NUM_THREADS="3")
+    result = subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True,
+                            text=True, env=env, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(sum(i * i for i in range(1000))), "True", "3"]
+
+
+@pytest.mark.parametrize("start, stop", [(2**63 - 1000, 2**63 - 1), (-2**63, -2**63 + 999),
+                                         (5, 5), (5, -5), (2**63 - 2, 2**63 - 1)])
+def test_bounds_near_the_int64_limits(mod, threads, start, stop):
+    assert mod.native.near_the_top(start, stop) == mod.python.near_the_top(start, stop)

@@ -31,11 +31,28 @@ static int kiln_leading_count(const char *text) {
   return count > KILN_MAX_THREADS ? KILN_MAX_THREADS : (int)count;
 }
 
+/* The CPUs this process may run on (its affinity mask), asked once: the
+   system call costs a tenth of entering a parallel region, and a process
+   is pinned (a Dask worker to one CPU, a container to two) before it
+   computes. */
+static int kiln_allowed_cpus(void) {
+  static _Atomic int cached;
+  int count = cached;
+  if (count)
+    return count;
+  cpu_set_t allowed;
+  count = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+  if (count < 1)
+    count = 1;
+  cached = count;
+  return count;
+}
+
 /* The threads of a parallel loop started now: KILN_NUM_THREADS (which
    kiln.set_num_threads sets), else OMP_NUM_THREADS, else the CPUs this
-   process may run on (its affinity mask: a worker pinned to one CPU, or a
-   container given two, is not oversubscribed). Read at every loop, so a
-   change takes effect at the next one. */
+   process may run on (a worker pinned to one CPU, or a container given two,
+   is not oversubscribed). The variables are read at every loop, so a change
+   takes effect at the next one. */
 int32_t kiln_parallel_thread_count(void) {
   int count = kiln_leading_count(getenv("KILN_NUM_THREADS"));
   if (count)
@@ -43,13 +60,7 @@ int32_t kiln_parallel_thread_count(void) {
   count = kiln_leading_count(getenv("OMP_NUM_THREADS"));
   if (count)
     return count;
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
-    count = CPU_COUNT(&allowed);
-    if (count > 0)
-      return count;
-  }
-  return 1;
+  return kiln_allowed_cpus();
 }
 
 static pthread_mutex_t kiln_parallel_error_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from .. import typesystem as kt
 from . import ir_builder as ir
 from .. import typing_rules as rules
+from ..library_functions import is_scan
 from ..typecheck.typed_tree import known_literals
 from .values import Value, mlir_type
 from ..toolchain import kilnc_capabilities
@@ -711,7 +712,7 @@ class ArrayExpressions:
         typed = self.typed_value(node).type
         expr = self.array_operand(value, node)
         keywords = {k.arg: k.value for k in keywords}
-        if name in rules.NUMPY_SCANS:
+        if is_scan(name):
             axis, _ = rules.reduction_options(len(expr.shape), options, keywords, "scan")
             return self.lazy_array(typed, ArrayExpr(
                 "scan", typed.dtype, expr.shape, operands=[expr], node=node,

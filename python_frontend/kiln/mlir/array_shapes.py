@@ -22,6 +22,7 @@ import ast
 from .. import typesystem as kt
 from . import ir_builder as ir
 from .. import typing_rules as rules
+from ..library_functions import OPERATOR_AND_COMPARISON_UFUNCS
 from .values import Value, tuple_value
 from .array_expressions import ArrayExpr, may_share_memory
 from ..typing_rules import bound_arguments, constant_int, normalized_axis
@@ -1212,8 +1213,7 @@ class ArrayShapes:
                 name = qualified[1]
                 if name in ("left_shift", "right_shift") or (
                         name == "power" and typed.dtype.is_int) or not (
-                        name in rules.ARRAY_UFUNCS or name in rules.OPERATOR_UFUNCS or
-                        name in rules.COMPARISON_UFUNCS):
+                        name in rules.ARRAY_UFUNCS or name in OPERATOR_AND_COMPARISON_UFUNCS):
                     return False
                 return all(elementwise(a) for a in n.args)
             return False

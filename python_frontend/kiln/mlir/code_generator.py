@@ -28,6 +28,7 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
 from .. import typing_rules as rules
+from ..library_functions import COMPLEX_LIBM
 from .array_expressions import ArrayExpressions
 from .array_shapes import ArrayShapes
 from .complex_numbers import ComplexNumbers
@@ -807,10 +808,10 @@ EXTERNAL_SIGNATURES = {
     "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None),
     # glibc's complex functions (np.exp of complex numbers): a complex<f64>
     # argument and result are the two-double struct of the C ABI
-    **{name: ((kt.c128,), kt.c128) for name in rules.COMPLEX_LIBM.values()},
+    **{name: ((kt.c128,), kt.c128) for name in COMPLEX_LIBM},
     # ... and their float _Complex versions (cexpf, ...), a <2 x float> in
     # and out (abi_type)
-    **{name + "f": ((kt.c64,), kt.c64) for name in rules.COMPLEX_LIBM.values()}}
+    **{name + "f": ((kt.c64,), kt.c64) for name in COMPLEX_LIBM}}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 

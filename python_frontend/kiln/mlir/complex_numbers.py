@@ -22,7 +22,9 @@ import sys
 
 from .. import typesystem as kt
 from . import ir_builder as ir
+from .. import library_functions as lib
 from .. import typing_rules as rules
+from ..library_functions import NUMPY_FUNCTIONS
 from .values import tuple_value
 
 
@@ -460,17 +462,18 @@ class ComplexNumbers:
     def numpy_complex_elementwise(self, name, z, node):
         """np.abs / conj / real / imag / isnan / isinf / isfinite of a
         complex element."""
-        if name in ("abs", "absolute"):
+        function = NUMPY_FUNCTIONS[name]
+        if function.family is lib.ABSOLUTE:
             if z.type == kt.c64:
                 return self.numpy_abs_complex64(z, node)
             return self.complex_abs(z, node, python=False)
-        if name in ("conj", "conjugate"):
+        if function.family is lib.CONJUGATE:
             return self.complex_conjugate(z, node)
-        if name in ("real", "imag"):
+        if function.family is lib.PART:
             return self.complex_part(z, name, node)
-        if name in rules.COMPLEX_LIBM:
-            function = rules.COMPLEX_LIBM[name] + ("f" if z.type == kt.c64 else "")
-            return self.libm_call(function, [z], node)
+        if function.complex_libm:
+            return self.libm_call(function.complex_libm + ("f" if z.type == kt.c64 else ""),
+                                  [z], node)
         return self.complex_predicate(name, z, node)
 
     def numpy_abs_complex64(self, z, node):

@@ -306,3 +306,45 @@ def is_scan(name) -> bool:
 OPERATOR_AND_COMPARISON_UFUNCS = set(of_family(OPERATOR, COMPARISON))
 # glibc's complex functions numpy's float functions call for complex numbers.
 COMPLEX_LIBM = [f.complex_libm for f in NUMPY_FLOAT_FUNCTIONS.values() if f.complex_libm]
+
+
+# ----------------------------------------------------------------- cmath
+COMPLEX = "complex"         # a complex number
+REAL = "real"               # a float
+POLAR = "polar"             # (magnitude, phase), floats
+TRUTH = "bool"
+
+
+@dataclass(frozen=True)
+class CmathFunction:
+    """`cmath.<name>`, as CPython computes it (complex_numbers.py)."""
+    name: str
+    arities: tuple          # the positional argument counts it takes
+    result: str             # COMPLEX, REAL, POLAR or TRUTH
+    raises: bool            # ValueError or OverflowError for some inputs
+    # ComplexNumbers' method lowering a call: (name, argument values, node).
+    lowering: str
+    real_arguments: bool = False      # rect(r, phi): complex arguments refused
+    # keyword-only parameters: (name, default) pairs
+    keywords: tuple = ()
+    doc: str = DOC_COMPLEX
+
+
+CMATH_FUNCTIONS = {function.name: function for function in (
+    CmathFunction("exp", (1,), COMPLEX, True, "cmath_exp_call"),
+    CmathFunction("sqrt", (1,), COMPLEX, False, "cmath_sqrt_call"),
+    CmathFunction("log", (1, 2), COMPLEX, True, "cmath_log_call"),     # log(z, base) too
+    CmathFunction("log10", (1,), COMPLEX, True, "cmath_log10_call"),
+    # Of one complex number, giving one (cmath_function_parts):
+    *[CmathFunction(name, (1,), COMPLEX, name in ("cos", "sin", "tan", "cosh", "sinh", "tanh",
+                                                  "atan", "atanh"), "cmath_function_call")
+      for name in ("cos", "sin", "tan", "cosh", "sinh", "tanh", "acos", "asin", "atan",
+                   "acosh", "asinh", "atanh")],
+    CmathFunction("phase", (1,), REAL, True, "cmath_angle_call"),
+    CmathFunction("polar", (1,), POLAR, True, "cmath_angle_call"),
+    CmathFunction("rect", (2,), COMPLEX, True, "cmath_rect_call", real_arguments=True),
+    CmathFunction("isclose", (2,), TRUTH, True, "cmath_isclose_call",
+                  keywords=(("rel_tol", 1e-9), ("abs_tol", 0.0))),
+    *[CmathFunction(name, (1,), TRUTH, False, "cmath_predicate_call")
+      for name in ("isnan", "isinf", "isfinite")],
+)}

@@ -31,7 +31,7 @@ import struct
 
 from . import typesystem as kt
 from . import library_functions as lib
-from .library_functions import (BINARY, MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, NUMPY_FUNCTIONS,
+from .library_functions import (BINARY, CMATH_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, NUMPY_FUNCTIONS,
                                 PREDICATE, TO_INT, UNARY, numpy_cast_type, of_family, of_form)
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -489,17 +489,10 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 # ------------------------------------------------------- array expressions
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
 ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"}
-# cmath functions, as CPython computes them (complex_numbers.cmath_call).
-# Of one complex number, giving one (cmath_function_parts):
-CMATH_FUNCTIONS = {"cos", "sin", "tan", "cosh", "sinh", "tanh", "acos", "asin", "atan",
-                   "acosh", "asinh", "atanh"}
-# ... those that raise (ValueError or OverflowError) for some inputs
-CMATH_RAISING = {"exp", "log", "log10", "phase", "polar", "rect", "isclose", "cos", "sin",
-                 "tan", "cosh", "sinh", "tanh", "atan", "atanh"}
-SUPPORTED_CMATH = CMATH_FUNCTIONS | {"exp", "sqrt", "log", "log10", "phase", "polar", "rect",
-                                     "isclose", "isnan", "isinf", "isfinite"}
-# keyword-only parameters (name, default) of cmath functions
-CMATH_KEYWORDS = {"isclose": (("rel_tol", 1e-9), ("abs_tol", 0.0))}
+# cmath.f (library_functions.py has one entry each), and the keyword-only
+# parameters (name, default) of those that have some.
+SUPPORTED_CMATH = set(CMATH_FUNCTIONS)
+CMATH_KEYWORDS = {name: f.keywords for name, f in CMATH_FUNCTIONS.items() if f.keywords}
 
 
 def keyword_only_arguments(qualified, keywords):

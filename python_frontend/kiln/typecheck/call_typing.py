@@ -11,7 +11,7 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
 from .. import library_functions as lib
-from ..library_functions import (MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY, numpy_cast_type,
+from ..library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY, numpy_cast_type,
                                  numpy_function, numpy_method)
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
@@ -300,19 +300,19 @@ class CallTyping:
         return TypedValue(kt.c128, weak=weak)
 
     def cmath_call(self, name, args, node):
-        """cmath.f of a number (a real one becomes complex, as in CPython)."""
+        """cmath.f of a number (a real one becomes complex, as in CPython),
+        typed by its registry entry."""
+        function = CMATH_FUNCTIONS[name]
         label = f"cmath.{name}"
-        keyword_only = len(rules.CMATH_KEYWORDS.get(name, ()))
-        positional = args[:len(args) - keyword_only]
-        counts = {"rect": (2,), "isclose": (2,), "log": (1, 2)}.get(name, (1,))  # log(z, base)
-        if len(positional) not in counts:
-            self.arity(positional, counts[0], node, label)
+        positional = args[:len(args) - len(function.keywords)]
+        if len(positional) not in function.arities:
+            self.arity(positional, function.arities[0], node, label)
         for arg in args:
             if arg is not None:
                 self.expect_scalar(arg, node, label)
-        if name in rules.CMATH_RAISING:
+        if function.raises:
             self.raises = True      # math range and domain errors
-        if name == "rect":
+        if function.real_arguments:
             # CPython: TypeError (must be real number, not complex)
             self.refuse_complex(args, node, label, "CPython raises TypeError; it takes two "
                                                    "real numbers")
@@ -321,17 +321,17 @@ class CallTyping:
             return TypedValue(kt.c128)
         for arg in positional:
             self.convert(arg, kt.c128, node)
-        if name == "isclose":
-            self.refuse_complex(args[2:], node, f"{label}'s tolerances", "they are real numbers")
-            for arg in args[2:]:
+        if function.keywords:
+            self.refuse_complex(args[len(positional):], node, f"{label}'s tolerances",
+                                "they are real numbers")
+            for arg in args[len(positional):]:
                 if arg is not None:
                     self.convert(arg, kt.f64, node)
-            return TypedValue(kt.boolean)
-        if name in rules.CMATH_FUNCTIONS or name in ("exp", "sqrt", "log", "log10"):
+        if function.result == lib.COMPLEX:
             return TypedValue(kt.c128)
-        if name == "phase":
+        if function.result == lib.REAL:
             return TypedValue(kt.f64)
-        if name == "polar":
+        if function.result == lib.POLAR:
             return self.tuple_value([TypedValue(kt.f64), TypedValue(kt.f64)])
         return TypedValue(kt.boolean)
 

@@ -20,6 +20,20 @@ from dataclasses import dataclass
 
 from . import typesystem as kt
 
+# docs/language.md's bullets listing the functions (the text each starts with).
+DOC_MATH = "- `math.sqrt"
+DOC_NUMPY_SCALARS = "- numpy's scalar functions"
+DOC_UFUNCS = "- `np.<ufunc>` on arrays"
+DOC_REDUCTIONS = "- reductions `np.sum"
+DOC_OPERATORS = "- `abs(x)` of an array is `np.abs(x)`"
+DOC_SCANS = "- scans `np.cumsum`"
+DOC_SHAPES = "- shape functions, with numpy's results"
+DOC_CREATION = "- creation: `np.arange`"
+DOC_ALLOCATION = "- new arrays"
+DOC_POSITIONS = "- `np.nonzero(a)`"
+DOC_COMPLEX = "every function of `cmath`"
+DOC_COMPLEX_NUMPY = "`z.imag`, `z.conjugate()`, and `np.conj`"
+
 UNARY = "unary"            # one float -> float
 TO_INT = "to_int"          # one number -> int (floats rounded; NaN and inf raise)
 PREDICATE = "predicate"    # one float -> bool
@@ -37,6 +51,7 @@ class MathFunction:
     # UNARY: the LibraryCalls method checking CPython's domain (before the
     # op) or range (after it), None when no argument raises.
     check: str | None = None
+    doc: str = DOC_MATH     # the docs/language.md bullet naming it
 
 
 MATH_FUNCTIONS = {function.name: function for function in (
@@ -78,21 +93,6 @@ def of_form(form: str) -> dict:
     """name -> entry, for the functions of one form (in table order)."""
     return {name: function for name, function in MATH_FUNCTIONS.items()
             if function.form == form}
-
-
-# docs/language.md's bullets listing the functions (the text each starts with).
-DOC_MATH = "- `math.sqrt"
-DOC_NUMPY_SCALARS = "- numpy's scalar functions"
-DOC_UFUNCS = "- `np.<ufunc>` on arrays"
-DOC_REDUCTIONS = "- reductions `np.sum"
-DOC_OPERATORS = "- `abs(x)` of an array is `np.abs(x)`"
-DOC_SCANS = "- scans `np.cumsum`"
-DOC_SHAPES = "- shape functions, with numpy's results"
-DOC_CREATION = "- creation: `np.arange`"
-DOC_ALLOCATION = "- new arrays"
-DOC_POSITIONS = "- `np.nonzero(a)`"
-DOC_COMPLEX = "every function of `cmath`"
-DOC_COMPLEX_NUMPY = "`z.imag`, `z.conjugate()`, and `np.conj`"
 
 
 @dataclass(frozen=True)
@@ -168,8 +168,8 @@ class NumpyFloatFunction:
     # results, bit for bit, measured on scalars and arrays), None: refused.
     complex_libm: str | None = None
     family: NumpyFamily = FLOAT
-    doc: str = DOC_UFUNCS
-    function: bool = True
+    doc: str = DOC_UFUNCS   # the docs/language.md bullet naming it
+    function: bool = True   # (as NumpyFunction's)
     method: bool = False
 
 

@@ -207,6 +207,9 @@ NUMPY_FLOAT_FUNCTIONS = {function.name: function for function in (
     NumpyFloatFunction("copysign", 2, "copysign"),
     NumpyFloatFunction("fmod", 2, "remf"),         # of ints: library.integer_fmod
     NumpyFloatFunction("hypot", 2, "@hypot"),
+    # Added as a registry entry alone (issue 27): libm's nextafter, which
+    # numpy's loop calls too; its declaration comes from LIBM_CALLS below.
+    NumpyFloatFunction("nextafter", 2, "@nextafter"),
 )}
 
 
@@ -304,6 +307,13 @@ def is_scan(name) -> bool:
 
 # np.add(a, b), np.less(a, b): the operators' ufuncs, elementwise of arrays.
 OPERATOR_AND_COMPARISON_UFUNCS = set(of_family(OPERATOR, COMPARISON))
+# libm's functions the "@f" lowerings call: name -> how many floats it takes
+# (code_generator declares f for float64 and f<f> for float32). math.hypot's
+# own method calls libm's hypot too.
+LIBM_CALLS = {
+    **{f.lowering[1:]: 1 for f in MATH_FUNCTIONS.values() if f.lowering.startswith("@")},
+    **{f.lowering[1:]: f.arity for f in NUMPY_FLOAT_FUNCTIONS.values()
+       if f.lowering.startswith("@")}}
 # glibc's complex functions numpy's float functions call for complex numbers.
 COMPLEX_LIBM = [f.complex_libm for f in NUMPY_FLOAT_FUNCTIONS.values() if f.complex_libm]
 

@@ -172,3 +172,92 @@ def test_functions_added_as_entries_match_numpy(tmp_path, name):
     finally:
         sys.path.remove(str(tmp_path / "out"))
         sys.modules.pop("added", None)
+
+
+# np.nextafter was added as one registry entry (NumpyFloatFunction
+# "@nextafter"): the subset check, typing, lowering, libm's declaration and
+# docs/language.md's rows all come from it. numpy's loop calls libm's
+# nextafter too, so results agree bit for bit.
+NEXTAFTER_SOURCE = '''
+import numpy as np
+import kiln
+
+
+@kiln.export
+def arrays(x: kiln.f64[:], y: kiln.f64[:]) -> kiln.f64[:]:
+    return np.nextafter(x, y)
+
+
+@kiln.export
+def arrays32(x: kiln.f32[:], y: kiln.f32[:]) -> kiln.f32[:]:
+    return np.nextafter(x, y)
+
+
+@kiln.export
+def towards_number(x: kiln.f64[:], to: float) -> kiln.f64[:]:
+    return np.nextafter(x, to)
+
+
+@kiln.export
+def of_int16(n: kiln.i16[:], y: kiln.i16[:]) -> kiln.f32[:]:
+    return np.nextafter(n, y)
+
+
+@kiln.export
+def in_loop(x: kiln.f64[:], y: kiln.f64[:], out: kiln.f64[:]) -> None:
+    for i in range(len(x)):
+        out[i] = np.nextafter(x[i], y[i])
+
+
+@kiln.export
+def on_numbers(v: float, w: float, a: kiln.f32, b: kiln.f32) -> tuple[float, kiln.f32]:
+    return np.nextafter(v, w), np.nextafter(a, b)
+'''
+
+
+def same_bits(got, want):
+    import numpy as np
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype)
+    bits = f"u{got.itemsize}"
+    assert np.array_equal(got.view(bits), want.view(bits)), (got, want)
+
+
+def test_nextafter_added_as_one_entry_matches_numpy(tmp_path):
+    import sys
+
+    import numpy as np
+
+    from conftest import kiln_build
+    (tmp_path / "nextafter_entry.py").write_text(NEXTAFTER_SOURCE)
+    result = kiln_build(str(tmp_path / "nextafter_entry.py"), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "fall" not in result.stderr, result.stderr
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        import nextafter_entry as m
+        tiny, big = np.finfo(np.float64).tiny, np.finfo(np.float64).max
+        edges = np.array([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, tiny, -tiny, big, -big,
+                          np.inf, -np.inf, np.nan, 1e-300, -2.5, 3.0])
+        x = np.repeat(edges, len(edges))
+        y = np.tile(edges, len(edges))          # every pair of edges, NaN and inf included
+        for n in (0, 1, len(x)):                # empty, size 1, all
+            same_bits(m.arrays(x[:n], y[:n]), np.nextafter(x[:n], y[:n]))
+            with np.errstate(over="ignore"):
+                x32, y32 = x[:n].astype(np.float32), y[:n].astype(np.float32)
+            same_bits(m.arrays32(x32, y32), np.nextafter(x32, y32))
+            out = np.zeros(n)
+            m.in_loop(x[:n], y[:n], out)
+            same_bits(out, np.nextafter(x[:n], y[:n]))
+        for to in (np.inf, -np.inf, 0.0, np.nan, -1.0):
+            same_bits(m.towards_number(edges, to), np.nextafter(edges, to))
+        ints = np.array([-32768, -1, 0, 1, 7, 32767], dtype=np.int16)
+        same_bits(m.of_int16(ints, ints[::-1].copy()), np.nextafter(ints, ints[::-1]))
+        with np.errstate(all="ignore"):         # float32 of 1e300 is inf
+            for v, w in zip(x[::5], y[::5]):
+                a, b = m.on_numbers(float(v), float(w), np.float32(v), np.float32(w))
+                same_bits(np.float64(a), np.nextafter(np.float64(v), np.float64(w)))
+                same_bits(np.float32(b), np.nextafter(np.float32(v), np.float32(w)))
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+        sys.modules.pop("nextafter_entry", None)

@@ -28,7 +28,7 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
 from .. import typing_rules as rules
-from ..library_functions import COMPLEX_LIBM
+from ..library_functions import COMPLEX_LIBM, LIBM_CALLS
 from .array_expressions import ArrayExpressions
 from .array_shapes import ArrayShapes
 from .complex_numbers import ComplexNumbers
@@ -801,9 +801,9 @@ class ModuleCompiler:
 # (kiln_reshape_stride: runtime/kiln_shapes.c; kiln_alloc_zeroed[_next]: kiln_alloc.c;
 # linked by kilnc).
 EXTERNAL_SIGNATURES = {
-    "hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
-    "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
-    "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32),
+    # libm's functions of the library registry (hypot, expm1f, ...)
+    **{name + suffix: ((float_type,) * count, float_type) for name, count in LIBM_CALLS.items()
+       for suffix, float_type in (("", kt.f64), ("f", kt.f32))},
     "kiln_reshape_stride": ((kt.i64,) * (3 + 3 * rules.MAX_ARRAY_NDIM), kt.i64),
     "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None),
     # glibc's complex functions (np.exp of complex numbers): a complex<f64>

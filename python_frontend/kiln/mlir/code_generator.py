@@ -31,6 +31,7 @@ from .. import typing_rules as rules
 from ..library_functions import COMPLEX_LIBM, LIBM_CALLS
 from .array_expressions import ArrayExpressions
 from .array_shapes import ArrayShapes
+from .array_indexing import ArrayIndexing
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
 from .call_lowering import CallLowering
@@ -73,7 +74,7 @@ class InferenceMismatch(Exception):
 
 
 class FunctionCodeGenerator(StatementLowering, CallLowering, SubscriptLowering, LibraryCalls,
-                            ArrayExpressions, ArrayShapes, ComplexNumbers):
+                            ArrayExpressions, ArrayShapes, ArrayIndexing, ComplexNumbers):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array

@@ -30,6 +30,7 @@ from . import ir_builder as ir
 from .. import typing_rules as rules
 from ..library_functions import COMPLEX_LIBM, LIBM_CALLS
 from .array_expressions import ArrayExpressions
+from .reductions import ArrayReductions
 from .array_shapes import ArrayShapes
 from .array_indexing import ArrayIndexing
 from .complex_numbers import ComplexNumbers
@@ -74,11 +75,13 @@ class InferenceMismatch(Exception):
 
 
 class FunctionCodeGenerator(StatementLowering, CallLowering, SubscriptLowering, LibraryCalls,
-                            ArrayExpressions, ArrayShapes, ArrayIndexing, ComplexNumbers):
+                            ArrayExpressions, ArrayReductions, ArrayShapes, ArrayIndexing,
+                            ComplexNumbers):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
-    expressions, shape functions and complex numbers."""
+    expressions, reductions, shape functions, indexing with arrays and
+    complex numbers."""
 
     def __init__(self, context, typed, module):
         self.context = context

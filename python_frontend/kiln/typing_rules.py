@@ -31,8 +31,8 @@ import struct
 
 from . import typesystem as kt
 from . import library_functions as lib
-from .library_functions import (BINARY, CMATH_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, NUMPY_FUNCTIONS,
-                                PREDICATE, TO_INT, UNARY, numpy_cast_type, of_family, of_form)
+from .library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS,
+                                numpy_cast_type, of_family)
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -414,16 +414,6 @@ MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf,
                   "nan": math.nan}
 NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 
-# The math functions by form (library_functions.py has one entry per function):
-# name -> whether CPython's version raises, for the float -> float ones.
-MATH_UNARY_RAISES = {name: f.raises for name, f in of_form(UNARY).items()}
-MATH_TO_INT = set(of_form(TO_INT))
-# np.isnan & co. are the same predicates.
-MATH_PREDICATES = set(of_form(PREDICATE))
-MATH_BINARY_RAISES = {name: f.raises for name, f in of_form(BINARY).items()}
-# numpy's float functions by arity (library_functions.py has one entry each).
-NUMPY_UNARY = {name for name, f in NUMPY_FLOAT_FUNCTIONS.items() if f.arity == 1}
-NUMPY_BINARY = {name for name, f in NUMPY_FLOAT_FUNCTIONS.items() if f.arity == 2}
 # `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
 NUMPY_CASTS = {name: numpy_cast_type(f) for name, f in of_family(lib.CAST).items()}
 KILN_CASTS = {t.name: t for t in kt.SCALAR_DTYPES if not t.is_bool}

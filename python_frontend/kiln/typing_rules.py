@@ -30,8 +30,9 @@ import math
 import struct
 
 from . import typesystem as kt
-from .library_functions import (BINARY, MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, PREDICATE,
-                                TO_INT, UNARY, of_form)
+from . import library_functions as lib
+from .library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS,
+                                numpy_cast_type, of_family)
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -413,54 +414,18 @@ MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf,
                   "nan": math.nan}
 NUMPY_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 
-# The math functions by form (library_functions.py has one entry per function):
-# name -> whether CPython's version raises, for the float -> float ones.
-MATH_UNARY_RAISES = {name: f.raises for name, f in of_form(UNARY).items()}
-MATH_TO_INT = set(of_form(TO_INT))
-# np.isnan & co. are the same predicates.
-MATH_PREDICATES = set(of_form(PREDICATE))
-MATH_BINARY_RAISES = {name: f.raises for name, f in of_form(BINARY).items()}
-# numpy's float functions by arity (library_functions.py has one entry each).
-NUMPY_UNARY = {name for name, f in NUMPY_FLOAT_FUNCTIONS.items() if f.arity == 1}
-NUMPY_BINARY = {name for name, f in NUMPY_FLOAT_FUNCTIONS.items() if f.arity == 2}
-LOGICAL_UFUNCS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
-# The ufuncs behind numpy's operators: `np.add(a, b)` of arrays is `a + b`
-# (the ast operator's class name).
-OPERATOR_UFUNCS = {"add": "Add", "subtract": "Sub", "multiply": "Mult", "divide": "Div",
-                   "true_divide": "Div", "floor_divide": "FloorDiv", "mod": "Mod",
-                   "remainder": "Mod", "bitwise_and": "BitAnd", "bitwise_or": "BitOr",
-                   "bitwise_xor": "BitXor", "left_shift": "LShift", "right_shift": "RShift"}
 # `np.<name>(x)` and `kiln.<name>(x)` convert; dtype= takes the same names.
-NUMPY_CASTS = {**{t.numpy_name: t for t in kt.SCALAR_DTYPES if not t.is_bool},
-               "double": kt.f64, "single": kt.f32, "cdouble": kt.c128, "csingle": kt.c64}
+NUMPY_CASTS = {name: numpy_cast_type(f) for name, f in of_family(lib.CAST).items()}
 KILN_CASTS = {t.name: t for t in kt.SCALAR_DTYPES if not t.is_bool}
-ALLOCATORS = {"empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like"}
 
-# What the subset check accepts as `math.f` / `np.f` calls.
+# What the subset check accepts as `math.f` / `np.f` calls and `x.f()`
+# methods (library_functions.py's entries).
 SUPPORTED_MATH = set(MATH_FUNCTIONS)
-# Whole-array reductions: np.sum(a) and a.sum() (the method names differ
-# for amax/amin).
-NUMPY_REDUCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "any", "all", "var",
-                    "std", "average"}
-# Scans: running sums and products, arrays of the input's shape.
-NUMPY_SCANS = {"cumsum", "cumprod"}
-ARRAY_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all", "var", "std", "cumsum",
-                 "cumprod", "copy", "astype", "fill"}
-# numpy's shape and creation functions (shape_typing.py, array_shapes.py),
-# and the methods among them.
-SHAPE_FUNCTIONS = {"reshape", "ravel", "roll", "tile", "repeat", "flip", "fliplr", "flipud",
-                   "diff", "transpose", "tril", "triu", "argmin", "argmax", "concatenate",
-                   "hstack", "vstack", "stack", "outer", "arange", "linspace", "full",
-                   "full_like", "eye", "identity", "array", "nonzero", "flatnonzero"}
-SHAPE_METHODS = {"reshape", "ravel", "flatten", "repeat", "transpose", "argmin", "argmax",
-                 "nonzero"}
-# `z.conjugate()` of a complex scalar (type inference refuses it elsewhere).
-ARRAY_METHODS = ARRAY_METHODS | SHAPE_METHODS | {"conjugate"}
-SUPPORTED_NUMPY = SHAPE_FUNCTIONS | NUMPY_UNARY | set(NUMPY_CASTS) | ALLOCATORS | MATH_PREDICATES | NUMPY_BINARY | {
-    "abs", "absolute", "minimum", "maximum", "square", "where", "clip", "dot", "conj",
-    "conjugate", "real", "imag", "less", "less_equal", "greater", "greater_equal", "equal",
-    "not_equal"} | \
-    NUMPY_REDUCTIONS | NUMPY_SCANS | LOGICAL_UFUNCS | set(OPERATOR_UFUNCS)
+SUPPORTED_NUMPY = {name for name, f in NUMPY_FUNCTIONS.items() if f.function}
+# `x.copy()`, `x.astype(t)`, `x.fill(v)` (no numpy function of Kiln's) and
+# numpy's methods.
+ARRAY_METHODS = {"copy", "astype", "fill"} | {
+    name for name, f in NUMPY_FUNCTIONS.items() if f.method}
 
 # dtype= spellings of the allocators: attribute names of numpy/kiln, and strings.
 DTYPE_ATTRIBUTES = {**NUMPY_CASTS, **KILN_CASTS, "bool_": kt.boolean, "b1": kt.boolean}
@@ -514,24 +479,10 @@ def array_type(dtype: kt.ScalarType, ndim: int) -> kt.ArrayType:
 # ------------------------------------------------------- array expressions
 # Operators Kiln computes elementwise on arrays (numpy's ufuncs for them).
 ARRAY_BINOPS = {"+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"}
-# np.f applied to arrays elementwise: the scalar tables, plus np.square.
-# np.<name> of complex numbers: numpy calls glibc's complex functions (the
-# same results, bit for bit, as measured on scalars and arrays), and so
-# does Kiln.
-COMPLEX_LIBM = {"exp": "cexp", "log": "clog", "sqrt": "csqrt", "sin": "csin", "cos": "ccos",
-                "tan": "ctan", "sinh": "csinh", "cosh": "ccosh", "tanh": "ctanh",
-                "arcsin": "casin", "arccos": "cacos", "arctan": "catan"}
-# cmath functions, as CPython computes them (complex_numbers.cmath_call).
-# Of one complex number, giving one (cmath_function_parts):
-CMATH_FUNCTIONS = {"cos", "sin", "tan", "cosh", "sinh", "tanh", "acos", "asin", "atan",
-                   "acosh", "asinh", "atanh"}
-# ... those that raise (ValueError or OverflowError) for some inputs
-CMATH_RAISING = {"exp", "log", "log10", "phase", "polar", "rect", "isclose", "cos", "sin",
-                 "tan", "cosh", "sinh", "tanh", "atan", "atanh"}
-SUPPORTED_CMATH = CMATH_FUNCTIONS | {"exp", "sqrt", "log", "log10", "phase", "polar", "rect",
-                                     "isclose", "isnan", "isinf", "isfinite"}
-# keyword-only parameters (name, default) of cmath functions
-CMATH_KEYWORDS = {"isclose": (("rel_tol", 1e-9), ("abs_tol", 0.0))}
+# cmath.f (library_functions.py has one entry each), and the keyword-only
+# parameters (name, default) of those that have some.
+SUPPORTED_CMATH = set(CMATH_FUNCTIONS)
+CMATH_KEYWORDS = {name: f.keywords for name, f in CMATH_FUNCTIONS.items() if f.keywords}
 
 
 def keyword_only_arguments(qualified, keywords):
@@ -547,35 +498,27 @@ def keyword_only_arguments(qualified, keywords):
                     "supported" if accepted else
                     f"keyword arguments to `{'.'.join(qualified)}` are not supported")
     return [given.get(name) for name in accepted], None
-# numpy's comparison ufuncs: np.less(a, b) is `a < b` (ast operator names).
-COMPARISON_UFUNCS = {"less": "Lt", "less_equal": "LtE", "greater": "Gt", "greater_equal": "GtE",
-                     "equal": "Eq", "not_equal": "NotEq"}
-# The parts and the conjugate of complex numbers (np.real(z), np.conj(z)).
-COMPLEX_UFUNCS = {"conj", "conjugate", "real", "imag"}
-ARRAY_UFUNCS = NUMPY_UNARY | NUMPY_BINARY | MATH_PREDICATES | LOGICAL_UFUNCS | COMPLEX_UFUNCS | {
-    "abs", "absolute", "minimum", "maximum", "square", "where", "clip"}
+# np.f applied to arrays elementwise (library_functions.py's families with
+# an elementwise lowering).
+ARRAY_UFUNCS = {name for name, f in NUMPY_FUNCTIONS.items() if f.family.elementwise}
 
 
 def ufunc_arity(name: str) -> int:
-    if name in ("where", "clip"):
-        return 3
-    if name in NUMPY_BINARY or name in ("minimum", "maximum") or (
-            name in LOGICAL_UFUNCS and name != "logical_not"):
-        return 2
-    return 1
+    return NUMPY_FUNCTIONS[name].arity
 
 
 def ufunc_common_operands(name: str, count: int) -> range:
     """Which arguments' types make the common type (np.where's condition
     does not)."""
-    return range(1, count) if name == "where" else range(count)
+    return range(1, count) if NUMPY_FUNCTIONS[name].family is lib.WHERE else range(count)
 
 
 def ufunc_operand_types(name: str, dtype, count: int) -> list:
     """The type each argument is computed in."""
-    if name in LOGICAL_UFUNCS:
+    family = NUMPY_FUNCTIONS[name].family
+    if family is lib.LOGICAL:
         return [kt.boolean] * count
-    if name == "where":
+    if family is lib.WHERE:
         return [kt.boolean, dtype, dtype]
     return [dtype] * count
 
@@ -617,27 +560,29 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
     operands' promotion; `operands` their (type, weak kind) pairs, for the
     float functions, whose loop numpy picks per operand (np.arctan2 of int16
     and uint16 arrays is float32, though they promote to int32)."""
+    function = NUMPY_FUNCTIONS[name]
+    family = function.family
     if common.is_complex:
-        if name in MATH_PREDICATES:
+        if family is lib.IS:
             return kt.boolean, None
-        if name in ("abs", "absolute", "real", "imag"):
+        if family in (lib.ABSOLUTE, lib.PART):
             return common.part, None
-        if name in ("conj", "conjugate") or name in COMPLEX_LIBM:
+        if family is lib.CONJUGATE or function.complex_libm:
             return common, None
         return None, f"np.{name} of complex arrays is not supported yet"
-    if name in COMPLEX_UFUNCS:
+    if family in (lib.CONJUGATE, lib.PART):
         return None, f"np.{name} of a real array is not supported yet"
-    if name in MATH_PREDICATES or name in LOGICAL_UFUNCS:
+    if family in (lib.IS, lib.LOGICAL):
         return kt.boolean, None
-    if name in ("where", "clip"):
-        if name == "clip" and common.is_bool:
+    if family in (lib.WHERE, lib.CLIP):
+        if family is lib.CLIP and common.is_bool:
             return None, "np.clip of bools is not supported"
         return common, None
-    if name in ("abs", "absolute", "square"):
+    if family in (lib.ABSOLUTE, lib.SQUARE):
         if common.is_bool:
             return None, f"np.{name} of a bool array is not supported"
         return common, None
-    if name in ("minimum", "maximum"):
+    if family is lib.MIN_MAX:
         return common, None         # bools stay bool (logical or/and)
     if name == "power" and not common.is_float:
         return None, "np.power of int arrays is not supported yet; use floats"

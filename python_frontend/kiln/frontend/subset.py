@@ -8,9 +8,9 @@ import ast
 from ..errors import KilnCompileError
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .source import is_known_import
-from ..typing_rules import (ALLOCATORS, ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS,
-                           MATH_CONSTANTS, NUMPY_CONSTANTS, NUMPY_REDUCTIONS, NUMPY_SCANS,
-                           SHAPE_FUNCTIONS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY,
+from ..library_functions import numpy_function
+from ..typing_rules import (ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS, MATH_CONSTANTS,
+                           NUMPY_CONSTANTS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY,
                            CMATH_KEYWORDS)
 
 SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
@@ -190,16 +190,16 @@ class SubsetChecker(ast.NodeVisitor):
     def visit_Call(self, node):
         func = node.func
         qualified_call = self.context.qualified_name(func)
-        allocator = qualified_call is not None and qualified_call[0] == "numpy" and \
-            qualified_call[1] in ALLOCATORS
-        reduction = (qualified_call is not None and qualified_call[0] == "numpy"
-                     and qualified_call[1] in NUMPY_REDUCTIONS | NUMPY_SCANS
-                     | SHAPE_FUNCTIONS) or (
+        numpy_entry = numpy_function(qualified_call[1]) if qualified_call is not None and \
+            qualified_call[0] == "numpy" else None
+        # Allocations, reductions, scans and shape functions read their
+        # keywords themselves (dtype=, axis=, ...); methods are typed later.
+        takes_keywords = (numpy_entry is not None and numpy_entry.family.reads_call) or (
             qualified_call is None and isinstance(func, ast.Attribute)
             and func.attr in ARRAY_METHODS)
         keyword_only = qualified_call is not None and qualified_call[0] == "cmath" and \
             qualified_call[1] in CMATH_KEYWORDS       # cmath.isclose(..., abs_tol=...)
-        if node.keywords and not allocator and not reduction and not keyword_only and not (
+        if node.keywords and not takes_keywords and not keyword_only and not (
                 isinstance(func, ast.Name) and func.id in self.module_functions):
             self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
         for keyword in node.keywords:
@@ -220,8 +220,7 @@ class SubsetChecker(ast.NodeVisitor):
                 self.report(node, f"call to `{label}.{name}` is not supported yet")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
-        shape_call = qualified is not None and qualified[0] == "numpy" and \
-            qualified[1] in SHAPE_FUNCTIONS | ALLOCATORS
+        shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
         for arg in node.args:
             self.visit_argument(arg, shape_call)
 

@@ -11,7 +11,9 @@ import dataclasses
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
+from .. import library_functions as lib
 from .. import typing_rules as rules
+from ..library_functions import numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, symbol_name, tuple_value
 from ..typecheck.typed_tree import known_literals
 
@@ -21,20 +23,15 @@ class CallLowering:
     def expr_Call(self, node):
         func = node.func
         qualified = self.context.qualified_name(func)
-        if qualified is not None and qualified[0] == "numpy" and qualified[1] in \
-                rules.ALLOCATORS:
-            return self.allocate(qualified[1], node)
-        if qualified is not None and qualified[0] == "numpy" and \
-                qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
-            return self.reduce(qualified[1], self.expression(node.args[0]), node,
-                               node.args[1:], node.keywords)
         if rules.is_positions_call(node, qualified) and qualified is not None:
             return self.shape_function("nonzero", node)         # np.where(a) too
-        if qualified is not None and qualified[0] == "numpy" and \
-                qualified[1] in rules.SHAPE_FUNCTIONS:
-            return self.shape_function(qualified[1], node)
-        if qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in rules.SHAPE_METHODS:
+        function = numpy_function(qualified[1]) if qualified is not None and \
+            qualified[0] == "numpy" else None
+        if function is not None and function.family.reads_call:
+            return getattr(self, function.family.lowering)(function.name, node)
+        method = numpy_method(func.attr) if qualified is None and \
+            isinstance(func, ast.Attribute) else None
+        if method is not None and method.family is lib.SHAPE:
             return self.shape_function(func.attr, node, func.value)
         if qualified is not None:
             args = [self.before_module_call(self.expression(arg), node.args[position + 1:], node)
@@ -59,6 +56,11 @@ class CallLowering:
             return self.call_function(name, node)
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
+
+    def reduce_call(self, name, node):
+        """np.sum(a, axis), np.cumsum(a): the array, then the options."""
+        return self.reduce(name, self.expression(node.args[0]), node, node.args[1:],
+                           node.keywords)
 
     # ------------------------------------------------------------ allocation
     def allocate(self, name, node):

@@ -28,8 +28,11 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from . import ir_builder as ir
 from .. import typing_rules as rules
+from ..library_functions import COMPLEX_LIBM, LIBM_CALLS
 from .array_expressions import ArrayExpressions
+from .reductions import ArrayReductions
 from .array_shapes import ArrayShapes
+from .array_indexing import ArrayIndexing
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
 from .parallel_lowering import BLOCKS, ParallelLowering
@@ -99,11 +102,13 @@ class InferenceMismatch(Exception):
 
 
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
-                            LibraryCalls, ArrayExpressions, ArrayShapes, ComplexNumbers):
+                            LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
+                            ArrayIndexing, ComplexNumbers):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
-    expressions, shape functions and complex numbers."""
+    expressions, reductions, shape functions, indexing with arrays and
+    complex numbers."""
 
     def __init__(self, context, typed, module):
         self.context = context
@@ -832,17 +837,17 @@ class ModuleCompiler:
 # (kiln_reshape_stride: runtime/kiln_shapes.c; kiln_alloc_zeroed[_next]: kiln_alloc.c;
 # linked by kilnc).
 EXTERNAL_SIGNATURES = {
-    "hypot": ((kt.f64, kt.f64), kt.f64), "hypotf": ((kt.f32, kt.f32), kt.f32),
-    "expm1": ((kt.f64,), kt.f64), "expm1f": ((kt.f32,), kt.f32),
-    "log1p": ((kt.f64,), kt.f64), "log1pf": ((kt.f32,), kt.f32),
+    # libm's functions of the library registry (hypot, expm1f, ...)
+    **{name + suffix: ((float_type,) * count, float_type) for name, count in LIBM_CALLS.items()
+       for suffix, float_type in (("", kt.f64), ("f", kt.f32))},
     "kiln_reshape_stride": ((kt.i64,) * (3 + 3 * rules.MAX_ARRAY_NDIM), kt.i64),
     "kiln_alloc_zeroed": ((kt.i64,), kt.i64), "kiln_alloc_zeroed_next": ((), None),
     # glibc's complex functions (np.exp of complex numbers): a complex<f64>
     # argument and result are the two-double struct of the C ABI
-    **{name: ((kt.c128,), kt.c128) for name in rules.COMPLEX_LIBM.values()},
+    **{name: ((kt.c128,), kt.c128) for name in COMPLEX_LIBM},
     # ... and their float _Complex versions (cexpf, ...), a <2 x float> in
     # and out (abi_type)
-    **{name + "f": ((kt.c64,), kt.c64) for name in rules.COMPLEX_LIBM.values()}}
+    **{name + "f": ((kt.c64,), kt.c64) for name in COMPLEX_LIBM}}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 

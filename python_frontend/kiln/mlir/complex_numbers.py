@@ -22,7 +22,9 @@ import sys
 
 from .. import typesystem as kt
 from . import ir_builder as ir
+from .. import library_functions as lib
 from .. import typing_rules as rules
+from ..library_functions import CMATH_FUNCTIONS, NUMPY_FUNCTIONS
 from .values import tuple_value
 
 
@@ -460,17 +462,18 @@ class ComplexNumbers:
     def numpy_complex_elementwise(self, name, z, node):
         """np.abs / conj / real / imag / isnan / isinf / isfinite of a
         complex element."""
-        if name in ("abs", "absolute"):
+        function = NUMPY_FUNCTIONS[name]
+        if function.family is lib.ABSOLUTE:
             if z.type == kt.c64:
                 return self.numpy_abs_complex64(z, node)
             return self.complex_abs(z, node, python=False)
-        if name in ("conj", "conjugate"):
+        if function.family is lib.CONJUGATE:
             return self.complex_conjugate(z, node)
-        if name in ("real", "imag"):
+        if function.family is lib.PART:
             return self.complex_part(z, name, node)
-        if name in rules.COMPLEX_LIBM:
-            function = rules.COMPLEX_LIBM[name] + ("f" if z.type == kt.c64 else "")
-            return self.libm_call(function, [z], node)
+        if function.complex_libm:
+            return self.libm_call(function.complex_libm + ("f" if z.type == kt.c64 else ""),
+                                  [z], node)
         return self.complex_predicate(name, z, node)
 
     def numpy_abs_complex64(self, z, node):
@@ -914,56 +917,72 @@ class ComplexNumbers:
         return op("ori", equal, op("andi", self.negate(infinite, node), close))
 
     def cmath_call(self, name, args, node):
-        """cmath.<name>(...): every function of CPython's cmath module."""
-        if name == "rect":
-            r, phi = (self.convert(a, kt.f64, node) for a in args)
-            return self.make_complex(*self.cmath_rect(r, phi, node), node)
-        if name == "isclose":
-            a, b = (self.convert(v, kt.c128, node) for v in args[:2])
-            rel_tol, abs_tol = (self.constant(default, kt.f64, node) if v is None
-                                else self.convert(v, kt.f64, node)
-                                for v, default in zip(args[2:], (1e-9, 0.0)))
-            return self.cmath_isclose(a, b, rel_tol, abs_tol, node)
+        """cmath.<name>(...): every function of CPython's cmath module, by
+        its registry entry's lowering."""
+        return getattr(self, CMATH_FUNCTIONS[name].lowering)(name, args, node)
+
+    def cmath_rect_call(self, name, args, node):
+        r, phi = (self.convert(a, kt.f64, node) for a in args)
+        return self.make_complex(*self.cmath_rect(r, phi, node), node)
+
+    def cmath_isclose_call(self, name, args, node):
+        a, b = (self.convert(v, kt.c128, node) for v in args[:2])
+        rel_tol, abs_tol = (self.constant(default, kt.f64, node) if v is None
+                            else self.convert(v, kt.f64, node)
+                            for v, (_, default) in zip(args[2:],
+                                                      CMATH_FUNCTIONS[name].keywords))
+        return self.cmath_isclose(a, b, rel_tol, abs_tol, node)
+
+    def cmath_exp_call(self, name, args, node):
+        return self.cmath_exp(self.convert(args[0], kt.c128, node), node)
+
+    def cmath_sqrt_call(self, name, args, node):
+        return self.cmath_sqrt(self.convert(args[0], kt.c128, node), node)
+
+    def cmath_log_call(self, name, args, node):
         z = self.convert(args[0], kt.c128, node)
-        if name == "exp":
-            return self.cmath_exp(z, node)
-        if name == "sqrt":
-            return self.cmath_sqrt(z, node)
-        if name == "log" and len(args) == 2:
-            # CPython: log(z) / log(base) by _Py_c_quot; log(z)'s errno is
-            # overwritten by log(base)'s, and a zero divisor is EDOM
-            logarithm = self.log_parts(*self.complex_parts(z, node), node, zero_raises=False)
-            base = self.convert(args[1], kt.c128, node)
-            divisor = self.log_parts(*self.complex_parts(base, node), node)
-            return self.make_complex(*self.complex_quotient(
-                logarithm, divisor, node, "math domain error", kind="ValueError"), node)
-        if name == "log":
+        if len(args) == 1:
             return self.cmath_log(z, node)
-        if name == "log10":
-            ln10 = self.constant(math.log(10.0), kt.f64, node)
-            return self.make_complex(*(self.arith("divf", part, ln10, node) for part in
-                                       self.log_parts(*self.complex_parts(z, node), node)),
-                                     node)
-        if name in rules.CMATH_FUNCTIONS:
-            return self.make_complex(*self.cmath_function_parts(
-                name, *self.complex_parts(z, node), node), node)
+        # CPython: log(z) / log(base) by _Py_c_quot; log(z)'s errno is
+        # overwritten by log(base)'s, and a zero divisor is EDOM
+        logarithm = self.log_parts(*self.complex_parts(z, node), node, zero_raises=False)
+        base = self.convert(args[1], kt.c128, node)
+        divisor = self.log_parts(*self.complex_parts(base, node), node)
+        return self.make_complex(*self.complex_quotient(
+            logarithm, divisor, node, "math domain error", kind="ValueError"), node)
+
+    def cmath_log10_call(self, name, args, node):
+        z = self.convert(args[0], kt.c128, node)
+        ln10 = self.constant(math.log(10.0), kt.f64, node)
+        return self.make_complex(*(self.arith("divf", part, ln10, node) for part in
+                                   self.log_parts(*self.complex_parts(z, node), node)), node)
+
+    def cmath_function_call(self, name, args, node):
+        z = self.convert(args[0], kt.c128, node)
+        return self.make_complex(*self.cmath_function_parts(
+            name, *self.complex_parts(z, node), node), node)
+
+    def cmath_angle_call(self, name, args, node):
+        """cmath.phase(z), cmath.polar(z)."""
+        z = self.convert(args[0], kt.c128, node)
         real, imag = self.complex_parts(z, node)
-        if name in ("phase", "polar"):
-            # CPython's c_atan2: C99's atan2, but a NaN part gives its own NaN
-            either_nan = self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
-            angle = self.arith("atan2", imag, real, node)
-            phase = self.select(either_nan, self.constant(math.nan, kt.f64, node), angle, node)
-            if name == "phase":
-                # glibc's atan2 sets ERANGE when a nonzero y over a finite x
-                # underflows to 0, and cmath.phase raises for it (polar's
-                # hypot clears errno again)
-                zero = self.constant(0.0, kt.f64, node)
-                underflow = self.arith("andi", self.arith("andi", self.cmpf(
-                    "oeq", angle, zero, node), self.cmpf("une", imag, zero, node), node),
-                    self.is_finite(real, node), node)
-                self.check(self.negate(underflow, node), "OverflowError", "math range error",
-                           [], node)
-                return phase
-            magnitude = self.complex_abs(z, node, python=True, message="math range error")
-            return tuple_value([magnitude, phase])
-        return self.complex_predicate(name, z, node)
+        # CPython's c_atan2: C99's atan2, but a NaN part gives its own NaN
+        either_nan = self.arith("ori", self.is_nan(real, node), self.is_nan(imag, node), node)
+        angle = self.arith("atan2", imag, real, node)
+        phase = self.select(either_nan, self.constant(math.nan, kt.f64, node), angle, node)
+        if name == "phase":
+            # glibc's atan2 sets ERANGE when a nonzero y over a finite x
+            # underflows to 0, and cmath.phase raises for it (polar's
+            # hypot clears errno again)
+            zero = self.constant(0.0, kt.f64, node)
+            underflow = self.arith("andi", self.arith("andi", self.cmpf(
+                "oeq", angle, zero, node), self.cmpf("une", imag, zero, node), node),
+                self.is_finite(real, node), node)
+            self.check(self.negate(underflow, node), "OverflowError", "math range error",
+                       [], node)
+            return phase
+        magnitude = self.complex_abs(z, node, python=True, message="math range error")
+        return tuple_value([magnitude, phase])
+
+    def cmath_predicate_call(self, name, args, node):
+        return self.complex_predicate(name, self.convert(args[0], kt.c128, node), node)

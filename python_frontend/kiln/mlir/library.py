@@ -16,7 +16,8 @@ import math
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
-from ..library_functions import MATH_FUNCTIONS, NUMPY_FLOAT_FUNCTIONS, PREDICATE, TO_INT, UNARY
+from ..library_functions import (MATH_FUNCTIONS, NUMPY_FUNCTIONS, PREDICATE, TO_INT, UNARY,
+                                 numpy_cast_type)
 
 class LibraryCalls:
     """Needs the generator's IR helpers (arith, unary, cmpf, select, call),
@@ -177,42 +178,75 @@ class LibraryCalls:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
-        if name in rules.OPERATOR_UFUNCS:           # of arrays: the operator
-            return self.binary(getattr(ast, rules.OPERATOR_UFUNCS[name])(), args[0], args[1],
-                               node)
-        if name in rules.COMPARISON_UFUNCS:
-            op = getattr(ast, rules.COMPARISON_UFUNCS[name])()
-            if any(isinstance(a.type, kt.ArrayType) for a in args):
-                return self.array_compare(op, args[0], args[1], node)
-            return self.compare(op, args[0], args[1], node)
-        if any(isinstance(a.type, kt.ScalarType) and a.type.is_complex for a in args):
-            if name in rules.NUMPY_CASTS:
-                return self.cast_call(rules.NUMPY_CASTS[name], args, node)
-            return self.numpy_complex_call(name, args[0], node)
-        if name == "dot":
-            return self.dot(args, node)                    # ArrayExpressions
+        """`np.f(...)` of values, lowered by its registry entry's family
+        (the types are inference's)."""
+        function = NUMPY_FUNCTIONS[name]
+        return getattr(self, function.family.lowering)(function, args, node)
+
+    def numpy_operator(self, function, args, node):
+        """np.add(a, b) of arrays: the operator."""
+        return self.binary(getattr(ast, function.detail)(), args[0], args[1], node)
+
+    def numpy_comparison(self, function, args, node):
+        op = getattr(ast, function.detail)()
         if any(isinstance(a.type, kt.ArrayType) for a in args):
-            return self.array_ufunc(name, args, node)      # ArrayExpressions
-        if name in rules.NUMPY_CASTS:
-            return self.cast_call(rules.NUMPY_CASTS[name], args, node)
-        if name in rules.NUMPY_UNARY:
-            x = self.numpy_float(args[0], node)
-            return self.unary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering, x, node)
-        if name in ("abs", "absolute"):
-            value = self.builtin_abs(args, node)
-            value.weak = None           # a numpy scalar (type inference's numpy_call)
+            return self.array_compare(op, args[0], args[1], node)
+        return self.compare(op, args[0], args[1], node)
+
+    def complex_or_array_call(self, function, args, node):
+        """np.f of a complex number or of arrays (elementwise); None when its
+        arguments are real numbers, which each family lowers itself."""
+        if any(isinstance(a.type, kt.ScalarType) and a.type.is_complex for a in args):
+            return self.numpy_complex_call(function.name, args[0], node)
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            return self.array_ufunc(function.name, args, node)      # ArrayExpressions
+        return None
+
+    def numpy_cast(self, function, args, node):
+        return self.cast_call(numpy_cast_type(function), args, node)
+
+    def numpy_dot(self, function, args, node):
+        return self.dot(args, node)                                 # ArrayExpressions
+
+    def numpy_array_only(self, function, args, node):
+        return self.complex_or_array_call(function, args, node)
+
+    def numpy_float_function(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
             return value
-        if name == "square":
-            return self.numpy_elementwise(name, args, args[0].type, node)
-        if name in rules.MATH_PREDICATES:
-            x = self.numpy_float(args[0], node)
-            return self.float_predicate_call(name, x, node)
-        if name in ("minimum", "maximum"):
-            return self.numpy_min_max(name == "minimum", args, node)
+        if function.arity == 1:
+            return self.unary_op(function.lowering, self.numpy_float(args[0], node), node)
         # Two floats, computed in the call's type (f32 only for two f32s).
         common = self.typed.type_of(node)
         x, y = (self.convert(a, common, node) for a in args)
-        return self.binary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering, x, y, node)
+        return self.binary_op(function.lowering, x, y, node)
+
+    def numpy_predicate(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        return self.float_predicate_call(function.name, self.numpy_float(args[0], node), node)
+
+    def numpy_absolute(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        value = self.builtin_abs(args, node)
+        value.weak = None           # a numpy scalar (type inference's numpy_absolute)
+        return value
+
+    def numpy_square(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        return self.square_elements(function, args, args[0].type, node)
+
+    def numpy_minimum_maximum(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        return self.numpy_min_max(function.name == "minimum", args, node)
 
     def numpy_min_max(self, is_minimum, args, node, common=None):
         common = common or self.typed.type_of(node)
@@ -227,52 +261,69 @@ class LibraryCalls:
 
     def numpy_elementwise(self, name, elements, dtype, node):
         """np.<name> of array elements (in a linalg body): numpy's ufunc
-        loop for `dtype` results, the scalar functions' ops."""
+        loop for `dtype` results, the scalar functions' ops, by the entry's
+        family."""
         if elements and elements[0].type.is_complex:
             return self.numpy_complex_elementwise(name, elements[0], node)
-        if name in rules.NUMPY_UNARY:
-            return self.unary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering,
-                                 self.convert(elements[0], dtype, node), node)
-        if name in rules.MATH_PREDICATES:
-            x = elements[0]
-            if not x.type.is_float:     # an int is never NaN nor infinite
-                return self.constant(name == "isfinite", kt.boolean, node)
-            return self.float_predicate_call(name, x, node)
-        if name == "square":
-            return self.arith("muli" if dtype.is_int else "mulf", elements[0], elements[0], node)
-        if name in ("abs", "absolute"):
-            x = elements[0]
-            if dtype.is_unsigned:
-                return x
-            return self.unary("absf" if dtype.is_float else "absi", x, node)
-        if name in ("minimum", "maximum"):
-            if dtype.is_bool:
-                x, y = (self.convert(e, dtype, node) for e in elements)
-                return self.arith("andi" if name == "minimum" else "ori", x, y, node)
-            return self.numpy_min_max(name == "minimum", elements, node, common=dtype)
-        if name == "fmod" and dtype.is_int:
-            return self.integer_fmod(*(self.convert(e, dtype, node) for e in elements), node)
-        if name in rules.LOGICAL_UFUNCS:
-            truths = [self.truthy(e, node) for e in elements]
-            if name == "logical_not":
-                return self.negate(truths[0], node)
-            operation = {"logical_and": "andi", "logical_or": "ori", "logical_xor": "xori"}
-            return self.arith(operation[name], truths[0], truths[1], node)
-        if name == "where":
-            condition = self.truthy(elements[0], node)
-            return self.select(condition, self.convert(elements[1], dtype, node),
-                               self.convert(elements[2], dtype, node), node)
-        if name == "clip":      # numpy: minimum(maximum(x, low), high)
-            low = self.numpy_min_max(False, elements[:2], node, common=dtype)
-            return self.numpy_min_max(True, [low, elements[2]], node, common=dtype)
+        function = NUMPY_FUNCTIONS[name]
+        return getattr(self, function.family.elementwise)(function, elements, dtype, node)
+
+    def float_elements(self, function, elements, dtype, node):
+        if function.arity == 1:
+            return self.unary_op(function.lowering, self.convert(elements[0], dtype, node),
+                                 node)
         x, y = (self.convert(e, dtype, node) for e in elements)
-        if name == "power" and dtype.is_float and y.constant == 2:
+        if function.name == "fmod" and dtype.is_int:
+            return self.integer_fmod(x, y, node)
+        if function.name == "power" and dtype.is_float and y.constant == 2:
             # np.power(a, 2) of an array: the correctly rounded square, as
             # `a ** 2` (np.square). numpy's own loop is not libm's pow either
             # (SVML on AVX-512 machines, within an ulp); libm's pow was 70 %
             # of numpy-benchmarks' slowparts (docs/language.md).
             return self.arith("mulf", x, x, node)
-        return self.binary_op(NUMPY_FLOAT_FUNCTIONS[name].lowering, x, y, node)
+        return self.binary_op(function.lowering, x, y, node)
+
+    def predicate_elements(self, function, elements, dtype, node):
+        x = elements[0]
+        if not x.type.is_float:     # an int is never NaN nor infinite
+            return self.constant(function.name == "isfinite", kt.boolean, node)
+        return self.float_predicate_call(function.name, x, node)
+
+    def square_elements(self, function, elements, dtype, node):
+        return self.arith("muli" if dtype.is_int else "mulf", elements[0], elements[0], node)
+
+    def absolute_elements(self, function, elements, dtype, node):
+        x = elements[0]
+        if dtype.is_unsigned:
+            return x
+        return self.unary("absf" if dtype.is_float else "absi", x, node)
+
+    def min_max_elements(self, function, elements, dtype, node):
+        minimum = function.name == "minimum"
+        if dtype.is_bool:
+            x, y = (self.convert(e, dtype, node) for e in elements)
+            return self.arith("andi" if minimum else "ori", x, y, node)
+        return self.numpy_min_max(minimum, elements, node, common=dtype)
+
+    def logical_elements(self, function, elements, dtype, node):
+        truths = [self.truthy(e, node) for e in elements]
+        if function.name == "logical_not":
+            return self.negate(truths[0], node)
+        operation = {"logical_and": "andi", "logical_or": "ori", "logical_xor": "xori"}
+        return self.arith(operation[function.name], truths[0], truths[1], node)
+
+    def where_elements(self, function, elements, dtype, node):
+        condition = self.truthy(elements[0], node)
+        return self.select(condition, self.convert(elements[1], dtype, node),
+                           self.convert(elements[2], dtype, node), node)
+
+    def clip_elements(self, function, elements, dtype, node):
+        """numpy: minimum(maximum(x, low), high)."""
+        low = self.numpy_min_max(False, elements[:2], node, common=dtype)
+        return self.numpy_min_max(True, [low, elements[2]], node, common=dtype)
+
+    def complex_elements(self, function, elements, dtype, node):
+        return self.numpy_complex_elementwise(function.name, elements[0], node)
 
     def integer_fmod(self, a, b, node):
         """numpy's fmod of ints: C's remainder (the sign of `a`), 0 for a zero

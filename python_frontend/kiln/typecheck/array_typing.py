@@ -8,6 +8,7 @@ import ast
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
+from ..library_functions import is_scan
 from .typed_values import TypedValue, _Abandon
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typing_rules import display, is_unknown
@@ -296,7 +297,7 @@ class ArrayTyping:
         keywords = {k.arg: k.value for k in keywords}
         if array.type.dtype.is_complex and name != "sum":
             self.fail(node, f"{label} of a complex array is not supported yet (np.sum is)")
-        if name in rules.NUMPY_SCANS:
+        if is_scan(name):
             axis, _ = rules.reduction_options(array.type.ndim, options, keywords, "scan")
             if isinstance(axis, str):
                 self.fail(node, f"{label}: {axis}")

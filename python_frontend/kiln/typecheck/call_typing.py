@@ -10,7 +10,9 @@ import copy
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
-from ..library_functions import MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY
+from .. import library_functions as lib
+from ..library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY, numpy_cast_type,
+                                 numpy_function, numpy_method)
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
 from .typed_tree import is_scalar_type, known_literals
@@ -21,20 +23,15 @@ class CallTyping:
     def expr_Call(self, node):
         func = node.func
         qualified = self.context.qualified_name(func)
-        if qualified is not None and qualified[0] == "numpy" and qualified[1] in rules.ALLOCATORS:
-            return self.allocate(qualified[1], node)
-        if qualified is not None and qualified[0] == "numpy" and \
-                qualified[1] in rules.NUMPY_REDUCTIONS | rules.NUMPY_SCANS:
-            self.array_consumers.update(node.args[:1])
-            return self.reduction(qualified[1], [self.expression(a) for a in node.args[:1]],
-                                  node, node.args[1:], node.keywords)
         if rules.is_positions_call(node, qualified) and qualified is not None:
             return self.shape_function("nonzero", node)         # np.where(a) too
-        if qualified is not None and qualified[0] == "numpy" and \
-                qualified[1] in rules.SHAPE_FUNCTIONS:
-            return self.shape_function(qualified[1], node)
-        if qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in rules.SHAPE_METHODS:
+        function = numpy_function(qualified[1]) if qualified is not None and \
+            qualified[0] == "numpy" else None
+        if function is not None and function.family.reads_call:
+            return getattr(self, function.family.typing)(function.name, node)
+        method = numpy_method(func.attr) if qualified is None and \
+            isinstance(func, ast.Attribute) else None
+        if method is not None and method.family is lib.SHAPE:
             return self.shape_function(func.attr, node, func.value)
         if qualified is not None:
             keyword_values, message = rules.keyword_only_arguments(qualified, node.keywords)
@@ -70,6 +67,12 @@ class CallTyping:
         if name == "abs":
             self.array_consumers.update(node.args)      # np.absolute of an array
         return handler([self.expression(a) for a in node.args], node)
+
+    def reduction_call(self, name, node) -> TypedValue:
+        """np.sum(a, axis), np.cumsum(a): the array, then the options."""
+        self.array_consumers.update(node.args[:1])
+        return self.reduction(name, [self.expression(a) for a in node.args[:1]], node,
+                              node.args[1:], node.keywords)
 
     def call_lambda(self, name, node) -> TypedValue:
         """`f(a, b)` of `f = lambda x, y: body`: the body, with x and y the
@@ -297,19 +300,19 @@ class CallTyping:
         return TypedValue(kt.c128, weak=weak)
 
     def cmath_call(self, name, args, node):
-        """cmath.f of a number (a real one becomes complex, as in CPython)."""
+        """cmath.f of a number (a real one becomes complex, as in CPython),
+        typed by its registry entry."""
+        function = CMATH_FUNCTIONS[name]
         label = f"cmath.{name}"
-        keyword_only = len(rules.CMATH_KEYWORDS.get(name, ()))
-        positional = args[:len(args) - keyword_only]
-        counts = {"rect": (2,), "isclose": (2,), "log": (1, 2)}.get(name, (1,))  # log(z, base)
-        if len(positional) not in counts:
-            self.arity(positional, counts[0], node, label)
+        positional = args[:len(args) - len(function.keywords)]
+        if len(positional) not in function.arities:
+            self.arity(positional, function.arities[0], node, label)
         for arg in args:
             if arg is not None:
                 self.expect_scalar(arg, node, label)
-        if name in rules.CMATH_RAISING:
+        if function.raises:
             self.raises = True      # math range and domain errors
-        if name == "rect":
+        if function.real_arguments:
             # CPython: TypeError (must be real number, not complex)
             self.refuse_complex(args, node, label, "CPython raises TypeError; it takes two "
                                                    "real numbers")
@@ -318,40 +321,41 @@ class CallTyping:
             return TypedValue(kt.c128)
         for arg in positional:
             self.convert(arg, kt.c128, node)
-        if name == "isclose":
-            self.refuse_complex(args[2:], node, f"{label}'s tolerances", "they are real numbers")
-            for arg in args[2:]:
+        if function.keywords:
+            self.refuse_complex(args[len(positional):], node, f"{label}'s tolerances",
+                                "they are real numbers")
+            for arg in args[len(positional):]:
                 if arg is not None:
                     self.convert(arg, kt.f64, node)
-            return TypedValue(kt.boolean)
-        if name in rules.CMATH_FUNCTIONS or name in ("exp", "sqrt", "log", "log10"):
+        if function.result == lib.COMPLEX:
             return TypedValue(kt.c128)
-        if name == "phase":
+        if function.result == lib.REAL:
             return TypedValue(kt.f64)
-        if name == "polar":
+        if function.result == lib.POLAR:
             return self.tuple_value([TypedValue(kt.f64), TypedValue(kt.f64)])
         return TypedValue(kt.boolean)
 
-    def numpy_complex_call(self, name, args, node):
+    def numpy_complex_call(self, function, args, node):
         """np.f of a complex scalar: the functions that have one meaning
         for complex numbers; the rest are refused with the reason."""
-        label = f"np.{name}"
+        label = f"np.{function.name}"
+        family = function.family
         complex_type = args[0].type if args and args[0].type.is_complex else kt.c128
-        if name in ("conj", "conjugate"):
+        if family is lib.CONJUGATE:
             self.arity(args, 1, node, label)
             return TypedValue(complex_type)
-        if name in ("real", "imag"):
+        if family is lib.PART:
             self.arity(args, 1, node, label)
             # np.real(1j) is z.real: a Python float for a Python complex
             return TypedValue(complex_type.part, weak="float" if args[0].weak else None)
-        if name in ("abs", "absolute"):
+        if family is lib.ABSOLUTE:
             self.arity(args, 1, node, label)
             # numpy's: inf on overflow, no exception
             return TypedValue(complex_type.part)
-        if name in rules.COMPLEX_LIBM:
+        if function.complex_libm:
             self.arity(args, 1, node, label)
             return TypedValue(complex_type)     # glibc's cexp, cexpf, ... as numpy's
-        if name in rules.MATH_PREDICATES:
+        if family is lib.IS:
             self.arity(args, 1, node, label)
             return TypedValue(kt.boolean)       # of either part (isfinite: of both)
         self.fail(node, f"{label} of complex numbers is not supported yet")
@@ -544,73 +548,122 @@ class CallTyping:
         return self.convert(value, rules.numpy_float_type(value.type), node)
 
     def numpy_call(self, name, args, node):
-        """`np.f` of scalars: numpy's types (f32 stays f32); never raises."""
-        label = f"np.{name}"
-        if name in rules.OPERATOR_UFUNCS:
-            self.arity(args, 2, node, label)
-            if not any(isinstance(a.type, kt.ArrayType) for a in args):
-                self.fail(node, f"{label} of numbers is not supported yet (of arrays it is "
-                                "the operator); write the operator")
-            return self.binary(getattr(ast, rules.OPERATOR_UFUNCS[name])(), args[0], args[1],
-                               node)
-        if name in rules.COMPARISON_UFUNCS:
-            self.arity(args, 2, node, label)
-            ops = [getattr(ast, rules.COMPARISON_UFUNCS[name])()]
-            if any(isinstance(a.type, kt.ArrayType) for a in args):
-                return self.array_compare(args[0], args[1], node, ops)
-            self.compare(args[0], args[1], node, ops)
-            return TypedValue(kt.boolean)
-        if any(is_scalar_type(a.type) and a.type.is_complex for a in args):
-            if name in rules.NUMPY_CASTS:
-                return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
-            return self.numpy_complex_call(name, args, node)
-        if name in rules.NUMPY_REDUCTIONS:
-            return self.reduction(name, args, node)
-        if name == "dot":
-            return self.dot(args, node)
+        """`np.f(...)` of values, typed by its registry entry's family:
+        numpy's types (f32 stays f32); never raises."""
+        function = numpy_function(name)
+        if function is None:
+            self.fail(node, f"call to `np.{name}` is not supported yet")
+        return getattr(self, function.family.typing)(function, args, node)
+
+    def numpy_operator(self, function, args, node):
+        """np.add(a, b) of arrays is `a + b`."""
+        label = f"np.{function.name}"
+        self.arity(args, 2, node, label)
+        if not any(isinstance(a.type, kt.ArrayType) for a in args):
+            self.fail(node, f"{label} of numbers is not supported yet (of arrays it is "
+                            "the operator); write the operator")
+        return self.binary(getattr(ast, function.detail)(), args[0], args[1], node)
+
+    def numpy_comparison(self, function, args, node):
+        """np.less(a, b) is `a < b`, of arrays or numbers."""
+        self.arity(args, 2, node, f"np.{function.name}")
+        ops = [getattr(ast, function.detail)()]
         if any(isinstance(a.type, kt.ArrayType) for a in args):
-            return self.array_ufunc(name, args, node)
-        if name in rules.NUMPY_CASTS:
-            return self.cast_call(rules.NUMPY_CASTS[name], args, node, label)
-        if name in rules.NUMPY_UNARY:
-            self.arity(args, 1, node, label)
+            return self.array_compare(args[0], args[1], node, ops)
+        self.compare(args[0], args[1], node, ops)
+        return TypedValue(kt.boolean)
+
+    def complex_or_array_call(self, function, args, node):
+        """np.f of a complex number (numpy_complex_call) or of arrays
+        (array_ufunc, elementwise); None when its arguments are real
+        numbers, which each family types itself."""
+        if any(is_scalar_type(a.type) and a.type.is_complex for a in args):
+            return self.numpy_complex_call(function, args, node)
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            return self.array_ufunc(function.name, args, node)
+        return None
+
+    def numpy_cast(self, function, args, node):
+        label = f"np.{function.name}"
+        target = numpy_cast_type(function)
+        if not any(is_scalar_type(a.type) and a.type.is_complex for a in args) and \
+                any(isinstance(a.type, kt.ArrayType) for a in args):
+            return self.array_ufunc(function.name, args, node)     # refused there
+        return self.cast_call(target, args, node, label)
+
+    def numpy_dot(self, function, args, node):
+        if any(is_scalar_type(a.type) and a.type.is_complex for a in args):
+            return self.numpy_complex_call(function, args, node)   # refused there
+        return self.dot(args, node)
+
+    def numpy_array_only(self, function, args, node):
+        """np.where, np.clip, np.logical_*, np.conj, np.real, ...: of arrays
+        (and complex numbers); of real numbers not supported yet."""
+        value = self.complex_or_array_call(function, args, node)
+        if value is None:
+            self.fail(node, f"call to `np.{function.name}` is not supported yet")
+        return value
+
+    def numpy_float_function(self, function, args, node):
+        """np.sqrt(x), np.arctan2(y, x): computed in the operands' float
+        type (f32 only when every operand is)."""
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        label = f"np.{function.name}"
+        self.arity(args, function.arity, node, label)
+        if function.arity == 1:
             return TypedValue(self.numpy_float(args[0], node).type)
-        if name in ("abs", "absolute"):
-            self.arity(args, 1, node, label)
-            # numpy's result is a numpy scalar, typed even for a Python
-            # number (np.abs(1e300) + x32 is float64; fuzzer seed 742656376)
-            value = self.builtin_abs(args, node)
-            return TypedValue(value.type, constant=value.constant)
-        if name == "square":
-            self.arity(args, 1, node, label)
-            self.expect_scalar(args[0], node, label)
-            if args[0].type.is_bool or args[0].weak:
-                self.fail(node, "np.square of a bool or a Python number is not supported; "
-                                "write x * x")
-            return TypedValue(args[0].type)
-        if name in rules.MATH_PREDICATES:
-            self.arity(args, 1, node, label)
-            self.numpy_float(args[0], node)
-            return TypedValue(kt.boolean)
-        if name in ("minimum", "maximum"):
-            self.arity(args, 2, node, label)
-            self.scalar_operands(*args)
-            typed = self.operand_types(*args)
-            if typed is None:
-                self.fail(node, "np.minimum/np.maximum need numbers")
-            common = rules.numpy_min_max_type(typed[0])
-            for arg in args:
-                self.convert(arg, common, node)
-            return TypedValue(common)
-        if name in rules.NUMPY_BINARY:
-            self.arity(args, 2, node, label)
-            self.scalar_operands(*args)
-            typed = self.operand_types(*args)
-            common = rules.numpy_binary_float_type(typed[0] if typed else None)
-            for arg in args:
-                self.convert(arg, common, node)
-            return TypedValue(common)
-        self.fail(node, f"call to `{label}` is not supported yet")
+        self.scalar_operands(*args)
+        typed = self.operand_types(*args)
+        common = rules.numpy_binary_float_type(typed[0] if typed else None)
+        for arg in args:
+            self.convert(arg, common, node)
+        return TypedValue(common)
+
+    def numpy_predicate(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        self.arity(args, 1, node, f"np.{function.name}")
+        self.numpy_float(args[0], node)
+        return TypedValue(kt.boolean)
+
+    def numpy_absolute(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        self.arity(args, 1, node, f"np.{function.name}")
+        # numpy's result is a numpy scalar, typed even for a Python
+        # number (np.abs(1e300) + x32 is float64; fuzzer seed 742656376)
+        value = self.builtin_abs(args, node)
+        return TypedValue(value.type, constant=value.constant)
+
+    def numpy_square(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        label = f"np.{function.name}"
+        self.arity(args, 1, node, label)
+        self.expect_scalar(args[0], node, label)
+        if args[0].type.is_bool or args[0].weak:
+            self.fail(node, "np.square of a bool or a Python number is not supported; "
+                            "write x * x")
+        return TypedValue(args[0].type)
+
+    def numpy_minimum_maximum(self, function, args, node):
+        value = self.complex_or_array_call(function, args, node)
+        if value is not None:
+            return value
+        self.arity(args, 2, node, f"np.{function.name}")
+        self.scalar_operands(*args)
+        typed = self.operand_types(*args)
+        if typed is None:
+            self.fail(node, "np.minimum/np.maximum need numbers")
+        common = rules.numpy_min_max_type(typed[0])
+        for arg in args:
+            self.convert(arg, common, node)
+        return TypedValue(common)
 
     def cast_call(self, target, args, node, label):
         self.arity(args, 1, node, label)

@@ -10,6 +10,7 @@ with every CPU this process may use, Numba with all of them (its default).
 The overhead row times a prange sum of 10 elements: the cost of entering a
 parallel region. Prints a markdown table, writes bench/results/parallel.md
 and the section between its markers in docs/performance.md."""
+import json
 import os
 import subprocess
 import sys
@@ -147,9 +148,28 @@ def unit(seconds):
     return f"{seconds * 1e3:.2f} ms"
 
 
+def fma_peaks(workdir):
+    """GFLOP/s of 512-bit float64 FMAs on one thread and on all (the
+    machine's limit for compute-bound kernels: two vCPUs that share one
+    core's FMA units add nothing to it), or None without AVX-512."""
+    from kiln import cpu_levels
+    if cpu_levels.detected_level() < 4:
+        return None
+    binary = os.path.join(workdir, "fma_peak")
+    subprocess.run(["clang-22", "-O2", "-march=native", "-fopenmp", "-o", binary,
+                    os.path.join(HERE, "native", "fma_peak_avx512.c")], check=True)
+    peaks = []
+    for threads in ("1", str(len(os.sched_getaffinity(0)))):
+        out = subprocess.run([binary], env=dict(os.environ, OMP_NUM_THREADS=threads),
+                             capture_output=True, text=True, check=True).stdout
+        peaks.append(json.loads(out)["zmm_f64_gflops_all"])
+    return peaks
+
+
 def main():
     import kiln
     workdir = tempfile.mkdtemp(prefix="kiln-parallel-bench-")
+    peaks = fma_peaks(workdir)
     kiln_module, numba_module = build(workdir)
     threads = len(os.sched_getaffinity(0))
     rows = []
@@ -166,7 +186,11 @@ def main():
     table = "\n".join([
         f"Kiln `kiln.prange` at 1 and {threads} threads, Numba 0.56 `parallel=True` at "
         f"{threads} (its default); best of 7. Speed-up: 1 thread / {threads} threads; "
-        "vs Numba: Numba's time / Kiln's (above 1.00x: Kiln is faster).", "",
+        "vs Numba: Numba's time / Kiln's (above 1.00x: Kiln is faster).",
+        "" if peaks is None else
+        f"Machine: float64 FMA peak {peaks[0]:.0f} GFLOP/s on 1 thread, {peaks[1]:.0f} on "
+        f"{threads} ({peaks[1] / peaks[0]:.2f}x): what threads can add to compute-bound "
+        "kernels here.", "",
         f"| kernel | Kiln, 1 thread | Kiln, {threads} threads | speed-up | Numba | vs Numba |",
         "|---|---|---|---|---|---|", *rows])
     print(table)

@@ -9,6 +9,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 namespace kiln {
 #define GEN_PASS_DEF_KILNTILEMATMUL
 #include "passes/Passes.h.inc"
@@ -51,13 +53,29 @@ MatmulTiles tilesFor(unsigned vectorBits, unsigned elementBits) {
 // the contraction is lowered: upstream's folds a full chain of row inserts
 // into one from_elements of scalars, which the pipeline's own canonicalizer
 // leaves alone; see createKilnCanonicalizer.)
-std::string scheduleFor(const MatmulTiles &t) {
+//
+// A product under `@kiln.export(parallel=True)` (`kiln.parallel`) is first
+// cut into `chunks` slices of rows as an scf.forall, which the pipeline
+// hands to OpenMP (forall -> scf.parallel -> omp); each slice is then
+// blocked as above. Slices of rows share B, which each thread streams
+// through its own caches; a fixed number of them keeps 2, 4 or 8 threads
+// evenly loaded whatever the size.
+constexpr int64_t kParallelChunks = 8;
+
+std::string scheduleFor(const MatmulTiles &t, bool parallel) {
+  std::string slices =
+      parallel ? llvm::formatv(R"mlir(
+    %slice, %forall = transform.structured.tile_using_forall %matched num_threads [{0}, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+)mlir", kParallelChunks).str()
+               : std::string();
   return llvm::formatv(R"mlir(
 module attributes {{transform.with_named_sequence} {
   transform.named_sequence @kiln_tile_matmul(%root: !transform.any_op {{transform.readonly}) {
-    %mm = transform.structured.match ops{{["linalg.matmul"]} attributes {{kiln.tile} in %root
+    %matched = transform.structured.match ops{{["linalg.matmul"]} attributes {{kiln.tile} in %root
         : (!transform.any_op) -> !transform.any_op
-    %t1, %l1:3 = transform.structured.tile_using_for %mm tile_sizes [{0}, {1}, {2}]
+{5}
+    %t1, %l1:3 = transform.structured.tile_using_for {6} tile_sizes [{0}, {1}, {2}]
         interchange = [0, 2, 1]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op,
                                  !transform.any_op)
@@ -93,7 +111,8 @@ module attributes {{transform.with_named_sequence} {
   }
 }
 )mlir",
-                       t.mc, t.nc, t.kc, t.mr, t.nr)
+                       t.mc, t.nc, t.kc, t.mr, t.nr, slices,
+                       parallel ? "%slice" : "%matched")
       .str();
 }
 
@@ -108,7 +127,7 @@ public:
       vectorBits = bits.getInt();
     // One schedule per element width (the lanes differ); products of
     // numbers the vector dialect cannot hold (complex) stay loops.
-    llvm::SmallDenseMap<unsigned, SmallVector<linalg::MatmulOp>> byWidth;
+    std::map<std::pair<unsigned, bool>, SmallVector<linalg::MatmulOp>> byWidth;
     module.walk([&](linalg::MatmulOp matmul) {
       // Plain products only (a transposed or broadcast operand's indexing
       // maps are not the schedule's).
@@ -125,10 +144,12 @@ public:
         if (llvm::any_of(cast<ShapedType>(operand.getType()).getShape(),
                          [](int64_t size) { return !ShapedType::isDynamic(size); }))
           return;
-      byWidth[element.getIntOrFloatBitWidth()].push_back(matmul);
+      byWidth[{element.getIntOrFloatBitWidth(), matmul->hasAttr("kiln.parallel")}].push_back(
+          matmul);
     });
-    for (auto &[width, products] : byWidth) {
-      std::string text = scheduleFor(tilesFor(vectorBits, width));
+    for (auto &[key, products] : byWidth) {
+      auto [width, parallel] = key;
+      std::string text = scheduleFor(tilesFor(vectorBits, width), parallel);
       OwningOpRef<ModuleOp> schedule = parseSourceString<ModuleOp>(text, &getContext());
       if (!schedule) {
         module.emitError("kiln-tile-matmul: internal error: the schedule does not parse");

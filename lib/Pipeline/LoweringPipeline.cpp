@@ -59,6 +59,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
@@ -179,6 +180,9 @@ void buildArrayExpressionPipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
   pm.addPass(createKilnBufferize());
+  // A product under parallel=True is an scf.forall over slices of rows:
+  // as scf.parallel, convert-scf-to-openmp gives it to OpenMP later.
+  pm.addPass(createForallToParallelLoopPass());
   // A tree computed in place leaves a copy of the destination onto itself.
   pm.addPass(createKilnCanonicalizer());
   pm.addPass(createConvertLinalgToLoopsPass());

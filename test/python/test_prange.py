@@ -362,3 +362,32 @@ def test_compile_on_first_call(tmp_path):
                                          (5, 5), (5, -5), (2**63 - 2, 2**63 - 1)])
 def test_bounds_near_the_int64_limits(mod, threads, start, stop):
     assert mod.native.near_the_top(start, stop) == mod.python.near_the_top(start, stop)
+
+
+@pytest.mark.parametrize("m, k, n", [(0, 3, 4), (1, 1, 1), (7, 9, 5), (8, 16, 16), (9, 17, 33),
+                                     (64, 64, 64), (193, 129, 130), (300, 40, 257)])
+def test_parallel_option_shares_out_matrix_products(mod, threads, m, k, n):
+    """parallel=True cuts `a @ b` into slices of rows (an scf.forall given
+    to OpenMP); each slice is the blocked kernel of test_matmul.py. Sums
+    are in k order within each element, so the result is the same at any
+    thread count; against numpy, within the rounding of k terms."""
+    from test_matmul import close
+    rng = np.random.default_rng(m * 31 + n)
+    a, b = rng.normal(size=(m, k)), rng.normal(size=(k, n))
+    got = mod.native.parallel_product(a, b)
+    close(got, a @ b, k)
+    os.environ["KILN_NUM_THREADS"] = "1"
+    assert np.array_equal(mod.native.parallel_product(a, b), got)
+    close(mod.native.parallel_product_f32(a.astype(np.float32), b.astype(np.float32)),
+          a.astype(np.float32) @ b.astype(np.float32), k)
+    # Views: a strided operand takes the loops (no slices), a reversed one too.
+    close(mod.native.parallel_product(a[::-1], b), a[::-1] @ b, k)
+
+
+def test_parallel_products_need_libomp_in_the_record(mod):
+    functions = {f["name"]: f for f in record(mod)["functions"]}
+    assert functions["parallel_product"]["compiled"]
+    with open(mod.path(f"{MODULE}.h"), encoding="utf-8") as handle:
+        header = handle.read()
+    before = header[:header.index(f"{MODULE}_parallel_product(")]
+    assert "libomp.so.5's threads" in before[before.rindex("/* Runs"):]

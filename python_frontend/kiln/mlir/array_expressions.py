@@ -401,7 +401,9 @@ class ArrayExpressions:
             init = b.linalg_fill(zero.ir, b.tensor_empty(sizes, self.element_type(dtype),
                                                          location), location)
             result = b.linalg_matmul(b.to_tensor(a_rows, location),
-                                     b.to_tensor(b_rows, location), init, location)
+                                     b.to_tensor(b_rows, location), init, location,
+                                     parallel=bool(self.options.get("parallel")))
+            self.parallel_product |= bool(self.options.get("parallel"))
             b.materialize_in_destination(result, out_rows, location)
 
         def fill(destination, views):

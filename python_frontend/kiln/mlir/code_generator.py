@@ -126,6 +126,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         # calls of raising functions): inference must have said so.
         self.may_raise = False
         self.locations: dict = {}        # (line, column) -> ir.Location
+        # A matrix product shared out between threads (parallel=True).
+        self.parallel_product = False
 
     # ------------------------------------------------------------------ api
     def generate(self) -> tuple[ir.Operation, FunctionSignature]:
@@ -144,7 +146,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             line=self.func.lineno, exported=self.exported,
             release_gil=self.options.get("nogil", uses_parallel_loops(typed) or any(
                 isinstance(p.type, kt.ArrayType) for p in typed.params)),
-            parallel=uses_parallel_loops(typed),
+            parallel=uses_parallel_loops(typed) or self.parallel_product,
             parallel_loops=[describe_parallel_loop(loop, info)
                             for loop, info in typed.parallel_loops.items()],
             sequential_loops=[{"line": loop.lineno, "reason": reason}

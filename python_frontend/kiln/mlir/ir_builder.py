@@ -587,11 +587,15 @@ class Builder:
                        {"operandSegmentSizes": dense_array_attr([1, 1], i32)}, (),
                        location).result
 
-    def linalg_matmul(self, a: Value, b: Value, init: Value, location) -> Value:
+    def linalg_matmul(self, a: Value, b: Value, init: Value, location,
+                      parallel: bool = False) -> Value:
         """init + a @ b, on 2-D tensors (kilnc's kiln-tile-matmul makes it a
-        blocked vector kernel)."""
-        return self.op("linalg.matmul", (a, b, init), (init.type,),
-                       {"operandSegmentSizes": dense_array_attr([2, 1], i32)}, (),
+        blocked vector kernel; `parallel`: its rows shared out between
+        threads)."""
+        attributes = {"operandSegmentSizes": dense_array_attr([2, 1], i32)}
+        if parallel:
+            attributes["kiln.parallel"] = UNIT
+        return self.op("linalg.matmul", (a, b, init), (init.type,), attributes, (),
                        location).result
 
     def linalg_yield(self, values, location) -> None:
@@ -991,7 +995,8 @@ def _print_compare(p, op, depth):
 def _print_linalg_named(p, op, depth):
     """linalg.fill / linalg.matmul on tensors (destination-passing style)."""
     inputs, outputs = op.operands[:-1], op.operands[-1:]
-    p.line(depth, f"{p.name_results(op)}{op.name} ins({p.uses(inputs)} : "
+    flags = " {kiln.parallel}" if "kiln.parallel" in op.attributes else ""
+    p.line(depth, f"{p.name_results(op)}{op.name}{flags} ins({p.uses(inputs)} : "
                   f"{', '.join(v.type.text for v in inputs)}) outs({p.uses(outputs)} : "
                   f"{outputs[0].type.text}) -> {op.results[0].type.text}", op)
 

@@ -176,9 +176,9 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
                        f"done (no two share a buffer){view_rule}. When error->kind is set, "
                        "*result is undefined: do not free it. */")
         if signature.parallel:
-            out.append("/* Runs kiln.prange loops on " + OPENMP_RUNTIME + "'s threads: "
-                       "KILN_NUM_THREADS of them, else OMP_NUM_THREADS, else the CPUs the "
-                       "process may run on. */")
+            out.append("/* Runs parallel loops (kiln.prange, parallel=True) on "
+                       + OPENMP_RUNTIME + "'s threads: KILN_NUM_THREADS of them, else "
+                       "OMP_NUM_THREADS, else the CPUs the process may run on. */")
         out.append(c_prototype(f"{module_name}_", signature) + ";")
         if signature.elementwise:
             out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "

@@ -232,3 +232,13 @@ def near_the_top(start: int, stop: int) -> tuple[int, int]:
         count += 1
         top = max(top, i)
     return count, top
+
+
+@kiln.export(parallel=True)
+def parallel_product(a: kiln.f64[:, :], b: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return a @ b
+
+
+@kiln.export(parallel=True)
+def parallel_product_f32(a: kiln.f32[:, :], b: kiln.f32[:, :]) -> kiln.f32[:, :]:
+    return a @ b

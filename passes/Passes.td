@@ -63,6 +63,9 @@ def KilnTileMatmul : Pass<"kiln-tile-matmul", "::mlir::ModuleOp"> {
     (`kiln.vector_bits`: each version of a portable build gets its own).
     Kiln writes only the sizes; tiling, peeling, vectorization and hoisting
     are upstream's. The edge tiles stay `linalg.matmul` and become loops.
+    A product marked `kiln.parallel` (`@kiln.export(parallel=True)`) is
+    first cut into 8 slices of rows (`tile_using_forall`), an `scf.forall`
+    the pipeline hands to OpenMP; each slice is then blocked the same way.
 
     Before:
 

@@ -68,3 +68,18 @@ module attributes {kiln.vector_bits = 256 : i64} {
     return %r, %s : tensor<4x5xf32>, tensor<?x?xi64>
   }
 }
+
+// -----
+
+// parallel=True: 8 slices of rows as an scf.forall, each blocked as above.
+// CHECK-LABEL: func.func @product_parallel
+// CHECK: scf.forall ({{.*}}) in (8) shared_outs
+// CHECK: scf.for {{.*}} step %c192
+// CHECK: vector.fma {{.*}} : vector<16xf64>
+// CHECK: scf.forall.in_parallel
+module attributes {kiln.vector_bits = 512 : i64} {
+  func.func @product_parallel(%a: tensor<?x?xf64>, %b: tensor<?x?xf64>, %c: tensor<?x?xf64>) -> tensor<?x?xf64> {
+    %r = linalg.matmul {kiln.parallel} ins(%a, %b : tensor<?x?xf64>, tensor<?x?xf64>) outs(%c : tensor<?x?xf64>) -> tensor<?x?xf64>
+    return %r : tensor<?x?xf64>
+  }
+}

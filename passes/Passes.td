@@ -51,6 +51,46 @@ def KilnInlineHelpers : Pass<"kiln-inline-helpers", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnParallelArrays : Pass<"kiln-parallel-arrays", "::mlir::ModuleOp"> {
+  let summary = "Share the whole-array statements of parallel=True functions "
+                "out between threads";
+  let description = [{
+    In a function marked `kiln.parallel` (`@kiln.export(parallel=True)`),
+    each elementwise `linalg.generic` on tensors (one fused array statement,
+    every loop parallel) is cut into 8 slices of its outermost dimension by
+    upstream's `tile_using_forall` (a transform-dialect schedule applied with
+    `transform::applyTransforms`); the pipeline turns the `scf.forall` into
+    `scf.parallel` after bufferization and gives it to OpenMP with the
+    kiln.prange loops. The innermost dimension stays whole, so each slice's
+    loop vectorizes as before. Reductions (`np.sum`) keep their order and
+    stay on one thread. Kiln writes only which operations and how many
+    slices; upstream has no pass that picks operations by a function's
+    option.
+
+    Before:
+
+    ```mlir
+    func.func @scale(...) attributes {kiln.parallel} {
+      %r = linalg.generic {iterator_types = ["parallel"]} ins(%x : tensor<?xf64>)
+                                                          outs(%e : tensor<?xf64>) {...}
+    ```
+
+    After:
+
+    ```mlir
+      %r = scf.forall (%t) in (8) shared_outs(%o = %e) -> (tensor<?xf64>) {
+        %slice = linalg.generic ... ins(%x_slice) outs(%o_slice) {...}
+        scf.forall.in_parallel { tensor.parallel_insert_slice %slice into %o[...] }
+      }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+  ];
+}
+
 def KilnTileMatmul : Pass<"kiln-tile-matmul", "::mlir::ModuleOp"> {
   let summary = "Tile, vectorize and register-block matrix products (linalg.matmul on tensors)";
   let description = [{

@@ -175,6 +175,8 @@ void buildArrayExpressionPipeline(OpPassManager &pm) {
   // 2026-12-04). Within a statement the frontend emits each operation once.
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createKilnCanonicalizer());
+  // parallel=True: each fused array statement in slices for the threads.
+  pm.addPass(createKilnParallelArrays());
   // Matrix products become cache- and register-blocked vector kernels.
   pm.addPass(createKilnTileMatmul());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());

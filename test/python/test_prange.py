@@ -391,3 +391,27 @@ def test_parallel_products_need_libomp_in_the_record(mod):
         header = handle.read()
     before = header[:header.index(f"{MODULE}_parallel_product(")]
     assert "libomp.so.5's threads" in before[before.rindex("/* Runs"):]
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 1000, 100_003])
+def test_parallel_option_shares_out_array_statements(mod, threads, n):
+    rng = np.random.default_rng(n)
+    x, y = rng.normal(size=n), rng.normal(size=n)
+    out = np.full(n, 5.0)
+    got = mod.native.parallel_statements(2.5, x, y, out)
+    want_out = np.full(n, 5.0)
+    want = mod.python.parallel_statements(2.5, x, y, want_out)
+    # np.sin through libmvec: within its few ulps (docs/language.md).
+    np.testing.assert_allclose(out, want_out, rtol=1e-14, atol=1e-15)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    # Strided and reversed views, written in place.
+    base = np.zeros(2 * n)
+    mod.native.parallel_statements(2.5, x[::-1], y, base[::2])
+    np.testing.assert_allclose(base[::2], 2.5 * x[::-1] + np.sin(y), rtol=1e-14, atol=1e-15)
+    assert not base[1::2].any()
+    m = rng.normal(size=(n % 41, 3))
+    np.testing.assert_array_equal(mod.native.parallel_new_array(m),
+                                  mod.python.parallel_new_array(m))
+    xs, w, b = rng.normal(size=(n % 300, 17)), rng.normal(size=(17, 9)), rng.normal(size=9)
+    from test_matmul import close
+    close(mod.native.parallel_layer(xs, w, b), np.maximum(xs @ w + b, 0.0), 17)

@@ -680,6 +680,7 @@ class ArrayExpressions:
             result = self.convert(expr.compute(*elements), expr.dtype, expr.node or node,
                                   explicit=True)
             self.builder.linalg_yield([result.ir], location)
+        self.parallel_product |= bool(self.options.get("parallel"))
         return self.builder.linalg_generic(inputs, [empty], len(sizes), body, location)[0]
 
     def broadcast_view(self, view, sizes, node):

@@ -126,7 +126,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         # calls of raising functions): inference must have said so.
         self.may_raise = False
         self.locations: dict = {}        # (line, column) -> ir.Location
-        # A matrix product shared out between threads (parallel=True).
+        # An array statement or matrix product shared out between threads
+        # (parallel=True).
         self.parallel_product = False
 
     # ------------------------------------------------------------------ api
@@ -442,6 +443,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             entry.erase_argument(self.error_slot)
         attributes = {"kiln.export": ir.UNIT, "llvm.emit_c_interface": ir.UNIT} \
             if self.exported else None
+        if self.options.get("parallel"):
+            # kiln-parallel-arrays shares its array statements out.
+            attributes = {**(attributes or {}), "kiln.parallel": ir.UNIT}
         return self.builder.func(symbol_name(self.context, self.func.name), ir.Region([entry]),
                                  self.result_abi_types(), self.loc(self.func),
                                  private=not self.exported, attributes=attributes,

@@ -242,3 +242,19 @@ def parallel_product(a: kiln.f64[:, :], b: kiln.f64[:, :]) -> kiln.f64[:, :]:
 @kiln.export(parallel=True)
 def parallel_product_f32(a: kiln.f32[:, :], b: kiln.f32[:, :]) -> kiln.f32[:, :]:
     return a @ b
+
+
+@kiln.export(parallel=True)
+def parallel_statements(a: float, x: kiln.f64[:], y: kiln.f64[:], out: kiln.f64[:]) -> float:
+    out[:] = a * x + np.sin(y)           # shared out in slices
+    return np.sum(out * 2.0)             # a reduction: in order, one thread
+
+
+@kiln.export(parallel=True)
+def parallel_new_array(m: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return np.sqrt(np.abs(m)) * 2.0 + m
+
+
+@kiln.export(parallel=True)
+def parallel_layer(x: kiln.f64[:, :], w: kiln.f64[:, :], b: kiln.f64[:]) -> kiln.f64[:, :]:
+    return np.maximum(x @ w + b, 0.0)

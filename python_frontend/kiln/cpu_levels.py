@@ -35,23 +35,18 @@ def versions(target_cpu: str) -> list:
 
 
 def library_path() -> str:
-    """libkiln_cpu.so beside the tools: KILN_KILNC's build tree, the
-    package's kiln/_bin (pip install), then this checkout's build/lib."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates = []
-    configured = os.environ.get("KILN_KILNC")
-    if configured:
-        tools = os.path.dirname(os.path.abspath(configured))
-        candidates += [os.path.join(tools, LIBRARY),
-                       os.path.join(tools, "..", "lib", LIBRARY)]
-    candidates += [os.path.join(here, "_bin", LIBRARY),
-                   os.path.join(here, "..", "..", "build", "lib", LIBRARY)]
-    for candidate in candidates:
+    """libkiln_cpu.so, built and installed beside kilnc (toolchain.find_kilnc
+    says where that is: KILN_KILNC, the package's kiln/_bin, this checkout's
+    build, PATH): in kilnc's folder (pip) or in ../lib beside it (a build
+    tree, an install prefix)."""
+    from .errors import KilnToolchainError
+    from .toolchain import find_kilnc
+    tools = os.path.dirname(find_kilnc())
+    for candidate in (os.path.join(tools, LIBRARY), os.path.join(tools, "..", "lib", LIBRARY)):
         if os.path.exists(candidate):
             return os.path.normpath(candidate)
-    from .errors import KilnToolchainError
-    raise KilnToolchainError(f"{LIBRARY} not found (it is built with kilnc): build Kiln "
-                             "(cmake --build build) or set KILN_KILNC")
+    raise KilnToolchainError(f"{LIBRARY} not found beside kilnc in {tools} (it is built with "
+                             "kilnc): build Kiln (cmake --build build) or set KILN_KILNC")
 
 
 _LIBRARY = None

@@ -2449,7 +2449,10 @@ class FunctionGenerator:
             value = initial(kind) if initial else self.rng.choice(["True", "False"])
             if kind == "i32":
                 value = f"np.int32({value})"
-            self.emit(depth, f"{name} = {value}")
+            # Declared, as the generator's other variables: an undeclared
+            # Python int is weak, and numpy's rules make `r -= np.int32(3)`
+            # an int32 operation.
+            self.emit(depth, f"{name}: {ANNOTATION[kind]} = {value}")
             reductions.append((name, kind, self.rng.choice(PRANGE_REDUCTIONS[kind])))
         self.emit(depth, f"for {var} in {header}:")
         # The written array is the iteration's to write, not to read; helper

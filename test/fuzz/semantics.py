@@ -1611,6 +1611,13 @@ class KilnStandIn:
     def export(function=None, **options):
         return function if function is not None else (lambda f: f)
 
+    @staticmethod
+    def prange(*args):
+        """kiln.prange: CPython runs it as range (the oracle of a parallel
+        loop is the sequential one; Kiln's reductions that the fuzzer
+        generates are exact at any thread count)."""
+        return k_range(*args)
+
     vectorize = export
 
 

@@ -107,6 +107,14 @@ STATEMENTS = {
     # float max/min (exact at any thread count), writes to the elements the
     # iteration indexes, temporaries, errors raised by some iterations
     "prange": 1,
+    # chained assignment: `a = b = v`, `x[i] = a = v` (one value, every
+    # target left to right)
+    "chained_assign": 1.5,
+    # tuples as values: a tuple of numbers of one kind kept in a variable,
+    # indexed (`t[1]`, `t[-1]`, `t[k % 3]`), `len(t)`, `for v in t`; an
+    # array's shape kept (`s = x.shape`: `s[0]`, `s == (3, 4)`,
+    # `np.ones(s).sum()`); a helper's tuple indexed (`h(x)[1]`)
+    "tuple_value": 1.5,
 }
 # A prange reduction per kind: the updates the generator writes. Float sums
 # are a blocked sum in Kiln (within rounding of CPython's, not equal): the
@@ -2200,7 +2208,7 @@ class FunctionGenerator:
         self.statement_depth = depth
         self.statement_calls = self.statement_reduces = False
         allowed = ["assign", "augassign", "store", "augstore", "tuple_swap", "tuple_call",
-                   "raise", "assert", "early_return"]
+                   "raise", "assert", "early_return", "chained_assign", "tuple_value"]
         if depth < self.config.max_depth:
             allowed += ["if", "for", "while"]
         if self.loop_depth:
@@ -2355,6 +2363,102 @@ class FunctionGenerator:
         if call is None:
             return False
         self.emit(depth, f"{', '.join(targets)} = {call}")
+
+    def s_chained_assign(self, depth):
+        """`a = b = v` of numbers, or `x[i] = a = v`: the value is computed
+        once and stored into each target, left to right."""
+        names = list(self.scope.scalars)
+        if not names:
+            return False
+        first = self.rng.choice(names)
+        kind = self.scope.scalars[first]
+        store, store_kind = self.store_target() if self.rng.random() < 0.4 else (None, None)
+        if store is not None and assignable(kind, store_kind) and store_kind != "bool" or \
+                store is not None and kind == store_kind:
+            self.emit(depth, f"{self.element(store, 0)} = {first} = {self.expr(store_kind)}")
+            return
+        source = self.value_kind_for(kind)
+        others = [n for n in names if n != first and assignable(self.scope.scalars[n], source)]
+        targets = [first] + self.rng.sample(others, min(len(others), self.rng.choice([1, 1, 2])))
+        if len(targets) < 2:
+            return False
+        self.emit(depth, f"{' = '.join(targets)} = {self.expr(source)}")
+
+    def s_tuple_value(self, depth):
+        """A tuple kept in a fresh variable and read back (never rebound:
+        Kiln keeps tuple variables to straight-line code)."""
+        roll = self.rng.random()
+        arrays = [n for n in self.arrays() if self.scope.arrays[n][1] <= 2]
+        if roll < 0.3 and arrays:
+            return self.shape_value(self.rng.choice(arrays), depth)
+        if roll < 0.45:
+            fitting = [h for h in self.helpers if isinstance(h.returns, tuple)
+                       and h.returns[0] == "tuple"]
+            if fitting:
+                helper = self.rng.choice(fitting)
+                k = self.rng.randrange(-len(helper.returns[1]), len(helper.returns[1]))
+                targets = [n for n, kk in self.scope.scalars.items()
+                           if assignable(kk, helper.returns[1][k])]
+                call = self.call(helper, 0) if targets else None
+                if call is None:
+                    return False
+                self.emit(depth, f"{self.rng.choice(targets)} = {call}[{k}]")
+                return
+        kind = self.rng.choice(["i64", "f64", "i64", "f64", "i32", "f32", "bool"])
+        count = self.rng.choice([1, 2, 3, 4])
+        name = self.fresh("tup")
+        # elements of exactly one type, cast: a Python literal among kiln.i32
+        # values is an int (Kiln refuses tuples of mixed types there)
+        cast = {"i32": "kiln.i32", "f32": "kiln.f32", "i64": "int", "f64": "float",
+                "bool": "bool"}[kind]
+        elements = [f"{cast}({self.expr(kind)})" for _ in range(count)]
+        self.emit(depth, f"{name} = ({', '.join(elements)},)")
+        same = [n for n, k in self.scope.scalars.items() if k == kind]
+        use = self.rng.random()
+        if use < 0.3 and same:
+            # the loop variable is fresh; the body folds it into a variable
+            # of its kind without overflow (xor) or with rounding only
+            var, total = self.fresh("tv"), self.rng.choice(same)
+            self.emit(depth, f"for {var} in {name}:")
+            fold = f"{total} ^= {var}" if kind in ("i64", "i32", "bool") else \
+                f"{total} = {total} * 0.5 + {var}"
+            self.emit(depth + 1, fold)
+            return
+        targets = [n for n, k in self.scope.scalars.items() if assignable(k, kind)]
+        if use < 0.5 and targets and kind != "bool":
+            # an index known only at run time; now and then one past the end
+            span = count + (1 if self.rng.random() < 0.15 else 0)
+            index = f"({self.expr('i64')}) % {span}"
+            self.emit(depth, f"{self.rng.choice(targets)} = {name}[{index}]")
+            return
+        ints = [n for n, k in self.scope.scalars.items() if assignable(k, "i64")]
+        if use < 0.6 and ints:
+            self.emit(depth, f"{self.rng.choice(ints)} = len({name}) * {self.expr('i64')}")
+            return
+        if targets:
+            k = self.rng.randrange(-count, count)
+            self.emit(depth, f"{self.rng.choice(targets)} = {name}[{k}]")
+
+    def shape_value(self, array, depth):
+        """`s = x.shape`, then an element, its length, a comparison with a
+        tuple, or an allocation of that shape."""
+        name = self.fresh("shp")
+        ndim = self.scope.arrays[array][1]
+        self.emit(depth, f"{name} = {array}.shape")
+        ints = [n for n, k in self.scope.scalars.items() if assignable(k, "i64")]
+        flags = [n for n, k in self.scope.scalars.items() if k == "bool"]
+        floats = [n for n, k in self.scope.scalars.items() if k == "f64"]
+        roll = self.rng.random()
+        if roll < 0.3 and flags:
+            other = tuple(self.rng.choice([0, 1, 2, 3, 5]) for _ in range(
+                self.rng.choice([ndim, ndim, ndim + 1])))
+            op = self.rng.choice(["==", "!="])
+            self.emit(depth, f"{self.rng.choice(flags)} = {name} {op} {other!r}")
+        elif roll < 0.5 and floats:
+            self.emit(depth, f"{self.rng.choice(floats)} = np.ones({name}).sum()")
+        elif ints:
+            k = self.rng.randrange(-ndim, ndim)
+            self.emit(depth, f"{self.rng.choice(ints)} = {name}[{k}] + len({name})")
 
     def s_if(self, depth):
         self.emit(depth, f"if {self.expr('bool')}:")

@@ -92,6 +92,17 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_Assign(self, node):
         self.generic_visit(node)
+        if len(node.targets) > 1:
+            # `a = b = v`: v once, then each target left to right, each
+            # declared variable converted to its own kind
+            held = ast.Name(id=f"_chained_{node.lineno}_{node.col_offset}", ctx=ast.Store())
+            statements = [ast.Assign(targets=[held], value=node.value)]
+            for target in node.targets:
+                value = ast.Name(id=held.id, ctx=ast.Load())
+                if isinstance(target, ast.Name):
+                    value = self._coerce(target.id, value)
+                statements.append(ast.Assign(targets=[target], value=value))
+            return [ast.copy_location(s, node) for s in statements]
         if len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
@@ -198,7 +209,11 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
             if spec and spec[0] == "scalar":
                 declared[node.target.id] = spec[1]
     returns = annotation_spec(fn.returns)
-    body = [_Rewriter(declared, returns, helper_returns).visit(stmt) for stmt in fn.body]
+    rewriter = _Rewriter(declared, returns, helper_returns)
+    body = []
+    for stmt in fn.body:
+        rewritten = rewriter.visit(stmt)     # a chained assignment: several statements
+        body += rewritten if isinstance(rewritten, list) else [rewritten]
     fn.body = entry + body
     return fn
 

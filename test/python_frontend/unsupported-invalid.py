@@ -9,9 +9,9 @@ import numpy as np
 @kiln.export
 def many(x: kiln.f64[:]) -> float:
     total = 0.0
-    for v in (1.0, 2.0):
+    for v in [1.0, 2.0]:
         total += v
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: error: `for` over a tuple is not supported; Kiln's `for` loops go over range(...), arrays, and enumerate() or zip() of arrays
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: error: `for` over a list is not supported; Kiln's `for` loops go over range(...), arrays, and enumerate() or zip() of arrays
     data = [1.0, 2.0]
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:12: error: list is not supported
     total += np.linalg.norm(x)

@@ -121,8 +121,8 @@ class SubsetChecker(ast.NodeVisitor):
 
     def visit_Assign(self, node):
         if len(node.targets) == 1 and is_loop_iterable(node.targets[0]):
-            what = literal_iterable(node.value)     # `for x in (1, 2, 3)`
-            if what is not None:
+            what = literal_iterable(node.value)     # `for x in [1, 2, 3]`
+            if what is not None and not isinstance(node.value, ast.Tuple):   # typing's
                 self.report(node.value, unsupported_iteration(what))
                 return
         if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and \

@@ -156,8 +156,8 @@ class ArrayShapes:
         typed = self.typed_value(node).type
         if name == "reshape":
             shape_node = bound["shape"]
-            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
-                parts = list(self.expression(shape_node).elements)
+            parts = self.shape_sizes(shape_node, nonnegative=False)
+            if parts is not None:
                 written = [None] * len(parts)
             else:
                 nodes = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
@@ -750,8 +750,9 @@ class ArrayShapes:
 
     # ----------------------------------------------------------- creation
     def creation_sizes(self, shape_node):
-        if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
-            return list(self.expression(shape_node).elements)
+        sizes = self.shape_sizes(shape_node)
+        if sizes is not None:
+            return sizes
         nodes = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
             shape_node]
         sizes = [self.convert(self.expression(p), kt.i64, p) for p in nodes]

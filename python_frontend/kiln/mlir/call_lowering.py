@@ -78,9 +78,10 @@ class CallLowering:
             shape_node = args[0] if args else keywords.get("shape")
             parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
                 shape_node]
-            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+            # np.zeros(a.shape), np.zeros(shape) of a variable holding a tuple
+            sizes = self.shape_sizes(shape_node)
+            if sizes is not None:
                 parts = []
-                sizes = list(self.expression(shape_node).elements)    # np.zeros(a.shape)
             else:
                 sizes = []
             for part in parts:

@@ -39,6 +39,7 @@ from .parallel_lowering import BLOCKS, ParallelLowering
 from .call_lowering import CallLowering
 from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
+from .tuple_lowering import TupleLowering
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
                      symbol_name, tuple_value)
@@ -103,7 +104,7 @@ class InferenceMismatch(Exception):
 
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
-                            ArrayIndexing, ComplexNumbers):
+                            ArrayIndexing, ComplexNumbers, TupleLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array

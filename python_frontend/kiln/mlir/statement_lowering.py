@@ -247,16 +247,19 @@ class StatementLowering:
             return
         if len(stmt.targets) == 1 and self.masked_assignment(stmt.targets[0], stmt.value, stmt):
             return                                  # `x[m] = x[m]**2 + y[m]` in one pass
-        if isinstance(stmt.value, ast.Tuple):
-            value = tuple_value([self.expression(e) for e in stmt.value.elts])
-        else:
-            value = self.expression(stmt.value)
-        if isinstance(value.type, kt.TupleType):
-            # `row[:] = 0, 0` (inference allowed it): numpy's np.array((0, 0)).
-            value = self.numbers_array(value.elements,
-                                       rules.numbers_array_dtype(value.elements), stmt)
+        value = self.expression(stmt.value)
+        if value.lazy is not None and len(stmt.targets) > 1:
+            # `a = b = x + 1`, `c[1:, 0] = c[0, 1:] = v`: computed once, into
+            # one new array every target gets
+            value = self.materialize(value, stmt)
         for target in stmt.targets:
-            self.assign(target, value, stmt)
+            if isinstance(value.type, kt.TupleType) and isinstance(target, ast.Subscript) and \
+                    self.is_view(target):
+                # `row[:] = 0, 0` (inference allowed it): numpy's np.array((0, 0)).
+                self.assign(target, self.numbers_array(
+                    value.elements, rules.numbers_array_dtype(value.elements), stmt), stmt)
+            else:
+                self.assign(target, value, stmt)
 
     def unpack(self, targets, source, node):
         # Every right-hand value is computed before any name is bound, so
@@ -347,6 +350,8 @@ class StatementLowering:
             converted = self.convert(value, variable, node)
             if isinstance(variable, kt.ScalarType):
                 converted = Value(converted.ir, converted.type, nonneg=converted.nonneg)
+            elif isinstance(variable, kt.TupleType):
+                converted = self.tuple_variable(converted)
             else:
                 converted = Value(converted.ir, converted.type,
                                   origins=self.array_origins(name))

@@ -111,6 +111,9 @@ class ArrayTyping:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.tuple_element(node)         # np.where(mask)[0], cmath.polar(z)[1]
+        tuple_value = self.tuple_operand(node.value)
+        if tuple_value is not None:
+            return self.tuple_subscript(node, tuple_value)      # t[0], t[k], helper(x)[1]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.is_array_index(node.slice):
             return self.indexed_by_array(node)

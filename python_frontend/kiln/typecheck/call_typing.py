@@ -229,22 +229,22 @@ class CallTyping:
             dtype = kt.f64 if dtype_node is None else self.guarded(self.dtype_of, dtype_node)
             parts = shape_node.elts if isinstance(shape_node, (ast.Tuple, ast.List)) else [
                 shape_node]
-            shape_tuple = None
-            if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
-                shape_tuple = self.expression(shape_node)       # np.zeros(a.shape)
-                self.absorb(shape_tuple)
+            # np.zeros(a.shape), np.zeros(shape) of a variable holding a tuple
+            shape_tuple = self.shape_value(shape_node)
+            if shape_tuple is not None:
                 parts = shape_tuple.elements
             if not 1 <= len(parts) <= rules.MAX_ARRAY_NDIM:
                 self.fail(shape_node, f"arrays have 1 to {rules.MAX_ARRAY_NDIM} dimensions")
             for part in parts:
                 size = part if shape_tuple is not None else self.expression(part)
+                where = shape_node if shape_tuple is not None else part
                 if is_unknown(size.type):
                     dtype = None
                 elif not is_scalar_type(size.type) or size.type.is_float:
-                    self.report(part, "array dimensions must be ints")
+                    self.report(where, "array dimensions must be ints")
                     dtype = None
                 else:
-                    self.guarded(self.convert, size, kt.i64, part)
+                    self.guarded(self.convert, size, kt.i64, where)
             if dtype is None:
                 raise _Abandon()
             ndim = len(parts)
@@ -275,7 +275,8 @@ class CallTyping:
     def expect_scalar(self, value, node, what) -> None:
         self.absorb(value)
         if not is_scalar_type(value.type):
-            self.fail(node, f"{what} needs a number, not an array")
+            self.fail(node, f"{what} needs a number, not "
+                            f"{'a tuple' if isinstance(value.type, kt.TupleType) else 'an array'}")
 
     def refuse_complex(self, args, node, label, why) -> None:
         if any(a is not None and is_scalar_type(a.type) and a.type.is_complex for a in args):
@@ -406,7 +407,7 @@ class CallTyping:
         if len(args) < 2:
             self.fail(node, f"{name}() of a sequence is not supported; pass two or more numbers")
         result = args[0]
-        self.scalar_operands(result)
+        self.scalar_operands(result, node=node)
         self.refuse_complex(args, node, f"{name}()", "complex numbers are not ordered")
         for candidate in args[1:]:
             self.expect_scalar(candidate, node, f"{name}()")
@@ -614,7 +615,7 @@ class CallTyping:
         self.arity(args, function.arity, node, label)
         if function.arity == 1:
             return TypedValue(self.numpy_float(args[0], node).type)
-        self.scalar_operands(*args)
+        self.scalar_operands(*args, node=node)
         typed = self.operand_types(*args)
         common = rules.numpy_binary_float_type(typed[0] if typed else None)
         for arg in args:
@@ -656,7 +657,7 @@ class CallTyping:
         if value is not None:
             return value
         self.arity(args, 2, node, f"np.{function.name}")
-        self.scalar_operands(*args)
+        self.scalar_operands(*args, node=node)
         typed = self.operand_types(*args)
         if typed is None:
             self.fail(node, "np.minimum/np.maximum need numbers")

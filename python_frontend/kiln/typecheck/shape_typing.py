@@ -19,6 +19,7 @@ import ast
 from .. import typesystem as kt
 from .. import typing_rules as rules
 from .typed_values import TypedValue, _Abandon
+from .typed_tree import is_scalar_type
 from ..typing_rules import bound_arguments, constant_int, display, is_unknown, normalized_axis
 
 class ShapeFunctionTyping:
@@ -60,9 +61,12 @@ class ShapeFunctionTyping:
         """The sizes of a shape argument: an int, a tuple or list of ints,
         or an array's `.shape`. Returns their AST nodes (or TypedValues of
         a `.shape` tuple)."""
-        if isinstance(node, ast.Attribute) and node.attr == "shape":
-            shape = self.expression(node)
-            self.absorb(shape)
+        shape = self.shape_value(node)
+        if shape is not None:
+            for element in shape.elements:
+                if not is_scalar_type(element.type) or element.type.is_float:
+                    self.fail(node, f"{label}: each size must be an int")
+                self.guarded(self.convert, element, kt.i64, node)
             return list(shape.elements)
         parts = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
         for part in parts:

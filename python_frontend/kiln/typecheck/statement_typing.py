@@ -240,29 +240,36 @@ class StatementTyping:
         if len(stmt.targets) == 1 and is_loop_iterable(stmt.targets[0]):
             self.loop_iterable(stmt)
             return
-        if len(stmt.targets) == 1:
-            self.array_consumers.add(stmt.value)
-        views_only = all(isinstance(t, ast.Subscript) and self.is_view_subscript(t)
-                         for t in stmt.targets)
-        if isinstance(stmt.value, ast.Tuple) and views_only:
-            value = self.tuple_value([self.expression(e) for e in stmt.value.elts])
-        else:
-            value = self.expression(stmt.value)
-        if isinstance(value.type, kt.TupleType) and views_only:
-            value = self.tuple_as_array(value, stmt)    # `row[:] = 0, 0`: np.array((0, 0))
-        if isinstance(value.type, kt.TupleType):
-            self.fail(stmt, "a tuple can only be unpacked (a, b = ...) or returned")
+        # `a = b = value`: the value is computed once; each target, left to
+        # right, gets the same object (a new array shared by every name).
+        self.array_consumers.add(stmt.value)
+        value = self.expression(stmt.value)
+        if value.fresh and len(stmt.targets) > 1:
+            self.absorb(value)
+            value = self.new_array(value, stmt)
         for target in stmt.targets:
-            self.guarded(self.assign, target, value, stmt)
+            self.guarded(self.assign_one_target, target, value, stmt)
+
+    def assign_one_target(self, target, value, stmt):
+        if isinstance(value.type, kt.TupleType):
+            if isinstance(target, ast.Subscript) and self.is_view_subscript(target):
+                value = self.tuple_as_array(value, stmt)   # `row[:] = 0, 0`: np.array((0, 0))
+            else:
+                self.check_tuple_binding(value, stmt)
+        self.assign(target, value, stmt)
 
     def loop_iterable(self, stmt) -> None:
         """The iterable of a `for` loop over an array (desugar.py): an
         array, or the loop is refused at the iterable."""
         what = literal_iterable(stmt.value)
-        if what is None:
+        if what is None or isinstance(stmt.value, ast.Tuple):
             value = self.guarded(self.expression, stmt.value) or TypedValue(UNKNOWN)
-            what = None if is_unknown(value.type) or isinstance(value.type, kt.ArrayType) \
-                else display(value.type)
+            if isinstance(value.type, kt.TupleType):
+                # `for v in (a, b, 1.0)`, `for n in x.shape`: indexed by the counter
+                if self.guarded(self.tuple_iterable, value, stmt.value) is None:
+                    value = TypedValue(UNKNOWN)
+            what = None if is_unknown(value.type) or isinstance(
+                value.type, (kt.ArrayType, kt.TupleType)) else display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
@@ -453,6 +460,11 @@ class StatementTyping:
             converted = self.convert(value, variable.type, node)
             if is_scalar_type(variable.type):
                 self.symbols[name] = TypedValue(converted.type)
+            elif isinstance(variable.type, kt.TupleType):
+                # A tuple of numbers: each element as a number variable
+                # (its type only, no literal's value)
+                self.symbols[name] = TypedValue(converted.type, elements=[
+                    TypedValue(e.type) for e in converted.elements])
             else:
                 self.symbols[name] = TypedValue(
                     converted.type, elements=converted.elements,
@@ -548,6 +560,8 @@ class StatementTyping:
             elif then_symbols[name] is not before.get(name) or \
                     else_symbols[name] is not before.get(name):
                 carried.append(name)
+        for symbols in (then_symbols, else_symbols):
+            self.refuse_carried_tuples(carried, symbols, stmt, "in a branch of this `if`")
         self.bind_merged(carried, [TypedValue(then_symbols[n].type, origins=then_symbols[n].origins
                                               | else_symbols[n].origins) for n in carried])
 
@@ -640,6 +654,7 @@ class StatementTyping:
     def sequential_for(self, stmt):
         target = stmt.target.id
         carried = self.loop_carried(stmt.body, [target] if target in self.symbols else [])
+        self.refuse_carried_tuples(carried, self.symbols, stmt, "inside this loop")
         self.carried_by_loop[stmt] = carried
         if loop_exits(stmt) or contains_return(stmt.body):
             self.loop_as_while(stmt, carried, with_counter=True)
@@ -699,6 +714,7 @@ class StatementTyping:
         are its reductions (parallel_loops.py), each a number."""
         # The loop variable is each iteration's own, never carried.
         carried = self.loop_carried(stmt.body)
+        self.refuse_carried_tuples(carried, self.symbols, stmt, "inside this loop")
         try:
             parallel = parallel_loops.analyze(stmt, carried)
         except parallel_loops.ParallelLoopError as error:
@@ -748,6 +764,7 @@ class StatementTyping:
 
     def stmt_While(self, stmt):
         carried = self.loop_carried(stmt.body)
+        self.refuse_carried_tuples(carried, self.symbols, stmt, "inside this loop")
         self.carried_by_loop[stmt] = carried
         self.loop_nesting += 1
         try:

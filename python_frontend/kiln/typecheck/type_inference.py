@@ -67,6 +67,7 @@ from ..typing_rules import UNKNOWN, display, is_unknown
 from .array_typing import ArrayTyping
 from .call_typing import CallTyping
 from .statement_typing import StatementTyping
+from .tuple_typing import TupleTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_real_number, is_scalar_type,
@@ -76,7 +77,7 @@ MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
-class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping):
+class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays and numpy's shape functions."""
 
@@ -286,8 +287,6 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
     # ------------------------------------------------------ expressions
     def expression(self, node) -> TypedValue:
         try:
-            if isinstance(node, ast.Tuple):
-                self.fail(node, "a tuple can only be unpacked (a, b = ...) or returned")
             method = getattr(self, "expr_" + type(node).__name__, None)
             if method is None:
                 self.fail(node, f"expression `{ast.unparse(node)}` is not supported")
@@ -364,6 +363,11 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def truthy(self, value: TypedValue, node, quiet=False) -> TypedValue:
         """bool(value) where Python tests a value (if, while, and, not)."""
+        if isinstance(value.type, kt.TupleType):
+            self.report(node, "the truth value of a tuple is not supported; use len(t)")
+            if quiet:
+                return TypedValue(UNKNOWN)
+            raise _Abandon()
         if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
             return TypedValue(UNKNOWN)
         if isinstance(value.type, kt.ArrayType):
@@ -377,10 +381,14 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             return TypedValue(kt.boolean, constant=bool(value.constant))
         return TypedValue(kt.boolean)
 
-    def scalar_operands(self, *values):
-        """Abandons quietly unless every value is a number or an array."""
+    def scalar_operands(self, *values, node=None):
+        """Abandons (quietly, unless a value is a tuple) unless every value
+        is a number or an array."""
         self.absorb(*values)
         for value in values:
+            if isinstance(value.type, kt.TupleType) and node is not None:
+                self.fail(node, f"a {display(value.type)} is a tuple, not a number or an "
+                                f"array: `{ast.unparse(node)}` does not take it")
             if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
                 raise _Abandon()
 
@@ -411,7 +419,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         symbol = SUPPORTED_BINOPS.get(type(op))
         if symbol is None:
             self.fail(node, f"operator is not supported: {ast.unparse(node)}")
-        self.scalar_operands(left, right)
+        self.scalar_operands(left, right, node=node)
         typed = self.operand_types(left, right)
         if typed is None:
             return self.array_binary(symbol, left, right, node)
@@ -449,7 +457,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
-        self.scalar_operands(operand)
+        self.scalar_operands(operand, node=node)
         if isinstance(operand.type, kt.ArrayType):
             return self.array_unary(node.op, operand, node)
         if isinstance(node.op, ast.Not):
@@ -485,7 +493,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
     def compare(self, left: TypedValue, right: TypedValue, node, ops=None) -> TypedValue:
-        self.scalar_operands(left, right)
+        self.scalar_operands(left, right, node=node)
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
         if common is None:
@@ -608,6 +616,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                         self.fail(node, "the branches of this conditional expression have "
                                         "different array types")
                     joined_type = joined
+                elif isinstance(value.type, kt.TupleType):
+                    self.fail(node, "a conditional expression choosing between tuples is not "
+                                    "supported yet; choose each element (`(a if c else b, ...)`)")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):

@@ -1,0 +1,67 @@
+"""Lowering of tuples as values (typed by typecheck/tuple_typing.py): a tuple
+is the list of its elements' values, so `t = (n, m, 1)`, `s = x.shape` and
+passing them on cost nothing; `t[k]` with k written in the source is the
+element itself, and with k known only at run time a chain of selects among
+elements of one type, after CPython's IndexError check. A mixin of
+code_generator.FunctionCodeGenerator."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from .. import typing_rules as rules
+from .values import Value, tuple_value
+
+
+class TupleLowering:
+    def expr_Tuple(self, node):
+        return tuple_value([self.expression(e) for e in node.elts])
+
+    def is_tuple_valued(self, node) -> bool:
+        typed = self.typed.values.get(node)
+        return typed is not None and isinstance(typed.type, kt.TupleType)
+
+    def tuple_subscript(self, node) -> Value:
+        value = self.expression(node.value)
+        count = len(value.elements)
+        k = rules.constant_int(node.slice)
+        if k is not None:
+            return value.elements[k]
+        index = self.convert(self.expression(node.slice), kt.i64, node.slice)
+        zero = self.constant(0, kt.i64, node)
+        length = self.constant(count, kt.i64, node)
+        # t[-1] counts from the end, as in Python
+        index = self.select(self.cmpi("slt", index, zero, node),
+                            self.arith("addi", index, length, node), index, node)
+        inside = self.arith("andi", self.cmpi("sge", index, zero, node),
+                            self.cmpi("slt", index, length, node), node)
+        self.check(inside, "IndexError", "tuple index out of range", [], node)
+        element_type = self.typed_value(node).type
+        elements = [self.convert(e, element_type, node) for e in value.elements]
+        chosen = elements[-1]
+        for position in range(count - 2, -1, -1):
+            here = self.cmpi("eq", index, self.constant(position, kt.i64, node), node)
+            chosen = self.select(here, elements[position], chosen, node)
+        return Value(chosen.ir, element_type)
+
+    def tuple_variable(self, converted: Value) -> Value:
+        """A tuple bound to a name: each element as a number variable holds
+        it (its value known only at run time)."""
+        return tuple_value([Value(e.ir, e.type, nonneg=e.nonneg) for e in converted.elements])
+
+    def shape_sizes(self, shape_node, nonnegative=True) -> list | None:
+        """The sizes of a shape argument given as one tuple-valued
+        expression (`x.shape`, a variable holding a tuple), checked as
+        numpy's allocators check them (reshape takes one -1); None for a
+        tuple written out or one int."""
+        if isinstance(shape_node, (ast.Tuple, ast.List)) or not self.is_tuple_valued(shape_node):
+            return None
+        shape = self.expression(shape_node)
+        if isinstance(shape_node, ast.Attribute) and shape_node.attr == "shape":
+            return list(shape.elements)         # an array's sizes: never negative
+        sizes = [self.convert(e, kt.i64, shape_node) for e in shape.elements]
+        if nonnegative:
+            self.check_nonnegative(sizes, shape_node)
+            sizes = [Value(size.ir, size.type, nonneg=True) for size in sizes]
+        return sizes

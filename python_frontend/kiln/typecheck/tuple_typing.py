@@ -1,0 +1,119 @@
+"""Type inference of tuples as values: a tuple written as an expression
+(`(n, m, 1)`), bound to a name (`shape = x.shape`), indexed (`t[0]`, `t[-1]`,
+`t[k]`, `helper(x)[1]`), iterated over (`for v in t`, which desugar.py
+rewrites as a counted loop indexing it) and passed as a shape. A tuple is
+its elements: code generation (mlir/tuple_lowering.py) holds one value per
+element, so a tuple costs nothing at run time. A mixin of
+type_inference.FunctionTyping."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from .. import typing_rules as rules
+from .typed_values import TypedValue
+from ..typing_rules import display, is_unknown
+from .typed_tree import is_scalar_type
+
+
+TUPLE_VARIABLE_HINT = "unpack it instead (`n, m = x.shape`)"
+
+
+class TupleTyping:
+    def expr_Tuple(self, node):
+        return self.tuple_value([self.expression(e) for e in node.elts])
+
+    def tuple_operand(self, node) -> TypedValue | None:
+        """The value of `node` when it is a tuple that is indexed (a tuple
+        written out, a variable holding one, a call of a module function
+        returning one), else None: `node` is then typed as an array."""
+        if isinstance(node, ast.Tuple):
+            return self.expression(node)
+        if isinstance(node, ast.Name):
+            known = self.symbols.get(node.id)
+            if known is not None and isinstance(known.type, kt.TupleType):
+                return self.expression(node)
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in self.module.functions and node.func.id not in self.symbols \
+                and node.func.id not in self.lambdas:
+            value = self.expression(node)
+            self.absorb(value)
+            if isinstance(value.type, kt.TupleType):
+                return value
+        return None
+
+    def tuple_subscript(self, node, value: TypedValue) -> TypedValue:
+        """`t[k]`: the element, k written in the source (any element type);
+        an int known only at run time selects among elements of one type."""
+        self.absorb(value)
+        count = len(value.elements)
+        if isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            self.fail(node, "slicing a tuple is not supported yet; index it with an int")
+        k = rules.constant_int(node.slice)
+        if k is not None:
+            if not -count <= k < count:
+                self.fail(node, f"IndexError: tuple index out of range (index {k} of a tuple "
+                                f"of {count} elements)")
+            return value.elements[k]
+        index = self.expression(node.slice)
+        self.absorb(index)
+        if not is_scalar_type(index.type) or not (index.type.is_int or index.type.is_bool):
+            self.fail(node.slice, f"tuple indices must be integers, not {display(index.type)}")
+        self.convert(index, kt.i64, node.slice)
+        element = self.common_element_type(value, node, "indexed by an int known only at run "
+                                                        "time; index it with an int written "
+                                                        "in the source")
+        self.raises = True          # IndexError
+        return TypedValue(element)
+
+    def common_element_type(self, value: TypedValue, node, what: str):
+        """The one type of a tuple's elements (Python literals at their
+        default type), or a refusal naming `what` was tried."""
+        types = [rules.default_for_kind(e.weak) if e.weak else e.type for e in value.elements]
+        if not types:
+            self.fail(node, f"an empty tuple is {what}")
+        if any(not is_scalar_type(t) for t in types):
+            self.fail(node, f"a tuple holding arrays is {what}")
+        if len(set(types)) > 1:
+            self.fail(node, f"a tuple of different types ({', '.join(display(t) for t in types)})"
+                            f" is {what}")
+        return types[0]
+
+    def tuple_iterable(self, value: TypedValue, node):
+        """`for v in t`: the loop indexes t by its counter (desugar.py), so
+        its elements must have one type, as the loop variable has."""
+        return self.common_element_type(value, node, "iterated over; `for` over a tuple needs "
+                                              "numbers of one type")
+
+    def check_tuple_binding(self, value: TypedValue, node) -> None:
+        """`t = (n, m)`, `s = x.shape`: a tuple of numbers may be kept in a
+        variable; one holding arrays is only unpacked."""
+        if any(not is_scalar_type(e.type) and not is_unknown(e.type) for e in value.elements):
+            self.fail(node, "a tuple holding arrays can only be unpacked (a, b = ...), "
+                            "indexed where it is made or returned")
+
+    def refuse_carried_tuples(self, names, symbols, node, where: str) -> None:
+        """A tuple variable rebound inside an `if` or a loop would have to
+        cross the branch or iteration as one value: not supported yet."""
+        for name in names:
+            known = symbols.get(name)
+            if known is not None and isinstance(known.type, kt.TupleType):
+                self.fail(node, f"variable `{name}` holds a tuple and is rebound {where}; "
+                                f"a tuple variable is supported in straight-line code only "
+                                f"yet: {TUPLE_VARIABLE_HINT}")
+
+    def shape_value(self, node) -> TypedValue | None:
+        """A shape argument given as one tuple-valued expression (`x.shape`,
+        a variable holding a tuple, a helper returning one), else None (a
+        tuple or list written out, or one int)."""
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return None
+        if isinstance(node, ast.Attribute) and node.attr == "shape" or (
+                isinstance(node, ast.Name) and isinstance(
+                    getattr(self.symbols.get(node.id), "type", None), kt.TupleType)):
+            value = self.expression(node)
+            self.absorb(value)
+            return value
+        return None

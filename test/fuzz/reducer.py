@@ -26,7 +26,7 @@ import os
 import time
 
 from . import inputs
-from .harness import BuildOutcome, build_key, kiln_build, run_one
+from .harness import PRANGE, BuildOutcome, build_key, kiln_build, run_one
 from .oracle import OracleModule
 from .semantics import OracleTimeout, OutsideDomain
 from .worker import Worker
@@ -75,7 +75,7 @@ class Tester:
         try:
             unchecked = "@kiln.export(boundscheck=False)" in source
             verdict = run_one(oracle, worker, failure.function, recipe, failure.tolerant,
-                              unchecked=unchecked)
+                              unchecked=unchecked, parallel=PRANGE in source)
         finally:
             worker.close()
         if verdict is None:

@@ -415,3 +415,21 @@ def test_parallel_option_shares_out_array_statements(mod, threads, n):
     xs, w, b = rng.normal(size=(n % 300, 17)), rng.normal(size=(17, 9)), rng.normal(size=9)
     from test_matmul import close
     close(mod.native.parallel_layer(xs, w, b), np.maximum(xs @ w + b, 0.0), 17)
+
+
+def test_overlapping_arrays_are_refused(mod, threads):
+    """An array the loop writes that shares memory with one it reads (the
+    same array passed twice, a view of it) would make iterations race:
+    ValueError before any iteration runs, the arrays untouched."""
+    x = np.arange(10.0)
+    with pytest.raises(ValueError, match="shares memory with another array it reads"):
+        mod.native.doubled_into(x, x)
+    with pytest.raises(ValueError, match="shares memory"):
+        mod.native.doubled_into(x[::2], x[1::2])    # interleaved: spans overlap
+    assert x.tolist() == list(np.arange(10.0))
+    out = np.zeros(10)
+    mod.native.doubled_into(x, out)
+    assert out.tolist() == (x[::-1] * 2.0).tolist()
+    halves = np.arange(20.0)
+    mod.native.doubled_into(halves[:10], halves[10:])   # one buffer, disjoint spans
+    assert halves[10:].tolist() == (np.arange(10.0)[::-1] * 2.0).tolist()

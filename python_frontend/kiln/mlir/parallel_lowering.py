@@ -28,6 +28,7 @@ import ast
 from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value, mlir_type
+from .array_expressions import may_share_memory
 
 # Blocks a prange loop is cut into, at most: enough for every core of a
 # large server to get several (balance), few enough that combining the
@@ -38,6 +39,7 @@ BLOCKS = 256
 class ParallelLowering:
     def emit_parallel_loop(self, stmt, parallel) -> None:
         lower, upper, step, normalized = self.range_bounds(stmt.iter)
+        self.refuse_overlaps(stmt, parallel)
         reductions = parallel.reductions
         carried = [r.name for r in reductions]
         initial = [self.symbols[n] for n in carried]
@@ -89,6 +91,35 @@ class ParallelLowering:
         if not reductions:
             return
         self.combine_partials(stmt, reductions, initial, partials, blocks)
+
+    def refuse_overlaps(self, stmt, parallel) -> None:
+        """ValueError before the loop when an array it writes shares memory
+        with another array it reads (a parameter passed twice, a view of
+        the other): the iterations would read each other's elements in no
+        set order. numpy's bounds test, as for array statements."""
+        condition = None
+        for written in parallel.written_arrays:
+            target = self.symbols.get(written)
+            if target is None or not isinstance(target.type, kt.ArrayType):
+                continue
+            for name in sorted(parallel.names_read - {written}):
+                other = self.symbols.get(name)
+                if other is None or not isinstance(other.type, kt.ArrayType) or \
+                        not may_share_memory(target.origins, other.origins):
+                    continue
+                overlap = self.overlaps(target, other, stmt)
+                condition = overlap if condition is None else Value(
+                    self.builder.binary("ori", condition.ir, overlap.ir, self.loc(stmt)),
+                    kt.boolean)
+        if condition is None:
+            return
+        separate = Value(self.builder.binary(
+            "xori", condition.ir, self.constant(True, kt.boolean, stmt).ir, self.loc(stmt)),
+            kt.boolean)
+        self.check(separate, "ValueError",
+                   f"kiln.prange loop (line {stmt.lineno}): an array it writes shares memory "
+                   "with another array it reads, so its iterations would race; pass separate "
+                   "arrays or use range(...)", [], stmt)
 
     def combine_partials(self, stmt, reductions, initial, partials, blocks) -> None:
         """carried = carried <op> partials[0] <op> partials[1] ..., in block

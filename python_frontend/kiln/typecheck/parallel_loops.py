@@ -57,6 +57,12 @@ class Reduction:
 @dataclass
 class ParallelLoop:
     reductions: list            # [Reduction], in order of first assignment
+    # Arrays from outside the loop that it writes, and every name the body
+    # reads: another name may view a written array's memory (a parameter
+    # passed twice, `v = x[::2]`), which only a run-time test can see
+    # (parallel_lowering.refuse_overlaps).
+    written_arrays: list = field(default_factory=list)
+    names_read: set = field(default_factory=set)
 
 
 class ParallelLoopError(Exception):
@@ -124,8 +130,11 @@ def analyze(loop: ast.For, carried: list) -> ParallelLoop:
                     stmt, f"`{word}` cannot leave a kiln.prange loop: its iterations run "
                           "in any order on several threads; use range(...) instead")
     reductions = [_reduction(loop, statements, name) for name in carried]
-    _check_array_writes(loop, statements)
-    return ParallelLoop(reductions)
+    written = _check_array_writes(loop, statements)
+    names = set()
+    for stmt in statements:
+        names |= _names_read(_without_nested_bodies(stmt))
+    return ParallelLoop(reductions, written, names)
 
 
 def _breaks_prange(body, target) -> bool:
@@ -264,6 +273,7 @@ def _check_array_writes(loop, statements) -> None:
                     and parent.func.id == "len"):
                 continue
             raise _conflict(node.id, parent if parent is not None else node, write)
+    return list(owned)
 
 
 def _conflict(array, node, write) -> ParallelLoopError:

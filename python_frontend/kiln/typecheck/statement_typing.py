@@ -721,6 +721,8 @@ class StatementTyping:
             self.fail(error.node, error.message)
         self.carried_by_loop[stmt] = carried
         self.parallel_by_loop[stmt] = parallel
+        if parallel.written_arrays:
+            self.raises = True   # ValueError when a written array overlaps another one read
         frame = self.loop_frame(stmt, carried)
         initial = [self.symbols[n] for n in carried]
         for reduction, value in zip(parallel.reductions, initial):

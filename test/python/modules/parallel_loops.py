@@ -258,3 +258,9 @@ def parallel_new_array(m: kiln.f64[:, :]) -> kiln.f64[:, :]:
 @kiln.export(parallel=True)
 def parallel_layer(x: kiln.f64[:, :], w: kiln.f64[:, :], b: kiln.f64[:]) -> kiln.f64[:, :]:
     return np.maximum(x @ w + b, 0.0)
+
+
+@kiln.export
+def doubled_into(src: kiln.f64[:], dst: kiln.f64[:]) -> None:
+    for i in kiln.prange(len(dst)):
+        dst[i] = src[len(src) - 1 - i] * 2.0

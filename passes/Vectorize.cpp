@@ -860,8 +860,10 @@ private:
     for (auto &[row, offsets] : rows) {
       llvm::sort(offsets);
       offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+      // Sorted: back >= front, so the unsigned difference is exact (a signed
+      // one overflows for offsets at the ends of int64).
       if (mayBeWritten(row.front()) || offsets.size() < 3 ||
-          offsets.back() - offsets.front() >= int64_t(plan.vf))
+          uint64_t(offsets.back()) - uint64_t(offsets.front()) >= uint64_t(plan.vf))
         continue;
       sharedLoads.push_back({row, offsets.front(), offsets.back(), Value(), Value()});
     }

@@ -1,4 +1,5 @@
 #include "passes/Passes.h"
+#include "passes/TransformSchedule.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,22 +72,10 @@ public:
       });
     });
     for (auto &[rank, ops] : byRank) {
-      OwningOpRef<ModuleOp> schedule =
-          parseSourceString<ModuleOp>(scheduleFor(rank), &getContext());
-      if (!schedule) {
-        module.emitError("kiln-parallel-arrays: internal error: the schedule does not parse");
+      SmallVector<Operation *> sliced(ops.begin(), ops.end());
+      if (failed(applyScheduleToEach(module, scheduleFor(rank), "kiln_parallel_arrays", sliced,
+                                     "kiln.slice")))
         return signalPassFailure();
-      }
-      auto entry = schedule->lookupSymbol<transform::NamedSequenceOp>("kiln_parallel_arrays");
-      // One operation at a time: the schedule's handle names one op.
-      for (linalg::GenericOp op : ops) {
-        op->setAttr("kiln.slice", UnitAttr::get(&getContext()));
-        if (failed(transform::applyTransforms(module, entry, {},
-                                              transform::TransformOptions(),
-                                              /*enforceToplevelTransformOp=*/false)))
-          return signalPassFailure();
-        module.walk([](linalg::GenericOp sliced) { sliced->removeAttr("kiln.slice"); });
-      }
     }
   }
 };

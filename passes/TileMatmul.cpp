@@ -1,4 +1,5 @@
 #include "passes/Passes.h"
+#include "passes/TransformSchedule.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -149,22 +150,10 @@ public:
     });
     for (auto &[key, products] : byWidth) {
       auto [width, parallel] = key;
-      std::string text = scheduleFor(tilesFor(vectorBits, width), parallel);
-      OwningOpRef<ModuleOp> schedule = parseSourceString<ModuleOp>(text, &getContext());
-      if (!schedule) {
-        module.emitError("kiln-tile-matmul: internal error: the schedule does not parse");
+      SmallVector<Operation *> ops(products.begin(), products.end());
+      if (failed(applyScheduleToEach(module, scheduleFor(tilesFor(vectorBits, width), parallel),
+                                     "kiln_tile_matmul", ops, "kiln.tile")))
         return signalPassFailure();
-      }
-      auto entry = schedule->lookupSymbol<transform::NamedSequenceOp>("kiln_tile_matmul");
-      // One product at a time: the schedule's handles each name one op.
-      for (linalg::MatmulOp matmul : products) {
-        matmul->setAttr("kiln.tile", UnitAttr::get(&getContext()));
-        if (failed(transform::applyTransforms(module, entry, {},
-                                              transform::TransformOptions(),
-                                              /*enforceToplevelTransformOp=*/false)))
-          return signalPassFailure();
-        module.walk([](linalg::MatmulOp tiled) { tiled->removeAttr("kiln.tile"); });
-      }
     }
   }
 };

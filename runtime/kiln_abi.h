@@ -1,17 +1,18 @@
 /* The C ABI of Kiln-compiled code: how a compiled function reports a Python
-   exception to its caller.
+   exception to its caller, and how it holds a Python list.
 
    This file is the one source of that ABI. kilnc embeds it: the C++ side
    (the kiln dialect's ErrorKind enum and kiln-lower-checks' stores) is tied
    to it by static_asserts (lib/Dialect/KilnAbi.h), every generated <mod>.h
    carries a verbatim copy of it, the CPython runtime (kiln_runtime.h)
    includes it, and `kilnc --print-abi` prints it as JSON for the Python
-   side. Plain C11 with <stddef.h> and <stdint.h> only: C and C++ callers include it. */
+   side. Plain C11 with <stddef.h>, <stdint.h> and <stdlib.h> only: C and C++ callers include it. */
 #ifndef KILN_ABI_H
 #define KILN_ABI_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Each exception kind a compiled function can raise, as
    X(number, Python exception name, enumerator suffix). The numbers are ABI:
@@ -96,6 +97,41 @@ static inline const char *kiln_error_text(const kiln_error *error, char *buffer,
   }
   buffer[used] = '\0';
   return buffer;
+}
+
+/* A Python list held natively: `length` items of one type side by side at
+   `items` (int64_t for int, double for float, one byte 0 or 1 for bool;
+   `item_size` says which size), room for `capacity`. Compiled code shares a
+   list between the names that refer to it, as Python does, and frees it
+   when `refcount` drops to 0.
+
+   Across the C ABI a list argument is borrowed: the callee takes its own
+   references, never frees the caller's, may grow `items` with realloc()
+   (so the caller allocates it, and the list, with malloc()), and sets
+   KILN_LIST_MODIFIED in `flags` when it changes the list. A returned list is
+   a new reference: give it back with kiln_list_drop(). `journal_index` is
+   the runtime's (-1 in a list a caller makes). */
+typedef struct kiln_list {
+  int64_t length;
+  int64_t capacity;
+  void *items;
+  int64_t refcount;
+  int64_t journal_index;
+  int32_t item_size;
+  int32_t flags;
+} kiln_list;
+
+/* kiln_list.flags: a compiled function changed the list (its length, an
+   item or their order). */
+#define KILN_LIST_MODIFIED 1
+
+/* Drops the caller's reference to a list; frees it with free() when it was
+   the last. */
+static inline void kiln_list_drop(kiln_list *list) {
+  if (list && --list->refcount == 0) {
+    free(list->items);
+    free(list);
+  }
 }
 
 /* The most dimensions an array of Kiln-compiled code has (arguments,

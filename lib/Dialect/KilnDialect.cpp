@@ -2,6 +2,8 @@
 #include "lib/Dialect/KilnAbi.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/InliningUtils.h"
 
@@ -9,6 +11,9 @@ using namespace mlir;
 
 #include "lib/Dialect/KilnDialect.cpp.inc"
 #include "lib/Dialect/KilnEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "lib/Dialect/KilnTypes.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "lib/Dialect/KilnOps.cpp.inc"
@@ -33,7 +38,19 @@ void KilnDialect::initialize() {
 #define GET_OP_LIST
 #include "lib/Dialect/KilnOps.cpp.inc"
       >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "lib/Dialect/KilnTypes.cpp.inc"
+      >();
   addInterfaces<KilnInlinerInterface>();
+}
+
+// The item types runtime/kiln_list.c stores: Python's int, float and bool.
+LogicalResult ListType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               Type itemType) {
+  if (itemType.isInteger(64) || itemType.isF64() || itemType.isInteger(1))
+    return success();
+  return emitError() << "a list holds i64, f64 or i1 items, not " << itemType;
 }
 
 // The kind is checked by its attribute (the ErrorKind enum); what is left

@@ -12,6 +12,9 @@
 #include "lib/Dialect/KilnDialect.h.inc"
 #include "lib/Dialect/KilnEnums.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "lib/Dialect/KilnTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "lib/Dialect/KilnOps.h.inc"
 

@@ -10,8 +10,13 @@ def Kiln_Dialect : Dialect {
   let description = [{
     The frontend emits upstream dialects (func, arith, math, scf, memref)
     wherever Python and C agree, and `kiln` ops where they do not: raising a
-    Python exception from compiled code is the first of them.
+    Python exception from compiled code is the first of them. Python's own
+    containers are the second: `!kiln.list<T>` and the ops on it keep
+    Python's semantics (shared references, negative indices, growth, its
+    exceptions) until `kiln-lower-containers` turns them into the C ABI's
+    `kiln_list` (runtime/kiln_abi.h) and calls of runtime/kiln_list.c.
   }];
+  let useDefaultTypePrinterParser = 1;
 }
 
 class Kiln_Op<string mnemonic, list<Trait> traits = []>

@@ -2,6 +2,7 @@
 #define KILN_OPS_TD
 
 include "lib/Dialect/KilnDialect.td"
+include "lib/Dialect/KilnTypes.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ViewLikeInterface.td"
@@ -227,6 +228,273 @@ def Kiln_ScalarViewOp : Kiln_Op<"scalar_view",
     /// How many scalars one element of `source` holds (2 for complex).
     static int64_t scalarsPerElement(::mlir::MemRefType source);
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Lists. Each op keeps Python's semantics; kiln-lower-containers lowers it
+// to inline code on the C ABI's kiln_list or a call of runtime/kiln_list.c.
+// The ops that can raise read and write memory as kiln.check does.
+//===----------------------------------------------------------------------===//
+
+def Kiln_AnyList : Type<CPred<"::llvm::isa<::kiln::ListType>($_self)">,
+                        "a Kiln list", "::kiln::ListType">;
+
+class Kiln_ListOp<string mnemonic, list<Trait> traits = []>
+    : Kiln_Op<"list." # mnemonic, traits>;
+
+// The item operand or result has the list's item type.
+class Kiln_ItemOf<string container, string item>
+    : TypesMatchWith<"item type matches the list", container, item,
+                     "::llvm::cast<::kiln::ListType>($_self).getItemType()">;
+
+def Kiln_ListNewOp : Kiln_ListOp<"new", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A new empty list, with room for `capacity` items";
+  let description = [{
+    The result holds the only reference. `capacity` is a hint (a list
+    literal's length, a comprehension's trip count); negative means none.
+
+    ```mlir
+    %xs = kiln.list.new %c4 : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins I64:$capacity);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = "$capacity attr-dict `:` type($result)";
+}
+
+def Kiln_ListLenOp : Kiln_ListOp<"len", [MemoryEffects<[MemRead]>]> {
+  let summary = "Python's len() of a list";
+  let description = [{
+    ```mlir
+    %n = kiln.list.len %xs : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$list attr-dict `:` type($list)";
+}
+
+def Kiln_ListGetOp : Kiln_ListOp<"get", [MemoryEffects<[MemRead, MemWrite]>,
+                                         Kiln_ItemOf<"list", "result">]> {
+  let summary = "`xs[i]`: a negative index counts from the end";
+  let description = [{
+    Raises IndexError("list index out of range") outside `[-len, len)`.
+
+    ```mlir
+    %x = kiln.list.get %xs[%i] : !kiln.list<f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, I64:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($list)";
+}
+
+def Kiln_ListSetOp : Kiln_ListOp<"set", [MemoryEffects<[MemRead, MemWrite]>,
+                                         Kiln_ItemOf<"list", "value">]> {
+  let summary = "`xs[i] = x`: a negative index counts from the end";
+  let description = [{
+    Raises IndexError("list assignment index out of range") outside
+    `[-len, len)`.
+
+    ```mlir
+    kiln.list.set %xs[%i], %x : !kiln.list<f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, I64:$index, AnyType:$value);
+  let assemblyFormat = "$list `[` $index `]` `,` $value attr-dict `:` type($list)";
+}
+
+def Kiln_ListAppendOp : Kiln_ListOp<"append", [MemoryEffects<[MemRead, MemWrite]>,
+                                               Kiln_ItemOf<"list", "value">]> {
+  let summary = "`xs.append(x)`";
+  let description = [{
+    Grows the storage as CPython does (by about 1/8 plus a constant), so a
+    loop of appends costs amortized constant time. Raises MemoryError when
+    the system has no memory left.
+
+    ```mlir
+    kiln.list.append %xs, %x : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, AnyType:$value);
+  let assemblyFormat = "$list `,` $value attr-dict `:` type($list)";
+}
+
+def Kiln_ListPopOp : Kiln_ListOp<"pop", [MemoryEffects<[MemRead, MemWrite]>,
+                                         Kiln_ItemOf<"list", "result">]> {
+  let summary = "`xs.pop(i)`: removes and returns item `i` (-1: the last)";
+  let description = [{
+    Raises IndexError("pop from empty list") on an empty list and
+    IndexError("pop index out of range") outside `[-len, len)`.
+
+    ```mlir
+    %last = kiln.list.pop %xs[%minus_one] : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, I64:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($list)";
+}
+
+def Kiln_ListInsertOp : Kiln_ListOp<"insert", [MemoryEffects<[MemRead, MemWrite]>,
+                                               Kiln_ItemOf<"list", "value">]> {
+  let summary = "`xs.insert(i, x)`: an index past either end clamps, as in Python";
+  let description = [{
+    ```mlir
+    kiln.list.insert %xs[%i], %x : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, I64:$index, AnyType:$value);
+  let assemblyFormat = "$list `[` $index `]` `,` $value attr-dict `:` type($list)";
+}
+
+// In-place operations without results: each is one runtime call.
+class Kiln_ListUpdateOp<string mnemonic, string summaryText, string example>
+    : Kiln_ListOp<mnemonic, [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = summaryText;
+  let description = "```mlir\n" # example # "\n```";
+  let arguments = (ins Kiln_AnyList:$list);
+  let assemblyFormat = "$list attr-dict `:` type($list)";
+}
+
+def Kiln_ListClearOp : Kiln_ListUpdateOp<"clear", "`xs.clear()`",
+    "kiln.list.clear %xs : !kiln.list<i64>">;
+def Kiln_ListReverseOp : Kiln_ListUpdateOp<"reverse", "`xs.reverse()`",
+    "kiln.list.reverse %xs : !kiln.list<i64>">;
+
+def Kiln_ListSortOp : Kiln_ListOp<"sort", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`xs.sort()` / `xs.sort(reverse=True)`: stable, by `<`";
+  let description = [{
+    A stable merge sort that compares with `<` only, as CPython's sort
+    does, so lists without NaN come out exactly as CPython orders them
+    (with `reverse`, equal items keep their order, as in CPython).
+
+    ```mlir
+    kiln.list.sort %xs {reverse} : !kiln.list<f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, UnitAttr:$reverse);
+  let assemblyFormat = "$list attr-dict `:` type($list)";
+}
+
+def Kiln_ListExtendOp : Kiln_ListOp<"extend", [MemoryEffects<[MemRead, MemWrite]>,
+                                               AllTypesMatch<["list", "other"]>]> {
+  let summary = "`xs.extend(ys)` and `xs += ys` (`ys` may be `xs`)";
+  let description = [{
+    ```mlir
+    kiln.list.extend %xs, %ys : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Kiln_AnyList:$other);
+  let assemblyFormat = "$list `,` $other attr-dict `:` type($list)";
+}
+
+def Kiln_ListCopyOp : Kiln_ListOp<"copy", [MemoryEffects<[MemAlloc, MemRead]>,
+                                           AllTypesMatch<["list", "result"]>]> {
+  let summary = "`xs.copy()`, `xs[:]`, `list(xs)`: a new list of the same items";
+  let description = [{
+    ```mlir
+    %ys = kiln.list.copy %xs : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = "$list attr-dict `:` type($list)";
+}
+
+def Kiln_ListConcatOp : Kiln_ListOp<"concat", [MemoryEffects<[MemAlloc, MemRead]>,
+                                               AllTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "`xs + ys`: a new list";
+  let description = [{
+    ```mlir
+    %zs = kiln.list.concat %xs, %ys : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$lhs, Kiln_AnyList:$rhs);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Kiln_ListRepeatOp : Kiln_ListOp<"repeat", [MemoryEffects<[MemAlloc, MemRead]>,
+                                               AllTypesMatch<["list", "result"]>]> {
+  let summary = "`xs * n`: a new list, empty when `n <= 0`";
+  let description = [{
+    ```mlir
+    %zs = kiln.list.repeat %xs, %n : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, I64:$count);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = "$list `,` $count attr-dict `:` type($list)";
+}
+
+// Searches by Python's `==` (a float NaN equals nothing, not even itself:
+// compiled code has no object identity to find it by).
+def Kiln_ListCountOp : Kiln_ListOp<"count", [MemoryEffects<[MemRead]>,
+                                             Kiln_ItemOf<"list", "value">]> {
+  let summary = "`xs.count(x)`";
+  let description = [{
+    ```mlir
+    %k = kiln.list.count %xs, %x : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, AnyType:$value);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$list `,` $value attr-dict `:` type($list)";
+}
+
+def Kiln_ListFindOp : Kiln_ListOp<"find", [MemoryEffects<[MemRead]>,
+                                           Kiln_ItemOf<"list", "value">]> {
+  let summary = "The first index of `x` in `xs`, or -1: `in`, `.index`, `.remove`";
+  let description = [{
+    The frontend builds `x in xs` (`find >= 0`), `xs.index(x)` (ValueError
+    when -1) and `xs.remove(x)` from it.
+
+    ```mlir
+    %i = kiln.list.find %xs, %x : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, AnyType:$value);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$list `,` $value attr-dict `:` type($list)";
+}
+
+def Kiln_ListEqualOp : Kiln_ListOp<"equal", [MemoryEffects<[MemRead]>,
+                                             AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "`xs == ys`: same length and items equal pairwise";
+  let description = [{
+    ```mlir
+    %same = kiln.list.equal %xs, %ys : !kiln.list<f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$lhs, Kiln_AnyList:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "One more reference to a container";
+  let description = [{
+    The frontend retains a list when a second name (or a result) starts to
+    refer to it, and releases each reference where it goes.
+
+    ```mlir
+    kiln.retain %xs : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$container);
+  let assemblyFormat = "$container attr-dict `:` type($container)";
+}
+
+def Kiln_ReleaseOp : Kiln_Op<"release", [MemoryEffects<[MemRead, MemWrite, MemFree]>]> {
+  let summary = "One reference to a container less; the last frees it";
+  let description = [{
+    ```mlir
+    kiln.release %xs : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$container);
+  let assemblyFormat = "$container attr-dict `:` type($container)";
 }
 
 #endif // KILN_OPS_TD

@@ -140,6 +140,34 @@ class TupleType:
         return "tuple[" + ", ".join(e.display for e in self.elements) + "]"
 
 
+@dataclass(frozen=True)
+class ListType:
+    """A Python list whose items are all of one type, held natively
+    (runtime/kiln_abi.h's `kiln_list`): int, float and bool items today
+    (LIST_ITEM_TYPES), stored unboxed as int64_t, double and one byte."""
+    item: ScalarType
+
+    @property
+    def mlir(self) -> str:
+        return f"!kiln.list<{self.item.mlir}>"
+
+    @property
+    def name(self) -> str:
+        return f"list[{self.item.display}]"
+
+    @property
+    def display(self) -> str:
+        return self.name
+
+    @property
+    def item_size(self) -> int:
+        """Bytes per item in `kiln_list.items` (a bool is one byte)."""
+        return self.item.itemsize
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 # The dtype table. Every stage (annotations, typing, MLIR, wrapper, header,
 # stubs, report) reads these rows; tests/test_dtype_table.py round-trips
 # each row through all of them.
@@ -177,4 +205,5 @@ SCALAR_DTYPES = DTYPES + COMPLEX_DTYPES
 KILN_SCALARS = {**{t.name: t for t in SCALAR_DTYPES if t is not boolean}, "b1": boolean}
 ARRAY_DTYPES = DTYPES + COMPLEX_DTYPES
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
-
+# The item types a list may have: Python's own scalars, unboxed.
+LIST_ITEM_TYPES = (i64, f64, boolean)

@@ -1,0 +1,30 @@
+#ifndef KILN_TYPES_TD
+#define KILN_TYPES_TD
+
+include "lib/Dialect/KilnDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class Kiln_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Kiln_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Kiln_ListType : Kiln_Type<"List", "list"> {
+  let summary = "A Python list whose items all have one type";
+  let description = [{
+    A reference to a list: copying the value shares the list, as two Python
+    names bound to one list do. Items are stored unboxed: `i64` (Python's
+    int), `f64` (float) or `i1` (bool, one byte per item).
+    `kiln.retain`/`kiln.release` count the references the frontend holds;
+    the list is freed when the last goes.
+
+    ```mlir
+    %xs = kiln.list.new %capacity : !kiln.list<f64>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$itemType);
+  let assemblyFormat = "`<` $itemType `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // KILN_TYPES_TD

@@ -28,6 +28,10 @@ std::optional<unsigned> findErrorSlot(func::FuncOp func) {
 Value zeroValue(OpBuilder &builder, Location loc, Type type) {
   if (isa<IntegerType, FloatType, IndexType>(type))
     return arith::ConstantOp::create(builder, loc, builder.getZeroAttr(type));
+  // A list result (kiln-lower-containers) is NULL after an error, as the
+  // C ABI promises zero results.
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::ZeroOp::create(builder, loc, type);
   return ub::PoisonOp::create(builder, loc, type);
 }
 
@@ -348,6 +352,7 @@ private:
   // or adopted since its entry.
   void unwindAllocations(OpBuilder &builder, Location loc, Operation *op) {
     auto func = op->getParentOfType<func::FuncOp>();
+    unwindLists(builder, loc, func);
     auto found = journalMarks.find(func);
     if (found == journalMarks.end())
       return;
@@ -356,6 +361,25 @@ private:
         "kiln_alloc_unwind",
         FunctionType::get(context, {IntegerType::get(context, 64)}, {}), loc);
     func::CallOp::create(builder, loc, unwind, ValueRange{found->second});
+  }
+
+  // The lists' journal (runtime/kiln_list.c): kiln-lower-containers
+  // entered it first thing in a function that makes lists; the error exits
+  // free what the function made since.
+  void unwindLists(OpBuilder &builder, Location loc, func::FuncOp func) {
+    Value mark;
+    for (Operation &op : func.getBody().front())
+      if (auto call = dyn_cast<func::CallOp>(op); call && call.getCallee() == "kiln_list_enter") {
+        mark = call.getResult(0);
+        break;
+      }
+    if (!mark)
+      return;
+    MLIRContext *context = &getContext();
+    auto unwind = runtimeFunction(
+        "kiln_list_unwind", FunctionType::get(context, {IntegerType::get(context, 64)}, {}),
+        loc);
+    func::CallOp::create(builder, loc, unwind, ValueRange{mark});
   }
 
   void returnZeros(OpBuilder &builder, Location loc, func::FuncOp func) {

@@ -495,6 +495,56 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def KilnLowerContainers : Pass<"kiln-lower-containers", "::mlir::ModuleOp"> {
+  let summary = "Lower Python lists (!kiln.list and its ops) to the C ABI's "
+                "kiln_list and runtime/kiln_list.c";
+  let description = [{
+    Every `!kiln.list<T>` becomes an `!llvm.ptr` to a `kiln_list`
+    (runtime/kiln_abi.h) in function signatures, calls and structured
+    control flow (MLIR's own structural type conversions). Reads and writes
+    of items, `len` and `kiln.retain` become inline loads and stores with
+    Python's index checks as `kiln.check` (lowered later by
+    `kiln-lower-checks`); growth, search, sort and `kiln.release` become
+    calls of runtime/kiln_list.c, which kilnc links in and LLVM inlines
+    where small. A function that makes lists enters the runtime's journal
+    on entry and leaves it at each normal return, so that an exception
+    frees what the raising call made (kiln-lower-checks unwinds it on the
+    error exits).
+
+    Before:
+
+    ```mlir
+    func.func @m_first(%xs: !kiln.list<f64>) -> f64 {
+      %c0 = arith.constant 0 : i64
+      %x = kiln.list.get %xs[%c0] : !kiln.list<f64>
+      return %x : f64
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @m_first(%xs: !llvm.ptr) -> f64 {
+      %c0 = arith.constant 0 : i64
+      %len_addr = llvm.getelementptr %xs[0] : (!llvm.ptr) -> !llvm.ptr, i8
+      %len = llvm.load %len_addr : !llvm.ptr -> i64
+      %negative = arith.cmpi slt, %c0, %c0_0 : i64
+      %from_end = arith.addi %c0, %len : i64
+      %i = arith.select %negative, %from_end, %c0 : i64
+      %in_bounds = arith.cmpi ult, %i, %len : i64
+      kiln.check %in_bounds, IndexError, "list index out of range"
+      %items_addr = llvm.getelementptr %xs[16] : (!llvm.ptr) -> !llvm.ptr, i8
+      %items = llvm.load %items_addr : !llvm.ptr -> !llvm.ptr
+      %at = llvm.getelementptr %items[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+      %x = llvm.load %at : !llvm.ptr -> f64
+      return %x : f64
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
   let summary = "Lower kiln ops with Python semantics to arith, math and kiln.check";
   let description = [{

@@ -221,6 +221,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // lets kiln-hoist-bounds-checks see loop-invariant bounds.
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addNestedPass<func::FuncOp>(createKilnHoistBoundsChecks());
+  pm.addPass(createKilnLowerContainers());
   pm.addPass(createKilnLowerToStd());
   pm.addPass(createKilnCanonicalizer());
   // After kiln-lower-to-std: its atan2 guard must precede any folding.

@@ -177,3 +177,25 @@ func.func @parallel_check(%x: memref<?xf64>, %blocks: index, %err: !llvm.ptr {ki
   }
   return
 }
+
+// -----
+
+// A function that entered the lists' journal (kiln-lower-containers' call
+// of kiln_list_enter, first in the body) unwinds it on its error exit: the
+// lists it made are freed; the normal return leaves it as before.
+// CHECK-LABEL: func.func @unwinds_lists(
+// CHECK: %[[MARK:.*]] = call @kiln_list_enter() : () -> i64
+// CHECK: cf.cond_br
+// CHECK: call @kiln_list_unwind(%[[MARK]]) : (i64) -> ()
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: return %[[NULL]] : !llvm.ptr
+// CHECK: call @kiln_list_leave(%[[MARK]])
+// CHECK: return
+func.func private @kiln_list_enter() -> i64
+func.func private @kiln_list_leave(i64)
+func.func @unwinds_lists(%ok: i1, %xs: !llvm.ptr, %error: !llvm.ptr {kiln.error_slot}) -> !llvm.ptr {
+  %mark = call @kiln_list_enter() : () -> i64
+  kiln.check %ok, IndexError, "list index out of range"
+  call @kiln_list_leave(%mark) : (i64) -> ()
+  return %xs : !llvm.ptr
+}

@@ -498,6 +498,11 @@ int main(int argc, char **argv) {
     if (llvmModule->getFunction("kiln_parallel_thread_count") ||
         llvmModule->getFunction("kiln_parallel_raise"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_parallel.c").str());
+    // Python lists (runtime/kiln_list.c): every lowered list calls
+    // kiln_list_new or kiln_list_release.
+    if (llvmModule->getFunction("kiln_list_new") ||
+        llvmModule->getFunction("kiln_list_release"))
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_list.c").str());
     // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
     if (llvmModule->getFunction("kiln_reshape_stride"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());

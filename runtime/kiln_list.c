@@ -1,0 +1,414 @@
+/* Python lists in Kiln-compiled code: the runtime half of
+   kiln-lower-containers (passes/LowerContainers.cpp), which lowers the
+   kiln dialect's list ops to inline code on runtime/kiln_abi.h's kiln_list
+   and calls of the functions below. kilnc links this file into every
+   artifact whose code calls one of them; LLVM inlines the small ones (an
+   append that fits, a release that is not the last) into the kernels.
+
+   Memory: a list and its items come from malloc and go back to free (a
+   Python wrapper or a C caller frees returned lists with free() too,
+   kiln_list_drop). A list is freed when its last reference goes
+   (kiln_list_release); the frontend counts the references its names hold.
+
+   Raised exceptions: a function that raises leaves from the middle of its
+   code, where the references its names held are known only at run time.
+   So, as runtime/kiln_alloc.c does for arrays, every list made while
+   Kiln code runs on a thread is in that thread's journal until it is
+   freed or handed out to the caller outside Kiln:
+   - a function that holds lists calls kiln_list_enter() on entry (the
+     journal's depth) and kiln_list_leave(mark) at each normal return;
+   - its error exits call kiln_list_unwind(mark): every list made since its
+     entry is freed, whatever its count (no name can refer to it any more:
+     the call raised);
+   - when the outermost such function returns normally, the lists left in
+     the journal are its results: they leave the journal (journal_index -1)
+     and belong to the caller.
+   Lists a caller made (arguments) are never in the journal.
+
+   Functions that touch the thread-local journal are never inlined into the
+   kernels (runtime/kiln_alloc.c, KILN_OPAQUE_TO_KERNELS, says why). */
+
+#include "kiln_abi.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KILN_LIST_OPAQUE __attribute__((noinline))
+
+typedef struct {
+  kiln_list **entries;
+  int64_t count, capacity;
+  /* Kiln functions holding lists that are running on this thread. */
+  int64_t depth;
+} kiln_list_journal;
+
+static pthread_key_t kiln_list_journal_key;
+static pthread_once_t kiln_list_journal_once = PTHREAD_ONCE_INIT;
+static int kiln_list_journal_usable;
+
+static void kiln_list_release_journal(void *opaque) {
+  kiln_list_journal *journal = (kiln_list_journal *)opaque;
+  free(journal->entries);
+  free(journal);
+}
+
+static void kiln_list_make_journal_key(void) {
+  kiln_list_journal_usable =
+      pthread_key_create(&kiln_list_journal_key, kiln_list_release_journal) == 0;
+}
+
+static kiln_list_journal *kiln_list_thread_journal(void) {
+  pthread_once(&kiln_list_journal_once, kiln_list_make_journal_key);
+  if (!kiln_list_journal_usable)
+    return NULL;
+  kiln_list_journal *journal = (kiln_list_journal *)pthread_getspecific(kiln_list_journal_key);
+  if (!journal) {
+    journal = (kiln_list_journal *)calloc(1, sizeof(kiln_list_journal));
+    if (journal && pthread_setspecific(kiln_list_journal_key, journal) != 0) {
+      free(journal);
+      journal = NULL;
+    }
+  }
+  return journal;
+}
+
+/* Without a journal entry (no memory for one) a list can leak only if the
+   call then raises. */
+static void kiln_list_journal_push(kiln_list *list) {
+  kiln_list_journal *journal = kiln_list_thread_journal();
+  list->journal_index = -1;
+  if (!journal || journal->depth == 0)
+    return;
+  if (journal->count == journal->capacity) {
+    int64_t capacity = journal->capacity ? 2 * journal->capacity : 64;
+    kiln_list **grown =
+        (kiln_list **)realloc(journal->entries, (size_t)capacity * sizeof(kiln_list *));
+    if (!grown)
+      return;
+    journal->entries = grown;
+    journal->capacity = capacity;
+  }
+  list->journal_index = journal->count;
+  journal->entries[journal->count++] = list;
+}
+
+/* A freed list's entry is cleared; cleared entries at the top are dropped,
+   so the temporaries of a loop keep the journal short. */
+static void kiln_list_journal_remove(kiln_list *list) {
+  if (list->journal_index < 0)
+    return;
+  kiln_list_journal *journal = kiln_list_thread_journal();
+  if (!journal || list->journal_index >= journal->count ||
+      journal->entries[list->journal_index] != list)
+    return;
+  journal->entries[list->journal_index] = NULL;
+  while (journal->count > 0 && journal->entries[journal->count - 1] == NULL)
+    --journal->count;
+}
+
+KILN_LIST_OPAQUE int64_t kiln_list_enter(void) {
+  kiln_list_journal *journal = kiln_list_thread_journal();
+  if (!journal)
+    return 0;
+  ++journal->depth;
+  return journal->count;
+}
+
+KILN_LIST_OPAQUE void kiln_list_leave(int64_t mark) {
+  kiln_list_journal *journal = kiln_list_thread_journal();
+  if (!journal || journal->depth == 0)
+    return;
+  if (--journal->depth > 0)
+    return;
+  /* The outermost function returns: what is left is its results. */
+  for (int64_t i = mark; i < journal->count; ++i)
+    if (journal->entries[i])
+      journal->entries[i]->journal_index = -1;
+  if (journal->count > mark)
+    journal->count = mark;
+}
+
+KILN_LIST_OPAQUE void kiln_list_unwind(int64_t mark) {
+  kiln_list_journal *journal = kiln_list_thread_journal();
+  if (!journal || journal->depth == 0)
+    return;
+  --journal->depth;
+  while (journal->count > mark) {
+    kiln_list *list = journal->entries[--journal->count];
+    if (list) {
+      free(list->items);
+      free(list);
+    }
+  }
+}
+
+/* CPython's growth rule (Objects/listobject.c's list_resize, as documented
+   there: new capacity about n + n/8 + 6, rounded to a multiple of 4), so a
+   loop of appends reallocates O(log n) times. */
+static int64_t kiln_list_grown_capacity(int64_t needed) {
+  int64_t capacity = needed + (needed >> 3) + 6;
+  return capacity & ~(int64_t)3;
+}
+
+static int kiln_list_set_capacity(kiln_list *list, int64_t capacity) {
+  if (capacity < 1)
+    capacity = 1;
+  if ((uint64_t)capacity > (uint64_t)INT64_MAX / (uint64_t)list->item_size)
+    return 0;
+  void *items = realloc(list->items, (size_t)capacity * (size_t)list->item_size);
+  if (!items)
+    return 0;
+  list->items = items;
+  list->capacity = capacity;
+  return 1;
+}
+
+/* Room for `needed` items; 0 when there is no memory (MemoryError). */
+KILN_LIST_OPAQUE int32_t kiln_list_reserve(kiln_list *list, int64_t needed) {
+  if (needed <= list->capacity)
+    return 1;
+  if (needed < 0)
+    return 0;
+  int64_t capacity = kiln_list_grown_capacity(needed);
+  return kiln_list_set_capacity(list, capacity < needed ? needed : capacity);
+}
+
+/* A new empty list with room for `capacity` items (a hint); NULL when
+   there is no memory. */
+KILN_LIST_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity) {
+  kiln_list *list = (kiln_list *)malloc(sizeof(kiln_list));
+  if (!list)
+    return NULL;
+  list->length = 0;
+  list->capacity = 0;
+  list->items = NULL;
+  list->refcount = 1;
+  list->item_size = (int32_t)item_size;
+  list->flags = 0;
+  if (!kiln_list_set_capacity(list, capacity > 0 ? capacity : 4)) {
+    free(list);
+    return NULL;
+  }
+  kiln_list_journal_push(list);
+  return list;
+}
+
+KILN_LIST_OPAQUE void kiln_list_free(kiln_list *list) {
+  kiln_list_journal_remove(list);
+  free(list->items);
+  free(list);
+}
+
+/* The last reference frees the list: the decrement inlines, the free does
+   not. */
+void kiln_list_release(kiln_list *list) {
+  if (--list->refcount == 0)
+    kiln_list_free(list);
+}
+
+void kiln_list_clear(kiln_list *list) {
+  if (list->length)
+    list->flags |= KILN_LIST_MODIFIED;
+  list->length = 0;
+}
+
+void kiln_list_reverse(kiln_list *list) {
+  int64_t size = list->item_size;
+  char *items = (char *)list->items;
+  char swap[8];
+  for (int64_t low = 0, high = list->length - 1; low < high; ++low, --high) {
+    memcpy(swap, items + low * size, (size_t)size);
+    memcpy(items + low * size, items + high * size, (size_t)size);
+    memcpy(items + high * size, swap, (size_t)size);
+  }
+  if (list->length > 1)
+    list->flags |= KILN_LIST_MODIFIED;
+}
+
+/* `list.extend(other)`: `other` may be `list` itself. */
+int32_t kiln_list_extend(kiln_list *list, kiln_list *other) {
+  int64_t added = other->length;
+  if (added == 0)
+    return 1;
+  if (!kiln_list_reserve(list, list->length + added))
+    return 0;
+  memcpy((char *)list->items + list->length * list->item_size, other->items,
+         (size_t)(added * list->item_size));
+  list->length += added;
+  list->flags |= KILN_LIST_MODIFIED;
+  return 1;
+}
+
+/* Removes item `index` (already checked in range) and closes the gap. */
+void kiln_list_delete(kiln_list *list, int64_t index) {
+  int64_t size = list->item_size;
+  char *items = (char *)list->items;
+  memmove(items + index * size, items + (index + 1) * size,
+          (size_t)((list->length - index - 1) * size));
+  --list->length;
+  list->flags |= KILN_LIST_MODIFIED;
+}
+
+/* `list.insert(index, x)`: opens a gap and returns where x goes (Python
+   clamps the index to [0, len]); -1 when there is no memory. */
+int64_t kiln_list_open_slot(kiln_list *list, int64_t index) {
+  int64_t length = list->length;
+  if (index < 0) {
+    index += length;
+    if (index < 0)
+      index = 0;
+  } else if (index > length) {
+    index = length;
+  }
+  if (!kiln_list_reserve(list, length + 1))
+    return -1;
+  int64_t size = list->item_size;
+  char *items = (char *)list->items;
+  memmove(items + (index + 1) * size, items + index * size, (size_t)((length - index) * size));
+  ++list->length;
+  list->flags |= KILN_LIST_MODIFIED;
+  return index;
+}
+
+/* `list + other` into a new list; NULL when there is no memory. */
+kiln_list *kiln_list_concat(kiln_list *list, kiln_list *other) {
+  kiln_list *result = kiln_list_new(list->item_size, list->length + other->length);
+  if (!result)
+    return NULL;
+  int64_t size = list->item_size;
+  memcpy(result->items, list->items, (size_t)(list->length * size));
+  memcpy((char *)result->items + list->length * size, other->items,
+         (size_t)(other->length * size));
+  result->length = list->length + other->length;
+  return result;
+}
+
+kiln_list *kiln_list_copy(kiln_list *list) {
+  kiln_list *result = kiln_list_new(list->item_size, list->length);
+  if (!result)
+    return NULL;
+  memcpy(result->items, list->items, (size_t)(list->length * list->item_size));
+  result->length = list->length;
+  return result;
+}
+
+/* `list * count` (empty when count <= 0); NULL when there is no memory,
+   also when the length would not fit. */
+kiln_list *kiln_list_repeat(kiln_list *list, int64_t count) {
+  int64_t length = list->length;
+  if (count < 0)
+    count = 0;
+  if (length && count > INT64_MAX / length)
+    return NULL;
+  kiln_list *result = kiln_list_new(list->item_size, length * count);
+  if (!result)
+    return NULL;
+  int64_t bytes = length * list->item_size;
+  if (length == 1 && list->item_size == 8) {
+    int64_t item;
+    memcpy(&item, list->items, 8);
+    int64_t *items = (int64_t *)result->items;
+    for (int64_t i = 0; i < count; ++i)
+      items[i] = item;
+  } else if (length == 1 && list->item_size == 1) {
+    memset(result->items, *(unsigned char *)list->items, (size_t)count);
+  } else {
+    for (int64_t i = 0; i < count; ++i)
+      memcpy((char *)result->items + i * bytes, list->items, (size_t)bytes);
+  }
+  result->length = length * count;
+  return result;
+}
+
+/* Appends, searches and comparisons by Python's `==` on each item type:
+   bool is one byte 0/1 (passed as an int32_t 0/1: an i8 argument's upper
+   bits are not defined when MLIR's call meets clang's zeroext), int is
+   int64_t, float is double (NaN equals nothing). */
+#define KILN_LIST_ITEM_FUNCTIONS(suffix, type, argument_type)                   \
+  int32_t kiln_list_append_##suffix(kiln_list *list, argument_type value) {     \
+    if (list->length == list->capacity && !kiln_list_reserve(list, list->length + 1)) \
+      return 0;                                                                 \
+    ((type *)list->items)[list->length++] = (type)value;                        \
+    list->flags |= KILN_LIST_MODIFIED;                                          \
+    return 1;                                                                   \
+  }                                                                             \
+  int64_t kiln_list_find_##suffix(kiln_list *list, argument_type value) {       \
+    const type *items = (const type *)list->items;                              \
+    for (int64_t i = 0; i < list->length; ++i)                                  \
+      if (items[i] == value)                                                    \
+        return i;                                                               \
+    return -1;                                                                  \
+  }                                                                             \
+  int64_t kiln_list_count_##suffix(kiln_list *list, argument_type value) {      \
+    const type *items = (const type *)list->items;                              \
+    int64_t count = 0;                                                          \
+    for (int64_t i = 0; i < list->length; ++i)                                  \
+      count += items[i] == value;                                               \
+    return count;                                                               \
+  }                                                                             \
+  int32_t kiln_list_equal_##suffix(kiln_list *list, kiln_list *other) {         \
+    if (list->length != other->length)                                          \
+      return 0;                                                                 \
+    const type *a = (const type *)list->items, *b = (const type *)other->items; \
+    for (int64_t i = 0; i < list->length; ++i)                                  \
+      if (!(a[i] == b[i]))                                                      \
+        return 0;                                                               \
+    return 1;                                                                   \
+  }                                                                             \
+  /* A stable merge sort that compares with `<` only, as CPython's sort      \
+     does, so the order of items without NaN is CPython's. With `reverse`,   \
+     `b < a` puts a first, and equal items keep their order, as in CPython.  \
+     0 when there is no memory for the merge buffer. */                       \
+  int32_t kiln_list_sort_##suffix(kiln_list *list, int32_t reverse) {          \
+    int64_t length = list->length;                                              \
+    if (length < 2)                                                             \
+      return 1;                                                                 \
+    type *items = (type *)list->items;                                          \
+    type *buffer = (type *)malloc((size_t)length * sizeof(type));               \
+    if (!buffer)                                                                \
+      return 0;                                                                 \
+    /* runs of 16 by insertion, then bottom-up merges */                      \
+    for (int64_t start = 0; start < length; start += 16) {                      \
+      int64_t end = start + 16 < length ? start + 16 : length;                  \
+      for (int64_t i = start + 1; i < end; ++i) {                               \
+        type item = items[i];                                                   \
+        int64_t j = i;                                                          \
+        while (j > start && (reverse ? items[j - 1] < item : item < items[j - 1])) { \
+          items[j] = items[j - 1];                                              \
+          --j;                                                                  \
+        }                                                                       \
+        items[j] = item;                                                        \
+      }                                                                         \
+    }                                                                           \
+    type *from = items, *to = buffer;                                           \
+    for (int64_t width = 16; width < length; width *= 2) {                      \
+      for (int64_t low = 0; low < length; low += 2 * width) {                   \
+        int64_t middle = low + width < length ? low + width : length;           \
+        int64_t high = low + 2 * width < length ? low + 2 * width : length;     \
+        int64_t i = low, j = middle, k = low;                                   \
+        while (i < middle && j < high) {                                        \
+          /* take from the right run only when it is strictly first */       \
+          int right_first = reverse ? from[i] < from[j] : from[j] < from[i];    \
+          to[k++] = right_first ? from[j++] : from[i++];                        \
+        }                                                                       \
+        while (i < middle)                                                      \
+          to[k++] = from[i++];                                                  \
+        while (j < high)                                                        \
+          to[k++] = from[j++];                                                  \
+      }                                                                         \
+      type *swap = from;                                                        \
+      from = to;                                                                \
+      to = swap;                                                                \
+    }                                                                           \
+    if (from != items)                                                          \
+      memcpy(items, from, (size_t)length * sizeof(type));                       \
+    free(buffer);                                                               \
+    list->flags |= KILN_LIST_MODIFIED;                                          \
+    return 1;                                                                   \
+  }
+
+KILN_LIST_ITEM_FUNCTIONS(i64, int64_t, int64_t)
+KILN_LIST_ITEM_FUNCTIONS(f64, double, double)
+KILN_LIST_ITEM_FUNCTIONS(bool, unsigned char, int32_t)

@@ -1,0 +1,133 @@
+// RUN: kiln-opt %s --kiln-lower-containers | FileCheck %s
+
+// xs[i]: Python's index (negative from the end) checked against the
+// length with one unsigned compare, then an inline load of the item.
+// CHECK-LABEL: func.func @get_item(
+// CHECK-SAME: %[[XS:.*]]: !llvm.ptr, %[[I:.*]]: i64
+// CHECK-NOT: kiln_list_enter
+// CHECK: %[[LENADDR:.*]] = llvm.getelementptr %[[XS]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[LEN:.*]] = llvm.load %[[LENADDR]] : !llvm.ptr -> i64
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[I]]
+// CHECK: %[[FROMEND:.*]] = arith.addi %[[I]], %[[LEN]]
+// CHECK: %[[POS:.*]] = arith.select %[[NEG]], %[[FROMEND]], %[[I]]
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[POS]], %[[LEN]]
+// CHECK: kiln.check %[[OK]], IndexError, "list index out of range"
+// CHECK: %[[ITEMS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[ITEMS]][%[[POS]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+// CHECK: llvm.load %[[AT]] : !llvm.ptr -> f64
+func.func @get_item(%xs: !kiln.list<f64>, %i: i64, %error: !llvm.ptr {kiln.error_slot}) -> f64 {
+  %x = kiln.list.get %xs[%i] : !kiln.list<f64>
+  return %x : f64
+}
+
+// xs[i] = x stores one byte per bool and marks the list modified (the
+// Python wrapper writes a modified argument back to the caller's list).
+// CHECK-LABEL: func.func @set_bool(
+// CHECK: kiln.check %{{.*}}, IndexError, "list assignment index out of range"
+// CHECK: %[[BYTE:.*]] = arith.extui %{{.*}} : i1 to i8
+// CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: llvm.store %[[BYTE]], %{{.*}} : i8, !llvm.ptr
+// CHECK: %[[FLAGS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: %[[MOD:.*]] = arith.ori %[[FLAGS]], %{{.*}} : i32
+// CHECK: llvm.store %[[MOD]], %{{.*}} : i32, !llvm.ptr
+func.func @set_bool(%xs: !kiln.list<i1>, %i: i64, %b: i1, %error: !llvm.ptr {kiln.error_slot}) {
+  kiln.list.set %xs[%i], %b : !kiln.list<i1>
+  return
+}
+
+// A function that makes a list enters the journal first and leaves it at
+// each return; a new list and each growth check for MemoryError.
+// CHECK-LABEL: func.func @build(
+// CHECK-SAME: -> !llvm.ptr
+// CHECK: %[[MARK:.*]] = call @kiln_list_enter() : () -> i64
+// CHECK: %[[NEW:.*]] = call @kiln_list_new(%{{.*}}, %{{.*}}) : (i64, i64) -> !llvm.ptr
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[NOTNULL:.*]] = llvm.icmp "ne" %[[NEW]], %[[NULL]] : !llvm.ptr
+// CHECK: kiln.check %[[NOTNULL]], MemoryError, ""
+// CHECK: scf.for
+// CHECK: %[[OK:.*]] = func.call @kiln_list_append_i64(%[[NEW]], %{{.*}}) : (!llvm.ptr, i64) -> i32
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: call @kiln_list_leave(%[[MARK]]) : (i64) -> ()
+// CHECK-NEXT: return %[[NEW]] : !llvm.ptr
+func.func @build(%n: i64, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<i64> {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %xs = kiln.list.new %n : !kiln.list<i64>
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    kiln.list.append %xs, %i : !kiln.list<i64>
+  }
+  return %xs : !kiln.list<i64>
+}
+
+// Lists flow through scf.if and loops as pointers; retain is inline,
+// release a call (the free is out of line).
+// CHECK-LABEL: func.func @carried(
+// CHECK: %[[PICK:.*]] = scf.if %{{.*}} -> (!llvm.ptr) {
+// CHECK: %[[COPY:.*]] = func.call @kiln_list_copy(%{{.*}}) : (!llvm.ptr) -> !llvm.ptr
+// CHECK: scf.yield %[[COPY]] : !llvm.ptr
+// CHECK: } else {
+// CHECK: %[[COUNT:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[MORE:.*]] = arith.addi %[[COUNT]], %{{.*}} : i64
+// CHECK: llvm.store %[[MORE]], %{{.*}} : i64, !llvm.ptr
+// CHECK: scf.yield %{{.*}} : !llvm.ptr
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[PICK]]) -> (!llvm.ptr)
+// CHECK: call @kiln_list_release(%{{.*}}) : (!llvm.ptr) -> ()
+func.func @carried(%xs: !kiln.list<i64>, %flag: i1, %n: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %pick = scf.if %flag -> !kiln.list<i64> {
+    %copy = kiln.list.copy %xs : !kiln.list<i64>
+    scf.yield %copy : !kiln.list<i64>
+  } else {
+    kiln.retain %xs : !kiln.list<i64>
+    scf.yield %xs : !kiln.list<i64>
+  }
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%held = %pick) -> !kiln.list<i64> : i64 {
+    scf.yield %held : !kiln.list<i64>
+  }
+  %len = kiln.list.len %last : !kiln.list<i64>
+  kiln.release %last : !kiln.list<i64>
+  return %len : i64
+}
+
+// pop: the empty list first, then the index; the item is read before the
+// runtime closes the gap.
+// CHECK-LABEL: func.func @pop_at(
+// CHECK: kiln.check %{{.*}}, IndexError, "pop from empty list"
+// CHECK: kiln.check %{{.*}}, IndexError, "pop index out of range"
+// CHECK: %[[ITEM:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: call @kiln_list_delete(%{{.*}}, %{{.*}}) : (!llvm.ptr, i64) -> ()
+// CHECK: return %[[ITEM]]
+func.func @pop_at(%xs: !kiln.list<i64>, %i: i64, %error: !llvm.ptr {kiln.error_slot}) -> i64 {
+  %x = kiln.list.pop %xs[%i] : !kiln.list<i64>
+  return %x : i64
+}
+
+// Bools cross runtime calls as i32 0/1; searches and comparisons are calls
+// per item type.
+// CHECK-LABEL: func.func @search_bools(
+// CHECK: %[[WIDE:.*]] = arith.extui %{{.*}} : i1 to i32
+// CHECK: call @kiln_list_find_bool(%{{.*}}, %[[WIDE]]) : (!llvm.ptr, i32) -> i64
+// CHECK: %[[EQ:.*]] = call @kiln_list_equal_bool(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK: arith.cmpi ne, %[[EQ]], %{{.*}} : i32
+func.func @search_bools(%xs: !kiln.list<i1>, %b: i1) -> (i64, i1) {
+  %at = kiln.list.find %xs, %b : !kiln.list<i1>
+  %same = kiln.list.equal %xs, %xs : !kiln.list<i1>
+  return %at, %same : i64, i1
+}
+
+// A call that returns a list makes the caller enter the journal: the
+// callee's result is the caller's to free if the caller raises later.
+// CHECK-LABEL: func.func @calls_build(
+// CHECK: %[[MARK:.*]] = call @kiln_list_enter()
+// CHECK: %[[R:.*]] = call @build(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> !llvm.ptr
+// CHECK: arith.select %{{.*}}, %[[R]], %{{.*}} : !llvm.ptr
+// CHECK: call @kiln_list_leave(%[[MARK]])
+func.func @calls_build(%xs: !kiln.list<i64>, %flag: i1, %error: !llvm.ptr {kiln.error_slot}) -> i64 {
+  %c3 = arith.constant 3 : i64
+  %r = func.call @build(%c3, %error) : (i64, !llvm.ptr) -> !kiln.list<i64>
+  %pick = arith.select %flag, %r, %xs : !kiln.list<i64>
+  %n = kiln.list.len %pick : !kiln.list<i64>
+  kiln.release %r : !kiln.list<i64>
+  return %n : i64
+}

@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -68,6 +69,25 @@ LogicalResult CheckOp::verify() {
                          << " '{}' placeholders but " << getArgs().size()
                          << " operands";
   return success();
+}
+
+LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
+  auto releasesLists = [](Operation *op) {
+    WalkResult found = op->walk([](ReleaseOp) { return WalkResult::interrupt(); });
+    return found.wasInterrupted();
+  };
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (auto release = dyn_cast<ReleaseOp>(next)) {
+      if (release.getContainer() != op.getContainer())
+        return failure();
+      rewriter.eraseOp(release);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    if (releasesLists(next))
+      return failure();
+  }
+  return failure();
 }
 
 Value ScalarViewOp::getViewSource() { return getSource(); }

@@ -484,6 +484,11 @@ def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
   }];
   let arguments = (ins Kiln_AnyList:$container);
   let assemblyFormat = "$container attr-dict `:` type($container)";
+  // A retain whose release follows in the same block, with no release of
+  // any list between, cancels with it: nothing between can drop the count
+  // to zero, so the list lives through either way (a parameter's retain at
+  // entry and release at return, a name bound to a name).
+  let hasCanonicalizeMethod = 1;
 }
 
 def Kiln_ReleaseOp : Kiln_Op<"release", [MemoryEffects<[MemRead, MemWrite, MemFree]>]> {

@@ -1,0 +1,44 @@
+// RUN: kiln-opt %s -canonicalize | FileCheck %s
+
+// A parameter's reference (retained on entry, released at return) cancels
+// out when nothing between releases a list.
+// CHECK-LABEL: func.func @borrowed_throughout
+// CHECK-NOT: kiln.retain
+// CHECK-NOT: kiln.release
+// CHECK: return
+func.func @borrowed_throughout(%xs: !kiln.list<f64>, %i: i64) -> f64 {
+  kiln.retain %xs : !kiln.list<f64>
+  %x = kiln.list.get %xs[%i] : !kiln.list<f64>
+  kiln.list.append %xs, %x : !kiln.list<f64>
+  kiln.release %xs : !kiln.list<f64>
+  return %x : f64
+}
+
+// A release of another list between them may free this one if it is the
+// same list under another name: the pair stays.
+// CHECK-LABEL: func.func @other_release_between
+// CHECK: kiln.retain %arg0
+// CHECK: kiln.release %arg1
+// CHECK: kiln.release %arg0
+func.func @other_release_between(%xs: !kiln.list<i64>, %ys: !kiln.list<i64>) -> i64 {
+  kiln.retain %xs : !kiln.list<i64>
+  kiln.release %ys : !kiln.list<i64>
+  %n = kiln.list.len %xs : !kiln.list<i64>
+  kiln.release %xs : !kiln.list<i64>
+  return %n : i64
+}
+
+// The same inside a region between them.
+// CHECK-LABEL: func.func @release_in_a_region
+// CHECK: kiln.retain
+// CHECK: scf.if
+// CHECK: kiln.release %arg1
+// CHECK: kiln.release %arg0
+func.func @release_in_a_region(%xs: !kiln.list<i64>, %ys: !kiln.list<i64>, %c: i1) {
+  kiln.retain %xs : !kiln.list<i64>
+  scf.if %c {
+    kiln.release %ys : !kiln.list<i64>
+  }
+  kiln.release %xs : !kiln.list<i64>
+  return
+}

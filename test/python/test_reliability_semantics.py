@@ -168,6 +168,14 @@ def test_nan_sign_of_remainder_by_power_of_two(mod):
         assert np.array_equal(mod.native.signs_of_fmod_by_two(x), expected), n
 
 
+def test_nan_sign_of_constant_division_and_nan_powers(mod):
+    same(mod, "sign_of_constant_floordiv", 3.0)
+    same(mod, "sign_of_constant_mod", 3.0)
+    for x in (math.nan, -math.nan):
+        for y in (-12884901885.0, -3.0, 3.0, 2.0, 0.0, 0.5, math.inf, -math.inf):
+            same(mod, "sign_of_nan_power", x, y)
+
+
 def test_literal_candidates_survive_arithmetic(mod):
     for c in (True, False):
         for x in (np.int32(4), np.int32(-7), np.int32(2**31 - 5)):

@@ -223,6 +223,25 @@ def sign_of_mod_by_two32(x: kiln.f32) -> float:
     return math.copysign(1.0, x % kiln.f32(2.0))
 
 
+# Both operands constant: folded by the host's hardware, not APFloat, whose
+# NaN signs are not x86's (fuzzer seed 847070162, f38).
+@kiln.export
+def sign_of_constant_floordiv(x: float) -> float:
+    return math.copysign(x, kiln.f32(1e300) // 7) + math.copysign(x, 1e300 * 10 // 7.0)
+
+
+@kiln.export
+def sign_of_constant_mod(x: float) -> float:
+    return math.copysign(x, kiln.f32(1e300) % 7) + 2 * math.copysign(x, -1e300 * 10 % 7.0)
+
+
+# CPython's `**` returns a NaN base unchanged; glibc's pow negates the
+# square of it for an odd integer exponent (seed 847070162, f38).
+@kiln.export
+def sign_of_nan_power(x: float, y: float) -> float:
+    return math.copysign(1.0, x ** y)
+
+
 @kiln.export
 def signs_of_fmod_by_two(x: kiln.f64[:]) -> kiln.f64[:]:
     return np.copysign(1.0, np.fmod(x, 2.0))

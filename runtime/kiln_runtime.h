@@ -1109,83 +1109,140 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind, kiln_list_argu
 }
 
 /* Whether `previous`, an item of the caller's list, is already item
-   `position` of `list`: an exact float of the same bits, or an exact int
-   or a bool of the same value (a float item only from an int of at most
-   2**53, which converts exactly). Such items keep their object when the
-   list is written back, as they would in CPython, where the function
-   left them alone (an int in a list[float] stays an int). */
+   `position` of `list`: an exact float of the same bits, an exact int or a
+   bool of the same value (a float item only from an int of at most 2**53,
+   which converts exactly), True or False for a bool item. Such an item
+   keeps its object when the list is written back, as it would in CPython,
+   where the function left it alone (an int in a list[float] stays an int). */
 static int kiln_list_item_unchanged(PyObject *previous, const kiln_list *list, int kind,
                                     Py_ssize_t position) {
-  int64_t integer;
-  int is_integer = 1;
+  if (kind == KILN_LIST_OF_FLOAT && PyFloat_CheckExact(previous)) {
+    double was = PyFloat_AS_DOUBLE(previous);
+    return memcmp(&was, &((const double *)list->items)[position], sizeof was) == 0;
+  }
+  if (kind == KILN_LIST_OF_BOOL)
+    return previous == (((const unsigned char *)list->items)[position] ? Py_True : Py_False);
+  int64_t integer = 0;
   if (previous == Py_True || previous == Py_False) {
     integer = previous == Py_True;
   } else if (!kiln_read_small_int(previous, &integer)) {
     int overflow = 0;
-    integer = PyLong_CheckExact(previous) ? PyLong_AsLongLongAndOverflow(previous, &overflow) : 0;
-    is_integer = PyLong_CheckExact(previous) && !overflow;
+    if (!PyLong_CheckExact(previous))
+      return 0;
+    integer = PyLong_AsLongLongAndOverflow(previous, &overflow);
+    if (overflow)
+      return 0;
   }
   if (kind == KILN_LIST_OF_INT)
-    return is_integer && ((const int64_t *)list->items)[position] == integer;
-  if (kind != KILN_LIST_OF_FLOAT)
-    return 0;    /* bools are the singletons True and False: nothing to keep */
-  double was;
-  if (PyFloat_CheckExact(previous))
-    was = PyFloat_AS_DOUBLE(previous);
-  else if (is_integer && integer >= -(INT64_C(1) << 53) && integer <= (INT64_C(1) << 53))
-    was = (double)integer;
-  else
+    return ((const int64_t *)list->items)[position] == integer;
+  if (integer < -(INT64_C(1) << 53) || integer > (INT64_C(1) << 53))
     return 0;
+  double was = (double)integer;
   return memcmp(&was, &((const double *)list->items)[position], sizeof was) == 0;
 }
 
-/* A new Python list of the items of `list`; where `previous` (the
-   caller's list object, or NULL) holds the same value at the same
-   position (kiln_list_item_unchanged), that object is kept. */
-KILN_GENERAL PyObject *kiln_python_list(const kiln_list *list, int kind, PyObject *previous) {
-  Py_ssize_t length = (Py_ssize_t)list->length;
-  Py_ssize_t previous_length = previous ? PyList_GET_SIZE(previous) : 0;
-  PyObject *result = PyList_New(length);
+/* Item `position` of `list` as a new Python object. */
+static inline PyObject *kiln_list_item_object(const kiln_list *list, int kind,
+                                              Py_ssize_t position) {
+  if (kind == KILN_LIST_OF_FLOAT)
+    return PyFloat_FromDouble(((const double *)list->items)[position]);
+  if (kind == KILN_LIST_OF_INT)
+    return PyLong_FromLongLong((long long)((const int64_t *)list->items)[position]);
+  return PyBool_FromLong(((const unsigned char *)list->items)[position] != 0);
+}
+
+/* A new Python list of items [first, last) of `list`. */
+KILN_GENERAL PyObject *kiln_python_list(const kiln_list *list, int kind, Py_ssize_t first,
+                                        Py_ssize_t last) {
+  PyObject *result = PyList_New(last - first);
   if (!result)
     return NULL;
-  for (Py_ssize_t i = 0; i < length; ++i) {
-    PyObject *item;
-    if (i < previous_length &&
-        kiln_list_item_unchanged(PyList_GET_ITEM(previous, i), list, kind, i))
-      item = Py_NewRef(PyList_GET_ITEM(previous, i));
-    else if (kind == KILN_LIST_OF_FLOAT)
-      item = PyFloat_FromDouble(((const double *)list->items)[i]);
-    else if (kind == KILN_LIST_OF_INT)
-      item = PyLong_FromLongLong((long long)((const int64_t *)list->items)[i]);
-    else
-      item = PyBool_FromLong(((const unsigned char *)list->items)[i] != 0);
+  for (Py_ssize_t i = first; i < last; ++i) {
+    PyObject *item = kiln_list_item_object(list, kind, i);
     if (!item) {
       Py_DECREF(result);
       return NULL;
     }
-    PyList_SET_ITEM(result, i, item);
+    PyList_SET_ITEM(result, i - first, item);
   }
   return result;
 }
 
-/* After the call: the new contents of each list argument the function
-   changed replace those of the caller's list object (the same object, as
-   in CPython). The replaced items are released only after the list holds
-   its new ones (PyList_SetSlice), so code their release runs sees a
-   consistent list. -1 with an exception set when boxing fails. */
-KILN_GENERAL int kiln_write_back_lists(const kiln_list_argument *arguments, int count) {
-  for (int i = 0; i < count; ++i) {
-    if (!(arguments[i].list->flags & KILN_LIST_MODIFIED))
+/* An item of the caller's list replaced by write-back: its position, and
+   first its new object, then (once swapped in) its old one. */
+typedef struct {
+  Py_ssize_t position;
+  PyObject *item;
+} kiln_replaced_item;
+
+/* Writes the contents of a list argument the function changed into the
+   caller's list object (the same object, as in CPython), touching only
+   what changed: an item still of the same value keeps its object
+   (kiln_list_item_unchanged), the others get new ones, and a length that
+   changed is one slice assignment at the end, so one assignment or an
+   append costs little on a long list. Every new object is made before the
+   list is touched, so a MemoryError while boxing leaves it as it was; the
+   replaced objects are released last, so code their release runs (a
+   __del__) sees the list written back. -1 with an exception set. */
+KILN_GENERAL int kiln_write_back_list(const kiln_list_argument *argument) {
+  PyObject *object = argument->object;
+  const kiln_list *list = argument->list;
+  int kind = argument->kind;
+  Py_ssize_t length = (Py_ssize_t)list->length;
+  Py_ssize_t previous_length = PyList_GET_SIZE(object);
+  Py_ssize_t common = length < previous_length ? length : previous_length;
+  PyObject *tail = NULL;
+  if (length > previous_length && !(tail = kiln_python_list(list, kind, previous_length, length)))
+    return -1;
+  kiln_replaced_item *replaced = NULL;
+  Py_ssize_t count = 0, room = 0;
+  for (Py_ssize_t i = 0; i < common; ++i) {
+    if (kiln_list_item_unchanged(PyList_GET_ITEM(object, i), list, kind, i))
       continue;
-    PyObject *contents =
-        kiln_python_list(arguments[i].list, arguments[i].kind, arguments[i].object);
-    if (!contents)
+    PyObject *item = kiln_list_item_object(list, kind, i);
+    if (item && count == room) {
+      room = room ? 2 * room : 64;
+      kiln_replaced_item *grown =
+          (kiln_replaced_item *)realloc(replaced, (size_t)room * sizeof *replaced);
+      if (!grown) {
+        Py_DECREF(item);
+        item = PyErr_NoMemory();
+      } else {
+        replaced = grown;
+      }
+    }
+    if (!item) {
+      for (Py_ssize_t k = 0; k < count; ++k)
+        Py_DECREF(replaced[k].item);
+      free(replaced);
+      Py_XDECREF(tail);
       return -1;
-    int status = PyList_SetSlice(arguments[i].object, 0, PY_SSIZE_T_MAX, contents);
-    Py_DECREF(contents);
-    if (status < 0)
-      return -1;
+    }
+    replaced[count].position = i;
+    replaced[count++].item = item;
   }
+  for (Py_ssize_t k = 0; k < count; ++k) {
+    PyObject *previous = PyList_GET_ITEM(object, replaced[k].position);
+    PyList_SET_ITEM(object, replaced[k].position, replaced[k].item);
+    replaced[k].item = previous;
+  }
+  int status = 0;
+  if (length != previous_length)    /* appends the new tail, or cuts the list short */
+    status = PyList_SetSlice(object, common, previous_length, tail);
+  Py_XDECREF(tail);
+  for (Py_ssize_t k = 0; k < count; ++k)
+    Py_DECREF(replaced[k].item);
+  free(replaced);
+  return status;
+}
+
+/* After the call: each list argument the function changed is written back
+   into the caller's object. -1 with an exception set when that fails. */
+KILN_GENERAL int kiln_write_back_lists(const kiln_list_argument *arguments, int count) {
+  for (int i = 0; i < count; ++i)
+    if ((arguments[i].list->flags & KILN_LIST_MODIFIED) &&
+        kiln_write_back_list(&arguments[i]) < 0)
+      return -1;
   return 0;
 }
 
@@ -1212,7 +1269,7 @@ KILN_GENERAL PyObject *kiln_list_result(kiln_list *result, int kind,
     PyErr_SetString(PyExc_SystemError, "a compiled function returned no list");
     return NULL;
   }
-  PyObject *boxed = kiln_python_list(result, kind, NULL);
+  PyObject *boxed = kiln_python_list(result, kind, 0, (Py_ssize_t)result->length);
   kiln_list_drop(result);
   return boxed;
 }

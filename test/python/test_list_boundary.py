@@ -445,6 +445,27 @@ def test_unchanged_items_keep_their_objects(lists):
     assert [str(y) for y in ys] == ["-0.0", "0.0"]
 
 
+def test_write_back_touches_only_what_changed(lists):
+    items = [float(i) for i in range(1000)]
+    xs = list(items)
+    lists.append_float(xs, -1.0)                  # the tail appended, the rest kept
+    assert xs[:1000] == items and all(a is b for a, b in zip(xs, items)) and xs[-1] == -1.0
+    seen = []
+
+    class Replaced:
+        """An item the write-back replaces: released once the list holds
+        its new contents."""
+        def __float__(self):
+            return 5.0
+
+        def __del__(self):
+            seen.append(list(xs))
+
+    xs = [Replaced(), 2.0]
+    lists.set_first(xs, 9.0)
+    assert seen == [[9.0, 2.0]] and xs == [9.0, 2.0]
+
+
 def test_unchanged_lists_are_not_touched(lists):
     items = [1.0, 2, np.float64(3.0)]
     xs = list(items)

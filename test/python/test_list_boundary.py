@@ -556,3 +556,63 @@ def test_stub_annotations():
     assert annotation_text(INTS) == "list[int]"
     assert annotation_text(BOOLS) == "list[bool]"
     assert annotation_text(kt.TupleType((INTS, kt.f64))) == "tuple[list[int], float]"
+
+
+# ---- the C caller of docs/language.md
+
+SQUARES_KERNEL = r"""
+kiln_list *squares_append_squares(kiln_list *xs, int64_t n, kiln_error *error) {
+  (void)error;
+  for (int64_t i = 0; i < n; ++i) {
+    if (xs->length == xs->capacity) {
+      xs->capacity *= 2;
+      xs->items = realloc(xs->items, (size_t)xs->capacity * sizeof(double));
+    }
+    ((double *)xs->items)[xs->length++] = (double)(i * i);
+    xs->flags |= KILN_LIST_MODIFIED;
+  }
+  kiln_list *halves = malloc(sizeof *halves);
+  *halves = *xs;
+  halves->capacity = xs->length ? xs->length : 1;
+  halves->items = malloc((size_t)halves->capacity * sizeof(double));
+  halves->refcount = 1;
+  halves->flags = 0;
+  for (int64_t i = 0; i < xs->length; ++i)
+    ((double *)halves->items)[i] = ((double *)xs->items)[i] / 2;
+  return halves;
+}
+"""
+
+
+def documented_blocks():
+    """The Python function, the C program and its output that
+    docs/language.md shows under "Calling from C"."""
+    with open(os.path.join(RUNTIME, "..", "docs", "language.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    section = text[text.index("### Calling from C"):]
+    section = section[:section.index("\n## ")]
+    blocks = section.split("```")[1::2]
+    python, c_program, output = (b for b in blocks if b.split("\n")[0] in ("python", "c", ""))
+    return (python.split("\n", 1)[1], c_program.split("\n", 1)[1],
+            output.split("\n", 1)[1].splitlines())
+
+
+def test_the_documented_c_caller_runs(tmp_path):
+    python, c_program, output = documented_blocks()
+    squares = build_extension(tmp_path, "squares", [signature(
+        "append_squares", [("xs", FLOATS), ("n", kt.i64)], FLOATS, raises=True)],
+        SQUARES_KERNEL)
+    program = tmp_path / "main.c"
+    program.write_text(c_program)
+    executable = tmp_path / "main"
+    subprocess.run([CLANG, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fsanitize=address",
+                    str(program), "-I", str(tmp_path), "-L", str(tmp_path), "-lsquares",
+                    f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
+    assert subprocess.run([str(executable)], capture_output=True, text=True,
+                          check=True).stdout.splitlines() == output
+    # The kernel is the documented function, as CPython runs it.
+    namespace = {"kiln": type("kiln", (), {"export": staticmethod(lambda f: f)})}
+    exec(python, namespace)
+    ours, theirs = [10.0], [10.0]
+    assert squares.append_squares(ours, 4) == namespace["append_squares"](theirs, 4)
+    assert ours == theirs

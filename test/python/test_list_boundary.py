@@ -11,11 +11,14 @@ ABI (handwritten_kernels.py), so the boundary is tested whatever the
 frontend and the lowering compile."""
 
 import fractions
+import importlib.util
 import os
+import re
 import resource
 import subprocess
 import sys
 import textwrap
+import types
 
 import numpy as np
 import pytest
@@ -23,7 +26,7 @@ import pytest
 from handwritten_kernels import (BOOLS, CLANG, FLOATS, INTS, RUNTIME, build_extension,
                                  generate_sources, signature)
 from kiln import typesystem as kt
-from kiln.native.stubs import annotation_text
+from kiln.native.stubs import annotation_text, generate_pyi
 from kiln.native.wrapper import c_prototype
 
 MODULE = "lists"
@@ -556,6 +559,38 @@ def test_stub_annotations():
     assert annotation_text(INTS) == "list[int]"
     assert annotation_text(BOOLS) == "list[bool]"
     assert annotation_text(kt.TupleType((INTS, kt.f64))) == "tuple[list[int], float]"
+
+
+# Lines marked `# E` must each be a mypy error; no other line may be.
+STUB_CALLS = textwrap.dedent('''\
+    import lists
+
+    total: float = lists.total([1.0, 2.5])
+    copied: list[float] = lists.copy_floats([1.0])
+    pair: tuple[list[int], list[int]] = lists.twice([1, 2])
+    lists.append_bool([True], False)
+    lists.total((1.0, 2.0))  # E
+    lists.total(["a"])  # E
+    wrong: list[int] = lists.copy_floats([1.0])  # E
+''')
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
+                    reason="mypy is not installed (Debian: python3-mypy)")
+def test_mypy_reads_list_annotations_in_the_stubs(tmp_path):
+    context = types.SimpleNamespace(module_name=MODULE, package_path=f"{MODULE}.py",
+                                    module_functions=lambda: {})
+    (tmp_path / f"{MODULE}.pyi").write_text(generate_pyi(context, SIGNATURES, []))
+    (tmp_path / "calls.py").write_text(STUB_CALLS)
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental",
+                              "--cache-dir", os.devnull, "--no-error-summary",
+                              "--hide-error-context", "calls.py"],
+                             cwd=tmp_path, capture_output=True, text=True)
+    errors = {int(m.group(1)) for m in re.finditer(r"^calls\.py:(\d+): error:",
+                                                  checked.stdout, re.MULTILINE)}
+    expected = {number for number, line in enumerate(STUB_CALLS.splitlines(), 1)
+                if line.endswith("# E")}
+    assert errors == expected, checked.stdout
 
 
 # ---- the C caller of docs/language.md

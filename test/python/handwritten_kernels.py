@@ -2,9 +2,10 @@
 
 `build_extension` generates `<mod>.h` and the extension's C from
 `FunctionSignature`s made by hand, exactly as `kiln build` does
-(`kiln.native.wrapper`), compiles C kernels with the same C ABI into
-`lib<mod>.so` and the extension against it with Clang 22, and imports the
-extension. The boundary -- argument conversion, write-back, results,
+(`kiln.native.wrapper`), compiles kernels with the same C ABI into
+`lib<mod>.so` -- written in C, or in MLIR that kilnc lowers -- and the
+extension against it with Clang 22 and this tree's runtime/, and imports
+the extension. The boundary -- argument conversion, write-back, results,
 errors -- is then tested (and timed, bench/lists.py) on its own, whatever
 the frontend and the lowering can compile.
 """
@@ -19,6 +20,7 @@ import types
 from kiln import typesystem as kt
 from kiln.mlir.code_generator import FunctionSignature
 from kiln.native.wrapper import generate_extension, generate_header
+from kiln.toolchain import find_kilnc
 from kiln.typecheck.typed_tree import Parameter
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -58,18 +60,29 @@ def generate_sources(directory, module, signatures) -> tuple:
     return header, wrapper
 
 
-def build_extension(directory, module, signatures, kernels_c: str):
-    """The extension module of `signatures`, its kernels `kernels_c` (C
-    that includes `<mod>.h`; the CPU-version function is added here)."""
+def build_extension(directory, module, signatures, kernels_c: str = None,
+                    kernels_mlir: str = None):
+    """The extension module of `signatures` around `lib<mod>.so`, built
+    from `kernels_c` (C that includes `<mod>.h`; the CPU-version function
+    is added here) or from `kernels_mlir` (the kernels as MLIR, function
+    `f` named `@<mod>_f`, compiled by kilnc as `kiln build` does)."""
     directory = str(directory)
     _, wrapper = generate_sources(directory, module, signatures)
-    kernels = os.path.join(directory, f"{module}_kernels.c")
-    with open(kernels, "w", encoding="utf-8") as handle:
-        handle.write(f'#include "{module}.h"\n{kernels_c}\n'
-                     f'const char *kiln_cpu_version_{module}(void) {{ return "handwritten"; }}\n')
     library = os.path.join(directory, f"lib{module}.so")
-    subprocess.run([CLANG, "-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
-                    "-I", directory, kernels, "-o", library], check=True)
+    if kernels_mlir is not None:
+        source = os.path.join(directory, f"{module}.mlir")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(kernels_mlir)
+        subprocess.run([find_kilnc(), source, "--emit=shared", "--target-cpu=native",
+                        f"--cpu-version-symbol=kiln_cpu_version_{module}", "-o", library],
+                       check=True)
+    else:
+        kernels = os.path.join(directory, f"{module}_kernels.c")
+        with open(kernels, "w", encoding="utf-8") as handle:
+            handle.write(f'#include "{module}.h"\n{kernels_c}\nconst char '
+                         f'*kiln_cpu_version_{module}(void) {{ return "handwritten"; }}\n')
+        subprocess.run([CLANG, "-std=c11", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra",
+                        "-Werror", "-I", directory, kernels, "-o", library], check=True)
     extension = f"_{module}_kiln"
     shared = os.path.join(directory, extension + sysconfig.get_config_var("EXT_SUFFIX"))
     subprocess.run([CLANG, *EXTENSION_FLAGS, "-shared", "-I", sysconfig.get_paths()["include"],

@@ -28,6 +28,7 @@ from handwritten_kernels import (BOOLS, CLANG, FLOATS, INTS, RUNTIME, build_exte
 from kiln import typesystem as kt
 from kiln.native.stubs import annotation_text, generate_pyi
 from kiln.native.wrapper import c_prototype
+from kiln.toolchain import kilnc_capabilities
 
 MODULE = "lists"
 
@@ -651,3 +652,114 @@ def test_the_documented_c_caller_runs(tmp_path):
     ours, theirs = [10.0], [10.0]
     assert squares.append_squares(ours, 4) == namespace["append_squares"](theirs, 4)
     assert ours == theirs
+
+
+# ---- kernels kiln-lower-containers compiled, behind the generated wrapper
+
+LOWERED_SIGNATURES = [
+    signature("append_sorted", [("xs", FLOATS), ("x", kt.f64)], raises=True),
+    signature("append_then_set", [("xs", INTS), ("x", kt.i64), ("i", kt.i64)], raises=True),
+    signature("same", [("xs", FLOATS)], FLOATS, raises=True),
+    signature("halves", [("n", kt.i64)], FLOATS, raises=True),
+    signature("last_of_copy", [("flags", BOOLS)], kt.boolean, raises=True),
+    signature("append_both", [("a", INTS), ("b", INTS)], raises=True),
+]
+
+# What the frontend will emit for (in Python):
+#   def append_sorted(xs, x): xs.append(x); xs.sort()
+#   def append_then_set(xs, x, i): xs.append(x); xs[i] = x
+#   def same(xs): return xs
+#   def halves(n): return [0.5 * i for i in range(n)]
+#   def last_of_copy(flags): return flags.copy().pop()
+#   def append_both(a, b): a.append(1); b.append(2)
+LOWERED_MLIR = """module {
+  func.func @lowered_append_sorted(%xs: !kiln.list<f64>, %x: f64, %error: !llvm.ptr {kiln.error_slot}) attributes {llvm.emit_c_interface} {
+    kiln.list.append %xs, %x : !kiln.list<f64>
+    kiln.list.sort %xs : !kiln.list<f64>
+    return
+  }
+  func.func @lowered_append_then_set(%xs: !kiln.list<i64>, %x: i64, %i: i64, %error: !llvm.ptr {kiln.error_slot}) attributes {llvm.emit_c_interface} {
+    kiln.list.append %xs, %x : !kiln.list<i64> loc("lowered.py":6:5)
+    kiln.list.set %xs[%i], %x : !kiln.list<i64> loc("lowered.py":7:5)
+    return
+  }
+  func.func @lowered_same(%xs: !kiln.list<f64>, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<f64> attributes {llvm.emit_c_interface} {
+    kiln.retain %xs : !kiln.list<f64>
+    return %xs : !kiln.list<f64>
+  }
+  func.func @lowered_halves(%n: i64, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<f64> attributes {llvm.emit_c_interface} {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %half = arith.constant 0.5 : f64
+    %xs = kiln.list.new %n : !kiln.list<f64>
+    scf.for %i = %c0 to %n step %c1 : i64 {
+      %f = arith.sitofp %i : i64 to f64
+      %h = arith.mulf %f, %half : f64
+      kiln.list.append %xs, %h : !kiln.list<f64>
+    }
+    return %xs : !kiln.list<f64>
+  }
+  func.func @lowered_last_of_copy(%flags: !kiln.list<i1>, %error: !llvm.ptr {kiln.error_slot}) -> i1 attributes {llvm.emit_c_interface} {
+    %minus1 = arith.constant -1 : i64
+    %ys = kiln.list.copy %flags : !kiln.list<i1>
+    %v = kiln.list.pop %ys[%minus1] : !kiln.list<i1> loc("lowered.py":12:9)
+    kiln.release %ys : !kiln.list<i1>
+    return %v : i1
+  }
+  func.func @lowered_append_both(%a: !kiln.list<i64>, %b: !kiln.list<i64>, %error: !llvm.ptr {kiln.error_slot}) attributes {llvm.emit_c_interface} {
+    %c1 = arith.constant 1 : i64
+    %c2 = arith.constant 2 : i64
+    kiln.list.append %a, %c1 : !kiln.list<i64>
+    kiln.list.append %b, %c2 : !kiln.list<i64>
+    return
+  }
+}
+"""
+
+
+def kilnc_lowers_lists() -> bool:
+    try:
+        return "kiln_list.c" in kilnc_capabilities().get("runtime_headers", [])
+    except Exception:  # noqa: BLE001 - no usable kilnc: the test says so
+        return False
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    if not kilnc_lowers_lists():
+        pytest.skip("this kilnc does not lower lists (kiln-lower-containers)")
+    return build_extension(tmp_path_factory.mktemp("lowered"), "lowered", LOWERED_SIGNATURES,
+                           kernels_mlir=LOWERED_MLIR)
+
+
+def test_lowered_kernels_change_the_caller_s_list(lowered):
+    xs = [3.0, 1, 2.0]
+    lowered.append_sorted(xs, 0.5)
+    assert xs == [0.5, 1, 2.0, 3.0] and type(xs[1]) is int
+    ints = [0]
+    lowered.append_both(ints, ints)
+    assert ints == [0, 1, 2]
+
+
+def test_lowered_kernel_raising_after_a_change(lowered):
+    xs = [1, 2]
+    with pytest.raises(IndexError, match=r"^list assignment index out of range "
+                                         r"\(.*lowered.py, line 7\)$"):
+        lowered.append_then_set(xs, 9, 5)
+    assert xs == [1, 2, 9]
+    lowered.append_then_set(xs, 4, -1)
+    assert xs == [1, 2, 9, 4]
+
+
+def test_lowered_kernel_results(lowered):
+    xs = [1.5]
+    before = sys.getrefcount(xs)
+    assert lowered.same(xs) is xs
+    assert sys.getrefcount(xs) == before
+    assert lowered.halves(5) == [0.0, 0.5, 1.0, 1.5, 2.0]
+    assert lowered.halves(10**6) == [0.5 * i for i in range(10**6)]
+    assert lowered.last_of_copy([False, True]) is True
+    flags = []
+    with pytest.raises(IndexError, match=r"^pop from empty list"):
+        lowered.last_of_copy(flags)
+    assert flags == []

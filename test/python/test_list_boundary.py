@@ -673,21 +673,29 @@ LOWERED_SIGNATURES = [
 #   def last_of_copy(flags): return flags.copy().pop()
 #   def append_both(a, b): a.append(1); b.append(2)
 LOWERED_MLIR = """module {
-  func.func @lowered_append_sorted(%xs: !kiln.list<f64>, %x: f64, %error: !llvm.ptr {kiln.error_slot}) attributes {llvm.emit_c_interface} {
+  func.func @lowered_append_sorted(
+      %xs: !kiln.list<f64>, %x: f64, %error: !llvm.ptr {kiln.error_slot})
+      attributes {llvm.emit_c_interface} {
     kiln.list.append %xs, %x : !kiln.list<f64>
     kiln.list.sort %xs : !kiln.list<f64>
     return
   }
-  func.func @lowered_append_then_set(%xs: !kiln.list<i64>, %x: i64, %i: i64, %error: !llvm.ptr {kiln.error_slot}) attributes {llvm.emit_c_interface} {
+  func.func @lowered_append_then_set(
+      %xs: !kiln.list<i64>, %x: i64, %i: i64, %error: !llvm.ptr {kiln.error_slot})
+      attributes {llvm.emit_c_interface} {
     kiln.list.append %xs, %x : !kiln.list<i64> loc("lowered.py":6:5)
     kiln.list.set %xs[%i], %x : !kiln.list<i64> loc("lowered.py":7:5)
     return
   }
-  func.func @lowered_same(%xs: !kiln.list<f64>, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<f64> attributes {llvm.emit_c_interface} {
+  func.func @lowered_same(
+      %xs: !kiln.list<f64>, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<f64>
+      attributes {llvm.emit_c_interface} {
     kiln.retain %xs : !kiln.list<f64>
     return %xs : !kiln.list<f64>
   }
-  func.func @lowered_halves(%n: i64, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<f64> attributes {llvm.emit_c_interface} {
+  func.func @lowered_halves(
+      %n: i64, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<f64>
+      attributes {llvm.emit_c_interface} {
     %c0 = arith.constant 0 : i64
     %c1 = arith.constant 1 : i64
     %half = arith.constant 0.5 : f64
@@ -699,14 +707,18 @@ LOWERED_MLIR = """module {
     }
     return %xs : !kiln.list<f64>
   }
-  func.func @lowered_last_of_copy(%flags: !kiln.list<i1>, %error: !llvm.ptr {kiln.error_slot}) -> i1 attributes {llvm.emit_c_interface} {
+  func.func @lowered_last_of_copy(
+      %flags: !kiln.list<i1>, %error: !llvm.ptr {kiln.error_slot}) -> i1
+      attributes {llvm.emit_c_interface} {
     %minus1 = arith.constant -1 : i64
     %ys = kiln.list.copy %flags : !kiln.list<i1>
     %v = kiln.list.pop %ys[%minus1] : !kiln.list<i1> loc("lowered.py":12:9)
     kiln.release %ys : !kiln.list<i1>
     return %v : i1
   }
-  func.func @lowered_append_both(%a: !kiln.list<i64>, %b: !kiln.list<i64>, %error: !llvm.ptr {kiln.error_slot}) attributes {llvm.emit_c_interface} {
+  func.func @lowered_append_both(
+      %a: !kiln.list<i64>, %b: !kiln.list<i64>, %error: !llvm.ptr {kiln.error_slot})
+      attributes {llvm.emit_c_interface} {
     %c1 = arith.constant 1 : i64
     %c2 = arith.constant 2 : i64
     kiln.list.append %a, %c1 : !kiln.list<i64>

@@ -13,9 +13,9 @@
   ``kiln_error`` into the matching Python exception. Lists are the
   exception to "without copying": a Python list of objects is read into a
   ``kiln_list`` of unboxed items for the call, and what the function
-  changed in it is written back into the caller's list object after it. The code every wrapper
-  shares is ``runtime/kiln_runtime.h``, which kilnc gives the in-process
-  Clang that compiles the extension.
+  changed in it is written back into the caller's list object after it.
+  The code every wrapper shares is ``runtime/kiln_runtime.h``, which kilnc
+  gives the in-process Clang that compiles the extension.
 """
 
 from __future__ import annotations
@@ -243,8 +243,8 @@ def list_ownership_comment(signature) -> list:
                   "   `flags` when it changed the list. One list may be passed for several",
                   "   parameters: the function sees one list, as Python would. Free your",
                   "   lists with kiln_list_drop() after a call that returned, with",
-                  "   free(list->items); free(list) after one that raised (the function",
-                  "   keeps no reference, but may not have given its own back). */"]
+                  "   free(list->items); free(list) after one that raised (it keeps no",
+                  "   reference, but may have left its own counted in `refcount`). */"]
     if returns_lists(signature):
         where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
             "each returned list (rN)"

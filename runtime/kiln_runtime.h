@@ -64,19 +64,48 @@ KILN_COLD int kiln_number_conversion_failed(PyObject *object, const char *functi
   return -1;
 }
 
-KILN_GENERAL int kiln_as_double_general(PyObject *object, double *out, const char *function,
-                                        const char *parameter) {
+/* What a reader of a number found: the value (KILN_READ_OK), an object
+   the parameter does not take (KILN_READ_WRONG_TYPE), or one out of its
+   range (KILN_READ_OUT_OF_RANGE), with no exception set; -1 when some other
+   exception is set (one raised by the object's own __float__ or __index__).
+   The readers hold the rules of what a parameter of each type accepts,
+   scalar parameters and list items alike; their callers word the error. */
+enum { KILN_READ_OK = 0, KILN_READ_WRONG_TYPE = 1, KILN_READ_OUT_OF_RANGE = 2 };
+
+/* A float parameter takes a float, or what float() takes but a string:
+   an int, an object with __float__ or __index__ (numpy's scalars). */
+KILN_GENERAL int kiln_read_double(PyObject *object, double *out) {
   if (PyFloat_CheckExact(object)) {
     *out = PyFloat_AS_DOUBLE(object);
-    return 0;
+    return KILN_READ_OK;
   }
   if (PyUnicode_Check(object) || PyBytes_Check(object))
-    return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
+    return KILN_READ_WRONG_TYPE;
   double value = PyFloat_AsDouble(object);
-  if (value == -1.0 && PyErr_Occurred())
-    return kiln_number_conversion_failed(object, function, parameter, "a float");
+  if (value == -1.0 && PyErr_Occurred()) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+      PyErr_Clear();
+      return KILN_READ_WRONG_TYPE;
+    }
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      return KILN_READ_OUT_OF_RANGE;
+    }
+    return -1;
+  }
   *out = value;
-  return 0;
+  return KILN_READ_OK;
+}
+
+KILN_GENERAL int kiln_as_double_general(PyObject *object, double *out, const char *function,
+                                        const char *parameter) {
+  int status = kiln_read_double(object, out);
+  if (status == KILN_READ_WRONG_TYPE)
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "a float", object);
+  if (status == KILN_READ_OUT_OF_RANGE)
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is too large to convert to float",
+                 function, parameter);
+  return status == KILN_READ_OK ? 0 : -1;
 }
 
 KILN_INLINE int kiln_as_double(PyObject *object, double *out, const char *function,
@@ -88,43 +117,68 @@ KILN_INLINE int kiln_as_double(PyObject *object, double *out, const char *functi
   return kiln_as_double_general(object, out, function, parameter);
 }
 
-/* A new reference to the Python int `object` stands for (ints, and objects
-   with __index__ but not floats), or NULL with TypeError set. */
-KILN_GENERAL PyObject *kiln_index_of(PyObject *object, const char *function,
-                                     const char *parameter) {
+/* An int parameter takes a Python int or an object with __index__ (numpy's
+   integer scalars), never a float: *index is a new reference to the Python
+   int it stands for. A KILN_READ_ status, as kiln_read_double's. */
+KILN_GENERAL int kiln_read_index(PyObject *object, PyObject **index) {
   if (PyLong_Check(object)) {
     Py_INCREF(object);
-    return object;
+    *index = object;
+    return KILN_READ_OK;
   }
-  if (PyFloat_Check(object) || !PyIndex_Check(object)) {
+  if (PyFloat_Check(object) || !PyIndex_Check(object))
+    return KILN_READ_WRONG_TYPE;
+  *index = PyNumber_Index(object);
+  return *index ? KILN_READ_OK : -1;
+}
+
+/* A new reference to the Python int `object` stands for, or NULL with
+   TypeError set. */
+KILN_GENERAL PyObject *kiln_index_of(PyObject *object, const char *function,
+                                     const char *parameter) {
+  PyObject *index = NULL;
+  if (kiln_read_index(object, &index) == KILN_READ_WRONG_TYPE)
     kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
-    return NULL;
-  }
-  return PyNumber_Index(object);
+  return index;
+}
+
+/* The int64 value of what an int parameter takes (kiln_read_index). */
+KILN_GENERAL int kiln_read_int64(PyObject *object, int64_t *out) {
+  PyObject *index = NULL;
+  int status = kiln_read_index(object, &index);
+  if (status != KILN_READ_OK)
+    return status;
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow)
+    return KILN_READ_OUT_OF_RANGE;
+  if (value == -1 && PyErr_Occurred())
+    return -1;
+  *out = (int64_t)value;
+  return KILN_READ_OK;
 }
 
 KILN_GENERAL int kiln_as_int64_general(PyObject *object, int64_t *out, int64_t low,
                                        int64_t high, const char *function,
                                        const char *parameter) {
-  PyObject *index = kiln_index_of(object, function, parameter);
-  if (!index)
-    return -1;
-  int overflow = 0;
-  long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
-  Py_DECREF(index);
-  if (overflow) {
+  int64_t value = 0;
+  int status = kiln_read_int64(object, &value);
+  if (status == KILN_READ_WRONG_TYPE)
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "an int", object);
+  if (status == KILN_READ_OUT_OF_RANGE) {
     PyErr_Format(PyExc_OverflowError, "%s() argument '%s' does not fit in a 64-bit integer",
                  function, parameter);
     return -1;
   }
-  if (value == -1 && PyErr_Occurred())
+  if (status != KILN_READ_OK)
     return -1;
   if (value < low || value > high) {
     PyErr_Format(PyExc_OverflowError, "%s() argument '%s' is out of range for a 32-bit integer",
                  function, parameter);
     return -1;
   }
-  *out = (int64_t)value;
+  *out = value;
   return 0;
 }
 
@@ -188,11 +242,12 @@ KILN_INLINE int kiln_as_int64(PyObject *object, int64_t *out, int64_t low, int64
   return kiln_as_int64_general(object, out, low, high, function, parameter);
 }
 
-KILN_GENERAL int kiln_as_bool_general(PyObject *object, bool *out, const char *function,
-                                      const char *parameter) {
+/* A bool parameter takes True, False and numpy's bool scalars, nothing
+   else (not 0 and 1). A KILN_READ_ status, as kiln_read_double's. */
+KILN_GENERAL int kiln_read_bool(PyObject *object, bool *out) {
   if (object == Py_True || object == Py_False) {
     *out = object == Py_True;
-    return 0;
+    return KILN_READ_OK;
   }
   const char *type_name = Py_TYPE(object)->tp_name;
   if (strcmp(type_name, "numpy.bool_") == 0 || strcmp(type_name, "numpy.bool") == 0) {
@@ -200,9 +255,17 @@ KILN_GENERAL int kiln_as_bool_general(PyObject *object, bool *out, const char *f
     if (truth < 0)
       return -1;
     *out = truth != 0;
-    return 0;
+    return KILN_READ_OK;
   }
-  return kiln_argument_error(PyExc_TypeError, function, parameter, "a bool", object);
+  return KILN_READ_WRONG_TYPE;
+}
+
+KILN_GENERAL int kiln_as_bool_general(PyObject *object, bool *out, const char *function,
+                                      const char *parameter) {
+  int status = kiln_read_bool(object, out);
+  if (status == KILN_READ_WRONG_TYPE)
+    return kiln_argument_error(PyExc_TypeError, function, parameter, "a bool", object);
+  return status == KILN_READ_OK ? 0 : -1;
 }
 
 KILN_INLINE int kiln_as_bool(PyObject *object, bool *out, const char *function,
@@ -871,6 +934,355 @@ KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndi
   }
   return kiln_array_of(NULL, argument, &export, readonly, data, ndim, shape, strides, itemsize,
                        format);
+}
+
+/* ---- lists: the argument of a list[int], list[float] or list[bool]
+   parameter is read, in one pass over its items, into a kiln_list the
+   wrapper makes as kiln_abi.h asks of a caller (malloc(), refcount 1); one
+   Python list passed for several parameters becomes one kiln_list, so the
+   function sees them as one list, as CPython would. After the call the
+   items of each list the function changed (KILN_LIST_MODIFIED) become the
+   contents of the caller's list object, also when it raised, and the
+   wrapper frees every kiln_list it made. The item kinds: */
+enum { KILN_LIST_OF_INT = 'i', KILN_LIST_OF_FLOAT = 'f', KILN_LIST_OF_BOOL = '?' };
+
+/* One list argument of a call: the caller's object (borrowed: the call's
+   argument vector holds it), its kiln_list, and the first parameter it
+   was passed as, whose type says what its items are. */
+typedef struct {
+  PyObject *object;
+  kiln_list *list;
+  const char *parameter;
+  int kind;
+} kiln_list_argument;
+
+static inline const char *kiln_list_item_name(int kind) {
+  return kind == KILN_LIST_OF_FLOAT ? "float" : kind == KILN_LIST_OF_INT ? "int" : "bool";
+}
+
+/* kiln_abi.h: int64_t for int, double for float, one byte 0/1 for bool. */
+static inline size_t kiln_list_item_size(int kind) {
+  return kind == KILN_LIST_OF_FLOAT ? sizeof(double)
+         : kind == KILN_LIST_OF_INT ? sizeof(int64_t) : sizeof(unsigned char);
+}
+
+/* After a reader refused item `position` (a KILN_READ_ status, or -1 with
+   the object's own exception set, which is kept). -1. */
+KILN_COLD int kiln_list_item_refused(int status, PyObject *item, int kind, const char *function,
+                                     const char *parameter, Py_ssize_t position) {
+  if (status == KILN_READ_WRONG_TYPE)
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s'[%zd] must be %s, not %.200s", function,
+                 parameter, position, kiln_list_item_name(kind), Py_TYPE(item)->tp_name);
+  else if (status == KILN_READ_OUT_OF_RANGE && kind == KILN_LIST_OF_FLOAT)
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s'[%zd] is too large to convert to "
+                 "float", function, parameter, position);
+  else if (status == KILN_READ_OUT_OF_RANGE)
+    PyErr_Format(PyExc_OverflowError, "%s() argument '%s'[%zd] does not fit in a 64-bit "
+                 "integer", function, parameter, position);
+  return -1;
+}
+
+/* Item `position` of `list` when it is not of the item type exactly (an
+   int in a list[float], numpy's scalars, a big int, and every error): read
+   by the rules of the scalar parameter of that type. Its __float__ or
+   __index__ may run Python code that changes the list: the item is held
+   meanwhile, and a list whose length changed is refused. */
+KILN_GENERAL int kiln_read_list_item(PyObject *list, Py_ssize_t position, Py_ssize_t length,
+                                     int kind, void *items, const char *function,
+                                     const char *parameter) {
+  PyObject *item = PyList_GET_ITEM(list, position);
+  Py_INCREF(item);
+  int status;
+  if (kind == KILN_LIST_OF_FLOAT) {
+    status = kiln_read_double(item, &((double *)items)[position]);
+  } else if (kind == KILN_LIST_OF_INT) {
+    status = kiln_read_int64(item, &((int64_t *)items)[position]);
+  } else {
+    bool value = false;
+    status = kiln_read_bool(item, &value);
+    ((unsigned char *)items)[position] = value;
+  }
+  if (status != KILN_READ_OK)
+    kiln_list_item_refused(status, item, kind, function, parameter, position);
+  Py_DECREF(item);
+  if (status != KILN_READ_OK)
+    return -1;
+  if (PyList_GET_SIZE(list) != length) {
+    PyErr_Format(PyExc_RuntimeError, "%s() argument '%s' changed size while it was read",
+                 function, parameter);
+    return -1;
+  }
+  return 0;
+}
+
+/* The items of Python list `object` into `list` (room for them made):
+   one pass, each exact float, small int or bool read inline. */
+KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kind,
+                                      const char *function, const char *parameter) {
+  Py_ssize_t length = (Py_ssize_t)list->length;
+  if (kind == KILN_LIST_OF_FLOAT) {
+    double *items = (double *)list->items;
+    for (Py_ssize_t i = 0; i < length; ++i) {
+      PyObject *item = PyList_GET_ITEM(object, i);
+      if (KILN_LIKELY(PyFloat_CheckExact(item)))
+        items[i] = PyFloat_AS_DOUBLE(item);
+      else if (kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0)
+        return -1;
+    }
+  } else if (kind == KILN_LIST_OF_INT) {
+    int64_t *items = (int64_t *)list->items;
+    for (Py_ssize_t i = 0; i < length; ++i)
+      if (!KILN_LIKELY(kiln_read_small_int(PyList_GET_ITEM(object, i), &items[i])) &&
+          kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0)
+        return -1;
+  } else {
+    unsigned char *items = (unsigned char *)list->items;
+    for (Py_ssize_t i = 0; i < length; ++i) {
+      PyObject *item = PyList_GET_ITEM(object, i);
+      if (KILN_LIKELY(item == Py_True || item == Py_False))
+        items[i] = item == Py_True;
+      else if (kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0)
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* The kiln_list of the argument `object` of list parameter `parameter`,
+   recorded in arguments[*count] (the call's list arguments so far), or
+   NULL with an exception set. A list already passed for a parameter of
+   the same type is that parameter's kiln_list; one passed for a
+   parameter of another item type is refused: the function would see one
+   list with two item types, and neither copy would be what CPython's
+   caller saw after the call. A list subclass is read as a list (its
+   overridden methods are not called). */
+KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind, kiln_list_argument *arguments,
+                                      int *count, const char *function,
+                                      const char *parameter) {
+  if (!PyList_Check(object)) {
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be list, not %.200s", function,
+                 parameter, Py_TYPE(object)->tp_name);
+    return NULL;
+  }
+  for (int i = 0; i < *count; ++i) {
+    if (arguments[i].object != object)
+      continue;
+    if (arguments[i].kind == kind)
+      return arguments[i].list;
+    PyErr_Format(PyExc_TypeError, "%s() arguments '%s' and '%s' are the same list, which "
+                 "cannot be both list[%s] and list[%s]; pass a copy (list(%s)) as one of them",
+                 function, arguments[i].parameter, parameter,
+                 kiln_list_item_name(arguments[i].kind), kiln_list_item_name(kind), parameter);
+    return NULL;
+  }
+  Py_ssize_t length = PyList_GET_SIZE(object);
+  /* At least one item of room: the function may then always grow the
+     items with realloc(). */
+  int64_t capacity = length ? (int64_t)length : 1;
+  size_t item_size = kiln_list_item_size(kind);
+  kiln_list *list = (kiln_list *)malloc(sizeof *list);
+  void *items = malloc((size_t)capacity * item_size);
+  if (!list || !items) {
+    free(list);
+    free(items);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  list->length = (int64_t)length;
+  list->capacity = capacity;
+  list->items = items;
+  list->refcount = 1;
+  list->journal_index = -1;
+  list->item_size = (int32_t)item_size;
+  list->flags = 0;
+  if (kiln_read_list_items(object, list, kind, function, parameter) < 0) {
+    free(items);
+    free(list);
+    return NULL;
+  }
+  arguments[*count].object = object;
+  arguments[*count].list = list;
+  arguments[*count].parameter = parameter;
+  arguments[*count].kind = kind;
+  ++*count;
+  return list;
+}
+
+/* Whether `previous`, an item of the caller's list, is already item
+   `position` of `list`: an exact float of the same bits, an exact int or a
+   bool of the same value (a float item only from an int of at most 2**53,
+   which converts exactly), True or False for a bool item. Such an item
+   keeps its object when the list is written back, as it would in CPython,
+   where the function left it alone (an int in a list[float] stays an int). */
+static int kiln_list_item_unchanged(PyObject *previous, const kiln_list *list, int kind,
+                                    Py_ssize_t position) {
+  if (kind == KILN_LIST_OF_FLOAT && PyFloat_CheckExact(previous)) {
+    double was = PyFloat_AS_DOUBLE(previous);
+    return memcmp(&was, &((const double *)list->items)[position], sizeof was) == 0;
+  }
+  if (kind == KILN_LIST_OF_BOOL)
+    return previous == (((const unsigned char *)list->items)[position] ? Py_True : Py_False);
+  int64_t integer = 0;
+  if (previous == Py_True || previous == Py_False) {
+    integer = previous == Py_True;
+  } else if (!kiln_read_small_int(previous, &integer)) {
+    int overflow = 0;
+    if (!PyLong_CheckExact(previous))
+      return 0;
+    integer = PyLong_AsLongLongAndOverflow(previous, &overflow);
+    if (overflow)
+      return 0;
+  }
+  if (kind == KILN_LIST_OF_INT)
+    return ((const int64_t *)list->items)[position] == integer;
+  if (integer < -(INT64_C(1) << 53) || integer > (INT64_C(1) << 53))
+    return 0;
+  double was = (double)integer;
+  return memcmp(&was, &((const double *)list->items)[position], sizeof was) == 0;
+}
+
+/* Item `position` of `list` as a new Python object. */
+static inline PyObject *kiln_list_item_object(const kiln_list *list, int kind,
+                                              Py_ssize_t position) {
+  if (kind == KILN_LIST_OF_FLOAT)
+    return PyFloat_FromDouble(((const double *)list->items)[position]);
+  if (kind == KILN_LIST_OF_INT)
+    return PyLong_FromLongLong((long long)((const int64_t *)list->items)[position]);
+  return PyBool_FromLong(((const unsigned char *)list->items)[position] != 0);
+}
+
+/* A new Python list of items [first, last) of `list`. */
+KILN_GENERAL PyObject *kiln_python_list(const kiln_list *list, int kind, Py_ssize_t first,
+                                        Py_ssize_t last) {
+  PyObject *result = PyList_New(last - first);
+  if (!result)
+    return NULL;
+  for (Py_ssize_t i = first; i < last; ++i) {
+    PyObject *item = kiln_list_item_object(list, kind, i);
+    if (!item) {
+      Py_DECREF(result);
+      return NULL;
+    }
+    PyList_SET_ITEM(result, i - first, item);
+  }
+  return result;
+}
+
+/* An item of the caller's list replaced by write-back: its position, and
+   first its new object, then (once swapped in) its old one. */
+typedef struct {
+  Py_ssize_t position;
+  PyObject *item;
+} kiln_replaced_item;
+
+/* Writes the contents of a list argument the function changed into the
+   caller's list object (the same object, as in CPython), touching only
+   what changed: an item still of the same value keeps its object
+   (kiln_list_item_unchanged), the others get new ones, and a length that
+   changed is one slice assignment at the end, so one assignment or an
+   append costs little on a long list. Every new object is made before the
+   list is touched, so a MemoryError while boxing leaves it as it was; the
+   replaced objects are released last, so code their release runs (a
+   __del__) sees the list written back. -1 with an exception set. */
+KILN_GENERAL int kiln_write_back_list(const kiln_list_argument *argument) {
+  PyObject *object = argument->object;
+  const kiln_list *list = argument->list;
+  int kind = argument->kind;
+  Py_ssize_t length = (Py_ssize_t)list->length;
+  Py_ssize_t previous_length = PyList_GET_SIZE(object);
+  Py_ssize_t common = length < previous_length ? length : previous_length;
+  PyObject *tail = NULL;
+  if (length > previous_length && !(tail = kiln_python_list(list, kind, previous_length, length)))
+    return -1;
+  kiln_replaced_item *replaced = NULL;
+  Py_ssize_t count = 0, room = 0;
+  for (Py_ssize_t i = 0; i < common; ++i) {
+    if (kiln_list_item_unchanged(PyList_GET_ITEM(object, i), list, kind, i))
+      continue;
+    PyObject *item = kiln_list_item_object(list, kind, i);
+    if (item && count == room) {
+      room = room ? 2 * room : 64;
+      kiln_replaced_item *grown =
+          (kiln_replaced_item *)realloc(replaced, (size_t)room * sizeof *replaced);
+      if (!grown) {
+        Py_DECREF(item);
+        item = PyErr_NoMemory();
+      } else {
+        replaced = grown;
+      }
+    }
+    if (!item) {
+      for (Py_ssize_t k = 0; k < count; ++k)
+        Py_DECREF(replaced[k].item);
+      free(replaced);
+      Py_XDECREF(tail);
+      return -1;
+    }
+    replaced[count].position = i;
+    replaced[count++].item = item;
+  }
+  for (Py_ssize_t k = 0; k < count; ++k) {
+    PyObject *previous = PyList_GET_ITEM(object, replaced[k].position);
+    PyList_SET_ITEM(object, replaced[k].position, replaced[k].item);
+    replaced[k].item = previous;
+  }
+  int status = 0;
+  if (length != previous_length)    /* appends the new tail, or cuts the list short */
+    status = PyList_SetSlice(object, common, previous_length, tail);
+  Py_XDECREF(tail);
+  for (Py_ssize_t k = 0; k < count; ++k)
+    Py_DECREF(replaced[k].item);
+  free(replaced);
+  return status;
+}
+
+/* After the call: each list argument the function changed is written back
+   into the caller's object. -1 with an exception set when that fails. */
+KILN_GENERAL int kiln_write_back_lists(const kiln_list_argument *arguments, int count) {
+  for (int i = 0; i < count; ++i)
+    if ((arguments[i].list->flags & KILN_LIST_MODIFIED) &&
+        kiln_write_back_list(&arguments[i]) < 0)
+      return -1;
+  return 0;
+}
+
+/* Frees the kiln_lists the wrapper made, whatever their refcount: after a
+   call that raised, the function's own references to them were never
+   given back. */
+KILN_HELPER void kiln_free_lists(const kiln_list_argument *arguments, int count) {
+  for (int i = 0; i < count; ++i) {
+    free(arguments[i].list->items);
+    free(arguments[i].list);
+  }
+}
+
+/* The Python object of a list the function returned: the caller's own
+   object when it is one of the list arguments (CPython's `return xs`
+   returns the caller's list), else a new Python list of its items, and
+   the returned reference is dropped. */
+KILN_GENERAL PyObject *kiln_list_result(kiln_list *result, int kind,
+                                        const kiln_list_argument *arguments, int count) {
+  for (int i = 0; i < count; ++i)
+    if (arguments[i].list == result)
+      return Py_NewRef(arguments[i].object);
+  if (!result) {
+    PyErr_SetString(PyExc_SystemError, "a compiled function returned no list");
+    return NULL;
+  }
+  PyObject *boxed = kiln_python_list(result, kind, 0, (Py_ssize_t)result->length);
+  kiln_list_drop(result);
+  return boxed;
+}
+
+/* A returned list that is not boxed (writing the arguments back failed),
+   or a second reference to one already boxed (`return ys, ys`): its
+   reference is dropped, unless it is an argument, which the wrapper frees. */
+KILN_HELPER void kiln_discard_list_result(kiln_list *result, const kiln_list_argument *arguments,
+                                          int count) {
+  for (int i = 0; i < count; ++i)
+    if (arguments[i].list == result)
+      return;
+  kiln_list_drop(result);
 }
 
 /* ---- exceptions raised by compiled code */

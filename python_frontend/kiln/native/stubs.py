@@ -160,6 +160,8 @@ def annotation_text(type_) -> str:
         return f"numpy.typing.NDArray[numpy.{type_.dtype.numpy_name}]"
     if isinstance(type_, kt.TupleType):
         return "tuple[" + ", ".join(annotation_text(e) for e in type_.elements) + "]"
+    if isinstance(type_, kt.ListType):
+        return f"list[{annotation_text(type_.item)}]"
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 

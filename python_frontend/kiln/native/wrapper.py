@@ -5,12 +5,17 @@
   descriptor layout) passed by pointer, and a ``kiln_error`` record for
   functions that can raise (a verbatim copy of ``runtime/kiln_abi.h``, as
   kilnc carries it: ``kilnc --print-capabilities``).
+  A list is a ``kiln_list *`` (``runtime/kiln_abi.h``), borrowed as an
+  argument and a new reference as a result.
 * ``_<mod>_kiln.c`` is the CPython extension: one METH_FASTCALL wrapper per
   function that converts arguments without copying (arrays through the
   buffer protocol), calls the kernel directly and turns a filled
-  ``kiln_error`` into the matching Python exception. The code every wrapper
-  shares is ``runtime/kiln_runtime.h``, which kilnc gives the in-process
-  Clang that compiles the extension.
+  ``kiln_error`` into the matching Python exception. Lists are the
+  exception to "without copying": a Python list of objects is read into a
+  ``kiln_list`` of unboxed items for the call, and what the function
+  changed in it is written back into the caller's list object after it.
+  The code every wrapper shares is ``runtime/kiln_runtime.h``, which kilnc
+  gives the in-process Clang that compiles the extension.
 """
 
 from __future__ import annotations
@@ -47,10 +52,20 @@ def c_name(name: str) -> str:
     return name
 
 
+LIST_C_TYPE = "kiln_list *"
+
+
 def c_param_type(type_) -> str:
     if isinstance(type_, kt.ArrayType):
         return f"{array_struct_name(type_)} *"
+    if isinstance(type_, kt.ListType):
+        return LIST_C_TYPE
     return type_.c_type
+
+
+def c_declaration(c_type: str, name: str) -> str:
+    """`double x`, `kiln_list *xs`: a pointer's star stays with the name."""
+    return f"{c_type}{'' if c_type.endswith('*') else ' '}{name}"
 
 
 def returns_through_pointer(type_) -> bool:
@@ -62,8 +77,11 @@ def returns_through_pointer(type_) -> bool:
 
 
 def c_return_type(type_) -> str:
+    # A list comes back as the pointer itself (MLIR's `!llvm.ptr` result).
     if type_ is None or returns_through_pointer(type_):
         return "void"
+    if isinstance(type_, kt.ListType):
+        return LIST_C_TYPE
     return type_.c_type
 
 
@@ -82,8 +100,7 @@ def result_struct_name(prefix: str, signature) -> str:
 
 
 def c_prototype(prefix: str, signature) -> str:
-    params = [f"{c_param_type(p.type)}{'' if c_param_type(p.type).endswith('*') else ' '}"
-              f"{c_name(p.name)}" for p in signature.params]
+    params = [c_declaration(c_param_type(p.type), c_name(p.name)) for p in signature.params]
     if isinstance(signature.return_type, kt.TupleType):
         params.insert(0, f"{result_struct_name(prefix, signature)} *result")
     elif isinstance(signature.return_type, kt.ArrayType):
@@ -92,8 +109,8 @@ def c_prototype(prefix: str, signature) -> str:
         params.insert(0, f"{signature.return_type.c_type} *result")
     if signature.raises:
         params.append("kiln_error *error")
-    return (f"{c_return_type(signature.return_type)} {prefix}{signature.name}"
-            f"({', '.join(params) or 'void'})")
+    return c_declaration(c_return_type(signature.return_type),
+                         f"{prefix}{signature.name}({', '.join(params) or 'void'})")
 
 
 def generate_header(module_name: str, source_path: str, signatures, abi_header: str,
@@ -157,10 +174,11 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
         if isinstance(signature.return_type, kt.TupleType):
             name = result_struct_name(f"{module_name}_", signature)
             out.append(f"typedef struct {name} {{")
-            out += [f"  {c_field_type(element)} r{index};"
+            out += [f"  {c_declaration(c_field_type(element), f'r{index}')};"
                     for index, element in enumerate(signature.return_type.elements)]
             out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
+        out += list_ownership_comment(signature)
         views = sorted({name for names in signature.returned_parameters.values()
                         for name in names})
         view_rule = (" unless it equals the `allocated` of the array you passed as "
@@ -195,6 +213,46 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
             f"const char *{cpu_version_symbol(module_name)}(void);", ""]
     out += ["#ifdef __cplusplus", "}", "#endif", "", f"#endif /* {guard} */", ""]
     return "\n".join(out)
+
+
+def returned_types(signature) -> list:
+    result = signature.return_type
+    return list(result.elements) if isinstance(result, kt.TupleType) else [result]
+
+
+def list_parameters(signature) -> list:
+    return [p for p in signature.params if isinstance(p.type, kt.ListType)]
+
+
+def returns_lists(signature) -> bool:
+    return any(isinstance(t, kt.ListType) for t in returned_types(signature))
+
+
+def list_ownership_comment(signature) -> list:
+    """The header's word on who allocates and frees the function's lists
+    (kiln_abi.h's rules, said for this function's parameters)."""
+    names = [f"`{c_name(p.name)}`" for p in list_parameters(signature)]
+    if not names and not returns_lists(signature):
+        return []
+    lines = []
+    if names:
+        lines += [f"/* {', '.join(names)}: borrowed. Make each kiln_list and its items with",
+                  "   malloc() (refcount 1, journal_index -1, flags 0, capacity >= 1): the",
+                  "   function may grow the items with realloc(), so read `items`, `length`",
+                  "   and `capacity` again after the call; it sets KILN_LIST_MODIFIED in",
+                  "   `flags` when it changed the list. One list may be passed for several",
+                  "   parameters: the function sees one list, as Python would. Free your",
+                  "   lists with kiln_list_drop() after a call that returned, with",
+                  "   free(list->items); free(list) after one that raised (it keeps no",
+                  "   reference, but may have left its own counted in `refcount`). */"]
+    if returns_lists(signature):
+        where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
+            "each returned list (rN)"
+        lines += [f"/* The {where} is a new reference: kiln_list_drop() it when done; it may",
+                  "   be a list you passed (then the function took a reference of its own,",
+                  "   which the drop gives back). When error->kind is set, no list was",
+                  "   returned: there is nothing to drop. */"]
+    return lines
 
 
 # The library kilnc links artifacts with parallel loops against (DT_NEEDED).
@@ -421,12 +479,18 @@ def integer_argument(type_, target: str, argument: str, label: str) -> list:
 
 
 def c_field_type(type_) -> str:
-    return array_struct_name(type_) if isinstance(type_, kt.ArrayType) else type_.c_type
+    if isinstance(type_, kt.ArrayType):
+        return array_struct_name(type_)
+    if isinstance(type_, kt.ListType):
+        return LIST_C_TYPE
+    return type_.c_type
 
 
 def box(type_, expression: str, arguments=()) -> str:
     """The Python object of a result. `arguments` are (parameter name,
     Python object) of the array parameters the result may view."""
+    if isinstance(type_, kt.ListType):
+        return box_list(type_, expression)
     if isinstance(type_, kt.ArrayType):
         # The compiled code hands the caller its allocation: numpy owns it now.
         # Its format is numpy's dtype.char ("l" for int64 on LP64, not "q"):
@@ -531,7 +595,7 @@ def python_number(value) -> str:
     return f"PyFloat_FromDouble({c_double(value)})"
 
 
-def convert_array(signature, index: int, param, acquired) -> list:
+def convert_array(signature, index: int, param, cleanup: list) -> list:
     """Fills `array_<name>` for an array parameter: inline for an exact numpy
     array of the expected layout, through kiln_get_array otherwise."""
     name, pname, type_ = signature.name, param.name, param.type
@@ -567,7 +631,7 @@ def convert_array(signature, index: int, param, acquired) -> list:
         f"  }} else if (kiln_get_array({argument}, &view_{pname}, &array_{pname}, "
         f"{type_.ndim}, {c_string(formats)}, {itemsize}, {int(writes)}, "
         f"{c_string(name)}, {c_string(pname)}, {c_string(expected)}) < 0) {{",
-        *["  " + line for line in _release_all(acquired)],
+        *["  " + line for line in cleanup],
         "    return NULL;",
         "  }",
     ]
@@ -581,24 +645,80 @@ def viewed_arguments(signature, position) -> list:
             if p.name in viewed and isinstance(p.type, kt.ArrayType)]
 
 
+LIST_KINDS = {"float": "KILN_LIST_OF_FLOAT", "int": "KILN_LIST_OF_INT",
+              "bool": "KILN_LIST_OF_BOOL"}
+
+
+def list_kind(type_: kt.ListType) -> str:
+    """kiln_runtime.h's name of a list's item kind."""
+    return LIST_KINDS[type_.item.kind]
+
+
+# The wrapper's record of its list arguments (kiln_runtime.h's
+# kiln_list_argument): what it writes back and frees after the call.
+LIST_ARGUMENTS = "list_arguments, list_count"
+FREE_LISTS = f"kiln_free_lists({LIST_ARGUMENTS});"
+
+
+def box_list(type_: kt.ListType, expression: str) -> str:
+    """The Python object of a returned list: the caller's own list object
+    when it is one of the arguments, else a new list (the reference dropped)."""
+    return f"kiln_list_result({expression}, {list_kind(type_)}, {LIST_ARGUMENTS})"
+
+
+def box_tuple_item(element, index: int, elements, viewed) -> list:
+    """`items[index] = ...` for element `index` of a returned tuple. A list
+    returned twice (`return ys, ys`) is one Python list twice, as in CPython."""
+    expression = f"result.r{index}"
+    if not isinstance(element, kt.ListType):
+        return [f"  items[{index}] = {box(element, expression, viewed)};"]
+    out = []
+    for earlier in range(index):
+        if elements[earlier] == element:
+            out += [f"  {'else ' if out else ''}if ({expression} == result.r{earlier}) {{",
+                    f"    items[{index}] = Py_XNewRef(items[{earlier}]);",
+                    f"    kiln_discard_list_result({expression}, {LIST_ARGUMENTS});",
+                    "  }"]
+    if out:
+        return out + ["  else", f"    items[{index}] = {box_list(element, expression)};"]
+    return [f"  items[{index}] = {box_list(element, expression)};"]
+
+
 def generate_wrapper(module_name: str, signature) -> list:
     name = signature.name
     out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
            "Py_ssize_t nargs, PyObject *kwnames) {"]
     out += bind_arguments(name, signature.params)
+    lists = list_parameters(signature)
+    # Lists in or out: one epilogue boxes the result, then writes back.
+    with_lists = bool(lists) or returns_lists(signature)
+    if with_lists:
+        out += [f"  kiln_list_argument list_arguments[{max(len(lists), 1)}];",
+                "  int list_count = 0;"]
     call_args = []
     acquired = []
+
+    def cleanup() -> list:
+        """What a failure releases: the arrays acquired so far, and the
+        lists made so far (list_count of them)."""
+        return _release_all(acquired) + ([f"  {FREE_LISTS}"] if lists else [])
+
     for index, param in enumerate(signature.params):
         pname = param.name
         type_ = param.type
         label = f"{c_string(name)}, {c_string(pname)}"
         if isinstance(type_, kt.ArrayType):
-            out += convert_array(signature, index, param, acquired)
+            out += convert_array(signature, index, param, cleanup())
             acquired.append((pname, pname in signature.written_arrays))
             call_args.append(f"&array_{pname}")
             continue
-        fail = ["  " + line for line in _release_all(acquired)] + ["    return NULL;", "  }"]
-        if type_.is_complex:
+        fail = ["  " + line for line in cleanup()] + ["    return NULL;", "  }"]
+        if isinstance(type_, kt.ListType):
+            out += [f"  kiln_list *list_{pname} = kiln_get_list(bound[{index}], "
+                    f"{list_kind(type_)}, list_arguments, &list_count, {label});",
+                    f"  if (!list_{pname}) {{"] + fail
+            call_args.append(f"list_{pname}")
+        elif type_.is_complex:
             out += [f"  double arg_{pname}_real, arg_{pname}_imag;",
                     f"  if (kiln_as_complex(bound[{index}], &arg_{pname}_real, "
                     f"&arg_{pname}_imag, {label}) < 0) {{"] + fail
@@ -634,31 +754,42 @@ def generate_wrapper(module_name: str, signature) -> list:
         call_args.insert(0, "&result")
     call = f"{module_name}_{name}({', '.join(call_args)})"
     if not (result is None or returns_through_pointer(result)):
-        out.append(f"  {result.c_type} result;")
+        out.append(f"  {c_declaration(c_return_type(result), 'result')};")
     invoke = f"{call};" if result is None or returns_through_pointer(result) else \
         f"result = {call};"
     arrays = [p for p in signature.params if isinstance(p.type, kt.ArrayType)]
-    if signature.release_gil and arrays and "nogil" not in signature.options_given and \
-            not signature.parallel:
+    if signature.release_gil and (arrays or lists) and \
+            "nogil" not in signature.options_given and not signature.parallel:
         # Releasing and retaking the GIL costs tens of ns: worth it only when
-        # the arrays are large enough for the call to take longer.
-        sizes = " + ".join("(" + " * ".join(f"array_{p.name}.shape[{k}]"
-                                              for k in range(p.type.ndim)) + ")"
-                           for p in arrays)
+        # the arrays and lists are large enough for the call to take longer.
+        sizes = " + ".join(["(" + " * ".join(f"array_{p.name}.shape[{k}]"
+                                               for k in range(p.type.ndim)) + ")"
+                            for p in arrays] + [f"list_{p.name}->length" for p in lists])
         out += [f"  if ({sizes} >= KILN_GIL_RELEASE_ELEMENTS) {{",
                 "    Py_BEGIN_ALLOW_THREADS", f"    {invoke}", "    Py_END_ALLOW_THREADS",
                 "  } else {", f"    {invoke}", "  }"]
     elif signature.release_gil:
-        # The kernel touches only the buffers' memory, never Python objects.
+        # The kernel touches only the buffers' memory (and the lists the
+        # wrapper made), never Python objects.
         out += ["  Py_BEGIN_ALLOW_THREADS", f"  {invoke}", "  Py_END_ALLOW_THREADS"]
     else:
         out.append(f"  {invoke}")
     if signature.raises:
-        out += ["  if (error.kind != 0) {",
-                *["  " + line for line in _release_all(acquired)],
-                f"    return kiln_raise(&error, {c_string(name)}, kiln_source_file);",
+        out.append("  if (error.kind != 0) {")
+        if lists:
+            # What the function changed before it raised stays changed, as
+            # in CPython.
+            out += [f"    int lists_written = kiln_write_back_lists({LIST_ARGUMENTS});",
+                    *["  " + line for line in cleanup()],
+                    "    if (lists_written < 0)",
+                    "      return NULL;"]
+        else:
+            out += ["  " + line for line in _release_all(acquired)]
+        out += [f"    return kiln_raise(&error, {c_string(name)}, kiln_source_file);",
                 "  }"]
-    if result is None:
+    if with_lists:
+        out += list_epilogue(signature, lists, cleanup())
+    elif result is None:
         out += _release_all(acquired)
         out.append("  Py_RETURN_NONE;")
     elif isinstance(result, kt.ArrayType):
@@ -690,4 +821,41 @@ def generate_wrapper(module_name: str, signature) -> list:
         out += _release_all(acquired)
         out.append(f"  return {box(result, 'result')};")
     out += ["}", ""]
+    return out
+
+
+def list_epilogue(signature, lists, release: list) -> list:
+    """After a call that returned, in a function with lists in or out: the
+    result is boxed first (a returned list argument is the caller's own
+    object, which gets its new contents next), then the changed lists are
+    written back into the caller's objects, then arrays and lists are
+    released."""
+    result = signature.return_type
+    out = []
+    if result is None:
+        out.append("  PyObject *boxed = Py_NewRef(Py_None);")
+    elif isinstance(result, kt.TupleType):
+        count = len(result.elements)
+        out.append(f"  PyObject *items[{count}];")
+        for index, element in enumerate(result.elements):
+            out += box_tuple_item(element, index, result.elements,
+                                  viewed_arguments(signature, index))
+        out += ["  int boxed_all = 1;",
+                f"  for (int i = 0; i < {count}; ++i)",
+                "    boxed_all &= items[i] != NULL;",
+                f"  PyObject *boxed = boxed_all ? PyTuple_New({count}) : NULL;",
+                f"  for (int i = 0; i < {count}; ++i) {{",
+                "    if (boxed)",
+                "      PyTuple_SET_ITEM(boxed, i, items[i]);",
+                "    else",
+                "      Py_XDECREF(items[i]);",
+                "  }"]
+    else:
+        out.append(f"  PyObject *boxed = "
+                   f"{box(result, 'result', viewed_arguments(signature, 0))};")
+    if lists:
+        out += [f"  if (kiln_write_back_lists({LIST_ARGUMENTS}) < 0)",
+                "    Py_CLEAR(boxed);"]
+    out += release
+    out.append("  return boxed;")
     return out

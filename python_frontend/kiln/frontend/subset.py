@@ -234,6 +234,12 @@ class SubsetChecker(ast.NodeVisitor):
         qualified = self.context.qualified_name(func)
         if isinstance(func, ast.Name) and func.id in self.module_functions:
             pass
+        elif isinstance(func, ast.Name) and func.id == "list" and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
+                and node.args[0].func.id == "range" and qualified is None:
+            for arg in node.args[0].args:        # `list(range(n))`
+                self.visit(arg)
+            return
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             if func.id == "range":
                 self.report(node, "range() is only supported as the iterable of a `for` loop")

@@ -277,6 +277,20 @@ class ListTyping:
         self.maybe_undefined.discard(name)
         self.settle_list(value_node, value, target, node)
 
+    def shared_list_value(self, targets, value_node, value: TypedValue, node) -> TypedValue:
+        """`a = b = []`: one list under several names, so one item type for
+        all of them (what any of them is declared or stores decides)."""
+        joined = value.type
+        for target in targets:
+            if isinstance(target, ast.Name):
+                known = self.declared.get(target.id) or getattr(
+                    self.var_types.get(target.id), "type", None)
+                if is_list(known) and joined.item is None:
+                    joined = known
+                elif is_list(known) and known.item is not None:
+                    joined = kt.ListType(join_items(joined.item, known.item))
+        return self.settle_list(value_node, value, joined, node)
+
     def report_unsettled_lists(self) -> None:
         """After the last round: a list whose items are still unknown."""
         named = False

@@ -252,6 +252,8 @@ class StatementTyping:
         if value.fresh and len(stmt.targets) > 1:
             self.absorb(value)
             value = self.new_array(value, stmt)
+        if is_list(value.type) and len(stmt.targets) > 1:
+            value = self.shared_list_value(stmt.targets, stmt.value, value, stmt)
         for target in stmt.targets:
             self.guarded(self.assign_one_target, target, value, stmt)
 

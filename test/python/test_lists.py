@@ -218,6 +218,92 @@ def test_memory_stays_flat(mod):
     assert grown < 10_000, f"RSS grew by {grown} KiB"
 
 
+# ------------------------------------------- lists as parameters, results
+@pytest.fixture(scope="module")
+def boundary(build_module):
+    return build_module("list_boundary")
+
+
+def same_with_lists(mod, name, *args):
+    """As `same`, for functions taking and returning lists: the results
+    and the caller's lists afterwards (written back, also after an
+    exception) are CPython's, item types included."""
+    copies = [list(a) if isinstance(a, list) else a for a in args]
+    got, got_error = outcome(getattr(mod.native, name), *args)
+    want, want_error = outcome(getattr(mod.python, name), *copies)
+    assert got_error == want_error, (name, args, got_error, want_error)
+    for native_value, python_value in [(got, want)] + list(zip(args, copies)):
+        if isinstance(python_value, list):
+            assert isinstance(native_value, list) and len(native_value) == len(python_value)
+            for a, b in zip(native_value, python_value):
+                assert same_number(a, b) or (type(b) is int and type(a) is float and a == b), \
+                    (name, args, native_value, python_value)
+        else:
+            assert same_number(native_value, python_value), (name, args, got, want)
+    return got
+
+
+def test_boundary_compiles(boundary):
+    with open(boundary.path("list_boundary.kiln.json"), encoding="utf-8") as handle:
+        assert json.load(handle)["fallbacks"] == []
+
+
+@pytest.mark.parametrize("values", [[], [2.5], [1.0, -0.0, 3.5, -2.0], [math.nan, math.inf, 1.0],
+                                    [float(k) for k in range(100)]], ids=len)
+def test_float_lists_cross(boundary, values):
+    for n in (0, 1, 4):
+        same_with_lists(boundary, "append_squares", list(values), n)
+    same_with_lists(boundary, "positives", list(values))
+    for reverse in (False, True):
+        if not any(math.isnan(v) for v in values):
+            same_with_lists(boundary, "sort_in_place", list(values), reverse)
+    for v in (1.0, -0.0, 2.5):
+        same_with_lists(boundary, "removed", list(values), v)
+
+
+@pytest.mark.parametrize("values", [[], [7], [3, -1, 4], [2**63 - 1, -2**63, 0]], ids=len)
+def test_int_lists_cross(boundary, values):
+    xs = list(values)
+    assert boundary.native.same_list(xs) is xs              # the caller's own object
+    assert boundary.native.this_or_new(xs, True) is xs
+    same_with_lists(boundary, "this_or_new", list(values), False)
+    for i in (-5, -1, 0, 1, 3, 10):
+        same_with_lists(boundary, "store_then_append", list(values), i, 42)
+    same_with_lists(boundary, "drain", [v % 1000 for v in values])   # no wrapping
+    for times in (-1, 0, 2):
+        same_with_lists(boundary, "joined", list(values), [5, 6], times)
+    shared = list(values)
+    assert boundary.native.shared(shared, shared) == len(values) + 1   # one list, two names
+    assert shared == list(values) + [1]
+
+
+def test_new_lists_cross(boundary):
+    for n in (0, 1, 2, 7, 100, 100_000):
+        same_with_lists(boundary, "count_up", n)
+        same_with_lists(boundary, "flags", n % 200)
+    for n in (-1, 0, 3):
+        same_with_lists(boundary, "nothing", n)             # an int into a list[float]
+    for values in ([], [True], [False, True, True]):
+        same_with_lists(boundary, "flags_summary", list(values))
+
+
+def test_boundary_memory_stays_flat(boundary):
+    values = [float(k) for k in range(200)]
+    append_squares, store_then_append = boundary.native.append_squares, \
+        boundary.native.store_then_append
+    for _ in range(20_000):
+        append_squares(list(values), 3)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for k in range(100_000):
+        append_squares(list(values), 3)
+        try:
+            store_then_append([1, 2], 5, k)
+        except IndexError:
+            pass
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 10_000, f"RSS grew by {grown} KiB"
+
+
 # ------------------------------------------------------ typing, no backend
 REFUSED = '''import kiln
 

@@ -8,7 +8,10 @@ pinned at the end (no backend needed)."""
 
 import json
 import math
+import os
 import resource
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -495,7 +498,7 @@ def uses(n: int) -> float:
 
 def test_lists_type_and_generate_valid_mlir(tmp_path):
     """`[]` settles from its context and new lists convert; the MLIR has
-    the list ops (kiln-opt, where present, parses it: see the module)."""
+    the list ops."""
     path = tmp_path / "accepted_lists.py"
     path.write_text(ACCEPTED)
     context = load_module(str(path))
@@ -508,3 +511,69 @@ def test_lists_type_and_generate_valid_mlir(tmp_path):
     assert failures == {}
     assert '"kiln.list.new"' in text and '"kiln.list.repeat"' in text
     assert '"kiln.list.concat"' in text and '"kiln.release"' in text
+
+
+# Misuses, one function each (`n: int` in scope, helpers g(list[int]) ->
+# int and h(int) -> list[int]): each either compiles or falls back with a
+# diagnostic of its own, never an internal compiler error.
+MISUSES = """xs = [1, 2]; return xs[1:2][0]
+xs = [1, 2]; return abs(xs)
+xs = [1, 2]; return -xs
+xs = [1, 2]; return xs + 1
+xs = [1, 2]; return xs * 1.5
+xs = [1, 2]; return xs[xs]
+xs = [1, 2]; a, b = xs; return a
+xs = [1, 2]; return xs if n else xs
+xs = [1, 2]; return (xs or xs)[0]
+xs = [1, 2]; return max(xs, 3)
+xs = [1, 2]; xs.sort(key=n); return 0
+xs = [1, 2]; xs.extend([1.5]); return 0
+xs = [1, 2]; xs -= [1]; return 0
+xs = [1, 2]; xs[0] = [1]; return 0
+xs = [1, 2]; return 1.5 in xs
+xs = [True]; return 1 in xs
+xs = [1, 2]; return xs == 1
+xs = [1, 2]; t = (1, 2); return 1 in t
+xs = [1, 2]; return sum(xs, [1])
+xs = [1, 2]; return [x for x, y in xs]
+xs = [1, 2]; return [x for x in n]
+xs = [1, 2]; xs = 1; return 0
+xs = []; ys = []; xs = ys; return len(xs)
+xs = []; return min(xs)
+xs = sorted([]); return len(xs)
+xs = [1.5]; return xs + [1]
+xs = [x for x in [1, 2] if x]; return xs[0]
+xs = [n]; return xs[0, 1]
+xs = [n]; return (xs,)[0][0]
+xs = [n]; return np.array(xs)[0]
+xs = [n]; return np.sum(xs)
+xs = [n]; return math.sqrt(xs)
+return g([])
+return g([1.5])
+return h(n)[0]
+xs = h(n); xs.append(1.5); return 0
+xs: list[float] = [True]; return int(xs[0])
+xs = [n]; return 1 < xs < 2
+xs = [n]; xs.append(np.float32(1)); return 0
+xs = [n]; ys = [v for v in np.zeros((2, 2))]; return 0"""
+
+
+def test_misuses_fall_back_with_their_reason(tmp_path):
+    source = ["import math", "import numpy as np", "import kiln", "", "",
+              "def g(xs: list[int]) -> int:", "    return len(xs)", "", "",
+              "def h(n: int) -> list[int]:", "    return [n]", ""]
+    lines = MISUSES.splitlines()
+    for k, line in enumerate(lines):
+        source += ["", "@kiln.export", f"def f{k}(n: int) -> int:"]
+        source += ["    " + part for part in line.split("; ")] + [""]
+    path = tmp_path / "misused_lists.py"
+    path.write_text("\n".join(source))
+    context = load_module(str(path))
+    text, signatures, failures = generate_module(context, context.exported_functions())
+    messages = [d.message for error in failures.values() for d in error.diagnostics]
+    assert not [m for m in messages if "internal compiler error" in m]
+    assert len(failures) + len(signatures) == len(lines) and len(failures) >= 30
+    kiln_opt = shutil.which("kiln-opt") or os.path.join(
+        os.path.dirname(os.environ.get("KILN_KILNC", "")), "kiln-opt")
+    if os.path.exists(kiln_opt):        # the compiled ones' MLIR verifies
+        subprocess.run([kiln_opt, "-o", os.devnull], input=text, text=True, check=True)

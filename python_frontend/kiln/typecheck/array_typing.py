@@ -302,7 +302,8 @@ class ArrayTyping:
         array = args[0]
         self.absorb(array)
         if not isinstance(array.type, kt.ArrayType):
-            self.fail(node, f"{label} of a number is not supported; it needs an array")
+            what = "a list" if isinstance(array.type, kt.ListType) else "a number"
+            self.fail(node, f"{label} of {what} is not supported; it needs an array")
         keywords = {k.arg: k.value for k in keywords}
         if array.type.dtype.is_complex and name != "sum":
             self.fail(node, f"{label} of a complex array is not supported yet (np.sum is)")

@@ -54,6 +54,12 @@ SEARCHES = ("count", "index")
 ITEM_ORDER = (kt.boolean, kt.i64, kt.f64)       # bool < int < float: how items join
 
 
+def named(type_) -> str:
+    """A type's name with its article: `an int`, `a list[float]`."""
+    text = display(type_)
+    return f"{'an' if str(text)[:1] in 'aeiou' else 'a'} {text}"
+
+
 def is_list(type_) -> bool:
     return isinstance(type_, kt.ListType)
 
@@ -141,7 +147,7 @@ class ListTyping:
             return TypedValue(needed)       # `[].append(1)`: unsettled, reported at the end
         where = f"`{list_node.id}`, a {container.type.display}" \
             if isinstance(list_node, ast.Name) else f"a {container.type.display}"
-        self.fail(node, f"cannot store a {display(needed)} into {where}: a list holds items "
+        self.fail(node, f"cannot store {named(needed)} into {where}: a list holds items "
                         f"of one type (declare it list[{display(join_items(item, needed))}] "
                         "to hold both)")
 
@@ -169,12 +175,12 @@ class ListTyping:
         if item is None:
             return value
         if not is_scalar_type(value.type):
-            self.fail(node, f"{what} of a {container.type.display} looks for a number, not a "
-                            f"{display(value.type)}")
+            self.fail(node, f"{what} of a {container.type.display} looks for a number, not "
+                            f"{named(value.type)}")
         needed = self.list_item_type(value, node)
         if join_items(item, needed) != item:
-            self.fail(node, f"{what} of a {container.type.display} needs a {display(item)} "
-                            f"value, not a {display(needed)} (convert it first)")
+            self.fail(node, f"{what} of a {container.type.display} needs {named(item)} "
+                            f"value, not {named(needed)} (convert it first)")
         return self.convert(value, item, node)
 
     # --------------------------------------------------- settling types
@@ -186,7 +192,7 @@ class ListTyping:
                 is_unsettled(target):
             return value
         if not is_list(value.type) or not is_list(target):
-            self.fail(where, f"cannot use a {display(value.type)} value as {display(target)}")
+            self.fail(where, f"cannot use {named(value.type)} value as {display(target)}")
         if node is None and is_unsettled(value.type):
             return TypedValue(target)       # an unsettled list is reported at the end
         if node is not None and (is_unsettled(value.type) or (
@@ -265,7 +271,7 @@ class ListTyping:
                 self.symbols[name] = TypedValue(declared)
                 self.maybe_undefined.discard(name)
                 self.fail(node, f"variable `{name}` is declared {display(declared)} but is "
-                                f"assigned a {display(value.type)}")
+                                f"assigned {named(value.type)}")
         else:
             variable = self.join_list(self.var_types.get(name), value, node, name)
             if variable != self.var_types.get(name):
@@ -410,7 +416,7 @@ class ListTyping:
             self.raises = self.raises or self.boundscheck
             return TypedValue(iterable.type.dtype)
         self.fail(iterator, f"a comprehension's `for` goes over range(...), a list or a 1-D "
-                            f"array variable, not {display(iterable.type)}")
+                            f"array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
         """`xs[i]` (a negative i counts from the end) and `xs[:]` (a copy)."""
@@ -468,7 +474,7 @@ class ListTyping:
         self.raises = True
         if isinstance(stmt.op, ast.Add):
             if not is_list(value.type):
-                self.fail(stmt, f"`+=` on a list takes a list here, not {display(value.type)}")
+                self.fail(stmt, f"`+=` on a list takes a list here, not {named(value.type)}")
             self.extended(stmt.target, current, stmt.value, value, stmt)
             return
         if isinstance(stmt.op, ast.Mult):
@@ -488,7 +494,7 @@ class ListTyping:
     def repeat_count(self, count: TypedValue, node) -> None:
         self.absorb(count)
         if not is_scalar_type(count.type) or not (count.type.is_int or count.type.is_bool):
-            self.fail(node, f"a list is repeated by an int, not a {display(count.type)}")
+            self.fail(node, f"a list is repeated by an int, not {named(count.type)}")
         self.convert(count, kt.i64, node)
 
     def list_binary(self, node, left: TypedValue, right: TypedValue) -> TypedValue:
@@ -498,7 +504,7 @@ class ListTyping:
         self.raises = True
         if isinstance(node.op, ast.Add):
             if not (is_list(left.type) and is_list(right.type)):
-                self.fail(node, f"`+` of a {display(left.type)} and a {display(right.type)} is "
+                self.fail(node, f"`+` of {named(left.type)} and {named(right.type)} is "
                                 "not supported (a list concatenates with a list)")
             return TypedValue(self.unify_lists(node.left, left, node.right, right, node,
                                                "concatenating"))
@@ -528,13 +534,13 @@ class ListTyping:
         self.absorb(left, right)
         if isinstance(op, (ast.In, ast.NotIn)):
             if not is_list(right.type):
-                self.fail(node, f"`in` takes a list on its right here, not a "
-                                f"{display(right.type)}")
+                self.fail(node, f"`in` takes a list on its right here, not "
+                                f"{named(right.type)}")
             self.searched_value(left, right, node, "`in`")
             return TypedValue(kt.boolean)
         if not (is_list(left.type) and is_list(right.type)):
-            self.fail(node, f"a list compares only with a list here, not with a "
-                            f"{display(right.type if is_list(left.type) else left.type)}")
+            self.fail(node, f"a list compares only with a list here, not with "
+                            f"{named(right.type if is_list(left.type) else left.type)}")
         if not isinstance(op, (ast.Eq, ast.NotEq)):
             self.fail(node, "lists compare with == and != only here (ordering lists is not "
                             "supported yet)")
@@ -574,7 +580,7 @@ class ListTyping:
         if name == "extend":
             self.absorb(args[0])
             if not is_list(args[0].type):
-                self.fail(node, f"list.extend() takes a list here, not {display(args[0].type)}")
+                self.fail(node, f"list.extend() takes a list here, not {named(args[0].type)}")
             self.extended(func.value, container, node.args[0], args[0], node)
             return TypedValue(None)
         if name in ("count", "index", "remove"):
@@ -621,7 +627,7 @@ class ListTyping:
         self.absorb(value)
         if not is_list(value.type):
             what = "range(...) or a list" if name == "list" else "a list"
-            self.fail(node, f"{name}() takes {what} here, not a {display(value.type)}")
+            self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
         if name == "sorted":
             self.sort_order(node)
         return TypedValue(value.type)

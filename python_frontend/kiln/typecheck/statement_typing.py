@@ -90,6 +90,10 @@ class StatementTyping:
     # ------------------------------------------------------------ exits
     def exit_return(self, stmt: ast.Return) -> None:
         value = self.return_value(stmt)
+        if self.frame.kind == "loop" and value is not None and is_list(value.type):
+            # The loop state holds a new empty list until a return sets it
+            # (kiln.list.new: MemoryError).
+            self.raises = True
         if value is not None:
             parameters = {p.name for p in self.params if isinstance(p.type, kt.ArrayType)}
             elements = value.elements if isinstance(value.type, kt.TupleType) else [value]

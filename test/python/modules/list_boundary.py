@@ -97,3 +97,13 @@ def removed(xs: list[float], v: float) -> list[float]:
 @kiln.export
 def flags_summary(xs: list[bool]) -> int:
     return xs.count(True) * 100 + len(xs) + (1000 if True in xs else 0)
+
+
+@kiln.export
+def first_at_least(xs: list[int], lists_only: list[int], n: int) -> list[int]:
+    """Returns a parameter from inside a loop (the loop state holds a new
+    empty list until then) and nothing else that could raise."""
+    for k in range(n):
+        if k * k >= n:
+            return xs
+    return lists_only

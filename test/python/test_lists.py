@@ -305,7 +305,7 @@ def test_int_lists_cross(boundary, values):
         same_with_lists(boundary, "joined", list(values), [5, 6], times)
     other = [9]
     for n in (0, 1, 5):
-        assert boundary.native.first_at_least(xs, other, n) is (xs if n else other)
+        assert boundary.native.first_at_least(xs, other, n) is (xs if n == 5 else other)
     shared = list(values)
     assert boundary.native.shared(shared, shared) == len(values) + 1   # one list, two names
     assert shared == list(values) + [1]

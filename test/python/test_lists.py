@@ -83,6 +83,12 @@ def test_everything_compiles(mod):
     with open(mod.path(f"{MODULE}.kiln.json"), encoding="utf-8") as handle:
         record = json.load(handle)
     assert record["fallbacks"] == []
+    # parallel=True shares out loops whose iterations are independent; one
+    # that uses lists stays sequential and says why.
+    [function] = [f for f in record["functions"]
+                  if f["name"] == "parallel_option_keeps_list_loops_sequential"]
+    assert [loop["reason"] for loop in function["sequential_loops"]] == ["the loop uses lists"]
+    same(mod, "parallel_option_keeps_list_loops_sequential", floats(1.0, 2.5, -3.0))
 
 
 INT_INPUTS = [ints(), ints(7), ints(3, -1, 4), ints(5, 5, 5, 1), ints(*range(-10, 30, 3))]
@@ -222,7 +228,8 @@ def memory_calls():
         "break_continue": (ints(1, -2, 3, 200, 5), out), "iterate_while_appending": (8,),
         "iterate_while_popping": (8,), "enumerate_zip": (i, f), "comprehensions": (8, out),
         "comprehension_scope": (5,), "comprehension_over_list": (f, out_f),
-        "special_floats": (f, out_f), "int_extremes": (i, out), "churn": (7,)}
+        "special_floats": (f, out_f), "int_extremes": (i, out), "churn": (7,),
+        "parallel_option_keeps_list_loops_sequential": (f,)}
 
 
 def test_memory_stays_flat(mod):

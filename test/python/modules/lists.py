@@ -466,3 +466,12 @@ def churn(n: int) -> int:
     if n > 5:
         return total
     return -total
+
+
+@kiln.export(parallel=True)
+def parallel_option_keeps_list_loops_sequential(a: kiln.f64[:]) -> float:
+    total = 0.0
+    for i in range(len(a)):
+        ys = [a[i], 1.0]
+        total += ys[0] * ys[1]
+    return total

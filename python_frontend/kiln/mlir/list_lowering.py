@@ -498,6 +498,8 @@ class ListLowering:
             def start(length):
                 made["list"] = self.new_list(list_type, length, node)
 
+            # `[v for v in range(...)]`, its name spelled with `$` (no source
+            # can), bound in the loop's scope only.
             generator = ast.comprehension(target=ast.Name(id="$item", ctx=ast.Store()),
                                           iter=argument, ifs=[], is_async=0)
             self.iterate(generator, lambda: self.list_append(

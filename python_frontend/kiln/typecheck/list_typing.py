@@ -49,7 +49,8 @@ class UnsettledList(kt.ListType):
 
 
 UNSETTLED_LIST = UnsettledList()
-# Every list method Kiln compiles, and the ones that leave the list as it is.
+# The list methods that only read the list (the others change it and may
+# raise: IndexError, MemoryError; index() raises ValueError itself).
 SEARCHES = ("count", "index")
 ITEM_ORDER = (kt.boolean, kt.i64, kt.f64)       # bool < int < float: how items join
 

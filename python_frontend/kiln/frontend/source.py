@@ -116,6 +116,8 @@ class ModuleContext:
                 raise self.error(node, "tuple annotations need two or more scalar types, e.g. "
                                        "tuple[float, int]")
             return kt.TupleType(elements)
+        if self.is_list_annotation(node):
+            return self.list_annotation(node)
         if isinstance(node, ast.Subscript):
             dtype = self.resolve_annotation(node.value)
             dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -130,7 +132,49 @@ class ModuleContext:
                 raise self.error(node, "arrays of complex numbers are not supported yet "
                                        "(complex scalars are)")
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
-                               "float, bool, complex, kiln.f64/f32/i64/i32 or kiln.<dtype>[:] arrays")
+                               "float, bool, complex, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
+                               "arrays or list[int]/list[float]/list[bool]")
+
+    def is_list_annotation(self, node) -> bool:
+        """`list[...]`, `List[...]`, `typing.List[...]`, or a bare `list`."""
+        base = node.value if isinstance(node, ast.Subscript) else node
+        return (isinstance(base, ast.Name) and base.id in ("list", "List")
+                and base.id not in self.imported_names) or (
+            isinstance(base, ast.Attribute) and base.attr == "List"
+            and isinstance(base.value, ast.Name) and base.value.id == "typing")
+
+    def list_annotation(self, node) -> kt.ListType:
+        """`list[float]`: a list of Python's own numbers (kt.LIST_ITEM_TYPES);
+        anything else inside is refused here, saying what is supported."""
+        if not isinstance(node, ast.Subscript):
+            raise self.error(node, "a list annotation needs its item type: list[int], "
+                                   "list[float] or list[bool]")
+        inner = node.slice
+        what = None
+        if isinstance(inner, ast.Tuple):
+            what = "list annotations take one item type"
+        elif self.is_list_annotation(inner):
+            what = "lists of lists are not supported yet"
+        elif isinstance(inner, ast.Name) and inner.id in ("str", "bytes", "object", "dict",
+                                                           "set", "tuple", "Tuple"):
+            what = f"lists of {inner.id} are not supported yet"
+        if what is None:
+            try:
+                item = self.resolve_annotation(inner)
+            except KilnCompileError:
+                item = None
+            if isinstance(item, kt.ScalarType) and item in kt.LIST_ITEM_TYPES:
+                return kt.ListType(item)
+            if isinstance(item, kt.ArrayType):
+                what = "lists of arrays are not supported yet"
+            elif isinstance(item, kt.TupleType):
+                what = "lists of tuples are not supported yet"
+            elif isinstance(item, kt.ScalarType):
+                what = f"lists of {item.display} are not supported yet"
+            else:
+                what = f"lists of `{ast.unparse(inner)}` are not supported"
+        raise self.error(node, f"{what}; a list holds int, float or bool items "
+                               "(list[int], list[float], list[bool])")
 
     def export_options(self, func: ast.FunctionDef):
         """The options of the @kiln.export decorator, or None if not exported."""

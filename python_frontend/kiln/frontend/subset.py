@@ -19,9 +19,15 @@ SUPPORTED_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/",
 # `@` is np.dot (typing checks the operands).
 UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
-                      ast.Eq: "==", ast.NotEq: "!="}
+                      ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex"}
+                 "complex", "list", "sorted", "sum"}
+# The methods of Python's list Kiln compiles (typing checks the object is a
+# list); `sort` takes `reverse=`.
+LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
+                          "copy", "count", "index", "remove"])
+# Calls that take keyword arguments of their own (`sorted(xs, reverse=True)`).
+KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS),
@@ -39,9 +45,9 @@ STATEMENT_NAMES = {
     ast.AsyncWith: "`async with`", ast.Match: "`match` statement",
 }
 EXPRESSION_NAMES = {
-    ast.Lambda: "lambda", ast.ListComp: "list comprehension",
+    ast.Lambda: "lambda",
     ast.SetComp: "set comprehension", ast.DictComp: "dict comprehension",
-    ast.GeneratorExp: "generator expression", ast.List: "list", ast.Dict: "dict",
+    ast.GeneratorExp: "generator expression", ast.Dict: "dict",
     ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
@@ -106,7 +112,7 @@ class SubsetChecker(ast.NodeVisitor):
         for op in node.ops:
             if type(op) not in SUPPORTED_COMPARES:
                 self.report(node, f"comparison `{ast.unparse(node)}` is not supported "
-                                  "(only < <= > >= == !=)")
+                                  "(only < <= > >= == != in, not in)")
                 break
         self.generic_visit(node)
 
@@ -182,6 +188,26 @@ class SubsetChecker(ast.NodeVisitor):
         for arg in getattr(iterator, "args", []):
             self.visit(arg)
 
+    def visit_ListComp(self, node):
+        """`[e for v in <range(...) or a list> if c ...]`: each `for` over
+        one name; typing checks what it iterates over."""
+        for generator in node.generators:
+            if generator.is_async:
+                self.report(generator.target, "`async for` in a comprehension is not supported")
+            if not isinstance(generator.target, ast.Name):
+                self.report(generator.target, "a comprehension's `for` target must be a single "
+                                              "name")
+            iterator = generator.iter
+            if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
+                    iterator.func.id == "range" and not iterator.keywords:
+                for arg in iterator.args:
+                    self.visit(arg)
+            else:
+                self.visit(iterator)
+            for condition in generator.ifs:
+                self.visit(condition)
+        self.visit(node.elt)
+
     def visit_While(self, node):
         if node.orelse:
             self.report(node, "`while ... else` is not supported yet")
@@ -196,7 +222,8 @@ class SubsetChecker(ast.NodeVisitor):
         # keywords themselves (dtype=, axis=, ...); methods are typed later.
         takes_keywords = (numpy_entry is not None and numpy_entry.family.reads_call) or (
             qualified_call is None and isinstance(func, ast.Attribute)
-            and func.attr in ARRAY_METHODS)
+            and func.attr in ARRAY_METHODS | LIST_METHODS) or (
+            isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
         keyword_only = qualified_call is not None and qualified_call[0] == "cmath" and \
             qualified_call[1] in CMATH_KEYWORDS       # cmath.isclose(..., abs_tol=...)
         if node.keywords and not takes_keywords and not keyword_only and not (
@@ -207,12 +234,18 @@ class SubsetChecker(ast.NodeVisitor):
         qualified = self.context.qualified_name(func)
         if isinstance(func, ast.Name) and func.id in self.module_functions:
             pass
+        elif isinstance(func, ast.Name) and func.id == "list" and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
+                and node.args[0].func.id == "range" and qualified is None:
+            for arg in node.args[0].args:        # `list(range(n))`
+                self.visit(arg)
+            return
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             if func.id == "range":
                 self.report(node, "range() is only supported as the iterable of a `for` loop")
         elif qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in ARRAY_METHODS:
-            self.visit(func.value)      # `x.sum()`: typing checks it is an array
+                func.attr in ARRAY_METHODS | LIST_METHODS:
+            self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
         elif qualified is not None:
             module, name = qualified
             if name not in SUPPORTED_LIBRARY.get(module, ()):

@@ -39,6 +39,8 @@ class CallLowering:
             keyword_values, _ = rules.keyword_only_arguments(qualified, node.keywords)
             args += [None if v is None else self.expression(v) for v in keyword_values]
             return self.library_call(qualified, args, node)
+        if isinstance(func, ast.Attribute) and self.is_list_valued(func.value):
+            return self.list_method(func, node)         # `xs.append(v)`
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, self.expression(func.value), node)
         if isinstance(func, ast.Attribute) and func.attr == "conjugate":
@@ -54,6 +56,8 @@ class CallLowering:
             return self.call_lambda(node)
         if name in self.module.functions:
             return self.call_function(name, node)
+        if name in ("sorted", "list"):
+            return self.list_builtin(name, node)
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
 
@@ -218,7 +222,11 @@ class CallLowering:
                                     [abi_type(t) for t in elements], location)
         if signature.raises:
             self.builder.kiln_propagate_error(location)
+        # Lists were passed borrowed: the temporaries among them end here.
+        self.done_with(node, *arguments.values())
         converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
+        for element in converted:
+            element.owned = isinstance(element.type, kt.ListType)   # a new reference
         if not converted:
             return Value(None, None)
         for position, element in enumerate(converted):
@@ -235,6 +243,10 @@ class CallLowering:
     def builtin_len(self, args, node):
         if isinstance(args[0].type, kt.TupleType):
             return self.constant(len(args[0].elements), kt.i64, node)      # len(a.shape)
+        if isinstance(args[0].type, kt.ListType):
+            length = self.list_length(args[0], node)
+            self.done_with(node, args[0])
+            return length
         return self.dimension(args[0], 0, node)
 
     def dimension(self, array: Value, axis: int, node) -> Value:
@@ -275,6 +287,8 @@ class CallLowering:
         return self.min_max(args, node, ast.Gt(), "max")
 
     def min_max(self, args, node, op, name):
+        if isinstance(args[0].type, kt.ListType):
+            return self.list_min_max(args[0], node, name)      # `min(xs)`
         result = args[0]
         for candidate in args[1:]:
             pair = ((result.type, result.weak, known_literals(result)),

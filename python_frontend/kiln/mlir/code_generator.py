@@ -40,6 +40,7 @@ from .call_lowering import CallLowering
 from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
 from .tuple_lowering import TupleLowering
+from .list_lowering import ListLowering
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
                      symbol_name, tuple_value)
@@ -104,12 +105,12 @@ class InferenceMismatch(Exception):
 
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
-                            ArrayIndexing, ComplexNumbers, TupleLowering):
+                            ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
-    expressions, reductions, shape functions, indexing with arrays and
-    complex numbers."""
+    expressions, reductions, shape functions, indexing with arrays,
+    complex numbers, tuples and lists."""
 
     def __init__(self, context, typed, module):
         self.context = context
@@ -391,6 +392,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def truthy(self, value: Value, node) -> Value:
         scalar = value.type
+        if isinstance(scalar, kt.ListType):
+            return self.list_truthy(value, node)
         if isinstance(scalar, kt.ArrayType):
             raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:
@@ -435,6 +438,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             if abi_type(param.type) is not mlir_type(param.type):   # bool, complex64
                 value = self.from_abi(argument, param.type, self.func)
             self.symbols[param.name] = value
+        self.retain_list_parameters()
         self.generate_body(self.func.body, terminal=True)
 
         argument_attributes = None
@@ -487,6 +491,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         right = self.expression(node.right)
         if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
             return self.dot([left, right], node)
+        if isinstance(left.type, kt.ListType) or isinstance(right.type, kt.ListType):
+            return self.list_binary(node, left, right)
         return self.binary(node.op, left, right, node)
 
     def binary(self, op, left: Value, right: Value, node) -> Value:
@@ -570,6 +576,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
+        if isinstance(operand.type, kt.ListType):
+            return self.list_unary(node, operand)
         if isinstance(operand.type, kt.ArrayType):
             return self.array_unary(node.op, operand, node)
         if isinstance(node.op, ast.Not):
@@ -675,6 +683,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         return self.cmpi(predicate, a, b, node)
 
     def expr_Compare(self, node):
+        if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
+                self.is_list_valued(n) for n in [node.left, *node.comparators]):
+            return self.list_compare(node)
         left = self.compared(node.left, node)
         if len(node.ops) == 1:
             left = self.before_module_call(left, node.comparators, node)

@@ -26,6 +26,9 @@ class ExitMode:
     types: list = field(default_factory=list)
     next_counter: object = None
     return_value: object = None
+    # A loop body's: the names bound when it starts (the body's own lists,
+    # the others, are released at each end of it: list_lowering.py).
+    scope: frozenset | None = None
 
     def for_branch(self) -> "ExitMode":
         if self.kind == "function":
@@ -89,7 +92,10 @@ class StatementLowering:
 
     def empty_placeholder(self, type_, node) -> Value:
         """A value of `type_` that is never used: zero, or an empty array
-        (an array must be a buffer the caller can own and free)."""
+        (an array must be a buffer the caller can own and free), or an
+        empty list (released unless a `return` replaced it)."""
+        if isinstance(type_, kt.ListType):
+            return self.empty_list(type_, node)
         if isinstance(type_, kt.ArrayType):
             return self.allocate_array(type_, [self.constant(0, kt.i64, node)] * type_.ndim, node)
         return self.constant(0, type_, node)
@@ -108,6 +114,7 @@ class StatementLowering:
             return
         if self.return_type() is not None:
             raise self.missed(node, f"`{self.func.name}` may end without returning a value")
+        self.release_all_lists(node)
         self.finish_return(None, node)
 
     def return_value(self, stmt: ast.Return):
@@ -126,9 +133,13 @@ class StatementLowering:
 
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
+        moved = None
+        if value is not None and isinstance(value.type, kt.ListType):
+            value, moved = self.returned_list(value, stmt)   # a new reference
         if self.mode.kind == "loop":
-            self.finish_loop("return", stmt, value)
+            self.finish_loop("return", stmt, value, moved)
         else:
+            self.release_all_lists(stmt, moved)
             self.finish_return(value, stmt)
 
     def finish_return(self, value: Value | None, node):
@@ -140,8 +151,9 @@ class StatementLowering:
         self.builder.func_return([self.to_abi(element, node) for element in values],
                                  self.loc(node))
 
-    def finish_loop(self, kind: str, node, value: Value | None = None):
-        """Ends one path through a loop body: continue, break or return."""
+    def finish_loop(self, kind: str, node, value: Value | None = None, moved=None):
+        """Ends one path through a loop body: continue, break or return
+        (`moved`: the body's name whose list became the returned value)."""
         frame = self.mode
         if kind != "continue" and not frame.has_flags:
             raise self.missed(node, f"`{kind}` in a loop without exit flags")
@@ -153,10 +165,16 @@ class StatementLowering:
                 raise self.missed(node, f"variable `{name}` is not defined on every path "
                                         "through the loop body")
             values.append(self.symbols[name])
+        self.release_loop_locals(node, moved)
         if frame.has_flags:
             values.append(self.constant(kind in ("break", "return"), kt.boolean, node))
             values.append(self.constant(kind == "return", kt.boolean, node))
             if frame.return_value is not None:
+                if value is not None:
+                    # The empty list the state held until this return.
+                    for previous in frame.return_value:
+                        if isinstance(previous.type, kt.ListType):
+                            self.release(previous, node)
                 values += flatten(value) if value is not None else frame.return_value
         self.yield_values(values, node)
 
@@ -205,12 +223,15 @@ class StatementLowering:
             if self.mode.kind == "loop":
                 self.finish_loop("return", node, value)
             else:
+                self.release_all_lists(node)
                 self.finish_return(value, node)
 
         endless = isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and \
             bool(node.test.value) and not loop_exits(node)
 
         def after_loop():
+            if value is not None and isinstance(value.type, kt.ListType):
+                self.release(value, node)       # the empty list no return replaced
             if endless:
                 self.exit_unreachable(node)  # only a return leaves `while True`
             else:
@@ -237,7 +258,7 @@ class StatementLowering:
     def stmt_Expr(self, stmt):
         if isinstance(stmt.value, ast.Constant):
             return
-        self.expression(stmt.value)
+        self.release_unused(self.expression(stmt.value), stmt)
 
     def stmt_Assign(self, stmt):
         if isinstance(stmt.value, ast.Lambda):
@@ -260,6 +281,10 @@ class StatementLowering:
                     value.elements, rules.numbers_array_dtype(value.elements), stmt), stmt)
             else:
                 self.assign(target, value, stmt)
+            if value.owned and isinstance(target, ast.Name):
+                # `a = b = [1]`: the first name took the new list; the next
+                # ones share it (a borrowed read of the first).
+                value = Value(value.ir, value.type)
 
     def unpack(self, targets, source, node):
         # Every right-hand value is computed before any name is bound, so
@@ -269,6 +294,10 @@ class StatementLowering:
             # an array an earlier value reads (`x[:], y[:] = y * 2, x * 2`).
             values = [self.materialize(v, node) if v.lazy is not None else v
                       for v in (self.expression(e) for e in source.elts)]
+            # `a, b = b, a`: each list held before any name is rebound
+            # (binding `a` first must not free the list `b` takes).
+            values = [self.own(v, node) if isinstance(v.type, kt.ListType) else v
+                      for v in values]
         else:
             value = self.expression(source)
             if isinstance(value.type, kt.ArrayType):
@@ -301,6 +330,13 @@ class StatementLowering:
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        if isinstance(target, ast.Subscript) and self.is_list_valued(target.value):
+            self.augmented_list_store(stmt)                 # `xs[i] += v`
+            return
+        if isinstance(target, ast.Name) and isinstance(self.variable_type(target.id),
+                                                       kt.ListType):
+            self.augmented_list(stmt)                       # `xs += ys`, `xs *= n`
+            return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             if self.masked_update(target, stmt.op, stmt.value, stmt):
                 return                                      # `x[mask] += 1.0` in one pass
@@ -330,6 +366,13 @@ class StatementLowering:
         self.store_element(array, indices, result, target)
 
     def assign(self, target, value: Value, node):
+        if isinstance(target, ast.Subscript) and self.is_list_valued(target.value):
+            self.list_store(target, value, node)            # `xs[i] = v`
+            return
+        if isinstance(target, ast.Name) and isinstance(self.variable_type(target.id),
+                                                       kt.ListType):
+            self.bind_list(target.id, value, node)
+            return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             self.store_through_array_index(target, value, node)
             return
@@ -393,6 +436,8 @@ class StatementLowering:
         else_region, else_symbols = self.region(lambda: self.generate_body(stmt.orelse))
         self.maybe_undefined |= then_undefined | self.region_undefined
         carried = self.carried_after(before, [then_symbols, else_symbols])
+        for region, symbols in ((then_region, then_symbols), (else_region, else_symbols)):
+            self.release_branch_locals(region, symbols, before, carried, stmt)
         if not carried:
             self.scf_if(condition, [], then_region, else_region, stmt)
             return
@@ -486,6 +531,8 @@ class StatementLowering:
                 # one (freed when the loop ends without returning it).
                 return_values = [self.empty_placeholder(t, stmt) for t in elements]
         mode = ExitMode("loop", carried=carried, has_flags=has_flags,
+                        scope=frozenset(self.symbols) | {getattr(stmt, "target", None) and
+                                                         getattr(stmt.target, "id", None)},
                         types=([kt.i64] if with_counter else []) + types + (
                             [kt.boolean, kt.boolean] if has_flags else []) + (
                             [v.type for v in return_values] if return_values else []))
@@ -495,8 +542,11 @@ class StatementLowering:
         parallel = self.typed.parallel_loops.get(stmt)
         if parallel is not None:
             return self.emit_parallel_loop(stmt, parallel)
-        lower, upper, step, normalized = self.range_bounds(stmt.iter)
         carried = self.loop_carried(stmt)
+        over_list = self.list_loop_range(stmt)
+        if over_list is not None:       # re-reads the list's length at every step
+            return self.emit_loop_as_while(stmt, carried, over_list)
+        lower, upper, step, normalized = self.range_bounds(stmt.iter)
         if loop_exits(stmt) or contains_return(stmt.body):
             return self.emit_loop_as_while(stmt, carried, (lower, upper, step, normalized))
         initial = [self.symbols[n] for n in carried]
@@ -568,7 +618,8 @@ class StatementLowering:
             arguments = self.builder.block.arguments
             go = None
             if with_counter:
-                go = self.cmpi("slt", Value(arguments[0], kt.i64), upper, stmt)
+                bound = upper() if callable(upper) else upper
+                go = self.cmpi("slt", Value(arguments[0], kt.i64), bound, stmt)
             if mode.has_flags:
                 done = Value(arguments[offset + len(carried)], kt.boolean)
                 running = self.negate(done, stmt)

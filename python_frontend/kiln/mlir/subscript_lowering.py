@@ -61,6 +61,8 @@ class SubscriptLowering:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.expression(node.value).elements[rules.constant_int(node.slice)]
+        if self.is_list_valued(node.value):
+            return self.list_subscript(node)            # xs[i], xs[:], helper(x)[i]
         if self.is_tuple_valued(node.value):
             return self.tuple_subscript(node)           # t[0], t[k], helper(x)[1]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]

@@ -23,6 +23,9 @@ class Value:
     elements: list = None      # for tuples: the element values
     candidates: tuple = None   # the literals a Python int may be (type_inference)
     lazy: object = None        # an array expression not computed yet (ArrayExpr)
+    # A list its holder must release or hand on (list_lowering.py); a
+    # variable's list, read, is borrowed.
+    owned: bool = False
 
 
 def tuple_value(elements) -> Value:
@@ -44,6 +47,8 @@ def mlir_type(type_) -> ir.Type:
     if found is None:
         if type_ == "index":
             found = ir.index
+        elif isinstance(type_, kt.ListType):
+            found = ir.Type(type_.mlir)         # !kiln.list<i64>, a reference
         elif isinstance(type_, kt.ArrayType):
             found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)
         elif type_.is_bool:

@@ -111,7 +111,11 @@ class ArrayTyping:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.tuple_element(node)         # np.where(mask)[0], cmath.polar(z)[1]
+        if self.is_list_expression(node.value):
+            return self.list_subscript(node, self.expression(node.value))      # xs[i], xs[:]
         tuple_value = self.tuple_operand(node.value)
+        if tuple_value is not None and isinstance(tuple_value.type, kt.ListType):
+            return self.list_subscript(node, tuple_value)       # helper(x)[i]
         if tuple_value is not None:
             return self.tuple_subscript(node, tuple_value)      # t[0], t[k], helper(x)[1]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -255,10 +259,12 @@ class ArrayTyping:
                 common, weak = rules.operand_types(common, weak, element, element_weak)
         return rules.default_for_kind(weak) if weak else common
 
-    def method_call(self, func: ast.Attribute, node) -> TypedValue:
-        """`x.sum()`, `(a * b).max()`: an array's reduction methods."""
+    def method_call(self, func: ast.Attribute, node, base=None) -> TypedValue:
+        """`x.sum()`, `(a * b).max()`: an array's reduction methods (`base`:
+        the object, when the caller typed it already)."""
         self.array_consumers.add(func.value)
-        base = self.expression(func.value)
+        if base is None:
+            base = self.expression(func.value)
         self.absorb(base)
         if func.attr == "conjugate" and is_scalar_type(base.type) and base.type.is_complex:
             if node.args or node.keywords:
@@ -296,7 +302,8 @@ class ArrayTyping:
         array = args[0]
         self.absorb(array)
         if not isinstance(array.type, kt.ArrayType):
-            self.fail(node, f"{label} of a number is not supported; it needs an array")
+            what = "a list" if isinstance(array.type, kt.ListType) else "a number"
+            self.fail(node, f"{label} of {what} is not supported; it needs an array")
         keywords = {k.arg: k.value for k in keywords}
         if array.type.dtype.is_complex and name != "sum":
             self.fail(node, f"{label} of a complex array is not supported yet (np.sum is)")

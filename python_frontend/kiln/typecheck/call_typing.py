@@ -16,6 +16,8 @@ from ..library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, PREDICATE, TO_
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
 from .typed_tree import is_scalar_type, known_literals
+from .list_typing import is_list, is_unsettled
+from ..frontend.subset import LIST_METHODS
 
 
 class CallTyping:
@@ -47,7 +49,19 @@ class CallTyping:
                 args.append(self.before_module_call(self.expression(arg),
                                                     node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
+            for arg, arg_node in zip(args, node.args):
+                if arg is not None and is_list(arg.type):
+                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a list yet")
             return self.library_call(qualified, args, node)
+        if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS:
+            self.array_consumers.add(func.value)
+            base = self.expression(func.value)
+            self.absorb(base)
+            if is_list(base.type):
+                return self.list_method(func, base, node)       # `xs.append(v)`
+            if func.attr not in rules.ARRAY_METHODS:
+                self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
+            return self.method_call(func, node, base)
         if isinstance(func, ast.Attribute) and func.attr in rules.ARRAY_METHODS:
             return self.method_call(func, node)
         if not isinstance(func, ast.Name):
@@ -59,6 +73,8 @@ class CallTyping:
             self.fail(node, f"`{name}` is a variable; calling it is not supported")
         if name in self.module.functions:
             return self.call_function(name, node)
+        if name in ("sorted", "list"):
+            return self.list_builtin(name, node)
         handler = getattr(self, "builtin_" + name, None)
         if handler is None:
             self.fail(node, f"call to `{name}` is not supported")
@@ -90,6 +106,9 @@ class CallTyping:
             value = self.expression(arg)
             if value.fresh:
                 value = self.new_array(value, arg)
+            if is_list(value.type):
+                self.fail(arg, f"passing a list to the lambda `{name}` is not supported yet; "
+                               "write a function (`def`)")
             values.append(value)
         saved = {p: self.symbols.get(p) for p in parameters}
         for parameter, value in zip(parameters, values):
@@ -117,7 +136,8 @@ class CallTyping:
                 continue
             value = self.expression(passed[arg.arg])
             self.absorb(value)
-            if isinstance(value.type, kt.TupleType) or value.type is None:
+            if isinstance(value.type, kt.TupleType) or value.type is None or \
+                    is_unsettled(value.type):
                 continue
             hints[arg.arg] = rules.default_for_kind(value.weak) if value.weak else value.type
         return hints
@@ -166,7 +186,10 @@ class CallTyping:
                                           f"`{name}` typed it {param.type.display} "
                                           f"(`{param.name}` has no annotation); annotate it")
                     continue
-            if isinstance(param.type, kt.ArrayType):
+            if is_list(param.type) or is_list(value.type):
+                # Passed borrowed: `[]` and new lists take the parameter's type.
+                self.settle_list(arg_node, value, param.type, arg_node)
+            elif isinstance(param.type, kt.ArrayType):
                 if value.type != param.type:
                     unannotated = any(a.arg == param.name and a.annotation is None
                                       for a in callee.node.args.args)
@@ -275,8 +298,9 @@ class CallTyping:
     def expect_scalar(self, value, node, what) -> None:
         self.absorb(value)
         if not is_scalar_type(value.type):
-            self.fail(node, f"{what} needs a number, not "
-                            f"{'a tuple' if isinstance(value.type, kt.TupleType) else 'an array'}")
+            kind = "a tuple" if isinstance(value.type, kt.TupleType) else \
+                "a list" if is_list(value.type) else "an array"
+            self.fail(node, f"{what} needs a number, not {kind}")
 
     def refuse_complex(self, args, node, label, why) -> None:
         if any(a is not None and is_scalar_type(a.type) and a.type.is_complex for a in args):
@@ -371,8 +395,10 @@ class CallTyping:
             return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
         if len(args) == 1:
             self.absorb(args[0])
+        if len(args) == 1 and is_list(args[0].type):
+            return TypedValue(kt.i64)
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            self.fail(node, "len() takes one array")
+            self.fail(node, "len() takes one array or list")
         return TypedValue(kt.i64)
 
     def builtin_abs(self, args, node):
@@ -404,6 +430,11 @@ class CallTyping:
         return self.min_max(args, node, "max")
 
     def min_max(self, args, node, name):
+        if len(args) == 1 and is_list(args[0].type):
+            return self.list_min_max(args[0], node, name)       # `min(xs)`
+        if any(is_list(a.type) for a in args):
+            self.fail(node, f"{name}() of several lists is not supported; {name}() takes one "
+                            "list or two or more numbers")
         if len(args) < 2:
             self.fail(node, f"{name}() of a sequence is not supported; pass two or more numbers")
         result = args[0]
@@ -474,6 +505,8 @@ class CallTyping:
     def builtin_bool(self, args, node):
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
+        if is_list(args[0].type):
+            return self.truthy(args[0], node)       # true when it has items
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)
 

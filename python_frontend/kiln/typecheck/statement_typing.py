@@ -16,6 +16,7 @@ from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_i
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_return, is_scalar_type,
                          loop_exits)
+from .list_typing import is_list
 
 
 class StatementTyping:
@@ -89,6 +90,10 @@ class StatementTyping:
     # ------------------------------------------------------------ exits
     def exit_return(self, stmt: ast.Return) -> None:
         value = self.return_value(stmt)
+        if self.frame.kind == "loop" and value is not None and is_list(value.type):
+            # The loop state holds a new empty list until a return sets it
+            # (kiln.list.new: MemoryError).
+            self.raises = True
         if value is not None:
             parameters = {p.name for p in self.params if isinstance(p.type, kt.ArrayType)}
             elements = value.elements if isinstance(value.type, kt.TupleType) else [value]
@@ -114,6 +119,8 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
+                if is_list(element.type):
+                    self.fail(element_node, "returning a list in a tuple is not supported yet")
             value = self.tuple_value(elements)
             seen = set()
             for element, element_node in zip(elements, stmt.value.elts):
@@ -143,6 +150,8 @@ class StatementTyping:
                 self.inferred_return = target
                 self.changed = True
             target = target.type
+        if is_list(value.type) or is_list(target):
+            value = self.settle_list(stmt.value, value, target, stmt)
         return self.convert(value, target, stmt)
 
     def returned_array(self, value: TypedValue, node) -> TypedValue:
@@ -247,6 +256,8 @@ class StatementTyping:
         if value.fresh and len(stmt.targets) > 1:
             self.absorb(value)
             value = self.new_array(value, stmt)
+        if is_list(value.type) and len(stmt.targets) > 1:
+            value = self.shared_list_value(stmt.targets, stmt.value, value, stmt)
         for target in stmt.targets:
             self.guarded(self.assign_one_target, target, value, stmt)
 
@@ -256,7 +267,7 @@ class StatementTyping:
                 value = self.tuple_as_array(value, stmt)   # `row[:] = 0, 0`: np.array((0, 0))
             else:
                 self.check_tuple_binding(value, stmt)
-        self.assign(target, value, stmt)
+        self.assign(target, value, stmt, value_node=stmt.value)
 
     def loop_iterable(self, stmt) -> None:
         """The iterable of a `for` loop over an array (desugar.py): an
@@ -269,11 +280,11 @@ class StatementTyping:
                 if self.guarded(self.tuple_iterable, value, stmt.value) is None:
                     value = TypedValue(UNKNOWN)
             what = None if is_unknown(value.type) or isinstance(
-                value.type, (kt.ArrayType, kt.TupleType)) else display(value.type)
+                value.type, (kt.ArrayType, kt.TupleType, kt.ListType)) else display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
-        self.guarded(self.assign, stmt.targets[0], value, stmt)
+        self.guarded(self.assign, stmt.targets[0], value, stmt, stmt.value)
 
     def unpack(self, targets, source, node):
         # Every right-hand value is computed before any name is bound.
@@ -291,16 +302,20 @@ class StatementTyping:
                 # `dx, dy = p[i] - p[i - 1]`: numpy iterates the array.
                 self.raises = True          # another number of elements
                 values = [TypedValue(value.type.dtype) for _ in targets]
+            elif is_list(value.type):
+                self.fail(node, "unpacking a list is not supported yet; index it (`a = xs[0]`)")
             elif not isinstance(value.type, kt.TupleType):
                 self.fail(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
             else:
                 values = value.elements
         if len(values) != len(targets):
             self.fail(node, f"cannot unpack {len(values)} values into {len(targets)} targets")
-        for target, value in zip(targets, values):
+        sources = source.elts if isinstance(source, (ast.Tuple, ast.List)) else \
+            [None] * len(targets)
+        for target, value, value_node in zip(targets, values, sources):
             if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
                 self.fail(target, "nested or starred unpacking is not supported")
-            self.guarded(self.assign, target, value, node)
+            self.guarded(self.assign, target, value, node, value_node)
 
     def stmt_Raise(self, stmt):
         self.exception_of(stmt.exc, stmt)
@@ -343,11 +358,17 @@ class StatementTyping:
         self.var_types[name] = VariableType(declared)
         if stmt.value is not None:
             self.array_consumers.add(stmt.value)
-            self.assign(stmt.target, self.expression(stmt.value), stmt)
+            self.assign(stmt.target, self.expression(stmt.value), stmt, stmt.value)
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
         self.refuse_store_through_parts(target)
+        if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
+            self.augmented_list_store(stmt)             # `xs[i] += v`
+            return
+        if isinstance(target, ast.Name) and self.is_list_expression(target):
+            self.augmented_list(stmt, self.load_name(target))     # `xs += ys`, `xs *= n`
+            return
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)
         self.array_consumers.add(stmt.value)
@@ -409,8 +430,18 @@ class StatementTyping:
             self.fail(target, f"writing through `.{base.attr}` is not supported yet; store "
                               "into the array itself (whole complex values)")
 
-    def assign(self, target, value: TypedValue, node):
+    def assign(self, target, value: TypedValue, node, value_node=None):
+        """`target = value`; `value_node` is the expression of the value
+        when it has one (`[]` and new lists take the target's type)."""
         self.refuse_store_through_parts(target)
+        if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
+            self.list_store(target, value, node)        # `xs[i] = v`
+            return
+        if isinstance(target, ast.Name) and (is_list(value.type) or is_list(
+                self.declared.get(target.id)) or is_list(getattr(
+                    self.var_types.get(target.id), "type", None))):
+            self.assign_list(target.id, value, value_node, node)
+            return
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
@@ -481,6 +512,8 @@ class StatementTyping:
         return merged
 
     def join(self, current, value: TypedValue, node, name) -> VariableType:
+        if is_list(value.type) or (current is not None and is_list(current.type)):
+            return self.join_list(current, value, node, name)
         if isinstance(value.type, kt.TupleType) or (
                 current is not None and isinstance(current.type, kt.TupleType)):
             if current is None:
@@ -687,6 +720,8 @@ class StatementTyping:
         reason = None
         if any(id(n) not in inside for n in uses):
             reason = f"the loop variable `{target}` is used outside the loop"
+        elif self.uses_lists(stmt):
+            reason = "the loop uses lists"
         else:
             try:
                 parallel = parallel_loops.analyze(stmt, self.loop_carried(stmt.body))

@@ -22,12 +22,18 @@ TUPLE_VARIABLE_HINT = "unpack it instead (`n, m = x.shape`)"
 
 class TupleTyping:
     def expr_Tuple(self, node):
-        return self.tuple_value([self.expression(e) for e in node.elts])
+        elements = [self.expression(e) for e in node.elts]
+        for element, element_node in zip(elements, node.elts):
+            if isinstance(element.type, kt.ListType):
+                self.fail(element_node, "a tuple holding lists is not supported yet; unpack "
+                                        "it where it is made (`a, b = xs, ys`)")
+        return self.tuple_value(elements)
 
     def tuple_operand(self, node) -> TypedValue | None:
         """The value of `node` when it is a tuple that is indexed (a tuple
         written out, a variable holding one, a call of a module function
-        returning one), else None: `node` is then typed as an array."""
+        returning one; or such a call returning a list), else None: `node`
+        is then typed as an array."""
         if isinstance(node, ast.Tuple):
             return self.expression(node)
         if isinstance(node, ast.Name):
@@ -40,8 +46,8 @@ class TupleTyping:
                 and node.func.id not in self.lambdas:
             value = self.expression(node)
             self.absorb(value)
-            if isinstance(value.type, kt.TupleType):
-                return value
+            if isinstance(value.type, (kt.TupleType, kt.ListType)):
+                return value        # a list: the caller indexes it as one
         return None
 
     def tuple_subscript(self, node, value: TypedValue) -> TypedValue:

@@ -68,6 +68,7 @@ from .array_typing import ArrayTyping
 from .call_typing import CallTyping
 from .statement_typing import StatementTyping
 from .tuple_typing import TupleTyping
+from .list_typing import ListTyping, is_list
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_real_number, is_scalar_type,
@@ -77,9 +78,11 @@ MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
-class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping):
+class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
+                     ListTyping):
     """Types one function: this class walks it and types expressions; the
-    mixins type statements, calls, arrays and numpy's shape functions."""
+    mixins type statements, calls, arrays, numpy's shape functions, tuples
+    and lists."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -112,6 +115,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         # are the argument of a uint64 cast (they fit the uint64 they become)
         self.uint64_literals: set = set()
         self.inlined: dict = {}
+        # List variables: where each is first bound (for the error when its
+        # item type never settles).
+        self.list_bindings: dict = {}
         # Per round (the last round's are the result):
         self.written: set = set()
         self.values: dict = {}
@@ -179,6 +185,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         else:
             self.report(self.func, "the types of the variables did not settle; annotate them "
                                    "(x: float = 0) to help")
+        self.report_unsettled_lists()
         return self.result(params, self.diagnostics)
 
     def result(self, params, diagnostics) -> TypedFunction:
@@ -293,6 +300,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             value = method(node)
             if value.type is None and not self.allow_none_value:
                 self.fail(node, f"`{ast.unparse(node)}` returns None; it has no value")
+            value = self.refuse_list_in_parallel_loop(node, value)
         except _Abandon:
             value = TypedValue(UNKNOWN)
         self.values[node] = value
@@ -350,6 +358,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                                      for e, t in zip(value.elements, target.elements)])
         if isinstance(source, kt.TupleType):
             self.fail(node, f"cannot use a {source.display} value as {target.display}")
+        if is_list(source) or is_list(target):
+            return self.settle_list(None, value, target, node)
         message = rules.conversion_error(source, target, explicit, value.constant)
         if message:
             self.fail(node, message)
@@ -368,6 +378,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if quiet:
                 return TypedValue(UNKNOWN)
             raise _Abandon()
+        if is_list(value.type):
+            return TypedValue(kt.boolean)       # a list is true when it has items
         if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
             return TypedValue(UNKNOWN)
         if isinstance(value.type, kt.ArrayType):
@@ -389,6 +401,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if isinstance(value.type, kt.TupleType) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a tuple, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")
+            if is_list(value.type) and node is not None:
+                self.fail(node, f"a {display(value.type)} is a list, not a number or an "
+                                f"array: `{ast.unparse(node)}` does not take it")
             if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
                 raise _Abandon()
 
@@ -404,7 +419,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, "operator `@` needs two arrays (numpy refuses numbers)")
             self.array_consumers.update((node.left, node.right))
             return self.dot([left, right], node)
-        return self.binary(node.op, left, self.expression(node.right), node)
+        right = self.expression(node.right)
+        if is_list(left.type) or is_list(right.type):
+            return self.list_binary(node, left, right)
+        return self.binary(node.op, left, right, node)
 
     def before_module_call(self, value: TypedValue, later_nodes, node) -> TypedValue:
         """An array operation followed, in the same expression, by a call to
@@ -457,6 +475,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
+        if is_list(operand.type):
+            return self.list_unary(node, operand)
         self.scalar_operands(operand, node=node)
         if isinstance(operand.type, kt.ArrayType):
             return self.array_unary(node.op, operand, node)
@@ -508,6 +528,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         return TypedValue(kt.boolean)
 
     def expr_Compare(self, node):
+        if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
+                self.is_list_expression(n) for n in [node.left, *node.comparators]):
+            return self.list_compare(node)
         self.array_consumers.update([node.left, *node.comparators])
         left = self.compared(node.left, node)
         if len(node.ops) == 1:
@@ -558,6 +581,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
+        if is_list(first.type):
+            self.fail(operands[0], "`and`/`or` with a list operand is not supported yet; test "
+                                   f"its length (`len({ast.unparse(operands[0])}) > 0`)")
         if len(operands) == 1:
             return first
         if isinstance(first.type, kt.ArrayType):
@@ -619,6 +645,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 elif isinstance(value.type, kt.TupleType):
                     self.fail(node, "a conditional expression choosing between tuples is not "
                                     "supported yet; choose each element (`(a if c else b, ...)`)")
+                elif is_list(value.type):
+                    self.fail(node, "a conditional expression choosing between lists is not "
+                                    "supported yet; use an `if` statement")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):

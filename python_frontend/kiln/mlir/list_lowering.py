@@ -1,0 +1,582 @@
+"""Lowering of Python lists (typed by typecheck/list_typing.py) to the kiln
+dialect's list ops (`kiln.list.*`, `kiln.retain`, `kiln.release`; their
+semantics are in lib/Dialect/KilnOps.td), and the reference counting that
+keeps each list alive exactly as long as a name or a temporary holds it.
+A mixin of code_generator.FunctionCodeGenerator.
+
+Ownership (docs/architecture.md, "Lists: ownership"). Every list Value
+is *owned* (whoever holds it must release it or hand it on: a new list,
+a copy, a concatenation, a comprehension, a list a Kiln call returned) or
+*borrowed* (a variable's or a parameter's, read). The rules are applied by
+the helpers of the first section only:
+
+* `own`: an owned value, retaining a borrowed one;
+* `bind_list`: a name takes a reference (the new one is owned first, then
+  the name's previous list released, so `x = x` is safe); names hold
+  borrowed Values, so every read is borrowed;
+* `done_with`: a temporary (owned, never bound) is released after its
+  last use, by the operation that used it;
+* `release_*`: what a scope ends (an `if` branch, a loop iteration, the
+  function) releases: the lists its names hold that do not flow out.
+
+Values carried by `scf.if`, `scf.for` and `scf.while` move: a yielded or
+carried list keeps its one reference; a branch or body that rebinds a
+carried name releases the old list there (bind_list does). Calls pass
+lists borrowed (the callee retains its parameters at entry) and return
+new references. On an exception the runtime frees what the raising
+function made (its list journal); nothing here runs on error paths.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from . import ir_builder as ir
+from .values import Value, mlir_type
+from ..typecheck.list_typing import is_list, is_list_iteration
+
+# The list ops that can raise (IndexError, MemoryError: every op that
+# allocates or writes): the function then gets an error record, as for
+# kiln.check. len, count, find, equal, retain and release cannot raise.
+RAISING_LIST_OPS = frozenset(["new", "get", "set", "append", "pop", "insert", "clear",
+                              "reverse", "sort", "extend", "copy", "concat", "repeat"])
+
+
+class ListLowering:
+    # ------------------------------------------------ the ownership protocol
+    def own(self, value: Value, node) -> Value:
+        """`value` as a reference its holder owns (retained when borrowed)."""
+        if value.owned:
+            return value
+        self.builder.op("kiln.retain", (value.ir,), (), None, (), self.loc(node))
+        return Value(value.ir, value.type, owned=True)
+
+    def release(self, value: Value, node) -> None:
+        self.builder.op("kiln.release", (value.ir,), (), None, (), self.loc(node))
+
+    def done_with(self, node, *values) -> None:
+        """After the last use of each value: a temporary list is released."""
+        for value in values:
+            if value is not None and is_list(value.type) and value.owned:
+                self.release(value, node)
+
+    def bind_list(self, name: str, value: Value, node) -> None:
+        """`name = value` for a list: the name holds one reference."""
+        owned = self.own(value, node)
+        previous = self.symbols.get(name)
+        if previous is not None and is_list(previous.type):
+            self.release(previous, node)
+        self.symbols[name] = Value(owned.ir, owned.type)
+        self.maybe_undefined.discard(name)
+
+    def release_names(self, names, node, moved=None) -> None:
+        for name in names:
+            value = self.symbols.get(name)
+            if value is not None and is_list(value.type) and name != moved:
+                self.release(value, node)
+
+    def loop_locals(self) -> list:
+        """The names bound only inside the loop body being built."""
+        scope = self.mode.scope
+        return [] if scope is None else [name for name in self.symbols if name not in scope]
+
+    def release_all_lists(self, node, moved=None) -> None:
+        """Before a `return`: every list a name of the function holds
+        (but `moved`'s, which became the result)."""
+        self.release_names(list(self.symbols), node, moved)
+
+    def release_loop_locals(self, node, moved=None) -> None:
+        """At the end of one pass through a loop body (continue, break,
+        return): the lists of names bound only inside the body."""
+        self.release_names(self.loop_locals(), node, moved)
+
+    def returned_list(self, value: Value, node):
+        """(the result as an owned value, the name whose reference became
+        it or None). A name about to be released at this `return` hands
+        its reference over instead of a retain and a release."""
+        if value.owned:
+            return value, None
+        candidates = list(self.symbols) if self.mode.kind != "loop" else self.loop_locals()
+        for name in candidates:
+            held = self.symbols.get(name)
+            if held is not None and held.ir is value.ir and is_list(held.type):
+                return Value(value.ir, value.type, owned=True), name
+        return self.own(value, node), None
+
+    def release_branch_locals(self, region, symbols, before, carried, node) -> None:
+        """At the end of an `if` branch: the lists of names it bound that
+        the `if` does not yield (new in this branch only)."""
+        with self.builder.at_end(region.block):
+            for name, value in symbols.items():
+                if name not in before and name not in carried and is_list(value.type):
+                    self.release(value, node)
+
+    def retain_list_parameters(self) -> None:
+        """A function holds one reference per list parameter (the caller
+        keeps its own)."""
+        for param in self.typed.params:
+            if is_list(param.type):
+                self.own(self.symbols[param.name], self.func)
+
+    def release_unused(self, value, node) -> None:
+        """An expression statement's list (`xs.copy()`, `f()`)."""
+        if value is not None and value.type is not None and is_list(value.type):
+            self.done_with(node, value)
+
+    # ------------------------------------------------------- list ops
+    def list_op(self, mnemonic, operands, node, result_type=None, attributes=None):
+        """One `kiln.list.<mnemonic>` op; its result as a Value of
+        `result_type` (a Kiln type) when it has one."""
+        if mnemonic in RAISING_LIST_OPS:
+            self.may_raise = True
+        results = (mlir_type(result_type),) if result_type is not None else ()
+        op = self.builder.op(f"kiln.list.{mnemonic}", [v.ir for v in operands], results,
+                             attributes, (), self.loc(node))
+        return Value(op.result, result_type) if result_type is not None else None
+
+    def new_list(self, list_type, capacity: Value, node) -> Value:
+        made = self.list_op("new", [capacity], node, list_type)
+        made.owned = True
+        return made
+
+    def list_length(self, container: Value, node) -> Value:
+        length = self.list_op("len", [container], node, kt.i64)
+        length.nonneg = True
+        return length
+
+    def list_get(self, container: Value, index: Value, node) -> Value:
+        return self.list_op("get", [container, index], node, container.type.item)
+
+    def list_append(self, container: Value, value: Value, node) -> None:
+        self.list_op("append", [container, value], node)
+
+    def empty_list(self, list_type, node) -> Value:
+        """A new empty list (the loop state of a list result before a
+        `return` sets it)."""
+        return self.new_list(list_type, self.constant(0, kt.i64, node), node)
+
+    # ------------------------------------------------------ expressions
+    def expr_List(self, node):
+        list_type = self.typed_value(node).type
+        items = [self.convert(self.expression(e), list_type.item, e) for e in node.elts]
+        made = self.new_list(list_type, self.constant(len(items), kt.i64, node), node)
+        for item in items:
+            self.list_append(made, item, node)
+        return made
+
+    def expr_ListComp(self, node):
+        """Nested loops appending to a new list; each `for` binds its name
+        in its loop's scope only (Python 3: the names do not leak)."""
+        list_type = self.typed_value(node).type
+        generators = node.generators
+        made = {}
+        sized = len(generators) == 1 and not generators[0].ifs
+
+        def start(length):
+            hint = length if sized else self.constant(-1, kt.i64, node)
+            made["list"] = self.new_list(list_type, hint, node)
+
+        def level(position):
+            if position == len(generators):
+                item = self.convert(self.expression(node.elt), list_type.item, node.elt)
+                self.list_append(made["list"], item, node)
+                return
+            generator = generators[position]
+            self.iterate(generator, lambda: self.when_all(
+                generator.ifs, lambda: level(position + 1), node), node,
+                start if position == 0 else None)
+
+        level(0)
+        return made["list"]
+
+    def when_all(self, conditions, build, node) -> None:
+        """`build` under a comprehension's `if`s (each tested only when the
+        ones before it hold)."""
+        if not conditions:
+            build()
+            return
+        test = self.truthy(self.expression(conditions[0]), conditions[0])
+        then_region, _ = self.region(lambda: self.when_all(conditions[1:], build, node))
+        self.scf_if(test, [], then_region, None, node)
+
+    def iterate(self, generator, build, node, started=None) -> None:
+        """One `for` of a comprehension: over range(...) (scf.for), a list
+        (scf.while re-reading its length, as Python's list iterator does)
+        or a 1-D array. `started(length)` runs once the iterable is
+        evaluated, before the loop."""
+        iterator, name = generator.iter, generator.target.id
+        location = self.loc(iterator)
+        if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
+                iterator.func.id == "range" and self.typed.values.get(iterator) is None:
+            lower, upper, step, normalized = self.range_bounds(iterator)
+            if started:
+                zero = self.constant(0, kt.i64, iterator)
+                length = upper if normalized is not None else self.select(
+                    self.cmpi("sgt", upper, lower, iterator),
+                    self.arith("subi", upper, lower, iterator), zero, iterator)
+                started(length)
+
+            def bind(arguments):
+                counter = Value(arguments[0], kt.i64, nonneg=bool(lower.nonneg)
+                                and normalized is None)
+                if normalized is not None:
+                    first, stride = normalized
+                    counter = self.arith("addi", first, self.arith("muli", counter, stride,
+                                                                  iterator), iterator)
+                self.symbols[name] = counter
+                self.maybe_undefined.discard(name)
+
+            def body():
+                build()
+                self.builder.scf_yield([], location)
+
+            region, _ = self.region(body, bind, argument_types=[kt.i64])
+            self.builder.scf_for(lower.ir, upper.ir, step.ir, [], region, location)
+            return
+        container = self.expression(iterator)
+        if isinstance(container.type, kt.ArrayType):
+            length = self.dimension(container, 0, iterator)
+            if started:
+                started(length)
+
+            def bind_element(arguments):
+                counter = Value(arguments[0], kt.i64, nonneg=True)
+                index = self.element_index(container, 0, counter, iterator)
+                self.symbols[name] = self.load_element(container, [index], iterator)
+                self.maybe_undefined.discard(name)
+
+            def element_body():
+                build()
+                self.builder.scf_yield([], location)
+
+            zero = self.constant(0, kt.i64, iterator)
+            one = self.constant(1, kt.i64, iterator)
+            region, _ = self.region(element_body, bind_element, argument_types=[kt.i64])
+            self.builder.scf_for(zero.ir, length.ir, one.ir, [], region, location)
+            return
+        if started:
+            started(self.list_length(container, iterator))
+        self.while_items(container, name, build, iterator)
+        self.done_with(iterator, container)
+
+    def while_items(self, container: Value, name, build, node) -> None:
+        """for name in container: build() -- a while loop over a counter
+        that re-reads the length at every step."""
+        location = self.loc(node)
+
+        def condition():
+            counter = Value(self.builder.block.arguments[0], kt.i64, nonneg=True)
+            going = self.cmpi("slt", counter, self.list_length(container, node), node)
+            self.builder.scf_condition(going.ir, [counter.ir], location)
+
+        step = {}
+
+        def bind(arguments):
+            step["counter"] = Value(arguments[0], kt.i64, nonneg=True)
+            self.symbols[name] = self.list_get(container, step["counter"], node)
+            self.maybe_undefined.discard(name)
+
+        def body():
+            build()
+            following = self.arith("addi", step["counter"], self.constant(1, kt.i64, node),
+                                   node)
+            self.builder.scf_yield([following.ir], location)
+
+        before, _ = self.region(condition, argument_types=[kt.i64])
+        after, _ = self.region(body, bind, argument_types=[kt.i64])
+        self.builder.scf_while([self.constant(0, kt.i64, node).ir], before, after, location)
+
+    def list_subscript(self, node) -> Value:
+        """`xs[i]` (kiln.list.get wraps a negative index and raises
+        IndexError) and `xs[:]` (a copy)."""
+        container = self.expression(node.value)
+        if isinstance(node.slice, ast.Slice):
+            result = self.list_op("copy", [container], node, container.type)
+            result.owned = True
+        else:
+            index = self.convert(self.expression(node.slice), kt.i64, node.slice)
+            result = self.list_get(container, index, node)
+        self.done_with(node, container)
+        return result
+
+    def list_store(self, target: ast.Subscript, value: Value, node) -> None:
+        """`xs[i] = v`: the value was evaluated first, as in Python."""
+        container = self.expression(target.value)
+        index = self.convert(self.expression(target.slice), kt.i64, target.slice)
+        item = self.convert(value, container.type.item, node)
+        self.list_op("set", [container, index, item], node)
+        self.done_with(node, container)
+
+    def augmented_list_store(self, stmt) -> None:
+        """`xs[i] += v`: xs and i once, the item read, combined, stored."""
+        target = stmt.target
+        container = self.expression(target.value)
+        index = self.convert(self.expression(target.slice), kt.i64, target.slice)
+        current = self.list_get(container, index, stmt)
+        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        self.list_op("set", [container, index, self.convert(result, container.type.item,
+                                                              stmt)], stmt)
+        self.done_with(stmt, container)
+
+    def augmented_list(self, stmt) -> None:
+        """`xs += ys` extends xs in place; `xs *= n` repeats it in place
+        (both keep the list every other name of it sees)."""
+        current = self.load_name(stmt.target)
+        value = self.expression(stmt.value)
+        if isinstance(stmt.op, ast.Add):
+            self.list_op("extend", [current, value], stmt)
+            self.done_with(stmt, value)
+            return
+        count = self.convert(value, kt.i64, stmt.value)
+        repeated = self.list_op("repeat", [current, count], stmt, current.type)
+        self.list_op("clear", [current], stmt)
+        self.list_op("extend", [current, repeated], stmt)
+        self.release(repeated, stmt)
+
+    def list_binary(self, node, left: Value, right: Value) -> Value:
+        """`xs + ys`, `xs * n`, `n * xs`: new lists."""
+        if isinstance(node.op, ast.Add):
+            result = self.list_op("concat", [left, right], node, left.type)
+        else:
+            container, count = (left, right) if is_list(left.type) else (right, left)
+            count = self.convert(count, kt.i64, node)
+            result = self.list_op("repeat", [container, count], node, container.type)
+        result.owned = True
+        self.done_with(node, left, right)
+        return result
+
+    def list_unary(self, node, operand: Value) -> Value:
+        return self.negate(self.truthy(operand, node), node)        # `not xs`
+
+    def list_truthy(self, value: Value, node) -> Value:
+        length = self.list_length(value, node)
+        self.done_with(node, value)
+        return self.cmpi("ne", length, self.constant(0, kt.i64, node), node)
+
+    def list_compare(self, node) -> Value:
+        """`v in xs` (kiln.list.find >= 0), `xs == ys`, and their negations."""
+        op = node.ops[0]
+        left = self.expression(node.left)
+        right = self.expression(node.comparators[0])
+        if isinstance(op, (ast.In, ast.NotIn)):
+            needle = self.convert(left, right.type.item, node)
+            position = self.list_op("find", [right, needle], node, kt.i64)
+            zero = self.constant(0, kt.i64, node)
+            result = self.cmpi("sge" if isinstance(op, ast.In) else "slt", position, zero, node)
+        else:
+            result = self.list_op("equal", [left, right], node, kt.boolean)
+            if isinstance(op, ast.NotEq):
+                result = self.negate(result, node)
+        self.done_with(node, left, right)
+        return result
+
+    # ------------------------------------------------------------ calls
+    def is_list_valued(self, node) -> bool:
+        typed = self.typed.values.get(node)
+        return typed is not None and is_list(typed.type)
+
+    def list_method(self, func: ast.Attribute, node) -> Value:
+        name = func.attr
+        container = self.expression(func.value)
+        args = [self.expression(a) for a in node.args]
+        item_type = container.type.item
+        result = Value(None, None)
+        if name == "append":
+            self.list_append(container, self.convert(args[0], item_type, node), node)
+        elif name == "insert":
+            index = self.convert(args[0], kt.i64, node.args[0])
+            self.list_op("insert", [container, index, self.convert(args[1], item_type, node)],
+                         node)
+        elif name == "pop":
+            index = self.convert(args[0], kt.i64, node.args[0]) if args else \
+                self.constant(-1, kt.i64, node)
+            result = self.list_op("pop", [container, index], node, item_type)
+        elif name == "extend":
+            self.list_op("extend", [container, args[0]], node)
+            self.done_with(node, args[0])
+        elif name in ("clear", "reverse"):
+            self.list_op(name, [container], node)
+        elif name == "sort":
+            self.sort_list(container, node)
+        elif name == "copy":
+            result = self.list_op("copy", [container], node, container.type)
+            result.owned = True
+        elif name == "count":
+            result = self.list_op("count", [container, self.convert(args[0], item_type, node)],
+                                  node, kt.i64)
+        else:
+            result = self.find_or_raise(container, self.convert(args[0], item_type, node), name,
+                                        node)
+            if name == "remove":
+                self.list_op("pop", [container, result], node, item_type)
+                result = Value(None, None)
+        self.done_with(node, container)
+        return result
+
+    def find_or_raise(self, container: Value, needle: Value, name, node) -> Value:
+        """The first index of `needle`; ValueError with CPython's message
+        when it is missing (`remove`'s, or `index`'s `{x} is not in list`:
+        the message can only show i64 values, so a float is exact when it
+        is whole (`2.0`), ±inf, nan or -0.0, and `float value is not in
+        list` otherwise; docs/language.md)."""
+        position = self.list_op("find", [container, needle], node, kt.i64)
+        found = self.cmpi("sge", position, self.constant(0, kt.i64, node), node)
+        if name == "remove":
+            self.check(found, "ValueError", "list.remove(x): x not in list", [], node)
+            return position
+        item = container.type.item
+        if item.is_bool:
+            for shown, when in (("True", needle), ("False", self.negate(needle, node))):
+                self.check(self.arith("ori", found, self.negate(when, node), node), "ValueError",
+                           f"{shown} is not in list", [], node)
+        elif item.is_int:
+            self.check(found, "ValueError", "{} is not in list", [needle], node)
+        else:
+            self.float_not_in_list(found, needle, node)
+        return position
+
+    def float_not_in_list(self, found: Value, needle: Value, node) -> None:
+        """index()'s ValueError for a float: CPython's repr where an i64
+        can spell it, one check per form (at most one fails)."""
+        zero = self.constant(0.0, kt.f64, node)
+        limit = self.constant(1e16, kt.f64, node)       # repr switches to 1e+16
+        whole = self.cmpf("oeq", self.unary("floor", needle, node), needle, node)
+        small = self.cmpf("olt", self.unary("absf", needle, node), limit, node)
+        negative_zero = self.arith("andi", self.cmpf("oeq", needle, zero, node), self.cmpf(
+            "olt", self.builder_copysign(needle, node), zero, node), node)
+        plain = self.arith("andi", self.arith("andi", whole, small, node),
+                           self.negate(negative_zero, node), node)
+        safe = self.select(plain, needle, zero, node)
+        shown = self.cast("fptosi", safe, kt.i64, node)
+        infinity = self.constant(float("inf"), kt.f64, node)
+        forms = [(plain, "{}.0 is not in list", [shown]),
+                 (negative_zero, "-0.0 is not in list", []),
+                 (self.cmpf("oeq", needle, infinity, node), "inf is not in list", []),
+                 (self.cmpf("oeq", needle, self.constant(-float("inf"), kt.f64, node), node),
+                  "-inf is not in list", []),
+                 (self.cmpf("uno", needle, needle, node), "nan is not in list", [])]
+        other = self.constant(True, kt.boolean, node)
+        for condition, message, args in forms:
+            self.check(self.arith("ori", found, self.negate(condition, node), node),
+                       "ValueError", message, args, node)
+            other = self.arith("andi", other, self.negate(condition, node), node)
+        self.check(self.arith("ori", found, self.negate(other, node), node), "ValueError",
+                   "float value is not in list", [], node)
+
+    def builder_copysign(self, value: Value, node) -> Value:
+        """copysign(1.0, value): -1.0 for -0.0 (the sign bit alone)."""
+        one = self.constant(1.0, kt.f64, node)
+        return self.arith("copysign", one, value, node)
+
+    def sort_list(self, container: Value, node) -> None:
+        """`sort()`, `sort(reverse=r)`: the order known at compile time is
+        an attribute; else the two sorts under an scf.if."""
+        reverse = next((k.value for k in node.keywords if k.arg == "reverse"), None)
+        if reverse is None:
+            self.list_op("sort", [container], node)
+            return
+        flag = self.truthy(self.expression(reverse), reverse)
+        if flag.constant is not None:
+            self.list_op("sort", [container], node,
+                         attributes={"reverse": ir.UNIT} if flag.constant else None)
+            return
+        descending, _ = self.region(lambda: self.list_op(
+            "sort", [container], node, attributes={"reverse": ir.UNIT}))
+        ascending, _ = self.region(lambda: self.list_op("sort", [container], node))
+        self.scf_if(flag, [], descending, ascending, node)
+
+    def list_builtin(self, name, node) -> Value:
+        """`sorted(xs)`, `list(xs)` (copies), `list()`, `list(range(...))`."""
+        list_type = self.typed_value(node).type
+        if not node.args:
+            return self.empty_list(list_type, node)
+        argument = node.args[0]
+        if name == "list" and self.typed.values.get(argument) is None:
+            made = {}
+
+            def start(length):
+                made["list"] = self.new_list(list_type, length, node)
+
+            # `[v for v in range(...)]`, its name spelled with `$` (no source
+            # can), bound in the loop's scope only.
+            generator = ast.comprehension(target=ast.Name(id="$item", ctx=ast.Store()),
+                                          iter=argument, ifs=[], is_async=0)
+            self.iterate(generator, lambda: self.list_append(
+                made["list"], self.symbols["$item"], node), node, start)
+            return made["list"]
+        container = self.expression(argument)
+        copy = self.list_op("copy", [container], node, list_type)
+        copy.owned = True
+        self.done_with(node, container)
+        if name == "sorted":
+            self.sort_list(copy, node)
+        return copy
+
+    def fold_items(self, container: Value, initial, step, node, first=0) -> list:
+        """Values carried through the items `first`.. of a list, in order
+        (its length read once: nothing in `step` changes the list)."""
+        location = self.loc(node)
+        length = self.list_length(container, node)
+        body = self.builder.region([ir.i64] + [v.ir.type for v in initial])
+        with self.builder.at_end(body.block):
+            counter = Value(body.block.arguments[0], kt.i64, nonneg=True)
+            carried = [Value(argument, v.type) for argument, v in
+                       zip(body.block.arguments[1:], initial)]
+            updated = step(self.list_get(container, counter, node), carried)
+            self.builder.scf_yield([v.ir for v in updated], location)
+        lower = self.constant(first, kt.i64, node)
+        one = self.constant(1, kt.i64, node)
+        results = self.builder.scf_for(lower.ir, length.ir, one.ir, [v.ir for v in initial],
+                                       body, location)
+        return [Value(r, v.type) for r, v in zip(results, initial)]
+
+    def builtin_sum(self, args, node) -> Value:
+        """Left to right from `start` (0): ints wrap as Kiln ints do."""
+        container = args[0]
+        total_type = self.typed_value(node).type
+        start = self.convert(args[1], total_type, node) if len(args) == 2 else \
+            self.constant(0, total_type, node)
+        start = Value(start.ir, total_type)
+
+        def add(item, carried):
+            [total] = carried
+            return [self.arith("addf" if total_type.is_float else "addi", total,
+                               self.convert(item, total_type, node), node)]
+
+        [total] = self.fold_items(container, [start], add, node)
+        self.done_with(node, container)
+        return total
+
+    def list_min_max(self, container: Value, node, name) -> Value:
+        """`min(xs)`/`max(xs)`: the first item unless a later one is
+        strictly smaller (larger), as CPython keeps it (so NaN stays
+        where it comes first)."""
+        length = self.list_length(container, node)
+        nonempty = self.cmpi("sgt", length, self.constant(0, kt.i64, node), node)
+        self.check(nonempty, "ValueError", f"{name}() arg is an empty sequence", [], node)
+        first = self.list_get(container, self.constant(0, kt.i64, node), node)
+        op = ast.Lt() if name == "min" else ast.Gt()
+
+        def better(item, carried):
+            [best] = carried
+            return [self.select(self.compare(op, item, best, node), item, best, node)]
+
+        [best] = self.fold_items(container, [Value(first.ir, first.type)], better, node, first=1)
+        self.done_with(node, container)
+        return best
+
+    def list_loop_range(self, stmt):
+        """(lower, upper, step, normalized) of a `for` loop over a list
+        (typing's is_list_iteration), its upper bound a function that
+        re-reads the length at every step; None for other loops."""
+        def variable_type(name):
+            variable = self.typed.variables.get(name)
+            return variable.type if variable is not None else None
+
+        if not is_list_iteration(stmt, variable_type):
+            return None
+        bound = stmt.iter.args[0]
+        return (self.constant(0, kt.i64, stmt.iter),
+                lambda: self.convert(self.expression(bound), kt.i64, bound),
+                self.constant(1, kt.i64, stmt.iter), None)

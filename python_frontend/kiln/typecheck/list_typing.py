@@ -1,0 +1,666 @@
+"""Type inference of Python lists of numbers (`kt.ListType`: int, float or
+bool items, kt.LIST_ITEM_TYPES): literals and comprehensions, `[]` whose
+item type comes from its context, indexing and stores, the methods, the
+builtins that take a list, `+`, `*`, `==`, `in`, truthiness and the
+prange refusal. Lowered by mlir/list_lowering.py, one function there per
+function here. A mixin of type_inference.FunctionTyping.
+
+The item type of a list is settled as variables are (in rounds):
+
+* a literal's items join (`[1, 2.5]` is list[float], `[True, 1]` list[int];
+  docs/language.md lists it as a difference);
+* `[]` has no item type of its own (`UnsettledList`): where a list type is
+  expected (an annotated or already typed variable, a parameter, the
+  result, the other operand of `+`/`==`/`extend`) it takes that type;
+* a value stored into a list variable that is not declared (`xs.append(v)`,
+  `xs[i] = v`, `xs.insert(i, v)`, `xs += ys`) widens the variable's item
+  type to hold it, and the next round types the function again;
+* a *new* list (a literal, a comprehension, `+`/`*` of new lists) may be
+  retyped to a wider item type where it is used (`xs: list[float] = [0] * n`),
+  converting its items; any other list is shared between the names that
+  refer to it, so it never converts: using a list[int] variable as a
+  list[float] is an error.
+
+After the last round, a list whose item type is still unknown is an error
+naming the variable and how to annotate it."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .. import typesystem as kt
+from .. import typing_rules as rules
+from ..frontend.desugar import ITERABLE_ROLE
+from ..frontend.subset import SUPPORTED_BINOPS
+from .typed_values import TypedValue, _Abandon
+from ..typing_rules import UNKNOWN, display, is_unknown
+from .typed_tree import VariableType, is_scalar_type
+
+
+@dataclass(frozen=True)
+class UnsettledList(kt.ListType):
+    """The type of `[]` (and of what holds it) before typing knows its items."""
+    item: object = None
+
+    @property
+    def name(self) -> str:
+        return "list[?]"
+
+
+UNSETTLED_LIST = UnsettledList()
+# The list methods that only read the list (the others change it and may
+# raise: IndexError, MemoryError; index() raises ValueError itself).
+SEARCHES = ("count", "index")
+ITEM_ORDER = (kt.boolean, kt.i64, kt.f64)       # bool < int < float: how items join
+
+
+def named(type_) -> str:
+    """A type's name with its article: `an int`, `a list[float]`."""
+    text = display(type_)
+    return f"{'an' if str(text)[:1] in 'aeiou' else 'a'} {text}"
+
+
+def is_list(type_) -> bool:
+    return isinstance(type_, kt.ListType)
+
+
+def is_unsettled(type_) -> bool:
+    return isinstance(type_, UnsettledList)
+
+
+def join_items(a, b):
+    """The item type holding both (None: not known yet)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return max(a, b, key=ITEM_ORDER.index)
+
+
+def is_new_list(node) -> bool:
+    """A list made here and bound nowhere yet, so that its items may still
+    convert (`[0] * n` used as a list[float])."""
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return is_new_list(node.left) and is_new_list(node.right)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return is_new_list(node.left) or is_new_list(node.right)
+    return False
+
+
+def is_list_iteration(loop, variable_type) -> bool:
+    """A `for` loop over a list (rewritten by desugar.py as a counted loop
+    over `range(len(for$iterableN))`, or `min(...)` of several for zip):
+    Python's list iterator reads the length at every step, so the loop is
+    lowered as a while loop that does too. `variable_type(name)` is the
+    type of a variable."""
+    iterator = loop.iter
+    if not (isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name)
+            and iterator.func.id == "range" and len(iterator.args) == 1):
+        return False
+    for node in ast.walk(iterator.args[0]):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "len" and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Name) and \
+                node.args[0].id.startswith(f"for${ITERABLE_ROLE}") and \
+                is_list(variable_type(node.args[0].id)):
+            return True
+    return False
+
+
+class ListTyping:
+    # ------------------------------------------------------- item types
+    def list_item_type(self, value: TypedValue, node) -> kt.ScalarType:
+        """The item type a list needs to hold `value` (a Python literal at
+        its own type): int, float or bool; anything else is refused."""
+        type_ = rules.default_for_kind(value.weak) if value.weak else value.type
+        if isinstance(type_, kt.ScalarType):
+            if type_.is_bool:
+                return kt.boolean
+            if type_.is_complex:
+                self.fail(node, "lists of complex numbers are not supported yet; a list holds "
+                                "int, float or bool items")
+            if type_.is_float:
+                return kt.f64
+            if type_ == kt.u64:
+                self.fail(node, "a kiln.u64 does not fit a list item (a list[int] holds 64-bit "
+                                "signed ints); convert it: int(v)")
+            return kt.i64
+        what = "lists" if is_list(type_) else "arrays" if isinstance(type_, kt.ArrayType) \
+            else "tuples" if isinstance(type_, kt.TupleType) else display(type_)
+        self.fail(node, f"lists of {what} are not supported yet; a list holds int, float or "
+                        "bool items")
+
+    def stored_item(self, list_node, container: TypedValue, value: TypedValue, node):
+        """`value` stored into the list `container` (`xs.append(v)`,
+        `xs[i] = v`, `xs.insert(i, v)`), converted to its item type. A list
+        variable that is not declared widens to hold it."""
+        self.absorb(container, value)
+        needed = self.list_item_type(value, node)
+        item = container.type.item
+        if item is not None and join_items(item, needed) == item:
+            return self.convert(value, item, node)
+        if self.widen_list_variable(list_node, needed):
+            return TypedValue(needed)
+        if item is None:
+            return TypedValue(needed)       # `[].append(1)`: unsettled, reported at the end
+        where = f"`{list_node.id}`, a {container.type.display}" \
+            if isinstance(list_node, ast.Name) else f"a {container.type.display}"
+        self.fail(node, f"cannot store {named(needed)} into {where}: a list holds items "
+                        f"of one type (declare it list[{display(join_items(item, needed))}] "
+                        "to hold both)")
+
+    def widen_list_variable(self, list_node, needed) -> bool:
+        """Makes the list variable `list_node` (not declared, not a
+        parameter) hold `needed` items too; False when it cannot."""
+        if not isinstance(list_node, ast.Name) or list_node.id in self.declared:
+            return False
+        current = self.var_types.get(list_node.id)
+        if current is None or not is_list(current.type):
+            return False
+        widened = kt.ListType(join_items(current.type.item, needed))
+        if widened != current.type:
+            self.var_types[list_node.id] = VariableType(widened)
+            self.changed = True
+        return True
+
+    def searched_value(self, value: TypedValue, container: TypedValue, node, what: str):
+        """The value `in`, count(), index() and remove() look for, as an
+        item: a bool among ints and an int among floats convert (as Python
+        compares them); a float among ints or a number among bools is
+        refused (the search would need Python's mixed comparisons)."""
+        self.absorb(value)
+        item = container.type.item
+        if item is None:
+            return value
+        if not is_scalar_type(value.type):
+            self.fail(node, f"{what} of a {container.type.display} looks for a number, not "
+                            f"{named(value.type)}")
+        needed = self.list_item_type(value, node)
+        if join_items(item, needed) != item:
+            self.fail(node, f"{what} of a {container.type.display} needs {named(item)} "
+                            f"value, not {named(needed)} (convert it first)")
+        return self.convert(value, item, node)
+
+    # --------------------------------------------------- settling types
+    def settle_list(self, node, value: TypedValue, target, where) -> TypedValue:
+        """`value` (of expression `node`) used where a `target` list is
+        expected: `[]` takes its item type, a new list converts its items to
+        a wider one; a list already bound to a name never converts."""
+        if value.type == target or is_unknown(value.type) or is_unknown(target) or \
+                is_unsettled(target):
+            return value
+        if not is_list(value.type) or not is_list(target):
+            self.fail(where, f"cannot use {named(value.type)} value as {display(target)}")
+        if node is None and is_unsettled(value.type):
+            return TypedValue(target)       # an unsettled list is reported at the end
+        if node is not None and (is_unsettled(value.type) or (
+                is_new_list(node) and join_items(value.type.item, target.item) == target.item)):
+            self.retype_new_list(node, target)
+            return TypedValue(target)
+        self.fail(where, f"a {value.type.display} is used as a {target.display}: a list is "
+                         "shared, not converted, so its items keep their type; make it a "
+                         f"{target.display} where it is created")
+
+    def retype_new_list(self, node, target) -> None:
+        """Gives a new list (or `[]`) the type `target`, its items converted."""
+        previous = self.values.get(node)
+        self.values[node] = TypedValue(target)
+        if isinstance(node, ast.List):
+            for element in node.elts:
+                known = self.values.get(element)
+                if known is not None and not is_unknown(known.type):
+                    self.guarded(self.convert, known, target.item, element)
+        elif isinstance(node, ast.ListComp):
+            known = self.values.get(node.elt)
+            if known is not None and not is_unknown(known.type):
+                self.guarded(self.convert, known, target.item, node.elt)
+        elif isinstance(node, ast.BinOp):
+            for operand in (node.left, node.right):
+                known = self.values.get(operand)
+                if known is not None and is_list(known.type) and known.type != target:
+                    self.retype_new_list(operand, target)
+        elif previous is not None and not is_unsettled(previous.type):
+            self.values[node] = previous
+
+    def unify_lists(self, left_node, left, right_node, right, where, what):
+        """The one list type of two operands (`xs + ys`, `xs == ys`,
+        `xs.extend(ys)`): `[]` and new lists adapt to the other."""
+        if left.type == right.type:
+            return left.type
+        joined = kt.ListType(join_items(left.type.item, right.type.item)) \
+            if left.type.item is not None or right.type.item is not None else UNSETTLED_LIST
+        for node, value in ((left_node, left), (right_node, right)):
+            if value.type != joined and not (is_new_list(node) or is_unsettled(value.type)):
+                self.fail(where, f"{what} a {left.type.display} and a {right.type.display} is "
+                                 "not supported: a list holds items of one type (build both "
+                                 f"with {display(joined.item)} items)")
+        for node, value in ((left_node, left), (right_node, right)):
+            self.settle_list(node, value, joined, where)
+        return joined
+
+    def join_list(self, current, value: TypedValue, node, name) -> VariableType:
+        """A variable (or the result) that is a list on some path."""
+        if current is None:
+            return VariableType(value.type)
+        what = "the result" if name == "the result" else f"variable `{name}`"
+        if not is_list(current.type) or not is_list(value.type):
+            self.fail(node, f"{what} is {display(current.type)} on one path and "
+                            f"{display(value.type)} on another")
+        item = join_items(current.type.item, value.type.item)
+        return VariableType(UNSETTLED_LIST if item is None else kt.ListType(item))
+
+    def assign_list(self, name, value: TypedValue, value_node, node) -> None:
+        """`xs = value` where the variable or the value is a list."""
+        declared = self.declared.get(name)
+        if is_unknown(value.type):
+            # Bound with what is known, so that its uses do not cascade.
+            known = declared if declared is not None else getattr(
+                self.var_types.get(name), "type", UNKNOWN)
+            self.symbols[name] = TypedValue(known)
+            self.maybe_undefined.discard(name)
+            return
+        if declared is not None:
+            if is_unknown(declared):
+                self.symbols[name] = TypedValue(UNKNOWN)
+                self.maybe_undefined.discard(name)
+                return
+            target = declared
+            if not is_list(declared) or not is_list(value.type):
+                self.symbols[name] = TypedValue(declared)
+                self.maybe_undefined.discard(name)
+                self.fail(node, f"variable `{name}` is declared {display(declared)} but is "
+                                f"assigned {named(value.type)}")
+        else:
+            variable = self.join_list(self.var_types.get(name), value, node, name)
+            if variable != self.var_types.get(name):
+                self.var_types[name] = variable
+                self.changed = True
+            target = variable.type
+        self.list_bindings.setdefault(name, node)
+        self.symbols[name] = TypedValue(target)
+        self.maybe_undefined.discard(name)
+        self.settle_list(value_node, value, target, node)
+
+    def shared_list_value(self, targets, value_node, value: TypedValue, node) -> TypedValue:
+        """`a = b = []`: one list under several names, so one item type for
+        all of them (what any of them is declared or stores decides)."""
+        joined = value.type
+        for target in targets:
+            if isinstance(target, ast.Name):
+                known = self.declared.get(target.id) or getattr(
+                    self.var_types.get(target.id), "type", None)
+                if is_list(known) and joined.item is None:
+                    joined = known
+                elif is_list(known) and known.item is not None:
+                    joined = kt.ListType(join_items(joined.item, known.item))
+        return self.settle_list(value_node, value, joined, node)
+
+    def report_unsettled_lists(self) -> None:
+        """After the last round: a list whose items are still unknown."""
+        named = False
+        for name, variable in self.var_types.items():
+            if is_unsettled(variable.type) and "$" not in name:
+                named = True
+                self.report(self.list_bindings.get(name, self.func),
+                            f"cannot tell what list `{name}` holds: nothing is appended or "
+                            f"stored into it; annotate it (`{name}: list[float] = []`)")
+        if named:
+            return
+        for node, value in list(self.values.items()):
+            if isinstance(node, ast.List) and is_unsettled(value.type):
+                self.report(node, "cannot tell what this empty list holds; bind it to an "
+                                  "annotated variable (`xs: list[float] = []`)")
+                return
+
+    def refuse_list_in_parallel_loop(self, node, value: TypedValue) -> TypedValue:
+        """Lists in a kiln.prange loop body: not supported yet (the
+        references would be counted by several threads at once)."""
+        if self.inside_parallel_loop and is_list(value.type):
+            self.report(node, "lists are not supported inside a kiln.prange loop yet")
+            return TypedValue(UNKNOWN)
+        return value
+
+    def uses_lists(self, stmt) -> bool:
+        """Whether a loop body builds or reads lists (parallel=True leaves
+        such a loop sequential)."""
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.List, ast.ListComp)) or (
+                    isinstance(node, ast.Name) and is_list(getattr(
+                        self.var_types.get(node.id), "type", None))):
+                return True
+        return False
+
+    def is_list_expression(self, node) -> bool:
+        """Whether `node` is list-valued, known before it is typed here
+        (which subscript or store it is): literals, comprehensions, list
+        variables, `+`/`*` of lists, copies, sorted(), list()."""
+        if isinstance(node, (ast.List, ast.ListComp)):
+            return True
+        if isinstance(node, ast.Name):
+            known = self.symbols.get(node.id) or self.var_types.get(node.id)
+            return known is not None and is_list(known.type)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
+            return self.is_list_expression(node.left) or self.is_list_expression(node.right)
+        if isinstance(node, ast.Subscript):
+            return isinstance(node.slice, ast.Slice) and self.is_list_expression(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name in self.symbols or name in self.lambdas:
+                return False
+            if name in self.module.functions:
+                typed = self.module.results.get(name)
+                return typed is not None and typed.ok and is_list(typed.return_type)
+            return name in ("sorted", "list")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return node.func.attr == "copy" and self.is_list_expression(node.func.value)
+        return False
+
+    # ------------------------------------------------------ expressions
+    def expr_List(self, node):
+        self.raises = True          # kiln.list.new: MemoryError
+        if not node.elts:
+            return TypedValue(UNSETTLED_LIST)
+        values = [self.expression(e) for e in node.elts]
+        self.absorb(*values)
+        item = None
+        for value, element in zip(values, node.elts):
+            item = join_items(item, self.list_item_type(value, element))
+        for value, element in zip(values, node.elts):
+            self.convert(value, item, element)
+        return TypedValue(kt.ListType(item))
+
+    def expr_ListComp(self, node):
+        """`[e for v in it if c ...]`: each `for` over range(...), a list or
+        a 1-D array; its names are the comprehension's own (Python 3)."""
+        self.raises = True
+        found = {}
+
+        def generate(level):
+            if level == len(node.generators):
+                element = self.expression(node.elt)
+                self.absorb(element)
+                found["item"] = self.list_item_type(element, node.elt)
+                self.convert(element, found["item"], node.elt)
+                return
+            generator = node.generators[level]
+            if not isinstance(generator.target, ast.Name):
+                self.fail(generator.target, "a comprehension's `for` target must be a single "
+                                            "name")
+            self.symbols[generator.target.id] = self.comprehension_item(generator.iter)
+            self.maybe_undefined.discard(generator.target.id)
+            for condition in generator.ifs:
+                self.truthy(self.expression(condition), condition, quiet=True)
+            generate(level + 1)
+
+        self.region(lambda: generate(0))
+        if "item" not in found:
+            raise _Abandon()
+        return TypedValue(kt.ListType(found["item"]))
+
+    def comprehension_item(self, iterator) -> TypedValue:
+        """What a comprehension's `for` binds, one iteration at a time."""
+        if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
+                iterator.func.id == "range" and "range" not in self.symbols:
+            self.range_bounds(iterator)
+            return TypedValue(kt.i64)
+        iterable = self.expression(iterator)
+        self.absorb(iterable)
+        if is_list(iterable.type):
+            self.raises = True          # kiln.list.get
+            return TypedValue(UNKNOWN) if iterable.type.item is None \
+                else TypedValue(iterable.type.item)
+        if isinstance(iterable.type, kt.ArrayType) and iterable.type.ndim == 1 and \
+                not iterable.fresh:
+            self.raises = self.raises or self.boundscheck
+            return TypedValue(iterable.type.dtype)
+        self.fail(iterator, f"a comprehension's `for` goes over range(...), a list or a 1-D "
+                            f"array variable, not {named(iterable.type)}")
+
+    def list_subscript(self, node, container: TypedValue) -> TypedValue:
+        """`xs[i]` (a negative i counts from the end) and `xs[:]` (a copy)."""
+        self.absorb(container)
+        self.raises = True          # IndexError, MemoryError
+        if isinstance(node.slice, ast.Slice):
+            if node.slice.lower is None and node.slice.upper is None and node.slice.step is None:
+                return TypedValue(container.type)
+            self.fail(node, "slicing a list is supported as `xs[:]` (a copy) only yet")
+        self.list_index(node.slice)
+        return TypedValue(UNKNOWN) if container.type.item is None \
+            else TypedValue(container.type.item)
+
+    def list_index(self, index_node) -> None:
+        if isinstance(index_node, ast.Tuple):
+            self.fail(index_node, "list indices must be integers, not tuple")
+        index = self.expression(index_node)
+        self.absorb(index)
+        if not is_scalar_type(index.type) or not (index.type.is_int or index.type.is_bool):
+            self.fail(index_node, f"list indices must be integers, not {display(index.type)}")
+        self.convert(index, kt.i64, index_node)
+
+    def list_store(self, target: ast.Subscript, value: TypedValue, node) -> None:
+        """`xs[i] = v` (IndexError outside [-len, len))."""
+        container = self.expression(target.value)
+        self.absorb(container)
+        if not is_list(container.type):
+            self.fail(target, f"`{ast.unparse(target.value)}` is not a list")
+        if isinstance(target.slice, ast.Slice):
+            self.fail(target, "assigning to a slice of a list is not supported yet")
+        self.list_index(target.slice)
+        self.raises = True
+        self.stored_item(target.value, container, value, node)
+
+    def augmented_list_store(self, stmt) -> None:
+        """`xs[i] += v`: the item, the operation, the item stored back."""
+        target = stmt.target
+        container = self.expression(target.value)
+        self.absorb(container)
+        if isinstance(target.slice, ast.Slice):
+            self.fail(target, "assigning to a slice of a list is not supported yet")
+        self.list_index(target.slice)
+        self.raises = True
+        if container.type.item is None:
+            raise _Abandon()
+        current = TypedValue(container.type.item)
+        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        self.values[stmt] = result
+        self.stored_item(target.value, container, result, stmt)
+
+    def augmented_list(self, stmt, current: TypedValue) -> None:
+        """`xs += ys` (extends xs in place) and `xs *= n` (repeats it in place)."""
+        value = self.expression(stmt.value)
+        self.absorb(current, value)
+        self.raises = True
+        if isinstance(stmt.op, ast.Add):
+            if not is_list(value.type):
+                self.fail(stmt, f"`+=` on a list takes a list here, not {named(value.type)}")
+            self.extended(stmt.target, current, stmt.value, value, stmt)
+            return
+        if isinstance(stmt.op, ast.Mult):
+            self.repeat_count(value, stmt.value)
+            return
+        self.fail(stmt, f"unsupported operand for lists: `{ast.unparse(stmt)}`")
+
+    def extended(self, list_node, container, other_node, other, node) -> None:
+        """`xs.extend(ys)`, `xs += ys`: ys's items into xs (same item type;
+        a list variable that is not declared widens, `[]` adapts)."""
+        if other.type.item is not None and (container.type.item is None or join_items(
+                container.type.item, other.type.item) != container.type.item):
+            if self.widen_list_variable(list_node, other.type.item):
+                return
+        self.unify_lists(list_node, container, other_node, other, node, "extending")
+
+    def repeat_count(self, count: TypedValue, node) -> None:
+        self.absorb(count)
+        if not is_scalar_type(count.type) or not (count.type.is_int or count.type.is_bool):
+            self.fail(node, f"a list is repeated by an int, not {named(count.type)}")
+        self.convert(count, kt.i64, node)
+
+    def list_binary(self, node, left: TypedValue, right: TypedValue) -> TypedValue:
+        """`xs + ys` (a new list), `xs * n` and `n * xs` (a new list, empty
+        for n <= 0)."""
+        self.absorb(left, right)
+        self.raises = True
+        if isinstance(node.op, ast.Add):
+            if not (is_list(left.type) and is_list(right.type)):
+                self.fail(node, f"`+` of {named(left.type)} and {named(right.type)} is "
+                                "not supported (a list concatenates with a list)")
+            return TypedValue(self.unify_lists(node.left, left, node.right, right, node,
+                                               "concatenating"))
+        if isinstance(node.op, ast.Mult):
+            container, count, count_node = (left, right, node.right) if is_list(left.type) \
+                else (right, left, node.left)
+            if is_list(count.type):
+                self.fail(node, "a list cannot be multiplied by a list")
+            self.repeat_count(count, count_node)
+            return TypedValue(container.type)
+        symbol = SUPPORTED_BINOPS.get(type(node.op), "@")
+        self.fail(node, f"operator `{symbol}` does not take a list (lists take + and *)")
+
+    def list_unary(self, node, operand: TypedValue) -> TypedValue:
+        if isinstance(node.op, ast.Not):
+            return TypedValue(kt.boolean)
+        self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a list")
+
+    def list_compare(self, node) -> TypedValue:
+        """`v in xs`, `v not in xs`, `xs == ys`, `xs != ys`."""
+        if len(node.ops) != 1:
+            self.fail(node, "chained comparisons with lists or `in` are not supported yet; "
+                            "combine two comparisons with `and`")
+        op, right_node = node.ops[0], node.comparators[0]
+        left = self.expression(node.left)
+        right = self.expression(right_node)
+        self.absorb(left, right)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not is_list(right.type):
+                self.fail(node, f"`in` takes a list on its right here, not "
+                                f"{named(right.type)}")
+            self.searched_value(left, right, node, "`in`")
+            return TypedValue(kt.boolean)
+        if not (is_list(left.type) and is_list(right.type)):
+            self.fail(node, f"a list compares only with a list here, not with "
+                            f"{named(right.type if is_list(left.type) else left.type)}")
+        if not isinstance(op, (ast.Eq, ast.NotEq)):
+            self.fail(node, "lists compare with == and != only here (ordering lists is not "
+                            "supported yet)")
+        self.unify_lists(node.left, left, right_node, right, node, "comparing")
+        return TypedValue(kt.boolean)
+
+    # ------------------------------------------------------------ calls
+    def list_method(self, func: ast.Attribute, container: TypedValue, node) -> TypedValue:
+        """`xs.append(v)`, `xs.pop()`, `xs.sort(reverse=True)`, ..."""
+        name = func.attr
+        self.absorb(container)
+        if name != "sort" and node.keywords:
+            self.fail(node, f"list.{name}() takes no keyword arguments")
+        arity = {"append": (1,), "pop": (0, 1), "insert": (2,), "extend": (1,), "clear": (0,),
+                 "reverse": (0,), "sort": (0,), "copy": (0,), "count": (1,), "index": (1,),
+                 "remove": (1,)}[name]
+        if len(node.args) not in arity:
+            if name == "index":
+                self.fail(node, "list.index() with start and stop is not supported yet")
+            self.fail(node, f"list.{name}() takes {' or '.join(map(str, arity))} "
+                            f"argument{'s' if max(arity) != 1 else ''}")
+        args = [self.expression(a) for a in node.args]
+        item = container.type.item
+        if name not in SEARCHES:
+            self.raises = True      # the list changes or grows: IndexError, MemoryError
+        if name == "append":
+            self.stored_item(func.value, container, args[0], node)
+            return TypedValue(None)
+        if name == "insert":
+            self.list_index_value(args[0], node.args[0])
+            self.stored_item(func.value, container, args[1], node)
+            return TypedValue(None)
+        if name == "pop":
+            if args:
+                self.list_index_value(args[0], node.args[0])
+            return TypedValue(UNKNOWN) if item is None else TypedValue(item)
+        if name == "extend":
+            self.absorb(args[0])
+            if not is_list(args[0].type):
+                self.fail(node, f"list.extend() takes a list here, not {named(args[0].type)}")
+            self.extended(func.value, container, node.args[0], args[0], node)
+            return TypedValue(None)
+        if name in ("count", "index", "remove"):
+            self.searched_value(args[0], container, node, f"list.{name}()")
+            if name == "index":
+                self.raises = True  # ValueError
+            return TypedValue(None) if name == "remove" else TypedValue(kt.i64)
+        if name == "sort":
+            self.sort_order(node)
+        return TypedValue(container.type) if name == "copy" else TypedValue(None)
+
+    def list_index_value(self, value: TypedValue, node) -> None:
+        self.absorb(value)
+        if not is_scalar_type(value.type) or not (value.type.is_int or value.type.is_bool):
+            self.fail(node, f"list indices must be integers, not {display(value.type)}")
+        self.convert(value, kt.i64, node)
+
+    def sort_order(self, node) -> None:
+        """`reverse=` of sort() and sorted(): any truth value; `key=` is
+        not supported yet."""
+        for keyword in node.keywords:
+            if keyword.arg != "reverse":
+                self.fail(keyword, f"`{keyword.arg}=` of sorting is not supported yet (only "
+                                   "reverse=)")
+            self.truthy(self.expression(keyword.value), keyword.value)
+
+    def list_builtin(self, name, node) -> TypedValue:
+        """`sorted(xs[, reverse=...])`, `list(xs)`, `list()`, `list(range(...))`."""
+        if name == "list" and node.keywords:
+            self.fail(node, "list() takes no keyword arguments")
+        if name == "list" and not node.args:
+            self.raises = True
+            return TypedValue(UNSETTLED_LIST)
+        if len(node.args) != 1:
+            self.fail(node, f"{name}() takes one list")
+        self.raises = True
+        argument = node.args[0]
+        if name == "list" and isinstance(argument, ast.Call) and \
+                isinstance(argument.func, ast.Name) and argument.func.id == "range" and \
+                "range" not in self.symbols:
+            self.range_bounds(argument)
+            return TypedValue(kt.ListType(kt.i64))
+        value = self.expression(argument)
+        self.absorb(value)
+        if not is_list(value.type):
+            what = "range(...) or a list" if name == "list" else "a list"
+            self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
+        if name == "sorted":
+            self.sort_order(node)
+        return TypedValue(value.type)
+
+    def builtin_sum(self, args, node):
+        """`sum(xs)`, `sum(xs, start)`: an int list sums to an int (64-bit,
+        wrapping as Kiln ints do), a float list to a float, left to right."""
+        if len(args) not in (1, 2):
+            self.fail(node, "sum() takes a list and an optional start")
+        self.absorb(*args)
+        if not is_list(args[0].type):
+            self.fail(node, "sum() takes a list here" + (
+                "; of an array use np.sum(a) or a.sum()"
+                if isinstance(args[0].type, kt.ArrayType) else ""))
+        self.raises = True          # kiln.list.get
+        item = args[0].type.item
+        if item is None:
+            return TypedValue(UNKNOWN)
+        total = kt.f64 if item.is_float else kt.i64
+        if len(args) == 2:
+            start = args[1]
+            if not is_scalar_type(start.type) or start.type.is_complex:
+                self.fail(node, "sum()'s start must be an int or a float")
+            start_type = self.list_item_type(start, node)
+            if start_type.is_float:
+                total = kt.f64
+            self.convert(start, total, node)
+        return TypedValue(total)
+
+    def list_min_max(self, container: TypedValue, node, name) -> TypedValue:
+        """`min(xs)`, `max(xs)`: ValueError on an empty list."""
+        self.absorb(container)
+        self.raises = True
+        return TypedValue(UNKNOWN) if container.type.item is None \
+            else TypedValue(container.type.item)

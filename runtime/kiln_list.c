@@ -44,12 +44,17 @@ typedef struct {
   int64_t depth;
 } kiln_list_journal;
 
+/* This thread's journal once made: one thread-local load per list made
+   or freed (the key is only for freeing it when the thread exits). */
+static __thread kiln_list_journal *kiln_list_current_journal;
+
 static pthread_key_t kiln_list_journal_key;
 static pthread_once_t kiln_list_journal_once = PTHREAD_ONCE_INIT;
 static int kiln_list_journal_usable;
 
 static void kiln_list_release_journal(void *opaque) {
   kiln_list_journal *journal = (kiln_list_journal *)opaque;
+  kiln_list_current_journal = NULL;
   free(journal->entries);
   free(journal);
 }
@@ -60,6 +65,8 @@ static void kiln_list_make_journal_key(void) {
 }
 
 static kiln_list_journal *kiln_list_thread_journal(void) {
+  if (kiln_list_current_journal)
+    return kiln_list_current_journal;
   pthread_once(&kiln_list_journal_once, kiln_list_make_journal_key);
   if (!kiln_list_journal_usable)
     return NULL;
@@ -71,6 +78,7 @@ static kiln_list_journal *kiln_list_thread_journal(void) {
       journal = NULL;
     }
   }
+  kiln_list_current_journal = journal;
   return journal;
 }
 
@@ -366,8 +374,9 @@ kiln_list *kiln_list_repeat(kiln_list *list, int64_t count) {
     if (length < 2)                                                             \
       return 1;                                                                 \
     type *items = (type *)list->items;                                          \
-    type *buffer = (type *)malloc((size_t)length * sizeof(type));               \
-    if (!buffer)                                                                \
+    /* A list of one run needs no merge buffer (no malloc). */                \
+    type *buffer = length > 16 ? (type *)malloc((size_t)length * sizeof(type)) : NULL; \
+    if (length > 16 && !buffer)                                                 \
       return 0;                                                                 \
     /* runs of 16 by insertion, then bottom-up merges */                      \
     for (int64_t start = 0; start < length; start += 16) {                      \

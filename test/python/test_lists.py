@@ -318,6 +318,14 @@ def test_int_lists_cross(boundary, values):
     assert shared == list(values) + [1]
 
 
+def test_lists_tested_in_and_or_not(boundary):
+    for values in ([], [5], [3, 1, 4, 1, 5, 9, 2, 6], [9, 8, 7], list(range(50))):
+        same_with_lists(boundary, "next_greater", list(values))
+    for values in ([], [1.0], [0.0, -0.0]):
+        for n in (0, 3):
+            same_with_lists(boundary, "tested_lists", list(values), n)
+
+
 def test_new_lists_cross(boundary):
     for n in (0, 1, 2, 7, 100, 100_000):
         same_with_lists(boundary, "count_up", n)
@@ -405,9 +413,8 @@ def slicing(n: int) -> int:
 @kiln.export
 def list_and(n: int) -> int:
     xs = [n]
-    if xs and n:
-        return 1
-    return 0
+    k = xs and n
+    return k + 0
 
 
 @kiln.export
@@ -469,8 +476,9 @@ def test_refused_lists_say_why(tmp_path):
         "ordering": (48, 12, "lists compare with == and != only here (ordering lists is not "
                              "supported yet)"),
         "slicing": (54, 16, "slicing a list is supported as `xs[:]` (a copy) only yet"),
-        "list_and": (60, 8, "`and`/`or` with a list operand is not supported yet; test its "
-                            "length (`len(xs) > 0`)"),
+        "list_and": (60, 9, "`and`/`or` with a list operand is supported only where its "
+                            "truth is tested (`if`, `while`, `not`); here its value would be "
+                            "the list: test `len(xs) > 0` instead"),
         "lambda_list": (68, 14, "passing a list to the lambda `f` is not supported yet; write "
                                 "a function (`def`)"),
         "float_index": (74, 15, "list indices must be integers, not float"),

@@ -48,6 +48,36 @@ def desugar_loops(tree: ast.Module) -> None:
             _LoopRewriter(itertools.count(1)).block(function.body)
 
 
+def mark_conditions(tree: ast.Module) -> None:
+    """Marks (`kiln_condition`) each `and`/`or` whose value Python only
+    tests: the test of `if`, `while`, `assert`, a conditional expression or
+    a comprehension's `if`, and the operand of `not`, through nested
+    `and`/`or`/`not`. There an operand may be a list: only its truth is
+    used (`while stack and stack[-1] < x:`), where as a value the
+    expression could be the list itself."""
+    def mark(test):
+        if isinstance(test, ast.BoolOp):
+            test.kiln_condition = True
+            for operand in test.values:
+                mark(operand)
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            mark(test.operand)
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            mark(node.test)
+        elif isinstance(node, ast.comprehension):
+            for condition in node.ifs:
+                mark(condition)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            mark(node.operand)
+
+
+def is_condition(node) -> bool:
+    """Whether `and`/`or` node `node` is only tested (mark_conditions)."""
+    return getattr(node, "kiln_condition", False)
+
+
 ITERABLE_ROLE = "iterable"
 
 

@@ -15,7 +15,7 @@ from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
-from .desugar import desugar_loops, is_prange_call
+from .desugar import desugar_loops, is_prange_call, mark_conditions
 
 
 
@@ -431,6 +431,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
         raise too_deep_to_parse(path, source, error)
     check_compiles(path, source, tree)
     desugar_loops(tree)
+    mark_conditions(tree)
     context = ModuleContext(path, source, tree)
     known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
              "numpy": context.numpy_aliases, "cmath": context.cmath_aliases}

@@ -733,6 +733,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def bool_op(self, is_and, operands, node) -> Value:
         first = self.expression(operands[0])
+        if isinstance(first.type, kt.ListType):
+            first = self.truthy(first, operands[0])     # only tested (is_condition)
         if len(operands) == 1:
             return first
         # `a or b or c` is `a or (b or c)`: each tail's type is inference's

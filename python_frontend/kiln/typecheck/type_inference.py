@@ -59,6 +59,7 @@ import sys
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
 from .. import typing_rules as rules
+from ..frontend.desugar import is_condition
 from ..frontend.source import deepest_statement
 from .shape_typing import ShapeFunctionTyping
 from .typed_values import TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
@@ -581,9 +582,13 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
-        if is_list(first.type):
-            self.fail(operands[0], "`and`/`or` with a list operand is not supported yet; test "
-                                   f"its length (`len({ast.unparse(operands[0])}) > 0`)")
+        if is_list(first.type) and is_condition(node):
+            first = self.truthy(first, operands[0])       # `while stack and ...`
+        elif is_list(first.type):
+            self.fail(operands[0], "`and`/`or` with a list operand is supported only where "
+                                   "its truth is tested (`if`, `while`, `not`); here its value "
+                                   f"would be the list: test `len({ast.unparse(operands[0])}) "
+                                   "> 0` instead")
         if len(operands) == 1:
             return first
         if isinstance(first.type, kt.ArrayType):

@@ -107,3 +107,30 @@ def first_at_least(xs: list[int], lists_only: list[int], n: int) -> list[int]:
         if k * k >= n:
             return xs
     return lists_only
+
+
+# `and`/`or`/`not` whose value is only tested may have list operands
+# (a stack's emptiness tested beside a comparison).
+@kiln.export
+def next_greater(xs: list[int]) -> list[int]:
+    out = [-1] * len(xs)
+    stack: list[int] = []
+    for i in range(len(xs)):
+        while stack and xs[stack[-1]] < xs[i]:
+            out[stack.pop()] = xs[i]
+        stack.append(i)
+    return out
+
+
+@kiln.export
+def tested_lists(xs: list[float], n: int) -> int:
+    k = 0
+    if n and xs:
+        k += 1
+    if not (xs or n):
+        k += 10
+    if xs and not xs:
+        k += 100
+    ys = [v for v in xs if n or xs]
+    assert xs or True
+    return k + len(ys) + (1 if xs and n else 0)

@@ -35,13 +35,15 @@ Every implementation's result is checked against CPython's before any
 timing (ints exactly, floats to 1e-9 relative); a mismatch stops the run
 (`--keep-going` records it). Times: minimum over `--repeats` rounds, the
 implementations round-robin in each round, calls batched to >= 20 ms per
-sample. Then each program runs once more under tracemalloc, with a
-gc.callbacks counter: the CPython heap a call takes (peak above entry,
-less the returned object) and the collector runs it triggers.
+sample. Then each program runs once more with CPython's allocators
+counted (bench/native/count_python_allocations.c), once under tracemalloc
+with a gc.callbacks counter: the allocator calls, the heap's peak above
+entry and the collections of one call, the returned object's aside.
 
 Writes build/bench/containers/ (sources, builds, results.json),
 bench/results/containers.md and the section between its markers in
-docs/performance.md (not with --quick or --only). A benchmark, not a
+docs/performance.md (not with --quick, --only or another --frontend: those
+write build/bench/containers/containers.md only). A benchmark, not a
 test: nothing here asserts a time."""
 
 import argparse
@@ -75,23 +77,24 @@ IMPLEMENTATIONS = ["cpython", "kiln"] + PEERS
 TITLES = {"cpython": "CPython", "kiln": "Kiln", "numba": "Numba", "pythran": "Pythran",
           "cython": "Cython", "mypyc": "mypyc"}
 
-# name, entry function, arguments of the full run, of --quick, what it is.
+# name, entry function, arguments of the full run, of --quick, what it is
+# (formatted with the arguments).
 # `temporaries`: lists CPython builds and drops per call (the scenario row).
 PROGRAMS = [
     dict(name="sieve", entry="sieve", args=(2_000_000,), quick=(20_000,),
-         label="sieve of Eratosthenes, n = 2,000,000"),
+         label="sieve of Eratosthenes, n = {0:,}"),
     dict(name="knapsack", entry="knapsack", args=(200, 10_000, 7), quick=(20, 500, 7),
-         label="0/1 knapsack DP, 200 items, capacity 10,000"),
+         label="0/1 knapsack DP, {0:,} items, capacity {1:,}"),
     dict(name="next_greater", entry="run", args=(500_000, 7), quick=(5_000, 7),
-         label="next greater element (stack), n = 500,000"),
+         label="next greater element (stack), n = {0:,}"),
     dict(name="heap_queue", entry="run", args=(100_000, 7), quick=(2_000, 7),
-         label="binary-heap priority queue, 100,000 pushes"),
+         label="binary-heap priority queue, {0:,} pushes"),
     dict(name="spectral_norm", entry="spectral_norm", args=(160,), quick=(20,),
-         label="spectral_norm (lists of float), n = 160"),
+         label="spectral_norm (lists of float), n = {0:,}"),
     dict(name="fannkuch", entry="fannkuch", args=(9,), quick=(6,),
-         label="fannkuch-redux, n = 9"),
+         label="fannkuch-redux, n = {0}"),
     dict(name="features", entry="features", args=(100_000, 7), quick=(1_000, 7),
-         label="feature lists per record, 100,000 records",
+         label="feature lists per record, {0:,} records",
          temporaries=lambda args: 3 * args[0]),
 ]
 
@@ -406,26 +409,56 @@ def heap_of_call(function, args):
     try:
         base = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
-        result = function(*args)
+        held = function(*args)   # alive until the peak is read, as the reference's
         peak = tracemalloc.get_traced_memory()[1]
+        del held
     finally:
         gc.callbacks.remove(count)
         tracemalloc.stop()
     return peak - base, collections[0]
 
 
-def heap_all(programs, functions):
-    """heap_of_call of each implementation, less that of a call which only
-    makes an object equal to the result (`operator.neg(-result)`): what
-    the measurement itself takes and the returned object's box."""
+def build_counter(workdir):
+    """bench/native/count_python_allocations.c, built with gcc: counts the
+    calls of CPython's allocators (raw, mem and object domains)."""
+    include = sysconfig.get_paths()["include"]
+    subprocess.run(["gcc", "-O2", "-fPIC", "-shared", f"-I{include}",
+                    os.path.join(BENCH, "native", "count_python_allocations.c"),
+                    "-o", os.path.join(workdir, "count_python_allocations" + EXT)], check=True)
+    sys.path.insert(0, workdir)
+    try:
+        return importlib.import_module("count_python_allocations")
+    finally:
+        sys.path.remove(workdir)
+
+
+def allocations_of_call(counter, function, args):
+    gc.collect()
+    counter.start()
+    try:
+        function(*args)
+    finally:
+        calls = counter.stop()
+    return calls
+
+
+def heap_all(programs, functions, counter):
+    """Per implementation: the calls of CPython's allocators one call makes,
+    tracemalloc's peak above entry, the collections it starts. Each less the
+    same figure of a call that only makes an object equal to the result
+    (`operator.neg(-result)`): the measurement itself and the returned
+    object's box."""
     import operator
     heaps = {}
     for program in programs:
         heaps[program["name"]] = {}
         for implementation, (function, result) in functions[program["name"]].items():
-            reference = heap_of_call(operator.neg, (-result,))[0]
+            reference = (-result,)
+            calls = (allocations_of_call(counter, function, program["args"])
+                     - allocations_of_call(counter, operator.neg, reference))
             size, collections = heap_of_call(function, program["args"])
-            heaps[program["name"]][implementation] = (size - reference, collections)
+            size -= heap_of_call(operator.neg, reference)[0]
+            heaps[program["name"]][implementation] = (calls, size, collections)
     return heaps
 
 
@@ -492,8 +525,8 @@ def report(programs, implementations, built, times, heaps, versions):
         cells = [program["name"]]
         for implementation in implementations:
             if implementation in heaps[program["name"]]:
-                size, collections = heaps[program["name"]][implementation]
-                cells.append(f"{size_text(size)}, {collections} gc")
+                calls, size, collections = heaps[program["name"]][implementation]
+                cells.append(f"{calls:,} / {size_text(size)} / {collections}")
             else:
                 cells.append("--")
         heap_rows.append("| " + " | ".join(cells) + " |")
@@ -507,11 +540,14 @@ def report(programs, implementations, built, times, heaps, versions):
         rate = count / times[name]["cpython"]
         line = (f"**The scenario** ({program['label']}): CPython builds and drops {count:,} "
                 f"lists per call, {rate / 1e6:.2f} million a second; ")
+        cpython_calls = heaps[name]["cpython"][0]
+        line += f"{cpython_calls:,} calls of CPython's allocators per call. "
         if "kiln" in heaps[name]:
-            size, collections = heaps[name]["kiln"]
-            line += (f"while Kiln's compiled call runs, CPython's heap grows by {size} bytes "
-                     f"(tracemalloc's peak above entry, less the returned int) and "
-                     f"{collections} garbage collections start.")
+            calls, size, collections = heaps[name]["kiln"]
+            line += (f"While Kiln's compiled version runs: {calls} calls of CPython's "
+                     f"allocators, {size} bytes of CPython heap (tracemalloc's peak above "
+                     f"entry), {collections} garbage collections (gc.callbacks), the returned "
+                     "int aside.")
         else:
             line += f"Kiln does not run it yet ({built[name]['kiln']})."
         scenario.append(line)
@@ -524,9 +560,11 @@ def report(programs, implementations, built, times, heaps, versions):
         "\"Kiln / fastest peer\": the fastest peer's time over Kiln's (above 1.00x: Kiln "
         "is faster). `--`: the implementation does not run the program (notes below).",
         "", *rows, "", *scenario, "",
-        "CPython heap taken by one call (tracemalloc's peak above the heap at entry, "
-        "less the returned object) and garbage collections started during it "
-        "(gc.callbacks):", "", *heap_rows, "",
+        "CPython's memory during one call, the returned object aside: calls of its "
+        "allocators (malloc, calloc and realloc of the raw, mem and object domains, "
+        "counted by bench/native/count_python_allocations.c) / the heap's peak above "
+        "entry (tracemalloc) / garbage collections started (gc.callbacks):", "",
+        *heap_rows, "",
         *[f"[{number}] {text}" for number, text in enumerate(notes, 1)], ""])
     return text
 
@@ -551,7 +589,8 @@ def versions_of(frontend):
     except (OSError, StopIteration):
         pass
     cython_version = ((cython.stdout + cython.stderr).split()[-1] if cython else "missing")
-    return dict(machine=f"{cpu}, {len(os.sched_getaffinity(0))} CPUs",
+    return dict(machine=f"{cpu}, {len(os.sched_getaffinity(0))} CPUs, "
+                        f"{time.strftime('%Y-%m-%d')}",
                 python=f"CPython {sys.version.split()[0]}", kiln=kiln,
                 peers=f"Numba {version('numba')}, Pythran {version('pythran')}, "
                       f"Cython {cython_version}, mypyc {version('mypy.version')}")
@@ -580,6 +619,7 @@ def main():
     if args.quick:
         programs = [dict(p, args=p["quick"]) for p in programs]
         args.repeats = min(args.repeats, 3)
+    programs = [dict(p, label=p["label"].format(*p["args"])) for p in programs]
     ensure_packages(log, not args.no_install)
     workdir = os.path.join(REPO, "build", "bench", "containers")
     shutil.rmtree(workdir, ignore_errors=True)
@@ -592,14 +632,15 @@ def main():
     log(f"timing, best of {args.repeats} rounds ...")
     times = time_all(programs, functions, args.repeats, log)
     log("CPython heap and collections per call ...")
-    heaps = heap_all(programs, functions)
+    heaps = heap_all(programs, functions, build_counter(workdir))
     text = report(programs, IMPLEMENTATIONS, built, times, heaps, versions_of(args.frontend))
     print(text)
     with open(os.path.join(workdir, "results.json"), "w", encoding="utf-8") as handle:
         json.dump({"times": times, "heaps": heaps,
                    "not_run": {p: {i: str(m) for i, m in row.items() if isinstance(m, NotBuilt)}
                                for p, row in built.items()}}, handle, indent=1)
-    if args.quick or args.only:
+    if args.quick or args.only or os.path.abspath(args.frontend) != os.path.join(
+            REPO, "python_frontend"):
         with open(os.path.join(workdir, "containers.md"), "w", encoding="utf-8") as handle:
             handle.write(text)
         return

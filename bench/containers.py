@@ -650,7 +650,14 @@ def main():
                "annotated Python (bench/container_programs/) and compiled as written by each "
                "implementation. The entry functions take ints and build their lists inside "
                "(for Numba: lists made in compiled code, no reflected or typed list crosses "
-               "the boundary).\n\n"
+               "the boundary). Cython compiles the `.py` in pure-Python mode: its only "
+               "declarations are the annotations, and Cython 0.29 keeps `int` a Python int. "
+               "What the memory table counts: CPython's own allocators. Kiln's lists come "
+               "from libc's malloc (runtime/kiln_list.c) and Pythran's from C++'s, which it "
+               "does not see; Numba's NRT allocates through PyMem_RawMalloc, so its lists "
+               "are counted. CPython's collector does not run in these programs: it is "
+               "triggered by container objects that stay alive, and their temporary lists "
+               "die by reference counting first.\n\n"
                f"{text}{END}")
     replace_section(BEGIN, END, section)
 

@@ -1,5 +1,5 @@
 /* The C ABI of Kiln-compiled code: how a compiled function reports a Python
-   exception to its caller, and how it holds a Python list.
+   exception to its caller, and how it holds a Python list and dict.
 
    This file is the one source of that ABI. kilnc embeds it: the C++ side
    (the kiln dialect's ErrorKind enum and kiln-lower-checks' stores) is tied
@@ -26,7 +26,8 @@
   X(6, RuntimeError, RUNTIME_ERROR)                                           \
   X(7, TypeError, TYPE_ERROR)                                                 \
   X(8, MemoryError, MEMORY_ERROR)                                             \
-  X(9, RecursionError, RECURSION_ERROR)
+  X(9, RecursionError, RECURSION_ERROR)                                       \
+  X(10, KeyError, KEY_ERROR)
 
 /* kiln_error.kind: KILN_OK, or KILN_ZERO_DIVISION_ERROR, KILN_INDEX_ERROR,
    ... one per line of KILN_ERROR_KINDS. */
@@ -131,6 +132,64 @@ static inline void kiln_list_drop(kiln_list *list) {
   if (list && --list->refcount == 0) {
     free(list->items);
     free(list);
+  }
+}
+
+/* A Python dict held natively: `length` live entries among the first
+   `used` of `keys`/`values`/`live` (room for `capacity`), in insertion
+   order; a deleted entry keeps its slot with live[i] = 0 until the runtime
+   compacts the arrays. Keys and values take 8 bytes each whatever their
+   type (`key_kind`, `value_kind`: KILN_ITEM_INT int64_t, KILN_ITEM_FLOAT
+   double, KILN_ITEM_BOOL 0 or 1 in an int64_t). `hashes`, `index` and
+   `index_mask` are the runtime's lookup table: a caller that builds a dict
+   leaves them NULL/0, and the runtime builds the table at the first lookup.
+
+   Across the C ABI a dict is passed and returned as a list is (kiln_list
+   above): a dict argument is borrowed, may be grown with realloc() (so the
+   caller allocates `keys`, `values` and `live` with malloc()) and gets
+   KILN_DICT_MODIFIED when the callee changes it; a returned dict is a new
+   reference, given back with kiln_dict_drop(). Keys must be distinct. */
+typedef struct kiln_dict {
+  int64_t length;
+  int64_t used;
+  int64_t capacity;
+  uint64_t *keys;
+  uint64_t *values;
+  uint8_t *live;
+  int64_t *hashes;
+  int64_t *index;
+  int64_t index_mask;
+  int64_t refcount;
+  int64_t journal_index;
+  int32_t key_kind;
+  int32_t value_kind;
+  int32_t flags;
+  int32_t reserved;
+} kiln_dict;
+
+/* kiln_dict.key_kind / value_kind. */
+enum kiln_item_kind { KILN_ITEM_INT = 1, KILN_ITEM_FLOAT = 2, KILN_ITEM_BOOL = 3 };
+
+/* kiln_dict.flags: a compiled function changed the dict (an entry added,
+   removed or given a new value). */
+#define KILN_DICT_MODIFIED 1
+
+/* A KeyError's message says the key's kind and its 8 bytes are args[0]:
+   "int key {}", "float key {}" (the double's bits) or "bool key {}"; the
+   Python wrapper raises KeyError(key) as CPython does. */
+#define KILN_KEY_ERROR_INT "int key {}"
+#define KILN_KEY_ERROR_FLOAT "float key {}"
+#define KILN_KEY_ERROR_BOOL "bool key {}"
+
+/* Drops the caller's reference to a dict; frees it when it was the last. */
+static inline void kiln_dict_drop(kiln_dict *dict) {
+  if (dict && --dict->refcount == 0) {
+    free(dict->keys);
+    free(dict->values);
+    free(dict->live);
+    free(dict->hashes);
+    free(dict->index);
+    free(dict);
   }
 }
 

@@ -1297,6 +1297,26 @@ KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
     KILN_ERROR_KINDS(KILN_RAISE_CASE)
 #undef KILN_RAISE_CASE
   }
+  if (error->kind == KILN_KEY_ERROR && error->num_args == 1) {
+    /* CPython's KeyError carries the key itself (`KeyError: 5`); the
+       message names its kind (kiln_abi.h, KILN_KEY_ERROR_INT ...). */
+    PyObject *key = NULL;
+    if (strcmp(error->message, KILN_KEY_ERROR_FLOAT) == 0) {
+      double value;
+      memcpy(&value, &error->args[0], sizeof value);
+      key = PyFloat_FromDouble(value);
+    } else if (strcmp(error->message, KILN_KEY_ERROR_BOOL) == 0) {
+      key = PyBool_FromLong(error->args[0] != 0);
+    } else {
+      key = PyLong_FromLongLong((long long)error->args[0]);
+    }
+    if (key) {
+      PyErr_SetObject(PyExc_KeyError, key);
+      Py_DECREF(key);
+    }
+    _PyTraceback_Add(function, source_file, (int)error->line);
+    return NULL;
+  }
   char message[512];
   size_t used = 0;
   int next = 0;

@@ -71,6 +71,15 @@ LogicalResult CheckOp::verify() {
   return success();
 }
 
+// Keys and values are Python's int, float and bool, as list items.
+LogicalResult DictType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               Type keyType, Type valueType) {
+  for (Type type : {keyType, valueType})
+    if (!type.isInteger(64) && !type.isF64() && !type.isInteger(1))
+      return emitError() << "a dict holds i64, f64 or i1 keys and values, not " << type;
+  return success();
+}
+
 LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
   auto releasesLists = [](Operation *op) {
     WalkResult found = op->walk([](ReleaseOp) { return WalkResult::interrupt(); });

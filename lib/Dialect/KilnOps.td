@@ -27,6 +27,7 @@ def Kiln_ErrorKind : I32EnumAttr<"ErrorKind",
       I32EnumAttrCase<"TypeError", 7>,
       I32EnumAttrCase<"MemoryError", 8>,
       I32EnumAttrCase<"RecursionError", 9>,
+      I32EnumAttrCase<"KeyError", 10>,
     ]> {
   let cppNamespace = "::kiln";
 }
@@ -472,6 +473,10 @@ def Kiln_ListEqualOp : Kiln_ListOp<"equal", [MemoryEffects<[MemRead]>,
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
 }
 
+def Kiln_AnyDict : Type<CPred<"::llvm::isa<::kiln::DictType>($_self)">,
+                        "a Kiln dict", "::kiln::DictType">;
+def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict], "a Kiln list or dict">;
+
 def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "One more reference to a container";
   let description = [{
@@ -482,7 +487,7 @@ def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
     kiln.retain %xs : !kiln.list<i64>
     ```
   }];
-  let arguments = (ins Kiln_AnyList:$container);
+  let arguments = (ins Kiln_AnyContainer:$container);
   let assemblyFormat = "$container attr-dict `:` type($container)";
   // A retain whose release follows in the same block, with no release of
   // any list between, cancels with it: nothing between can drop the count
@@ -498,8 +503,219 @@ def Kiln_ReleaseOp : Kiln_Op<"release", [MemoryEffects<[MemRead, MemWrite, MemFr
     kiln.release %xs : !kiln.list<i64>
     ```
   }];
-  let arguments = (ins Kiln_AnyList:$container);
+  let arguments = (ins Kiln_AnyContainer:$container);
   let assemblyFormat = "$container attr-dict `:` type($container)";
+}
+
+//===----------------------------------------------------------------------===//
+// Dicts. kiln-lower-containers lowers each to a call of runtime/kiln_dict.c
+// or an inline load; entries are addressed by their position in insertion
+// order (a "slot"), which `find`/`require` return, so that `d[k] += v`,
+// `d.pop(k)` and `del d[k]` look the key up once.
+//===----------------------------------------------------------------------===//
+
+class Kiln_DictOp<string mnemonic, list<Trait> traits = []>
+    : Kiln_Op<"dict." # mnemonic, traits>;
+
+class Kiln_KeyOf<string container, string key>
+    : TypesMatchWith<"key type matches the dict", container, key,
+                     "::llvm::cast<::kiln::DictType>($_self).getKeyType()">;
+class Kiln_ValueOf<string container, string value>
+    : TypesMatchWith<"value type matches the dict", container, value,
+                     "::llvm::cast<::kiln::DictType>($_self).getValueType()">;
+
+def Kiln_DictNewOp : Kiln_DictOp<"new", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A new empty dict with room for `capacity` entries (a hint)";
+  let description = [{
+    ```mlir
+    %d = kiln.dict.new %c8 : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins I64:$capacity);
+  let results = (outs Kiln_AnyDict:$result);
+  let assemblyFormat = "$capacity attr-dict `:` type($result)";
+}
+
+def Kiln_DictLenOp : Kiln_DictOp<"len", [MemoryEffects<[MemRead]>]> {
+  let summary = "Python's len() of a dict";
+  let description = [{
+    ```mlir
+    %n = kiln.dict.len %d : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$dict attr-dict `:` type($dict)";
+}
+
+def Kiln_DictFindOp : Kiln_DictOp<"find", [MemoryEffects<[MemRead, MemWrite]>,
+                                           Kiln_KeyOf<"dict", "key">]> {
+  let summary = "The slot of key `k`, or -1: `k in d`, `d.get(k, default)`";
+  let description = [{
+    (Writes memory: the first lookup of a dict a caller built makes its
+    table.)
+
+    ```mlir
+    %slot = kiln.dict.find %d, %k : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, AnyType:$key);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$dict `,` $key attr-dict `:` type($dict)";
+}
+
+def Kiln_DictRequireOp : Kiln_DictOp<"require", [MemoryEffects<[MemRead, MemWrite]>,
+                                                 Kiln_KeyOf<"dict", "key">]> {
+  let summary = "The slot of key `k`; KeyError(k) when it is absent: `d[k]`, `del d[k]`, `d.pop(k)`";
+  let description = [{
+    ```mlir
+    %slot = kiln.dict.require %d, %k : !kiln.dict<i64, f64>
+    %v = kiln.dict.value_at %d[%slot] : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, AnyType:$key);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$dict `,` $key attr-dict `:` type($dict)";
+}
+
+def Kiln_DictSetOp : Kiln_DictOp<"set", [MemoryEffects<[MemRead, MemWrite]>,
+                                         Kiln_KeyOf<"dict", "key">,
+                                         Kiln_ValueOf<"dict", "value">]> {
+  let summary = "`d[k] = v`: a new entry at the end, or a new value for `k`";
+  let description = [{
+    ```mlir
+    kiln.dict.set %d[%k], %v : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, AnyType:$key, AnyType:$value);
+  let assemblyFormat = "$dict `[` $key `]` `,` $value attr-dict `:` type($dict)";
+}
+
+def Kiln_DictUsedOp : Kiln_DictOp<"used", [MemoryEffects<[MemRead]>]> {
+  let summary = "How many slots iteration visits (live entries and deleted ones)";
+  let description = [{
+    `for k in d` visits slots 0 .. used-1 and skips those not `live_at`.
+
+    ```mlir
+    %end = kiln.dict.used %d : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$dict attr-dict `:` type($dict)";
+}
+
+def Kiln_DictLiveAtOp : Kiln_DictOp<"live_at", [MemoryEffects<[MemRead]>]> {
+  let summary = "Whether slot `slot` (in [0, used)) holds an entry";
+  let description = [{
+    ```mlir
+    %here = kiln.dict.live_at %d[%slot] : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, I64:$slot);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$dict `[` $slot `]` attr-dict `:` type($dict)";
+}
+
+def Kiln_DictKeyAtOp : Kiln_DictOp<"key_at", [MemoryEffects<[MemRead]>,
+                                              Kiln_KeyOf<"dict", "result">]> {
+  let summary = "The key of the entry in slot `slot`";
+  let description = [{
+    ```mlir
+    %k = kiln.dict.key_at %d[%slot] : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, I64:$slot);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$dict `[` $slot `]` attr-dict `:` type($dict)";
+}
+
+def Kiln_DictValueAtOp : Kiln_DictOp<"value_at", [MemoryEffects<[MemRead]>,
+                                                  Kiln_ValueOf<"dict", "result">]> {
+  let summary = "The value of the entry in slot `slot`";
+  let description = [{
+    ```mlir
+    %v = kiln.dict.value_at %d[%slot] : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, I64:$slot);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$dict `[` $slot `]` attr-dict `:` type($dict)";
+}
+
+def Kiln_DictSetValueAtOp : Kiln_DictOp<"set_value_at", [MemoryEffects<[MemRead, MemWrite]>,
+                                                         Kiln_ValueOf<"dict", "value">]> {
+  let summary = "A new value for the entry in slot `slot`: `d[k] += v`";
+  let description = [{
+    ```mlir
+    kiln.dict.set_value_at %d[%slot], %v : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, I64:$slot, AnyType:$value);
+  let assemblyFormat = "$dict `[` $slot `]` `,` $value attr-dict `:` type($dict)";
+}
+
+def Kiln_DictEraseAtOp : Kiln_DictOp<"erase_at", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Deletes the entry in slot `slot`: `del d[k]`, `d.pop(k)`";
+  let description = [{
+    The slot stays (not live) until the dict is compacted, so iteration
+    order and the other slots do not move.
+
+    ```mlir
+    kiln.dict.erase_at %d[%slot] : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, I64:$slot);
+  let assemblyFormat = "$dict `[` $slot `]` attr-dict `:` type($dict)";
+}
+
+def Kiln_DictClearOp : Kiln_DictOp<"clear", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`d.clear()`";
+  let description = [{
+    ```mlir
+    kiln.dict.clear %d : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict);
+  let assemblyFormat = "$dict attr-dict `:` type($dict)";
+}
+
+def Kiln_DictCopyOp : Kiln_DictOp<"copy", [MemoryEffects<[MemAlloc, MemRead]>,
+                                           AllTypesMatch<["dict", "result"]>]> {
+  let summary = "`d.copy()`, `dict(d)`: a new dict of the same entries in the same order";
+  let description = [{
+    ```mlir
+    %e = kiln.dict.copy %d : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict);
+  let results = (outs Kiln_AnyDict:$result);
+  let assemblyFormat = "$dict attr-dict `:` type($dict)";
+}
+
+def Kiln_DictUpdateOp : Kiln_DictOp<"update", [MemoryEffects<[MemRead, MemWrite]>,
+                                               AllTypesMatch<["dict", "other"]>]> {
+  let summary = "`d.update(e)`, `d |= e`: `e`'s entries set into `d` in `e`'s order";
+  let description = [{
+    ```mlir
+    kiln.dict.update %d, %e : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$dict, Kiln_AnyDict:$other);
+  let assemblyFormat = "$dict `,` $other attr-dict `:` type($dict)";
+}
+
+def Kiln_DictEqualOp : Kiln_DictOp<"equal", [MemoryEffects<[MemRead, MemWrite]>,
+                                             AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "`d == e`: the same keys, each with equal values (order aside)";
+  let description = [{
+    ```mlir
+    %same = kiln.dict.equal %d, %e : !kiln.dict<i64, f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyDict:$lhs, Kiln_AnyDict:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
 }
 
 #endif // KILN_OPS_TD

@@ -27,4 +27,21 @@ def Kiln_ListType : Kiln_Type<"List", "list"> {
   let genVerifyDecl = 1;
 }
 
+def Kiln_DictType : Kiln_Type<"Dict", "dict"> {
+  let summary = "A Python dict whose keys have one type and values one type";
+  let description = [{
+    A reference to a dict, shared like a list. Keys and values are Python's
+    int, float or bool (`i64`, `f64`, `i1`); entries keep insertion order.
+    Float keys compare as Python's `==` does (`-0.0` and `0.0` are one key;
+    a NaN key is never found again).
+
+    ```mlir
+    %counts = kiln.dict.new %capacity : !kiln.dict<i64, i64>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$keyType, "::mlir::Type":$valueType);
+  let assemblyFormat = "`<` $keyType `,` $valueType `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // KILN_TYPES_TD

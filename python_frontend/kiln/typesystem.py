@@ -168,6 +168,30 @@ class ListType:
         return self.name
 
 
+@dataclass(frozen=True)
+class DictType:
+    """A Python dict whose keys are of one type and values of one type,
+    held natively (runtime/kiln_abi.h's `kiln_dict`): Python's int, float
+    and bool (DICT_ITEM_TYPES), each stored in 8 bytes, in insertion order."""
+    key: ScalarType
+    value: ScalarType
+
+    @property
+    def mlir(self) -> str:
+        return f"!kiln.dict<{self.key.mlir}, {self.value.mlir}>"
+
+    @property
+    def name(self) -> str:
+        return f"dict[{self.key.display}, {self.value.display}]"
+
+    @property
+    def display(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 # The dtype table. Every stage (annotations, typing, MLIR, wrapper, header,
 # stubs, report) reads these rows; tests/test_dtype_table.py round-trips
 # each row through all of them.
@@ -207,3 +231,5 @@ ARRAY_DTYPES = DTYPES + COMPLEX_DTYPES
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 # The item types a list may have: Python's own scalars, unboxed.
 LIST_ITEM_TYPES = (i64, f64, boolean)
+# The key and value types a dict may have (each stored in 8 bytes).
+DICT_ITEM_TYPES = (i64, f64, boolean)

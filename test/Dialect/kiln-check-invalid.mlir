@@ -3,15 +3,15 @@
 // Only the kinds of the C ABI parse (the dialect's ErrorKind enum), quoted
 // or bare.
 func.func @unknown_kind(%ok: i1) {
-  // expected-error @+1 {{invalid kind attribute specification: "KeyError"}}
-  kiln.check %ok, "KeyError", "missing"
+  // expected-error @+1 {{invalid kind attribute specification: "NameError"}}
+  kiln.check %ok, "NameError", "missing"
   return
 }
 
 // -----
 
 func.func @unknown_bare_kind(%ok: i1) {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [ZeroDivisionError, IndexError, ValueError, OverflowError, AssertionError, RuntimeError, TypeError, MemoryError, RecursionError]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [ZeroDivisionError, IndexError, ValueError, OverflowError, AssertionError, RuntimeError, TypeError, MemoryError, RecursionError, KeyError]}}
   kiln.check %ok, StopIteration, "done"
   return
 }
@@ -30,7 +30,7 @@ func.func @kind_as_string_attribute(%ok: i1) {
 
 func.func @kind_out_of_range(%ok: i1) {
   // expected-error @+1 {{attribute 'kind' failed to satisfy constraint: the Python exception a compiled function raises}}
-  "kiln.check"(%ok) {kind = 10 : i32, message = ""} : (i1) -> ()
+  "kiln.check"(%ok) {kind = 11 : i32, message = ""} : (i1) -> ()
   return
 }
 

@@ -28,7 +28,23 @@ func.func @mixed_concat(%xs: !kiln.list<f64>, %ys: !kiln.list<i64>) {
 
 // Only lists are retained and released.
 func.func @retain_a_number(%x: f64) {
-  // expected-error @+1 {{'kiln.retain' op operand #0 must be a Kiln list}}
+  // expected-error @+1 {{'kiln.retain' op operand #0 must be a Kiln list or dict, but got 'f64'}}
   "kiln.retain"(%x) : (f64) -> ()
+  return
+}
+
+// -----
+
+// Dict keys and values are Python's int, float and bool too.
+// expected-error @+1 {{a dict holds i64, f64 or i1 keys and values, not 'f32'}}
+func.func @narrow_values(%d: !kiln.dict<i64, f32>) {
+  return
+}
+
+// -----
+
+func.func @wrong_key(%d: !kiln.dict<i64, f64>, %k: f64) {
+  // expected-error @+1 {{'kiln.dict.find' op failed to verify that key type matches the dict}}
+  %s = "kiln.dict.find"(%d, %k) : (!kiln.dict<i64, f64>, f64) -> i64
   return
 }

@@ -39,9 +39,9 @@ func.func @every_op(%xs: !kiln.list<f64>, %flags: !kiln.list<i1>, %i: i64, %x: f
   %same = kiln.list.equal %r, %xs : !kiln.list<f64>
   // CHECK: kiln.list.get %{{.*}}[%{{.*}}] : <i1>
   %b = kiln.list.get %flags[%i] : !kiln.list<i1>
-  // CHECK: kiln.retain %{{.*}} : <f64>
+  // CHECK: kiln.retain %{{.*}} : !kiln.list<f64>
   kiln.retain %r : !kiln.list<f64>
-  // CHECK: kiln.release %{{.*}} : <f64>
+  // CHECK: kiln.release %{{.*}} : !kiln.list<f64>
   kiln.release %r : !kiln.list<f64>
   kiln.release %r : !kiln.list<f64>
   kiln.release %cc : !kiln.list<f64>

@@ -369,7 +369,7 @@ private:
   void unwindLists(OpBuilder &builder, Location loc, func::FuncOp func) {
     Value mark;
     for (Operation &op : func.getBody().front())
-      if (auto call = dyn_cast<func::CallOp>(op); call && call.getCallee() == "kiln_list_enter") {
+      if (auto call = dyn_cast<func::CallOp>(op); call && call.getCallee() == "kiln_journal_enter") {
         mark = call.getResult(0);
         break;
       }
@@ -377,7 +377,7 @@ private:
       return;
     MLIRContext *context = &getContext();
     auto unwind = runtimeFunction(
-        "kiln_list_unwind", FunctionType::get(context, {IntegerType::get(context, 64)}, {}),
+        "kiln_journal_unwind", FunctionType::get(context, {IntegerType::get(context, 64)}, {}),
         loc);
     func::CallOp::create(builder, loc, unwind, ValueRange{mark});
   }

@@ -4,7 +4,7 @@
 // (function signatures, calls, structured control flow). Index checks
 // become kiln.check ops, which kiln-lower-checks turns into the Python
 // exception. The journal that frees a raising call's lists is entered and
-// left here (kiln_list_enter/kiln_list_leave); kiln-lower-checks unwinds it
+// left here (kiln_journal_enter/kiln_journal_leave); kiln-lower-checks unwinds it
 // on error exits.
 //
 // Upstream has no counterpart: the list semantics (Python indices, shared
@@ -37,6 +37,19 @@ struct ListLayout {
   static constexpr int64_t refcount = offsetof(kiln_list, refcount);
   static constexpr int64_t flags = offsetof(kiln_list, flags);
 };
+struct DictLayout {
+  static constexpr int64_t length = offsetof(kiln_dict, length);
+  static constexpr int64_t used = offsetof(kiln_dict, used);
+  static constexpr int64_t keys = offsetof(kiln_dict, keys);
+  static constexpr int64_t values = offsetof(kiln_dict, values);
+  static constexpr int64_t live = offsetof(kiln_dict, live);
+  static constexpr int64_t refcount = offsetof(kiln_dict, refcount);
+  static constexpr int64_t flags = offsetof(kiln_dict, flags);
+};
+static_assert(sizeof(((kiln_dict *)nullptr)->keys[0]) == 8 &&
+                  sizeof(((kiln_dict *)nullptr)->live[0]) == 1 &&
+                  sizeof(((kiln_dict *)nullptr)->flags) == 4,
+              "kiln-lower-containers reads 8-byte keys and values, 1-byte live flags");
 static_assert(sizeof(((kiln_list *)nullptr)->length) == 8 &&
                   sizeof(((kiln_list *)nullptr)->refcount) == 8 &&
                   sizeof(((kiln_list *)nullptr)->flags) == 4,
@@ -65,12 +78,17 @@ Type itemStorageType(Type item) {
 
 int64_t itemSize(Type item) { return item.isInteger(1) ? 1 : 8; }
 
-bool isListType(Type type) { return isa<ListType>(type); }
+bool isContainerType(Type type) { return isa<ListType, DictType>(type); }
 
-bool holdsLists(Operation *op) {
-  return llvm::any_of(op->getOperandTypes(), isListType) ||
-         llvm::any_of(op->getResultTypes(), isListType);
+// runtime/kiln_abi.h's kiln_item_kind of a key or value type.
+int32_t itemKind(Type type) {
+  if (type.isF64())
+    return KILN_ITEM_FLOAT;
+  if (type.isInteger(1))
+    return KILN_ITEM_BOOL;
+  return KILN_ITEM_INT;
 }
+
 
 // Every runtime function the lowering may call, by name and type.
 struct RuntimeFunctions {
@@ -104,21 +122,42 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
   auto i32 = IntegerType::get(context, 32);
-  bool any = false;
+  bool anyList = false, anyDict = false;
   llvm::SmallSetVector<Type, 3> items;
+  auto note = [&](Type type) {
+    if (auto list = dyn_cast<ListType>(type)) {
+      anyList = true;
+      items.insert(list.getItemType());
+    }
+    if (isa<DictType>(type))
+      anyDict = true;
+  };
   module.walk([&](Operation *op) {
-    if (!holdsLists(op) && !isa<func::FuncOp>(op))
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      for (Type type : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
+        note(type);
       return;
+    }
     for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-      if (auto list = dyn_cast<ListType>(type)) {
-        any = true;
-        items.insert(list.getItemType());
-      }
+      note(type);
   });
-  if (!any)
+  if (!anyList && !anyDict)
     return;
-  runtime.get("kiln_list_enter", {}, {i64});
-  runtime.get("kiln_list_leave", {i64}, {});
+  runtime.get("kiln_journal_enter", {}, {i64});
+  runtime.get("kiln_journal_leave", {i64}, {});
+  if (anyDict) {
+    runtime.get("kiln_dict_new", {i32, i32, i64}, {ptr});
+    runtime.get("kiln_dict_release", {ptr}, {});
+    runtime.get("kiln_dict_find", {ptr, i64}, {i64});
+    runtime.get("kiln_dict_set", {ptr, i64, i64}, {i32});
+    runtime.get("kiln_dict_erase_at", {ptr, i64}, {});
+    runtime.get("kiln_dict_clear", {ptr}, {});
+    runtime.get("kiln_dict_copy", {ptr}, {ptr});
+    runtime.get("kiln_dict_update", {ptr, ptr}, {i32});
+    runtime.get("kiln_dict_equal", {ptr, ptr}, {i32});
+  }
+  if (!anyList)
+    return;
   runtime.get("kiln_list_new", {i64, i64}, {ptr});
   runtime.get("kiln_list_release", {ptr}, {});
   runtime.get("kiln_list_clear", {ptr}, {});
@@ -357,8 +396,8 @@ struct CallLowering : ListOpLowering<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type item = this->itemOf(op->getOperand(0));
-    std::string function = perItemType ? itemFunction(name, item) : name;
+    std::string function =
+        perItemType ? itemFunction(name, this->itemOf(op->getOperand(0))) : name;
     SmallVector<Value> operands;
     for (Value operand : adaptor.getOperands())
       operands.push_back(this->itemArgument(rewriter, loc, operand));
@@ -394,12 +433,199 @@ struct RetainLowering : ListOpLowering<RetainOp> {
   LogicalResult matchAndRewrite(RetainOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value list = adaptor.getContainer();
-    Value count = load(rewriter, loc, rewriter.getI64Type(), list, ListLayout::refcount);
+    Value container = adaptor.getContainer();
+    int64_t offset = isa<DictType>(op.getContainer().getType()) ? DictLayout::refcount
+                                                                 : ListLayout::refcount;
+    Value count = load(rewriter, loc, rewriter.getI64Type(), container, offset);
     Value one = constant(rewriter, loc, rewriter.getI64Type(), 1);
-    store(rewriter, loc, arith::AddIOp::create(rewriter, loc, count, one), list,
-          ListLayout::refcount);
+    store(rewriter, loc, arith::AddIOp::create(rewriter, loc, count, one), container, offset);
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReleaseLowering : ListOpLowering<ReleaseOp> {
+  using ListOpLowering::ListOpLowering;
+  LogicalResult matchAndRewrite(ReleaseOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    bool dict = isa<DictType>(op.getContainer().getType());
+    call(rewriter, op.getLoc(), dict ? "kiln_dict_release" : "kiln_list_release",
+         {adaptor.getContainer()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Dicts: keys and values cross runtime calls as their 8 bytes (an i64).
+//===----------------------------------------------------------------------===//
+
+template <typename Op>
+struct DictOpLowering : ListOpLowering<Op> {
+  using ListOpLowering<Op>::ListOpLowering;
+  using Base = ListOpLowering<Op>;
+
+  static DictType dictOf(Value dict) { return cast<DictType>(dict.getType()); }
+  static Value toBits(OpBuilder &b, Location loc, Value value) {
+    if (value.getType().isF64())
+      return arith::BitcastOp::create(b, loc, b.getI64Type(), value);
+    if (value.getType().isInteger(1))
+      return arith::ExtUIOp::create(b, loc, b.getI64Type(), value);
+    return value;
+  }
+  static Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
+    if (type.isF64())
+      return arith::BitcastOp::create(b, loc, type, bits);
+    if (type.isInteger(1))
+      return arith::TruncIOp::create(b, loc, type, bits);
+    return bits;
+  }
+  static Value entryAddress(OpBuilder &b, Location loc, Value dict, int64_t arrayOffset,
+                            Type element, Value slot) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value array = Base::load(b, loc, ptr, dict, arrayOffset);
+    return LLVM::GEPOp::create(b, loc, ptr, element, array, ArrayRef<LLVM::GEPArg>{slot});
+  }
+  // A lookup's slot; -2 means no memory for the table (MemoryError).
+  Value find(OpBuilder &b, Location loc, Value dict, Value key) const {
+    Value slot = this->call(b, loc, "kiln_dict_find", {dict, toBits(b, loc, key)});
+    Value noMemory = Base::constant(b, loc, b.getI64Type(), -2);
+    Base::check(b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, slot, noMemory),
+                ErrorKind::MemoryError, "");
+    return slot;
+  }
+};
+
+struct DictNewLowering : DictOpLowering<DictNewOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictNewOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    DictType type = cast<DictType>(op.getType());
+    Value dict = call(rewriter, loc, "kiln_dict_new",
+                      {constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getKeyType())),
+                       constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getValueType())),
+                       adaptor.getCapacity()});
+    checkNotNull(rewriter, loc, dict);
+    rewriter.replaceOp(op, dict);
+    return success();
+  }
+};
+
+// len(d) and the slots iteration visits: inline loads.
+template <typename Op, int64_t Offset>
+struct DictFieldLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, this->load(rewriter, op.getLoc(), rewriter.getI64Type(),
+                                      adaptor.getDict(), Offset));
+    return success();
+  }
+};
+
+struct DictFindLowering : DictOpLowering<DictFindOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictFindOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, find(rewriter, op.getLoc(), adaptor.getDict(), adaptor.getKey()));
+    return success();
+  }
+};
+
+// KeyError(key), as CPython raises it: the message says the key's kind
+// and carries its 8 bytes (runtime/kiln_abi.h, KILN_KEY_ERROR_INT ...).
+struct DictRequireLowering : DictOpLowering<DictRequireOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictRequireOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value slot = find(rewriter, loc, adaptor.getDict(), adaptor.getKey());
+    Value zero = constant(rewriter, loc, rewriter.getI64Type(), 0);
+    Value found = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot, zero);
+    Type keyType = dictOf(op.getDict()).getKeyType();
+    StringRef message = keyType.isF64()         ? KILN_KEY_ERROR_FLOAT
+                        : keyType.isInteger(1) ? KILN_KEY_ERROR_BOOL
+                                               : KILN_KEY_ERROR_INT;
+    CheckOp::create(rewriter, loc, found, ErrorKind::KeyError, rewriter.getStringAttr(message),
+                    ValueRange{toBits(rewriter, loc, adaptor.getKey())});
+    rewriter.replaceOp(op, slot);
+    return success();
+  }
+};
+
+struct DictSetLowering : DictOpLowering<DictSetOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictSetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value ok = call(rewriter, loc, "kiln_dict_set",
+                    {adaptor.getDict(), toBits(rewriter, loc, adaptor.getKey()),
+                     toBits(rewriter, loc, adaptor.getValue())});
+    checkSucceeded(rewriter, loc, ok);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct DictLiveAtLowering : DictOpLowering<DictLiveAtOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictLiveAtOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value address = entryAddress(rewriter, loc, adaptor.getDict(), DictLayout::live,
+                                 rewriter.getI8Type(), adaptor.getSlot());
+    Value byte = LLVM::LoadOp::create(rewriter, loc, rewriter.getI8Type(), address);
+    rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, byte,
+                                                 constant(rewriter, loc, rewriter.getI8Type(), 0)));
+    return success();
+  }
+};
+
+// A key or value read from its slot.
+template <typename Op, int64_t ArrayOffset>
+struct DictEntryLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value address = this->entryAddress(rewriter, loc, adaptor.getDict(), ArrayOffset,
+                                       rewriter.getI64Type(), adaptor.getSlot());
+    Value bits = LLVM::LoadOp::create(rewriter, loc, rewriter.getI64Type(), address);
+    rewriter.replaceOp(op, this->fromBits(rewriter, loc, bits, op.getType()));
+    return success();
+  }
+};
+
+struct DictSetValueAtLowering : DictOpLowering<DictSetValueAtOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictSetValueAtOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dict = adaptor.getDict();
+    Value address = entryAddress(rewriter, loc, dict, DictLayout::values, rewriter.getI64Type(),
+                                 adaptor.getSlot());
+    LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, adaptor.getValue()), address);
+    Value flags = load(rewriter, loc, rewriter.getI32Type(), dict, DictLayout::flags);
+    Value modified = constant(rewriter, loc, rewriter.getI32Type(), KILN_DICT_MODIFIED);
+    store(rewriter, loc, arith::OrIOp::create(rewriter, loc, flags, modified), dict,
+          DictLayout::flags);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct DictEqualLowering : DictOpLowering<DictEqualOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(DictEqualOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value result = call(rewriter, loc, "kiln_dict_equal", {adaptor.getLhs(), adaptor.getRhs()});
+    Value zero = constant(rewriter, loc, rewriter.getI32Type(), 0);
+    check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, result, zero),
+          ErrorKind::MemoryError, "");
+    rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, result,
+                                                 zero));
     return success();
   }
 };
@@ -428,22 +654,22 @@ void journalLists(func::FuncOp func, RuntimeFunctions &runtime) {
     return;
   bool makesLists = false;
   func.walk([&](Operation *op) {
-    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp>(op))
+    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, DictNewOp, DictCopyOp>(op))
       makesLists = true;
     else if (auto call = dyn_cast<func::CallOp>(op);
-             call && llvm::any_of(call.getResultTypes(), isListType))
+             call && llvm::any_of(call.getResultTypes(), isContainerType))
       makesLists = true;
   });
   if (!makesLists)
     return;
   OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
   Value mark =
-      func::CallOp::create(builder, func.getLoc(), runtime.declared.lookup("kiln_list_enter"),
+      func::CallOp::create(builder, func.getLoc(), runtime.declared.lookup("kiln_journal_enter"),
                            ValueRange{})
           .getResult(0);
   func.walk([&](func::ReturnOp ret) {
     builder.setInsertionPoint(ret);
-    func::CallOp::create(builder, ret.getLoc(), runtime.declared.lookup("kiln_list_leave"),
+    func::CallOp::create(builder, ret.getLoc(), runtime.declared.lookup("kiln_journal_leave"),
                          ValueRange{mark});
   });
 }
@@ -463,6 +689,8 @@ struct KilnLowerContainersPass
     converter.addConversion([](Type type) { return type; });
     converter.addConversion(
         [](ListType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
+    converter.addConversion(
+        [](DictType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     auto castMaterialization = [](OpBuilder &builder, Type type, ValueRange inputs,
                                   Location loc) -> Value {
       return UnrealizedConversionCastOp::create(builder, loc, type, inputs).getResult(0);
@@ -474,7 +702,10 @@ struct KilnLowerContainersPass
     target.addIllegalOp<ListNewOp, ListLenOp, ListGetOp, ListSetOp, ListAppendOp, ListPopOp,
                         ListInsertOp, ListClearOp, ListReverseOp, ListSortOp, ListExtendOp,
                         ListCopyOp, ListConcatOp, ListRepeatOp, ListCountOp, ListFindOp,
-                        ListEqualOp, RetainOp, ReleaseOp>();
+                        ListEqualOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
+                        DictRequireOp, DictSetOp, DictUsedOp, DictLiveAtOp, DictKeyAtOp,
+                        DictValueAtOp, DictSetValueAtOp, DictEraseAtOp, DictClearOp,
+                        DictCopyOp, DictUpdateOp, DictEqualOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());
@@ -515,8 +746,21 @@ struct KilnLowerContainersPass
                                            CallResult::Plain);
     patterns.add<CallLowering<ListEqualOp>>(converter, context, runtime, "kiln_list_equal",
                                             true, CallResult::Boolean);
-    patterns.add<CallLowering<ReleaseOp>>(converter, context, runtime, "kiln_list_release",
-                                          false, CallResult::None);
+    patterns.add<ReleaseLowering, DictNewLowering, DictFindLowering, DictRequireLowering,
+                 DictSetLowering, DictLiveAtLowering, DictSetValueAtLowering, DictEqualLowering,
+                 DictFieldLowering<DictLenOp, DictLayout::length>,
+                 DictFieldLowering<DictUsedOp, DictLayout::used>,
+                 DictEntryLowering<DictKeyAtOp, DictLayout::keys>,
+                 DictEntryLowering<DictValueAtOp, DictLayout::values>>(converter, context,
+                                                                       runtime);
+    patterns.add<CallLowering<DictEraseAtOp>>(converter, context, runtime, "kiln_dict_erase_at",
+                                              false, CallResult::None);
+    patterns.add<CallLowering<DictClearOp>>(converter, context, runtime, "kiln_dict_clear",
+                                            false, CallResult::None);
+    patterns.add<CallLowering<DictCopyOp>>(converter, context, runtime, "kiln_dict_copy", false,
+                                           CallResult::NewList);
+    patterns.add<CallLowering<DictUpdateOp>>(converter, context, runtime, "kiln_dict_update",
+                                             false, CallResult::MemoryErrorIfZero);
     patterns.add<RetypeLowering>(converter, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

@@ -496,20 +496,24 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
 }
 
 def KilnLowerContainers : Pass<"kiln-lower-containers", "::mlir::ModuleOp"> {
-  let summary = "Lower Python lists (!kiln.list and its ops) to the C ABI's "
-                "kiln_list and runtime/kiln_list.c";
+  let summary = "Lower Python lists and dicts (!kiln.list, !kiln.dict and their "
+                "ops) to the C ABI's kiln_list/kiln_dict and the container runtime";
   let description = [{
-    Every `!kiln.list<T>` becomes an `!llvm.ptr` to a `kiln_list`
-    (runtime/kiln_abi.h) in function signatures, calls and structured
-    control flow (MLIR's own structural type conversions). Reads and writes
-    of items, `len` and `kiln.retain` become inline loads and stores with
-    Python's index checks as `kiln.check` (lowered later by
-    `kiln-lower-checks`); growth, search, sort and `kiln.release` become
-    calls of runtime/kiln_list.c, which kilnc links in and LLVM inlines
-    where small. A function that makes lists enters the runtime's journal
-    on entry and leaves it at each normal return, so that an exception
-    frees what the raising call made (kiln-lower-checks unwinds it on the
-    error exits).
+    Every `!kiln.list<T>` becomes an `!llvm.ptr` to a `kiln_list`, every
+    `!kiln.dict<K, V>` one to a `kiln_dict` (runtime/kiln_abi.h), in
+    function signatures, calls and structured control flow (MLIR's own
+    structural type conversions). Reads and writes of list items, `len`,
+    a dict entry's key, value and liveness at a slot, and `kiln.retain`
+    become inline loads and stores with Python's index checks as
+    `kiln.check` (lowered later by `kiln-lower-checks`); growth, search,
+    sort, hashing and `kiln.release` become calls of runtime/kiln_list.c
+    and runtime/kiln_dict.c, which kilnc links in and LLVM inlines where
+    small. Dict keys and values cross those calls as their 8 bytes. A
+    missing key raises `KeyError` with the key itself (the check's message
+    names its kind). A function that makes containers enters the runtime's
+    journal (runtime/kiln_journal.c) on entry and leaves it at each normal
+    return, so that an exception frees what the raising call made
+    (kiln-lower-checks unwinds it on the error exits).
 
     Before:
 

@@ -9,148 +9,16 @@
    Python wrapper or a C caller frees returned lists with free() too,
    kiln_list_drop). A list is freed when its last reference goes
    (kiln_list_release); the frontend counts the references its names hold.
-
-   Raised exceptions: a function that raises leaves from the middle of its
-   code, where the references its names held are known only at run time.
-   So, as runtime/kiln_alloc.c does for arrays, every list made while
-   Kiln code runs on a thread is in that thread's journal until it is
-   freed or handed out to the caller outside Kiln:
-   - a function that holds lists calls kiln_list_enter() on entry (the
-     journal's depth) and kiln_list_leave(mark) at each normal return;
-   - its error exits call kiln_list_unwind(mark): every list made since its
-     entry is freed, whatever its count (no name can refer to it any more:
-     the call raised);
-   - when the outermost such function returns normally, the lists left in
-     the journal are its results: they leave the journal (journal_index -1)
-     and belong to the caller.
-   Lists a caller made (arguments) are never in the journal.
-
-   Functions that touch the thread-local journal are never inlined into the
-   kernels (runtime/kiln_alloc.c, KILN_OPAQUE_TO_KERNELS, says why). */
+   Every list made while Kiln code runs is in the thread's journal of
+   containers until it is freed or handed out (runtime/kiln_journal.c says
+   why: a raising call frees what it made). */
 
 #include "kiln_abi.h"
+#include "kiln_journal.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define KILN_LIST_OPAQUE __attribute__((noinline))
-
-typedef struct {
-  kiln_list **entries;
-  int64_t count, capacity;
-  /* Kiln functions holding lists that are running on this thread. */
-  int64_t depth;
-} kiln_list_journal;
-
-/* This thread's journal once made: one thread-local load per list made
-   or freed (the key is only for freeing it when the thread exits). */
-static __thread kiln_list_journal *kiln_list_current_journal;
-
-static pthread_key_t kiln_list_journal_key;
-static pthread_once_t kiln_list_journal_once = PTHREAD_ONCE_INIT;
-static int kiln_list_journal_usable;
-
-static void kiln_list_release_journal(void *opaque) {
-  kiln_list_journal *journal = (kiln_list_journal *)opaque;
-  kiln_list_current_journal = NULL;
-  free(journal->entries);
-  free(journal);
-}
-
-static void kiln_list_make_journal_key(void) {
-  kiln_list_journal_usable =
-      pthread_key_create(&kiln_list_journal_key, kiln_list_release_journal) == 0;
-}
-
-static kiln_list_journal *kiln_list_thread_journal(void) {
-  if (kiln_list_current_journal)
-    return kiln_list_current_journal;
-  pthread_once(&kiln_list_journal_once, kiln_list_make_journal_key);
-  if (!kiln_list_journal_usable)
-    return NULL;
-  kiln_list_journal *journal = (kiln_list_journal *)pthread_getspecific(kiln_list_journal_key);
-  if (!journal) {
-    journal = (kiln_list_journal *)calloc(1, sizeof(kiln_list_journal));
-    if (journal && pthread_setspecific(kiln_list_journal_key, journal) != 0) {
-      free(journal);
-      journal = NULL;
-    }
-  }
-  kiln_list_current_journal = journal;
-  return journal;
-}
-
-/* Without a journal entry (no memory for one) a list can leak only if the
-   call then raises. */
-static void kiln_list_journal_push(kiln_list *list) {
-  kiln_list_journal *journal = kiln_list_thread_journal();
-  list->journal_index = -1;
-  if (!journal || journal->depth == 0)
-    return;
-  if (journal->count == journal->capacity) {
-    int64_t capacity = journal->capacity ? 2 * journal->capacity : 64;
-    kiln_list **grown =
-        (kiln_list **)realloc(journal->entries, (size_t)capacity * sizeof(kiln_list *));
-    if (!grown)
-      return;
-    journal->entries = grown;
-    journal->capacity = capacity;
-  }
-  list->journal_index = journal->count;
-  journal->entries[journal->count++] = list;
-}
-
-/* A freed list's entry is cleared; cleared entries at the top are dropped,
-   so the temporaries of a loop keep the journal short. */
-static void kiln_list_journal_remove(kiln_list *list) {
-  if (list->journal_index < 0)
-    return;
-  kiln_list_journal *journal = kiln_list_thread_journal();
-  if (!journal || list->journal_index >= journal->count ||
-      journal->entries[list->journal_index] != list)
-    return;
-  journal->entries[list->journal_index] = NULL;
-  while (journal->count > 0 && journal->entries[journal->count - 1] == NULL)
-    --journal->count;
-}
-
-KILN_LIST_OPAQUE int64_t kiln_list_enter(void) {
-  kiln_list_journal *journal = kiln_list_thread_journal();
-  if (!journal)
-    return 0;
-  ++journal->depth;
-  return journal->count;
-}
-
-KILN_LIST_OPAQUE void kiln_list_leave(int64_t mark) {
-  kiln_list_journal *journal = kiln_list_thread_journal();
-  if (!journal || journal->depth == 0)
-    return;
-  if (--journal->depth > 0)
-    return;
-  /* The outermost function returns: what is left is its results. */
-  for (int64_t i = mark; i < journal->count; ++i)
-    if (journal->entries[i])
-      journal->entries[i]->journal_index = -1;
-  if (journal->count > mark)
-    journal->count = mark;
-}
-
-KILN_LIST_OPAQUE void kiln_list_unwind(int64_t mark) {
-  kiln_list_journal *journal = kiln_list_thread_journal();
-  if (!journal || journal->depth == 0)
-    return;
-  --journal->depth;
-  while (journal->count > mark) {
-    kiln_list *list = journal->entries[--journal->count];
-    if (list) {
-      free(list->items);
-      free(list);
-    }
-  }
-}
 
 /* CPython's growth rule (Objects/listobject.c's list_resize, as documented
    there: new capacity about n + n/8 + 6, rounded to a multiple of 4), so a
@@ -174,7 +42,7 @@ static int kiln_list_set_capacity(kiln_list *list, int64_t capacity) {
 }
 
 /* Room for `needed` items; 0 when there is no memory (MemoryError). */
-KILN_LIST_OPAQUE int32_t kiln_list_reserve(kiln_list *list, int64_t needed) {
+KILN_JOURNAL_OPAQUE int32_t kiln_list_reserve(kiln_list *list, int64_t needed) {
   if (needed <= list->capacity)
     return 1;
   if (needed < 0)
@@ -183,9 +51,15 @@ KILN_LIST_OPAQUE int32_t kiln_list_reserve(kiln_list *list, int64_t needed) {
   return kiln_list_set_capacity(list, capacity < needed ? needed : capacity);
 }
 
+static void kiln_list_destroy(void *opaque) {
+  kiln_list *list = (kiln_list *)opaque;
+  free(list->items);
+  free(list);
+}
+
 /* A new empty list with room for `capacity` items (a hint); NULL when
    there is no memory. */
-KILN_LIST_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity) {
+KILN_JOURNAL_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity) {
   kiln_list *list = (kiln_list *)malloc(sizeof(kiln_list));
   if (!list)
     return NULL;
@@ -199,14 +73,13 @@ KILN_LIST_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity) {
     free(list);
     return NULL;
   }
-  kiln_list_journal_push(list);
+  kiln_journal_push(list, &list->journal_index, kiln_list_destroy);
   return list;
 }
 
-KILN_LIST_OPAQUE void kiln_list_free(kiln_list *list) {
-  kiln_list_journal_remove(list);
-  free(list->items);
-  free(list);
+KILN_JOURNAL_OPAQUE void kiln_list_free(kiln_list *list) {
+  kiln_journal_remove(list, list->journal_index);
+  kiln_list_destroy(list);
 }
 
 /* The last reference frees the list: the decrement inlines, the free does

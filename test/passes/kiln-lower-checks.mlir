@@ -181,21 +181,21 @@ func.func @parallel_check(%x: memref<?xf64>, %blocks: index, %err: !llvm.ptr {ki
 // -----
 
 // A function that entered the lists' journal (kiln-lower-containers' call
-// of kiln_list_enter, first in the body) unwinds it on its error exit: the
+// of kiln_journal_enter, first in the body) unwinds it on its error exit: the
 // lists it made are freed; the normal return leaves it as before.
 // CHECK-LABEL: func.func @unwinds_lists(
-// CHECK: %[[MARK:.*]] = call @kiln_list_enter() : () -> i64
+// CHECK: %[[MARK:.*]] = call @kiln_journal_enter() : () -> i64
 // CHECK: cf.cond_br
-// CHECK: call @kiln_list_unwind(%[[MARK]]) : (i64) -> ()
+// CHECK: call @kiln_journal_unwind(%[[MARK]]) : (i64) -> ()
 // CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK: return %[[NULL]] : !llvm.ptr
-// CHECK: call @kiln_list_leave(%[[MARK]])
+// CHECK: call @kiln_journal_leave(%[[MARK]])
 // CHECK: return
-func.func private @kiln_list_enter() -> i64
-func.func private @kiln_list_leave(i64)
+func.func private @kiln_journal_enter() -> i64
+func.func private @kiln_journal_leave(i64)
 func.func @unwinds_lists(%ok: i1, %xs: !llvm.ptr, %error: !llvm.ptr {kiln.error_slot}) -> !llvm.ptr {
-  %mark = call @kiln_list_enter() : () -> i64
+  %mark = call @kiln_journal_enter() : () -> i64
   kiln.check %ok, IndexError, "list index out of range"
-  call @kiln_list_leave(%mark) : (i64) -> ()
+  call @kiln_journal_leave(%mark) : (i64) -> ()
   return %xs : !llvm.ptr
 }

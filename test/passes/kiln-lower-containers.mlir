@@ -4,7 +4,7 @@
 // length with one unsigned compare, then an inline load of the item.
 // CHECK-LABEL: func.func @get_item(
 // CHECK-SAME: %[[XS:.*]]: !llvm.ptr, %[[I:.*]]: i64
-// CHECK-NOT: kiln_list_enter
+// CHECK-NOT: kiln_journal_enter
 // CHECK: %[[LENADDR:.*]] = llvm.getelementptr %[[XS]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: %[[LEN:.*]] = llvm.load %[[LENADDR]] : !llvm.ptr -> i64
 // CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[I]]
@@ -39,7 +39,7 @@ func.func @set_bool(%xs: !kiln.list<i1>, %i: i64, %b: i1, %error: !llvm.ptr {kil
 // each return; a new list and each growth check for MemoryError.
 // CHECK-LABEL: func.func @build(
 // CHECK-SAME: -> !llvm.ptr
-// CHECK: %[[MARK:.*]] = call @kiln_list_enter() : () -> i64
+// CHECK: %[[MARK:.*]] = call @kiln_journal_enter() : () -> i64
 // CHECK: %[[NEW:.*]] = call @kiln_list_new(%{{.*}}, %{{.*}}) : (i64, i64) -> !llvm.ptr
 // CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK: %[[NOTNULL:.*]] = llvm.icmp "ne" %[[NEW]], %[[NULL]] : !llvm.ptr
@@ -47,7 +47,7 @@ func.func @set_bool(%xs: !kiln.list<i1>, %i: i64, %b: i1, %error: !llvm.ptr {kil
 // CHECK: scf.for
 // CHECK: %[[OK:.*]] = func.call @kiln_list_append_i64(%[[NEW]], %{{.*}}) : (!llvm.ptr, i64) -> i32
 // CHECK: kiln.check %{{.*}}, MemoryError, ""
-// CHECK: call @kiln_list_leave(%[[MARK]]) : (i64) -> ()
+// CHECK: call @kiln_journal_leave(%[[MARK]]) : (i64) -> ()
 // CHECK-NEXT: return %[[NEW]] : !llvm.ptr
 func.func @build(%n: i64, %error: !llvm.ptr {kiln.error_slot}) -> !kiln.list<i64> {
   %c0 = arith.constant 0 : i64
@@ -119,10 +119,10 @@ func.func @search_bools(%xs: !kiln.list<i1>, %b: i1) -> (i64, i1) {
 // A call that returns a list makes the caller enter the journal: the
 // callee's result is the caller's to free if the caller raises later.
 // CHECK-LABEL: func.func @calls_build(
-// CHECK: %[[MARK:.*]] = call @kiln_list_enter()
+// CHECK: %[[MARK:.*]] = call @kiln_journal_enter()
 // CHECK: %[[R:.*]] = call @build(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> !llvm.ptr
 // CHECK: arith.select %{{.*}}, %[[R]], %{{.*}} : !llvm.ptr
-// CHECK: call @kiln_list_leave(%[[MARK]])
+// CHECK: call @kiln_journal_leave(%[[MARK]])
 func.func @calls_build(%xs: !kiln.list<i64>, %flag: i1, %error: !llvm.ptr {kiln.error_slot}) -> i64 {
   %c3 = arith.constant 3 : i64
   %r = func.call @build(%c3, %error) : (i64, !llvm.ptr) -> !kiln.list<i64>
@@ -130,4 +130,55 @@ func.func @calls_build(%xs: !kiln.list<i64>, %flag: i1, %error: !llvm.ptr {kiln.
   %n = kiln.list.len %pick : !kiln.list<i64>
   kiln.release %r : !kiln.list<i64>
   return %n : i64
+}
+
+// d[k] += v: one lookup (KeyError with the key's kind and bits), then an
+// inline read and write of the value at the slot.
+// CHECK-LABEL: func.func @increment(
+// CHECK-SAME: %[[D:.*]]: !llvm.ptr, %[[K:.*]]: f64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[K]] : f64 to i64
+// CHECK: %[[SLOT:.*]] = call @kiln_dict_find(%[[D]], %[[BITS]]) : (!llvm.ptr, i64) -> i64
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: %[[FOUND:.*]] = arith.cmpi sge, %[[SLOT]], %{{.*}} : i64
+// CHECK: kiln.check %[[FOUND]], KeyError, "float key {}"(%{{.*}})
+// CHECK: %[[VALUES:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[VALUES]][%[[SLOT]]] : (!llvm.ptr, i64) -> !llvm.ptr, i64
+// CHECK: %[[OLD:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i64
+// CHECK: %[[SUM:.*]] = arith.addi %[[OLD]], %{{.*}} : i64
+// CHECK: llvm.store %[[SUM]], %{{.*}} : i64, !llvm.ptr
+// CHECK: arith.ori
+func.func @increment(%d: !kiln.dict<f64, i64>, %k: f64, %error: !llvm.ptr {kiln.error_slot}) {
+  %c1 = arith.constant 1 : i64
+  %slot = kiln.dict.require %d, %k : !kiln.dict<f64, i64>
+  %v = kiln.dict.value_at %d[%slot] : !kiln.dict<f64, i64>
+  %w = arith.addi %v, %c1 : i64
+  kiln.dict.set_value_at %d[%slot], %w : !kiln.dict<f64, i64>
+  return
+}
+
+// A new dict: its key and value kinds (runtime/kiln_abi.h's kiln_item_kind:
+// int 1, float 2, bool 3) and the journal; bools cross as 0/1 in an i64.
+// CHECK-LABEL: func.func @bool_values(
+// CHECK: %[[MARK:.*]] = call @kiln_journal_enter()
+// CHECK: %[[INT:.*]] = arith.constant 1 : i32
+// CHECK: %[[BOOL:.*]] = arith.constant 3 : i32
+// CHECK: %[[NEW:.*]] = call @kiln_dict_new(%[[INT]], %[[BOOL]], %{{.*}}) : (i32, i32, i64) -> !llvm.ptr
+// CHECK: %[[WIDE:.*]] = arith.extui %{{.*}} : i1 to i64
+// CHECK: call @kiln_dict_set(%[[NEW]], %{{.*}}, %[[WIDE]]) : (!llvm.ptr, i64, i64) -> i32
+// CHECK: %[[USED:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[LIVEARRAY:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.getelementptr %[[LIVEARRAY]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: %[[VALUE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: arith.trunci %[[VALUE]] : i64 to i1
+// CHECK: call @kiln_dict_release(%[[NEW]]) : (!llvm.ptr) -> ()
+// CHECK: call @kiln_journal_leave(%[[MARK]])
+func.func @bool_values(%k: i64, %flag: i1, %error: !llvm.ptr {kiln.error_slot}) -> (i64, i1, i1) {
+  %c0 = arith.constant 0 : i64
+  %d = kiln.dict.new %c0 : !kiln.dict<i64, i1>
+  kiln.dict.set %d[%k], %flag : !kiln.dict<i64, i1>
+  %used = kiln.dict.used %d : !kiln.dict<i64, i1>
+  %live = kiln.dict.live_at %d[%c0] : !kiln.dict<i64, i1>
+  %v = kiln.dict.value_at %d[%c0] : !kiln.dict<i64, i1>
+  kiln.release %d : !kiln.dict<i64, i1>
+  return %used, %live, %v : i64, i1, i1
 }

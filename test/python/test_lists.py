@@ -414,7 +414,8 @@ def slicing(n: int) -> int:
 def list_and(n: int) -> int:
     xs = [n]
     k = xs and n
-    return k + 0
+    k += 1
+    return k
 
 
 @kiln.export

@@ -1,47 +1,49 @@
-// The list runtime (runtime/kiln_list.c): the journal that frees a raising
+// The list runtime (runtime/kiln_list.c) and the containers' journal
+// (runtime/kiln_journal.c): the journal that frees a raising
 // call's lists, CPython's growth, and the sort's order (stable; `reverse`
 // keeps equal items in order, as CPython's does). Under ASan's leak
 // checker: a list the journal forgot would be reported.
 // RUN: %clang -std=gnu11 -Wall -Wextra -Werror -fsanitize=address -pthread -I%kiln_runtime_dir %s -o %t
 // RUN: env ASAN_OPTIONS=detect_leaks=1 %t | FileCheck %s
 
+#include "kiln_journal.c"
 #include "kiln_list.c"
 
 #include <stdio.h>
 
-static int64_t journal_count(void) { return kiln_list_thread_journal()->count; }
+static int64_t journal_count(void) { return kiln_journal_size(); }
 
 int main(void) {
   // A call that makes three lists, frees one and raises: the journal frees
   // the other two and is back where it was.
-  int64_t mark = kiln_list_enter();
+  int64_t mark = kiln_journal_enter();
   kiln_list *a = kiln_list_new(8, 0);
   kiln_list *b = kiln_list_new(8, 100);
   kiln_list *c = kiln_list_new(1, 1);
   kiln_list_release(b);
   printf("made: %lld in the journal\n", (long long)journal_count());
   (void)a, (void)c;
-  kiln_list_unwind(mark);
+  kiln_journal_unwind(mark);
   // CHECK: made: 3 in the journal
   printf("after unwind: %lld, depth %lld\n", (long long)journal_count(),
-         (long long)kiln_list_thread_journal()->depth);
+         (long long)kiln_thread_journal()->depth);
   // CHECK: after unwind: 0, depth 0
 
   // Nested calls: the inner function's result stays in the journal (the
   // outer one may still raise); the outermost return hands it out.
-  int64_t outer = kiln_list_enter();
-  int64_t inner = kiln_list_enter();
+  int64_t outer = kiln_journal_enter();
+  int64_t inner = kiln_journal_enter();
   kiln_list *result = kiln_list_new(8, 0);
-  kiln_list_leave(inner);
+  kiln_journal_leave(inner);
   printf("inner result journaled: %d\n", result->journal_index >= 0);
   // CHECK: inner result journaled: 1
-  kiln_list_leave(outer);
+  kiln_journal_leave(outer);
   printf("outer result handed out: %lld\n", (long long)result->journal_index);
   // CHECK: outer result handed out: -1
   kiln_list_release(result);
 
   // Growth: 0..999 appended, capacities as CPython's rule gives them.
-  mark = kiln_list_enter();
+  mark = kiln_journal_enter();
   kiln_list *grown = kiln_list_new(8, 0);
   int64_t reallocations = 0, capacity = grown->capacity;
   for (int64_t i = 0; i < 1000; ++i) {
@@ -87,7 +89,7 @@ int main(void) {
     ordered &= ((int64_t *)many->items)[i - 1] <= ((int64_t *)many->items)[i];
   printf("5000 sorted: %d\n", ordered);
   // CHECK: 5000 sorted: 1
-  kiln_list_leave(mark);
+  kiln_journal_leave(mark);
   kiln_list_release(many);
 
   // insert clamps as Python does; repeat; extend with itself.

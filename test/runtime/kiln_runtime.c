@@ -52,6 +52,27 @@ int main(void) {
   // CHECK-NEXT: TypeError:
   // CHECK-NEXT: MemoryError:
   // CHECK-NEXT: RecursionError: got -3 of 7 (mod.py, line 12)
+  // CHECK-NEXT: KeyError: got -3 of 7 (mod.py, line 12)
+
+  // A missing dict key is KeyError(key), as CPython raises it: the message
+  // says the key's kind, args[0] holds its 8 bytes.
+  {
+    double half = -0.5;
+    int64_t half_bits;
+    memcpy(&half_bits, &half, sizeof half_bits);
+    kiln_error int_key = {KILN_KEY_ERROR, 3, 9, 1, KILN_KEY_ERROR_INT, {-42}};
+    kiln_error float_key = {KILN_KEY_ERROR, 3, 9, 1, KILN_KEY_ERROR_FLOAT, {half_bits}};
+    kiln_error bool_key = {KILN_KEY_ERROR, 3, 9, 1, KILN_KEY_ERROR_BOOL, {1}};
+    const kiln_error *keys[] = {&int_key, &float_key, &bool_key};
+    for (int i = 0; i < 3; ++i) {
+      EXPECT(kiln_raise(keys[i], "kernel", "mod.py") == NULL);
+      EXPECT(PyErr_ExceptionMatches(PyExc_KeyError));
+      print_exception();
+    }
+  }
+  // CHECK-NEXT: KeyError: -42
+  // CHECK-NEXT: KeyError: -0.5
+  // CHECK-NEXT: KeyError: True
 
   // A kind this runtime does not know is still an exception.
   kiln_error unknown = {99, 1, 1, 0, "odd", {0, 0}};

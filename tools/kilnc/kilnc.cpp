@@ -498,11 +498,19 @@ int main(int argc, char **argv) {
     if (llvmModule->getFunction("kiln_parallel_thread_count") ||
         llvmModule->getFunction("kiln_parallel_raise"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_parallel.c").str());
-    // Python lists (runtime/kiln_list.c): every lowered list calls
-    // kiln_list_new or kiln_list_release.
-    if (llvmModule->getFunction("kiln_list_new") ||
-        llvmModule->getFunction("kiln_list_release"))
+    // Python lists and dicts (runtime/kiln_list.c, kiln_dict.c) and the
+    // journal that frees a raising call's containers (kiln_journal.c):
+    // every lowered container is made or released through them.
+    bool usesLists = llvmModule->getFunction("kiln_list_new") ||
+                     llvmModule->getFunction("kiln_list_release");
+    bool usesDicts = llvmModule->getFunction("kiln_dict_new") ||
+                     llvmModule->getFunction("kiln_dict_release");
+    if (usesLists)
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_list.c").str());
+    if (usesDicts)
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_dict.c").str());
+    if (usesLists || usesDicts || llvmModule->getFunction("kiln_journal_enter"))
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_journal.c").str());
     // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
     if (llvmModule->getFunction("kiln_reshape_stride"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());

@@ -1,0 +1,326 @@
+/* Python dicts in Kiln-compiled code: the runtime half of
+   kiln-lower-containers for the kiln dialect's dict ops. kilnc links this
+   file (with kiln_journal.c) into every artifact whose code makes or
+   releases a dict.
+
+   Layout (runtime/kiln_abi.h's kiln_dict): entries in insertion order in
+   three arrays, `keys`, `values` (8 bytes each: int64_t, double, or 0/1)
+   and `live`; a deleted entry keeps its slot (live 0) until the arrays are
+   compacted, so iteration order and the slots the frontend holds between
+   a lookup and its use do not move. The lookup table is separate: `index`
+   (a power of two of int64_t slots: an entry's position, EMPTY or
+   DELETED) probed linearly from each key's hash, and `hashes` beside the
+   entries. A caller that builds a dict (the Python wrapper, C) fills only
+   the entries; the table is built at the first lookup.
+
+   Equality is Python's `==` on the key kind: ints and bools by value,
+   floats by `==` (so -0.0 and 0.0 are one key, hashed alike, and a NaN key
+   is never found again: compiled code has no object identity for it).
+   Hashes only spread keys over the table: iteration order is insertion
+   order whatever they are, so they need not be CPython's.
+
+   Memory and exceptions: as lists (kiln_list.c, kiln_journal.c). */
+
+#include "kiln_abi.h"
+#include "kiln_journal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KILN_DICT_EMPTY = -1, KILN_DICT_DELETED = -2, KILN_DICT_SMALLEST_INDEX = 8 };
+
+static int64_t kiln_dict_hash(const kiln_dict *dict, uint64_t key) {
+  if (dict->key_kind == KILN_ITEM_FLOAT) {
+    double value;
+    memcpy(&value, &key, sizeof value);
+    if (value == 0.0)
+      key = 0;                       /* -0.0 == 0.0: one key, one hash */
+  }
+  /* A 64-bit finalizer (multiply-xorshift): consecutive ints and floats
+     land far apart in the table. */
+  key ^= key >> 33;
+  key *= 0xff51afd7ed558ccdULL;
+  key ^= key >> 33;
+  key *= 0xc4ceb9fe1a85ec53ULL;
+  key ^= key >> 33;
+  return (int64_t)(key & 0x7fffffffffffffffULL);
+}
+
+static int kiln_dict_keys_equal(const kiln_dict *dict, uint64_t a, uint64_t b) {
+  if (dict->key_kind == KILN_ITEM_FLOAT) {
+    double x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+  }
+  return a == b;
+}
+
+static int kiln_dict_values_equal(const kiln_dict *dict, uint64_t a, uint64_t b) {
+  if (dict->value_kind == KILN_ITEM_FLOAT) {
+    double x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+  }
+  return a == b;
+}
+
+/* The table's size for `capacity` entries: at most 2/3 full. */
+static int64_t kiln_dict_index_size(int64_t capacity) {
+  int64_t size = KILN_DICT_SMALLEST_INDEX;
+  while (size * 2 < capacity * 3)
+    size *= 2;
+  return size;
+}
+
+/* (Re)builds `index` (and `hashes`) for the entries now in the dict;
+   0 when there is no memory. */
+static int kiln_dict_build_index(kiln_dict *dict) {
+  int64_t size = kiln_dict_index_size(dict->capacity);
+  int64_t *index = (int64_t *)malloc((size_t)size * sizeof(int64_t));
+  int64_t *hashes = (int64_t *)realloc(dict->hashes, (size_t)dict->capacity * sizeof(int64_t));
+  if (!index || !hashes) {
+    free(index);
+    if (hashes)
+      dict->hashes = hashes;
+    return 0;
+  }
+  dict->hashes = hashes;
+  for (int64_t i = 0; i < size; ++i)
+    index[i] = KILN_DICT_EMPTY;
+  int64_t mask = size - 1;
+  for (int64_t slot = 0; slot < dict->used; ++slot) {
+    if (!dict->live[slot])
+      continue;
+    int64_t hash = kiln_dict_hash(dict, dict->keys[slot]);
+    hashes[slot] = hash;
+    int64_t at = hash & mask;
+    while (index[at] != KILN_DICT_EMPTY)
+      at = (at + 1) & mask;
+    index[at] = slot;
+  }
+  free(dict->index);
+  dict->index = index;
+  dict->index_mask = mask;
+  return 1;
+}
+
+static int kiln_dict_ensure_index(kiln_dict *dict) {
+  return dict->index || kiln_dict_build_index(dict);
+}
+
+/* Where in `index` the entry of `key` (whose hash is `hash`) is, or -1. */
+static int64_t kiln_dict_probe(const kiln_dict *dict, uint64_t key, int64_t hash) {
+  int64_t mask = dict->index_mask;
+  for (int64_t at = hash & mask;; at = (at + 1) & mask) {
+    int64_t slot = dict->index[at];
+    if (slot == KILN_DICT_EMPTY)
+      return -1;
+    if (slot >= 0 && dict->hashes[slot] == hash &&
+        kiln_dict_keys_equal(dict, dict->keys[slot], key))
+      return at;
+  }
+}
+
+static void kiln_dict_destroy(void *opaque) {
+  kiln_dict *dict = (kiln_dict *)opaque;
+  free(dict->keys);
+  free(dict->values);
+  free(dict->live);
+  free(dict->hashes);
+  free(dict->index);
+  free(dict);
+}
+
+/* Room for `capacity` entries in the three entry arrays (and `hashes`). */
+static int kiln_dict_set_capacity(kiln_dict *dict, int64_t capacity) {
+  if (capacity < 1)
+    capacity = 1;
+  if ((uint64_t)capacity > (uint64_t)INT64_MAX / 16)
+    return 0;
+  uint64_t *keys = (uint64_t *)realloc(dict->keys, (size_t)capacity * 8);
+  if (!keys)
+    return 0;
+  dict->keys = keys;
+  uint64_t *values = (uint64_t *)realloc(dict->values, (size_t)capacity * 8);
+  if (!values)
+    return 0;
+  dict->values = values;
+  uint8_t *live = (uint8_t *)realloc(dict->live, (size_t)capacity);
+  if (!live)
+    return 0;
+  dict->live = live;
+  if (dict->hashes || dict->index) {
+    int64_t *hashes = (int64_t *)realloc(dict->hashes, (size_t)capacity * sizeof(int64_t));
+    if (!hashes)
+      return 0;
+    dict->hashes = hashes;
+  }
+  dict->capacity = capacity;
+  return 1;
+}
+
+/* A new empty dict; NULL when there is no memory. */
+KILN_JOURNAL_OPAQUE kiln_dict *kiln_dict_new(int32_t key_kind, int32_t value_kind,
+                                             int64_t capacity) {
+  kiln_dict *dict = (kiln_dict *)calloc(1, sizeof(kiln_dict));
+  if (!dict)
+    return NULL;
+  dict->refcount = 1;
+  dict->key_kind = key_kind;
+  dict->value_kind = value_kind;
+  if (!kiln_dict_set_capacity(dict, capacity > 0 ? capacity : 8) ||
+      !kiln_dict_build_index(dict)) {
+    kiln_dict_destroy(dict);
+    return NULL;
+  }
+  kiln_journal_push(dict, &dict->journal_index, kiln_dict_destroy);
+  return dict;
+}
+
+KILN_JOURNAL_OPAQUE void kiln_dict_free(kiln_dict *dict) {
+  kiln_journal_remove(dict, dict->journal_index);
+  kiln_dict_destroy(dict);
+}
+
+void kiln_dict_release(kiln_dict *dict) {
+  if (--dict->refcount == 0)
+    kiln_dict_free(dict);
+}
+
+/* `key`'s slot, or -1 (also when there is no memory for the table a
+   caller-built dict gets at its first lookup: -2, MemoryError). */
+int64_t kiln_dict_find(kiln_dict *dict, uint64_t key) {
+  if (!kiln_dict_ensure_index(dict))
+    return -2;
+  int64_t at = kiln_dict_probe(dict, key, kiln_dict_hash(dict, key));
+  return at < 0 ? -1 : dict->index[at];
+}
+
+/* Drops deleted entries from the arrays (slots move) and rebuilds the
+   table. */
+static int kiln_dict_compact(kiln_dict *dict) {
+  int64_t kept = 0;
+  for (int64_t slot = 0; slot < dict->used; ++slot)
+    if (dict->live[slot]) {
+      dict->keys[kept] = dict->keys[slot];
+      dict->values[kept] = dict->values[slot];
+      dict->live[kept] = 1;
+      ++kept;
+    }
+  dict->used = kept;
+  return kiln_dict_build_index(dict);
+}
+
+/* `dict[key] = value`: a new value for an existing key (its place kept),
+   or a new entry at the end. 0 when there is no memory (MemoryError). */
+int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
+  if (!kiln_dict_ensure_index(dict))
+    return 0;
+  int64_t hash = kiln_dict_hash(dict, key);
+  int64_t at = kiln_dict_probe(dict, key, hash);
+  if (at >= 0) {
+    int64_t slot = dict->index[at];
+    if (dict->values[slot] != value)
+      dict->flags |= KILN_DICT_MODIFIED;
+    dict->values[slot] = value;
+    return 1;
+  }
+  if (dict->used == dict->capacity) {
+    /* Mostly deleted entries: compact in place; otherwise grow by half
+       (amortized constant time per insertion, as CPython's dict). */
+    if (dict->length * 2 <= dict->used) {
+      if (!kiln_dict_compact(dict))
+        return 0;
+    } else {
+      if (!kiln_dict_set_capacity(dict, dict->capacity + dict->capacity / 2 + 8) ||
+          !kiln_dict_build_index(dict))
+        return 0;
+    }
+  }
+  int64_t slot = dict->used++;
+  dict->keys[slot] = key;
+  dict->values[slot] = value;
+  dict->live[slot] = 1;
+  dict->hashes[slot] = hash;
+  ++dict->length;
+  dict->flags |= KILN_DICT_MODIFIED;
+  int64_t mask = dict->index_mask;
+  int64_t place = hash & mask;
+  while (dict->index[place] >= 0)       /* an empty or a deleted place */
+    place = (place + 1) & mask;
+  dict->index[place] = slot;
+  return 1;
+}
+
+/* `del dict[key]` once its slot is known (a live one). */
+void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
+  int64_t mask = dict->index_mask;
+  for (int64_t at = dict->hashes[slot] & mask;; at = (at + 1) & mask)
+    if (dict->index[at] == slot) {
+      dict->index[at] = KILN_DICT_DELETED;
+      break;
+    }
+  dict->live[slot] = 0;
+  --dict->length;
+  dict->flags |= KILN_DICT_MODIFIED;
+  /* `used` stays: every place the table has filled (live or DELETED)
+     belongs to one of the first `used` slots, so the table never fills
+     up with DELETED places between two rebuilds (compaction, growth). */
+}
+
+void kiln_dict_clear(kiln_dict *dict) {
+  if (dict->length)
+    dict->flags |= KILN_DICT_MODIFIED;
+  dict->length = 0;
+  dict->used = 0;
+  if (dict->index)
+    for (int64_t i = 0; i <= dict->index_mask; ++i)
+      dict->index[i] = KILN_DICT_EMPTY;
+}
+
+/* A new dict of the same entries in the same order; NULL when there is no
+   memory. */
+kiln_dict *kiln_dict_copy(kiln_dict *dict) {
+  kiln_dict *copy = kiln_dict_new(dict->key_kind, dict->value_kind, dict->length);
+  if (!copy)
+    return NULL;
+  for (int64_t slot = 0; slot < dict->used; ++slot)
+    if (dict->live[slot] && !kiln_dict_set(copy, dict->keys[slot], dict->values[slot])) {
+      kiln_dict_free(copy);
+      return NULL;
+    }
+  copy->flags = 0;
+  return copy;
+}
+
+/* `dict.update(other)`: other's entries in other's order; 0 when there is
+   no memory. */
+int32_t kiln_dict_update(kiln_dict *dict, kiln_dict *other) {
+  if (dict == other)
+    return 1;
+  for (int64_t slot = 0; slot < other->used; ++slot)
+    if (other->live[slot] && !kiln_dict_set(dict, other->keys[slot], other->values[slot]))
+      return 0;
+  return 1;
+}
+
+/* `dict == other`: the same keys with equal values, in any order; -1 when
+   there is no memory for a table. */
+int32_t kiln_dict_equal(kiln_dict *dict, kiln_dict *other) {
+  if (dict->length != other->length)
+    return 0;
+  if (!kiln_dict_ensure_index(other))
+    return -1;
+  for (int64_t slot = 0; slot < dict->used; ++slot) {
+    if (!dict->live[slot])
+      continue;
+    int64_t at = kiln_dict_probe(other, dict->keys[slot], kiln_dict_hash(other, dict->keys[slot]));
+    if (at < 0 ||
+        !kiln_dict_values_equal(dict, dict->values[slot], other->values[other->index[at]]))
+      return 0;
+  }
+  return 1;
+}

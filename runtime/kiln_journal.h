@@ -1,0 +1,25 @@
+/* The containers' journal (runtime/kiln_journal.c): the functions the
+   container runtimes (kiln_list.c, kiln_dict.c) and the lowered kernels
+   call. */
+#ifndef KILN_JOURNAL_H
+#define KILN_JOURNAL_H
+
+#include <stdint.h>
+
+#define KILN_JOURNAL_OPAQUE __attribute__((noinline))
+
+/* Kernels: on entry of a function that makes containers, at its normal
+   returns, at its error exits. */
+int64_t kiln_journal_enter(void);
+void kiln_journal_leave(int64_t mark);
+void kiln_journal_unwind(int64_t mark);
+
+/* Container runtimes: a container made (sets *journal_index; `destroy`
+   frees it if a call unwinds), a container freed. */
+void kiln_journal_push(void *object, int64_t *journal_index, void (*destroy)(void *));
+void kiln_journal_remove(void *object, int64_t journal_index);
+
+/* How many entries the thread's journal holds (tests). */
+int64_t kiln_journal_size(void);
+
+#endif /* KILN_JOURNAL_H */

@@ -69,6 +69,9 @@ def main(argv=None):
                         f"({', '.join(generator.KNOWN_DEFECT_SWITCHES)})")
     parser.add_argument("--array-weight", type=float, default=1.0,
                         help="scale the weights of the array statements (default 1)")
+    parser.add_argument("--list-rate", type=float, default=generator.Config.list_rate,
+                        help="share of programs with lists (default "
+                        f"{generator.Config.list_rate}; 1: every program)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -77,7 +80,7 @@ def main(argv=None):
     out = args.out or f"/tmp/kiln-fuzz-{seed}"
     os.makedirs(out, exist_ok=True)
     config = generator.Config(avoid={a for a in args.avoid.split(",") if a},
-                              array_weight=args.array_weight)
+                              array_weight=args.array_weight, list_rate=args.list_rate)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

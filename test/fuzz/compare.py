@@ -49,7 +49,19 @@ def same_float(a, b, tolerant=False, single=False):
     return False
 
 
+def same_list(a, b, tolerant=False):
+    """Lists item by item, each with its Python type (a list returned as the
+    caller's own argument object must be that argument on both sides)."""
+    if not (isinstance(a, list) and isinstance(b, list)) or len(a) != len(b):
+        return False
+    if getattr(a, "position", None) != getattr(b, "position", None):
+        return False
+    return all(same_value(x, y, tolerant) for x, y in zip(a, b))
+
+
 def same_value(a, b, tolerant=False, single=False):
+    if isinstance(a, list) or isinstance(b, list):
+        return same_list(a, b, tolerant)
     if isinstance(a, tuple) or isinstance(b, tuple):
         return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
                 and all(same_value(x, y, tolerant) for x, y in zip(a, b)))
@@ -111,6 +123,11 @@ def compare(expected, got, expected_bases, got_bases, tolerant=False):
         verdict = "inexact" if tolerant and close_values(expected[1], got[1]) else "mismatch"
         return verdict, f"expected {show(expected)}, got {show(got)}"
     for i, (a, b) in enumerate(zip(expected_bases, got_bases)):
+        if isinstance(a, list):
+            if not same_list(a, b, tolerant):
+                return "mismatch", (f"list argument (base {i}) after the call: expected "
+                                    f"{a!r}, got {b!r}")
+            continue
         if not same_array(a, b, tolerant):
             verdict = "inexact" if tolerant and close_values(a, b) else "mismatch"
             return verdict, (f"array argument (base {i}) after the call: expected "
@@ -125,5 +142,7 @@ def show(outcome):
         value = outcome[1]
         if isinstance(value, np.ndarray):
             return f"array {value.tolist()!r} ({value.dtype})"
+        if getattr(value, "position", None) is not None:
+            return f"argument {value.position}'s own list {list(value)!r}"
         return repr(value)
     return f"{outcome[1]}({strip_location(outcome[2])!r})"

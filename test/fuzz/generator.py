@@ -34,6 +34,8 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from .list_constructs import (LIST_ANNOTATION, LIST_PROGRAM_RATE, LIST_RESULT_RATE,
+                              ListConstructs, list_param_kinds)
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -132,6 +134,9 @@ EXPRESSIONS = {
     "reduce": 1,
     # complex arithmetic, read back as a float (`.real`, abs) or a bool (==)
     "complex": 2,
+    # (list programs, list stream only: list_constructs.py) `xs[i]`, `len`,
+    # `sum`, `min`, `max`, `count`, `index`, `in`, `==`, `not xs`
+    "list_scalar": 6,
 }
 
 # A helper's parameters: how often an array one has no annotation (typed by
@@ -324,6 +329,7 @@ class Config:
     helpers: int = 2
     avoid: set = field(default_factory=set)    # KNOWN_DEFECT_SWITCHES keys
     array_weight: float = 1.0   # scales the array statements' weights (campaigns on arrays)
+    list_rate: float = LIST_PROGRAM_RATE   # programs with lists (list_constructs.py)
 
 
 @dataclass
@@ -333,6 +339,7 @@ class Param:
     ndim: int = 0      # 0 for scalars
     default: str | None = None      # a helper's number literal default
     annotated: bool = True          # a helper's array parameter may have none
+    container: str = ""             # "list": a list[int/float/bool] of `kind`
 
     def declaration(self):
         """`name: T`, `name` (typed by the helper's first call) or `name: T = 1.5`."""
@@ -341,6 +348,8 @@ class Param:
 
     @property
     def annotation(self):
+        if self.container == "list":
+            return LIST_ANNOTATION[self.kind]
         if self.ndim == 0:
             return ANNOTATION[self.kind]
         return f"{ARRAY_ANNOTATION[self.kind]}[{', '.join([':'] * self.ndim)}]"
@@ -376,6 +385,8 @@ def returns_annotation(returns):
         return ANNOTATION[returns]
     if returns[0] == "tuple":
         return "tuple[" + ", ".join(ANNOTATION[k] for k in returns[1]) + "]"
+    if returns[0] == "list":
+        return LIST_ANNOTATION[returns[1]]
     return f"{ARRAY_ANNOTATION[returns[1]]}[{', '.join([':'] * returns[2])}]"
 
 
@@ -395,8 +406,11 @@ class Scope:
         self.safe = []         # (index variable, array, axis): var in range(shape[axis])
 
 
-class FunctionGenerator:
-    def __init__(self, rng, config, name, helpers, exported=True, main=True):
+class FunctionGenerator(ListConstructs):
+    def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
+                 list_helpers=()):
+        self.init_lists(lrng, list_helpers)
+        self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
         self.config = config
         self.name = name
@@ -426,6 +440,10 @@ class FunctionGenerator:
 
     # ------------------------------------------------------------ utilities
     def fresh(self, prefix):
+        if self.in_list_stream:
+            # names of the list stream count apart (the main stream's stay)
+            self.lcounter += 1
+            return f"{prefix}{900 + self.lcounter}"
         self.counter += 1
         return f"{prefix}{self.counter}"
 
@@ -487,9 +505,13 @@ class FunctionGenerator:
     def expression_choices(self, kind, leaf):
         if kind == "bool":
             base = ["literal", "variable", "compare", "element"]
+            if self.in_list_stream and self.lists:
+                base = base + ["list_scalar"]
             return base if leaf else base + ["chain", "logic", "not", "predicate",
                                              "conditional", "helper", "reduce", "complex"]
         base = ["literal", "variable", "element", "length"]
+        if self.in_list_stream and self.lists and kind in ("i64", "f64"):
+            base = base + ["list_scalar"]
         if leaf:
             return base
         return base + ["binop", "unary", "abs", "minmax", "conditional", "cast", "math",
@@ -2199,6 +2221,7 @@ class FunctionGenerator:
         for _ in range(count):
             if self.statements >= self.config.max_statements:
                 break
+            self.list_hook(depth)
             self.statement(depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -2688,6 +2711,14 @@ class FunctionGenerator:
 
     def return_value(self):
         r = self.returns
+        if isinstance(r, tuple) and r[0] == "list":
+            if self.shadow_returns is not None and not self.in_list_stream:
+                # the scalar result's draws, dropped: the main stream stays in step
+                self.expr(self.value_kind_for(self.shadow_returns))
+            if self.in_list_stream:
+                return self.list_result(r[1])
+            with self.list_stream():
+                return self.list_result(r[1])
         if isinstance(r, str):
             return self.expr(self.value_kind_for(r))
         if r[0] == "tuple":
@@ -2706,6 +2737,8 @@ class FunctionGenerator:
         self.counters = []
         self.result_array = None
         for p in params:
+            if p.container:
+                continue        # lists: declare_lists
             if p.ndim:
                 (self.arrays3 if p.ndim >= 3 else self.scope.arrays)[p.name] = (
                     p.kind, p.ndim, True, False, False)
@@ -2741,6 +2774,7 @@ class FunctionGenerator:
             value = self.expr(self.value_kind_for(kind), 1)
             header_lines.append(f"    {name}: {ANNOTATION[kind]} = {value}")
             self.scope.scalars[name] = kind
+        self.declare_lists(params, header_lines)
         self.lines = []
         self.block(0, self.config.max_statements)
         body = self.lines
@@ -2754,7 +2788,7 @@ class FunctionGenerator:
                 if p.ndim and self.rng.random() < UNANNOTATED_ARRAY_RATE:
                     p.annotated = False
             for p in reversed(params):      # defaults are trailing
-                if p.ndim or p.kind not in DEFAULT_LITERALS or \
+                if p.ndim or p.container or p.kind not in DEFAULT_LITERALS or \
                         self.rng.random() >= DEFAULT_RATE:
                     break
                 p.default = self.rng.choice(DEFAULT_LITERALS[p.kind])
@@ -2888,20 +2922,63 @@ def random_returns(rng, allow_array=True):
     return rng.choice(SCALAR_KINDS + ("f64", "i64", "f64"))
 
 
+def list_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:lists:{name}")
+
+
+def list_helper(seed, index, k, config, helpers, list_helpers):
+    """A helper with list parameters (which it may change) returning a list
+    or a number: its own stream, all of it list stream."""
+    hrng = list_stream(seed, index, f"helper{k}")
+    small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
+                   avoid=config.avoid, array_weight=config.array_weight)
+    name = f"hl{index}_{k}"
+    gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
+                            main=False, lrng=hrng, list_helpers=list(list_helpers))
+    params = random_params(hrng, "q", allow_arrays=False)[:2]
+    params += [Param(f"q{950 + j}", kind, container="list")
+               for j, kind in enumerate(list_param_kinds(hrng) or ["i64"])]
+    if hrng.random() < 0.55:
+        returns = ("list", hrng.choice(("i64", "f64", "bool", "f64", "i64")))
+    else:
+        returns = hrng.choice(("i64", "f64", "bool"))
+    return gen.generate(params, returns)
+
+
 def generate_program(seed: int, index: int, config: Config | None = None) -> Program:
     config = config or Config()
     rng = random.Random(f"{seed}:{index}")
+    # lists (list_constructs.py): drawn from streams of their own, so the
+    # programs without lists are what they were before lists
+    lists_on = random.Random(f"{seed}:{index}:lists").random() < config.list_rate
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
                        avoid=config.avoid, array_weight=config.array_weight)
-        gen = FunctionGenerator(rng, small, f"h{index}_{h}", list(helpers),
-                                exported=rng.random() < 0.3, main=False)
+        name = f"h{index}_{h}"
+        gen = FunctionGenerator(rng, small, name, list(helpers),
+                                exported=rng.random() < 0.3, main=False,
+                                lrng=list_stream(seed, index, name) if lists_on else None)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
-    gen = FunctionGenerator(rng, config, f"f{index}", helpers)
-    main = gen.generate(random_params(rng, "p"), random_returns(rng))
+    list_helpers = []
+    if lists_on:
+        lrng = list_stream(seed, index, "program")
+        for k in range(lrng.choice([0, 1, 1, 2])):
+            list_helpers.append(list_helper(seed, index, k, config, helpers, list_helpers))
+    gen = FunctionGenerator(rng, config, f"f{index}", helpers,
+                            lrng=list_stream(seed, index, f"f{index}") if lists_on else None,
+                            list_helpers=list_helpers)
+    params, returns = random_params(rng, "p"), random_returns(rng)
+    if lists_on:
+        params = params + [Param(f"p{900 + k}", kind, container="list")
+                           for k, kind in enumerate(list_param_kinds(lrng))]
+        if isinstance(returns, str) and lrng.random() < LIST_RESULT_RATE:
+            gen.shadow_returns = returns
+            returns = ("list", lrng.choice(("i64", "f64", "bool", "f64", "i64")))
+    main = gen.generate(params, returns)
+    helpers = helpers + list_helpers
     # helpers' math counts too: their code may be inlined into main's loops
     main.uses_transcendental = gen.uses_transcendental or any(
         "math." in h.source or "np." in h.source for h in helpers)

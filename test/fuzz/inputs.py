@@ -45,6 +45,39 @@ EDGES = {k: int_edges(*v) for k, v in NEW_INTS.items()}
 
 PER_FUNCTION = 24
 
+# List arguments (docs/language.md "Lists at the boundary"): Python lists of
+# the item type, some empty, some longer than 16 (Kiln's sort merges runs
+# of 16), drawn from small pools so that items repeat (count, index, remove
+# find them) with the edge values among them; a list[float] holds an int now
+# and then, a list[int] a bool (read as 1 and 0, kept when unchanged), and
+# one list in LIST_OVERFLOW_EVERY holds an int beyond 64 bits (OverflowError).
+LIST_SIZES = [0, 0, 1, 2, 3, 4, 5, 8, 17, 33]
+LIST_F64 = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -2.5, 3.0, 1e308, -1e308, float("inf"),
+            float("-inf"), float("nan"), 5e-324, 2.0**63, 1e16, 0.1]
+LIST_I64 = [0, 1, -1, 2, 3, 7, -7, 100, 2**31 - 1, -2**31, 2**53 + 1, 2**62, 2**63 - 1, -2**63]
+LIST_OVERFLOW_EVERY = 40
+
+
+def list_items(rng, kind, edgy):
+    n = rng.choice(LIST_SIZES)
+    if kind == "bool":
+        return [rng.random() < 0.5 for _ in range(n)]
+    if kind == "i64":
+        pool = [rng.randint(-5, 5) for _ in range(4)]
+        items = [rng.choice(LIST_I64) if edgy and rng.random() < 0.3 else rng.choice(pool)
+                 for _ in range(n)]
+        if items and rng.random() < 0.1:
+            items[rng.randrange(n)] = rng.choice([True, False])
+        if items and rng.random() < 1 / LIST_OVERFLOW_EVERY:
+            items[rng.randrange(n)] = rng.choice([2**63, -2**63 - 1])
+        return items
+    pool = [round(rng.uniform(-5, 5), rng.choice([0, 1, 2])) for _ in range(4)]
+    items = [rng.choice(LIST_F64) if edgy and rng.random() < 0.3 else rng.choice(pool)
+             for _ in range(n)]
+    if items and rng.random() < 0.1:
+        items[rng.randrange(n)] = rng.randint(-3, 3)
+    return items
+
 
 def scalar(rng, kind, edgy):
     if kind == "bool":
@@ -94,10 +127,23 @@ def make_recipe(seed, index, params, k):
     edgy = k >= 3
     dyadic = k % 3 == 1
     bases, args = [], []
+    recipe_lists = {}
     common_size = rng.choice(SIZES) if k else 8
     common_shape = rng.choice(SHAPES) if k else (3, 4)
     arrays_seen = {}
+    lists_seen = {}
     for p in params:
+        if getattr(p, "container", "") == "list":
+            # a stream of its own: the other arguments stay what they were
+            lrng = random.Random(f"{seed}:{index}:input:{k}:list:{p.name}")
+            if p.kind in lists_seen and lrng.random() < 0.25:
+                args.append(args[lists_seen[p.kind]])   # one list for two parameters
+                continue
+            lists = recipe_lists.setdefault("lists", [])
+            lists.append(list_items(lrng, p.kind, edgy))
+            lists_seen[p.kind] = len(args)
+            args.append(("list", len(lists) - 1))
+            continue
         if not p.ndim:
             args.append(("scalar", scalar(rng, p.kind, edgy)))
             continue
@@ -162,20 +208,24 @@ def make_recipe(seed, index, params, k):
         bases.append(base)
         arrays_seen[key] = len(args)
         args.append(("view", len(bases) - 1, index_, transpose))
-    return {"bases": bases, "args": args}
+    return {"bases": bases, "args": args, **recipe_lists}
 
 
 def realize(recipe):
-    """Fresh (args, bases) from a recipe."""
+    """Fresh (args, bases) from a recipe; the bases end with the list
+    arguments (the caller's lists, compared after the call)."""
     bases = [b.copy() for b in recipe["bases"]]
+    lists = [list(items) for items in recipe.get("lists", [])]
     args = []
     for spec in recipe["args"]:
-        if spec[0] == "scalar":
+        if spec[0] == "list":
+            args.append(lists[spec[1]])
+        elif spec[0] == "scalar":
             args.append(spec[1])
         else:
             view = bases[spec[1]][spec[2]]
             args.append(view.T if spec[3] else view)
-    return args, bases
+    return args, bases + lists
 
 
 def describe(recipe):
@@ -185,9 +235,13 @@ def describe(recipe):
         dtype = "bool_" if b.dtype == np.bool_ else b.dtype.name
         lines.append(f"base{i} = np.array({to_literal(b.tolist())}, dtype=np.{dtype})"
                      + (f".reshape{b.shape}" if b.ndim > 1 else ""))
+    for i, items in enumerate(recipe.get("lists", [])):
+        lines.append(f"list{i} = {to_literal(items)}")
     parts = []
     for spec in recipe["args"]:
-        if spec[0] == "scalar":
+        if spec[0] == "list":
+            parts.append(f"list{spec[1]}")
+        elif spec[0] == "scalar":
             parts.append(to_literal(spec[1]))
         else:
             index = ", ".join(slice_text(s) for s in spec[2])

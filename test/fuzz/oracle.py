@@ -24,6 +24,7 @@ import signal
 
 import numpy as np
 
+from . import lists as L
 from . import numpy_functions  # noqa: F401 - array methods and numpy functions of arrays
 from . import semantics as S
 
@@ -35,6 +36,8 @@ def annotation_spec(node):
     if node is None:
         return None
     text = ast.unparse(node).replace(" ", "")
+    if text in L.ANNOTATION_KIND:
+        return ("list", L.ANNOTATION_KIND[text])
     kind = S.kind_of_annotation(text)
     if kind:
         return ("scalar", kind)
@@ -76,12 +79,17 @@ def rt_call(name, *args):
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, declared, returns, helper_returns=None):
+    def __init__(self, declared, returns, helper_returns=None, lists=None):
         self.declared = declared
         self.returns = returns
         self.helper_returns = helper_returns or {}   # module function -> annotation_spec
+        self.lists = lists or {}     # names declared list[...] -> item kind
+        self.numpy_call = 0          # inside the arguments of an np.* call
 
     def _coerce(self, name, value):
+        if name in self.lists:
+            # a list bound to a declared name: converted when new (lists.py)
+            return rt_call("bind_list", ast.Constant(self.lists[name]), value)
         kind = self.declared.get(name)
         if kind is None:
             return value
@@ -89,6 +97,29 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node):
         return node  # nested defs are outside the subset; left alone
+
+    def visit_Call(self, node):
+        # `np.array([1, 2])`, `np.stack([x, y])`: Python lists numpy reads,
+        # not Kiln lists
+        func = node.func
+        numpy = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            func.value.id in ("np", "numpy")
+        self.numpy_call += numpy
+        self.generic_visit(node)
+        self.numpy_call -= numpy
+        return node
+
+    def visit_List(self, node):
+        self.generic_visit(node)
+        if self.numpy_call or not isinstance(node.ctx, ast.Load):
+            return node
+        return ast.copy_location(rt_call("list_display", node), node)
+
+    def visit_ListComp(self, node):
+        self.generic_visit(node)
+        if self.numpy_call:
+            return node
+        return ast.copy_location(rt_call("list_display", node), node)
 
     def visit_Assign(self, node):
         self.generic_visit(node)
@@ -193,9 +224,19 @@ class _Rewriter(ast.NodeTransformer):
 def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDef:
     fn = copy.deepcopy(fn)
     declared = {}
+    lists = {}
     entry = []
     for arg in fn.args.args:
         spec = annotation_spec(arg.annotation)
+        if spec and spec[0] == "list":
+            lists[arg.arg] = spec[1]
+            entry.append(ast.Assign(
+                targets=[ast.Name(id=arg.arg, ctx=ast.Store())],
+                value=rt_call("list_argument", ast.Constant(spec[1]),
+                              ast.Name(id=arg.arg, ctx=ast.Load()), ast.Constant(fn.name),
+                              ast.Constant(arg.arg)),
+                lineno=fn.lineno))
+            continue
         kind = spec[1] if spec and spec[0] == "scalar" else None
         entry.append(ast.Assign(
             targets=[ast.Name(id=arg.arg, ctx=ast.Store())],
@@ -208,8 +249,10 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
             spec = annotation_spec(node.annotation)
             if spec and spec[0] == "scalar":
                 declared[node.target.id] = spec[1]
+            if spec and spec[0] == "list":
+                lists[node.target.id] = spec[1]
     returns = annotation_spec(fn.returns)
-    rewriter = _Rewriter(declared, returns, helper_returns)
+    rewriter = _Rewriter(declared, returns, helper_returns, lists)
     body = []
     for stmt in fn.body:
         rewritten = rewriter.visit(stmt)     # a chained assignment: several statements
@@ -224,6 +267,17 @@ class Runtime:
     argument = staticmethod(S.argument)
     conditional = staticmethod(S.conditional)
     constant_exponent = S.ConstantExponent
+    list_display = staticmethod(L.list_display)
+    bind_list = staticmethod(L.bind)
+    boundary = None          # the exported call's list arguments (lists.Boundary)
+
+    @staticmethod
+    def list_argument(kind, x, function, parameter):
+        if isinstance(x, L.KList):       # a module function's call
+            return L.bind(kind, x)
+        if Runtime.boundary is None:
+            Runtime.boundary = L.Boundary()
+        return Runtime.boundary.argument(kind, x, function, parameter)
 
     @staticmethod
     def unpack(kinds, value):
@@ -237,6 +291,8 @@ class Runtime:
         spec = eval(spec_text)  # noqa: S307 - our own repr of a tuple of strings
         if spec is None:
             return value
+        if spec[0] == "list":
+            return L.coerce_list(spec[1], value)
         if spec[0] == "scalar":
             if isinstance(value, tuple):
                 raise TypeError("tuple returned from a scalar function")
@@ -284,12 +340,23 @@ class OracleModule:
 
         previous = signal.signal(signal.SIGALRM, alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
+        Runtime.boundary = None
         try:
             try:
                 with np.errstate(all="ignore"):
                     value = function(*args)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+                # the caller's lists after the call, raised or not (Kiln's
+                # write-back, lists.Boundary)
+                boundary, Runtime.boundary = Runtime.boundary, None
+                if boundary is not None:
+                    boundary.write_back()
+            if isinstance(value, L.KList) and boundary is not None:
+                for python_list, klist in boundary.lists:
+                    if klist is value:
+                        position = next(k for k, a in enumerate(args) if a is python_list)
+                        return ("ok", L.ArgumentList(python_list, position))
             return ("ok", plain(value))
         except (S.OutsideDomain, S.OracleTimeout):
             raise
@@ -311,4 +378,6 @@ def plain(value):
         return tuple(plain(v) for v in value)
     if isinstance(value, S.Array):
         return value.a.copy()
+    if isinstance(value, L.KList):
+        return [L.plain_item(value.kind or "i64", n.v) for n in value.items]
     return value

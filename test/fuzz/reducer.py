@@ -186,6 +186,13 @@ def replace_node(tree, index, replacement):
 
 
 def simpler_recipes(recipe):
+    for i, items in enumerate(recipe.get("lists", [])):
+        # shorter list arguments: the first half, or all but the last item
+        for shorter in (items[:len(items) // 2], items[:-1]):
+            if len(shorter) < len(items):
+                lists = list(recipe["lists"])
+                lists[i] = shorter
+                yield dict(recipe, lists=lists)
     for i, spec in enumerate(recipe["args"]):
         if spec[0] != "scalar":
             continue
@@ -263,6 +270,8 @@ if __name__ == "__main__":
     for i, a in enumerate(args):
         if hasattr(a, "tolist"):
             print(f"argument {{i}} after the call:", a.tolist())
+        elif isinstance(a, list):
+            print(f"list argument {{i}} after the call:", a)
 '''
 
 

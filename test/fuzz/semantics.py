@@ -393,6 +393,8 @@ def binop(op, x, y):
     constant = isinstance(y, ConstantExponent)
     if constant:
         y = y.value
+    if isinstance(x, _lists.KList) or isinstance(y, _lists.KList):
+        return list_binop(op, x, y)
     if isinstance(x, Array) or isinstance(y, Array):
         return array_binop(op, x, y, constant)
     if is_complex(x) or is_complex(y):
@@ -461,6 +463,17 @@ def binop(op, x, y):
     else:
         raise TypeError(op)
     return result(kind, weak, r)
+
+
+def list_binop(op, x, y):
+    """`xs + ys`, `xs * n`, `n * xs` of Kiln lists (lists.py)."""
+    if op == "+" and isinstance(x, _lists.KList) and isinstance(y, _lists.KList):
+        return x.concat(y)
+    if op == "*" and isinstance(x, _lists.KList) and not isinstance(y, _lists.KList):
+        return x.repeat(y)
+    if op == "*" and isinstance(y, _lists.KList) and not isinstance(x, _lists.KList):
+        return y.repeat(x)
+    raise TypeError(f"list operator {op} outside the subset")
 
 
 def comparison_kind(x, y):
@@ -741,6 +754,8 @@ class Array:
         self.kind = DTYPE_KIND[a.dtype]
 
     def _index(self, key):
+        if key is Ellipsis:
+            return key             # `x[..., j]`
         if isinstance(key, tuple):
             return tuple(self._index(k) for k in key)
         if isinstance(key, slice):
@@ -1247,7 +1262,13 @@ def k_range(*args):
 
 def k_enumerate(array, start=0):
     """Kiln's `for i, v in enumerate(a[, start])` (desugar.py): a typed
-    int64 count and the elements of the array as it was when the loop began."""
+    int64 count and the elements of the array as it was when the loop began
+    (of a list: its length read at every step, as CPython's iterator)."""
+    if isinstance(array, _lists.KList):
+        first = int(operator.index(start))
+        for i, v in enumerate(array):
+            yield Num("i64", first + i), v
+        return
     if not isinstance(array, Array):
         raise TypeError("enumerate() of a non-array (the generator never does)")
     first = int(operator.index(start))
@@ -1256,10 +1277,13 @@ def k_enumerate(array, start=0):
 
 
 def k_zip(*arrays):
-    if not all(isinstance(a, Array) for a in arrays):
+    if not all(isinstance(a, (Array, _lists.KList)) for a in arrays):
         raise TypeError("zip() of a non-array (the generator never does)")
-    for index in range(min(len(a.a) for a in arrays)):
+    index = 0
+    # every length read at every step (a list may grow or shrink in the body)
+    while all(index < len(a) for a in arrays):
         yield tuple(a[index] for a in arrays)
+        index += 1
 
 
 def k_abs(x):
@@ -1302,10 +1326,14 @@ def _min_max(args, pick_later):
 
 
 def k_min(*args):
+    if len(args) == 1 and isinstance(args[0], _lists.KList):
+        return _lists.min_max("min", args[0], lambda a, b: a < b)
     return _min_max(args, lambda cmp, b, a: cmp("<", b, a))
 
 
 def k_max(*args):
+    if len(args) == 1 and isinstance(args[0], _lists.KList):
+        return _lists.min_max("max", args[0], lambda a, b: a > b)
     return _min_max(args, lambda cmp, b, a: cmp(">", b, a))
 
 
@@ -1339,6 +1367,8 @@ def k_int(x):
 
 
 def k_bool(x):
+    if isinstance(x, _lists.KList):
+        return bool(x)
     return bool(parts(x)[2])
 
 
@@ -1361,7 +1391,19 @@ def k_complex(*args):
     return complex_result(complex(*(python_number(a) for a in args)), *args)
 
 
-BUILTINS = {"len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
+def k_sum(*args):
+    return _lists.k_sum(*args)
+
+
+def k_sorted(xs, reverse=False):
+    return _lists.k_sorted(xs, reverse)
+
+
+def k_list(*args):
+    return _lists.k_list(*args)
+
+
+BUILTINS = {"sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
             "complex": k_complex}
 
@@ -1661,3 +1703,6 @@ def argument(kind, x):
     if kind in INT_KINDS and not int_range(kind)[0] <= int(v) <= int_range(kind)[1]:
         raise OverflowError("argument out of range")
     return Num(kind, fit(kind, v))
+
+
+from . import lists as _lists  # noqa: E402 - lists.py builds on this module

@@ -40,7 +40,9 @@ DEFAULT_COUNT = 200
 # indices, tuples of arrays, 3-D to 5-D arrays in every layout (C,
 # transposed, strided, reversed) and `...`.
 DEFAULT_AVOID = ""
-# Clean with the code of 2026-12-06 (200 functions, 4,207 calls compared).
+# Clean with the code of 2026-12-06 (200 functions, 4,207 calls compared);
+# with lists in 30 % of its programs (list_constructs.py) clean again
+# (200 functions, 4,087 calls compared, branch lists-fuzz).
 PINNED_SEED = "973561698"
 
 

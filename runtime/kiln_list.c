@@ -16,6 +16,7 @@
 #include "kiln_abi.h"
 #include "kiln_journal.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,26 +60,110 @@ static void kiln_list_destroy(void *opaque) {
 
 /* A new empty list with room for `capacity` items (a hint); NULL when
    there is no memory. */
-KILN_JOURNAL_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity) {
-  kiln_list *list = (kiln_list *)malloc(sizeof(kiln_list));
-  if (!list)
+/* Small lists freed on a thread are kept for the next ones it makes (the
+   list and its items, up to KILN_LIST_CACHED lists of at most
+   KILN_LIST_CACHED_BYTES of items): a loop that makes and drops a few
+   small lists per iteration then costs no malloc or free after its first
+   iterations. Off under AddressSanitizer, whose use-after-free reports
+   about lists are worth more than the speed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KILN_LIST_CACHE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KILN_LIST_CACHE 0
+#endif
+#endif
+#ifndef KILN_LIST_CACHE
+#define KILN_LIST_CACHE 1
+#endif
+enum { KILN_LIST_CACHED = 32, KILN_LIST_CACHED_BYTES = 1024 };
+
+typedef struct {
+  kiln_list *lists[KILN_LIST_CACHED];
+  int count;
+} kiln_list_cache;
+
+static __thread kiln_list_cache *kiln_current_list_cache;
+static pthread_key_t kiln_list_cache_key;
+static pthread_once_t kiln_list_cache_once = PTHREAD_ONCE_INIT;
+static int kiln_list_cache_usable;
+
+static void kiln_release_list_cache(void *opaque) {
+  kiln_list_cache *cache = (kiln_list_cache *)opaque;
+  kiln_current_list_cache = NULL;
+  for (int i = 0; i < cache->count; ++i)
+    kiln_list_destroy(cache->lists[i]);
+  free(cache);
+}
+
+static void kiln_make_list_cache_key(void) {
+  kiln_list_cache_usable =
+      pthread_key_create(&kiln_list_cache_key, kiln_release_list_cache) == 0;
+}
+
+static kiln_list_cache *kiln_thread_list_cache(void) {
+  if (kiln_current_list_cache || !KILN_LIST_CACHE)
+    return kiln_current_list_cache;
+  pthread_once(&kiln_list_cache_once, kiln_make_list_cache_key);
+  if (!kiln_list_cache_usable)
     return NULL;
+  kiln_list_cache *cache = (kiln_list_cache *)calloc(1, sizeof(kiln_list_cache));
+  if (cache && pthread_setspecific(kiln_list_cache_key, cache) != 0) {
+    free(cache);
+    cache = NULL;
+  }
+  kiln_current_list_cache = cache;
+  return cache;
+}
+
+/* A new empty list with room for `capacity` items (a hint); NULL when
+   there is no memory. */
+KILN_JOURNAL_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity) {
+  if (capacity <= 0)
+    capacity = 4;
+  kiln_list *list = NULL;
+  kiln_list_cache *cache = kiln_thread_list_cache();
+  if (cache && cache->count > 0 && capacity * item_size <= KILN_LIST_CACHED_BYTES) {
+    /* A cached list has room for KILN_LIST_CACHED_BYTES of items. */
+    list = cache->lists[--cache->count];
+    list->capacity = KILN_LIST_CACHED_BYTES / item_size;
+  } else {
+    list = (kiln_list *)malloc(sizeof(kiln_list));
+    if (!list)
+      return NULL;
+    list->capacity = 0;
+    list->items = NULL;
+    list->item_size = (int32_t)item_size;
+    if (!kiln_list_set_capacity(list, capacity)) {
+      free(list);
+      return NULL;
+    }
+  }
   list->length = 0;
-  list->capacity = 0;
-  list->items = NULL;
   list->refcount = 1;
   list->item_size = (int32_t)item_size;
   list->flags = 0;
-  if (!kiln_list_set_capacity(list, capacity > 0 ? capacity : 4)) {
-    free(list);
-    return NULL;
-  }
   kiln_journal_push(list, &list->journal_index, kiln_list_destroy);
   return list;
 }
 
 KILN_JOURNAL_OPAQUE void kiln_list_free(kiln_list *list) {
   kiln_journal_remove(list, list->journal_index);
+  kiln_list_cache *cache = kiln_thread_list_cache();
+  int64_t bytes = list->capacity * list->item_size;
+  if (cache && cache->count < KILN_LIST_CACHED && bytes <= KILN_LIST_CACHED_BYTES) {
+    /* Kept with room for KILN_LIST_CACHED_BYTES, so any small list fits. */
+    if (bytes < KILN_LIST_CACHED_BYTES) {
+      void *items = realloc(list->items, KILN_LIST_CACHED_BYTES);
+      if (!items) {
+        kiln_list_destroy(list);
+        return;
+      }
+      list->items = items;
+    }
+    cache->lists[cache->count++] = list;
+    return;
+  }
   kiln_list_destroy(list);
 }
 

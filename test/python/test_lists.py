@@ -91,6 +91,25 @@ def test_everything_compiles(mod):
     same(mod, "parallel_option_keeps_list_loops_sequential", floats(1.0, 2.5, -3.0))
 
 
+def test_record_lists_each_allocation_site(mod):
+    """The record says where each list is made, whether a loop makes it once
+    per iteration, and what becomes of it (kiln report shows the same)."""
+    with open(mod.path(f"{MODULE}.kiln.json"), encoding="utf-8") as handle:
+        record = json.load(handle)
+    [churn] = [f for f in record["functions"] if f["name"] == "churn"]
+    sites = {(site["line"], site["column"]): site for site in churn["allocations"]}
+    source = record["source_text"].splitlines()
+    first = churn["line"]
+    line = next(n for n, text in enumerate(source, 1)
+                if n > first and "xs = [i for i in range(n)]" in text)
+    comprehension = sites[(line, 10)]
+    assert (comprehension["kind"], comprehension["type"], comprehension["in_loop"],
+            comprehension["fate"]) == ("list", "list[int]", None, "local")
+    in_loop = [site for site in churn["allocations"] if site["in_loop"] == line + 2]
+    assert {site["fate"] for site in in_loop} >= {"local", "temporary"}
+    assert all("no malloc after the first iterations" in site["storage"] for site in in_loop)
+
+
 INT_INPUTS = [ints(), ints(7), ints(3, -1, 4), ints(5, 5, 5, 1), ints(*range(-10, 30, 3))]
 FLOAT_INPUTS = [floats(), floats(2.5), floats(1.0, -0.0, 0.0, 3.5),
                 floats(math.nan, 1.0, math.inf, -math.inf, -0.0),
@@ -324,6 +343,14 @@ def test_lists_tested_in_and_or_not(boundary):
     for values in ([], [1.0], [0.0, -0.0]):
         for n in (0, 3):
             same_with_lists(boundary, "tested_lists", list(values), n)
+
+
+def test_record_says_which_lists_are_returned(boundary):
+    with open(boundary.path("list_boundary.kiln.json"), encoding="utf-8") as handle:
+        record = json.load(handle)
+    returned = [site for f in record["functions"] for site in f["allocations"]
+                if site["fate"] == "returned"]
+    assert returned and all("the caller" in site["reason"] for site in returned)
 
 
 def test_new_lists_cross(boundary):

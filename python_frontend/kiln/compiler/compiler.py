@@ -16,6 +16,7 @@ from ..errors import Diagnostic, KilnCompileError
 from ..mlir.code_generator import generate_module, nested_too_deeply, run_with_deep_stack
 from ..frontend.subset import SubsetChecker
 from ..typecheck.type_inference import infer_module
+from .allocation_sites import allocation_sites
 from ..report.model import enrich
 from ..report.remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
                       with_python_names)
@@ -55,14 +56,17 @@ def fallback_records(failures: dict) -> list:
             for name, error in failures.items() for d in error.diagnostics]
 
 
-def build_record(context, signatures, fallbacks, verdicts, remarks) -> dict:
+def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) -> dict:
     compiled = {s.name for s in signatures}
+    typed = types.functions if types is not None else {}
     parallel = {s.name: s.parallel_loops for s in signatures if s.parallel}
     sequential = {s.name: s.sequential_loops for s in signatures}
     functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno,
                   "loops": verdicts.get(f.name, []),
                   "parallel_loops": parallel.get(f.name, []),
-                  "sequential_loops": sequential.get(f.name, [])}
+                  "sequential_loops": sequential.get(f.name, []),
+                  "allocations": allocation_sites(typed[f.name])
+                  if f.name in compiled and f.name in typed else []}
                  for f in context.exported_functions()]
     raw = [{"kind": r["kind"], "pass": r.get("pass", ""), "name": r.get("name", ""),
             "function": r.get("function", ""), "line": r["line"], "column": r["column"],
@@ -301,7 +305,7 @@ def stubs_and_record(state: BuildState) -> None:
                                                 compiled))
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures)))
     state.record = build_record(context, state.signatures, fallback_records(state.failures),
-                                state.verdicts, state.remarks)
+                                state.verdicts, state.remarks, state.types)
     # Which versions of the kernels the artifacts hold, and which one runs
     # here (the one the rest of the record describes).
     cpus = cpu_levels.versions(state.options.target_cpu)

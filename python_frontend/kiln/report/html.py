@@ -23,6 +23,7 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 0; display: flex; height: 1
 .line.selected { outline: 2px solid #333; }
 .badge { font: 11px system-ui; border-radius: 3px; padding: 0 4px; margin-left: 8px; background: #eee; }
 .badge.fallback { background: #f8c; }
+.badge.allocation { background: #fd8; }
 .badge.scalar { background: #fc8; }
 .verdict { font: 12px system-ui; white-space: pre-wrap; margin: 0 8px 2px 5.5em; padding: 1px 6px;
   border-left: 3px solid #888; background: #f7f7f7; }
@@ -69,8 +70,13 @@ for (const fb of report.fallbacks) (fallbackAt[fb.line] = fallbackAt[fb.line] ||
 for (const fi of report.findings || []) (findingAt[fi.line] = findingAt[fi.line] || []).push(fi);
 for (const f of report.functions) for (const i of f.instructions || [])
   (codeAt[i.line] = codeAt[i.line] || []).push(i);
-const loopAt = {};
+const loopAt = {}, allocationAt = {};
 for (const f of report.functions) for (const loop of f.loops || []) loopAt[loop.line] = loop;
+for (const f of report.functions) for (const a of f.allocations || [])
+  (allocationAt[a.line] = allocationAt[a.line] || []).push(a);
+const allocationText = a => `makes a ${a.type}` +
+  (a.in_loop ? `, once per iteration of the loop at line ${a.in_loop}` : "") +
+  `: ${a.storage}; ${a.reason}`;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -109,6 +115,8 @@ function showDetails(number) {
   }
   for (const fb of fallbackAt[number] || [])
     box.append(el("div", {class: "fallback"}, `left to Python: ${fb.reason}`));
+  for (const a of allocationAt[number] || [])
+    box.append(el("div", {class: "allocation"}, allocationText(a)));
   for (const fi of findingAt[number] || [])
     box.append(el("div", {class: "finding"}, `${fi.kind.replace("-", " ")}: ${fi.reason}`));
   const code = codeAt[number] || [];
@@ -152,6 +160,9 @@ source.forEach((text, index) => {
   if (loop) row.append(el("span", {class: "badge" + (loop.vectorized ? "" : " scalar")},
     loop.vectorized ? `VF=${loop.width}` : "scalar loop"));
   if (fallbackAt[number]) row.append(el("span", {class: "badge fallback"}, "left to Python"));
+  for (const a of (allocationAt[number] || []).filter(a => a.in_loop))
+    row.append(el("span", {class: "badge allocation", title: allocationText(a)},
+      `makes a ${a.kind} per iteration`));
   row.addEventListener("click", () => showDetails(number));
   sourceBox.append(row);
   if (loop) sourceBox.append(el("div", {class: "verdict " + (loop.vectorized ? "vectorized"

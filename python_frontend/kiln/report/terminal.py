@@ -82,6 +82,11 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
         for loop in function.get("sequential_loops", []):
             out.append(f"  loop at line {loop['line']} stays sequential (parallel=True): "
                        f"{loop['reason']}")
+        for site in function.get("allocations", []):
+            each = (f", once per iteration of the loop at line {site['in_loop']}"
+                    if site.get("in_loop") else "")
+            out.append(f"  makes a {site['type']} at line {site['line']}{each}: "
+                       f"{site['storage']}; {site['reason']}")
         for loop in function.get("loops", []):
             by = "Kiln" if loop.get("vectorizer") == "kiln" else "LLVM"
             verdict = (f"vectorized by {by}, VF={loop['width']} x{loop['interleave']}"
@@ -130,6 +135,9 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                     badges.append(f"VF={loop['width']}" if loop["vectorized"] else "scalar loop")
             if number in fallback_lines:
                 badges.append("left to Python")
+            for site in function.get("allocations", []):
+                if site["line"] == number and site.get("in_loop"):
+                    badges.append(f"makes a {site['kind']} per iteration")
             badge = ("  [" + ", ".join(badges) + "]") if badges else ""
             out.append(f"{start}{percent(coverage)} {number:4d} | {text}{stop}{badge}")
         if granularity in ("basic_block", "instruction"):

@@ -272,6 +272,10 @@ class SubsetChecker(ast.NodeVisitor):
             if name not in SUPPORTED_LIBRARY.get(module, ()):
                 label = {"numpy": "np"}.get(module, module)
                 self.report(node, f"call to `{label}.{name}` is not supported yet")
+        elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
+                "defaultdict", "Counter"):
+            self.report(node, "collections.defaultdict and Counter are not supported yet; use "
+                              "d.get(k, 0) (`d[k] = d.get(k, 0) + 1`)")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists

@@ -943,7 +943,7 @@ SUBSET_AND_TYPE_ERRORS = '''import kiln
 
 @kiln.export
 def mixed(x: float) -> float:
-    y = {0: x}[0]
+    y = {x}.pop()
     z = totl + 1
     w: int = 2.5
     try:
@@ -966,6 +966,6 @@ def test_subset_errors_do_not_hide_type_errors(tmp_path):
     assert result.returncode == 1
     errors = [line.split(": error: ", 1)[1] for line in result.stderr.splitlines()
               if ": error: " in line and line.startswith(str(path))]
-    assert errors == ["dict is not supported", "name `totl` is not defined",
+    assert errors == ["set is not supported", "name `totl` is not defined",
                       "variable `w` is declared int but is assigned a float",
                       "`try` statement is not supported yet"], result.stderr

@@ -223,10 +223,11 @@ class SubsetChecker(ast.NodeVisitor):
 
     def visit_Delete(self, node):
         """`del d[k]` (typing checks `d` is a dict); nothing else yet."""
+        if not all(isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice)
+                   for t in node.targets):
+            self.report(node, "`del` is supported as `del d[k]` of a dict only yet")
+            return
         for target in node.targets:
-            if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
-                self.report(target, "`del` is supported as `del d[k]` of a dict only yet")
-                continue
             self.visit(target)
 
     def visit_While(self, node):

@@ -443,6 +443,8 @@ class DictTyping:
     def stmt_Delete(self, stmt):
         """`del d[k]`: KeyError when k is missing."""
         for target in stmt.targets:
+            if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
+                self.fail(stmt, "`del` is supported as `del d[k]` of a dict only yet")
             container = self.expression(target.value)
             self.absorb(container)
             if not is_dict(container.type):

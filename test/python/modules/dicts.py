@@ -3,6 +3,8 @@ exported functions take and return numbers and arrays (a dict's entries
 come back through `dump`); helpers pass dicts between Kiln functions.
 Every function runs the same under CPython (test_dicts.py compares)."""
 
+import math
+
 import kiln
 
 
@@ -160,7 +162,7 @@ def signed_zero_key(first: float, second: float) -> float:
     d[first] = 1
     d[second] += 2
     for k in d:
-        return k * 1.0 + d[k] * 0.0 + len(d) * 10.0
+        return math.copysign(d[k] + 10.0 * len(d), k)
     return -1.0
 
 
@@ -170,7 +172,9 @@ def literal_duplicates(x: float) -> float:
     total = 0.0
     for k, v in d.items():
         total = total * 10.0 + k + v
-    return total + len(d)
+    for k in d:
+        return math.copysign(total + len(d), k)       # the first key kept: -0.0
+    return 0.0
 
 
 @kiln.export

@@ -37,8 +37,8 @@ class KilnToolchainError(Exception):
 
 # --- printing diagnostics like a compiler ----------------------------------
 #
-#   bad.py:5:12: error: dict is not supported
-#       5 |     return {0: x}[0]
+#   bad.py:5:12: error: set is not supported
+#       5 |     return {x}.pop()
 #         |            ^
 #
 # The layout of clang and mypy: editors and CI annotators parse the first

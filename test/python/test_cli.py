@@ -16,8 +16,8 @@ from kiln.errors import Diagnostic, colour_wanted, render_diagnostic
 
 GOOD = "import kiln\n\n\n@kiln.export\ndef twice(x: float) -> float:\n    return 2.0 * x\n"
 MIXED = ("import kiln\n\n\n@kiln.export\ndef twice(x: float) -> float:\n    return 2.0 * x\n"
-         "\n\n@kiln.export\ndef dicty(x: float) -> float:\n    return {0: x}[0]\n")
-ONLY_BAD = "import kiln\n\n\n@kiln.export\ndef dicty(x: float) -> float:\n    return {0: x}[0]\n"
+         "\n\n@kiln.export\ndef setty(x: float) -> float:\n    return {x}.pop()\n")
+ONLY_BAD = "import kiln\n\n\n@kiln.export\ndef setty(x: float) -> float:\n    return {x}.pop()\n"
 
 
 def kiln(*args, cwd=None, stdout=subprocess.PIPE, env=None):
@@ -142,7 +142,7 @@ def test_build_where_everything_falls_back_is_an_error_unless_allowed(tmp_path):
     (tmp_path / "bad.py").write_text(ONLY_BAD)
     result = kiln("build", "bad.py", "-o", "out", cwd=tmp_path)
     assert result.returncode == 1
-    assert "error: cannot compile bad.py: no function compiled (dicty falls back to Python)" \
+    assert "error: cannot compile bad.py: no function compiled (setty falls back to Python)" \
         in result.stderr
     allowed = kiln("build", "bad.py", "-o", "out", "--allow-empty", cwd=tmp_path)
     assert allowed.returncode == 0
@@ -159,8 +159,8 @@ def test_errors_print_like_a_compiler(tmp_path):
     # The path as given on the command line, the source line, a caret
     # under column 12 (the `[`).
     assert result.stderr.splitlines()[:3] == [
-        "src/bad.py:6:12: error: dict is not supported",
-        "    6 |     return {0: x}[0]",
+        "src/bad.py:6:12: error: set is not supported",
+        "    6 |     return {x}.pop()",
         "      |            ^",
     ]
     assert "\033[" not in result.stderr  # not a terminal: no colour
@@ -171,10 +171,10 @@ def test_fallbacks_print_as_warnings_with_the_function(tmp_path):
     result = kiln("build", "mixed.py", "-o", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[:4] == [
-        "mixed.py:11:12: warning: dict is not supported",
-        "   11 |     return {0: x}[0]",
+        "mixed.py:11:12: warning: set is not supported",
+        "   11 |     return {x}.pop()",
         "      |            ^",
-        "mixed.py:11:12: note: `dicty` falls back to Python",
+        "mixed.py:11:12: note: `setty` falls back to Python",
     ]
     assert "kiln: built mixed (twice) into out" in result.stdout
 
@@ -210,10 +210,10 @@ def test_caret_lines_up_after_tabs_and_wide_characters(tmp_path):
     path.write_text("if x:\n\tvalue = 'é' + [1]\n", encoding="utf-8")
     # `[` is at column 17 in bytes (ast counts UTF-8 bytes; `é` takes two),
     # the 16th character: the caret line keeps the tab and has 14 spaces.
-    text = render_diagnostic(Diagnostic(str(path), 2, 17, "dict is not supported"),
+    text = render_diagnostic(Diagnostic(str(path), 2, 17, "set is not supported"),
                              shown_path="m.py")
     assert text.splitlines() == [
-        "m.py:2:17: error: dict is not supported",
+        "m.py:2:17: error: set is not supported",
         "    2 | \tvalue = 'é' + [1]",
         "      | \t" + " " * 14 + "^",
     ]
@@ -286,9 +286,9 @@ def test_report_gate_prints_fallbacks_as_diagnostics(tmp_path):
     result = kiln("report", "mixed.py", "--fail-on-fallback", cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stderr.splitlines()
-    assert "mixed.py:11:12: error: dict is not supported" in lines
-    assert "mixed.py:11:12: note: `dicty` falls back to Python" in lines
-    assert "kiln: gate: dicty falls back to Python" in lines
+    assert "mixed.py:11:12: error: set is not supported" in lines
+    assert "mixed.py:11:12: note: `setty` falls back to Python" in lines
+    assert "kiln: gate: setty falls back to Python" in lines
 
 
 def test_profile_script_failure_shows_the_scripts_traceback_only(tmp_path):

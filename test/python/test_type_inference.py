@@ -715,7 +715,7 @@ FIRST_ERRORS = {
     'broken': (223, 5, 'cannot implicitly convert float to int; use int(...)'),
     'calls_broken': (227, 12, 'calls `broken`, which cannot be compiled (cannot implicitly convert float to int; use int(...), line 223)'),
     'recursive': (232, 16, 'calls `recursive`, which cannot be compiled (recursion (`recursive` calls itself, directly or through other functions) is not supported yet, line 232)'),
-    'len_of_number': (237, 12, 'len() takes one array or list'),
+    'len_of_number': (237, 12, 'len() takes one array, list or dict'),
     'abs_of_array': (241, 5, 'cannot use a kiln.f64[:] value as float'),
     'min_of_one': (245, 12, 'min() of a sequence is not supported; pass two or more numbers'),
     'max_of_array': (249, 12, 'max() needs a number, not an array'),
@@ -840,7 +840,7 @@ EXPECTED_ERRORS = {
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
         (9, 9, "operator `<<` needs int arrays"),
-        (11, 12, "len() takes one array or list"),
+        (11, 12, "len() takes one array, list or dict"),
     ],
     "errors_in_a_loop": [
         (18, 21, "name `missing` is not defined"),
@@ -943,7 +943,7 @@ SUBSET_AND_TYPE_ERRORS = '''import kiln
 
 @kiln.export
 def mixed(x: float) -> float:
-    y = {0: x}[0]
+    y = {x}.pop()
     z = totl + 1
     w: int = 2.5
     try:
@@ -966,6 +966,6 @@ def test_subset_errors_do_not_hide_type_errors(tmp_path):
     assert result.returncode == 1
     errors = [line.split(": error: ", 1)[1] for line in result.stderr.splitlines()
               if ": error: " in line and line.startswith(str(path))]
-    assert errors == ["dict is not supported", "name `totl` is not defined",
+    assert errors == ["set is not supported", "name `totl` is not defined",
                       "variable `w` is declared int but is assigned a float",
                       "`try` statement is not supported yet"], result.stderr

@@ -11,9 +11,9 @@ def many(x: kiln.f64[:]) -> float:
     total = 0.0
     for v in {1.0, 2.0}:
         total += v
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: error: `for` over a set is not supported; Kiln's `for` loops go over range(...), arrays, lists, and enumerate() or zip() of them
-    data = {1.0: 2.0}
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:12: error: dict is not supported
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: error: `for` over a set is not supported; Kiln's `for` loops go over range(...), arrays, lists, dicts, and enumerate() or zip() of them
+    data = {"k": 2.0}
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:13: error: dicts with str keys are not supported yet; a dict's keys and values are int, float or bool (dict[int, float], ...)
     total += np.linalg.norm(x)
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:14: error: call to `np.linalg.norm` is not supported yet
     try:

@@ -118,6 +118,8 @@ class ModuleContext:
             return kt.TupleType(elements)
         if self.is_list_annotation(node):
             return self.list_annotation(node)
+        if self.is_dict_annotation(node):
+            return self.dict_annotation(node)
         if isinstance(node, ast.Subscript):
             dtype = self.resolve_annotation(node.value)
             dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -133,7 +135,7 @@ class ModuleContext:
                                        "(complex scalars are)")
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
                                "float, bool, complex, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
-                               "arrays or list[int]/list[float]/list[bool]")
+                               "arrays, list[int]/list[float]/list[bool] or dict[K, V] of them")
 
     def is_list_annotation(self, node) -> bool:
         """`list[...]`, `List[...]`, `typing.List[...]`, or a bare `list`."""
@@ -175,6 +177,50 @@ class ModuleContext:
                 what = f"lists of `{ast.unparse(inner)}` are not supported"
         raise self.error(node, f"{what}; a list holds int, float or bool items "
                                "(list[int], list[float], list[bool])")
+
+    def is_dict_annotation(self, node) -> bool:
+        """`dict[...]`, `Dict[...]`, `typing.Dict[...]`, or a bare `dict`."""
+        base = node.value if isinstance(node, ast.Subscript) else node
+        return (isinstance(base, ast.Name) and base.id in ("dict", "Dict")
+                and base.id not in self.imported_names) or (
+            isinstance(base, ast.Attribute) and base.attr == "Dict"
+            and isinstance(base.value, ast.Name) and base.value.id == "typing")
+
+    def dict_annotation(self, node) -> kt.DictType:
+        """`dict[int, float]`: keys and values of Python's own numbers
+        (kt.DICT_ITEM_TYPES); anything else is refused here, saying what is
+        supported."""
+        hint = "; a dict's keys and values are int, float or bool (dict[int, float], ...)"
+        if not isinstance(node, ast.Subscript):
+            raise self.error(node, "a dict annotation needs its key and value types: "
+                                   "dict[int, float], dict[float, int], ...")
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(parts) != 2:
+            raise self.error(node, "a dict annotation takes a key type and a value type: "
+                                   "dict[int, float]")
+        resolved = []
+        for role, part in zip(("keys", "values"), parts):
+            what = None
+            if isinstance(part, ast.Name) and part.id in ("str", "bytes", "object", "set",
+                                                          "tuple", "Tuple"):
+                what = part.id
+            elif self.is_list_annotation(part):
+                what = "list"
+            elif self.is_dict_annotation(part):
+                what = "dict"
+            if what is None:
+                try:
+                    item = self.resolve_annotation(part)
+                except KilnCompileError:
+                    item = None
+                if isinstance(item, kt.ScalarType) and item in kt.DICT_ITEM_TYPES:
+                    resolved.append(item)
+                    continue
+                what = "array" if isinstance(item, kt.ArrayType) else "tuple" \
+                    if isinstance(item, kt.TupleType) else item.display \
+                    if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
+            raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
+        return kt.DictType(*resolved)
 
     def export_options(self, func: ast.FunctionDef):
         """The options of the @kiln.export decorator, or None if not exported."""

@@ -21,11 +21,15 @@ UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex", "list", "sorted", "sum"}
+                 "complex", "list", "sorted", "sum", "dict"}
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
                           "copy", "count", "index", "remove"])
+# The methods of Python's dict Kiln compiles (typing checks the object is a
+# dict; `pop`, `copy` and `clear` are list methods too).
+DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
+                          "copy", "clear"])
 # Calls that take keyword arguments of their own (`sorted(xs, reverse=True)`).
 KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
@@ -37,7 +41,7 @@ LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 
 STATEMENT_NAMES = {
     ast.Try: "`try` statement",
-    ast.With: "`with` statement", ast.Delete: "`del` statement",
+    ast.With: "`with` statement",
     ast.Global: "`global` declaration", ast.Nonlocal: "`nonlocal` declaration",
     ast.Import: "`import` inside a function", ast.ImportFrom: "`import` inside a function",
     ast.ClassDef: "class definition", ast.FunctionDef: "nested function",
@@ -46,8 +50,8 @@ STATEMENT_NAMES = {
 }
 EXPRESSION_NAMES = {
     ast.Lambda: "lambda",
-    ast.SetComp: "set comprehension", ast.DictComp: "dict comprehension",
-    ast.GeneratorExp: "generator expression", ast.Dict: "dict",
+    ast.SetComp: "set comprehension",
+    ast.GeneratorExp: "generator expression",
     ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
@@ -190,11 +194,14 @@ class SubsetChecker(ast.NodeVisitor):
 
     def visit_ListComp(self, node):
         """`[e for v in <range(...) or a list> if c ...]`: each `for` over
-        one name; typing checks what it iterates over."""
+        one name (or `k, v` over a dict's items(): typing checks it); typing
+        checks what it iterates over."""
         for generator in node.generators:
             if generator.is_async:
                 self.report(generator.target, "`async for` in a comprehension is not supported")
-            if not isinstance(generator.target, ast.Name):
+            if not isinstance(generator.target, ast.Name) and not (
+                    isinstance(generator.target, ast.Tuple) and len(generator.target.elts) == 2
+                    and all(isinstance(e, ast.Name) for e in generator.target.elts)):
                 self.report(generator.target, "a comprehension's `for` target must be a single "
                                               "name")
             iterator = generator.iter
@@ -206,7 +213,22 @@ class SubsetChecker(ast.NodeVisitor):
                 self.visit(iterator)
             for condition in generator.ifs:
                 self.visit(condition)
-        self.visit(node.elt)
+        if isinstance(node, ast.DictComp):
+            self.visit(node.key)
+            self.visit(node.value)
+        else:
+            self.visit(node.elt)
+
+    visit_DictComp = visit_ListComp
+
+    def visit_Delete(self, node):
+        """`del d[k]` (typing checks `d` is a dict); nothing else yet."""
+        if not all(isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice)
+                   for t in node.targets):
+            self.report(node, "`del` is supported as `del d[k]` of a dict only yet")
+            return
+        for target in node.targets:
+            self.visit(target)
 
     def visit_While(self, node):
         if node.orelse:
@@ -222,7 +244,7 @@ class SubsetChecker(ast.NodeVisitor):
         # keywords themselves (dtype=, axis=, ...); methods are typed later.
         takes_keywords = (numpy_entry is not None and numpy_entry.family.reads_call) or (
             qualified_call is None and isinstance(func, ast.Attribute)
-            and func.attr in ARRAY_METHODS | LIST_METHODS) or (
+            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS) or (
             isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
         keyword_only = qualified_call is not None and qualified_call[0] == "cmath" and \
             qualified_call[1] in CMATH_KEYWORDS       # cmath.isclose(..., abs_tol=...)
@@ -244,13 +266,17 @@ class SubsetChecker(ast.NodeVisitor):
             if func.id == "range":
                 self.report(node, "range() is only supported as the iterable of a `for` loop")
         elif qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in ARRAY_METHODS | LIST_METHODS:
+                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS:
             self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
         elif qualified is not None:
             module, name = qualified
             if name not in SUPPORTED_LIBRARY.get(module, ()):
                 label = {"numpy": "np"}.get(module, module)
                 self.report(node, f"call to `{label}.{name}` is not supported yet")
+        elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
+                "defaultdict", "Counter"):
+            self.report(node, "collections.defaultdict and Counter are not supported yet; use "
+                              "d.get(k, 0) (`d[k] = d.get(k, 0) + 1`)")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists

@@ -15,7 +15,8 @@ from .. import library_functions as lib
 from .. import typing_rules as rules
 from ..library_functions import numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, symbol_name, tuple_value
-from ..typecheck.typed_tree import known_literals
+from ..typecheck.typed_tree import is_container, known_literals
+from ..typecheck.dict_typing import is_dict_like
 
 
 class CallLowering:
@@ -39,6 +40,8 @@ class CallLowering:
             keyword_values, _ = rules.keyword_only_arguments(qualified, node.keywords)
             args += [None if v is None else self.expression(v) for v in keyword_values]
             return self.library_call(qualified, args, node)
+        if isinstance(func, ast.Attribute) and self.is_dict_valued(func.value):
+            return self.dict_method(func, node)         # `d.get(k, 0)`
         if isinstance(func, ast.Attribute) and self.is_list_valued(func.value):
             return self.list_method(func, node)         # `xs.append(v)`
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
@@ -56,7 +59,7 @@ class CallLowering:
             return self.call_lambda(node)
         if name in self.module.functions:
             return self.call_function(name, node)
-        if name in ("sorted", "list"):
+        if name in ("sorted", "list", "dict"):
             return self.list_builtin(name, node)
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
@@ -226,7 +229,7 @@ class CallLowering:
         self.done_with(node, *arguments.values())
         converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
         for element in converted:
-            element.owned = isinstance(element.type, kt.ListType)   # a new reference
+            element.owned = is_container(element.type)   # a new reference
         if not converted:
             return Value(None, None)
         for position, element in enumerate(converted):
@@ -243,6 +246,10 @@ class CallLowering:
     def builtin_len(self, args, node):
         if isinstance(args[0].type, kt.TupleType):
             return self.constant(len(args[0].elements), kt.i64, node)      # len(a.shape)
+        if is_dict_like(args[0].type):
+            length = self.dict_length(args[0], node)
+            self.done_with(node, args[0])
+            return length
         if isinstance(args[0].type, kt.ListType):
             length = self.list_length(args[0], node)
             self.done_with(node, args[0])
@@ -289,6 +296,8 @@ class CallLowering:
     def min_max(self, args, node, op, name):
         if isinstance(args[0].type, kt.ListType):
             return self.list_min_max(args[0], node, name)      # `min(xs)`
+        if is_dict_like(args[0].type):
+            return self.dict_min_max(args[0], node, name)      # `min(d)`
         result = args[0]
         for candidate in args[1:]:
             pair = ((result.type, result.weak, known_literals(result)),

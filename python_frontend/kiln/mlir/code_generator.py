@@ -41,12 +41,16 @@ from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
 from .tuple_lowering import TupleLowering
 from .list_lowering import ListLowering
+from .dict_lowering import DictLowering
+from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
                      symbol_name, tuple_value)
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
+from ..typecheck.typed_tree import is_container
+from ..typecheck.dict_typing import is_dict_like
 from ..typecheck.typed_tree import (  # noqa: F401 - Parameter stays importable from here
     Parameter, complex_power_exponent, known_literals)
 
@@ -105,7 +109,8 @@ class InferenceMismatch(Exception):
 
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
-                            ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering):
+                            ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
+                            DictLowering, ContainerOwnership):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
@@ -394,6 +399,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         scalar = value.type
         if isinstance(scalar, kt.ListType):
             return self.list_truthy(value, node)
+        if is_dict_like(scalar):
+            return self.dict_truthy(value, node)
         if isinstance(scalar, kt.ArrayType):
             raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:
@@ -427,6 +434,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         self.mode = ExitMode("function")
         self.allocation_count = 0
         self.in_place_output = None     # the target's shape while `x op= y` is built
+        # The dict loops being built: hidden iterable -> (its dict, the slot).
+        self.walk_slots: dict = {}
 
         entry = ir.Block([abi_type(p.type) for p in params])
         self.builder = ir.Builder(entry)
@@ -438,7 +447,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             if abi_type(param.type) is not mlir_type(param.type):   # bool, complex64
                 value = self.from_abi(argument, param.type, self.func)
             self.symbols[param.name] = value
-        self.retain_list_parameters()
+        self.retain_container_parameters()
         self.generate_body(self.func.body, terminal=True)
 
         argument_attributes = None
@@ -576,7 +585,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
-        if isinstance(operand.type, kt.ListType):
+        if is_container(operand.type):
             return self.list_unary(node, operand)
         if isinstance(operand.type, kt.ArrayType):
             return self.array_unary(node.op, operand, node)
@@ -684,7 +693,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def expr_Compare(self, node):
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
-                self.is_list_valued(n) for n in [node.left, *node.comparators]):
+                self.is_list_valued(n) or self.is_dict_valued(n)
+                for n in [node.left, *node.comparators]):
             return self.list_compare(node)
         left = self.compared(node.left, node)
         if len(node.ops) == 1:
@@ -733,7 +743,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def bool_op(self, is_and, operands, node) -> Value:
         first = self.expression(operands[0])
-        if isinstance(first.type, kt.ListType):
+        if is_container(first.type):
             first = self.truthy(first, operands[0])     # only tested (is_condition)
         if len(operands) == 1:
             return first

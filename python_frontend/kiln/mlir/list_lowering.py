@@ -1,30 +1,10 @@
 """Lowering of Python lists (typed by typecheck/list_typing.py) to the kiln
-dialect's list ops (`kiln.list.*`, `kiln.retain`, `kiln.release`; their
-semantics are in lib/Dialect/KilnOps.td), and the reference counting that
-keeps each list alive exactly as long as a name or a temporary holds it.
-A mixin of code_generator.FunctionCodeGenerator.
+dialect's list ops (`kiln.list.*`; their semantics are in
+lib/Dialect/KilnOps.td). A mixin of code_generator.FunctionCodeGenerator.
 
-Ownership (docs/architecture.md, "Lists: ownership"). Every list Value
-is *owned* (whoever holds it must release it or hand it on: a new list,
-a copy, a concatenation, a comprehension, a list a Kiln call returned) or
-*borrowed* (a variable's or a parameter's, read). The rules are applied by
-the helpers of the first section only:
-
-* `own`: an owned value, retaining a borrowed one;
-* `bind_list`: a name takes a reference (the new one is owned first, then
-  the name's previous list released, so `x = x` is safe); names hold
-  borrowed Values, so every read is borrowed;
-* `done_with`: a temporary (owned, never bound) is released after its
-  last use, by the operation that used it;
-* `release_*`: what a scope ends (an `if` branch, a loop iteration, the
-  function) releases: the lists its names hold that do not flow out.
-
-Values carried by `scf.if`, `scf.for` and `scf.while` move: a yielded or
-carried list keeps its one reference; a branch or body that rebinds a
-carried name releases the old list there (bind_list does). Calls pass
-lists borrowed (the callee retains its parameters at entry) and return
-new references. On an exception the runtime frees what the raising
-function made (its list journal); nothing here runs on error paths.
+The reference counting that keeps each list alive exactly as long as a
+name or a temporary holds it (owned and borrowed values, `kiln.retain`,
+`kiln.release`) is ownership.py's, shared with dicts.
 """
 
 from __future__ import annotations
@@ -35,6 +15,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value, mlir_type
 from ..typecheck.list_typing import is_list, is_list_iteration
+from ..typecheck.typed_tree import is_dict, is_dict_view
 
 # The list ops that can raise (IndexError, MemoryError: every op that
 # allocates or writes): the function then gets an error record, as for
@@ -44,86 +25,6 @@ RAISING_LIST_OPS = frozenset(["new", "get", "set", "append", "pop", "insert", "c
 
 
 class ListLowering:
-    # ------------------------------------------------ the ownership protocol
-    def own(self, value: Value, node) -> Value:
-        """`value` as a reference its holder owns (retained when borrowed)."""
-        if value.owned:
-            return value
-        self.builder.op("kiln.retain", (value.ir,), (), None, (), self.loc(node))
-        return Value(value.ir, value.type, owned=True)
-
-    def release(self, value: Value, node) -> None:
-        self.builder.op("kiln.release", (value.ir,), (), None, (), self.loc(node))
-
-    def done_with(self, node, *values) -> None:
-        """After the last use of each value: a temporary list is released."""
-        for value in values:
-            if value is not None and is_list(value.type) and value.owned:
-                self.release(value, node)
-
-    def bind_list(self, name: str, value: Value, node) -> None:
-        """`name = value` for a list: the name holds one reference."""
-        owned = self.own(value, node)
-        previous = self.symbols.get(name)
-        if previous is not None and is_list(previous.type):
-            self.release(previous, node)
-        self.symbols[name] = Value(owned.ir, owned.type)
-        self.maybe_undefined.discard(name)
-
-    def release_names(self, names, node, moved=None) -> None:
-        for name in names:
-            value = self.symbols.get(name)
-            if value is not None and is_list(value.type) and name != moved:
-                self.release(value, node)
-
-    def loop_locals(self) -> list:
-        """The names bound only inside the loop body being built."""
-        scope = self.mode.scope
-        return [] if scope is None else [name for name in self.symbols if name not in scope]
-
-    def release_all_lists(self, node, moved=None) -> None:
-        """Before a `return`: every list a name of the function holds
-        (but `moved`'s, which became the result)."""
-        self.release_names(list(self.symbols), node, moved)
-
-    def release_loop_locals(self, node, moved=None) -> None:
-        """At the end of one pass through a loop body (continue, break,
-        return): the lists of names bound only inside the body."""
-        self.release_names(self.loop_locals(), node, moved)
-
-    def returned_list(self, value: Value, node):
-        """(the result as an owned value, the name whose reference became
-        it or None). A name about to be released at this `return` hands
-        its reference over instead of a retain and a release."""
-        if value.owned:
-            return value, None
-        candidates = list(self.symbols) if self.mode.kind != "loop" else self.loop_locals()
-        for name in candidates:
-            held = self.symbols.get(name)
-            if held is not None and held.ir is value.ir and is_list(held.type):
-                return Value(value.ir, value.type, owned=True), name
-        return self.own(value, node), None
-
-    def release_branch_locals(self, region, symbols, before, carried, node) -> None:
-        """At the end of an `if` branch: the lists of names it bound that
-        the `if` does not yield (new in this branch only)."""
-        with self.builder.at_end(region.block):
-            for name, value in symbols.items():
-                if name not in before and name not in carried and is_list(value.type):
-                    self.release(value, node)
-
-    def retain_list_parameters(self) -> None:
-        """A function holds one reference per list parameter (the caller
-        keeps its own)."""
-        for param in self.typed.params:
-            if is_list(param.type):
-                self.own(self.symbols[param.name], self.func)
-
-    def release_unused(self, value, node) -> None:
-        """An expression statement's list (`xs.copy()`, `f()`)."""
-        if value is not None and value.type is not None and is_list(value.type):
-            self.done_with(node, value)
-
     # ------------------------------------------------------- list ops
     def list_op(self, mnemonic, operands, node, result_type=None, attributes=None):
         """One `kiln.list.<mnemonic>` op; its result as a Value of
@@ -205,7 +106,7 @@ class ListLowering:
         (scf.while re-reading its length, as Python's list iterator does)
         or a 1-D array. `started(length)` runs once the iterable is
         evaluated, before the loop."""
-        iterator, name = generator.iter, generator.target.id
+        iterator, name = generator.iter, getattr(generator.target, "id", None)
         location = self.loc(iterator)
         if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
                 iterator.func.id == "range" and self.typed.values.get(iterator) is None:
@@ -235,6 +136,9 @@ class ListLowering:
             self.builder.scf_for(lower.ir, upper.ir, step.ir, [], region, location)
             return
         container = self.expression(iterator)
+        if is_dict(container.type) or is_dict_view(container.type):
+            self.iterate_dict(generator, container, build, iterator, started)
+            return
         if isinstance(container.type, kt.ArrayType):
             length = self.dimension(container, 0, iterator)
             if started:
@@ -359,6 +263,8 @@ class ListLowering:
         op = node.ops[0]
         left = self.expression(node.left)
         right = self.expression(node.comparators[0])
+        if any(is_dict(v.type) or is_dict_view(v.type) for v in (left, right)):
+            return self.dict_compare(node, left, right)
         if isinstance(op, (ast.In, ast.NotIn)):
             needle = self.convert(left, right.type.item, node)
             position = self.list_op("find", [right, needle], node, kt.i64)
@@ -488,6 +394,8 @@ class ListLowering:
 
     def list_builtin(self, name, node) -> Value:
         """`sorted(xs)`, `list(xs)` (copies), `list()`, `list(range(...))`."""
+        if name == "dict" or any(self.is_dict_valued(a) for a in node.args):
+            return self.dict_builtin(name, node)
         list_type = self.typed_value(node).type
         if not node.args:
             return self.empty_list(list_type, node)
@@ -533,6 +441,8 @@ class ListLowering:
 
     def builtin_sum(self, args, node) -> Value:
         """Left to right from `start` (0): ints wrap as Kiln ints do."""
+        if is_dict(args[0].type) or is_dict_view(args[0].type):
+            return self.dict_sum(args, node)
         container = args[0]
         total_type = self.typed_value(node).type
         start = self.convert(args[1], total_type, node) if len(args) == 2 else \

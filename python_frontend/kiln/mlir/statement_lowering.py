@@ -14,6 +14,8 @@ from .. import typing_rules as rules
 from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
 from ..typing_rules import INT64_MIN
+from ..typecheck.typed_tree import is_container, is_dict
+from .dict_lowering import DictWalk
 
 
 @dataclass
@@ -96,6 +98,8 @@ class StatementLowering:
         empty list (released unless a `return` replaced it)."""
         if isinstance(type_, kt.ListType):
             return self.empty_list(type_, node)
+        if is_dict(type_):
+            return self.empty_dict(type_, node)
         if isinstance(type_, kt.ArrayType):
             return self.allocate_array(type_, [self.constant(0, kt.i64, node)] * type_.ndim, node)
         return self.constant(0, type_, node)
@@ -114,7 +118,7 @@ class StatementLowering:
             return
         if self.return_type() is not None:
             raise self.missed(node, f"`{self.func.name}` may end without returning a value")
-        self.release_all_lists(node)
+        self.release_all_containers(node)
         self.finish_return(None, node)
 
     def return_value(self, stmt: ast.Return):
@@ -134,12 +138,12 @@ class StatementLowering:
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
         moved = None
-        if value is not None and isinstance(value.type, kt.ListType):
-            value, moved = self.returned_list(value, stmt)   # a new reference
+        if value is not None and is_container(value.type):
+            value, moved = self.returned_container(value, stmt)   # a new reference
         if self.mode.kind == "loop":
             self.finish_loop("return", stmt, value, moved)
         else:
-            self.release_all_lists(stmt, moved)
+            self.release_all_containers(stmt, moved)
             self.finish_return(value, stmt)
 
     def finish_return(self, value: Value | None, node):
@@ -159,7 +163,7 @@ class StatementLowering:
             raise self.missed(node, f"`{kind}` in a loop without exit flags")
         values = []
         if frame.next_counter is not None:
-            values.append(frame.next_counter)
+            values += frame.next_counter     # the counter (a dict walk's: slot and count)
         for name in frame.carried:
             if name not in self.symbols:
                 raise self.missed(node, f"variable `{name}` is not defined on every path "
@@ -173,7 +177,7 @@ class StatementLowering:
                 if value is not None:
                     # The empty list the state held until this return.
                     for previous in frame.return_value:
-                        if isinstance(previous.type, kt.ListType):
+                        if is_container(previous.type):
                             self.release(previous, node)
                 values += flatten(value) if value is not None else frame.return_value
         self.yield_values(values, node)
@@ -223,15 +227,15 @@ class StatementLowering:
             if self.mode.kind == "loop":
                 self.finish_loop("return", node, value)
             else:
-                self.release_all_lists(node)
+                self.release_all_containers(node)
                 self.finish_return(value, node)
 
         endless = isinstance(node, ast.While) and isinstance(node.test, ast.Constant) and \
             bool(node.test.value) and not loop_exits(node)
 
         def after_loop():
-            if value is not None and isinstance(value.type, kt.ListType):
-                self.release(value, node)       # the empty list no return replaced
+            if value is not None and is_container(value.type):
+                self.release(value, node)       # the empty container no return replaced
             if endless:
                 self.exit_unreachable(node)  # only a return leaves `while True`
             else:
@@ -296,7 +300,7 @@ class StatementLowering:
                       for v in (self.expression(e) for e in source.elts)]
             # `a, b = b, a`: each list held before any name is rebound
             # (binding `a` first must not free the list `b` takes).
-            values = [self.own(v, node) if isinstance(v.type, kt.ListType) else v
+            values = [self.own(v, node) if is_container(v.type) else v
                       for v in values]
         else:
             value = self.expression(source)
@@ -330,6 +334,9 @@ class StatementLowering:
 
     def stmt_AugAssign(self, stmt):
         target = stmt.target
+        if isinstance(target, ast.Subscript) and self.is_dict_valued(target.value):
+            self.augmented_dict_store(stmt)                 # `d[k] += v`
+            return
         if isinstance(target, ast.Subscript) and self.is_list_valued(target.value):
             self.augmented_list_store(stmt)                 # `xs[i] += v`
             return
@@ -366,12 +373,14 @@ class StatementLowering:
         self.store_element(array, indices, result, target)
 
     def assign(self, target, value: Value, node):
+        if isinstance(target, ast.Subscript) and self.is_dict_valued(target.value):
+            self.dict_store(target, value, node)            # `d[k] = v`
+            return
         if isinstance(target, ast.Subscript) and self.is_list_valued(target.value):
             self.list_store(target, value, node)            # `xs[i] = v`
             return
-        if isinstance(target, ast.Name) and isinstance(self.variable_type(target.id),
-                                                       kt.ListType):
-            self.bind_list(target.id, value, node)
+        if isinstance(target, ast.Name) and is_container(self.variable_type(target.id)):
+            self.bind_container(target.id, value, node)
             return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             self.store_through_array_index(target, value, node)
@@ -533,7 +542,7 @@ class StatementLowering:
         mode = ExitMode("loop", carried=carried, has_flags=has_flags,
                         scope=frozenset(self.symbols) | {getattr(stmt, "target", None) and
                                                          getattr(stmt.target, "id", None)},
-                        types=([kt.i64] if with_counter else []) + types + (
+                        types=[kt.i64] * int(with_counter) + types + (
                             [kt.boolean, kt.boolean] if has_flags else []) + (
                             [v.type for v in return_values] if return_values else []))
         return mode, return_values
@@ -546,6 +555,9 @@ class StatementLowering:
         over_list = self.list_loop_range(stmt)
         if over_list is not None:       # re-reads the list's length at every step
             return self.emit_loop_as_while(stmt, carried, over_list)
+        walk = self.dict_walk_of(stmt)
+        if walk is not None:            # the slots of a dict, in insertion order
+            return self.emit_loop_as_while(stmt, carried, walk)
         lower, upper, step, normalized = self.range_bounds(stmt.iter)
         if loop_exits(stmt) or contains_return(stmt.body):
             return self.emit_loop_as_while(stmt, carried, (lower, upper, step, normalized))
@@ -594,10 +606,15 @@ class StatementLowering:
     def emit_loop_as_while(self, stmt, carried, range_info):
         """scf.while for `while` loops and for `for` loops that can exit
         early. The state is (counter?, carried..., done?, returned?, value?)."""
-        with_counter = range_info is not None
+        walk = range_info if isinstance(range_info, DictWalk) else None
+        # The counters the state starts with: a range's, or a dict walk's
+        # slot and count of entries visited.
+        with_counter = 2 if walk is not None else int(range_info is not None)
         mode, return_value = self.loop_state(stmt, carried, with_counter)
         initial = [self.symbols[n] for n in carried]
-        if with_counter:
+        if walk is not None:
+            initial = self.start_walk(walk, stmt) + initial
+        elif with_counter:
             lower, upper, step, normalized = range_info
             initial = [lower] + initial
         if mode.has_flags:
@@ -606,7 +623,7 @@ class StatementLowering:
             if return_value is not None:
                 initial += return_value
         types = [v.type for v in initial]
-        offset = 1 if with_counter else 0
+        offset = with_counter
 
         def bind(arguments):
             for index, name in enumerate(carried):
@@ -617,7 +634,13 @@ class StatementLowering:
         def build_condition():
             arguments = self.builder.block.arguments
             go = None
-            if with_counter:
+            forwarded = list(arguments)
+            if walk is not None:
+                running = self.negate(Value(arguments[offset + len(carried)], kt.boolean),
+                                      stmt) if mode.has_flags else None
+                go, slot = self.walk_condition(walk, arguments, running, stmt)
+                forwarded[0] = slot.ir
+            elif with_counter:
                 bound = upper() if callable(upper) else upper
                 go = self.cmpi("slt", Value(arguments[0], kt.i64), bound, stmt)
             if mode.has_flags:
@@ -634,16 +657,18 @@ class StatementLowering:
                     false = self.constant(False, kt.boolean, stmt)
                     skip, _ = self.region(lambda: self.yield_values([false], stmt))
                     [go] = self.scf_if(go, [kt.boolean], test, skip, stmt)
-            self.builder.scf_condition(go.ir, arguments, self.loc(stmt))
+            self.builder.scf_condition(go.ir, forwarded, self.loc(stmt))
 
         condition, _ = self.region(build_condition, bind, argument_types=types)
 
         def bind_body(arguments):
             bind(arguments)
-            if with_counter:
+            if walk is not None:
+                mode.next_counter = self.bind_walk(walk, arguments, stmt)
+            elif with_counter:
                 counter = Value(arguments[0], kt.i64, nonneg=bool(lower.nonneg)
                                 and normalized is None)
-                mode.next_counter = self.arith("addi", counter, step, stmt)
+                mode.next_counter = [self.arith("addi", counter, step, stmt)]
                 self.bind_loop_target(stmt, counter, normalized)
             if return_value is not None:
                 count = len(return_value)

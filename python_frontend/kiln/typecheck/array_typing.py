@@ -111,6 +111,8 @@ class ArrayTyping:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.tuple_element(node)         # np.where(mask)[0], cmath.polar(z)[1]
+        if self.is_dict_expression(node.value):
+            return self.dict_subscript(node, self.expression(node.value))      # d[k]
         if self.is_list_expression(node.value):
             return self.list_subscript(node, self.expression(node.value))      # xs[i], xs[:]
         tuple_value = self.tuple_operand(node.value)

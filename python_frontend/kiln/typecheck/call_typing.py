@@ -17,7 +17,8 @@ from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
 from .typed_tree import is_scalar_type, known_literals
 from .list_typing import is_list, is_unsettled
-from ..frontend.subset import LIST_METHODS
+from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
+from ..frontend.subset import DICT_METHODS, LIST_METHODS
 
 
 class CallTyping:
@@ -50,13 +51,19 @@ class CallTyping:
                                                     node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
             for arg, arg_node in zip(args, node.args):
-                if arg is not None and is_list(arg.type):
-                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a list yet")
+                if arg is not None and (is_list(arg.type) or is_dict_like(arg.type)):
+                    what = "list" if is_list(arg.type) else "dict"
+                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a {what} yet")
             return self.library_call(qualified, args, node)
-        if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS:
+        if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS | DICT_METHODS:
             self.array_consumers.add(func.value)
             base = self.expression(func.value)
             self.absorb(base)
+            if is_dict_like(base.type):
+                return self.dict_method(func, base, node)       # `d.get(k, 0)`
+            if func.attr not in LIST_METHODS:
+                self.fail(node, f"`.{func.attr}()` of {display(base.type)} is not supported "
+                                "(it is a dict method)")
             if is_list(base.type):
                 return self.list_method(func, base, node)       # `xs.append(v)`
             if func.attr not in rules.ARRAY_METHODS:
@@ -73,7 +80,7 @@ class CallTyping:
             self.fail(node, f"`{name}` is a variable; calling it is not supported")
         if name in self.module.functions:
             return self.call_function(name, node)
-        if name in ("sorted", "list"):
+        if name in ("sorted", "list", "dict"):
             return self.list_builtin(name, node)
         handler = getattr(self, "builtin_" + name, None)
         if handler is None:
@@ -106,8 +113,9 @@ class CallTyping:
             value = self.expression(arg)
             if value.fresh:
                 value = self.new_array(value, arg)
-            if is_list(value.type):
-                self.fail(arg, f"passing a list to the lambda `{name}` is not supported yet; "
+            if is_list(value.type) or is_dict_like(value.type):
+                what = "list" if is_list(value.type) else "dict"
+                self.fail(arg, f"passing a {what} to the lambda `{name}` is not supported yet; "
                                "write a function (`def`)")
             values.append(value)
         saved = {p: self.symbols.get(p) for p in parameters}
@@ -137,7 +145,8 @@ class CallTyping:
             value = self.expression(passed[arg.arg])
             self.absorb(value)
             if isinstance(value.type, kt.TupleType) or value.type is None or \
-                    is_unsettled(value.type):
+                    is_unsettled(value.type) or is_unsettled_dict(value.type) or \
+                    is_dict_like(value.type) and not is_dict(value.type):
                 continue
             hints[arg.arg] = rules.default_for_kind(value.weak) if value.weak else value.type
         return hints
@@ -189,6 +198,8 @@ class CallTyping:
             if is_list(param.type) or is_list(value.type):
                 # Passed borrowed: `[]` and new lists take the parameter's type.
                 self.settle_list(arg_node, value, param.type, arg_node)
+            elif is_dict(param.type) or is_dict_like(value.type):
+                self.settle_dict(arg_node, value, param.type, arg_node)
             elif isinstance(param.type, kt.ArrayType):
                 if value.type != param.type:
                     unannotated = any(a.arg == param.name and a.annotation is None
@@ -395,10 +406,10 @@ class CallTyping:
             return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
         if len(args) == 1:
             self.absorb(args[0])
-        if len(args) == 1 and is_list(args[0].type):
+        if len(args) == 1 and (is_list(args[0].type) or is_dict_like(args[0].type)):
             return TypedValue(kt.i64)
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            self.fail(node, "len() takes one array or list")
+            self.fail(node, "len() takes one array, list or dict")
         return TypedValue(kt.i64)
 
     def builtin_abs(self, args, node):
@@ -432,6 +443,11 @@ class CallTyping:
     def min_max(self, args, node, name):
         if len(args) == 1 and is_list(args[0].type):
             return self.list_min_max(args[0], node, name)       # `min(xs)`
+        if len(args) == 1 and is_dict_like(args[0].type):
+            return self.dict_min_max(args[0], node, name)       # `min(d)`
+        if any(is_dict_like(a.type) for a in args):
+            self.fail(node, f"{name}() takes one dict (or a view of one) or two or more "
+                            "numbers")
         if any(is_list(a.type) for a in args):
             self.fail(node, f"{name}() of several lists is not supported; {name}() takes one "
                             "list or two or more numbers")
@@ -505,7 +521,7 @@ class CallTyping:
     def builtin_bool(self, args, node):
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
-        if is_list(args[0].type):
+        if is_list(args[0].type) or is_dict(args[0].type):
             return self.truthy(args[0], node)       # true when it has items
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)

@@ -35,7 +35,7 @@ from ..frontend.desugar import ITERABLE_ROLE
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
-from .typed_tree import VariableType, is_scalar_type
+from .typed_tree import VariableType, is_container, is_dict, is_dict_view, is_scalar_type
 
 
 @dataclass(frozen=True)
@@ -318,8 +318,9 @@ class ListTyping:
     def refuse_list_in_parallel_loop(self, node, value: TypedValue) -> TypedValue:
         """Lists in a kiln.prange loop body: not supported yet (the
         references would be counted by several threads at once)."""
-        if self.inside_parallel_loop and is_list(value.type):
-            self.report(node, "lists are not supported inside a kiln.prange loop yet")
+        if self.inside_parallel_loop and is_container(value.type):
+            what = "lists" if is_list(value.type) else "dicts"
+            self.report(node, f"{what} are not supported inside a kiln.prange loop yet")
             return TypedValue(UNKNOWN)
         return value
 
@@ -327,8 +328,8 @@ class ListTyping:
         """Whether a loop body builds or reads lists (parallel=True leaves
         such a loop sequential)."""
         for node in ast.walk(stmt):
-            if isinstance(node, (ast.List, ast.ListComp)) or (
-                    isinstance(node, ast.Name) and is_list(getattr(
+            if isinstance(node, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)) or (
+                    isinstance(node, ast.Name) and is_container(getattr(
                         self.var_types.get(node.id), "type", None))):
                 return True
         return False
@@ -386,11 +387,7 @@ class ListTyping:
                 self.convert(element, found["item"], node.elt)
                 return
             generator = node.generators[level]
-            if not isinstance(generator.target, ast.Name):
-                self.fail(generator.target, "a comprehension's `for` target must be a single "
-                                            "name")
-            self.symbols[generator.target.id] = self.comprehension_item(generator.iter)
-            self.maybe_undefined.discard(generator.target.id)
+            self.bind_comprehension_target(generator)
             for condition in generator.ifs:
                 self.truthy(self.expression(condition), condition, quiet=True)
             generate(level + 1)
@@ -400,6 +397,23 @@ class ListTyping:
             raise _Abandon()
         return TypedValue(kt.ListType(found["item"]))
 
+    def bind_comprehension_target(self, generator) -> None:
+        """A comprehension's `for` binds one name, or `k, v` of a dict's
+        items(), in the comprehension's own scope."""
+        item = self.comprehension_item(generator.iter)
+        target = generator.target
+        if isinstance(target, ast.Name):
+            bound = [(target.id, item)]
+        elif isinstance(target, ast.Tuple) and item.elements is not None and \
+                len(item.elements) == len(target.elts):
+            bound = [(e.id, v) for e, v in zip(target.elts, item.elements)]
+        else:
+            self.fail(target, "a comprehension's `for` target must be a single name (or "
+                              "`k, v` over a dict's items())")
+        for name, value in bound:
+            self.symbols[name] = value
+            self.maybe_undefined.discard(name)
+
     def comprehension_item(self, iterator) -> TypedValue:
         """What a comprehension's `for` binds, one iteration at a time."""
         if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
@@ -408,6 +422,8 @@ class ListTyping:
             return TypedValue(kt.i64)
         iterable = self.expression(iterator)
         self.absorb(iterable)
+        if is_dict(iterable.type) or is_dict_view(iterable.type):
+            return self.dict_iteration(iterable, iterator)
         if is_list(iterable.type):
             self.raises = True          # kiln.list.get
             return TypedValue(UNKNOWN) if iterable.type.item is None \
@@ -416,8 +432,8 @@ class ListTyping:
                 not iterable.fresh:
             self.raises = self.raises or self.boundscheck
             return TypedValue(iterable.type.dtype)
-        self.fail(iterator, f"a comprehension's `for` goes over range(...), a list or a 1-D "
-                            f"array variable, not {named(iterable.type)}")
+        self.fail(iterator, f"a comprehension's `for` goes over range(...), a list, a dict or "
+                            f"a 1-D array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
         """`xs[i]` (a negative i counts from the end) and `xs[:]` (a copy)."""
@@ -533,6 +549,9 @@ class ListTyping:
         left = self.expression(node.left)
         right = self.expression(right_node)
         self.absorb(left, right)
+        if is_dict(left.type) or is_dict(right.type) or is_dict_view(right.type) or \
+                is_dict_view(left.type):
+            return self.dict_compare(node, left, right)
         if isinstance(op, (ast.In, ast.NotIn)):
             if not is_list(right.type):
                 self.fail(node, f"`in` takes a list on its right here, not "
@@ -615,6 +634,10 @@ class ListTyping:
         if name == "list" and not node.args:
             self.raises = True
             return TypedValue(UNSETTLED_LIST)
+        if name == "dict" and (node.keywords or len(node.args) > 1):
+            self.fail(node, "dict() takes a dict here (no keywords, no pairs yet)")
+        if name == "dict" and not node.args:
+            return self.dict_builtin(name, node, None)
         if len(node.args) != 1:
             self.fail(node, f"{name}() takes one list")
         self.raises = True
@@ -626,6 +649,8 @@ class ListTyping:
             return TypedValue(kt.ListType(kt.i64))
         value = self.expression(argument)
         self.absorb(value)
+        if is_dict(value.type) or is_dict_view(value.type) or name == "dict":
+            return self.dict_builtin(name, node, value)
         if not is_list(value.type):
             what = "range(...) or a list" if name == "list" else "a list"
             self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
@@ -639,6 +664,8 @@ class ListTyping:
         if len(args) not in (1, 2):
             self.fail(node, "sum() takes a list and an optional start")
         self.absorb(*args)
+        if is_dict(args[0].type) or is_dict_view(args[0].type):
+            return self.dict_sum(args, node)
         if not is_list(args[0].type):
             self.fail(node, "sum() takes a list here" + (
                 "; of an array use np.sum(a) or a.sum()"

@@ -17,6 +17,8 @@ from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_return, is_scalar_type,
                          loop_exits)
 from .list_typing import is_list
+from .dict_typing import is_dict, is_dict_like, walked_dict
+from .typed_tree import is_container
 
 
 class StatementTyping:
@@ -90,9 +92,9 @@ class StatementTyping:
     # ------------------------------------------------------------ exits
     def exit_return(self, stmt: ast.Return) -> None:
         value = self.return_value(stmt)
-        if self.frame.kind == "loop" and value is not None and is_list(value.type):
-            # The loop state holds a new empty list until a return sets it
-            # (kiln.list.new: MemoryError).
+        if self.frame.kind == "loop" and value is not None and is_container(value.type):
+            # The loop state holds a new empty list or dict until a return
+            # sets it (kiln.list.new, kiln.dict.new: MemoryError).
             self.raises = True
         if value is not None:
             parameters = {p.name for p in self.params if isinstance(p.type, kt.ArrayType)}
@@ -119,8 +121,9 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
-                if is_list(element.type):
-                    self.fail(element_node, "returning a list in a tuple is not supported yet")
+                if is_list(element.type) or is_dict_like(element.type):
+                    self.fail(element_node, f"returning a {'list' if is_list(element.type) else 'dict'} "
+                                            "in a tuple is not supported yet")
             value = self.tuple_value(elements)
             seen = set()
             for element, element_node in zip(elements, stmt.value.elts):
@@ -152,6 +155,8 @@ class StatementTyping:
             target = target.type
         if is_list(value.type) or is_list(target):
             value = self.settle_list(stmt.value, value, target, stmt)
+        elif is_dict_like(value.type) or is_dict(target):
+            value = self.settle_dict(stmt.value, value, target, stmt)
         return self.convert(value, target, stmt)
 
     def returned_array(self, value: TypedValue, node) -> TypedValue:
@@ -280,7 +285,8 @@ class StatementTyping:
                 if self.guarded(self.tuple_iterable, value, stmt.value) is None:
                     value = TypedValue(UNKNOWN)
             what = None if is_unknown(value.type) or isinstance(
-                value.type, (kt.ArrayType, kt.TupleType, kt.ListType)) else display(value.type)
+                value.type, (kt.ArrayType, kt.TupleType, kt.ListType)) or is_dict_like(
+                value.type) else display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
@@ -304,6 +310,8 @@ class StatementTyping:
                 values = [TypedValue(value.type.dtype) for _ in targets]
             elif is_list(value.type):
                 self.fail(node, "unpacking a list is not supported yet; index it (`a = xs[0]`)")
+            elif is_dict_like(value.type):
+                self.fail(node, "unpacking a dict is not supported yet")
             elif not isinstance(value.type, kt.TupleType):
                 self.fail(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
             else:
@@ -363,6 +371,12 @@ class StatementTyping:
     def stmt_AugAssign(self, stmt):
         target = stmt.target
         self.refuse_store_through_parts(target)
+        if isinstance(target, ast.Subscript) and self.is_dict_expression(target.value):
+            self.augmented_dict_store(stmt)             # `d[k] += v`
+            return
+        if isinstance(target, ast.Name) and self.is_dict_expression(target):
+            self.fail(stmt, f"`{ast.unparse(stmt)}` is not supported for dicts yet "
+                            "(d.update(e) is)")
         if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
             self.augmented_list_store(stmt)             # `xs[i] += v`
             return
@@ -434,8 +448,16 @@ class StatementTyping:
         """`target = value`; `value_node` is the expression of the value
         when it has one (`[]` and new lists take the target's type)."""
         self.refuse_store_through_parts(target)
+        if isinstance(target, ast.Subscript) and self.is_dict_expression(target.value):
+            self.dict_store(target, value, node)        # `d[k] = v`
+            return
         if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
             self.list_store(target, value, node)        # `xs[i] = v`
+            return
+        if isinstance(target, ast.Name) and (is_dict_like(value.type) or is_dict(
+                self.declared.get(target.id)) or is_dict_like(getattr(
+                    self.var_types.get(target.id), "type", None))):
+            self.assign_dict(target.id, value, value_node, node)
             return
         if isinstance(target, ast.Name) and (is_list(value.type) or is_list(
                 self.declared.get(target.id)) or is_list(getattr(
@@ -514,6 +536,8 @@ class StatementTyping:
     def join(self, current, value: TypedValue, node, name) -> VariableType:
         if is_list(value.type) or (current is not None and is_list(current.type)):
             return self.join_list(current, value, node, name)
+        if is_dict_like(value.type) or (current is not None and is_dict_like(current.type)):
+            return self.join_dict(current, value, node, name)
         if isinstance(value.type, kt.TupleType) or (
                 current is not None and isinstance(current.type, kt.TupleType)):
             if current is None:
@@ -674,6 +698,12 @@ class StatementTyping:
         if not isinstance(stmt.target, ast.Name):
             self.fail(stmt.target, "a `for` loop needs a plain name as its target")
         self.range_bounds(stmt.iter)
+        walked = walked_dict(stmt, lambda n: getattr(self.var_types.get(n), "type", None))
+        if walked is not None:
+            # A loop over a dict (RuntimeError when its size changes): its
+            # step reads the entry at the loop's slot (dict_subscript).
+            self.raises = True
+            self.walked_dicts.add(walked)
         if not self.inside_parallel_loop and (stmt in self.context.parallel_loops
                                               or self.parallel_by_option(stmt)):
             self.parallel_loop(stmt)

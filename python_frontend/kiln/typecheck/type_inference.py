@@ -70,6 +70,7 @@ from .call_typing import CallTyping
 from .statement_typing import StatementTyping
 from .tuple_typing import TupleTyping
 from .list_typing import ListTyping, is_list
+from .dict_typing import DictTyping, is_dict_like
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_real_number, is_scalar_type,
@@ -80,10 +81,10 @@ MAX_TYPING_ROUNDS = 8
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping):
+                     ListTyping, DictTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples
-    and lists."""
+    lists and dicts."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -187,6 +188,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             self.report(self.func, "the types of the variables did not settle; annotate them "
                                    "(x: float = 0) to help")
         self.report_unsettled_lists()
+        self.report_unsettled_dicts()
         return self.result(params, self.diagnostics)
 
     def result(self, params, diagnostics) -> TypedFunction:
@@ -269,6 +271,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         # parallel=True: loops left sequential -> why (the record says).
         self.sequential_loops: dict = {}
         self.bool_op_tails: dict = {}
+        # The hidden iterables (desugar.py) of the dict loops being typed.
+        self.walked_dicts: set = set()
         self.frame = ExitFrame("function")
         self.allocation_count = 0
         self.params = params
@@ -361,6 +365,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             self.fail(node, f"cannot use a {source.display} value as {target.display}")
         if is_list(source) or is_list(target):
             return self.settle_list(None, value, target, node)
+        if is_dict_like(source) or is_dict_like(target):
+            return self.settle_dict(None, value, target, node)
         message = rules.conversion_error(source, target, explicit, value.constant)
         if message:
             self.fail(node, message)
@@ -379,8 +385,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if quiet:
                 return TypedValue(UNKNOWN)
             raise _Abandon()
-        if is_list(value.type):
-            return TypedValue(kt.boolean)       # a list is true when it has items
+        if is_list(value.type) or is_dict_like(value.type):
+            self.dict_truthy_check(value, node)
+            return TypedValue(kt.boolean)       # true when it has items
         if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
             return TypedValue(UNKNOWN)
         if isinstance(value.type, kt.ArrayType):
@@ -401,6 +408,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         for value in values:
             if isinstance(value.type, kt.TupleType) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a tuple, not a number or an "
+                                f"array: `{ast.unparse(node)}` does not take it")
+            if is_dict_like(value.type) and node is not None:
+                self.fail(node, f"a {display(value.type)} is a dict, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")
             if is_list(value.type) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a list, not a number or an "
@@ -476,7 +486,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
-        if is_list(operand.type):
+        if is_list(operand.type) or is_dict_like(operand.type):
+            if is_dict_like(operand.type) and not isinstance(node.op, ast.Not):
+                self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a dict")
             return self.list_unary(node, operand)
         self.scalar_operands(operand, node=node)
         if isinstance(operand.type, kt.ArrayType):
@@ -530,7 +542,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def expr_Compare(self, node):
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
-                self.is_list_expression(n) for n in [node.left, *node.comparators]):
+                self.is_list_expression(n) or self.is_dict_expression(n)
+                for n in [node.left, *node.comparators]):
             return self.list_compare(node)
         self.array_consumers.update([node.left, *node.comparators])
         left = self.compared(node.left, node)
@@ -582,12 +595,13 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
-        if is_list(first.type) and is_condition(node):
+        if (is_list(first.type) or is_dict_like(first.type)) and is_condition(node):
             first = self.truthy(first, operands[0])       # `while stack and ...`
-        elif is_list(first.type):
-            self.fail(operands[0], "`and`/`or` with a list operand is supported only where "
+        elif is_list(first.type) or is_dict_like(first.type):
+            what = "list" if is_list(first.type) else "dict"
+            self.fail(operands[0], f"`and`/`or` with a {what} operand is supported only where "
                                    "its truth is tested (`if`, `while`, `not`); here its value "
-                                   f"would be the list: test `len({ast.unparse(operands[0])}) "
+                                   f"would be the {what}: test `len({ast.unparse(operands[0])}) "
                                    "> 0` instead")
         if len(operands) == 1:
             return first
@@ -650,9 +664,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 elif isinstance(value.type, kt.TupleType):
                     self.fail(node, "a conditional expression choosing between tuples is not "
                                     "supported yet; choose each element (`(a if c else b, ...)`)")
-                elif is_list(value.type):
-                    self.fail(node, "a conditional expression choosing between lists is not "
-                                    "supported yet; use an `if` statement")
+                elif is_list(value.type) or is_dict_like(value.type):
+                    self.fail(node, "a conditional expression choosing between lists or dicts "
+                                    "is not supported yet; use an `if` statement")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):

@@ -203,3 +203,52 @@ def is_real_number(type_) -> bool:
 
 def is_scalar_type(type_) -> bool:
     return isinstance(type_, kt.ScalarType)
+
+
+@dataclass(frozen=True)
+class DictViewType:
+    """`d.keys()`, `d.values()`, `d.items()` (`kind`): a view of the dict
+    `dict`, held as the dict itself (`!kiln.dict<K, V>`). Views are only
+    iterated or handed to list(), sorted(), sum(), min(), max(), len() and
+    `in` (typing refuses binding one to a name)."""
+    dict: kt.DictType
+    kind: str
+
+    @property
+    def mlir(self) -> str:
+        return self.dict.mlir
+
+    @property
+    def name(self) -> str:
+        return f"dict_{self.kind}[{self.dict.key.display}, {self.dict.value.display}]"
+
+    @property
+    def display(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def is_dict(type_) -> bool:
+    return isinstance(type_, kt.DictType)
+
+
+def is_dict_view(type_) -> bool:
+    return isinstance(type_, DictViewType)
+
+
+def is_container(type_) -> bool:
+    """A list, a dict or a view of a dict: a reference counted object (the
+    ownership protocol of mlir/ownership.py applies to it)."""
+    return isinstance(type_, (kt.ListType, kt.DictType, DictViewType))
+
+
+def dict_of(type_) -> kt.DictType:
+    """The dict a dict or a view of one is."""
+    return type_.dict if isinstance(type_, DictViewType) else type_
+
+
+def iteration_kind(type_) -> str:
+    """What iterating over a dict or view visits: keys, values or items."""
+    return type_.kind if isinstance(type_, DictViewType) else "keys"

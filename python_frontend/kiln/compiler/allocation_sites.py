@@ -45,7 +45,7 @@ def makes_container(node) -> bool:
 def container_kind(type_) -> str | None:
     if isinstance(type_, kt.ListType):
         return "list"
-    if isinstance(type_, getattr(kt, "DictType", ())):
+    if isinstance(type_, kt.DictType):
         return "dict"
     return None
 

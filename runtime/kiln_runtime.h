@@ -1502,8 +1502,9 @@ static inline int kiln_key_stays_distinct(PyObject *key, int kind, uint64_t bits
       return 1;
     double value;
     memcpy(&value, &bits, sizeof value);
-    return PyLong_CheckExact(key) && value >= -9007199254740992.0 &&
-           value <= 9007199254740992.0;
+    /* below 2**53 in magnitude after rounding: converted exactly */
+    return PyLong_CheckExact(key) && value > -9007199254740992.0 &&
+           value < 9007199254740992.0;
   }
   return kind == KILN_ITEM_INT && PyLong_CheckExact(key);
 }
@@ -1611,6 +1612,13 @@ KILN_GENERAL kiln_dict *kiln_get_dict(PyObject *object, int key_kind, int value_
                  parameter, Py_TYPE(object)->tp_name);
     return NULL;
   }
+  if (PyODict_Check(object)) {
+    /* An OrderedDict keeps its own order beside the dict's: read and
+       written back as a dict, it would lose it. */
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be dict, not %.200s (pass "
+                 "dict(%s))", function, parameter, Py_TYPE(object)->tp_name, parameter);
+    return NULL;
+  }
   int known = kiln_find_argument(object, 1, key_kind, value_kind, arguments, *count, function,
                                  parameter);
   if (known != -1)
@@ -1672,10 +1680,10 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
   Py_ssize_t previous_length = PyDict_GET_SIZE(object);
   size_t room = previous_length ? (size_t)previous_length : 1;
   /* The caller's entries, held: their objects, and their keys as bits
-     (those that do not read as keys, or are NaN, match nothing). */
+     (`readable`: those that do not read as keys match nothing). */
   PyObject **previous = (PyObject **)malloc(2 * room * sizeof *previous);
   uint64_t *previous_keys = (uint64_t *)malloc(room * sizeof *previous_keys);
-  unsigned char *matchable = (unsigned char *)malloc(room);
+  unsigned char *readable = (unsigned char *)malloc(room);
   /* What the caller's dict gets: (key, value) new references, in order;
      an entry of the caller's whose value is kept has NULL for both. */
   size_t entries_room = dict->used ? (size_t)dict->used : 1;
@@ -1684,7 +1692,7 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
   Py_ssize_t held = 0;
   int64_t stored = 0;
   int status = -1;
-  if (!previous || !previous_keys || !matchable || !entries) {
+  if (!previous || !previous_keys || !readable || !entries) {
     PyErr_NoMemory();
     goto done;
   }
@@ -1701,18 +1709,19 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
     int read = kiln_read_item(previous[2 * i], key_kind, &previous_keys[i]);
     if (read < 0)
       PyErr_Clear();
-    matchable[i] = read == KILN_READ_OK &&
-                   !kiln_key_matches_nothing(key_kind, previous_keys[i]);
+    readable[i] = read == KILN_READ_OK;
   }
-  /* Whether the caller's entries lead the function's, in order. */
+  /* Whether the caller's entries lead the function's, in order: entry by
+     entry the same key (a NaN key too: matched by its place, not looked
+     up). */
   int kept_in_place = dict->used >= held;
   for (Py_ssize_t i = 0; kept_in_place && i < held; ++i)
-    kept_in_place = dict->live[i] && matchable[i] && dict->keys[i] == previous_keys[i];
+    kept_in_place = dict->live[i] && readable[i] && dict->keys[i] == previous_keys[i];
   if (!kept_in_place) {
     if (kiln_key_table_init(&table, held) < 0)
       goto done;
     for (Py_ssize_t i = 0; i < held; ++i)
-      if (matchable[i])
+      if (readable[i])
         kiln_key_table_find(&table, previous_keys, key_kind, previous_keys[i], i);
   }
   for (int64_t i = 0; i < dict->used; ++i) {
@@ -1747,7 +1756,7 @@ done:
     Py_DECREF(previous[i]);
   free(table.slots);
   free(entries);
-  free(matchable);
+  free(readable);
   free(previous_keys);
   free(previous);
   return status;

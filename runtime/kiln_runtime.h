@@ -1706,6 +1706,10 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
     }
   }
   for (Py_ssize_t i = 0; i < held; ++i) {
+    if (KILN_LIKELY(kiln_read_exact_item(previous[2 * i], key_kind, &previous_keys[i]))) {
+      readable[i] = 1;
+      continue;
+    }
     int read = kiln_read_item(previous[2 * i], key_kind, &previous_keys[i]);
     if (read < 0)
       PyErr_Clear();

@@ -837,3 +837,96 @@ def test_mypy_reads_dict_annotations_in_the_stubs(tmp_path):
     expected = {number for number, line in enumerate(STUB_CALLS.splitlines(), 1)
                 if line.endswith("# E")}
     assert errors == expected, checked.stdout
+
+
+# ---- the C caller of docs/language.md
+
+PRICES_KERNEL = r"""
+#include <string.h>
+
+static double as_float(uint64_t bits) {
+  double value;
+  memcpy(&value, &bits, sizeof value);
+  return value;
+}
+static uint64_t float_bits(double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+static void add_entry(kiln_dict *d, uint64_t key, uint64_t value) {
+  if (d->used == d->capacity) {
+    d->capacity *= 2;
+    d->keys = realloc(d->keys, (size_t)d->capacity * sizeof *d->keys);
+    d->values = realloc(d->values, (size_t)d->capacity * sizeof *d->values);
+    d->live = realloc(d->live, (size_t)d->capacity);
+  }
+  d->keys[d->used] = key;
+  d->values[d->used] = value;
+  d->live[d->used++] = 1;
+  ++d->length;
+}
+
+kiln_dict *prices_add_tax(kiln_dict *prices, double rate, kiln_error *error) {
+  (void)error;
+  int64_t zero = -1;
+  for (int64_t i = 0; i < prices->used; ++i) {
+    if (!prices->live[i]) continue;
+    prices->values[i] = float_bits(as_float(prices->values[i]) * (1 + rate));
+    if (prices->keys[i] == 0) zero = i;
+  }
+  if (zero >= 0)
+    prices->values[zero] = float_bits(rate);
+  else
+    add_entry(prices, 0, float_bits(rate));
+  prices->flags |= KILN_DICT_MODIFIED;
+  kiln_dict *dear = calloc(1, sizeof *dear);
+  dear->capacity = 1;
+  dear->keys = malloc(sizeof *dear->keys);
+  dear->values = malloc(sizeof *dear->values);
+  dear->live = malloc(1);
+  dear->refcount = 1;
+  dear->journal_index = -1;
+  dear->key_kind = KILN_ITEM_INT;
+  dear->value_kind = KILN_ITEM_FLOAT;
+  for (int64_t i = 0; i < prices->used; ++i)
+    if (prices->live[i] && as_float(prices->values[i]) > 10)
+      add_entry(dear, prices->keys[i], prices->values[i]);
+  return dear;
+}
+"""
+
+
+def documented_blocks():
+    """The Python function, the C program and its output that
+    docs/language.md shows under "Dicts from C"."""
+    with open(os.path.join(RUNTIME, "..", "docs", "language.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    section = text[text.index("### Dicts from C"):]
+    section = section[:section.index("\n## ")]
+    blocks = section.split("```")[1::2]
+    python, c_program, output = (b for b in blocks if b.split("\n")[0] in ("python", "c", ""))
+    return (python.split("\n", 1)[1], c_program.split("\n", 1)[1],
+            output.split("\n", 1)[1].splitlines())
+
+
+def test_the_documented_c_caller_runs(tmp_path):
+    python, c_program, output = documented_blocks()
+    prices = build_extension(tmp_path, "prices", [signature(
+        "add_tax", [("prices", INT_FLOAT), ("rate", kt.f64)], INT_FLOAT, raises=True)],
+        PRICES_KERNEL)
+    program = tmp_path / "main.c"
+    program.write_text(c_program)
+    executable = tmp_path / "main"
+    subprocess.run([CLANG, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fsanitize=address",
+                    str(program), "-I", str(tmp_path), "-L", str(tmp_path), "-lprices",
+                    f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
+    assert subprocess.run([str(executable)], capture_output=True, text=True, check=True,
+                          env=dict(os.environ, ASAN_OPTIONS="detect_leaks=1")
+                          ).stdout.splitlines() == output
+    # The kernel is the documented function, as CPython runs it.
+    namespace = {"kiln": type("kiln", (), {"export": staticmethod(lambda f: f)})}
+    exec(python, namespace)
+    ours, theirs = {7: 8.0, 8: 20.0}, {7: 8.0, 8: 20.0}
+    assert entries(prices.add_tax(ours, 0.5)) == entries(namespace["add_tax"](theirs, 0.5))
+    assert entries(ours) == entries(theirs)

@@ -31,6 +31,7 @@ from handwritten_kernels import CLANG, RUNTIME, build_extension, generate_source
 from kiln import typesystem as kt
 from kiln.native.stubs import annotation_text, generate_pyi
 from kiln.native.wrapper import c_prototype
+from kiln.toolchain import kilnc_capabilities
 
 MODULE = "dicts"
 SCALARS = {"i": kt.i64, "f": kt.f64, "b": kt.boolean}
@@ -930,3 +931,149 @@ def test_the_documented_c_caller_runs(tmp_path):
     ours, theirs = {7: 8.0, 8: 20.0}, {7: 8.0, 8: 20.0}
     assert entries(prices.add_tax(ours, 0.5)) == entries(namespace["add_tax"](theirs, 0.5))
     assert entries(ours) == entries(theirs)
+
+
+# ---- kernels kiln-lower-containers compiled, behind the generated wrapper
+
+LOWERED_SIGNATURES = [
+    signature("add_to", [("d", INT_FLOAT), ("k", kt.i64), ("v", kt.f64)], raises=True),
+    signature("move_to_end", [("d", INT_FLOAT), ("k", kt.i64)], raises=True),
+    signature("same", [("d", INT_FLOAT)], INT_FLOAT, raises=True),
+    signature("squares", [("n", kt.i64)], INT_FLOAT, raises=True),
+    signature("set_then_get", [("d", FLOAT_INT), ("k", kt.f64), ("missing", kt.f64)], kt.i64,
+              raises=True),
+    signature("merge_into", [("a", INT_INT), ("b", INT_INT)], raises=True),
+    signature("copy_and_clear", [("d", BOOL_BOOL)], BOOL_BOOL, raises=True),
+]
+
+# What the frontend will emit for (in Python):
+#   def add_to(d, k, v): d[k] += v
+#   def move_to_end(d, k): d[k] = d.pop(k)
+#   def same(d): return d
+#   def squares(n): return {i: float(i * i) for i in range(n)}
+#   def set_then_get(d, k, missing): d[k] = 1; return d[missing]
+#   def merge_into(a, b): a.update(b)
+#   def copy_and_clear(d): e = d.copy(); d.clear(); return e
+LOWERED_MLIR = """module {
+  func.func @lowered_add_to(%d: !kiln.dict<i64, f64>, %k: i64, %v: f64,
+                            %error: !llvm.ptr {kiln.error_slot})
+      attributes {llvm.emit_c_interface} {
+    %slot = kiln.dict.require %d, %k : !kiln.dict<i64, f64> loc("lowered.py":2:5)
+    %old = kiln.dict.value_at %d[%slot] : !kiln.dict<i64, f64>
+    %new = arith.addf %old, %v : f64
+    kiln.dict.set_value_at %d[%slot], %new : !kiln.dict<i64, f64>
+    return
+  }
+  func.func @lowered_move_to_end(%d: !kiln.dict<i64, f64>, %k: i64,
+                                 %error: !llvm.ptr {kiln.error_slot})
+      attributes {llvm.emit_c_interface} {
+    %slot = kiln.dict.require %d, %k : !kiln.dict<i64, f64> loc("lowered.py":3:12)
+    %value = kiln.dict.value_at %d[%slot] : !kiln.dict<i64, f64>
+    kiln.dict.erase_at %d[%slot] : !kiln.dict<i64, f64>
+    kiln.dict.set %d[%k], %value : !kiln.dict<i64, f64>
+    return
+  }
+  func.func @lowered_same(%d: !kiln.dict<i64, f64>, %error: !llvm.ptr {kiln.error_slot})
+      -> !kiln.dict<i64, f64> attributes {llvm.emit_c_interface} {
+    kiln.retain %d : !kiln.dict<i64, f64>
+    return %d : !kiln.dict<i64, f64>
+  }
+  func.func @lowered_squares(%n: i64, %error: !llvm.ptr {kiln.error_slot})
+      -> !kiln.dict<i64, f64> attributes {llvm.emit_c_interface} {
+    %c0 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i64
+    %d = kiln.dict.new %n : !kiln.dict<i64, f64>
+    scf.for %i = %c0 to %n step %c1 : i64 {
+      %square = arith.muli %i, %i : i64
+      %f = arith.sitofp %square : i64 to f64
+      kiln.dict.set %d[%i], %f : !kiln.dict<i64, f64>
+    }
+    return %d : !kiln.dict<i64, f64>
+  }
+  func.func @lowered_set_then_get(%d: !kiln.dict<f64, i64>, %k: f64, %missing: f64,
+                                  %error: !llvm.ptr {kiln.error_slot}) -> i64
+      attributes {llvm.emit_c_interface} {
+    %one = arith.constant 1 : i64
+    kiln.dict.set %d[%k], %one : !kiln.dict<f64, i64> loc("lowered.py":6:5)
+    %slot = kiln.dict.require %d, %missing : !kiln.dict<f64, i64> loc("lowered.py":7:12)
+    %value = kiln.dict.value_at %d[%slot] : !kiln.dict<f64, i64>
+    return %value : i64
+  }
+  func.func @lowered_merge_into(%a: !kiln.dict<i64, i64>, %b: !kiln.dict<i64, i64>,
+                                %error: !llvm.ptr {kiln.error_slot})
+      attributes {llvm.emit_c_interface} {
+    kiln.dict.update %a, %b : !kiln.dict<i64, i64>
+    return
+  }
+  func.func @lowered_copy_and_clear(%d: !kiln.dict<i1, i1>,
+                                    %error: !llvm.ptr {kiln.error_slot})
+      -> !kiln.dict<i1, i1> attributes {llvm.emit_c_interface} {
+    %e = kiln.dict.copy %d : !kiln.dict<i1, i1>
+    kiln.dict.clear %d : !kiln.dict<i1, i1>
+    return %e : !kiln.dict<i1, i1>
+  }
+}
+"""
+
+
+def kilnc_lowers_dicts() -> bool:
+    try:
+        return "kiln_dict.c" in kilnc_capabilities().get("runtime_headers", [])
+    except Exception:  # noqa: BLE001 - no usable kilnc: the test says so
+        return False
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    if not kilnc_lowers_dicts():
+        pytest.skip("this kilnc does not lower dicts (kiln-lower-containers)")
+    return build_extension(tmp_path_factory.mktemp("lowered"), "lowered", LOWERED_SIGNATURES,
+                           kernels_mlir=LOWERED_MLIR)
+
+
+def test_lowered_kernels_change_the_caller_s_dict(lowered):
+    """The runtime builds its lookup table on the wrapper's dict at the
+    first lookup, and the write-back reads the entries it left."""
+    ours = {3: 1.0, 1: 2, 2: 0.5}
+    theirs = dict(ours)
+    lowered.add_to(ours, 1, 0.25)
+    theirs[1] += 0.25
+    lowered.move_to_end(ours, 3)
+    theirs[3] = theirs.pop(3)
+    assert entries(ours) == entries(theirs) and list(ours) == [1, 2, 3]
+    big = {i: float(i) for i in range(10**5)}
+    lowered.move_to_end(big, 0)
+    assert list(big)[-1] == 0 and list(big)[0] == 1 and len(big) == 10**5
+    a = {1: 1}
+    lowered.merge_into(a, {2: 2, 1: 3})
+    assert a == {1: 3, 2: 2} and list(a) == [1, 2]
+    lowered.merge_into(a, a)
+    assert a == {1: 3, 2: 2}
+
+
+def test_lowered_kernels_raising_after_a_change(lowered):
+    d = {0.5: 7}
+    with pytest.raises(KeyError) as raised:
+        lowered.set_then_get(d, 2.5, -1.5)
+    assert raised.value.args == (-1.5,)
+    assert entries(d) == entries({0.5: 7, 2.5: 1})
+    assert lowered.set_then_get(d, 0.5, 2.5) == 1 and entries(d) == entries({0.5: 1, 2.5: 1})
+    assert lowered.set_then_get({-0.0: 4}, 1.0, 0.0) == 4     # -0.0 == 0.0, one key
+    ints = {1: 1.0}
+    with pytest.raises(KeyError) as raised:
+        lowered.add_to(ints, 9, 1.0)
+    assert raised.value.args == (9,) and ints == {1: 1.0}
+    with pytest.raises(KeyError, match=r"^5$"):
+        lowered.move_to_end(ints, 5)
+
+
+def test_lowered_kernel_results(lowered):
+    d = {1: 1.5}
+    before = sys.getrefcount(d)
+    assert lowered.same(d) is d
+    assert sys.getrefcount(d) == before
+    assert lowered.squares(4) == {0: 0.0, 1: 1.0, 2: 4.0, 3: 9.0}
+    assert lowered.squares(10**5) == {i: float(i * i) for i in range(10**5)}
+    flags = {True: False, False: True}
+    copy = lowered.copy_and_clear(flags)
+    assert flags == {} and entries(copy) == entries({True: False, False: True})

@@ -955,7 +955,7 @@ LOWERED_SIGNATURES = [
 #   def merge_into(a, b): a.update(b)
 #   def copy_and_clear(d): e = d.copy(); d.clear(); return e
 LOWERED_MLIR = """module {
-  func.func @lowered_add_to(%d: !kiln.dict<i64, f64>, %k: i64, %v: f64,
+  func.func @lowered_dicts_add_to(%d: !kiln.dict<i64, f64>, %k: i64, %v: f64,
                             %error: !llvm.ptr {kiln.error_slot})
       attributes {llvm.emit_c_interface} {
     %slot = kiln.dict.require %d, %k : !kiln.dict<i64, f64> loc("lowered.py":2:5)
@@ -964,7 +964,7 @@ LOWERED_MLIR = """module {
     kiln.dict.set_value_at %d[%slot], %new : !kiln.dict<i64, f64>
     return
   }
-  func.func @lowered_move_to_end(%d: !kiln.dict<i64, f64>, %k: i64,
+  func.func @lowered_dicts_move_to_end(%d: !kiln.dict<i64, f64>, %k: i64,
                                  %error: !llvm.ptr {kiln.error_slot})
       attributes {llvm.emit_c_interface} {
     %slot = kiln.dict.require %d, %k : !kiln.dict<i64, f64> loc("lowered.py":3:12)
@@ -973,12 +973,12 @@ LOWERED_MLIR = """module {
     kiln.dict.set %d[%k], %value : !kiln.dict<i64, f64>
     return
   }
-  func.func @lowered_same(%d: !kiln.dict<i64, f64>, %error: !llvm.ptr {kiln.error_slot})
+  func.func @lowered_dicts_same(%d: !kiln.dict<i64, f64>, %error: !llvm.ptr {kiln.error_slot})
       -> !kiln.dict<i64, f64> attributes {llvm.emit_c_interface} {
     kiln.retain %d : !kiln.dict<i64, f64>
     return %d : !kiln.dict<i64, f64>
   }
-  func.func @lowered_squares(%n: i64, %error: !llvm.ptr {kiln.error_slot})
+  func.func @lowered_dicts_squares(%n: i64, %error: !llvm.ptr {kiln.error_slot})
       -> !kiln.dict<i64, f64> attributes {llvm.emit_c_interface} {
     %c0 = arith.constant 0 : i64
     %c1 = arith.constant 1 : i64
@@ -990,7 +990,7 @@ LOWERED_MLIR = """module {
     }
     return %d : !kiln.dict<i64, f64>
   }
-  func.func @lowered_set_then_get(%d: !kiln.dict<f64, i64>, %k: f64, %missing: f64,
+  func.func @lowered_dicts_set_then_get(%d: !kiln.dict<f64, i64>, %k: f64, %missing: f64,
                                   %error: !llvm.ptr {kiln.error_slot}) -> i64
       attributes {llvm.emit_c_interface} {
     %one = arith.constant 1 : i64
@@ -999,13 +999,13 @@ LOWERED_MLIR = """module {
     %value = kiln.dict.value_at %d[%slot] : !kiln.dict<f64, i64>
     return %value : i64
   }
-  func.func @lowered_merge_into(%a: !kiln.dict<i64, i64>, %b: !kiln.dict<i64, i64>,
+  func.func @lowered_dicts_merge_into(%a: !kiln.dict<i64, i64>, %b: !kiln.dict<i64, i64>,
                                 %error: !llvm.ptr {kiln.error_slot})
       attributes {llvm.emit_c_interface} {
     kiln.dict.update %a, %b : !kiln.dict<i64, i64>
     return
   }
-  func.func @lowered_copy_and_clear(%d: !kiln.dict<i1, i1>,
+  func.func @lowered_dicts_copy_and_clear(%d: !kiln.dict<i1, i1>,
                                     %error: !llvm.ptr {kiln.error_slot})
       -> !kiln.dict<i1, i1> attributes {llvm.emit_c_interface} {
     %e = kiln.dict.copy %d : !kiln.dict<i1, i1>
@@ -1027,7 +1027,8 @@ def kilnc_lowers_dicts() -> bool:
 def lowered(tmp_path_factory):
     if not kilnc_lowers_dicts():
         pytest.skip("this kilnc does not lower dicts (kiln-lower-containers)")
-    return build_extension(tmp_path_factory.mktemp("lowered"), "lowered", LOWERED_SIGNATURES,
+    return build_extension(tmp_path_factory.mktemp("lowered_dicts"), "lowered_dicts",
+                           LOWERED_SIGNATURES,
                            kernels_mlir=LOWERED_MLIR)
 
 

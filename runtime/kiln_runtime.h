@@ -936,50 +936,232 @@ KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndi
                        format);
 }
 
-/* ---- lists: the argument of a list[int], list[float] or list[bool]
-   parameter is read, in one pass over its items, into a kiln_list the
-   wrapper makes as kiln_abi.h asks of a caller (malloc(), refcount 1); one
-   Python list passed for several parameters becomes one kiln_list, so the
-   function sees them as one list, as CPython would. After the call the
-   items of each list the function changed (KILN_LIST_MODIFIED) become the
-   contents of the caller's list object, also when it raised, and the
-   wrapper frees every kiln_list it made. The item kinds: */
-enum { KILN_LIST_OF_INT = 'i', KILN_LIST_OF_FLOAT = 'f', KILN_LIST_OF_BOOL = '?' };
+/* ---- lists and dicts: the argument of a list[...] or dict[..., ...]
+   parameter is read, in one pass, into a kiln_list or kiln_dict the
+   wrapper makes as kiln_abi.h asks of a caller (malloc(), refcount 1).
+   The wrapper records each such argument in a table (one
+   kiln_container_argument per Python object): one list or dict passed for
+   several parameters becomes one native container, so the function sees
+   them as one, as CPython would. After the call each container the
+   function changed (KILN_LIST_MODIFIED, KILN_DICT_MODIFIED) becomes the
+   contents of the caller's object, also when it raised; then the wrapper
+   frees every container it made, and a returned container that is an
+   argument is the caller's own object.
 
-/* One list argument of a call: the caller's object (borrowed: the call's
-   argument vector holds it), its kiln_list, and the first parameter it
-   was passed as, whose type says what its items are. */
+   A list's items, a dict's keys and its values are each of one kind:
+   kiln_abi.h's kiln_item_kind (KILN_ITEM_INT, KILN_ITEM_FLOAT,
+   KILN_ITEM_BOOL). One item is handled here as its 8 bits (`bits`): the
+   int64_t, the double's bits, or 0/1. */
+
+static inline const char *kiln_item_name(int kind) {
+  return kind == KILN_ITEM_FLOAT ? "float" : kind == KILN_ITEM_INT ? "int" : "bool";
+}
+
+/* `object` read by the rules of the scalar parameter of its kind (what a
+   float, int or bool parameter takes) into *bits. A KILN_READ_ status. */
+KILN_GENERAL int kiln_read_item(PyObject *object, int kind, uint64_t *bits) {
+  int status;
+  if (kind == KILN_ITEM_FLOAT) {
+    double value = 0;
+    status = kiln_read_double(object, &value);
+    memcpy(bits, &value, sizeof value);
+  } else if (kind == KILN_ITEM_INT) {
+    int64_t value = 0;
+    status = kiln_read_int64(object, &value);
+    *bits = (uint64_t)value;
+  } else {
+    bool value = false;
+    status = kiln_read_bool(object, &value);
+    *bits = value;
+  }
+  return status;
+}
+
+/* The common case read inline: an exact float, a one-digit int, True or
+   False for its kind. 0 (nothing read) otherwise. */
+KILN_INLINE int kiln_read_exact_item(PyObject *object, int kind, uint64_t *bits) {
+  if (kind == KILN_ITEM_FLOAT) {
+    if (!PyFloat_CheckExact(object))
+      return 0;
+    double value = PyFloat_AS_DOUBLE(object);
+    memcpy(bits, &value, sizeof value);
+    return 1;
+  }
+  if (kind == KILN_ITEM_INT) {
+    int64_t value;
+    if (!kiln_read_small_int(object, &value))
+      return 0;
+    *bits = (uint64_t)value;
+    return 1;
+  }
+  if (object != Py_True && object != Py_False)
+    return 0;
+  *bits = object == Py_True;
+  return 1;
+}
+
+/* Whether reading `object` runs no Python code: an exact int or float, or
+   a bool (their conversions are CPython's own C). Anything else may have
+   a __float__ or __index__ that changes the container being read. */
+static inline int kiln_reads_without_python_code(PyObject *object) {
+  return PyFloat_CheckExact(object) || PyLong_CheckExact(object) || PyBool_Check(object);
+}
+
+/* An item of kind `kind` as a new Python object. */
+static inline PyObject *kiln_item_object(int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_FLOAT) {
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return PyFloat_FromDouble(value);
+  }
+  if (kind == KILN_ITEM_INT)
+    return PyLong_FromLongLong((long long)(int64_t)bits);
+  return PyBool_FromLong(bits != 0);
+}
+
+/* Whether `previous`, an object of the caller's container, already is the
+   item `bits`: an exact float of the same bits, an exact int or a bool of
+   the same value (for a float item only an int of at most 2**53, which
+   converts exactly), True or False for a bool item. Such an object is
+   kept by write-back, as CPython keeps an item the function left alone
+   (an int in a list[float] stays an int). */
+static int kiln_item_unchanged(PyObject *previous, int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_FLOAT && PyFloat_CheckExact(previous)) {
+    double was = PyFloat_AS_DOUBLE(previous);
+    return memcmp(&was, &bits, sizeof was) == 0;
+  }
+  if (kind == KILN_ITEM_BOOL)
+    return previous == (bits ? Py_True : Py_False);
+  int64_t integer = 0;
+  if (previous == Py_True || previous == Py_False) {
+    integer = previous == Py_True;
+  } else if (!kiln_read_small_int(previous, &integer)) {
+    int overflow = 0;
+    if (!PyLong_CheckExact(previous))
+      return 0;
+    integer = PyLong_AsLongLongAndOverflow(previous, &overflow);
+    if (overflow)
+      return 0;
+  }
+  if (kind == KILN_ITEM_INT)
+    return (uint64_t)integer == bits;
+  if (integer < -(INT64_C(1) << 53) || integer > (INT64_C(1) << 53))
+    return 0;
+  double was = (double)integer;
+  return memcmp(&was, &bits, sizeof was) == 0;
+}
+
+/* After a reader refused `item` (a KILN_READ_ status, or -1 with the
+   object's own exception set, which is kept): the error, naming the item
+   by `where` (a new reference: "'xs'[3]", "'d'['x']", "'d' key 'x'";
+   NULL when making it failed, whose exception then stands). -1. */
+KILN_COLD int kiln_item_refused(int status, PyObject *item, int kind, const char *function,
+                                PyObject *where) {
+  if (!where)
+    return -1;
+  if (status == KILN_READ_WRONG_TYPE)
+    PyErr_Format(PyExc_TypeError, "%s() argument %U must be %s, not %.200s", function, where,
+                 kiln_item_name(kind), Py_TYPE(item)->tp_name);
+  else if (status == KILN_READ_OUT_OF_RANGE && kind == KILN_ITEM_FLOAT)
+    PyErr_Format(PyExc_OverflowError, "%s() argument %U is too large to convert to float",
+                 function, where);
+  else if (status == KILN_READ_OUT_OF_RANGE)
+    PyErr_Format(PyExc_OverflowError, "%s() argument %U does not fit in a 64-bit integer",
+                 function, where);
+  Py_DECREF(where);
+  return -1;
+}
+
+/* One list or dict argument of a call: the caller's object (borrowed: the
+   call's argument vector holds it), the native container made of it (a
+   list or a dict: the other is NULL), and the first parameter it was
+   passed as, whose type says what it holds. */
 typedef struct {
   PyObject *object;
   kiln_list *list;
+  kiln_dict *dict;
   const char *parameter;
-  int kind;
-} kiln_list_argument;
+  int kind;         /* a list's items or a dict's keys: a kiln_item_kind */
+  int value_kind;   /* a dict's values (0 for a list) */
+} kiln_container_argument;
 
-static inline const char *kiln_list_item_name(int kind) {
-  return kind == KILN_LIST_OF_FLOAT ? "float" : kind == KILN_LIST_OF_INT ? "int" : "bool";
+/* "list[int]", "dict[int, float]". */
+static void kiln_container_type_name(char *buffer, size_t size, int is_dict, int kind,
+                                     int value_kind) {
+  if (is_dict)
+    snprintf(buffer, size, "dict[%s, %s]", kiln_item_name(kind), kiln_item_name(value_kind));
+  else
+    snprintf(buffer, size, "list[%s]", kiln_item_name(kind));
 }
+
+/* The entry of `arguments` (the call's containers so far) for `object`:
+   its index when it was already passed for a parameter of the same type,
+   -1 when it was not passed yet, -2 with TypeError set when it was passed
+   for a parameter of another type. That is refused: the function would
+   see one container of two types, and neither copy written back would be
+   what CPython's caller sees. */
+KILN_GENERAL int kiln_find_argument(PyObject *object, int is_dict, int kind, int value_kind,
+                                    const kiln_container_argument *arguments, int count,
+                                    const char *function, const char *parameter) {
+  for (int i = 0; i < count; ++i) {
+    if (arguments[i].object != object)
+      continue;
+    /* A Python object is a list or a dict, never both. */
+    if (arguments[i].kind == kind && arguments[i].value_kind == value_kind)
+      return i;
+    char first[32], second[32];
+    kiln_container_type_name(first, sizeof first, is_dict, arguments[i].kind,
+                             arguments[i].value_kind);
+    kiln_container_type_name(second, sizeof second, is_dict, kind, value_kind);
+    const char *noun = is_dict ? "dict" : "list";
+    PyErr_Format(PyExc_TypeError, "%s() arguments '%s' and '%s' are the same %s, which "
+                 "cannot be both %s and %s; pass a copy (%s(%s)) as one of them",
+                 function, arguments[i].parameter, parameter, noun, first, second, noun,
+                 parameter);
+    return -2;
+  }
+  return -1;
+}
+
+/* Records a container made for `parameter` in arguments[*count]. */
+static void kiln_record_argument(kiln_container_argument *arguments, int *count,
+                                 PyObject *object, kiln_list *list, kiln_dict *dict,
+                                 const char *parameter, int kind, int value_kind) {
+  kiln_container_argument *argument = &arguments[(*count)++];
+  argument->object = object;
+  argument->list = list;
+  argument->dict = dict;
+  argument->parameter = parameter;
+  argument->kind = kind;
+  argument->value_kind = value_kind;
+}
+
+/* The caller's object of a native container the function returned, when
+   that is one of the arguments (borrowed), else NULL. */
+static inline PyObject *kiln_argument_object(const void *native,
+                                             const kiln_container_argument *arguments,
+                                             int count) {
+  for (int i = 0; i < count; ++i)
+    if (native && (arguments[i].list == native || arguments[i].dict == native))
+      return arguments[i].object;
+  return NULL;
+}
+
+/* ---- lists */
 
 /* kiln_abi.h: int64_t for int, double for float, one byte 0/1 for bool. */
 static inline size_t kiln_list_item_size(int kind) {
-  return kind == KILN_LIST_OF_FLOAT ? sizeof(double)
-         : kind == KILN_LIST_OF_INT ? sizeof(int64_t) : sizeof(unsigned char);
+  return kind == KILN_ITEM_BOOL ? sizeof(unsigned char) : sizeof(int64_t);
 }
 
-/* After a reader refused item `position` (a KILN_READ_ status, or -1 with
-   the object's own exception set, which is kept). -1. */
-KILN_COLD int kiln_list_item_refused(int status, PyObject *item, int kind, const char *function,
-                                     const char *parameter, Py_ssize_t position) {
-  if (status == KILN_READ_WRONG_TYPE)
-    PyErr_Format(PyExc_TypeError, "%s() argument '%s'[%zd] must be %s, not %.200s", function,
-                 parameter, position, kiln_list_item_name(kind), Py_TYPE(item)->tp_name);
-  else if (status == KILN_READ_OUT_OF_RANGE && kind == KILN_LIST_OF_FLOAT)
-    PyErr_Format(PyExc_OverflowError, "%s() argument '%s'[%zd] is too large to convert to "
-                 "float", function, parameter, position);
-  else if (status == KILN_READ_OUT_OF_RANGE)
-    PyErr_Format(PyExc_OverflowError, "%s() argument '%s'[%zd] does not fit in a 64-bit "
-                 "integer", function, parameter, position);
-  return -1;
+/* Item `position` of `list` as its bits. */
+static inline uint64_t kiln_list_item_bits(const kiln_list *list, int kind,
+                                           Py_ssize_t position) {
+  if (kind == KILN_ITEM_BOOL)
+    return ((const unsigned char *)list->items)[position];
+  uint64_t bits;
+  memcpy(&bits, (const char *)list->items + position * (Py_ssize_t)sizeof bits, sizeof bits);
+  return bits;
 }
 
 /* Item `position` of `list` when it is not of the item type exactly (an
@@ -992,21 +1174,18 @@ KILN_GENERAL int kiln_read_list_item(PyObject *list, Py_ssize_t position, Py_ssi
                                      const char *parameter) {
   PyObject *item = PyList_GET_ITEM(list, position);
   Py_INCREF(item);
-  int status;
-  if (kind == KILN_LIST_OF_FLOAT) {
-    status = kiln_read_double(item, &((double *)items)[position]);
-  } else if (kind == KILN_LIST_OF_INT) {
-    status = kiln_read_int64(item, &((int64_t *)items)[position]);
-  } else {
-    bool value = false;
-    status = kiln_read_bool(item, &value);
-    ((unsigned char *)items)[position] = value;
-  }
+  uint64_t bits = 0;
+  int status = kiln_read_item(item, kind, &bits);
   if (status != KILN_READ_OK)
-    kiln_list_item_refused(status, item, kind, function, parameter, position);
+    kiln_item_refused(status, item, kind, function,
+                      PyUnicode_FromFormat("'%s'[%zd]", parameter, position));
   Py_DECREF(item);
   if (status != KILN_READ_OK)
     return -1;
+  if (kind == KILN_ITEM_BOOL)
+    ((unsigned char *)items)[position] = (unsigned char)bits;
+  else
+    memcpy((char *)items + position * (Py_ssize_t)sizeof bits, &bits, sizeof bits);
   if (PyList_GET_SIZE(list) != length) {
     PyErr_Format(PyExc_RuntimeError, "%s() argument '%s' changed size while it was read",
                  function, parameter);
@@ -1020,7 +1199,7 @@ KILN_GENERAL int kiln_read_list_item(PyObject *list, Py_ssize_t position, Py_ssi
 KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kind,
                                       const char *function, const char *parameter) {
   Py_ssize_t length = (Py_ssize_t)list->length;
-  if (kind == KILN_LIST_OF_FLOAT) {
+  if (kind == KILN_ITEM_FLOAT) {
     double *items = (double *)list->items;
     for (Py_ssize_t i = 0; i < length; ++i) {
       PyObject *item = PyList_GET_ITEM(object, i);
@@ -1029,7 +1208,7 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
       else if (kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0)
         return -1;
     }
-  } else if (kind == KILN_LIST_OF_INT) {
+  } else if (kind == KILN_ITEM_INT) {
     int64_t *items = (int64_t *)list->items;
     for (Py_ssize_t i = 0; i < length; ++i)
       if (!KILN_LIKELY(kiln_read_small_int(PyList_GET_ITEM(object, i), &items[i])) &&
@@ -1048,33 +1227,22 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
   return 0;
 }
 
-/* The kiln_list of the argument `object` of list parameter `parameter`,
-   recorded in arguments[*count] (the call's list arguments so far), or
-   NULL with an exception set. A list already passed for a parameter of
-   the same type is that parameter's kiln_list; one passed for a
-   parameter of another item type is refused: the function would see one
-   list with two item types, and neither copy would be what CPython's
-   caller saw after the call. A list subclass is read as a list (its
-   overridden methods are not called). */
-KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind, kiln_list_argument *arguments,
-                                      int *count, const char *function,
-                                      const char *parameter) {
+/* The kiln_list of the argument `object` of a list parameter whose items
+   are of kind `kind`, recorded in `arguments`, or NULL with an exception
+   set. A list already passed for a parameter of the same type is that
+   parameter's kiln_list (kiln_find_argument). A list subclass is read as
+   a list (its overridden methods are not called). */
+KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
+                                      kiln_container_argument *arguments, int *count,
+                                      const char *function, const char *parameter) {
   if (!PyList_Check(object)) {
     PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be list, not %.200s", function,
                  parameter, Py_TYPE(object)->tp_name);
     return NULL;
   }
-  for (int i = 0; i < *count; ++i) {
-    if (arguments[i].object != object)
-      continue;
-    if (arguments[i].kind == kind)
-      return arguments[i].list;
-    PyErr_Format(PyExc_TypeError, "%s() arguments '%s' and '%s' are the same list, which "
-                 "cannot be both list[%s] and list[%s]; pass a copy (list(%s)) as one of them",
-                 function, arguments[i].parameter, parameter,
-                 kiln_list_item_name(arguments[i].kind), kiln_list_item_name(kind), parameter);
-    return NULL;
-  }
+  int known = kiln_find_argument(object, 0, kind, 0, arguments, *count, function, parameter);
+  if (known != -1)
+    return known >= 0 ? arguments[known].list : NULL;
   Py_ssize_t length = PyList_GET_SIZE(object);
   /* At least one item of room: the function may then always grow the
      items with realloc(). */
@@ -1100,55 +1268,8 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind, kiln_list_argu
     free(list);
     return NULL;
   }
-  arguments[*count].object = object;
-  arguments[*count].list = list;
-  arguments[*count].parameter = parameter;
-  arguments[*count].kind = kind;
-  ++*count;
+  kiln_record_argument(arguments, count, object, list, NULL, parameter, kind, 0);
   return list;
-}
-
-/* Whether `previous`, an item of the caller's list, is already item
-   `position` of `list`: an exact float of the same bits, an exact int or a
-   bool of the same value (a float item only from an int of at most 2**53,
-   which converts exactly), True or False for a bool item. Such an item
-   keeps its object when the list is written back, as it would in CPython,
-   where the function left it alone (an int in a list[float] stays an int). */
-static int kiln_list_item_unchanged(PyObject *previous, const kiln_list *list, int kind,
-                                    Py_ssize_t position) {
-  if (kind == KILN_LIST_OF_FLOAT && PyFloat_CheckExact(previous)) {
-    double was = PyFloat_AS_DOUBLE(previous);
-    return memcmp(&was, &((const double *)list->items)[position], sizeof was) == 0;
-  }
-  if (kind == KILN_LIST_OF_BOOL)
-    return previous == (((const unsigned char *)list->items)[position] ? Py_True : Py_False);
-  int64_t integer = 0;
-  if (previous == Py_True || previous == Py_False) {
-    integer = previous == Py_True;
-  } else if (!kiln_read_small_int(previous, &integer)) {
-    int overflow = 0;
-    if (!PyLong_CheckExact(previous))
-      return 0;
-    integer = PyLong_AsLongLongAndOverflow(previous, &overflow);
-    if (overflow)
-      return 0;
-  }
-  if (kind == KILN_LIST_OF_INT)
-    return ((const int64_t *)list->items)[position] == integer;
-  if (integer < -(INT64_C(1) << 53) || integer > (INT64_C(1) << 53))
-    return 0;
-  double was = (double)integer;
-  return memcmp(&was, &((const double *)list->items)[position], sizeof was) == 0;
-}
-
-/* Item `position` of `list` as a new Python object. */
-static inline PyObject *kiln_list_item_object(const kiln_list *list, int kind,
-                                              Py_ssize_t position) {
-  if (kind == KILN_LIST_OF_FLOAT)
-    return PyFloat_FromDouble(((const double *)list->items)[position]);
-  if (kind == KILN_LIST_OF_INT)
-    return PyLong_FromLongLong((long long)((const int64_t *)list->items)[position]);
-  return PyBool_FromLong(((const unsigned char *)list->items)[position] != 0);
 }
 
 /* A new Python list of items [first, last) of `list`. */
@@ -1158,7 +1279,7 @@ KILN_GENERAL PyObject *kiln_python_list(const kiln_list *list, int kind, Py_ssiz
   if (!result)
     return NULL;
   for (Py_ssize_t i = first; i < last; ++i) {
-    PyObject *item = kiln_list_item_object(list, kind, i);
+    PyObject *item = kiln_item_object(kind, kiln_list_item_bits(list, kind, i));
     if (!item) {
       Py_DECREF(result);
       return NULL;
@@ -1178,13 +1299,13 @@ typedef struct {
 /* Writes the contents of a list argument the function changed into the
    caller's list object (the same object, as in CPython), touching only
    what changed: an item still of the same value keeps its object
-   (kiln_list_item_unchanged), the others get new ones, and a length that
+   (kiln_item_unchanged), the others get new ones, and a length that
    changed is one slice assignment at the end, so one assignment or an
    append costs little on a long list. Every new object is made before the
    list is touched, so a MemoryError while boxing leaves it as it was; the
    replaced objects are released last, so code their release runs (a
    __del__) sees the list written back. -1 with an exception set. */
-KILN_GENERAL int kiln_write_back_list(const kiln_list_argument *argument) {
+KILN_GENERAL int kiln_write_back_list(const kiln_container_argument *argument) {
   PyObject *object = argument->object;
   const kiln_list *list = argument->list;
   int kind = argument->kind;
@@ -1197,9 +1318,10 @@ KILN_GENERAL int kiln_write_back_list(const kiln_list_argument *argument) {
   kiln_replaced_item *replaced = NULL;
   Py_ssize_t count = 0, room = 0;
   for (Py_ssize_t i = 0; i < common; ++i) {
-    if (kiln_list_item_unchanged(PyList_GET_ITEM(object, i), list, kind, i))
+    uint64_t bits = kiln_list_item_bits(list, kind, i);
+    if (kiln_item_unchanged(PyList_GET_ITEM(object, i), kind, bits))
       continue;
-    PyObject *item = kiln_list_item_object(list, kind, i);
+    PyObject *item = kiln_item_object(kind, bits);
     if (item && count == room) {
       room = room ? 2 * room : 64;
       kiln_replaced_item *grown =
@@ -1236,35 +1358,15 @@ KILN_GENERAL int kiln_write_back_list(const kiln_list_argument *argument) {
   return status;
 }
 
-/* After the call: each list argument the function changed is written back
-   into the caller's object. -1 with an exception set when that fails. */
-KILN_GENERAL int kiln_write_back_lists(const kiln_list_argument *arguments, int count) {
-  for (int i = 0; i < count; ++i)
-    if ((arguments[i].list->flags & KILN_LIST_MODIFIED) &&
-        kiln_write_back_list(&arguments[i]) < 0)
-      return -1;
-  return 0;
-}
-
-/* Frees the kiln_lists the wrapper made, whatever their refcount: after a
-   call that raised, the function's own references to them were never
-   given back. */
-KILN_HELPER void kiln_free_lists(const kiln_list_argument *arguments, int count) {
-  for (int i = 0; i < count; ++i) {
-    free(arguments[i].list->items);
-    free(arguments[i].list);
-  }
-}
-
 /* The Python object of a list the function returned: the caller's own
-   object when it is one of the list arguments (CPython's `return xs`
-   returns the caller's list), else a new Python list of its items, and
-   the returned reference is dropped. */
+   object when it is one of the arguments (CPython's `return xs` returns
+   the caller's list), else a new Python list of its items, and the
+   returned reference is dropped. */
 KILN_GENERAL PyObject *kiln_list_result(kiln_list *result, int kind,
-                                        const kiln_list_argument *arguments, int count) {
-  for (int i = 0; i < count; ++i)
-    if (arguments[i].list == result)
-      return Py_NewRef(arguments[i].object);
+                                        const kiln_container_argument *arguments, int count) {
+  PyObject *argument = kiln_argument_object(result, arguments, count);
+  if (argument)
+    return Py_NewRef(argument);
   if (!result) {
     PyErr_SetString(PyExc_SystemError, "a compiled function returned no list");
     return NULL;
@@ -1277,12 +1379,448 @@ KILN_GENERAL PyObject *kiln_list_result(kiln_list *result, int kind,
 /* A returned list that is not boxed (writing the arguments back failed),
    or a second reference to one already boxed (`return ys, ys`): its
    reference is dropped, unless it is an argument, which the wrapper frees. */
-KILN_HELPER void kiln_discard_list_result(kiln_list *result, const kiln_list_argument *arguments,
-                                          int count) {
-  for (int i = 0; i < count; ++i)
-    if (arguments[i].list == result)
-      return;
-  kiln_list_drop(result);
+KILN_HELPER void kiln_discard_list_result(kiln_list *result,
+                                          const kiln_container_argument *arguments, int count) {
+  if (!kiln_argument_object(result, arguments, count))
+    kiln_list_drop(result);
+}
+
+/* ---- dicts: a dict[K, V] argument (K and V int, float or bool) is read
+   with PyDict_Next into a kiln_dict (kiln_abi.h): its entries in the
+   dict's order, keys and values by the scalar rules of their types, the
+   lookup table left for the runtime to build. */
+
+/* A kiln_dict as kiln_abi.h asks a caller to make one, with room for
+   `capacity` entries (at least 1, so the function can always grow it with
+   realloc()) and none used; NULL with MemoryError set. */
+KILN_GENERAL kiln_dict *kiln_new_dict(Py_ssize_t capacity, int key_kind, int value_kind) {
+  if (capacity < 1)
+    capacity = 1;
+  kiln_dict *dict = (kiln_dict *)calloc(1, sizeof *dict);
+  uint64_t *keys = (uint64_t *)malloc((size_t)capacity * sizeof *keys);
+  uint64_t *values = (uint64_t *)malloc((size_t)capacity * sizeof *values);
+  uint8_t *live = (uint8_t *)malloc((size_t)capacity);
+  if (!dict || !keys || !values || !live) {
+    free(dict);
+    free(keys);
+    free(values);
+    free(live);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  dict->capacity = (int64_t)capacity;
+  dict->keys = keys;
+  dict->values = values;
+  dict->live = live;
+  dict->hashes = NULL;
+  dict->index = NULL;
+  dict->index_mask = 0;
+  dict->refcount = 1;
+  dict->journal_index = -1;
+  dict->key_kind = key_kind;
+  dict->value_kind = value_kind;
+  return dict;
+}
+
+/* Frees a dict the wrapper made, whatever its refcount. */
+static inline void kiln_free_dict(kiln_dict *dict) {
+  free(dict->keys);
+  free(dict->values);
+  free(dict->live);
+  free(dict->hashes);
+  free(dict->index);
+  free(dict);
+}
+
+/* A key as compared for equality: 0.0 for -0.0 (one key in Python). */
+static inline uint64_t kiln_key_identity(int kind, uint64_t bits) {
+  return kind == KILN_ITEM_FLOAT && bits == UINT64_C(0x8000000000000000) ? 0 : bits;
+}
+
+/* A float NaN equals no key, itself included (as the runtime's lookups
+   compare with ==): it never matches. */
+static inline int kiln_key_matches_nothing(int kind, uint64_t bits) {
+  return kind == KILN_ITEM_FLOAT && (bits & UINT64_C(0x7fffffffffffffff)) >
+                                        UINT64_C(0x7ff0000000000000);
+}
+
+/* A hash set of positions in an array of keys, by the keys' values: what
+   finds keys that became one in conversion, and matches the caller's
+   entries to the function's at write-back. Open addressing; slots hold
+   position + 1 (0 is empty). */
+typedef struct {
+  int64_t *slots;
+  uint64_t mask;
+} kiln_key_table;
+
+/* Room for `count` keys; -1 with MemoryError set. */
+static int kiln_key_table_init(kiln_key_table *table, Py_ssize_t count) {
+  size_t size = 8;
+  while (size < 2 * (size_t)count)
+    size *= 2;
+  table->slots = (int64_t *)calloc(size, sizeof *table->slots);
+  table->mask = size - 1;
+  if (!table->slots) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  return 0;
+}
+
+/* The position in `keys` (the array the table indexes) of a key equal to
+   `bits`, or -1; when there is none and `position` is not -1, `position`
+   (whose key is `bits`) is added. A key that matches nothing is neither
+   found nor added. */
+static int64_t kiln_key_table_find(kiln_key_table *table, const uint64_t *keys, int kind,
+                                   uint64_t bits, int64_t position) {
+  if (kiln_key_matches_nothing(kind, bits))
+    return -1;
+  uint64_t identity = kiln_key_identity(kind, bits);
+  uint64_t slot = (identity * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
+  for (;; ++slot) {
+    int64_t *entry = &table->slots[slot & table->mask];
+    if (*entry == 0) {
+      if (position != -1)
+        *entry = position + 1;
+      return -1;
+    }
+    if (kiln_key_identity(kind, keys[*entry - 1]) == identity)
+      return *entry - 1;
+  }
+}
+
+/* Whether converting `key` to `bits` kept it apart from every other key of
+   its dict. Python's keys are distinct, and converting an exact float, an
+   int to int64 or a bool keeps them so (an int and a float of one value
+   are one Python key already); an int beyond 2**53 rounded to a float, or
+   an object's own __index__ or __float__, may not. */
+static inline int kiln_key_stays_distinct(PyObject *key, int kind, uint64_t bits) {
+  if (PyBool_Check(key))
+    return 1;
+  if (kind == KILN_ITEM_FLOAT) {
+    if (PyFloat_CheckExact(key))
+      return 1;
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    /* below 2**53 in magnitude after rounding: converted exactly */
+    return PyLong_CheckExact(key) && value > -9007199254740992.0 &&
+           value < 9007199254740992.0;
+  }
+  return kind == KILN_ITEM_INT && PyLong_CheckExact(key);
+}
+
+/* Entry `position` of the dict being read: its key and value into the
+   kiln_dict, or -1 with the error naming the parameter and the key. */
+static int kiln_read_dict_entry(PyObject *key, PyObject *value, kiln_dict *dict,
+                                Py_ssize_t position, const char *function,
+                                const char *parameter) {
+  int status = kiln_read_item(key, dict->key_kind, &dict->keys[position]);
+  if (status != KILN_READ_OK)
+    return kiln_item_refused(status, key, dict->key_kind, function,
+                             PyUnicode_FromFormat("'%s' key %R", parameter, key));
+  status = kiln_read_item(value, dict->value_kind, &dict->values[position]);
+  if (status != KILN_READ_OK)
+    return kiln_item_refused(status, value, dict->value_kind, function,
+                             PyUnicode_FromFormat("'%s'[%R]", parameter, key));
+  return 0;
+}
+
+/* Refuses a dict two of whose keys converted to one (kiln_abi.h: a
+   kiln_dict's keys are distinct). -1 with ValueError set, 0 if none. */
+static int kiln_check_distinct_keys(const kiln_dict *dict, const char *function,
+                                    const char *parameter) {
+  kiln_key_table table;
+  if (kiln_key_table_init(&table, (Py_ssize_t)dict->used) < 0)
+    return -1;
+  int status = 0;
+  for (int64_t i = 0; i < dict->used && status == 0; ++i) {
+    if (kiln_key_table_find(&table, dict->keys, dict->key_kind, dict->keys[i], i) < 0)
+      continue;
+    PyObject *key = kiln_item_object(dict->key_kind, dict->keys[i]);
+    if (key)
+      PyErr_Format(PyExc_ValueError, "%s() argument '%s' has two keys that convert to the "
+                   "same %s, %R", function, parameter, kiln_item_name(dict->key_kind), key);
+    Py_XDECREF(key);
+    status = -1;
+  }
+  free(table.slots);
+  return status;
+}
+
+/* The entries of Python dict `object` into `dict` (room for them made), in
+   one pass of PyDict_Next, the common keys and values read inline. A key
+   or value that may run Python code when read (its own __index__ or
+   __float__) could change the dict under PyDict_Next: from the first such
+   entry on, the rest are read from a snapshot of the items, and a dict
+   whose size changed meanwhile is refused, as CPython's iteration would. */
+KILN_GENERAL int kiln_read_dict_entries(PyObject *object, kiln_dict *dict,
+                                        const char *function, const char *parameter) {
+  Py_ssize_t length = PyDict_GET_SIZE(object);
+  Py_ssize_t next = 0, position = 0;
+  PyObject *key, *value;
+  int key_kind = dict->key_kind, value_kind = dict->value_kind;
+  int check_keys = 0;
+  while (position < length && PyDict_Next(object, &next, &key, &value)) {
+    if (KILN_LIKELY(kiln_read_exact_item(key, key_kind, &dict->keys[position]) &&
+                    kiln_read_exact_item(value, value_kind, &dict->values[position]))) {
+      ++position;
+      continue;
+    }
+    if (!kiln_reads_without_python_code(key) || !kiln_reads_without_python_code(value))
+      break;
+    if (kiln_read_dict_entry(key, value, dict, position, function, parameter) < 0)
+      return -1;
+    check_keys |= !kiln_key_stays_distinct(key, key_kind, dict->keys[position]);
+    ++position;
+  }
+  if (position < length) {
+    PyObject *items = PyDict_Items(object);   /* the same order: nothing ran yet */
+    if (!items)
+      return -1;
+    for (; position < length; ++position) {
+      PyObject *pair = PyList_GET_ITEM(items, position);
+      key = PyTuple_GET_ITEM(pair, 0);
+      value = PyTuple_GET_ITEM(pair, 1);
+      if (kiln_read_dict_entry(key, value, dict, position, function, parameter) < 0) {
+        Py_DECREF(items);
+        return -1;
+      }
+      check_keys |= !kiln_key_stays_distinct(key, key_kind, dict->keys[position]);
+    }
+    Py_DECREF(items);
+    if (PyDict_GET_SIZE(object) != length) {
+      PyErr_Format(PyExc_RuntimeError, "%s() argument '%s' changed size while it was read",
+                   function, parameter);
+      return -1;
+    }
+  }
+  dict->length = dict->used = (int64_t)length;
+  memset(dict->live, 1, (size_t)length);
+  return check_keys ? kiln_check_distinct_keys(dict, function, parameter) : 0;
+}
+
+/* The kiln_dict of the argument `object` of a dict parameter (keys of kind
+   `key_kind`, values of `value_kind`), recorded in `arguments`, or NULL
+   with an exception set. A dict already passed for a parameter of the
+   same type is that parameter's kiln_dict (kiln_find_argument). A dict
+   subclass is read as a dict (its overridden methods are not called). */
+KILN_GENERAL kiln_dict *kiln_get_dict(PyObject *object, int key_kind, int value_kind,
+                                      kiln_container_argument *arguments, int *count,
+                                      const char *function, const char *parameter) {
+  if (!PyDict_Check(object)) {
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be dict, not %.200s", function,
+                 parameter, Py_TYPE(object)->tp_name);
+    return NULL;
+  }
+  if (PyODict_Check(object)) {
+    /* An OrderedDict keeps its own order beside the dict's: read and
+       written back as a dict, it would lose it. */
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be dict, not %.200s (pass "
+                 "dict(%s))", function, parameter, Py_TYPE(object)->tp_name, parameter);
+    return NULL;
+  }
+  int known = kiln_find_argument(object, 1, key_kind, value_kind, arguments, *count, function,
+                                 parameter);
+  if (known != -1)
+    return known >= 0 ? arguments[known].dict : NULL;
+  kiln_dict *dict = kiln_new_dict(PyDict_GET_SIZE(object), key_kind, value_kind);
+  if (!dict)
+    return NULL;
+  if (kiln_read_dict_entries(object, dict, function, parameter) < 0) {
+    kiln_free_dict(dict);
+    return NULL;
+  }
+  kiln_record_argument(arguments, count, object, NULL, dict, parameter, key_kind, value_kind);
+  return dict;
+}
+
+/* A new Python dict of the live entries of `dict`, in its order. */
+KILN_GENERAL PyObject *kiln_python_dict(const kiln_dict *dict) {
+#if PY_VERSION_HEX < 0x030D0000
+  /* Sized once for all the entries (private in 3.13, where it is not
+     exported). */
+  PyObject *result = _PyDict_NewPresized((Py_ssize_t)dict->length);
+#else
+  PyObject *result = PyDict_New();
+#endif
+  if (!result)
+    return NULL;
+  for (int64_t i = 0; i < dict->used; ++i) {
+    if (!dict->live[i])
+      continue;
+    PyObject *key = kiln_item_object(dict->key_kind, dict->keys[i]);
+    PyObject *value = key ? kiln_item_object(dict->value_kind, dict->values[i]) : NULL;
+    int status = value ? PyDict_SetItem(result, key, value) : -1;
+    Py_XDECREF(key);
+    Py_XDECREF(value);
+    if (status < 0) {
+      Py_DECREF(result);
+      return NULL;
+    }
+  }
+  return result;
+}
+
+/* Writes the contents of a dict argument the function changed into the
+   caller's dict object (the same object, as in CPython): its keys, values
+   and order become the kiln_dict's. A key of the caller's that is still a
+   key keeps its object, and so does a value the function did not change
+   (kiln_item_unchanged), as in CPython. When the caller's entries are
+   still the first ones, in order (the function assigned values and added
+   keys, deleted none), only the changed values and the new entries are
+   stored; otherwise the dict is cleared and refilled in the function's
+   order (CPython's order is insertion order: a key deleted and added
+   again is last). Every new object is made before the dict is touched, so
+   a MemoryError while boxing leaves it as it was, and the caller's old
+   objects are released last. -1 with an exception set. */
+KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
+  PyObject *object = argument->object;
+  const kiln_dict *dict = argument->dict;
+  int key_kind = dict->key_kind, value_kind = dict->value_kind;
+  Py_ssize_t previous_length = PyDict_GET_SIZE(object);
+  size_t room = previous_length ? (size_t)previous_length : 1;
+  /* The caller's entries, held: their objects, and their keys as bits
+     (`readable`: those that do not read as keys match nothing). */
+  PyObject **previous = (PyObject **)malloc(2 * room * sizeof *previous);
+  uint64_t *previous_keys = (uint64_t *)malloc(room * sizeof *previous_keys);
+  unsigned char *readable = (unsigned char *)malloc(room);
+  /* What the caller's dict gets: (key, value) new references, in order;
+     an entry of the caller's whose value is kept has NULL for both. */
+  size_t entries_room = dict->used ? (size_t)dict->used : 1;
+  PyObject **entries = (PyObject **)calloc(2 * entries_room, sizeof *entries);
+  kiln_key_table table = {NULL, 0};
+  Py_ssize_t held = 0;
+  int64_t stored = 0;
+  int status = -1;
+  if (!previous || !previous_keys || !readable || !entries) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  {
+    Py_ssize_t next = 0;
+    PyObject *key, *value;
+    while (held < previous_length && PyDict_Next(object, &next, &key, &value)) {
+      previous[2 * held] = Py_NewRef(key);
+      previous[2 * held + 1] = Py_NewRef(value);
+      ++held;
+    }
+  }
+  for (Py_ssize_t i = 0; i < held; ++i) {
+    if (KILN_LIKELY(kiln_read_exact_item(previous[2 * i], key_kind, &previous_keys[i]))) {
+      readable[i] = 1;
+      continue;
+    }
+    int read = kiln_read_item(previous[2 * i], key_kind, &previous_keys[i]);
+    if (read < 0)
+      PyErr_Clear();
+    readable[i] = read == KILN_READ_OK;
+  }
+  /* Whether the caller's entries lead the function's, in order: entry by
+     entry the same key (a NaN key too: matched by its place, not looked
+     up). */
+  int kept_in_place = dict->used >= held;
+  for (Py_ssize_t i = 0; kept_in_place && i < held; ++i)
+    kept_in_place = dict->live[i] && readable[i] && dict->keys[i] == previous_keys[i];
+  if (!kept_in_place) {
+    if (kiln_key_table_init(&table, held) < 0)
+      goto done;
+    for (Py_ssize_t i = 0; i < held; ++i)
+      if (readable[i])
+        kiln_key_table_find(&table, previous_keys, key_kind, previous_keys[i], i);
+  }
+  for (int64_t i = 0; i < dict->used; ++i) {
+    if (!dict->live[i])
+      continue;
+    int64_t match = kept_in_place ? (i < held ? i : -1)
+                                  : kiln_key_table_find(&table, previous_keys, key_kind,
+                                                        dict->keys[i], -1);
+    PyObject **entry = &entries[2 * stored++];
+    int value_kept = match >= 0 && kiln_item_unchanged(previous[2 * match + 1], value_kind,
+                                                       dict->values[i]);
+    if (kept_in_place && value_kept)
+      continue;    /* left as it is: entry stays NULL */
+    entry[0] = match >= 0 ? Py_NewRef(previous[2 * match])
+                          : kiln_item_object(key_kind, dict->keys[i]);
+    entry[1] = value_kept ? Py_NewRef(previous[2 * match + 1])
+                          : kiln_item_object(value_kind, dict->values[i]);
+    if (!entry[0] || !entry[1])
+      goto done;
+  }
+  if (!kept_in_place)
+    PyDict_Clear(object);
+  status = 0;
+  for (int64_t k = 0; k < stored && status == 0; ++k)
+    if (entries[2 * k])
+      status = PyDict_SetItem(object, entries[2 * k], entries[2 * k + 1]);
+done:
+  if (entries)
+    for (int64_t k = 0; k < 2 * stored; ++k)
+      Py_XDECREF(entries[k]);
+  for (Py_ssize_t i = 0; i < 2 * held; ++i)
+    Py_DECREF(previous[i]);
+  free(table.slots);
+  free(entries);
+  free(readable);
+  free(previous_keys);
+  free(previous);
+  return status;
+}
+
+/* The Python object of a dict the function returned: the caller's own
+   object when it is one of the arguments, else a new Python dict of its
+   entries, and the returned reference is dropped. */
+KILN_GENERAL PyObject *kiln_dict_result(kiln_dict *result,
+                                        const kiln_container_argument *arguments, int count) {
+  PyObject *argument = kiln_argument_object(result, arguments, count);
+  if (argument)
+    return Py_NewRef(argument);
+  if (!result) {
+    PyErr_SetString(PyExc_SystemError, "a compiled function returned no dict");
+    return NULL;
+  }
+  PyObject *boxed = kiln_python_dict(result);
+  kiln_dict_drop(result);
+  return boxed;
+}
+
+/* kiln_discard_list_result, of a dict. */
+KILN_HELPER void kiln_discard_dict_result(kiln_dict *result,
+                                          const kiln_container_argument *arguments, int count) {
+  if (!kiln_argument_object(result, arguments, count))
+    kiln_dict_drop(result);
+}
+
+/* ---- after the call, for lists and dicts alike */
+
+/* Each list or dict argument the function changed is written back into
+   the caller's object. -1 with an exception set when that fails. */
+KILN_GENERAL int kiln_write_back_arguments(const kiln_container_argument *arguments,
+                                           int count) {
+  for (int i = 0; i < count; ++i) {
+    const kiln_container_argument *argument = &arguments[i];
+    int status = 0;
+    if (argument->list && (argument->list->flags & KILN_LIST_MODIFIED))
+      status = kiln_write_back_list(argument);
+    else if (argument->dict && (argument->dict->flags & KILN_DICT_MODIFIED))
+      status = kiln_write_back_dict(argument);
+    if (status < 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Frees the containers the wrapper made, whatever their refcount: after a
+   call that raised, the function's own references to them were never
+   given back. */
+KILN_HELPER void kiln_free_arguments(const kiln_container_argument *arguments, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (arguments[i].list) {
+      free(arguments[i].list->items);
+      free(arguments[i].list);
+    } else {
+      kiln_free_dict(arguments[i].dict);
+    }
+  }
 }
 
 /* ---- exceptions raised by compiled code */

@@ -117,45 +117,45 @@ int main(void) {
 
   // Lists: read in one pass, one kiln_list per list object, written back
   // when the function changed it, returned as the caller's own object.
-  kiln_list_argument list_arguments[3];
+  kiln_container_argument list_arguments[3];
   int list_count = 0;
   PyObject *floats = Py_BuildValue("[d,i]", 0.5, 2);
-  kiln_list *xs = kiln_get_list(floats, KILN_LIST_OF_FLOAT, list_arguments, &list_count, "f",
+  kiln_list *xs = kiln_get_list(floats, KILN_ITEM_FLOAT, list_arguments, &list_count, "f",
                                 "xs");
   EXPECT(xs && xs->length == 2 && xs->capacity == 2 && xs->refcount == 1 &&
          xs->journal_index == -1 && xs->item_size == 8 && xs->flags == 0 &&
          ((double *)xs->items)[0] == 0.5 && ((double *)xs->items)[1] == 2.0);
-  EXPECT(kiln_get_list(floats, KILN_LIST_OF_FLOAT, list_arguments, &list_count, "f", "ys") ==
+  EXPECT(kiln_get_list(floats, KILN_ITEM_FLOAT, list_arguments, &list_count, "f", "ys") ==
          xs && list_count == 1);
-  EXPECT(kiln_get_list(floats, KILN_LIST_OF_INT, list_arguments, &list_count, "f", "ns") ==
+  EXPECT(kiln_get_list(floats, KILN_ITEM_INT, list_arguments, &list_count, "f", "ns") ==
          NULL);
   print_exception();
   // CHECK-NEXT: TypeError: f() arguments 'xs' and 'ns' are the same list, which cannot be both list[float] and list[int]; pass a copy (list(ns)) as one of them
   PyObject *pair = Py_BuildValue("(ii)", 1, 2);
-  EXPECT(kiln_get_list(pair, KILN_LIST_OF_INT, list_arguments, &list_count, "f", "ns") == NULL);
+  EXPECT(kiln_get_list(pair, KILN_ITEM_INT, list_arguments, &list_count, "f", "ns") == NULL);
   print_exception();
   // CHECK-NEXT: TypeError: f() argument 'ns' must be list, not tuple
   PyObject *ints = Py_BuildValue("[i,s]", 1, "two");
-  EXPECT(kiln_get_list(ints, KILN_LIST_OF_INT, list_arguments, &list_count, "f", "ns") == NULL);
+  EXPECT(kiln_get_list(ints, KILN_ITEM_INT, list_arguments, &list_count, "f", "ns") == NULL);
   print_exception();
   // CHECK-NEXT: TypeError: f() argument 'ns'[1] must be int, not str
   PyObject *empty = PyList_New(0);
-  kiln_list *flags = kiln_get_list(empty, KILN_LIST_OF_BOOL, list_arguments, &list_count, "f",
+  kiln_list *flags = kiln_get_list(empty, KILN_ITEM_BOOL, list_arguments, &list_count, "f",
                                    "flags");
   EXPECT(flags && flags->length == 0 && flags->capacity == 1 && flags->item_size == 1 &&
          list_count == 2);
   // The function appends to one list and leaves the other alone.
   ((double *)xs->items)[1] = -1.0;
   xs->flags |= KILN_LIST_MODIFIED;
-  EXPECT(kiln_write_back_lists(list_arguments, list_count) == 0);
+  EXPECT(kiln_write_back_arguments(list_arguments, list_count) == 0);
   PyObject *written = PyObject_Repr(floats);
   printf("written back %s\n", PyUnicode_AsUTF8(written));
   // CHECK-NEXT: written back [0.5, -1.0]
   Py_DECREF(written);
-  PyObject *same = kiln_list_result(xs, KILN_LIST_OF_FLOAT, list_arguments, list_count);
+  PyObject *same = kiln_list_result(xs, KILN_ITEM_FLOAT, list_arguments, list_count);
   EXPECT(same == floats);
   Py_XDECREF(same);
-  kiln_free_lists(list_arguments, list_count);
+  kiln_free_arguments(list_arguments, list_count);
   Py_DECREF(empty);
   Py_DECREF(ints);
   Py_DECREF(pair);

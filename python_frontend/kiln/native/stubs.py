@@ -162,6 +162,8 @@ def annotation_text(type_) -> str:
         return "tuple[" + ", ".join(annotation_text(e) for e in type_.elements) + "]"
     if isinstance(type_, kt.ListType):
         return f"list[{annotation_text(type_.item)}]"
+    if isinstance(type_, kt.DictType):
+        return f"dict[{annotation_text(type_.key)}, {annotation_text(type_.value)}]"
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 

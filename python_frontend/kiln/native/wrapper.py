@@ -5,15 +5,17 @@
   descriptor layout) passed by pointer, and a ``kiln_error`` record for
   functions that can raise (a verbatim copy of ``runtime/kiln_abi.h``, as
   kilnc carries it: ``kilnc --print-capabilities``).
-  A list is a ``kiln_list *`` (``runtime/kiln_abi.h``), borrowed as an
-  argument and a new reference as a result.
+  A list is a ``kiln_list *`` and a dict a ``kiln_dict *``
+  (``runtime/kiln_abi.h``), borrowed as an argument and a new reference as
+  a result.
 * ``_<mod>_kiln.c`` is the CPython extension: one METH_FASTCALL wrapper per
   function that converts arguments without copying (arrays through the
   buffer protocol), calls the kernel directly and turns a filled
-  ``kiln_error`` into the matching Python exception. Lists are the
-  exception to "without copying": a Python list of objects is read into a
-  ``kiln_list`` of unboxed items for the call, and what the function
-  changed in it is written back into the caller's list object after it.
+  ``kiln_error`` into the matching Python exception. Lists and dicts are
+  the exception to "without copying": a Python list or dict of objects is
+  read into a ``kiln_list`` or ``kiln_dict`` of unboxed items for the call,
+  and what the function changed in it is written back into the caller's
+  object after it.
   The code every wrapper shares is ``runtime/kiln_runtime.h``, which kilnc
   gives the in-process Clang that compiles the extension.
 """
@@ -53,13 +55,24 @@ def c_name(name: str) -> str:
 
 
 LIST_C_TYPE = "kiln_list *"
+DICT_C_TYPE = "kiln_dict *"
+
+
+def is_container(type_) -> bool:
+    """A list or a dict: held natively as a kiln_list / kiln_dict, passed
+    and returned by pointer, read in and written back by the wrapper."""
+    return isinstance(type_, (kt.ListType, kt.DictType))
+
+
+def container_c_type(type_) -> str:
+    return LIST_C_TYPE if isinstance(type_, kt.ListType) else DICT_C_TYPE
 
 
 def c_param_type(type_) -> str:
     if isinstance(type_, kt.ArrayType):
         return f"{array_struct_name(type_)} *"
-    if isinstance(type_, kt.ListType):
-        return LIST_C_TYPE
+    if is_container(type_):
+        return container_c_type(type_)
     return type_.c_type
 
 
@@ -77,11 +90,12 @@ def returns_through_pointer(type_) -> bool:
 
 
 def c_return_type(type_) -> str:
-    # A list comes back as the pointer itself (MLIR's `!llvm.ptr` result).
+    # A list or dict comes back as the pointer itself (MLIR's `!llvm.ptr`
+    # result).
     if type_ is None or returns_through_pointer(type_):
         return "void"
-    if isinstance(type_, kt.ListType):
-        return LIST_C_TYPE
+    if is_container(type_):
+        return container_c_type(type_)
     return type_.c_type
 
 
@@ -178,7 +192,7 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
                     for index, element in enumerate(signature.return_type.elements)]
             out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
-        out += list_ownership_comment(signature)
+        out += container_ownership_comment(signature)
         views = sorted({name for names in signature.returned_parameters.values()
                         for name in names})
         view_rule = (" unless it equals the `allocated` of the array you passed as "
@@ -220,17 +234,34 @@ def returned_types(signature) -> list:
     return list(result.elements) if isinstance(result, kt.TupleType) else [result]
 
 
+def container_parameters(signature) -> list:
+    """The list and dict parameters."""
+    return [p for p in signature.params if is_container(p.type)]
+
+
 def list_parameters(signature) -> list:
     return [p for p in signature.params if isinstance(p.type, kt.ListType)]
+
+
+def dict_parameters(signature) -> list:
+    return [p for p in signature.params if isinstance(p.type, kt.DictType)]
 
 
 def returns_lists(signature) -> bool:
     return any(isinstance(t, kt.ListType) for t in returned_types(signature))
 
 
-def list_ownership_comment(signature) -> list:
+def returns_dicts(signature) -> bool:
+    return any(isinstance(t, kt.DictType) for t in returned_types(signature))
+
+
+def container_ownership_comment(signature) -> list:
     """The header's word on who allocates and frees the function's lists
-    (kiln_abi.h's rules, said for this function's parameters)."""
+    and dicts (kiln_abi.h's rules, said for this function's parameters)."""
+    return list_ownership_comment(signature) + dict_ownership_comment(signature)
+
+
+def list_ownership_comment(signature) -> list:
     names = [f"`{c_name(p.name)}`" for p in list_parameters(signature)]
     if not names and not returns_lists(signature):
         return []
@@ -252,6 +283,35 @@ def list_ownership_comment(signature) -> list:
                   "   be a list you passed (then the function took a reference of its own,",
                   "   which the drop gives back). When error->kind is set, no list was",
                   "   returned: there is nothing to drop. */"]
+    return lines
+
+
+def dict_ownership_comment(signature) -> list:
+    names = [f"`{c_name(p.name)}`" for p in dict_parameters(signature)]
+    if not names and not returns_dicts(signature):
+        return []
+    lines = []
+    if names:
+        lines += [f"/* {', '.join(names)}: borrowed. Make each kiln_dict and its `keys`,",
+                  "   `values` and `live` with malloc() (refcount 1, journal_index -1, flags",
+                  "   0, capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
+                  "   keys, entries in order, live[i] = 1): the function may grow the arrays",
+                  "   with realloc() and builds its lookup table in `hashes`/`index`, so read",
+                  "   the entries again after the call; it sets KILN_DICT_MODIFIED in",
+                  "   `flags` when it changed the dict (entries with live[i] = 0 are",
+                  "   deleted). One dict may be passed for several parameters. Free your",
+                  "   dicts with kiln_dict_drop() after a call that returned; after one",
+                  "   that raised free keys, values, live, hashes, index and the dict",
+                  "   (it keeps no reference, but may have left its own counted in",
+                  "   `refcount`). */"]
+    if returns_dicts(signature):
+        where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
+            "each returned dict (rN)"
+        lines += [f"/* The {where} is a new reference: kiln_dict_drop() it when done; it may",
+                  "   be a dict you passed (then the function took a reference of its own,",
+                  "   which the drop gives back). Its live entries (live[i] = 1 among the",
+                  "   first `used`) are the dict, in order. When error->kind is set, no dict",
+                  "   was returned: there is nothing to drop. */"]
     return lines
 
 
@@ -481,16 +541,16 @@ def integer_argument(type_, target: str, argument: str, label: str) -> list:
 def c_field_type(type_) -> str:
     if isinstance(type_, kt.ArrayType):
         return array_struct_name(type_)
-    if isinstance(type_, kt.ListType):
-        return LIST_C_TYPE
+    if is_container(type_):
+        return container_c_type(type_)
     return type_.c_type
 
 
 def box(type_, expression: str, arguments=()) -> str:
     """The Python object of a result. `arguments` are (parameter name,
     Python object) of the array parameters the result may view."""
-    if isinstance(type_, kt.ListType):
-        return box_list(type_, expression)
+    if is_container(type_):
+        return box_container(type_, expression)
     if isinstance(type_, kt.ArrayType):
         # The compiled code hands the caller its allocation: numpy owns it now.
         # Its format is numpy's dtype.char ("l" for int64 on LP64, not "q"):
@@ -645,43 +705,52 @@ def viewed_arguments(signature, position) -> list:
             if p.name in viewed and isinstance(p.type, kt.ArrayType)]
 
 
-LIST_KINDS = {"float": "KILN_LIST_OF_FLOAT", "int": "KILN_LIST_OF_INT",
-              "bool": "KILN_LIST_OF_BOOL"}
+ITEM_KINDS = {"float": "KILN_ITEM_FLOAT", "int": "KILN_ITEM_INT", "bool": "KILN_ITEM_BOOL"}
 
 
-def list_kind(type_: kt.ListType) -> str:
-    """kiln_runtime.h's name of a list's item kind."""
-    return LIST_KINDS[type_.item.kind]
+def item_kind(type_) -> str:
+    """kiln_abi.h's kiln_item_kind of a list's items, a dict's keys or values."""
+    return ITEM_KINDS[type_.kind]
 
 
-# The wrapper's record of its list arguments (kiln_runtime.h's
-# kiln_list_argument): what it writes back and frees after the call.
-LIST_ARGUMENTS = "list_arguments, list_count"
-FREE_LISTS = f"kiln_free_lists({LIST_ARGUMENTS});"
+# The wrapper's record of its list and dict arguments (kiln_runtime.h's
+# kiln_container_argument): what it writes back and frees after the call,
+# and what tells a returned argument from a new container.
+CONTAINER_ARGUMENTS = "container_arguments, container_count"
+FREE_CONTAINERS = f"kiln_free_arguments({CONTAINER_ARGUMENTS});"
+WRITE_BACK = f"kiln_write_back_arguments({CONTAINER_ARGUMENTS})"
 
 
-def box_list(type_: kt.ListType, expression: str) -> str:
-    """The Python object of a returned list: the caller's own list object
-    when it is one of the arguments, else a new list (the reference dropped)."""
-    return f"kiln_list_result({expression}, {list_kind(type_)}, {LIST_ARGUMENTS})"
+def box_container(type_, expression: str) -> str:
+    """The Python object of a returned list or dict: the caller's own object
+    when it is one of the arguments, else a new one (the reference dropped)."""
+    if isinstance(type_, kt.ListType):
+        return f"kiln_list_result({expression}, {item_kind(type_.item)}, {CONTAINER_ARGUMENTS})"
+    return f"kiln_dict_result({expression}, {CONTAINER_ARGUMENTS})"
+
+
+def discard_container(type_, expression: str) -> str:
+    noun = "list" if isinstance(type_, kt.ListType) else "dict"
+    return f"kiln_discard_{noun}_result({expression}, {CONTAINER_ARGUMENTS});"
 
 
 def box_tuple_item(element, index: int, elements, viewed) -> list:
     """`items[index] = ...` for element `index` of a returned tuple. A list
-    returned twice (`return ys, ys`) is one Python list twice, as in CPython."""
+    or dict returned twice (`return ys, ys`) is one Python object twice, as
+    in CPython."""
     expression = f"result.r{index}"
-    if not isinstance(element, kt.ListType):
+    if not is_container(element):
         return [f"  items[{index}] = {box(element, expression, viewed)};"]
     out = []
     for earlier in range(index):
         if elements[earlier] == element:
             out += [f"  {'else ' if out else ''}if ({expression} == result.r{earlier}) {{",
                     f"    items[{index}] = Py_XNewRef(items[{earlier}]);",
-                    f"    kiln_discard_list_result({expression}, {LIST_ARGUMENTS});",
+                    f"    {discard_container(element, expression)}",
                     "  }"]
     if out:
-        return out + ["  else", f"    items[{index}] = {box_list(element, expression)};"]
-    return [f"  items[{index}] = {box_list(element, expression)};"]
+        return out + ["  else", f"    items[{index}] = {box_container(element, expression)};"]
+    return [f"  items[{index}] = {box_container(element, expression)};"]
 
 
 def generate_wrapper(module_name: str, signature) -> list:
@@ -689,19 +758,20 @@ def generate_wrapper(module_name: str, signature) -> list:
     out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
            "Py_ssize_t nargs, PyObject *kwnames) {"]
     out += bind_arguments(name, signature.params)
-    lists = list_parameters(signature)
-    # Lists in or out: one epilogue boxes the result, then writes back.
-    with_lists = bool(lists) or returns_lists(signature)
-    if with_lists:
-        out += [f"  kiln_list_argument list_arguments[{max(len(lists), 1)}];",
-                "  int list_count = 0;"]
+    containers = container_parameters(signature)
+    # Lists or dicts in or out: one epilogue boxes the result, then writes
+    # back.
+    with_containers = bool(containers) or returns_lists(signature) or returns_dicts(signature)
+    if with_containers:
+        out += [f"  kiln_container_argument container_arguments[{max(len(containers), 1)}];",
+                "  int container_count = 0;"]
     call_args = []
     acquired = []
 
     def cleanup() -> list:
         """What a failure releases: the arrays acquired so far, and the
-        lists made so far (list_count of them)."""
-        return _release_all(acquired) + ([f"  {FREE_LISTS}"] if lists else [])
+        lists and dicts made so far (container_count of them)."""
+        return _release_all(acquired) + ([f"  {FREE_CONTAINERS}"] if containers else [])
 
     for index, param in enumerate(signature.params):
         pname = param.name
@@ -715,9 +785,16 @@ def generate_wrapper(module_name: str, signature) -> list:
         fail = ["  " + line for line in cleanup()] + ["    return NULL;", "  }"]
         if isinstance(type_, kt.ListType):
             out += [f"  kiln_list *list_{pname} = kiln_get_list(bound[{index}], "
-                    f"{list_kind(type_)}, list_arguments, &list_count, {label});",
+                    f"{item_kind(type_.item)}, container_arguments, &container_count, "
+                    f"{label});",
                     f"  if (!list_{pname}) {{"] + fail
             call_args.append(f"list_{pname}")
+        elif isinstance(type_, kt.DictType):
+            out += [f"  kiln_dict *dict_{pname} = kiln_get_dict(bound[{index}], "
+                    f"{item_kind(type_.key)}, {item_kind(type_.value)}, container_arguments, "
+                    f"&container_count, {label});",
+                    f"  if (!dict_{pname}) {{"] + fail
+            call_args.append(f"dict_{pname}")
         elif type_.is_complex:
             out += [f"  double arg_{pname}_real, arg_{pname}_imag;",
                     f"  if (kiln_as_complex(bound[{index}], &arg_{pname}_real, "
@@ -758,37 +835,40 @@ def generate_wrapper(module_name: str, signature) -> list:
     invoke = f"{call};" if result is None or returns_through_pointer(result) else \
         f"result = {call};"
     arrays = [p for p in signature.params if isinstance(p.type, kt.ArrayType)]
-    if signature.release_gil and (arrays or lists) and \
+    if signature.release_gil and (arrays or containers) and \
             "nogil" not in signature.options_given and not signature.parallel:
         # Releasing and retaking the GIL costs tens of ns: worth it only when
-        # the arrays and lists are large enough for the call to take longer.
+        # the arrays, lists and dicts are large enough for the call to take
+        # longer.
         sizes = " + ".join(["(" + " * ".join(f"array_{p.name}.shape[{k}]"
                                                for k in range(p.type.ndim)) + ")"
-                            for p in arrays] + [f"list_{p.name}->length" for p in lists])
+                            for p in arrays] +
+                           [f"{'list' if isinstance(p.type, kt.ListType) else 'dict'}_"
+                            f"{p.name}->length" for p in containers])
         out += [f"  if ({sizes} >= KILN_GIL_RELEASE_ELEMENTS) {{",
                 "    Py_BEGIN_ALLOW_THREADS", f"    {invoke}", "    Py_END_ALLOW_THREADS",
                 "  } else {", f"    {invoke}", "  }"]
     elif signature.release_gil:
-        # The kernel touches only the buffers' memory (and the lists the
-        # wrapper made), never Python objects.
+        # The kernel touches only the buffers' memory (and the lists and
+        # dicts the wrapper made), never Python objects.
         out += ["  Py_BEGIN_ALLOW_THREADS", f"  {invoke}", "  Py_END_ALLOW_THREADS"]
     else:
         out.append(f"  {invoke}")
     if signature.raises:
         out.append("  if (error.kind != 0) {")
-        if lists:
+        if containers:
             # What the function changed before it raised stays changed, as
             # in CPython.
-            out += [f"    int lists_written = kiln_write_back_lists({LIST_ARGUMENTS});",
+            out += [f"    int written = {WRITE_BACK};",
                     *["  " + line for line in cleanup()],
-                    "    if (lists_written < 0)",
+                    "    if (written < 0)",
                     "      return NULL;"]
         else:
             out += ["  " + line for line in _release_all(acquired)]
         out += [f"    return kiln_raise(&error, {c_string(name)}, kiln_source_file);",
                 "  }"]
-    if with_lists:
-        out += list_epilogue(signature, lists, cleanup())
+    if with_containers:
+        out += container_epilogue(signature, containers, cleanup())
     elif result is None:
         out += _release_all(acquired)
         out.append("  Py_RETURN_NONE;")
@@ -824,12 +904,12 @@ def generate_wrapper(module_name: str, signature) -> list:
     return out
 
 
-def list_epilogue(signature, lists, release: list) -> list:
-    """After a call that returned, in a function with lists in or out: the
-    result is boxed first (a returned list argument is the caller's own
-    object, which gets its new contents next), then the changed lists are
-    written back into the caller's objects, then arrays and lists are
-    released."""
+def container_epilogue(signature, containers, release: list) -> list:
+    """After a call that returned, in a function with lists or dicts in or
+    out: the result is boxed first (a returned argument is the caller's own
+    object, which gets its new contents next), then the changed lists and
+    dicts are written back into the caller's objects, then arrays, lists and
+    dicts are released."""
     result = signature.return_type
     out = []
     if result is None:
@@ -853,8 +933,8 @@ def list_epilogue(signature, lists, release: list) -> list:
     else:
         out.append(f"  PyObject *boxed = "
                    f"{box(result, 'result', viewed_arguments(signature, 0))};")
-    if lists:
-        out += [f"  if (kiln_write_back_lists({LIST_ARGUMENTS}) < 0)",
+    if containers:
+        out += [f"  if ({WRITE_BACK} < 0)",
                 "    Py_CLEAR(boxed);"]
     out += release
     out.append("  return boxed;")

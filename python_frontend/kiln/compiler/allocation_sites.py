@@ -54,17 +54,18 @@ def enclosing_loops(function: ast.FunctionDef) -> dict:
     """node -> the line of the innermost loop (or comprehension) whose body
     evaluates it more than once."""
     inside: dict = {}
-
-    def visit(node, loop_line):
+    # A stack, not recursion: expressions may nest thousands deep
+    # (test_reliability_input's 2,000-term sums).
+    pending = [(function, None)]
+    while pending:
+        node, loop_line = pending.pop()
         for child in ast.iter_child_nodes(node):
             line = loop_line
             if isinstance(node, (ast.For, ast.While)) and child not in (
                     getattr(node, "iter", None), getattr(node, "test", None)):
                 line = node.lineno
             inside[child] = line
-            visit(child, line)
-
-    visit(function, None)
+            pending.append((child, line))
     return inside
 
 

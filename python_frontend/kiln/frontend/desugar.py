@@ -56,12 +56,14 @@ def mark_conditions(tree: ast.Module) -> None:
     used (`while stack and stack[-1] < x:`), where as a value the
     expression could be the list itself."""
     def mark(test):
-        if isinstance(test, ast.BoolOp):
-            test.kiln_condition = True
-            for operand in test.values:
-                mark(operand)
-        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            mark(test.operand)
+        pending = [test]                # no recursion: `not not ... x` may be deep
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.BoolOp):
+                node.kiln_condition = True
+                pending.extend(node.values)
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+                pending.append(node.operand)
 
     for node in ast.walk(tree):
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):

@@ -24,6 +24,11 @@ from ..typecheck.dict_typing import is_dict_like
 # RecursionError. docs/architecture.md, "Recursion", says why the native
 # stack holds it.
 RECURSION_LIMIT = 1000
+# On every call of a recursive function's body: MLIR's inliner (in
+# kiln-inline-helpers) leaves a self-recursive callee alone, but would
+# inline one of a longer cycle into its callers, unrolling the recursion
+# once per call site; func.call's `no_inline` keeps the call (test_recursion.py).
+NOT_INLINED = {"no_inline": ir.UNIT}
 
 
 class CallLowering:
@@ -222,9 +227,11 @@ class CallLowering:
                 value = self.convert(value, param.type, arg_node)
             operands.append(self.to_abi(value, arg_node))
         symbol = symbol_name(self.context, name)
+        call_attributes = None
         if signature.recursion_cycle:
             operands.append(self.recursion_depth_for_call(node))
             symbol = recursive_body_symbol(self.context, name)
+            call_attributes = NOT_INLINED
         if signature.raises:
             self.may_raise = True
             operands.append(self.error_slot)
@@ -232,7 +239,8 @@ class CallLowering:
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         location = self.loc(node)
-        results = self.builder.call(symbol, operands, [abi_type(t) for t in elements], location)
+        results = self.builder.call(symbol, operands, [abi_type(t) for t in elements], location,
+                                    call_attributes)
         if signature.raises:
             self.builder.kiln_propagate_error(location)
         # Lists were passed borrowed: the temporaries among them end here.

@@ -36,7 +36,7 @@ from .array_indexing import ArrayIndexing
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
 from .parallel_lowering import BLOCKS, ParallelLowering
-from .call_lowering import CallLowering
+from .call_lowering import NOT_INLINED, CallLowering
 from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
 from .tuple_lowering import TupleLowering
@@ -485,7 +485,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         depth = builder.integer_constant(0, ir.i64, location)
         results = builder.call(recursive_body_symbol(self.context, self.func.name),
                                [*entry.arguments[:len(params)], depth, error_slot],
-                               self.result_abi_types(), location)
+                               self.result_abi_types(), location, NOT_INLINED)
         builder.kiln_propagate_error(location)
         builder.func_return(results, location)
         return builder.func(symbol_name(self.context, self.func.name), ir.Region([entry]),

@@ -102,6 +102,7 @@ def test_direct_and_mutual(mod, n):
     same(mod, "gcd_with_steps", n, 0)
     same(mod, "ping_pong", n)
     same(mod, "many_calls", 10 * n)
+    same(mod, "memo_fibonacci", 4 * n)
 
 
 def test_ackermann(mod):
@@ -136,7 +137,7 @@ def test_exceptions_deep_inside(mod, depth):
 @pytest.mark.parametrize("name, args", [
     ("down", (10**5,)), ("ping_pong", (10**4,)), ("lists_down", (5000,)),
     ("recursive_sum", ([0.5] * 5000,)), ("squares_down", (10**6,)),
-    ("nested_cycles", (600, 600)), ("fibonacci", (2000,))])
+    ("nested_cycles", (600, 600)), ("fibonacci", (2000,)), ("memo_fibonacci", (5000,))])
 def test_recursion_error_instead_of_a_crash(mod, name, args):
     """Far past the limit, both raise RecursionError with CPython's message,
     at the line of the call that went too deep."""
@@ -171,6 +172,11 @@ def test_memory_stays_flat(mod):
             native.merge_sort([5, 3, 9, 1, 7, 2, 8])
             native.depth_first(40, 3)
             native.squares_down(30)
+            native.memo_fibonacci(90)
+            try:
+                native.memo_fibonacci(1500)
+            except RecursionError:
+                pass
             try:
                 native.lists_down(1200)
             except RecursionError:
@@ -350,5 +356,5 @@ def test_arrays_in_a_recursion_cycle_are_refused(tmp_path):
     [diagnostic] = failures["array_sum"]
     assert diagnostic.startswith(f"{tmp_path}/rec.py:10:12: calls `total`, which cannot be "
                                  "compiled (`total` is recursive and parameter `a` is an array: "
-                                 "recursive functions take and return numbers, tuples of numbers "
-                                 "and lists, not arrays, yet")
+                                 "recursive functions take and return numbers, tuples of numbers, "
+                                 "lists and dicts, not arrays, yet")

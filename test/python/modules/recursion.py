@@ -238,3 +238,18 @@ def many_calls(n: int) -> int:
     for k in range(n):
         total += fibonacci(k % 12) + ackermann(1, k % 7)
     return total
+
+
+def fib_memo(n: int, memo: dict[int, int]) -> int:
+    """A dict passed down and filled on the way back."""
+    if n in memo:
+        return memo[n]
+    value = n if n < 2 else fib_memo(n - 1, memo) + fib_memo(n - 2, memo)
+    memo[n] = value
+    return value
+
+
+@kiln.export
+def memo_fibonacci(n: int) -> int:
+    memo: dict[int, int] = {}
+    return fib_memo(n, memo)

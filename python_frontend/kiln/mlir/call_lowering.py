@@ -14,9 +14,21 @@ from . import ir_builder as ir
 from .. import library_functions as lib
 from .. import typing_rules as rules
 from ..library_functions import numpy_function, numpy_method
-from .values import Value, abi_type, mlir_type, symbol_name, tuple_value
+from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
 from ..typecheck.typed_tree import is_container, known_literals
 from ..typecheck.dict_typing import is_dict_like
+
+# How many calls of recursive functions may be nested (the first, from a
+# function that is not recursive, at depth 0): CPython's default
+# sys.getrecursionlimit(). A call that would be the 1001st raises
+# RecursionError. docs/architecture.md, "Recursion", says why the native
+# stack holds it.
+RECURSION_LIMIT = 1000
+# On every call of a recursive function's body: MLIR's inliner (in
+# kiln-inline-helpers) leaves a self-recursive callee alone, but would
+# inline one of a longer cycle into its callers, unrolling the recursion
+# once per call site; func.call's `no_inline` keeps the call (test_recursion.py).
+NOT_INLINED = {"no_inline": ir.UNIT}
 
 
 class CallLowering:
@@ -214,6 +226,12 @@ class CallLowering:
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
             operands.append(self.to_abi(value, arg_node))
+        symbol = symbol_name(self.context, name)
+        call_attributes = None
+        if signature.recursion_cycle:
+            operands.append(self.recursion_depth_for_call(node))
+            symbol = recursive_body_symbol(self.context, name)
+            call_attributes = NOT_INLINED
         if signature.raises:
             self.may_raise = True
             operands.append(self.error_slot)
@@ -221,8 +239,8 @@ class CallLowering:
         elements = [] if result is None else (
             list(result.elements) if isinstance(result, kt.TupleType) else [result])
         location = self.loc(node)
-        results = self.builder.call(symbol_name(self.context, name), operands,
-                                    [abi_type(t) for t in elements], location)
+        results = self.builder.call(symbol, operands, [abi_type(t) for t in elements], location,
+                                    call_attributes)
         if signature.raises:
             self.builder.kiln_propagate_error(location)
         # Lists were passed borrowed: the temporaries among them end here.
@@ -242,6 +260,21 @@ class CallLowering:
                     origins |= arguments[parameter].origins
                 element.origins = frozenset(origins)
         return converted[0] if len(converted) == 1 else tuple_value(converted)
+
+    def recursion_depth_for_call(self, node) -> ir.Value:
+        """The hidden depth argument of a call of a recursive function: 0
+        from a function that is not recursive (a new chain of recursive
+        calls starts), this function's depth + 1 from a recursive one, after
+        checking that it stays below RECURSION_LIMIT (CPython's
+        RecursionError, raised at the call's line as CPython's traceback
+        shows it; the arguments are evaluated first, as in CPython)."""
+        if not self.typed.recursion_cycle:
+            return self.constant(0, kt.i64, node).ir
+        depth = Value(self.recursion_depth, kt.i64)
+        deeper = self.arith("addi", depth, self.constant(1, kt.i64, node), node)
+        below_limit = self.cmpi("slt", deeper, self.constant(RECURSION_LIMIT, kt.i64, node), node)
+        self.check(below_limit, "RecursionError", "maximum recursion depth exceeded", [], node)
+        return deeper.ir
 
     def builtin_len(self, args, node):
         if isinstance(args[0].type, kt.TupleType):

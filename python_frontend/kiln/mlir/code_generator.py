@@ -36,7 +36,7 @@ from .array_indexing import ArrayIndexing
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
 from .parallel_lowering import BLOCKS, ParallelLowering
-from .call_lowering import CallLowering
+from .call_lowering import NOT_INLINED, CallLowering
 from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
 from .tuple_lowering import TupleLowering
@@ -45,7 +45,7 @@ from .dict_lowering import DictLowering
 from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
-                     symbol_name, tuple_value)
+                     recursive_body_symbol, symbol_name, tuple_value)
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
@@ -439,6 +439,10 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
         entry = ir.Block([abi_type(p.type) for p in params])
         self.builder = ir.Builder(entry)
+        # A function in a recursion cycle: how many recursive calls deep
+        # this call is (the hidden argument; 0 from outside the cycles).
+        recursive = bool(self.typed.recursion_cycle)
+        self.recursion_depth = entry.add_argument(ir.i64) if recursive else None
         # The caller's error record, for calls and checks; dropped at the
         # end when nothing can raise (then nothing used it).
         self.error_slot = entry.add_argument(ir.llvm_pointer)
@@ -452,18 +456,42 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
         argument_attributes = None
         if self.typed.raises:
-            argument_attributes = {len(params): {"kiln.error_slot": ir.UNIT}}
+            argument_attributes = {len(params) + recursive: {"kiln.error_slot": ir.UNIT}}
         else:
             entry.erase_argument(self.error_slot)
+        # A recursive function's body is private: its C ABI, when exported,
+        # is the entry `exported_entry` builds.
+        public = self.exported and not recursive
         attributes = {"kiln.export": ir.UNIT, "llvm.emit_c_interface": ir.UNIT} \
-            if self.exported else None
+            if public else None
         if self.options.get("parallel"):
             # kiln-parallel-arrays shares its array statements out.
             attributes = {**(attributes or {}), "kiln.parallel": ir.UNIT}
-        return self.builder.func(symbol_name(self.context, self.func.name), ir.Region([entry]),
-                                 self.result_abi_types(), self.loc(self.func),
-                                 private=not self.exported, attributes=attributes,
+        symbol = recursive_body_symbol(self.context, self.func.name) if recursive else \
+            symbol_name(self.context, self.func.name)
+        return self.builder.func(symbol, ir.Region([entry]), self.result_abi_types(),
+                                 self.loc(self.func), private=not public, attributes=attributes,
                                  argument_attributes=argument_attributes)
+
+    def exported_entry(self) -> ir.Operation:
+        """The C ABI function of an exported recursive function: its own
+        signature (the hidden depth argument does not leak into `<mod>.h` or
+        the wrapper), calling the body at depth 0."""
+        params = self.typed.params
+        entry = ir.Block([abi_type(p.type) for p in params])
+        error_slot = entry.add_argument(ir.llvm_pointer)
+        location = self.loc(self.func)
+        builder = ir.Builder(entry)
+        depth = builder.integer_constant(0, ir.i64, location)
+        results = builder.call(recursive_body_symbol(self.context, self.func.name),
+                               [*entry.arguments[:len(params)], depth, error_slot],
+                               self.result_abi_types(), location, NOT_INLINED)
+        builder.kiln_propagate_error(location)
+        builder.func_return(results, location)
+        return builder.func(symbol_name(self.context, self.func.name), ir.Region([entry]),
+                            self.result_abi_types(), location,
+                            attributes={"kiln.export": ir.UNIT, "llvm.emit_c_interface": ir.UNIT},
+                            argument_attributes={len(params): {"kiln.error_slot": ir.UNIT}})
 
     # ---------------------------------------------------------- expressions
     def expression(self, node) -> Value:
@@ -810,7 +838,12 @@ class ModuleCompiler:
         self.order: list = []
         self.hit_recursion_limit = False
 
-    def signature(self, name) -> FunctionSignature:
+    def signature(self, name) -> FunctionSignature | None:
+        """The compiled function `name`'s signature (compiled now if need
+        be), or None for a recursive call of a function being compiled
+        (the caller reads the callee's typed signature either way)."""
+        if name in self.in_progress and self.types.functions[name].recursion_cycle:
+            return None
         if name in self.results:
             result = self.results[name]
             if isinstance(result, KilnCompileError):
@@ -830,14 +863,19 @@ class ModuleCompiler:
             generator = FunctionCodeGenerator(self.context, typed, self)
             function, signature = generator.generate()
             signature.external_functions = generator.external_functions
+            functions = [function]
+            if typed.recursion_cycle and typed.exported:
+                functions.append(generator.exported_entry())
         except KilnCompileError as error:
             self.results[name] = error
+            self.abandon_cycle(name, error)
             raise
         except ir.IRError as invalid:
             if os.environ.get("KILN_DEBUG"):
                 raise
             error = invalid_ir_error(self.context, func, invalid)
             self.results[name] = error
+            self.abandon_cycle(name, error)
             raise error from None
         except RecursionError:
             # Python's recursion limit while walking the syntax tree: the
@@ -846,20 +884,36 @@ class ModuleCompiler:
             self.hit_recursion_limit = True
             error = nested_too_deeply(self.context, func)
             self.results[name] = error
+            self.abandon_cycle(name, error)
             raise error from None
         except Exception as exception:  # noqa: BLE001 - a compiler bug stays in its function
             if os.environ.get("KILN_DEBUG"):
                 raise
             error = internal_compiler_error(self.context, func, exception)
             self.results[name] = error
+            self.abandon_cycle(name, error)
             raise error from None
         finally:
             self.in_progress.remove(name)
         lines = self.context.source.splitlines()
         signature.source_line = lines[func.lineno - 1].strip() if func.lineno <= len(lines) else ""
-        self.results[name] = (function, signature)
+        self.results[name] = (functions, signature)
         self.order.append(name)
-        return function, signature
+        return functions, signature
+
+    def abandon_cycle(self, name, error: KilnCompileError) -> None:
+        """`name` failed: the functions of its recursion cycle compiled so
+        far (they call it) fail with it. Those still being compiled fail on
+        their own, at their call of it."""
+        first = error.diagnostics[0]
+        for member in sorted(self.types.functions[name].recursion_cycle - {name}):
+            if member in self.in_progress or not isinstance(self.results.get(member), tuple):
+                continue
+            member_node = self.functions[member]
+            self.results[member] = KilnCompileError(self.context.diagnostic(
+                member_node, f"calls `{name}` (recursively), which cannot be compiled "
+                             f"({first.message}, line {first.line})", member))
+            self.order.remove(member)
 
 
 # The libm functions generated code calls: name -> (parameter types, result).
@@ -986,6 +1040,10 @@ def generate_module_once(context, functions, typed=None):
             compiler.signature(func.name)
         except KilnCompileError as error:
             failures[func.name] = error
+    for func in functions:
+        # A recursion cycle abandoned after this function compiled.
+        if isinstance(compiler.results.get(func.name), KilnCompileError):
+            failures.setdefault(func.name, compiler.results[func.name])
     failures = {f.name: failures[f.name] for f in functions if f.name in failures}
     compiled = [compiler.results[name] for name in compiler.order
                 if not isinstance(compiler.results[name], KilnCompileError)]
@@ -995,8 +1053,9 @@ def generate_module_once(context, functions, typed=None):
         inputs, result = EXTERNAL_SIGNATURES[external]
         module.add(builder.func_declaration(external, [abi_type(t) for t in inputs],
                                             [] if result is None else [abi_type(result)]))
-    for function, _ in compiled:
-        module.add(function)
+    for function_ops, _ in compiled:
+        for function in function_ops:
+            module.add(function)
     wanted = [f.name for f in functions]
     signatures = [sig for _, sig in compiled
                   if sig.exported and sig.name in wanted and sig.name not in failures]

@@ -94,3 +94,12 @@ def symbol_name(context, name: str) -> str:
     if not module.isidentifier():
         module = re.sub(r"[^A-Za-z0-9_]", "_", module)
     return f"{module}_{name}"
+
+
+def recursive_body_symbol(context, name: str) -> str:
+    """The MLIR symbol of the body of a function in a recursion cycle,
+    `<mod>_<name>.recursive`: private, with the hidden recursion depth
+    argument (docs/architecture.md, "Recursion"). An exported one keeps its
+    C ABI in `<mod>_<name>`, which calls the body with depth 0. A Python name
+    cannot contain the `.`, so no other function takes this symbol."""
+    return symbol_name(context, name) + ".recursive"

@@ -86,6 +86,8 @@ def with_python_names(context, remarks) -> list:
     (mlir/values.symbol_name): give them the Python name."""
     symbols = {f"{context.module_name}_{node.name}": node.name for node in context.tree.body
                if isinstance(node, ast.FunctionDef)}
+    # A recursive function's body is `<mod>_<name>.recursive` (values.recursive_body_symbol).
+    symbols.update({f"{symbol}.recursive": name for symbol, name in list(symbols.items())})
     return [dict(r, function=symbols[r["function"]]) if r.get("function") in symbols else r
             for r in remarks]
 

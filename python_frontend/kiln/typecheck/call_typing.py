@@ -18,6 +18,7 @@ from ..typing_rules import display, is_unknown
 from .typed_tree import is_scalar_type, known_literals
 from .list_typing import is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
+from .recursion import RecursiveSignatureError
 from ..frontend.subset import DICT_METHODS, LIST_METHODS
 
 
@@ -160,6 +161,8 @@ class CallTyping:
             hints = self.call_site_hints(func, node)
         try:
             callee = self.module.signature(name, node, hints)
+        except RecursiveSignatureError as error:
+            self.fail(node, error.diagnostics[0].message)
         except KilnCompileError as error:
             first = error.diagnostics[0]
             self.fail(node, f"calls `{name}`, which cannot be compiled ({first.message}, line "

@@ -71,6 +71,7 @@ from .statement_typing import StatementTyping
 from .tuple_typing import TupleTyping
 from .list_typing import ListTyping, is_list
 from .dict_typing import DictTyping, is_dict_like
+from .recursion import check_agreement, finish_recursion, provisional_signature
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_real_number, is_scalar_type,
@@ -169,6 +170,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.record(diagnostic)
             self.reported_before |= {(d.line, d.column) for d in error.diagnostics}
         params = self.resolve_parameters()
+        self.resolved_params = params       # a recursive call's provisional signature
         if self.func.returns is not None:
             try:
                 annotation = self.context.resolve_annotation(self.func.returns)
@@ -713,16 +715,22 @@ class ModuleTyping:
         self.constants = context.module_constants()
         self.results: dict = {}          # name -> TypedFunction
         self.in_progress: list = []
+        # The functions being typed (name -> FunctionTyping), and the
+        # provisional signatures recursive calls got (typecheck/recursion.py).
+        self.typing_now: dict = {}
+        self.provisional: dict = {}
         self.hit_recursion_limit = False
 
     def signature(self, name, node=None, hints=None) -> TypedFunction:
         """The typed function `name`, for a call; KilnCompileError when it
-        does not type (or when the call is recursive). `hints` type its
-        parameters without annotations, at its first call."""
+        does not type. `hints` type its parameters without annotations, at
+        its first call. A call reaching a function whose body is being typed
+        (recursion) gets its provisional signature, from its annotations."""
         if name in self.in_progress:
-            raise KilnCompileError(self.context.diagnostic(
-                node or self.functions[name], f"recursion (`{name}` calls itself, directly or "
-                "through other functions) is not supported yet", name))
+            if name not in self.provisional:
+                self.provisional[name] = provisional_signature(
+                    self.context, self.typing_now[name], node or self.functions[name])
+            return self.provisional[name]
         typed = self.infer(name, hints)
         if not typed.ok:
             raise typed.error()
@@ -735,7 +743,11 @@ class ModuleTyping:
         self.in_progress.append(name)
         try:
             options = self.context.export_options(func)
-            typed = FunctionTyping(self, func, options or {}, options is not None, hints).run()
+            typing = self.typing_now[name] = FunctionTyping(self, func, options or {},
+                                                            options is not None, hints)
+            typed = typing.run()
+            if name in self.provisional:
+                typed = check_agreement(self.context, self.provisional[name], typed)
         except KilnCompileError as error:
             typed = TypedFunction(func.name, func, False, {}, diagnostics=error.diagnostics)
         except RecursionError:
@@ -755,6 +767,7 @@ class ModuleTyping:
                                         "the traceback)", func.name)])
         finally:
             self.in_progress.remove(name)
+            self.typing_now.pop(name, None)
         self.results[name] = typed
         return typed
 
@@ -765,7 +778,10 @@ def infer_module(context, functions=None) -> ModuleTypes:
     typing = ModuleTyping(context)
     failures = {}
     for func in functions:
-        typed = typing.infer(func.name)
+        typing.infer(func.name)
+    finish_recursion(context, typing.results)
+    for func in functions:
+        typed = typing.results[func.name]
         if not typed.ok:
             failures[func.name] = typed.error()
         elif typed.exported and typed.options.get("elementwise") and not (

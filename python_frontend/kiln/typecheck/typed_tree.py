@@ -59,6 +59,9 @@ class TypedFunction:
     inlined: dict = field(default_factory=dict)   # lambda call -> (parameter names, body)
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
     diagnostics: list = field(default_factory=list)
+    # The functions of its recursion cycle (itself included) when it calls
+    # itself, directly or through them; empty otherwise (typecheck/recursion.py).
+    recursion_cycle: frozenset = frozenset()
 
     @property
     def ok(self) -> bool:

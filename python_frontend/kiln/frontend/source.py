@@ -29,6 +29,9 @@ class ModuleContext:
     numpy_aliases: set = field(default_factory=set)
     cmath_aliases: set = field(default_factory=set)
     imported_names: dict = field(default_factory=dict)  # local name -> (module, attr)
+    # Names bound to the standard modules whose functions take containers
+    # (CONTAINER_MODULES: `import heapq`, `import bisect as b`): name -> module.
+    container_module_aliases: dict = field(default_factory=dict)
     # `for` loops over kiln.prange(...), rewritten to range(...) once the
     # names are known (mark_parallel_loops): their iterations run on
     # several threads.
@@ -81,6 +84,8 @@ class ModuleContext:
                 return ("numpy", node.attr)
             if base in self.cmath_aliases:
                 return ("cmath", node.attr)
+            if base in self.container_module_aliases:
+                return (self.container_module_aliases[base], node.attr)
         if isinstance(node, ast.Name) and node.id in self.imported_names:
             return self.imported_names[node.id]
         return None
@@ -492,7 +497,10 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
             for alias in node.names:
                 if alias.name in known:
                     known[alias.name].add(alias.asname or alias.name)
-        elif isinstance(node, ast.ImportFrom) and node.module in known and node.level == 0:
+                elif alias.name in CONTAINER_MODULES:
+                    context.container_module_aliases[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (
+                node.module in known or node.module in CONTAINER_MODULES):
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
     mark_parallel_loops(context)
@@ -514,7 +522,10 @@ def mark_parallel_loops(context: ModuleContext) -> None:
                 context.parallel_loops.add(loop)
 
 
-KNOWN_MODULES = ("kiln", "math", "numpy", "cmath")
+# The standard modules whose functions on lists and dicts Kiln compiles
+# (library_functions.LIST_FUNCTIONS, collections.defaultdict and Counter).
+CONTAINER_MODULES = ("heapq", "bisect", "collections")
+KNOWN_MODULES = ("kiln", "math", "numpy", "cmath") + CONTAINER_MODULES
 
 
 def is_known_import(stmt) -> bool:

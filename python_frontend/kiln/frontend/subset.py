@@ -8,7 +8,8 @@ import ast
 from ..errors import KilnCompileError
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .source import is_known_import
-from ..library_functions import numpy_function
+from ..library_functions import (DICT_CLASSES, LIST_FUNCTIONS, SEARCH, INSERT,
+                                 SUPPORTED_LIST_FUNCTIONS, numpy_function)
 from ..typing_rules import (ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS, MATH_CONSTANTS,
                            NUMPY_CONSTANTS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY,
                            CMATH_KEYWORDS)
@@ -35,7 +36,8 @@ KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS),
-                     "cmath": SUPPORTED_CMATH}
+                     "cmath": SUPPORTED_CMATH, **SUPPORTED_LIST_FUNCTIONS,
+                     "collections": set(DICT_CLASSES)}
 DTYPE_NAMES = set(DTYPE_ATTRIBUTES)
 LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 
@@ -246,8 +248,10 @@ class SubsetChecker(ast.NodeVisitor):
             qualified_call is None and isinstance(func, ast.Attribute)
             and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS) or (
             isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
-        keyword_only = qualified_call is not None and qualified_call[0] == "cmath" and \
-            qualified_call[1] in CMATH_KEYWORDS       # cmath.isclose(..., abs_tol=...)
+        keyword_only = (qualified_call is not None and qualified_call[0] == "cmath" and
+                        qualified_call[1] in CMATH_KEYWORDS) or (  # cmath.isclose(..., abs_tol=...)
+            qualified_call in LIST_FUNCTIONS and
+            LIST_FUNCTIONS[qualified_call].form in (SEARCH, INSERT))   # bisect's lo=, hi=
         if node.keywords and not takes_keywords and not keyword_only and not (
                 isinstance(func, ast.Name) and func.id in self.module_functions):
             self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
@@ -256,6 +260,11 @@ class SubsetChecker(ast.NodeVisitor):
         qualified = self.context.qualified_name(func)
         if isinstance(func, ast.Name) and func.id in self.module_functions:
             pass
+        elif qualified is not None and qualified[0] == "collections" and \
+                qualified[1] in DICT_CLASSES:
+            # `defaultdict(int)`, `defaultdict(lambda: 0)`, `Counter(xs)`: the
+            # factory is no value of the subset; typing checks the arguments.
+            return
         elif isinstance(func, ast.Name) and func.id == "list" and len(node.args) == 1 and \
                 isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
                 and node.args[0].func.id == "range" and qualified is None:

@@ -71,6 +71,7 @@ from .statement_typing import StatementTyping
 from .tuple_typing import TupleTyping
 from .list_typing import ListTyping, is_list
 from .dict_typing import DictTyping, is_dict_like
+from .list_library_typing import ListLibraryTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_real_number, is_scalar_type,
@@ -81,7 +82,7 @@ MAX_TYPING_ROUNDS = 8
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping):
+                     ListTyping, DictTyping, ListLibraryTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples
     lists and dicts."""

@@ -410,6 +410,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if isinstance(value.type, kt.TupleType) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a tuple, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")
+            if getattr(value.type, "dict_class", None) == "Counter" and node is not None:
+                self.fail(node, f"Counter arithmetic (`{ast.unparse(node)}`) is not supported "
+                                "yet; combine the counts in a loop (`for k, v in e.items(): "
+                                "c[k] += v`)")
             if is_dict_like(value.type) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a dict, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")

@@ -31,6 +31,17 @@ LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse
 # dict; `pop`, `copy` and `clear` are list methods too).
 DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
                           "copy", "clear"])
+# Counter's own methods, refused with what to write instead.
+COUNTER_METHODS = {
+    "most_common": "Counter.most_common() returns a list of (key, count) tuples, and lists of "
+                   "tuples are not supported yet; walk c.items() and keep the largest counts "
+                   "(or sorted(c.values(), reverse=True) for the counts alone)",
+    "elements": "Counter.elements() is not supported yet; loop over c.items() and repeat "
+                "each key by its count",
+    "subtract": "Counter.subtract() is not supported yet; subtract in a loop (`for k, v in "
+                "e.items(): c[k] -= v`)",
+    "total": "Counter.total() is not supported yet; use sum(c.values())",
+}
 # Calls that take keyword arguments of their own (`sorted(xs, reverse=True)`).
 KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
@@ -282,10 +293,16 @@ class SubsetChecker(ast.NodeVisitor):
             if name not in SUPPORTED_LIBRARY.get(module, ()):
                 label = {"numpy": "np"}.get(module, module)
                 self.report(node, f"call to `{label}.{name}` is not supported yet")
+        elif qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in COUNTER_METHODS:
+            self.report(node, COUNTER_METHODS[func.attr])
         elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
                 "defaultdict", "Counter"):
-            self.report(node, "collections.defaultdict and Counter are not supported yet; use "
-                              "d.get(k, 0) (`d[k] = d.get(k, 0) + 1`)")
+            called = ast.unparse(func)
+            self.report(node, f"`{called}` is collections' (Kiln compiles "
+                              "collections.defaultdict and Counter): import it, `from "
+                              "collections import defaultdict, Counter` or `import "
+                              "collections`")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
@@ -310,6 +327,9 @@ class SubsetChecker(ast.NodeVisitor):
         if qualified is not None and qualified[1] in DTYPE_NAMES:
             return
         qualified = self.context.qualified_name(node)
+        if qualified is not None and qualified[0] == "collections" and \
+                qualified[1] in DICT_CLASSES:
+            return          # `collections.defaultdict[int, int]`: an annotation
         if qualified is not None:
             if qualified[1] not in LIBRARY_CONSTANTS.get(qualified[0], {}):
                 self.report(node, f"`{ast.unparse(node)}` is not supported yet")

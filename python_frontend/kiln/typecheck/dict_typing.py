@@ -340,6 +340,9 @@ class DictTyping:
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id) or self.var_types.get(node.id)
             return known is not None and is_dict_like(known.type)
+        if isinstance(node, ast.Call) and self.context.qualified_name(node.func) in (
+                ("collections", "defaultdict"), ("collections", "Counter")):
+            return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name in self.symbols or name in self.lambdas:

@@ -358,3 +358,56 @@ CMATH_FUNCTIONS = {function.name: function for function in (
     *[CmathFunction(name, (1,), TRUTH, False, "cmath_predicate_call")
       for name in ("isnan", "isinf", "isfinite")],
 )}
+
+
+# ------------------------------------------------------ heapq and bisect
+# Functions of the standard library that work on a list in place or search
+# it, compiled with CPython's algorithm (the comparisons `<` in CPython's
+# order, so a heap's layout after each call is CPython's): typed by
+# typecheck/list_library_typing.py (ListLibraryTyping.list_library_call,
+# by the entry's `form`), lowered by the ListAlgorithms method `lowering`
+# names (mlir/list_algorithms.py), and named in the docs/language.md
+# bullet `doc` points to (test_library_functions.py checks all three).
+DOC_HEAPQ = "- `heapq.heappush"
+DOC_BISECT = "- `bisect.bisect_left"
+
+# The forms: what a call takes and gives (the list always comes first,
+# but nsmallest/nlargest's count).
+PUSH = "push"              # (heap, item) -> None
+POP = "pop"                # (heap) -> item
+PUSH_POP = "push_pop"      # (heap, item) -> item
+HEAPIFY = "heapify"        # (heap) -> None
+SELECT = "select"          # (n, list) -> a new list
+SEARCH = "search"          # (list, x, lo=0, hi=len) -> int
+INSERT = "insert"          # (list, x, lo=0, hi=len) -> None
+
+
+@dataclass(frozen=True)
+class ListFunction:
+    module: str
+    name: str
+    form: str
+    lowering: str           # the ListAlgorithms method: (entry, node) -> Value
+    doc: str
+
+
+LIST_FUNCTIONS = {(function.module, function.name): function for function in (
+    ListFunction("heapq", "heappush", PUSH, "heap_push", DOC_HEAPQ),
+    ListFunction("heapq", "heappop", POP, "heap_pop", DOC_HEAPQ),
+    ListFunction("heapq", "heappushpop", PUSH_POP, "heap_push_pop", DOC_HEAPQ),
+    ListFunction("heapq", "heapreplace", PUSH_POP, "heap_replace", DOC_HEAPQ),
+    ListFunction("heapq", "heapify", HEAPIFY, "heapify", DOC_HEAPQ),
+    ListFunction("heapq", "nsmallest", SELECT, "heap_select", DOC_HEAPQ),
+    ListFunction("heapq", "nlargest", SELECT, "heap_select", DOC_HEAPQ),
+    ListFunction("bisect", "bisect_left", SEARCH, "bisect_search", DOC_BISECT),
+    ListFunction("bisect", "bisect_right", SEARCH, "bisect_search", DOC_BISECT),
+    ListFunction("bisect", "bisect", SEARCH, "bisect_search", DOC_BISECT),
+    ListFunction("bisect", "insort_left", INSERT, "bisect_insert", DOC_BISECT),
+    ListFunction("bisect", "insort_right", INSERT, "bisect_insert", DOC_BISECT),
+    ListFunction("bisect", "insort", INSERT, "bisect_insert", DOC_BISECT),
+)}
+# `import heapq`'s names Kiln compiles, by module (the subset check's table).
+SUPPORTED_LIST_FUNCTIONS = {
+    module: {name for m, name in LIST_FUNCTIONS if m == module} for module in ("heapq", "bisect")}
+# collections' dict classes (typecheck/dict_typing.py's dict_class_call).
+DICT_CLASSES = ("defaultdict", "Counter")

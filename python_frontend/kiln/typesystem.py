@@ -172,9 +172,17 @@ class ListType:
 class DictType:
     """A Python dict whose keys are of one type and values of one type,
     held natively (runtime/kiln_abi.h's `kiln_dict`): Python's int, float
-    and bool (DICT_ITEM_TYPES), each stored in 8 bytes, in insertion order."""
+    and bool (DICT_ITEM_TYPES), each stored in 8 bytes, in insertion order.
+
+    `dict_class` is collections' subclass the dict is, which changes what
+    reading a missing key does (the MLIR type is the same): None, a dict
+    (KeyError); "defaultdict", `default` (its factory's value: 0 for
+    `defaultdict(int)`, 0.0, False, or a lambda's constant) is inserted and
+    read; "Counter", 0 is read and nothing inserted (Counter.__missing__)."""
     key: ScalarType
     value: ScalarType
+    dict_class: str | None = None
+    default: object = None
 
     @property
     def mlir(self) -> str:
@@ -182,7 +190,22 @@ class DictType:
 
     @property
     def name(self) -> str:
+        if self.dict_class == "Counter":
+            return f"Counter[{self.key.display}]"
+        if self.dict_class == "defaultdict":
+            factory = "" if self.default == 0 else f" (default {self.default!r})"
+            return f"defaultdict[{self.key.display}, {self.value.display}]{factory}"
         return f"dict[{self.key.display}, {self.value.display}]"
+
+    def with_items(self, key, value) -> "DictType":
+        """The same class of dict (its default kept) with other key and
+        value types."""
+        return DictType(key, value, self.dict_class, self.default)
+
+    @property
+    def plain(self) -> "DictType":
+        """A dict of the same keys and values (`dict(d)` of a Counter)."""
+        return DictType(self.key, self.value)
 
     @property
     def display(self) -> str:

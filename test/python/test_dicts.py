@@ -296,6 +296,8 @@ def test_refused_dicts_say_why(tmp_path):
                                         "dict is shared, not converted, so its keys and values "
                                         "keep their types; make it a dict[int, float] where it "
                                         "is created"),
-        "defaultdict_call": (74, 9, "collections.defaultdict and Counter are not supported "
-                                    "yet; use d.get(k, 0) (`d[k] = d.get(k, 0) + 1`)"),
+        "defaultdict_call": (74, 9, "`defaultdict` is collections' (Kiln compiles "
+                                    "collections.defaultdict and Counter): import it, `from "
+                                    "collections import defaultdict, Counter` or `import "
+                                    "collections`"),
     }

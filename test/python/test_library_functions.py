@@ -261,3 +261,16 @@ def test_nextafter_added_as_one_entry_matches_numpy(tmp_path):
     finally:
         sys.path.remove(str(tmp_path / "out"))
         sys.modules.pop("nextafter_entry", None)
+
+
+def test_every_list_function_is_accepted_typed_lowered_and_documented():
+    """heapq's and bisect's entries (library_functions.LIST_FUNCTIONS): the
+    subset accepts each, its form has a typing rule, its lowering is a
+    method of the MLIR generator, and docs/language.md's bullet names it."""
+    from kiln.frontend.subset import SUPPORTED_LIBRARY
+    from kiln.typecheck.list_library_typing import POSITIONAL
+    for (module, name), function in library_functions.LIST_FUNCTIONS.items():
+        assert name in SUPPORTED_LIBRARY[module], function
+        assert function.form in POSITIONAL, function
+        assert callable(getattr(FunctionCodeGenerator, function.lowering, None)), function
+        assert name in language_list(function.doc), function

@@ -117,7 +117,8 @@ def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
         digest.update(part.encode())
     digest.update(json.dumps([sorted(context.kiln_aliases), sorted(context.math_aliases),
                               sorted(context.numpy_aliases), sorted(context.cmath_aliases),
-                              sorted(context.imported_names.items())]).encode())
+                              sorted(context.imported_names.items()),
+                              sorted(context.container_module_aliases.items())]).encode())
     digest.update(json.dumps(sorted(context.module_constants().items())).encode())
     digest.update(json.dumps(sorted(options.items())).encode())
     for part in (__version__, sysconfig.get_config_var("EXT_SUFFIX") or "", target_cpu,

@@ -29,6 +29,9 @@ class ModuleContext:
     numpy_aliases: set = field(default_factory=set)
     cmath_aliases: set = field(default_factory=set)
     imported_names: dict = field(default_factory=dict)  # local name -> (module, attr)
+    # Names bound to the standard modules whose functions take containers
+    # (CONTAINER_MODULES: `import heapq`, `import bisect as b`): name -> module.
+    container_module_aliases: dict = field(default_factory=dict)
     # `for` loops over kiln.prange(...), rewritten to range(...) once the
     # names are known (mark_parallel_loops): their iterations run on
     # several threads.
@@ -81,6 +84,8 @@ class ModuleContext:
                 return ("numpy", node.attr)
             if base in self.cmath_aliases:
                 return ("cmath", node.attr)
+            if base in self.container_module_aliases:
+                return (self.container_module_aliases[base], node.attr)
         if isinstance(node, ast.Name) and node.id in self.imported_names:
             return self.imported_names[node.id]
         return None
@@ -120,6 +125,9 @@ class ModuleContext:
             return self.list_annotation(node)
         if self.is_dict_annotation(node):
             return self.dict_annotation(node)
+        dict_class = self.dict_class_annotation(node)
+        if dict_class is not None:
+            return self.dict_class_type(node, dict_class)
         if isinstance(node, ast.Subscript):
             dtype = self.resolve_annotation(node.value)
             dims = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -221,6 +229,45 @@ class ModuleContext:
                     if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
             raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
         return kt.DictType(*resolved)
+
+    def dict_class_annotation(self, node):
+        """"defaultdict" for `defaultdict[...]`, `collections.defaultdict[...]`,
+        `typing.DefaultDict[...]`; "Counter" for `Counter[...]`,
+        `collections.Counter[...]`, `typing.Counter[...]`; else None."""
+        base = node.value if isinstance(node, ast.Subscript) else node
+        if isinstance(base, ast.Name) and self.imported_names.get(
+                base.id, ("collections",))[0] in ("collections", "typing"):
+            spelled = self.imported_names.get(base.id, (None, base.id))[1]
+        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and (
+                base.value.id == "typing" or
+                self.container_module_aliases.get(base.value.id) == "collections"):
+            spelled = base.attr
+        else:
+            return None
+        return {"defaultdict": "defaultdict", "DefaultDict": "defaultdict",
+                "Counter": "Counter"}.get(spelled)
+
+    def dict_class_type(self, node, dict_class) -> kt.DictType:
+        """`defaultdict[int, float]`: a dict whose missing keys read as the
+        value type's zero (the factory int(), float() or bool()), inserted;
+        `Counter[int]`: int counts, a missing key reads as 0."""
+        if not isinstance(node, ast.Subscript):
+            raise self.error(node, f"a {dict_class} annotation needs its types: "
+                                   + ("defaultdict[int, float]" if dict_class == "defaultdict"
+                                      else "Counter[int]"))
+        if dict_class == "Counter":
+            if isinstance(node.slice, ast.Tuple):
+                raise self.error(node, "a Counter annotation takes the key type alone: "
+                                       "Counter[int]")
+            counted = ast.copy_location(ast.Subscript(
+                value=ast.Name(id="dict", ctx=ast.Load()),
+                slice=ast.Tuple(elts=[node.slice, ast.Name(id="int", ctx=ast.Load())],
+                                ctx=ast.Load()), ctx=ast.Load()), node)
+            plain = self.dict_annotation(counted)
+            return kt.DictType(plain.key, kt.i64, "Counter", 0)
+        plain = self.dict_annotation(node)
+        zero = {"bool": False, "float": 0.0}.get(plain.value.kind, 0)
+        return kt.DictType(plain.key, plain.value, "defaultdict", zero)
 
     def export_options(self, func: ast.FunctionDef):
         """The options of the @kiln.export decorator, or None if not exported."""
@@ -492,7 +539,10 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
             for alias in node.names:
                 if alias.name in known:
                     known[alias.name].add(alias.asname or alias.name)
-        elif isinstance(node, ast.ImportFrom) and node.module in known and node.level == 0:
+                elif alias.name in CONTAINER_MODULES:
+                    context.container_module_aliases[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (
+                node.module in known or node.module in CONTAINER_MODULES):
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
     mark_parallel_loops(context)
@@ -514,7 +564,10 @@ def mark_parallel_loops(context: ModuleContext) -> None:
                 context.parallel_loops.add(loop)
 
 
-KNOWN_MODULES = ("kiln", "math", "numpy", "cmath")
+# The standard modules whose functions on lists and dicts Kiln compiles
+# (library_functions.LIST_FUNCTIONS, collections.defaultdict and Counter).
+CONTAINER_MODULES = ("heapq", "bisect", "collections")
+KNOWN_MODULES = ("kiln", "math", "numpy", "cmath") + CONTAINER_MODULES
 
 
 def is_known_import(stmt) -> bool:

@@ -8,7 +8,8 @@ import ast
 from ..errors import KilnCompileError
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from .source import is_known_import
-from ..library_functions import numpy_function
+from ..library_functions import (DICT_CLASSES, LIST_FUNCTIONS, SEARCH, INSERT,
+                                 SUPPORTED_LIST_FUNCTIONS, numpy_function)
 from ..typing_rules import (ARRAY_METHODS, DTYPE_ATTRIBUTES, KILN_CASTS, MATH_CONSTANTS,
                            NUMPY_CONSTANTS, SUPPORTED_CMATH, SUPPORTED_MATH, SUPPORTED_NUMPY,
                            CMATH_KEYWORDS)
@@ -30,12 +31,24 @@ LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse
 # dict; `pop`, `copy` and `clear` are list methods too).
 DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
                           "copy", "clear"])
+# Counter's own methods, refused with what to write instead.
+COUNTER_METHODS = {
+    "most_common": "Counter.most_common() returns a list of (key, count) tuples, and lists of "
+                   "tuples are not supported yet; walk c.items() and keep the largest counts "
+                   "(or sorted(c.values(), reverse=True) for the counts alone)",
+    "elements": "Counter.elements() is not supported yet; loop over c.items() and repeat "
+                "each key by its count",
+    "subtract": "Counter.subtract() is not supported yet; subtract in a loop (`for k, v in "
+                "e.items(): c[k] -= v`)",
+    "total": "Counter.total() is not supported yet; use sum(c.values())",
+}
 # Calls that take keyword arguments of their own (`sorted(xs, reverse=True)`).
 KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS),
-                     "cmath": SUPPORTED_CMATH}
+                     "cmath": SUPPORTED_CMATH, **SUPPORTED_LIST_FUNCTIONS,
+                     "collections": set(DICT_CLASSES)}
 DTYPE_NAMES = set(DTYPE_ATTRIBUTES)
 LIBRARY_CONSTANTS = {"math": MATH_CONSTANTS, "numpy": NUMPY_CONSTANTS}
 
@@ -246,8 +259,10 @@ class SubsetChecker(ast.NodeVisitor):
             qualified_call is None and isinstance(func, ast.Attribute)
             and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS) or (
             isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
-        keyword_only = qualified_call is not None and qualified_call[0] == "cmath" and \
-            qualified_call[1] in CMATH_KEYWORDS       # cmath.isclose(..., abs_tol=...)
+        keyword_only = (qualified_call is not None and qualified_call[0] == "cmath" and
+                        qualified_call[1] in CMATH_KEYWORDS) or (  # cmath.isclose(..., abs_tol=...)
+            qualified_call in LIST_FUNCTIONS and
+            LIST_FUNCTIONS[qualified_call].form in (SEARCH, INSERT))   # bisect's lo=, hi=
         if node.keywords and not takes_keywords and not keyword_only and not (
                 isinstance(func, ast.Name) and func.id in self.module_functions):
             self.report(node, f"keyword arguments in `{ast.unparse(func)}(...)` are not supported")
@@ -256,6 +271,11 @@ class SubsetChecker(ast.NodeVisitor):
         qualified = self.context.qualified_name(func)
         if isinstance(func, ast.Name) and func.id in self.module_functions:
             pass
+        elif qualified is not None and qualified[0] == "collections" and \
+                qualified[1] in DICT_CLASSES:
+            # `defaultdict(int)`, `defaultdict(lambda: 0)`, `Counter(xs)`: the
+            # factory is no value of the subset; typing checks the arguments.
+            return
         elif isinstance(func, ast.Name) and func.id == "list" and len(node.args) == 1 and \
                 isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
                 and node.args[0].func.id == "range" and qualified is None:
@@ -273,10 +293,16 @@ class SubsetChecker(ast.NodeVisitor):
             if name not in SUPPORTED_LIBRARY.get(module, ()):
                 label = {"numpy": "np"}.get(module, module)
                 self.report(node, f"call to `{label}.{name}` is not supported yet")
+        elif qualified is None and isinstance(func, ast.Attribute) and \
+                func.attr in COUNTER_METHODS:
+            self.report(node, COUNTER_METHODS[func.attr])
         elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
                 "defaultdict", "Counter"):
-            self.report(node, "collections.defaultdict and Counter are not supported yet; use "
-                              "d.get(k, 0) (`d[k] = d.get(k, 0) + 1`)")
+            called = ast.unparse(func)
+            self.report(node, f"`{called}` is collections' (Kiln compiles "
+                              "collections.defaultdict and Counter): import it, `from "
+                              "collections import defaultdict, Counter` or `import "
+                              "collections`")
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
@@ -301,6 +327,9 @@ class SubsetChecker(ast.NodeVisitor):
         if qualified is not None and qualified[1] in DTYPE_NAMES:
             return
         qualified = self.context.qualified_name(node)
+        if qualified is not None and qualified[0] == "collections" and \
+                qualified[1] in DICT_CLASSES:
+            return          # `collections.defaultdict[int, int]`: an annotation
         if qualified is not None:
             if qualified[1] not in LIBRARY_CONSTANTS.get(qualified[0], {}):
                 self.report(node, f"`{ast.unparse(node)}` is not supported yet")

@@ -13,7 +13,7 @@ from ..errors import KilnCompileError
 from . import ir_builder as ir
 from .. import library_functions as lib
 from .. import typing_rules as rules
-from ..library_functions import numpy_function, numpy_method
+from ..library_functions import LIST_FUNCTIONS, numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
 from ..typecheck.typed_tree import is_container, known_literals
 from ..typecheck.dict_typing import is_dict_like
@@ -46,6 +46,11 @@ class CallLowering:
             isinstance(func, ast.Attribute) else None
         if method is not None and method.family is lib.SHAPE:
             return self.shape_function(func.attr, node, func.value)
+        if qualified in LIST_FUNCTIONS:
+            function = LIST_FUNCTIONS[qualified]        # heapq, bisect
+            return getattr(self, function.lowering)(function, node)
+        if qualified is not None and qualified[0] == "collections":
+            return self.dict_class_call(qualified[1], node)     # defaultdict(int), Counter()
         if qualified is not None:
             args = [self.before_module_call(self.expression(arg), node.args[position + 1:], node)
                     for position, arg in enumerate(node.args)]

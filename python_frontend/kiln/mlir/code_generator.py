@@ -42,6 +42,7 @@ from .subscript_lowering import SubscriptLowering
 from .tuple_lowering import TupleLowering
 from .list_lowering import ListLowering
 from .dict_lowering import DictLowering
+from .list_algorithms import ListAlgorithms
 from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
@@ -110,7 +111,7 @@ class InferenceMismatch(Exception):
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
-                            DictLowering, ContainerOwnership):
+                            DictLowering, ListAlgorithms, ContainerOwnership):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array

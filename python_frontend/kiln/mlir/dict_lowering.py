@@ -147,10 +147,44 @@ class DictLowering:
                               node)
         container = self.expression(node.value)
         key = self.key_of(container, self.expression(node.slice), node.slice)
-        slot = self.dict_op("require", [container, key], node, kt.i64)
-        result = self.dict_op("value_at", [container, slot], node, container.type.value)
+        if container.type.dict_class is not None:
+            result = self.missing_key_read(container, key, node)
+        else:
+            slot = self.dict_op("require", [container, key], node, kt.i64)
+            result = self.dict_op("value_at", [container, slot], node, container.type.value)
         self.done_with(node, container)
         return result
+
+    def dict_default(self, container: Value, node) -> Value:
+        """What a defaultdict's factory (or a Counter) gives for a missing key."""
+        return self.constant(container.type.default, container.type.value, node)
+
+    def missing_key_read(self, container: Value, key: Value, node) -> Value:
+        """`d[k]` of a defaultdict (a missing k is inserted with the
+        default, which is read) or of a Counter (0, nothing inserted)."""
+        slot = self.dict_op("find", [container, key], node, kt.i64)
+
+        def missing():
+            default = self.dict_default(container, node)
+            if container.type.dict_class == "defaultdict":
+                self.dict_op("set", [container, key, default], node)
+            return default
+
+        return self.when_found(slot, lambda: self.dict_op(
+            "value_at", [container, slot], node, container.type.value), missing,
+            container.type.value, node)
+
+    def inserted_slot(self, container: Value, key: Value, node) -> Value:
+        """The slot of k in a defaultdict, inserted with the default when
+        missing (at the end: the last slot used)."""
+        slot = self.dict_op("find", [container, key], node, kt.i64)
+
+        def missing():
+            self.dict_op("set", [container, key, self.dict_default(container, node)], node)
+            return self.arith("subi", self.dict_op("used", [container], node, kt.i64),
+                              self.constant(1, kt.i64, node), node)
+
+        return self.when_found(slot, lambda: slot, missing, kt.i64, node)
 
     def dict_store(self, target: ast.Subscript, value: Value, node) -> None:
         """`d[k] = v`: the value was evaluated first, as in Python."""
@@ -167,7 +201,19 @@ class DictLowering:
         target = stmt.target
         container = self.expression(target.value)
         key = self.key_of(container, self.expression(target.slice), target.slice)
-        slot = self.dict_op("require", [container, key], stmt, kt.i64)
+        if container.type.dict_class == "Counter":
+            # Counter.__missing__ gives 0 and inserts nothing: the store does.
+            current = self.missing_key_read(container, key, stmt)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.dict_op("set", [container, key, self.convert(result, container.type.value,
+                                                                stmt)], stmt)
+            self.done_with(stmt, container)
+            return
+        if container.type.dict_class == "defaultdict":
+            # Inserted by the read, before `v` is evaluated (as in CPython).
+            slot = self.inserted_slot(container, key, stmt)
+        else:
+            slot = self.dict_op("require", [container, key], stmt, kt.i64)
         current = self.dict_op("value_at", [container, slot], stmt, container.type.value)
         result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
         result = self.convert(result, container.type.value, stmt)
@@ -182,8 +228,16 @@ class DictLowering:
         for target in stmt.targets:
             container = self.expression(target.value)
             key = self.key_of(container, self.expression(target.slice), target.slice)
-            slot = self.dict_op("require", [container, key], stmt, kt.i64)
-            self.dict_op("erase_at", [container, slot], stmt)
+            if container.type.dict_class == "Counter":
+                # Counter.__delitem__ ignores a missing key.
+                slot = self.dict_op("find", [container, key], stmt, kt.i64)
+                found = self.cmpi("sge", slot, self.constant(0, kt.i64, stmt), stmt)
+                erase, _ = self.region(lambda: self.dict_op("erase_at", [container, slot],
+                                                            stmt))
+                self.scf_if(found, [], erase, None, stmt)
+            else:
+                slot = self.dict_op("require", [container, key], stmt, kt.i64)
+                self.dict_op("erase_at", [container, slot], stmt)
             self.done_with(stmt, container)
 
     def dict_truthy(self, value: Value, node) -> Value:
@@ -462,3 +516,25 @@ class DictLowering:
         self.bind_loop_target(stmt, visited, None)
         one = self.constant(1, kt.i64, stmt)
         return [self.arith("addi", slot, one, stmt), self.arith("addi", visited, one, stmt)]
+
+    # ------------------------------------- collections.defaultdict, Counter
+    def dict_class_call(self, name, node) -> Value:
+        """`defaultdict(int)`, `Counter()`: a new empty dict (its class is
+        its type's); `Counter(xs)`: each item counted, in the order items
+        first appear (CPython's _count_elements)."""
+        dict_type = self.typed_value(node).type
+        if name == "defaultdict" or not node.args:
+            return self.empty_dict(dict_type, node)
+        counted = self.expression(node.args[0])
+        made = self.empty_dict(dict_type, node)
+        one = self.constant(1, kt.i64, node)
+
+        def count(item, carried):
+            key = self.convert(item, dict_type.key, node)
+            current = self.missing_key_read(made, key, node)
+            self.dict_op("set", [made, key, self.arith("addi", current, one, node)], node)
+            return []
+
+        self.fold_items(counted, [], count, node)
+        self.done_with(node, counted)
+        return made

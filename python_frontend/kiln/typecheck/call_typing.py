@@ -11,7 +11,7 @@ from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
 from .. import library_functions as lib
-from ..library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY, numpy_cast_type,
+from ..library_functions import (LIST_FUNCTIONS, CMATH_FUNCTIONS, MATH_FUNCTIONS, PREDICATE, TO_INT, UNARY, numpy_cast_type,
                                  numpy_function, numpy_method)
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
@@ -37,6 +37,10 @@ class CallTyping:
             isinstance(func, ast.Attribute) else None
         if method is not None and method.family is lib.SHAPE:
             return self.shape_function(func.attr, node, func.value)
+        if qualified in LIST_FUNCTIONS:
+            return self.list_library_call(LIST_FUNCTIONS[qualified], node)   # heapq, bisect
+        if qualified is not None and qualified[0] == "collections":
+            return self.dict_class_call(qualified[1], node)     # defaultdict(int), Counter()
         if qualified is not None:
             keyword_values, message = rules.keyword_only_arguments(qualified, node.keywords)
             if message:

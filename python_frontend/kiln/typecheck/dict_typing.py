@@ -44,6 +44,10 @@ class UnsettledDict(kt.DictType):
 
     @property
     def name(self) -> str:
+        if self.dict_class == "Counter":
+            return "Counter[?]"
+        if self.dict_class == "defaultdict":
+            return f"defaultdict[?, {display(self.value)}]"
         return "dict[?, ?]"
 
 
@@ -180,8 +184,10 @@ class DictTyping:
         current = self.var_types.get(dict_node.id)
         if current is None or not is_dict(current.type):
             return False
-        widened = kt.DictType(join_items(current.type.key, key),
-                              join_items(current.type.value, value))
+        widened = current.type.with_items(join_items(current.type.key, key),
+                                          join_items(current.type.value, value))
+        if widened.key is None:
+            return True         # still unsettled: nothing new
         if widened != current.type:
             self.var_types[dict_node.id] = VariableType(widened)
             self.changed = True
@@ -196,6 +202,7 @@ class DictTyping:
             return value
         if not is_dict(value.type) or not is_dict(target):
             self.fail(where, f"cannot use {named(value.type)} value as {display(target)}")
+        self.same_dict_class(value.type, target, where)
         if node is None and is_unsettled_dict(value.type):
             return TypedValue(target)
         if node is not None and (is_unsettled_dict(value.type) or (
@@ -206,6 +213,17 @@ class DictTyping:
         self.fail(where, f"a {value.type.display} is used as a {target.display}: a dict is "
                          "shared, not converted, so its keys and values keep their types; "
                          f"make it a {target.display} where it is created")
+
+    def same_dict_class(self, value_type, target, where) -> None:
+        """A dict, a defaultdict (of one default) and a Counter read a
+        missing key each their own way, so none is used as another."""
+        if (value_type.dict_class, value_type.default) == (target.dict_class, target.default):
+            return
+        remedy = "pass dict(d), a plain copy, where a dict is wanted" \
+            if target.dict_class is None else f"make it a {target.display} where it is created"
+        self.fail(where, f"a {value_type.display} is used as a {target.display}: reading a "
+                         "missing key differs between them (KeyError, the factory's default "
+                         f"inserted, or 0 for a Counter); {remedy}")
 
     def retype_new_dict(self, node, target) -> None:
         self.values[node] = TypedValue(target)
@@ -226,6 +244,9 @@ class DictTyping:
         adapt to the other."""
         if left.type == right.type:
             return left.type
+        if not is_unsettled_dict(left.type) and not is_unsettled_dict(right.type) and \
+                left.type.plain == right.type.plain:
+            return left.type        # a Counter and a dict of the same types
         if is_unsettled_dict(left.type) and is_unsettled_dict(right.type):
             return UNSETTLED_DICT
         settled = left.type if not is_unsettled_dict(left.type) else right.type
@@ -245,12 +266,16 @@ class DictTyping:
         if current is None:
             return VariableType(value.type)
         what = "the result" if name == "the result" else f"variable `{name}`"
-        if not is_dict(current.type) or not is_dict(value.type):
+        if not is_dict(current.type) or not is_dict(value.type) or \
+                (current.type.dict_class, current.type.default) != \
+                (value.type.dict_class, value.type.default):
             self.fail(node, f"{what} is {display(current.type)} on one path and "
                             f"{display(value.type)} on another")
         key = join_items(current.type.key, value.type.key)
         item = join_items(current.type.value, value.type.value)
-        return VariableType(UNSETTLED_DICT if key is None else kt.DictType(key, item))
+        base = current.type
+        return VariableType(UnsettledDict(None, item, base.dict_class, base.default)
+                            if key is None else base.with_items(key, item))
 
     def assign_dict(self, name, value: TypedValue, value_node, node) -> None:
         """`d = value` where the variable or the value is a dict (or, for
@@ -315,6 +340,9 @@ class DictTyping:
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id) or self.var_types.get(node.id)
             return known is not None and is_dict_like(known.type)
+        if isinstance(node, ast.Call) and self.context.qualified_name(node.func) in (
+                ("collections", "defaultdict"), ("collections", "Counter")):
+            return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name in self.symbols or name in self.lambdas:
@@ -400,9 +428,22 @@ class DictTyping:
             self.fail(node, f"'dict_{container.type.kind}' object is not subscriptable")
         if isinstance(node.slice, ast.Slice):
             self.fail(node, "a dict cannot be sliced")
-        self.looked_up_key(self.expression(node.slice), container.type, node, "a lookup")
+        key = self.expression(node.slice)
+        if container.type.dict_class == "defaultdict":
+            self.inserted_key(node.value, container, key, node)
+        self.looked_up_key(key, container.type, node, "a lookup")
         return TypedValue(UNKNOWN) if container.type.value is None \
             else TypedValue(container.type.value)
+
+    def inserted_key(self, dict_node, container: TypedValue, key: TypedValue, node) -> None:
+        """A key a defaultdict's read or a Counter's `c[k] += v` may insert:
+        a variable whose key type is not known yet takes it (the next round
+        types the function again)."""
+        self.absorb(key)
+        if container.type.key is None:
+            needed = self.dict_item_type(key, node, "keys")
+            if self.widen_dict_variable(dict_node, needed, None):
+                raise _Abandon()
 
     def dict_store(self, target: ast.Subscript, value: TypedValue, node) -> None:
         """`d[k] = v`: a new entry at the end, or a new value for k."""
@@ -425,8 +466,11 @@ class DictTyping:
         if not is_dict(container.type):
             self.fail(target, f"`{ast.unparse(target.value)}` is not a dict")
         self.raises = True
-        self.looked_up_key(self.expression(target.slice), container.type, target, "a lookup")
-        if container.type.value is None:
+        key = self.expression(target.slice)
+        if container.type.dict_class is not None:
+            self.inserted_key(target.value, container, key, target)
+        self.looked_up_key(key, container.type, target, "a lookup")
+        if container.type.value is None or container.type.key is None:
             raise _Abandon()
         current = TypedValue(container.type.value)
         result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
@@ -468,6 +512,10 @@ class DictTyping:
         if not (is_dict(left.type) and is_dict(right.type)):
             self.fail(node, f"a dict compares only with a dict here, not with "
                             f"{named(right.type if is_dict_like(left.type) else left.type)}")
+        if "Counter" in (left.type.dict_class, right.type.dict_class):
+            self.fail(node, "`==` of a Counter (which counts a missing key as 0 since Python "
+                            "3.10) is not supported yet; compare dict(c) == dict(e) (without "
+                            "zero counts)")
         if not isinstance(op, (ast.Eq, ast.NotEq)):
             self.fail(node, "dicts compare with == and != only (CPython does not order dicts)")
         self.unify_dicts(node.left, left, right_node, right, node, "comparing")
@@ -498,6 +546,10 @@ class DictTyping:
             return TypedValue(DictViewType(dict_type, name))
         if name in ("copy", "clear"):
             return TypedValue(dict_type) if name == "copy" else TypedValue(None)
+        if name == "update" and dict_type.dict_class == "Counter":
+            self.fail(node, "Counter.update() adds counts (dict.update replaces values), "
+                            "which is not supported yet; add them in a loop (`for k, v in "
+                            "e.items(): c[k] += v`)")
         if name == "update":
             other = self.expression(node.args[0])
             self.absorb(other)
@@ -550,7 +602,9 @@ class DictTyping:
         if name == "dict":
             if not is_dict(value.type):
                 self.fail(node, f"dict() takes a dict here, not {named(value.type)}")
-            return TypedValue(value.type)
+            if is_unsettled_dict(value.type):
+                return TypedValue(UNSETTLED_DICT if value.type.dict_class else value.type)
+            return TypedValue(value.type.plain)
         if iteration_kind(value.type) == "items":
             self.fail(node, f"{name}() of a dict's items() is not supported yet (a list holds "
                             "numbers, not tuples)")
@@ -606,3 +660,68 @@ class DictTyping:
         if isinstance(item, kt.TupleType):
             return self.tuple_value([TypedValue(e) for e in item.elements])
         return TypedValue(item)
+
+    # ------------------------------------- collections.defaultdict, Counter
+    def dict_class_call(self, name, node) -> TypedValue:
+        """`defaultdict(int)` (float, bool, or `lambda: c` of a number
+        constant c), `Counter()`, `Counter(xs)` of a list: a new dict of
+        that class, whose key type (and a defaultdict's value type, when
+        its factory is a lambda) the first stores settle."""
+        self.raises = True          # kiln.dict.new: MemoryError
+        if node.keywords:
+            self.fail(node, f"{name}() takes no keyword arguments here")
+        if name == "Counter":
+            return self.counter_call(node)
+        if len(node.args) != 1:
+            self.fail(node, "defaultdict() is supported with its factory alone "
+                            "(`defaultdict(int)`, `defaultdict(float)`, `defaultdict(bool)`, "
+                            "`defaultdict(lambda: 0)`)" if node.args else
+                      "defaultdict() without a factory raises KeyError as a dict does; use a "
+                      "dict (`{}`)")
+        value_type, default = self.default_factory(node.args[0])
+        return TypedValue(UnsettledDict(None, value_type, "defaultdict", default))
+
+    def default_factory(self, factory):
+        """(value type, default) of a defaultdict's factory."""
+        if isinstance(factory, ast.Name) and factory.id in ("int", "float", "bool") and \
+                factory.id not in self.symbols and factory.id not in self.module.functions:
+            value_type = kt.PYTHON_SCALARS[factory.id]
+            return value_type, {"int": 0, "float": 0.0, "bool": False}[factory.id]
+        if isinstance(factory, ast.Lambda) and not factory.args.args and \
+                not factory.args.vararg and not factory.args.kwarg:
+            constant = literal_number(factory.body)
+            if constant is not None:
+                return kt.PYTHON_SCALARS[type(constant).__name__], constant
+        what = "list" if isinstance(factory, ast.Name) and factory.id == "list" else \
+            f"`{ast.unparse(factory)}`"
+        self.fail(factory, f"defaultdict({what}) is not supported: a dict's values are int, "
+                           "float or bool, so its factory is int, float, bool or a lambda "
+                           "returning a number written in the source (`lambda: 1`)")
+
+    def counter_call(self, node) -> TypedValue:
+        """`Counter()`, `Counter(xs)` (each item of the list counted)."""
+        if not node.args:
+            return TypedValue(UnsettledDict(None, kt.i64, "Counter", 0))
+        if len(node.args) != 1:
+            self.fail(node, "Counter() takes one list here")
+        counted = self.expression(node.args[0])
+        self.absorb(counted)
+        if not isinstance(counted.type, kt.ListType):
+            self.fail(node.args[0], f"Counter() counts the items of a list here, not of "
+                                    f"{named(counted.type)}")
+        if counted.type.item is None:
+            return TypedValue(UnsettledDict(None, kt.i64, "Counter", 0))
+        return TypedValue(kt.DictType(counted.type.item, kt.i64, "Counter", 0))
+
+
+def literal_number(node):
+    """The int, float or bool a literal (`1`, `-2.5`, `True`) is, else None."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    inner = node.operand if negative else node
+    if not isinstance(inner, ast.Constant) or type(inner.value) not in (int, float, bool) or \
+            (negative and type(inner.value) is bool):
+        return None
+    if type(inner.value) is int and not -2**63 <= (-inner.value if negative else inner.value) \
+            < 2**63:
+        return None
+    return -inner.value if negative else inner.value

@@ -72,6 +72,7 @@ from .tuple_typing import TupleTyping
 from .list_typing import ListTyping, is_list
 from .dict_typing import DictTyping, is_dict_like
 from .recursion import check_agreement, finish_recursion, provisional_signature
+from .list_library_typing import ListLibraryTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_real_number, is_scalar_type,
@@ -82,7 +83,7 @@ MAX_TYPING_ROUNDS = 8
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping):
+                     ListTyping, DictTyping, ListLibraryTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples
     lists and dicts."""
@@ -411,6 +412,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if isinstance(value.type, kt.TupleType) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a tuple, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")
+            if getattr(value.type, "dict_class", None) == "Counter" and node is not None:
+                self.fail(node, f"Counter arithmetic (`{ast.unparse(node)}`) is not supported "
+                                "yet; combine the counts in a loop (`for k, v in e.items(): "
+                                "c[k] += v`)")
             if is_dict_like(value.type) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a dict, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")

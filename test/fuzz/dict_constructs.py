@@ -149,8 +149,8 @@ class DictConstructs:
             if roll < 0.68:
                 return self.expr("bool", depth)
             if roll < 0.85:
-                return f"({self.expr('i64', depth)}) % 8"
-            return self.expr("i64", depth)
+                return f"({self.no_u64(self.expr('i64', depth), 'int')}) % 8"
+            return self.no_u64(self.expr("i64", depth), "int")
         if roll < 0.55:
             return self.rng.choice(F64_KEYS[:7] * 3 + F64_KEYS[7:])
         if roll < 0.62:
@@ -158,16 +158,25 @@ class DictConstructs:
         if roll < 0.75:
             return self.rng.choice(["0", "1", "2", "(-1)"])
         if roll < 0.85:
-            return f"({self.expr('i64', depth)}) % 4"
-        return self.expr("f64", depth)
+            return f"({self.no_u64(self.expr('i64', depth), 'int')}) % 4"
+        return self.no_u64(self.expr("f64", depth), "float")
 
     def value(self, kind, depth=2):
         roll = self.rng.random()
         if kind == "f64" and roll < 0.2:
-            return self.expr("i64", depth)
+            return self.no_u64(self.expr("i64", depth), "int")
         if kind == "i64" and roll < 0.08:
             return self.expr("bool", depth)
-        return self.expr(kind, depth)
+        return self.no_u64(self.expr(kind, depth), "float" if kind == "f64" else "int")
+
+    @staticmethod
+    def no_u64(text, cast):
+        """A dict refuses a kiln.u64 key or value (documented): an
+        expression of the generator's may be one (`max(10, np.uint64(7))`
+        among the floats); converted first."""
+        if "uint64" in text or "u64" in text:
+            return f"{cast}({text})"
+        return text
 
     def d_literal(self, kinds, depth, empty_ok=True):
         count = self.rng.choice([0, 1, 2, 3, 4] if empty_ok else [1, 2, 3, 4])

@@ -59,7 +59,21 @@ def same_list(a, b, tolerant=False):
     return all(same_value(x, y, tolerant) for x, y in zip(a, b))
 
 
+def same_dict(a, b, tolerant=False):
+    """Dicts entry by entry in order, keys and values with their Python
+    types (a dict returned as the caller's own argument object must be that
+    argument on both sides)."""
+    if not (isinstance(a, dict) and isinstance(b, dict)) or len(a) != len(b):
+        return False
+    if getattr(a, "position", None) != getattr(b, "position", None):
+        return False
+    return all(same_value(ka, kb) and same_value(va, vb, tolerant)
+               for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+
+
 def same_value(a, b, tolerant=False, single=False):
+    if isinstance(a, dict) or isinstance(b, dict):
+        return same_dict(a, b, tolerant)
     if isinstance(a, list) or isinstance(b, list):
         return same_list(a, b, tolerant)
     if isinstance(a, tuple) or isinstance(b, tuple):
@@ -123,6 +137,11 @@ def compare(expected, got, expected_bases, got_bases, tolerant=False):
         verdict = "inexact" if tolerant and close_values(expected[1], got[1]) else "mismatch"
         return verdict, f"expected {show(expected)}, got {show(got)}"
     for i, (a, b) in enumerate(zip(expected_bases, got_bases)):
+        if isinstance(a, dict):
+            if not same_dict(a, b, tolerant):
+                return "mismatch", (f"dict argument (base {i}) after the call: expected "
+                                    f"{a!r}, got {b!r}")
+            continue
         if isinstance(a, list):
             if not same_list(a, b, tolerant):
                 return "mismatch", (f"list argument (base {i}) after the call: expected "
@@ -143,6 +162,8 @@ def show(outcome):
         if isinstance(value, np.ndarray):
             return f"array {value.tolist()!r} ({value.dtype})"
         if getattr(value, "position", None) is not None:
+            if isinstance(value, dict):
+                return f"argument {value.position}'s own dict {dict(value)!r}"
             return f"argument {value.position}'s own list {list(value)!r}"
         return repr(value)
     return f"{outcome[1]}({strip_location(outcome[2])!r})"

@@ -34,6 +34,8 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
+from .dict_constructs import (DICT_PROGRAM_RATE, DICT_RESULT_RATE, DictConstructs,
+                              dict_annotation, dict_kinds, dict_param_kinds)
 from .list_constructs import (LIST_ANNOTATION, LIST_PROGRAM_RATE, LIST_RESULT_RATE,
                               ListConstructs, list_param_kinds)
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
@@ -137,6 +139,9 @@ EXPRESSIONS = {
     # (list programs, list stream only: list_constructs.py) `xs[i]`, `len`,
     # `sum`, `min`, `max`, `count`, `index`, `in`, `==`, `not xs`
     "list_scalar": 6,
+    # (dict programs, dict stream only: dict_constructs.py) `k in d`, `d[k]`,
+    # `get`, `len`, `sum`, `min`, `max`, `==`, `not d`
+    "dict_scalar": 6,
 }
 
 # A helper's parameters: how often an array one has no annotation (typed by
@@ -330,6 +335,7 @@ class Config:
     avoid: set = field(default_factory=set)    # KNOWN_DEFECT_SWITCHES keys
     array_weight: float = 1.0   # scales the array statements' weights (campaigns on arrays)
     list_rate: float = LIST_PROGRAM_RATE   # programs with lists (list_constructs.py)
+    dict_rate: float = DICT_PROGRAM_RATE   # programs with dicts (dict_constructs.py)
 
 
 @dataclass
@@ -340,6 +346,7 @@ class Param:
     default: str | None = None      # a helper's number literal default
     annotated: bool = True          # a helper's array parameter may have none
     container: str = ""             # "list": a list[int/float/bool] of `kind`
+    key_kind: str = ""              # container "dict": dict[key_kind, kind]
 
     def declaration(self):
         """`name: T`, `name` (typed by the helper's first call) or `name: T = 1.5`."""
@@ -350,6 +357,8 @@ class Param:
     def annotation(self):
         if self.container == "list":
             return LIST_ANNOTATION[self.kind]
+        if self.container == "dict":
+            return dict_annotation((self.key_kind, self.kind))
         if self.ndim == 0:
             return ANNOTATION[self.kind]
         return f"{ARRAY_ANNOTATION[self.kind]}[{', '.join([':'] * self.ndim)}]"
@@ -387,6 +396,8 @@ def returns_annotation(returns):
         return "tuple[" + ", ".join(ANNOTATION[k] for k in returns[1]) + "]"
     if returns[0] == "list":
         return LIST_ANNOTATION[returns[1]]
+    if returns[0] == "dict":
+        return dict_annotation(returns[1:])
     return f"{ARRAY_ANNOTATION[returns[1]]}[{', '.join([':'] * returns[2])}]"
 
 
@@ -406,10 +417,11 @@ class Scope:
         self.safe = []         # (index variable, array, axis): var in range(shape[axis])
 
 
-class FunctionGenerator(ListConstructs):
+class FunctionGenerator(ListConstructs, DictConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
-                 list_helpers=()):
+                 list_helpers=(), drng=None, dict_helpers=()):
         self.init_lists(lrng, list_helpers)
+        self.init_dicts(drng, dict_helpers)
         self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
         self.config = config
@@ -444,6 +456,10 @@ class FunctionGenerator(ListConstructs):
             # names of the list stream count apart (the main stream's stay)
             self.lcounter += 1
             return f"{prefix}{900 + self.lcounter}"
+        if self.in_dict_stream:
+            # names of the dict stream count apart too
+            self.dcounter += 1
+            return f"{prefix}{700 + self.dcounter}"
         self.counter += 1
         return f"{prefix}{self.counter}"
 
@@ -507,11 +523,15 @@ class FunctionGenerator(ListConstructs):
             base = ["literal", "variable", "compare", "element"]
             if self.in_list_stream and self.lists:
                 base = base + ["list_scalar"]
+            if self.in_dict_stream and self.dicts:
+                base = base + ["dict_scalar"]
             return base if leaf else base + ["chain", "logic", "not", "predicate",
                                              "conditional", "helper", "reduce", "complex"]
         base = ["literal", "variable", "element", "length"]
         if self.in_list_stream and self.lists and kind in ("i64", "f64"):
             base = base + ["list_scalar"]
+        if self.in_dict_stream and self.dicts and kind in ("i64", "f64"):
+            base = base + ["dict_scalar"]
         if leaf:
             return base
         return base + ["binop", "unary", "abs", "minmax", "conditional", "cast", "math",
@@ -2222,6 +2242,7 @@ class FunctionGenerator(ListConstructs):
             if self.statements >= self.config.max_statements:
                 break
             self.list_hook(depth)
+            self.dict_hook(depth)
             self.statement(depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -2711,6 +2732,14 @@ class FunctionGenerator(ListConstructs):
 
     def return_value(self):
         r = self.returns
+        if isinstance(r, tuple) and r[0] == "dict":
+            if self.shadow_returns is not None and not self.in_dict_stream:
+                # the scalar result's draws, dropped: the main stream stays in step
+                self.expr(self.value_kind_for(self.shadow_returns))
+            if self.in_dict_stream:
+                return self.dict_result(r[1:])
+            with self.dict_stream():
+                return self.dict_result(r[1:])
         if isinstance(r, tuple) and r[0] == "list":
             if self.shadow_returns is not None and not self.in_list_stream:
                 # the scalar result's draws, dropped: the main stream stays in step
@@ -2775,6 +2804,7 @@ class FunctionGenerator(ListConstructs):
             header_lines.append(f"    {name}: {ANNOTATION[kind]} = {value}")
             self.scope.scalars[name] = kind
         self.declare_lists(params, header_lines)
+        self.declare_dicts(params, header_lines)
         self.lines = []
         self.block(0, self.config.max_statements)
         body = self.lines
@@ -2945,12 +2975,37 @@ def list_helper(seed, index, k, config, helpers, list_helpers):
     return gen.generate(params, returns)
 
 
+def dict_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:dicts:{name}")
+
+
+def dict_helper(seed, index, k, config, helpers, dict_helpers):
+    """A helper with dict parameters (which it may change) returning a dict
+    or a number: its own stream, all of it dict stream."""
+    hrng = dict_stream(seed, index, f"helper{k}")
+    small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
+                   avoid=config.avoid, array_weight=config.array_weight)
+    name = f"hd{index}_{k}"
+    gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
+                            main=False, drng=hrng, dict_helpers=list(dict_helpers))
+    params = random_params(hrng, "q", allow_arrays=False)[:2]
+    params += [Param(f"q{850 + j}", kinds[1], container="dict", key_kind=kinds[0])
+               for j, kinds in enumerate(dict_param_kinds(hrng) or [("i64", "i64")])]
+    if hrng.random() < 0.5:
+        returns = ("dict", *dict_kinds(hrng))
+    else:
+        returns = hrng.choice(("i64", "f64", "bool"))
+    return gen.generate(params, returns)
+
+
 def generate_program(seed: int, index: int, config: Config | None = None) -> Program:
     config = config or Config()
     rng = random.Random(f"{seed}:{index}")
     # lists (list_constructs.py): drawn from streams of their own, so the
     # programs without lists are what they were before lists
     lists_on = random.Random(f"{seed}:{index}:lists").random() < config.list_rate
+    # dicts (dict_constructs.py): the same, from streams of their own
+    dicts_on = random.Random(f"{seed}:{index}:dicts").random() < config.dict_rate
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -2958,7 +3013,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         name = f"h{index}_{h}"
         gen = FunctionGenerator(rng, small, name, list(helpers),
                                 exported=rng.random() < 0.3, main=False,
-                                lrng=list_stream(seed, index, name) if lists_on else None)
+                                lrng=list_stream(seed, index, name) if lists_on else None,
+                                drng=dict_stream(seed, index, name) if dicts_on else None)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
@@ -2967,9 +3023,16 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         lrng = list_stream(seed, index, "program")
         for k in range(lrng.choice([0, 1, 1, 2])):
             list_helpers.append(list_helper(seed, index, k, config, helpers, list_helpers))
+    dict_helpers = []
+    if dicts_on:
+        drng = dict_stream(seed, index, "program")
+        for k in range(drng.choice([0, 1, 1, 2])):
+            dict_helpers.append(dict_helper(seed, index, k, config, helpers, dict_helpers))
     gen = FunctionGenerator(rng, config, f"f{index}", helpers,
                             lrng=list_stream(seed, index, f"f{index}") if lists_on else None,
-                            list_helpers=list_helpers)
+                            list_helpers=list_helpers,
+                            drng=dict_stream(seed, index, f"f{index}") if dicts_on else None,
+                            dict_helpers=dict_helpers)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")
@@ -2977,8 +3040,14 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         if isinstance(returns, str) and lrng.random() < LIST_RESULT_RATE:
             gen.shadow_returns = returns
             returns = ("list", lrng.choice(("i64", "f64", "bool", "f64", "i64")))
+    if dicts_on:
+        params = params + [Param(f"p{800 + k}", kinds[1], container="dict", key_kind=kinds[0])
+                           for k, kinds in enumerate(dict_param_kinds(drng))]
+        if isinstance(returns, str) and drng.random() < DICT_RESULT_RATE:
+            gen.shadow_returns = returns
+            returns = ("dict", *dict_kinds(drng))
     main = gen.generate(params, returns)
-    helpers = helpers + list_helpers
+    helpers = helpers + list_helpers + dict_helpers
     # helpers' math counts too: their code may be inlined into main's loops
     main.uses_transcendental = gen.uses_transcendental or any(
         "math." in h.source or "np." in h.source for h in helpers)

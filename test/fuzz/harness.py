@@ -375,6 +375,11 @@ def run_campaign(seed, count, workdir, config=None, per_module=25, log=print,
     for start in range(0, count, per_module):
         batch = programs[start:start + per_module]
         runner.run_batch(batch, f"fz_{seed}_{start}")
+        # progress, so that a campaign stopped early still has its numbers
+        log(f"progress: {start + len(batch)} of {count} functions, {report.calls} calls "
+            f"({report.compared} compared, {report.discarded} discarded), " + ", ".join(
+                f"{c} {report.counts.get(c, 0)}" for c in ("mismatch", "crash", "build",
+                                                           "fallback", "message")))
     if reduce and report.failures:
         from .reducer import reduce_failure, write_repro
         started = time.monotonic()

@@ -9,6 +9,7 @@ layout in both, and the bases after the call hold every array's contents.
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -78,6 +79,80 @@ def list_items(rng, kind, edgy):
         items[rng.randrange(n)] = rng.randint(-3, 3)
     return items
 
+# Dict arguments (docs/language.md "Dicts at the boundary"): entries as
+# (key, value) pairs in order (realize makes the Python dict; a key given
+# twice is one key, its first object kept, as in CPython). Int keys collide
+# in their low bits (multiples of large powers of two), are negative, -1 and
+# -2 (CPython's hash(-1) is -2), the int64 extremes, now and then a bool
+# (True is the key 1); float keys are -0.0 and 0.0 (one key), NaNs (each a
+# key of its own), infinities, 1e308, a subnormal, ints (an int key of a
+# dict[float, ...] stays an int when the function keeps it). Values
+# repeat from small pools with the edge values; a float dict's values hold
+# an int now and then and an int dict's a bool, except in a dict with a NaN
+# key (a NaN key is matched by its place or not at all at write-back, which
+# decides whether such a value keeps its object: dicts.Boundary). One dict
+# in DICT_OVERFLOW_EVERY holds an int beyond 64 bits (OverflowError).
+DICT_SIZES = [0, 0, 1, 2, 3, 4, 5, 8, 12, 20]
+DICT_I64_KEYS = [0, 1, -1, -2, 2, 3, 2**32, -2**32, 2**40, 3 * 2**40, -2**40, 2**62, -2**62,
+                 2**63 - 1, -2**63, 2**31 - 1, -2**31, 7 * 2**48, 2**53 + 1]
+DICT_F64_KEYS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -2.5, float("inf"), float("-inf"), 1e308,
+                 5e-324, 2.0**63, 1e16, 0.1, float("nan"), float("nan"), 4294967296.0]
+DICT_OVERFLOW_EVERY = 40
+
+
+def dict_entries(rng, kinds, edgy):
+    key_kind, value_kind = kinds
+    n = rng.choice(DICT_SIZES)
+    pairs = []
+    if key_kind == "bool":
+        keys = [rng.random() < 0.5 for _ in range(min(n, 3))]
+    elif key_kind == "i64":
+        step = rng.choice([1, 2**32, 2**40, 2**56, 3])
+        pool = [rng.randint(-4, 4) * step for _ in range(6)] + [-1, -2]
+        keys = [rng.choice(DICT_I64_KEYS) if edgy and rng.random() < 0.35 else rng.choice(pool)
+                for _ in range(n)]
+        if keys and rng.random() < 0.1:
+            keys[rng.randrange(n)] = rng.choice([True, False])
+    else:
+        pool = [round(rng.uniform(-4, 4), rng.choice([0, 1])) for _ in range(5)]
+        keys = [rng.choice(DICT_F64_KEYS) if edgy and rng.random() < 0.35 else rng.choice(pool)
+                for _ in range(n)]
+        if keys and rng.random() < 0.15:
+            keys[rng.randrange(n)] = rng.randint(-3, 3)
+    nan_key = any(isinstance(k, float) and k != k for k in keys)
+    for key in keys:
+        if value_kind == "bool":
+            value = rng.random() < 0.5
+        elif value_kind == "i64":
+            value = rng.choice(LIST_I64) if edgy and rng.random() < 0.3 else rng.randint(-5, 5)
+            if not nan_key and rng.random() < 0.08:
+                value = rng.choice([True, False])
+        else:
+            value = rng.choice(LIST_F64) if edgy and rng.random() < 0.3 else \
+                round(rng.uniform(-5, 5), rng.choice([0, 1, 2]))
+            if not nan_key and rng.random() < 0.1:
+                value = rng.randint(-3, 3)
+        pairs.append((key, value))
+    if pairs and rng.random() < 1 / DICT_OVERFLOW_EVERY:
+        i = rng.randrange(len(pairs))
+        big = rng.choice([2**63, -2**63 - 1])
+        if value_kind == "i64":
+            pairs[i] = (pairs[i][0], big)
+        elif key_kind == "i64":
+            pairs[i] = (big, pairs[i][1])
+    return pairs
+
+
+def make_dict(pairs):
+    """The Python dict of a recipe's pairs: every NaN a new object (a
+    pickled recipe would otherwise share one NaN between keys)."""
+    d = {}
+    for key, value in pairs:
+        if isinstance(key, float) and key != key:
+            key = math.copysign(math.nan, key)
+        d[key] = value
+    return d
+
 
 def scalar(rng, kind, edgy):
     if kind == "bool":
@@ -132,7 +207,19 @@ def make_recipe(seed, index, params, k):
     common_shape = rng.choice(SHAPES) if k else (3, 4)
     arrays_seen = {}
     lists_seen = {}
+    dicts_seen = {}
     for p in params:
+        if getattr(p, "container", "") == "dict":
+            drng = random.Random(f"{seed}:{index}:input:{k}:dict:{p.name}")
+            kinds = (p.key_kind, p.kind)
+            if kinds in dicts_seen and drng.random() < 0.25:
+                args.append(args[dicts_seen[kinds]])   # one dict for two parameters
+                continue
+            dicts = recipe_lists.setdefault("dicts", [])
+            dicts.append(dict_entries(drng, kinds, edgy))
+            dicts_seen[kinds] = len(args)
+            args.append(("dict", len(dicts) - 1))
+            continue
         if getattr(p, "container", "") == "list":
             # a stream of its own: the other arguments stay what they were
             lrng = random.Random(f"{seed}:{index}:input:{k}:list:{p.name}")
@@ -216,16 +303,19 @@ def realize(recipe):
     arguments (the caller's lists, compared after the call)."""
     bases = [b.copy() for b in recipe["bases"]]
     lists = [list(items) for items in recipe.get("lists", [])]
+    dicts = [make_dict(pairs) for pairs in recipe.get("dicts", [])]
     args = []
     for spec in recipe["args"]:
-        if spec[0] == "list":
+        if spec[0] == "dict":
+            args.append(dicts[spec[1]])
+        elif spec[0] == "list":
             args.append(lists[spec[1]])
         elif spec[0] == "scalar":
             args.append(spec[1])
         else:
             view = bases[spec[1]][spec[2]]
             args.append(view.T if spec[3] else view)
-    return args, bases + lists
+    return args, bases + lists + dicts
 
 
 def describe(recipe):
@@ -237,9 +327,14 @@ def describe(recipe):
                      + (f".reshape{b.shape}" if b.ndim > 1 else ""))
     for i, items in enumerate(recipe.get("lists", [])):
         lines.append(f"list{i} = {to_literal(items)}")
+    for i, pairs in enumerate(recipe.get("dicts", [])):
+        lines.append(f"dict{i} = {{" + ", ".join(f"{to_literal(k)}: {to_literal(v)}"
+                                                 for k, v in pairs) + "}")
     parts = []
     for spec in recipe["args"]:
-        if spec[0] == "list":
+        if spec[0] == "dict":
+            parts.append(f"dict{spec[1]}")
+        elif spec[0] == "list":
             parts.append(f"list{spec[1]}")
         elif spec[0] == "scalar":
             parts.append(to_literal(spec[1]))

@@ -24,6 +24,7 @@ import signal
 
 import numpy as np
 
+from . import dicts as D
 from . import lists as L
 from . import numpy_functions  # noqa: F401 - array methods and numpy functions of arrays
 from . import semantics as S
@@ -38,6 +39,8 @@ def annotation_spec(node):
     text = ast.unparse(node).replace(" ", "")
     if text in L.ANNOTATION_KIND:
         return ("list", L.ANNOTATION_KIND[text])
+    if D.annotation_kinds(text):
+        return ("dict", *D.annotation_kinds(text))
     kind = S.kind_of_annotation(text)
     if kind:
         return ("scalar", kind)
@@ -79,7 +82,8 @@ def rt_call(name, *args):
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, declared, returns, helper_returns=None, lists=None):
+    def __init__(self, declared, returns, helper_returns=None, lists=None, dicts=None):
+        self.dicts = dicts or {}     # names declared dict[...] -> (key kind, value kind)
         self.declared = declared
         self.returns = returns
         self.helper_returns = helper_returns or {}   # module function -> annotation_spec
@@ -90,6 +94,9 @@ class _Rewriter(ast.NodeTransformer):
         if name in self.lists:
             # a list bound to a declared name: converted when new (lists.py)
             return rt_call("bind_list", ast.Constant(self.lists[name]), value)
+        if name in self.dicts:
+            # a dict bound to a declared name: converted when new (dicts.py)
+            return rt_call("bind_dict", ast.Constant(self.dicts[name]), value)
         kind = self.declared.get(name)
         if kind is None:
             return value
@@ -120,6 +127,21 @@ class _Rewriter(ast.NodeTransformer):
         if self.numpy_call:
             return node
         return ast.copy_location(rt_call("list_display", node), node)
+
+    def visit_Dict(self, node):
+        self.generic_visit(node)
+        if self.numpy_call:
+            return node
+        pairs = ast.List(elts=[ast.Tuple(elts=[k, v], ctx=ast.Load())
+                               for k, v in zip(node.keys, node.values)], ctx=ast.Load())
+        return ast.copy_location(rt_call("dict_display", pairs), node)
+
+    def visit_DictComp(self, node):
+        # the pairs in order, key before value (CPython's order)
+        self.generic_visit(node)
+        pairs = ast.ListComp(elt=ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()),
+                             generators=node.generators)
+        return ast.copy_location(rt_call("dict_display", pairs), node)
 
     def visit_Assign(self, node):
         self.generic_visit(node)
@@ -225,9 +247,19 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
     fn = copy.deepcopy(fn)
     declared = {}
     lists = {}
+    dicts = {}
     entry = []
     for arg in fn.args.args:
         spec = annotation_spec(arg.annotation)
+        if spec and spec[0] == "dict":
+            dicts[arg.arg] = spec[1:]
+            entry.append(ast.Assign(
+                targets=[ast.Name(id=arg.arg, ctx=ast.Store())],
+                value=rt_call("dict_argument", ast.Constant(spec[1:]),
+                              ast.Name(id=arg.arg, ctx=ast.Load()), ast.Constant(fn.name),
+                              ast.Constant(arg.arg)),
+                lineno=fn.lineno))
+            continue
         if spec and spec[0] == "list":
             lists[arg.arg] = spec[1]
             entry.append(ast.Assign(
@@ -251,8 +283,10 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
                 declared[node.target.id] = spec[1]
             if spec and spec[0] == "list":
                 lists[node.target.id] = spec[1]
+            if spec and spec[0] == "dict":
+                dicts[node.target.id] = spec[1:]
     returns = annotation_spec(fn.returns)
-    rewriter = _Rewriter(declared, returns, helper_returns, lists)
+    rewriter = _Rewriter(declared, returns, helper_returns, lists, dicts)
     body = []
     for stmt in fn.body:
         rewritten = rewriter.visit(stmt)     # a chained assignment: several statements
@@ -270,6 +304,17 @@ class Runtime:
     list_display = staticmethod(L.list_display)
     bind_list = staticmethod(L.bind)
     boundary = None          # the exported call's list arguments (lists.Boundary)
+    dict_display = staticmethod(D.dict_display)
+    bind_dict = staticmethod(D.bind)
+    dict_boundary = None     # the exported call's dict arguments (dicts.Boundary)
+
+    @staticmethod
+    def dict_argument(kinds, x, function, parameter):
+        if isinstance(x, D.KDict):       # a module function's call
+            return D.bind(kinds, x)
+        if Runtime.dict_boundary is None:
+            Runtime.dict_boundary = D.Boundary()
+        return Runtime.dict_boundary.argument(kinds, x, function, parameter)
 
     @staticmethod
     def list_argument(kind, x, function, parameter):
@@ -293,6 +338,8 @@ class Runtime:
             return value
         if spec[0] == "list":
             return L.coerce_list(spec[1], value)
+        if spec[0] == "dict":
+            return D.coerce_dict(spec[1:], value)
         if spec[0] == "scalar":
             if isinstance(value, tuple):
                 raise TypeError("tuple returned from a scalar function")
@@ -341,6 +388,7 @@ class OracleModule:
         previous = signal.signal(signal.SIGALRM, alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
         Runtime.boundary = None
+        Runtime.dict_boundary = None
         try:
             try:
                 with np.errstate(all="ignore"):
@@ -352,11 +400,19 @@ class OracleModule:
                 boundary, Runtime.boundary = Runtime.boundary, None
                 if boundary is not None:
                     boundary.write_back()
+                dict_boundary, Runtime.dict_boundary = Runtime.dict_boundary, None
+                if dict_boundary is not None:
+                    dict_boundary.write_back()
             if isinstance(value, L.KList) and boundary is not None:
                 for python_list, klist in boundary.lists:
                     if klist is value:
                         position = next(k for k, a in enumerate(args) if a is python_list)
                         return ("ok", L.ArgumentList(python_list, position))
+            if isinstance(value, D.KDict) and dict_boundary is not None:
+                for python_dict, kdict in dict_boundary.dicts:
+                    if kdict is value:
+                        position = next(k for k, a in enumerate(args) if a is python_dict)
+                        return ("ok", D.ArgumentDict(python_dict, position))
             return ("ok", plain(value))
         except (S.OutsideDomain, S.OracleTimeout):
             raise
@@ -380,4 +436,6 @@ def plain(value):
         return value.a.copy()
     if isinstance(value, L.KList):
         return [L.plain_item(value.kind or "i64", n.v) for n in value.items]
+    if isinstance(value, D.KDict):
+        return D.plain(value)
     return value

@@ -186,6 +186,13 @@ def replace_node(tree, index, replacement):
 
 
 def simpler_recipes(recipe):
+    for i, pairs in enumerate(recipe.get("dicts", [])):
+        # smaller dict arguments: the first half, or all but the last entry
+        for shorter in (pairs[:len(pairs) // 2], pairs[:-1]):
+            if len(shorter) < len(pairs):
+                dicts = list(recipe["dicts"])
+                dicts[i] = shorter
+                yield dict(recipe, dicts=dicts)
     for i, items in enumerate(recipe.get("lists", [])):
         # shorter list arguments: the first half, or all but the last item
         for shorter in (items[:len(items) // 2], items[:-1]):
@@ -270,8 +277,8 @@ if __name__ == "__main__":
     for i, a in enumerate(args):
         if hasattr(a, "tolist"):
             print(f"argument {{i}} after the call:", a.tolist())
-        elif isinstance(a, list):
-            print(f"list argument {{i}} after the call:", a)
+        elif isinstance(a, (list, dict)):
+            print(f"argument {{i}} after the call:", a)
 '''
 
 

@@ -1264,7 +1264,7 @@ def k_enumerate(array, start=0):
     """Kiln's `for i, v in enumerate(a[, start])` (desugar.py): a typed
     int64 count and the elements of the array as it was when the loop began
     (of a list: its length read at every step, as CPython's iterator)."""
-    if isinstance(array, _lists.KList):
+    if isinstance(array, (_lists.KList, _dicts.KDict, _dicts.KView)):
         first = int(operator.index(start))
         for i, v in enumerate(array):
             yield Num("i64", first + i), v
@@ -1328,12 +1328,16 @@ def _min_max(args, pick_later):
 def k_min(*args):
     if len(args) == 1 and isinstance(args[0], _lists.KList):
         return _lists.min_max("min", args[0], lambda a, b: a < b)
+    if len(args) == 1 and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
+        return _dicts.min_max("min", args[0], lambda a, b: a < b)
     return _min_max(args, lambda cmp, b, a: cmp("<", b, a))
 
 
 def k_max(*args):
     if len(args) == 1 and isinstance(args[0], _lists.KList):
         return _lists.min_max("max", args[0], lambda a, b: a > b)
+    if len(args) == 1 and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
+        return _dicts.min_max("max", args[0], lambda a, b: a > b)
     return _min_max(args, lambda cmp, b, a: cmp(">", b, a))
 
 
@@ -1367,7 +1371,7 @@ def k_int(x):
 
 
 def k_bool(x):
-    if isinstance(x, _lists.KList):
+    if isinstance(x, (_lists.KList, _dicts.KDict)):
         return bool(x)
     return bool(parts(x)[2])
 
@@ -1392,18 +1396,28 @@ def k_complex(*args):
 
 
 def k_sum(*args):
+    if args and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
+        return _dicts.k_sum(*args)
     return _lists.k_sum(*args)
 
 
 def k_sorted(xs, reverse=False):
+    if isinstance(xs, (_dicts.KDict, _dicts.KView)):
+        return _dicts.k_sorted(xs, reverse)
     return _lists.k_sorted(xs, reverse)
 
 
 def k_list(*args):
+    if args and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
+        return _dicts.k_list(args[0])
     return _lists.k_list(*args)
 
 
-BUILTINS = {"sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
+def k_dict(*args):
+    return _dicts.k_dict(*args)
+
+
+BUILTINS = {"dict": k_dict, "sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
             "complex": k_complex}
 
@@ -1706,3 +1720,4 @@ def argument(kind, x):
 
 
 from . import lists as _lists  # noqa: E402 - lists.py builds on this module
+from . import dicts as _dicts  # noqa: E402 - dicts.py builds on this module

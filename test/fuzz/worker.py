@@ -40,6 +40,7 @@ def serve():
     sys.path.insert(0, os.path.dirname(HERE))
     from fuzz.inputs import realize   # noqa: PLC0415
     from fuzz.lists import ArgumentList   # noqa: PLC0415
+    from fuzz.dicts import ArgumentDict   # noqa: PLC0415
 
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
@@ -70,6 +71,11 @@ def serve():
                 position = next((k for k, a in enumerate(args) if a is value), None)
                 if position is not None:
                     value = ArgumentList(value, position)
+            elif isinstance(value, dict):
+                # `return d` of a dict parameter is the caller's own object
+                position = next((k for k, a in enumerate(args) if a is value), None)
+                if position is not None:
+                    value = ArgumentDict(value.items(), position)
             reply = ("ok", value)
         except Exception as error:  # noqa: BLE001 - the compiled code's exception
             reply = ("raise", type(error).__name__, str(error))

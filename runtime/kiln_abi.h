@@ -148,7 +148,12 @@ static inline void kiln_list_drop(kiln_list *list) {
    above): a dict argument is borrowed, may be grown with realloc() (so the
    caller allocates `keys`, `values` and `live` with malloc()) and gets
    KILN_DICT_MODIFIED when the callee changes it; a returned dict is a new
-   reference, given back with kiln_dict_drop(). Keys must be distinct. */
+   reference, given back with kiln_dict_drop(). Keys must be distinct.
+   live[i] is 0 for a deleted entry and non-zero for an entry: a caller
+   writes 1; the runtime writes KILN_DICT_ADDED for an entry compiled code
+   added (a caller reading a dict back tests live[i] != 0, and
+   live[i] & KILN_DICT_ADDED to know that a key it passed was deleted and
+   added again: Python's dict then holds the new key object). */
 typedef struct kiln_dict {
   int64_t length;
   int64_t used;
@@ -169,6 +174,9 @@ typedef struct kiln_dict {
 
 /* kiln_dict.key_kind / value_kind. */
 enum kiln_item_kind { KILN_ITEM_INT = 1, KILN_ITEM_FLOAT = 2, KILN_ITEM_BOOL = 3 };
+
+/* kiln_dict.live[i] of an entry compiled code added (bit 0: live). */
+#define KILN_DICT_ADDED 3
 
 /* kiln_dict.flags: a compiled function changed the dict (an entry added,
    removed or given a new value). */

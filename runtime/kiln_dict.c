@@ -207,7 +207,7 @@ static int kiln_dict_compact(kiln_dict *dict) {
     if (dict->live[slot]) {
       dict->keys[kept] = dict->keys[slot];
       dict->values[kept] = dict->values[slot];
-      dict->live[kept] = 1;
+      dict->live[kept] = dict->live[slot];
       ++kept;
     }
   dict->used = kept;
@@ -243,7 +243,7 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
   int64_t slot = dict->used++;
   dict->keys[slot] = key;
   dict->values[slot] = value;
-  dict->live[slot] = 1;
+  dict->live[slot] = KILN_DICT_ADDED;
   dict->hashes[slot] = hash;
   ++dict->length;
   dict->flags |= KILN_DICT_MODIFIED;

@@ -1720,7 +1720,7 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
      up). */
   int kept_in_place = dict->used >= held;
   for (Py_ssize_t i = 0; kept_in_place && i < held; ++i)
-    kept_in_place = dict->live[i] && readable[i] && dict->keys[i] == previous_keys[i];
+    kept_in_place = dict->live[i] == 1 && readable[i] && dict->keys[i] == previous_keys[i];
   if (!kept_in_place) {
     if (kiln_key_table_init(&table, held) < 0)
       goto done;
@@ -1731,9 +1731,13 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
   for (int64_t i = 0; i < dict->used; ++i) {
     if (!dict->live[i])
       continue;
+    /* An entry the function added (its key deleted and added again, or
+       new) has a new key object, as in CPython; only the caller's own
+       entries keep theirs. */
     int64_t match = kept_in_place ? (i < held ? i : -1)
-                                  : kiln_key_table_find(&table, previous_keys, key_kind,
-                                                        dict->keys[i], -1);
+                    : (dict->live[i] & KILN_DICT_ADDED) == KILN_DICT_ADDED
+                        ? -1
+                        : kiln_key_table_find(&table, previous_keys, key_kind, dict->keys[i], -1);
     PyObject **entry = &entries[2 * stored++];
     int value_kept = match >= 0 && kiln_item_unchanged(previous[2 * match + 1], value_kind,
                                                        dict->values[i]);

@@ -301,3 +301,50 @@ def test_refused_dicts_say_why(tmp_path):
                                     "collections import defaultdict, Counter` or `import "
                                     "collections`"),
     }
+
+
+# ------------------------------------------- dicts as parameters, results
+@pytest.fixture(scope="module")
+def dict_boundary(build_module):
+    return build_module("dict_boundary")
+
+
+def dict_state(d):
+    """A dict as CPython shows it: keys with their types and float signs,
+    values with their types, in order."""
+    return [(type(k), math.copysign(1.0, k) if isinstance(k, float) else None, k, type(v), v)
+            for k, v in d.items()]
+
+
+def same_on_dicts(mod, name, *args):
+    copies = [dict(a) if isinstance(a, dict) else (list(a) if isinstance(a, list) else a)
+              for a in args]
+    def run(function, arguments):
+        try:
+            return function(*arguments), None
+        except Exception as error:  # noqa: BLE001 - compared
+            return None, (type(error), error.args)
+    got, got_error = run(getattr(mod.native, name), args)
+    want, want_error = run(getattr(mod.python, name), copies)
+    assert got_error == want_error, (name, got_error, want_error)
+    if isinstance(want, dict):
+        assert dict_state(got) == dict_state(want), (name, got, want)
+    else:
+        assert got == want, (name, got, want)
+    for native_arg, python_arg in zip(args, copies):
+        if isinstance(python_arg, dict):
+            assert dict_state(native_arg) == dict_state(python_arg), (name, native_arg, python_arg)
+
+
+def test_dict_arguments_are_written_back_as_cpython_shows_them(dict_boundary):
+    for d in ({-0.0: 1, 2.0: 3}, {0.0: 1}, {1: 4, 0: 2}, {0: 1, -0.0: 2}):
+        same_on_dicts(dict_boundary, "signzero", dict(d))
+        same_on_dicts(dict_boundary, "reassign", dict(d))
+    same_on_dicts(dict_boundary, "signzero", {2.0: 1})            # KeyError: 0.0
+    for d in ({1: 2.0, 3: 4.0}, {3: 1}, {}):
+        same_on_dicts(dict_boundary, "bump", dict(d), 3)
+    same_on_dicts(dict_boundary, "drop_small", {i: float(i % 7) for i in range(40)}, 3.0)
+    xs = [(k * 7919) % 1000 - 500 for k in range(2000)]
+    same_on_dicts(dict_boundary, "count_mod", xs, 37)
+    d = {5: 6}
+    assert dict_boundary.native.same_dict(d) is d and d == {5: 6, 1: 2}

@@ -348,3 +348,24 @@ def test_dict_arguments_are_written_back_as_cpython_shows_them(dict_boundary):
     same_on_dicts(dict_boundary, "count_mod", xs, 37)
     d = {5: 6}
     assert dict_boundary.native.same_dict(d) is d and d == {5: 6, 1: 2}
+
+
+def test_a_million_calls_that_return_new_dicts_leave_rss_flat(dict_boundary):
+    """10^6 calls that build, mutate and return a dict (a new Python dict each
+    time), and that mutate the caller's dict and raise KeyError, with no
+    growth of resident memory."""
+    count_mod, bump = dict_boundary.native.count_mod, dict_boundary.native.bump
+    xs = [3, 1, 4, 1, 5, 9, 2, 6]
+    for _ in range(50_000):
+        count_mod(xs, 3)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    caller = {1: 0.5}
+    for k in range(1_000_000):
+        count_mod(xs, 3)
+        if k % 10 == 0:
+            try:
+                bump(caller, k % 3)
+            except KeyError:
+                pass
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 4_000, f"RSS grew by {grown} KiB"

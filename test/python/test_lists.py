@@ -380,6 +380,25 @@ def test_boundary_memory_stays_flat(boundary):
     assert grown < 10_000, f"RSS grew by {grown} KiB"
 
 
+def test_a_million_calls_that_return_new_lists_leave_rss_flat(boundary):
+    """Issue 30's measure: 10^6 calls of a function that builds, mutates and
+    returns a list (boxed into a new Python list each time), and of one that
+    raises after growing a list, with no growth of resident memory."""
+    count_up, store_then_append = boundary.native.count_up, boundary.native.store_then_append
+    for _ in range(50_000):
+        count_up(7)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for k in range(1_000_000):
+        count_up(7)
+        if k % 10 == 0:
+            try:
+                store_then_append([1, 2], 5, k)
+            except IndexError:
+                pass
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 4_000, f"RSS grew by {grown} KiB"
+
+
 # ------------------------------------------------------ typing, no backend
 REFUSED = '''import kiln
 

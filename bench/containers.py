@@ -609,7 +609,7 @@ def report(programs, implementations, built, times, heaps, versions):
         "Speed-up over CPython (time per call in brackets; best of the rounds); "
         "\"Kiln / fastest peer\": the fastest peer's time over Kiln's (above 1.00x: Kiln "
         "is faster). `--`: the implementation does not run the program (notes below).",
-        "", *rows, "", *scenario, "",
+        "", *rows, "", *[line for paragraph in scenario for line in (paragraph, "")],
         "CPython's memory during one call, the returned object aside: calls of its "
         "allocators (malloc, calloc and realloc of the raw, mem and object domains, "
         "counted by bench/native/count_python_allocations.c) / the heap's peak above "

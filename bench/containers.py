@@ -16,9 +16,11 @@ needs is added or removed, mechanically, by `variant()` below:
 * Numba: `@numba.njit` on every function. The entry functions take only
   ints and build their lists inside, so no reflected list crosses the
   boundary (and no `numba.typed.List` is needed); Numba compiles on the
-  first call, which is the check call, not timed.
+  first call, which is the check call, not timed. A `{}` in an njit
+  function is a numba.typed.Dict typed from the stores into it (no
+  `Dict.empty` in the source).
 * Pythran 0.11: the `# pythran export` comments of the source;
-  `pythran -O3 -march=native`. Annotated assignments (`xs: list[int] = []`)
+  `pythran -O3 -march=native`, its compiler held to 6 GiB of address space. Annotated assignments (`xs: list[int] = []`)
   lose their annotation, which Pythran 0.11 cannot parse (its CFG pass
   raises TypeError on them); nothing else changes.
 * Cython (pure-Python mode): `cython3 -3` on the `.py` itself, its
@@ -79,7 +81,9 @@ TITLES = {"cpython": "CPython", "kiln": "Kiln", "numba": "Numba", "pythran": "Py
 
 # name, entry function, arguments of the full run, of --quick, what it is
 # (formatted with the arguments).
-# `temporaries`: lists CPython builds and drops per call (the scenario row).
+# `temporaries`: lists (dicts: `kind`) CPython builds and drops per call (the
+# scenario rows). `known_wrong`: a peer's known wrong result, with its cause:
+# recorded (the cell shows the cause), not a reason to stop the run.
 PROGRAMS = [
     dict(name="sieve", entry="sieve", args=(2_000_000,), quick=(20_000,),
          label="sieve of Eratosthenes, n = {0:,}"),
@@ -95,8 +99,26 @@ PROGRAMS = [
          label="fannkuch-redux, n = {0}"),
     dict(name="features", entry="features", args=(100_000, 7), quick=(1_000, 7),
          label="feature lists per record, {0:,} records",
-         temporaries=lambda args: 3 * args[0]),
+         temporaries=lambda args: 3 * args[0], kind="lists"),
+    # dicts of int/float keys and values (dict[int, int], dict[int, float])
+    dict(name="collatz", entry="collatz", args=(150_000,), quick=(2_000,),
+         label="longest Collatz chain, memo dict, n = {0:,}"),
+    dict(name="knucleotide", entry="knucleotide", args=(100_000, 7), quick=(2_000, 7),
+         label="k-nucleotide k-mer counts (dict), {0:,} bases"),
+    dict(name="union_find", entry="union_find", args=(70_000, 70_000, 7),
+         quick=(1_000, 1_000, 7),
+         label="union-find, dicts of parents and sizes, {0:,} nodes",
+         known_wrong={"pythran": "Pythran 0.11 generates no code for `del size[rb]` "
+                                 "(`del d[k]` on a dict is dropped; `d.pop(k)` works)"}),
+    dict(name="feature_dicts", entry="feature_dicts", args=(50_000, 7), quick=(1_000, 7),
+         label="feature dict per record, {0:,} records",
+         temporaries=lambda args: args[0], kind="dicts"),
 ]
+
+
+PROVISIONAL = ("**Provisional numbers**: measured on a busy machine (other builds and "
+               "tests ran meanwhile; only the ratios within a round are comparable), to be "
+               "re-run on an idle one.")
 
 
 class NotBuilt(Exception):
@@ -140,8 +162,19 @@ def variant(text, implementation, entry):
 # Builds: each returns the directory to import `<program>_<implementation>`
 # from, or raises NotBuilt.
 
-def run_logged(command, log, cwd=None, env=None):
-    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+# The address space of Pythran's C++ compiler: g++ on the C++ of some programs
+# (feature_dicts) grows without end, and the machine is shared.
+PYTHRAN_MEMORY = 6 << 30
+
+
+def limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (PYTHRAN_MEMORY, PYTHRAN_MEMORY))
+
+
+def run_logged(command, log, cwd=None, env=None, preexec_fn=None):
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
+                            preexec_fn=preexec_fn)
     with open(log, "a", encoding="utf-8") as handle:
         handle.write("$ " + " ".join(command) + "\n" + result.stdout + result.stderr + "\n")
     return result
@@ -179,7 +212,8 @@ def build_numba(directory, module, program, origin, frontend):
 def build_pythran(directory, module, program, origin, frontend):
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     result = run_logged(["pythran", "-O3", "-march=native", module + ".py", "-o", module + EXT],
-                        os.path.join(directory, "build.log"), cwd=directory, env=env)
+                        os.path.join(directory, "build.log"), cwd=directory, env=env,
+                        preexec_fn=limit_memory)
     if result.returncode != 0:
         raise NotBuilt("pythran failed: " + pythran_error(directory, module, result))
     os.remove(os.path.join(directory, module + ".py"))   # import the extension, not the source
@@ -201,7 +235,10 @@ def pythran_error(directory, module, result):
     compiled = subprocess.run(
         ["g++", "-std=c++11", "-fsyntax-only", "-DENABLE_PYTHON_MODULE", "-D__PYTHRAN__=3",
          f"-I{os.path.dirname(pythran.__file__)}", f"-I{numpy.get_include()}", f"-I{include}",
-         cpp], capture_output=True, text=True)
+         cpp], capture_output=True, text=True, preexec_fn=limit_memory)
+    if "memory exhausted" in compiled.stderr or "Killed signal" in compiled.stderr:
+        return (f"g++ runs out of memory on its C++ (over {PYTHRAN_MEMORY >> 30} GiB of "
+                "address space)")
     errors = [line for line in compiled.stderr.splitlines() if " error: " in line]
     return "its C++ does not compile: " + (errors[0].split(" error: ", 1)[1] if errors
                                            else "(no g++ error found)")
@@ -346,12 +383,24 @@ def check(programs, built, keep_going, log):
                     lines = [line.strip() for line in
                              re.sub(r"\x1b\[[0-9;]*m", "", str(error)).splitlines()]
                     lines = [re.sub(r"location: \S*/", "location: ", line) for line in lines
-                             if line and not line.startswith("Failed in ")]
+                             if line and not line.startswith(("Failed in ", "- Resolution"))]
+                    lines = [re.sub(r" at 0x[0-9a-f]+", "", line) for line in lines]
                     reason = "not compiled: " + (lines[0] if lines else type(error).__name__)
+                    if lines and lines[0].startswith("No implementation of function"):
+                        reason += " " + lines[1]
+                        precise = [line for line in lines if line.startswith("non-precise")]
+                        if precise:
+                            reason += f" ({precise[0]})"
                 built[name][implementation] = NotBuilt(reason)
                 log(f"  {name:14s} {implementation:8s} {reason}")
                 continue
             if not same(result, expected):
+                known = program.get("known_wrong", {}).get(implementation)
+                if known:
+                    built[name][implementation] = NotBuilt(
+                        f"wrong result, {result!r} (CPython: {expected!r}): {known}")
+                    log(f"  {name:14s} {implementation:8s} known wrong result: {known}")
+                    continue
                 message = f"{name}: {implementation} returned {result!r}, CPython {expected!r}"
                 mismatches.append(message)
                 log("  !! " + message)
@@ -539,7 +588,7 @@ def report(programs, implementations, built, times, heaps, versions):
         count = program["temporaries"](program["args"])
         rate = count / times[name]["cpython"]
         line = (f"**The scenario** ({program['label']}): CPython builds and drops {count:,} "
-                f"lists per call, {rate / 1e6:.2f} million a second; ")
+                f"{program['kind']} per call, {rate / 1e6:.2f} million a second; ")
         cpython_calls = heaps[name]["cpython"][0]
         line += f"{cpython_calls:,} calls of CPython's allocators per call. "
         if "kiln" in heaps[name]:
@@ -547,19 +596,20 @@ def report(programs, implementations, built, times, heaps, versions):
             line += (f"While Kiln's compiled version runs: {calls} calls of CPython's "
                      f"allocators, {size} bytes of CPython heap (tracemalloc's peak above "
                      f"entry), {collections} garbage collections (gc.callbacks), the returned "
-                     "int aside.")
+                     "object aside.")
         else:
             line += f"Kiln does not run it yet ({built[name]['kiln']})."
         scenario.append(line)
 
     text = "\n".join([
+        (PROVISIONAL + " " if versions.get("provisional") else "") +
         f"Machine: {versions['machine']}. {versions['python']}; Kiln {versions['kiln']}; "
         f"{versions['peers']}.",
         "",
         "Speed-up over CPython (time per call in brackets; best of the rounds); "
         "\"Kiln / fastest peer\": the fastest peer's time over Kiln's (above 1.00x: Kiln "
         "is faster). `--`: the implementation does not run the program (notes below).",
-        "", *rows, "", *scenario, "",
+        "", *rows, "", *[line for paragraph in scenario for line in (paragraph, "")],
         "CPython's memory during one call, the returned object aside: calls of its "
         "allocators (malloc, calloc and realloc of the raw, mem and object domains, "
         "counted by bench/native/count_python_allocations.c) / the heap's peak above "
@@ -605,6 +655,8 @@ def main():
                         help="record a result that differs from CPython's instead of stopping")
     parser.add_argument("--frontend", default=os.path.join(REPO, "python_frontend"),
                         help="the python_frontend directory Kiln builds with")
+    parser.add_argument("--provisional", action="store_true",
+                        help="mark the report's header: numbers of a busy machine")
     parser.add_argument("--no-install", action="store_true",
                         help="do not apt-get install a missing cython3 / pythran")
     args = parser.parse_args()
@@ -633,7 +685,8 @@ def main():
     times = time_all(programs, functions, args.repeats, log)
     log("CPython heap and collections per call ...")
     heaps = heap_all(programs, functions, build_counter(workdir))
-    text = report(programs, IMPLEMENTATIONS, built, times, heaps, versions_of(args.frontend))
+    versions = dict(versions_of(args.frontend), provisional=args.provisional)
+    text = report(programs, IMPLEMENTATIONS, built, times, heaps, versions)
     print(text)
     with open(os.path.join(workdir, "results.json"), "w", encoding="utf-8") as handle:
         json.dump({"times": times, "heaps": heaps,
@@ -646,18 +699,23 @@ def main():
         return
     write_result("containers", text)
     section = (f"{BEGIN}\n## Container-heavy programs\n\nGenerated by `bench/containers.py` "
-               "(issue 30): seven programs of lists of int, float and bool, written once as "
+               "(issue 30): eleven programs, seven of lists of int, float and bool and four "
+               "of dicts (`dict[int, int]`, `dict[int, float]`: a memo table, k-mer counts, "
+               "union-find's parents and sizes, a feature dict per record), written once as "
                "annotated Python (bench/container_programs/) and compiled as written by each "
-               "implementation. The entry functions take ints and build their lists inside "
-               "(for Numba: lists made in compiled code, no reflected or typed list crosses "
-               "the boundary). Cython compiles the `.py` in pure-Python mode: its only "
+               "implementation. The entry functions take ints and build their lists and dicts "
+               "inside (for Numba: lists made in compiled code, no reflected or typed list "
+               "crosses the boundary; a `{}` becomes a `numba.typed.Dict` whose key and value "
+               "types Numba infers from the stores into it, so the source needs no "
+               "`Dict.empty(...)`). Cython compiles the `.py` in pure-Python mode: its only "
                "declarations are the annotations, and Cython 0.29 keeps `int` a Python int. "
-               "What the memory table counts: CPython's own allocators. Kiln's lists come "
-               "from libc's malloc (runtime/kiln_list.c) and Pythran's from C++'s, which it "
-               "does not see; Numba's NRT allocates through PyMem_RawMalloc, so its lists "
-               "are counted. CPython's collector does not run in these programs: it is "
-               "triggered by container objects that stay alive, and their temporary lists "
-               "die by reference counting first.\n\n"
+               "What the memory table counts: CPython's own allocators. Kiln's lists and dicts "
+               "come from libc's malloc (runtime/kiln_list.c, runtime/kiln_dict.c) and "
+               "Pythran's from C++'s (its dict wraps a std::unordered_map), which it does not "
+               "see; Numba's NRT allocates through PyMem_RawMalloc, so its lists and typed "
+               "dicts are counted. CPython's collector does not run in these programs: it is "
+               "triggered by container objects that stay alive, and their temporary lists and "
+               "dicts die by reference counting first.\n\n"
                f"{text}{END}")
     replace_section(BEGIN, END, section)
 

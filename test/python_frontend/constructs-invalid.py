@@ -108,11 +108,11 @@ def store_too_many_indices(x: kiln.f64[:], i: int) -> None:
 
 
 @kiln.export
-def recursive(n: int) -> int:
+def recursive(n: int):
     if n < 2:
         return n
     return recursive(n - 1)
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: calls `recursive`, which cannot be compiled (recursion
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: `recursive` calls itself (directly or through other functions), so its parameters and result need annotations
 
 
 @kiln.export

@@ -457,7 +457,14 @@ def k_sum(xs, *start):
     if kind == "f64":
         total = S.Num("f64", float(S.parts(start[0])[2])) if start else S.Num("f64", 0.0)
     else:
+        # Kiln's sum of an int or bool list is a typed int64, whatever its
+        # start: a Python int start does not keep the total weak (NEP 50's
+        # range check against a narrower operand does not apply to it; seed
+        # 40004 f767).
         total = start[0] if start else S.Num("i64", 0)
+        _, weak, value = S.parts(total)
+        if weak == "int":
+            total = S.Num("i64", value)
     for n in xs.items:
         total = S.binop("+", total, n)
     return total

@@ -84,14 +84,17 @@ asan_runtime=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)
 # Python itself is not instrumented: the preloaded runtime intercepts malloc
 # and free (numpy's array data included) and checks the extension's accesses.
 # allocator_may_return_null=1: tests allocate 2^44-byte arrays and expect
-# MemoryError. Left out: three tests that bound the RSS growth of 100000 calls
-# (ASan's quarantine keeps 256 MiB of freed memory), the Dask example (worker
+# MemoryError. Left out: the tests that bound the RSS growth of many calls
+# (three of arrays, and the lists', dicts' and their boundaries'
+# memory_stays_flat and a_million_calls: ASan's quarantine keeps 256 MiB
+# of freed memory; ASan itself checks those containers' frees there), the Dask example (worker
 # processes of a LocalCluster under LD_PRELOAD), `pip install .` and the
 # build hook's wheel in venvs (nothing of generated code that others do not
 # check), Python under qemu-user as an older CPU, the per-level reruns of
 # whole suites (test_multiversion.py, also rerun under an edited
 # /proc/cpuinfo by test_cpu_level_source.py), the C programs linked to
-# lib<mod>.so without -fsanitize, chromium (under LD_PRELOAD), and the check
+# lib<mod>.so without -fsanitize (c_program_calls..., the documented C
+# callers of lists and dicts), chromium (under LD_PRELOAD), and the check
 # that a --release library holds no build-machine path (ASan's metadata of
 # each global names its source file).
 deselect=${SANITIZE_GENERATED_DESELECT:-not no_leaks_over_100000_calls and not
@@ -102,7 +105,8 @@ returned_by_calls_are_owned_by_the_caller and not c_program_uses_header_and_libr
 html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
 release_libraries_hold_no_build_machine_paths and not one_artifact_runs_on_older_cpus and not
 differential_suites_per_level and not c_programs_dispatch_too and not
-edited_proc_cpuinfo_changes_nothing}
+edited_proc_cpuinfo_changes_nothing and not memory_stays_flat and not
+a_million_calls and not c_program_calls and not documented_c_caller_runs}
 env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \

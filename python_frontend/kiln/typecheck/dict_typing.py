@@ -286,39 +286,13 @@ class DictTyping:
             self.fail(node, f"binding `{ast.unparse(value_node)}` to a name is not supported "
                             f"yet; iterate over it or pass it to list() (`{name} = "
                             f"list({ast.unparse(value_node)})`)")
-        declared = self.declared.get(name)
-        if is_unknown(value.type):
-            known = declared if declared is not None else getattr(
-                self.var_types.get(name), "type", UNKNOWN)
-            self.symbols[name] = TypedValue(known)
-            self.maybe_undefined.discard(name)
-            return
         if is_dict_view(value.type):
             self.var_types[name] = VariableType(value.type)
             self.symbols[name] = value
             self.maybe_undefined.discard(name)
             return
-        if declared is not None:
-            if is_unknown(declared):
-                self.symbols[name] = TypedValue(UNKNOWN)
-                self.maybe_undefined.discard(name)
-                return
-            target = declared
-            if not is_dict(declared) or not is_dict(value.type):
-                self.symbols[name] = TypedValue(declared)
-                self.maybe_undefined.discard(name)
-                self.fail(node, f"variable `{name}` is declared {display(declared)} but is "
-                                f"assigned {named(value.type)}")
-        else:
-            variable = self.join_dict(self.var_types.get(name), value, node, name)
-            if variable != self.var_types.get(name):
-                self.var_types[name] = variable
-                self.changed = True
-            target = variable.type
-        self.list_bindings.setdefault(name, node)
-        self.symbols[name] = TypedValue(target)
-        self.maybe_undefined.discard(name)
-        self.settle_dict(value_node, value, target, node)
+        self.assign_container(name, value, value_node, node, is_dict, self.join_dict,
+                              self.settle_dict)
 
     def report_unsettled_dicts(self) -> None:
         for name, variable in self.var_types.items():

@@ -254,6 +254,14 @@ class ListTyping:
 
     def assign_list(self, name, value: TypedValue, value_node, node) -> None:
         """`xs = value` where the variable or the value is a list."""
+        self.assign_container(name, value, value_node, node, is_list, self.join_list,
+                              self.settle_list)
+
+    def assign_container(self, name, value: TypedValue, value_node, node, is_kind, join,
+                         settle) -> None:
+        """`x = value` where the variable or the value is a list or a dict:
+        the rules lists and dicts share; `is_kind`, `join` and `settle` are
+        the container's own (assign_list, DictTyping.assign_dict)."""
         declared = self.declared.get(name)
         if is_unknown(value.type):
             # Bound with what is known, so that its uses do not cascade.
@@ -268,13 +276,13 @@ class ListTyping:
                 self.maybe_undefined.discard(name)
                 return
             target = declared
-            if not is_list(declared) or not is_list(value.type):
+            if not is_kind(declared) or not is_kind(value.type):
                 self.symbols[name] = TypedValue(declared)
                 self.maybe_undefined.discard(name)
                 self.fail(node, f"variable `{name}` is declared {display(declared)} but is "
                                 f"assigned {named(value.type)}")
         else:
-            variable = self.join_list(self.var_types.get(name), value, node, name)
+            variable = join(self.var_types.get(name), value, node, name)
             if variable != self.var_types.get(name):
                 self.var_types[name] = variable
                 self.changed = True
@@ -282,7 +290,7 @@ class ListTyping:
         self.list_bindings.setdefault(name, node)
         self.symbols[name] = TypedValue(target)
         self.maybe_undefined.discard(name)
-        self.settle_list(value_node, value, target, node)
+        settle(value_node, value, target, node)
 
     def shared_list_value(self, targets, value_node, value: TypedValue, node) -> TypedValue:
         """`a = b = []`: one list under several names, so one item type for

@@ -47,18 +47,9 @@ static int64_t kiln_dict_hash(const kiln_dict *dict, uint64_t key) {
   return (int64_t)(key & 0x7fffffffffffffffULL);
 }
 
-static int kiln_dict_keys_equal(const kiln_dict *dict, uint64_t a, uint64_t b) {
-  if (dict->key_kind == KILN_ITEM_FLOAT) {
-    double x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return x == y;
-  }
-  return a == b;
-}
-
-static int kiln_dict_values_equal(const kiln_dict *dict, uint64_t a, uint64_t b) {
-  if (dict->value_kind == KILN_ITEM_FLOAT) {
+/* Python's `==` on two keys or two values of kind `kind`. */
+static int kiln_dict_items_equal(int32_t kind, uint64_t a, uint64_t b) {
+  if (kind == KILN_ITEM_FLOAT) {
     double x, y;
     memcpy(&x, &a, sizeof x);
     memcpy(&y, &b, sizeof y);
@@ -119,7 +110,7 @@ static int64_t kiln_dict_probe(const kiln_dict *dict, uint64_t key, int64_t hash
     if (slot == KILN_DICT_EMPTY)
       return -1;
     if (slot >= 0 && dict->hashes[slot] == hash &&
-        kiln_dict_keys_equal(dict, dict->keys[slot], key))
+        kiln_dict_items_equal(dict->key_kind, dict->keys[slot], key))
       return at;
   }
 }
@@ -319,7 +310,8 @@ int32_t kiln_dict_equal(kiln_dict *dict, kiln_dict *other) {
       continue;
     int64_t at = kiln_dict_probe(other, dict->keys[slot], kiln_dict_hash(other, dict->keys[slot]));
     if (at < 0 ||
-        !kiln_dict_values_equal(dict, dict->values[slot], other->values[other->index[at]]))
+        !kiln_dict_items_equal(dict->value_kind, dict->values[slot],
+                               other->values[other->index[at]]))
       return 0;
   }
   return 1;

@@ -1,6 +1,7 @@
-// kiln-lower-containers: the kiln dialect's list ops become inline code on
-// the C ABI's kiln_list (runtime/kiln_abi.h) and calls of
-// runtime/kiln_list.c; !kiln.list<T> becomes !llvm.ptr everywhere
+// kiln-lower-containers: the kiln dialect's list, dict and set ops become
+// inline code on the C ABI's kiln_list and kiln_dict (runtime/kiln_abi.h; a
+// set is a kiln_dict without values) and calls of runtime/kiln_list.c and
+// kiln_dict.c; the container types become !llvm.ptr everywhere
 // (function signatures, calls, structured control flow). Index checks
 // become kiln.check ops, which kiln-lower-checks turns into the Python
 // exception. The journal that frees a raising call's lists is entered and
@@ -78,7 +79,18 @@ Type itemStorageType(Type item) {
 
 int64_t itemSize(Type item) { return item.isInteger(1) ? 1 : 8; }
 
-bool isContainerType(Type type) { return isa<ListType, DictType>(type); }
+bool isContainerType(Type type) { return isa<ListType, DictType, SetType>(type); }
+
+// Sets are dicts without values: one struct, one runtime.
+bool isHashTableType(Type type) { return isa<DictType, SetType>(type); }
+
+// KeyError(key)'s message, which says the key's kind (runtime/kiln_abi.h,
+// KILN_KEY_ERROR_INT ...); the key's 8 bytes are its operand.
+StringRef keyErrorMessage(Type keyType) {
+  return keyType.isF64()         ? KILN_KEY_ERROR_FLOAT
+         : keyType.isInteger(1) ? KILN_KEY_ERROR_BOOL
+                                : KILN_KEY_ERROR_INT;
+}
 
 // runtime/kiln_abi.h's kiln_item_kind of a key or value type.
 int32_t itemKind(Type type) {
@@ -122,15 +134,17 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i64 = IntegerType::get(context, 64);
   auto i32 = IntegerType::get(context, 32);
-  bool anyList = false, anyDict = false;
+  bool anyList = false, anyDict = false, anySet = false;
   llvm::SmallSetVector<Type, 3> items;
   auto note = [&](Type type) {
     if (auto list = dyn_cast<ListType>(type)) {
       anyList = true;
       items.insert(list.getItemType());
     }
-    if (isa<DictType>(type))
+    if (isHashTableType(type))
       anyDict = true;
+    if (isa<SetType>(type))
+      anySet = true;
   };
   module.walk([&](Operation *op) {
     if (auto func = dyn_cast<func::FuncOp>(op)) {
@@ -155,6 +169,14 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
     runtime.get("kiln_dict_copy", {ptr}, {ptr});
     runtime.get("kiln_dict_update", {ptr, ptr}, {i32});
     runtime.get("kiln_dict_equal", {ptr, ptr}, {i32});
+  }
+  if (anySet) {
+    runtime.get("kiln_set_discard", {ptr, i64}, {i32});
+    runtime.get("kiln_set_pop_slot", {ptr}, {i64});
+    runtime.get("kiln_set_subset", {ptr, ptr}, {i32});
+    runtime.get("kiln_set_disjoint", {ptr, ptr}, {i32});
+    runtime.get("kiln_set_combine", {ptr, ptr, i32}, {ptr});
+    runtime.get("kiln_set_update", {ptr, ptr, i32}, {i32});
   }
   if (!anyList)
     return;
@@ -404,6 +426,9 @@ struct CallLowering : ListOpLowering<Op> {
     if constexpr (std::is_same_v<Op, ListSortOp>)
       operands.push_back(this->constant(rewriter, loc, rewriter.getI32Type(),
                                         op.getReverse() ? 1 : 0));
+    if constexpr (std::is_same_v<Op, SetCombineOp> || std::is_same_v<Op, SetUpdateOp>)
+      operands.push_back(this->constant(rewriter, loc, rewriter.getI32Type(),
+                                        static_cast<int64_t>(op.getKind())));
     Value value = this->call(rewriter, loc, function, operands);
     switch (result) {
     case Result::None:
@@ -434,8 +459,8 @@ struct RetainLowering : ListOpLowering<RetainOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value container = adaptor.getContainer();
-    int64_t offset = isa<DictType>(op.getContainer().getType()) ? DictLayout::refcount
-                                                                 : ListLayout::refcount;
+    int64_t offset = isHashTableType(op.getContainer().getType()) ? DictLayout::refcount
+                                                                   : ListLayout::refcount;
     Value count = load(rewriter, loc, rewriter.getI64Type(), container, offset);
     Value one = constant(rewriter, loc, rewriter.getI64Type(), 1);
     store(rewriter, loc, arith::AddIOp::create(rewriter, loc, count, one), container, offset);
@@ -448,7 +473,7 @@ struct ReleaseLowering : ListOpLowering<ReleaseOp> {
   using ListOpLowering::ListOpLowering;
   LogicalResult matchAndRewrite(ReleaseOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    bool dict = isa<DictType>(op.getContainer().getType());
+    bool dict = isHashTableType(op.getContainer().getType());
     call(rewriter, op.getLoc(), dict ? "kiln_dict_release" : "kiln_list_release",
          {adaptor.getContainer()});
     rewriter.eraseOp(op);
@@ -457,7 +482,9 @@ struct ReleaseLowering : ListOpLowering<ReleaseOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// Dicts: keys and values cross runtime calls as their 8 bytes (an i64).
+// Dicts and sets: keys and values cross runtime calls as their 8 bytes (an
+// i64). The patterns that serve both take the dict or set as operand 0 (and
+// a slot as operand 1).
 //===----------------------------------------------------------------------===//
 
 template <typename Op>
@@ -465,7 +492,6 @@ struct DictOpLowering : ListOpLowering<Op> {
   using ListOpLowering<Op>::ListOpLowering;
   using Base = ListOpLowering<Op>;
 
-  static DictType dictOf(Value dict) { return cast<DictType>(dict.getType()); }
   static Value toBits(OpBuilder &b, Location loc, Value value) {
     if (value.getType().isF64())
       return arith::BitcastOp::create(b, loc, b.getI64Type(), value);
@@ -485,6 +511,10 @@ struct DictOpLowering : ListOpLowering<Op> {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
     Value array = Base::load(b, loc, ptr, dict, arrayOffset);
     return LLVM::GEPOp::create(b, loc, ptr, element, array, ArrayRef<LLVM::GEPArg>{slot});
+  }
+  static void keyError(OpBuilder &b, Location loc, Value found, Type keyType, Value key) {
+    CheckOp::create(b, loc, found, ErrorKind::KeyError, b.getStringAttr(keyErrorMessage(keyType)),
+                    ValueRange{toBits(b, loc, key)});
   }
   // A lookup's slot; -2 means no memory for the table (MemoryError).
   Value find(OpBuilder &b, Location loc, Value dict, Value key) const {
@@ -519,7 +549,7 @@ struct DictFieldLowering : DictOpLowering<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, this->load(rewriter, op.getLoc(), rewriter.getI64Type(),
-                                      adaptor.getDict(), Offset));
+                                      adaptor.getOperands()[0], Offset));
     return success();
   }
 };
@@ -543,12 +573,7 @@ struct DictRequireLowering : DictOpLowering<DictRequireOp> {
     Value slot = find(rewriter, loc, adaptor.getDict(), adaptor.getKey());
     Value zero = constant(rewriter, loc, rewriter.getI64Type(), 0);
     Value found = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot, zero);
-    Type keyType = dictOf(op.getDict()).getKeyType();
-    StringRef message = keyType.isF64()         ? KILN_KEY_ERROR_FLOAT
-                        : keyType.isInteger(1) ? KILN_KEY_ERROR_BOOL
-                                               : KILN_KEY_ERROR_INT;
-    CheckOp::create(rewriter, loc, found, ErrorKind::KeyError, rewriter.getStringAttr(message),
-                    ValueRange{toBits(rewriter, loc, adaptor.getKey())});
+    keyError(rewriter, loc, found, op.getKey().getType(), adaptor.getKey());
     rewriter.replaceOp(op, slot);
     return success();
   }
@@ -568,16 +593,18 @@ struct DictSetLowering : DictOpLowering<DictSetOp> {
   }
 };
 
-struct DictLiveAtLowering : DictOpLowering<DictLiveAtOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(DictLiveAtOp op, OpAdaptor adaptor,
+template <typename Op>
+struct LiveAtLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value address = entryAddress(rewriter, loc, adaptor.getDict(), DictLayout::live,
-                                 rewriter.getI8Type(), adaptor.getSlot());
+    Value address = this->entryAddress(rewriter, loc, adaptor.getOperands()[0], DictLayout::live,
+                                       rewriter.getI8Type(), adaptor.getOperands()[1]);
     Value byte = LLVM::LoadOp::create(rewriter, loc, rewriter.getI8Type(), address);
-    rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, byte,
-                                                 constant(rewriter, loc, rewriter.getI8Type(), 0)));
+    rewriter.replaceOp(op, arith::CmpIOp::create(
+                               rewriter, loc, arith::CmpIPredicate::ne, byte,
+                               this->constant(rewriter, loc, rewriter.getI8Type(), 0)));
     return success();
   }
 };
@@ -589,8 +616,8 @@ struct DictEntryLowering : DictOpLowering<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value address = this->entryAddress(rewriter, loc, adaptor.getDict(), ArrayOffset,
-                                       rewriter.getI64Type(), adaptor.getSlot());
+    Value address = this->entryAddress(rewriter, loc, adaptor.getOperands()[0], ArrayOffset,
+                                       rewriter.getI64Type(), adaptor.getOperands()[1]);
     Value bits = LLVM::LoadOp::create(rewriter, loc, rewriter.getI64Type(), address);
     rewriter.replaceOp(op, this->fromBits(rewriter, loc, bits, op.getType()));
     return success();
@@ -615,17 +642,120 @@ struct DictSetValueAtLowering : DictOpLowering<DictSetValueAtOp> {
   }
 };
 
-struct DictEqualLowering : DictOpLowering<DictEqualOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(DictEqualOp op, OpAdaptor adaptor,
+// A runtime query of two dicts or sets answering 1, 0, or -1 when there
+// is no memory for a lookup table (MemoryError).
+template <typename Op>
+struct QueryLowering : DictOpLowering<Op> {
+  QueryLowering(const TypeConverter &converter, MLIRContext *context, RuntimeFunctions &runtime,
+                StringRef name)
+      : DictOpLowering<Op>(converter, context, runtime), name(name.str()) {}
+  std::string name;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value result = call(rewriter, loc, "kiln_dict_equal", {adaptor.getLhs(), adaptor.getRhs()});
-    Value zero = constant(rewriter, loc, rewriter.getI32Type(), 0);
-    check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, result, zero),
-          ErrorKind::MemoryError, "");
+    Value result = this->call(rewriter, loc, name, {adaptor.getLhs(), adaptor.getRhs()});
+    Value zero = this->constant(rewriter, loc, rewriter.getI32Type(), 0);
+    this->check(rewriter, loc,
+                arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, result, zero),
+                ErrorKind::MemoryError, "");
     rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, result,
                                                  zero));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Sets (dicts without values).
+//===----------------------------------------------------------------------===//
+
+struct SetNewLowering : DictOpLowering<SetNewOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(SetNewOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SetType type = op.getType();
+    Value set = call(rewriter, loc, "kiln_dict_new",
+                     {constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getElementType())),
+                      constant(rewriter, loc, rewriter.getI32Type(), KILN_ITEM_NONE),
+                      adaptor.getCapacity()});
+    checkNotNull(rewriter, loc, set);
+    rewriter.replaceOp(op, set);
+    return success();
+  }
+};
+
+struct SetContainsLowering : DictOpLowering<SetContainsOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(SetContainsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value slot = find(rewriter, loc, adaptor.getSet(), adaptor.getElement());
+    rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot,
+                                                 constant(rewriter, loc, rewriter.getI64Type(), 0)));
+    return success();
+  }
+};
+
+// An element is a key without a value (kiln_dict_set ignores the 0).
+struct SetAddLowering : DictOpLowering<SetAddOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(SetAddOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value ok = call(rewriter, loc, "kiln_dict_set",
+                    {adaptor.getSet(), toBits(rewriter, loc, adaptor.getElement()),
+                     constant(rewriter, loc, rewriter.getI64Type(), 0)});
+    checkSucceeded(rewriter, loc, ok);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+// discard and remove: kiln_set_discard answers 1 (removed), 0 (absent) or
+// -1 (no memory); remove raises KeyError(x) on 0.
+template <typename Op>
+struct SetDiscardLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value outcome = this->call(rewriter, loc, "kiln_set_discard",
+                               {adaptor.getSet(), this->toBits(rewriter, loc, adaptor.getElement())});
+    Value zero = this->constant(rewriter, loc, rewriter.getI32Type(), 0);
+    this->check(rewriter, loc,
+                arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, outcome, zero),
+                ErrorKind::MemoryError, "");
+    Value removed = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, outcome, zero);
+    if constexpr (std::is_same_v<Op, SetRemoveOp>) {
+      this->keyError(rewriter, loc, removed, op.getElement().getType(), adaptor.getElement());
+      rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, removed);
+    }
+    return success();
+  }
+};
+
+// KeyError('pop from an empty set'), as CPython; then the first element's
+// slot is read and erased.
+struct SetPopLowering : DictOpLowering<SetPopOp> {
+  using DictOpLowering::DictOpLowering;
+  LogicalResult matchAndRewrite(SetPopOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value set = adaptor.getSet();
+    Value size = load(rewriter, loc, rewriter.getI64Type(), set, DictLayout::length);
+    Value zero = constant(rewriter, loc, rewriter.getI64Type(), 0);
+    check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, size, zero),
+          ErrorKind::KeyError, "pop from an empty set");
+    Value slot = call(rewriter, loc, "kiln_set_pop_slot", {set});
+    Value noMemory = constant(rewriter, loc, rewriter.getI64Type(), -2);
+    check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, slot, noMemory),
+          ErrorKind::MemoryError, "");
+    Value address = entryAddress(rewriter, loc, set, DictLayout::keys, rewriter.getI64Type(), slot);
+    Value bits = LLVM::LoadOp::create(rewriter, loc, rewriter.getI64Type(), address);
+    call(rewriter, loc, "kiln_dict_erase_at", {set, slot});
+    rewriter.replaceOp(op, fromBits(rewriter, loc, bits, op.getType()));
     return success();
   }
 };
@@ -654,7 +784,8 @@ void journalLists(func::FuncOp func, RuntimeFunctions &runtime) {
     return;
   bool makesLists = false;
   func.walk([&](Operation *op) {
-    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, DictNewOp, DictCopyOp>(op))
+    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, DictNewOp, DictCopyOp, SetNewOp,
+            SetCopyOp, SetCombineOp>(op))
       makesLists = true;
     else if (auto call = dyn_cast<func::CallOp>(op);
              call && llvm::any_of(call.getResultTypes(), isContainerType))
@@ -691,6 +822,8 @@ struct KilnLowerContainersPass
         [](ListType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     converter.addConversion(
         [](DictType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
+    converter.addConversion(
+        [](SetType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     auto castMaterialization = [](OpBuilder &builder, Type type, ValueRange inputs,
                                   Location loc) -> Value {
       return UnrealizedConversionCastOp::create(builder, loc, type, inputs).getResult(0);
@@ -705,7 +838,10 @@ struct KilnLowerContainersPass
                         ListEqualOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
                         DictRequireOp, DictSetOp, DictUsedOp, DictLiveAtOp, DictKeyAtOp,
                         DictValueAtOp, DictSetValueAtOp, DictEraseAtOp, DictClearOp,
-                        DictCopyOp, DictUpdateOp, DictEqualOp>();
+                        DictCopyOp, DictUpdateOp, DictEqualOp, SetNewOp, SetLenOp,
+                        SetContainsOp, SetAddOp, SetDiscardOp, SetRemoveOp, SetPopOp, SetUsedOp,
+                        SetLiveAtOp, SetKeyAtOp, SetClearOp, SetCopyOp, SetCombineOp, SetUpdateOp,
+                        SetSubsetOp, SetEqualOp, SetDisjointOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());
@@ -747,12 +883,28 @@ struct KilnLowerContainersPass
     patterns.add<CallLowering<ListEqualOp>>(converter, context, runtime, "kiln_list_equal",
                                             true, CallResult::Boolean);
     patterns.add<ReleaseLowering, DictNewLowering, DictFindLowering, DictRequireLowering,
-                 DictSetLowering, DictLiveAtLowering, DictSetValueAtLowering, DictEqualLowering,
+                 DictSetLowering, LiveAtLowering<DictLiveAtOp>, DictSetValueAtLowering,
                  DictFieldLowering<DictLenOp, DictLayout::length>,
                  DictFieldLowering<DictUsedOp, DictLayout::used>,
                  DictEntryLowering<DictKeyAtOp, DictLayout::keys>,
-                 DictEntryLowering<DictValueAtOp, DictLayout::values>>(converter, context,
-                                                                       runtime);
+                 DictEntryLowering<DictValueAtOp, DictLayout::values>, SetNewLowering,
+                 SetContainsLowering, SetAddLowering, SetDiscardLowering<SetDiscardOp>,
+                 SetDiscardLowering<SetRemoveOp>, SetPopLowering, LiveAtLowering<SetLiveAtOp>,
+                 DictFieldLowering<SetLenOp, DictLayout::length>,
+                 DictFieldLowering<SetUsedOp, DictLayout::used>,
+                 DictEntryLowering<SetKeyAtOp, DictLayout::keys>>(converter, context, runtime);
+    patterns.add<QueryLowering<DictEqualOp>>(converter, context, runtime, "kiln_dict_equal");
+    patterns.add<QueryLowering<SetEqualOp>>(converter, context, runtime, "kiln_dict_equal");
+    patterns.add<QueryLowering<SetSubsetOp>>(converter, context, runtime, "kiln_set_subset");
+    patterns.add<QueryLowering<SetDisjointOp>>(converter, context, runtime, "kiln_set_disjoint");
+    patterns.add<CallLowering<SetClearOp>>(converter, context, runtime, "kiln_dict_clear", false,
+                                           CallResult::None);
+    patterns.add<CallLowering<SetCopyOp>>(converter, context, runtime, "kiln_dict_copy", false,
+                                          CallResult::NewList);
+    patterns.add<CallLowering<SetCombineOp>>(converter, context, runtime, "kiln_set_combine",
+                                             false, CallResult::NewList);
+    patterns.add<CallLowering<SetUpdateOp>>(converter, context, runtime, "kiln_set_update", false,
+                                            CallResult::MemoryErrorIfZero);
     patterns.add<CallLowering<DictEraseAtOp>>(converter, context, runtime, "kiln_dict_erase_at",
                                               false, CallResult::None);
     patterns.add<CallLowering<DictClearOp>>(converter, context, runtime, "kiln_dict_clear",

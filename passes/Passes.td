@@ -496,11 +496,13 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
 }
 
 def KilnLowerContainers : Pass<"kiln-lower-containers", "::mlir::ModuleOp"> {
-  let summary = "Lower Python lists and dicts (!kiln.list, !kiln.dict and their "
-                "ops) to the C ABI's kiln_list/kiln_dict and the container runtime";
+  let summary = "Lower Python lists, dicts and sets (!kiln.list, !kiln.dict, "
+                "!kiln.set and their ops) to the C ABI's kiln_list/kiln_dict and the "
+                "container runtime";
   let description = [{
     Every `!kiln.list<T>` becomes an `!llvm.ptr` to a `kiln_list`, every
-    `!kiln.dict<K, V>` one to a `kiln_dict` (runtime/kiln_abi.h), in
+    `!kiln.dict<K, V>` and `!kiln.set<K>` one to a `kiln_dict` (a set is a
+    dict without values; runtime/kiln_abi.h), in
     function signatures, calls and structured control flow (MLIR's own
     structural type conversions). Reads and writes of list items, `len`,
     a dict entry's key, value and liveness at a slot, and `kiln.retain`

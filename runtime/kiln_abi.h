@@ -153,7 +153,13 @@ static inline void kiln_list_drop(kiln_list *list) {
    writes 1; the runtime writes KILN_DICT_ADDED for an entry compiled code
    added (a caller reading a dict back tests live[i] != 0, and
    live[i] & KILN_DICT_ADDED to know that a key it passed was deleted and
-   added again: Python's dict then holds the new key object). */
+   added again: Python's dict then holds the new key object).
+
+   A Python set is a kiln_dict without values: `value_kind` is
+   KILN_ITEM_NONE and `values` is NULL (a caller leaves it NULL too); its
+   elements are the keys, in the order they were first added.
+   `pop_start` is the runtime's (every slot before it is deleted, so that
+   s.pop() does not scan them again): a caller sets 0. */
 typedef struct kiln_dict {
   int64_t length;
   int64_t used;
@@ -169,11 +175,30 @@ typedef struct kiln_dict {
   int32_t key_kind;
   int32_t value_kind;
   int32_t flags;
-  int32_t reserved;
+  int32_t pop_start;
 } kiln_dict;
 
-/* kiln_dict.key_kind / value_kind. */
-enum kiln_item_kind { KILN_ITEM_INT = 1, KILN_ITEM_FLOAT = 2, KILN_ITEM_BOOL = 3 };
+/* kiln_dict.key_kind / value_kind (KILN_ITEM_NONE: the values of a set). */
+enum kiln_item_kind {
+  KILN_ITEM_NONE = 0,
+  KILN_ITEM_INT = 1,
+  KILN_ITEM_FLOAT = 2,
+  KILN_ITEM_BOOL = 3
+};
+
+/* The operation of kiln_set_combine / kiln_set_update (and of the kiln
+   dialect's kiln.set.combine / kiln.set.update, whose SetOperation enum
+   lib/Dialect/KilnAbi.h checks against these numbers). */
+#define KILN_SET_OPERATIONS(X)                                                 \
+  X(0, Union, UNION)                                                           \
+  X(1, Intersection, INTERSECTION)                                             \
+  X(2, Difference, DIFFERENCE)                                                 \
+  X(3, SymmetricDifference, SYMMETRIC_DIFFERENCE)
+enum kiln_set_operation {
+#define KILN_SET_OPERATION_ENUM(number, name, suffix) KILN_SET_##suffix = number,
+  KILN_SET_OPERATIONS(KILN_SET_OPERATION_ENUM)
+#undef KILN_SET_OPERATION_ENUM
+};
 
 /* kiln_dict.live[i] of an entry compiled code added (bit 0: live). */
 #define KILN_DICT_ADDED 3

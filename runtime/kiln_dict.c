@@ -19,6 +19,10 @@
    Hashes only spread keys over the table: iteration order is insertion
    order whatever they are, so they need not be CPython's.
 
+   A set is a dict without values (value_kind KILN_ITEM_NONE, `values`
+   NULL): every function here serves both, and the set operations below
+   build on them.
+
    Memory and exceptions: as lists (kiln_list.c, kiln_journal.c). */
 
 #include "kiln_abi.h"
@@ -135,10 +139,12 @@ static int kiln_dict_set_capacity(kiln_dict *dict, int64_t capacity) {
   if (!keys)
     return 0;
   dict->keys = keys;
-  uint64_t *values = (uint64_t *)realloc(dict->values, (size_t)capacity * 8);
-  if (!values)
-    return 0;
-  dict->values = values;
+  if (dict->value_kind != KILN_ITEM_NONE) {
+    uint64_t *values = (uint64_t *)realloc(dict->values, (size_t)capacity * 8);
+    if (!values)
+      return 0;
+    dict->values = values;
+  }
   uint8_t *live = (uint8_t *)realloc(dict->live, (size_t)capacity);
   if (!live)
     return 0;
@@ -197,11 +203,13 @@ static int kiln_dict_compact(kiln_dict *dict) {
   for (int64_t slot = 0; slot < dict->used; ++slot)
     if (dict->live[slot]) {
       dict->keys[kept] = dict->keys[slot];
-      dict->values[kept] = dict->values[slot];
+      if (dict->values)
+        dict->values[kept] = dict->values[slot];
       dict->live[kept] = dict->live[slot];
       ++kept;
     }
   dict->used = kept;
+  dict->pop_start = 0;
   return kiln_dict_build_index(dict);
 }
 
@@ -214,6 +222,8 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
   int64_t at = kiln_dict_probe(dict, key, hash);
   if (at >= 0) {
     int64_t slot = dict->index[at];
+    if (!dict->values)
+      return 1;                          /* a set: already an element */
     if (dict->values[slot] != value)
       dict->flags |= KILN_DICT_MODIFIED;
     dict->values[slot] = value;
@@ -233,7 +243,8 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
   }
   int64_t slot = dict->used++;
   dict->keys[slot] = key;
-  dict->values[slot] = value;
+  if (dict->values)
+    dict->values[slot] = value;
   dict->live[slot] = KILN_DICT_ADDED;
   dict->hashes[slot] = hash;
   ++dict->length;
@@ -267,6 +278,7 @@ void kiln_dict_clear(kiln_dict *dict) {
     dict->flags |= KILN_DICT_MODIFIED;
   dict->length = 0;
   dict->used = 0;
+  dict->pop_start = 0;
   if (dict->index)
     for (int64_t i = 0; i <= dict->index_mask; ++i)
       dict->index[i] = KILN_DICT_EMPTY;
@@ -279,7 +291,8 @@ kiln_dict *kiln_dict_copy(kiln_dict *dict) {
   if (!copy)
     return NULL;
   for (int64_t slot = 0; slot < dict->used; ++slot)
-    if (dict->live[slot] && !kiln_dict_set(copy, dict->keys[slot], dict->values[slot])) {
+    if (dict->live[slot] &&
+        !kiln_dict_set(copy, dict->keys[slot], dict->values ? dict->values[slot] : 0)) {
       kiln_dict_free(copy);
       return NULL;
     }
@@ -293,7 +306,8 @@ int32_t kiln_dict_update(kiln_dict *dict, kiln_dict *other) {
   if (dict == other)
     return 1;
   for (int64_t slot = 0; slot < other->used; ++slot)
-    if (other->live[slot] && !kiln_dict_set(dict, other->keys[slot], other->values[slot]))
+    if (other->live[slot] &&
+        !kiln_dict_set(dict, other->keys[slot], other->values ? other->values[slot] : 0))
       return 0;
   return 1;
 }
@@ -309,10 +323,163 @@ int32_t kiln_dict_equal(kiln_dict *dict, kiln_dict *other) {
     if (!dict->live[slot])
       continue;
     int64_t at = kiln_dict_probe(other, dict->keys[slot], kiln_dict_hash(other, dict->keys[slot]));
-    if (at < 0 ||
-        !kiln_dict_items_equal(dict->value_kind, dict->values[slot],
-                               other->values[other->index[at]]))
+    if (at < 0 || (dict->values && !kiln_dict_items_equal(dict->value_kind, dict->values[slot],
+                                                          other->values[other->index[at]])))
       return 0;
+  }
+  return 1;
+}
+
+/* ---- sets */
+
+/* `set.discard(key)`: 1 when it was an element, 0 when not, -1 when there
+   is no memory for the table (MemoryError). */
+int32_t kiln_set_discard(kiln_dict *set, uint64_t key) {
+  int64_t slot = kiln_dict_find(set, key);
+  if (slot < 0)
+    return slot == -1 ? 0 : -1;
+  kiln_dict_erase_at(set, slot);
+  return 1;
+}
+
+/* The slot `set.pop()` of a non-empty set takes (its first element; the
+   caller reads the key and erases the slot), or -2 when there is no memory
+   for the table the erasing needs. The slots before `pop_start` are
+   deleted, so popping a set empty scans each slot once. */
+int64_t kiln_set_pop_slot(kiln_dict *set) {
+  if (!kiln_dict_ensure_index(set))
+    return -2;
+  int64_t slot = set->pop_start > 0 && set->pop_start < set->used ? set->pop_start : 0;
+  while (!set->live[slot])
+    ++slot;
+  set->pop_start = slot + 1 <= INT32_MAX ? (int32_t)(slot + 1) : 0;
+  return slot;
+}
+
+/* Whether `key` is an element of `set` (-1: no memory for its table). */
+static int32_t kiln_set_has(kiln_dict *set, uint64_t key) {
+  int64_t slot = kiln_dict_find(set, key);
+  return slot >= 0 ? 1 : slot == -1 ? 0 : -1;
+}
+
+/* `set <= other`: 1, 0, or -1 when there is no memory for a table. */
+int32_t kiln_set_subset(kiln_dict *set, kiln_dict *other) {
+  if (set->length > other->length)
+    return 0;
+  for (int64_t slot = 0; slot < set->used; ++slot) {
+    if (!set->live[slot])
+      continue;
+    int32_t has = kiln_set_has(other, set->keys[slot]);
+    if (has <= 0)
+      return has;
+  }
+  return 1;
+}
+
+/* `set.isdisjoint(other)`: 1, 0, or -1 (no memory). The smaller set is
+   walked, the larger probed. */
+int32_t kiln_set_disjoint(kiln_dict *set, kiln_dict *other) {
+  if (set->length > other->length) {
+    kiln_dict *swap = set;
+    set = other;
+    other = swap;
+  }
+  for (int64_t slot = 0; slot < set->used; ++slot) {
+    if (!set->live[slot])
+      continue;
+    int32_t has = kiln_set_has(other, set->keys[slot]);
+    if (has != 0)
+      return has < 0 ? -1 : 0;
+  }
+  return 1;
+}
+
+/* The elements of `source` that are (`wanted` 1) or are not (0) elements
+   of `filter`, added to `target` in `source`'s order; 0 when there is no
+   memory. `target` is neither of the others. */
+static int32_t kiln_set_add_filtered(kiln_dict *target, kiln_dict *source, kiln_dict *filter,
+                                     int32_t wanted) {
+  for (int64_t slot = 0; slot < source->used; ++slot) {
+    if (!source->live[slot])
+      continue;
+    int32_t has = kiln_set_has(filter, source->keys[slot]);
+    if (has < 0)
+      return 0;
+    if (has == wanted && !kiln_dict_set(target, source->keys[slot], 0))
+      return 0;
+  }
+  return 1;
+}
+
+/* `set | other`, `set & other`, `set - other`, `set ^ other`
+   (kiln_abi.h's KILN_SET_OPERATIONS): a new set, `set`'s elements first
+   in its order, then `other`'s; NULL when there is no memory. */
+kiln_dict *kiln_set_combine(kiln_dict *set, kiln_dict *other, int32_t operation) {
+  kiln_dict *result = kiln_dict_new(set->key_kind, KILN_ITEM_NONE,
+                                    operation == KILN_SET_UNION ||
+                                            operation == KILN_SET_SYMMETRIC_DIFFERENCE
+                                        ? set->length + other->length
+                                        : set->length);
+  if (!result)
+    return NULL;
+  int32_t ok;
+  switch (operation) {
+  case KILN_SET_UNION:
+    ok = kiln_dict_update(result, set) && kiln_dict_update(result, other);
+    break;
+  case KILN_SET_INTERSECTION:
+    ok = kiln_set_add_filtered(result, set, other, 1);
+    break;
+  case KILN_SET_DIFFERENCE:
+    ok = kiln_set_add_filtered(result, set, other, 0);
+    break;
+  default:
+    ok = kiln_set_add_filtered(result, set, other, 0) &&
+         kiln_set_add_filtered(result, other, set, 0);
+    break;
+  }
+  if (!ok) {
+    kiln_dict_free(result);
+    return NULL;
+  }
+  result->flags = 0;
+  return result;
+}
+
+/* `set |= other`, `&=`, `-=`, `^=` (other may be set): 0 when there is
+   no memory. */
+int32_t kiln_set_update(kiln_dict *set, kiln_dict *other, int32_t operation) {
+  if (!kiln_dict_ensure_index(set))
+    return 0;
+  if (operation == KILN_SET_UNION)
+    return kiln_dict_update(set, other);
+  if (set == other) {
+    /* s &= s keeps s; s -= s and s ^= s empty it. */
+    if (operation != KILN_SET_INTERSECTION)
+      kiln_dict_clear(set);
+    return 1;
+  }
+  if (operation == KILN_SET_SYMMETRIC_DIFFERENCE) {
+    for (int64_t slot = 0; slot < other->used; ++slot) {
+      if (!other->live[slot])
+        continue;
+      int32_t removed = kiln_set_discard(set, other->keys[slot]);
+      if (removed < 0 || (removed == 0 && !kiln_dict_set(set, other->keys[slot], 0)))
+        return 0;
+    }
+    return 1;
+  }
+  /* Intersection keeps the elements `other` has, difference those it
+     lacks: delete the others in place. */
+  int32_t keep = operation == KILN_SET_INTERSECTION;
+  for (int64_t slot = 0; slot < set->used; ++slot) {
+    if (!set->live[slot])
+      continue;
+    int32_t has = kiln_set_has(other, set->keys[slot]);
+    if (has < 0)
+      return 0;
+    if (has != keep)
+      kiln_dict_erase_at(set, slot);
   }
   return 1;
 }

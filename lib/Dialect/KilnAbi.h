@@ -41,6 +41,15 @@ static_assert(numberedInOrder(),
 static_assert(getMaxEnumValForErrorKind() == std::size(kAbiErrorKindNumbers),
               "the dialect's ErrorKind has kinds runtime/kiln_abi.h lacks");
 
+// The set operations of kiln.set.combine / kiln.set.update carry the
+// numbers runtime/kiln_set.c's kiln_set_combine / kiln_set_update take.
+#define KILN_CHECK_SET_OPERATION(number, name, suffix)                         \
+  static_assert(static_cast<int32_t>(SetOperation::name) == number &&           \
+                    KILN_SET_##suffix == number,                               \
+                "SetOperation::" #name " differs from runtime/kiln_abi.h");
+KILN_SET_OPERATIONS(KILN_CHECK_SET_OPERATION)
+#undef KILN_CHECK_SET_OPERATION
+
 // Where kiln-lower-checks stores each field of the record. kilnc only
 // compiles for the machine it runs on, so the host's layout is the target's.
 struct ErrorRecordLayout {

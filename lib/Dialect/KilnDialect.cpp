@@ -80,6 +80,14 @@ LogicalResult DictType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+// Elements are Python's int, float and bool, as dict keys.
+LogicalResult SetType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType) {
+  if (elementType.isInteger(64) || elementType.isF64() || elementType.isInteger(1))
+    return success();
+  return emitError() << "a set holds i64, f64 or i1 elements, not " << elementType;
+}
+
 LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
   auto releasesLists = [](Operation *op) {
     WalkResult found = op->walk([](ReleaseOp) { return WalkResult::interrupt(); });

@@ -475,7 +475,10 @@ def Kiln_ListEqualOp : Kiln_ListOp<"equal", [MemoryEffects<[MemRead]>,
 
 def Kiln_AnyDict : Type<CPred<"::llvm::isa<::kiln::DictType>($_self)">,
                         "a Kiln dict", "::kiln::DictType">;
-def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict], "a Kiln list or dict">;
+def Kiln_AnySet : Type<CPred<"::llvm::isa<::kiln::SetType>($_self)">,
+                       "a Kiln set", "::kiln::SetType">;
+def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict, Kiln_AnySet],
+                                  "a Kiln list, dict or set">;
 
 def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "One more reference to a container";
@@ -714,6 +717,258 @@ def Kiln_DictEqualOp : Kiln_DictOp<"equal", [MemoryEffects<[MemRead, MemWrite]>,
     ```
   }];
   let arguments = (ins Kiln_AnyDict:$lhs, Kiln_AnyDict:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+//===----------------------------------------------------------------------===//
+// Sets. A set is a dict without values (runtime/kiln_abi.h): the lookups,
+// the slots iteration visits and the reference counts are the dicts';
+// kiln-lower-containers lowers these to the same inline loads and to
+// runtime/kiln_dict.c's set functions.
+//===----------------------------------------------------------------------===//
+
+class Kiln_SetOp<string mnemonic, list<Trait> traits = []>
+    : Kiln_Op<"set." # mnemonic, traits>;
+
+class Kiln_ElementOf<string container, string element>
+    : TypesMatchWith<"element type matches the set", container, element,
+                     "::llvm::cast<::kiln::SetType>($_self).getElementType()">;
+
+// The numbers are the C ABI's (runtime/kiln_abi.h, KILN_SET_OPERATIONS),
+// checked in lib/Dialect/KilnAbi.h. An IntegerAttr-backed enum, as ErrorKind
+// (see there why).
+def Kiln_SetOperation : I32EnumAttr<"SetOperation",
+    "how a set operation combines two sets", [
+      I32EnumAttrCase<"Union", 0, "union">,
+      I32EnumAttrCase<"Intersection", 1, "intersection">,
+      I32EnumAttrCase<"Difference", 2, "difference">,
+      I32EnumAttrCase<"SymmetricDifference", 3, "symmetric_difference">,
+    ]> {
+  let cppNamespace = "::kiln";
+}
+
+def Kiln_SetNewOp : Kiln_SetOp<"new", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A new empty set with room for `capacity` elements (a hint)";
+  let description = [{
+    ```mlir
+    %s = kiln.set.new %c8 : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins I64:$capacity);
+  let results = (outs Kiln_AnySet:$result);
+  let assemblyFormat = "$capacity attr-dict `:` type($result)";
+}
+
+def Kiln_SetLenOp : Kiln_SetOp<"len", [MemoryEffects<[MemRead]>]> {
+  let summary = "Python's len() of a set";
+  let description = [{
+    ```mlir
+    %n = kiln.set.len %s : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$set attr-dict `:` type($set)";
+}
+
+def Kiln_SetContainsOp : Kiln_SetOp<"contains", [MemoryEffects<[MemRead, MemWrite]>,
+                                                 Kiln_ElementOf<"set", "element">]> {
+  let summary = "`x in s`";
+  let description = [{
+    (Writes memory: the first lookup of a set a caller built makes its
+    table.)
+
+    ```mlir
+    %in = kiln.set.contains %s, %x : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set, AnyType:$element);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$set `,` $element attr-dict `:` type($set)";
+}
+
+def Kiln_SetAddOp : Kiln_SetOp<"add", [MemoryEffects<[MemRead, MemWrite]>,
+                                       Kiln_ElementOf<"set", "element">]> {
+  let summary = "`s.add(x)`: a new element at the end of the order, if it is new";
+  let description = [{
+    ```mlir
+    kiln.set.add %s, %x : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set, AnyType:$element);
+  let assemblyFormat = "$set `,` $element attr-dict `:` type($set)";
+}
+
+def Kiln_SetDiscardOp : Kiln_SetOp<"discard", [MemoryEffects<[MemRead, MemWrite]>,
+                                               Kiln_ElementOf<"set", "element">]> {
+  let summary = "`s.discard(x)`: whether `x` was there";
+  let description = [{
+    ```mlir
+    %was = kiln.set.discard %s, %x : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set, AnyType:$element);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$set `,` $element attr-dict `:` type($set)";
+}
+
+def Kiln_SetRemoveOp : Kiln_SetOp<"remove", [MemoryEffects<[MemRead, MemWrite]>,
+                                             Kiln_ElementOf<"set", "element">]> {
+  let summary = "`s.remove(x)`: KeyError(x) when `x` is not there";
+  let description = [{
+    ```mlir
+    kiln.set.remove %s, %x : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set, AnyType:$element);
+  let assemblyFormat = "$set `,` $element attr-dict `:` type($set)";
+}
+
+def Kiln_SetPopOp : Kiln_SetOp<"pop", [MemoryEffects<[MemRead, MemWrite]>,
+                                       Kiln_ElementOf<"set", "result">]> {
+  let summary = "`s.pop()`: removes and returns the first element; KeyError when empty";
+  let description = [{
+    CPython pops the element its table holds first; Kiln pops the first in
+    the set's own order (`KeyError: 'pop from an empty set'` alike).
+
+    ```mlir
+    %x = kiln.set.pop %s : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$set attr-dict `:` type($set)";
+}
+
+def Kiln_SetUsedOp : Kiln_SetOp<"used", [MemoryEffects<[MemRead]>]> {
+  let summary = "How many slots iteration visits (elements and removed ones)";
+  let description = [{
+    `for x in s` visits slots 0 .. used-1 and skips those not `live_at`.
+
+    ```mlir
+    %end = kiln.set.used %s : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$set attr-dict `:` type($set)";
+}
+
+def Kiln_SetLiveAtOp : Kiln_SetOp<"live_at", [MemoryEffects<[MemRead]>]> {
+  let summary = "Whether slot `slot` (in [0, used)) holds an element";
+  let description = [{
+    ```mlir
+    %here = kiln.set.live_at %s[%slot] : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set, I64:$slot);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$set `[` $slot `]` attr-dict `:` type($set)";
+}
+
+def Kiln_SetKeyAtOp : Kiln_SetOp<"key_at", [MemoryEffects<[MemRead]>,
+                                            Kiln_ElementOf<"set", "result">]> {
+  let summary = "The element in slot `slot`";
+  let description = [{
+    ```mlir
+    %x = kiln.set.key_at %s[%slot] : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set, I64:$slot);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$set `[` $slot `]` attr-dict `:` type($set)";
+}
+
+def Kiln_SetClearOp : Kiln_SetOp<"clear", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`s.clear()`";
+  let description = [{
+    ```mlir
+    kiln.set.clear %s : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set);
+  let assemblyFormat = "$set attr-dict `:` type($set)";
+}
+
+def Kiln_SetCopyOp : Kiln_SetOp<"copy", [MemoryEffects<[MemAlloc, MemRead]>,
+                                         AllTypesMatch<["set", "result"]>]> {
+  let summary = "`s.copy()`, `set(s)`: a new set of the same elements in the same order";
+  let description = [{
+    ```mlir
+    %t = kiln.set.copy %s : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$set);
+  let results = (outs Kiln_AnySet:$result);
+  let assemblyFormat = "$set attr-dict `:` type($set)";
+}
+
+def Kiln_SetCombineOp : Kiln_SetOp<"combine", [MemoryEffects<[MemAlloc, MemRead, MemWrite]>,
+                                               AllTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "`a | b`, `a & b`, `a - b`, `a ^ b`: a new set";
+  let description = [{
+    The result keeps `lhs`'s order for its elements, then `rhs`'s for the
+    elements only `rhs` has (union, symmetric difference).
+
+    ```mlir
+    %both = kiln.set.combine intersection %a, %b : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_SetOperation:$kind, Kiln_AnySet:$lhs, Kiln_AnySet:$rhs);
+  let results = (outs Kiln_AnySet:$result);
+  let assemblyFormat = "$kind $lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Kiln_SetUpdateOp : Kiln_SetOp<"update", [MemoryEffects<[MemRead, MemWrite]>,
+                                             AllTypesMatch<["set", "other"]>]> {
+  let summary = "`a |= b`, `a &= b`, `a -= b`, `a ^= b` (and `a.update(b)` ...): in place";
+  let description = [{
+    `other` may be `set` itself.
+
+    ```mlir
+    kiln.set.update difference %a, %b : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_SetOperation:$kind, Kiln_AnySet:$set, Kiln_AnySet:$other);
+  let assemblyFormat = "$kind $set `,` $other attr-dict `:` type($set)";
+}
+
+def Kiln_SetSubsetOp : Kiln_SetOp<"subset", [MemoryEffects<[MemRead, MemWrite]>,
+                                             AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "`a <= b`, `a.issubset(b)`: every element of `a` is in `b`";
+  let description = [{
+    ```mlir
+    %le = kiln.set.subset %a, %b : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$lhs, Kiln_AnySet:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Kiln_SetEqualOp : Kiln_SetOp<"equal", [MemoryEffects<[MemRead, MemWrite]>,
+                                           AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "`a == b`: the same elements (order aside)";
+  let description = [{
+    ```mlir
+    %same = kiln.set.equal %a, %b : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$lhs, Kiln_AnySet:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Kiln_SetDisjointOp : Kiln_SetOp<"disjoint", [MemoryEffects<[MemRead, MemWrite]>,
+                                                 AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "`a.isdisjoint(b)`: no element in both";
+  let description = [{
+    ```mlir
+    %none = kiln.set.disjoint %a, %b : !kiln.set<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnySet:$lhs, Kiln_AnySet:$rhs);
   let results = (outs I1:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
 }

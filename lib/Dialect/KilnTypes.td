@@ -44,4 +44,21 @@ def Kiln_DictType : Kiln_Type<"Dict", "dict"> {
   let genVerifyDecl = 1;
 }
 
+def Kiln_SetType : Kiln_Type<"Set", "set"> {
+  let summary = "A Python set whose elements have one type";
+  let description = [{
+    A reference to a set, shared like a list. Elements are Python's int,
+    float or bool (`i64`, `f64`, `i1`), compared as Python's `==` compares
+    them (as dict keys); iteration visits them in the order they were first
+    added (CPython's order follows the hashes: a documented difference).
+
+    ```mlir
+    %seen = kiln.set.new %capacity : !kiln.set<i64>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // KILN_TYPES_TD

@@ -182,3 +182,75 @@ func.func @bool_values(%k: i64, %flag: i1, %error: !llvm.ptr {kiln.error_slot}) 
   kiln.release %d : !kiln.dict<i64, i1>
   return %used, %live, %v : i64, i1, i1
 }
+
+// A set is a dict without values: kiln_dict_new with value kind
+// KILN_ITEM_NONE (0); an element is added as a key with value 0, looked up
+// with kiln_dict_find, and its slots are read as a dict's.
+// CHECK-LABEL: func.func @seen_before(
+// CHECK: %[[MARK:.*]] = call @kiln_journal_enter()
+// CHECK: %[[INT:.*]] = arith.constant 1 : i32
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK: %[[NEW:.*]] = call @kiln_dict_new(%[[INT]], %[[NONE]], %{{.*}}) : (i32, i32, i64) -> !llvm.ptr
+// CHECK: %[[SLOT:.*]] = call @kiln_dict_find(%[[NEW]], %{{.*}}) : (!llvm.ptr, i64) -> i64
+// CHECK: %[[IN:.*]] = arith.cmpi sge, %[[SLOT]], %{{.*}} : i64
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: call @kiln_dict_set(%[[NEW]], %{{.*}}, %[[ZERO]]) : (!llvm.ptr, i64, i64) -> i32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: call @kiln_dict_release(%[[NEW]]) : (!llvm.ptr) -> ()
+// CHECK: call @kiln_journal_leave(%[[MARK]])
+func.func @seen_before(%x: i64, %error: !llvm.ptr {kiln.error_slot}) -> (i1, i64) {
+  %c0 = arith.constant 0 : i64
+  %s = kiln.set.new %c0 : !kiln.set<i64>
+  %in = kiln.set.contains %s, %x : !kiln.set<i64>
+  kiln.set.add %s, %x : !kiln.set<i64>
+  %n = kiln.set.len %s : !kiln.set<i64>
+  kiln.release %s : !kiln.set<i64>
+  return %in, %n : i1, i64
+}
+
+// remove: kiln_set_discard's -1 is MemoryError, its 0 KeyError(x); pop:
+// KeyError on an empty set, then the first element's slot is read and
+// erased.
+// CHECK-LABEL: func.func @remove_then_pop(
+// CHECK-SAME: %[[S:.*]]: !llvm.ptr, %[[X:.*]]: f64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : f64 to i64
+// CHECK: %[[OUT:.*]] = call @kiln_set_discard(%[[S]], %[[BITS]]) : (!llvm.ptr, i64) -> i32
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: %[[REMOVED:.*]] = arith.cmpi ne, %[[OUT]], %{{.*}} : i32
+// CHECK: kiln.check %[[REMOVED]], KeyError, "float key {}"(%{{.*}})
+// CHECK: %[[LEN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[SOME:.*]] = arith.cmpi sgt, %[[LEN]], %{{.*}} : i64
+// CHECK: kiln.check %[[SOME]], KeyError, "pop from an empty set"
+// CHECK: %[[SLOT:.*]] = call @kiln_set_pop_slot(%[[S]]) : (!llvm.ptr) -> i64
+// CHECK: %[[KEY:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: call @kiln_dict_erase_at(%[[S]], %[[SLOT]])
+// CHECK: arith.bitcast %[[KEY]] : i64 to f64
+func.func @remove_then_pop(%s: !kiln.set<f64>, %x: f64, %error: !llvm.ptr {kiln.error_slot}) -> f64 {
+  kiln.set.remove %s, %x : !kiln.set<f64>
+  %y = kiln.set.pop %s : !kiln.set<f64>
+  return %y : f64
+}
+
+// The algebra is one runtime call each, the operation a constant
+// (runtime/kiln_abi.h's KILN_SET_OPERATIONS: union 0 ... symmetric
+// difference 3); queries answer -1 for MemoryError.
+// CHECK-LABEL: func.func @algebra(
+// CHECK-SAME: %[[A:[^:]*]]: !llvm.ptr, %[[B:[^:]*]]: !llvm.ptr
+// CHECK: %[[SYM:.*]] = arith.constant 3 : i32
+// CHECK: %[[C:.*]] = call @kiln_set_combine(%[[A]], %[[B]], %[[SYM]]) : (!llvm.ptr, !llvm.ptr, i32) -> !llvm.ptr
+// CHECK: %[[DIFF:.*]] = arith.constant 2 : i32
+// CHECK: call @kiln_set_update(%[[C]], %[[A]], %[[DIFF]]) : (!llvm.ptr, !llvm.ptr, i32) -> i32
+// CHECK: %[[LE:.*]] = call @kiln_set_subset(%[[C]], %[[B]]) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: arith.cmpi ne, %[[LE]], %{{.*}} : i32
+// CHECK: call @kiln_set_disjoint(%[[C]], %[[B]])
+// CHECK: call @kiln_dict_equal(%[[C]], %[[B]])
+func.func @algebra(%a: !kiln.set<i64>, %b: !kiln.set<i64>, %error: !llvm.ptr {kiln.error_slot}) -> (i1, i1, i1) {
+  %c = kiln.set.combine symmetric_difference %a, %b : !kiln.set<i64>
+  kiln.set.update difference %c, %a : !kiln.set<i64>
+  %le = kiln.set.subset %c, %b : !kiln.set<i64>
+  %no = kiln.set.disjoint %c, %b : !kiln.set<i64>
+  %eq = kiln.set.equal %c, %b : !kiln.set<i64>
+  kiln.release %c : !kiln.set<i64>
+  return %le, %no, %eq : i1, i1, i1
+}

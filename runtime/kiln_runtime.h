@@ -936,8 +936,9 @@ KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndi
                        format);
 }
 
-/* ---- lists and dicts: the argument of a list[...] or dict[..., ...]
-   parameter is read, in one pass, into a kiln_list or kiln_dict the
+/* ---- lists, dicts and sets: the argument of a list[...], dict[..., ...]
+   or set[...] parameter is read, in one pass, into a kiln_list or
+   kiln_dict (a set is a kiln_dict without values) the
    wrapper makes as kiln_abi.h asks of a caller (malloc(), refcount 1).
    The wrapper records each such argument in a table (one
    kiln_container_argument per Python object): one list or dict passed for
@@ -1072,26 +1073,35 @@ KILN_COLD int kiln_item_refused(int status, PyObject *item, int kind, const char
   return -1;
 }
 
-/* One list or dict argument of a call: the caller's object (borrowed: the
-   call's argument vector holds it), the native container made of it (a
-   list or a dict: the other is NULL), and the first parameter it was
-   passed as, whose type says what it holds. */
+/* One list, dict or set argument of a call: the caller's object
+   (borrowed: the call's argument vector holds it), the native container
+   made of it (a list, or a dict also for a set: the other is NULL), and
+   the first parameter it was passed as, whose type says what it holds. */
 typedef struct {
   PyObject *object;
   kiln_list *list;
   kiln_dict *dict;
   const char *parameter;
   int kind;         /* a list's items or a dict's keys: a kiln_item_kind */
-  int value_kind;   /* a dict's values (0 for a list) */
+  int value_kind;   /* a dict's values (KILN_ITEM_NONE for a list or a set) */
 } kiln_container_argument;
 
-/* "list[int]", "dict[int, float]". */
-static void kiln_container_type_name(char *buffer, size_t size, int is_dict, int kind,
+/* What a container argument is, for kiln_find_argument's message. */
+enum kiln_container { KILN_CONTAINER_LIST, KILN_CONTAINER_DICT, KILN_CONTAINER_SET };
+
+static inline const char *kiln_container_noun(int container) {
+  return container == KILN_CONTAINER_DICT ? "dict"
+         : container == KILN_CONTAINER_SET ? "set"
+                                           : "list";
+}
+
+/* "list[int]", "dict[int, float]", "set[bool]". */
+static void kiln_container_type_name(char *buffer, size_t size, int container, int kind,
                                      int value_kind) {
-  if (is_dict)
+  if (container == KILN_CONTAINER_DICT)
     snprintf(buffer, size, "dict[%s, %s]", kiln_item_name(kind), kiln_item_name(value_kind));
   else
-    snprintf(buffer, size, "list[%s]", kiln_item_name(kind));
+    snprintf(buffer, size, "%s[%s]", kiln_container_noun(container), kiln_item_name(kind));
 }
 
 /* The entry of `arguments` (the call's containers so far) for `object`:
@@ -1100,20 +1110,20 @@ static void kiln_container_type_name(char *buffer, size_t size, int is_dict, int
    for a parameter of another type. That is refused: the function would
    see one container of two types, and neither copy written back would be
    what CPython's caller sees. */
-KILN_GENERAL int kiln_find_argument(PyObject *object, int is_dict, int kind, int value_kind,
+KILN_GENERAL int kiln_find_argument(PyObject *object, int container, int kind, int value_kind,
                                     const kiln_container_argument *arguments, int count,
                                     const char *function, const char *parameter) {
   for (int i = 0; i < count; ++i) {
     if (arguments[i].object != object)
       continue;
-    /* A Python object is a list or a dict, never both. */
+    /* A Python object is one of a list, a dict and a set. */
     if (arguments[i].kind == kind && arguments[i].value_kind == value_kind)
       return i;
     char first[32], second[32];
-    kiln_container_type_name(first, sizeof first, is_dict, arguments[i].kind,
+    kiln_container_type_name(first, sizeof first, container, arguments[i].kind,
                              arguments[i].value_kind);
-    kiln_container_type_name(second, sizeof second, is_dict, kind, value_kind);
-    const char *noun = is_dict ? "dict" : "list";
+    kiln_container_type_name(second, sizeof second, container, kind, value_kind);
+    const char *noun = kiln_container_noun(container);
     PyErr_Format(PyExc_TypeError, "%s() arguments '%s' and '%s' are the same %s, which "
                  "cannot be both %s and %s; pass a copy (%s(%s)) as one of them",
                  function, arguments[i].parameter, parameter, noun, first, second, noun,
@@ -1240,7 +1250,8 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
                  parameter, Py_TYPE(object)->tp_name);
     return NULL;
   }
-  int known = kiln_find_argument(object, 0, kind, 0, arguments, *count, function, parameter);
+  int known = kiln_find_argument(object, KILN_CONTAINER_LIST, kind, KILN_ITEM_NONE, arguments,
+                                 *count, function, parameter);
   if (known != -1)
     return known >= 0 ? arguments[known].list : NULL;
   Py_ssize_t length = PyList_GET_SIZE(object);
@@ -1392,15 +1403,18 @@ KILN_HELPER void kiln_discard_list_result(kiln_list *result,
 
 /* A kiln_dict as kiln_abi.h asks a caller to make one, with room for
    `capacity` entries (at least 1, so the function can always grow it with
-   realloc()) and none used; NULL with MemoryError set. */
+   realloc()) and none used (a set's: value_kind KILN_ITEM_NONE, no
+   values); NULL with MemoryError set. */
 KILN_GENERAL kiln_dict *kiln_new_dict(Py_ssize_t capacity, int key_kind, int value_kind) {
   if (capacity < 1)
     capacity = 1;
   kiln_dict *dict = (kiln_dict *)calloc(1, sizeof *dict);
   uint64_t *keys = (uint64_t *)malloc((size_t)capacity * sizeof *keys);
-  uint64_t *values = (uint64_t *)malloc((size_t)capacity * sizeof *values);
+  uint64_t *values = value_kind == KILN_ITEM_NONE
+                         ? NULL
+                         : (uint64_t *)malloc((size_t)capacity * sizeof *values);
   uint8_t *live = (uint8_t *)malloc((size_t)capacity);
-  if (!dict || !keys || !values || !live) {
+  if (!dict || !keys || (!values && value_kind != KILN_ITEM_NONE) || !live) {
     free(dict);
     free(keys);
     free(values);
@@ -1525,8 +1539,9 @@ static int kiln_read_dict_entry(PyObject *key, PyObject *value, kiln_dict *dict,
   return 0;
 }
 
-/* Refuses a dict two of whose keys converted to one (kiln_abi.h: a
-   kiln_dict's keys are distinct). -1 with ValueError set, 0 if none. */
+/* Refuses a dict two of whose keys (a set two of whose elements)
+   converted to one (kiln_abi.h: a kiln_dict's keys are distinct). -1 with
+   ValueError set, 0 if none. */
 static int kiln_check_distinct_keys(const kiln_dict *dict, const char *function,
                                     const char *parameter) {
   kiln_key_table table;
@@ -1538,8 +1553,10 @@ static int kiln_check_distinct_keys(const kiln_dict *dict, const char *function,
       continue;
     PyObject *key = kiln_item_object(dict->key_kind, dict->keys[i]);
     if (key)
-      PyErr_Format(PyExc_ValueError, "%s() argument '%s' has two keys that convert to the "
-                   "same %s, %R", function, parameter, kiln_item_name(dict->key_kind), key);
+      PyErr_Format(PyExc_ValueError, "%s() argument '%s' has two %s that convert to the "
+                   "same %s, %R", function, parameter,
+                   dict->value_kind == KILN_ITEM_NONE ? "elements" : "keys",
+                   kiln_item_name(dict->key_kind), key);
     Py_XDECREF(key);
     status = -1;
   }
@@ -1619,8 +1636,8 @@ KILN_GENERAL kiln_dict *kiln_get_dict(PyObject *object, int key_kind, int value_
                  "dict(%s))", function, parameter, Py_TYPE(object)->tp_name, parameter);
     return NULL;
   }
-  int known = kiln_find_argument(object, 1, key_kind, value_kind, arguments, *count, function,
-                                 parameter);
+  int known = kiln_find_argument(object, KILN_CONTAINER_DICT, key_kind, value_kind, arguments,
+                                 *count, function, parameter);
   if (known != -1)
     return known >= 0 ? arguments[known].dict : NULL;
   kiln_dict *dict = kiln_new_dict(PyDict_GET_SIZE(object), key_kind, value_kind);
@@ -1794,7 +1811,192 @@ KILN_HELPER void kiln_discard_dict_result(kiln_dict *result,
     kiln_dict_drop(result);
 }
 
-/* ---- after the call, for lists and dicts alike */
+/* ---- sets: a set[K] argument (K int, float or bool; a set or a
+   frozenset) is read into a kiln_dict without values, its elements in the
+   set's iteration order. */
+
+/* The kiln_dict of the argument `object` of a set parameter (elements of
+   kind `kind`), recorded in `arguments`, or NULL with an exception set; as
+   kiln_get_dict. Elements are read through the set's iterator: one whose
+   own __index__ or __float__ changes the set stops the reading with
+   CPython's RuntimeError. */
+KILN_GENERAL kiln_dict *kiln_get_set(PyObject *object, int kind,
+                                     kiln_container_argument *arguments, int *count,
+                                     const char *function, const char *parameter) {
+  if (!PyAnySet_Check(object)) {
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be set, not %.200s", function,
+                 parameter, Py_TYPE(object)->tp_name);
+    return NULL;
+  }
+  int known = kiln_find_argument(object, KILN_CONTAINER_SET, kind, KILN_ITEM_NONE, arguments,
+                                 *count, function, parameter);
+  if (known != -1)
+    return known >= 0 ? arguments[known].dict : NULL;
+  Py_ssize_t length = PySet_GET_SIZE(object);
+  kiln_dict *set = kiln_new_dict(length, kind, KILN_ITEM_NONE);
+  if (!set)
+    return NULL;
+  PyObject *iterator = PyObject_GetIter(object);
+  if (!iterator) {
+    kiln_free_dict(set);
+    return NULL;
+  }
+  Py_ssize_t position = 0;
+  int check_elements = 0, status = 0;
+  PyObject *element;
+  while (status == 0 && (element = PyIter_Next(iterator))) {
+    if (position == length) {
+      /* grew while read: its iterator raises at the next step */
+      Py_DECREF(element);
+      continue;
+    }
+    uint64_t *bits = &set->keys[position];
+    if (!KILN_LIKELY(kiln_read_exact_item(element, kind, bits))) {
+      int read = kiln_read_item(element, kind, bits);
+      if (read != KILN_READ_OK)
+        status = kiln_item_refused(read, element, kind, function,
+                                   PyUnicode_FromFormat("'%s' element %R", parameter, element));
+      check_elements |= !kiln_key_stays_distinct(element, kind, *bits);
+    }
+    ++position;
+    Py_DECREF(element);
+  }
+  Py_DECREF(iterator);
+  if (status == 0 && !PyErr_Occurred() && position != length) {
+    PyErr_Format(PyExc_RuntimeError, "%s() argument '%s' changed size while it was read",
+                 function, parameter);
+  }
+  if (status < 0 || PyErr_Occurred()) {
+    kiln_free_dict(set);
+    return NULL;
+  }
+  set->length = set->used = (int64_t)length;
+  memset(set->live, 1, (size_t)length);
+  if (check_elements && kiln_check_distinct_keys(set, function, parameter) < 0) {
+    kiln_free_dict(set);
+    return NULL;
+  }
+  kiln_record_argument(arguments, count, object, NULL, set, parameter, kind, KILN_ITEM_NONE);
+  return set;
+}
+
+/* A new Python set of the elements of `set`. */
+KILN_GENERAL PyObject *kiln_python_set(const kiln_dict *set) {
+  PyObject *result = PySet_New(NULL);
+  if (!result)
+    return NULL;
+  for (int64_t i = 0; i < set->used; ++i) {
+    if (!set->live[i])
+      continue;
+    PyObject *element = kiln_item_object(set->key_kind, set->keys[i]);
+    int status = element ? PySet_Add(result, element) : -1;
+    Py_XDECREF(element);
+    if (status < 0) {
+      Py_DECREF(result);
+      return NULL;
+    }
+  }
+  return result;
+}
+
+/* Writes the elements of a set argument the function changed into the
+   caller's set (the same object, as in CPython): the caller's elements
+   the function removed are discarded, and the ones it added are added as
+   new objects (an element removed and added again too, as in CPython).
+   The caller's elements that stayed keep their objects: they are the
+   kiln_dict's entries with live[i] == 1, which keep the order they were
+   read in (iteration order, which nothing changed during the call), so
+   they are matched to the caller's elements in order, by their bits (a
+   NaN element too). Every new object is made before the set is touched.
+   A frozenset the function changed raises TypeError, as CPython would
+   have raised at the change. -1 with an exception set. */
+KILN_GENERAL int kiln_write_back_set(const kiln_container_argument *argument) {
+  PyObject *object = argument->object;
+  const kiln_dict *set = argument->dict;
+  if (PyFrozenSet_Check(object)) {
+    PyErr_Format(PyExc_TypeError, "argument '%s' is a frozenset, which the function changes "
+                 "(pass set(%s))", argument->parameter, argument->parameter);
+    return -1;
+  }
+  PyObject *previous = PySequence_List(object);
+  Py_ssize_t added_count = 0;
+  for (int64_t i = 0; i < set->used; ++i)
+    added_count += set->live[i] == KILN_DICT_ADDED;
+  PyObject **added = (PyObject **)calloc(added_count ? (size_t)added_count : 1, sizeof *added);
+  int status = -1;
+  Py_ssize_t made = 0;
+  if (!previous || !added) {
+    if (!added)
+      PyErr_NoMemory();
+    goto done;
+  }
+  for (int64_t i = 0; i < set->used; ++i)
+    if (set->live[i] == KILN_DICT_ADDED &&
+        !(added[made++] = kiln_item_object(set->key_kind, set->keys[i])))
+      goto done;
+  {
+    /* The caller's elements that stayed, in order: those whose bits are
+       the next kept entry's. */
+    int64_t kept = 0;
+    Py_ssize_t length = PyList_GET_SIZE(previous);
+    for (Py_ssize_t i = 0; i < length; ++i) {
+      while (kept < set->used && set->live[kept] != 1)
+        ++kept;
+      PyObject *element = PyList_GET_ITEM(previous, i);
+      uint64_t bits = 0;
+      int readable = kiln_read_exact_item(element, set->key_kind, &bits);
+      if (!readable) {
+        int read = kiln_read_item(element, set->key_kind, &bits);
+        if (read < 0)
+          PyErr_Clear();
+        readable = read == KILN_READ_OK;
+      }
+      if (readable && kept < set->used && set->keys[kept] == bits) {
+        ++kept;
+        continue;
+      }
+      if (PySet_Discard(object, element) < 0)
+        goto done;
+    }
+  }
+  for (Py_ssize_t k = 0; k < made; ++k) {
+    /* An element equal to one the caller still holds replaces it. */
+    if (PySet_Discard(object, added[k]) < 0 || PySet_Add(object, added[k]) < 0)
+      goto done;
+  }
+  status = 0;
+done:
+  for (Py_ssize_t k = 0; k < made; ++k)
+    Py_XDECREF(added[k]);
+  free(added);
+  Py_XDECREF(previous);
+  return status;
+}
+
+/* The Python object of a set the function returned: the caller's own
+   object when it is one of the arguments, else a new Python set. */
+KILN_GENERAL PyObject *kiln_set_result(kiln_dict *result,
+                                       const kiln_container_argument *arguments, int count) {
+  PyObject *argument = kiln_argument_object(result, arguments, count);
+  if (argument)
+    return Py_NewRef(argument);
+  if (!result) {
+    PyErr_SetString(PyExc_SystemError, "a compiled function returned no set");
+    return NULL;
+  }
+  PyObject *boxed = kiln_python_set(result);
+  kiln_dict_drop(result);
+  return boxed;
+}
+
+/* kiln_discard_list_result, of a set. */
+KILN_HELPER void kiln_discard_set_result(kiln_dict *result,
+                                         const kiln_container_argument *arguments, int count) {
+  if (!kiln_argument_object(result, arguments, count))
+    kiln_dict_drop(result);
+}
+
+/* ---- after the call, for lists, dicts and sets alike */
 
 /* Each list or dict argument the function changed is written back into
    the caller's object. -1 with an exception set when that fails. */
@@ -1806,7 +2008,8 @@ KILN_GENERAL int kiln_write_back_arguments(const kiln_container_argument *argume
     if (argument->list && (argument->list->flags & KILN_LIST_MODIFIED))
       status = kiln_write_back_list(argument);
     else if (argument->dict && (argument->dict->flags & KILN_DICT_MODIFIED))
-      status = kiln_write_back_dict(argument);
+      status = argument->dict->value_kind == KILN_ITEM_NONE ? kiln_write_back_set(argument)
+                                                           : kiln_write_back_dict(argument);
     if (status < 0)
       return -1;
   }

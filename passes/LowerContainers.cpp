@@ -453,6 +453,40 @@ struct CallLowering : ListOpLowering<Op> {
   }
 };
 
+// A view of the items (kiln-list-views): the memref descriptor of
+// `length` contiguous items at `items`, which MLIR's memref-to-LLVM
+// lowering reads back through the cast (reconcile-unrealized-casts removes
+// the pair).
+struct ViewLowering : ListOpLowering<ListViewOp> {
+  using ListOpLowering::ListOpLowering;
+  LogicalResult matchAndRewrite(ListViewOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value list = adaptor.getList();
+    if (op.getWrites())
+      markModified(rewriter, loc, list);
+    MLIRContext *context = rewriter.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(context);
+    Type i64 = rewriter.getI64Type();
+    auto sizes = LLVM::LLVMArrayType::get(i64, 1);
+    auto descriptorType = LLVM::LLVMStructType::getLiteral(context, {ptr, ptr, i64, sizes, sizes});
+    Value items = load(rewriter, loc, ptr, list, ListLayout::items);
+    Value descriptor = LLVM::UndefOp::create(rewriter, loc, descriptorType);
+    auto insert = [&](Value value, ArrayRef<int64_t> position) {
+      descriptor = LLVM::InsertValueOp::create(rewriter, loc, descriptor, value, position);
+    };
+    insert(items, {0});
+    insert(items, {1});
+    insert(constant(rewriter, loc, i64, 0), {2});
+    insert(length(rewriter, loc, list), {3, 0});
+    insert(constant(rewriter, loc, i64, 1), {4, 0});
+    rewriter.replaceOp(op, UnrealizedConversionCastOp::create(rewriter, loc, op.getType(),
+                                                              descriptor)
+                               .getResult(0));
+    return success();
+  }
+};
+
 struct RetainLowering : ListOpLowering<RetainOp> {
   using ListOpLowering::ListOpLowering;
   LogicalResult matchAndRewrite(RetainOp op, OpAdaptor adaptor,
@@ -835,7 +869,7 @@ struct KilnLowerContainersPass
     target.addIllegalOp<ListNewOp, ListLenOp, ListGetOp, ListSetOp, ListAppendOp, ListPopOp,
                         ListInsertOp, ListClearOp, ListReverseOp, ListSortOp, ListExtendOp,
                         ListCopyOp, ListConcatOp, ListRepeatOp, ListCountOp, ListFindOp,
-                        ListEqualOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
+                        ListEqualOp, ListViewOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
                         DictRequireOp, DictSetOp, DictUsedOp, DictLiveAtOp, DictKeyAtOp,
                         DictValueAtOp, DictSetValueAtOp, DictEraseAtOp, DictClearOp,
                         DictCopyOp, DictUpdateOp, DictEqualOp, SetNewOp, SetLenOp,
@@ -859,7 +893,8 @@ struct KilnLowerContainersPass
     populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     patterns.add<NewLowering, LenLowering, GetLowering, SetLowering, AppendLowering,
-                 PopLowering, InsertLowering, RetainLowering>(converter, context, runtime);
+                 PopLowering, InsertLowering, RetainLowering, ViewLowering>(converter, context,
+                                                                            runtime);
     using Result = CallResult;
     patterns.add<CallLowering<ListClearOp>>(converter, context, runtime, "kiln_list_clear",
                                             false, Result::None);

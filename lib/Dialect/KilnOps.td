@@ -149,14 +149,16 @@ def Kiln_IndexOp : Kiln_Op<"index"> {
     raises IndexError when the result is outside `[0, size)`; the op has
     effects for that reason and is neither removed nor moved by generic
     passes. `kiln-hoist-bounds-checks` sets `unchecked` where a test before
-    the loop proves every access in bounds.
+    the loop proves every access in bounds. The IndexError's text is numpy's
+    ("index 7 is out of bounds for axis 0 with size 3") unless `message`
+    gives another (a list's "list index out of range").
 
     ```mlir
     %i = kiln.index %k, %n {axis = 0 : i64} : i64 -> index
     ```
   }];
   let arguments = (ins I64:$index, I64:$size, I64Attr:$axis, UnitAttr:$unchecked,
-                       UnitAttr:$nonnegative);
+                       UnitAttr:$nonnegative, OptionalAttr<StrAttr>:$message);
   let results = (outs Index:$result);
   let assemblyFormat = "$index `,` $size attr-dict `:` type($index) `->` type($result)";
 }
@@ -471,6 +473,25 @@ def Kiln_ListEqualOp : Kiln_ListOp<"equal", [MemoryEffects<[MemRead]>,
   let arguments = (ins Kiln_AnyList:$lhs, Kiln_AnyList:$rhs);
   let results = (outs I1:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Kiln_ListViewOp : Kiln_ListOp<"view", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A list's items as a 1-D memref, while nothing resizes the list";
+  let description = [{
+    The memref aliases the list's storage (`i8` items for bools): valid
+    until the list is resized or freed, which `kiln-list-views` proves for
+    the loop it makes the view for. `writes`: the loop stores through the
+    view, so the list is marked changed (for write-back to the caller) when
+    the view is made.
+
+    ```mlir
+    %items = kiln.list.view %xs {writes} : !kiln.list<f64> -> memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, UnitAttr:$writes);
+  let results = (outs MemRefRankOf<[I64, F64, I8], [1]>:$result);
+  let assemblyFormat = "$list attr-dict `:` type($list) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 def Kiln_AnyDict : Type<CPred<"::llvm::isa<::kiln::DictType>($_self)">,

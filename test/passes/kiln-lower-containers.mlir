@@ -254,3 +254,23 @@ func.func @algebra(%a: !kiln.set<i64>, %b: !kiln.set<i64>, %error: !llvm.ptr {ki
   kiln.release %c : !kiln.set<i64>
   return %le, %no, %eq : i1, i1, i1
 }
+
+// A view of a list's items: the memref descriptor of `length` items at
+// `items`, offset 0, stride 1; a view the loop writes through marks the
+// list changed.
+// CHECK-LABEL: func.func @view_items(
+// CHECK-SAME: %[[XS:[^:]*]]: !llvm.ptr
+// CHECK: %[[FLAGS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: arith.ori %[[FLAGS]], %{{.*}} : i32
+// CHECK: %[[ITEMS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.insertvalue %[[ITEMS]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[ITEMS]], %{{.*}}[1]
+// CHECK: %[[LEN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: llvm.insertvalue %[[LEN]], %{{.*}}[3, 0]
+// CHECK: %[[VIEW:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<?xf64>
+// CHECK: memref.load %[[VIEW]]
+func.func @view_items(%xs: !kiln.list<f64>, %i: index) -> f64 {
+  %view = kiln.list.view %xs {writes} : !kiln.list<f64> -> memref<?xf64>
+  %x = memref.load %view[%i] : memref<?xf64>
+  return %x : f64
+}

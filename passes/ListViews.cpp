@@ -33,7 +33,8 @@ namespace {
 // that receives a list (the callee may do either). No list can be reached
 // other than through an SSA value of list type, so these are all.
 bool mayResizeLists(Operation *op) {
-  if (isa<ListAppendOp, ListPopOp, ListInsertOp, ListClearOp, ListExtendOp, ListSortOp>(op))
+  if (isa<ListAppendOp, ListPopOp, ListInsertOp, ListClearOp, ListExtendOp, ListSortOp,
+          ListAssignSliceOp, ListDeleteSliceOp>(op))
     return true;
   if (isa<CallOpInterface>(op))
     return llvm::any_of(op->getOperandTypes(), [](Type type) { return isa<ListType>(type); });

@@ -189,6 +189,9 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_list_open_slot", {ptr, i64}, {i64});
   runtime.get("kiln_list_concat", {ptr, ptr}, {ptr});
   runtime.get("kiln_list_copy", {ptr}, {ptr});
+  runtime.get("kiln_list_slice", {ptr, i64, i64, i64, i32}, {ptr});
+  runtime.get("kiln_list_delete_slice", {ptr, i64, i64, i64, i32}, {});
+  runtime.get("kiln_list_assign_slice", {ptr, i64, i64, i64, i32, ptr}, {i64});
   runtime.get("kiln_list_repeat", {ptr, i64}, {ptr});
   for (Type item : items) {
     Type argument = itemArgumentType(item);
@@ -483,6 +486,53 @@ struct ViewLowering : ListOpLowering<ListViewOp> {
     rewriter.replaceOp(op, UnrealizedConversionCastOp::create(rewriter, loc, op.getType(),
                                                               descriptor)
                                .getResult(0));
+    return success();
+  }
+};
+
+// Slices: a zero step raises ValueError as CPython does; the runtime
+// takes 0 for a missing start or stop and a mask of those present.
+template <typename Op>
+struct SliceLowering : ListOpLowering<Op> {
+  using ListOpLowering<Op>::ListOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    Value zero = this->constant(rewriter, loc, i64, 0);
+    Value step = adaptor.getStep();
+    this->check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, step, zero),
+                ErrorKind::ValueError, "slice step cannot be zero");
+    int32_t present = (adaptor.getStart() ? 1 : 0) | (adaptor.getStop() ? 2 : 0);
+    SmallVector<Value> operands = {
+        adaptor.getList(), adaptor.getStart() ? adaptor.getStart() : zero,
+        adaptor.getStop() ? adaptor.getStop() : zero, step,
+        this->constant(rewriter, loc, rewriter.getI32Type(), present)};
+    if constexpr (std::is_same_v<Op, ListSliceOp>) {
+      Value result = this->call(rewriter, loc, "kiln_list_slice", operands);
+      this->checkNotNull(rewriter, loc, result);
+      rewriter.replaceOp(op, result);
+    } else if constexpr (std::is_same_v<Op, ListDeleteSliceOp>) {
+      this->call(rewriter, loc, "kiln_list_delete_slice", operands);
+      rewriter.eraseOp(op);
+    } else {
+      Value given = this->length(rewriter, loc, adaptor.getValues());
+      operands.push_back(adaptor.getValues());
+      Value outcome = this->call(rewriter, loc, "kiln_list_assign_slice", operands);
+      this->check(rewriter, loc,
+                  arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, outcome, zero),
+                  ErrorKind::MemoryError, "");
+      // -(n + 1): the extended slice selects n items.
+      Value selected = arith::SubIOp::create(
+          rewriter, loc, this->constant(rewriter, loc, i64, -1), outcome);
+      CheckOp::create(rewriter, loc,
+                      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, outcome, zero),
+                      ErrorKind::ValueError,
+                      rewriter.getStringAttr(
+                          "attempt to assign sequence of size {} to extended slice of size {}"),
+                      ValueRange{given, selected});
+      rewriter.eraseOp(op);
+    }
     return success();
   }
 };
@@ -818,8 +868,8 @@ void journalLists(func::FuncOp func, RuntimeFunctions &runtime) {
     return;
   bool makesLists = false;
   func.walk([&](Operation *op) {
-    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, DictNewOp, DictCopyOp, SetNewOp,
-            SetCopyOp, SetCombineOp>(op))
+    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, ListSliceOp, DictNewOp, DictCopyOp,
+            SetNewOp, SetCopyOp, SetCombineOp>(op))
       makesLists = true;
     else if (auto call = dyn_cast<func::CallOp>(op);
              call && llvm::any_of(call.getResultTypes(), isContainerType))
@@ -869,7 +919,8 @@ struct KilnLowerContainersPass
     target.addIllegalOp<ListNewOp, ListLenOp, ListGetOp, ListSetOp, ListAppendOp, ListPopOp,
                         ListInsertOp, ListClearOp, ListReverseOp, ListSortOp, ListExtendOp,
                         ListCopyOp, ListConcatOp, ListRepeatOp, ListCountOp, ListFindOp,
-                        ListEqualOp, ListViewOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
+                        ListEqualOp, ListViewOp, ListSliceOp, ListAssignSliceOp,
+                        ListDeleteSliceOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
                         DictRequireOp, DictSetOp, DictUsedOp, DictLiveAtOp, DictKeyAtOp,
                         DictValueAtOp, DictSetValueAtOp, DictEraseAtOp, DictClearOp,
                         DictCopyOp, DictUpdateOp, DictEqualOp, SetNewOp, SetLenOp,
@@ -893,8 +944,9 @@ struct KilnLowerContainersPass
     populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     patterns.add<NewLowering, LenLowering, GetLowering, SetLowering, AppendLowering,
-                 PopLowering, InsertLowering, RetainLowering, ViewLowering>(converter, context,
-                                                                            runtime);
+                 PopLowering, InsertLowering, RetainLowering, ViewLowering,
+                 SliceLowering<ListSliceOp>, SliceLowering<ListAssignSliceOp>,
+                 SliceLowering<ListDeleteSliceOp>>(converter, context, runtime);
     using Result = CallResult;
     patterns.add<CallLowering<ListClearOp>>(converter, context, runtime, "kiln_list_clear",
                                             false, Result::None);

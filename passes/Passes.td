@@ -456,7 +456,7 @@ def KilnListViews : Pass<"kiln-list-views", "::mlir::func::FuncOp"> {
   let description = [{
     In an `scf.for` that contains no op that can move or free a list's
     storage (`kiln.list.append`, `pop`, `insert`, `clear`, `extend`, `sort`,
-    or a call that receives a list), every list the loop indexes and that
+    `assign_slice`, `delete_slice`, or a call that receives a list), every list the loop indexes and that
     is defined outside it gets, before the loop, its length and a
     `kiln.list.view` of its items; `kiln.list.get`/`set` in the loop become
     a `kiln.index` (Python's negative indices and the list's IndexError

@@ -392,6 +392,64 @@ def Kiln_ListExtendOp : Kiln_ListOp<"extend", [MemoryEffects<[MemRead, MemWrite]
   let assemblyFormat = "$list `,` $other attr-dict `:` type($list)";
 }
 
+// Slices: `start` and `stop` are optional (Python's `xs[:b]`, `xs[a:]`),
+// `step` is given (1 for `xs[a:b]`); each raises ValueError("slice step
+// cannot be zero") for a zero step, and clamps `start`/`stop` as CPython's
+// PySlice_AdjustIndices does.
+def Kiln_ListSliceOp : Kiln_ListOp<"slice", [MemoryEffects<[MemAlloc, MemRead]>,
+                                             AttrSizedOperandSegments,
+                                             AllTypesMatch<["list", "result"]>]> {
+  let summary = "`xs[a:b:c]`: a new list of the selected items";
+  let description = [{
+    ```mlir
+    %tail = kiln.list.slice %xs[%c1 : : %c1] : !kiln.list<f64>
+    %back = kiln.list.slice %xs[ : : %minus_one] : !kiln.list<f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Optional<I64>:$start, Optional<I64>:$stop,
+                       I64:$step);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = [{
+    $list `[` ($start^)? `:` ($stop^)? `:` $step `]` attr-dict `:` type($list)
+  }];
+}
+
+def Kiln_ListAssignSliceOp : Kiln_ListOp<"assign_slice", [MemoryEffects<[MemRead, MemWrite]>,
+                                                          AttrSizedOperandSegments,
+                                                          AllTypesMatch<["list", "values"]>]> {
+  let summary = "`xs[a:b:c] = ys` (`ys` may be `xs`)";
+  let description = [{
+    With step 1 the selected items are replaced by `ys`'s, and the list
+    grows or shrinks; with another step `ys` must have as many items as the
+    slice selects (ValueError "attempt to assign sequence of size 2 to
+    extended slice of size 3" otherwise).
+
+    ```mlir
+    kiln.list.assign_slice %xs[%c1 : %c3 : %c1], %ys : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Optional<I64>:$start, Optional<I64>:$stop,
+                       I64:$step, Kiln_AnyList:$values);
+  let assemblyFormat = [{
+    $list `[` ($start^)? `:` ($stop^)? `:` $step `]` `,` $values attr-dict `:` type($list)
+  }];
+}
+
+def Kiln_ListDeleteSliceOp : Kiln_ListOp<"delete_slice", [MemoryEffects<[MemRead, MemWrite]>,
+                                                          AttrSizedOperandSegments]> {
+  let summary = "`del xs[a:b:c]`";
+  let description = [{
+    ```mlir
+    kiln.list.delete_slice %xs[ : : %c2] : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Optional<I64>:$start, Optional<I64>:$stop,
+                       I64:$step);
+  let assemblyFormat = [{
+    $list `[` ($start^)? `:` ($stop^)? `:` $step `]` attr-dict `:` type($list)
+  }];
+}
+
 def Kiln_ListCopyOp : Kiln_ListOp<"copy", [MemoryEffects<[MemAlloc, MemRead]>,
                                            AllTypesMatch<["list", "result"]>]> {
   let summary = "`xs.copy()`, `xs[:]`, `list(xs)`: a new list of the same items";

@@ -274,3 +274,29 @@ func.func @view_items(%xs: !kiln.list<f64>, %i: index) -> f64 {
   %x = memref.load %view[%i] : memref<?xf64>
   return %x : f64
 }
+
+// Slices: ValueError for a zero step, then one runtime call whose mask
+// says which of start (1) and stop (2) were given (0 stands for a missing
+// one); an extended-slice assignment of the wrong size is ValueError with
+// both sizes (the runtime answers -(selected + 1)).
+// CHECK-LABEL: func.func @slices(
+// CHECK-SAME: %[[XS:[^:]*]]: !llvm.ptr, %[[A:[^:]*]]: i64, %[[C:[^:]*]]: i64
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[NONZERO:.*]] = arith.cmpi ne, %[[C]], %[[ZERO]] : i64
+// CHECK: kiln.check %[[NONZERO]], ValueError, "slice step cannot be zero"
+// CHECK: %[[START_ONLY:.*]] = arith.constant 1 : i32
+// CHECK: %[[YS:.*]] = call @kiln_list_slice(%[[XS]], %[[A]], %[[ZERO]], %[[C]], %[[START_ONLY]])
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK: %[[OUT:.*]] = call @kiln_list_assign_slice(%[[XS]], %{{.*}}, %{{.*}}, %[[C]], %[[NONE]], %[[YS]])
+// CHECK: %[[SELECTED:.*]] = arith.subi %{{.*}}, %[[OUT]] : i64
+// CHECK: kiln.check %{{.*}}, ValueError, "attempt to assign sequence of size {} to extended slice of size {}"(%{{.*}}, %[[SELECTED]])
+// CHECK: %[[BOTH:.*]] = arith.constant 3 : i32
+// CHECK: call @kiln_list_delete_slice(%[[XS]], %[[A]], %[[A]], %[[C]], %[[BOTH]])
+func.func @slices(%xs: !kiln.list<i64>, %a: i64, %c: i64, %error: !llvm.ptr {kiln.error_slot}) {
+  %ys = kiln.list.slice %xs[%a : : %c] : !kiln.list<i64>
+  kiln.list.assign_slice %xs[ : : %c], %ys : !kiln.list<i64>
+  kiln.list.delete_slice %xs[%a : %a : %c] : !kiln.list<i64>
+  kiln.release %ys : !kiln.list<i64>
+  return
+}

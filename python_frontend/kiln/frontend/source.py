@@ -125,6 +125,8 @@ class ModuleContext:
             return self.list_annotation(node)
         if self.is_dict_annotation(node):
             return self.dict_annotation(node)
+        if self.is_set_annotation(node):
+            return self.set_annotation(node)
         dict_class = self.dict_class_annotation(node)
         if dict_class is not None:
             return self.dict_class_type(node, dict_class)
@@ -143,7 +145,8 @@ class ModuleContext:
                                        "(complex scalars are)")
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
                                "float, bool, complex, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
-                               "arrays, list[int]/list[float]/list[bool] or dict[K, V] of them")
+                               "arrays, list[int]/list[float]/list[bool], dict[K, V] or set[K] "
+                               "of them")
 
     def is_list_annotation(self, node) -> bool:
         """`list[...]`, `List[...]`, `typing.List[...]`, or a bare `list`."""
@@ -179,6 +182,8 @@ class ModuleContext:
                 what = "lists of arrays are not supported yet"
             elif isinstance(item, kt.TupleType):
                 what = "lists of tuples are not supported yet"
+            elif isinstance(item, kt.SetType):
+                what = "lists of sets are not supported yet"
             elif isinstance(item, kt.ScalarType):
                 what = f"lists of {item.display} are not supported yet"
             else:
@@ -216,6 +221,8 @@ class ModuleContext:
                 what = "list"
             elif self.is_dict_annotation(part):
                 what = "dict"
+            elif self.is_set_annotation(part):
+                what = "set"
             if what is None:
                 try:
                     item = self.resolve_annotation(part)
@@ -229,6 +236,47 @@ class ModuleContext:
                     if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
             raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
         return kt.DictType(*resolved)
+
+    def is_set_annotation(self, node) -> bool:
+        """`set[...]`, `Set[...]`, `typing.Set[...]`, or a bare `set`."""
+        base = node.value if isinstance(node, ast.Subscript) else node
+        return (isinstance(base, ast.Name) and base.id in ("set", "Set")
+                and base.id not in self.imported_names) or (
+            isinstance(base, ast.Name) and self.imported_names.get(base.id) == ("typing", "Set")
+        ) or (isinstance(base, ast.Attribute) and base.attr == "Set"
+              and isinstance(base.value, ast.Name) and base.value.id == "typing")
+
+    def set_annotation(self, node) -> kt.SetType:
+        """`set[int]`: elements of Python's own numbers (kt.SET_ITEM_TYPES);
+        anything else is refused here, saying what is supported."""
+        hint = "; a set's elements are int, float or bool (set[int], set[float], set[bool])"
+        if not isinstance(node, ast.Subscript):
+            raise self.error(node, "a set annotation needs its element type: set[int], "
+                                   "set[float] or set[bool]")
+        inner = node.slice
+        what = None
+        if isinstance(inner, ast.Tuple):
+            raise self.error(node, "a set annotation takes one element type: set[int]")
+        if isinstance(inner, ast.Name) and inner.id in ("str", "bytes", "object", "tuple",
+                                                         "Tuple"):
+            what = inner.id
+        elif self.is_list_annotation(inner):
+            what = "list"
+        elif self.is_dict_annotation(inner):
+            what = "dict"
+        elif self.is_set_annotation(inner):
+            what = "set"
+        if what is None:
+            try:
+                item = self.resolve_annotation(inner)
+            except KilnCompileError:
+                item = None
+            if isinstance(item, kt.ScalarType) and item in kt.SET_ITEM_TYPES:
+                return kt.SetType(item)
+            what = "array" if isinstance(item, kt.ArrayType) else "tuple" \
+                if isinstance(item, kt.TupleType) else item.display \
+                if isinstance(item, kt.ScalarType) else f"`{ast.unparse(inner)}`"
+        raise self.error(node, f"sets of {what} elements are not supported yet{hint}")
 
     def dict_class_annotation(self, node):
         """"defaultdict" for `defaultdict[...]`, `collections.defaultdict[...]`,

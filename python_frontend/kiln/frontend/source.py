@@ -276,7 +276,7 @@ class ModuleContext:
             what = "array" if isinstance(item, kt.ArrayType) else "tuple" \
                 if isinstance(item, kt.TupleType) else item.display \
                 if isinstance(item, kt.ScalarType) else f"`{ast.unparse(inner)}`"
-        raise self.error(node, f"sets of {what} elements are not supported yet{hint}")
+        raise self.error(node, f"sets with {what} elements are not supported yet{hint}")
 
     def dict_class_annotation(self, node):
         """"defaultdict" for `defaultdict[...]`, `collections.defaultdict[...]`,

@@ -302,6 +302,9 @@ class SubsetChecker(ast.NodeVisitor):
         elif qualified is None and isinstance(func, ast.Attribute) and \
                 func.attr in COUNTER_METHODS:
             self.report(node, COUNTER_METHODS[func.attr])
+        elif isinstance(func, ast.Name) and func.id == "frozenset":
+            self.report(node, "frozenset() is not supported yet; use set(...) (a frozenset "
+                              "argument of an exported function is taken as a set)")
         elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
                 "defaultdict", "Counter"):
             called = ast.unparse(func)

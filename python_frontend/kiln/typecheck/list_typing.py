@@ -167,8 +167,9 @@ class ListTyping:
                 self.fail(node, "a kiln.u64 does not fit a list item (a list[int] holds 64-bit "
                                 "signed ints); convert it: int(v)")
             return kt.i64
-        what = "lists" if is_list(type_) else "arrays" if isinstance(type_, kt.ArrayType) \
-            else "tuples" if isinstance(type_, kt.TupleType) else display(type_)
+        what = f"{container_noun(type_)}s" if is_container(type_) else "arrays" \
+            if isinstance(type_, kt.ArrayType) else "tuples" \
+            if isinstance(type_, kt.TupleType) else display(type_)
         self.fail(node, f"lists of {what} are not supported yet; a list holds int, float or "
                         "bool items")
 

@@ -181,8 +181,9 @@ class SetTyping:
         if name not in SET_READS:
             self.raises = True      # allocates (MemoryError) or raises KeyError
         set_type = container.type
-        if name == "add":
+        if name in ("add", "discard", "remove"):
             self.refuse_text_item(node.args[0], "elements", "set")
+        if name == "add":
             self.stored_item(func.value, container, self.expression(node.args[0]), node)
             return TypedValue(None)
         if name in ("discard", "remove"):

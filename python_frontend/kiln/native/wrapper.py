@@ -343,9 +343,9 @@ def set_ownership_comment(signature) -> list:
         return []
     lines = []
     if names:
-        lines += [f"/* {', '.join(names)}: borrowed sets, each a kiln_dict without values",
-                  "   (value_kind KILN_ITEM_NONE, `values` NULL): make it and its `keys`",
-                  "   and `live` with malloc() (refcount 1, journal_index -1, flags 0,",
+        lines += [f"/* {', '.join(names)}: borrowed. Make each set a kiln_dict without values",
+                  "   (value_kind KILN_ITEM_NONE, `values` NULL), it and its `keys` and",
+                  "   `live` with malloc() (refcount 1, journal_index -1, flags 0,",
                   "   capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
                   "   elements, live[i] = 1): the function may grow the arrays with",
                   "   realloc() and builds its lookup table in `hashes`/`index`, so read",

@@ -213,29 +213,34 @@ class ModuleContext:
                                    "dict[int, float]")
         resolved = []
         for role, part in zip(("keys", "values"), parts):
-            what = None
-            if isinstance(part, ast.Name) and part.id in ("str", "bytes", "object", "set",
-                                                          "tuple", "Tuple"):
-                what = part.id
-            elif self.is_list_annotation(part):
-                what = "list"
-            elif self.is_dict_annotation(part):
-                what = "dict"
-            elif self.is_set_annotation(part):
-                what = "set"
-            if what is None:
-                try:
-                    item = self.resolve_annotation(part)
-                except KilnCompileError:
-                    item = None
-                if isinstance(item, kt.ScalarType) and item in kt.DICT_ITEM_TYPES:
-                    resolved.append(item)
-                    continue
-                what = "array" if isinstance(item, kt.ArrayType) else "tuple" \
-                    if isinstance(item, kt.TupleType) else item.display \
-                    if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
-            raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
+            item, what = self.number_annotation(part, kt.DICT_ITEM_TYPES)
+            if item is None:
+                raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
+            resolved.append(item)
         return kt.DictType(*resolved)
+
+    def number_annotation(self, part, allowed) -> tuple:
+        """(the type, None) of a dict's key or value or a set's element
+        annotation `part` when it is one of `allowed` (Python's int, float,
+        bool), else (None, the word a message names it by: "str", "list",
+        "array", ...)."""
+        if isinstance(part, ast.Name) and part.id in ("str", "bytes", "object", "set", "tuple",
+                                                      "Tuple"):
+            return None, part.id
+        for word, is_kind in (("list", self.is_list_annotation),
+                              ("dict", self.is_dict_annotation),
+                              ("set", self.is_set_annotation)):
+            if is_kind(part):
+                return None, word
+        try:
+            item = self.resolve_annotation(part)
+        except KilnCompileError:
+            item = None
+        if isinstance(item, kt.ScalarType) and item in allowed:
+            return item, None
+        return None, "array" if isinstance(item, kt.ArrayType) else "tuple" \
+            if isinstance(item, kt.TupleType) else item.display \
+            if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
 
     def is_set_annotation(self, node) -> bool:
         """`set[...]`, `Set[...]`, `typing.Set[...]`, or a bare `set`."""
@@ -253,30 +258,12 @@ class ModuleContext:
         if not isinstance(node, ast.Subscript):
             raise self.error(node, "a set annotation needs its element type: set[int], "
                                    "set[float] or set[bool]")
-        inner = node.slice
-        what = None
-        if isinstance(inner, ast.Tuple):
+        if isinstance(node.slice, ast.Tuple):
             raise self.error(node, "a set annotation takes one element type: set[int]")
-        if isinstance(inner, ast.Name) and inner.id in ("str", "bytes", "object", "tuple",
-                                                         "Tuple"):
-            what = inner.id
-        elif self.is_list_annotation(inner):
-            what = "list"
-        elif self.is_dict_annotation(inner):
-            what = "dict"
-        elif self.is_set_annotation(inner):
-            what = "set"
-        if what is None:
-            try:
-                item = self.resolve_annotation(inner)
-            except KilnCompileError:
-                item = None
-            if isinstance(item, kt.ScalarType) and item in kt.SET_ITEM_TYPES:
-                return kt.SetType(item)
-            what = "array" if isinstance(item, kt.ArrayType) else "tuple" \
-                if isinstance(item, kt.TupleType) else item.display \
-                if isinstance(item, kt.ScalarType) else f"`{ast.unparse(inner)}`"
-        raise self.error(node, f"sets with {what} elements are not supported yet{hint}")
+        item, what = self.number_annotation(node.slice, kt.SET_ITEM_TYPES)
+        if item is None:
+            raise self.error(node, f"sets with {what} elements are not supported yet{hint}")
+        return kt.SetType(item)
 
     def dict_class_annotation(self, node):
         """"defaultdict" for `defaultdict[...]`, `collections.defaultdict[...]`,

@@ -23,7 +23,7 @@ import ast
 from dataclasses import dataclass
 
 from .. import typesystem as kt
-from .values import Value, mlir_type, tuple_value
+from .values import Value, tuple_value
 from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable, iteration_item, walked_dict
 from ..typecheck.typed_tree import dict_of, is_set, iteration_kind
 
@@ -57,12 +57,8 @@ class DictLowering:
         operand), the `kiln.set` op of that name (the walks' ops)."""
         if operands and is_set(operands[0].type):
             return self.set_op(mnemonic, operands, node, result_type)
-        if mnemonic in RAISING_DICT_OPS:
-            self.may_raise = True
-        results = (mlir_type(result_type),) if result_type is not None else ()
-        op = self.builder.op(f"kiln.dict.{mnemonic}", [v.ir for v in operands], results, None,
-                             (), self.loc(node))
-        return Value(op.result, result_type) if result_type is not None else None
+        return self.container_op(f"kiln.dict.{mnemonic}", mnemonic in RAISING_DICT_OPS,
+                                 operands, node, result_type)
 
     def new_dict(self, dict_type, capacity: Value, node) -> Value:
         made = self.dict_op("new", [capacity], node, dict_type)

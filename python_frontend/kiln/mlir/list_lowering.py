@@ -13,7 +13,7 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from .values import Value, mlir_type
+from .values import Value
 from ..typecheck.list_typing import is_list, is_list_iteration
 from ..typecheck.typed_tree import iteration_kind
 from ..typecheck.typed_tree import is_dict, is_dict_view, is_set, is_table
@@ -30,12 +30,8 @@ class ListLowering:
     def list_op(self, mnemonic, operands, node, result_type=None, attributes=None):
         """One `kiln.list.<mnemonic>` op; its result as a Value of
         `result_type` (a Kiln type) when it has one."""
-        if mnemonic in RAISING_LIST_OPS:
-            self.may_raise = True
-        results = (mlir_type(result_type),) if result_type is not None else ()
-        op = self.builder.op(f"kiln.list.{mnemonic}", [v.ir for v in operands], results,
-                             attributes, (), self.loc(node))
-        return Value(op.result, result_type) if result_type is not None else None
+        return self.container_op(f"kiln.list.{mnemonic}", mnemonic in RAISING_LIST_OPS,
+                                 operands, node, result_type, attributes)
 
     def new_list(self, list_type, capacity: Value, node) -> Value:
         made = self.list_op("new", [capacity], node, list_type)

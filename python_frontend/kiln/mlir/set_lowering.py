@@ -22,7 +22,7 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from .values import Value, mlir_type
+from .values import Value
 from ..typecheck.set_typing import COMBINING, SET_OPERATORS, UPDATING
 from ..typecheck.typed_tree import is_set
 
@@ -40,13 +40,9 @@ class SetLowering:
         """One `kiln.set.<mnemonic>` op (`operation`: combine's and
         update's union, intersection, ...); its result as a Value of
         `result_type` (a Kiln type) when it has one."""
-        if mnemonic in RAISING_SET_OPS:
-            self.may_raise = True
-        results = (mlir_type(result_type),) if result_type is not None else ()
         attributes = {"operation": ir.Attribute(operation)} if operation else None
-        op = self.builder.op(f"kiln.set.{mnemonic}", [v.ir for v in operands], results,
-                             attributes, (), self.loc(node))
-        return Value(op.result, result_type) if result_type is not None else None
+        return self.container_op(f"kiln.set.{mnemonic}", mnemonic in RAISING_SET_OPS, operands,
+                                 node, result_type, attributes)
 
     def new_set(self, set_type, capacity: Value, node) -> Value:
         made = self.set_op("new", [capacity], node, set_type)

@@ -247,30 +247,6 @@ def container_parameters(signature) -> list:
     return [p for p in signature.params if is_container(p.type)]
 
 
-def list_parameters(signature) -> list:
-    return [p for p in signature.params if isinstance(p.type, kt.ListType)]
-
-
-def dict_parameters(signature) -> list:
-    return [p for p in signature.params if isinstance(p.type, kt.DictType)]
-
-
-def set_parameters(signature) -> list:
-    return [p for p in signature.params if isinstance(p.type, kt.SetType)]
-
-
-def returns_lists(signature) -> bool:
-    return any(isinstance(t, kt.ListType) for t in returned_types(signature))
-
-
-def returns_dicts(signature) -> bool:
-    return any(isinstance(t, kt.DictType) for t in returned_types(signature))
-
-
-def returns_sets(signature) -> bool:
-    return any(isinstance(t, kt.SetType) for t in returned_types(signature))
-
-
 def returns_containers(signature) -> bool:
     return any(is_container(t) for t in returned_types(signature))
 
@@ -279,92 +255,75 @@ def container_ownership_comment(signature) -> list:
     """The header's word on who allocates and frees the function's lists,
     dicts and sets (kiln_abi.h's rules, said for this function's
     parameters)."""
-    return list_ownership_comment(signature) + dict_ownership_comment(signature) + \
-        set_ownership_comment(signature)
+    return ownership_comment(signature, kt.ListType, "list", LIST_BORROWED, LIST_RETURNED) + \
+        ownership_comment(signature, kt.DictType, "dict", DICT_BORROWED, DICT_RETURNED) + \
+        ownership_comment(signature, kt.SetType, "set", SET_BORROWED, SET_RETURNED)
 
 
-def list_ownership_comment(signature) -> list:
-    names = [f"`{c_name(p.name)}`" for p in list_parameters(signature)]
-    if not names and not returns_lists(signature):
-        return []
+def ownership_comment(signature, kind, noun, borrowed, returned) -> list:
+    """The comment lines of the containers of type `kind`: `borrowed` when
+    the function takes some (`{names}` in its first line: theirs),
+    `returned` when it returns some (`{where}`: the result, or each
+    returned one of a tuple)."""
+    names = [f"`{c_name(p.name)}`" for p in signature.params if isinstance(p.type, kind)]
     lines = []
     if names:
-        lines += [f"/* {', '.join(names)}: borrowed. Make each kiln_list and its items with",
-                  "   malloc() (refcount 1, journal_index -1, flags 0, capacity >= 1): the",
-                  "   function may grow the items with realloc(), so read `items`, `length`",
-                  "   and `capacity` again after the call; it sets KILN_LIST_MODIFIED in",
-                  "   `flags` when it changed the list. One list may be passed for several",
-                  "   parameters: the function sees one list, as Python would. Free your",
-                  "   lists with kiln_list_drop() after a call that returned, with",
-                  "   free(list->items); free(list) after one that raised (it keeps no",
-                  "   reference, but may have left its own counted in `refcount`). */"]
-    if returns_lists(signature):
+        lines += [borrowed[0].format(names=", ".join(names))] + borrowed[1:]
+    if any(isinstance(t, kind) for t in returned_types(signature)):
         where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
-            "each returned list (rN)"
-        lines += [f"/* The {where} is a new reference: kiln_list_drop() it when done; it may",
-                  "   be a list you passed (then the function took a reference of its own,",
-                  "   which the drop gives back). When error->kind is set, no list was",
-                  "   returned: there is nothing to drop. */"]
+            f"each returned {noun} (rN)"
+        lines += [returned[0].format(where=where)] + returned[1:]
     return lines
 
 
-def dict_ownership_comment(signature) -> list:
-    names = [f"`{c_name(p.name)}`" for p in dict_parameters(signature)]
-    if not names and not returns_dicts(signature):
-        return []
-    lines = []
-    if names:
-        lines += [f"/* {', '.join(names)}: borrowed. Make each kiln_dict and its `keys`,",
-                  "   `values` and `live` with malloc() (refcount 1, journal_index -1, flags",
-                  "   0, capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
-                  "   keys, entries in order, live[i] = 1): the function may grow the arrays",
-                  "   with realloc() and builds its lookup table in `hashes`/`index`, so read",
-                  "   the entries again after the call; it sets KILN_DICT_MODIFIED in",
-                  "   `flags` when it changed the dict (entries with live[i] = 0 are",
-                  "   deleted). One dict may be passed for several parameters. Free your",
-                  "   dicts with kiln_dict_drop() after a call that returned; after one",
-                  "   that raised free keys, values, live, hashes, index and the dict",
-                  "   (it keeps no reference, but may have left its own counted in",
-                  "   `refcount`). */"]
-    if returns_dicts(signature):
-        where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
-            "each returned dict (rN)"
-        lines += [f"/* The {where} is a new reference: kiln_dict_drop() it when done; it may",
-                  "   be a dict you passed (then the function took a reference of its own,",
-                  "   which the drop gives back). Its live entries (live[i] = 1 among the",
-                  "   first `used`) are the dict, in order. When error->kind is set, no dict",
-                  "   was returned: there is nothing to drop. */"]
-    return lines
-
-
-def set_ownership_comment(signature) -> list:
-    names = [f"`{c_name(p.name)}`" for p in set_parameters(signature)]
-    if not names and not returns_sets(signature):
-        return []
-    lines = []
-    if names:
-        lines += [f"/* {', '.join(names)}: borrowed. Make each set a kiln_dict without values",
-                  "   (value_kind KILN_ITEM_NONE, `values` NULL), it and its `keys` and",
-                  "   `live` with malloc() (refcount 1, journal_index -1, flags 0,",
-                  "   capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
-                  "   elements, live[i] = 1): the function may grow the arrays with",
-                  "   realloc() and builds its lookup table in `hashes`/`index`, so read",
-                  "   the elements again after the call; it sets KILN_DICT_MODIFIED in",
-                  "   `flags` when it changed the set (elements with live[i] = 0 are",
-                  "   removed). One set may be passed for several parameters. Free your",
-                  "   sets with kiln_dict_drop() after a call that returned; after one",
-                  "   that raised free keys, live, hashes, index and the set (it keeps no",
-                  "   reference, but may have left its own counted in `refcount`). */"]
-    if returns_sets(signature):
-        where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
-            "each returned set (rN)"
-        lines += [f"/* The {where} is a new reference (a kiln_dict without values):",
-                  "   kiln_dict_drop() it when done; it may be a set you passed (then the",
-                  "   function took a reference of its own, which the drop gives back). Its",
-                  "   live elements (live[i] != 0 among the first `used`) are the set, in",
-                  "   the order they were added. When error->kind is set, no set was",
-                  "   returned: there is nothing to drop. */"]
-    return lines
+LIST_BORROWED = ["/* {names}: borrowed. Make each kiln_list and its items with",
+                 "   malloc() (refcount 1, journal_index -1, flags 0, capacity >= 1): the",
+                 "   function may grow the items with realloc(), so read `items`, `length`",
+                 "   and `capacity` again after the call; it sets KILN_LIST_MODIFIED in",
+                 "   `flags` when it changed the list. One list may be passed for several",
+                 "   parameters: the function sees one list, as Python would. Free your",
+                 "   lists with kiln_list_drop() after a call that returned, with",
+                 "   free(list->items); free(list) after one that raised (it keeps no",
+                 "   reference, but may have left its own counted in `refcount`). */"]
+LIST_RETURNED = ["/* The {where} is a new reference: kiln_list_drop() it when done; it may",
+                 "   be a list you passed (then the function took a reference of its own,",
+                 "   which the drop gives back). When error->kind is set, no list was",
+                 "   returned: there is nothing to drop. */"]
+DICT_BORROWED = ["/* {names}: borrowed. Make each kiln_dict and its `keys`,",
+                 "   `values` and `live` with malloc() (refcount 1, journal_index -1, flags",
+                 "   0, capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
+                 "   keys, entries in order, live[i] = 1): the function may grow the arrays",
+                 "   with realloc() and builds its lookup table in `hashes`/`index`, so read",
+                 "   the entries again after the call; it sets KILN_DICT_MODIFIED in",
+                 "   `flags` when it changed the dict (entries with live[i] = 0 are",
+                 "   deleted). One dict may be passed for several parameters. Free your",
+                 "   dicts with kiln_dict_drop() after a call that returned; after one",
+                 "   that raised free keys, values, live, hashes, index and the dict",
+                 "   (it keeps no reference, but may have left its own counted in",
+                 "   `refcount`). */"]
+DICT_RETURNED = ["/* The {where} is a new reference: kiln_dict_drop() it when done; it may",
+                 "   be a dict you passed (then the function took a reference of its own,",
+                 "   which the drop gives back). Its live entries (live[i] = 1 among the",
+                 "   first `used`) are the dict, in order. When error->kind is set, no dict",
+                 "   was returned: there is nothing to drop. */"]
+SET_BORROWED = ["/* {names}: borrowed. Make each set a kiln_dict without values",
+                "   (value_kind KILN_ITEM_NONE, `values` NULL), it and its `keys` and",
+                "   `live` with malloc() (refcount 1, journal_index -1, flags 0,",
+                "   capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
+                "   elements, live[i] = 1): the function may grow the arrays with",
+                "   realloc() and builds its lookup table in `hashes`/`index`, so read",
+                "   the elements again after the call; it sets KILN_DICT_MODIFIED in",
+                "   `flags` when it changed the set (elements with live[i] = 0 are",
+                "   removed). One set may be passed for several parameters. Free your",
+                "   sets with kiln_dict_drop() after a call that returned; after one",
+                "   that raised free keys, live, hashes, index and the set (it keeps no",
+                "   reference, but may have left its own counted in `refcount`). */"]
+SET_RETURNED = ["/* The {where} is a new reference (a kiln_dict without values):",
+                "   kiln_dict_drop() it when done; it may be a set you passed (then the",
+                "   function took a reference of its own, which the drop gives back). Its",
+                "   live elements (live[i] != 0 among the first `used`) are the set, in",
+                "   the order they were added. When error->kind is set, no set was",
+                "   returned: there is nothing to drop. */"]
 
 
 # The library kilnc links artifacts with parallel loops against (DT_NEEDED).
@@ -835,24 +794,17 @@ def generate_wrapper(module_name: str, signature) -> list:
             call_args.append(f"&array_{pname}")
             continue
         fail = ["  " + line for line in cleanup()] + ["    return NULL;", "  }"]
-        if isinstance(type_, kt.ListType):
-            out += [f"  kiln_list *list_{pname} = kiln_get_list(bound[{index}], "
-                    f"{item_kind(type_.item)}, container_arguments, &container_count, "
-                    f"{label});",
-                    f"  if (!list_{pname}) {{"] + fail
-            call_args.append(f"list_{pname}")
-        elif isinstance(type_, kt.DictType):
-            out += [f"  kiln_dict *dict_{pname} = kiln_get_dict(bound[{index}], "
-                    f"{item_kind(type_.key)}, {item_kind(type_.value)}, container_arguments, "
-                    f"&container_count, {label});",
-                    f"  if (!dict_{pname}) {{"] + fail
-            call_args.append(f"dict_{pname}")
-        elif isinstance(type_, kt.SetType):
-            out += [f"  kiln_dict *set_{pname} = kiln_get_set(bound[{index}], "
-                    f"{item_kind(type_.key)}, container_arguments, &container_count, "
-                    f"{label});",
-                    f"  if (!set_{pname}) {{"] + fail
-            call_args.append(f"set_{pname}")
+        if is_container(type_):
+            # kiln_get_list(object, item kind, ...), kiln_get_dict(object,
+            # key kind, value kind, ...), kiln_get_set(object, kind, ...)
+            noun = container_noun(type_)
+            kinds = [type_.key, type_.value] if isinstance(type_, kt.DictType) else [type_.item]
+            variable = f"{noun}_{pname}"
+            out += [f"  {c_declaration(container_c_type(type_), variable)} = kiln_get_{noun}("
+                    f"bound[{index}], {', '.join(item_kind(k) for k in kinds)}, "
+                    f"container_arguments, &container_count, {label});",
+                    f"  if (!{variable}) {{"] + fail
+            call_args.append(variable)
         elif type_.is_complex:
             out += [f"  double arg_{pname}_real, arg_{pname}_imag;",
                     f"  if (kiln_as_complex(bound[{index}], &arg_{pname}_real, "

@@ -54,6 +54,9 @@ class UnsettledDict(kt.DictType):
 UNSETTLED_DICT = UnsettledDict()
 # dict methods that only read the dict (the others may allocate or raise).
 DICT_READS = ("get", "keys", "values", "items")
+# The positional arguments each dict method takes.
+DICT_ARITY = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "keys": (0,), "values": (0,),
+              "items": (0,), "update": (1,), "copy": (0,), "clear": (0,)}
 # Containers a dict cannot hold yet, by the annotation word a message uses.
 UNSUPPORTED_ITEMS = "; a dict's keys and values are int, float or bool (dict[int, float], ...)"
 # The same for a set's elements.
@@ -321,20 +324,12 @@ class DictTyping:
         """Whether `node` is dict-valued, known before it is typed here."""
         if isinstance(node, (ast.Dict, ast.DictComp)):
             return True
-        if isinstance(node, ast.Name):
-            known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_dict_like(known.type)
         if isinstance(node, ast.Call) and self.context.qualified_name(node.func) in (
                 ("collections", "defaultdict"), ("collections", "Counter")):
             return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name = node.func.id
-            if name in self.symbols or name in self.lambdas:
-                return False
-            if name in self.module.functions:
-                typed = self.module.results.get(name)
-                return typed is not None and typed.ok and is_dict(typed.return_type)
-            return name == "dict"
+        known = self.known_container(node, is_dict_like, ("dict",))
+        if known is not None:
+            return known
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             return node.func.attr in ("copy", "keys", "values", "items") and \
                 self.is_dict_expression(node.func.value)
@@ -503,17 +498,8 @@ class DictTyping:
         self.absorb(container)
         if is_dict_view(container.type):
             self.fail(node, f"`.{name}()` of a dict's {container.type.kind}() is not supported")
-        if node.keywords:
-            self.fail(node, f"dict.{name}() takes no keyword arguments")
-        arity = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "keys": (0,),
-                 "values": (0,), "items": (0,), "update": (1,), "copy": (0,),
-                 "clear": (0,)}.get(name)
-        if arity is None:
-            self.fail(node, f"dict.{name}() is not supported (list and array methods do not "
-                            "apply to a dict)")
-        if len(node.args) not in arity:
-            self.fail(node, f"dict.{name}() takes {' or '.join(map(str, arity))} "
-                            f"argument{'s' if max(arity) != 1 else ''}")
+        self.method_arguments(f"dict.{name}", node, DICT_ARITY.get(name, False),
+                              "list and array methods do not apply to a dict")
         if name not in DICT_READS:
             self.raises = True      # allocates (MemoryError) or raises KeyError
         dict_type = container.type
@@ -567,6 +553,19 @@ class DictTyping:
                                         "one type)")
             self.convert(default, dict_type.value, node.args[1])
         return TypedValue(dict_type.value)
+
+    def method_arguments(self, label, node, arity, others) -> None:
+        """A dict's or set's method call (`label`: "dict.get"): no keyword
+        arguments, and one of the counts of positional ones in `arity`
+        (None: any count; False: the method is not supported, `others`
+        says why)."""
+        if node.keywords:
+            self.fail(node, f"{label}() takes no keyword arguments")
+        if arity is False:
+            self.fail(node, f"{label}() is not supported ({others})")
+        if arity is not None and len(node.args) not in arity:
+            self.fail(node, f"{label}() takes {' or '.join(map(str, arity))} "
+                            f"argument{'s' if max(arity) != 1 else ''}")
 
     def dict_builtin(self, name, node, value: TypedValue) -> TypedValue:
         """`list(d)`, `list(d.values())`, `sorted(d)`, `dict(d)`: new

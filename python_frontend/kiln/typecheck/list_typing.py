@@ -411,24 +411,34 @@ class ListTyping:
         variables, `+`/`*` of lists, copies, sorted(), list()."""
         if isinstance(node, (ast.List, ast.ListComp)):
             return True
-        if isinstance(node, ast.Name):
-            known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_list(known.type)
+        known = self.known_container(node, is_list, ("sorted", "list"))
+        if known is not None:
+            return known
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
             return self.is_list_expression(node.left) or self.is_list_expression(node.right)
         if isinstance(node, ast.Subscript):
             return isinstance(node.slice, ast.Slice) and self.is_list_expression(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return node.func.attr == "copy" and self.is_list_expression(node.func.value)
+        return False
+
+    def known_container(self, node, is_kind, builtins):
+        """For a name or a call of a name: whether it is a container of the
+        kind `is_kind` tells (a variable's, a module function's result, one
+        of the `builtins` that make one), known before `node` is typed
+        here; None for any other node."""
+        if isinstance(node, ast.Name):
+            known = self.symbols.get(node.id) or self.var_types.get(node.id)
+            return known is not None and is_kind(known.type)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name in self.symbols or name in self.lambdas:
                 return False
             if name in self.module.functions:
                 typed = self.module.results.get(name)
-                return typed is not None and typed.ok and is_list(typed.return_type)
-            return name in ("sorted", "list")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            return node.func.attr == "copy" and self.is_list_expression(node.func.value)
-        return False
+                return typed is not None and typed.ok and is_kind(typed.return_type)
+            return name in builtins
+        return None
 
     # ------------------------------------------------------ expressions
     def expr_List(self, node):
@@ -436,13 +446,19 @@ class ListTyping:
         if not node.elts:
             return TypedValue(UNSETTLED_LIST)
         values = [self.expression(e) for e in node.elts]
+        return TypedValue(kt.ListType(self.joined_item(values, node.elts,
+                                                       self.list_item_type)))
+
+    def joined_item(self, values, nodes, item_type):
+        """The one item type of a literal's items (a list's, a set's): each
+        value's `item_type(value, node)`, joined; each converted to it."""
         self.absorb(*values)
         item = None
-        for value, element in zip(values, node.elts):
-            item = join_items(item, self.list_item_type(value, element))
-        for value, element in zip(values, node.elts):
-            self.convert(value, item, element)
-        return TypedValue(kt.ListType(item))
+        for value, node in zip(values, nodes):
+            item = join_items(item, item_type(value, node))
+        for value, node in zip(values, nodes):
+            self.convert(value, item, node)
+        return item
 
     def expr_ListComp(self, node):
         """`[e for v in it if c ...]`: each `for` over range(...), a list, a

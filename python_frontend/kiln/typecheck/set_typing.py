@@ -81,19 +81,11 @@ class SetTyping:
         """Whether `node` is set-valued, known before it is typed here."""
         if isinstance(node, (ast.Set, ast.SetComp)):
             return True
-        if isinstance(node, ast.Name):
-            known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_set(known.type)
+        known = self.known_container(node, is_set, ("set",))
+        if known is not None:
+            return known
         if isinstance(node, ast.BinOp) and type(node.op) in SET_OPERATORS:
             return self.is_set_expression(node.left) or self.is_set_expression(node.right)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name = node.func.id
-            if name in self.symbols or name in self.lambdas:
-                return False
-            if name in self.module.functions:
-                typed = self.module.results.get(name)
-                return typed is not None and typed.ok and is_set(typed.return_type)
-            return name == "set"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             return node.func.attr in ("copy",) + COMBINING and \
                 self.is_set_expression(node.func.value)
@@ -107,13 +99,8 @@ class SetTyping:
         for element in node.elts:
             self.refuse_text_item(element, "elements", "set")
             values.append(self.expression(element))
-        self.absorb(*values)
-        key = None
-        for value, element in zip(values, node.elts):
-            key = join_items(key, self.set_element_type(value, element))
-        for value, element in zip(values, node.elts):
-            self.convert(value, key, element)
-        return TypedValue(kt.SetType(key))
+        return TypedValue(kt.SetType(self.joined_item(values, node.elts,
+                                                      self.set_element_type)))
 
     def expr_SetComp(self, node):
         """`{e for x in it if c ...}`: each `for` as a list comprehension's;
@@ -169,15 +156,8 @@ class SetTyping:
         """`s.add(x)`, `s.union(t)`, `s.issubset(t)`, ..."""
         name = func.attr
         self.absorb(container)
-        if node.keywords:
-            self.fail(node, f"set.{name}() takes no keyword arguments")
-        if name not in ARITY:
-            self.fail(node, f"set.{name}() is not supported (list and dict methods do not apply "
-                            "to a set)")
-        arity = ARITY[name]
-        if arity is not None and len(node.args) not in arity:
-            self.fail(node, f"set.{name}() takes {arity[0]} argument"
-                            f"{'s' if arity[0] != 1 else ''}")
+        self.method_arguments(f"set.{name}", node, ARITY.get(name, False),
+                              "list and dict methods do not apply to a set")
         if name not in SET_READS:
             self.raises = True      # allocates (MemoryError) or raises KeyError
         set_type = container.type

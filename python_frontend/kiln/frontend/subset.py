@@ -176,6 +176,13 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.visit(node.value)
 
+    def visit_AnnAssign(self, node):
+        """`x: T = v`: the annotation is typing's to read (`typing.Set[int]`
+        is no value of the subset)."""
+        self.visit(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
     def visit_Return(self, node):
         if isinstance(node.value, ast.Tuple):
             for element in node.value.elts:

@@ -1180,14 +1180,6 @@ def _print_return(p, op, depth):
     p.line(depth, "func.return" + values, op)
 
 
-def _print_set_operation(p, op, depth):
-    """`kiln.set.combine union %a, %b : !kiln.set<i64>` (and
-    kiln.set.update): the operation is a keyword of the op's own syntax."""
-    operation = op.attributes["operation"].text
-    p.line(depth, f"{p.name_results(op)}{op.name} {operation} {p.uses(op.operands)} : "
-                  f"{op.operands[0].type.text}", op)
-
-
 CUSTOM_FORMS = {"arith.constant": _print_constant, "arith.cmpi": _print_compare,
                 "arith.cmpf": _print_compare, "arith.select": _print_select,
                 "arith.mului_extended": _print_mului_extended,
@@ -1201,9 +1193,7 @@ CUSTOM_FORMS = {"arith.constant": _print_constant, "arith.cmpi": _print_compare,
                 "scf.condition": _print_condition, "scf.if": _print_if, "scf.for": _print_for,
                 "scf.while": _print_while, "func.func": _print_func, "func.call": _print_call,
                 "func.return": _print_return, "linalg.fill": _print_linalg_named,
-                "linalg.matmul": _print_linalg_named,
-                "kiln.set.combine": _print_set_operation,
-                "kiln.set.update": _print_set_operation}
+                "linalg.matmul": _print_linalg_named}
 CUSTOM_FORMS.update({name: _print_binary for name in _BINARY})
 CUSTOM_FORMS.update({name: _print_unary for name in _UNARY + ["kiln.truthy"]})
 CUSTOM_FORMS.update({name: _print_cast for name in _CASTS})

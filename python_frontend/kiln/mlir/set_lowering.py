@@ -32,6 +32,11 @@ from ..typecheck.typed_tree import is_set
 # clear cannot.
 RAISING_SET_OPS = frozenset(["new", "contains", "add", "discard", "remove", "pop", "copy",
                              "combine", "update", "subset", "equal", "disjoint"])
+# The `kind` of kiln.set.combine and kiln.set.update: the dialect's
+# SetOperation, numbered as runtime/kiln_abi.h's KILN_SET_OPERATIONS
+# (kiln-opt prints them back as `kiln.set.combine union ...`: test_sets.py).
+SET_OPERATION_KINDS = {"union": 0, "intersection": 1, "difference": 2,
+                       "symmetric_difference": 3}
 
 
 class SetLowering:
@@ -40,7 +45,8 @@ class SetLowering:
         """One `kiln.set.<mnemonic>` op (`operation`: combine's and
         update's union, intersection, ...); its result as a Value of
         `result_type` (a Kiln type) when it has one."""
-        attributes = {"operation": ir.Attribute(operation)} if operation else None
+        attributes = {"kind": ir.integer_attr(SET_OPERATION_KINDS[operation], ir.i32)} \
+            if operation else None
         return self.container_op(f"kiln.set.{mnemonic}", mnemonic in RAISING_SET_OPS, operands,
                                  node, result_type, attributes)
 

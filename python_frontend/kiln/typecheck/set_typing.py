@@ -181,17 +181,19 @@ class SetTyping:
             return TypedValue(result)
         return TypedValue(kt.boolean) if name in PREDICATES else TypedValue(None)
 
-    def other_operand(self, set_node, container: TypedValue, other_node, node, name):
-        """The other iterable of `s.<name>(t)`: a set unifies with the
-        receiver (as `s | t` does); a list, dict or range(...) becomes a
-        temporary set of the receiver's type, so its items must fit it. An
-        in-place method that may add elements to a set variable that is
-        not declared widens it to hold them. Returns the result's type."""
+    def other_operand(self, set_node, container: TypedValue, other_node, node, name,
+                      other=None):
+        """The other iterable of `s.<name>(t)` (`other`: its value when it
+        is typed already): a set unifies with the receiver (as `s | t`
+        does); a list, dict or range(...) becomes a temporary set of the
+        receiver's type, so its items must fit it. An in-place method that
+        may add elements to a set variable that is not declared widens it
+        to hold them. Returns the result's type."""
         operation = UPDATING.get(name, name)
         widens = name in UPDATING and (adds_elements(operation) or container.type.key is None)
         label = f"set.{name}()"
-        if not is_range_call(other_node, self.symbols):
-            other = self.expression(other_node)
+        if other is not None or not is_range_call(other_node, self.symbols):
+            other = other or self.expression(other_node)
             self.absorb(other)
             if is_set(other.type):
                 if widens and other.type.key is not None and (
@@ -245,7 +247,7 @@ class SetTyping:
             self.fail(stmt, f"`{symbol}=` on a set takes a set here, not {named(value.type)} "
                             "(CPython raises TypeError)")
         method = next(name for name, done in UPDATING.items() if done == operation)
-        self.other_operand(stmt.target, current, stmt.value, stmt, method)
+        self.other_operand(stmt.target, current, stmt.value, stmt, method, value)
 
     def set_compare(self, node, left: TypedValue, right: TypedValue) -> TypedValue:
         """`x in s`, `x not in s`, `s == t`, `s != t`, `s <= t` (subset),

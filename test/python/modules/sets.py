@@ -6,6 +6,7 @@ between Kiln functions. Every function runs the same under CPython
 (test_sets.py compares)."""
 
 import math
+import typing
 
 import kiln
 
@@ -492,3 +493,23 @@ def churn(n: int) -> int:
         t = s | {i + 2}
         total += len(t) + len(s & t)
     return total
+
+
+@kiln.export
+def literals_and_annotations(n: int) -> list[float]:
+    """A literal iterated; typing.Set; a new int set used as a set[float]
+    (its elements converted); enumerate with a start; any/all of lists and
+    dicts too."""
+    total = 0
+    for x in {3, 1, n}:
+        total += x
+    t: typing.Set[int] = set()
+    for i, x in enumerate({n, n + 1}, 10):
+        t.add(i * x)
+    f: set[float] = {1, 2, n}
+    g: set[float] = {i for i in range(n)}
+    xs = [0, n]
+    d = {1: 0.0, 2: float(n)}
+    # float(): CPython keeps the ints of `f` and `g` (a documented difference).
+    return [float(total), float(sum(t)), float(sum(f)), sum(g) + 0.0, float(any(xs)),
+            float(all(xs)), float(any(d)), float(all(d.values()))]

@@ -20,6 +20,8 @@ from kiln.frontend.source import load_module
 from kiln.mlir.code_generator import generate_module
 from kiln.typecheck.type_inference import infer_module
 
+from conftest import assert_rss_flat
+
 MODULE = "lists"
 OUT = 4096
 
@@ -258,21 +260,7 @@ def test_memory_stays_flat(mod):
     calls = memory_calls()
     assert set(calls) == {name for name in dir(mod.native) if not name.startswith("_") and
                           type(getattr(mod.native, name)).__name__ == "builtin_function_or_method"}
-
-    def run(function, args, times):
-        for _ in range(times):
-            try:
-                function(*args)
-            except (IndexError, ValueError):
-                pass
-
-    for name, args in calls.items():
-        function = getattr(mod.native, name)
-        run(function, args, 5_000)      # the allocator's pools settle
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        run(function, args, 40_000)
-        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-        assert grown < 1_000, f"{name}: RSS grew by {grown} KiB"
+    assert_rss_flat(mod.native, calls, (IndexError, ValueError))
 
 
 # ------------------------------------------- lists as parameters, results

@@ -22,7 +22,7 @@ UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex", "list", "sorted", "sum", "dict"}
+                 "complex", "list", "sorted", "sum", "dict", "set", "any", "all"}
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
@@ -31,6 +31,13 @@ LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse
 # dict; `pop`, `copy` and `clear` are list methods too).
 DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
                           "copy", "clear"])
+# The methods of Python's set Kiln compiles (typing checks the object is a
+# set; `pop`, `copy`, `clear`, `remove` and `update` are list or dict
+# methods too).
+SET_METHODS = frozenset(["add", "discard", "remove", "pop", "clear", "copy", "update",
+                         "intersection_update", "difference_update",
+                         "symmetric_difference_update", "union", "intersection", "difference",
+                         "symmetric_difference", "issubset", "issuperset", "isdisjoint"])
 # Counter's own methods, refused with what to write instead.
 COUNTER_METHODS = {
     "most_common": "Counter.most_common() returns a list of (key, count) tuples, and lists of "
@@ -63,9 +70,8 @@ STATEMENT_NAMES = {
 }
 EXPRESSION_NAMES = {
     ast.Lambda: "lambda",
-    ast.SetComp: "set comprehension",
     ast.GeneratorExp: "generator expression",
-    ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
+    ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
 }
@@ -170,6 +176,13 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.visit(node.value)
 
+    def visit_AnnAssign(self, node):
+        """`x: T = v`: the annotation is typing's to read (`typing.Set[int]`
+        is no value of the subset)."""
+        self.visit(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
     def visit_Return(self, node):
         if isinstance(node.value, ast.Tuple):
             for element in node.value.elts:
@@ -233,6 +246,7 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(node.elt)
 
     visit_DictComp = visit_ListComp
+    visit_SetComp = visit_ListComp
 
     def visit_Delete(self, node):
         """`del d[k]` (typing checks `d` is a dict); nothing else yet."""
@@ -257,7 +271,7 @@ class SubsetChecker(ast.NodeVisitor):
         # keywords themselves (dtype=, axis=, ...); methods are typed later.
         takes_keywords = (numpy_entry is not None and numpy_entry.family.reads_call) or (
             qualified_call is None and isinstance(func, ast.Attribute)
-            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS) or (
+            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS) or (
             isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
         keyword_only = (qualified_call is not None and qualified_call[0] == "cmath" and
                         qualified_call[1] in CMATH_KEYWORDS) or (  # cmath.isclose(..., abs_tol=...)
@@ -276,17 +290,16 @@ class SubsetChecker(ast.NodeVisitor):
             # `defaultdict(int)`, `defaultdict(lambda: 0)`, `Counter(xs)`: the
             # factory is no value of the subset; typing checks the arguments.
             return
-        elif isinstance(func, ast.Name) and func.id == "list" and len(node.args) == 1 and \
-                isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
-                and node.args[0].func.id == "range" and qualified is None:
-            for arg in node.args[0].args:        # `list(range(n))`
+        elif isinstance(func, ast.Name) and func.id in ("list", "set") and \
+                len(node.args) == 1 and is_range_call(node.args[0]) and qualified is None:
+            for arg in node.args[0].args:        # `list(range(n))`, `set(range(n))`
                 self.visit(arg)
             return
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             if func.id == "range":
                 self.report(node, "range() is only supported as the iterable of a `for` loop")
         elif qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS:
+                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS:
             self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
         elif qualified is not None:
             module, name = qualified
@@ -296,6 +309,9 @@ class SubsetChecker(ast.NodeVisitor):
         elif qualified is None and isinstance(func, ast.Attribute) and \
                 func.attr in COUNTER_METHODS:
             self.report(node, COUNTER_METHODS[func.attr])
+        elif isinstance(func, ast.Name) and func.id == "frozenset":
+            self.report(node, "frozenset() is not supported yet; use set(...) (a frozenset "
+                              "argument of an exported function is taken as a set)")
         elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
                 "defaultdict", "Counter"):
             called = ast.unparse(func)
@@ -306,7 +322,15 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
+        # `s.update(range(n))`: the set methods take range(...) as a list
+        # (typing checks the object is a set).
+        takes_ranges = qualified is None and isinstance(func, ast.Attribute) and \
+            func.attr in SET_METHODS - LIST_METHODS - DICT_METHODS | {"update"}
         for arg in node.args:
+            if takes_ranges and is_range_call(arg):
+                for bound in arg.args:
+                    self.visit(bound)
+                continue
             self.visit_argument(arg, shape_call)
 
     def visit_argument(self, node, lists_allowed):
@@ -354,6 +378,12 @@ class SubsetChecker(ast.NodeVisitor):
             else:
                 self.visit(part)
         self.visit(node.value)
+
+
+def is_range_call(node) -> bool:
+    """`range(...)` (without keywords)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "range" and not node.keywords
 
 
 def default_value(node):

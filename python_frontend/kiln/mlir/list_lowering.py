@@ -13,9 +13,10 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from .values import Value, mlir_type
+from .values import Value
 from ..typecheck.list_typing import is_list, is_list_iteration
-from ..typecheck.typed_tree import is_dict, is_dict_view
+from ..typecheck.typed_tree import iteration_kind
+from ..typecheck.typed_tree import is_dict, is_dict_view, is_set, is_table
 
 # The list ops that can raise (IndexError, MemoryError: every op that
 # allocates or writes): the function then gets an error record, as for
@@ -29,12 +30,8 @@ class ListLowering:
     def list_op(self, mnemonic, operands, node, result_type=None, attributes=None):
         """One `kiln.list.<mnemonic>` op; its result as a Value of
         `result_type` (a Kiln type) when it has one."""
-        if mnemonic in RAISING_LIST_OPS:
-            self.may_raise = True
-        results = (mlir_type(result_type),) if result_type is not None else ()
-        op = self.builder.op(f"kiln.list.{mnemonic}", [v.ir for v in operands], results,
-                             attributes, (), self.loc(node))
-        return Value(op.result, result_type) if result_type is not None else None
+        return self.container_op(f"kiln.list.{mnemonic}", mnemonic in RAISING_LIST_OPS,
+                                 operands, node, result_type, attributes)
 
     def new_list(self, list_type, capacity: Value, node) -> Value:
         made = self.list_op("new", [capacity], node, list_type)
@@ -70,18 +67,27 @@ class ListLowering:
         """Nested loops appending to a new list; each `for` binds its name
         in its loop's scope only (Python 3: the names do not leak)."""
         list_type = self.typed_value(node).type
+        return self.comprehension(node, lambda hint: self.new_list(list_type, hint, node),
+                                  lambda made: self.list_append(made, self.convert(
+                                      self.expression(node.elt), list_type.item, node.elt),
+                                      node))
+
+    def comprehension(self, node, make, store) -> Value:
+        """A list, dict or set comprehension: nested loops over its `for`s,
+        each under its `if`s. `make(hint)` makes the container once the
+        first iterable is evaluated (`hint`: its length when there is one
+        `for` and no `if`, else -1); `store(container)` adds what one step
+        makes."""
         generators = node.generators
         made = {}
         sized = len(generators) == 1 and not generators[0].ifs
 
         def start(length):
-            hint = length if sized else self.constant(-1, kt.i64, node)
-            made["list"] = self.new_list(list_type, hint, node)
+            made["container"] = make(length if sized else self.constant(-1, kt.i64, node))
 
         def level(position):
             if position == len(generators):
-                item = self.convert(self.expression(node.elt), list_type.item, node.elt)
-                self.list_append(made["list"], item, node)
+                store(made["container"])
                 return
             generator = generators[position]
             self.iterate(generator, lambda: self.when_all(
@@ -89,7 +95,7 @@ class ListLowering:
                 start if position == 0 else None)
 
         level(0)
-        return made["list"]
+        return made["container"]
 
     def when_all(self, conditions, build, node) -> None:
         """`build` under a comprehension's `if`s (each tested only when the
@@ -136,7 +142,7 @@ class ListLowering:
             self.builder.scf_for(lower.ir, upper.ir, step.ir, [], region, location)
             return
         container = self.expression(iterator)
-        if is_dict(container.type) or is_dict_view(container.type):
+        if is_table(container.type):        # a dict, a view or a set: its slots
             self.iterate_dict(generator, container, build, iterator, started)
             return
         if isinstance(container.type, kt.ArrayType):
@@ -263,6 +269,9 @@ class ListLowering:
         op = node.ops[0]
         left = self.expression(node.left)
         right = self.expression(node.comparators[0])
+        if is_set(right.type) or (is_set(left.type) and not isinstance(op, (ast.In,
+                                                                             ast.NotIn))):
+            return self.set_compare(node, left, right)
         if any(is_dict(v.type) or is_dict_view(v.type) for v in (left, right)):
             return self.dict_compare(node, left, right)
         if isinstance(op, (ast.In, ast.NotIn)):
@@ -393,8 +402,12 @@ class ListLowering:
         self.scf_if(flag, [], descending, ascending, node)
 
     def list_builtin(self, name, node) -> Value:
-        """`sorted(xs)`, `list(xs)` (copies), `list()`, `list(range(...))`."""
-        if name == "dict" or any(self.is_dict_valued(a) for a in node.args):
+        """`sorted(xs)`, `list(xs)` (copies), `list()`, `list(range(...))`;
+        those of a dict or set, `dict(...)` and `set(...)` are theirs."""
+        if name == "set":
+            return self.set_builtin(node)
+        if name == "dict" or any(self.is_dict_valued(a) or self.is_set_valued(a)
+                                 for a in node.args):
             return self.dict_builtin(name, node)
         list_type = self.typed_value(node).type
         if not node.args:
@@ -440,9 +453,9 @@ class ListLowering:
         return [Value(r, v.type) for r, v in zip(results, initial)]
 
     def builtin_sum(self, args, node) -> Value:
-        """Left to right from `start` (0): ints wrap as Kiln ints do."""
-        if is_dict(args[0].type) or is_dict_view(args[0].type):
-            return self.dict_sum(args, node)
+        """Left to right from `start` (0) over a list, or over a dict's keys
+        (a view's values, a set's elements) in insertion order: ints wrap
+        as Kiln ints do."""
         container = args[0]
         total_type = self.typed_value(node).type
         start = self.convert(args[1], total_type, node) if len(args) == 2 else \
@@ -454,9 +467,20 @@ class ListLowering:
             return [self.arith("addf" if total_type.is_float else "addi", total,
                                self.convert(item, total_type, node), node)]
 
-        [total] = self.fold_items(container, [start], add, node)
+        [total] = self.fold_container(container, [start], add, node)
         self.done_with(node, container)
         return total
+
+    def fold_container(self, container: Value, initial, step, node) -> list:
+        """Values carried through the items of a list, or the entries a
+        walk of a dict (view, set) visits, in order (`step(item,
+        carried)` -> the new carried values); their final values."""
+        if isinstance(container.type, kt.ListType):
+            return self.fold_items(container, initial, step, node)
+        walked = self.as_dict(container)
+        kind = iteration_kind(container.type)
+        return self.walk_dict(walked, initial, lambda slot, carried: step(
+            self.entry(walked, slot, kind, node), carried), node)
 
     def list_min_max(self, container: Value, node, name) -> Value:
         """`min(xs)`/`max(xs)`: the first item unless a later one is

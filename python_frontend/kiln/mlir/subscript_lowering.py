@@ -61,8 +61,8 @@ class SubscriptLowering:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.expression(node.value).elements[rules.constant_int(node.slice)]
-        if self.is_dict_valued(node.value):
-            return self.dict_subscript(node)            # d[k], a dict loop's entry
+        if self.is_dict_valued(node.value) or self.is_set_valued(node.value):
+            return self.dict_subscript(node)            # d[k], a dict or set loop's entry
         if self.is_list_valued(node.value):
             return self.list_subscript(node)            # xs[i], xs[:], helper(x)[i]
         if self.is_tuple_valued(node.value):

@@ -441,7 +441,7 @@ def ordering(n: int) -> bool:
 @kiln.export
 def slicing(n: int) -> int:
     xs = [n, 1, 2]
-    return len(xs[1:])
+    xs[1:] += [n]; return len(xs)
 
 
 @kiln.export
@@ -510,7 +510,8 @@ def test_refused_lists_say_why(tmp_path):
                                   "where it is made (`a, b = xs, ys`)"),
         "ordering": (48, 12, "lists compare with == and != only here (ordering lists is not "
                              "supported yet)"),
-        "slicing": (54, 16, "slicing a list is supported as `xs[:]` (a copy) only yet"),
+        "slicing": (54, 5, "`xs[1:] += ...` of a list slice is not supported; assign the "
+                           "slice (`xs[1:] = ...`)"),
         "list_and": (60, 9, "`and`/`or` with a list operand is supported only where its "
                             "truth is tested (`if`, `while`, `not`); here its value would be "
                             "the list: test `len(xs) > 0` instead"),

@@ -249,10 +249,11 @@ class SubsetChecker(ast.NodeVisitor):
     visit_SetComp = visit_ListComp
 
     def visit_Delete(self, node):
-        """`del d[k]` (typing checks `d` is a dict); nothing else yet."""
-        if not all(isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice)
-                   for t in node.targets):
-            self.report(node, "`del` is supported as `del d[k]` of a dict only yet")
+        """`del d[k]`, `del xs[i]`, `del xs[a:b:c]` (typing checks what `d`
+        and `xs` are); nothing else yet."""
+        if not all(isinstance(t, ast.Subscript) for t in node.targets):
+            self.report(node, "`del` is supported as `del d[k]` of a dict and `del xs[i]`, "
+                              "`del xs[a:b]` of a list only yet")
             return
         for target in node.targets:
             self.visit(target)

@@ -213,9 +213,13 @@ class DictLowering:
         self.done_with(stmt, container)
 
     def stmt_Delete(self, stmt):
-        """`del d[k]`: KeyError when k is missing."""
+        """`del d[k]`: KeyError when k is missing; a list's `del xs[i]` and
+        `del xs[a:b:c]` are list_lowering.py's."""
         for target in stmt.targets:
             container = self.expression(target.value)
+            if isinstance(container.type, kt.ListType):
+                self.delete_list_item(target, container, stmt)
+                continue
             key = self.key_of(container, self.expression(target.slice), target.slice)
             if container.type.dict_class == "Counter":
                 # Counter.__delitem__ ignores a missing key.

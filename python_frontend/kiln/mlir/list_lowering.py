@@ -22,7 +22,8 @@ from ..typecheck.typed_tree import is_dict, is_dict_view, is_set, is_table
 # allocates or writes): the function then gets an error record, as for
 # kiln.check. len, count, find, equal, retain and release cannot raise.
 RAISING_LIST_OPS = frozenset(["new", "get", "set", "append", "pop", "insert", "clear",
-                              "reverse", "sort", "extend", "copy", "concat", "repeat"])
+                              "reverse", "sort", "extend", "copy", "concat", "repeat",
+                              "slice", "assign_slice", "delete_slice"])
 
 
 class ListLowering:
@@ -199,10 +200,14 @@ class ListLowering:
 
     def list_subscript(self, node) -> Value:
         """`xs[i]` (kiln.list.get wraps a negative index and raises
-        IndexError) and `xs[:]` (a copy)."""
+        IndexError), `xs[:]` (a copy) and `xs[a:b:c]` (a new list)."""
         container = self.expression(node.value)
         if isinstance(node.slice, ast.Slice):
-            result = self.list_op("copy", [container], node, container.type)
+            if (node.slice.lower, node.slice.upper, node.slice.step) == (None, None, None):
+                result = self.list_op("copy", [container], node, container.type)
+            else:
+                result = self.list_slice_op("slice", container, node.slice, [], node,
+                                            container.type)
             result.owned = True
         else:
             index = self.convert(self.expression(node.slice), kt.i64, node.slice)
@@ -210,9 +215,51 @@ class ListLowering:
         self.done_with(node, container)
         return result
 
+    def list_slice_op(self, mnemonic, container: Value, part: ast.Slice, values, node,
+                      result_type=None):
+        """kiln.list.slice / assign_slice / delete_slice of `part`: its start
+        and stop where given (the op's optional operands), its step (1 when
+        not given), evaluated left to right as CPython does."""
+        bounds = [None if bound is None else
+                  self.convert(self.expression(bound), kt.i64, bound)
+                  for bound in (part.lower, part.upper, part.step)]
+        start, stop, step = bounds
+        if step is None:
+            step = self.constant(1, kt.i64, node)
+        operands = [container] + [b for b in (start, stop) if b is not None] + [step] + values
+        segments = [1, int(start is not None), int(stop is not None), 1] + [1] * len(values)
+        return self.list_op(mnemonic, operands, node, result_type,
+                            {"operandSegmentSizes": ir.dense_array_attr(segments, ir.i32)})
+
+    def delete_list_item(self, target: ast.Subscript, container: Value, node) -> None:
+        """`del xs[a:b:c]`, and `del xs[i]`: IndexError("list assignment
+        index out of range") outside [-len, len), then the one-item slice."""
+        if isinstance(target.slice, ast.Slice):
+            self.list_slice_op("delete_slice", container, target.slice, [], node)
+        else:
+            index = self.convert(self.expression(target.slice), kt.i64, target.slice)
+            length = self.list_length(container, node)
+            zero = self.constant(0, kt.i64, node)
+            from_end = self.arith("addi", index, length, node)
+            position = self.select(self.cmpi("slt", index, zero, node), from_end, index, node)
+            inside = self.arith("andi", self.cmpi("sge", position, zero, node),
+                                self.cmpi("slt", position, length, node), node)
+            self.check(inside, "IndexError", "list assignment index out of range", [], node)
+            following = self.arith("addi", position, self.constant(1, kt.i64, node), node)
+            step = self.constant(1, kt.i64, node)
+            self.list_op("delete_slice", [container, position, following, step], node, None,
+                         {"operandSegmentSizes": ir.dense_array_attr([1, 1, 1, 1], ir.i32)})
+        self.done_with(node, container)
+
     def list_store(self, target: ast.Subscript, value: Value, node) -> None:
-        """`xs[i] = v`: the value was evaluated first, as in Python."""
+        """`xs[i] = v`, `xs[a:b:c] = ys`: the value was evaluated first, as
+        in Python."""
         container = self.expression(target.value)
+        if isinstance(target.slice, ast.Slice):
+            self.list_slice_op("assign_slice", container, target.slice, [value], node)
+            self.done_with(node, value)
+            self.done_with(node, container)
+            return
         index = self.convert(self.expression(target.slice), kt.i64, target.slice)
         item = self.convert(value, container.type.item, node)
         self.list_op("set", [container, index, item], node)

@@ -455,15 +455,22 @@ class DictTyping:
         self.convert(result, container.type.value, stmt)
 
     def stmt_Delete(self, stmt):
-        """`del d[k]`: KeyError when k is missing."""
+        """`del d[k]` (KeyError when k is missing), and a list's `del xs[i]`
+        and `del xs[a:b:c]` (list_typing.py)."""
+        supported = "`del` is supported as `del d[k]` of a dict and `del xs[i]`, `del xs[a:b]` " \
+                    "of a list"
         for target in stmt.targets:
-            if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
-                self.fail(stmt, "`del` is supported as `del d[k]` of a dict only yet")
+            if not isinstance(target, ast.Subscript):
+                self.fail(stmt, f"{supported} only yet")
             container = self.expression(target.value)
             self.absorb(container)
-            if not is_dict(container.type):
-                self.fail(target, f"`del` is supported as `del d[k]` of a dict only yet, not "
-                                  f"of {named(container.type)}")
+            if isinstance(container.type, kt.ListType):
+                self.delete_list_item(target, container)
+                continue
+            if not is_dict(container.type) or isinstance(target.slice, ast.Slice):
+                self.fail(target, f"{supported} only yet, not of {named(container.type)}"
+                          if not is_dict(container.type) else f"{supported}; a dict has no "
+                          "slices")
             self.raises = True
             self.looked_up_key(self.expression(target.slice), container.type, target, "`del`")
 

@@ -535,25 +535,32 @@ class ListTyping:
                             f"set or a 1-D array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
-        """`xs[i]` (a negative i counts from the end) and `xs[:]` (a copy)."""
+        """`xs[i]` (a negative i counts from the end) and `xs[a:b:c]` (a new
+        list; `xs[:]` a copy)."""
         self.absorb(container)
-        self.raises = True          # IndexError, MemoryError
+        self.raises = True          # IndexError, MemoryError, ValueError (step 0)
         if isinstance(node.slice, ast.Slice):
-            if node.slice.lower is None and node.slice.upper is None and node.slice.step is None:
-                return TypedValue(container.type)
-            self.fail(node, "slicing a list is supported as `xs[:]` (a copy) only yet")
+            self.slice_bounds(node.slice)
+            return TypedValue(container.type)
         self.list_index(node.slice)
         return TypedValue(UNKNOWN) if container.type.item is None \
             else TypedValue(container.type.item)
 
-    def list_index(self, index_node) -> None:
+    def list_index(self, index_node, what="list indices") -> None:
         if isinstance(index_node, ast.Tuple):
-            self.fail(index_node, "list indices must be integers, not tuple")
+            self.fail(index_node, f"{what} must be integers, not tuple")
         index = self.expression(index_node)
         self.absorb(index)
         if not is_scalar_type(index.type) or not (index.type.is_int or index.type.is_bool):
-            self.fail(index_node, f"list indices must be integers, not {display(index.type)}")
+            self.fail(index_node, f"{what} must be integers, not {display(index.type)}")
         self.convert(index, kt.i64, index_node)
+
+    def slice_bounds(self, part: ast.Slice) -> None:
+        """A list slice's start, stop and step: ints (or bools) where given
+        (CPython also takes None and __index__ objects)."""
+        for bound in (part.lower, part.upper, part.step):
+            if bound is not None:
+                self.list_index(bound, "slice indices")
 
     def list_store(self, target: ast.Subscript, value: TypedValue, node) -> None:
         """`xs[i] = v` (IndexError outside [-len, len))."""
@@ -561,11 +568,28 @@ class ListTyping:
         self.absorb(container)
         if not is_list(container.type):
             self.fail(target, f"`{ast.unparse(target.value)}` is not a list")
-        if isinstance(target.slice, ast.Slice):
-            self.fail(target, "assigning to a slice of a list is not supported yet")
-        self.list_index(target.slice)
         self.raises = True
+        if isinstance(target.slice, ast.Slice):
+            # `xs[a:b] = ys`: ys a list of xs's item type (CPython takes any
+            # iterable).
+            if not is_list(value.type):
+                self.fail(node, f"assigning to a slice of a list takes a list here, not "
+                                f"{named(value.type)}")
+            self.slice_bounds(target.slice)
+            self.absorb(value)
+            self.extended(target.value, container, node.value, value, node,
+                          "assigning to a slice of")
+            return
+        self.list_index(target.slice)
         self.stored_item(target.value, container, value, node)
+
+    def delete_list_item(self, target: ast.Subscript, container: TypedValue) -> None:
+        """`del xs[i]` (IndexError outside [-len, len)) and `del xs[a:b:c]`."""
+        self.raises = True
+        if isinstance(target.slice, ast.Slice):
+            self.slice_bounds(target.slice)
+        else:
+            self.list_index(target.slice)
 
     def augmented_list_store(self, stmt) -> None:
         """`xs[i] += v`: the item, the operation, the item stored back."""
@@ -573,7 +597,9 @@ class ListTyping:
         container = self.expression(target.value)
         self.absorb(container)
         if isinstance(target.slice, ast.Slice):
-            self.fail(target, "assigning to a slice of a list is not supported yet")
+            self.fail(target, f"`{ast.unparse(target)} {SUPPORTED_BINOPS.get(type(stmt.op), '?')}= "
+                              f"...` of a list slice is not supported; assign the slice "
+                              f"(`{ast.unparse(target)} = ...`)")
         self.list_index(target.slice)
         self.raises = True
         if container.type.item is None:
@@ -598,14 +624,16 @@ class ListTyping:
             return
         self.fail(stmt, f"unsupported operand for lists: `{ast.unparse(stmt)}`")
 
-    def extended(self, list_node, container, other_node, other, node) -> None:
-        """`xs.extend(ys)`, `xs += ys`: ys's items into xs (same item type;
-        a list variable that is not declared widens, `[]` adapts)."""
+    def extended(self, list_node, container, other_node, other, node,
+                 what="extending") -> None:
+        """`xs.extend(ys)`, `xs += ys`, `xs[a:b] = ys`: ys's items into xs
+        (same item type; a list variable that is not declared widens, `[]`
+        adapts)."""
         if other.type.item is not None and (container.type.item is None or join_items(
                 container.type.item, other.type.item) != container.type.item):
             if self.widen_list_variable(list_node, other.type.item):
                 return
-        self.unify_lists(list_node, container, other_node, other, node, "extending")
+        self.unify_lists(list_node, container, other_node, other, node, what)
 
     def repeat_count(self, count: TypedValue, node) -> None:
         self.absorb(count)

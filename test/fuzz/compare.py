@@ -21,10 +21,12 @@ import numpy as np
 
 ULPS = 4
 SUFFIX = re.compile(r" \([^()]*, line \d+\)$")
+# a KeyError's message is its repr'd argument: the location is inside the quotes
+QUOTED_SUFFIX = re.compile(r" \([^()]*, line \d+\)'$")
 
 
 def strip_location(message: str) -> str:
-    return SUFFIX.sub("", message)
+    return QUOTED_SUFFIX.sub("'", SUFFIX.sub("", message))
 
 
 def ordered(x: float, single: bool) -> int:
@@ -71,7 +73,37 @@ def same_dict(a, b, tolerant=False):
                for (ka, va), (kb, vb) in zip(a.items(), b.items()))
 
 
+def element_order(x):
+    """A total order of set elements (with their types) for comparing two
+    sets as sets."""
+    if isinstance(x, float):
+        if math.isnan(x):
+            return (type(x).__name__, 1, 0.0, 0.0)
+        return (type(x).__name__, 0, x, math.copysign(1.0, x))
+    return (type(x).__name__, 0, x, 0.0)
+
+
+def same_set(a, b, tolerant=False):
+    """Sets as sets (their iteration order is CPython's hash order of the
+    order the elements were added, which need not be the same): the same
+    elements with their Python types and zero signs, as many NaNs; a
+    frozenset on both sides or on neither (a set returned as the caller's
+    own argument object must be that argument on both sides)."""
+    kinds = (set, frozenset)
+    if not (isinstance(a, kinds) and isinstance(b, kinds)) or len(a) != len(b):
+        return False
+    if isinstance(a, frozenset) != isinstance(b, frozenset):
+        return False
+    if getattr(a, "position", None) != getattr(b, "position", None) or \
+            getattr(a, "frozen", None) != getattr(b, "frozen", None):
+        return False
+    return all(same_value(x, y, tolerant) for x, y in
+               zip(sorted(a, key=element_order), sorted(b, key=element_order)))
+
+
 def same_value(a, b, tolerant=False, single=False):
+    if isinstance(a, (set, frozenset)) or isinstance(b, (set, frozenset)):
+        return same_set(a, b, tolerant)
     if isinstance(a, dict) or isinstance(b, dict):
         return same_dict(a, b, tolerant)
     if isinstance(a, list) or isinstance(b, list):
@@ -137,6 +169,11 @@ def compare(expected, got, expected_bases, got_bases, tolerant=False):
         verdict = "inexact" if tolerant and close_values(expected[1], got[1]) else "mismatch"
         return verdict, f"expected {show(expected)}, got {show(got)}"
     for i, (a, b) in enumerate(zip(expected_bases, got_bases)):
+        if isinstance(a, (set, frozenset)):
+            if not same_set(a, b, tolerant):
+                return "mismatch", (f"set argument (base {i}) after the call: expected "
+                                    f"{a!r}, got {b!r}")
+            continue
         if isinstance(a, dict):
             if not same_dict(a, b, tolerant):
                 return "mismatch", (f"dict argument (base {i}) after the call: expected "
@@ -164,6 +201,8 @@ def show(outcome):
         if getattr(value, "position", None) is not None:
             if isinstance(value, dict):
                 return f"argument {value.position}'s own dict {dict(value)!r}"
+            if isinstance(value, (set, frozenset)):
+                return f"argument {value.position}'s own set {set(value)!r}"
             return f"argument {value.position}'s own list {list(value)!r}"
         return repr(value)
     return f"{outcome[1]}({strip_location(outcome[2])!r})"

@@ -38,6 +38,9 @@ from .dict_constructs import (DICT_PROGRAM_RATE, DICT_RESULT_RATE, DictConstruct
                               dict_annotation, dict_kinds, dict_param_kinds)
 from .list_constructs import (LIST_ANNOTATION, LIST_PROGRAM_RATE, LIST_RESULT_RATE,
                               ListConstructs, list_param_kinds)
+from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, set_annotation,
+                             set_kind, set_param_kinds)
+from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -142,6 +145,9 @@ EXPRESSIONS = {
     # (dict programs, dict stream only: dict_constructs.py) `k in d`, `d[k]`,
     # `get`, `len`, `sum`, `min`, `max`, `==`, `not d`
     "dict_scalar": 6,
+    # (set programs, set stream only: set_constructs.py) `x in s`, `len`,
+    # `sum`, `min`, `max`, `==`, `<=`, `issubset`, `isdisjoint`, `any`
+    "set_scalar": 6,
 }
 
 # A helper's parameters: how often an array one has no annotation (typed by
@@ -336,6 +342,8 @@ class Config:
     array_weight: float = 1.0   # scales the array statements' weights (campaigns on arrays)
     list_rate: float = LIST_PROGRAM_RATE   # programs with lists (list_constructs.py)
     dict_rate: float = DICT_PROGRAM_RATE   # programs with dicts (dict_constructs.py)
+    set_rate: float = SET_PROGRAM_RATE     # programs with sets (set_constructs.py)
+    slice_rate: float = SLICE_PROGRAM_RATE  # list programs with slices (slice_constructs.py)
 
 
 @dataclass
@@ -359,6 +367,8 @@ class Param:
             return LIST_ANNOTATION[self.kind]
         if self.container == "dict":
             return dict_annotation((self.key_kind, self.kind))
+        if self.container == "set":
+            return set_annotation(self.kind)
         if self.ndim == 0:
             return ANNOTATION[self.kind]
         return f"{ARRAY_ANNOTATION[self.kind]}[{', '.join([':'] * self.ndim)}]"
@@ -398,6 +408,8 @@ def returns_annotation(returns):
         return LIST_ANNOTATION[returns[1]]
     if returns[0] == "dict":
         return dict_annotation(returns[1:])
+    if returns[0] == "set":
+        return set_annotation(returns[1])
     return f"{ARRAY_ANNOTATION[returns[1]]}[{', '.join([':'] * returns[2])}]"
 
 
@@ -417,11 +429,14 @@ class Scope:
         self.safe = []         # (index variable, array, axis): var in range(shape[axis])
 
 
-class FunctionGenerator(ListConstructs, DictConstructs):
+class FunctionGenerator(ListConstructs, DictConstructs, SetConstructs, SliceConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
-                 list_helpers=(), drng=None, dict_helpers=()):
+                 list_helpers=(), drng=None, dict_helpers=(), srng=None, set_helpers=(),
+                 slrng=None):
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
+        self.init_sets(srng, set_helpers)
+        self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
         self.config = config
@@ -452,6 +467,14 @@ class FunctionGenerator(ListConstructs, DictConstructs):
 
     # ------------------------------------------------------------ utilities
     def fresh(self, prefix):
+        if self.in_slice_stream:
+            # names of the slice stream count apart (the list stream's stay)
+            self.slcounter += 1
+            return f"{prefix}{5000 + self.slcounter}"
+        if self.in_set_stream:
+            # names of the set stream count apart too
+            self.scounter += 1
+            return f"{prefix}{6000 + self.scounter}"
         if self.in_list_stream:
             # names of the list stream count apart (the main stream's stay)
             self.lcounter += 1
@@ -525,6 +548,8 @@ class FunctionGenerator(ListConstructs, DictConstructs):
                 base = base + ["list_scalar"]
             if self.in_dict_stream and self.dicts:
                 base = base + ["dict_scalar"]
+            if self.in_set_stream and self.sets:
+                base = base + ["set_scalar"]
             return base if leaf else base + ["chain", "logic", "not", "predicate",
                                              "conditional", "helper", "reduce", "complex"]
         base = ["literal", "variable", "element", "length"]
@@ -532,6 +557,8 @@ class FunctionGenerator(ListConstructs, DictConstructs):
             base = base + ["list_scalar"]
         if self.in_dict_stream and self.dicts and kind in ("i64", "f64"):
             base = base + ["dict_scalar"]
+        if self.in_set_stream and self.sets and kind in ("i64", "f64"):
+            base = base + ["set_scalar"]
         if leaf:
             return base
         return base + ["binop", "unary", "abs", "minmax", "conditional", "cast", "math",
@@ -2243,6 +2270,8 @@ class FunctionGenerator(ListConstructs, DictConstructs):
                 break
             self.list_hook(depth)
             self.dict_hook(depth)
+            self.set_hook(depth)
+            self.slice_hook(depth)
             self.statement(depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -2732,6 +2761,14 @@ class FunctionGenerator(ListConstructs, DictConstructs):
 
     def return_value(self):
         r = self.returns
+        if isinstance(r, tuple) and r[0] == "set":
+            if self.shadow_returns is not None and not self.in_set_stream:
+                # the scalar result's draws, dropped: the main stream stays in step
+                self.expr(self.value_kind_for(self.shadow_returns))
+            if self.in_set_stream:
+                return self.set_result(r[1])
+            with self.set_stream():
+                return self.set_result(r[1])
         if isinstance(r, tuple) and r[0] == "dict":
             if self.shadow_returns is not None and not self.in_dict_stream:
                 # the scalar result's draws, dropped: the main stream stays in step
@@ -2805,6 +2842,7 @@ class FunctionGenerator(ListConstructs, DictConstructs):
             self.scope.scalars[name] = kind
         self.declare_lists(params, header_lines)
         self.declare_dicts(params, header_lines)
+        self.declare_sets(params, header_lines)
         self.lines = []
         self.block(0, self.config.max_statements)
         body = self.lines
@@ -2908,7 +2946,7 @@ class FunctionGenerator(ListConstructs, DictConstructs):
 
 def has_variable(text):
     """Does generated expression text read a variable (so it cannot fold)?"""
-    return re.search(r"\b(p|q|v|x|t|i|w|y|view)\d", text) is not None
+    return re.search(r"\b(p|q|v|x|t|i|w|y|z|view)\d", text) is not None
 
 
 def random_params(rng, prefix, allow_arrays=True):
@@ -2956,7 +2994,7 @@ def list_stream(seed, index, name):
     return random.Random(f"{seed}:{index}:lists:{name}")
 
 
-def list_helper(seed, index, k, config, helpers, list_helpers):
+def list_helper(seed, index, k, config, helpers, list_helpers, slices_on=False):
     """A helper with list parameters (which it may change) returning a list
     or a number: its own stream, all of it list stream."""
     hrng = list_stream(seed, index, f"helper{k}")
@@ -2964,7 +3002,8 @@ def list_helper(seed, index, k, config, helpers, list_helpers):
                    avoid=config.avoid, array_weight=config.array_weight)
     name = f"hl{index}_{k}"
     gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
-                            main=False, lrng=hrng, list_helpers=list(list_helpers))
+                            main=False, lrng=hrng, list_helpers=list(list_helpers),
+                            slrng=slice_stream(seed, index, name) if slices_on else None)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{950 + j}", kind, container="list")
                for j, kind in enumerate(list_param_kinds(hrng) or ["i64"])]
@@ -2998,6 +3037,34 @@ def dict_helper(seed, index, k, config, helpers, dict_helpers):
     return gen.generate(params, returns)
 
 
+def set_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:sets:{name}")
+
+
+def slice_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:slices:{name}")
+
+
+def set_helper(seed, index, k, config, helpers, set_helpers, slices_on):
+    """A helper with set parameters (which it may change) returning a set
+    or a number: its own stream, all of it set stream."""
+    hrng = set_stream(seed, index, f"helper{k}")
+    small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
+                   avoid=config.avoid, array_weight=config.array_weight)
+    name = f"hs{index}_{k}"
+    gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
+                            main=False, srng=hrng, set_helpers=list(set_helpers),
+                            slrng=slice_stream(seed, index, name) if slices_on else None)
+    params = random_params(hrng, "q", allow_arrays=False)[:2]
+    params += [Param(f"q{650 + j}", kind, container="set")
+               for j, kind in enumerate(set_param_kinds(hrng) or ["i64"])]
+    if hrng.random() < 0.5:
+        returns = ("set", set_kind(hrng))
+    else:
+        returns = hrng.choice(("i64", "f64", "bool"))
+    return gen.generate(params, returns)
+
+
 def generate_program(seed: int, index: int, config: Config | None = None) -> Program:
     config = config or Config()
     rng = random.Random(f"{seed}:{index}")
@@ -3006,6 +3073,12 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     lists_on = random.Random(f"{seed}:{index}:lists").random() < config.list_rate
     # dicts (dict_constructs.py): the same, from streams of their own
     dicts_on = random.Random(f"{seed}:{index}:dicts").random() < config.dict_rate
+    # sets (set_constructs.py): the same, from streams of their own
+    sets_on = random.Random(f"{seed}:{index}:sets").random() < config.set_rate
+    # list slices and index loops in list programs (slice_constructs.py): the
+    # same, from streams of their own (the list statements stay)
+    slices_on = lists_on and \
+        random.Random(f"{seed}:{index}:slices").random() < config.slice_rate
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -3014,7 +3087,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         gen = FunctionGenerator(rng, small, name, list(helpers),
                                 exported=rng.random() < 0.3, main=False,
                                 lrng=list_stream(seed, index, name) if lists_on else None,
-                                drng=dict_stream(seed, index, name) if dicts_on else None)
+                                drng=dict_stream(seed, index, name) if dicts_on else None,
+                                srng=set_stream(seed, index, name) if sets_on else None,
+                                slrng=slice_stream(seed, index, name) if slices_on else None)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
@@ -3022,17 +3097,27 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     if lists_on:
         lrng = list_stream(seed, index, "program")
         for k in range(lrng.choice([0, 1, 1, 2])):
-            list_helpers.append(list_helper(seed, index, k, config, helpers, list_helpers))
+            list_helpers.append(list_helper(seed, index, k, config, helpers, list_helpers,
+                                            slices_on))
     dict_helpers = []
     if dicts_on:
         drng = dict_stream(seed, index, "program")
         for k in range(drng.choice([0, 1, 1, 2])):
             dict_helpers.append(dict_helper(seed, index, k, config, helpers, dict_helpers))
+    set_helpers = []
+    if sets_on:
+        srng = set_stream(seed, index, "program")
+        for k in range(srng.choice([0, 1, 1, 2])):
+            set_helpers.append(set_helper(seed, index, k, config, helpers, set_helpers,
+                                          slices_on))
     gen = FunctionGenerator(rng, config, f"f{index}", helpers,
                             lrng=list_stream(seed, index, f"f{index}") if lists_on else None,
                             list_helpers=list_helpers,
                             drng=dict_stream(seed, index, f"f{index}") if dicts_on else None,
-                            dict_helpers=dict_helpers)
+                            dict_helpers=dict_helpers,
+                            srng=set_stream(seed, index, f"f{index}") if sets_on else None,
+                            set_helpers=set_helpers,
+                            slrng=slice_stream(seed, index, f"f{index}") if slices_on else None)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")
@@ -3046,8 +3131,14 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         if isinstance(returns, str) and drng.random() < DICT_RESULT_RATE:
             gen.shadow_returns = returns
             returns = ("dict", *dict_kinds(drng))
+    if sets_on:
+        params = params + [Param(f"p{600 + k}", kind, container="set")
+                           for k, kind in enumerate(set_param_kinds(srng))]
+        if isinstance(returns, str) and srng.random() < SET_RESULT_RATE:
+            gen.shadow_returns = returns
+            returns = ("set", set_kind(srng))
     main = gen.generate(params, returns)
-    helpers = helpers + list_helpers + dict_helpers
+    helpers = helpers + list_helpers + dict_helpers + set_helpers
     # helpers' math counts too: their code may be inlined into main's loops
     main.uses_transcendental = gen.uses_transcendental or any(
         "math." in h.source or "np." in h.source for h in helpers)

@@ -143,6 +143,62 @@ def dict_entries(rng, kinds, edgy):
     return pairs
 
 
+# Set arguments (docs/language.md "Sets at the boundary"): the elements in
+# the order they are added to the caller's Python set (realize), which
+# CPython iterates in its hash order, the order the wrapper reads them in:
+# the same in the oracle's process and the worker's, as long as no NaN
+# (whose hash is its address) is among other elements, so a float set holds
+# either no NaN or only NaNs (of one bit pattern: which one the function
+# keeps cannot show). Int elements collide in their low bits (multiples of
+# large powers of two), are negative, -1 and -2, the int64 extremes, now
+# and then a bool (True is the element 1); float elements are -0.0 and 0.0
+# (one element), infinities, 1e308, a subnormal, small ints (an int element
+# of a set[float] stays an int when the function keeps it). One set in
+# SET_FROZEN_EVERY is a frozenset (a TypeError after a call that changes
+# it), one in SET_OVERFLOW_EVERY of int sets holds an int beyond 64 bits.
+SET_SIZES = [0, 0, 1, 2, 3, 4, 5, 8, 12, 20]
+SET_F64 = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -2.5, float("inf"), float("-inf"), 1e308, 5e-324,
+           2.0**63, 1e16, 0.1, 4294967296.0]
+SET_FROZEN_EVERY = 7
+SET_OVERFLOW_EVERY = 40
+
+
+def set_elements(rng, kind, edgy):
+    n = rng.choice(SET_SIZES)
+    if kind == "bool":
+        return [rng.random() < 0.5 for _ in range(min(n, 3))]
+    if kind == "i64":
+        step = rng.choice([1, 2**32, 2**40, 2**56, 3])
+        pool = [rng.randint(-4, 4) * step for _ in range(6)] + [-1, -2]
+        items = [rng.choice(DICT_I64_KEYS) if edgy and rng.random() < 0.35 else rng.choice(pool)
+                 for _ in range(n)]
+        if items and rng.random() < 0.1:
+            items[rng.randrange(n)] = rng.choice([True, False])
+        if items and rng.random() < 1 / SET_OVERFLOW_EVERY:
+            items[rng.randrange(n)] = rng.choice([2**63, -2**63 - 1])
+        return items
+    if edgy and n and rng.random() < 0.12:
+        return [float("nan")] * rng.choice([1, 1, 2, 3])
+    pool = [round(rng.uniform(-4, 4), rng.choice([0, 1])) for _ in range(5)]
+    items = [rng.choice(SET_F64) if edgy and rng.random() < 0.35 else rng.choice(pool)
+             for _ in range(n)]
+    if items and rng.random() < 0.15:
+        items[rng.randrange(n)] = rng.randint(-3, 3)
+    return items
+
+
+def make_set(spec):
+    """The Python set (or frozenset) of a recipe's elements, added in
+    order: every NaN a new object."""
+    elements, frozen = spec
+    s = set()
+    for x in elements:
+        if isinstance(x, float) and x != x:
+            x = math.copysign(math.nan, 1.0)
+        s.add(x)
+    return frozenset(s) if frozen else s
+
+
 def make_dict(pairs):
     """The Python dict of a recipe's pairs: every NaN a new object (a
     pickled recipe would otherwise share one NaN between keys)."""
@@ -208,7 +264,18 @@ def make_recipe(seed, index, params, k):
     arrays_seen = {}
     lists_seen = {}
     dicts_seen = {}
+    sets_seen = {}
     for p in params:
+        if getattr(p, "container", "") == "set":
+            srng = random.Random(f"{seed}:{index}:input:{k}:set:{p.name}")
+            if p.kind in sets_seen and srng.random() < 0.25:
+                args.append(args[sets_seen[p.kind]])   # one set for two parameters
+                continue
+            sets = recipe_lists.setdefault("sets", [])
+            sets.append((set_elements(srng, p.kind, edgy), srng.random() < 1 / SET_FROZEN_EVERY))
+            sets_seen[p.kind] = len(args)
+            args.append(("set", len(sets) - 1))
+            continue
         if getattr(p, "container", "") == "dict":
             drng = random.Random(f"{seed}:{index}:input:{k}:dict:{p.name}")
             kinds = (p.key_kind, p.kind)
@@ -304,9 +371,12 @@ def realize(recipe):
     bases = [b.copy() for b in recipe["bases"]]
     lists = [list(items) for items in recipe.get("lists", [])]
     dicts = [make_dict(pairs) for pairs in recipe.get("dicts", [])]
+    sets = [make_set(spec) for spec in recipe.get("sets", [])]
     args = []
     for spec in recipe["args"]:
-        if spec[0] == "dict":
+        if spec[0] == "set":
+            args.append(sets[spec[1]])
+        elif spec[0] == "dict":
             args.append(dicts[spec[1]])
         elif spec[0] == "list":
             args.append(lists[spec[1]])
@@ -315,7 +385,7 @@ def realize(recipe):
         else:
             view = bases[spec[1]][spec[2]]
             args.append(view.T if spec[3] else view)
-    return args, bases + lists + dicts
+    return args, bases + lists + dicts + sets
 
 
 def describe(recipe):
@@ -330,9 +400,14 @@ def describe(recipe):
     for i, pairs in enumerate(recipe.get("dicts", [])):
         lines.append(f"dict{i} = {{" + ", ".join(f"{to_literal(k)}: {to_literal(v)}"
                                                  for k, v in pairs) + "}")
+    for i, (elements, frozen) in enumerate(recipe.get("sets", [])):
+        text = "{" + ", ".join(to_literal(x) for x in elements) + "}" if elements else "set()"
+        lines.append(f"set{i} = {'frozenset(' + text + ')' if frozen else text}")
     parts = []
     for spec in recipe["args"]:
-        if spec[0] == "dict":
+        if spec[0] == "set":
+            parts.append(f"set{spec[1]}")
+        elif spec[0] == "dict":
             parts.append(f"dict{spec[1]}")
         elif spec[0] == "list":
             parts.append(f"list{spec[1]}")

@@ -23,6 +23,10 @@ of Kiln rather than CPython, each documented in docs/language.md:
   list[float] is converted to float first; `index`'s message spells a
   float as Kiln does (`3.0 is not in list`, `float value is not in list`);
 * `sum` of a float list adds left to right from 0.0 (an empty one is 0.0);
+* slices follow CPython's rules (`xs[a:b:c]`, `xs[a:b:c] = ys` with its
+  ValueError for sizes that differ, `del xs[a:b:c]`, `del xs[i]`): a list
+  assigned to a slice is of the list's kind (a new one converts), also the
+  list itself;
 * `sort`/`sorted` of a float list holding NaN: Kiln's stable merge sort by
   `<` (runtime/kiln_list.c: runs of 16 by insertion, then bottom-up
   merges), whose order CPython's timsort need not give; without NaN any
@@ -168,9 +172,8 @@ class KList:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            if (i.start, i.stop, i.step) != (None, None, None):
-                raise TypeError("slices other than xs[:] (the generator never makes them)")
-            return self.copy()
+            # CPython's slice rules (Kiln's: docs/language.md "Lists")
+            return KList(self.kind, self.items[plain_slice(i)])
         i = index_of(i)
         n = len(self.items)
         if not -n <= i < n:
@@ -178,12 +181,34 @@ class KList:
         return self.items[i]
 
     def __setitem__(self, i, value):
+        if isinstance(i, slice):
+            # `xs[a:b:c] = ys`: ys a list of the kind (a new one converts),
+            # xs itself too (read whole first); CPython's sizes and messages
+            if not isinstance(value, KList):
+                raise TypeError("a slice assigned from a non-list (the generator never does)")
+            if self.kind is None:
+                self.kind = value.kind
+            elif value.kind is not None and value.kind != self.kind:
+                value.used_as(self.kind)
+            self.items[plain_slice(i)] = list(value.items)
+            self._check_length()
+            return
         i = index_of(i)
         n = len(self.items)
         if not -n <= i < n:
             raise IndexError("list assignment index out of range")
         self._need_kind(value)
         self.items[i] = to_item(self.kind, value)
+
+    def __delitem__(self, i):
+        if isinstance(i, slice):
+            del self.items[plain_slice(i)]
+            return
+        i = index_of(i)
+        n = len(self.items)
+        if not -n <= i < n:
+            raise IndexError("list assignment index out of range")
+        del self.items[i]
 
     def _need_kind(self, value):
         if self.kind is None:
@@ -286,6 +311,13 @@ class KList:
         if len(self.items) * n > MAX_LENGTH:
             self._too_long()
         return KList(self.kind, self.items * n)
+
+
+def plain_slice(s):
+    """A slice of Python ints (its parts are Nums or None; a zero step is
+    CPython's ValueError 'slice step cannot be zero')."""
+    return slice(*(None if part is None else index_of(part)
+                   for part in (s.start, s.stop, s.step)))
 
 
 def merge_sort(items, reverse):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import copy
 import signal
+import sys
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from . import dicts as D
 from . import lists as L
 from . import numpy_functions  # noqa: F401 - array methods and numpy functions of arrays
 from . import semantics as S
+from . import sets as T
 
 RUNTIME = "_kiln_rt"
 
@@ -39,6 +41,8 @@ def annotation_spec(node):
     text = ast.unparse(node).replace(" ", "")
     if text in L.ANNOTATION_KIND:
         return ("list", L.ANNOTATION_KIND[text])
+    if text in T.ANNOTATION_KIND:
+        return ("set", T.ANNOTATION_KIND[text])
     if D.annotation_kinds(text):
         return ("dict", *D.annotation_kinds(text))
     kind = S.kind_of_annotation(text)
@@ -82,7 +86,9 @@ def rt_call(name, *args):
 
 
 class _Rewriter(ast.NodeTransformer):
-    def __init__(self, declared, returns, helper_returns=None, lists=None, dicts=None):
+    def __init__(self, declared, returns, helper_returns=None, lists=None, dicts=None,
+                 sets=None):
+        self.sets = sets or {}       # names declared set[...] -> element kind
         self.dicts = dicts or {}     # names declared dict[...] -> (key kind, value kind)
         self.declared = declared
         self.returns = returns
@@ -94,6 +100,9 @@ class _Rewriter(ast.NodeTransformer):
         if name in self.lists:
             # a list bound to a declared name: converted when new (lists.py)
             return rt_call("bind_list", ast.Constant(self.lists[name]), value)
+        if name in self.sets:
+            # a set bound to a declared name: converted when new (sets.py)
+            return rt_call("bind_set", ast.Constant(self.sets[name]), value)
         if name in self.dicts:
             # a dict bound to a declared name: converted when new (dicts.py)
             return rt_call("bind_dict", ast.Constant(self.dicts[name]), value)
@@ -127,6 +136,16 @@ class _Rewriter(ast.NodeTransformer):
         if self.numpy_call:
             return node
         return ast.copy_location(rt_call("list_display", node), node)
+
+    def visit_Set(self, node):
+        self.generic_visit(node)
+        return ast.copy_location(rt_call("set_display", ast.List(elts=node.elts,
+                                                                  ctx=ast.Load())), node)
+
+    def visit_SetComp(self, node):
+        self.generic_visit(node)
+        elements = ast.ListComp(elt=node.elt, generators=node.generators)
+        return ast.copy_location(rt_call("set_display", elements), node)
 
     def visit_Dict(self, node):
         self.generic_visit(node)
@@ -248,9 +267,19 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
     declared = {}
     lists = {}
     dicts = {}
+    sets = {}
     entry = []
     for arg in fn.args.args:
         spec = annotation_spec(arg.annotation)
+        if spec and spec[0] == "set":
+            sets[arg.arg] = spec[1]
+            entry.append(ast.Assign(
+                targets=[ast.Name(id=arg.arg, ctx=ast.Store())],
+                value=rt_call("set_argument", ast.Constant(spec[1]),
+                              ast.Name(id=arg.arg, ctx=ast.Load()), ast.Constant(fn.name),
+                              ast.Constant(arg.arg)),
+                lineno=fn.lineno))
+            continue
         if spec and spec[0] == "dict":
             dicts[arg.arg] = spec[1:]
             entry.append(ast.Assign(
@@ -285,8 +314,10 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
                 lists[node.target.id] = spec[1]
             if spec and spec[0] == "dict":
                 dicts[node.target.id] = spec[1:]
+            if spec and spec[0] == "set":
+                sets[node.target.id] = spec[1]
     returns = annotation_spec(fn.returns)
-    rewriter = _Rewriter(declared, returns, helper_returns, lists, dicts)
+    rewriter = _Rewriter(declared, returns, helper_returns, lists, dicts, sets)
     body = []
     for stmt in fn.body:
         rewritten = rewriter.visit(stmt)     # a chained assignment: several statements
@@ -307,6 +338,17 @@ class Runtime:
     dict_display = staticmethod(D.dict_display)
     bind_dict = staticmethod(D.bind)
     dict_boundary = None     # the exported call's dict arguments (dicts.Boundary)
+    set_display = staticmethod(T.set_display)
+    bind_set = staticmethod(T.bind)
+    set_boundary = None      # the exported call's set arguments (sets.Boundary)
+
+    @staticmethod
+    def set_argument(kind, x, function, parameter):
+        if isinstance(x, T.KSet):        # a module function's call
+            return T.bind(kind, x)
+        if Runtime.set_boundary is None:
+            Runtime.set_boundary = T.Boundary()
+        return Runtime.set_boundary.argument(kind, x, function, parameter)
 
     @staticmethod
     def dict_argument(kinds, x, function, parameter):
@@ -340,6 +382,8 @@ class Runtime:
             return L.coerce_list(spec[1], value)
         if spec[0] == "dict":
             return D.coerce_dict(spec[1:], value)
+        if spec[0] == "set":
+            return T.coerce_set(spec[1], value)
         if spec[0] == "scalar":
             if isinstance(value, tuple):
                 raise TypeError("tuple returned from a scalar function")
@@ -389,7 +433,9 @@ class OracleModule:
         signal.setitimer(signal.ITIMER_REAL, timeout)
         Runtime.boundary = None
         Runtime.dict_boundary = None
+        Runtime.set_boundary = None
         try:
+            write_back_error = None
             try:
                 with np.errstate(all="ignore"):
                     value = function(*args)
@@ -403,11 +449,31 @@ class OracleModule:
                 dict_boundary, Runtime.dict_boundary = Runtime.dict_boundary, None
                 if dict_boundary is not None:
                     dict_boundary.write_back()
+                # sets come after the lists and dicts among the parameters;
+                # a changed frozenset is a TypeError (sets.Boundary), also
+                # in place of the function's own exception
+                set_boundary, Runtime.set_boundary = Runtime.set_boundary, None
+                if set_boundary is not None:
+                    try:
+                        set_boundary.write_back()
+                    except TypeError as error:
+                        write_back_error = error
+                pending = sys.exc_info()[1]
+                if write_back_error is not None and not isinstance(
+                        pending, (S.OutsideDomain, S.OracleTimeout, TypeError, NameError,
+                                  UnboundLocalError, AttributeError)):
+                    return ("raise", "TypeError", str(write_back_error))
             if isinstance(value, L.KList) and boundary is not None:
                 for python_list, klist in boundary.lists:
                     if klist is value:
                         position = next(k for k, a in enumerate(args) if a is python_list)
                         return ("ok", L.ArgumentList(python_list, position))
+            if isinstance(value, T.KSet) and set_boundary is not None:
+                for python_set, kset, _ in set_boundary.sets:
+                    if kset is value:
+                        position = next(k for k, a in enumerate(args) if a is python_set)
+                        return ("ok", T.ArgumentSet(python_set, position,
+                                                    isinstance(python_set, frozenset)))
             if isinstance(value, D.KDict) and dict_boundary is not None:
                 for python_dict, kdict in dict_boundary.dicts:
                     if kdict is value:
@@ -438,4 +504,6 @@ def plain(value):
         return [L.plain_item(value.kind or "i64", n.v) for n in value.items]
     if isinstance(value, D.KDict):
         return D.plain(value)
+    if isinstance(value, T.KSet):
+        return T.plain(value)
     return value

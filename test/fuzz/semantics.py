@@ -393,6 +393,10 @@ def binop(op, x, y):
     constant = isinstance(y, ConstantExponent)
     if constant:
         y = y.value
+    if isinstance(x, _sets.KSet) or isinstance(y, _sets.KSet):
+        if op not in ("|", "&", "-", "^") or not isinstance(x, _sets.KSet):
+            raise TypeError(f"set operator {op} outside the subset")
+        return x.set_operator(op, y)
     if isinstance(x, _lists.KList) or isinstance(y, _lists.KList):
         return list_binop(op, x, y)
     if isinstance(x, Array) or isinstance(y, Array):
@@ -471,7 +475,13 @@ def binop(op, x, y):
 
 
 def list_binop(op, x, y):
-    """`xs + ys`, `xs * n`, `n * xs` of Kiln lists (lists.py)."""
+    """`xs + ys`, `xs * n`, `n * xs` of Kiln lists (lists.py); a display
+    left a Python list inside an np.* call (`np.float64(min(xs + [2]))`)
+    is a Kiln list too."""
+    if isinstance(x, list) and op == "+":
+        x = _lists.list_display(x)
+    if isinstance(y, list) and op == "+":
+        y = _lists.list_display(y)
     if op == "+" and isinstance(x, _lists.KList) and isinstance(y, _lists.KList):
         return x.concat(y)
     if op == "*" and isinstance(x, _lists.KList) and not isinstance(y, _lists.KList):
@@ -783,6 +793,10 @@ class Array:
 
     def _check(self, key):
         keys = key if isinstance(key, tuple) else (key,)
+        if any(k is Ellipsis for k in keys):
+            # `x[..., j]`: the axes `...` stands for are whole
+            at = next(i for i, k in enumerate(keys) if k is Ellipsis)
+            keys = keys[:at] + (slice(None),) * (self.a.ndim - len(keys) + 1) + keys[at + 1:]
         if len(keys) > self.a.ndim:
             raise TypeError("too many indices")
         for axis, k in enumerate(keys):
@@ -1269,7 +1283,7 @@ def k_enumerate(array, start=0):
     """Kiln's `for i, v in enumerate(a[, start])` (desugar.py): a typed
     int64 count and the elements of the array as it was when the loop began
     (of a list: its length read at every step, as CPython's iterator)."""
-    if isinstance(array, (_lists.KList, _dicts.KDict, _dicts.KView)):
+    if isinstance(array, (_lists.KList, _dicts.KDict, _dicts.KView, _sets.KSet)):
         first = int(operator.index(start))
         for i, v in enumerate(array):
             yield Num("i64", first + i), v
@@ -1331,6 +1345,8 @@ def _min_max(args, pick_later):
 
 
 def k_min(*args):
+    if len(args) == 1 and isinstance(args[0], _sets.KSet):
+        return _lists.min_max("min", _sets.as_list(args[0]), lambda a, b: a < b)
     if len(args) == 1 and isinstance(args[0], _lists.KList):
         return _lists.min_max("min", args[0], lambda a, b: a < b)
     if len(args) == 1 and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
@@ -1339,6 +1355,8 @@ def k_min(*args):
 
 
 def k_max(*args):
+    if len(args) == 1 and isinstance(args[0], _sets.KSet):
+        return _lists.min_max("max", _sets.as_list(args[0]), lambda a, b: a > b)
     if len(args) == 1 and isinstance(args[0], _lists.KList):
         return _lists.min_max("max", args[0], lambda a, b: a > b)
     if len(args) == 1 and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
@@ -1376,7 +1394,7 @@ def k_int(x):
 
 
 def k_bool(x):
-    if isinstance(x, (_lists.KList, _dicts.KDict)):
+    if isinstance(x, (_lists.KList, _dicts.KDict, _sets.KSet)):
         return bool(x)
     return bool(parts(x)[2])
 
@@ -1401,18 +1419,24 @@ def k_complex(*args):
 
 
 def k_sum(*args):
+    if args and isinstance(args[0], _sets.KSet):
+        return _lists.k_sum(_sets.as_list(args[0]), *args[1:])
     if args and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
         return _dicts.k_sum(*args)
     return _lists.k_sum(*args)
 
 
 def k_sorted(xs, reverse=False):
+    if isinstance(xs, _sets.KSet):
+        return _lists.k_sorted(_sets.as_list(xs), reverse)
     if isinstance(xs, (_dicts.KDict, _dicts.KView)):
         return _dicts.k_sorted(xs, reverse)
     return _lists.k_sorted(xs, reverse)
 
 
 def k_list(*args):
+    if args and isinstance(args[0], _sets.KSet):
+        return _sets.as_list(args[0])
     if args and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
         return _dicts.k_list(args[0])
     return _lists.k_list(*args)
@@ -1422,7 +1446,11 @@ def k_dict(*args):
     return _dicts.k_dict(*args)
 
 
-BUILTINS = {"dict": k_dict, "sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
+def k_set(*args):
+    return _sets.k_set(*args)
+
+
+BUILTINS = {"set": k_set, "dict": k_dict, "sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
             "complex": k_complex}
 
@@ -1726,3 +1754,4 @@ def argument(kind, x):
 
 from . import lists as _lists  # noqa: E402 - lists.py builds on this module
 from . import dicts as _dicts  # noqa: E402 - dicts.py builds on this module
+from . import sets as _sets  # noqa: E402 - sets.py builds on this module

@@ -41,6 +41,7 @@ def serve():
     from fuzz.inputs import realize   # noqa: PLC0415
     from fuzz.lists import ArgumentList   # noqa: PLC0415
     from fuzz.dicts import ArgumentDict   # noqa: PLC0415
+    from fuzz.sets import ArgumentSet   # noqa: PLC0415
 
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
@@ -71,6 +72,11 @@ def serve():
                 position = next((k for k, a in enumerate(args) if a is value), None)
                 if position is not None:
                     value = ArgumentList(value, position)
+            elif isinstance(value, (set, frozenset)):
+                # `return s` of a set parameter is the caller's own object
+                position = next((k for k, a in enumerate(args) if a is value), None)
+                if position is not None:
+                    value = ArgumentSet(value, position, isinstance(value, frozenset))
             elif isinstance(value, dict):
                 # `return d` of a dict parameter is the caller's own object
                 position = next((k for k, a in enumerate(args) if a is value), None)

@@ -225,3 +225,161 @@ def signzero(d: dict[float, int]) -> int:
     assert module.call("signzero", [caller]) == ("raise", "KeyError", "9.0")
     assert list(caller.items()) == [(2.0, 3), (-0.0, 5), (7.0, 1)]
     assert math.copysign(1.0, list(caller)[1]) == -1.0
+
+
+def test_oracle_sets_follow_kiln():
+    """The oracle's sets (test/fuzz/sets.py) against the compiled code's
+    documented rules and the differences FINDINGS.md S1 and S2 record:
+    insertion order (also after a removal and an add), -0.0 then 0.0 one
+    element (the first kept; `&` keeps the left operand's), NaN elements
+    never found (`s - s` keeps them, `s ^ s` and `s | s` double them,
+    `s -= s` clears), the RuntimeError of a size change during iteration
+    (at the next step, also after the last element), pop's element,
+    KeyError of the converted element, and the write-back of a set
+    argument (the caller's elements that stayed keep their objects; a
+    changed frozenset is a TypeError, also in place of the function's
+    own exception)."""
+    import math
+
+    from fuzz import oracle as O
+    source = '''
+def order(n: int) -> list[float]:
+    s: set[float] = {3.0, -0.0, 1.5, 0.0}
+    s.discard(3.0)
+    s.add(n)
+    s.add(3.0)
+    t = {0.0, 9.0} & s
+    return list(s) + [-1.0] + list(t)
+
+def nans(x: float) -> list[int]:
+    s: set[float] = {x, 1.0}
+    t: set[float] = {x, 1.0}
+    u: set[float] = {x, 1.0}
+    t -= t
+    u &= u
+    return [len(s & s), len(s - s), len(s ^ s), len(s | s), len(t), len(u), int(x in s),
+            int(s == s)]
+
+def grow(s: set[int]) -> int:
+    n = 0
+    for x in s:
+        s.add(x + 1000)
+        n += 1
+    return n
+
+def popped(n: int) -> int:
+    s: set[int] = {7, 3, n}
+    s.discard(7)
+    s.add(7)
+    return s.pop() * 100 + s.pop()
+
+def missing(x: int) -> int:
+    s: set[float] = {1.5}
+    s.remove(x)
+    return 0
+
+def change(s: set[float], x: float) -> int:
+    s.discard(2.0)
+    s.add(x)
+    return len(s)
+
+def fail(s: set[int]) -> int:
+    s.add(5)
+    raise ValueError("after the change")
+'''
+    module = O.OracleModule(source)
+    outcome = module.call("order", [2])
+    assert outcome[0] == "ok" and outcome[1][:4] == [-0.0, 1.5, 2.0, 3.0]
+    assert math.copysign(1.0, outcome[1][0]) == -1.0
+    assert outcome[1][5:] == [0.0] and math.copysign(1.0, outcome[1][5]) == 1.0
+    assert module.call("nans", [math.nan]) == ("ok", [1, 1, 2, 3, 0, 2, 0, 0])
+    caller = {5}
+    assert module.call("grow", [caller]) == ("raise", "RuntimeError",
+                                             "Set changed size during iteration")
+    assert caller == {5, 1005}
+    assert module.call("popped", [1]) == ("ok", 301)
+    assert module.call("missing", [2]) == ("raise", "KeyError", "2.0")
+    caller = {1, 2.0, -0.0}
+    assert module.call("change", [caller, 0.0]) == ("ok", 2)
+    assert caller == {1, 0.0} and [type(x) for x in sorted(caller)] == [float, int]
+    assert math.copysign(1.0, min(caller)) == -1.0           # the caller's -0.0 stayed
+    frozen = frozenset({1.0})
+    assert module.call("change", [frozen, 1.0]) == ("ok", 1)  # unchanged: fine
+    assert module.call("change", [frozenset({2.0}), 1.0]) == (
+        "raise", "TypeError", "argument 's' is a frozenset, which the function changes "
+        "(pass set(s))")
+    assert module.call("fail", [frozenset({1})])[1] == "TypeError"
+    caller = {1}
+    assert module.call("fail", [caller]) == ("raise", "ValueError", "after the change")
+    assert caller == {1, 5}
+
+
+def test_oracle_list_slices_are_cpythons():
+    """The oracle's list slices (lists.KList) give CPython's lists and
+    errors for every shape: reads, ordinary and extended assignment (the
+    list itself too), deletion, a zero step, int64 extremes."""
+    import itertools
+
+    from fuzz import lists as L
+    from fuzz import semantics as S
+    ends = [None, -9, -3, -1, 0, 1, 2, 5, 9, -2**63, 2**63 - 1]
+    steps = [None, -3, -1, 1, 2, 0, -2**63, 2**63 - 1]
+
+    def run(action, n):
+        python = list(range(10, 10 + n))
+        klist = L.KList("i64", [S.Num("i64", v) for v in python])
+        outcomes = []
+        for target in (python, klist):
+            try:
+                value = action(target)
+                outcomes.append(("ok", [getattr(v, "v", v) for v in value]
+                                 if isinstance(value, (list, L.KList)) else value))
+            except (ValueError, IndexError) as error:
+                outcomes.append((type(error).__name__, str(error)))
+        assert outcomes[0] == outcomes[1]
+        assert python == [n.v for n in klist.items]
+
+    def num(v):
+        return None if v is None else S.Num("i64", v)
+
+    for n in (0, 1, 4):
+        for a, b, c in itertools.product(ends, ends, steps):
+            def part(target, a=a, b=b, c=c):
+                wrap = num if isinstance(target, L.KList) else (lambda v: v)
+                return slice(wrap(a), wrap(b), wrap(c))
+            run(lambda t, p=part: list(t[p(t)]) if isinstance(t, list) else t[p(t)], n)
+
+            def delete(t, p=part):
+                del t[p(t)]
+            run(delete, n)
+            for m in (0, 2):
+                def assign(t, p=part, m=m):
+                    t[p(t)] = list(range(m)) if isinstance(t, list) else \
+                        L.list_display([S.Num("i64", v) for v in range(m)])
+                run(assign, n)
+
+            def itself(t, p=part):
+                t[p(t)] = t
+            run(itself, n)
+        for i in (-5, -1, 0, 3, 4):
+            def delete_item(t, i=i):
+                del t[num(i) if isinstance(t, L.KList) else i]
+            run(delete_item, n)
+
+
+def test_new_constructs_leave_other_programs_alone():
+    """Sets and list slices come from streams of their own: a program
+    whose draw has no sets is the same at any set rate, and a list program
+    with slices keeps every line of the same program without them, in
+    order."""
+    import random
+
+    for index in range(60):
+        plain = generator.generate_program(11, index, generator.Config(set_rate=0, slice_rate=0))
+        if random.Random(f"11:{index}:sets").random() >= generator.Config.set_rate:
+            assert generator.generate_program(11, index, generator.Config(slice_rate=0)) \
+                .source() == plain.source()
+        sliced = generator.generate_program(11, index, generator.Config(set_rate=0,
+                                                                         slice_rate=1))
+        lines = iter(sliced.source().splitlines())
+        assert all(any(line == other for other in lines) for line in plain.source().splitlines())

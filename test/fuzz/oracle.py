@@ -434,6 +434,7 @@ class OracleModule:
         Runtime.boundary = None
         Runtime.dict_boundary = None
         Runtime.set_boundary = None
+        self.body_error = None
         try:
             write_back_error = None
             try:
@@ -459,6 +460,9 @@ class OracleModule:
                     except TypeError as error:
                         write_back_error = error
                 pending = sys.exc_info()[1]
+                # (an IndexError of a boundscheck=False function is outside
+                # the domain even where a frozenset's TypeError replaces it)
+                self.body_error = type(pending).__name__ if pending else None
                 if write_back_error is not None and not isinstance(
                         pending, (S.OutsideDomain, S.OracleTimeout, TypeError, NameError,
                                   UnboundLocalError, AttributeError)):

@@ -195,6 +195,8 @@ KNOWN_DEFECT_SWITCHES = {
           "numpy a copy: writes through the result reach the argument)",
     "A6": "conditional expressions with a literal condition (`(-3) if True else x.size`: Kiln "
           "types the join of both branches, CPython and numpy 2 the branch that runs)",
+    "S8": "set updating methods with two arguments (`s.update(a, b)`: Kiln evaluates b after "
+          "applying a, CPython every argument first; FINDINGS.md S8)",
 }
 
 # Build failures that are unmistakably a known defect: when its switch is

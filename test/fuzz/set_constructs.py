@@ -253,6 +253,10 @@ class SetConstructs:
         if self.rng.random() < 0.4:
             clauses += f" if {self.expr('bool', depth + 1)}"
         fits = {"i64": ("i64", "bool"), "f64": ("f64", "i64", "bool"), "bool": ("bool",)}[kind]
+        if brackets == "[]":
+            # a list comprehension inside sorted() is no new list to convert
+            # where it is stored (a list[int] made a list[float] falls back)
+            fits = (kind,)
         usable = [n for n, k in bound.items() if k in fits]
         if usable and self.rng.random() < 0.6:
             name = self.rng.choice(usable)
@@ -262,6 +266,9 @@ class SetConstructs:
                                            f"{name} // 2"])
             elif bound[name] == "f64" and self.rng.random() < 0.3:
                 element = self.rng.choice([f"{name} * 0.5", f"-{name}", f"{name} + 1.0"])
+        elif brackets == "[]":
+            element = self.no_u64(self.expr(kind, depth + 1),
+                                  {"i64": "int", "f64": "float", "bool": "bool"}[kind])
         else:
             element = self.set_element(kind, depth + 1)
         for name in bound:
@@ -494,6 +501,8 @@ class SetConstructs:
         method = self.rng.choice(["update", "update", "intersection_update",
                                   "difference_update", "symmetric_difference_update"])
         count = 1 if method == "symmetric_difference_update" else self.rng.choice([1, 1, 2])
+        if self.avoid("S8"):
+            count = 1
         args = ", ".join(self.other_iterable(kind, 2) for _ in range(count))
         if method in ("update", "symmetric_difference_update"):
             self.set_grows(depth, s, f"{s}.{method}({args})")

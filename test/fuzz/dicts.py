@@ -85,12 +85,16 @@ class KDict:
     """A Kiln dict: `kinds` (key kind, value kind) or None for `{}` until
     its first store, `entries` (key value or NanKey -> value Num), `bound`
     (a name holds it: it never converts again)."""
-    __slots__ = ("kinds", "entries", "bound")
+    __slots__ = ("kinds", "entries", "bound", "origins")
 
     def __init__(self, kinds, entries=None, bound=False):
         self.kinds = kinds
         self.entries = entries if entries is not None else {}
         self.bound = bound
+        # an argument dict: slot -> the position of the caller's entry it
+        # was read from, for the entries never deleted (runtime's live == 1;
+        # an entry set after the call began is KILN_DICT_ADDED)
+        self.origins = {}
 
     def __repr__(self):
         return f"KDict({self.kinds}, {[(raw(k), v.v) for k, v in self.entries.items()]!r})"
@@ -180,6 +184,7 @@ class KDict:
         if slot is None:
             raise self._missing(k)
         del self.entries[slot]
+        self.origins.pop(slot, None)
 
     def __contains__(self, key):
         return self._find(key)[1] is not None
@@ -203,6 +208,7 @@ class KDict:
     def pop(self, key, *default):
         k, slot = self._find(key)
         if slot is not None:
+            self.origins.pop(slot, None)
             return self.entries.pop(slot)
         if default:
             if self.kinds is None:
@@ -212,6 +218,7 @@ class KDict:
 
     def clear(self):
         self.entries.clear()
+        self.origins.clear()
 
     def copy(self):
         return KDict(self.kinds, dict(self.entries))
@@ -405,33 +412,37 @@ class Boundary:
             if not isinstance(slot, NanKey) and slot in kdict.entries:
                 raise S.OutsideDomain("two keys that convert to one (the inputs never do)")
             kdict.entries[slot] = S.Num(kinds[1], v)
+            kdict.origins[slot] = len(kdict.origins)
         self.dicts.append((x, kdict))
         return kdict
 
     def write_back(self):
         """Kiln's write-back (runtime kiln_write_back_dict): the function's
-        entries in its order; a key of the caller's that is still a key
-        (by ==; a NaN key never) keeps its object, and so does its value
-        when unchanged (lists.unchanged); the others are new objects.
-        (Whether the caller's entries stayed first decides only how NaN
-        keys are matched: inputs.py keeps the values of a dict with a NaN
-        key of the exact type, so either way gives the same objects.)"""
+        entries in its order. When the caller's entries still lead, in
+        their order, never deleted ("kept in place"), each keeps its key
+        object by its place (a NaN key too), and its value object when
+        the value is unchanged (lists.unchanged). Otherwise an entry the
+        function added (a new key, or one deleted and set again: D4's fix)
+        has new key and value objects, and one of the caller's keeps its
+        key object (not a NaN key's: a new float) and its value object
+        when unchanged."""
         for python_dict, kdict in self.dicts:
-            previous = {}
-            for key, value in python_dict.items():
-                k = L.to_item(kdict.kinds[0], key).v if kdict.kinds[0] != "bool" else key
-                if not (isinstance(k, float) and math.isnan(k)):
-                    previous[k] = (key, value)
+            previous = list(python_dict.items())
+            items = list(kdict.entries.items())
+            in_place = len(items) >= len(previous) and all(
+                kdict.origins.get(slot) == i for i, (slot, _) in enumerate(items[:len(previous)]))
             new = []
-            for slot, value in kdict.entries.items():
-                k = raw(slot)
-                match = None if isinstance(slot, NanKey) else previous.get(k)
+            for position, (slot, value) in enumerate(items):
+                if in_place:
+                    match = position if position < len(previous) else None
+                else:
+                    match = None if isinstance(slot, NanKey) else kdict.origins.get(slot)
                 if match is not None:
-                    key_object = match[0]
-                    value_object = match[1] if L.unchanged(match[1], kdict.kinds[1], value.v) \
+                    key_object, old_value = previous[match]
+                    value_object = old_value if L.unchanged(old_value, kdict.kinds[1], value.v) \
                         else L.plain_item(kdict.kinds[1], value.v)
                 else:
-                    key_object = fresh(kdict.kinds[0], k)
+                    key_object = fresh(kdict.kinds[0], raw(slot))
                     value_object = L.plain_item(kdict.kinds[1], value.v)
                 new.append((key_object, value_object))
             python_dict.clear()

@@ -185,7 +185,9 @@ def test_oracle_dicts_follow_kiln():
     documented rules and the differences FINDINGS.md D1, D2 and D4 record:
     order after delete and re-insert, -0.0 then 0.0 one key (the first
     kept), NaN keys never found, KeyError of the converted key, `==` of NaN
-    values, and the write-back of a dict argument."""
+    values, and the write-back of a dict argument (after D4's fix a key
+    deleted and set again is a new key object; the caller's entries kept in
+    place keep theirs)."""
     import math
 
     from fuzz import oracle as O
@@ -212,6 +214,11 @@ def signzero(d: dict[float, int]) -> int:
     d[0.0] = 5
     d[7] = 1
     return d[9]
+
+def intkey(d: dict[float, float]) -> int:
+    v = d.pop(-1.0, 2.0)
+    d[-1.0] = v
+    return len(d)
 '''
     module = O.OracleModule(source)
     outcome = module.call("order", [1])
@@ -223,8 +230,19 @@ def signzero(d: dict[float, int]) -> int:
     assert module.call("nanval", [math.nan]) == ("ok", False)
     caller = {-0.0: 1, 2.0: 3}
     assert module.call("signzero", [caller]) == ("raise", "KeyError", "9.0")
-    assert list(caller.items()) == [(2.0, 3), (-0.0, 5), (7.0, 1)]
-    assert math.copysign(1.0, list(caller)[1]) == -1.0
+    # a key deleted and set again is a new key object (D4's fix, CPython's)
+    assert list(caller.items()) == [(2.0, 3), (0.0, 5), (7.0, 1)]
+    assert math.copysign(1.0, list(caller)[1]) == 1.0
+    caller = {0.5: 0.1, -1: -1, -0.0: -1.4}
+    assert module.call("intkey", [caller]) == ("ok", 3)
+    assert [(type(k), type(v)) for k, v in caller.items()] == [(float, float)] * 3
+    assert list(caller.items()) == [(0.5, 0.1), (-0.0, -1.4), (-1.0, -1.0)]
+    caller = {0.5: 0.1, -1: 2}
+    assert module.call("intkey", [caller]) == ("ok", 2)      # the same place, a new key
+    assert [(type(k), type(v)) for k, v in caller.items()] == [(float, float)] * 2
+    caller = {-1: 2, 0.5: 1, 3: 4}
+    assert module.call("signzero", [caller]) == ("raise", "KeyError", "0.0")
+    assert [type(k) for k in caller] == [int, float, int]   # unchanged: not touched
 
 
 def test_oracle_sets_follow_kiln():

@@ -30,7 +30,7 @@ def statements(n: int) -> int:
         pass
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: error: `with` statement is not supported yet
     del n
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` is supported as `del d[k]` of a dict only yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` is supported as `del d[k]` of a dict and `del xs[i]`, `del xs[a:b]` of a list only yet
 
     def inner() -> int:
         return 1

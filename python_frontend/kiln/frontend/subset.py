@@ -22,7 +22,7 @@ UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex", "list", "sorted", "sum", "dict"}
+                 "complex", "list", "sorted", "sum", "dict", "divmod"}
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",

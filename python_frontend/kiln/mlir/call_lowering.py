@@ -363,6 +363,22 @@ class CallLowering:
             result.candidates = known[1] if known else None
         return result
 
+    def builtin_divmod(self, args, node):
+        """`divmod(a, b)`: (a // b, a % b) in inference's types. A float
+        divisor of zero raises CPython's ZeroDivisionError("float divmod()")
+        before either operator runs; an int one, the floor division's own
+        "integer division or modulo by zero", which is divmod's too."""
+        left, right = args
+        quotient, remainder = self.typed_value(node).elements
+        if quotient.type.is_float and quotient.constant is None:
+            divisor = self.convert(right, quotient.type, node)
+            if divisor.constant is None or divisor.constant == 0:
+                zero = self.constant(0.0, quotient.type, node)
+                self.check(self.cmpf("une", divisor, zero, node), "ZeroDivisionError",
+                           "float divmod()", [], node)
+        return tuple_value([self.binary(ast.FloorDiv(), left, right, node, quotient),
+                            self.binary(ast.Mod(), left, right, node, remainder)])
+
     def builtin_float(self, args, node):
         # A Python float is a double: float(x) of a float32 is exact in f64.
         return self.python_number(self.convert(args[0], kt.f64, node), node)

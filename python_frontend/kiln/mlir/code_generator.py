@@ -533,11 +533,12 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.list_binary(node, left, right)
         return self.binary(node.op, left, right, node)
 
-    def binary(self, op, left: Value, right: Value, node) -> Value:
+    def binary(self, op, left: Value, right: Value, node, typed=None) -> Value:
         """`left <op> right` in the type inference gave the operation (a
-        BinOp, or the statement of `x op= v`)."""
+        BinOp, or the statement of `x op= v`; `typed` when the operation is
+        part of the node's value, as `divmod(a, b)`'s quotient)."""
         symbol = SUPPORTED_BINOPS[type(op)]
-        result = self.typed_value(node)
+        result = typed = self.typed_value(node) if typed is None else typed
         if isinstance(result.type, kt.ArrayType):
             return self.array_binary(symbol, left, right, node)
         if result.constant is not None:
@@ -556,7 +557,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         else:
             result = self.arithmetic(symbol, a, b, common, node, integer_true_division)
         result.weak = weak
-        result.candidates = self.typed_value(node).candidates
+        result.candidates = typed.candidates
         return result
 
     def arithmetic(self, symbol, a: Value, b: Value, type_, node,

@@ -487,6 +487,21 @@ class CallTyping:
                                     candidates=known[1] if known else None)
         return result
 
+    def builtin_divmod(self, args, node):
+        """`divmod(a, b)`: the tuple (a // b, a % b) of two numbers, each
+        typed as the operator is (ints floor, floats CPython's float_divmod;
+        a zero divisor raises ZeroDivisionError)."""
+        if len(args) != 2:
+            self.fail(node, "divmod() takes two numbers")
+        self.scalar_operands(*args, node=node)
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            self.fail(node, "divmod() of arrays (numpy's np.divmod) is not supported yet; "
+                            "use // and %")
+        self.refuse_complex(args, node, "divmod()", "CPython raises TypeError: complex numbers "
+                                                    "have no floor division")
+        return self.tuple_value([self.binary(ast.FloorDiv(), *args, node),
+                                 self.binary(ast.Mod(), *args, node)])
+
     def builtin_float(self, args, node):
         if len(args) != 1:
             self.fail(node, "float() takes one number")

@@ -42,6 +42,10 @@ class TupleTyping:
                 return self.expression(node)
             return None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "divmod" and "divmod" not in self.module.functions and \
+                node.func.id not in self.symbols and node.func.id not in self.lambdas:
+            return self.expression(node)        # `divmod(n, 7)[0]`
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id in self.module.functions and node.func.id not in self.symbols \
                 and node.func.id not in self.lambdas:
             value = self.expression(node)

@@ -716,7 +716,7 @@ FIRST_ERRORS = {
     'calls_broken': (227, 12, 'calls `broken`, which cannot be compiled (cannot implicitly convert float to int; use int(...), line 223)'),
     # Recursion compiles when the signature is annotated (test_recursion.py).
     'recursive': (232, 16, '`recursive` calls itself (directly or through other functions), so its parameters and result need annotations: its signature must be known before its body is typed; annotate the result (`-> None` if it returns nothing)'),
-    'len_of_number': (237, 12, 'len() takes one array, list or dict'),
+    'len_of_number': (237, 12, 'len() takes one array, list, dict or range'),
     'abs_of_array': (241, 5, 'cannot use a kiln.f64[:] value as float'),
     'min_of_one': (245, 12, 'min() of a sequence is not supported; pass two or more numbers'),
     'max_of_array': (249, 12, 'max() needs a number, not an array'),
@@ -841,7 +841,7 @@ EXPECTED_ERRORS = {
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
         (9, 9, "operator `<<` needs int arrays"),
-        (11, 12, "len() takes one array, list or dict"),
+        (11, 12, "len() takes one array, list, dict or range"),
     ],
     "errors_in_a_loop": [
         (18, 21, "name `missing` is not defined"),

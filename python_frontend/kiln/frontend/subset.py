@@ -217,13 +217,7 @@ class SubsetChecker(ast.NodeVisitor):
                     and all(isinstance(e, ast.Name) for e in generator.target.elts)):
                 self.report(generator.target, "a comprehension's `for` target must be a single "
                                               "name")
-            iterator = generator.iter
-            if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
-                    iterator.func.id == "range" and not iterator.keywords:
-                for arg in iterator.args:
-                    self.visit(arg)
-            else:
-                self.visit(iterator)
+            self.visit(generator.iter)
             for condition in generator.ifs:
                 self.visit(condition)
         if isinstance(node, ast.DictComp):
@@ -276,15 +270,8 @@ class SubsetChecker(ast.NodeVisitor):
             # `defaultdict(int)`, `defaultdict(lambda: 0)`, `Counter(xs)`: the
             # factory is no value of the subset; typing checks the arguments.
             return
-        elif isinstance(func, ast.Name) and func.id == "list" and len(node.args) == 1 and \
-                isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
-                and node.args[0].func.id == "range" and qualified is None:
-            for arg in node.args[0].args:        # `list(range(n))`
-                self.visit(arg)
-            return
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
-            if func.id == "range":
-                self.report(node, "range() is only supported as the iterable of a `for` loop")
+            pass            # `range(n)` too: a value (typing's range_typing.py)
         elif qualified is None and isinstance(func, ast.Attribute) and \
                 func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS:
             self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
@@ -319,9 +306,9 @@ class SubsetChecker(ast.NodeVisitor):
         self.visit(node)
 
     def visit_Attribute(self, node):
-        if node.attr in ("shape", "ndim", "size", "T", "dtype", "real", "imag") and \
-                self.context.qualified_name(node) is None:
-            self.visit(node.value)      # an array's: typing checks the base
+        if node.attr in ("shape", "ndim", "size", "T", "dtype", "real", "imag", "start", "stop",
+                         "step") and self.context.qualified_name(node) is None:
+            self.visit(node.value)      # an array's or a range's: typing checks the base
             return
         qualified = self.context.qualified_name(node)
         if qualified is not None and qualified[1] in DTYPE_NAMES:

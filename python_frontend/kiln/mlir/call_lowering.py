@@ -15,8 +15,8 @@ from .. import library_functions as lib
 from .. import typing_rules as rules
 from ..library_functions import LIST_FUNCTIONS, numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
-from ..typecheck.typed_tree import is_container, known_literals
-from ..typecheck.dict_typing import is_dict_like
+from ..typecheck.typed_tree import is_container, is_range, known_literals
+from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable
 
 # How many calls of recursive functions may be nested (the first, from a
 # function that is not recursive, at depth 0): CPython's default
@@ -78,6 +78,8 @@ class CallLowering:
             return self.call_function(name, node)
         if name in ("sorted", "list", "dict"):
             return self.list_builtin(name, node)
+        if name == "range":
+            return self.range_value(node)           # `r = range(n)`
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
 
@@ -292,6 +294,8 @@ class CallLowering:
             length = self.list_length(args[0], node)
             self.done_with(node, args[0])
             return length
+        if is_range(args[0].type):      # a loop's own range (desugar.py) is not checked
+            return self.range_length(args[0], node, not is_hidden_iterable(node.args[0]))
         return self.dimension(args[0], 0, node)
 
     def dimension(self, array: Value, axis: int, node) -> Value:
@@ -336,6 +340,8 @@ class CallLowering:
             return self.list_min_max(args[0], node, name)      # `min(xs)`
         if is_dict_like(args[0].type):
             return self.dict_min_max(args[0], node, name)      # `min(d)`
+        if is_range(args[0].type):
+            return self.range_min_max(args[0], node, name)     # `min(r)`
         result = args[0]
         for candidate in args[1:]:
             pair = ((result.type, result.weak, known_literals(result)),

@@ -43,6 +43,7 @@ from .tuple_lowering import TupleLowering
 from .list_lowering import ListLowering
 from .dict_lowering import DictLowering
 from .list_algorithms import ListAlgorithms
+from .range_lowering import RangeLowering
 from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
@@ -50,7 +51,7 @@ from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
-from ..typecheck.typed_tree import is_container
+from ..typecheck.typed_tree import is_container, is_range
 from ..typecheck.dict_typing import is_dict_like
 from ..typecheck.typed_tree import (  # noqa: F401 - Parameter stays importable from here
     Parameter, complex_power_exponent, known_literals)
@@ -111,12 +112,12 @@ class InferenceMismatch(Exception):
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
-                            DictLowering, ListAlgorithms, ContainerOwnership):
+                            DictLowering, ListAlgorithms, ContainerOwnership, RangeLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
     expressions, reductions, shape functions, indexing with arrays,
-    complex numbers, tuples and lists."""
+    complex numbers, tuples, lists, dicts and ranges."""
 
     def __init__(self, context, typed, module):
         self.context = context
@@ -402,6 +403,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.list_truthy(value, node)
         if is_dict_like(scalar):
             return self.dict_truthy(value, node)
+        if is_range(scalar):
+            return self.range_truthy(value, node)
         if isinstance(scalar, kt.ArrayType):
             raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:

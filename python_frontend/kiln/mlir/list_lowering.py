@@ -15,7 +15,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value, mlir_type
 from ..typecheck.list_typing import is_list, is_list_iteration
-from ..typecheck.typed_tree import is_dict, is_dict_view
+from ..typecheck.typed_tree import is_dict, is_dict_view, is_range
 
 # The list ops that can raise (IndexError, MemoryError: every op that
 # allocates or writes): the function then gets an error record, as for
@@ -108,9 +108,16 @@ class ListLowering:
         evaluated, before the loop."""
         iterator, name = generator.iter, getattr(generator.target, "id", None)
         location = self.loc(iterator)
+        container = bounds = None
         if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
                 iterator.func.id == "range" and self.typed.values.get(iterator) is None:
-            lower, upper, step, normalized = self.range_bounds(iterator)
+            bounds = self.range_bounds(iterator)
+        else:
+            container = self.expression(iterator)
+            if is_range(container.type):        # a range value: `[x for x in r]`
+                bounds = self.counted_bounds(*container.elements, iterator, checked=True)
+        if bounds is not None:
+            lower, upper, step, normalized = bounds
             if started:
                 zero = self.constant(0, kt.i64, iterator)
                 length = upper if normalized is not None else self.select(
@@ -121,11 +128,7 @@ class ListLowering:
             def bind(arguments):
                 counter = Value(arguments[0], kt.i64, nonneg=bool(lower.nonneg)
                                 and normalized is None)
-                if normalized is not None:
-                    first, stride = normalized
-                    counter = self.arith("addi", first, self.arith("muli", counter, stride,
-                                                                  iterator), iterator)
-                self.symbols[name] = counter
+                self.symbols[name] = self.counted_element(counter, normalized, iterator)
                 self.maybe_undefined.discard(name)
 
             def body():
@@ -135,7 +138,6 @@ class ListLowering:
             region, _ = self.region(body, bind, argument_types=[kt.i64])
             self.builder.scf_for(lower.ir, upper.ir, step.ir, [], region, location)
             return
-        container = self.expression(iterator)
         if is_dict(container.type) or is_dict_view(container.type):
             self.iterate_dict(generator, container, build, iterator, started)
             return
@@ -265,6 +267,9 @@ class ListLowering:
         right = self.expression(node.comparators[0])
         if any(is_dict(v.type) or is_dict_view(v.type) for v in (left, right)):
             return self.dict_compare(node, left, right)
+        if is_range(right.type):
+            result = self.range_contains(node, left, right)     # `i in r`
+            return result if isinstance(op, ast.In) else self.negate(result, node)
         if isinstance(op, (ast.In, ast.NotIn)):
             needle = self.convert(left, right.type.item, node)
             position = self.list_op("find", [right, needle], node, kt.i64)
@@ -399,24 +404,13 @@ class ListLowering:
         list_type = self.typed_value(node).type
         if not node.args:
             return self.empty_list(list_type, node)
-        argument = node.args[0]
-        if name == "list" and self.typed.values.get(argument) is None:
-            made = {}
-
-            def start(length):
-                made["list"] = self.new_list(list_type, length, node)
-
-            # `[v for v in range(...)]`, its name spelled with `$` (no source
-            # can), bound in the loop's scope only.
-            generator = ast.comprehension(target=ast.Name(id="$item", ctx=ast.Store()),
-                                          iter=argument, ifs=[], is_async=0)
-            self.iterate(generator, lambda: self.list_append(
-                made["list"], self.symbols["$item"], node), node, start)
-            return made["list"]
-        container = self.expression(argument)
-        copy = self.list_op("copy", [container], node, list_type)
-        copy.owned = True
-        self.done_with(node, container)
+        container = self.expression(node.args[0])
+        if is_range(container.type):
+            copy = self.range_list(container, node)         # `list(range(n))`
+        else:
+            copy = self.list_op("copy", [container], node, list_type)
+            copy.owned = True
+            self.done_with(node, container)
         if name == "sorted":
             self.sort_list(copy, node)
         return copy
@@ -424,26 +418,18 @@ class ListLowering:
     def fold_items(self, container: Value, initial, step, node, first=0) -> list:
         """Values carried through the items `first`.. of a list, in order
         (its length read once: nothing in `step` changes the list)."""
-        location = self.loc(node)
         length = self.list_length(container, node)
-        body = self.builder.region([ir.i64] + [v.ir.type for v in initial])
-        with self.builder.at_end(body.block):
-            counter = Value(body.block.arguments[0], kt.i64, nonneg=True)
-            carried = [Value(argument, v.type) for argument, v in
-                       zip(body.block.arguments[1:], initial)]
-            updated = step(self.list_get(container, counter, node), carried)
-            self.builder.scf_yield([v.ir for v in updated], location)
-        lower = self.constant(first, kt.i64, node)
-        one = self.constant(1, kt.i64, node)
-        results = self.builder.scf_for(lower.ir, length.ir, one.ir, [v.ir for v in initial],
-                                       body, location)
-        return [Value(r, v.type) for r, v in zip(results, initial)]
+        return self.counted_fold(self.constant(first, kt.i64, node), length,
+                                 self.constant(1, kt.i64, node), initial,
+                                 lambda counter, carried: step(
+                                     self.list_get(container, counter, node), carried), node)
 
     def builtin_sum(self, args, node) -> Value:
         """Left to right from `start` (0): ints wrap as Kiln ints do."""
         if is_dict(args[0].type) or is_dict_view(args[0].type):
             return self.dict_sum(args, node)
         container = args[0]
+        fold = self.fold_range if is_range(container.type) else self.fold_items
         total_type = self.typed_value(node).type
         start = self.convert(args[1], total_type, node) if len(args) == 2 else \
             self.constant(0, total_type, node)
@@ -454,7 +440,7 @@ class ListLowering:
             return [self.arith("addf" if total_type.is_float else "addi", total,
                                self.convert(item, total_type, node), node)]
 
-        [total] = self.fold_items(container, [start], add, node)
+        [total] = fold(container, [start], add, node)
         self.done_with(node, container)
         return total
 

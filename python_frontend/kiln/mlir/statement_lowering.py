@@ -13,8 +13,7 @@ from . import ir_builder as ir
 from .. import typing_rules as rules
 from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
-from ..typing_rules import INT64_MIN
-from ..typecheck.typed_tree import is_container, is_dict
+from ..typecheck.typed_tree import is_container, is_dict, is_range
 from .dict_lowering import DictWalk
 
 
@@ -404,6 +403,8 @@ class StatementLowering:
                 converted = Value(converted.ir, converted.type, nonneg=converted.nonneg)
             elif isinstance(variable, kt.TupleType):
                 converted = self.tuple_variable(converted)
+            elif is_range(variable):
+                converted = self.range_variable(converted)
             else:
                 converted = Value(converted.ir, converted.type,
                                   origins=self.array_origins(name))
@@ -471,57 +472,13 @@ class StatementLowering:
         return self.typed.loop_carried[loop]
 
     def range_bounds(self, call):
-        """(lower, upper, step, normalized) of a range() call; `normalized` is
-        (start, step) when the loop runs a counter k in [0, trips) and the
-        target is start + k * step (negative or unknown steps)."""
-        args = [self.expression(a) for a in call.args]
-        args = [self.convert(a, kt.i64, n) for a, n in zip(args, call.args)]
-        if len(args) == 1:
-            start, stop, step = self.constant(0, kt.i64, call), args[0], None
-        else:
-            start, stop = args[0], args[1]
-            step = args[2] if len(args) == 3 else None
-        step_value = 1 if step is None else step.constant
-        if step_value == 0:
-            raise self.missed(call, "range() arg 3 must not be zero")
-        if step_value == 1 or step is None:
-            return start, stop, step or self.constant(1, kt.i64, call), None
-        if step_value is None:
-            zero = self.constant(0, kt.i64, call)
-            nonzero = self.cmpi("ne", step, zero, call)
-            self.check(nonzero, "ValueError", "range() arg 3 must not be zero", [], call)
-            positive = self.cmpi("sgt", step, zero, call)
-            up = self.arith("subi", stop, start, call)
-            down = self.arith("subi", start, stop, call)
-            distance = self.select(positive, up, down, call)
-            negated = self.arith("subi", zero, step, call)
-            magnitude = self.select(positive, step, negated, call)
-        else:
-            positive = self.constant(step_value > 0, kt.boolean, call)
-            if step_value > 0:
-                distance = self.arith("subi", stop, start, call)
-            else:
-                distance = self.arith("subi", start, stop, call)
-            magnitude = self.constant(abs(step_value) if step_value != INT64_MIN
-                                      else INT64_MIN, kt.i64, call)
-        # The distance and |step| are read as unsigned: exact for any bounds,
-        # where signed arithmetic would overflow.
-        up = self.cmpi("slt", start, stop, call)
-        down = self.cmpi("sgt", start, stop, call)
-        moves = self.select(positive, up, down, call)
-        trips = self.arith("ceildivui", distance, magnitude, call)
-        zero = self.constant(0, kt.i64, call)
-        trips = self.select(moves, trips, zero, call)
-        return zero, trips, self.constant(1, kt.i64, call), (start, step)
+        """(lower, upper, step, normalized) of a range() call
+        (range_lowering.counted_bounds)."""
+        return self.counted_bounds(*self.range_arguments(call), call)
 
     def bind_loop_target(self, stmt, counter: Value, normalized):
         target = stmt.target.id
-        if normalized is None:
-            value = counter
-        else:
-            start, step_value = normalized
-            offset = self.arith("muli", counter, step_value, stmt)
-            value = self.arith("addi", start, offset, stmt)
+        value = self.counted_element(counter, normalized, stmt)
         # The target may be a wider variable (a float assigned elsewhere).
         value = self.convert(value, self.variable_type(target), stmt)
         self.symbols[target] = value

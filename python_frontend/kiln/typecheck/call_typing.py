@@ -15,7 +15,7 @@ from ..library_functions import (LIST_FUNCTIONS, CMATH_FUNCTIONS, MATH_FUNCTIONS
                                  numpy_function, numpy_method)
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
-from .typed_tree import is_scalar_type, known_literals
+from .typed_tree import is_range, is_scalar_type, known_literals
 from .list_typing import is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
@@ -56,8 +56,10 @@ class CallTyping:
                                                     node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
             for arg, arg_node in zip(args, node.args):
-                if arg is not None and (is_list(arg.type) or is_dict_like(arg.type)):
-                    what = "list" if is_list(arg.type) else "dict"
+                if arg is not None and (is_list(arg.type) or is_dict_like(arg.type) or
+                                        is_range(arg.type)):
+                    what = "list" if is_list(arg.type) else "range" if is_range(arg.type) \
+                        else "dict"
                     self.fail(arg_node, f"`{ast.unparse(func)}` does not take a {what} yet")
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS | DICT_METHODS:
@@ -87,6 +89,8 @@ class CallTyping:
             return self.call_function(name, node)
         if name in ("sorted", "list", "dict"):
             return self.list_builtin(name, node)
+        if name == "range":
+            return self.range_value(node)               # `r = range(n)`
         handler = getattr(self, "builtin_" + name, None)
         if handler is None:
             self.fail(node, f"call to `{name}` is not supported")
@@ -149,7 +153,7 @@ class CallTyping:
                 continue
             value = self.expression(passed[arg.arg])
             self.absorb(value)
-            if isinstance(value.type, kt.TupleType) or value.type is None or \
+            if isinstance(value.type, kt.TupleType) or value.type is None or is_range(value.type) or \
                     is_unsettled(value.type) or is_unsettled_dict(value.type) or \
                     is_dict_like(value.type) and not is_dict(value.type):
                 continue
@@ -192,6 +196,7 @@ class CallTyping:
             value = self.expression(arg_node)
             if is_unknown(value.type):
                 continue
+            self.refuse_range(value, arg_node, f"passing to {name}()")
             if param.name in callee.typed_by_first_call:
                 passed = rules.default_for_kind(value.weak) if value.weak else value.type
                 if passed != param.type and not isinstance(param.type, kt.ArrayType):
@@ -317,7 +322,8 @@ class CallTyping:
         self.absorb(value)
         if not is_scalar_type(value.type):
             kind = "a tuple" if isinstance(value.type, kt.TupleType) else \
-                "a list" if is_list(value.type) else "an array"
+                "a list" if is_list(value.type) else "a range" if is_range(value.type) else \
+                "a dict" if is_dict_like(value.type) else "an array"
             self.fail(node, f"{what} needs a number, not {kind}")
 
     def refuse_complex(self, args, node, label, why) -> None:
@@ -415,8 +421,10 @@ class CallTyping:
             self.absorb(args[0])
         if len(args) == 1 and (is_list(args[0].type) or is_dict_like(args[0].type)):
             return TypedValue(kt.i64)
+        if len(args) == 1 and is_range(args[0].type):
+            return self.range_length(node)
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            self.fail(node, "len() takes one array, list or dict")
+            self.fail(node, "len() takes one array, list, dict or range")
         return TypedValue(kt.i64)
 
     def builtin_abs(self, args, node):
@@ -452,6 +460,8 @@ class CallTyping:
             return self.list_min_max(args[0], node, name)       # `min(xs)`
         if len(args) == 1 and is_dict_like(args[0].type):
             return self.dict_min_max(args[0], node, name)       # `min(d)`
+        if len(args) == 1 and is_range(args[0].type):
+            return self.range_min_max(node, name)               # `min(r)`
         if any(is_dict_like(a.type) for a in args):
             self.fail(node, f"{name}() takes one dict (or a view of one) or two or more "
                             "numbers")
@@ -543,7 +553,7 @@ class CallTyping:
     def builtin_bool(self, args, node):
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
-        if is_list(args[0].type) or is_dict(args[0].type):
+        if is_list(args[0].type) or is_dict(args[0].type) or is_range(args[0].type):
             return self.truthy(args[0], node)       # true when it has items
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)

@@ -35,7 +35,8 @@ from ..frontend.desugar import ITERABLE_ROLE
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
-from .typed_tree import VariableType, is_container, is_dict, is_dict_view, is_scalar_type
+from .typed_tree import (VariableType, is_container, is_dict, is_dict_view, is_range,
+                         is_scalar_type)
 
 
 @dataclass(frozen=True)
@@ -432,6 +433,8 @@ class ListTyping:
         self.absorb(iterable)
         if is_dict(iterable.type) or is_dict_view(iterable.type):
             return self.dict_iteration(iterable, iterator)
+        if is_range(iterable.type):
+            return TypedValue(kt.i64)
         if is_list(iterable.type):
             self.raises = True          # kiln.list.get
             return TypedValue(UNKNOWN) if iterable.type.item is None \
@@ -440,7 +443,7 @@ class ListTyping:
                 not iterable.fresh:
             self.raises = self.raises or self.boundscheck
             return TypedValue(iterable.type.dtype)
-        self.fail(iterator, f"a comprehension's `for` goes over range(...), a list, a dict or "
+        self.fail(iterator, f"a comprehension's `for` goes over a range, a list, a dict or "
                             f"a 1-D array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
@@ -455,14 +458,11 @@ class ListTyping:
         return TypedValue(UNKNOWN) if container.type.item is None \
             else TypedValue(container.type.item)
 
-    def list_index(self, index_node) -> None:
+    def list_index(self, index_node, what="list") -> None:
+        """The index of `xs[i]` (of a range's, `r[i]`: `what`)."""
         if isinstance(index_node, ast.Tuple):
-            self.fail(index_node, "list indices must be integers, not tuple")
-        index = self.expression(index_node)
-        self.absorb(index)
-        if not is_scalar_type(index.type) or not (index.type.is_int or index.type.is_bool):
-            self.fail(index_node, f"list indices must be integers, not {display(index.type)}")
-        self.convert(index, kt.i64, index_node)
+            self.fail(index_node, f"{what} indices must be integers, not tuple")
+        self.list_index_value(self.expression(index_node), index_node, what)
 
     def list_store(self, target: ast.Subscript, value: TypedValue, node) -> None:
         """`xs[i] = v` (IndexError outside [-len, len))."""
@@ -560,6 +560,8 @@ class ListTyping:
         if is_dict(left.type) or is_dict(right.type) or is_dict_view(right.type) or \
                 is_dict_view(left.type):
             return self.dict_compare(node, left, right)
+        if is_range(left.type) or is_range(right.type):
+            return self.range_compare(node, left, right)        # `i in r`
         if isinstance(op, (ast.In, ast.NotIn)):
             if not is_list(right.type):
                 self.fail(node, f"`in` takes a list on its right here, not "
@@ -620,10 +622,10 @@ class ListTyping:
             self.sort_order(node)
         return TypedValue(container.type) if name == "copy" else TypedValue(None)
 
-    def list_index_value(self, value: TypedValue, node) -> None:
+    def list_index_value(self, value: TypedValue, node, what="list") -> None:
         self.absorb(value)
         if not is_scalar_type(value.type) or not (value.type.is_int or value.type.is_bool):
-            self.fail(node, f"list indices must be integers, not {display(value.type)}")
+            self.fail(node, f"{what} indices must be integers, not {display(value.type)}")
         self.convert(value, kt.i64, node)
 
     def sort_order(self, node) -> None:
@@ -650,15 +652,14 @@ class ListTyping:
             self.fail(node, f"{name}() takes one list")
         self.raises = True
         argument = node.args[0]
-        if name == "list" and isinstance(argument, ast.Call) and \
-                isinstance(argument.func, ast.Name) and argument.func.id == "range" and \
-                "range" not in self.symbols:
-            self.range_bounds(argument)
-            return TypedValue(kt.ListType(kt.i64))
         value = self.expression(argument)
         self.absorb(value)
         if is_dict(value.type) or is_dict_view(value.type) or name == "dict":
             return self.dict_builtin(name, node, value)
+        if is_range(value.type):
+            if name == "sorted":
+                self.sort_order(node)
+            return TypedValue(kt.ListType(kt.i64))     # `list(range(n))`, `sorted(r)`
         if not is_list(value.type):
             what = "range(...) or a list" if name == "list" else "a list"
             self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
@@ -674,12 +675,12 @@ class ListTyping:
         self.absorb(*args)
         if is_dict(args[0].type) or is_dict_view(args[0].type):
             return self.dict_sum(args, node)
-        if not is_list(args[0].type):
+        if not is_list(args[0].type) and not is_range(args[0].type):
             self.fail(node, "sum() takes a list here" + (
                 "; of an array use np.sum(a) or a.sum()"
                 if isinstance(args[0].type, kt.ArrayType) else ""))
         self.raises = True          # kiln.list.get
-        item = args[0].type.item
+        item = kt.i64 if is_range(args[0].type) else args[0].type.item
         if item is None:
             return TypedValue(UNKNOWN)
         total = kt.f64 if item.is_float else kt.i64

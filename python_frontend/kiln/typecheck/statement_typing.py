@@ -18,7 +18,7 @@ from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_retur
                          loop_exits)
 from .list_typing import is_list
 from .dict_typing import is_dict, is_dict_like, walked_dict
-from .typed_tree import is_container
+from .typed_tree import is_container, is_range
 
 
 class StatementTyping:
@@ -135,6 +135,7 @@ class StatementTyping:
         else:
             self.array_consumers.add(stmt.value)
             value = self.returned_array(self.expression(stmt.value), stmt)
+            self.refuse_range(value, stmt, "returning")
         if value.type is None:
             self.fail(stmt, "this call returns None; it has no value to return")
         if self.func.returns is not None:
@@ -286,7 +287,7 @@ class StatementTyping:
                     value = TypedValue(UNKNOWN)
             what = None if is_unknown(value.type) or isinstance(
                 value.type, (kt.ArrayType, kt.TupleType, kt.ListType)) or is_dict_like(
-                value.type) else display(value.type)
+                value.type) or is_range(value.type) else display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
@@ -538,6 +539,11 @@ class StatementTyping:
             return self.join_list(current, value, node, name)
         if is_dict_like(value.type) or (current is not None and is_dict_like(current.type)):
             return self.join_dict(current, value, node, name)
+        if is_range(value.type) or (current is not None and is_range(current.type)):
+            if current is not None and current.type != value.type:
+                self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
+                                f"{display(value.type)} on another")
+            return VariableType(value.type)
         if isinstance(value.type, kt.TupleType) or (
                 current is not None and isinstance(current.type, kt.TupleType)):
             if current is None:
@@ -633,33 +639,36 @@ class StatementTyping:
         names = [n for n in list(extra) + assigned_names(body) if n in self.symbols]
         return list(dict.fromkeys(names))
 
-    def range_bounds(self, call) -> None:
-        """Types the arguments of `range(...)`."""
+    def range_bounds(self, call) -> bool:
+        """Types the arguments of `range(...)`; False when they are not
+        usable (reported)."""
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
             self.report(call, "`for` loops need range(...)")
-            return
+            return False
         if len(call.args) not in (1, 2, 3):
             self.report(call, "range() takes 1 to 3 arguments")
-            return
+            return False
         args = [self.expression(a) for a in call.args]
         usable = True
         for arg, node in zip(args, call.args):
             if is_unknown(arg.type):
                 usable = False
-            elif not is_scalar_type(arg.type) or arg.type.is_float:
+            elif not is_scalar_type(arg.type) or arg.type.is_float or arg.type.is_complex:
                 self.report(node, f"range() arguments must be int, not {display(arg.type)}")
                 usable = False
         if not usable:
-            return
+            return False
         args = [self.guarded(self.convert, a, kt.i64, n) for a, n in zip(args, call.args)]
         if None in args:
-            return
+            return False
         step = args[2] if len(args) == 3 else None
         step_value = 1 if step is None else step.constant
         if step_value is not None and step_value == 0:
             self.report(call, "range() arg 3 must not be zero")
-        elif step_value is None:
+            return False
+        if step_value is None:
             self.raises = True      # checked against zero at run time
+        return True
 
     def bind_loop_target(self, stmt) -> None:
         target = stmt.target.id

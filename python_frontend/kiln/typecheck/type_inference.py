@@ -73,20 +73,21 @@ from .list_typing import ListTyping, is_list
 from .dict_typing import DictTyping, is_dict_like
 from .recursion import check_agreement, finish_recursion, provisional_signature
 from .list_library_typing import ListLibraryTyping
+from .range_typing import RangeTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
-                         VariableType, complex_power_exponent, is_real_number, is_scalar_type,
-                         known_literals, literal_candidates)
+                         VariableType, complex_power_exponent, is_range, is_real_number,
+                         is_scalar_type, known_literals, literal_candidates)
 
 MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, ListLibraryTyping):
+                     ListTyping, DictTyping, ListLibraryTyping, RangeTyping):
     """Types one function: this class walks it and types expressions; the
-    mixins type statements, calls, arrays, numpy's shape functions, tuples
-    lists and dicts."""
+    mixins type statements, calls, arrays, numpy's shape functions, tuples,
+    lists, dicts and ranges."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -364,8 +365,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, f"cannot use {display(source)} as {target.display}")
             return self.tuple_value([self.convert(e, t, node, explicit)
                                      for e, t in zip(value.elements, target.elements)])
-        if isinstance(source, kt.TupleType):
-            self.fail(node, f"cannot use a {source.display} value as {target.display}")
+        if isinstance(source, kt.TupleType) or is_range(source) or is_range(target):
+            self.fail(node, f"cannot use a {display(source)} value as {display(target)}")
         if is_list(source) or is_list(target):
             return self.settle_list(None, value, target, node)
         if is_dict_like(source) or is_dict_like(target):
@@ -391,6 +392,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         if is_list(value.type) or is_dict_like(value.type):
             self.dict_truthy_check(value, node)
             return TypedValue(kt.boolean)       # true when it has items
+        if is_range(value.type):
+            return TypedValue(kt.boolean)       # true when it is not empty
         if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
             return TypedValue(UNKNOWN)
         if isinstance(value.type, kt.ArrayType):
@@ -422,6 +425,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if is_list(value.type) and node is not None:
                 self.fail(node, f"a {display(value.type)} is a list, not a number or an "
                                 f"array: `{ast.unparse(node)}` does not take it")
+            if is_range(value.type):
+                self.fail(node if node is not None else self.func, "a range is not a number or "
+                          f"an array: `{ast.unparse(node) if node is not None else 'this'}` "
+                          "does not take it")
             if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
                 raise _Abandon()
 

@@ -209,6 +209,34 @@ def is_scalar_type(type_) -> bool:
 
 
 @dataclass(frozen=True)
+class RangeType:
+    """`range(start, stop, step)` kept as a value (`r = range(n)`): three
+    int64s that code generation holds as a tuple's elements, never one MLIR
+    value. A range lives where it is made and in the names bound to it:
+    typing refuses passing one to a function, returning it, carrying it
+    through a branch or a loop that rebinds it, and putting it in a tuple or
+    a container (typecheck/range_typing.py)."""
+
+    @property
+    def name(self) -> str:
+        return "range"
+
+    @property
+    def display(self) -> str:
+        return "range"
+
+    def __repr__(self) -> str:
+        return "range"
+
+
+RANGE = RangeType()
+
+
+def is_range(type_) -> bool:
+    return isinstance(type_, RangeType)
+
+
+@dataclass(frozen=True)
 class DictViewType:
     """`d.keys()`, `d.values()`, `d.items()` (`kind`): a view of the dict
     `dict`, held as the dict itself (`!kiln.dict<K, V>`). Views are only

@@ -776,7 +776,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def bool_op(self, is_and, operands, node) -> Value:
         first = self.expression(operands[0])
-        if is_container(first.type):
+        if is_container(first.type) or is_range(first.type):
             first = self.truthy(first, operands[0])     # only tested (is_condition)
         if len(operands) == 1:
             return first

@@ -153,7 +153,8 @@ class CallTyping:
                 continue
             value = self.expression(passed[arg.arg])
             self.absorb(value)
-            if isinstance(value.type, kt.TupleType) or value.type is None or is_range(value.type) or \
+            self.refuse_range(value, passed[arg.arg], f"passing a range to {func.name}()")
+            if isinstance(value.type, kt.TupleType) or value.type is None or \
                     is_unsettled(value.type) or is_unsettled_dict(value.type) or \
                     is_dict_like(value.type) and not is_dict(value.type):
                 continue
@@ -196,7 +197,7 @@ class CallTyping:
             value = self.expression(arg_node)
             if is_unknown(value.type):
                 continue
-            self.refuse_range(value, arg_node, f"passing to {name}()")
+            self.refuse_range(value, arg_node, f"passing a range to {name}()")
             if param.name in callee.typed_by_first_call:
                 passed = rules.default_for_kind(value.weak) if value.weak else value.type
                 if passed != param.type and not isinstance(param.type, kt.ArrayType):

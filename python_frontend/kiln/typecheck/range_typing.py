@@ -87,6 +87,7 @@ class RangeTyping:
         return TypedValue(kt.i64)
 
     def refuse_range(self, value: TypedValue, node, what: str) -> None:
-        """A range where Kiln cannot hold one (`what` says where)."""
+        """A range where Kiln cannot hold one (`what` says what is done
+        with it: "returning a range")."""
         if is_range(value.type):
-            self.fail(node, f"{what} a range is not supported yet; {RANGE_HINT}")
+            self.fail(node, f"{what} is not supported yet; {RANGE_HINT}")

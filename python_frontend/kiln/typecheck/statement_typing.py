@@ -135,7 +135,7 @@ class StatementTyping:
         else:
             self.array_consumers.add(stmt.value)
             value = self.returned_array(self.expression(stmt.value), stmt)
-            self.refuse_range(value, stmt, "returning")
+            self.refuse_range(value, stmt, "returning a range")
         if value.type is None:
             self.fail(stmt, "this call returns None; it has no value to return")
         if self.func.returns is not None:

@@ -27,7 +27,7 @@ class TupleTyping:
             if isinstance(element.type, kt.ListType):
                 self.fail(element_node, "a tuple holding lists is not supported yet; unpack "
                                         "it where it is made (`a, b = xs, ys`)")
-            self.refuse_range(element, element_node, "a tuple holding")
+            self.refuse_range(element, element_node, "a tuple holding a range")
         return self.tuple_value(elements)
 
     def tuple_operand(self, node) -> TypedValue | None:

@@ -609,8 +609,12 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
-        if (is_list(first.type) or is_dict_like(first.type)) and is_condition(node):
+        if (is_list(first.type) or is_dict_like(first.type) or is_range(first.type)) and \
+                is_condition(node):
             first = self.truthy(first, operands[0])       # `while stack and ...`
+        elif is_range(first.type):
+            self.fail(operands[0], "`and`/`or` with a range operand is supported only where its "
+                                   "truth is tested (`if`, `while`, `not`)")
         elif is_list(first.type) or is_dict_like(first.type):
             what = "list" if is_list(first.type) else "dict"
             self.fail(operands[0], f"`and`/`or` with a {what} operand is supported only where "
@@ -678,9 +682,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 elif isinstance(value.type, kt.TupleType):
                     self.fail(node, "a conditional expression choosing between tuples is not "
                                     "supported yet; choose each element (`(a if c else b, ...)`)")
-                elif is_list(value.type) or is_dict_like(value.type):
-                    self.fail(node, "a conditional expression choosing between lists or dicts "
-                                    "is not supported yet; use an `if` statement")
+                elif is_list(value.type) or is_dict_like(value.type) or is_range(value.type):
+                    self.fail(node, "a conditional expression choosing between lists, dicts or "
+                                    "ranges is not supported yet; use an `if` statement")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):

@@ -141,3 +141,38 @@ def test_range_loops(mod, n):
         same(mod, "range_float_sum", n, start)
     for flag in (False, True):
         same(mod, "range_of_bools_and_negatives", flag, n)
+
+
+# ------------------------------------------------------- module constants
+@pytest.mark.parametrize("n", [0, 1, -7, 2**40])
+def test_constant_defaults(mod, n):
+    same(mod, "with_defaults", n)
+    same(mod, "with_defaults", n, 3)
+    same(mod, "with_defaults", n, 3, 0.5, 9)
+    same(mod, "call_with_defaults", n)
+    assert mod.native.with_defaults(n, rate=2.0) == mod.python.with_defaults(n, rate=2.0)
+
+
+def test_constant_tuples_lists_and_dicts(mod):
+    for k in (-3, -2, -1, 0, 1, 2):
+        same(mod, "constant_tuple", k)          # IndexError outside
+    for i in (-6, -5, -1, 0, 1, 4, 5):
+        for x in (0, 2, 5, 11, 12):
+            same(mod, "constant_list_reads", i, x)      # IndexError outside
+    for n in (0, 1, -2):
+        same(mod, "constant_list_derived", n)
+    for x in (0, 2, 4, 5, 11, 13):
+        same(mod, "constant_list_search", x)    # ValueError: x is not in list
+    for i in (-4, -3, 0, 2, 3):
+        same(mod, "constant_floats", i)         # IndexError outside
+    for k in (0, 1, 5, 7, 8, -1):
+        same(mod, "constant_dict_reads", k)     # KeyError(k)
+    for scale in (0.0, -0.0, 1.5, math.inf, math.nan):
+        same(mod, "constant_dict_walks", scale)
+    for x in (0.5, 0.0, -0.0, 2.5, 1.0, math.nan, math.inf):
+        same(mod, "constant_float_keys", x)
+    for n in (0, 1, 9, 100):
+        same(mod, "constant_in_helper", n)
+    # The module's own objects are untouched by the calls.
+    assert mod.native.PRIMES == [2, 3, 5, 7, 11] and mod.native.WEIGHTS == {1: 2.0, 5: -1.5,
+                                                                              7: 0.0}

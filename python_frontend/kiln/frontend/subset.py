@@ -99,10 +99,10 @@ class SubsetChecker(ast.NodeVisitor):
         if args.kwonlyargs or args.posonlyargs:
             self.report(func, "keyword-only and positional-only parameters are not supported yet")
         for default in args.defaults:
-            if default_value(default) is None:
+            if default_value(default, self.context.module_constants()) is None:
                 self.report(default, "a default parameter value must be a number written in "
-                                     f"the source (`1.0`, `-2`, `True`), not "
-                                     f"`{ast.unparse(default)}`")
+                                     "the source (`1.0`, `-2`, `True`) or a module constant "
+                                     f"number, not `{ast.unparse(default)}`")
         for stmt in func.body:
             self.visit(stmt)
         if self.diagnostics:
@@ -343,9 +343,14 @@ class SubsetChecker(ast.NodeVisitor):
         self.visit(node.value)
 
 
-def default_value(node):
+def default_value(node, constants=None):
     """The number a default parameter value writes (`1.5`, `-2`, `True`,
-    `1 - 2j`), or None when it is anything else."""
+    `1 - 2j`) or names (a module constant number of `constants`: its value
+    as written, which is what CPython's def takes), or None when it is
+    anything else."""
+    if isinstance(node, ast.Name) and constants is not None:
+        value = constants.get(node.id)
+        return value if isinstance(value, (bool, int, float)) else None
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

@@ -44,6 +44,7 @@ from .list_lowering import ListLowering
 from .dict_lowering import DictLowering
 from .list_algorithms import ListAlgorithms
 from .range_lowering import RangeLowering
+from .constant_lowering import ConstantLowering
 from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
@@ -112,12 +113,13 @@ class InferenceMismatch(Exception):
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
-                            DictLowering, ListAlgorithms, ContainerOwnership, RangeLowering):
+                            DictLowering, ListAlgorithms, ContainerOwnership, RangeLowering,
+                            ConstantLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
     expressions, reductions, shape functions, indexing with arrays,
-    complex numbers, tuples, lists, dicts and ranges."""
+    complex numbers, tuples, lists, dicts, ranges and module constants."""
 
     def __init__(self, context, typed, module):
         self.context = context
@@ -456,6 +458,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                 value = self.from_abi(argument, param.type, self.func)
             self.symbols[param.name] = value
         self.retain_container_parameters()
+        self.build_constant_containers()
         self.generate_body(self.func.body, terminal=True)
 
         argument_attributes = None

@@ -104,9 +104,12 @@ class DictLowering:
     # ------------------------------------------------------ expressions
     def expr_Dict(self, node):
         dict_type = self.typed_value(node).type
-        pairs = [(self.convert(self.expression(k), dict_type.key, k),
-                  self.convert(self.expression(v), dict_type.value, v))
-                 for k, v in zip(node.keys, node.values)]
+        return self.build_dict(dict_type, [(self.convert(self.expression(k), dict_type.key, k),
+                                            self.convert(self.expression(v), dict_type.value, v))
+                                           for k, v in zip(node.keys, node.values)], node)
+
+    def build_dict(self, dict_type, pairs, node) -> Value:
+        """A new dict of these (key, value) pairs, set in order."""
         made = self.new_dict(dict_type, self.constant(len(pairs), kt.i64, node), node)
         for key, value in pairs:
             self.dict_op("set", [made, key, value], node)

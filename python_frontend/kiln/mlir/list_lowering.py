@@ -60,7 +60,11 @@ class ListLowering:
     # ------------------------------------------------------ expressions
     def expr_List(self, node):
         list_type = self.typed_value(node).type
-        items = [self.convert(self.expression(e), list_type.item, e) for e in node.elts]
+        return self.build_list(list_type, [self.convert(self.expression(e), list_type.item, e)
+                                           for e in node.elts], node)
+
+    def build_list(self, list_type, items, node) -> Value:
+        """A new list of these items (of its item type)."""
         made = self.new_list(list_type, self.constant(len(items), kt.i64, node), node)
         for item in items:
             self.list_append(made, item, node)

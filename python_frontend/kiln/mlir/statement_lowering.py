@@ -424,8 +424,7 @@ class StatementLowering:
         if name in self.maybe_undefined or name in self.typed.variables or \
                 name not in self.module.constants:
             raise self.missed(node, f"variable `{name}` is not bound here")
-        typed = self.typed_value(node)      # a module constant: a Python literal
-        return self.constant(self.module.constants[name], typed.type, node, weak=typed.weak)
+        return self.module_constant(name, node)     # constant_lowering.py
 
     def carried_after(self, before, branches):
         """Variables an `if` must yield: those some branch rebinds. A name

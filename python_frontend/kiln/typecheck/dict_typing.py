@@ -313,7 +313,8 @@ class DictTyping:
             return True
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_dict_like(known.type)
+            return known is not None and is_dict_like(known.type) or \
+                isinstance(self.constant_named(node), dict)
         if isinstance(node, ast.Call) and self.context.qualified_name(node.func) in (
                 ("collections", "defaultdict"), ("collections", "Counter")):
             return True

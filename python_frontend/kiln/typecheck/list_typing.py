@@ -351,7 +351,8 @@ class ListTyping:
             return True
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_list(known.type)
+            return known is not None and is_list(known.type) or \
+                isinstance(self.constant_named(node), list)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
             return self.is_list_expression(node.left) or self.is_list_expression(node.right)
         if isinstance(node, ast.Subscript):

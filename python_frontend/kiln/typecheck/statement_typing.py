@@ -572,13 +572,8 @@ class StatementTyping:
         if name in self.maybe_undefined or name in self.var_types:
             self.fail(node, f"variable `{name}` may be used before it is assigned (it is not "
                             "assigned on every path to this line)")
-        constants = self.module.constants
-        if name in constants:
-            value = constants[name]
-            kind = rules.literal_kind(value)
-            if kind == "int" and not rules.INT64_MIN <= value <= rules.INT64_MAX:
-                self.fail(node, f"module constant `{name}` does not fit in 64 bits")
-            return self.literal(value, rules.default_for_kind(kind), weak=kind)
+        if name in self.module.constants or name in self.context.constant_refusals:
+            return self.module_constant(name, node)     # constant_typing.py
         self.fail(node, self.undefined_name(name))
 
     def undefined_name(self, name) -> str:
@@ -598,7 +593,8 @@ class StatementTyping:
                 module_level |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         if name in module_level:
             return (f"global variable `{name}` is not supported yet (a module constant must be "
-                    "bound once to a number that fits in 64 bits)")
+                    "bound once to a number, or to a tuple, list or dict of numbers, that fits "
+                    "in 64 bits)")
         if hasattr(builtins, name):
             return f"builtin `{name}` is not supported as a value here"
         known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \

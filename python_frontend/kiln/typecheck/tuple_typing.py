@@ -39,7 +39,8 @@ class TupleTyping:
             return self.expression(node)
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id)
-            if known is not None and isinstance(known.type, kt.TupleType):
+            if known is not None and isinstance(known.type, kt.TupleType) or \
+                    isinstance(self.constant_named(node), tuple):
                 return self.expression(node)
             return None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
@@ -129,7 +130,8 @@ class TupleTyping:
             return None
         if isinstance(node, ast.Attribute) and node.attr == "shape" or (
                 isinstance(node, ast.Name) and isinstance(
-                    getattr(self.symbols.get(node.id), "type", None), kt.TupleType)):
+                    getattr(self.symbols.get(node.id), "type", None), kt.TupleType)) or \
+                isinstance(self.constant_named(node), tuple):
             value = self.expression(node)
             self.absorb(value)
             return value

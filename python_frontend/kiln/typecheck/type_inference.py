@@ -74,6 +74,7 @@ from .dict_typing import DictTyping, is_dict_like
 from .recursion import check_agreement, finish_recursion, provisional_signature
 from .list_library_typing import ListLibraryTyping
 from .range_typing import RangeTyping
+from .constant_typing import ConstantTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
@@ -84,10 +85,10 @@ MAX_TYPING_ROUNDS = 8
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, ListLibraryTyping, RangeTyping):
+                     ListTyping, DictTyping, ListLibraryTyping, RangeTyping, ConstantTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples,
-    lists, dicts and ranges."""
+    lists, dicts, ranges and module constants."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -208,6 +209,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             parallel_loops=self.parallel_by_loop, sequential_loops=self.sequential_loops,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
             callees=dict(self.callees), inlined=dict(self.inlined),
+            constant_containers=frozenset(self.constant_containers),
             diagnostics=list(diagnostics))
 
     def resolve_parameters(self) -> list:
@@ -215,7 +217,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         pythran = self.context.pythran_signature(self.func.name) if self.exported else None
         arguments = self.func.args.args
         defaults = [None] * (len(arguments) - len(self.func.args.defaults)) + [
-            default_value(d) for d in self.func.args.defaults]
+            default_value(d, self.module.constants) for d in self.func.args.defaults]
         for position, arg in enumerate(arguments):
             type_ = UNKNOWN
             default = defaults[position]
@@ -277,6 +279,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         self.bool_op_tails: dict = {}
         # The hidden iterables (desugar.py) of the dict loops being typed.
         self.walked_dicts: set = set()
+        # The module lists and dicts it reads (each call copies them).
+        self.constant_containers: set = set()
         self.frame = ExitFrame("function")
         self.allocation_count = 0
         self.params = params

@@ -57,6 +57,9 @@ class TypedFunction:
     # loop-carried or merged array keeps every alias: frees depend on it).
     variable_origins: dict = field(default_factory=dict)  # name -> frozenset
     inlined: dict = field(default_factory=dict)   # lambda call -> (parameter names, body)
+    # The module lists and dicts it reads: code generation builds a copy of
+    # each when the function is called (mlir/constant_lowering.py).
+    constant_containers: frozenset = frozenset()
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
     diagnostics: list = field(default_factory=list)
     # The functions of its recursion cycle (itself included) when it calls

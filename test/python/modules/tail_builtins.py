@@ -4,7 +4,22 @@ reductions, raise with an f-string message), used inside compiled
 functions. Every function runs the same under CPython
 (test_tail_builtins.py compares)."""
 
+import bisect
+
+import numpy as np
+
 import kiln
+
+# Module constants: compiled code reads their values as written here.
+GAMES = 10
+RATE = 0.25
+NEGATIVE = -3
+SHAPE = (3, 4)
+PRIMES = [2, 3, 5, 7, 11]
+SCALES = [0.5, 1, 2.5]          # a list[float]: 1 is read as 1.0
+FLAGS = [True, False, True]
+WEIGHTS = {1: 2.0, 5: -1.5, 7: 0.0}
+HALVES = {0.5: 1, -0.0: 2, 2.5: 3}
 
 
 # --------------------------------------------------------------- divmod
@@ -166,3 +181,90 @@ def range_reused(n: int) -> int:
 def range_of_bools_and_negatives(flag: bool, n: int) -> int:
     r = range(flag, -n, -1)
     return len(r) * 1000 + sum(r)
+
+
+# ----------------------------------------------------- module constants
+@kiln.export
+def with_defaults(n: int, games: int = GAMES, rate: float = RATE, low: int = NEGATIVE) -> float:
+    return n * games * rate + low
+
+
+@kiln.export
+def call_with_defaults(n: int) -> float:
+    """A compiled caller leaves them out too."""
+    return with_defaults(n) + with_defaults(n, 2) + with_defaults(n, rate=1.0)
+
+
+@kiln.export
+def constant_tuple(k: int) -> tuple[int, int, int, int]:
+    total = 0
+    for v in SHAPE:
+        total = total * 10 + v
+    return SHAPE[0] * SHAPE[1], SHAPE[k], len(SHAPE), total + np.zeros(SHAPE).size
+
+
+@kiln.export
+def constant_list_reads(i: int, x: int) -> tuple[int, int, int, bool, int]:
+    total = 0
+    for p in PRIMES:
+        total += p
+    return PRIMES[i], len(PRIMES), total, x in PRIMES, PRIMES.count(x)
+
+
+@kiln.export
+def constant_list_derived(n: int) -> list[int]:
+    doubled = [p * n for p in PRIMES if p != 5]
+    return sorted(PRIMES, reverse=True) + doubled + list(PRIMES) + PRIMES * 2 + PRIMES.copy()
+
+
+@kiln.export
+def constant_list_search(x: int) -> tuple[int, int, int, int]:
+    """bisect and the reductions only read the list."""
+    return bisect.bisect_left(PRIMES, x), sum(PRIMES), min(PRIMES), PRIMES.index(x)
+
+
+@kiln.export
+def constant_floats(i: int) -> float:
+    return SCALES[i] + sum(SCALES) + max(SCALES) + sum(FLAGS) + FLAGS[i]
+
+
+@kiln.export
+def constant_dict_reads(k: int) -> tuple[bool, float, float, int]:
+    return k in WEIGHTS, WEIGHTS.get(k, -100.0), WEIGHTS[k], len(WEIGHTS)     # KeyError
+
+
+@kiln.export
+def constant_dict_walks(scale: float) -> float:
+    total = 0.0
+    for k in WEIGHTS:
+        total += k * WEIGHTS[k] * scale
+    for k, v in WEIGHTS.items():
+        total += k - v
+    total += sum(WEIGHTS.values()) + min(WEIGHTS) + max(WEIGHTS.keys())
+    copied = dict(WEIGHTS)
+    copied[2] = scale
+    return total + len(copied) + sum(copied.values())
+
+
+@kiln.export
+def constant_float_keys(x: float) -> int:
+    return HALVES.get(x, -1) + len(HALVES) + (x in HALVES)
+
+
+def constant_reader_left_to_python() -> int:
+    """Python code of the module may read the constants too."""
+    return len(PRIMES) + len(WEIGHTS)
+
+
+@kiln.export
+def constant_in_helper(n: int) -> float:
+    """A helper that reads a constant, called in a loop: each call reads
+    the same values."""
+    total = 0.0
+    for i in range(n):
+        total += weight_of(i % 8)
+    return total
+
+
+def weight_of(k: int) -> float:
+    return WEIGHTS.get(k, 0.5)

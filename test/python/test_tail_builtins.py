@@ -10,6 +10,7 @@ positions (no backend needed)."""
 import json
 import math
 
+import numpy as np
 import pytest
 
 from kiln.frontend.source import load_module
@@ -176,3 +177,46 @@ def test_constant_tuples_lists_and_dicts(mod):
     # The module's own objects are untouched by the calls.
     assert mod.native.PRIMES == [2, 3, 5, 7, 11] and mod.native.WEIGHTS == {1: 2.0, 5: -1.5,
                                                                               7: 0.0}
+
+
+# ------------------------------------------------- generator expressions
+INT_LISTS = [[], [0], [5], [3, -1, 4], [2, 2, 9, 1], list(range(-6, 12, 3)), [7, 0, 3]]
+FLOAT_LISTS = [[], [2.5], [1.0, -0.0, 0.0, 3.5], [math.nan, 1.0, math.inf, -math.inf],
+               [1.0, math.nan], [0.1 * k for k in range(20)]]
+DICTS = [{}, {1: 2.0}, {3: -1.5, 1: 4.0, 7: 0.0}, {2: math.nan, -4: 9.5}]
+
+
+@pytest.mark.parametrize("xs", INT_LISTS, ids=str)
+def test_generators_of_ints(mod, xs):
+    for ys in FLOAT_LISTS[:3]:
+        same(mod, "generator_sums", xs, ys, 3)
+    for n in (0, 1, 3):
+        same(mod, "generator_nested", xs, n)
+    for d in DICTS:
+        same(mod, "generator_any_all", xs, d)
+    same(mod, "generator_short_circuit", xs)        # ZeroDivisionError only when reached
+    int_dict = {x: x - 2 for x in xs}
+    for reverse in (False, True):
+        same(mod, "generator_collections", int_dict, len(xs), reverse)
+
+
+@pytest.mark.parametrize("ys", FLOAT_LISTS, ids=str)
+def test_generators_of_floats(mod, ys):
+    same(mod, "generator_min_max", ys)              # NaN where CPython keeps it
+    for xs in FLOAT_LISTS:
+        a = np.array(xs[:4])
+        same(mod, "generator_zips", ys, xs, a)
+    for d in ({}, {1: 2}, {0: 0, 5: 1}):
+        for n in (0, 2):
+            same(mod, "any_all_of_containers", ys, d, n)
+
+
+@pytest.mark.parametrize("d", DICTS, ids=str)
+def test_generators_over_dicts(mod, d):
+    same(mod, "generator_over_dicts", d)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 17])
+def test_generators_over_ranges(mod, n):
+    for step in (1, 2, 5, -1, 0):
+        same(mod, "generator_over_ranges", n, step)     # ValueError for step 0, empty min()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
-from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
+from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration, zipped_call
 from .source import is_known_import
 from ..library_functions import (DICT_CLASSES, LIST_FUNCTIONS, SEARCH, INSERT,
                                  SUPPORTED_LIST_FUNCTIONS, numpy_function)
@@ -22,7 +22,13 @@ UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex", "list", "sorted", "sum", "dict", "divmod"}
+                 "complex", "list", "sorted", "sum", "dict", "divmod", "any", "all", "tuple"}
+# The builtins a generator expression may be handed to (`sum(x * x for x in
+# xs)`): typing's generator_typing.py.
+GENERATOR_CONSUMERS = frozenset(["sum", "min", "max", "any", "all", "sorted", "list", "dict",
+                                 "tuple"])
+GENERATOR_USE = "a generator expression is supported as the argument of sum(), min(), max(), " \
+                "any(), all(), sorted(), list() or dict() only"
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
@@ -64,7 +70,6 @@ STATEMENT_NAMES = {
 EXPRESSION_NAMES = {
     ast.Lambda: "lambda",
     ast.SetComp: "set comprehension",
-    ast.GeneratorExp: "generator expression",
     ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
@@ -206,18 +211,23 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(arg)
 
     def visit_ListComp(self, node):
-        """`[e for v in <range(...) or a list> if c ...]`: each `for` over
+        """`[e for v in <range(...) or a list> if c ...]` (and a generator
+        expression handed to sum(), ...): each `for` over
         one name (or `k, v` over a dict's items(): typing checks it); typing
         checks what it iterates over."""
         for generator in node.generators:
             if generator.is_async:
                 self.report(generator.target, "`async for` in a comprehension is not supported")
             if not isinstance(generator.target, ast.Name) and not (
-                    isinstance(generator.target, ast.Tuple) and len(generator.target.elts) == 2
+                    isinstance(generator.target, ast.Tuple) and len(generator.target.elts) >= 2
                     and all(isinstance(e, ast.Name) for e in generator.target.elts)):
-                self.report(generator.target, "a comprehension's `for` target must be a single "
-                                              "name")
-            self.visit(generator.iter)
+                self.report(generator.target, "a comprehension's `for` target must be a name or "
+                                              "a tuple of names")
+            if zipped_call(generator.iter, (), self.module_functions):
+                for arg in generator.iter.args:         # `for a, b in zip(xs, ys)`
+                    self.visit(arg)
+            else:
+                self.visit(generator.iter)
             for condition in generator.ifs:
                 self.visit(condition)
         if isinstance(node, ast.DictComp):
@@ -293,8 +303,16 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
+        consumer = isinstance(func, ast.Name) and func.id in GENERATOR_CONSUMERS and \
+            qualified is None and func.id not in self.module_functions
         for arg in node.args:
-            self.visit_argument(arg, shape_call)
+            if consumer and isinstance(arg, ast.GeneratorExp):
+                self.visit_ListComp(arg)        # `sum(x * x for x in xs)`
+            else:
+                self.visit_argument(arg, shape_call)
+
+    def visit_GeneratorExp(self, node):
+        self.report(node, GENERATOR_USE)
 
     def visit_argument(self, node, lists_allowed):
         """np.array([1, 2]), np.concatenate(([1], x)), np.zeros([n, m]):

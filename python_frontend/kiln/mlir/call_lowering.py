@@ -17,6 +17,8 @@ from ..library_functions import LIST_FUNCTIONS, numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
 from ..typecheck.typed_tree import is_container, is_range, known_literals
 from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable
+from ..typecheck.generator_typing import consumed_generator
+from ..frontend.subset import GENERATOR_CONSUMERS
 
 # How many calls of recursive functions may be nested (the first, from a
 # function that is not recursive, at depth 0): CPython's default
@@ -76,6 +78,8 @@ class CallLowering:
             return self.call_lambda(node)
         if name in self.module.functions:
             return self.call_function(name, node)
+        if name in GENERATOR_CONSUMERS and consumed_generator(node) is not None:
+            return self.generator_call(name, node)      # `sum(x * x for x in xs)`
         if name in ("sorted", "list", "dict"):
             return self.list_builtin(name, node)
         if name == "range":

@@ -45,6 +45,7 @@ from .dict_lowering import DictLowering
 from .list_algorithms import ListAlgorithms
 from .range_lowering import RangeLowering
 from .constant_lowering import ConstantLowering
+from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
@@ -114,12 +115,13 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
                             DictLowering, ListAlgorithms, ContainerOwnership, RangeLowering,
-                            ConstantLowering):
+                            ConstantLowering, GeneratorLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
     expressions, reductions, shape functions, indexing with arrays,
-    complex numbers, tuples, lists, dicts, ranges and module constants."""
+    complex numbers, tuples, lists, dicts, ranges, module constants and
+    generator expressions."""
 
     def __init__(self, context, typed, module):
         self.context = context

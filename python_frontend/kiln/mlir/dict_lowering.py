@@ -448,32 +448,6 @@ class DictLowering:
                                          [v.ir for v in initial], before, after, location)
         return [Value(r, v.type) for r, v in zip(results[1:], initial)]
 
-    def iterate_dict(self, generator, source: Value, build, node, started=None) -> None:
-        """One `for` of a comprehension over a dict or view: binds the
-        target (`k`, or `k, v` of items()) at each entry."""
-        container = self.as_dict(source)
-        kind = iteration_kind(source.type)
-        if started:
-            started(self.dict_length(container, node))
-        target = generator.target
-        names = [target.id] if isinstance(target, ast.Name) else [e.id for e in target.elts]
-
-        def step(slot, carried):
-            item = self.entry(container, slot, kind, node)
-            for name, value in zip(names, item.elements if len(names) > 1 else [item]):
-                self.symbols[name] = value
-                self.maybe_undefined.discard(name)
-            build()
-            return []
-
-        saved = self.symbols
-        self.symbols = dict(saved)
-        try:
-            self.walk_dict(container, [], step, node)
-        finally:
-            self.symbols = saved
-        self.done_with(node, source)
-
     def dict_walk_of(self, stmt) -> DictWalk | None:
         """The walk of a `for` loop over a dict (typing's walked_dict)."""
         def variable_type(name):

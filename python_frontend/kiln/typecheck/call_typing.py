@@ -19,7 +19,8 @@ from .typed_tree import is_range, is_scalar_type, known_literals
 from .list_typing import is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
-from ..frontend.subset import DICT_METHODS, LIST_METHODS
+from ..frontend.subset import DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS
+from .generator_typing import consumed_generator
 
 
 class CallTyping:
@@ -87,6 +88,11 @@ class CallTyping:
             self.fail(node, f"`{name}` is a variable; calling it is not supported")
         if name in self.module.functions:
             return self.call_function(name, node)
+        if name in GENERATOR_CONSUMERS and consumed_generator(node) is not None:
+            return self.generator_call(name, node)      # `sum(x * x for x in xs)`
+        if name == "tuple":
+            self.fail(node, "tuple() is not supported yet; write the tuple out (`(a, b)`), or "
+                            "use list(...)")
         if name in ("sorted", "list", "dict"):
             return self.list_builtin(name, node)
         if name == "range":

@@ -361,24 +361,17 @@ class DictTyping:
         self.raises = True
         found = {}
 
-        def generate(level):
-            if level == len(node.generators):
-                self.refuse_text_item(node.key, "keys")
-                self.refuse_text_item(node.value, "values")
-                key, value = self.expression(node.key), self.expression(node.value)
-                self.absorb(key, value)
-                found["key"] = self.dict_item_type(key, node.key, "keys")
-                found["value"] = self.dict_item_type(value, node.value, "values")
-                self.convert(key, found["key"], node.key)
-                self.convert(value, found["value"], node.value)
-                return
-            generator = node.generators[level]
-            self.bind_comprehension_target(generator)
-            for condition in generator.ifs:
-                self.truthy(self.expression(condition), condition, quiet=True)
-            generate(level + 1)
+        def entry():
+            self.refuse_text_item(node.key, "keys")
+            self.refuse_text_item(node.value, "values")
+            key, value = self.expression(node.key), self.expression(node.value)
+            self.absorb(key, value)
+            found["key"] = self.dict_item_type(key, node.key, "keys")
+            found["value"] = self.dict_item_type(value, node.value, "values")
+            self.convert(key, found["key"], node.key)
+            self.convert(value, found["value"], node.value)
 
-        self.region(lambda: generate(0))
+        self.in_comprehension(node, entry)
         if "key" not in found:
             raise _Abandon()
         return TypedValue(kt.DictType(found["key"], found["value"]))

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
-from ..frontend.desugar import ITERABLE_ROLE
+from ..frontend.desugar import ITERABLE_ROLE, zipped_call
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
@@ -389,12 +389,24 @@ class ListTyping:
         self.raises = True
         found = {}
 
+        def item():
+            element = self.expression(node.elt)
+            self.absorb(element)
+            found["item"] = self.list_item_type(element, node.elt)
+            self.convert(element, found["item"], node.elt)
+
+        self.in_comprehension(node, item)
+        if "item" not in found:
+            raise _Abandon()
+        return TypedValue(kt.ListType(found["item"]))
+
+    def in_comprehension(self, node, innermost) -> None:
+        """Types the `for`s and `if`s of a comprehension (or generator
+        expression) in its own scope, each `for` binding its names, then
+        `innermost()` where its element is computed."""
         def generate(level):
             if level == len(node.generators):
-                element = self.expression(node.elt)
-                self.absorb(element)
-                found["item"] = self.list_item_type(element, node.elt)
-                self.convert(element, found["item"], node.elt)
+                innermost()
                 return
             generator = node.generators[level]
             self.bind_comprehension_target(generator)
@@ -403,13 +415,11 @@ class ListTyping:
             generate(level + 1)
 
         self.region(lambda: generate(0))
-        if "item" not in found:
-            raise _Abandon()
-        return TypedValue(kt.ListType(found["item"]))
 
     def bind_comprehension_target(self, generator) -> None:
         """A comprehension's `for` binds one name, or `k, v` of a dict's
-        items(), in the comprehension's own scope."""
+        items(), or one name per iterable of zip() (`i, v` of enumerate()),
+        in the comprehension's own scope."""
         item = self.comprehension_item(generator.iter)
         target = generator.target
         if isinstance(target, ast.Name):
@@ -419,19 +429,29 @@ class ListTyping:
             bound = [(e.id, v) for e, v in zip(target.elts, item.elements)]
         else:
             self.fail(target, "a comprehension's `for` target must be a single name (or "
-                              "`k, v` over a dict's items())")
+                              "`k, v` over a dict's items(), one name per iterable of zip(), "
+                              "`i, v` of enumerate())")
         for name, value in bound:
             self.symbols[name] = value
             self.maybe_undefined.discard(name)
 
-    def comprehension_item(self, iterator) -> TypedValue:
-        """What a comprehension's `for` binds, one iteration at a time."""
+    def comprehension_item(self, iterator, dicts=True) -> TypedValue:
+        """What a comprehension's `for` binds, one iteration at a time
+        (`dicts`: a dict may be iterated; not in zip() and enumerate())."""
+        if zipped_call(iterator, self.symbols, self.module.functions):
+            if not dicts:
+                self.fail(iterator, "zip() and enumerate() inside zip() or enumerate() are not "
+                                    "supported yet in a comprehension")
+            return self.zipped_items(iterator)         # generator_typing.py
         if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
                 iterator.func.id == "range" and "range" not in self.symbols:
             self.range_bounds(iterator)
             return TypedValue(kt.i64)
         iterable = self.expression(iterator)
         self.absorb(iterable)
+        if (is_dict(iterable.type) or is_dict_view(iterable.type)) and not dicts:
+            self.fail(iterator, "zip() and enumerate() of a dict in a comprehension are not "
+                                "supported yet; iterate over list(d) (or d.items())")
         if is_dict(iterable.type) or is_dict_view(iterable.type):
             return self.dict_iteration(iterable, iterator)
         if is_range(iterable.type):

@@ -75,6 +75,7 @@ from .recursion import check_agreement, finish_recursion, provisional_signature
 from .list_library_typing import ListLibraryTyping
 from .range_typing import RangeTyping
 from .constant_typing import ConstantTyping
+from .generator_typing import GeneratorTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
@@ -85,10 +86,11 @@ MAX_TYPING_ROUNDS = 8
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, ListLibraryTyping, RangeTyping, ConstantTyping):
+                     ListTyping, DictTyping, ListLibraryTyping, RangeTyping, ConstantTyping,
+                     GeneratorTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples,
-    lists, dicts, ranges and module constants."""
+    lists, dicts, ranges, module constants and generator expressions."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):

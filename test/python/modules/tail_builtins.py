@@ -268,3 +268,70 @@ def constant_in_helper(n: int) -> float:
 
 def weight_of(k: int) -> float:
     return WEIGHTS.get(k, 0.5)
+
+
+# ---------------------------------------------- generator expressions
+@kiln.export
+def generator_sums(xs: list[int], ys: list[float], n: int) -> tuple[int, float, float, int]:
+    # float(): the sum of no floats is 0.0 in Kiln, the int 0 in CPython
+    # (docs/language.md, as for lists).
+    return (sum(x * x for x in xs), float(sum(y for y in ys)), sum((y * 2 for y in ys), 0.5),
+            sum(x > 2 for x in xs))
+
+
+@kiln.export
+def generator_nested(xs: list[int], n: int) -> tuple[int, int, int]:
+    """Nested `for`s and `if`s, as a comprehension's."""
+    return (sum(x * i for x in xs if x % 2 for i in range(n) if i != x),
+            sum(1 for x in xs for y in xs if x < y),
+            max(x - i for x in xs for i in range(n)))      # ValueError when empty
+
+
+@kiln.export
+def generator_min_max(ys: list[float]) -> tuple[float, float]:
+    return min(y for y in ys), max(abs(y) for y in ys)     # ValueError when empty
+
+
+@kiln.export
+def generator_any_all(xs: list[int], d: dict[int, float]) -> tuple[bool, bool, bool, bool]:
+    return (any(v > 3 for v in d.values()), all(x > 0 for x in xs), any(xs),
+            all(k in d for k in xs))
+
+
+@kiln.export
+def generator_short_circuit(xs: list[int]) -> tuple[bool, bool]:
+    """any() and all() stop at the element that decides them: the later
+    ones (a ZeroDivisionError here) are never computed."""
+    return any(100 // x > 10 for x in xs), all(100 // x > 10 for x in xs)
+
+
+@kiln.export
+def generator_over_dicts(d: dict[int, float]) -> tuple[float, int, float]:
+    return (sum(k * v for k, v in d.items()), max(k for k in d),     # ValueError when empty
+            min(v for v in d.values() if v == v) if d else -1.0)
+
+
+@kiln.export
+def generator_collections(d: dict[int, int], n: int, reverse: bool) -> list[int]:
+    positive = sorted((k for k in d if d[k] > 0), reverse=reverse)
+    squares = list(i * i for i in range(n))
+    table = dict((i, i % 3) for i in range(n))
+    return positive + squares + [table[k] for k in table]
+
+
+@kiln.export
+def generator_zips(xs: list[float], ys: list[float], a: kiln.f64[:]) -> tuple[float, float, int]:
+    return (max(abs(p - q) for p, q in zip(xs, ys)),        # ValueError when empty
+            sum(i * v for i, v in enumerate(a, 1)),
+            sum(1 for p, q, r in zip(xs, range(10), a) if p < q))
+
+
+@kiln.export
+def generator_over_ranges(n: int, step: int) -> tuple[int, int, bool]:
+    r = range(-n, n, step)
+    return sum(v * v for v in r), min(v % 7 for v in r), all(v < n for v in r)
+
+
+@kiln.export
+def any_all_of_containers(xs: list[float], d: dict[int, int], n: int) -> tuple[bool, bool, bool, bool]:
+    return any(xs), all(xs), any(d), all(range(n))

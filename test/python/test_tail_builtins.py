@@ -220,3 +220,13 @@ def test_generators_over_dicts(mod, d):
 def test_generators_over_ranges(mod, n):
     for step in (1, 2, 5, -1, 0):
         same(mod, "generator_over_ranges", n, step)     # ValueError for step 0, empty min()
+
+
+# ---------------------------------------------------------- f-string raises
+def test_raise_with_formatted_messages(mod):
+    for n in (-5, 0, 1, 2, 3, 4, 5, 6, INT64_MIN, INT64_MAX):
+        for flag in (False, True):
+            for m in (-7, 0, 3, 1000):
+                same(mod, "raise_formatted", n, flag, m)
+    for limit in (-1, 0, 5, 100):
+        same(mod, "raise_in_loop", [3, -1, 4, 1, 5], limit)

@@ -189,11 +189,17 @@ class SubsetChecker(ast.NodeVisitor):
         if not (isinstance(name, ast.Name) and name.id in EXCEPTION_TYPES):
             what = ast.unparse(exc) if exc is not None else "a bare `raise`"
             self.report(node, f"raising {what} is not supported; raise one of "
-                              f"{', '.join(EXCEPTION_TYPES)} with a constant message")
-        elif call and (call.keywords or len(call.args) > 1 or (call.args and not (
-                isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)))):
-            self.report(call, "an exception raised in compiled code takes one constant string "
-                              "message")
+                              f"{', '.join(EXCEPTION_TYPES)} with a constant message or an "
+                              "f-string")
+        elif message_parts(call) is None:
+            self.report(call, RAISED_MESSAGE)
+        else:
+            for part in message_parts(call):
+                if isinstance(part, ast.FormattedValue) and part.format_spec is not None:
+                    self.report(part, "a format spec (`{x:...}`) in a raised exception's "
+                                      "message is not supported yet; write `{x}`")
+                elif isinstance(part, ast.FormattedValue):
+                    self.visit(part.value)
         if node.cause is not None:
             self.report(node, "`raise ... from ...` is not supported")
 
@@ -359,6 +365,29 @@ class SubsetChecker(ast.NodeVisitor):
             else:
                 self.visit(part)
         self.visit(node.value)
+
+
+RAISED_MESSAGE = "an exception raised in compiled code takes one message: a constant string, " \
+                 "or an f-string of ints and bools (`f\"bad n {n}\"`)"
+
+
+def message_parts(call):
+    """The parts of the message of a raised exception `call` (`E(...)`,
+    or None for a bare `raise E`): its strings and the f-string's
+    FormattedValue nodes, in order; [] without a message; None when the
+    arguments are no message Kiln compiles (several, keywords, another
+    expression)."""
+    if call is None or (not call.args and not call.keywords):
+        return []
+    if call.keywords or len(call.args) > 1:
+        return None
+    message = call.args[0]
+    if isinstance(message, ast.Constant) and isinstance(message.value, str):
+        return [message.value]
+    if isinstance(message, ast.JoinedStr):
+        return [part.value if isinstance(part, ast.Constant) else part
+                for part in message.values]
+    return None
 
 
 def default_value(node, constants=None):

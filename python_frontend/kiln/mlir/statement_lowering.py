@@ -6,6 +6,7 @@ variables they carry. A mixin of code_generator.FunctionCodeGenerator."""
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
@@ -15,6 +16,7 @@ from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
 from ..typecheck.typed_tree import is_container, is_dict, is_range
 from .dict_lowering import DictWalk
+from ..frontend.subset import message_parts
 
 
 @dataclass
@@ -311,21 +313,41 @@ class StatementLowering:
             self.assign(target, value, node)
 
     def stmt_Raise(self, stmt):
-        kind, message = self.exception_of(stmt.exc)
-        self.check(self.constant(False, kt.boolean, stmt), kind, message, [], stmt)
+        """`raise E`, `raise E("text")`, `raise E(f"bad n {n} ({flag})")`: the
+        f-string's values evaluated in order, an int shown by the error
+        record (`{}`), a bool by one check per combination of the bools'
+        values, each with its text (the last always raises)."""
+        exc = stmt.exc
+        call = exc if isinstance(exc, ast.Call) else None
+        kind = (call.func if call else exc).id
+        pieces, ints, flags = [], [], []
+        for part in message_parts(call):
+            if isinstance(part, str):
+                pieces.append(part.replace("{}", "{ }"))
+                continue
+            value = self.expression(part.value)
+            if value.type.is_bool:
+                pieces.append(len(flags))
+                flags.append(value)
+            else:
+                pieces.append("{}")
+                ints.append(self.convert(value, kt.i64, part.value))
+        combinations = list(itertools.product((True, False), repeat=len(flags)))
+        for position, combination in enumerate(combinations):
+            text = "".join(str(combination[p]) if isinstance(p, int) else p for p in pieces)
+            # Raised unless the check holds: when the bools are these (the
+            # last combination is the only one left: always).
+            differs = self.constant(False, kt.boolean, stmt)
+            if position < len(combinations) - 1:
+                for flag, wanted in zip(flags, combination):
+                    differs = self.arith("ori", differs, self.negate(flag, stmt) if wanted
+                                         else flag, stmt)
+            self.check(differs, kind, text, ints, stmt)
 
     def stmt_Assert(self, stmt):
         message = stmt.msg.value if stmt.msg is not None else ""
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         self.check(condition, "AssertionError", message, [], stmt)
-
-    @staticmethod
-    def exception_of(exc):
-        """(exception name, message) of `raise E` / `raise E("message")`."""
-        call = exc if isinstance(exc, ast.Call) else None
-        name_node = call.func if call else exc
-        message = call.args[0].value if call and call.args else ""
-        return name_node.id, message.replace("{}", "{ }")
 
     def stmt_AnnAssign(self, stmt):
         if stmt.value is not None:

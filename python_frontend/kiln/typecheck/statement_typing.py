@@ -11,14 +11,22 @@ from ..errors import KilnCompileError
 from .. import typing_rules as rules
 from .typed_values import TypedValue, _Abandon
 from . import parallel_loops
-from ..frontend.subset import EXCEPTION_TYPES, SUPPORTED_BINOPS
+from ..frontend.subset import EXCEPTION_TYPES, RAISED_MESSAGE, SUPPORTED_BINOPS, message_parts
 from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_return, is_scalar_type,
                          loop_exits)
-from .list_typing import is_list
+from .list_typing import is_list, named
 from .dict_typing import is_dict, is_dict_like, walked_dict
 from .typed_tree import is_container, is_range
+
+
+# The ints a raised f-string may show (each an error record's `{}`, well
+# below runtime/kiln_abi.h's KILN_ERROR_MAX_ARGS and its message buffer),
+# and the bools (each one doubles the checks code generation emits, one per
+# combination of their values).
+MAX_MESSAGE_INTS = 8
+MAX_MESSAGE_BOOLS = 3
 
 
 class StatementTyping:
@@ -344,10 +352,32 @@ class StatementTyping:
         if not (isinstance(name_node, ast.Name) and name_node.id in EXCEPTION_TYPES):
             self.fail(node, f"raising `{ast.unparse(exc) if exc else 'bare raise'}` is not "
                             f"supported; raise one of {', '.join(EXCEPTION_TYPES)}")
-        if call and (call.keywords or len(call.args) > 1 or (call.args and not (
-                isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)))):
-            self.fail(call, "an exception raised in compiled code takes one constant string "
-                            "message")
+        parts = message_parts(call)
+        if parts is None:
+            self.fail(call, RAISED_MESSAGE)
+        shown = [self.shown_in_message(p) for p in parts if isinstance(p, ast.FormattedValue)]
+        if shown.count("int") > MAX_MESSAGE_INTS:
+            self.fail(call, f"a raised exception's message shows at most {MAX_MESSAGE_INTS} ints")
+        if shown.count("bool") > MAX_MESSAGE_BOOLS:
+            self.fail(call, f"a raised exception's message shows at most {MAX_MESSAGE_BOOLS} "
+                            "bools")
+
+    def shown_in_message(self, part) -> str:
+        """What an f-string's `{value}` in a raised message is: "int" (the
+        error record's integers show it, in decimal as CPython's str()
+        does) or "bool" (True or False); anything else is refused."""
+        value = self.expression(part.value)
+        self.absorb(value)
+        if is_scalar_type(value.type) and value.type.is_bool:
+            return "bool"
+        if is_scalar_type(value.type) and value.type.is_int and value.type != kt.u64:
+            self.convert(value, kt.i64, part.value)
+            return "int"
+        why = "CPython's repr of a float is not computed by compiled code yet; show it as " \
+              "an int, or raise a constant message" if is_scalar_type(value.type) and \
+            value.type.is_float else "a raised message shows ints and bools"
+        self.fail(part, f"`{{{ast.unparse(part.value)}}}` of {named(value.type)} in a raised "
+                        f"exception's message is not supported: {why}")
 
     def stmt_AnnAssign(self, stmt):
         if not isinstance(stmt.target, ast.Name):

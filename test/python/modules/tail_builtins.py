@@ -335,3 +335,31 @@ def generator_over_ranges(n: int, step: int) -> tuple[int, int, bool]:
 @kiln.export
 def any_all_of_containers(xs: list[float], d: dict[int, int], n: int) -> tuple[bool, bool, bool, bool]:
     return any(xs), all(xs), any(d), all(range(n))
+
+
+# ------------------------------------------------------- f-string raises
+@kiln.export
+def raise_formatted(n: int, flag: bool, m: kiln.i32) -> int:
+    if n < 0:
+        raise ValueError(f"bad n {n}")
+    if n == 1:
+        raise IndexError(f"n={n}, flag={flag}, m + 1 = {m + 1}, twice {n * 2}")
+    if n == 2:
+        raise RuntimeError(f"{flag}{not flag}{n > m}")
+    if n == 3:
+        raise OverflowError(f"{-n}")
+    if n == 4:
+        raise ZeroDivisionError(f"no values")
+    if n == 5:
+        raise TypeError(f"{n!r} and {flag!s}")
+    return n
+
+
+@kiln.export
+def raise_in_loop(xs: list[int], limit: int) -> int:
+    total = 0
+    for i, x in enumerate(xs):
+        total += x
+        if total > limit:
+            raise ValueError(f"total {total} passed {limit} at item {i}")
+    return total

@@ -230,3 +230,230 @@ def test_raise_with_formatted_messages(mod):
                 same(mod, "raise_formatted", n, flag, m)
     for limit in (-1, 0, 5, 100):
         same(mod, "raise_in_loop", [3, -1, 4, 1, 5], limit)
+
+
+# --------------------------------------------------------------- refusals
+REFUSED = """import kiln
+import numpy as np
+
+TABLE = [1, 2, 3]
+CHANGED = [4, 5]
+CHANGED.append(6)
+WEIGHTS = {1: 2.0}
+LOOSE = [1, 2]
+
+
+def reader(r):
+    return 0
+
+
+@kiln.export
+def divmod_complex(z: complex) -> float:
+    q, r = divmod(z, 2)
+    return 0.0
+
+
+@kiln.export
+def divmod_arrays(a: kiln.f64[:]) -> float:
+    q, r = divmod(a, 2.0)
+    return 0.0
+
+
+@kiln.export
+def range_passed(n: int) -> int:
+    return reader(range(n))
+
+
+@kiln.export
+def range_returned(n: int):
+    return range(n)
+
+
+@kiln.export
+def range_rebound(n: int) -> int:
+    r = range(n)
+    if n > 3:
+        r = range(3)
+    return len(r)
+
+
+@kiln.export
+def range_sliced(n: int) -> int:
+    return len(range(n)[1:])
+
+
+@kiln.export
+def range_compared(n: int) -> bool:
+    return range(n) == range(n)
+
+
+@kiln.export
+def range_float(x: float) -> int:
+    return len(range(x))
+
+
+@kiln.export
+def range_value_of_or(n: int) -> int:
+    r = range(n) or range(3)
+    return len(r)
+
+
+@kiln.export
+def constant_written(x: int) -> int:
+    TABLE.append(x)
+    return 0
+
+
+@kiln.export
+def constant_aliased(i: int) -> int:
+    t = LOOSE
+    return t[i]
+
+
+@kiln.export
+def constant_changed_elsewhere(i: int) -> int:
+    return CHANGED[i]
+
+
+@kiln.export
+def constant_dict_stored(k: int) -> float:
+    WEIGHTS[k] = 1.0
+    return 0.0
+
+
+@kiln.export
+def generator_kept(xs: list[int]) -> int:
+    g = (x for x in xs)
+    return 0
+
+
+@kiln.export
+def generator_len(xs: list[int]) -> int:
+    return len(x for x in xs)
+
+
+@kiln.export
+def generator_tuple(xs: list[int]) -> int:
+    t = tuple(x for x in xs)
+    return 0
+
+
+@kiln.export
+def generator_sum_f32(a: kiln.f32[:]) -> float:
+    return sum(v for v in a)
+
+
+@kiln.export
+def generator_min_complex(n: int) -> float:
+    return min(1j * i for i in range(n)).real
+
+
+@kiln.export
+def generator_dict_not_pairs(n: int) -> int:
+    d = dict(i for i in range(n))
+    return 0
+
+
+@kiln.export
+def generator_max_two(xs: list[int]) -> int:
+    return max((x for x in xs), 5)
+
+
+@kiln.export
+def raise_float(x: float) -> float:
+    raise ValueError(f"bad x {x}")
+
+
+@kiln.export
+def raise_spec(n: int) -> int:
+    raise ValueError(f"bad n {n:5d}")
+
+
+@kiln.export
+def raise_unsigned(n: kiln.u64) -> int:
+    raise ValueError(f"bad n {n}")
+
+
+@kiln.export
+def raise_many_bools(a: bool, b: bool, c: bool, d: bool) -> int:
+    raise ValueError(f"{a}{b}{c}{d}")
+
+
+@kiln.export
+def raise_two_args(n: int) -> int:
+    raise ValueError("bad", n)
+"""
+
+
+def test_refusals_say_why(tmp_path):
+    """Each unsupported variant is a compile error at its line and column
+    (the function runs as Python), never a crash or a wrong number."""
+    path = tmp_path / "refused_tail.py"
+    path.write_text(REFUSED)
+    failures = infer_module(load_module(str(path))).failures
+    first = {name: (error.diagnostics[0].line, error.diagnostics[0].column,
+                    error.diagnostics[0].message) for name, error in failures.items()}
+    hint = "keep its start, stop and step (or list(r)) instead"
+    read_only = "module lists and dicts are read-only in compiled code (a copy taken when " \
+                "the function is called); read it, or take a copy"
+    generator = "a generator expression is supported as the argument of sum(), min(), max(), " \
+                "any(), all(), sorted(), list() or dict() only"
+    assert first == {
+        "divmod_complex": (17, 12, "divmod() does not take complex numbers (CPython raises "
+                                   "TypeError: complex numbers have no floor division)"),
+        "divmod_arrays": (23, 12, "divmod() of arrays (numpy's np.divmod) is not supported "
+                                  "yet; use // and %"),
+        "range_passed": (29, 19, f"passing a range to reader() is not supported yet; {hint}"),
+        "range_returned": (34, 5, f"returning a range is not supported yet; {hint}"),
+        "range_rebound": (40, 5, "variable `r` holds a range and is rebound in a branch of this "
+                                 "`if`; a range variable is supported in straight-line code "
+                                 "only yet: bind each range to its own name, or keep the start, "
+                                 "stop and step in int variables"),
+        "range_sliced": (47, 16, "slicing a range is not supported yet; index it with an int, "
+                                 "or write the range the slice would be"),
+        "range_compared": (52, 12, "a range is not a number or an array: `range(n) == range(n)` "
+                                   "does not take it"),
+        "range_float": (57, 22, "range() arguments must be int, not float"),
+        "range_value_of_or": (62, 9, "`and`/`or` with a range operand is supported only where "
+                                     "its truth is tested (`if`, `while`, `not`)"),
+        "constant_written": (68, 5, "module constant `TABLE` is changed or handed on here "
+                                    f"(`TABLE.append` may change it): {read_only} "
+                                    "(`list(TABLE)`)"),
+        "constant_aliased": (74, 9, "module constant `LOOSE` is changed or handed on here (it "
+                                    f"is bound to another name): {read_only} (`list(LOOSE)`)"),
+        "constant_changed_elsewhere": (80, 12, "global variable `CHANGED` is not supported: "
+                                               "compiled code reads module lists and dicts as "
+                                               "constants taken at compile time, and line 6 "
+                                               "may change this one (`CHANGED.append` may "
+                                               "change it)"),
+        "constant_dict_stored": (85, 5, "module constant `WEIGHTS` is changed or handed on "
+                                        "here (`WEIGHTS[k]` is assigned or deleted): "
+                                        f"{read_only} (`dict(WEIGHTS)`)"),
+        "generator_kept": (91, 9, generator),
+        "generator_len": (97, 15, generator),
+        "generator_tuple": (102, 9, "tuple() of a generator expression is not supported: a "
+                                    "tuple's length is known at compile time in Kiln; use "
+                                    "list(...)"),
+        "generator_sum_f32": (108, 16, "sum() of kiln.f32 values is not supported yet (it adds "
+                                       "in the values' own dtype); convert them: `float(...)` "
+                                       "or `int(...)`"),
+        "generator_min_complex": (113, 16, "min() of complex numbers is not supported (they are "
+                                           "not ordered)"),
+        "generator_dict_not_pairs": (118, 14, "dict() of a generator expression takes (key, "
+                                              "value) pairs written as a tuple: dict((k, v) "
+                                              "for ...)"),
+        "generator_max_two": (124, 12, "max() takes the generator expression alone here"),
+        "raise_float": (129, 22, "`{x}` of a float in a raised exception's message is not "
+                                 "supported: CPython's repr of a float is not computed by "
+                                 "compiled code yet; show it as an int, or raise a constant "
+                                 "message"),
+        "raise_spec": (134, 22, "a format spec (`{x:...}`) in a raised exception's message is "
+                                "not supported yet; write `{x}`"),
+        "raise_unsigned": (139, 22, "`{n}` of a kiln.u64 in a raised exception's message is "
+                                    "not supported: the error record holds signed 64-bit "
+                                    "ints, and a kiln.u64 may be 2**63 or more"),
+        "raise_many_bools": (144, 11, "a raised exception's message shows at most 3 bools"),
+        "raise_two_args": (149, 11, "an exception raised in compiled code takes one message: a "
+                                    "constant string, or an f-string of ints and bools "
+                                    "(`f\"bad n {n}\"`)"),
+    }

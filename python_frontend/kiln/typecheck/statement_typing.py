@@ -375,7 +375,9 @@ class StatementTyping:
             return "int"
         why = "CPython's repr of a float is not computed by compiled code yet; show it as " \
               "an int, or raise a constant message" if is_scalar_type(value.type) and \
-            value.type.is_float else "a raised message shows ints and bools"
+            value.type.is_float else "the error record holds signed 64-bit ints, and a " \
+            "kiln.u64 may be 2**63 or more" if value.type == kt.u64 else \
+            "a raised message shows ints and bools"
         self.fail(part, f"`{{{ast.unparse(part.value)}}}` of {named(value.type)} in a raised "
                         f"exception's message is not supported: {why}")
 

@@ -98,7 +98,9 @@ class RangeLowering:
             step = self.constant(1, kt.i64, node)
         elif step.constant is None:
             self.check_range_step(step, node)
-        return Value(None, RANGE, elements=[start, stop, step])
+        # int64s (a Python literal argument is no longer one: `r.stop` is typed)
+        return Value(None, RANGE, elements=[Value(e.ir, kt.i64, constant=e.constant,
+                                                  nonneg=e.nonneg) for e in (start, stop, step)])
 
     def is_range_valued(self, node) -> bool:
         typed = self.typed.values.get(node)
@@ -111,9 +113,11 @@ class RangeLowering:
     def range_length(self, value: Value, node, checked=True) -> Value:
         """`len(r)`: OverflowError beyond 2**63 - 1 elements (CPython's
         message); unchecked (a loop's own), the count of a loop over it."""
-        if not checked:
-            return self.counted_bounds(*value.elements, node, checked=True)[1]
         trips = self.range_trips(*value.elements, node)
+        if not checked:
+            negative = self.cmpi("slt", trips, self.constant(0, kt.i64, node), node)
+            return self.select(negative, self.constant(INT64_MAX, kt.i64, node), trips, node,
+                               nonneg=True)
         self.check(self.cmpi("sge", trips, self.constant(0, kt.i64, node), node),
                    "OverflowError", TOO_LONG, [], node)
         return Value(trips.ir, kt.i64, nonneg=True)

@@ -506,6 +506,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
+        if is_range(operand.type) and isinstance(node.op, ast.Not):
+            self.truthy(operand, node)          # `not r`: true when it is empty
+            return TypedValue(kt.boolean)
         if is_list(operand.type) or is_dict_like(operand.type):
             if is_dict_like(operand.type) and not isinstance(node.op, ast.Not):
                 self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a dict")

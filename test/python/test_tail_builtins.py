@@ -134,6 +134,11 @@ def test_range_lengths_beyond_int64(mod):
         same(mod, "range_contains", INT64_MIN, INT64_MAX, 1, x)
 
 
+def test_ranges_of_literals(mod):
+    for k in (-1, 0, 1, 7):
+        same(mod, "range_of_literals", k)
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 5, 30])
 def test_range_loops(mod, n):
     same(mod, "range_first_last", n)        # IndexError when empty

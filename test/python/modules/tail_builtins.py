@@ -363,3 +363,15 @@ def raise_in_loop(xs: list[int], limit: int) -> int:
         if total > limit:
             raise ValueError(f"total {total} passed {limit} at item {i}")
     return total
+
+
+@kiln.export
+def range_of_literals(k: int) -> tuple[int, int, int, bool, bool, int]:
+    """Ranges of Python literals (fuzzer findings T1-T3: their parts are
+    int64s; `not r`)."""
+    r = range(5)
+    total = 0
+    for v in r:
+        total += v * k
+    return r.stop + r.start + r.step, total, len(range(2, 9)), not r, not range(3, 3), \
+        range(10, 0, -3)[k % 4]

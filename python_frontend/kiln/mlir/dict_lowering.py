@@ -345,19 +345,9 @@ class DictLowering:
     def dict_sum(self, args, node) -> Value:
         """`sum(d)`, `sum(d.values())`: in insertion order from `start` (0)."""
         source = args[0]
-        total_type = self.typed_value(node).type
-        start = self.convert(args[1], total_type, node) if len(args) == 2 else \
-            self.constant(0, total_type, node)
-        start = Value(start.ir, total_type)
-        kind = iteration_kind(source.type)
-        container = self.as_dict(source)
-
-        def add(slot, carried):
-            [total] = carried
-            item = self.convert(self.entry(container, slot, kind, node), total_type, node)
-            return [self.arith("addf" if total_type.is_float else "addi", total, item, node)]
-
-        [total] = self.walk_dict(container, [start], add, node)
+        total = self.fold_sum(lambda initial, step: self.walk_entries(source, initial, step,
+                                                                      node),
+                              args[1] if len(args) == 2 else None, node)
         self.done_with(node, source)
         return total
 
@@ -365,24 +355,19 @@ class DictLowering:
         """`min(d)`, `max(d.values())`: the first entry unless a later one
         is strictly smaller (larger), as CPython keeps it; ValueError when
         the dict is empty."""
-        kind = iteration_kind(source.type)
-        container = self.as_dict(source)
-        item_type = iteration_item(source.type)
-        op = ast.Lt() if name == "min" else ast.Gt()
-
-        def better(slot, carried):
-            best, seen = carried
-            item = self.entry(container, slot, kind, node)
-            take = self.arith("ori", self.negate(seen, node),
-                              self.compare(op, item, best, node), node)
-            return [self.select(take, item, best, node), self.constant(True, kt.boolean, node)]
-
-        initial = [self.constant(0, item_type, node), self.constant(False, kt.boolean, node)]
-        initial = [Value(v.ir, v.type) for v in initial]       # not constants once carried
-        best, seen = self.walk_dict(container, initial, better, node)
-        self.check(seen, "ValueError", f"{name}() arg is an empty sequence", [], node)
+        best = self.fold_extreme(lambda initial, step: self.walk_entries(source, initial, step,
+                                                                         node),
+                                 iteration_item(source.type), name, node)
         self.done_with(node, source)
         return best
+
+    def walk_entries(self, source: Value, initial, step, node) -> list:
+        """walk_dict over what iterating a dict or view visits (`step(entry,
+        carried)`: the key, the value or both)."""
+        container = self.as_dict(source)
+        kind = iteration_kind(source.type)
+        return self.walk_dict(container, initial, lambda slot, carried: step(
+            self.entry(container, slot, kind, node), carried), node)
 
     # -------------------------------------------------------- iteration
     def next_live_slot(self, container: Value, slot: Value, node) -> Value:

@@ -52,31 +52,48 @@ class GeneratorLowering:
         return truth if name == "any" else self.negate(truth, node)
 
     def generator_sum(self, generator, total_type, node) -> Value:
-        start = self.convert(self.expression(node.args[1]), total_type, node) \
-            if len(node.args) == 2 else self.constant(0, total_type, node)
-        add = "addf" if total_type.is_float else "addi"
-        [total] = self.fold_generator(
-            generator, [Value(start.ir, total_type)],
-            lambda element, carried: [self.arith(add, carried[0], self.convert(
-                element, total_type, generator.elt), node)], node)
-        return total
+        # (the start is evaluated before the generator's first iterable,
+        # which CPython evaluates first: they differ only when both call
+        # functions that see each other's effects)
+        start = self.expression(node.args[1]) if len(node.args) == 2 else None
+        return self.fold_sum(lambda initial, step: self.fold_generator(
+            generator, initial, step, node), start, node)
 
     def generator_min_max(self, generator, name, typed, node) -> Value:
-        op = ast.Lt() if name == "min" else ast.Gt()
-        item_type = typed.type
+        best = self.fold_extreme(lambda initial, step: self.fold_generator(
+            generator, initial, step, node), typed.type, name, node)
+        return Value(best.ir, typed.type, weak=typed.weak)
 
-        def better(element, carried):
+    # ------------------------------------------- sum(), min(), max() folds
+    def fold_sum(self, fold, start, node) -> Value:
+        """sum() of what `fold(initial, step)` walks (`step(item, carried)`)
+        from `start` (0 when None), left to right, each item converted to
+        the total's type (inference's; ints wrap as Kiln ints do)."""
+        total_type = self.typed_value(node).type
+        start = self.convert(start, total_type, node) if start is not None else \
+            self.constant(0, total_type, node)
+        add = "addf" if total_type.is_float else "addi"
+        [total] = fold([Value(start.ir, total_type)], lambda item, carried: [self.arith(
+            add, carried[0], self.convert(item, total_type, node), node)])
+        return total
+
+    def fold_extreme(self, fold, item_type, name, node) -> Value:
+        """min()/max() of what `fold(initial, step)` walks: the first item
+        unless a later one is strictly smaller (larger), as CPython keeps it
+        (a NaN stays where it comes first); ValueError when there is none."""
+        op = ast.Lt() if name == "min" else ast.Gt()
+
+        def better(item, carried):
             best, seen = carried
-            item = self.convert(element, item_type, generator.elt)
+            item = self.convert(item, item_type, node)
             take = self.arith("ori", self.negate(seen, node),
                               self.compare(op, item, best, node), node)
             return [self.select(take, item, best, node), self.constant(True, kt.boolean, node)]
 
         initial = [self.constant(0, item_type, node), self.constant(False, kt.boolean, node)]
-        best, seen = self.fold_generator(generator, [Value(v.ir, v.type) for v in initial],
-                                         better, node)
+        best, seen = fold([Value(v.ir, v.type) for v in initial], better)  # not constants
         self.check(seen, "ValueError", f"{name}() arg is an empty sequence", [], node)
-        return Value(best.ir, item_type, weak=typed.weak)
+        return best
 
     # ------------------------------------------------------------ folds
     def fold_generator(self, generator, initial, step, node, stop=None) -> list:

@@ -332,17 +332,8 @@ class ListLowering:
             return self.dict_sum(args, node)
         container = args[0]
         fold = self.fold_range if is_range(container.type) else self.fold_items
-        total_type = self.typed_value(node).type
-        start = self.convert(args[1], total_type, node) if len(args) == 2 else \
-            self.constant(0, total_type, node)
-        start = Value(start.ir, total_type)
-
-        def add(item, carried):
-            [total] = carried
-            return [self.arith("addf" if total_type.is_float else "addi", total,
-                               self.convert(item, total_type, node), node)]
-
-        [total] = fold(container, [start], add, node)
+        total = self.fold_sum(lambda initial, step: fold(container, initial, step, node),
+                              args[1] if len(args) == 2 else None, node)
         self.done_with(node, container)
         return total
 

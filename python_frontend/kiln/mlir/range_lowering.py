@@ -13,8 +13,6 @@ loop over the elements. A mixin of code_generator.FunctionCodeGenerator."""
 
 from __future__ import annotations
 
-import ast
-
 from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value

@@ -143,17 +143,9 @@ class GeneratorTyping:
                             f"`float(...)` or `int(...)`")
 
     def generator_sum(self, value: TypedValue, extra, node) -> TypedValue:
-        """sum()'s total: a float when an element or the start is one, else
-        an int (64-bit, wrapping as Kiln ints do)."""
-        element = rules.default_for_kind(value.weak) if value.weak else value.type
-        total = kt.f64 if element.is_float else kt.i64
-        if extra:
-            start = self.expression(extra[0])
+        """sum()'s total (list_typing.sum_total)."""
+        start = self.expression(extra[0]) if extra else None
+        if start is not None:
             self.absorb(start)
-            if not is_scalar_type(start.type) or start.type.is_complex:
-                self.fail(node, "sum()'s start must be an int or a float")
-            if self.list_item_type(start, node).is_float:
-                total = kt.f64
-            self.convert(start, total, node)
-        self.convert(TypedValue(element), total, node)
-        return TypedValue(total)
+        element = rules.default_for_kind(value.weak) if value.weak else value.type
+        return self.sum_total(element, start, node)

@@ -704,13 +704,16 @@ class ListTyping:
         item = kt.i64 if is_range(args[0].type) else args[0].type.item
         if item is None:
             return TypedValue(UNKNOWN)
+        return self.sum_total(item, args[1] if len(args) == 2 else None, node)
+
+    def sum_total(self, item, start: TypedValue | None, node) -> TypedValue:
+        """The total of sum() of `item`s from `start`: a float when either
+        is one, else an int (64-bit, wrapping as Kiln ints do)."""
         total = kt.f64 if item.is_float else kt.i64
-        if len(args) == 2:
-            start = args[1]
+        if start is not None:
             if not is_scalar_type(start.type) or start.type.is_complex:
                 self.fail(node, "sum()'s start must be an int or a float")
-            start_type = self.list_item_type(start, node)
-            if start_type.is_float:
+            if self.list_item_type(start, node).is_float:
                 total = kt.f64
             self.convert(start, total, node)
         return TypedValue(total)

@@ -56,8 +56,8 @@ class RangeTyping:
         """`r[i]`: a negative i counts from the end; IndexError outside."""
         self.absorb(value)
         if isinstance(node.slice, ast.Slice):
-            self.fail(node, f"slicing a range is not supported yet; index it with an int, or "
-                            f"write the range the slice would be")
+            self.fail(node, "slicing a range is not supported yet; index it with an int, or "
+                            "write the range the slice would be")
         self.list_index(node.slice, "range")
         if not is_hidden_iterable(node.value):
             self.raises = True          # IndexError

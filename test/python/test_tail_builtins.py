@@ -9,6 +9,7 @@ positions (no backend needed)."""
 
 import json
 import math
+import resource
 
 import numpy as np
 import pytest
@@ -235,6 +236,36 @@ def test_raise_with_formatted_messages(mod):
                 same(mod, "raise_formatted", n, flag, m)
     for limit in (-1, 0, 5, 100):
         same(mod, "raise_in_loop", [3, -1, 4, 1, 5], limit)
+
+
+# ------------------------------------------------------------------ memory
+def test_memory_stays_flat(mod):
+    """The functions that make lists and dicts (constant copies, generator
+    expressions handed to sorted()/list()/dict(), list(r)) and those that
+    raise after making them, called 10^5 times: no growth of the RSS (a
+    container leaked per call would show)."""
+    calls = [("constant_list_reads", (1, 5)), ("constant_list_derived", (2,)),
+             ("constant_dict_walks", (1.5,)), ("constant_dict_reads", (99,)),
+             ("constant_list_search", (4,)), ("constant_in_helper", (3,)),
+             ("generator_collections", ({1: 2, 3: -1}, 5, True)),
+             ("generator_sums", ([1, 2, 3], [0.5], 2)), ("generator_min_max", ([],)),
+             ("generator_over_dicts", ({1: 2.0},)), ("range_lists", (0, 10, 3, False)),
+             ("raise_in_loop", ([3, -1, 4], 2))]
+
+    def run(times):
+        for name, args in calls:
+            function = getattr(mod.native, name)
+            for _ in range(times):
+                try:
+                    function(*args)
+                except (KeyError, ValueError):
+                    pass
+
+    run(10_000)             # the allocator's pools settle
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    run(100_000)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 1_000, f"RSS grew by {grown} KiB"
 
 
 # --------------------------------------------------------------- refusals

@@ -160,6 +160,17 @@ def test_constant_defaults(mod, n):
     assert mod.native.with_defaults(n, rate=2.0) == mod.python.with_defaults(n, rate=2.0)
 
 
+def test_record_lists_each_constant_copy(mod):
+    """The record says where a function copies a module list or dict (when
+    it is called, at its `def`)."""
+    with open(mod.path(f"{MODULE}.kiln.json"), encoding="utf-8") as handle:
+        record = json.load(handle)
+    [function] = [f for f in record["functions"] if f["name"] == "constant_dict_walks"]
+    copies = [site for site in function["allocations"] if "module constant" in site["reason"]]
+    assert [(c["line"], c["kind"], c["type"], c["in_loop"], c["fate"]) for c in copies] == [
+        (function["line"], "dict", "dict[int, float]", None, "local")]
+
+
 def test_constant_tuples_lists_and_dicts(mod):
     for k in (-3, -2, -1, 0, 1, 2):
         same(mod, "constant_tuple", k)          # IndexError outside

@@ -189,6 +189,9 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_list_open_slot", {ptr, i64}, {i64});
   runtime.get("kiln_list_concat", {ptr, ptr}, {ptr});
   runtime.get("kiln_list_copy", {ptr}, {ptr});
+  runtime.get("kiln_list_slice", {ptr, i64, i64, i64, i32}, {ptr});
+  runtime.get("kiln_list_delete_slice", {ptr, i64, i64, i64, i32}, {});
+  runtime.get("kiln_list_assign_slice", {ptr, i64, i64, i64, i32, ptr}, {i64});
   runtime.get("kiln_list_repeat", {ptr, i64}, {ptr});
   for (Type item : items) {
     Type argument = itemArgumentType(item);
@@ -453,6 +456,87 @@ struct CallLowering : ListOpLowering<Op> {
   }
 };
 
+// A view of the items (kiln-list-views): the memref descriptor of
+// `length` contiguous items at `items`, which MLIR's memref-to-LLVM
+// lowering reads back through the cast (reconcile-unrealized-casts removes
+// the pair).
+struct ViewLowering : ListOpLowering<ListViewOp> {
+  using ListOpLowering::ListOpLowering;
+  LogicalResult matchAndRewrite(ListViewOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value list = adaptor.getList();
+    if (op.getWrites())
+      markModified(rewriter, loc, list);
+    MLIRContext *context = rewriter.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(context);
+    Type i64 = rewriter.getI64Type();
+    auto sizes = LLVM::LLVMArrayType::get(i64, 1);
+    auto descriptorType = LLVM::LLVMStructType::getLiteral(context, {ptr, ptr, i64, sizes, sizes});
+    Value items = load(rewriter, loc, ptr, list, ListLayout::items);
+    Value descriptor = LLVM::UndefOp::create(rewriter, loc, descriptorType);
+    auto insert = [&](Value value, ArrayRef<int64_t> position) {
+      descriptor = LLVM::InsertValueOp::create(rewriter, loc, descriptor, value, position);
+    };
+    insert(items, {0});
+    insert(items, {1});
+    insert(constant(rewriter, loc, i64, 0), {2});
+    insert(length(rewriter, loc, list), {3, 0});
+    insert(constant(rewriter, loc, i64, 1), {4, 0});
+    rewriter.replaceOp(op, UnrealizedConversionCastOp::create(rewriter, loc, op.getType(),
+                                                              descriptor)
+                               .getResult(0));
+    return success();
+  }
+};
+
+// Slices: a zero step raises ValueError as CPython does; the runtime
+// takes 0 for a missing start or stop and a mask of those present.
+template <typename Op>
+struct SliceLowering : ListOpLowering<Op> {
+  using ListOpLowering<Op>::ListOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    Value zero = this->constant(rewriter, loc, i64, 0);
+    Value step = adaptor.getStep();
+    this->check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, step, zero),
+                ErrorKind::ValueError, "slice step cannot be zero");
+    int32_t present = (adaptor.getStart() ? 1 : 0) | (adaptor.getStop() ? 2 : 0);
+    SmallVector<Value> operands = {
+        adaptor.getList(), adaptor.getStart() ? adaptor.getStart() : zero,
+        adaptor.getStop() ? adaptor.getStop() : zero, step,
+        this->constant(rewriter, loc, rewriter.getI32Type(), present)};
+    if constexpr (std::is_same_v<Op, ListSliceOp>) {
+      Value result = this->call(rewriter, loc, "kiln_list_slice", operands);
+      this->checkNotNull(rewriter, loc, result);
+      rewriter.replaceOp(op, result);
+    } else if constexpr (std::is_same_v<Op, ListDeleteSliceOp>) {
+      this->call(rewriter, loc, "kiln_list_delete_slice", operands);
+      rewriter.eraseOp(op);
+    } else {
+      Value given = this->length(rewriter, loc, adaptor.getValues());
+      operands.push_back(adaptor.getValues());
+      Value outcome = this->call(rewriter, loc, "kiln_list_assign_slice", operands);
+      this->check(rewriter, loc,
+                  arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, outcome, zero),
+                  ErrorKind::MemoryError, "");
+      // -(n + 1): the extended slice selects n items.
+      Value selected = arith::SubIOp::create(
+          rewriter, loc, this->constant(rewriter, loc, i64, -1), outcome);
+      CheckOp::create(rewriter, loc,
+                      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, outcome, zero),
+                      ErrorKind::ValueError,
+                      rewriter.getStringAttr(
+                          "attempt to assign sequence of size {} to extended slice of size {}"),
+                      ValueRange{given, selected});
+      rewriter.eraseOp(op);
+    }
+    return success();
+  }
+};
+
 struct RetainLowering : ListOpLowering<RetainOp> {
   using ListOpLowering::ListOpLowering;
   LogicalResult matchAndRewrite(RetainOp op, OpAdaptor adaptor,
@@ -526,18 +610,27 @@ struct DictOpLowering : ListOpLowering<Op> {
   }
 };
 
-struct DictNewLowering : DictOpLowering<DictNewOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(DictNewOp op, OpAdaptor adaptor,
+// A new dict, or set (a dict whose values are KILN_ITEM_NONE).
+template <typename Op>
+struct HashTableNewLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    DictType type = cast<DictType>(op.getType());
-    Value dict = call(rewriter, loc, "kiln_dict_new",
-                      {constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getKeyType())),
-                       constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getValueType())),
-                       adaptor.getCapacity()});
-    checkNotNull(rewriter, loc, dict);
-    rewriter.replaceOp(op, dict);
+    auto kind = [&](int32_t value) {
+      return this->constant(rewriter, loc, rewriter.getI32Type(), value);
+    };
+    Value keys, values;
+    if constexpr (std::is_same_v<Op, SetNewOp>) {
+      keys = kind(itemKind(op.getType().getElementType()));
+      values = kind(KILN_ITEM_NONE);
+    } else {
+      keys = kind(itemKind(op.getType().getKeyType()));
+      values = kind(itemKind(op.getType().getValueType()));
+    }
+    Value table = this->call(rewriter, loc, "kiln_dict_new", {keys, values, adaptor.getCapacity()});
+    this->checkNotNull(rewriter, loc, table);
+    rewriter.replaceOp(op, table);
     return success();
   }
 };
@@ -579,15 +672,20 @@ struct DictRequireLowering : DictOpLowering<DictRequireOp> {
   }
 };
 
-struct DictSetLowering : DictOpLowering<DictSetOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(DictSetOp op, OpAdaptor adaptor,
+// `d[k] = v`, and `s.add(x)`: an element is a key without a value
+// (kiln_dict_set ignores the 0 it is given).
+template <typename Op>
+struct HashTableSetLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value ok = call(rewriter, loc, "kiln_dict_set",
-                    {adaptor.getDict(), toBits(rewriter, loc, adaptor.getKey()),
-                     toBits(rewriter, loc, adaptor.getValue())});
-    checkSucceeded(rewriter, loc, ok);
+    ValueRange operands = adaptor.getOperands();
+    Value value = operands.size() > 2 ? this->toBits(rewriter, loc, operands[2])
+                                      : this->constant(rewriter, loc, rewriter.getI64Type(), 0);
+    Value ok = this->call(rewriter, loc, "kiln_dict_set",
+                          {operands[0], this->toBits(rewriter, loc, operands[1]), value});
+    this->checkSucceeded(rewriter, loc, ok);
     rewriter.eraseOp(op);
     return success();
   }
@@ -668,22 +766,6 @@ struct QueryLowering : DictOpLowering<Op> {
 // Sets (dicts without values).
 //===----------------------------------------------------------------------===//
 
-struct SetNewLowering : DictOpLowering<SetNewOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(SetNewOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SetType type = op.getType();
-    Value set = call(rewriter, loc, "kiln_dict_new",
-                     {constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getElementType())),
-                      constant(rewriter, loc, rewriter.getI32Type(), KILN_ITEM_NONE),
-                      adaptor.getCapacity()});
-    checkNotNull(rewriter, loc, set);
-    rewriter.replaceOp(op, set);
-    return success();
-  }
-};
-
 struct SetContainsLowering : DictOpLowering<SetContainsOp> {
   using DictOpLowering::DictOpLowering;
   LogicalResult matchAndRewrite(SetContainsOp op, OpAdaptor adaptor,
@@ -692,21 +774,6 @@ struct SetContainsLowering : DictOpLowering<SetContainsOp> {
     Value slot = find(rewriter, loc, adaptor.getSet(), adaptor.getElement());
     rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot,
                                                  constant(rewriter, loc, rewriter.getI64Type(), 0)));
-    return success();
-  }
-};
-
-// An element is a key without a value (kiln_dict_set ignores the 0).
-struct SetAddLowering : DictOpLowering<SetAddOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(SetAddOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value ok = call(rewriter, loc, "kiln_dict_set",
-                    {adaptor.getSet(), toBits(rewriter, loc, adaptor.getElement()),
-                     constant(rewriter, loc, rewriter.getI64Type(), 0)});
-    checkSucceeded(rewriter, loc, ok);
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -784,8 +851,8 @@ void journalLists(func::FuncOp func, RuntimeFunctions &runtime) {
     return;
   bool makesLists = false;
   func.walk([&](Operation *op) {
-    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, DictNewOp, DictCopyOp, SetNewOp,
-            SetCopyOp, SetCombineOp>(op))
+    if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, ListSliceOp, DictNewOp, DictCopyOp,
+            SetNewOp, SetCopyOp, SetCombineOp>(op))
       makesLists = true;
     else if (auto call = dyn_cast<func::CallOp>(op);
              call && llvm::any_of(call.getResultTypes(), isContainerType))
@@ -835,7 +902,8 @@ struct KilnLowerContainersPass
     target.addIllegalOp<ListNewOp, ListLenOp, ListGetOp, ListSetOp, ListAppendOp, ListPopOp,
                         ListInsertOp, ListClearOp, ListReverseOp, ListSortOp, ListExtendOp,
                         ListCopyOp, ListConcatOp, ListRepeatOp, ListCountOp, ListFindOp,
-                        ListEqualOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
+                        ListEqualOp, ListViewOp, ListSliceOp, ListAssignSliceOp,
+                        ListDeleteSliceOp, RetainOp, ReleaseOp, DictNewOp, DictLenOp, DictFindOp,
                         DictRequireOp, DictSetOp, DictUsedOp, DictLiveAtOp, DictKeyAtOp,
                         DictValueAtOp, DictSetValueAtOp, DictEraseAtOp, DictClearOp,
                         DictCopyOp, DictUpdateOp, DictEqualOp, SetNewOp, SetLenOp,
@@ -859,7 +927,9 @@ struct KilnLowerContainersPass
     populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
     scf::populateSCFStructuralTypeConversions(converter, patterns);
     patterns.add<NewLowering, LenLowering, GetLowering, SetLowering, AppendLowering,
-                 PopLowering, InsertLowering, RetainLowering>(converter, context, runtime);
+                 PopLowering, InsertLowering, RetainLowering, ViewLowering,
+                 SliceLowering<ListSliceOp>, SliceLowering<ListAssignSliceOp>,
+                 SliceLowering<ListDeleteSliceOp>>(converter, context, runtime);
     using Result = CallResult;
     patterns.add<CallLowering<ListClearOp>>(converter, context, runtime, "kiln_list_clear",
                                             false, Result::None);
@@ -882,13 +952,15 @@ struct KilnLowerContainersPass
                                            CallResult::Plain);
     patterns.add<CallLowering<ListEqualOp>>(converter, context, runtime, "kiln_list_equal",
                                             true, CallResult::Boolean);
-    patterns.add<ReleaseLowering, DictNewLowering, DictFindLowering, DictRequireLowering,
-                 DictSetLowering, LiveAtLowering<DictLiveAtOp>, DictSetValueAtLowering,
+    patterns.add<ReleaseLowering, HashTableNewLowering<DictNewOp>, DictFindLowering,
+                 DictRequireLowering, HashTableSetLowering<DictSetOp>,
+                 LiveAtLowering<DictLiveAtOp>, DictSetValueAtLowering,
                  DictFieldLowering<DictLenOp, DictLayout::length>,
                  DictFieldLowering<DictUsedOp, DictLayout::used>,
                  DictEntryLowering<DictKeyAtOp, DictLayout::keys>,
-                 DictEntryLowering<DictValueAtOp, DictLayout::values>, SetNewLowering,
-                 SetContainsLowering, SetAddLowering, SetDiscardLowering<SetDiscardOp>,
+                 DictEntryLowering<DictValueAtOp, DictLayout::values>,
+                 HashTableNewLowering<SetNewOp>, SetContainsLowering,
+                 HashTableSetLowering<SetAddOp>, SetDiscardLowering<SetDiscardOp>,
                  SetDiscardLowering<SetRemoveOp>, SetPopLowering, LiveAtLowering<SetLiveAtOp>,
                  DictFieldLowering<SetLenOp, DictLayout::length>,
                  DictFieldLowering<SetUsedOp, DictLayout::used>,

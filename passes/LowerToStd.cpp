@@ -320,9 +320,13 @@ Value lowerIndex(Emitter &e, IndexOp op, IndexOp::Adaptor operands) {
   if (!op.getUnchecked()) {
     // One unsigned compare covers position < 0 and position >= size.
     Value inside = e.cmpi(arith::CmpIPredicate::ult, position, size);
-    std::string message = "index {} is out of bounds for axis " +
-                          std::to_string(op.getAxis()) + " with size {}";
-    e.check(inside, ErrorKind::IndexError, message, ValueRange{index, size});
+    if (std::optional<StringRef> own = op.getMessage()) {
+      e.check(inside, ErrorKind::IndexError, own->str(), ValueRange{});
+    } else {
+      std::string message = "index {} is out of bounds for axis " +
+                            std::to_string(op.getAxis()) + " with size {}";
+      e.check(inside, ErrorKind::IndexError, message, ValueRange{index, size});
+    }
   }
   return arith::IndexCastOp::create(e.builder, e.loc, e.builder.getIndexType(),
                                     position);

@@ -451,6 +451,50 @@ def KilnStripMLIRMetadata : Pass<"kiln-strip-mlir-metadata", "::mlir::ModuleOp">
   ];
 }
 
+def KilnListViews : Pass<"kiln-list-views", "::mlir::func::FuncOp"> {
+  let summary = "Index lists through memref views in loops that resize no list";
+  let description = [{
+    In an `scf.for` that contains no op that can move or free a list's
+    storage (`kiln.list.append`, `pop`, `insert`, `clear`, `extend`, `sort`,
+    `assign_slice`, `delete_slice`, or a call that receives a list), every list the loop indexes and that
+    is defined outside it gets, before the loop, its length and a
+    `kiln.list.view` of its items; `kiln.list.get`/`set` in the loop become
+    a `kiln.index` (Python's negative indices and the list's IndexError
+    text) and a `memref.load`/`store`, and `kiln.list.len` the length read
+    once. The outermost such loop takes the accesses of the loops nested in
+    it. `kiln-hoist-bounds-checks` and `kiln-vectorize` then treat the loop
+    as they treat array loops.
+
+    Before:
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 : i64 {
+      %x = kiln.list.get %xs[%i] : !kiln.list<f64>
+      %y = arith.mulf %x, %x : f64
+      kiln.list.set %ys[%i], %y : !kiln.list<f64>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %xs_len = kiln.list.len %xs : !kiln.list<f64>
+    %xs_items = kiln.list.view %xs : !kiln.list<f64> -> memref<?xf64>
+    %ys_len = kiln.list.len %ys : !kiln.list<f64>
+    %ys_items = kiln.list.view %ys {writes} : !kiln.list<f64> -> memref<?xf64>
+    scf.for %i = %c0 to %n step %c1 : i64 {
+      %p = kiln.index %i, %xs_len {axis = 0 : i64, message = "list index out of range"} : i64 -> index
+      %x = memref.load %xs_items[%p] : memref<?xf64>
+      %y = arith.mulf %x, %x : f64
+      %q = kiln.index %i, %ys_len {axis = 0 : i64, message = "list assignment index out of range"} : i64 -> index
+      memref.store %y, %ys_items[%q] : memref<?xf64>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::kiln::KilnDialect"];
+}
+
 def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::FuncOp"> {
   let summary = "Version loops so that provably in-bounds accesses run unchecked";
   let description = [{

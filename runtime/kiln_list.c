@@ -288,6 +288,133 @@ kiln_list *kiln_list_repeat(kiln_list *list, int64_t count) {
   return result;
 }
 
+/* ---- slices. `present`: bit 0 when `start` was given, bit 1 when
+   `stop` was (Python's None otherwise); `step` is not 0 (the caller raised
+   ValueError). */
+
+/* CPython's slice rules (PySlice_Unpack, PySlice_AdjustIndices) for a
+   list of `length` items: *start becomes the first index, *step a step
+   that negates without overflow; returns how many items the slice
+   selects. */
+static int64_t kiln_slice_indices(int64_t length, int64_t *start, int64_t stop, int64_t *step,
+                                  int32_t present) {
+  if (*step < -INT64_MAX)
+    *step = -INT64_MAX;
+  int64_t by = *step;
+  if (!(present & 1))
+    *start = by < 0 ? INT64_MAX : 0;
+  if (!(present & 2))
+    stop = by < 0 ? INT64_MIN : INT64_MAX;
+  int64_t *ends[2] = {start, &stop};
+  for (int i = 0; i < 2; ++i) {
+    int64_t *end = ends[i];
+    if (*end < 0) {
+      *end += length;
+      if (*end < 0)
+        *end = by < 0 ? -1 : 0;
+    } else if (*end >= length) {
+      *end = by < 0 ? length - 1 : length;
+    }
+  }
+  if (by < 0)
+    return stop < *start ? (*start - stop - 1) / (-by) + 1 : 0;
+  return *start < stop ? (stop - *start - 1) / by + 1 : 0;
+}
+
+/* `list[start:stop:step]` into a new list; NULL when there is no memory. */
+kiln_list *kiln_list_slice(kiln_list *list, int64_t start, int64_t stop, int64_t step,
+                           int32_t present) {
+  int64_t count = kiln_slice_indices(list->length, &start, stop, &step, present);
+  kiln_list *result = kiln_list_new(list->item_size, count);
+  if (!result)
+    return NULL;
+  int64_t size = list->item_size;
+  const char *items = (const char *)list->items;
+  if (step == 1) {
+    memcpy(result->items, items + start * size, (size_t)(count * size));
+  } else {
+    for (int64_t k = 0; k < count; ++k)
+      memcpy((char *)result->items + k * size, items + (start + k * step) * size, (size_t)size);
+  }
+  result->length = count;
+  return result;
+}
+
+/* `del list[start:stop:step]`. */
+void kiln_list_delete_slice(kiln_list *list, int64_t start, int64_t stop, int64_t step,
+                            int32_t present) {
+  int64_t count = kiln_slice_indices(list->length, &start, stop, &step, present);
+  if (count == 0)
+    return;
+  if (step < 0) {
+    /* the same items, from the lowest */
+    start += step * (count - 1);
+    step = -step;
+  }
+  int64_t size = list->item_size;
+  char *items = (char *)list->items;
+  if (step == 1) {
+    memmove(items + start * size, items + (start + count) * size,
+            (size_t)((list->length - start - count) * size));
+  } else {
+    int64_t kept = start;
+    for (int64_t i = start; i < list->length; ++i) {
+      int64_t offset = i - start;
+      if (offset % step == 0 && offset / step < count)
+        continue;
+      memmove(items + kept * size, items + i * size, (size_t)size);
+      ++kept;
+    }
+  }
+  list->length -= count;
+  list->flags |= KILN_LIST_MODIFIED;
+}
+
+/* `list[start:stop:step] = values` (`values` may be `list`): 1, 0 when
+   there is no memory, or -(n + 1) when an extended slice (step not 1)
+   selects n items and `values` has another number (ValueError). */
+int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int64_t step,
+                               int32_t present, kiln_list *values) {
+  int64_t count = kiln_slice_indices(list->length, &start, stop, &step, present);
+  int64_t size = list->item_size;
+  int64_t given = values->length;
+  if (step != 1 && given != count)
+    return -(count + 1);
+  /* The values first, apart, when they are the list's own items. */
+  void *copy = NULL;
+  const char *source = (const char *)values->items;
+  if (values == list && given) {
+    copy = malloc((size_t)(given * size));
+    if (!copy)
+      return 0;
+    memcpy(copy, values->items, (size_t)(given * size));
+    source = (const char *)copy;
+  }
+  char *items;
+  if (step == 1) {
+    /* CPython: a slice whose stop precedes its start replaces nothing at
+       start (an insertion there). */
+    int64_t length = list->length;
+    if (given > count && !kiln_list_reserve(list, length + given - count)) {
+      free(copy);
+      return 0;
+    }
+    items = (char *)list->items;
+    memmove(items + (start + given) * size, items + (start + count) * size,
+            (size_t)((length - start - count) * size));
+    memcpy(items + start * size, source, (size_t)(given * size));
+    list->length = length + given - count;
+  } else {
+    items = (char *)list->items;
+    for (int64_t k = 0; k < count; ++k)
+      memcpy(items + (start + k * step) * size, source + k * size, (size_t)size);
+  }
+  if (count || given)
+    list->flags |= KILN_LIST_MODIFIED;
+  free(copy);
+  return 1;
+}
+
 /* Appends, searches and comparisons by Python's `==` on each item type:
    bool is one byte 0/1 (passed as an int32_t 0/1: an i8 argument's upper
    bits are not defined when MLIR's call meets clang's zeroext), int is

@@ -80,6 +80,19 @@ LogicalResult DictType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+// The view is of the items as stored: contiguous, from the first item.
+LogicalResult ListViewOp::verify() {
+  Type item = getList().getType().getItemType();
+  Type stored = item.isInteger(1) ? IntegerType::get(getContext(), 8) : item;
+  MemRefType view = getResult().getType();
+  if (view.getElementType() != stored)
+    return emitOpError() << "views items of type " << item << " as " << stored << ", not "
+                         << view.getElementType();
+  if (!view.getLayout().isIdentity())
+    return emitOpError() << "views the items contiguously (an identity layout)";
+  return success();
+}
+
 // Elements are Python's int, float and bool, as dict keys.
 LogicalResult SetType::verify(function_ref<InFlightDiagnostic()> emitError,
                               Type elementType) {

@@ -149,14 +149,16 @@ def Kiln_IndexOp : Kiln_Op<"index"> {
     raises IndexError when the result is outside `[0, size)`; the op has
     effects for that reason and is neither removed nor moved by generic
     passes. `kiln-hoist-bounds-checks` sets `unchecked` where a test before
-    the loop proves every access in bounds.
+    the loop proves every access in bounds. The IndexError's text is numpy's
+    ("index 7 is out of bounds for axis 0 with size 3") unless `message`
+    gives another (a list's "list index out of range").
 
     ```mlir
     %i = kiln.index %k, %n {axis = 0 : i64} : i64 -> index
     ```
   }];
   let arguments = (ins I64:$index, I64:$size, I64Attr:$axis, UnitAttr:$unchecked,
-                       UnitAttr:$nonnegative);
+                       UnitAttr:$nonnegative, OptionalAttr<StrAttr>:$message);
   let results = (outs Index:$result);
   let assemblyFormat = "$index `,` $size attr-dict `:` type($index) `->` type($result)";
 }
@@ -390,6 +392,64 @@ def Kiln_ListExtendOp : Kiln_ListOp<"extend", [MemoryEffects<[MemRead, MemWrite]
   let assemblyFormat = "$list `,` $other attr-dict `:` type($list)";
 }
 
+// Slices: `start` and `stop` are optional (Python's `xs[:b]`, `xs[a:]`),
+// `step` is given (1 for `xs[a:b]`); each raises ValueError("slice step
+// cannot be zero") for a zero step, and clamps `start`/`stop` as CPython's
+// PySlice_AdjustIndices does.
+def Kiln_ListSliceOp : Kiln_ListOp<"slice", [MemoryEffects<[MemAlloc, MemRead]>,
+                                             AttrSizedOperandSegments,
+                                             AllTypesMatch<["list", "result"]>]> {
+  let summary = "`xs[a:b:c]`: a new list of the selected items";
+  let description = [{
+    ```mlir
+    %tail = kiln.list.slice %xs[%c1 : : %c1] : !kiln.list<f64>
+    %back = kiln.list.slice %xs[ : : %minus_one] : !kiln.list<f64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Optional<I64>:$start, Optional<I64>:$stop,
+                       I64:$step);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = [{
+    $list `[` ($start^)? `:` ($stop^)? `:` $step `]` attr-dict `:` type($list)
+  }];
+}
+
+def Kiln_ListAssignSliceOp : Kiln_ListOp<"assign_slice", [MemoryEffects<[MemRead, MemWrite]>,
+                                                          AttrSizedOperandSegments,
+                                                          AllTypesMatch<["list", "values"]>]> {
+  let summary = "`xs[a:b:c] = ys` (`ys` may be `xs`)";
+  let description = [{
+    With step 1 the selected items are replaced by `ys`'s, and the list
+    grows or shrinks; with another step `ys` must have as many items as the
+    slice selects (ValueError "attempt to assign sequence of size 2 to
+    extended slice of size 3" otherwise).
+
+    ```mlir
+    kiln.list.assign_slice %xs[%c1 : %c3 : %c1], %ys : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Optional<I64>:$start, Optional<I64>:$stop,
+                       I64:$step, Kiln_AnyList:$values);
+  let assemblyFormat = [{
+    $list `[` ($start^)? `:` ($stop^)? `:` $step `]` `,` $values attr-dict `:` type($list)
+  }];
+}
+
+def Kiln_ListDeleteSliceOp : Kiln_ListOp<"delete_slice", [MemoryEffects<[MemRead, MemWrite]>,
+                                                          AttrSizedOperandSegments]> {
+  let summary = "`del xs[a:b:c]`";
+  let description = [{
+    ```mlir
+    kiln.list.delete_slice %xs[ : : %c2] : !kiln.list<i64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, Optional<I64>:$start, Optional<I64>:$stop,
+                       I64:$step);
+  let assemblyFormat = [{
+    $list `[` ($start^)? `:` ($stop^)? `:` $step `]` attr-dict `:` type($list)
+  }];
+}
+
 def Kiln_ListCopyOp : Kiln_ListOp<"copy", [MemoryEffects<[MemAlloc, MemRead]>,
                                            AllTypesMatch<["list", "result"]>]> {
   let summary = "`xs.copy()`, `xs[:]`, `list(xs)`: a new list of the same items";
@@ -471,6 +531,25 @@ def Kiln_ListEqualOp : Kiln_ListOp<"equal", [MemoryEffects<[MemRead]>,
   let arguments = (ins Kiln_AnyList:$lhs, Kiln_AnyList:$rhs);
   let results = (outs I1:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Kiln_ListViewOp : Kiln_ListOp<"view", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A list's items as a 1-D memref, while nothing resizes the list";
+  let description = [{
+    The memref aliases the list's storage (`i8` items for bools): valid
+    until the list is resized or freed, which `kiln-list-views` proves for
+    the loop it makes the view for. `writes`: the loop stores through the
+    view, so the list is marked changed (for write-back to the caller) when
+    the view is made.
+
+    ```mlir
+    %items = kiln.list.view %xs {writes} : !kiln.list<f64> -> memref<?xf64>
+    ```
+  }];
+  let arguments = (ins Kiln_AnyList:$list, UnitAttr:$writes);
+  let results = (outs MemRefRankOf<[I64, F64, I8], [1]>:$result);
+  let assemblyFormat = "$list attr-dict `:` type($list) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 def Kiln_AnyDict : Type<CPred<"::llvm::isa<::kiln::DictType>($_self)">,

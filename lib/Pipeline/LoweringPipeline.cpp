@@ -217,6 +217,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
   // Small helpers of numbers become part of their callers' loops, which
   // kiln-vectorize can then vectorize (it vectorizes no calls).
   pm.addPass(createKilnInlineHelpers());
+  // Lists indexed in loops that resize none: memref views, so that the
+  // bounds-check hoisting and kiln-vectorize below treat them as arrays.
+  pm.addNestedPass<func::FuncOp>(createKilnListViews());
   // Array sizes are read inside loops by the frontend; hoisting them first
   // lets kiln-hoist-bounds-checks see loop-invariant bounds.
   pm.addPass(createLoopInvariantCodeMotionPass());

@@ -37,8 +37,8 @@ class KilnToolchainError(Exception):
 
 # --- printing diagnostics like a compiler ----------------------------------
 #
-#   bad.py:5:12: error: set is not supported
-#       5 |     return {x}.pop()
+#   bad.py:5:12: error: f-string is not supported
+#       5 |     return f'{x}' and x
 #         |            ^
 #
 # The layout of clang and mypy: editors and CI annotators parse the first

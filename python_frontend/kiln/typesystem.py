@@ -164,6 +164,9 @@ class ListType:
         """Bytes per item in `kiln_list.items` (a bool is one byte)."""
         return self.item.itemsize
 
+    def with_item(self, item) -> "ListType":
+        return ListType(item)
+
     def __repr__(self) -> str:
         return self.name
 
@@ -215,6 +218,39 @@ class DictType:
         return self.name
 
 
+@dataclass(frozen=True)
+class SetType:
+    """A Python set whose elements are all of one type, held natively as a
+    dict without values (runtime/kiln_abi.h's `kiln_dict`, `value_kind`
+    KILN_ITEM_NONE): Python's int, float and bool (SET_ITEM_TYPES), each
+    stored in 8 bytes, in the order they were first added. The elements
+    are `key` (a dict's keys, walked the same way); `item` says it as a
+    list's `item` does."""
+    key: ScalarType
+
+    @property
+    def item(self):
+        return self.key
+
+    @property
+    def mlir(self) -> str:
+        return f"!kiln.set<{self.key.mlir}>"
+
+    @property
+    def name(self) -> str:
+        return f"set[{self.key.display}]"
+
+    @property
+    def display(self) -> str:
+        return self.name
+
+    def with_item(self, item) -> "SetType":
+        return SetType(item)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 # The dtype table. Every stage (annotations, typing, MLIR, wrapper, header,
 # stubs, report) reads these rows; tests/test_dtype_table.py round-trips
 # each row through all of them.
@@ -256,3 +292,5 @@ BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
 LIST_ITEM_TYPES = (i64, f64, boolean)
 # The key and value types a dict may have (each stored in 8 bytes).
 DICT_ITEM_TYPES = (i64, f64, boolean)
+# The element types a set may have (a dict's keys).
+SET_ITEM_TYPES = DICT_ITEM_TYPES

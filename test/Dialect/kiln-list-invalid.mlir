@@ -48,3 +48,13 @@ func.func @wrong_key(%d: !kiln.dict<i64, f64>, %k: f64) {
   %s = "kiln.dict.find"(%d, %k) : (!kiln.dict<i64, f64>, f64) -> i64
   return
 }
+
+// -----
+
+// A view is of the items as stored: bytes for bools, and of the list's
+// own item type.
+func.func @float_view_of_ints(%xs: !kiln.list<i64>) {
+  // expected-error @+1 {{'kiln.list.view' op views items of type 'i64' as 'i64', not 'f64'}}
+  %v = "kiln.list.view"(%xs) : (!kiln.list<i64>) -> memref<?xf64>
+  return
+}

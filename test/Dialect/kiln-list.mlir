@@ -49,3 +49,19 @@ func.func @every_op(%xs: !kiln.list<f64>, %flags: !kiln.list<i1>, %i: i64, %x: f
   kiln.release %ns : !kiln.list<i64>
   return %same : i1
 }
+
+// Slices: start and stop are optional, the step is always given.
+// CHECK-LABEL: func.func @slices
+func.func @slices(%xs: !kiln.list<i64>, %a: i64, %b: i64, %c: i64) {
+  // CHECK: kiln.list.slice %{{.*}}[%{{.*}} : %{{.*}} : %{{.*}}] : <i64>
+  %ys = kiln.list.slice %xs[%a : %b : %c] : !kiln.list<i64>
+  // CHECK: kiln.list.slice %{{.*}}[ : %{{.*}} : %{{.*}}] : <i64>
+  %zs = kiln.list.slice %xs[ : %b : %c] : !kiln.list<i64>
+  // CHECK: kiln.list.assign_slice %{{.*}}[%{{.*}} : : %{{.*}}], %{{.*}} : <i64>
+  kiln.list.assign_slice %xs[%a : : %c], %ys : !kiln.list<i64>
+  // CHECK: kiln.list.delete_slice %{{.*}}[ : : %{{.*}}] : <i64>
+  kiln.list.delete_slice %xs[ : : %c] : !kiln.list<i64>
+  kiln.release %ys : !kiln.list<i64>
+  kiln.release %zs : !kiln.list<i64>
+  return
+}

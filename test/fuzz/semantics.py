@@ -442,6 +442,11 @@ def binop(op, x, y):
             r = _int_pow(a, b)
         else:
             raise TypeError(op)
+        if weak == "int" and not INT64_MIN <= r <= INT64_MAX and \
+                parts(x)[1] == "int" and parts(y)[1] == "int":
+            # Python-int arithmetic beyond 64 bits (`7 ** 255`): CPython
+            # keeps the big int, Kiln folds it wrapped (FINDINGS.md, D6).
+            raise OutsideDomain(f"Python int {op} beyond 64 bits")
         return result(kind, weak, r)
     if op == "/":
         if b == 0.0:

@@ -254,3 +254,49 @@ func.func @algebra(%a: !kiln.set<i64>, %b: !kiln.set<i64>, %error: !llvm.ptr {ki
   kiln.release %c : !kiln.set<i64>
   return %le, %no, %eq : i1, i1, i1
 }
+
+// A view of a list's items: the memref descriptor of `length` items at
+// `items`, offset 0, stride 1; a view the loop writes through marks the
+// list changed.
+// CHECK-LABEL: func.func @view_items(
+// CHECK-SAME: %[[XS:[^:]*]]: !llvm.ptr
+// CHECK: %[[FLAGS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: arith.ori %[[FLAGS]], %{{.*}} : i32
+// CHECK: %[[ITEMS:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.insertvalue %[[ITEMS]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[ITEMS]], %{{.*}}[1]
+// CHECK: %[[LEN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: llvm.insertvalue %[[LEN]], %{{.*}}[3, 0]
+// CHECK: %[[VIEW:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<?xf64>
+// CHECK: memref.load %[[VIEW]]
+func.func @view_items(%xs: !kiln.list<f64>, %i: index) -> f64 {
+  %view = kiln.list.view %xs {writes} : !kiln.list<f64> -> memref<?xf64>
+  %x = memref.load %view[%i] : memref<?xf64>
+  return %x : f64
+}
+
+// Slices: ValueError for a zero step, then one runtime call whose mask
+// says which of start (1) and stop (2) were given (0 stands for a missing
+// one); an extended-slice assignment of the wrong size is ValueError with
+// both sizes (the runtime answers -(selected + 1)).
+// CHECK-LABEL: func.func @slices(
+// CHECK-SAME: %[[XS:[^:]*]]: !llvm.ptr, %[[A:[^:]*]]: i64, %[[C:[^:]*]]: i64
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[NONZERO:.*]] = arith.cmpi ne, %[[C]], %[[ZERO]] : i64
+// CHECK: kiln.check %[[NONZERO]], ValueError, "slice step cannot be zero"
+// CHECK: %[[START_ONLY:.*]] = arith.constant 1 : i32
+// CHECK: %[[YS:.*]] = call @kiln_list_slice(%[[XS]], %[[A]], %[[ZERO]], %[[C]], %[[START_ONLY]])
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK: %[[OUT:.*]] = call @kiln_list_assign_slice(%[[XS]], %{{.*}}, %{{.*}}, %[[C]], %[[NONE]], %[[YS]])
+// CHECK: %[[SELECTED:.*]] = arith.subi %{{.*}}, %[[OUT]] : i64
+// CHECK: kiln.check %{{.*}}, ValueError, "attempt to assign sequence of size {} to extended slice of size {}"(%{{.*}}, %[[SELECTED]])
+// CHECK: %[[BOTH:.*]] = arith.constant 3 : i32
+// CHECK: call @kiln_list_delete_slice(%[[XS]], %[[A]], %[[A]], %[[C]], %[[BOTH]])
+func.func @slices(%xs: !kiln.list<i64>, %a: i64, %c: i64, %error: !llvm.ptr {kiln.error_slot}) {
+  %ys = kiln.list.slice %xs[%a : : %c] : !kiln.list<i64>
+  kiln.list.assign_slice %xs[ : : %c], %ys : !kiln.list<i64>
+  kiln.list.delete_slice %xs[%a : %a : %c] : !kiln.list<i64>
+  kiln.release %ys : !kiln.list<i64>
+  return
+}

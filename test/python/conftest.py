@@ -52,6 +52,39 @@ class Built:
         return os.path.join(self.outdir, filename)
 
 
+def outcome(function, *args):
+    """(result, exception type and message) of one call; messages of
+    compiled code end with the source location (" (file, line N)"), left
+    out."""
+    try:
+        return function(*args), None
+    except Exception as error:      # compared between CPython and Kiln
+        return None, (type(error).__name__, str(error).split(" (")[0])
+
+
+def assert_rss_flat(native, calls, expected=()):
+    """Each native function of `calls` (name -> arguments) called 5,000
+    times (the allocator's pools settle), then 40,000 more: resident memory
+    does not grow by 1 MiB (a container leaked per call would show). The
+    `expected` exception types are the calls' own."""
+    import resource
+
+    def run(function, args, times):
+        for _ in range(times):
+            try:
+                function(*args)
+            except expected:
+                pass
+
+    for name, args in calls.items():
+        function = getattr(native, name)
+        run(function, args, 5_000)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        run(function, args, 40_000)
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+        assert grown < 1_000, f"{name}: RSS grew by {grown} KiB"
+
+
 def kiln_build(source, outdir, *extra):
     # KILN_TEST_TARGET_CPU=x86-64-v3 runs the suite on AVX2 code on an
     # AVX-512 machine (the vector widths and libmvec variants change). By

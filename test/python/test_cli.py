@@ -16,8 +16,9 @@ from kiln.errors import Diagnostic, colour_wanted, render_diagnostic
 
 GOOD = "import kiln\n\n\n@kiln.export\ndef twice(x: float) -> float:\n    return 2.0 * x\n"
 MIXED = ("import kiln\n\n\n@kiln.export\ndef twice(x: float) -> float:\n    return 2.0 * x\n"
-         "\n\n@kiln.export\ndef setty(x: float) -> float:\n    return {x}.pop()\n")
-ONLY_BAD = "import kiln\n\n\n@kiln.export\ndef setty(x: float) -> float:\n    return {x}.pop()\n"
+         "\n\n@kiln.export\ndef stringy(x: float) -> float:\n    return f'{x}' and x\n")
+ONLY_BAD = ("import kiln\n\n\n@kiln.export\ndef stringy(x: float) -> float:\n"
+            "    return f'{x}' and x\n")
 
 
 def kiln(*args, cwd=None, stdout=subprocess.PIPE, env=None):
@@ -142,7 +143,7 @@ def test_build_where_everything_falls_back_is_an_error_unless_allowed(tmp_path):
     (tmp_path / "bad.py").write_text(ONLY_BAD)
     result = kiln("build", "bad.py", "-o", "out", cwd=tmp_path)
     assert result.returncode == 1
-    assert "error: cannot compile bad.py: no function compiled (setty falls back to Python)" \
+    assert "error: cannot compile bad.py: no function compiled (stringy falls back to Python)" \
         in result.stderr
     allowed = kiln("build", "bad.py", "-o", "out", "--allow-empty", cwd=tmp_path)
     assert allowed.returncode == 0
@@ -157,10 +158,10 @@ def test_errors_print_like_a_compiler(tmp_path):
     result = kiln("build", "src/bad.py", "-o", "out", "--strict", cwd=tmp_path)
     assert result.returncode == 1
     # The path as given on the command line, the source line, a caret
-    # under column 12 (the `[`).
+    # under column 12 (the f-string).
     assert result.stderr.splitlines()[:3] == [
-        "src/bad.py:6:12: error: set is not supported",
-        "    6 |     return {x}.pop()",
+        "src/bad.py:6:12: error: f-string is not supported",
+        "    6 |     return f'{x}' and x",
         "      |            ^",
     ]
     assert "\033[" not in result.stderr  # not a terminal: no colour
@@ -171,10 +172,10 @@ def test_fallbacks_print_as_warnings_with_the_function(tmp_path):
     result = kiln("build", "mixed.py", "-o", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[:4] == [
-        "mixed.py:11:12: warning: set is not supported",
-        "   11 |     return {x}.pop()",
+        "mixed.py:11:12: warning: f-string is not supported",
+        "   11 |     return f'{x}' and x",
         "      |            ^",
-        "mixed.py:11:12: note: `setty` falls back to Python",
+        "mixed.py:11:12: note: `stringy` falls back to Python",
     ]
     assert "kiln: built mixed (twice) into out" in result.stdout
 
@@ -210,10 +211,10 @@ def test_caret_lines_up_after_tabs_and_wide_characters(tmp_path):
     path.write_text("if x:\n\tvalue = 'é' + [1]\n", encoding="utf-8")
     # `[` is at column 17 in bytes (ast counts UTF-8 bytes; `é` takes two),
     # the 16th character: the caret line keeps the tab and has 14 spaces.
-    text = render_diagnostic(Diagnostic(str(path), 2, 17, "set is not supported"),
+    text = render_diagnostic(Diagnostic(str(path), 2, 17, "f-string is not supported"),
                              shown_path="m.py")
     assert text.splitlines() == [
-        "m.py:2:17: error: set is not supported",
+        "m.py:2:17: error: f-string is not supported",
         "    2 | \tvalue = 'é' + [1]",
         "      | \t" + " " * 14 + "^",
     ]
@@ -286,9 +287,9 @@ def test_report_gate_prints_fallbacks_as_diagnostics(tmp_path):
     result = kiln("report", "mixed.py", "--fail-on-fallback", cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stderr.splitlines()
-    assert "mixed.py:11:12: error: set is not supported" in lines
-    assert "mixed.py:11:12: note: `setty` falls back to Python" in lines
-    assert "kiln: gate: setty falls back to Python" in lines
+    assert "mixed.py:11:12: error: f-string is not supported" in lines
+    assert "mixed.py:11:12: note: `stringy` falls back to Python" in lines
+    assert "kiln: gate: stringy falls back to Python" in lines
 
 
 def test_profile_script_failure_shows_the_scripts_traceback_only(tmp_path):

@@ -22,6 +22,8 @@ from kiln.frontend.source import load_module
 from kiln.mlir.code_generator import generate_module
 from kiln.typecheck.type_inference import infer_module
 
+from conftest import assert_rss_flat
+
 MODULE = "dicts"
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = 4096
@@ -148,20 +150,7 @@ def memory_calls() -> dict:
 def test_memory_stays_flat(mod):
     """Dicts built, changed, aliased, passed to helpers, returned, dropped,
     and raising after making dicts, 4 * 10^4 calls each: no RSS growth."""
-    def run(function, args, times):
-        for _ in range(times):
-            try:
-                function(*args)
-            except (KeyError, ValueError, RuntimeError):
-                pass
-
-    for name, args in memory_calls().items():
-        function = getattr(mod.native, name)
-        run(function, args, 5_000)
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        run(function, args, 40_000)
-        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-        assert grown < 1_000, f"{name}: RSS grew by {grown} KiB"
+    assert_rss_flat(mod.native, memory_calls(), (KeyError, ValueError, RuntimeError))
 
 
 # ------------------------------------------------------- no backend needed

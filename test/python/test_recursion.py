@@ -103,6 +103,8 @@ def test_direct_and_mutual(mod, n):
     same(mod, "ping_pong", n)
     same(mod, "many_calls", 10 * n)
     same(mod, "memo_fibonacci", 4 * n)
+    same(mod, "collatz_visits", n)
+    same(mod, "collatz_visits", 27 + n)
 
 
 def test_ackermann(mod):
@@ -357,4 +359,4 @@ def test_arrays_in_a_recursion_cycle_are_refused(tmp_path):
     assert diagnostic.startswith(f"{tmp_path}/rec.py:10:12: calls `total`, which cannot be "
                                  "compiled (`total` is recursive and parameter `a` is an array: "
                                  "recursive functions take and return numbers, tuples of numbers, "
-                                 "lists and dicts, not arrays, yet")
+                                 "lists, dicts and sets, not arrays, yet")

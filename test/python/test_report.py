@@ -105,9 +105,9 @@ def test_report_works_without_the_source_file(built, tmp_path):
 
 def test_function_fallback_is_listed(built):
     _, record = built
-    assert any(f["kind"] == "function" and f["function"] == "uses_a_set"
-               and f["reason"] == "set is not supported" for f in record["fallbacks"])
-    assert function(record, "uses_a_set")["compiled"] is False
+    assert any(f["kind"] == "function" and f["function"] == "uses_a_string"
+               and f["reason"] == "f-string is not supported" for f in record["fallbacks"])
+    assert function(record, "uses_a_string")["compiled"] is False
 
 
 def test_terminal_report(built):
@@ -117,7 +117,7 @@ def test_terminal_report(built):
     text = result.stdout
     assert "saxpy: compiled, coverage" in text
     assert "loop at line" in text and "vectorized by Kiln, VF=" in text
-    assert "uses_a_set: FALLS BACK TO PYTHON" in text
+    assert "uses_a_string: FALLS BACK TO PYTHON" in text
     assert "\033[" not in text  # plain text when not a terminal
     blocks = kiln("report", str(outdir / "report_kernels.kiln.json"), "--granularity",
                   "basic_block")
@@ -134,7 +134,7 @@ def test_ci_gate(built):
     strict = kiln("report", record, "--min-coverage", "0.99", "--fail-on-fallback")
     assert strict.returncode == 1
     assert "module coverage" in strict.stderr and "below 99%" in strict.stderr
-    assert "uses_a_set falls back to Python" in strict.stderr
+    assert "uses_a_string falls back to Python" in strict.stderr
 
 
 def test_diff(built, tmp_path):
@@ -153,7 +153,7 @@ def test_profile(built):
     driver = os.path.join(HERE, "drivers", "report_driver.py")
     result = kiln("report", MODULE, "--outdir", str(outdir), "--profile", driver)
     assert result.returncode == 0, result.stderr
-    assert "`uses_a_set` falls back to Python:" in result.stdout
+    assert "`uses_a_string` falls back to Python:" in result.stdout
     assert "`saxpy` runs compiled:" in result.stdout
 
 

@@ -35,8 +35,8 @@ MODULE = textwrap.dedent('''\
 
 
     @kiln.export
-    def setty(n: int, scale: float = 2.0, *, name: str = "x") -> int:
-        return len({n})
+    def stringy(n: int, scale: float = 2.0, *, name: str = "x") -> int:
+        return len(f'{n}')
 ''')
 
 # Lines marked `# E` must each be a mypy error; no other line may be.
@@ -51,8 +51,8 @@ CALLS = textwrap.dedent('''\
     d: np.ndarray = typedmod.hypot2([1.0, 2.0], x)
     u: np.ndarray = typedmod.hypot2([[1, 2], [3, 4]], (0.5, 1.5))
     v: np.ndarray = typedmod.hypot2(np.float32(2.0), x[::2])
-    e: int = typedmod.setty(3)
-    f: int = typedmod.setty(3, 1.5, name="y")
+    e: int = typedmod.stringy(3)
+    f: int = typedmod.stringy(3, 1.5, name="y")
 
 
     async def main() -> None:
@@ -67,9 +67,9 @@ CALLS = textwrap.dedent('''\
     t: float = typedmod.hypot2(x, 1.0)  # E
     typedmod.hypot2("ab", 1.0)  # E
     typedmod.hypot2([["a"]], 1.0)  # E
-    typedmod.setty()  # E
-    typedmod.setty(1, 2.0, 3)  # E
-    typedmod.aio.setty(1)  # E
+    typedmod.stringy()  # E
+    typedmod.stringy(1, 2.0, 3)  # E
+    typedmod.aio.stringy(1)  # E
 ''')
 
 

@@ -9,7 +9,6 @@ positions (no backend needed)."""
 
 import json
 import math
-import resource
 
 import numpy as np
 import pytest
@@ -17,21 +16,14 @@ import pytest
 from kiln.frontend.source import load_module
 from kiln.typecheck.type_inference import infer_module
 
+from conftest import assert_rss_flat, outcome
+
 MODULE = "tail_builtins"
 
 
 @pytest.fixture(scope="module")
 def mod(build_module):
     return build_module(MODULE)
-
-
-def outcome(function, *args):
-    """(result, exception type and message) of one call."""
-    try:
-        return function(*args), None
-    except Exception as error:      # compared between CPython and Kiln
-        # Messages of compiled code end with the source location.
-        return None, (type(error).__name__, str(error).split(" (")[0])
 
 
 def wrapped(value):
@@ -239,6 +231,15 @@ def test_generators_over_ranges(mod, n):
         same(mod, "generator_over_ranges", n, step)     # ValueError for step 0, empty min()
 
 
+
+@pytest.mark.parametrize("s", [set(), {0}, {5, -3, 8}, {2, 4, 6, 1}, {3}], ids=str)
+def test_generators_over_sets(mod, s):
+    for xs in INT_LISTS:
+        for n in (0, 3):
+            same(mod, "generators_over_sets", s, xs, n)     # ValueError: max() of {n}
+            same(mod, "sets_from_generators", xs, n)
+
+
 # ---------------------------------------------------------- f-string raises
 def test_raise_with_formatted_messages(mod):
     for n in (-5, 0, 1, 2, 3, 4, 5, 6, INT64_MIN, INT64_MAX):
@@ -251,32 +252,19 @@ def test_raise_with_formatted_messages(mod):
 
 # ------------------------------------------------------------------ memory
 def test_memory_stays_flat(mod):
-    """The functions that make lists and dicts (constant copies, generator
-    expressions handed to sorted()/list()/dict(), list(r)) and those that
-    raise after making them, called 10^5 times: no growth of the RSS (a
+    """The functions that make lists, dicts and sets (constant copies,
+    generator expressions handed to sorted()/list()/dict()/set(), list(r))
+    and those that raise after making them: no growth of the RSS (a
     container leaked per call would show)."""
-    calls = [("constant_list_reads", (1, 5)), ("constant_list_derived", (2,)),
-             ("constant_dict_walks", (1.5,)), ("constant_dict_reads", (99,)),
-             ("constant_list_search", (4,)), ("constant_in_helper", (3,)),
-             ("generator_collections", ({1: 2, 3: -1}, 5, True)),
-             ("generator_sums", ([1, 2, 3], [0.5], 2)), ("generator_min_max", ([],)),
-             ("generator_over_dicts", ({1: 2.0},)), ("range_lists", (0, 10, 3, False)),
-             ("raise_in_loop", ([3, -1, 4], 2))]
-
-    def run(times):
-        for name, args in calls:
-            function = getattr(mod.native, name)
-            for _ in range(times):
-                try:
-                    function(*args)
-                except (KeyError, ValueError):
-                    pass
-
-    run(10_000)             # the allocator's pools settle
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    run(100_000)
-    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    assert grown < 1_000, f"RSS grew by {grown} KiB"
+    assert_rss_flat(mod.native, {
+        "constant_list_reads": (1, 5), "constant_list_derived": (2,),
+        "constant_dict_walks": (1.5,), "constant_dict_reads": (99,),
+        "constant_list_search": (4,), "constant_in_helper": (3,),
+        "generator_collections": ({1: 2, 3: -1}, 5, True),
+        "generator_sums": ([1, 2, 3], [0.5], 2), "generator_min_max": ([],),
+        "generator_over_dicts": ({1: 2.0},), "range_lists": (0, 10, 3, False),
+        "raise_in_loop": ([3, -1, 4], 2), "generators_over_sets": ({1, 5}, [5, 2], 1),
+        "sets_from_generators": ([4, 1, 6], 2)}, (KeyError, ValueError))
 
 
 # --------------------------------------------------------------- refusals
@@ -444,7 +432,7 @@ def test_refusals_say_why(tmp_path):
     read_only = "module lists and dicts are read-only in compiled code (a copy taken when " \
                 "the function is called); read it, or take a copy"
     generator = "a generator expression is supported as the argument of sum(), min(), max(), " \
-                "any(), all(), sorted(), list() or dict() only"
+                "any(), all(), sorted(), list(), dict() or set() only"
     assert first == {
         "divmod_complex": (17, 12, "divmod() does not take complex numbers (CPython raises "
                                    "TypeError: complex numbers have no floor division)"),

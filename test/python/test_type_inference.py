@@ -716,7 +716,7 @@ FIRST_ERRORS = {
     'calls_broken': (227, 12, 'calls `broken`, which cannot be compiled (cannot implicitly convert float to int; use int(...), line 223)'),
     # Recursion compiles when the signature is annotated (test_recursion.py).
     'recursive': (232, 16, '`recursive` calls itself (directly or through other functions), so its parameters and result need annotations: its signature must be known before its body is typed; annotate the result (`-> None` if it returns nothing)'),
-    'len_of_number': (237, 12, 'len() takes one array, list, dict or range'),
+    'len_of_number': (237, 12, 'len() takes one array, list, dict, set or range'),
     'abs_of_array': (241, 5, 'cannot use a kiln.f64[:] value as float'),
     'min_of_one': (245, 12, 'min() of a sequence is not supported; pass two or more numbers'),
     'max_of_array': (249, 12, 'max() needs a number, not an array'),
@@ -841,7 +841,7 @@ EXPECTED_ERRORS = {
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
         (9, 9, "operator `<<` needs int arrays"),
-        (11, 12, "len() takes one array, list, dict or range"),
+        (11, 12, "len() takes one array, list, dict, set or range"),
     ],
     "errors_in_a_loop": [
         (18, 21, "name `missing` is not defined"),
@@ -944,7 +944,7 @@ SUBSET_AND_TYPE_ERRORS = '''import kiln
 
 @kiln.export
 def mixed(x: float) -> float:
-    y = {x}.pop()
+    y = f'{x}' and x
     z = totl + 1
     w: int = 2.5
     try:
@@ -967,6 +967,6 @@ def test_subset_errors_do_not_hide_type_errors(tmp_path):
     assert result.returncode == 1
     errors = [line.split(": error: ", 1)[1] for line in result.stderr.splitlines()
               if ": error: " in line and line.startswith(str(path))]
-    assert errors == ["set is not supported", "name `totl` is not defined",
+    assert errors == ["f-string is not supported", "name `totl` is not defined",
                       "variable `w` is declared int but is assigned a float",
                       "`try` statement is not supported yet"], result.stderr

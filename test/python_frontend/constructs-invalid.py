@@ -11,10 +11,10 @@ G = [[1], [2]]
 def containers(n: int) -> int:
     d = {1: "a"}
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:13: error: dicts with str values are not supported yet; a dict's keys and values are int, float or bool (dict[int, float], ...)
-    s = {n}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: set is not supported
-    c = {i for i in range(n)}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: set comprehension is not supported
+    s = {"a"}
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: sets with str elements are not supported yet; a set's elements are int, float or bool (set[int], set[float], set[bool])
+    c = {(i, i) for i in range(n)}
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: sets with tuple elements are not supported yet; a set's elements are int, float or bool (set[int], set[float], set[bool])
     f = lambda v=1: v
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: a lambda with defaults, * or ** parameters is not supported
     g = [lambda v: v]
@@ -30,7 +30,7 @@ def statements(n: int) -> int:
         pass
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: error: `with` statement is not supported yet
     del n
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` is supported as `del d[k]` of a dict only yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` is supported as `del d[k]` of a dict and `del xs[i]`, `del xs[a:b]` of a list only yet
 
     def inner() -> int:
         return 1

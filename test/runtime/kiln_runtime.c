@@ -7,6 +7,8 @@
 
 #include "kiln_runtime.h"
 
+#include <math.h>
+
 static int failures = 0;
 #define EXPECT(condition)                                                      \
   do {                                                                         \
@@ -160,6 +162,75 @@ int main(void) {
   Py_DECREF(ints);
   Py_DECREF(pair);
   Py_DECREF(floats);
+
+  // Sets: read through the iterator (a frozenset too), written back by
+  // discarding what the function removed and adding what it added; the
+  // elements the caller kept keep their objects, a NaN among them.
+  {
+    kiln_container_argument set_arguments[3];
+    int set_count = 0;
+    PyObject *nan = PyFloat_FromDouble(NAN);
+    PyObject *caller_items = Py_BuildValue("(d,d,O)", 1.5, 2.5, nan);
+    PyObject *caller = PySet_New(caller_items);
+    Py_DECREF(caller_items);
+    kiln_dict *s = kiln_get_set(caller, KILN_ITEM_FLOAT, set_arguments, &set_count, "f", "s");
+    EXPECT(s && s->length == 3 && s->used == 3 && s->values == NULL &&
+           s->value_kind == KILN_ITEM_NONE && s->refcount == 1 && s->pop_start == 0);
+    EXPECT(kiln_get_set(caller, KILN_ITEM_FLOAT, set_arguments, &set_count, "f", "t") == s &&
+           set_count == 1);
+    EXPECT(kiln_get_set(caller, KILN_ITEM_INT, set_arguments, &set_count, "f", "u") == NULL);
+    print_exception();
+    // CHECK-NEXT: TypeError: f() arguments 's' and 'u' are the same set, which cannot be both set[float] and set[int]; pass a copy (set(u)) as one of them
+    PyObject *mixed_items = Py_BuildValue("(i,s)", 1, "two");
+    PyObject *mixed = PySet_New(mixed_items);
+    Py_DECREF(mixed_items);
+    EXPECT(kiln_get_set(mixed, KILN_ITEM_INT, set_arguments, &set_count, "f", "u") == NULL);
+    print_exception();
+    // CHECK-NEXT: TypeError: f() argument 'u' element 'two' must be int, not str
+    PyObject *list = PyList_New(0);
+    EXPECT(kiln_get_set(list, KILN_ITEM_INT, set_arguments, &set_count, "f", "u") == NULL);
+    print_exception();
+    // CHECK-NEXT: TypeError: f() argument 'u' must be set, not list
+    PyObject *frozen = PyFrozenSet_New(NULL);
+    kiln_dict *fs = kiln_get_set(frozen, KILN_ITEM_INT, set_arguments, &set_count, "f", "fs");
+    EXPECT(fs && fs->length == 0 && set_count == 2);
+    // The function removes 2.5 (the slot of the caller's second element in
+    // iteration order) and adds 4.0.
+    int64_t removed = -1;
+    for (int64_t slot = 0; slot < s->used; ++slot)
+      if (((double *)s->keys)[slot] == 2.5)
+        removed = slot;
+    s->live[removed] = 0;
+    s->capacity = 4;
+    s->keys = (uint64_t *)realloc(s->keys, 4 * sizeof(uint64_t));
+    s->live = (uint8_t *)realloc(s->live, 4);
+    double four = 4.0;
+    memcpy(&s->keys[s->used], &four, sizeof four);
+    s->live[s->used] = KILN_DICT_ADDED;
+    s->used += 1;
+    s->flags |= KILN_DICT_MODIFIED;
+    EXPECT(kiln_write_back_arguments(set_arguments, set_count) == 0);
+    PyObject *sorted = PySequence_List(caller);
+    PyObject *four_object = PyFloat_FromDouble(4.0);
+    EXPECT(PySet_GET_SIZE(caller) == 3 && PySet_Contains(caller, nan) == 1 &&
+           PySet_Contains(caller, four_object) == 1);
+    Py_DECREF(four_object);
+    Py_DECREF(sorted);
+    // A frozenset the function changed cannot be written back.
+    fs->flags |= KILN_DICT_MODIFIED;
+    EXPECT(kiln_write_back_arguments(set_arguments, set_count) < 0);
+    print_exception();
+    // CHECK-NEXT: TypeError: argument 'fs' is a frozenset, which the function changes (pass set(fs))
+    PyObject *result = kiln_set_result(s, set_arguments, set_count);
+    EXPECT(result == caller);
+    Py_XDECREF(result);
+    kiln_free_arguments(set_arguments, set_count);
+    Py_DECREF(frozen);
+    Py_DECREF(list);
+    Py_DECREF(mixed);
+    Py_DECREF(caller);
+    Py_DECREF(nan);
+  }
 
   Py_DECREF(keywords);
   Py_DECREF(text);

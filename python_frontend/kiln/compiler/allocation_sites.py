@@ -1,12 +1,13 @@
-"""Where compiled code makes lists and dicts, and what becomes of them: the
+"""Where compiled code makes lists, dicts and sets, and what becomes of them: the
 build record's `functions[].allocations` (issue 30: "say in the report, per
 allocation site, where it went and why"; sites inside loops are marked on
 the heatmap, as fallback points are).
 
 A site is an expression that makes a new container: a literal, a
-comprehension, `sorted(...)`, `list(...)`/`dict(...)`, `.copy()`, `xs[:]`,
-`xs + ys`, `xs * n`. Its storage follows from the runtime
-(runtime/kiln_list.c, kiln_dict.c): every container is on the heap, freed
+comprehension, `sorted(...)`, `list(...)`/`dict(...)`/`set(...)`, `.copy()`,
+`xs[:]`, `xs + ys`, `xs * n`, `s | t` (and `s.union(t)`, ...). Its storage
+follows from the runtime (runtime/kiln_list.c, kiln_dict.c, whose dicts
+sets are): every container is on the heap, freed
 where its last reference goes; a small list (items up to 1 KiB) reuses one
 the thread freed before, so in a loop it costs no malloc after the first
 iterations. Its fate is read from the function's syntax: returned, passed
@@ -24,19 +25,21 @@ from .. import typesystem as kt
 # freed lists (runtime/kiln_list.c, KILN_LIST_CACHED_BYTES).
 CACHED_LIST_BYTES = 1024
 
-MAKERS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp)
-MAKING_CALLS = {"sorted", "list", "dict"}
+MAKERS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp)
+MAKING_CALLS = {"sorted", "list", "dict", "set"}
+# Methods that return a new container of their receiver's kind.
+MAKING_METHODS = {"copy", "union", "intersection", "difference", "symmetric_difference"}
 
 
 def makes_container(node) -> bool:
-    """Whether `node` (of a list or dict type) is a new container rather than
-    a name for an existing one."""
+    """Whether `node` (of a list, dict or set type) is a new container
+    rather than a name for an existing one."""
     if isinstance(node, MAKERS):
         return True
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Name) and node.func.id in MAKING_CALLS:
             return True
-        return isinstance(node.func, ast.Attribute) and node.func.attr == "copy"
+        return isinstance(node.func, ast.Attribute) and node.func.attr in MAKING_METHODS
     if isinstance(node, ast.Subscript):
         return isinstance(node.slice, ast.Slice)        # xs[:]
     return isinstance(node, ast.BinOp)                  # xs + ys, xs * n
@@ -47,6 +50,8 @@ def container_kind(type_) -> str | None:
         return "list"
     if isinstance(type_, kt.DictType):
         return "dict"
+    if isinstance(type_, kt.SetType):
+        return "set"
     return None
 
 
@@ -117,7 +122,7 @@ def allocation_sites(typed) -> list:
             continue
         where, why = fate(node, parents, function)
         loop_line = loops.get(node)
-        if kind == "dict":
+        if kind in ("dict", "set"):
             storage = "heap (malloc)"
         elif loop_line:
             storage = (f"heap; with items in {CACHED_LIST_BYTES} bytes it reuses a list the "

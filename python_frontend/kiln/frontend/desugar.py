@@ -92,16 +92,15 @@ def unsupported_iteration(what: str) -> str:
     """The message for a `for` loop over a `what` ("tuple", "int", ...)."""
     article = "an" if what[0] in "aeiou" else "a"
     return f"`for` over {article} {what} is not supported; Kiln's `for` loops go over " \
-           "range(...), arrays, lists, dicts, and enumerate() or zip() of them"
+           "range(...), arrays, lists, dicts, sets, and enumerate() or zip() of them"
 
 
 def literal_iterable(value) -> str | None:
     """What a loop iterates over when its iterable is a literal (a tuple,
-    a set, a string, ...) refused by the subset check, or None. A list or
-    dict literal or comprehension is a list or dict like any other
-    (typing's)."""
-    names = {ast.Tuple: "tuple", ast.Set: "set", ast.GeneratorExp: "generator",
-             ast.SetComp: "set"}
+    a generator, a string, ...) refused by the subset check, or None. A
+    list, dict or set literal or comprehension is a list, dict or set like
+    any other (typing's)."""
+    names = {ast.Tuple: "tuple", ast.GeneratorExp: "generator"}
     if type(value) in names:
         return names[type(value)]
     if isinstance(value, ast.Constant):

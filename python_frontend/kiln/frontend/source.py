@@ -131,6 +131,8 @@ class ModuleContext:
             return self.list_annotation(node)
         if self.is_dict_annotation(node):
             return self.dict_annotation(node)
+        if self.is_set_annotation(node):
+            return self.set_annotation(node)
         dict_class = self.dict_class_annotation(node)
         if dict_class is not None:
             return self.dict_class_type(node, dict_class)
@@ -149,7 +151,8 @@ class ModuleContext:
                                        "(complex scalars are)")
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
                                "float, bool, complex, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
-                               "arrays, list[int]/list[float]/list[bool] or dict[K, V] of them")
+                               "arrays, list[int]/list[float]/list[bool], dict[K, V] or set[K] "
+                               "of them")
 
     def is_list_annotation(self, node) -> bool:
         """`list[...]`, `List[...]`, `typing.List[...]`, or a bare `list`."""
@@ -185,6 +188,8 @@ class ModuleContext:
                 what = "lists of arrays are not supported yet"
             elif isinstance(item, kt.TupleType):
                 what = "lists of tuples are not supported yet"
+            elif isinstance(item, kt.SetType):
+                what = "lists of sets are not supported yet"
             elif isinstance(item, kt.ScalarType):
                 what = f"lists of {item.display} are not supported yet"
             else:
@@ -214,27 +219,57 @@ class ModuleContext:
                                    "dict[int, float]")
         resolved = []
         for role, part in zip(("keys", "values"), parts):
-            what = None
-            if isinstance(part, ast.Name) and part.id in ("str", "bytes", "object", "set",
-                                                          "tuple", "Tuple"):
-                what = part.id
-            elif self.is_list_annotation(part):
-                what = "list"
-            elif self.is_dict_annotation(part):
-                what = "dict"
-            if what is None:
-                try:
-                    item = self.resolve_annotation(part)
-                except KilnCompileError:
-                    item = None
-                if isinstance(item, kt.ScalarType) and item in kt.DICT_ITEM_TYPES:
-                    resolved.append(item)
-                    continue
-                what = "array" if isinstance(item, kt.ArrayType) else "tuple" \
-                    if isinstance(item, kt.TupleType) else item.display \
-                    if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
-            raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
+            item, what = self.number_annotation(part, kt.DICT_ITEM_TYPES)
+            if item is None:
+                raise self.error(node, f"dicts with {what} {role} are not supported yet{hint}")
+            resolved.append(item)
         return kt.DictType(*resolved)
+
+    def number_annotation(self, part, allowed) -> tuple:
+        """(the type, None) of a dict's key or value or a set's element
+        annotation `part` when it is one of `allowed` (Python's int, float,
+        bool), else (None, the word a message names it by: "str", "list",
+        "array", ...)."""
+        if isinstance(part, ast.Name) and part.id in ("str", "bytes", "object", "set", "tuple",
+                                                      "Tuple"):
+            return None, part.id
+        for word, is_kind in (("list", self.is_list_annotation),
+                              ("dict", self.is_dict_annotation),
+                              ("set", self.is_set_annotation)):
+            if is_kind(part):
+                return None, word
+        try:
+            item = self.resolve_annotation(part)
+        except KilnCompileError:
+            item = None
+        if isinstance(item, kt.ScalarType) and item in allowed:
+            return item, None
+        return None, "array" if isinstance(item, kt.ArrayType) else "tuple" \
+            if isinstance(item, kt.TupleType) else item.display \
+            if isinstance(item, kt.ScalarType) else f"`{ast.unparse(part)}`"
+
+    def is_set_annotation(self, node) -> bool:
+        """`set[...]`, `Set[...]`, `typing.Set[...]`, or a bare `set`."""
+        base = node.value if isinstance(node, ast.Subscript) else node
+        return (isinstance(base, ast.Name) and base.id in ("set", "Set")
+                and base.id not in self.imported_names) or (
+            isinstance(base, ast.Name) and self.imported_names.get(base.id) == ("typing", "Set")
+        ) or (isinstance(base, ast.Attribute) and base.attr == "Set"
+              and isinstance(base.value, ast.Name) and base.value.id == "typing")
+
+    def set_annotation(self, node) -> kt.SetType:
+        """`set[int]`: elements of Python's own numbers (kt.SET_ITEM_TYPES);
+        anything else is refused here, saying what is supported."""
+        hint = "; a set's elements are int, float or bool (set[int], set[float], set[bool])"
+        if not isinstance(node, ast.Subscript):
+            raise self.error(node, "a set annotation needs its element type: set[int], "
+                                   "set[float] or set[bool]")
+        if isinstance(node.slice, ast.Tuple):
+            raise self.error(node, "a set annotation takes one element type: set[int]")
+        item, what = self.number_annotation(node.slice, kt.SET_ITEM_TYPES)
+        if item is None:
+            raise self.error(node, f"sets with {what} elements are not supported yet{hint}")
+        return kt.SetType(item)
 
     def dict_class_annotation(self, node):
         """"defaultdict" for `defaultdict[...]`, `collections.defaultdict[...]`,

@@ -22,13 +22,14 @@ UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex", "list", "sorted", "sum", "dict", "divmod", "any", "all", "tuple"}
+                 "complex", "list", "sorted", "sum", "dict", "set", "divmod", "any", "all",
+                 "tuple"}
 # The builtins a generator expression may be handed to (`sum(x * x for x in
 # xs)`): typing's generator_typing.py.
 GENERATOR_CONSUMERS = frozenset(["sum", "min", "max", "any", "all", "sorted", "list", "dict",
-                                 "tuple"])
+                                 "set", "tuple"])
 GENERATOR_USE = "a generator expression is supported as the argument of sum(), min(), max(), " \
-                "any(), all(), sorted(), list() or dict() only"
+                "any(), all(), sorted(), list(), dict() or set() only"
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
@@ -37,6 +38,13 @@ LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse
 # dict; `pop`, `copy` and `clear` are list methods too).
 DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
                           "copy", "clear"])
+# The methods of Python's set Kiln compiles (typing checks the object is a
+# set; `pop`, `copy`, `clear`, `remove` and `update` are list or dict
+# methods too).
+SET_METHODS = frozenset(["add", "discard", "remove", "pop", "clear", "copy", "update",
+                         "intersection_update", "difference_update",
+                         "symmetric_difference_update", "union", "intersection", "difference",
+                         "symmetric_difference", "issubset", "issuperset", "isdisjoint"])
 # Counter's own methods, refused with what to write instead.
 COUNTER_METHODS = {
     "most_common": "Counter.most_common() returns a list of (key, count) tuples, and lists of "
@@ -69,8 +77,7 @@ STATEMENT_NAMES = {
 }
 EXPRESSION_NAMES = {
     ast.Lambda: "lambda",
-    ast.SetComp: "set comprehension",
-    ast.Set: "set", ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
+    ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
 }
@@ -175,6 +182,13 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.visit(node.value)
 
+    def visit_AnnAssign(self, node):
+        """`x: T = v`: the annotation is typing's to read (`typing.Set[int]`
+        is no value of the subset)."""
+        self.visit(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
     def visit_Return(self, node):
         if isinstance(node.value, ast.Tuple):
             for element in node.value.elts:
@@ -243,12 +257,14 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(node.elt)
 
     visit_DictComp = visit_ListComp
+    visit_SetComp = visit_ListComp
 
     def visit_Delete(self, node):
-        """`del d[k]` (typing checks `d` is a dict); nothing else yet."""
-        if not all(isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice)
-                   for t in node.targets):
-            self.report(node, "`del` is supported as `del d[k]` of a dict only yet")
+        """`del d[k]`, `del xs[i]`, `del xs[a:b:c]` (typing checks what `d`
+        and `xs` are); nothing else yet."""
+        if not all(isinstance(t, ast.Subscript) for t in node.targets):
+            self.report(node, "`del` is supported as `del d[k]` of a dict and `del xs[i]`, "
+                              "`del xs[a:b]` of a list only yet")
             return
         for target in node.targets:
             self.visit(target)
@@ -267,7 +283,7 @@ class SubsetChecker(ast.NodeVisitor):
         # keywords themselves (dtype=, axis=, ...); methods are typed later.
         takes_keywords = (numpy_entry is not None and numpy_entry.family.reads_call) or (
             qualified_call is None and isinstance(func, ast.Attribute)
-            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS) or (
+            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS) or (
             isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
         keyword_only = (qualified_call is not None and qualified_call[0] == "cmath" and
                         qualified_call[1] in CMATH_KEYWORDS) or (  # cmath.isclose(..., abs_tol=...)
@@ -289,7 +305,7 @@ class SubsetChecker(ast.NodeVisitor):
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             pass            # `range(n)` too: a value (typing's range_typing.py)
         elif qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS:
+                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS:
             self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
         elif qualified is not None:
             module, name = qualified
@@ -299,6 +315,9 @@ class SubsetChecker(ast.NodeVisitor):
         elif qualified is None and isinstance(func, ast.Attribute) and \
                 func.attr in COUNTER_METHODS:
             self.report(node, COUNTER_METHODS[func.attr])
+        elif isinstance(func, ast.Name) and func.id == "frozenset":
+            self.report(node, "frozenset() is not supported yet; use set(...) (a frozenset "
+                              "argument of an exported function is taken as a set)")
         elif (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) in (
                 "defaultdict", "Counter"):
             called = ast.unparse(func)

@@ -15,7 +15,7 @@ from .. import library_functions as lib
 from .. import typing_rules as rules
 from ..library_functions import LIST_FUNCTIONS, numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
-from ..typecheck.typed_tree import is_container, is_range, known_literals
+from ..typecheck.typed_tree import is_container, is_range, is_set, known_literals
 from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable
 from ..typecheck.generator_typing import consumed_generator
 from ..frontend.subset import GENERATOR_CONSUMERS
@@ -61,6 +61,8 @@ class CallLowering:
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and self.is_dict_valued(func.value):
             return self.dict_method(func, node)         # `d.get(k, 0)`
+        if isinstance(func, ast.Attribute) and self.is_set_valued(func.value):
+            return self.set_method(func, node)          # `s.add(x)`
         if isinstance(func, ast.Attribute) and self.is_list_valued(func.value):
             return self.list_method(func, node)         # `xs.append(v)`
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
@@ -80,7 +82,7 @@ class CallLowering:
             return self.call_function(name, node)
         if name in GENERATOR_CONSUMERS and consumed_generator(node) is not None:
             return self.generator_call(name, node)      # `sum(x * x for x in xs)`
-        if name in ("sorted", "list", "dict"):
+        if name in ("sorted", "list", "dict", "set"):
             return self.list_builtin(name, node)
         if name == "range":
             return self.range_value(node)           # `r = range(n)`
@@ -290,7 +292,7 @@ class CallLowering:
     def builtin_len(self, args, node):
         if isinstance(args[0].type, kt.TupleType):
             return self.constant(len(args[0].elements), kt.i64, node)      # len(a.shape)
-        if is_dict_like(args[0].type):
+        if is_dict_like(args[0].type) or is_set(args[0].type):
             length = self.dict_length(args[0], node)
             self.done_with(node, args[0])
             return length
@@ -342,8 +344,8 @@ class CallLowering:
     def min_max(self, args, node, op, name):
         if isinstance(args[0].type, kt.ListType):
             return self.list_min_max(args[0], node, name)      # `min(xs)`
-        if is_dict_like(args[0].type):
-            return self.dict_min_max(args[0], node, name)      # `min(d)`
+        if is_dict_like(args[0].type) or is_set(args[0].type):
+            return self.dict_min_max(args[0], node, name)      # `min(d)`, `min(s)`
         if is_range(args[0].type):
             return self.range_min_max(args[0], node, name)     # `min(r)`
         result = args[0]

@@ -42,6 +42,7 @@ from .subscript_lowering import SubscriptLowering
 from .tuple_lowering import TupleLowering
 from .list_lowering import ListLowering
 from .dict_lowering import DictLowering
+from .set_lowering import SetLowering
 from .list_algorithms import ListAlgorithms
 from .range_lowering import RangeLowering
 from .constant_lowering import ConstantLowering
@@ -53,7 +54,7 @@ from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
-from ..typecheck.typed_tree import is_container, is_range
+from ..typecheck.typed_tree import is_container, is_range, is_set
 from ..typecheck.dict_typing import is_dict_like
 from ..typecheck.typed_tree import (  # noqa: F401 - Parameter stays importable from here
     Parameter, complex_power_exponent, known_literals)
@@ -114,14 +115,14 @@ class InferenceMismatch(Exception):
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
-                            DictLowering, ListAlgorithms, ContainerOwnership, RangeLowering,
-                            ConstantLowering, GeneratorLowering):
+                            DictLowering, SetLowering, ListAlgorithms, ContainerOwnership,
+                            RangeLowering, ConstantLowering, GeneratorLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
     expressions, reductions, shape functions, indexing with arrays,
-    complex numbers, tuples, lists, dicts, ranges, module constants and
-    generator expressions."""
+    complex numbers, tuples, lists, dicts, sets, ranges, module constants
+    and generator expressions."""
 
     def __init__(self, context, typed, module):
         self.context = context
@@ -405,7 +406,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         scalar = value.type
         if isinstance(scalar, kt.ListType):
             return self.list_truthy(value, node)
-        if is_dict_like(scalar):
+        if is_dict_like(scalar) or is_set(scalar):
             return self.dict_truthy(value, node)
         if is_range(scalar):
             return self.range_truthy(value, node)
@@ -537,6 +538,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         right = self.expression(node.right)
         if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
             return self.dot([left, right], node)
+        if is_set(left.type) or is_set(right.type):
+            return self.set_binary(node, left, right)
         if isinstance(left.type, kt.ListType) or isinstance(right.type, kt.ListType):
             return self.list_binary(node, left, right)
         return self.binary(node.op, left, right, node)
@@ -731,7 +734,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def expr_Compare(self, node):
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
-                self.is_list_valued(n) or self.is_dict_valued(n)
+                self.is_list_valued(n) or self.is_dict_valued(n) or self.is_set_valued(n)
                 for n in [node.left, *node.comparators]):
             return self.list_compare(node)
         left = self.compared(node.left, node)

@@ -9,7 +9,9 @@ once. Iteration walks the slots 0 .. used-1 in order, skipping those not
 `live_at`, and raises CPython's RuntimeError at the next step when the
 dict's size changed since the walk began (CPython's dict iterator does).
 A dict's views (`keys()`, `values()`, `items()`) are the dict itself,
-walked for its keys, values or both.
+walked for its keys, values or both. A set is walked as a dict's keys
+(set_lowering.py): the walks here take one, `dict_op` then building the
+`kiln.set` op of the same name (len, used, live_at, key_at).
 
 The reference counting (owned and borrowed values, `kiln.retain`,
 `kiln.release`) is ownership.py's, shared with lists.
@@ -21,9 +23,9 @@ import ast
 from dataclasses import dataclass
 
 from .. import typesystem as kt
-from .values import Value, mlir_type, tuple_value
+from .values import Value, tuple_value
 from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable, iteration_item, walked_dict
-from ..typecheck.typed_tree import dict_of, iteration_kind
+from ..typecheck.typed_tree import dict_of, is_set, iteration_kind
 
 # The dict ops that can raise: KeyError (`require`), MemoryError (every op
 # that allocates: a new dict, a copy, a store, and the first lookup of a
@@ -31,6 +33,7 @@ from ..typecheck.typed_tree import dict_of, iteration_kind
 # set_value_at, erase_at and clear cannot.
 RAISING_DICT_OPS = frozenset(["new", "find", "require", "set", "copy", "update", "equal"])
 SIZE_CHANGED = "dictionary changed size during iteration"
+SET_SIZE_CHANGED = "Set changed size during iteration"      # CPython's words
 
 
 @dataclass
@@ -50,13 +53,12 @@ class DictLowering:
     # ------------------------------------------------------- dict ops
     def dict_op(self, mnemonic, operands, node, result_type=None) -> Value | None:
         """One `kiln.dict.<mnemonic>` op; its result as a Value of
-        `result_type` (a Kiln type) when it has one."""
-        if mnemonic in RAISING_DICT_OPS:
-            self.may_raise = True
-        results = (mlir_type(result_type),) if result_type is not None else ()
-        op = self.builder.op(f"kiln.dict.{mnemonic}", [v.ir for v in operands], results, None,
-                             (), self.loc(node))
-        return Value(op.result, result_type) if result_type is not None else None
+        `result_type` (a Kiln type) when it has one. Of a set (the first
+        operand), the `kiln.set` op of that name (the walks' ops)."""
+        if operands and is_set(operands[0].type):
+            return self.set_op(mnemonic, operands, node, result_type)
+        return self.container_op(f"kiln.dict.{mnemonic}", mnemonic in RAISING_DICT_OPS,
+                                 operands, node, result_type)
 
     def new_dict(self, dict_type, capacity: Value, node) -> Value:
         made = self.dict_op("new", [capacity], node, dict_type)
@@ -119,27 +121,14 @@ class DictLowering:
         """Nested loops setting entries of a new dict, the key evaluated
         before the value (Python 3.8); the names are the comprehension's."""
         dict_type = self.typed_value(node).type
-        generators = node.generators
-        made = {}
 
-        def start(length):
-            hint = length if len(generators) == 1 and not generators[0].ifs else \
-                self.constant(-1, kt.i64, node)
-            made["dict"] = self.new_dict(dict_type, hint, node)
+        def store(made):
+            key = self.convert(self.expression(node.key), dict_type.key, node.key)
+            value = self.convert(self.expression(node.value), dict_type.value, node.value)
+            self.dict_op("set", [made, key, value], node)
 
-        def level(position):
-            if position == len(generators):
-                key = self.convert(self.expression(node.key), dict_type.key, node.key)
-                value = self.convert(self.expression(node.value), dict_type.value, node.value)
-                self.dict_op("set", [made["dict"], key, value], node)
-                return
-            generator = generators[position]
-            self.iterate(generator, lambda: self.when_all(
-                generator.ifs, lambda: level(position + 1), node), node,
-                start if position == 0 else None)
-
-        level(0)
-        return made["dict"]
+        return self.comprehension(node, lambda hint: self.new_dict(dict_type, hint, node),
+                                  store)
 
     def dict_subscript(self, node) -> Value:
         """`d[k]` (`require` raises KeyError(k)), or the entry at the slot
@@ -227,9 +216,13 @@ class DictLowering:
         self.done_with(stmt, container)
 
     def stmt_Delete(self, stmt):
-        """`del d[k]`: KeyError when k is missing."""
+        """`del d[k]`: KeyError when k is missing; a list's `del xs[i]` and
+        `del xs[a:b:c]` are list_lowering.py's."""
         for target in stmt.targets:
             container = self.expression(target.value)
+            if isinstance(container.type, kt.ListType):
+                self.delete_list_item(target, container, stmt)
+                continue
             key = self.key_of(container, self.expression(target.slice), target.slice)
             if container.type.dict_class == "Counter":
                 # Counter.__delitem__ ignores a missing key.
@@ -342,15 +335,6 @@ class DictLowering:
             self.sort_list(made, node)
         return made
 
-    def dict_sum(self, args, node) -> Value:
-        """`sum(d)`, `sum(d.values())`: in insertion order from `start` (0)."""
-        source = args[0]
-        total = self.fold_sum(lambda initial, step: self.walk_entries(source, initial, step,
-                                                                      node),
-                              args[1] if len(args) == 2 else None, node)
-        self.done_with(node, source)
-        return total
-
     def dict_min_max(self, source: Value, node, name) -> Value:
         """`min(d)`, `max(d.values())`: the first entry unless a later one
         is strictly smaller (larger), as CPython keeps it; ValueError when
@@ -362,8 +346,9 @@ class DictLowering:
         return best
 
     def walk_entries(self, source: Value, initial, step, node) -> list:
-        """walk_dict over what iterating a dict or view visits (`step(entry,
-        carried)`: the key, the value or both)."""
+        """walk_dict over what iterating a dict, view or set visits
+        (`step(entry, carried)`: the key, the value or both; a set's
+        element)."""
         container = self.as_dict(source)
         kind = iteration_kind(source.type)
         return self.walk_dict(container, initial, lambda slot, carried: step(
@@ -398,9 +383,10 @@ class DictLowering:
 
     def next_step(self, container: Value, slot: Value, expected: Value, node):
         """(the next live slot, whether there is one) of a walk, after
-        CPython's check that the dict kept its size."""
+        CPython's check that the dict (set) kept its size."""
         same = self.cmpi("eq", self.dict_length(container, node), expected, node)
-        self.check(same, "RuntimeError", SIZE_CHANGED, [], node)
+        self.check(same, "RuntimeError", SET_SIZE_CHANGED if is_set(container.type)
+                   else SIZE_CHANGED, [], node)
         found = self.next_live_slot(container, slot, node)
         going = self.cmpi("slt", found, self.dict_op("used", [container], node, kt.i64), node)
         return found, going

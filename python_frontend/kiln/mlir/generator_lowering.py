@@ -1,16 +1,19 @@
-"""Lowering of generator expressions handed to sum(), min(), max(), any(),
-all(), sorted(), list() and dict() (typed by
-typecheck/generator_typing.py). list(), sorted() and dict() build the
-comprehension's list or dict. The folds keep what they compute in values
-carried by the loops (scf.for, or scf.while where the loop re-reads a
-list's length or may stop early) and the `if`s (scf.if yielding them), so
-no list is made: sum() adds left to right from its start, min() and max()
-keep the first element unless a later one is strictly smaller (larger),
-as CPython compares them, and raise its ValueError when there is none;
-any() and all() stop at the first element that decides them: no element
-after it is computed, and a loop over a range, a list or an array ends
-there (a dict walk goes on to its end without computing anything). A mixin
-of code_generator.FunctionCodeGenerator."""
+"""Lowering of list, dict and set comprehensions and of generator
+expressions handed to sum(), min(), max(), any(), all(), sorted(), list(),
+dict() and set() (typed by typecheck/generator_typing.py): one walk of
+their `for`s and `if`s (fold_clauses, each `for` a fold_clause over a
+range, a list, a 1-D array, a dict or view, a set, zip() or enumerate()).
+list(), sorted(), dict() and set() build the comprehension's container.
+The folds keep what they compute in values carried by the loops (scf.for,
+or scf.while where the loop re-reads a list's length or may stop early)
+and the `if`s (scf.if yielding them), so no list is made: sum() adds left
+to right from its start, min() and max() keep the first element unless a
+later one is strictly smaller (larger), as CPython compares them, and raise
+its ValueError when there is none; any() and all() stop at the first
+element that decides them: no element after it is computed, and a loop
+over a range, a list or an array ends there (a dict or set walk goes on to
+its end without computing anything). A mixin of
+code_generator.FunctionCodeGenerator."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from .. import typesystem as kt
 from .values import Value, tuple_value
 from ..frontend.desugar import zipped_call
 from ..typecheck.generator_typing import consumed_generator, generator_node_as
-from ..typecheck.typed_tree import is_dict, is_dict_view, is_range, iteration_kind
+from ..typecheck.typed_tree import is_range, is_table, iteration_kind
 from .dict_lowering import contains_call
 
 
@@ -32,8 +35,8 @@ class GeneratorLowering:
             if name == "sorted":
                 self.sort_list(made, node)
             return made
-        if name == "dict":
-            return self.expression(generator_node_as(generator, "dict"))
+        if name in ("dict", "set"):
+            return self.expression(generator_node_as(generator, name))
         typed = self.typed_value(node)
         if name in ("any", "all"):
             decided = self.fold_generator(generator, [self.constant(False, kt.boolean, node)],
@@ -97,36 +100,65 @@ class GeneratorLowering:
 
     # ------------------------------------------------------------ folds
     def fold_generator(self, generator, initial, step, node, stop=None) -> list:
-        """Values carried through the elements of `generator`, its `for`s
-        nested and its `if`s tested as a comprehension's (`step(element,
+        """Values carried through the elements of `generator` (`step(element,
         carried)` -> the new carried values); their final values. With
         `stop(carried)` (a flag), no element is computed once it holds."""
-        generators = generator.generators
+        return self.fold_clauses(generator, initial, lambda carried: step(
+            self.expression(generator.elt), carried), node, stop,
+            rereads=contains_call(generator))
+
+    def comprehension(self, node, make, store) -> Value:
+        """A list, dict or set comprehension: fold_clauses carrying nothing.
+        `make(hint)` makes the container once the first iterable is
+        evaluated (`hint`: its length when there is one `for` and no `if`,
+        else -1); `store(container)` adds what one step makes."""
+        generators = node.generators
+        made = {}
+        sized = len(generators) == 1 and not generators[0].ifs
+
+        def start(length):
+            made["container"] = make(length if sized else self.constant(-1, kt.i64, node))
+
+        def innermost(carried):
+            store(made["container"])
+            return []
+
+        self.fold_clauses(node, [], innermost, node, started=start)
+        return made["container"]
+
+    def fold_clauses(self, node, initial, innermost, location_node, stop=None, rereads=True,
+                     started=None) -> list:
+        """The one walk of a comprehension's or generator expression's
+        `for`s (`node.generators`), nested, each under its `if`s (tested as
+        Python does, each only when the ones before it hold), carrying
+        values (`innermost(carried)` -> the new ones, at each element);
+        their final values. With `stop(carried)` (a flag), nothing more is
+        computed once it holds. A list's length is re-read at each step
+        when `rereads` (as Python's list iterator does; a generator only
+        when it calls functions, which may change the list).
+        `started(length)` runs once the first iterable is evaluated."""
+        generators = node.generators
 
         def level(position, carried):
             if position == len(generators):
                 if stop is None:
-                    return step(self.expression(generator.elt), carried)
-                return self.carried_if(self.negate(stop(carried), node), carried, lambda c: step(
-                    self.expression(generator.elt), c), node)
+                    return innermost(carried)
+                return self.carried_if(self.negate(stop(carried), location_node), carried,
+                                       innermost, location_node)
             clause = generators[position]
             return self.fold_clause(clause, carried, lambda c: self.when_all_carrying(
-                clause.ifs, c, lambda inner: level(position + 1, inner), node), node, stop,
-                rereads=contains_call(generator))
+                clause.ifs, c, lambda inner: level(position + 1, inner), location_node),
+                location_node, stop, rereads, started if position == 0 else None)
 
         return level(0, initial)
 
     def iterate(self, generator, build, node, started=None) -> None:
-        """One `for` of a list or dict comprehension, `build()` at each
-        element (fold_clause, carrying nothing; a list's length re-read at
-        every step, as Python's list iterator does). `started(length)` runs
-        once the iterable is evaluated, before the loop."""
+        """One `for` clause, `build()` at each element (fold_clause,
+        carrying nothing; a list's length re-read at every step, as
+        Python's list iterator does). `started(length)` runs once the
+        iterable is evaluated, before the loop."""
         self.fold_clause(generator, [], lambda carried: build() or [], node, None, True,
                          started)
-
-    def when_all(self, conditions, build, node) -> None:
-        """`build()` under a comprehension's `if`s."""
-        self.when_all_carrying(conditions, [], lambda carried: build() or [], node)
 
     def carried_if(self, condition: Value, carried, build, node) -> list:
         """scf.if yielding the carried values: `build(carried)`'s when
@@ -189,7 +221,7 @@ class GeneratorLowering:
                 self.counted_element(k, normalized, iterator), values), iterator, stop)
         if started:
             started(self.length_of(container, iterator))
-        if is_dict(container.type) or is_dict_view(container.type):
+        if is_table(container.type):        # a dict, a view or a set: its slots
             dictionary = self.as_dict(container)
             kind = iteration_kind(container.type)
 
@@ -273,8 +305,8 @@ class GeneratorLowering:
         return length, lambda k: self.list_get(container, k, iterable), container
 
     def length_of(self, container: Value, node) -> Value:
-        """The length of a dict (or view), a 1-D array or a list."""
-        if is_dict(container.type) or is_dict_view(container.type):
+        """The length of a dict (or view), a set, a 1-D array or a list."""
+        if is_table(container.type):
             return self.dict_length(container, node)
         if isinstance(container.type, kt.ArrayType):
             return self.dimension(container, 0, node)

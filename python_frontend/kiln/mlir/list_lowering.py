@@ -13,15 +13,16 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from .values import Value, mlir_type
+from .values import Value
 from ..typecheck.list_typing import is_list, is_list_iteration
-from ..typecheck.typed_tree import is_dict, is_dict_view, is_range
+from ..typecheck.typed_tree import is_dict, is_dict_view, is_range, is_set
 
 # The list ops that can raise (IndexError, MemoryError: every op that
 # allocates or writes): the function then gets an error record, as for
 # kiln.check. len, count, find, equal, retain and release cannot raise.
 RAISING_LIST_OPS = frozenset(["new", "get", "set", "append", "pop", "insert", "clear",
-                              "reverse", "sort", "extend", "copy", "concat", "repeat"])
+                              "reverse", "sort", "extend", "copy", "concat", "repeat",
+                              "slice", "assign_slice", "delete_slice"])
 
 
 class ListLowering:
@@ -29,12 +30,8 @@ class ListLowering:
     def list_op(self, mnemonic, operands, node, result_type=None, attributes=None):
         """One `kiln.list.<mnemonic>` op; its result as a Value of
         `result_type` (a Kiln type) when it has one."""
-        if mnemonic in RAISING_LIST_OPS:
-            self.may_raise = True
-        results = (mlir_type(result_type),) if result_type is not None else ()
-        op = self.builder.op(f"kiln.list.{mnemonic}", [v.ir for v in operands], results,
-                             attributes, (), self.loc(node))
-        return Value(op.result, result_type) if result_type is not None else None
+        return self.container_op(f"kiln.list.{mnemonic}", mnemonic in RAISING_LIST_OPS,
+                                 operands, node, result_type, attributes)
 
     def new_list(self, list_type, capacity: Value, node) -> Value:
         made = self.list_op("new", [capacity], node, list_type)
@@ -74,33 +71,21 @@ class ListLowering:
         """Nested loops appending to a new list; each `for` binds its name
         in its loop's scope only (Python 3: the names do not leak)."""
         list_type = self.typed_value(node).type
-        generators = node.generators
-        made = {}
-        sized = len(generators) == 1 and not generators[0].ifs
-
-        def start(length):
-            hint = length if sized else self.constant(-1, kt.i64, node)
-            made["list"] = self.new_list(list_type, hint, node)
-
-        def level(position):
-            if position == len(generators):
-                item = self.convert(self.expression(node.elt), list_type.item, node.elt)
-                self.list_append(made["list"], item, node)
-                return
-            generator = generators[position]
-            self.iterate(generator, lambda: self.when_all(
-                generator.ifs, lambda: level(position + 1), node), node,
-                start if position == 0 else None)
-
-        level(0)
-        return made["list"]
+        return self.comprehension(node, lambda hint: self.new_list(list_type, hint, node),
+                                  lambda made: self.list_append(made, self.convert(
+                                      self.expression(node.elt), list_type.item, node.elt),
+                                      node))
 
     def list_subscript(self, node) -> Value:
         """`xs[i]` (kiln.list.get wraps a negative index and raises
-        IndexError) and `xs[:]` (a copy)."""
+        IndexError), `xs[:]` (a copy) and `xs[a:b:c]` (a new list)."""
         container = self.expression(node.value)
         if isinstance(node.slice, ast.Slice):
-            result = self.list_op("copy", [container], node, container.type)
+            if (node.slice.lower, node.slice.upper, node.slice.step) == (None, None, None):
+                result = self.list_op("copy", [container], node, container.type)
+            else:
+                result = self.list_slice_op("slice", container, node.slice, [], node,
+                                            container.type)
             result.owned = True
         else:
             index = self.convert(self.expression(node.slice), kt.i64, node.slice)
@@ -108,9 +93,51 @@ class ListLowering:
         self.done_with(node, container)
         return result
 
+    def list_slice_op(self, mnemonic, container: Value, part: ast.Slice, values, node,
+                      result_type=None):
+        """kiln.list.slice / assign_slice / delete_slice of `part`: its start
+        and stop where given (the op's optional operands), its step (1 when
+        not given), evaluated left to right as CPython does."""
+        bounds = [None if bound is None else
+                  self.convert(self.expression(bound), kt.i64, bound)
+                  for bound in (part.lower, part.upper, part.step)]
+        start, stop, step = bounds
+        if step is None:
+            step = self.constant(1, kt.i64, node)
+        operands = [container] + [b for b in (start, stop) if b is not None] + [step] + values
+        segments = [1, int(start is not None), int(stop is not None), 1] + [1] * len(values)
+        return self.list_op(mnemonic, operands, node, result_type,
+                            {"operandSegmentSizes": ir.dense_array_attr(segments, ir.i32)})
+
+    def delete_list_item(self, target: ast.Subscript, container: Value, node) -> None:
+        """`del xs[a:b:c]`, and `del xs[i]`: IndexError("list assignment
+        index out of range") outside [-len, len), then the one-item slice."""
+        if isinstance(target.slice, ast.Slice):
+            self.list_slice_op("delete_slice", container, target.slice, [], node)
+        else:
+            index = self.convert(self.expression(target.slice), kt.i64, target.slice)
+            length = self.list_length(container, node)
+            zero = self.constant(0, kt.i64, node)
+            from_end = self.arith("addi", index, length, node)
+            position = self.select(self.cmpi("slt", index, zero, node), from_end, index, node)
+            inside = self.arith("andi", self.cmpi("sge", position, zero, node),
+                                self.cmpi("slt", position, length, node), node)
+            self.check(inside, "IndexError", "list assignment index out of range", [], node)
+            following = self.arith("addi", position, self.constant(1, kt.i64, node), node)
+            step = self.constant(1, kt.i64, node)
+            self.list_op("delete_slice", [container, position, following, step], node, None,
+                         {"operandSegmentSizes": ir.dense_array_attr([1, 1, 1, 1], ir.i32)})
+        self.done_with(node, container)
+
     def list_store(self, target: ast.Subscript, value: Value, node) -> None:
-        """`xs[i] = v`: the value was evaluated first, as in Python."""
+        """`xs[i] = v`, `xs[a:b:c] = ys`: the value was evaluated first, as
+        in Python."""
         container = self.expression(target.value)
+        if isinstance(target.slice, ast.Slice):
+            self.list_slice_op("assign_slice", container, target.slice, [value], node)
+            self.done_with(node, value)
+            self.done_with(node, container)
+            return
         index = self.convert(self.expression(target.slice), kt.i64, target.slice)
         item = self.convert(value, container.type.item, node)
         self.list_op("set", [container, index, item], node)
@@ -167,6 +194,9 @@ class ListLowering:
         op = node.ops[0]
         left = self.expression(node.left)
         right = self.expression(node.comparators[0])
+        if is_set(right.type) or (is_set(left.type) and not isinstance(op, (ast.In,
+                                                                             ast.NotIn))):
+            return self.set_compare(node, left, right)
         if any(is_dict(v.type) or is_dict_view(v.type) for v in (left, right)):
             return self.dict_compare(node, left, right)
         if is_range(right.type):
@@ -300,8 +330,12 @@ class ListLowering:
         self.scf_if(flag, [], descending, ascending, node)
 
     def list_builtin(self, name, node) -> Value:
-        """`sorted(xs)`, `list(xs)` (copies), `list()`, `list(range(...))`."""
-        if name == "dict" or any(self.is_dict_valued(a) for a in node.args):
+        """`sorted(xs)`, `list(xs)` (copies), `list()`, `list(range(...))`;
+        those of a dict or set, `dict(...)` and `set(...)` are theirs."""
+        if name == "set":
+            return self.set_builtin(node)
+        if name == "dict" or any(self.is_dict_valued(a) or self.is_set_valued(a)
+                                 for a in node.args):
             return self.dict_builtin(name, node)
         list_type = self.typed_value(node).type
         if not node.args:
@@ -327,15 +361,25 @@ class ListLowering:
                                      self.list_get(container, counter, node), carried), node)
 
     def builtin_sum(self, args, node) -> Value:
-        """Left to right from `start` (0): ints wrap as Kiln ints do."""
-        if is_dict(args[0].type) or is_dict_view(args[0].type):
-            return self.dict_sum(args, node)
+        """Left to right from `start` (0) over a list, or over a dict's keys
+        (a view's values, a set's elements) in insertion order: ints wrap
+        as Kiln ints do."""
         container = args[0]
-        fold = self.fold_range if is_range(container.type) else self.fold_items
-        total = self.fold_sum(lambda initial, step: fold(container, initial, step, node),
-                              args[1] if len(args) == 2 else None, node)
+        total = self.fold_sum(lambda initial, step: self.fold_container(
+            container, initial, step, node), args[1] if len(args) == 2 else None, node)
         self.done_with(node, container)
         return total
+
+    def fold_container(self, container: Value, initial, step, node) -> list:
+        """Values carried through the items of a list, the elements of a
+        range, or the entries a walk of a dict (view, set) visits, in order
+        (`step(item, carried)` -> the new carried values); their final
+        values."""
+        if isinstance(container.type, kt.ListType):
+            return self.fold_items(container, initial, step, node)
+        if is_range(container.type):
+            return self.fold_range(container, initial, step, node)
+        return self.walk_entries(container, initial, step, node)
 
     def list_min_max(self, container: Value, node, name) -> Value:
         """`min(xs)`/`max(xs)`: the first item unless a later one is

@@ -30,11 +30,25 @@ function made (its journal); nothing here runs on error paths.
 
 from __future__ import annotations
 
-from .values import Value
+from .values import Value, mlir_type
 from ..typecheck.typed_tree import is_container
 
 
 class ContainerOwnership:
+    # ------------------------------------------------------ container ops
+    def container_op(self, name, raising, operands, node, result_type=None,
+                     attributes=None) -> Value | None:
+        """One op of a container (`kiln.list.append`, `kiln.dict.find`,
+        `kiln.set.add`, ...; `raising`: whether it can raise, which gives
+        the function an error record); its result as a Value of
+        `result_type` (a Kiln type) when it has one."""
+        if raising:
+            self.may_raise = True
+        results = (mlir_type(result_type),) if result_type is not None else ()
+        op = self.builder.op(name, [v.ir for v in operands], results, attributes, (),
+                             self.loc(node))
+        return Value(op.result, result_type) if result_type is not None else None
+
     # ------------------------------------------------ the ownership protocol
     def own(self, value: Value, node) -> Value:
         """`value` as a reference its holder owns (retained when borrowed)."""

@@ -14,7 +14,7 @@ from . import ir_builder as ir
 from .. import typing_rules as rules
 from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
-from ..typecheck.typed_tree import is_container, is_dict, is_range
+from ..typecheck.typed_tree import is_container, is_dict, is_range, is_set
 from .dict_lowering import DictWalk
 from ..frontend.subset import message_parts
 
@@ -101,6 +101,8 @@ class StatementLowering:
             return self.empty_list(type_, node)
         if is_dict(type_):
             return self.empty_dict(type_, node)
+        if is_set(type_):
+            return self.empty_set(type_, node)
         if isinstance(type_, kt.ArrayType):
             return self.allocate_array(type_, [self.constant(0, kt.i64, node)] * type_.ndim, node)
         return self.constant(0, type_, node)
@@ -364,6 +366,9 @@ class StatementLowering:
         if isinstance(target, ast.Name) and isinstance(self.variable_type(target.id),
                                                        kt.ListType):
             self.augmented_list(stmt)                       # `xs += ys`, `xs *= n`
+            return
+        if isinstance(target, ast.Name) and is_set(self.variable_type(target.id)):
+            self.augmented_set(stmt)                        # `s |= t`, `s -= t`, ...
             return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             if self.masked_update(target, stmt.op, stmt.value, stmt):

@@ -66,8 +66,8 @@ class SubscriptLowering:
             return self.expression(node.value).elements[rules.constant_int(node.slice)]
         if self.is_range_valued(node.value):
             return self.range_subscript(node)           # r[i], a range loop's element
-        if self.is_dict_valued(node.value):
-            return self.dict_subscript(node)            # d[k], a dict loop's entry
+        if self.is_dict_valued(node.value) or self.is_set_valued(node.value):
+            return self.dict_subscript(node)            # d[k], a dict or set loop's entry
         if self.is_list_valued(node.value):
             return self.list_subscript(node)            # xs[i], xs[:], helper(x)[i]
         if self.is_tuple_valued(node.value):

@@ -24,8 +24,8 @@ class Value:
     elements: list = None      # for tuples: the element values
     candidates: tuple = None   # the literals a Python int may be (type_inference)
     lazy: object = None        # an array expression not computed yet (ArrayExpr)
-    # A list or dict its holder must release or hand on (ownership.py); a
-    # variable's container, read, is borrowed.
+    # A list, dict or set its holder must release or hand on
+    # (ownership.py); a variable's container, read, is borrowed.
     owned: bool = False
 
 
@@ -48,8 +48,9 @@ def mlir_type(type_) -> ir.Type:
     if found is None:
         if type_ == "index":
             found = ir.index
-        elif isinstance(type_, (kt.ListType, kt.DictType)) or is_dict_view(type_):
-            # !kiln.list<i64>, !kiln.dict<i64, f64>: references (a view is its dict)
+        elif isinstance(type_, (kt.ListType, kt.DictType, kt.SetType)) or is_dict_view(type_):
+            # !kiln.list<i64>, !kiln.dict<i64, f64>, !kiln.set<i64>: references
+            # (a view is its dict)
             found = ir.Type(type_.mlir)
         elif isinstance(type_, kt.ArrayType):
             found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)

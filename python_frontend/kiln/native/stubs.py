@@ -164,6 +164,8 @@ def annotation_text(type_) -> str:
         return f"list[{annotation_text(type_.item)}]"
     if isinstance(type_, kt.DictType):
         return f"dict[{annotation_text(type_.key)}, {annotation_text(type_.value)}]"
+    if isinstance(type_, kt.SetType):
+        return f"set[{annotation_text(type_.key)}]"
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 

@@ -5,17 +5,17 @@
   descriptor layout) passed by pointer, and a ``kiln_error`` record for
   functions that can raise (a verbatim copy of ``runtime/kiln_abi.h``, as
   kilnc carries it: ``kilnc --print-capabilities``).
-  A list is a ``kiln_list *`` and a dict a ``kiln_dict *``
-  (``runtime/kiln_abi.h``), borrowed as an argument and a new reference as
-  a result.
+  A list is a ``kiln_list *``, and a dict and a set (a dict without
+  values) a ``kiln_dict *`` (``runtime/kiln_abi.h``), borrowed as an
+  argument and a new reference as a result.
 * ``_<mod>_kiln.c`` is the CPython extension: one METH_FASTCALL wrapper per
   function that converts arguments without copying (arrays through the
   buffer protocol), calls the kernel directly and turns a filled
-  ``kiln_error`` into the matching Python exception. Lists and dicts are
-  the exception to "without copying": a Python list or dict of objects is
-  read into a ``kiln_list`` or ``kiln_dict`` of unboxed items for the call,
-  and what the function changed in it is written back into the caller's
-  object after it.
+  ``kiln_error`` into the matching Python exception. Lists, dicts and
+  sets are the exception to "without copying": a Python list, dict or set
+  of objects is read into a ``kiln_list`` or ``kiln_dict`` of unboxed items
+  for the call, and what the function changed in it is written back into
+  the caller's object after it.
   The code every wrapper shares is ``runtime/kiln_runtime.h``, which kilnc
   gives the in-process Clang that compiles the extension.
 """
@@ -59,9 +59,17 @@ DICT_C_TYPE = "kiln_dict *"
 
 
 def is_container(type_) -> bool:
-    """A list or a dict: held natively as a kiln_list / kiln_dict, passed
-    and returned by pointer, read in and written back by the wrapper."""
-    return isinstance(type_, (kt.ListType, kt.DictType))
+    """A list, a dict or a set: held natively as a kiln_list / kiln_dict,
+    passed and returned by pointer, read in and written back by the
+    wrapper."""
+    return isinstance(type_, (kt.ListType, kt.DictType, kt.SetType))
+
+
+def container_noun(type_) -> str:
+    """"list", "dict" or "set": the runtime's functions for the type are
+    named by it (kiln_get_set, kiln_set_result, ...)."""
+    return "list" if isinstance(type_, kt.ListType) else \
+        "set" if isinstance(type_, kt.SetType) else "dict"
 
 
 def container_c_type(type_) -> str:
@@ -90,7 +98,7 @@ def returns_through_pointer(type_) -> bool:
 
 
 def c_return_type(type_) -> str:
-    # A list or dict comes back as the pointer itself (MLIR's `!llvm.ptr`
+    # A list, dict or set comes back as the pointer itself (MLIR's `!llvm.ptr`
     # result).
     if type_ is None or returns_through_pointer(type_):
         return "void"
@@ -235,84 +243,87 @@ def returned_types(signature) -> list:
 
 
 def container_parameters(signature) -> list:
-    """The list and dict parameters."""
+    """The list, dict and set parameters."""
     return [p for p in signature.params if is_container(p.type)]
 
 
-def list_parameters(signature) -> list:
-    return [p for p in signature.params if isinstance(p.type, kt.ListType)]
-
-
-def dict_parameters(signature) -> list:
-    return [p for p in signature.params if isinstance(p.type, kt.DictType)]
-
-
-def returns_lists(signature) -> bool:
-    return any(isinstance(t, kt.ListType) for t in returned_types(signature))
-
-
-def returns_dicts(signature) -> bool:
-    return any(isinstance(t, kt.DictType) for t in returned_types(signature))
+def returns_containers(signature) -> bool:
+    return any(is_container(t) for t in returned_types(signature))
 
 
 def container_ownership_comment(signature) -> list:
-    """The header's word on who allocates and frees the function's lists
-    and dicts (kiln_abi.h's rules, said for this function's parameters)."""
-    return list_ownership_comment(signature) + dict_ownership_comment(signature)
+    """The header's word on who allocates and frees the function's lists,
+    dicts and sets (kiln_abi.h's rules, said for this function's
+    parameters)."""
+    return ownership_comment(signature, kt.ListType, "list", LIST_BORROWED, LIST_RETURNED) + \
+        ownership_comment(signature, kt.DictType, "dict", DICT_BORROWED, DICT_RETURNED) + \
+        ownership_comment(signature, kt.SetType, "set", SET_BORROWED, SET_RETURNED)
 
 
-def list_ownership_comment(signature) -> list:
-    names = [f"`{c_name(p.name)}`" for p in list_parameters(signature)]
-    if not names and not returns_lists(signature):
-        return []
+def ownership_comment(signature, kind, noun, borrowed, returned) -> list:
+    """The comment lines of the containers of type `kind`: `borrowed` when
+    the function takes some (`{names}` in its first line: theirs),
+    `returned` when it returns some (`{where}`: the result, or each
+    returned one of a tuple)."""
+    names = [f"`{c_name(p.name)}`" for p in signature.params if isinstance(p.type, kind)]
     lines = []
     if names:
-        lines += [f"/* {', '.join(names)}: borrowed. Make each kiln_list and its items with",
-                  "   malloc() (refcount 1, journal_index -1, flags 0, capacity >= 1): the",
-                  "   function may grow the items with realloc(), so read `items`, `length`",
-                  "   and `capacity` again after the call; it sets KILN_LIST_MODIFIED in",
-                  "   `flags` when it changed the list. One list may be passed for several",
-                  "   parameters: the function sees one list, as Python would. Free your",
-                  "   lists with kiln_list_drop() after a call that returned, with",
-                  "   free(list->items); free(list) after one that raised (it keeps no",
-                  "   reference, but may have left its own counted in `refcount`). */"]
-    if returns_lists(signature):
+        lines += [borrowed[0].format(names=", ".join(names))] + borrowed[1:]
+    if any(isinstance(t, kind) for t in returned_types(signature)):
         where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
-            "each returned list (rN)"
-        lines += [f"/* The {where} is a new reference: kiln_list_drop() it when done; it may",
-                  "   be a list you passed (then the function took a reference of its own,",
-                  "   which the drop gives back). When error->kind is set, no list was",
-                  "   returned: there is nothing to drop. */"]
+            f"each returned {noun} (rN)"
+        lines += [returned[0].format(where=where)] + returned[1:]
     return lines
 
 
-def dict_ownership_comment(signature) -> list:
-    names = [f"`{c_name(p.name)}`" for p in dict_parameters(signature)]
-    if not names and not returns_dicts(signature):
-        return []
-    lines = []
-    if names:
-        lines += [f"/* {', '.join(names)}: borrowed. Make each kiln_dict and its `keys`,",
-                  "   `values` and `live` with malloc() (refcount 1, journal_index -1, flags",
-                  "   0, capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
-                  "   keys, entries in order, live[i] = 1): the function may grow the arrays",
-                  "   with realloc() and builds its lookup table in `hashes`/`index`, so read",
-                  "   the entries again after the call; it sets KILN_DICT_MODIFIED in",
-                  "   `flags` when it changed the dict (entries with live[i] = 0 are",
-                  "   deleted). One dict may be passed for several parameters. Free your",
-                  "   dicts with kiln_dict_drop() after a call that returned; after one",
-                  "   that raised free keys, values, live, hashes, index and the dict",
-                  "   (it keeps no reference, but may have left its own counted in",
-                  "   `refcount`). */"]
-    if returns_dicts(signature):
-        where = "result" if not isinstance(signature.return_type, kt.TupleType) else \
-            "each returned dict (rN)"
-        lines += [f"/* The {where} is a new reference: kiln_dict_drop() it when done; it may",
-                  "   be a dict you passed (then the function took a reference of its own,",
-                  "   which the drop gives back). Its live entries (live[i] = 1 among the",
-                  "   first `used`) are the dict, in order. When error->kind is set, no dict",
-                  "   was returned: there is nothing to drop. */"]
-    return lines
+LIST_BORROWED = ["/* {names}: borrowed. Make each kiln_list and its items with",
+                 "   malloc() (refcount 1, journal_index -1, flags 0, capacity >= 1): the",
+                 "   function may grow the items with realloc(), so read `items`, `length`",
+                 "   and `capacity` again after the call; it sets KILN_LIST_MODIFIED in",
+                 "   `flags` when it changed the list. One list may be passed for several",
+                 "   parameters: the function sees one list, as Python would. Free your",
+                 "   lists with kiln_list_drop() after a call that returned, with",
+                 "   free(list->items); free(list) after one that raised (it keeps no",
+                 "   reference, but may have left its own counted in `refcount`). */"]
+LIST_RETURNED = ["/* The {where} is a new reference: kiln_list_drop() it when done; it may",
+                 "   be a list you passed (then the function took a reference of its own,",
+                 "   which the drop gives back). When error->kind is set, no list was",
+                 "   returned: there is nothing to drop. */"]
+DICT_BORROWED = ["/* {names}: borrowed. Make each kiln_dict and its `keys`,",
+                 "   `values` and `live` with malloc() (refcount 1, journal_index -1, flags",
+                 "   0, capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
+                 "   keys, entries in order, live[i] = 1): the function may grow the arrays",
+                 "   with realloc() and builds its lookup table in `hashes`/`index`, so read",
+                 "   the entries again after the call; it sets KILN_DICT_MODIFIED in",
+                 "   `flags` when it changed the dict (entries with live[i] = 0 are",
+                 "   deleted). One dict may be passed for several parameters. Free your",
+                 "   dicts with kiln_dict_drop() after a call that returned; after one",
+                 "   that raised free keys, values, live, hashes, index and the dict",
+                 "   (it keeps no reference, but may have left its own counted in",
+                 "   `refcount`). */"]
+DICT_RETURNED = ["/* The {where} is a new reference: kiln_dict_drop() it when done; it may",
+                 "   be a dict you passed (then the function took a reference of its own,",
+                 "   which the drop gives back). Its live entries (live[i] = 1 among the",
+                 "   first `used`) are the dict, in order. When error->kind is set, no dict",
+                 "   was returned: there is nothing to drop. */"]
+SET_BORROWED = ["/* {names}: borrowed. Make each set a kiln_dict without values",
+                "   (value_kind KILN_ITEM_NONE, `values` NULL), it and its `keys` and",
+                "   `live` with malloc() (refcount 1, journal_index -1, flags 0,",
+                "   capacity >= 1, `hashes` and `index` NULL, index_mask 0; distinct",
+                "   elements, live[i] = 1): the function may grow the arrays with",
+                "   realloc() and builds its lookup table in `hashes`/`index`, so read",
+                "   the elements again after the call; it sets KILN_DICT_MODIFIED in",
+                "   `flags` when it changed the set (elements with live[i] = 0 are",
+                "   removed). One set may be passed for several parameters. Free your",
+                "   sets with kiln_dict_drop() after a call that returned; after one",
+                "   that raised free keys, live, hashes, index and the set (it keeps no",
+                "   reference, but may have left its own counted in `refcount`). */"]
+SET_RETURNED = ["/* The {where} is a new reference (a kiln_dict without values):",
+                "   kiln_dict_drop() it when done; it may be a set you passed (then the",
+                "   function took a reference of its own, which the drop gives back). Its",
+                "   live elements (live[i] != 0 among the first `used`) are the set, in",
+                "   the order they were added. When error->kind is set, no set was",
+                "   returned: there is nothing to drop. */"]
 
 
 # The library kilnc links artifacts with parallel loops against (DT_NEEDED).
@@ -722,16 +733,16 @@ WRITE_BACK = f"kiln_write_back_arguments({CONTAINER_ARGUMENTS})"
 
 
 def box_container(type_, expression: str) -> str:
-    """The Python object of a returned list or dict: the caller's own object
-    when it is one of the arguments, else a new one (the reference dropped)."""
+    """The Python object of a returned list, dict or set: the caller's own
+    object when it is one of the arguments, else a new one (the reference
+    dropped)."""
     if isinstance(type_, kt.ListType):
         return f"kiln_list_result({expression}, {item_kind(type_.item)}, {CONTAINER_ARGUMENTS})"
-    return f"kiln_dict_result({expression}, {CONTAINER_ARGUMENTS})"
+    return f"kiln_{container_noun(type_)}_result({expression}, {CONTAINER_ARGUMENTS})"
 
 
 def discard_container(type_, expression: str) -> str:
-    noun = "list" if isinstance(type_, kt.ListType) else "dict"
-    return f"kiln_discard_{noun}_result({expression}, {CONTAINER_ARGUMENTS});"
+    return f"kiln_discard_{container_noun(type_)}_result({expression}, {CONTAINER_ARGUMENTS});"
 
 
 def box_tuple_item(element, index: int, elements, viewed) -> list:
@@ -759,9 +770,9 @@ def generate_wrapper(module_name: str, signature) -> list:
            "Py_ssize_t nargs, PyObject *kwnames) {"]
     out += bind_arguments(name, signature.params)
     containers = container_parameters(signature)
-    # Lists or dicts in or out: one epilogue boxes the result, then writes
-    # back.
-    with_containers = bool(containers) or returns_lists(signature) or returns_dicts(signature)
+    # Lists, dicts or sets in or out: one epilogue boxes the result, then
+    # writes back.
+    with_containers = bool(containers) or returns_containers(signature)
     if with_containers:
         out += [f"  kiln_container_argument container_arguments[{max(len(containers), 1)}];",
                 "  int container_count = 0;"]
@@ -770,7 +781,7 @@ def generate_wrapper(module_name: str, signature) -> list:
 
     def cleanup() -> list:
         """What a failure releases: the arrays acquired so far, and the
-        lists and dicts made so far (container_count of them)."""
+        lists, dicts and sets made so far (container_count of them)."""
         return _release_all(acquired) + ([f"  {FREE_CONTAINERS}"] if containers else [])
 
     for index, param in enumerate(signature.params):
@@ -783,18 +794,17 @@ def generate_wrapper(module_name: str, signature) -> list:
             call_args.append(f"&array_{pname}")
             continue
         fail = ["  " + line for line in cleanup()] + ["    return NULL;", "  }"]
-        if isinstance(type_, kt.ListType):
-            out += [f"  kiln_list *list_{pname} = kiln_get_list(bound[{index}], "
-                    f"{item_kind(type_.item)}, container_arguments, &container_count, "
-                    f"{label});",
-                    f"  if (!list_{pname}) {{"] + fail
-            call_args.append(f"list_{pname}")
-        elif isinstance(type_, kt.DictType):
-            out += [f"  kiln_dict *dict_{pname} = kiln_get_dict(bound[{index}], "
-                    f"{item_kind(type_.key)}, {item_kind(type_.value)}, container_arguments, "
-                    f"&container_count, {label});",
-                    f"  if (!dict_{pname}) {{"] + fail
-            call_args.append(f"dict_{pname}")
+        if is_container(type_):
+            # kiln_get_list(object, item kind, ...), kiln_get_dict(object,
+            # key kind, value kind, ...), kiln_get_set(object, kind, ...)
+            noun = container_noun(type_)
+            kinds = [type_.key, type_.value] if isinstance(type_, kt.DictType) else [type_.item]
+            variable = f"{noun}_{pname}"
+            out += [f"  {c_declaration(container_c_type(type_), variable)} = kiln_get_{noun}("
+                    f"bound[{index}], {', '.join(item_kind(k) for k in kinds)}, "
+                    f"container_arguments, &container_count, {label});",
+                    f"  if (!{variable}) {{"] + fail
+            call_args.append(variable)
         elif type_.is_complex:
             out += [f"  double arg_{pname}_real, arg_{pname}_imag;",
                     f"  if (kiln_as_complex(bound[{index}], &arg_{pname}_real, "
@@ -838,13 +848,12 @@ def generate_wrapper(module_name: str, signature) -> list:
     if signature.release_gil and (arrays or containers) and \
             "nogil" not in signature.options_given and not signature.parallel:
         # Releasing and retaking the GIL costs tens of ns: worth it only when
-        # the arrays, lists and dicts are large enough for the call to take
+        # the arrays and containers are large enough for the call to take
         # longer.
         sizes = " + ".join(["(" + " * ".join(f"array_{p.name}.shape[{k}]"
                                                for k in range(p.type.ndim)) + ")"
                             for p in arrays] +
-                           [f"{'list' if isinstance(p.type, kt.ListType) else 'dict'}_"
-                            f"{p.name}->length" for p in containers])
+                           [f"{container_noun(p.type)}_{p.name}->length" for p in containers])
         out += [f"  if ({sizes} >= KILN_GIL_RELEASE_ELEMENTS) {{",
                 "    Py_BEGIN_ALLOW_THREADS", f"    {invoke}", "    Py_END_ALLOW_THREADS",
                 "  } else {", f"    {invoke}", "  }"]
@@ -905,7 +914,7 @@ def generate_wrapper(module_name: str, signature) -> list:
 
 
 def container_epilogue(signature, containers, release: list) -> list:
-    """After a call that returned, in a function with lists or dicts in or
+    """After a call that returned, in a function with lists, dicts or sets in or
     out: the result is boxed first (a returned argument is the caller's own
     object, which gets its new contents next), then the changed lists and
     dicts are written back into the caller's objects, then arrays, lists and

@@ -117,6 +117,8 @@ class ArrayTyping:
             return self.range_subscript(node, self.expression(node.value))     # r[i]
         if self.is_dict_expression(node.value):
             return self.dict_subscript(node, self.expression(node.value))      # d[k]
+        if self.is_set_expression(node.value):
+            return self.set_subscript(node, self.expression(node.value))       # a set loop's
         if self.is_list_expression(node.value):
             return self.list_subscript(node, self.expression(node.value))      # xs[i], xs[:]
         tuple_value = self.tuple_operand(node.value)

@@ -15,11 +15,12 @@ from ..library_functions import (LIST_FUNCTIONS, CMATH_FUNCTIONS, MATH_FUNCTIONS
                                  numpy_function, numpy_method)
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
-from .typed_tree import is_range, is_scalar_type, known_literals
-from .list_typing import is_list, is_unsettled
+from .typed_tree import (container_noun, is_container, is_range, is_scalar_type, is_set,
+                         known_literals)
+from .list_typing import holds_items, is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
-from ..frontend.subset import DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS
+from ..frontend.subset import DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS, SET_METHODS
 from .generator_typing import consumed_generator
 
 
@@ -57,21 +58,25 @@ class CallTyping:
                                                     node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
             for arg, arg_node in zip(args, node.args):
-                if arg is not None and (is_list(arg.type) or is_dict_like(arg.type) or
-                                        is_range(arg.type)):
-                    what = "list" if is_list(arg.type) else "range" if is_range(arg.type) \
-                        else "dict"
+                if arg is not None and (is_container(arg.type) or is_range(arg.type)):
+                    what = "range" if is_range(arg.type) else container_noun(arg.type)
                     self.fail(arg_node, f"`{ast.unparse(func)}` does not take a {what} yet")
             return self.library_call(qualified, args, node)
-        if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS | DICT_METHODS:
+        if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS | DICT_METHODS | \
+                SET_METHODS:
             self.array_consumers.add(func.value)
             base = self.expression(func.value)
             self.absorb(base)
             if is_dict_like(base.type):
                 return self.dict_method(func, base, node)       # `d.get(k, 0)`
+            if is_set(base.type):
+                return self.set_method(func, base, node)        # `s.add(x)`
             if func.attr not in LIST_METHODS:
+                owners = [noun for noun, methods in (("dict", DICT_METHODS),
+                                                     ("set", SET_METHODS))
+                          if func.attr in methods]
                 self.fail(node, f"`.{func.attr}()` of {display(base.type)} is not supported "
-                                "(it is a dict method)")
+                                f"(it is a {' and '.join(owners)} method)")
             if is_list(base.type):
                 return self.list_method(func, base, node)       # `xs.append(v)`
             if func.attr not in rules.ARRAY_METHODS:
@@ -93,7 +98,7 @@ class CallTyping:
         if name == "tuple":
             self.fail(node, "tuple() is not supported yet; write the tuple out (`(a, b)`), or "
                             "use list(...)")
-        if name in ("sorted", "list", "dict"):
+        if name in ("sorted", "list", "dict", "set"):
             return self.list_builtin(name, node)
         if name == "range":
             return self.range_value(node)               # `r = range(n)`
@@ -128,10 +133,9 @@ class CallTyping:
             value = self.expression(arg)
             if value.fresh:
                 value = self.new_array(value, arg)
-            if is_list(value.type) or is_dict_like(value.type):
-                what = "list" if is_list(value.type) else "dict"
-                self.fail(arg, f"passing a {what} to the lambda `{name}` is not supported yet; "
-                               "write a function (`def`)")
+            if is_container(value.type):
+                self.fail(arg, f"passing a {container_noun(value.type)} to the lambda `{name}` "
+                               "is not supported yet; write a function (`def`)")
             values.append(value)
         saved = {p: self.symbols.get(p) for p in parameters}
         for parameter, value in zip(parameters, values):
@@ -214,8 +218,8 @@ class CallTyping:
                                           f"`{name}` typed it {param.type.display} "
                                           f"(`{param.name}` has no annotation); annotate it")
                     continue
-            if is_list(param.type) or is_list(value.type):
-                # Passed borrowed: `[]` and new lists take the parameter's type.
+            if holds_items(param.type) or holds_items(value.type):
+                # Passed borrowed: `[]` and new lists (sets) take the parameter's type.
                 self.settle_list(arg_node, value, param.type, arg_node)
             elif is_dict(param.type) or is_dict_like(value.type):
                 self.settle_dict(arg_node, value, param.type, arg_node)
@@ -426,12 +430,12 @@ class CallTyping:
             return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
         if len(args) == 1:
             self.absorb(args[0])
-        if len(args) == 1 and (is_list(args[0].type) or is_dict_like(args[0].type)):
+        if len(args) == 1 and is_container(args[0].type):
             return TypedValue(kt.i64)
         if len(args) == 1 and is_range(args[0].type):
             return self.range_length(node)
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            self.fail(node, "len() takes one array, list, dict or range")
+            self.fail(node, "len() takes one array, list, dict, set or range")
         return TypedValue(kt.i64)
 
     def builtin_abs(self, args, node):
@@ -465,13 +469,16 @@ class CallTyping:
     def min_max(self, args, node, name):
         if len(args) == 1 and is_list(args[0].type):
             return self.list_min_max(args[0], node, name)       # `min(xs)`
-        if len(args) == 1 and is_dict_like(args[0].type):
-            return self.dict_min_max(args[0], node, name)       # `min(d)`
+        if len(args) == 1 and (is_dict_like(args[0].type) or is_set(args[0].type)):
+            return self.dict_min_max(args[0], node, name)       # `min(d)`, `min(s)`
         if len(args) == 1 and is_range(args[0].type):
             return self.range_min_max(node, name)               # `min(r)`
-        if any(is_dict_like(a.type) for a in args):
-            self.fail(node, f"{name}() takes one dict (or a view of one) or two or more "
-                            "numbers")
+        if any(is_dict_like(a.type) or is_set(a.type) for a in args):
+            noun = next(container_noun(a.type) for a in args if is_dict_like(a.type) or
+                        is_set(a.type))
+            self.fail(node, f"{name}() takes one {noun}" + (" (or a view of one)" if noun ==
+                                                             "dict" else "") +
+                      " or two or more numbers")
         if any(is_list(a.type) for a in args):
             self.fail(node, f"{name}() of several lists is not supported; {name}() takes one "
                             "list or two or more numbers")
@@ -560,7 +567,8 @@ class CallTyping:
     def builtin_bool(self, args, node):
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
-        if is_list(args[0].type) or is_dict(args[0].type) or is_range(args[0].type):
+        if is_list(args[0].type) or is_dict(args[0].type) or is_set(args[0].type) or \
+                is_range(args[0].type):
             return self.truthy(args[0], node)       # true when it has items
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)

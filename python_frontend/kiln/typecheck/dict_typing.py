@@ -31,8 +31,8 @@ from ..frontend.desugar import ITERABLE_ROLE
 from .list_typing import join_items, named
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
-from .typed_tree import (DictViewType, VariableType, dict_of, is_dict, is_dict_view,
-                         is_scalar_type, iteration_kind)
+from .typed_tree import (DictViewType, VariableType, container_noun, dict_of, is_dict,
+                         is_dict_view, is_scalar_type, is_set, is_table, iteration_kind)
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,14 @@ class UnsettledDict(kt.DictType):
 UNSETTLED_DICT = UnsettledDict()
 # dict methods that only read the dict (the others may allocate or raise).
 DICT_READS = ("get", "keys", "values", "items")
+# The positional arguments each dict method takes.
+DICT_ARITY = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "keys": (0,), "values": (0,),
+              "items": (0,), "update": (1,), "copy": (0,), "clear": (0,)}
 # Containers a dict cannot hold yet, by the annotation word a message uses.
 UNSUPPORTED_ITEMS = "; a dict's keys and values are int, float or bool (dict[int, float], ...)"
+# The same for a set's elements.
+UNSUPPORTED_ELEMENTS = "; a set's elements are int, float or bool (set[int], set[float], " \
+    "set[bool])"
 
 
 def is_unsettled_dict(type_) -> bool:
@@ -77,9 +83,10 @@ def is_hidden_iterable(node) -> bool:
 
 
 def walked_dict(loop, variable_type):
-    """The name of the dict (or view) a desugared `for` loop walks, or
-    None: `for i in range(len(for$iterableN))` where for$iterableN is a
-    dict or a view of one. `variable_type(name)` is a variable's type."""
+    """The name of the dict (or view, or set) a desugared `for` loop walks,
+    or None: `for i in range(len(for$iterableN))` where for$iterableN is a
+    dict, a view of one or a set. `variable_type(name)` is a variable's
+    type."""
     iterator = loop.iter
     if not (isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name)
             and iterator.func.id == "range" and len(iterator.args) == 1):
@@ -88,13 +95,13 @@ def walked_dict(loop, variable_type):
     if isinstance(bound, ast.Call) and isinstance(bound.func, ast.Name) and \
             bound.func.id == "len" and len(bound.args) == 1 and \
             is_hidden_iterable(bound.args[0]) and \
-            is_dict_like(variable_type(bound.args[0].id)):
+            is_table(variable_type(bound.args[0].id)):
         return bound.args[0].id
     return None
 
 
 def iteration_item(type_):
-    """The type one step of iterating over a dict or view binds."""
+    """The type one step of iterating over a dict, view or set binds."""
     walked = dict_of(type_)
     kind = iteration_kind(type_)
     if kind == "items":
@@ -104,9 +111,11 @@ def iteration_item(type_):
 
 class DictTyping:
     # ------------------------------------------------- keys and values
-    def dict_item_type(self, value: TypedValue, node, role: str) -> kt.ScalarType:
+    def dict_item_type(self, value: TypedValue, node, role: str, noun="dict") -> kt.ScalarType:
         """The key or value type (`role`: "keys", "values") a dict needs to
-        hold `value`: int, float or bool; anything else is refused."""
+        hold `value` (the element type a set needs: noun "set", role
+        "elements"): int, float or bool; anything else is refused."""
+        hint = UNSUPPORTED_ELEMENTS if noun == "set" else UNSUPPORTED_ITEMS
         type_ = value.type
         if value.weak:
             from ..typing_rules import default_for_kind
@@ -115,42 +124,46 @@ class DictTyping:
             if type_.is_bool:
                 return kt.boolean
             if type_.is_complex:
-                self.fail(node, f"dicts with complex {role} are not supported yet"
-                                + UNSUPPORTED_ITEMS)
+                self.fail(node, f"{noun}s with complex {role} are not supported yet" + hint)
             if type_.is_float:
                 return kt.f64
             if type_ == kt.u64:
-                self.fail(node, "a kiln.u64 does not fit a dict (a dict[int, ...] holds 64-bit "
+                holder = "set[int]" if noun == "set" else "dict[int, ...]"
+                self.fail(node, f"a kiln.u64 does not fit a {noun} (a {holder} holds 64-bit "
                                 "signed ints); convert it: int(v)")
             return kt.i64
-        what = "list" if isinstance(type_, kt.ListType) else "dict" if is_dict_like(type_) \
-            else "array" if isinstance(type_, kt.ArrayType) else "tuple" \
+        what = container_noun(type_) if isinstance(type_, (kt.ListType, kt.SetType)) or \
+            is_dict_like(type_) else "array" if isinstance(type_, kt.ArrayType) else "tuple" \
             if isinstance(type_, kt.TupleType) else display(type_)
-        self.fail(node, f"dicts with {what} {role} are not supported yet" + UNSUPPORTED_ITEMS)
+        self.fail(node, f"{noun}s with {what} {role} are not supported yet" + hint)
 
-    def refuse_text_item(self, node, role) -> None:
-        """`{"a": 1}`: a str key or value, refused before the constant is
-        typed (whose own message would not say dicts)."""
+    def refuse_text_item(self, node, role, noun="dict") -> None:
+        """`{"a": 1}` (`{"a"}`): a str key or value (element), refused
+        before the constant is typed (whose own message would not say
+        dicts, or sets)."""
         if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
-            self.fail(node, f"dicts with {type(node.value).__name__} {role} are not supported "
-                            "yet" + UNSUPPORTED_ITEMS)
+            self.fail(node, f"{noun}s with {type(node.value).__name__} {role} are not "
+                            "supported yet" + (UNSUPPORTED_ELEMENTS if noun == "set"
+                                               else UNSUPPORTED_ITEMS))
 
     def looked_up_key(self, key: TypedValue, container_type, node, what) -> TypedValue:
         """A key searched for (`d[k]`, `k in d`, get, pop, ...) as the
-        dict's key type: a bool among ints, an int among floats convert (the
-        same entry in Python); a float among ints, a number among bools are
+        dict's key type (an element as a set's: `x in s`, discard,
+        remove): a bool among ints, an int among floats convert (the same
+        entry in Python); a float among ints, a number among bools are
         refused."""
         self.absorb(key)
         key_type = dict_of(container_type).key
         if key_type is None:
             return key
+        noun, role = ("set", "element") if is_set(container_type) else ("dict", "key")
         if not is_scalar_type(key.type):
-            self.fail(node, f"{what} of a {container_type.display} takes a number key, not "
+            self.fail(node, f"{what} of a {container_type.display} takes a number {role}, not "
                             f"{named(key.type)}")
-        needed = self.dict_item_type(key, node, "keys")
+        needed = self.dict_item_type(key, node, role + "s", noun)
         if join_items(key_type, needed) != key_type:
             self.fail(node, f"{what} of a {container_type.display} takes {named(key_type)} "
-                            f"key, not {named(needed)} (convert it first)")
+                            f"{role}, not {named(needed)} (convert it first)")
         return self.convert(key, key_type, node)
 
     def stored_entry(self, dict_node, container: TypedValue, key: TypedValue,
@@ -311,21 +324,12 @@ class DictTyping:
         """Whether `node` is dict-valued, known before it is typed here."""
         if isinstance(node, (ast.Dict, ast.DictComp)):
             return True
-        if isinstance(node, ast.Name):
-            known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_dict_like(known.type) or \
-                isinstance(self.constant_named(node), dict)
         if isinstance(node, ast.Call) and self.context.qualified_name(node.func) in (
                 ("collections", "defaultdict"), ("collections", "Counter")):
             return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name = node.func.id
-            if name in self.symbols or name in self.lambdas:
-                return False
-            if name in self.module.functions:
-                typed = self.module.results.get(name)
-                return typed is not None and typed.ok and is_dict(typed.return_type)
-            return name == "dict"
+        known = self.known_container(node, is_dict_like, ("dict",), dict)
+        if known is not None:
+            return known
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             return node.func.attr in ("copy", "keys", "values", "items") and \
                 self.is_dict_expression(node.func.value)
@@ -358,10 +362,7 @@ class DictTyping:
     def expr_DictComp(self, node):
         """`{k: v for x in it if c ...}`: each `for` as a list
         comprehension's; its names are the comprehension's own."""
-        self.raises = True
-        found = {}
-
-        def entry():
+        def entry(found):
             self.refuse_text_item(node.key, "keys")
             self.refuse_text_item(node.value, "values")
             key, value = self.expression(node.key), self.expression(node.value)
@@ -371,7 +372,7 @@ class DictTyping:
             self.convert(key, found["key"], node.key)
             self.convert(value, found["value"], node.value)
 
-        self.in_comprehension(node, entry)
+        found = self.comprehension(node, entry)
         if "key" not in found:
             raise _Abandon()
         return TypedValue(kt.DictType(found["key"], found["value"]))
@@ -383,8 +384,9 @@ class DictTyping:
         self.raises = True
         if is_hidden_iterable(node.value):
             if node.value.id not in self.walked_dicts:
-                self.fail(node.value, "zip() of a dict is not supported yet; iterate over the "
-                                      "dict alone (or over list(d))")
+                noun = container_noun(container.type)
+                self.fail(node.value, f"zip() of a {noun} is not supported yet; iterate over "
+                                      f"the {noun} alone (or over list({noun[0]}))")
             self.expression(node.slice)
             if dict_of(container.type).key is None:
                 return TypedValue(UNKNOWN)
@@ -453,15 +455,22 @@ class DictTyping:
         self.convert(result, container.type.value, stmt)
 
     def stmt_Delete(self, stmt):
-        """`del d[k]`: KeyError when k is missing."""
+        """`del d[k]` (KeyError when k is missing), and a list's `del xs[i]`
+        and `del xs[a:b:c]` (list_typing.py)."""
+        supported = "`del` is supported as `del d[k]` of a dict and `del xs[i]`, `del xs[a:b]` " \
+                    "of a list"
         for target in stmt.targets:
-            if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
-                self.fail(stmt, "`del` is supported as `del d[k]` of a dict only yet")
+            if not isinstance(target, ast.Subscript):
+                self.fail(stmt, f"{supported} only yet")
             container = self.expression(target.value)
             self.absorb(container)
-            if not is_dict(container.type):
-                self.fail(target, f"`del` is supported as `del d[k]` of a dict only yet, not "
-                                  f"of {named(container.type)}")
+            if isinstance(container.type, kt.ListType):
+                self.delete_list_item(target, container)
+                continue
+            if not is_dict(container.type) or isinstance(target.slice, ast.Slice):
+                self.fail(target, f"{supported} only yet, not of {named(container.type)}"
+                          if not is_dict(container.type) else f"{supported}; a dict has no "
+                          "slices")
             self.raises = True
             self.looked_up_key(self.expression(target.slice), container.type, target, "`del`")
 
@@ -496,17 +505,8 @@ class DictTyping:
         self.absorb(container)
         if is_dict_view(container.type):
             self.fail(node, f"`.{name}()` of a dict's {container.type.kind}() is not supported")
-        if node.keywords:
-            self.fail(node, f"dict.{name}() takes no keyword arguments")
-        arity = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "keys": (0,),
-                 "values": (0,), "items": (0,), "update": (1,), "copy": (0,),
-                 "clear": (0,)}.get(name)
-        if arity is None:
-            self.fail(node, f"dict.{name}() is not supported (list and array methods do not "
-                            "apply to a dict)")
-        if len(node.args) not in arity:
-            self.fail(node, f"dict.{name}() takes {' or '.join(map(str, arity))} "
-                            f"argument{'s' if max(arity) != 1 else ''}")
+        self.method_arguments(f"dict.{name}", node, DICT_ARITY.get(name, False),
+                              "list and array methods do not apply to a dict")
         if name not in DICT_READS:
             self.raises = True      # allocates (MemoryError) or raises KeyError
         dict_type = container.type
@@ -560,6 +560,19 @@ class DictTyping:
                                         "one type)")
             self.convert(default, dict_type.value, node.args[1])
         return TypedValue(dict_type.value)
+
+    def method_arguments(self, label, node, arity, others) -> None:
+        """A dict's or set's method call (`label`: "dict.get"): no keyword
+        arguments, and one of the counts of positional ones in `arity`
+        (None: any count; False: the method is not supported, `others`
+        says why)."""
+        if node.keywords:
+            self.fail(node, f"{label}() takes no keyword arguments")
+        if arity is False:
+            self.fail(node, f"{label}() is not supported ({others})")
+        if arity is not None and len(node.args) not in arity:
+            self.fail(node, f"{label}() takes {' or '.join(map(str, arity))} "
+                            f"argument{'s' if max(arity) != 1 else ''}")
 
     def dict_builtin(self, name, node, value: TypedValue) -> TypedValue:
         """`list(d)`, `list(d.values())`, `sorted(d)`, `dict(d)`: new

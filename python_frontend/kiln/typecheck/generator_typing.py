@@ -4,10 +4,11 @@ them (`sum(x * x for x in xs)`, `any(v > 3 for v in d.values())`,
 comprehension's (list_typing.in_comprehension). sum(), min(), max(), any()
 and all() fold the elements as they come, without a list (any() and all()
 stop at the first element that decides them, as CPython's do); list(),
-sorted() and dict() build what the comprehension `[...]`/`{k: v ...}` would
-(generator_node_as). tuple() of one is refused: a Kiln tuple's length is
-known at compile time. Lowered by mlir/generator_lowering.py. A mixin of
-type_inference.FunctionTyping."""
+sorted(), dict() and set() build what the comprehension `[...]`,
+`{k: v ...}` or `{...}` would (generator_node_as). tuple() of one is
+refused: a Kiln tuple's length is known at compile time. any() and all()
+of one other argument walk it as a generator (consumed_generator). Lowered
+by mlir/generator_lowering.py. A mixin of type_inference.FunctionTyping."""
 
 from __future__ import annotations
 
@@ -26,13 +27,15 @@ SUMMED = (kt.i64, kt.f64, kt.boolean)
 
 def generator_node_as(node: ast.GeneratorExp, kind: str):
     """The comprehension a generator expression handed to list(), sorted()
-    (`kind` "list") or dict() ("dict": its element a (key, value) tuple)
-    builds, made once per node and kept on it (typing and code generation
+    (`kind` "list"), set() ("set") or dict() ("dict": its element a (key,
+    value) tuple) builds, made once per node and kept on it (typing and code generation
     read the same one; its parts are the generator expression's own)."""
     made = getattr(node, f"_kiln_{kind}", None)
     if made is None:
         if kind == "list":
             made = ast.ListComp(elt=node.elt, generators=node.generators)
+        elif kind == "set":
+            made = ast.SetComp(elt=node.elt, generators=node.generators)
         else:
             key, value = node.elt.elts
             made = ast.DictComp(key=key, value=value, generators=node.generators)
@@ -81,6 +84,8 @@ class GeneratorTyping:
             if name == "sorted":
                 self.sort_order(node)
             return self.expression(generator_node_as(generator, "list"))
+        if name == "set":
+            return self.expression(generator_node_as(generator, "set"))
         if name == "dict":
             if not is_pair(generator.elt):
                 self.fail(generator.elt, "dict() of a generator expression takes (key, value) "
@@ -108,6 +113,18 @@ class GeneratorTyping:
             return self.generator_sum(value, extra, node)
         return TypedValue(rules.default_for_kind(value.weak) if value.weak else value.type,
                           weak=value.weak)
+
+    def builtin_any(self, args, node):
+        return self.one_iterable("any", args, node)
+
+    def builtin_all(self, args, node):
+        return self.one_iterable("all", args, node)
+
+    def one_iterable(self, name, args, node):
+        """any() and all() of other than one argument (consumed_generator
+        takes one): CPython's TypeError, at compile time."""
+        self.absorb(*args)
+        self.fail(node, f"{name}() takes exactly one argument ({len(args)} given)")
 
     def zipped_items(self, call) -> TypedValue:
         """What one step of `zip(a, b, ...)` (a tuple of their items) or

@@ -35,8 +35,8 @@ from ..frontend.desugar import ITERABLE_ROLE, zipped_call
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
-from .typed_tree import (VariableType, is_container, is_dict, is_dict_view, is_range,
-                         is_scalar_type)
+from .typed_tree import (VariableType, container_noun, is_container, is_dict, is_dict_view,
+                         is_range, is_scalar_type, is_set)
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,20 @@ class UnsettledList(kt.ListType):
         return "list[?]"
 
 
+@dataclass(frozen=True)
+class UnsettledSet(kt.SetType):
+    """The type of `set()` (and of what holds it) before typing knows its
+    elements. Here beside UnsettledList: a set's element type settles by
+    the rules of a list's item type (set_typing.py)."""
+    key: object = None
+
+    @property
+    def name(self) -> str:
+        return "set[?]"
+
+
 UNSETTLED_LIST = UnsettledList()
+UNSETTLED_SET = UnsettledSet()
 # The list methods that only read the list (the others change it and may
 # raise: IndexError, MemoryError; index() raises ValueError itself).
 SEARCHES = ("count", "index")
@@ -66,8 +79,31 @@ def is_list(type_) -> bool:
     return isinstance(type_, kt.ListType)
 
 
+def holds_items(type_) -> bool:
+    """A list or a set: a container of one item type (a set's elements),
+    whose type settles by the rules below."""
+    return isinstance(type_, (kt.ListType, kt.SetType))
+
+
+def same_kind(a, b) -> bool:
+    """Both lists or both sets."""
+    return holds_items(a) and holds_items(b) and is_set(a) == is_set(b)
+
+
+def item_words(type_) -> tuple:
+    """(noun, what it holds) in messages: ("list", "items"), ("set", "elements")."""
+    return ("set", "elements") if is_set(type_) else ("list", "items")
+
+
+def with_item(type_, item):
+    """The list or set type like `type_` holding `item` (unsettled: None)."""
+    if item is None:
+        return UNSETTLED_SET if is_set(type_) else UNSETTLED_LIST
+    return type_.with_item(item)
+
+
 def is_unsettled(type_) -> bool:
-    return isinstance(type_, UnsettledList)
+    return isinstance(type_, (UnsettledList, UnsettledSet))
 
 
 def join_items(a, b):
@@ -80,11 +116,13 @@ def join_items(a, b):
 
 
 def is_new_list(node) -> bool:
-    """A list made here and bound nowhere yet, so that its items may still
-    convert (`[0] * n` used as a list[float])."""
-    if isinstance(node, (ast.List, ast.ListComp)):
+    """A list (or set) made here and bound nowhere yet, so that its items
+    may still convert (`[0] * n` used as a list[float], `{1} | {2}` as a
+    set[float])."""
+    if isinstance(node, (ast.List, ast.ListComp, ast.Set, ast.SetComp)):
         return True
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.BitOr, ast.BitAnd,
+                                                            ast.Sub, ast.BitXor)):
         return is_new_list(node.left) and is_new_list(node.right)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         return is_new_list(node.left) or is_new_list(node.right)
@@ -129,17 +167,21 @@ class ListTyping:
                 self.fail(node, "a kiln.u64 does not fit a list item (a list[int] holds 64-bit "
                                 "signed ints); convert it: int(v)")
             return kt.i64
-        what = "lists" if is_list(type_) else "arrays" if isinstance(type_, kt.ArrayType) \
-            else "tuples" if isinstance(type_, kt.TupleType) else display(type_)
+        what = f"{container_noun(type_)}s" if is_container(type_) else "arrays" \
+            if isinstance(type_, kt.ArrayType) else "tuples" \
+            if isinstance(type_, kt.TupleType) else display(type_)
         self.fail(node, f"lists of {what} are not supported yet; a list holds int, float or "
                         "bool items")
 
     def stored_item(self, list_node, container: TypedValue, value: TypedValue, node):
         """`value` stored into the list `container` (`xs.append(v)`,
-        `xs[i] = v`, `xs.insert(i, v)`), converted to its item type. A list
-        variable that is not declared widens to hold it."""
+        `xs[i] = v`, `xs.insert(i, v)`) or added to the set `container`
+        (`s.add(v)`), converted to its item type. A list or set variable
+        that is not declared widens to hold it."""
         self.absorb(container, value)
-        needed = self.list_item_type(value, node)
+        noun, items = item_words(container.type)
+        needed = self.set_element_type(value, node) if noun == "set" else \
+            self.list_item_type(value, node)
         item = container.type.item
         if item is not None and join_items(item, needed) == item:
             return self.convert(value, item, node)
@@ -149,19 +191,20 @@ class ListTyping:
             return TypedValue(needed)       # `[].append(1)`: unsettled, reported at the end
         where = f"`{list_node.id}`, a {container.type.display}" \
             if isinstance(list_node, ast.Name) else f"a {container.type.display}"
-        self.fail(node, f"cannot store {named(needed)} into {where}: a list holds items "
-                        f"of one type (declare it list[{display(join_items(item, needed))}] "
+        verb = "add {} to" if noun == "set" else "store {} into"
+        self.fail(node, f"cannot {verb.format(named(needed))} {where}: a {noun} holds {items} "
+                        f"of one type (declare it {noun}[{display(join_items(item, needed))}] "
                         "to hold both)")
 
     def widen_list_variable(self, list_node, needed) -> bool:
-        """Makes the list variable `list_node` (not declared, not a
-        parameter) hold `needed` items too; False when it cannot."""
+        """Makes the list (or set) variable `list_node` (not declared, not
+        a parameter) hold `needed` items too; False when it cannot."""
         if not isinstance(list_node, ast.Name) or list_node.id in self.declared:
             return False
         current = self.var_types.get(list_node.id)
-        if current is None or not is_list(current.type):
+        if current is None or not holds_items(current.type):
             return False
-        widened = kt.ListType(join_items(current.type.item, needed))
+        widened = current.type.with_item(join_items(current.type.item, needed))
         if widened != current.type:
             self.var_types[list_node.id] = VariableType(widened)
             self.changed = True
@@ -187,13 +230,15 @@ class ListTyping:
 
     # --------------------------------------------------- settling types
     def settle_list(self, node, value: TypedValue, target, where) -> TypedValue:
-        """`value` (of expression `node`) used where a `target` list is
-        expected: `[]` takes its item type, a new list converts its items to
-        a wider one; a list already bound to a name never converts."""
+        """`value` (of expression `node`) used where a `target` list (or
+        set) is expected: `[]` (`set()`) takes its item type, a new list
+        converts its items to a wider one; a list already bound to a name
+        never converts."""
         if value.type == target or is_unknown(value.type) or is_unknown(target) or \
-                is_unsettled(target):
+                (is_unsettled(target) and (same_kind(value.type, target) or
+                                           not holds_items(value.type))):
             return value
-        if not is_list(value.type) or not is_list(target):
+        if not same_kind(value.type, target):
             self.fail(where, f"cannot use {named(value.type)} value as {display(target)}")
         if node is None and is_unsettled(value.type):
             return TypedValue(target)       # an unsettled list is reported at the end
@@ -201,61 +246,69 @@ class ListTyping:
                 is_new_list(node) and join_items(value.type.item, target.item) == target.item)):
             self.retype_new_list(node, target)
             return TypedValue(target)
-        self.fail(where, f"a {value.type.display} is used as a {target.display}: a list is "
-                         "shared, not converted, so its items keep their type; make it a "
+        noun, items = item_words(target)
+        self.fail(where, f"a {value.type.display} is used as a {target.display}: a {noun} is "
+                         f"shared, not converted, so its {items} keep their type; make it a "
                          f"{target.display} where it is created")
 
     def retype_new_list(self, node, target) -> None:
-        """Gives a new list (or `[]`) the type `target`, its items converted."""
+        """Gives a new list or set (or `[]`, `set()`) the type `target`, its
+        items converted."""
         previous = self.values.get(node)
         self.values[node] = TypedValue(target)
-        if isinstance(node, ast.List):
+        if isinstance(node, (ast.List, ast.Set)):
             for element in node.elts:
                 known = self.values.get(element)
                 if known is not None and not is_unknown(known.type):
                     self.guarded(self.convert, known, target.item, element)
-        elif isinstance(node, ast.ListComp):
+        elif isinstance(node, (ast.ListComp, ast.SetComp)):
             known = self.values.get(node.elt)
             if known is not None and not is_unknown(known.type):
                 self.guarded(self.convert, known, target.item, node.elt)
         elif isinstance(node, ast.BinOp):
             for operand in (node.left, node.right):
                 known = self.values.get(operand)
-                if known is not None and is_list(known.type) and known.type != target:
+                if known is not None and holds_items(known.type) and known.type != target:
                     self.retype_new_list(operand, target)
         elif previous is not None and not is_unsettled(previous.type):
             self.values[node] = previous
 
     def unify_lists(self, left_node, left, right_node, right, where, what):
-        """The one list type of two operands (`xs + ys`, `xs == ys`,
-        `xs.extend(ys)`): `[]` and new lists adapt to the other."""
+        """The one list (or set) type of two operands (`xs + ys`, `xs ==
+        ys`, `xs.extend(ys)`, `s | t`): `[]`, `set()` and new ones adapt to
+        the other."""
         if left.type == right.type:
             return left.type
-        joined = kt.ListType(join_items(left.type.item, right.type.item)) \
-            if left.type.item is not None or right.type.item is not None else UNSETTLED_LIST
+        joined = with_item(left.type, join_items(left.type.item, right.type.item))
+        noun, items = item_words(joined)
         for node, value in ((left_node, left), (right_node, right)):
             if value.type != joined and not (is_new_list(node) or is_unsettled(value.type)):
                 self.fail(where, f"{what} a {left.type.display} and a {right.type.display} is "
-                                 "not supported: a list holds items of one type (build both "
-                                 f"with {display(joined.item)} items)")
+                                 f"not supported: a {noun} holds {items} of one type (build "
+                                 f"both with {display(joined.item)} {items})")
         for node, value in ((left_node, left), (right_node, right)):
             self.settle_list(node, value, joined, where)
         return joined
 
     def join_list(self, current, value: TypedValue, node, name) -> VariableType:
-        """A variable (or the result) that is a list on some path."""
+        """A variable (or the result) that is a list (or a set) on some path."""
         if current is None:
             return VariableType(value.type)
         what = "the result" if name == "the result" else f"variable `{name}`"
-        if not is_list(current.type) or not is_list(value.type):
+        if not same_kind(current.type, value.type):
             self.fail(node, f"{what} is {display(current.type)} on one path and "
                             f"{display(value.type)} on another")
-        item = join_items(current.type.item, value.type.item)
-        return VariableType(UNSETTLED_LIST if item is None else kt.ListType(item))
+        return VariableType(with_item(current.type, join_items(current.type.item,
+                                                               value.type.item)))
 
     def assign_list(self, name, value: TypedValue, value_node, node) -> None:
         """`xs = value` where the variable or the value is a list."""
         self.assign_container(name, value, value_node, node, is_list, self.join_list,
+                              self.settle_list)
+
+    def assign_set(self, name, value: TypedValue, value_node, node) -> None:
+        """`s = value` where the variable or the value is a set."""
+        self.assign_container(name, value, value_node, node, is_set, self.join_list,
                               self.settle_list)
 
     def assign_container(self, name, value: TypedValue, value_node, node, is_kind, join,
@@ -294,28 +347,32 @@ class ListTyping:
         settle(value_node, value, target, node)
 
     def shared_list_value(self, targets, value_node, value: TypedValue, node) -> TypedValue:
-        """`a = b = []`: one list under several names, so one item type for
-        all of them (what any of them is declared or stores decides)."""
+        """`a = b = []` (`a = b = set()`): one list under several names, so
+        one item type for all of them (what any of them is declared or
+        stores decides)."""
         joined = value.type
         for target in targets:
             if isinstance(target, ast.Name):
                 known = self.declared.get(target.id) or getattr(
                     self.var_types.get(target.id), "type", None)
-                if is_list(known) and joined.item is None:
+                if same_kind(known, joined) and joined.item is None:
                     joined = known
-                elif is_list(known) and known.item is not None:
-                    joined = kt.ListType(join_items(joined.item, known.item))
+                elif same_kind(known, joined) and known.item is not None:
+                    joined = joined.with_item(join_items(joined.item, known.item))
         return self.settle_list(value_node, value, joined, node)
 
     def report_unsettled_lists(self) -> None:
-        """After the last round: a list whose items are still unknown."""
+        """After the last round: a list (or set) whose items are still
+        unknown."""
         named = False
         for name, variable in self.var_types.items():
             if is_unsettled(variable.type) and "$" not in name:
                 named = True
-                self.report(self.list_bindings.get(name, self.func),
-                            f"cannot tell what list `{name}` holds: nothing is appended or "
-                            f"stored into it; annotate it (`{name}: list[float] = []`)")
+                self.report(self.list_bindings.get(name, self.func), (
+                    f"cannot tell what set `{name}` holds: nothing is added to it; annotate "
+                    f"it (`{name}: set[int] = set()`)") if is_set(variable.type) else (
+                    f"cannot tell what list `{name}` holds: nothing is appended or "
+                    f"stored into it; annotate it (`{name}: list[float] = []`)"))
         if named:
             return
         for node, value in list(self.values.items()):
@@ -323,21 +380,26 @@ class ListTyping:
                 self.report(node, "cannot tell what this empty list holds; bind it to an "
                                   "annotated variable (`xs: list[float] = []`)")
                 return
+            if isinstance(node, ast.Call) and is_set(value.type) and is_unsettled(value.type):
+                self.report(node, "cannot tell what this empty set holds; bind it to an "
+                                  "annotated variable (`s: set[int] = set()`)")
+                return
 
     def refuse_list_in_parallel_loop(self, node, value: TypedValue) -> TypedValue:
         """Lists in a kiln.prange loop body: not supported yet (the
         references would be counted by several threads at once)."""
         if self.inside_parallel_loop and is_container(value.type):
-            what = "lists" if is_list(value.type) else "dicts"
-            self.report(node, f"{what} are not supported inside a kiln.prange loop yet")
+            self.report(node, f"{container_noun(value.type)}s are not supported inside a "
+                              "kiln.prange loop yet")
             return TypedValue(UNKNOWN)
         return value
 
     def uses_lists(self, stmt) -> bool:
-        """Whether a loop body builds or reads lists (parallel=True leaves
-        such a loop sequential)."""
+        """Whether a loop body builds or reads lists (or dicts, sets:
+        parallel=True leaves such a loop sequential)."""
         for node in ast.walk(stmt):
-            if isinstance(node, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)) or (
+            if isinstance(node, (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set,
+                                 ast.SetComp)) or (
                     isinstance(node, ast.Name) and is_container(getattr(
                         self.var_types.get(node.id), "type", None))):
                 return True
@@ -349,25 +411,36 @@ class ListTyping:
         variables, `+`/`*` of lists, copies, sorted(), list()."""
         if isinstance(node, (ast.List, ast.ListComp)):
             return True
-        if isinstance(node, ast.Name):
-            known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_list(known.type) or \
-                isinstance(self.constant_named(node), list)
+        known = self.known_container(node, is_list, ("sorted", "list"), list)
+        if known is not None:
+            return known
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
             return self.is_list_expression(node.left) or self.is_list_expression(node.right)
         if isinstance(node, ast.Subscript):
             return isinstance(node.slice, ast.Slice) and self.is_list_expression(node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return node.func.attr == "copy" and self.is_list_expression(node.func.value)
+        return False
+
+    def known_container(self, node, is_kind, builtins, constant=None):
+        """For a name or a call of a name: whether it is a container of the
+        kind `is_kind` tells (a variable's, a module constant of Python
+        type `constant`, a module function's result, one of the `builtins`
+        that make one), known before `node` is typed here; None for any
+        other node."""
+        if isinstance(node, ast.Name):
+            known = self.symbols.get(node.id) or self.var_types.get(node.id)
+            return known is not None and is_kind(known.type) or constant is not None and \
+                isinstance(self.constant_named(node), constant)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name in self.symbols or name in self.lambdas:
                 return False
             if name in self.module.functions:
                 typed = self.module.results.get(name)
-                return typed is not None and typed.ok and is_list(typed.return_type)
-            return name in ("sorted", "list")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            return node.func.attr == "copy" and self.is_list_expression(node.func.value)
-        return False
+                return typed is not None and typed.ok and is_kind(typed.return_type)
+            return name in builtins
+        return None
 
     # ------------------------------------------------------ expressions
     def expr_List(self, node):
@@ -375,30 +448,43 @@ class ListTyping:
         if not node.elts:
             return TypedValue(UNSETTLED_LIST)
         values = [self.expression(e) for e in node.elts]
+        return TypedValue(kt.ListType(self.joined_item(values, node.elts,
+                                                       self.list_item_type)))
+
+    def joined_item(self, values, nodes, item_type):
+        """The one item type of a literal's items (a list's, a set's): each
+        value's `item_type(value, node)`, joined; each converted to it."""
         self.absorb(*values)
         item = None
-        for value, element in zip(values, node.elts):
-            item = join_items(item, self.list_item_type(value, element))
-        for value, element in zip(values, node.elts):
-            self.convert(value, item, element)
-        return TypedValue(kt.ListType(item))
+        for value, node in zip(values, nodes):
+            item = join_items(item, item_type(value, node))
+        for value, node in zip(values, nodes):
+            self.convert(value, item, node)
+        return item
 
     def expr_ListComp(self, node):
-        """`[e for v in it if c ...]`: each `for` over range(...), a list or
-        a 1-D array; its names are the comprehension's own (Python 3)."""
-        self.raises = True
-        found = {}
+        """`[e for v in it if c ...]`: each `for` over range(...), a list, a
+        dict, a set or a 1-D array; its names are the comprehension's own
+        (Python 3)."""
+        def element(found):
+            value = self.expression(node.elt)
+            self.absorb(value)
+            found["item"] = self.list_item_type(value, node.elt)
+            self.convert(value, found["item"], node.elt)
 
-        def item():
-            element = self.expression(node.elt)
-            self.absorb(element)
-            found["item"] = self.list_item_type(element, node.elt)
-            self.convert(element, found["item"], node.elt)
-
-        self.in_comprehension(node, item)
+        found = self.comprehension(node, element)
         if "item" not in found:
             raise _Abandon()
         return TypedValue(kt.ListType(found["item"]))
+
+    def comprehension(self, node, innermost) -> dict:
+        """Types a list, dict or set comprehension (in_comprehension):
+        `innermost(found)` types what each step makes, recording its types
+        in `found` (returned; empty when the typing stopped)."""
+        self.raises = True          # a new container: MemoryError
+        found = {}
+        self.in_comprehension(node, lambda: innermost(found))
+        return found
 
     def in_comprehension(self, node, innermost) -> None:
         """Types the `for`s and `if`s of a comprehension (or generator
@@ -449,11 +535,14 @@ class ListTyping:
             return TypedValue(kt.i64)
         iterable = self.expression(iterator)
         self.absorb(iterable)
-        if (is_dict(iterable.type) or is_dict_view(iterable.type)) and not dicts:
-            self.fail(iterator, "zip() and enumerate() of a dict in a comprehension are not "
-                                "supported yet; iterate over list(d) (or d.items())")
-        if is_dict(iterable.type) or is_dict_view(iterable.type):
-            return self.dict_iteration(iterable, iterator)
+        if (is_dict(iterable.type) or is_dict_view(iterable.type) or is_set(iterable.type)) \
+                and not dicts:
+            noun = container_noun(iterable.type)
+            self.fail(iterator, f"zip() and enumerate() of a {noun} in a comprehension are not "
+                                f"supported yet; iterate over " + (
+                                    "list(d) (or d.items())" if noun == "dict" else "list(s)"))
+        if is_dict(iterable.type) or is_dict_view(iterable.type) or is_set(iterable.type):
+            return self.dict_iteration(iterable, iterator)      # a walk of its slots
         if is_range(iterable.type):
             return TypedValue(kt.i64)
         if is_list(iterable.type):
@@ -464,26 +553,34 @@ class ListTyping:
                 not iterable.fresh:
             self.raises = self.raises or self.boundscheck
             return TypedValue(iterable.type.dtype)
-        self.fail(iterator, f"a comprehension's `for` goes over a range, a list, a dict or "
-                            f"a 1-D array variable, not {named(iterable.type)}")
+        self.fail(iterator, f"a comprehension's `for` goes over a range, a list, a dict, a "
+                            f"set or a 1-D array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
-        """`xs[i]` (a negative i counts from the end) and `xs[:]` (a copy)."""
+        """`xs[i]` (a negative i counts from the end) and `xs[a:b:c]` (a new
+        list; `xs[:]` a copy)."""
         self.absorb(container)
-        self.raises = True          # IndexError, MemoryError
+        self.raises = True          # IndexError, MemoryError, ValueError (step 0)
         if isinstance(node.slice, ast.Slice):
-            if node.slice.lower is None and node.slice.upper is None and node.slice.step is None:
-                return TypedValue(container.type)
-            self.fail(node, "slicing a list is supported as `xs[:]` (a copy) only yet")
+            self.slice_bounds(node.slice)
+            return TypedValue(container.type)
         self.list_index(node.slice)
         return TypedValue(UNKNOWN) if container.type.item is None \
             else TypedValue(container.type.item)
 
-    def list_index(self, index_node, what="list") -> None:
-        """The index of `xs[i]` (of a range's, `r[i]`: `what`)."""
+    def list_index(self, index_node, what="list indices") -> None:
+        """The index of `xs[i]` (of a range's `r[i]`, a slice's bounds:
+        `what` names them in messages)."""
         if isinstance(index_node, ast.Tuple):
-            self.fail(index_node, f"{what} indices must be integers, not tuple")
+            self.fail(index_node, f"{what} must be integers, not tuple")
         self.list_index_value(self.expression(index_node), index_node, what)
+
+    def slice_bounds(self, part: ast.Slice) -> None:
+        """A list slice's start, stop and step: ints (or bools) where given
+        (CPython also takes None and __index__ objects)."""
+        for bound in (part.lower, part.upper, part.step):
+            if bound is not None:
+                self.list_index(bound, "slice indices")
 
     def list_store(self, target: ast.Subscript, value: TypedValue, node) -> None:
         """`xs[i] = v` (IndexError outside [-len, len))."""
@@ -491,11 +588,28 @@ class ListTyping:
         self.absorb(container)
         if not is_list(container.type):
             self.fail(target, f"`{ast.unparse(target.value)}` is not a list")
-        if isinstance(target.slice, ast.Slice):
-            self.fail(target, "assigning to a slice of a list is not supported yet")
-        self.list_index(target.slice)
         self.raises = True
+        if isinstance(target.slice, ast.Slice):
+            # `xs[a:b] = ys`: ys a list of xs's item type (CPython takes any
+            # iterable).
+            if not is_list(value.type):
+                self.fail(node, f"assigning to a slice of a list takes a list here, not "
+                                f"{named(value.type)}")
+            self.slice_bounds(target.slice)
+            self.absorb(value)
+            self.extended(target.value, container, node.value, value, node,
+                          "assigning to a slice of")
+            return
+        self.list_index(target.slice)
         self.stored_item(target.value, container, value, node)
+
+    def delete_list_item(self, target: ast.Subscript, container: TypedValue) -> None:
+        """`del xs[i]` (IndexError outside [-len, len)) and `del xs[a:b:c]`."""
+        self.raises = True
+        if isinstance(target.slice, ast.Slice):
+            self.slice_bounds(target.slice)
+        else:
+            self.list_index(target.slice)
 
     def augmented_list_store(self, stmt) -> None:
         """`xs[i] += v`: the item, the operation, the item stored back."""
@@ -503,7 +617,9 @@ class ListTyping:
         container = self.expression(target.value)
         self.absorb(container)
         if isinstance(target.slice, ast.Slice):
-            self.fail(target, "assigning to a slice of a list is not supported yet")
+            self.fail(target, f"`{ast.unparse(target)} {SUPPORTED_BINOPS.get(type(stmt.op), '?')}= "
+                              f"...` of a list slice is not supported; assign the slice "
+                              f"(`{ast.unparse(target)} = ...`)")
         self.list_index(target.slice)
         self.raises = True
         if container.type.item is None:
@@ -528,14 +644,16 @@ class ListTyping:
             return
         self.fail(stmt, f"unsupported operand for lists: `{ast.unparse(stmt)}`")
 
-    def extended(self, list_node, container, other_node, other, node) -> None:
-        """`xs.extend(ys)`, `xs += ys`: ys's items into xs (same item type;
-        a list variable that is not declared widens, `[]` adapts)."""
+    def extended(self, list_node, container, other_node, other, node,
+                 what="extending") -> None:
+        """`xs.extend(ys)`, `xs += ys`, `xs[a:b] = ys`: ys's items into xs
+        (same item type; a list variable that is not declared widens, `[]`
+        adapts)."""
         if other.type.item is not None and (container.type.item is None or join_items(
                 container.type.item, other.type.item) != container.type.item):
             if self.widen_list_variable(list_node, other.type.item):
                 return
-        self.unify_lists(list_node, container, other_node, other, node, "extending")
+        self.unify_lists(list_node, container, other_node, other, node, what)
 
     def repeat_count(self, count: TypedValue, node) -> None:
         self.absorb(count)
@@ -578,6 +696,9 @@ class ListTyping:
         left = self.expression(node.left)
         right = self.expression(right_node)
         self.absorb(left, right)
+        if is_set(right.type) or (is_set(left.type) and not isinstance(op, (ast.In,
+                                                                             ast.NotIn))):
+            return self.set_compare(node, left, right)
         if is_dict(left.type) or is_dict(right.type) or is_dict_view(right.type) or \
                 is_dict_view(left.type):
             return self.dict_compare(node, left, right)
@@ -643,10 +764,10 @@ class ListTyping:
             self.sort_order(node)
         return TypedValue(container.type) if name == "copy" else TypedValue(None)
 
-    def list_index_value(self, value: TypedValue, node, what="list") -> None:
+    def list_index_value(self, value: TypedValue, node, what="list indices") -> None:
         self.absorb(value)
         if not is_scalar_type(value.type) or not (value.type.is_int or value.type.is_bool):
-            self.fail(node, f"{what} indices must be integers, not {display(value.type)}")
+            self.fail(node, f"{what} must be integers, not {display(value.type)}")
         self.convert(value, kt.i64, node)
 
     def sort_order(self, node) -> None:
@@ -659,7 +780,10 @@ class ListTyping:
             self.truthy(self.expression(keyword.value), keyword.value)
 
     def list_builtin(self, name, node) -> TypedValue:
-        """`sorted(xs[, reverse=...])`, `list(xs)`, `list()`, `list(range(...))`."""
+        """`sorted(xs[, reverse=...])`, `list(xs)`, `list()`, `list(range(...))`;
+        those of a dict or set, `dict(...)` and `set(...)` are theirs."""
+        if name == "set":
+            return self.set_builtin(node)
         if name == "list" and node.keywords:
             self.fail(node, "list() takes no keyword arguments")
         if name == "list" and not node.args:
@@ -675,8 +799,9 @@ class ListTyping:
         argument = node.args[0]
         value = self.expression(argument)
         self.absorb(value)
-        if is_dict(value.type) or is_dict_view(value.type) or name == "dict":
-            return self.dict_builtin(name, node, value)
+        if is_dict(value.type) or is_dict_view(value.type) or is_set(value.type) or \
+                name == "dict":
+            return self.dict_builtin(name, node, value)     # a walk of its slots
         if is_range(value.type):
             if name == "sorted":
                 self.sort_order(node)
@@ -694,8 +819,8 @@ class ListTyping:
         if len(args) not in (1, 2):
             self.fail(node, "sum() takes a list and an optional start")
         self.absorb(*args)
-        if is_dict(args[0].type) or is_dict_view(args[0].type):
-            return self.dict_sum(args, node)
+        if is_dict(args[0].type) or is_dict_view(args[0].type) or is_set(args[0].type):
+            return self.dict_sum(args, node)                # a walk of its slots
         if not is_list(args[0].type) and not is_range(args[0].type):
             self.fail(node, "sum() takes a list here" + (
                 "; of an array use np.sum(a) or a.sum()"

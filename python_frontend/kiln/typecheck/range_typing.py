@@ -58,7 +58,7 @@ class RangeTyping:
         if isinstance(node.slice, ast.Slice):
             self.fail(node, "slicing a range is not supported yet; index it with an int, or "
                             "write the range the slice would be")
-        self.list_index(node.slice, "range")
+        self.list_index(node.slice, "range indices")
         if not is_hidden_iterable(node.value):
             self.raises = True          # IndexError
         return TypedValue(kt.i64)

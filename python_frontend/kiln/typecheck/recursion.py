@@ -194,6 +194,6 @@ def refuse_arrays_in_cycle(context, results: dict, component: list) -> None:
             where, what = func.returns or func, "its result holds an array"
         results[name] = TypedFunction(name, func, False, {}, diagnostics=[context.diagnostic(
             where, f"`{name}` is recursive{through} and {what}: recursive functions take "
-                   "and return numbers, tuples of numbers, lists and dicts, not arrays, yet (which "
-                   "arrays a call writes or returns comes from the callee's body, which a "
-                   "recursion cycle has not finished typing)", name)])
+                   "and return numbers, tuples of numbers, lists, dicts and sets, not arrays, "
+                   "yet (which arrays a call writes or returns comes from the callee's body, "
+                   "which a recursion cycle has not finished typing)", name)])

@@ -16,9 +16,9 @@ from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_i
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_return, is_scalar_type,
                          loop_exits)
-from .list_typing import is_list, named
+from .list_typing import holds_items, is_list, named
 from .dict_typing import is_dict, is_dict_like, walked_dict
-from .typed_tree import is_container, is_range
+from .typed_tree import container_noun, is_container, is_range, is_set
 
 
 # The ints a raised f-string may show (each an error record's `{}`, well
@@ -129,9 +129,9 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
-                if is_list(element.type) or is_dict_like(element.type):
-                    self.fail(element_node, f"returning a {'list' if is_list(element.type) else 'dict'} "
-                                            "in a tuple is not supported yet")
+                if is_container(element.type):
+                    self.fail(element_node, f"returning a {container_noun(element.type)} in a "
+                                            "tuple is not supported yet")
             value = self.tuple_value(elements)
             seen = set()
             for element, element_node in zip(elements, stmt.value.elts):
@@ -162,8 +162,8 @@ class StatementTyping:
                 self.inferred_return = target
                 self.changed = True
             target = target.type
-        if is_list(value.type) or is_list(target):
-            value = self.settle_list(stmt.value, value, target, stmt)
+        if holds_items(value.type) or holds_items(target):
+            value = self.settle_list(stmt.value, value, target, stmt)      # lists and sets
         elif is_dict_like(value.type) or is_dict(target):
             value = self.settle_dict(stmt.value, value, target, stmt)
         return self.convert(value, target, stmt)
@@ -270,7 +270,7 @@ class StatementTyping:
         if value.fresh and len(stmt.targets) > 1:
             self.absorb(value)
             value = self.new_array(value, stmt)
-        if is_list(value.type) and len(stmt.targets) > 1:
+        if holds_items(value.type) and len(stmt.targets) > 1:
             value = self.shared_list_value(stmt.targets, stmt.value, value, stmt)
         for target in stmt.targets:
             self.guarded(self.assign_one_target, target, value, stmt)
@@ -294,7 +294,7 @@ class StatementTyping:
                 if self.guarded(self.tuple_iterable, value, stmt.value) is None:
                     value = TypedValue(UNKNOWN)
             what = None if is_unknown(value.type) or isinstance(
-                value.type, (kt.ArrayType, kt.TupleType, kt.ListType)) or is_dict_like(
+                value.type, (kt.ArrayType, kt.TupleType)) or is_container(
                 value.type) or is_range(value.type) else display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
@@ -319,8 +319,9 @@ class StatementTyping:
                 values = [TypedValue(value.type.dtype) for _ in targets]
             elif is_list(value.type):
                 self.fail(node, "unpacking a list is not supported yet; index it (`a = xs[0]`)")
-            elif is_dict_like(value.type):
-                self.fail(node, "unpacking a dict is not supported yet")
+            elif is_dict_like(value.type) or is_set(value.type):
+                self.fail(node, f"unpacking a {container_noun(value.type)} is not supported "
+                                "yet")
             elif not isinstance(value.type, kt.TupleType):
                 self.fail(node, f"cannot unpack a {getattr(value.type, 'display', 'None')}")
             else:
@@ -410,6 +411,11 @@ class StatementTyping:
         if isinstance(target, ast.Name) and self.is_dict_expression(target):
             self.fail(stmt, f"`{ast.unparse(stmt)}` is not supported for dicts yet "
                             "(d.update(e) is)")
+        if isinstance(target, ast.Subscript) and self.is_set_expression(target.value):
+            self.refuse_set_store(target)
+        if isinstance(target, ast.Name) and self.is_set_expression(target):
+            self.augmented_set(stmt, self.load_name(target))   # `s |= t`, `s -= t`, ...
+            return
         if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
             self.augmented_list_store(stmt)             # `xs[i] += v`
             return
@@ -486,6 +492,13 @@ class StatementTyping:
             return
         if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
             self.list_store(target, value, node)        # `xs[i] = v`
+            return
+        if isinstance(target, ast.Subscript) and self.is_set_expression(target.value):
+            self.refuse_set_store(target)
+        if isinstance(target, ast.Name) and (is_set(value.type) or is_set(
+                self.declared.get(target.id)) or is_set(getattr(
+                    self.var_types.get(target.id), "type", None))):
+            self.assign_set(target.id, value, value_node, node)
             return
         if isinstance(target, ast.Name) and (is_dict_like(value.type) or is_dict(
                 self.declared.get(target.id)) or is_dict_like(getattr(
@@ -567,8 +580,8 @@ class StatementTyping:
         return merged
 
     def join(self, current, value: TypedValue, node, name) -> VariableType:
-        if is_list(value.type) or (current is not None and is_list(current.type)):
-            return self.join_list(current, value, node, name)
+        if holds_items(value.type) or (current is not None and holds_items(current.type)):
+            return self.join_list(current, value, node, name)       # lists and sets
         if is_dict_like(value.type) or (current is not None and is_dict_like(current.type)):
             return self.join_dict(current, value, node, name)
         if is_range(value.type) or (current is not None and is_range(current.type)):
@@ -737,8 +750,9 @@ class StatementTyping:
         self.range_bounds(stmt.iter)
         walked = walked_dict(stmt, lambda n: getattr(self.var_types.get(n), "type", None))
         if walked is not None:
-            # A loop over a dict (RuntimeError when its size changes): its
-            # step reads the entry at the loop's slot (dict_subscript).
+            # A loop over a dict or set (RuntimeError when its size
+            # changes): its step reads the entry at the loop's slot
+            # (dict_subscript).
             self.raises = True
             self.walked_dicts.add(walked)
         if not self.inside_parallel_loop and (stmt in self.context.parallel_loops

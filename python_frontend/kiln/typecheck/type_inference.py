@@ -69,8 +69,9 @@ from .array_typing import ArrayTyping
 from .call_typing import CallTyping
 from .statement_typing import StatementTyping
 from .tuple_typing import TupleTyping
-from .list_typing import ListTyping, is_list
+from .list_typing import ListTyping, holds_items, is_list
 from .dict_typing import DictTyping, is_dict_like
+from .set_typing import SetTyping
 from .recursion import check_agreement, finish_recursion, provisional_signature
 from .list_library_typing import ListLibraryTyping
 from .range_typing import RangeTyping
@@ -80,17 +81,18 @@ from .generator_typing import GeneratorTyping
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
                          is_scalar_type, known_literals, literal_candidates)
+from .typed_tree import container_noun, is_container, is_set
 
 MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, ListLibraryTyping, RangeTyping, ConstantTyping,
-                     GeneratorTyping):
+                     ListTyping, DictTyping, SetTyping, ListLibraryTyping, RangeTyping,
+                     ConstantTyping, GeneratorTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples,
-    lists, dicts, ranges, module constants and generator expressions."""
+    lists, dicts, sets, ranges, module constants and generator expressions."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -373,8 +375,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                                      for e, t in zip(value.elements, target.elements)])
         if isinstance(source, kt.TupleType) or is_range(source) or is_range(target):
             self.fail(node, f"cannot use a {display(source)} value as {display(target)}")
-        if is_list(source) or is_list(target):
-            return self.settle_list(None, value, target, node)
+        if holds_items(source) or holds_items(target):
+            return self.settle_list(None, value, target, node)      # lists and sets
         if is_dict_like(source) or is_dict_like(target):
             return self.settle_dict(None, value, target, node)
         message = rules.conversion_error(source, target, explicit, value.constant)
@@ -395,7 +397,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if quiet:
                 return TypedValue(UNKNOWN)
             raise _Abandon()
-        if is_list(value.type) or is_dict_like(value.type):
+        if is_container(value.type):
             self.dict_truthy_check(value, node)
             return TypedValue(kt.boolean)       # true when it has items
         if is_range(value.type):
@@ -425,12 +427,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, f"Counter arithmetic (`{ast.unparse(node)}`) is not supported "
                                 "yet; combine the counts in a loop (`for k, v in e.items(): "
                                 "c[k] += v`)")
-            if is_dict_like(value.type) and node is not None:
-                self.fail(node, f"a {display(value.type)} is a dict, not a number or an "
-                                f"array: `{ast.unparse(node)}` does not take it")
-            if is_list(value.type) and node is not None:
-                self.fail(node, f"a {display(value.type)} is a list, not a number or an "
-                                f"array: `{ast.unparse(node)}` does not take it")
+            if is_container(value.type) and node is not None:
+                self.fail(node, f"a {display(value.type)} is a {container_noun(value.type)}, "
+                                f"not a number or an array: `{ast.unparse(node)}` does not "
+                                "take it")
             if is_range(value.type):
                 self.fail(node if node is not None else self.func, "a range is not a number or "
                           f"an array: `{ast.unparse(node) if node is not None else 'this'}` "
@@ -451,6 +451,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             self.array_consumers.update((node.left, node.right))
             return self.dot([left, right], node)
         right = self.expression(node.right)
+        if is_set(left.type) or is_set(right.type):
+            return self.set_binary(node, left, right)
         if is_list(left.type) or is_list(right.type):
             return self.list_binary(node, left, right)
         return self.binary(node.op, left, right, node)
@@ -509,9 +511,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         if is_range(operand.type) and isinstance(node.op, ast.Not):
             self.truthy(operand, node)          # `not r`: true when it is empty
             return TypedValue(kt.boolean)
-        if is_list(operand.type) or is_dict_like(operand.type):
-            if is_dict_like(operand.type) and not isinstance(node.op, ast.Not):
-                self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a dict")
+        if is_container(operand.type):
+            if not is_list(operand.type) and not isinstance(node.op, ast.Not):
+                self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a "
+                                f"{container_noun(operand.type)}")
             return self.list_unary(node, operand)
         self.scalar_operands(operand, node=node)
         if isinstance(operand.type, kt.ArrayType):
@@ -565,8 +568,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def expr_Compare(self, node):
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
-                self.is_list_expression(n) or self.is_dict_expression(n)
-                for n in [node.left, *node.comparators]):
+                self.is_list_expression(n) or self.is_dict_expression(n) or
+                self.is_set_expression(n) for n in [node.left, *node.comparators]):
             return self.list_compare(node)
         self.array_consumers.update([node.left, *node.comparators])
         left = self.compared(node.left, node)
@@ -618,14 +621,13 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
-        if (is_list(first.type) or is_dict_like(first.type) or is_range(first.type)) and \
-                is_condition(node):
+        if (is_container(first.type) or is_range(first.type)) and is_condition(node):
             first = self.truthy(first, operands[0])       # `while stack and ...`
         elif is_range(first.type):
             self.fail(operands[0], "`and`/`or` with a range operand is supported only where its "
                                    "truth is tested (`if`, `while`, `not`)")
-        elif is_list(first.type) or is_dict_like(first.type):
-            what = "list" if is_list(first.type) else "dict"
+        elif is_container(first.type):
+            what = container_noun(first.type)
             self.fail(operands[0], f"`and`/`or` with a {what} operand is supported only where "
                                    "its truth is tested (`if`, `while`, `not`); here its value "
                                    f"would be the {what}: test `len({ast.unparse(operands[0])}) "
@@ -691,9 +693,12 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 elif isinstance(value.type, kt.TupleType):
                     self.fail(node, "a conditional expression choosing between tuples is not "
                                     "supported yet; choose each element (`(a if c else b, ...)`)")
-                elif is_list(value.type) or is_dict_like(value.type) or is_range(value.type):
+                elif is_container(value.type):
                     self.fail(node, "a conditional expression choosing between lists, dicts or "
-                                    "ranges is not supported yet; use an `if` statement")
+                                    "sets is not supported yet; use an `if` statement")
+                elif is_range(value.type):
+                    self.fail(node, "a conditional expression choosing between ranges is not "
+                                    "supported yet; use an `if` statement")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):

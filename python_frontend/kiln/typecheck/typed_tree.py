@@ -272,17 +272,34 @@ def is_dict_view(type_) -> bool:
     return isinstance(type_, DictViewType)
 
 
+def is_set(type_) -> bool:
+    return isinstance(type_, kt.SetType)
+
+
+def is_table(type_) -> bool:
+    """A dict, a view of one or a set: a hash table in insertion order,
+    walked by its slots (the `used`, `live_at`, `key_at` ops dicts and
+    sets share)."""
+    return isinstance(type_, (kt.DictType, DictViewType, kt.SetType))
+
+
 def is_container(type_) -> bool:
-    """A list, a dict or a view of a dict: a reference counted object (the
-    ownership protocol of mlir/ownership.py applies to it)."""
-    return isinstance(type_, (kt.ListType, kt.DictType, DictViewType))
+    """A list, a dict, a view of a dict or a set: a reference counted
+    object (the ownership protocol of mlir/ownership.py applies to it)."""
+    return isinstance(type_, (kt.ListType, kt.DictType, DictViewType, kt.SetType))
 
 
-def dict_of(type_) -> kt.DictType:
-    """The dict a dict or a view of one is."""
+def container_noun(type_) -> str:
+    """How messages name a container's kind: "list", "dict", "set"."""
+    return "list" if isinstance(type_, kt.ListType) else "set" if is_set(type_) else "dict"
+
+
+def dict_of(type_):
+    """The table a dict, a view of one or a set is (a set is its own)."""
     return type_.dict if isinstance(type_, DictViewType) else type_
 
 
 def iteration_kind(type_) -> str:
-    """What iterating over a dict or view visits: keys, values or items."""
+    """What iterating over a dict, view or set visits: keys, values or
+    items (a set's elements are its keys)."""
     return type_.kind if isinstance(type_, DictViewType) else "keys"

@@ -9,4 +9,4 @@ for _ in range(50):
     report_kernels.saxpy(2.0, x, x, out)
     report_kernels.prefix_sum(x, out)
 for n in range(20_000):
-    report_kernels.uses_a_set(n)
+    report_kernels.uses_a_string(n)

@@ -18,14 +18,14 @@ def uses_helper(x: float, y: float) -> float:
 
 
 @kiln.export
-def needs_a_set(x: kiln.f64[:]) -> float:
-    values = {x[0], x[1]}
-    return values.pop() + np.linalg.norm(x)
+def needs_a_string(x: kiln.f64[:]) -> float:
+    label = f"{x[0]}"
+    return len(label) + np.linalg.norm(x)
 
 
 @kiln.export
 def calls_a_fallback(x: kiln.f64[:]) -> float:
-    return needs_a_set(x) * 2.0
+    return needs_a_string(x) * 2.0
 
 
 @kiln.export

@@ -1,5 +1,6 @@
-"""Recursion (issue 30): direct and mutual, over numbers, tuples and lists,
-with CPython's RecursionError past the limit (test_recursion.py)."""
+"""Recursion (issue 30): direct and mutual, over numbers, tuples, lists,
+dicts and sets, with CPython's RecursionError past the limit
+(test_recursion.py)."""
 
 import kiln
 
@@ -253,3 +254,18 @@ def fib_memo(n: int, memo: dict[int, int]) -> int:
 def memo_fibonacci(n: int) -> int:
     memo: dict[int, int] = {}
     return fib_memo(n, memo)
+
+
+def reach(n: int, seen: set[int]) -> int:
+    """A set passed down the recursion: the numbers a Collatz walk visits
+    until one repeats."""
+    if n in seen:
+        return len(seen)
+    seen.add(n)
+    return reach(n // 2 if n % 2 == 0 else 3 * n + 1, seen)
+
+
+@kiln.export
+def collatz_visits(n: int) -> int:
+    seen: set[int] = set()
+    return reach(n, seen)

@@ -337,6 +337,26 @@ def any_all_of_containers(xs: list[float], d: dict[int, int], n: int) -> tuple[b
     return any(xs), all(xs), any(d), all(range(n))
 
 
+
+@kiln.export
+def generators_over_sets(s: set[int], xs: list[int], n: int) -> tuple[int, int, bool, bool, bool]:
+    """Sets in generator expressions and any()/all(): the folds walk a set
+    as they walk a dict's keys."""
+    return (sum(v * 2 for v in s), max(v for v in s if v != n) if s else -1,
+            any(v > n for v in s), all(s), any(x in s for x in xs))
+
+
+@kiln.export
+def sets_from_generators(xs: list[int], n: int) -> list[int]:
+    """set() of a generator expression, a set comprehension over zip() and
+    enumerate(), set() of a range value."""
+    r = range(n)
+    evens = set(x for x in xs if x % 2 == 0)
+    pairs = {i * v for i, v in enumerate(xs) if v > n}
+    sums = {a + b for a, b in zip(xs, r)}
+    return sorted(evens | pairs | sums | set(r))
+
+
 # ------------------------------------------------------- f-string raises
 @kiln.export
 def raise_formatted(n: int, flag: bool, m: kiln.i32) -> int:

@@ -75,6 +75,10 @@ def main(argv=None):
     parser.add_argument("--dict-rate", type=float, default=generator.Config.dict_rate,
                         help="share of programs with dicts (default "
                         f"{generator.Config.dict_rate}; 1: every program)")
+    parser.add_argument("--tail-rate", type=float, default=generator.Config.tail_rate,
+                        help="share of programs with divmod, range values, generator "
+                        f"reductions and f-string raises (default {generator.Config.tail_rate}"
+                        "; 1: every program)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -84,7 +88,7 @@ def main(argv=None):
     os.makedirs(out, exist_ok=True)
     config = generator.Config(avoid={a for a in args.avoid.split(",") if a},
                               array_weight=args.array_weight, list_rate=args.list_rate,
-                              dict_rate=args.dict_rate)
+                              dict_rate=args.dict_rate, tail_rate=args.tail_rate)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

@@ -38,6 +38,7 @@ from .dict_constructs import (DICT_PROGRAM_RATE, DICT_RESULT_RATE, DictConstruct
                               dict_annotation, dict_kinds, dict_param_kinds)
 from .list_constructs import (LIST_ANNOTATION, LIST_PROGRAM_RATE, LIST_RESULT_RATE,
                               ListConstructs, list_param_kinds)
+from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -336,6 +337,7 @@ class Config:
     array_weight: float = 1.0   # scales the array statements' weights (campaigns on arrays)
     list_rate: float = LIST_PROGRAM_RATE   # programs with lists (list_constructs.py)
     dict_rate: float = DICT_PROGRAM_RATE   # programs with dicts (dict_constructs.py)
+    tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
 
 
 @dataclass
@@ -417,11 +419,12 @@ class Scope:
         self.safe = []         # (index variable, array, axis): var in range(shape[axis])
 
 
-class FunctionGenerator(ListConstructs, DictConstructs):
+class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
-                 list_helpers=(), drng=None, dict_helpers=()):
+                 list_helpers=(), drng=None, dict_helpers=(), trng=None):
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
+        self.init_tail(trng)
         self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
         self.config = config
@@ -460,6 +463,10 @@ class FunctionGenerator(ListConstructs, DictConstructs):
             # names of the dict stream count apart too
             self.dcounter += 1
             return f"{prefix}{700 + self.dcounter}"
+        if self.in_tail_stream:
+            # and those of the tail stream (tail_constructs.py)
+            self.tcounter += 1
+            return f"{prefix}{600 + self.tcounter}"
         self.counter += 1
         return f"{prefix}{self.counter}"
 
@@ -2243,6 +2250,7 @@ class FunctionGenerator(ListConstructs, DictConstructs):
                 break
             self.list_hook(depth)
             self.dict_hook(depth)
+            self.tail_hook(depth)
             self.statement(depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -2975,6 +2983,10 @@ def list_helper(seed, index, k, config, helpers, list_helpers):
     return gen.generate(params, returns)
 
 
+def tail_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:tail:{name}")
+
+
 def dict_stream(seed, index, name):
     return random.Random(f"{seed}:{index}:dicts:{name}")
 
@@ -3006,6 +3018,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     lists_on = random.Random(f"{seed}:{index}:lists").random() < config.list_rate
     # dicts (dict_constructs.py): the same, from streams of their own
     dicts_on = random.Random(f"{seed}:{index}:dicts").random() < config.dict_rate
+    # the long tail (tail_constructs.py): the same, from streams of their own
+    tail_on = random.Random(f"{seed}:{index}:tail").random() < config.tail_rate
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -3014,7 +3028,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         gen = FunctionGenerator(rng, small, name, list(helpers),
                                 exported=rng.random() < 0.3, main=False,
                                 lrng=list_stream(seed, index, name) if lists_on else None,
-                                drng=dict_stream(seed, index, name) if dicts_on else None)
+                                drng=dict_stream(seed, index, name) if dicts_on else None,
+                                trng=tail_stream(seed, index, name) if tail_on else None)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
@@ -3032,7 +3047,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             lrng=list_stream(seed, index, f"f{index}") if lists_on else None,
                             list_helpers=list_helpers,
                             drng=dict_stream(seed, index, f"f{index}") if dicts_on else None,
-                            dict_helpers=dict_helpers)
+                            dict_helpers=dict_helpers,
+                            trng=tail_stream(seed, index, f"f{index}") if tail_on else None)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")

@@ -221,26 +221,3 @@ class SetLowering:
                 result = self.arith("andi", result, proper, node)
         self.done_with(node, left, right)
         return result
-
-    # --------------------------------------------------------- any, all
-    def any_all(self, name, args, node) -> Value:
-        """`any(c)`, `all(c)` of a list, a dict (view) or a set: each item's
-        truth, folded in order."""
-        source = args[0]
-        combine = "ori" if name == "any" else "andi"
-        initial = self.constant(name == "all", kt.boolean, node)
-
-        def step(item, carried):
-            [found] = carried
-            return [self.arith(combine, found, self.truthy(item, node), node)]
-
-        [result] = self.fold_container(source, [Value(initial.ir, kt.boolean)], step, node)
-        self.done_with(node, source)
-        return result
-
-    def builtin_any(self, args, node):
-        return self.any_all("any", args, node)
-
-    def builtin_all(self, args, node):
-        return self.any_all("all", args, node)
-

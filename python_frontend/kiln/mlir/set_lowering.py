@@ -146,9 +146,12 @@ class SetLowering:
         elif name in COMBINING:
             result = self.combined(container, node.args, name, node)
         elif name in UPDATING:
-            for argument in node.args:
-                other = self.other_set(argument, container.type, node)
+            # Every argument is evaluated before the method runs, as in
+            # CPython (`s.update({n}, {len(s)})` reads len(s) before adding n).
+            others = [self.other_set(argument, container.type, node) for argument in node.args]
+            for other in others:
                 self.set_op("update", [container, other], node, operation=UPDATING[name])
+            for other in others:
                 self.done_with(node, other)
         else:
             result = self.set_predicate(name, container, self.other_set(

@@ -95,7 +95,17 @@ class StatementTyping:
                 self.fail(stmt, f"statement `{type(stmt).__name__}` is not supported")
             method(stmt)
         except _Abandon:
-            pass
+            # An assignment whose value is not known yet (it reads a dict
+            # typed by stores later in this round) still binds its names:
+            # their uses wait for the next round, rather than being "used
+            # before it is assigned" (fuzzer S4, S5).
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.For)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name) and name.id not in self.symbols:
+                            self.symbols[name.id] = TypedValue(UNKNOWN)
+                            self.maybe_undefined.discard(name.id)
 
     # ------------------------------------------------------------ exits
     def exit_return(self, stmt: ast.Return) -> None:
@@ -591,6 +601,14 @@ class StatementTyping:
             return VariableType(value.type)
         if isinstance(value.type, kt.TupleType) or (
                 current is not None and isinstance(current.type, kt.TupleType)):
+            if any(is_unknown(e.type) for e in value.elements or ()):
+                # `t = (1, w[k])` of a dict typed by its stores: its element
+                # types are known in a later round (fuzzer S4); until then
+                # the name is bound, its uses waiting too.
+                if name.isidentifier() and name not in self.symbols:
+                    self.symbols[name] = TypedValue(UNKNOWN)
+                    self.maybe_undefined.discard(name)
+                raise _Abandon()
             if current is None:
                 return VariableType(kt.TupleType(tuple(
                     rules.default_for_kind(e.weak) if e.weak else e.type

@@ -610,18 +610,27 @@ struct DictOpLowering : ListOpLowering<Op> {
   }
 };
 
-struct DictNewLowering : DictOpLowering<DictNewOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(DictNewOp op, OpAdaptor adaptor,
+// A new dict, or set (a dict whose values are KILN_ITEM_NONE).
+template <typename Op>
+struct HashTableNewLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    DictType type = cast<DictType>(op.getType());
-    Value dict = call(rewriter, loc, "kiln_dict_new",
-                      {constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getKeyType())),
-                       constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getValueType())),
-                       adaptor.getCapacity()});
-    checkNotNull(rewriter, loc, dict);
-    rewriter.replaceOp(op, dict);
+    auto kind = [&](int32_t value) {
+      return this->constant(rewriter, loc, rewriter.getI32Type(), value);
+    };
+    Value keys, values;
+    if constexpr (std::is_same_v<Op, SetNewOp>) {
+      keys = kind(itemKind(op.getType().getElementType()));
+      values = kind(KILN_ITEM_NONE);
+    } else {
+      keys = kind(itemKind(op.getType().getKeyType()));
+      values = kind(itemKind(op.getType().getValueType()));
+    }
+    Value table = this->call(rewriter, loc, "kiln_dict_new", {keys, values, adaptor.getCapacity()});
+    this->checkNotNull(rewriter, loc, table);
+    rewriter.replaceOp(op, table);
     return success();
   }
 };
@@ -663,15 +672,20 @@ struct DictRequireLowering : DictOpLowering<DictRequireOp> {
   }
 };
 
-struct DictSetLowering : DictOpLowering<DictSetOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(DictSetOp op, OpAdaptor adaptor,
+// `d[k] = v`, and `s.add(x)`: an element is a key without a value
+// (kiln_dict_set ignores the 0 it is given).
+template <typename Op>
+struct HashTableSetLowering : DictOpLowering<Op> {
+  using DictOpLowering<Op>::DictOpLowering;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value ok = call(rewriter, loc, "kiln_dict_set",
-                    {adaptor.getDict(), toBits(rewriter, loc, adaptor.getKey()),
-                     toBits(rewriter, loc, adaptor.getValue())});
-    checkSucceeded(rewriter, loc, ok);
+    ValueRange operands = adaptor.getOperands();
+    Value value = operands.size() > 2 ? this->toBits(rewriter, loc, operands[2])
+                                      : this->constant(rewriter, loc, rewriter.getI64Type(), 0);
+    Value ok = this->call(rewriter, loc, "kiln_dict_set",
+                          {operands[0], this->toBits(rewriter, loc, operands[1]), value});
+    this->checkSucceeded(rewriter, loc, ok);
     rewriter.eraseOp(op);
     return success();
   }
@@ -752,22 +766,6 @@ struct QueryLowering : DictOpLowering<Op> {
 // Sets (dicts without values).
 //===----------------------------------------------------------------------===//
 
-struct SetNewLowering : DictOpLowering<SetNewOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(SetNewOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SetType type = op.getType();
-    Value set = call(rewriter, loc, "kiln_dict_new",
-                     {constant(rewriter, loc, rewriter.getI32Type(), itemKind(type.getElementType())),
-                      constant(rewriter, loc, rewriter.getI32Type(), KILN_ITEM_NONE),
-                      adaptor.getCapacity()});
-    checkNotNull(rewriter, loc, set);
-    rewriter.replaceOp(op, set);
-    return success();
-  }
-};
-
 struct SetContainsLowering : DictOpLowering<SetContainsOp> {
   using DictOpLowering::DictOpLowering;
   LogicalResult matchAndRewrite(SetContainsOp op, OpAdaptor adaptor,
@@ -776,21 +774,6 @@ struct SetContainsLowering : DictOpLowering<SetContainsOp> {
     Value slot = find(rewriter, loc, adaptor.getSet(), adaptor.getElement());
     rewriter.replaceOp(op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot,
                                                  constant(rewriter, loc, rewriter.getI64Type(), 0)));
-    return success();
-  }
-};
-
-// An element is a key without a value (kiln_dict_set ignores the 0).
-struct SetAddLowering : DictOpLowering<SetAddOp> {
-  using DictOpLowering::DictOpLowering;
-  LogicalResult matchAndRewrite(SetAddOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value ok = call(rewriter, loc, "kiln_dict_set",
-                    {adaptor.getSet(), toBits(rewriter, loc, adaptor.getElement()),
-                     constant(rewriter, loc, rewriter.getI64Type(), 0)});
-    checkSucceeded(rewriter, loc, ok);
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -969,13 +952,15 @@ struct KilnLowerContainersPass
                                            CallResult::Plain);
     patterns.add<CallLowering<ListEqualOp>>(converter, context, runtime, "kiln_list_equal",
                                             true, CallResult::Boolean);
-    patterns.add<ReleaseLowering, DictNewLowering, DictFindLowering, DictRequireLowering,
-                 DictSetLowering, LiveAtLowering<DictLiveAtOp>, DictSetValueAtLowering,
+    patterns.add<ReleaseLowering, HashTableNewLowering<DictNewOp>, DictFindLowering,
+                 DictRequireLowering, HashTableSetLowering<DictSetOp>,
+                 LiveAtLowering<DictLiveAtOp>, DictSetValueAtLowering,
                  DictFieldLowering<DictLenOp, DictLayout::length>,
                  DictFieldLowering<DictUsedOp, DictLayout::used>,
                  DictEntryLowering<DictKeyAtOp, DictLayout::keys>,
-                 DictEntryLowering<DictValueAtOp, DictLayout::values>, SetNewLowering,
-                 SetContainsLowering, SetAddLowering, SetDiscardLowering<SetDiscardOp>,
+                 DictEntryLowering<DictValueAtOp, DictLayout::values>,
+                 HashTableNewLowering<SetNewOp>, SetContainsLowering,
+                 HashTableSetLowering<SetAddOp>, SetDiscardLowering<SetDiscardOp>,
                  SetDiscardLowering<SetRemoveOp>, SetPopLowering, LiveAtLowering<SetLiveAtOp>,
                  DictFieldLowering<SetLenOp, DictLayout::length>,
                  DictFieldLowering<SetUsedOp, DictLayout::used>,

@@ -81,6 +81,10 @@ def main(argv=None):
     parser.add_argument("--slice-rate", type=float, default=generator.Config.slice_rate,
                         help="share of the list programs with list slices and index loops "
                         f"(default {generator.Config.slice_rate})")
+    parser.add_argument("--tail-rate", type=float, default=generator.Config.tail_rate,
+                        help="share of programs with divmod, range values, generator "
+                        f"reductions and f-string raises (default {generator.Config.tail_rate}"
+                        "; 1: every program)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -91,7 +95,7 @@ def main(argv=None):
     config = generator.Config(avoid={a for a in args.avoid.split(",") if a},
                               array_weight=args.array_weight, list_rate=args.list_rate,
                               dict_rate=args.dict_rate, set_rate=args.set_rate,
-                              slice_rate=args.slice_rate)
+                              slice_rate=args.slice_rate, tail_rate=args.tail_rate)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

@@ -41,6 +41,7 @@ from .list_constructs import (LIST_ANNOTATION, LIST_PROGRAM_RATE, LIST_RESULT_RA
 from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, set_annotation,
                              set_kind, set_param_kinds)
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
+from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -346,6 +347,7 @@ class Config:
     dict_rate: float = DICT_PROGRAM_RATE   # programs with dicts (dict_constructs.py)
     set_rate: float = SET_PROGRAM_RATE     # programs with sets (set_constructs.py)
     slice_rate: float = SLICE_PROGRAM_RATE  # list programs with slices (slice_constructs.py)
+    tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
 
 
 @dataclass
@@ -431,12 +433,14 @@ class Scope:
         self.safe = []         # (index variable, array, axis): var in range(shape[axis])
 
 
-class FunctionGenerator(ListConstructs, DictConstructs, SetConstructs, SliceConstructs):
+class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
+                        SliceConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
-                 list_helpers=(), drng=None, dict_helpers=(), srng=None, set_helpers=(),
-                 slrng=None):
+                 list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
+                 set_helpers=(), slrng=None):
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
+        self.init_tail(trng)
         self.init_sets(srng, set_helpers)
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
@@ -485,6 +489,10 @@ class FunctionGenerator(ListConstructs, DictConstructs, SetConstructs, SliceCons
             # names of the dict stream count apart too
             self.dcounter += 1
             return f"{prefix}{700 + self.dcounter}"
+        if self.in_tail_stream:
+            # and those of the tail stream (tail_constructs.py)
+            self.tcounter += 1
+            return f"{prefix}{600 + self.tcounter}"
         self.counter += 1
         return f"{prefix}{self.counter}"
 
@@ -2272,6 +2280,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, SetConstructs, SliceCons
                 break
             self.list_hook(depth)
             self.dict_hook(depth)
+            self.tail_hook(depth)
             self.set_hook(depth)
             self.slice_hook(depth)
             self.statement(depth)
@@ -3016,6 +3025,10 @@ def list_helper(seed, index, k, config, helpers, list_helpers, slices_on=False):
     return gen.generate(params, returns)
 
 
+def tail_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:tail:{name}")
+
+
 def dict_stream(seed, index, name):
     return random.Random(f"{seed}:{index}:dicts:{name}")
 
@@ -3081,6 +3094,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     # same, from streams of their own (the list statements stay)
     slices_on = lists_on and \
         random.Random(f"{seed}:{index}:slices").random() < config.slice_rate
+    # the long tail (tail_constructs.py): the same, from streams of their own
+    tail_on = random.Random(f"{seed}:{index}:tail").random() < config.tail_rate
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -3091,7 +3106,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                                 lrng=list_stream(seed, index, name) if lists_on else None,
                                 drng=dict_stream(seed, index, name) if dicts_on else None,
                                 srng=set_stream(seed, index, name) if sets_on else None,
-                                slrng=slice_stream(seed, index, name) if slices_on else None)
+                                slrng=slice_stream(seed, index, name) if slices_on else None,
+                                trng=tail_stream(seed, index, name) if tail_on else None)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
@@ -3119,7 +3135,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             dict_helpers=dict_helpers,
                             srng=set_stream(seed, index, f"f{index}") if sets_on else None,
                             set_helpers=set_helpers,
-                            slrng=slice_stream(seed, index, f"f{index}") if slices_on else None)
+                            slrng=slice_stream(seed, index, f"f{index}") if slices_on else None,
+                            trng=tail_stream(seed, index, f"f{index}") if tail_on else None)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")

@@ -62,6 +62,7 @@ from __future__ import annotations
 import contextlib
 import math as _math
 import operator
+import types as _types
 
 import numpy as _np
 
@@ -155,6 +156,10 @@ class Num:
 
     def __float__(self):
         return float(self.v)
+
+    def __format__(self, spec):
+        # `f"{n}"` in a raised message: the number as CPython's str() shows it
+        return format(self.v, spec)
 
     def __hash__(self):
         return hash(self.v)
@@ -1271,12 +1276,91 @@ def k_len(x):
     return Num("i64", len(x))
 
 
+class KRange:
+    """Kiln's range (a value too: docs/language.md): CPython's range of the
+    arguments' ints, its elements typed int64, Kiln's messages."""
+
+    def __init__(self, *args):
+        ints = [int(operator.index(a)) for a in args]
+        if len(ints) == 3 and ints[2] == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.r = range(*ints)
+
+    def __iter__(self):
+        return (Num("i64", i) for i in self.r)
+
+    def __len__(self):
+        return len(self.r)          # OverflowError beyond ssize_t, as Kiln's len()
+
+    def __bool__(self):
+        return bool(self.r)
+
+    def __getitem__(self, index):
+        try:
+            return Num("i64", self.r[int(operator.index(index))])
+        except IndexError:
+            raise IndexError("range object index out of range") from None
+
+    def __contains__(self, x):
+        kind, _, v = parts(x)
+        if kind in FLOAT_KINDS:
+            return _math.isfinite(v) and float(v).is_integer() and int(v) in self.r
+        return int(v) in self.r
+
+    start = property(lambda self: Num("i64", self.r.start))
+    stop = property(lambda self: Num("i64", self.r.stop))
+    step = property(lambda self: Num("i64", self.r.step))
+
+
 def k_range(*args):
-    ints = [int(operator.index(a)) for a in args]
-    if len(ints) == 3 and ints[2] == 0:
-        raise ValueError("range() arg 3 must not be zero")
-    for i in range(*ints):
-        yield Num("i64", i)
+    return KRange(*args)
+
+
+def k_divmod(a, b):
+    """(a // b, a % b) by Kiln's operators; a zero float divisor raises
+    CPython's ZeroDivisionError("float divmod()") first."""
+    if common(a, b)[0] in FLOAT_KINDS and float(parts(b)[2]) == 0.0:
+        raise ZeroDivisionError("float divmod()")
+    return binop("//", a, b), binop("%", a, b)
+
+
+def consumed(x) -> bool:
+    """A range or a generator expression handed to sum(), min(), max()."""
+    return isinstance(x, (KRange, _types.GeneratorType))
+
+
+def sum_of(iterable, *start):
+    """Kiln's sum of a range or a generator: a float total when the start or
+    the elements are floats (the generator's start always says so when it
+    may be empty), else an int64 one; left to right, elements converted."""
+    items = list(iterable)
+    first = start[0] if start else 0
+    floats = any(parts(x)[0] in FLOAT_KINDS for x in items + [first])
+    total = Num("f64", float(parts(first)[2])) if floats else Num("i64", int(parts(first)[2]))
+    for item in items:
+        total = binop("+", total, Num("f64", float(parts(item)[2])) if floats else item)
+    return total
+
+
+def extreme_of(name, iterable):
+    """min()/max() of a range or a generator: the first element unless a
+    later one is strictly smaller (larger); ValueError when there is none."""
+    items = list(iterable)
+    if not items:
+        raise ValueError(f"{name}() arg is an empty sequence")
+    best = items[0]
+    for item in items[1:]:
+        if compare("<" if name == "min" else ">", item, best):
+            best = item
+    return best
+
+
+def k_any(iterable):
+    return any(k_bool(x) for x in iterable)
+
+
+def k_all(iterable):
+    return all(k_bool(x) for x in iterable)
 
 
 def k_enumerate(array, start=0):
@@ -1347,6 +1431,8 @@ def _min_max(args, pick_later):
 def k_min(*args):
     if len(args) == 1 and isinstance(args[0], _sets.KSet):
         return _lists.min_max("min", _sets.as_list(args[0]), lambda a, b: a < b)
+    if len(args) == 1 and consumed(args[0]):
+        return extreme_of("min", args[0])
     if len(args) == 1 and isinstance(args[0], _lists.KList):
         return _lists.min_max("min", args[0], lambda a, b: a < b)
     if len(args) == 1 and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
@@ -1357,6 +1443,8 @@ def k_min(*args):
 def k_max(*args):
     if len(args) == 1 and isinstance(args[0], _sets.KSet):
         return _lists.min_max("max", _sets.as_list(args[0]), lambda a, b: a > b)
+    if len(args) == 1 and consumed(args[0]):
+        return extreme_of("max", args[0])
     if len(args) == 1 and isinstance(args[0], _lists.KList):
         return _lists.min_max("max", args[0], lambda a, b: a > b)
     if len(args) == 1 and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
@@ -1394,7 +1482,7 @@ def k_int(x):
 
 
 def k_bool(x):
-    if isinstance(x, (_lists.KList, _dicts.KDict, _sets.KSet)):
+    if isinstance(x, (_lists.KList, _dicts.KDict, _sets.KSet, KRange)):
         return bool(x)
     return bool(parts(x)[2])
 
@@ -1421,6 +1509,8 @@ def k_complex(*args):
 def k_sum(*args):
     if args and isinstance(args[0], _sets.KSet):
         return _lists.k_sum(_sets.as_list(args[0]), *args[1:])
+    if args and consumed(args[0]):
+        return sum_of(*args)
     if args and isinstance(args[0], (_dicts.KDict, _dicts.KView)):
         return _dicts.k_sum(*args)
     return _lists.k_sum(*args)
@@ -1452,7 +1542,7 @@ def k_set(*args):
 
 BUILTINS = {"set": k_set, "dict": k_dict, "sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
-            "complex": k_complex}
+            "complex": k_complex, "divmod": k_divmod, "any": k_any, "all": k_all}
 
 
 # ---------------------------------------------------------------- math stand-in

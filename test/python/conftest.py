@@ -52,6 +52,16 @@ class Built:
         return os.path.join(self.outdir, filename)
 
 
+def outcome(function, *args):
+    """(result, exception type and message) of one call; messages of
+    compiled code end with the source location (" (file, line N)"), left
+    out."""
+    try:
+        return function(*args), None
+    except Exception as error:      # compared between CPython and Kiln
+        return None, (type(error).__name__, str(error).split(" (")[0])
+
+
 def assert_rss_flat(native, calls, expected=()):
     """Each native function of `calls` (name -> arguments) called 5,000
     times (the allocator's pools settle), then 40,000 more: resident memory

@@ -16,6 +16,8 @@ import pytest
 from kiln.frontend.source import load_module
 from kiln.typecheck.type_inference import infer_module
 
+from conftest import outcome
+
 MODULE = "container_calls"
 PUSH, POP, PUSH_POP, REPLACE = 0, 1, 2, 3
 
@@ -23,15 +25,6 @@ PUSH, POP, PUSH_POP, REPLACE = 0, 1, 2, 3
 @pytest.fixture(scope="module")
 def mod(build_module):
     return build_module(MODULE)
-
-
-def outcome(function, *args):
-    """(result, exception type and message) of one call."""
-    try:
-        return function(*args), None
-    except Exception as error:      # compared between CPython and Kiln
-        # Messages of compiled code end with the source location.
-        return None, (type(error).__name__, str(error).split(" (")[0])
 
 
 def shown(value):

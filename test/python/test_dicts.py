@@ -358,3 +358,8 @@ def test_a_million_calls_that_return_new_dicts_leave_rss_flat(dict_boundary):
                 pass
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown < 4_000, f"RSS grew by {grown} KiB"
+
+
+def test_dicts_typed_by_stores_in_tuples_and_items(mod):
+    for k in (-3, 0, 7):
+        same(mod, "typed_by_stores_in_tuples", k)

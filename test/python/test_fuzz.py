@@ -48,7 +48,8 @@ DEFAULT_AVOID = ""
 # with sets in 30 % of its programs (set_constructs.py) and slices and index
 # loops in 60 % of its list programs (slice_constructs.py) clean again (200
 # functions, 4,063 calls compared, 4 fallbacks of the list and dict
-# generators, branch fuzz-sets).
+# generators, branch fuzz-sets), and after the merge with the long tail
+# (tail_constructs.py, 30 %) too (200 functions, 4,078 calls compared).
 PINNED_SEED = "973561698"
 
 

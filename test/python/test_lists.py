@@ -20,7 +20,7 @@ from kiln.frontend.source import load_module
 from kiln.mlir.code_generator import generate_module
 from kiln.typecheck.type_inference import infer_module
 
-from conftest import assert_rss_flat
+from conftest import assert_rss_flat, outcome
 
 MODULE = "lists"
 OUT = 4096
@@ -29,14 +29,6 @@ OUT = 4096
 @pytest.fixture(scope="module")
 def mod(build_module):
     return build_module(MODULE)
-
-
-def outcome(function, *args):
-    """(result, exception type and message) of one call."""
-    try:
-        return function(*args), None
-    except Exception as error:      # compared between CPython and Kiln
-        return None, (type(error).__name__, str(error).split(" (")[0])
 
 
 def same_number(got, want):

@@ -172,7 +172,7 @@ def test_header_and_stubs_say_sets(mod):
     assert "def from_list(xs: list[float]) -> set[float]: ..." in stubs
 
 
-def test_calls_that_return_and_change_sets_leave_rss_flat(mod):
+def test_memory_stays_flat_over_calls_that_return_and_change_sets(mod):
     new_set, add_range, remove_then_fail = (mod.native.new_set, mod.native.add_range,
                                             mod.native.remove_then_fail)
     for _ in range(20_000):

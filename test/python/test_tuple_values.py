@@ -12,20 +12,14 @@ import pytest
 from kiln.frontend.source import load_module
 from kiln.typecheck.type_inference import infer_module
 
+from conftest import outcome
+
 MODULE = "tuple_values"
 
 
 @pytest.fixture(scope="module")
 def mod(build_module):
     return build_module(MODULE)
-
-
-def outcome(function, *args):
-    """(result, exception type and message) of one call."""
-    try:
-        return function(*args), None
-    except Exception as error:      # compared between CPython and Kiln
-        return None, (type(error).__name__, str(error).split(" (")[0])
 
 
 def same(mod, name, *args):

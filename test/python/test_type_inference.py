@@ -687,7 +687,7 @@ FIRST_ERRORS = {
     'maybe_undefined': (96, 12, 'variable `y` may be used before it is assigned (it is not assigned on every path to this line)'),
     'loop_variable_after': (102, 12, 'variable `i` may be used before it is assigned (it is not assigned on every path to this line)'),
     'undefined_name': (106, 12, 'name `nothing` is not defined'),
-    'huge_constant': (110, 12, 'global variable `BIG` is not supported yet (a module constant must be bound once to a number that fits in 64 bits)'),
+    'huge_constant': (110, 12, 'global variable `BIG` is not supported yet (a module constant must be bound once to a number, or to a tuple, list or dict of numbers, that fits in 64 bits)'),
     'shadowed_constant': (116, 17, 'variable `LIMIT` may be used before it is assigned (it is not assigned on every path to this line)'),
     'huge_literal': (122, 12, 'integer literal 100000000000000000000 does not fit in 64 bits (Kiln integers are 64-bit)'),
     'string_constant': (126, 9, "constant 'text' is not supported here"),
@@ -716,7 +716,7 @@ FIRST_ERRORS = {
     'calls_broken': (227, 12, 'calls `broken`, which cannot be compiled (cannot implicitly convert float to int; use int(...), line 223)'),
     # Recursion compiles when the signature is annotated (test_recursion.py).
     'recursive': (232, 16, '`recursive` calls itself (directly or through other functions), so its parameters and result need annotations: its signature must be known before its body is typed; annotate the result (`-> None` if it returns nothing)'),
-    'len_of_number': (237, 12, 'len() takes one array, list, dict or set'),
+    'len_of_number': (237, 12, 'len() takes one array, list, dict, set or range'),
     'abs_of_array': (241, 5, 'cannot use a kiln.f64[:] value as float'),
     'min_of_one': (245, 12, 'min() of a sequence is not supported; pass two or more numbers'),
     'max_of_array': (249, 12, 'max() needs a number, not an array'),
@@ -755,8 +755,8 @@ FIRST_ERRORS = {
     'float_size': (402, 18, 'array dimensions must be ints'),
     'allocator_keyword': (407, 9, 'np.zeros() argument `order` is not supported'),
     'like_of_number': (412, 23, 'np.zeros_like() needs an array'),
-    'raise_unknown': (417, 5, "raising KeyError('x') is not supported; raise one of ValueError, IndexError, ZeroDivisionError, OverflowError, AssertionError, RuntimeError, TypeError with a constant message"),
-    'raise_message': (421, 11, 'an exception raised in compiled code takes one constant string message'),
+    'raise_unknown': (417, 5, "raising KeyError('x') is not supported; raise one of ValueError, IndexError, ZeroDivisionError, OverflowError, AssertionError, RuntimeError, TypeError with a constant message or an f-string"),
+    'raise_message': (421, 11, 'an exception raised in compiled code takes one message: a constant string, or an f-string of ints and bools (`f"bad n {n}"`)'),
     'assert_message': (425, 19, 'an assert message must be a constant string'),
     'unpack_number': (430, 5, 'cannot unpack a int'),
     'unpack_count': (435, 5, 'cannot unpack 3 values into 2 targets'),
@@ -841,7 +841,7 @@ EXPECTED_ERRORS = {
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
         (9, 9, "operator `<<` needs int arrays"),
-        (11, 12, "len() takes one array, list, dict or set"),
+        (11, 12, "len() takes one array, list, dict, set or range"),
     ],
     "errors_in_a_loop": [
         (18, 21, "name `missing` is not defined"),

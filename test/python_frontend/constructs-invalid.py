@@ -4,7 +4,7 @@ import cmath
 
 import kiln
 
-G = [1, 2]
+G = [[1], [2]]
 
 
 @kiln.export
@@ -30,7 +30,7 @@ def statements(n: int) -> int:
         pass
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:5: error: `with` statement is not supported yet
     del n
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` is supported as `del d[k]` of a dict only yet
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:5: error: `del` is supported as `del d[k]` of a dict and `del xs[i]`, `del xs[a:b]` of a list only yet
 
     def inner() -> int:
         return 1
@@ -62,7 +62,7 @@ def operators(a: int, b: int) -> bool:
     y = a is b
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a is b` is not supported (only < <= > >= == != in, not in)
     z = a in G
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, or to a tuple, list or dict of numbers, that fits in 64 bits)
     return y
 
 
@@ -77,7 +77,7 @@ def signature_problems(a: int, b: int = 2, *rest, c: int) -> int:
 # parameter's type.
 @kiln.export
 def default_problems(a: kiln.f64[:], mask=(1, 0, 1), n: int = 2.5, b: kiln.f64[:] = 0.0) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number written in the source (`1.0`, `-2`, `True`), not `(1, 0, 1)`
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number written in the source (`1.0`, `-2`, `True`) or a module constant number, not `(1, 0, 1)`
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:63: error: cannot implicitly convert float to int
     # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:85: error: parameter `b` is an array: a number cannot be its default
     return 0
@@ -92,7 +92,7 @@ def annotation(x: list) -> int:
 @kiln.export
 def global_list(i: int) -> int:
     return G[i]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, or to a tuple, list or dict of numbers, that fits in 64 bits)
 
 
 @kiln.export

@@ -133,5 +133,25 @@ def allocation_sites(typed) -> list:
         sites.append({"line": node.lineno, "column": node.col_offset + 1, "kind": kind,
                       "type": type_.name, "in_loop": loop_line, "storage": storage,
                       "fate": where, "reason": why})
+    sites += constant_copies(typed)
     sites.sort(key=lambda site: (site["line"], site["column"]))
+    return sites
+
+
+def constant_copies(typed) -> list:
+    """The copies of the module lists and dicts the function reads, made
+    when it is called (mlir/constant_lowering.py): a site each, at the
+    `def`."""
+    sites = []
+    for name in sorted(typed.constant_containers):
+        type_ = next((typed.type_of(n) for n in ast.walk(typed.node)
+                      if isinstance(n, ast.Name) and n.id == name and n in typed.values and
+                      container_kind(typed.type_of(n))), None)
+        if type_ is None:
+            continue
+        sites.append({"line": typed.node.lineno, "column": typed.node.col_offset + 1,
+                      "kind": container_kind(type_), "type": type_.name, "in_loop": None,
+                      "storage": "heap (malloc)", "fate": "local",
+                      "reason": f"the copy of module constant `{name}` the function reads, "
+                                "made when it is called and freed when it returns"})
     return sites

@@ -123,6 +123,15 @@ def is_prange_call(iterable) -> bool:
         isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "prange")
 
 
+def zipped_call(node, local_names=(), functions=()) -> bool:
+    """`zip(a, b, ...)` or `enumerate(a[, start])` as a comprehension's
+    iterable (not a local or module function of that name)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id in ("zip", "enumerate") and not node.keywords and bool(node.args) and \
+        node.func.id not in local_names and node.func.id not in functions and \
+        not any(isinstance(a, ast.Starred) for a in node.args)
+
+
 def _builtin_call(node, name: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
         node.func.id == name and not node.keywords

@@ -16,6 +16,7 @@ from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
 from .desugar import desugar_loops, is_prange_call, mark_conditions
+from .constants import container_changes, literal_constant
 
 
 
@@ -36,6 +37,11 @@ class ModuleContext:
     # names are known (mark_parallel_loops): their iterations run on
     # several threads.
     parallel_loops: set = field(default_factory=set)
+    # module_constants(), computed once; the module lists and dicts that are
+    # not constants because the module may change them (name -> (value,
+    # the uses that may)).
+    _constants: dict | None = None
+    constant_refusals: dict = field(default_factory=dict)
 
     @property
     def module_name(self) -> str:
@@ -335,8 +341,15 @@ class ModuleContext:
         return None
 
     def module_constants(self) -> dict:
-        """Module-level names bound once to a number literal: compiled code
-        reads them as constants (rebinding them later is not seen)."""
+        """Module-level names bound once to a number literal, or to a tuple,
+        list or dict of numbers that nothing in the module changes
+        (frontend/constants.py): compiled code reads them as constants,
+        their values as written (rebinding them later, or changing a list
+        from outside the module, is not seen). The lists and dicts refused
+        because the module may change them are in `constant_refusals`
+        (name -> the uses that do)."""
+        if self._constants is not None:
+            return self._constants
         counts, values = {}, {}
         for node in self.tree.body:
             targets = node.targets if isinstance(node, ast.Assign) else (
@@ -344,17 +357,10 @@ class ModuleContext:
             for target in targets:
                 if isinstance(target, ast.Name):
                     counts[target.id] = counts.get(target.id, 0) + 1
-                    value = node.value
-                    sign = 1
-                    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
-                        value, sign = value.operand, -1
-                    if isinstance(node, ast.Assign) and isinstance(value, ast.Constant) and \
-                            isinstance(value.value, (int, float)) and \
-                            not isinstance(value.value, bool):
-                        values[target.id] = sign * value.value
-                    elif isinstance(node, ast.Assign) and isinstance(value, ast.Constant) and \
-                            isinstance(value.value, bool):
-                        values[target.id] = value.value
+                    value = literal_constant(node.value) if isinstance(node, ast.Assign) \
+                        else None
+                    if value is not None:
+                        values[target.id] = value
         # Any other binding makes a name variable: a tuple target (`X, Y = 2, 3`),
         # an assignment in a module-level `if`/`for`/`try`, a loop or `with`
         # target, an import, a def, or `global X` in a function.
@@ -383,8 +389,14 @@ class ModuleContext:
                         rebound.update(inner.names)
 
         walk(self.tree.body, True)
-        return {name: value for name, value in values.items()
-                if counts[name] == 1 and name not in rebound}
+        constants = {name: value for name, value in values.items()
+                     if counts[name] == 1 and name not in rebound}
+        self.constant_refusals = {name: (value, changes) for name, value in constants.items()
+                                  if isinstance(value, (list, dict)) for changes in
+                                  [container_changes(self, name)] if changes}
+        self._constants = {name: value for name, value in constants.items()
+                           if name not in self.constant_refusals}
+        return self._constants
 
     def pythran_signature(self, name: str):
         """The parameter types a `#pythran export name(...)` comment of the

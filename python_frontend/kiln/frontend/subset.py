@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..errors import KilnCompileError
-from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration
+from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration, zipped_call
 from .source import is_known_import
 from ..library_functions import (DICT_CLASSES, LIST_FUNCTIONS, SEARCH, INSERT,
                                  SUPPORTED_LIST_FUNCTIONS, numpy_function)
@@ -22,7 +22,14 @@ UNSUPPORTED_BINOPS: dict = {}
 SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
-                 "complex", "list", "sorted", "sum", "dict", "set", "any", "all"}
+                 "complex", "list", "sorted", "sum", "dict", "set", "divmod", "any", "all",
+                 "tuple"}
+# The builtins a generator expression may be handed to (`sum(x * x for x in
+# xs)`): typing's generator_typing.py.
+GENERATOR_CONSUMERS = frozenset(["sum", "min", "max", "any", "all", "sorted", "list", "dict",
+                                 "set", "tuple"])
+GENERATOR_USE = "a generator expression is supported as the argument of sum(), min(), max(), " \
+                "any(), all(), sorted(), list(), dict() or set() only"
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
@@ -70,7 +77,6 @@ STATEMENT_NAMES = {
 }
 EXPRESSION_NAMES = {
     ast.Lambda: "lambda",
-    ast.GeneratorExp: "generator expression",
     ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
     ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
@@ -105,10 +111,10 @@ class SubsetChecker(ast.NodeVisitor):
         if args.kwonlyargs or args.posonlyargs:
             self.report(func, "keyword-only and positional-only parameters are not supported yet")
         for default in args.defaults:
-            if default_value(default) is None:
+            if default_value(default, self.context.module_constants()) is None:
                 self.report(default, "a default parameter value must be a number written in "
-                                     f"the source (`1.0`, `-2`, `True`), not "
-                                     f"`{ast.unparse(default)}`")
+                                     "the source (`1.0`, `-2`, `True`) or a module constant "
+                                     f"number, not `{ast.unparse(default)}`")
         for stmt in func.body:
             self.visit(stmt)
         if self.diagnostics:
@@ -197,11 +203,17 @@ class SubsetChecker(ast.NodeVisitor):
         if not (isinstance(name, ast.Name) and name.id in EXCEPTION_TYPES):
             what = ast.unparse(exc) if exc is not None else "a bare `raise`"
             self.report(node, f"raising {what} is not supported; raise one of "
-                              f"{', '.join(EXCEPTION_TYPES)} with a constant message")
-        elif call and (call.keywords or len(call.args) > 1 or (call.args and not (
-                isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)))):
-            self.report(call, "an exception raised in compiled code takes one constant string "
-                              "message")
+                              f"{', '.join(EXCEPTION_TYPES)} with a constant message or an "
+                              "f-string")
+        elif message_parts(call) is None:
+            self.report(call, RAISED_MESSAGE)
+        else:
+            for part in message_parts(call):
+                if isinstance(part, ast.FormattedValue) and part.format_spec is not None:
+                    self.report(part, "a format spec (`{x:...}`) in a raised exception's "
+                                      "message is not supported yet; write `{x}`")
+                elif isinstance(part, ast.FormattedValue):
+                    self.visit(part.value)
         if node.cause is not None:
             self.report(node, "`raise ... from ...` is not supported")
 
@@ -219,24 +231,23 @@ class SubsetChecker(ast.NodeVisitor):
             self.visit(arg)
 
     def visit_ListComp(self, node):
-        """`[e for v in <range(...) or a list> if c ...]`: each `for` over
+        """`[e for v in <range(...) or a list> if c ...]` (and a generator
+        expression handed to sum(), ...): each `for` over
         one name (or `k, v` over a dict's items(): typing checks it); typing
         checks what it iterates over."""
         for generator in node.generators:
             if generator.is_async:
                 self.report(generator.target, "`async for` in a comprehension is not supported")
             if not isinstance(generator.target, ast.Name) and not (
-                    isinstance(generator.target, ast.Tuple) and len(generator.target.elts) == 2
+                    isinstance(generator.target, ast.Tuple) and len(generator.target.elts) >= 2
                     and all(isinstance(e, ast.Name) for e in generator.target.elts)):
-                self.report(generator.target, "a comprehension's `for` target must be a single "
-                                              "name")
-            iterator = generator.iter
-            if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
-                    iterator.func.id == "range" and not iterator.keywords:
-                for arg in iterator.args:
+                self.report(generator.target, "a comprehension's `for` target must be a name or "
+                                              "a tuple of names")
+            if zipped_call(generator.iter, (), self.module_functions):
+                for arg in generator.iter.args:         # `for a, b in zip(xs, ys)`
                     self.visit(arg)
             else:
-                self.visit(iterator)
+                self.visit(generator.iter)
             for condition in generator.ifs:
                 self.visit(condition)
         if isinstance(node, ast.DictComp):
@@ -291,14 +302,8 @@ class SubsetChecker(ast.NodeVisitor):
             # `defaultdict(int)`, `defaultdict(lambda: 0)`, `Counter(xs)`: the
             # factory is no value of the subset; typing checks the arguments.
             return
-        elif isinstance(func, ast.Name) and func.id in ("list", "set") and \
-                len(node.args) == 1 and is_range_call(node.args[0]) and qualified is None:
-            for arg in node.args[0].args:        # `list(range(n))`, `set(range(n))`
-                self.visit(arg)
-            return
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
-            if func.id == "range":
-                self.report(node, "range() is only supported as the iterable of a `for` loop")
+            pass            # `range(n)` too: a value (typing's range_typing.py)
         elif qualified is None and isinstance(func, ast.Attribute) and \
                 func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS:
             self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
@@ -323,16 +328,16 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
-        # `s.update(range(n))`: the set methods take range(...) as a list
-        # (typing checks the object is a set).
-        takes_ranges = qualified is None and isinstance(func, ast.Attribute) and \
-            func.attr in SET_METHODS - LIST_METHODS - DICT_METHODS | {"update"}
+        consumer = isinstance(func, ast.Name) and func.id in GENERATOR_CONSUMERS and \
+            qualified is None and func.id not in self.module_functions
         for arg in node.args:
-            if takes_ranges and is_range_call(arg):
-                for bound in arg.args:
-                    self.visit(bound)
-                continue
-            self.visit_argument(arg, shape_call)
+            if consumer and isinstance(arg, ast.GeneratorExp):
+                self.visit_ListComp(arg)        # `sum(x * x for x in xs)`
+            else:
+                self.visit_argument(arg, shape_call)
+
+    def visit_GeneratorExp(self, node):
+        self.report(node, GENERATOR_USE)
 
     def visit_argument(self, node, lists_allowed):
         """np.array([1, 2]), np.concatenate(([1], x)), np.zeros([n, m]):
@@ -344,9 +349,9 @@ class SubsetChecker(ast.NodeVisitor):
         self.visit(node)
 
     def visit_Attribute(self, node):
-        if node.attr in ("shape", "ndim", "size", "T", "dtype", "real", "imag") and \
-                self.context.qualified_name(node) is None:
-            self.visit(node.value)      # an array's: typing checks the base
+        if node.attr in ("shape", "ndim", "size", "T", "dtype", "real", "imag", "start", "stop",
+                         "step") and self.context.qualified_name(node) is None:
+            self.visit(node.value)      # an array's or a range's: typing checks the base
             return
         qualified = self.context.qualified_name(node)
         if qualified is not None and qualified[1] in DTYPE_NAMES:
@@ -381,15 +386,37 @@ class SubsetChecker(ast.NodeVisitor):
         self.visit(node.value)
 
 
-def is_range_call(node) -> bool:
-    """`range(...)` (without keywords)."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-        node.func.id == "range" and not node.keywords
+RAISED_MESSAGE = "an exception raised in compiled code takes one message: a constant string, " \
+                 "or an f-string of ints and bools (`f\"bad n {n}\"`)"
 
 
-def default_value(node):
+def message_parts(call):
+    """The parts of the message of a raised exception `call` (`E(...)`,
+    or None for a bare `raise E`): its strings and the f-string's
+    FormattedValue nodes, in order; [] without a message; None when the
+    arguments are no message Kiln compiles (several, keywords, another
+    expression)."""
+    if call is None or (not call.args and not call.keywords):
+        return []
+    if call.keywords or len(call.args) > 1:
+        return None
+    message = call.args[0]
+    if isinstance(message, ast.Constant) and isinstance(message.value, str):
+        return [message.value]
+    if isinstance(message, ast.JoinedStr):
+        return [part.value if isinstance(part, ast.Constant) else part
+                for part in message.values]
+    return None
+
+
+def default_value(node, constants=None):
     """The number a default parameter value writes (`1.5`, `-2`, `True`,
-    `1 - 2j`), or None when it is anything else."""
+    `1 - 2j`) or names (a module constant number of `constants`: its value
+    as written, which is what CPython's def takes), or None when it is
+    anything else."""
+    if isinstance(node, ast.Name) and constants is not None:
+        value = constants.get(node.id)
+        return value if isinstance(value, (bool, int, float)) else None
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

@@ -15,8 +15,10 @@ from .. import library_functions as lib
 from .. import typing_rules as rules
 from ..library_functions import LIST_FUNCTIONS, numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
-from ..typecheck.typed_tree import is_container, is_set, known_literals
-from ..typecheck.dict_typing import is_dict_like
+from ..typecheck.typed_tree import is_container, is_range, is_set, known_literals
+from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable
+from ..typecheck.generator_typing import consumed_generator
+from ..frontend.subset import GENERATOR_CONSUMERS
 
 # How many calls of recursive functions may be nested (the first, from a
 # function that is not recursive, at depth 0): CPython's default
@@ -78,8 +80,12 @@ class CallLowering:
             return self.call_lambda(node)
         if name in self.module.functions:
             return self.call_function(name, node)
+        if name in GENERATOR_CONSUMERS and consumed_generator(node) is not None:
+            return self.generator_call(name, node)      # `sum(x * x for x in xs)`
         if name in ("sorted", "list", "dict", "set"):
             return self.list_builtin(name, node)
+        if name == "range":
+            return self.range_value(node)           # `r = range(n)`
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
 
@@ -294,6 +300,8 @@ class CallLowering:
             length = self.list_length(args[0], node)
             self.done_with(node, args[0])
             return length
+        if is_range(args[0].type):      # a loop's own range (desugar.py) is not checked
+            return self.range_length(args[0], node, not is_hidden_iterable(node.args[0]))
         return self.dimension(args[0], 0, node)
 
     def dimension(self, array: Value, axis: int, node) -> Value:
@@ -338,6 +346,8 @@ class CallLowering:
             return self.list_min_max(args[0], node, name)      # `min(xs)`
         if is_dict_like(args[0].type) or is_set(args[0].type):
             return self.dict_min_max(args[0], node, name)      # `min(d)`, `min(s)`
+        if is_range(args[0].type):
+            return self.range_min_max(args[0], node, name)     # `min(r)`
         result = args[0]
         for candidate in args[1:]:
             pair = ((result.type, result.weak, known_literals(result)),
@@ -364,6 +374,22 @@ class CallLowering:
             result = self.select(better, b, a, node, weak=weak)
             result.candidates = known[1] if known else None
         return result
+
+    def builtin_divmod(self, args, node):
+        """`divmod(a, b)`: (a // b, a % b) in inference's types. A float
+        divisor of zero raises CPython's ZeroDivisionError("float divmod()")
+        before either operator runs; an int one, the floor division's own
+        "integer division or modulo by zero", which is divmod's too."""
+        left, right = args
+        quotient, remainder = self.typed_value(node).elements
+        if quotient.type.is_float and quotient.constant is None:
+            divisor = self.convert(right, quotient.type, node)
+            if divisor.constant is None or divisor.constant == 0:
+                zero = self.constant(0.0, quotient.type, node)
+                self.check(self.cmpf("une", divisor, zero, node), "ZeroDivisionError",
+                           "float divmod()", [], node)
+        return tuple_value([self.binary(ast.FloorDiv(), left, right, node, quotient),
+                            self.binary(ast.Mod(), left, right, node, remainder)])
 
     def builtin_float(self, args, node):
         # A Python float is a double: float(x) of a float32 is exact in f64.

@@ -44,6 +44,9 @@ from .list_lowering import ListLowering
 from .dict_lowering import DictLowering
 from .set_lowering import SetLowering
 from .list_algorithms import ListAlgorithms
+from .range_lowering import RangeLowering
+from .constant_lowering import ConstantLowering
+from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
@@ -51,7 +54,7 @@ from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
-from ..typecheck.typed_tree import is_container, is_set
+from ..typecheck.typed_tree import is_container, is_range, is_set
 from ..typecheck.dict_typing import is_dict_like
 from ..typecheck.typed_tree import (  # noqa: F401 - Parameter stays importable from here
     Parameter, complex_power_exponent, known_literals)
@@ -112,12 +115,14 @@ class InferenceMismatch(Exception):
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
-                            DictLowering, SetLowering, ListAlgorithms, ContainerOwnership):
+                            DictLowering, SetLowering, ListAlgorithms, ContainerOwnership,
+                            RangeLowering, ConstantLowering, GeneratorLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
     mixins lower statements, calls, subscripts, library calls, whole-array
     expressions, reductions, shape functions, indexing with arrays,
-    complex numbers, tuples and lists."""
+    complex numbers, tuples, lists, dicts, sets, ranges, module constants
+    and generator expressions."""
 
     def __init__(self, context, typed, module):
         self.context = context
@@ -403,6 +408,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.list_truthy(value, node)
         if is_dict_like(scalar) or is_set(scalar):
             return self.dict_truthy(value, node)
+        if is_range(scalar):
+            return self.range_truthy(value, node)
         if isinstance(scalar, kt.ArrayType):
             raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:
@@ -454,6 +461,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                 value = self.from_abi(argument, param.type, self.func)
             self.symbols[param.name] = value
         self.retain_container_parameters()
+        self.build_constant_containers()
         self.generate_body(self.func.body, terminal=True)
 
         argument_attributes = None
@@ -536,11 +544,12 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.list_binary(node, left, right)
         return self.binary(node.op, left, right, node)
 
-    def binary(self, op, left: Value, right: Value, node) -> Value:
+    def binary(self, op, left: Value, right: Value, node, typed=None) -> Value:
         """`left <op> right` in the type inference gave the operation (a
-        BinOp, or the statement of `x op= v`)."""
+        BinOp, or the statement of `x op= v`; `typed` when the operation is
+        part of the node's value, as `divmod(a, b)`'s quotient)."""
         symbol = SUPPORTED_BINOPS[type(op)]
-        result = self.typed_value(node)
+        result = typed = self.typed_value(node) if typed is None else typed
         if isinstance(result.type, kt.ArrayType):
             return self.array_binary(symbol, left, right, node)
         if result.constant is not None:
@@ -559,7 +568,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         else:
             result = self.arithmetic(symbol, a, b, common, node, integer_true_division)
         result.weak = weak
-        result.candidates = self.typed_value(node).candidates
+        result.candidates = typed.candidates
         return result
 
     def arithmetic(self, symbol, a: Value, b: Value, type_, node,
@@ -775,7 +784,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def bool_op(self, is_and, operands, node) -> Value:
         first = self.expression(operands[0])
-        if is_container(first.type):
+        if is_container(first.type) or is_range(first.type):
             first = self.truthy(first, operands[0])     # only tested (is_condition)
         if len(operands) == 1:
             return first

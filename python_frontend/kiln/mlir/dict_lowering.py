@@ -106,9 +106,12 @@ class DictLowering:
     # ------------------------------------------------------ expressions
     def expr_Dict(self, node):
         dict_type = self.typed_value(node).type
-        pairs = [(self.convert(self.expression(k), dict_type.key, k),
-                  self.convert(self.expression(v), dict_type.value, v))
-                 for k, v in zip(node.keys, node.values)]
+        return self.build_dict(dict_type, [(self.convert(self.expression(k), dict_type.key, k),
+                                            self.convert(self.expression(v), dict_type.value, v))
+                                           for k, v in zip(node.keys, node.values)], node)
+
+    def build_dict(self, dict_type, pairs, node) -> Value:
+        """A new dict of these (key, value) pairs, set in order."""
         made = self.new_dict(dict_type, self.constant(len(pairs), kt.i64, node), node)
         for key, value in pairs:
             self.dict_op("set", [made, key, value], node)
@@ -336,24 +339,20 @@ class DictLowering:
         """`min(d)`, `max(d.values())`: the first entry unless a later one
         is strictly smaller (larger), as CPython keeps it; ValueError when
         the dict is empty."""
-        kind = iteration_kind(source.type)
-        container = self.as_dict(source)
-        item_type = iteration_item(source.type)
-        op = ast.Lt() if name == "min" else ast.Gt()
-
-        def better(slot, carried):
-            best, seen = carried
-            item = self.entry(container, slot, kind, node)
-            take = self.arith("ori", self.negate(seen, node),
-                              self.compare(op, item, best, node), node)
-            return [self.select(take, item, best, node), self.constant(True, kt.boolean, node)]
-
-        initial = [self.constant(0, item_type, node), self.constant(False, kt.boolean, node)]
-        initial = [Value(v.ir, v.type) for v in initial]       # not constants once carried
-        best, seen = self.walk_dict(container, initial, better, node)
-        self.check(seen, "ValueError", f"{name}() arg is an empty sequence", [], node)
+        best = self.fold_extreme(lambda initial, step: self.walk_entries(source, initial, step,
+                                                                         node),
+                                 iteration_item(source.type), name, node)
         self.done_with(node, source)
         return best
+
+    def walk_entries(self, source: Value, initial, step, node) -> list:
+        """walk_dict over what iterating a dict, view or set visits
+        (`step(entry, carried)`: the key, the value or both; a set's
+        element)."""
+        container = self.as_dict(source)
+        kind = iteration_kind(source.type)
+        return self.walk_dict(container, initial, lambda slot, carried: step(
+            self.entry(container, slot, kind, node), carried), node)
 
     # -------------------------------------------------------- iteration
     def next_live_slot(self, container: Value, slot: Value, node) -> Value:
@@ -419,32 +418,6 @@ class DictLowering:
         results = self.builder.scf_while([self.constant(0, kt.i64, node).ir] +
                                          [v.ir for v in initial], before, after, location)
         return [Value(r, v.type) for r, v in zip(results[1:], initial)]
-
-    def iterate_dict(self, generator, source: Value, build, node, started=None) -> None:
-        """One `for` of a comprehension over a dict or view: binds the
-        target (`k`, or `k, v` of items()) at each entry."""
-        container = self.as_dict(source)
-        kind = iteration_kind(source.type)
-        if started:
-            started(self.dict_length(container, node))
-        target = generator.target
-        names = [target.id] if isinstance(target, ast.Name) else [e.id for e in target.elts]
-
-        def step(slot, carried):
-            item = self.entry(container, slot, kind, node)
-            for name, value in zip(names, item.elements if len(names) > 1 else [item]):
-                self.symbols[name] = value
-                self.maybe_undefined.discard(name)
-            build()
-            return []
-
-        saved = self.symbols
-        self.symbols = dict(saved)
-        try:
-            self.walk_dict(container, [], step, node)
-        finally:
-            self.symbols = saved
-        self.done_with(node, source)
 
     def dict_walk_of(self, stmt) -> DictWalk | None:
         """The walk of a `for` loop over a dict (typing's walked_dict)."""

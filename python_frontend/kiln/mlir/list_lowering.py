@@ -15,8 +15,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value
 from ..typecheck.list_typing import is_list, is_list_iteration
-from ..typecheck.typed_tree import iteration_kind
-from ..typecheck.typed_tree import is_dict, is_dict_view, is_set, is_table
+from ..typecheck.typed_tree import is_dict, is_dict_view, is_range, is_set
 
 # The list ops that can raise (IndexError, MemoryError: every op that
 # allocates or writes): the function then gets an error record, as for
@@ -58,7 +57,11 @@ class ListLowering:
     # ------------------------------------------------------ expressions
     def expr_List(self, node):
         list_type = self.typed_value(node).type
-        items = [self.convert(self.expression(e), list_type.item, e) for e in node.elts]
+        return self.build_list(list_type, [self.convert(self.expression(e), list_type.item, e)
+                                           for e in node.elts], node)
+
+    def build_list(self, list_type, items, node) -> Value:
+        """A new list of these items (of its item type)."""
         made = self.new_list(list_type, self.constant(len(items), kt.i64, node), node)
         for item in items:
             self.list_append(made, item, node)
@@ -72,131 +75,6 @@ class ListLowering:
                                   lambda made: self.list_append(made, self.convert(
                                       self.expression(node.elt), list_type.item, node.elt),
                                       node))
-
-    def comprehension(self, node, make, store) -> Value:
-        """A list, dict or set comprehension: nested loops over its `for`s,
-        each under its `if`s. `make(hint)` makes the container once the
-        first iterable is evaluated (`hint`: its length when there is one
-        `for` and no `if`, else -1); `store(container)` adds what one step
-        makes."""
-        generators = node.generators
-        made = {}
-        sized = len(generators) == 1 and not generators[0].ifs
-
-        def start(length):
-            made["container"] = make(length if sized else self.constant(-1, kt.i64, node))
-
-        def level(position):
-            if position == len(generators):
-                store(made["container"])
-                return
-            generator = generators[position]
-            self.iterate(generator, lambda: self.when_all(
-                generator.ifs, lambda: level(position + 1), node), node,
-                start if position == 0 else None)
-
-        level(0)
-        return made["container"]
-
-    def when_all(self, conditions, build, node) -> None:
-        """`build` under a comprehension's `if`s (each tested only when the
-        ones before it hold)."""
-        if not conditions:
-            build()
-            return
-        test = self.truthy(self.expression(conditions[0]), conditions[0])
-        then_region, _ = self.region(lambda: self.when_all(conditions[1:], build, node))
-        self.scf_if(test, [], then_region, None, node)
-
-    def iterate(self, generator, build, node, started=None) -> None:
-        """One `for` of a comprehension: over range(...) (scf.for), a list
-        (scf.while re-reading its length, as Python's list iterator does)
-        or a 1-D array. `started(length)` runs once the iterable is
-        evaluated, before the loop."""
-        iterator, name = generator.iter, getattr(generator.target, "id", None)
-        location = self.loc(iterator)
-        if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
-                iterator.func.id == "range" and self.typed.values.get(iterator) is None:
-            lower, upper, step, normalized = self.range_bounds(iterator)
-            if started:
-                zero = self.constant(0, kt.i64, iterator)
-                length = upper if normalized is not None else self.select(
-                    self.cmpi("sgt", upper, lower, iterator),
-                    self.arith("subi", upper, lower, iterator), zero, iterator)
-                started(length)
-
-            def bind(arguments):
-                counter = Value(arguments[0], kt.i64, nonneg=bool(lower.nonneg)
-                                and normalized is None)
-                if normalized is not None:
-                    first, stride = normalized
-                    counter = self.arith("addi", first, self.arith("muli", counter, stride,
-                                                                  iterator), iterator)
-                self.symbols[name] = counter
-                self.maybe_undefined.discard(name)
-
-            def body():
-                build()
-                self.builder.scf_yield([], location)
-
-            region, _ = self.region(body, bind, argument_types=[kt.i64])
-            self.builder.scf_for(lower.ir, upper.ir, step.ir, [], region, location)
-            return
-        container = self.expression(iterator)
-        if is_table(container.type):        # a dict, a view or a set: its slots
-            self.iterate_dict(generator, container, build, iterator, started)
-            return
-        if isinstance(container.type, kt.ArrayType):
-            length = self.dimension(container, 0, iterator)
-            if started:
-                started(length)
-
-            def bind_element(arguments):
-                counter = Value(arguments[0], kt.i64, nonneg=True)
-                index = self.element_index(container, 0, counter, iterator)
-                self.symbols[name] = self.load_element(container, [index], iterator)
-                self.maybe_undefined.discard(name)
-
-            def element_body():
-                build()
-                self.builder.scf_yield([], location)
-
-            zero = self.constant(0, kt.i64, iterator)
-            one = self.constant(1, kt.i64, iterator)
-            region, _ = self.region(element_body, bind_element, argument_types=[kt.i64])
-            self.builder.scf_for(zero.ir, length.ir, one.ir, [], region, location)
-            return
-        if started:
-            started(self.list_length(container, iterator))
-        self.while_items(container, name, build, iterator)
-        self.done_with(iterator, container)
-
-    def while_items(self, container: Value, name, build, node) -> None:
-        """for name in container: build() -- a while loop over a counter
-        that re-reads the length at every step."""
-        location = self.loc(node)
-
-        def condition():
-            counter = Value(self.builder.block.arguments[0], kt.i64, nonneg=True)
-            going = self.cmpi("slt", counter, self.list_length(container, node), node)
-            self.builder.scf_condition(going.ir, [counter.ir], location)
-
-        step = {}
-
-        def bind(arguments):
-            step["counter"] = Value(arguments[0], kt.i64, nonneg=True)
-            self.symbols[name] = self.list_get(container, step["counter"], node)
-            self.maybe_undefined.discard(name)
-
-        def body():
-            build()
-            following = self.arith("addi", step["counter"], self.constant(1, kt.i64, node),
-                                   node)
-            self.builder.scf_yield([following.ir], location)
-
-        before, _ = self.region(condition, argument_types=[kt.i64])
-        after, _ = self.region(body, bind, argument_types=[kt.i64])
-        self.builder.scf_while([self.constant(0, kt.i64, node).ir], before, after, location)
 
     def list_subscript(self, node) -> Value:
         """`xs[i]` (kiln.list.get wraps a negative index and raises
@@ -321,6 +199,9 @@ class ListLowering:
             return self.set_compare(node, left, right)
         if any(is_dict(v.type) or is_dict_view(v.type) for v in (left, right)):
             return self.dict_compare(node, left, right)
+        if is_range(right.type):
+            result = self.range_contains(node, left, right)     # `i in r`
+            return result if isinstance(op, ast.In) else self.negate(result, node)
         if isinstance(op, (ast.In, ast.NotIn)):
             needle = self.convert(left, right.type.item, node)
             position = self.list_op("find", [right, needle], node, kt.i64)
@@ -459,24 +340,13 @@ class ListLowering:
         list_type = self.typed_value(node).type
         if not node.args:
             return self.empty_list(list_type, node)
-        argument = node.args[0]
-        if name == "list" and self.typed.values.get(argument) is None:
-            made = {}
-
-            def start(length):
-                made["list"] = self.new_list(list_type, length, node)
-
-            # `[v for v in range(...)]`, its name spelled with `$` (no source
-            # can), bound in the loop's scope only.
-            generator = ast.comprehension(target=ast.Name(id="$item", ctx=ast.Store()),
-                                          iter=argument, ifs=[], is_async=0)
-            self.iterate(generator, lambda: self.list_append(
-                made["list"], self.symbols["$item"], node), node, start)
-            return made["list"]
-        container = self.expression(argument)
-        copy = self.list_op("copy", [container], node, list_type)
-        copy.owned = True
-        self.done_with(node, container)
+        container = self.expression(node.args[0])
+        if is_range(container.type):
+            copy = self.range_list(container, node)         # `list(range(n))`
+        else:
+            copy = self.list_op("copy", [container], node, list_type)
+            copy.owned = True
+            self.done_with(node, container)
         if name == "sorted":
             self.sort_list(copy, node)
         return copy
@@ -484,50 +354,32 @@ class ListLowering:
     def fold_items(self, container: Value, initial, step, node, first=0) -> list:
         """Values carried through the items `first`.. of a list, in order
         (its length read once: nothing in `step` changes the list)."""
-        location = self.loc(node)
         length = self.list_length(container, node)
-        body = self.builder.region([ir.i64] + [v.ir.type for v in initial])
-        with self.builder.at_end(body.block):
-            counter = Value(body.block.arguments[0], kt.i64, nonneg=True)
-            carried = [Value(argument, v.type) for argument, v in
-                       zip(body.block.arguments[1:], initial)]
-            updated = step(self.list_get(container, counter, node), carried)
-            self.builder.scf_yield([v.ir for v in updated], location)
-        lower = self.constant(first, kt.i64, node)
-        one = self.constant(1, kt.i64, node)
-        results = self.builder.scf_for(lower.ir, length.ir, one.ir, [v.ir for v in initial],
-                                       body, location)
-        return [Value(r, v.type) for r, v in zip(results, initial)]
+        return self.counted_fold(self.constant(first, kt.i64, node), length,
+                                 self.constant(1, kt.i64, node), initial,
+                                 lambda counter, carried: step(
+                                     self.list_get(container, counter, node), carried), node)
 
     def builtin_sum(self, args, node) -> Value:
         """Left to right from `start` (0) over a list, or over a dict's keys
         (a view's values, a set's elements) in insertion order: ints wrap
         as Kiln ints do."""
         container = args[0]
-        total_type = self.typed_value(node).type
-        start = self.convert(args[1], total_type, node) if len(args) == 2 else \
-            self.constant(0, total_type, node)
-        start = Value(start.ir, total_type)
-
-        def add(item, carried):
-            [total] = carried
-            return [self.arith("addf" if total_type.is_float else "addi", total,
-                               self.convert(item, total_type, node), node)]
-
-        [total] = self.fold_container(container, [start], add, node)
+        total = self.fold_sum(lambda initial, step: self.fold_container(
+            container, initial, step, node), args[1] if len(args) == 2 else None, node)
         self.done_with(node, container)
         return total
 
     def fold_container(self, container: Value, initial, step, node) -> list:
-        """Values carried through the items of a list, or the entries a
-        walk of a dict (view, set) visits, in order (`step(item,
-        carried)` -> the new carried values); their final values."""
+        """Values carried through the items of a list, the elements of a
+        range, or the entries a walk of a dict (view, set) visits, in order
+        (`step(item, carried)` -> the new carried values); their final
+        values."""
         if isinstance(container.type, kt.ListType):
             return self.fold_items(container, initial, step, node)
-        walked = self.as_dict(container)
-        kind = iteration_kind(container.type)
-        return self.walk_dict(walked, initial, lambda slot, carried: step(
-            self.entry(walked, slot, kind, node), carried), node)
+        if is_range(container.type):
+            return self.fold_range(container, initial, step, node)
+        return self.walk_entries(container, initial, step, node)
 
     def list_min_max(self, container: Value, node, name) -> Value:
         """`min(xs)`/`max(xs)`: the first item unless a later one is

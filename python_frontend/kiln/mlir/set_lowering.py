@@ -146,9 +146,12 @@ class SetLowering:
         elif name in COMBINING:
             result = self.combined(container, node.args, name, node)
         elif name in UPDATING:
-            for argument in node.args:
-                other = self.other_set(argument, container.type, node)
+            # Every argument is evaluated before the method runs, as in
+            # CPython (`s.update({n}, {len(s)})` reads len(s) before adding n).
+            others = [self.other_set(argument, container.type, node) for argument in node.args]
+            for other in others:
                 self.set_op("update", [container, other], node, operation=UPDATING[name])
+            for other in others:
                 self.done_with(node, other)
         else:
             result = self.set_predicate(name, container, self.other_set(
@@ -221,26 +224,3 @@ class SetLowering:
                 result = self.arith("andi", result, proper, node)
         self.done_with(node, left, right)
         return result
-
-    # --------------------------------------------------------- any, all
-    def any_all(self, name, args, node) -> Value:
-        """`any(c)`, `all(c)` of a list, a dict (view) or a set: each item's
-        truth, folded in order."""
-        source = args[0]
-        combine = "ori" if name == "any" else "andi"
-        initial = self.constant(name == "all", kt.boolean, node)
-
-        def step(item, carried):
-            [found] = carried
-            return [self.arith(combine, found, self.truthy(item, node), node)]
-
-        [result] = self.fold_container(source, [Value(initial.ir, kt.boolean)], step, node)
-        self.done_with(node, source)
-        return result
-
-    def builtin_any(self, args, node):
-        return self.any_all("any", args, node)
-
-    def builtin_all(self, args, node):
-        return self.any_all("all", args, node)
-

@@ -6,6 +6,7 @@ variables they carry. A mixin of code_generator.FunctionCodeGenerator."""
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
@@ -13,9 +14,9 @@ from . import ir_builder as ir
 from .. import typing_rules as rules
 from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
-from ..typing_rules import INT64_MIN
-from ..typecheck.typed_tree import is_container, is_dict, is_set
+from ..typecheck.typed_tree import is_container, is_dict, is_range, is_set
 from .dict_lowering import DictWalk
+from ..frontend.subset import message_parts
 
 
 @dataclass
@@ -314,21 +315,41 @@ class StatementLowering:
             self.assign(target, value, node)
 
     def stmt_Raise(self, stmt):
-        kind, message = self.exception_of(stmt.exc)
-        self.check(self.constant(False, kt.boolean, stmt), kind, message, [], stmt)
+        """`raise E`, `raise E("text")`, `raise E(f"bad n {n} ({flag})")`: the
+        f-string's values evaluated in order, an int shown by the error
+        record (`{}`), a bool by one check per combination of the bools'
+        values, each with its text (the last always raises)."""
+        exc = stmt.exc
+        call = exc if isinstance(exc, ast.Call) else None
+        kind = (call.func if call else exc).id
+        pieces, ints, flags = [], [], []
+        for part in message_parts(call):
+            if isinstance(part, str):
+                pieces.append(part.replace("{}", "{ }"))
+                continue
+            value = self.expression(part.value)
+            if value.type.is_bool:
+                pieces.append(len(flags))
+                flags.append(value)
+            else:
+                pieces.append("{}")
+                ints.append(self.convert(value, kt.i64, part.value))
+        combinations = list(itertools.product((True, False), repeat=len(flags)))
+        for position, combination in enumerate(combinations):
+            text = "".join(str(combination[p]) if isinstance(p, int) else p for p in pieces)
+            # Raised unless the check holds: when the bools are these (the
+            # last combination is the only one left: always).
+            differs = self.constant(False, kt.boolean, stmt)
+            if position < len(combinations) - 1:
+                for flag, wanted in zip(flags, combination):
+                    differs = self.arith("ori", differs, self.negate(flag, stmt) if wanted
+                                         else flag, stmt)
+            self.check(differs, kind, text, ints, stmt)
 
     def stmt_Assert(self, stmt):
         message = stmt.msg.value if stmt.msg is not None else ""
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         self.check(condition, "AssertionError", message, [], stmt)
-
-    @staticmethod
-    def exception_of(exc):
-        """(exception name, message) of `raise E` / `raise E("message")`."""
-        call = exc if isinstance(exc, ast.Call) else None
-        name_node = call.func if call else exc
-        message = call.args[0].value if call and call.args else ""
-        return name_node.id, message.replace("{}", "{ }")
 
     def stmt_AnnAssign(self, stmt):
         if stmt.value is not None:
@@ -409,6 +430,8 @@ class StatementLowering:
                 converted = Value(converted.ir, converted.type, nonneg=converted.nonneg)
             elif isinstance(variable, kt.TupleType):
                 converted = self.tuple_variable(converted)
+            elif is_range(variable):
+                converted = self.range_variable(converted)
             else:
                 converted = Value(converted.ir, converted.type,
                                   origins=self.array_origins(name))
@@ -428,8 +451,7 @@ class StatementLowering:
         if name in self.maybe_undefined or name in self.typed.variables or \
                 name not in self.module.constants:
             raise self.missed(node, f"variable `{name}` is not bound here")
-        typed = self.typed_value(node)      # a module constant: a Python literal
-        return self.constant(self.module.constants[name], typed.type, node, weak=typed.weak)
+        return self.module_constant(name, node)     # constant_lowering.py
 
     def carried_after(self, before, branches):
         """Variables an `if` must yield: those some branch rebinds. A name
@@ -476,57 +498,13 @@ class StatementLowering:
         return self.typed.loop_carried[loop]
 
     def range_bounds(self, call):
-        """(lower, upper, step, normalized) of a range() call; `normalized` is
-        (start, step) when the loop runs a counter k in [0, trips) and the
-        target is start + k * step (negative or unknown steps)."""
-        args = [self.expression(a) for a in call.args]
-        args = [self.convert(a, kt.i64, n) for a, n in zip(args, call.args)]
-        if len(args) == 1:
-            start, stop, step = self.constant(0, kt.i64, call), args[0], None
-        else:
-            start, stop = args[0], args[1]
-            step = args[2] if len(args) == 3 else None
-        step_value = 1 if step is None else step.constant
-        if step_value == 0:
-            raise self.missed(call, "range() arg 3 must not be zero")
-        if step_value == 1 or step is None:
-            return start, stop, step or self.constant(1, kt.i64, call), None
-        if step_value is None:
-            zero = self.constant(0, kt.i64, call)
-            nonzero = self.cmpi("ne", step, zero, call)
-            self.check(nonzero, "ValueError", "range() arg 3 must not be zero", [], call)
-            positive = self.cmpi("sgt", step, zero, call)
-            up = self.arith("subi", stop, start, call)
-            down = self.arith("subi", start, stop, call)
-            distance = self.select(positive, up, down, call)
-            negated = self.arith("subi", zero, step, call)
-            magnitude = self.select(positive, step, negated, call)
-        else:
-            positive = self.constant(step_value > 0, kt.boolean, call)
-            if step_value > 0:
-                distance = self.arith("subi", stop, start, call)
-            else:
-                distance = self.arith("subi", start, stop, call)
-            magnitude = self.constant(abs(step_value) if step_value != INT64_MIN
-                                      else INT64_MIN, kt.i64, call)
-        # The distance and |step| are read as unsigned: exact for any bounds,
-        # where signed arithmetic would overflow.
-        up = self.cmpi("slt", start, stop, call)
-        down = self.cmpi("sgt", start, stop, call)
-        moves = self.select(positive, up, down, call)
-        trips = self.arith("ceildivui", distance, magnitude, call)
-        zero = self.constant(0, kt.i64, call)
-        trips = self.select(moves, trips, zero, call)
-        return zero, trips, self.constant(1, kt.i64, call), (start, step)
+        """(lower, upper, step, normalized) of a range() call
+        (range_lowering.counted_bounds)."""
+        return self.counted_bounds(*self.range_arguments(call), call)
 
     def bind_loop_target(self, stmt, counter: Value, normalized):
         target = stmt.target.id
-        if normalized is None:
-            value = counter
-        else:
-            start, step_value = normalized
-            offset = self.arith("muli", counter, step_value, stmt)
-            value = self.arith("addi", start, offset, stmt)
+        value = self.counted_element(counter, normalized, stmt)
         # The target may be a wider variable (a float assigned elsewhere).
         value = self.convert(value, self.variable_type(target), stmt)
         self.symbols[target] = value

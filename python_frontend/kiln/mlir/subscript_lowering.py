@@ -11,6 +11,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from .. import typing_rules as rules
 from .values import Value, mlir_type, tuple_value
+from ..typecheck.typed_tree import is_range
 
 
 class SubscriptLowering:
@@ -23,6 +24,8 @@ class SubscriptLowering:
             typed = self.typed_value(node)
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
+        if is_range(base.type):
+            return self.range_attribute(base, node)     # `r.start`
         if node.attr in ("real", "imag") and isinstance(base.type, kt.ArrayType):
             attribute, dtype = node.attr, base.type.dtype
             if not dtype.is_complex and attribute == "real":
@@ -61,6 +64,8 @@ class SubscriptLowering:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.expression(node.value).elements[rules.constant_int(node.slice)]
+        if self.is_range_valued(node.value):
+            return self.range_subscript(node)           # r[i], a range loop's element
         if self.is_dict_valued(node.value) or self.is_set_valued(node.value):
             return self.dict_subscript(node)            # d[k], a dict or set loop's entry
         if self.is_list_valued(node.value):

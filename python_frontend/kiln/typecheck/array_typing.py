@@ -12,7 +12,7 @@ from ..library_functions import is_scan
 from .typed_values import TypedValue, _Abandon
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typing_rules import display, is_unknown
-from .typed_tree import complex_power_exponent, is_scalar_type, known_literals
+from .typed_tree import complex_power_exponent, is_range, is_scalar_type, known_literals
 
 
 class ArrayTyping:
@@ -30,6 +30,8 @@ class ArrayTyping:
             self.array_consumers.add(node.value)       # `(a - b).T`, `(z * w).real`
         base = self.expression(node.value)
         self.absorb(base)
+        if is_range(base.type):
+            return self.range_attribute(node)           # `r.start`
         if node.attr == "T" and base.fresh:
             base = self.new_array(base, node)
         if is_scalar_type(base.type) and base.type.is_complex and node.attr in ("real", "imag"):
@@ -111,6 +113,8 @@ class ArrayTyping:
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):
             return self.tuple_element(node)         # np.where(mask)[0], cmath.polar(z)[1]
+        if self.is_range_expression(node.value):
+            return self.range_subscript(node, self.expression(node.value))     # r[i]
         if self.is_dict_expression(node.value):
             return self.dict_subscript(node, self.expression(node.value))      # d[k]
         if self.is_set_expression(node.value):

@@ -15,11 +15,13 @@ from ..library_functions import (LIST_FUNCTIONS, CMATH_FUNCTIONS, MATH_FUNCTIONS
                                  numpy_function, numpy_method)
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
-from .typed_tree import container_noun, is_container, is_scalar_type, is_set, known_literals
+from .typed_tree import (container_noun, is_container, is_range, is_scalar_type, is_set,
+                         known_literals)
 from .list_typing import holds_items, is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
-from ..frontend.subset import DICT_METHODS, LIST_METHODS, SET_METHODS
+from ..frontend.subset import DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS, SET_METHODS
+from .generator_typing import consumed_generator
 
 
 class CallTyping:
@@ -56,9 +58,9 @@ class CallTyping:
                                                     node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
             for arg, arg_node in zip(args, node.args):
-                if arg is not None and is_container(arg.type):
-                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a "
-                                        f"{container_noun(arg.type)} yet")
+                if arg is not None and (is_container(arg.type) or is_range(arg.type)):
+                    what = "range" if is_range(arg.type) else container_noun(arg.type)
+                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a {what} yet")
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS | DICT_METHODS | \
                 SET_METHODS:
@@ -91,8 +93,15 @@ class CallTyping:
             self.fail(node, f"`{name}` is a variable; calling it is not supported")
         if name in self.module.functions:
             return self.call_function(name, node)
+        if name in GENERATOR_CONSUMERS and consumed_generator(node) is not None:
+            return self.generator_call(name, node)      # `sum(x * x for x in xs)`
+        if name == "tuple":
+            self.fail(node, "tuple() is not supported yet; write the tuple out (`(a, b)`), or "
+                            "use list(...)")
         if name in ("sorted", "list", "dict", "set"):
             return self.list_builtin(name, node)
+        if name == "range":
+            return self.range_value(node)               # `r = range(n)`
         handler = getattr(self, "builtin_" + name, None)
         if handler is None:
             self.fail(node, f"call to `{name}` is not supported")
@@ -154,6 +163,7 @@ class CallTyping:
                 continue
             value = self.expression(passed[arg.arg])
             self.absorb(value)
+            self.refuse_range(value, passed[arg.arg], f"passing a range to {func.name}()")
             if isinstance(value.type, kt.TupleType) or value.type is None or \
                     is_unsettled(value.type) or is_unsettled_dict(value.type) or \
                     is_dict_like(value.type) and not is_dict(value.type):
@@ -197,6 +207,7 @@ class CallTyping:
             value = self.expression(arg_node)
             if is_unknown(value.type):
                 continue
+            self.refuse_range(value, arg_node, f"passing a range to {name}()")
             if param.name in callee.typed_by_first_call:
                 passed = rules.default_for_kind(value.weak) if value.weak else value.type
                 if passed != param.type and not isinstance(param.type, kt.ArrayType):
@@ -322,7 +333,8 @@ class CallTyping:
         self.absorb(value)
         if not is_scalar_type(value.type):
             kind = "a tuple" if isinstance(value.type, kt.TupleType) else \
-                "a list" if is_list(value.type) else "an array"
+                "a list" if is_list(value.type) else "a range" if is_range(value.type) else \
+                "a dict" if is_dict_like(value.type) else "an array"
             self.fail(node, f"{what} needs a number, not {kind}")
 
     def refuse_complex(self, args, node, label, why) -> None:
@@ -420,8 +432,10 @@ class CallTyping:
             self.absorb(args[0])
         if len(args) == 1 and is_container(args[0].type):
             return TypedValue(kt.i64)
+        if len(args) == 1 and is_range(args[0].type):
+            return self.range_length(node)
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            self.fail(node, "len() takes one array, list, dict or set")
+            self.fail(node, "len() takes one array, list, dict, set or range")
         return TypedValue(kt.i64)
 
     def builtin_abs(self, args, node):
@@ -457,6 +471,8 @@ class CallTyping:
             return self.list_min_max(args[0], node, name)       # `min(xs)`
         if len(args) == 1 and (is_dict_like(args[0].type) or is_set(args[0].type)):
             return self.dict_min_max(args[0], node, name)       # `min(d)`, `min(s)`
+        if len(args) == 1 and is_range(args[0].type):
+            return self.range_min_max(node, name)               # `min(r)`
         if any(is_dict_like(a.type) or is_set(a.type) for a in args):
             noun = next(container_noun(a.type) for a in args if is_dict_like(a.type) or
                         is_set(a.type))
@@ -494,6 +510,21 @@ class CallTyping:
                 result = TypedValue(common, weak=typed[1],
                                     candidates=known[1] if known else None)
         return result
+
+    def builtin_divmod(self, args, node):
+        """`divmod(a, b)`: the tuple (a // b, a % b) of two numbers, each
+        typed as the operator is (ints floor, floats CPython's float_divmod;
+        a zero divisor raises ZeroDivisionError)."""
+        if len(args) != 2:
+            self.fail(node, "divmod() takes two numbers")
+        self.scalar_operands(*args, node=node)
+        if any(isinstance(a.type, kt.ArrayType) for a in args):
+            self.fail(node, "divmod() of arrays (numpy's np.divmod) is not supported yet; "
+                            "use // and %")
+        self.refuse_complex(args, node, "divmod()", "CPython raises TypeError: complex numbers "
+                                                    "have no floor division")
+        return self.tuple_value([self.binary(ast.FloorDiv(), *args, node),
+                                 self.binary(ast.Mod(), *args, node)])
 
     def builtin_float(self, args, node):
         if len(args) != 1:
@@ -536,7 +567,8 @@ class CallTyping:
     def builtin_bool(self, args, node):
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
-        if is_list(args[0].type) or is_dict(args[0].type) or is_set(args[0].type):
+        if is_list(args[0].type) or is_dict(args[0].type) or is_set(args[0].type) or \
+                is_range(args[0].type):
             return self.truthy(args[0], node)       # true when it has items
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)

@@ -327,7 +327,7 @@ class DictTyping:
         if isinstance(node, ast.Call) and self.context.qualified_name(node.func) in (
                 ("collections", "defaultdict"), ("collections", "Counter")):
             return True
-        known = self.known_container(node, is_dict_like, ("dict",))
+        known = self.known_container(node, is_dict_like, ("dict",), dict)
         if known is not None:
             return known
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -607,15 +607,7 @@ class DictTyping:
         item = iteration_item(args[0].type) if dict_of(args[0].type).key is not None else None
         if item is None:
             return TypedValue(UNKNOWN)
-        total = kt.f64 if item.is_float else kt.i64
-        if len(args) == 2:
-            start = args[1]
-            if not is_scalar_type(start.type) or start.type.is_complex:
-                self.fail(node, "sum()'s start must be an int or a float")
-            if self.dict_item_type(start, node, "values").is_float:
-                total = kt.f64
-            self.convert(start, total, node)
-        return TypedValue(total)
+        return self.sum_total(item, args[1] if len(args) == 2 else None, node)
 
     def dict_min_max(self, container: TypedValue, node, name) -> TypedValue:
         """`min(d)`, `max(d.values())`: ValueError when the dict is empty."""

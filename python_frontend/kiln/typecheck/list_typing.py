@@ -31,12 +31,12 @@ from dataclasses import dataclass
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
-from ..frontend.desugar import ITERABLE_ROLE
+from ..frontend.desugar import ITERABLE_ROLE, zipped_call
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (VariableType, container_noun, is_container, is_dict, is_dict_view,
-                         is_scalar_type, is_set)
+                         is_range, is_scalar_type, is_set)
 
 
 @dataclass(frozen=True)
@@ -411,7 +411,7 @@ class ListTyping:
         variables, `+`/`*` of lists, copies, sorted(), list()."""
         if isinstance(node, (ast.List, ast.ListComp)):
             return True
-        known = self.known_container(node, is_list, ("sorted", "list"))
+        known = self.known_container(node, is_list, ("sorted", "list"), list)
         if known is not None:
             return known
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
@@ -422,14 +422,16 @@ class ListTyping:
             return node.func.attr == "copy" and self.is_list_expression(node.func.value)
         return False
 
-    def known_container(self, node, is_kind, builtins):
+    def known_container(self, node, is_kind, builtins, constant=None):
         """For a name or a call of a name: whether it is a container of the
-        kind `is_kind` tells (a variable's, a module function's result, one
-        of the `builtins` that make one), known before `node` is typed
-        here; None for any other node."""
+        kind `is_kind` tells (a variable's, a module constant of Python
+        type `constant`, a module function's result, one of the `builtins`
+        that make one), known before `node` is typed here; None for any
+        other node."""
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id) or self.var_types.get(node.id)
-            return known is not None and is_kind(known.type)
+            return known is not None and is_kind(known.type) or constant is not None and \
+                isinstance(self.constant_named(node), constant)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name in self.symbols or name in self.lambdas:
@@ -476,16 +478,21 @@ class ListTyping:
         return TypedValue(kt.ListType(found["item"]))
 
     def comprehension(self, node, innermost) -> dict:
-        """Types a list, dict or set comprehension: its `for`s bind their
-        targets in the comprehension's own scope, each `if` is a test, and
+        """Types a list, dict or set comprehension (in_comprehension):
         `innermost(found)` types what each step makes, recording its types
         in `found` (returned; empty when the typing stopped)."""
         self.raises = True          # a new container: MemoryError
         found = {}
+        self.in_comprehension(node, lambda: innermost(found))
+        return found
 
+    def in_comprehension(self, node, innermost) -> None:
+        """Types the `for`s and `if`s of a comprehension (or generator
+        expression) in its own scope, each `for` binding its names, then
+        `innermost()` where its element is computed."""
         def generate(level):
             if level == len(node.generators):
-                innermost(found)
+                innermost()
                 return
             generator = node.generators[level]
             self.bind_comprehension_target(generator)
@@ -494,11 +501,11 @@ class ListTyping:
             generate(level + 1)
 
         self.region(lambda: generate(0))
-        return found
 
     def bind_comprehension_target(self, generator) -> None:
         """A comprehension's `for` binds one name, or `k, v` of a dict's
-        items(), in the comprehension's own scope."""
+        items(), or one name per iterable of zip() (`i, v` of enumerate()),
+        in the comprehension's own scope."""
         item = self.comprehension_item(generator.iter)
         target = generator.target
         if isinstance(target, ast.Name):
@@ -508,21 +515,36 @@ class ListTyping:
             bound = [(e.id, v) for e, v in zip(target.elts, item.elements)]
         else:
             self.fail(target, "a comprehension's `for` target must be a single name (or "
-                              "`k, v` over a dict's items())")
+                              "`k, v` over a dict's items(), one name per iterable of zip(), "
+                              "`i, v` of enumerate())")
         for name, value in bound:
             self.symbols[name] = value
             self.maybe_undefined.discard(name)
 
-    def comprehension_item(self, iterator) -> TypedValue:
-        """What a comprehension's `for` binds, one iteration at a time."""
+    def comprehension_item(self, iterator, dicts=True) -> TypedValue:
+        """What a comprehension's `for` binds, one iteration at a time
+        (`dicts`: a dict may be iterated; not in zip() and enumerate())."""
+        if zipped_call(iterator, self.symbols, self.module.functions):
+            if not dicts:
+                self.fail(iterator, "zip() and enumerate() inside zip() or enumerate() are not "
+                                    "supported yet in a comprehension")
+            return self.zipped_items(iterator)         # generator_typing.py
         if isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Name) and \
                 iterator.func.id == "range" and "range" not in self.symbols:
             self.range_bounds(iterator)
             return TypedValue(kt.i64)
         iterable = self.expression(iterator)
         self.absorb(iterable)
+        if (is_dict(iterable.type) or is_dict_view(iterable.type) or is_set(iterable.type)) \
+                and not dicts:
+            noun = container_noun(iterable.type)
+            self.fail(iterator, f"zip() and enumerate() of a {noun} in a comprehension are not "
+                                f"supported yet; iterate over " + (
+                                    "list(d) (or d.items())" if noun == "dict" else "list(s)"))
         if is_dict(iterable.type) or is_dict_view(iterable.type) or is_set(iterable.type):
             return self.dict_iteration(iterable, iterator)      # a walk of its slots
+        if is_range(iterable.type):
+            return TypedValue(kt.i64)
         if is_list(iterable.type):
             self.raises = True          # kiln.list.get
             return TypedValue(UNKNOWN) if iterable.type.item is None \
@@ -531,7 +553,7 @@ class ListTyping:
                 not iterable.fresh:
             self.raises = self.raises or self.boundscheck
             return TypedValue(iterable.type.dtype)
-        self.fail(iterator, f"a comprehension's `for` goes over range(...), a list, a dict, a "
+        self.fail(iterator, f"a comprehension's `for` goes over a range, a list, a dict, a "
                             f"set or a 1-D array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
@@ -547,13 +569,11 @@ class ListTyping:
             else TypedValue(container.type.item)
 
     def list_index(self, index_node, what="list indices") -> None:
+        """The index of `xs[i]` (of a range's `r[i]`, a slice's bounds:
+        `what` names them in messages)."""
         if isinstance(index_node, ast.Tuple):
             self.fail(index_node, f"{what} must be integers, not tuple")
-        index = self.expression(index_node)
-        self.absorb(index)
-        if not is_scalar_type(index.type) or not (index.type.is_int or index.type.is_bool):
-            self.fail(index_node, f"{what} must be integers, not {display(index.type)}")
-        self.convert(index, kt.i64, index_node)
+        self.list_index_value(self.expression(index_node), index_node, what)
 
     def slice_bounds(self, part: ast.Slice) -> None:
         """A list slice's start, stop and step: ints (or bools) where given
@@ -682,6 +702,8 @@ class ListTyping:
         if is_dict(left.type) or is_dict(right.type) or is_dict_view(right.type) or \
                 is_dict_view(left.type):
             return self.dict_compare(node, left, right)
+        if is_range(left.type) or is_range(right.type):
+            return self.range_compare(node, left, right)        # `i in r`
         if isinstance(op, (ast.In, ast.NotIn)):
             if not is_list(right.type):
                 self.fail(node, f"`in` takes a list on its right here, not "
@@ -742,10 +764,10 @@ class ListTyping:
             self.sort_order(node)
         return TypedValue(container.type) if name == "copy" else TypedValue(None)
 
-    def list_index_value(self, value: TypedValue, node) -> None:
+    def list_index_value(self, value: TypedValue, node, what="list indices") -> None:
         self.absorb(value)
         if not is_scalar_type(value.type) or not (value.type.is_int or value.type.is_bool):
-            self.fail(node, f"list indices must be integers, not {display(value.type)}")
+            self.fail(node, f"{what} must be integers, not {display(value.type)}")
         self.convert(value, kt.i64, node)
 
     def sort_order(self, node) -> None:
@@ -775,16 +797,15 @@ class ListTyping:
             self.fail(node, f"{name}() takes one list")
         self.raises = True
         argument = node.args[0]
-        if name == "list" and isinstance(argument, ast.Call) and \
-                isinstance(argument.func, ast.Name) and argument.func.id == "range" and \
-                "range" not in self.symbols:
-            self.range_bounds(argument)
-            return TypedValue(kt.ListType(kt.i64))
         value = self.expression(argument)
         self.absorb(value)
         if is_dict(value.type) or is_dict_view(value.type) or is_set(value.type) or \
                 name == "dict":
             return self.dict_builtin(name, node, value)     # a walk of its slots
+        if is_range(value.type):
+            if name == "sorted":
+                self.sort_order(node)
+            return TypedValue(kt.ListType(kt.i64))     # `list(range(n))`, `sorted(r)`
         if not is_list(value.type):
             what = "range(...) or a list" if name == "list" else "a list"
             self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
@@ -800,21 +821,24 @@ class ListTyping:
         self.absorb(*args)
         if is_dict(args[0].type) or is_dict_view(args[0].type) or is_set(args[0].type):
             return self.dict_sum(args, node)                # a walk of its slots
-        if not is_list(args[0].type):
+        if not is_list(args[0].type) and not is_range(args[0].type):
             self.fail(node, "sum() takes a list here" + (
                 "; of an array use np.sum(a) or a.sum()"
                 if isinstance(args[0].type, kt.ArrayType) else ""))
         self.raises = True          # kiln.list.get
-        item = args[0].type.item
+        item = kt.i64 if is_range(args[0].type) else args[0].type.item
         if item is None:
             return TypedValue(UNKNOWN)
+        return self.sum_total(item, args[1] if len(args) == 2 else None, node)
+
+    def sum_total(self, item, start: TypedValue | None, node) -> TypedValue:
+        """The total of sum() of `item`s from `start`: a float when either
+        is one, else an int (64-bit, wrapping as Kiln ints do)."""
         total = kt.f64 if item.is_float else kt.i64
-        if len(args) == 2:
-            start = args[1]
+        if start is not None:
             if not is_scalar_type(start.type) or start.type.is_complex:
                 self.fail(node, "sum()'s start must be an int or a float")
-            start_type = self.list_item_type(start, node)
-            if start_type.is_float:
+            if self.list_item_type(start, node).is_float:
                 total = kt.f64
             self.convert(start, total, node)
         return TypedValue(total)

@@ -37,7 +37,7 @@ from .dict_typing import is_hidden_iterable
 from .list_typing import UNSETTLED_SET, is_list, join_items, named
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display
-from .typed_tree import is_container, is_dict, is_dict_view, is_set, iteration_kind
+from .typed_tree import is_dict, is_dict_view, is_range, is_set, iteration_kind
 
 # `a <op> b` of two sets, as the kiln.set.combine operation it is.
 SET_OPERATORS = {ast.BitOr: "union", ast.BitAnd: "intersection", ast.Sub: "difference",
@@ -148,6 +148,8 @@ class SetTyping:
             return self.dict_iteration(value, iterable_node).type
         if is_list(value.type) or is_set(value.type):
             return value.type.item
+        if is_range(value.type):
+            return kt.i64           # a range value: `set(r)`
         self.fail(iterable_node, f"{what} takes a list, a set, a dict or range(...) here, not "
                                  f"{named(value.type)}")
 
@@ -280,23 +282,3 @@ class SetTyping:
         """`s[k] = v`, `s[k] += v`: CPython's TypeError, at compile time."""
         self.fail(target, "'set' object does not support item assignment (add elements with "
                           "s.add(x))")
-
-    def any_all(self, name, args, node) -> TypedValue:
-        """`any(c)`, `all(c)` of a list, a dict (its keys or a view's
-        values) or a set: whether any (every) item is true."""
-        self.absorb(*args)
-        if len(args) != 1 or not is_container(args[0].type):
-            self.fail(node, f"{name}() takes one list, dict or set here" + (
-                f"; of an array use np.{name}(a) or a.{name}()"
-                if args and isinstance(args[0].type, kt.ArrayType) else ""))
-        if iteration_kind(args[0].type) == "items":
-            self.fail(node, f"{name}() of a dict's items() is not supported yet")
-        self.raises = True          # kiln.list.get; a walk's RuntimeError
-        return TypedValue(kt.boolean)
-
-    def builtin_any(self, args, node):
-        return self.any_all("any", args, node)
-
-    def builtin_all(self, args, node):
-        return self.any_all("all", args, node)
-

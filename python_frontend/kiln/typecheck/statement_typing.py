@@ -11,14 +11,22 @@ from ..errors import KilnCompileError
 from .. import typing_rules as rules
 from .typed_values import TypedValue, _Abandon
 from . import parallel_loops
-from ..frontend.subset import EXCEPTION_TYPES, SUPPORTED_BINOPS
+from ..frontend.subset import EXCEPTION_TYPES, RAISED_MESSAGE, SUPPORTED_BINOPS, message_parts
 from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_return, is_scalar_type,
                          loop_exits)
-from .list_typing import holds_items, is_list
+from .list_typing import holds_items, is_list, named
 from .dict_typing import is_dict, is_dict_like, walked_dict
-from .typed_tree import container_noun, is_container, is_set
+from .typed_tree import container_noun, is_container, is_range, is_set
+
+
+# The ints a raised f-string may show (each an error record's `{}`, well
+# below runtime/kiln_abi.h's KILN_ERROR_MAX_ARGS and its message buffer),
+# and the bools (each one doubles the checks code generation emits, one per
+# combination of their values).
+MAX_MESSAGE_INTS = 8
+MAX_MESSAGE_BOOLS = 3
 
 
 class StatementTyping:
@@ -87,7 +95,17 @@ class StatementTyping:
                 self.fail(stmt, f"statement `{type(stmt).__name__}` is not supported")
             method(stmt)
         except _Abandon:
-            pass
+            # An assignment whose value is not known yet (it reads a dict
+            # typed by stores later in this round) still binds its names:
+            # their uses wait for the next round, rather than being "used
+            # before it is assigned" (fuzzer S4, S5).
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.For)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name) and name.id not in self.symbols:
+                            self.symbols[name.id] = TypedValue(UNKNOWN)
+                            self.maybe_undefined.discard(name.id)
 
     # ------------------------------------------------------------ exits
     def exit_return(self, stmt: ast.Return) -> None:
@@ -135,6 +153,7 @@ class StatementTyping:
         else:
             self.array_consumers.add(stmt.value)
             value = self.returned_array(self.expression(stmt.value), stmt)
+            self.refuse_range(value, stmt, "returning a range")
         if value.type is None:
             self.fail(stmt, "this call returns None; it has no value to return")
         if self.func.returns is not None:
@@ -286,7 +305,7 @@ class StatementTyping:
                     value = TypedValue(UNKNOWN)
             what = None if is_unknown(value.type) or isinstance(
                 value.type, (kt.ArrayType, kt.TupleType)) or is_container(
-                value.type) else display(value.type)
+                value.type) or is_range(value.type) else display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
@@ -344,10 +363,34 @@ class StatementTyping:
         if not (isinstance(name_node, ast.Name) and name_node.id in EXCEPTION_TYPES):
             self.fail(node, f"raising `{ast.unparse(exc) if exc else 'bare raise'}` is not "
                             f"supported; raise one of {', '.join(EXCEPTION_TYPES)}")
-        if call and (call.keywords or len(call.args) > 1 or (call.args and not (
-                isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)))):
-            self.fail(call, "an exception raised in compiled code takes one constant string "
-                            "message")
+        parts = message_parts(call)
+        if parts is None:
+            self.fail(call, RAISED_MESSAGE)
+        shown = [self.shown_in_message(p) for p in parts if isinstance(p, ast.FormattedValue)]
+        if shown.count("int") > MAX_MESSAGE_INTS:
+            self.fail(call, f"a raised exception's message shows at most {MAX_MESSAGE_INTS} ints")
+        if shown.count("bool") > MAX_MESSAGE_BOOLS:
+            self.fail(call, f"a raised exception's message shows at most {MAX_MESSAGE_BOOLS} "
+                            "bools")
+
+    def shown_in_message(self, part) -> str:
+        """What an f-string's `{value}` in a raised message is: "int" (the
+        error record's integers show it, in decimal as CPython's str()
+        does) or "bool" (True or False); anything else is refused."""
+        value = self.expression(part.value)
+        self.absorb(value)
+        if is_scalar_type(value.type) and value.type.is_bool:
+            return "bool"
+        if is_scalar_type(value.type) and value.type.is_int and value.type != kt.u64:
+            self.convert(value, kt.i64, part.value)
+            return "int"
+        why = "CPython's repr of a float is not computed by compiled code yet; show it as " \
+              "an int, or raise a constant message" if is_scalar_type(value.type) and \
+            value.type.is_float else "the error record holds signed 64-bit ints, and a " \
+            "kiln.u64 may be 2**63 or more" if value.type == kt.u64 else \
+            "a raised message shows ints and bools"
+        self.fail(part, f"`{{{ast.unparse(part.value)}}}` of {named(value.type)} in a raised "
+                        f"exception's message is not supported: {why}")
 
     def stmt_AnnAssign(self, stmt):
         if not isinstance(stmt.target, ast.Name):
@@ -551,8 +594,21 @@ class StatementTyping:
             return self.join_list(current, value, node, name)       # lists and sets
         if is_dict_like(value.type) or (current is not None and is_dict_like(current.type)):
             return self.join_dict(current, value, node, name)
+        if is_range(value.type) or (current is not None and is_range(current.type)):
+            if current is not None and current.type != value.type:
+                self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
+                                f"{display(value.type)} on another")
+            return VariableType(value.type)
         if isinstance(value.type, kt.TupleType) or (
                 current is not None and isinstance(current.type, kt.TupleType)):
+            if any(is_unknown(e.type) for e in value.elements or ()):
+                # `t = (1, w[k])` of a dict typed by its stores: its element
+                # types are known in a later round (fuzzer S4); until then
+                # the name is bound, its uses waiting too.
+                if name.isidentifier() and name not in self.symbols:
+                    self.symbols[name] = TypedValue(UNKNOWN)
+                    self.maybe_undefined.discard(name)
+                raise _Abandon()
             if current is None:
                 return VariableType(kt.TupleType(tuple(
                     rules.default_for_kind(e.weak) if e.weak else e.type
@@ -579,13 +635,8 @@ class StatementTyping:
         if name in self.maybe_undefined or name in self.var_types:
             self.fail(node, f"variable `{name}` may be used before it is assigned (it is not "
                             "assigned on every path to this line)")
-        constants = self.module.constants
-        if name in constants:
-            value = constants[name]
-            kind = rules.literal_kind(value)
-            if kind == "int" and not rules.INT64_MIN <= value <= rules.INT64_MAX:
-                self.fail(node, f"module constant `{name}` does not fit in 64 bits")
-            return self.literal(value, rules.default_for_kind(kind), weak=kind)
+        if name in self.module.constants or name in self.context.constant_refusals:
+            return self.module_constant(name, node)     # constant_typing.py
         self.fail(node, self.undefined_name(name))
 
     def undefined_name(self, name) -> str:
@@ -605,7 +656,8 @@ class StatementTyping:
                 module_level |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         if name in module_level:
             return (f"global variable `{name}` is not supported yet (a module constant must be "
-                    "bound once to a number that fits in 64 bits)")
+                    "bound once to a number, or to a tuple, list or dict of numbers, that fits "
+                    "in 64 bits)")
         if hasattr(builtins, name):
             return f"builtin `{name}` is not supported as a value here"
         known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \
@@ -646,33 +698,36 @@ class StatementTyping:
         names = [n for n in list(extra) + assigned_names(body) if n in self.symbols]
         return list(dict.fromkeys(names))
 
-    def range_bounds(self, call) -> None:
-        """Types the arguments of `range(...)`."""
+    def range_bounds(self, call) -> bool:
+        """Types the arguments of `range(...)`; False when they are not
+        usable (reported)."""
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
             self.report(call, "`for` loops need range(...)")
-            return
+            return False
         if len(call.args) not in (1, 2, 3):
             self.report(call, "range() takes 1 to 3 arguments")
-            return
+            return False
         args = [self.expression(a) for a in call.args]
         usable = True
         for arg, node in zip(args, call.args):
             if is_unknown(arg.type):
                 usable = False
-            elif not is_scalar_type(arg.type) or arg.type.is_float:
+            elif not is_scalar_type(arg.type) or arg.type.is_float or arg.type.is_complex:
                 self.report(node, f"range() arguments must be int, not {display(arg.type)}")
                 usable = False
         if not usable:
-            return
+            return False
         args = [self.guarded(self.convert, a, kt.i64, n) for a, n in zip(args, call.args)]
         if None in args:
-            return
+            return False
         step = args[2] if len(args) == 3 else None
         step_value = 1 if step is None else step.constant
         if step_value is not None and step_value == 0:
             self.report(call, "range() arg 3 must not be zero")
-        elif step_value is None:
+            return False
+        if step_value is None:
             self.raises = True      # checked against zero at run time
+        return True
 
     def bind_loop_target(self, stmt) -> None:
         target = stmt.target.id

@@ -14,7 +14,7 @@ from .. import typesystem as kt
 from .. import typing_rules as rules
 from .typed_values import TypedValue
 from ..typing_rules import display, is_unknown
-from .typed_tree import is_scalar_type
+from .typed_tree import is_range, is_scalar_type
 
 
 TUPLE_VARIABLE_HINT = "unpack it instead (`n, m = x.shape`)"
@@ -27,6 +27,7 @@ class TupleTyping:
             if isinstance(element.type, kt.ListType):
                 self.fail(element_node, "a tuple holding lists is not supported yet; unpack "
                                         "it where it is made (`a, b = xs, ys`)")
+            self.refuse_range(element, element_node, "a tuple holding a range")
         return self.tuple_value(elements)
 
     def tuple_operand(self, node) -> TypedValue | None:
@@ -38,9 +39,14 @@ class TupleTyping:
             return self.expression(node)
         if isinstance(node, ast.Name):
             known = self.symbols.get(node.id)
-            if known is not None and isinstance(known.type, kt.TupleType):
+            if known is not None and isinstance(known.type, kt.TupleType) or \
+                    isinstance(self.constant_named(node), tuple):
                 return self.expression(node)
             return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "divmod" and "divmod" not in self.module.functions and \
+                node.func.id not in self.symbols and node.func.id not in self.lambdas:
+            return self.expression(node)        # `divmod(n, 7)[0]`
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id in self.module.functions and node.func.id not in self.symbols \
                 and node.func.id not in self.lambdas:
@@ -101,14 +107,20 @@ class TupleTyping:
                             "indexed where it is made or returned")
 
     def refuse_carried_tuples(self, names, symbols, node, where: str) -> None:
-        """A tuple variable rebound inside an `if` or a loop would have to
-        cross the branch or iteration as one value: not supported yet."""
+        """A tuple (or range) variable rebound inside an `if` or a loop would
+        have to cross the branch or iteration as one value: not supported
+        yet."""
         for name in names:
             known = symbols.get(name)
             if known is not None and isinstance(known.type, kt.TupleType):
                 self.fail(node, f"variable `{name}` holds a tuple and is rebound {where}; "
                                 f"a tuple variable is supported in straight-line code only "
                                 f"yet: {TUPLE_VARIABLE_HINT}")
+            if known is not None and is_range(known.type):
+                self.fail(node, f"variable `{name}` holds a range and is rebound {where}; a "
+                                "range variable is supported in straight-line code only yet: "
+                                "bind each range to its own name, or keep the start, stop "
+                                "and step in int variables")
 
     def shape_value(self, node) -> TypedValue | None:
         """A shape argument given as one tuple-valued expression (`x.shape`,
@@ -118,7 +130,8 @@ class TupleTyping:
             return None
         if isinstance(node, ast.Attribute) and node.attr == "shape" or (
                 isinstance(node, ast.Name) and isinstance(
-                    getattr(self.symbols.get(node.id), "type", None), kt.TupleType)):
+                    getattr(self.symbols.get(node.id), "type", None), kt.TupleType)) or \
+                isinstance(self.constant_named(node), tuple):
             value = self.expression(node)
             self.absorb(value)
             return value

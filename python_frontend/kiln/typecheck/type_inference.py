@@ -74,10 +74,13 @@ from .dict_typing import DictTyping, is_dict_like
 from .set_typing import SetTyping
 from .recursion import check_agreement, finish_recursion, provisional_signature
 from .list_library_typing import ListLibraryTyping
+from .range_typing import RangeTyping
+from .constant_typing import ConstantTyping
+from .generator_typing import GeneratorTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
-                         VariableType, complex_power_exponent, is_real_number, is_scalar_type,
-                         known_literals, literal_candidates)
+                         VariableType, complex_power_exponent, is_range, is_real_number,
+                         is_scalar_type, known_literals, literal_candidates)
 from .typed_tree import container_noun, is_container, is_set
 
 MAX_TYPING_ROUNDS = 8
@@ -85,10 +88,11 @@ MAX_TYPING_ROUNDS = 8
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, SetTyping, ListLibraryTyping):
+                     ListTyping, DictTyping, SetTyping, ListLibraryTyping, RangeTyping,
+                     ConstantTyping, GeneratorTyping):
     """Types one function: this class walks it and types expressions; the
-    mixins type statements, calls, arrays, numpy's shape functions, tuples
-    lists, dicts and sets."""
+    mixins type statements, calls, arrays, numpy's shape functions, tuples,
+    lists, dicts, sets, ranges, module constants and generator expressions."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -209,6 +213,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             parallel_loops=self.parallel_by_loop, sequential_loops=self.sequential_loops,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
             callees=dict(self.callees), inlined=dict(self.inlined),
+            constant_containers=frozenset(self.constant_containers),
             diagnostics=list(diagnostics))
 
     def resolve_parameters(self) -> list:
@@ -216,7 +221,7 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         pythran = self.context.pythran_signature(self.func.name) if self.exported else None
         arguments = self.func.args.args
         defaults = [None] * (len(arguments) - len(self.func.args.defaults)) + [
-            default_value(d) for d in self.func.args.defaults]
+            default_value(d, self.module.constants) for d in self.func.args.defaults]
         for position, arg in enumerate(arguments):
             type_ = UNKNOWN
             default = defaults[position]
@@ -278,6 +283,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         self.bool_op_tails: dict = {}
         # The hidden iterables (desugar.py) of the dict loops being typed.
         self.walked_dicts: set = set()
+        # The module lists and dicts it reads (each call copies them).
+        self.constant_containers: set = set()
         self.frame = ExitFrame("function")
         self.allocation_count = 0
         self.params = params
@@ -366,8 +373,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, f"cannot use {display(source)} as {target.display}")
             return self.tuple_value([self.convert(e, t, node, explicit)
                                      for e, t in zip(value.elements, target.elements)])
-        if isinstance(source, kt.TupleType):
-            self.fail(node, f"cannot use a {source.display} value as {target.display}")
+        if isinstance(source, kt.TupleType) or is_range(source) or is_range(target):
+            self.fail(node, f"cannot use a {display(source)} value as {display(target)}")
         if holds_items(source) or holds_items(target):
             return self.settle_list(None, value, target, node)      # lists and sets
         if is_dict_like(source) or is_dict_like(target):
@@ -393,6 +400,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         if is_container(value.type):
             self.dict_truthy_check(value, node)
             return TypedValue(kt.boolean)       # true when it has items
+        if is_range(value.type):
+            return TypedValue(kt.boolean)       # true when it is not empty
         if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
             return TypedValue(UNKNOWN)
         if isinstance(value.type, kt.ArrayType):
@@ -422,6 +431,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, f"a {display(value.type)} is a {container_noun(value.type)}, "
                                 f"not a number or an array: `{ast.unparse(node)}` does not "
                                 "take it")
+            if is_range(value.type):
+                self.fail(node if node is not None else self.func, "a range is not a number or "
+                          f"an array: `{ast.unparse(node) if node is not None else 'this'}` "
+                          "does not take it")
             if not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
                 raise _Abandon()
 
@@ -495,6 +508,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
+        if is_range(operand.type) and isinstance(node.op, ast.Not):
+            self.truthy(operand, node)          # `not r`: true when it is empty
+            return TypedValue(kt.boolean)
         if is_container(operand.type):
             if not is_list(operand.type) and not isinstance(node.op, ast.Not):
                 self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a "
@@ -605,8 +621,11 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
-        if is_container(first.type) and is_condition(node):
+        if (is_container(first.type) or is_range(first.type)) and is_condition(node):
             first = self.truthy(first, operands[0])       # `while stack and ...`
+        elif is_range(first.type):
+            self.fail(operands[0], "`and`/`or` with a range operand is supported only where its "
+                                   "truth is tested (`if`, `while`, `not`)")
         elif is_container(first.type):
             what = container_noun(first.type)
             self.fail(operands[0], f"`and`/`or` with a {what} operand is supported only where "
@@ -677,6 +696,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 elif is_container(value.type):
                     self.fail(node, "a conditional expression choosing between lists, dicts or "
                                     "sets is not supported yet; use an `if` statement")
+                elif is_range(value.type):
+                    self.fail(node, "a conditional expression choosing between ranges is not "
+                                    "supported yet; use an `if` statement")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):

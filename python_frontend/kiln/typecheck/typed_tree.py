@@ -57,6 +57,9 @@ class TypedFunction:
     # loop-carried or merged array keeps every alias: frees depend on it).
     variable_origins: dict = field(default_factory=dict)  # name -> frozenset
     inlined: dict = field(default_factory=dict)   # lambda call -> (parameter names, body)
+    # The module lists and dicts it reads: code generation builds a copy of
+    # each when the function is called (mlir/constant_lowering.py).
+    constant_containers: frozenset = frozenset()
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
     diagnostics: list = field(default_factory=list)
     # The functions of its recursion cycle (itself included) when it calls
@@ -206,6 +209,34 @@ def is_real_number(type_) -> bool:
 
 def is_scalar_type(type_) -> bool:
     return isinstance(type_, kt.ScalarType)
+
+
+@dataclass(frozen=True)
+class RangeType:
+    """`range(start, stop, step)` kept as a value (`r = range(n)`): three
+    int64s that code generation holds as a tuple's elements, never one MLIR
+    value. A range lives where it is made and in the names bound to it:
+    typing refuses passing one to a function, returning it, carrying it
+    through a branch or a loop that rebinds it, and putting it in a tuple or
+    a container (typecheck/range_typing.py)."""
+
+    @property
+    def name(self) -> str:
+        return "range"
+
+    @property
+    def display(self) -> str:
+        return "range"
+
+    def __repr__(self) -> str:
+        return "range"
+
+
+RANGE = RangeType()
+
+
+def is_range(type_) -> bool:
+    return isinstance(type_, RangeType)
 
 
 @dataclass(frozen=True)

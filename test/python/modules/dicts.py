@@ -340,3 +340,17 @@ def rebuilt(n: int) -> int:
         d.update({i: 1})
         total += len(d)
     return total
+
+
+@kiln.export
+def typed_by_stores_in_tuples(k: int) -> int:
+    """A dict typed by the stores into it, read into a tuple and unpacked
+    from its items (fuzzer S4: an internal error; S5: a fallback)."""
+    w = {}
+    w[k] = 1
+    t = (1, w[k])
+    u = (2, min(w.values()))
+    s = 0
+    for a, b in w.items():
+        s = s ^ (a + b)
+    return t[-1] + u[1] + s

@@ -303,7 +303,13 @@ def updates(a: list[int], b: list[int]) -> list[int]:
     s = sa.copy()
     s.intersection_update(s)
     s.difference_update(s)
-    return r1 + [-1] + r2 + [-1] + r3 + [-1] + r4 + [-1] + r5 + [-1] + r6 + r7 + r8 + [len(s)]
+    r9 = [len(s)]
+    # Every argument is evaluated before the method runs (fuzzer S8).
+    s = sa.copy()
+    s.update({len(s) + 100}, {len(s)})
+    s.difference_update({len(s)}, {len(s) - 1})
+    return r1 + [-1] + r2 + [-1] + r3 + [-1] + r4 + [-1] + r5 + [-1] + r6 + r7 + r8 + r9 + \
+        [-1] + sorted(s)
 
 
 # ------------------------------------------------------------ algebra

@@ -138,6 +138,12 @@ class SliceConstructs:
         c = self.step_text() if self.rng.random() < 0.92 else ""
         return f"{a}:{b}:{c}"
 
+    def slice_item(self, kind, expr=False):
+        """An item of `kind` (a kiln.u64 expression converted: a list
+        refuses one, documented)."""
+        text = self.expr(kind, 2) if expr else self.item(kind)
+        return self.no_u64(text, {"i64": "int", "f64": "float", "bool": "bool"}[kind])
+
     def same_kind_list(self, kind, depth, exclude=()):
         """A list of `kind` to assign: a name, a slice, a literal, `[v] * n`."""
         names = [n for n in self.slice_lists(kind) if n not in exclude]
@@ -149,7 +155,7 @@ class SliceConstructs:
             return f"{ys}[{self.slice_of(ys)}]", ys
         if roll < 0.8:
             return self.l_literal(kind, depth), None
-        return f"[{self.item(kind)}] * {self.rng.choice(['0', '1', '2', '3'])}", None
+        return f"[{self.slice_item(kind)}] * {self.rng.choice(['0', '1', '2', '3'])}", None
 
     # -------------------------------------------------------- statements
     def s_slice_take(self, depth):
@@ -194,7 +200,7 @@ class SliceConstructs:
             if not target:
                 return False
             value = f"sum({sl})" if self.rng.random() < 0.5 else \
-                f"{self.rng.choice(['max', 'min'])}({sl} + [{self.item(kind)}])"
+                f"{self.rng.choice(['max', 'min'])}({sl} + [{self.slice_item(kind)}])"
             self.emit(depth, f"{target} = {value}")
             return
         if roll < 0.7:
@@ -242,7 +248,7 @@ class SliceConstructs:
                                     f"{xs}[1::2] = {xs}[::2]", f"{xs}[::-2] = {xs}[::2]"])
         elif roll < 0.5:
             sl = self.slice_of(xs, extended=True)
-            text = f"{xs}[{sl}] = [{self.item(kind)}] * len({xs}[{sl}])"
+            text = f"{xs}[{sl}] = [{self.slice_item(kind)}] * len({xs}[{sl}])"
         elif roll < 0.7:
             others = self.slice_lists(kind)
             ys = self.rng.choice(others)
@@ -275,7 +281,7 @@ class SliceConstructs:
         roll = self.rng.random()
         if kind == "i64" and roll < 0.4:
             value = self.rng.choice([f"list(range({n}))", f"list(range({n}, 0, -1))",
-                                     f"[{self.expr(kind, 2)}] * {n}"])
+                                     f"[{self.slice_item(kind, expr=True)}] * {n}"])
         elif kind == "f64" and roll < 0.4:
             j = self.fresh("v")
             value = f"[{j} * {self.rng.choice(['0.5', '0.25', '-1.5', '3.0'])} for {j} in " \
@@ -284,7 +290,7 @@ class SliceConstructs:
             j = self.fresh("v")
             value = f"[{j} % {self.rng.choice(['2', '3'])} == 0 for {j} in range({n})]"
         else:
-            value = f"[{self.expr(kind, 2)}] * {n}"
+            value = f"[{self.slice_item(kind, expr=True)}] * {n}"
         self.emit(depth, f"{name}: {LIST_ANNOTATION[kind]} = {value}")
         return name
 

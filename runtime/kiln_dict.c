@@ -315,6 +315,8 @@ int32_t kiln_dict_update(kiln_dict *dict, kiln_dict *other) {
 /* `dict == other`: the same keys with equal values, in any order; -1 when
    there is no memory for a table. */
 int32_t kiln_dict_equal(kiln_dict *dict, kiln_dict *other) {
+  if (dict == other)
+    return 1;   /* CPython compares items by identity first: a NaN key too */
   if (dict->length != other->length)
     return 0;
   if (!kiln_dict_ensure_index(other))
@@ -364,6 +366,8 @@ static int32_t kiln_set_has(kiln_dict *set, uint64_t key) {
 
 /* `set <= other`: 1, 0, or -1 when there is no memory for a table. */
 int32_t kiln_set_subset(kiln_dict *set, kiln_dict *other) {
+  if (set == other)
+    return 1;   /* as kiln_dict_equal */
   if (set->length > other->length)
     return 0;
   for (int64_t slot = 0; slot < set->used; ++slot) {
@@ -379,6 +383,8 @@ int32_t kiln_set_subset(kiln_dict *set, kiln_dict *other) {
 /* `set.isdisjoint(other)`: 1, 0, or -1 (no memory). The smaller set is
    walked, the larger probed. */
 int32_t kiln_set_disjoint(kiln_dict *set, kiln_dict *other) {
+  if (set == other)
+    return set->length == 0;     /* CPython's shortcut: a NaN element too */
   if (set->length > other->length) {
     kiln_dict *swap = set;
     set = other;
@@ -423,7 +429,17 @@ kiln_dict *kiln_set_combine(kiln_dict *set, kiln_dict *other, int32_t operation)
   if (!result)
     return NULL;
   int32_t ok;
+  if (set == other) {
+    /* `s | s`, `s & s`: a copy; `s - s`, `s ^ s`: empty (CPython's
+       shortcuts, which keep a NaN element as the in-place forms do). */
+    ok = operation == KILN_SET_UNION || operation == KILN_SET_INTERSECTION
+             ? kiln_dict_update(result, set)
+             : 1;
+    operation = -1;
+  }
   switch (operation) {
+  case -1:
+    break;
   case KILN_SET_UNION:
     ok = kiln_dict_update(result, set) && kiln_dict_update(result, other);
     break;

@@ -262,6 +262,8 @@ class KDict:
 
     def __eq__(self, other):
         self._other(other)
+        if other is self:
+            return True     # runtime kiln_dict_equal: identity first, as CPython
         if len(self.entries) != len(other.entries):
             return False
         for slot, value in self.entries.items():

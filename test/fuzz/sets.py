@@ -306,7 +306,13 @@ class KSet:
         order, then the other's (union, symmetric difference)."""
         kind = L.join(self.kind, other.kind)
         made = KSet(kind)
-        if operation == "|":
+        if other is self:
+            # CPython's shortcuts, which the runtime takes too: `s | s`,
+            # `s & s` copy, `s - s`, `s ^ s` are empty (a NaN element kept).
+            if operation in ("|", "&"):
+                for n in list(self.entries.values()):
+                    made._add(n)
+        elif operation == "|":
             for n in list(self.entries.values()) + list(other.entries.values()):
                 made._add(n)
         elif operation in ("&", "-"):
@@ -349,7 +355,10 @@ class KSet:
 
     # ------------------------------------------------------ comparisons
     def _subset(self, other):
-        """runtime kiln_set_subset: every element of self found in other."""
+        """runtime kiln_set_subset: every element of self found in other
+        (a set is a subset of itself, a NaN element too)."""
+        if other is self:
+            return True
         if len(self) > len(other):
             return False
         return all(other._find(n) is not None for n in self.entries.values())
@@ -362,6 +371,8 @@ class KSet:
 
     def isdisjoint(self, other):
         other = self._argument_set(other)
+        if other is self:
+            return len(self) == 0
         small, large = (self, other) if len(self) <= len(other) else (other, self)
         return all(large._find(n) is None for n in small.entries.values())
 
@@ -369,6 +380,8 @@ class KSet:
         if not isinstance(other, KSet):
             raise TypeError("a set compared with a non-set (the generator never does)")
         self._other(other)
+        if other is self:
+            return True
         return len(self) == len(other) and all(
             other._find(n) is not None for n in self.entries.values())
 

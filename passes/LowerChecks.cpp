@@ -447,11 +447,24 @@ private:
     Value message = LLVM::AddressOfOp::create(builder, loc, global);
     LLVM::StoreOp::create(builder, loc, message,
                           fieldAddress(ErrorRecordLayout::messageOffset));
-    for (auto [index, arg] : llvm::enumerate(check.getArgs()))
+    SmallVector<bool> quotesString = stringPlaceholders(check.getMessage());
+    for (auto [index, arg] : llvm::enumerate(check.getArgs())) {
+      Value stored = arg;
+      // A {!r} string goes into the record as a copy of its own: the
+      // journal's unwind, next, frees the function's strings, the quoted
+      // one among them (runtime/kiln_abi.h, kiln_error_clear).
+      if (quotesString[index]) {
+        MLIRContext *context = &getContext();
+        auto i64 = IntegerType::get(context, 64);
+        auto keep = runtimeFunction("kiln_error_keep_str", FunctionType::get(context, {i64}, {i64}),
+                                    loc);
+        stored = func::CallOp::create(builder, loc, keep, ValueRange{arg}).getResult(0);
+      }
       LLVM::StoreOp::create(
-          builder, loc, arg,
+          builder, loc, stored,
           fieldAddress(ErrorRecordLayout::argsOffset +
                        ErrorRecordLayout::argSize * index));
+    }
     exitRaising(builder, loc, check);
     check.erase();
     return success();

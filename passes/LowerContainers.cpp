@@ -14,7 +14,7 @@
 
 #include "passes/Passes.h"
 
-#include "lib/Dialect/KilnAbi.h"
+#include "passes/ContainerLowering.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -29,102 +29,7 @@ using namespace mlir;
 
 namespace kiln {
 namespace {
-
-// Byte offsets of kiln_list's fields, from the one declaration of the
-// struct (runtime/kiln_abi.h).
-struct ListLayout {
-  static constexpr int64_t length = offsetof(kiln_list, length);
-  static constexpr int64_t items = offsetof(kiln_list, items);
-  static constexpr int64_t refcount = offsetof(kiln_list, refcount);
-  static constexpr int64_t flags = offsetof(kiln_list, flags);
-};
-struct DictLayout {
-  static constexpr int64_t length = offsetof(kiln_dict, length);
-  static constexpr int64_t used = offsetof(kiln_dict, used);
-  static constexpr int64_t keys = offsetof(kiln_dict, keys);
-  static constexpr int64_t values = offsetof(kiln_dict, values);
-  static constexpr int64_t live = offsetof(kiln_dict, live);
-  static constexpr int64_t refcount = offsetof(kiln_dict, refcount);
-  static constexpr int64_t flags = offsetof(kiln_dict, flags);
-};
-static_assert(sizeof(((kiln_dict *)nullptr)->keys[0]) == 8 &&
-                  sizeof(((kiln_dict *)nullptr)->live[0]) == 1 &&
-                  sizeof(((kiln_dict *)nullptr)->flags) == 4,
-              "kiln-lower-containers reads 8-byte keys and values, 1-byte live flags");
-static_assert(sizeof(((kiln_list *)nullptr)->length) == 8 &&
-                  sizeof(((kiln_list *)nullptr)->refcount) == 8 &&
-                  sizeof(((kiln_list *)nullptr)->flags) == 4,
-              "kiln-lower-containers loads i64 length/refcount and i32 flags");
-
-// The runtime function of each item type: kiln_list_find_i64, ..._f64,
-// ..._bool.
-std::string itemFunction(StringRef prefix, Type item) {
-  if (item.isF64())
-    return (prefix + "_f64").str();
-  if (item.isInteger(1))
-    return (prefix + "_bool").str();
-  return (prefix + "_i64").str();
-}
-
-// How an item crosses a call of the runtime: bools as int32_t 0/1 (see
-// runtime/kiln_list.c), others as themselves.
-Type itemArgumentType(Type item) {
-  return item.isInteger(1) ? IntegerType::get(item.getContext(), 32) : item;
-}
-
-// How an item is stored in kiln_list.items: a bool is one byte.
-Type itemStorageType(Type item) {
-  return item.isInteger(1) ? IntegerType::get(item.getContext(), 8) : item;
-}
-
-int64_t itemSize(Type item) { return item.isInteger(1) ? 1 : 8; }
-
-bool isContainerType(Type type) { return isa<ListType, DictType, SetType>(type); }
-
-// Sets are dicts without values: one struct, one runtime.
-bool isHashTableType(Type type) { return isa<DictType, SetType>(type); }
-
-// KeyError(key)'s message, which says the key's kind (runtime/kiln_abi.h,
-// KILN_KEY_ERROR_INT ...); the key's 8 bytes are its operand.
-StringRef keyErrorMessage(Type keyType) {
-  return keyType.isF64()         ? KILN_KEY_ERROR_FLOAT
-         : keyType.isInteger(1) ? KILN_KEY_ERROR_BOOL
-                                : KILN_KEY_ERROR_INT;
-}
-
-// runtime/kiln_abi.h's kiln_item_kind of a key or value type.
-int32_t itemKind(Type type) {
-  if (type.isF64())
-    return KILN_ITEM_FLOAT;
-  if (type.isInteger(1))
-    return KILN_ITEM_BOOL;
-  return KILN_ITEM_INT;
-}
-
-
-// Every runtime function the lowering may call, by name and type.
-struct RuntimeFunctions {
-  ModuleOp module;
-  OpBuilder builder;
-  llvm::StringMap<func::FuncOp> declared;
-
-  explicit RuntimeFunctions(ModuleOp module)
-      : module(module), builder(module.getContext()) {}
-
-  func::FuncOp get(StringRef name, TypeRange arguments, TypeRange results) {
-    if (auto found = declared.lookup(name))
-      return found;
-    auto function = module.lookupSymbol<func::FuncOp>(name);
-    if (!function) {
-      builder.setInsertionPointToStart(module.getBody());
-      function = func::FuncOp::create(builder, module.getLoc(), name,
-                                      builder.getFunctionType(arguments, results));
-      function.setPrivate();
-    }
-    declared[name] = function;
-    return function;
-  }
-};
+using namespace containers;
 
 // Declares, before the conversion starts (patterns must not add symbols
 // to the module they walk), every runtime function the list ops present
@@ -193,6 +98,12 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_list_delete_slice", {ptr, i64, i64, i64, i32}, {});
   runtime.get("kiln_list_assign_slice", {ptr, i64, i64, i64, i32, ptr}, {i64});
   runtime.get("kiln_list_repeat", {ptr, i64}, {ptr});
+  if (llvm::any_of(items, llvm::IsaPred<StrType>)) {
+    runtime.get("kiln_list_new_of", {i64, i64, i32}, {ptr});
+    runtime.get("kiln_list_store_str", {ptr, i64, ptr}, {});
+    runtime.get("kiln_list_take_str", {ptr, i64}, {ptr});
+    runtime.get("kiln_list_adopt_str", {ptr, ptr}, {});
+  }
   for (Type item : items) {
     Type argument = itemArgumentType(item);
     runtime.get(itemFunction("kiln_list_append", item), {ptr, argument}, {i32});
@@ -203,102 +114,6 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   }
 }
 
-// The shared code of the op lowerings: field addresses, loads and stores,
-// runtime calls, checks.
-template <typename Op>
-struct ListOpLowering : public OpConversionPattern<Op> {
-  ListOpLowering(const TypeConverter &converter, MLIRContext *context,
-                 RuntimeFunctions &runtime)
-      : OpConversionPattern<Op>(converter, context), runtime(runtime) {}
-
-  RuntimeFunctions &runtime;
-
-  static Value field(OpBuilder &b, Location loc, Value list, int64_t offset) {
-    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    return LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), list,
-                               ArrayRef<LLVM::GEPArg>{offset});
-  }
-  static Value load(OpBuilder &b, Location loc, Type type, Value list, int64_t offset) {
-    return LLVM::LoadOp::create(b, loc, type, field(b, loc, list, offset));
-  }
-  static void store(OpBuilder &b, Location loc, Value value, Value list, int64_t offset) {
-    LLVM::StoreOp::create(b, loc, value, field(b, loc, list, offset));
-  }
-  static Value constant(OpBuilder &b, Location loc, Type type, int64_t value) {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
-  }
-  static Value length(OpBuilder &b, Location loc, Value list) {
-    return load(b, loc, b.getI64Type(), list, ListLayout::length);
-  }
-
-  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange operands) const {
-    func::FuncOp function = runtime.declared.lookup(name);
-    assert(function && "runtime function not declared");
-    auto op = func::CallOp::create(b, loc, function, operands);
-    return op.getNumResults() ? op.getResult(0) : Value();
-  }
-
-  static void check(OpBuilder &b, Location loc, Value condition, ErrorKind kind,
-                    StringRef message) {
-    CheckOp::create(b, loc, condition, kind, b.getStringAttr(message), ValueRange{});
-  }
-  // A runtime call's "no memory" result (0 or a null list) raises
-  // MemoryError, as CPython does.
-  static void checkSucceeded(OpBuilder &b, Location loc, Value ok) {
-    Value zero = constant(b, loc, ok.getType(), 0);
-    check(b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ok, zero),
-          ErrorKind::MemoryError, "");
-  }
-  static void checkNotNull(OpBuilder &b, Location loc, Value list) {
-    Value null = LLVM::ZeroOp::create(b, loc, list.getType());
-    check(b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, list, null),
-          ErrorKind::MemoryError, "");
-  }
-  // Python's index: negative counts from the end; the result is checked
-  // against [0, length) with one unsigned compare.
-  static Value pythonIndex(OpBuilder &b, Location loc, Value index, Value size,
-                           StringRef message) {
-    Value zero = constant(b, loc, b.getI64Type(), 0);
-    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, zero);
-    Value fromEnd = arith::AddIOp::create(b, loc, index, size);
-    Value position = arith::SelectOp::create(b, loc, negative, fromEnd, index);
-    Value inBounds =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, position, size);
-    check(b, loc, inBounds, ErrorKind::IndexError, message);
-    return position;
-  }
-  static Value itemAddress(OpBuilder &b, Location loc, Value list, Value position,
-                           Type item) {
-    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    Value items = load(b, loc, ptr, list, ListLayout::items);
-    return LLVM::GEPOp::create(b, loc, ptr, itemStorageType(item), items,
-                               ArrayRef<LLVM::GEPArg>{position});
-  }
-  static Value loadItem(OpBuilder &b, Location loc, Value list, Value position, Type item) {
-    Value stored =
-        LLVM::LoadOp::create(b, loc, itemStorageType(item), itemAddress(b, loc, list, position, item));
-    if (item.isInteger(1))
-      return arith::TruncIOp::create(b, loc, item, stored);
-    return stored;
-  }
-  static void storeItem(OpBuilder &b, Location loc, Value list, Value position, Type item,
-                        Value value) {
-    if (item.isInteger(1))
-      value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
-    LLVM::StoreOp::create(b, loc, value, itemAddress(b, loc, list, position, item));
-  }
-  static void markModified(OpBuilder &b, Location loc, Value list) {
-    Value flags = load(b, loc, b.getI32Type(), list, ListLayout::flags);
-    Value modified = constant(b, loc, b.getI32Type(), KILN_LIST_MODIFIED);
-    store(b, loc, arith::OrIOp::create(b, loc, flags, modified), list, ListLayout::flags);
-  }
-  static Value itemArgument(OpBuilder &b, Location loc, Value value) {
-    if (value.getType().isInteger(1))
-      return arith::ExtUIOp::create(b, loc, b.getI32Type(), value);
-    return value;
-  }
-  static Type itemOf(Value list) { return cast<ListType>(list.getType()).getItemType(); }
-};
 
 struct NewLowering : ListOpLowering<ListNewOp> {
   using ListOpLowering::ListOpLowering;
@@ -306,9 +121,13 @@ struct NewLowering : ListOpLowering<ListNewOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type item = cast<ListType>(op.getType()).getItemType();
-    Value list = call(rewriter, loc, "kiln_list_new",
-                      {constant(rewriter, loc, rewriter.getI64Type(), itemSize(item)),
-                       adaptor.getCapacity()});
+    Value size = constant(rewriter, loc, rewriter.getI64Type(), itemSize(item));
+    // A list whose items are references says so (its runtime releases them).
+    Value list = isa<StrType>(item)
+                     ? call(rewriter, loc, "kiln_list_new_of",
+                            {size, adaptor.getCapacity(),
+                             constant(rewriter, loc, rewriter.getI32Type(), KILN_ITEM_STR)})
+                     : call(rewriter, loc, "kiln_list_new", {size, adaptor.getCapacity()});
     checkNotNull(rewriter, loc, list);
     rewriter.replaceOp(op, list);
     return success();
@@ -345,6 +164,12 @@ struct SetLowering : ListOpLowering<ListSetOp> {
     Value list = adaptor.getList();
     Value position = pythonIndex(rewriter, loc, adaptor.getIndex(), length(rewriter, loc, list),
                                  "list assignment index out of range");
+    // A string is adopted and the one it replaces released by the runtime.
+    if (isa<StrType>(itemOf(op.getList()))) {
+      call(rewriter, loc, "kiln_list_store_str", {list, position, adaptor.getValue()});
+      rewriter.eraseOp(op);
+      return success();
+    }
     storeItem(rewriter, loc, list, position, itemOf(op.getList()), adaptor.getValue());
     markModified(rewriter, loc, list);
     rewriter.eraseOp(op);
@@ -378,6 +203,11 @@ struct PopLowering : ListOpLowering<ListPopOp> {
           ErrorKind::IndexError, "pop from empty list");
     Value position =
         pythonIndex(rewriter, loc, adaptor.getIndex(), size, "pop index out of range");
+    // A string leaves with the list's reference (the result owns it).
+    if (isa<StrType>(itemOf(op.getList()))) {
+      rewriter.replaceOp(op, call(rewriter, loc, "kiln_list_take_str", {list, position}));
+      return success();
+    }
     Value item = loadItem(rewriter, loc, list, position, itemOf(op.getList()));
     call(rewriter, loc, "kiln_list_delete", {list, position});
     rewriter.replaceOp(op, item);
@@ -396,6 +226,8 @@ struct InsertLowering : ListOpLowering<ListInsertOp> {
     check(rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot, zero),
           ErrorKind::MemoryError, "");
+    if (isa<StrType>(itemOf(op.getList())))
+      call(rewriter, loc, "kiln_list_adopt_str", {list, adaptor.getValue()});
     storeItem(rewriter, loc, list, slot, itemOf(op.getList()), adaptor.getValue());
     rewriter.eraseOp(op);
     return success();
@@ -543,8 +375,10 @@ struct RetainLowering : ListOpLowering<RetainOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value container = adaptor.getContainer();
-    int64_t offset = isHashTableType(op.getContainer().getType()) ? DictLayout::refcount
-                                                                   : ListLayout::refcount;
+    Type type = op.getContainer().getType();
+    int64_t offset = isHashTableType(type)   ? DictLayout::refcount
+                     : isa<StrType>(type) ? static_cast<int64_t>(offsetof(kiln_str, refcount))
+                                          : ListLayout::refcount;
     Value count = load(rewriter, loc, rewriter.getI64Type(), container, offset);
     Value one = constant(rewriter, loc, rewriter.getI64Type(), 1);
     store(rewriter, loc, arith::AddIOp::create(rewriter, loc, count, one), container, offset);
@@ -557,8 +391,11 @@ struct ReleaseLowering : ListOpLowering<ReleaseOp> {
   using ListOpLowering::ListOpLowering;
   LogicalResult matchAndRewrite(ReleaseOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    bool dict = isHashTableType(op.getContainer().getType());
-    call(rewriter, op.getLoc(), dict ? "kiln_dict_release" : "kiln_list_release",
+    Type type = op.getContainer().getType();
+    call(rewriter, op.getLoc(),
+         isHashTableType(type) ? "kiln_dict_release"
+         : isa<StrType>(type)  ? "kiln_str_release"
+                               : "kiln_list_release",
          {adaptor.getContainer()});
     rewriter.eraseOp(op);
     return success();
@@ -854,6 +691,8 @@ void journalLists(func::FuncOp func, RuntimeFunctions &runtime) {
     if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, ListSliceOp, DictNewOp, DictCopyOp,
             SetNewOp, SetCopyOp, SetCombineOp>(op))
       makesLists = true;
+    else if (!isa<StrConstantOp>(op) && llvm::any_of(op->getResultTypes(), llvm::IsaPred<StrType>))
+      makesLists = true;
     else if (auto call = dyn_cast<func::CallOp>(op);
              call && llvm::any_of(call.getResultTypes(), isContainerType))
       makesLists = true;
@@ -879,6 +718,7 @@ struct KilnLowerContainersPass
     MLIRContext *context = &getContext();
     RuntimeFunctions runtime(module);
     declareRuntime(module, runtime);
+    declareStringRuntime(module, runtime);
     if (runtime.declared.empty())
       return;
     module.walk([&](func::FuncOp func) { journalLists(func, runtime); });
@@ -891,6 +731,8 @@ struct KilnLowerContainersPass
         [](DictType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     converter.addConversion(
         [](SetType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
+    converter.addConversion(
+        [](StrType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     auto castMaterialization = [](OpBuilder &builder, Type type, ValueRange inputs,
                                   Location loc) -> Value {
       return UnrealizedConversionCastOp::create(builder, loc, type, inputs).getResult(0);
@@ -910,6 +752,7 @@ struct KilnLowerContainersPass
                         SetContainsOp, SetAddOp, SetDiscardOp, SetRemoveOp, SetPopOp, SetUsedOp,
                         SetLiveAtOp, SetKeyAtOp, SetClearOp, SetCopyOp, SetCombineOp, SetUpdateOp,
                         SetSubsetOp, SetEqualOp, SetDisjointOp>();
+    addIllegalStringOps(target);
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());
@@ -985,6 +828,7 @@ struct KilnLowerContainersPass
                                            CallResult::NewList);
     patterns.add<CallLowering<DictUpdateOp>>(converter, context, runtime, "kiln_dict_update",
                                              false, CallResult::MemoryErrorIfZero);
+    populateStringLoweringPatterns(patterns, converter, runtime);
     patterns.add<RetypeLowering>(converter, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

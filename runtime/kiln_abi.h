@@ -53,13 +53,82 @@ typedef struct kiln_error {
   int64_t args[24];     /* numpy's broadcast message: three 8-D shapes */
 } kiln_error;
 
+/* A Python str held natively: `length` code points, each in `kind` bytes
+   (1, 2 or 4) at kiln_str_data(str), in the narrowest kind that holds the largest, as
+   CPython's PEP 393 strings are: equal strings have equal kinds and bytes,
+   and a CPython str's data is copied in or out with one memcpy. The data is
+   followed by `kind` zero bytes. Strings never change once made.
+
+   `hash` is the runtime's hash of the text (-1 until computed; not CPython's
+   hash: iteration orders in Kiln follow insertion, never hashes).
+   `refcount` counts references as a list's does; a string in a module's
+   constant data (a literal) starts at KILN_STR_IMMORTAL and is never freed
+   (its count never comes near 0; its `journal_index` is -1).
+
+   Across the C ABI a str argument is borrowed and a returned str is a new
+   reference, given back with kiln_str_drop(); a caller making one
+   allocates it with malloc() as one block of
+   sizeof(kiln_str) + (length + 1) * kind bytes, sets refcount 1,
+   hash -1, journal_index -1 and flags 0. */
+typedef struct kiln_str {
+  int64_t refcount;
+  int64_t length;
+  int64_t hash;
+  int64_t journal_index;
+  int32_t kind;
+  int32_t flags;
+  /* then the code points: kiln_str_data() (no flexible array member, so
+     that C++ includes this header too) */
+} kiln_str;
+
+/* The code points of `str`, right after the struct. */
+static inline uint8_t *kiln_str_data(const kiln_str *str) {
+  return (uint8_t *)(uintptr_t)(str + 1);
+}
+
+/* kiln_str.refcount of a string that is never freed. */
+#define KILN_STR_IMMORTAL ((int64_t)1 << 62)
+
+/* Drops the caller's reference to a str; frees it when it was the last. */
+static inline void kiln_str_drop(kiln_str *str) {
+  if (str && --str->refcount == 0)
+    free(str);
+}
+
 /* How many integers a message can interpolate (its `{}` placeholders). */
 #define KILN_ERROR_MAX_ARGS (sizeof(((kiln_error *)0)->args) / sizeof(int64_t))
 
+/* A `{!r}` placeholder of a message stands for a string (a `kiln_str *` in
+   its args[i]) that the record owns: `int('x')`'s text, a str KeyError's
+   key. Give such strings back with kiln_error_clear() once the error is
+   handled (a record whose message has no `{!r}` owns nothing). */
+static inline int kiln_error_placeholder(const char *text) {
+  if (text[0] == '{' && text[1] == '}')
+    return 2;
+  if (text[0] == '{' && text[1] == '!' && text[2] == 'r' && text[3] == '}')
+    return 4;
+  return 0;
+}
+
+static inline void kiln_error_clear(kiln_error *error) {
+  int next_arg = 0;
+  for (const char *text = error->message ? error->message : ""; *text;) {
+    int width = kiln_error_placeholder(text);
+    if (width == 4 && next_arg < error->num_args && next_arg < (int)KILN_ERROR_MAX_ARGS) {
+      kiln_str_drop((kiln_str *)(intptr_t)error->args[next_arg]);
+      error->args[next_arg] = 0;
+    }
+    next_arg += width != 0;
+    text += width ? width : 1;
+  }
+  error->kind = KILN_OK;
+}
+
 /* The error's message ready to print: `message` with each {} replaced by the
-   next of args[] in decimal, written into buffer (at most size bytes,
-   always NUL-terminated when size > 0, cut short if it does not fit).
-   Returns buffer; "" when error->kind is KILN_OK.
+   next of args[] in decimal and each {!r} by its string in quotes (its
+   UTF-8; Python's wrapper writes the repr), written into buffer (at most
+   size bytes, always NUL-terminated when size > 0, cut short if it does not
+   fit). Returns buffer; "" when error->kind is KILN_OK.
 
      kiln_error error = {0};
      double d = mod_f(x, &error);
@@ -76,6 +145,35 @@ static inline const char *kiln_error_text(const kiln_error *error, char *buffer,
   if (size == 0)
     return buffer;
   while (*text && used + 1 < size) {
+    if (kiln_error_placeholder(text) == 4 && next_arg < error->num_args &&
+        next_arg < (int)KILN_ERROR_MAX_ARGS) {
+      const kiln_str *str = (const kiln_str *)(intptr_t)error->args[next_arg++];
+      buffer[used++] = '\'';
+      for (int64_t i = 0; str && i < str->length && used + 5 < size; ++i) {
+        uint32_t code = str->kind == 1   ? kiln_str_data(str)[i]
+                        : str->kind == 2 ? ((const uint16_t *)kiln_str_data(str))[i]
+                                         : ((const uint32_t *)kiln_str_data(str))[i];
+        if (code < 0x80) {
+          buffer[used++] = (char)code;
+        } else if (code < 0x800) {
+          buffer[used++] = (char)(0xc0 | (code >> 6));
+          buffer[used++] = (char)(0x80 | (code & 0x3f));
+        } else if (code < 0x10000) {
+          buffer[used++] = (char)(0xe0 | (code >> 12));
+          buffer[used++] = (char)(0x80 | ((code >> 6) & 0x3f));
+          buffer[used++] = (char)(0x80 | (code & 0x3f));
+        } else {
+          buffer[used++] = (char)(0xf0 | (code >> 18));
+          buffer[used++] = (char)(0x80 | ((code >> 12) & 0x3f));
+          buffer[used++] = (char)(0x80 | ((code >> 6) & 0x3f));
+          buffer[used++] = (char)(0x80 | (code & 0x3f));
+        }
+      }
+      if (used + 1 < size)
+        buffer[used++] = '\'';
+      text += 4;
+      continue;
+    }
     if (text[0] == '{' && text[1] == '}' && next_arg < error->num_args &&
         next_arg < (int)KILN_ERROR_MAX_ARGS) {
       int64_t value = error->args[next_arg++];
@@ -100,9 +198,21 @@ static inline const char *kiln_error_text(const kiln_error *error, char *buffer,
   return buffer;
 }
 
+/* What a container holds: kiln_list.item_kind, kiln_dict.key_kind and
+   value_kind (KILN_ITEM_NONE: the values of a set). */
+enum kiln_item_kind {
+  KILN_ITEM_NONE = 0,
+  KILN_ITEM_INT = 1,
+  KILN_ITEM_FLOAT = 2,
+  KILN_ITEM_BOOL = 3,
+  KILN_ITEM_STR = 4   /* a kiln_str *: the container holds a reference */
+};
+
 /* A Python list held natively: `length` items of one type side by side at
    `items` (int64_t for int, double for float, one byte 0 or 1 for bool;
-   `item_size` says which size), room for `capacity`. Compiled code shares a
+   `item_size` says which size; a kiln_str * for str, when `item_kind` is
+   KILN_ITEM_STR: the list holds a reference to each, which
+   kiln_list_drop gives back), room for `capacity`. Compiled code shares a
    list between the names that refer to it, as Python does, and frees it
    when `refcount` drops to 0.
 
@@ -120,6 +230,8 @@ typedef struct kiln_list {
   int64_t journal_index;
   int32_t item_size;
   int32_t flags;
+  int32_t item_kind;   /* enum kiln_item_kind; 0 from a caller that does not say */
+  int32_t reserved;    /* 0 */
 } kiln_list;
 
 /* kiln_list.flags: a compiled function changed the list (its length, an
@@ -130,6 +242,9 @@ typedef struct kiln_list {
    the last. */
 static inline void kiln_list_drop(kiln_list *list) {
   if (list && --list->refcount == 0) {
+    if (list->item_kind == KILN_ITEM_STR)
+      for (int64_t i = 0; i < list->length; ++i)
+        kiln_str_drop(((kiln_str **)list->items)[i]);
     free(list->items);
     free(list);
   }
@@ -178,13 +293,6 @@ typedef struct kiln_dict {
   int32_t pop_start;
 } kiln_dict;
 
-/* kiln_dict.key_kind / value_kind (KILN_ITEM_NONE: the values of a set). */
-enum kiln_item_kind {
-  KILN_ITEM_NONE = 0,
-  KILN_ITEM_INT = 1,
-  KILN_ITEM_FLOAT = 2,
-  KILN_ITEM_BOOL = 3
-};
 
 /* The operation of kiln_set_combine / kiln_set_update (and of the kiln
    dialect's kiln.set.combine / kiln.set.update, whose SetOperation enum
@@ -200,6 +308,25 @@ enum kiln_set_operation {
 #undef KILN_SET_OPERATION_ENUM
 };
 
+/* The character properties of kiln_str_is (runtime/kiln_str.c) and of the
+   kiln dialect's kiln.str.is, whose StrProperty enum lib/Dialect/KilnAbi.h
+   checks against these numbers: X(number, name, method suffix). Each is
+   the str method of that name, for the whole string as CPython answers. */
+#define KILN_STR_PROPERTIES(X)                                                 \
+  X(0, Digit, DIGIT)                                                           \
+  X(1, Alpha, ALPHA)                                                           \
+  X(2, Alnum, ALNUM)                                                           \
+  X(3, Space, SPACE)                                                           \
+  X(4, Decimal, DECIMAL)                                                       \
+  X(5, Numeric, NUMERIC)                                                       \
+  X(6, Lower, LOWER)                                                           \
+  X(7, Upper, UPPER)
+enum kiln_str_property {
+#define KILN_STR_PROPERTY_ENUM(number, name, suffix) KILN_STR_IS##suffix = number,
+  KILN_STR_PROPERTIES(KILN_STR_PROPERTY_ENUM)
+#undef KILN_STR_PROPERTY_ENUM
+};
+
 /* kiln_dict.live[i] of an entry compiled code added (bit 0: live). */
 #define KILN_DICT_ADDED 3
 
@@ -213,6 +340,7 @@ enum kiln_set_operation {
 #define KILN_KEY_ERROR_INT "int key {}"
 #define KILN_KEY_ERROR_FLOAT "float key {}"
 #define KILN_KEY_ERROR_BOOL "bool key {}"
+#define KILN_KEY_ERROR_STR "str key {!r}"
 
 /* Drops the caller's reference to a dict; frees it when it was the last. */
 static inline void kiln_dict_drop(kiln_dict *dict) {

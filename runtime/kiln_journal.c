@@ -30,6 +30,7 @@ typedef struct {
   void *object;
   int64_t *journal_index;          /* the container's own field */
   void (*destroy)(void *object);   /* frees the container and its storage */
+  void (*release_outside)(void *object);  /* NULL, or see kiln_journal_push_container */
 } kiln_journal_entry;
 
 typedef struct {
@@ -80,6 +81,12 @@ static kiln_journal *kiln_thread_journal(void) {
    if the call then raises. */
 KILN_JOURNAL_OPAQUE void kiln_journal_push(void *object, int64_t *journal_index,
                                            void (*destroy)(void *)) {
+  kiln_journal_push_container(object, journal_index, destroy, NULL);
+}
+
+KILN_JOURNAL_OPAQUE void kiln_journal_push_container(void *object, int64_t *journal_index,
+                                                     void (*destroy)(void *),
+                                                     void (*release_outside)(void *)) {
   kiln_journal *journal = kiln_thread_journal();
   *journal_index = -1;
   if (!journal || journal->depth == 0)
@@ -94,7 +101,8 @@ KILN_JOURNAL_OPAQUE void kiln_journal_push(void *object, int64_t *journal_index,
     journal->capacity = capacity;
   }
   *journal_index = journal->count;
-  journal->entries[journal->count++] = (kiln_journal_entry){object, journal_index, destroy};
+  journal->entries[journal->count++] =
+      (kiln_journal_entry){object, journal_index, destroy, release_outside};
 }
 
 /* A freed container's entry is cleared; cleared entries at the top are
@@ -138,6 +146,12 @@ KILN_JOURNAL_OPAQUE void kiln_journal_unwind(int64_t mark) {
   if (!journal || journal->depth == 0)
     return;
   --journal->depth;
+  /* First the references unwound containers hold to items that live on
+     (which may free such an item, and clear its entry below the mark);
+     then every unwound object goes, whatever its count. */
+  for (int64_t i = mark; i < journal->count; ++i)
+    if (journal->entries[i].object && journal->entries[i].release_outside)
+      journal->entries[i].release_outside(journal->entries[i].object);
   while (journal->count > mark) {
     kiln_journal_entry entry = journal->entries[--journal->count];
     if (entry.object)

@@ -17,6 +17,14 @@ void kiln_journal_unwind(int64_t mark);
 /* Container runtimes: a container made (sets *journal_index; `destroy`
    frees it if a call unwinds), a container freed. */
 void kiln_journal_push(void *object, int64_t *journal_index, void (*destroy)(void *));
+/* A container whose items may be references (a list of str): an unwind
+   first calls release_outside(object) on every container it unwinds --
+   each gives back its references to items that are not in the journal
+   (the caller's, or ones that escaped into the caller's containers) --
+   then destroys them all (`destroy` frees the storage only: the journaled
+   items are destroyed by their own entries). */
+void kiln_journal_push_container(void *object, int64_t *journal_index, void (*destroy)(void *),
+                                 void (*release_outside)(void *));
 void kiln_journal_remove(void *object, int64_t journal_index);
 
 /* How many entries the thread's journal holds (tests). */

@@ -11,7 +11,25 @@
    (kiln_list_release); the frontend counts the references its names hold.
    Every list made while Kiln code runs is in the thread's journal of
    containers until it is freed or handed out (runtime/kiln_journal.c says
-   why: a raising call frees what it made). */
+   why: a raising call frees what it made).
+
+   Items that are references (a list of str: `item_kind` KILN_ITEM_STR,
+   each item a kiln_str * whose reference the list holds). A raise unwinds
+   every Kiln call on the thread up to the wrapper, so what survives an
+   unwind is exactly what is not in the journal: the caller's containers
+   and what they hold. Hence:
+   - a string stored into a list outside the journal (the caller's)
+     leaves the journal (kiln_list_adopt_str): it lives on in that list;
+   - a list the journal unwinds gives back its references to items outside
+     the journal (kiln_list_release_outside_items) before anything is
+     destroyed; the items in the journal are destroyed by their own
+     entries;
+   - a string taken out of a list (pop) with no other reference goes into
+     the journal, as a string just made does.
+   Known gap: a string a raising call stored into its caller's list and
+   still held by a name keeps that name's reference (a leak of the
+   string, on the raising path only): the journal cannot tell the name's
+   reference from the caller's. */
 
 #include "kiln_abi.h"
 #include "kiln_journal.h"
@@ -52,10 +70,71 @@ KILN_JOURNAL_OPAQUE int32_t kiln_list_reserve(kiln_list *list, int64_t needed) {
   return kiln_list_set_capacity(list, capacity < needed ? needed : capacity);
 }
 
+/* runtime/kiln_str.c, linked into every module that uses strings -- which
+   a list of str implies; weak, so a module without strings links without
+   it (these are called only for lists whose items are strings). */
+void kiln_str_release(kiln_str *str) __attribute__((weak));
+int32_t kiln_str_equal(kiln_str *a, kiln_str *b) __attribute__((weak));
+int32_t kiln_str_compare(kiln_str *a, kiln_str *b) __attribute__((weak));
+
+static inline int kiln_list_holds_references(const kiln_list *list) {
+  return list->item_kind == KILN_ITEM_STR;
+}
+
+/* A string stored into `list`: one more reference, held by the list; out
+   of the journal when the list is (see the top of this file). */
+KILN_JOURNAL_OPAQUE void kiln_list_adopt_str(kiln_list *list, kiln_str *str) {
+  if (str->refcount >= KILN_STR_IMMORTAL / 2)
+    return;   /* a literal or a static one-character string: never counted */
+  ++str->refcount;
+  if (list->journal_index < 0 && str->journal_index >= 0) {
+    kiln_journal_remove(str, str->journal_index);
+    str->journal_index = -1;
+  }
+}
+
+static void kiln_str_journal_destroy(void *opaque) {
+  free(opaque);
+}
+
+/* The references items [from, from + count) hold go. */
+static void kiln_list_release_items(kiln_list *list, int64_t from, int64_t count) {
+  if (!kiln_list_holds_references(list))
+    return;
+  kiln_str **items = (kiln_str **)list->items;
+  for (int64_t i = from; i < from + count; ++i)
+    kiln_str_release(items[i]);
+}
+
+/* Items [from, from + count) just copied into `list` from another list:
+   each is adopted (one more reference; out of the journal when `list`
+   is). */
+static void kiln_list_retain_items(kiln_list *list, int64_t from, int64_t count) {
+  if (!kiln_list_holds_references(list))
+    return;
+  kiln_str **items = (kiln_str **)list->items;
+  for (int64_t i = from; i < from + count; ++i)
+    kiln_list_adopt_str(list, items[i]);
+}
+
+/* Frees the list's storage, not its items' (an unwind destroys those in
+   the journal itself; kiln_list_free released them first otherwise). */
 static void kiln_list_destroy(void *opaque) {
   kiln_list *list = (kiln_list *)opaque;
   free(list->items);
   free(list);
+}
+
+/* An unwound list's references to items outside the journal. */
+static void kiln_list_release_outside_items(void *opaque) {
+  kiln_list *list = (kiln_list *)opaque;
+  if (!kiln_list_holds_references(list))
+    return;
+  kiln_str **items = (kiln_str **)list->items;
+  for (int64_t i = 0; i < list->length; ++i)
+    if (items[i]->journal_index < 0)
+      kiln_str_release(items[i]);
+  list->length = 0;
 }
 
 /* A new empty list with room for `capacity` items (a hint); NULL when
@@ -143,12 +222,32 @@ KILN_JOURNAL_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity
   list->refcount = 1;
   list->item_size = (int32_t)item_size;
   list->flags = 0;
-  kiln_journal_push(list, &list->journal_index, kiln_list_destroy);
+  list->item_kind = KILN_ITEM_NONE;
+  list->reserved = 0;
+  kiln_journal_push_container(list, &list->journal_index, kiln_list_destroy,
+                              kiln_list_release_outside_items);
   return list;
+}
+
+/* A new empty list whose items are of `item_kind` (kiln_list_new says
+   nothing of them: enough for numbers, whose kind the compiled code knows;
+   a list of str must say so). */
+kiln_list *kiln_list_new_of(int64_t item_size, int64_t capacity, int32_t item_kind) {
+  kiln_list *list = kiln_list_new(item_size, capacity);
+  if (list)
+    list->item_kind = item_kind;
+  return list;
+}
+
+/* A new list with room for `capacity` items of the kind of `model`'s. */
+static kiln_list *kiln_list_new_like(const kiln_list *model, int64_t capacity) {
+  return kiln_list_new_of(model->item_size, capacity, model->item_kind);
 }
 
 KILN_JOURNAL_OPAQUE void kiln_list_free(kiln_list *list) {
   kiln_journal_remove(list, list->journal_index);
+  kiln_list_release_items(list, 0, list->length);
+  list->length = 0;
   kiln_list_cache *cache = kiln_thread_list_cache();
   int64_t bytes = list->capacity * list->item_size;
   if (cache && cache->count < KILN_LIST_CACHED && bytes <= KILN_LIST_CACHED_BYTES) {
@@ -175,9 +274,12 @@ void kiln_list_release(kiln_list *list) {
 }
 
 void kiln_list_clear(kiln_list *list) {
-  if (list->length)
+  int64_t length = list->length;
+  if (length)
     list->flags |= KILN_LIST_MODIFIED;
+  /* emptied first: a released item cannot reach the list again */
   list->length = 0;
+  kiln_list_release_items(list, 0, length);
 }
 
 void kiln_list_reverse(kiln_list *list) {
@@ -202,13 +304,17 @@ int32_t kiln_list_extend(kiln_list *list, kiln_list *other) {
     return 0;
   memcpy((char *)list->items + list->length * list->item_size, other->items,
          (size_t)(added * list->item_size));
+  kiln_list_retain_items(list, list->length, added);
   list->length += added;
   list->flags |= KILN_LIST_MODIFIED;
   return 1;
 }
 
-/* Removes item `index` (already checked in range) and closes the gap. */
+/* Removes item `index` (already checked in range) and closes the gap; the
+   item's reference, if it is one, goes with it (kiln_list_take_str keeps
+   it). */
 void kiln_list_delete(kiln_list *list, int64_t index) {
+  kiln_list_release_items(list, index, 1);
   int64_t size = list->item_size;
   char *items = (char *)list->items;
   memmove(items + index * size, items + (index + 1) * size,
@@ -240,7 +346,7 @@ int64_t kiln_list_open_slot(kiln_list *list, int64_t index) {
 
 /* `list + other` into a new list; NULL when there is no memory. */
 kiln_list *kiln_list_concat(kiln_list *list, kiln_list *other) {
-  kiln_list *result = kiln_list_new(list->item_size, list->length + other->length);
+  kiln_list *result = kiln_list_new_like(list, list->length + other->length);
   if (!result)
     return NULL;
   int64_t size = list->item_size;
@@ -248,15 +354,17 @@ kiln_list *kiln_list_concat(kiln_list *list, kiln_list *other) {
   memcpy((char *)result->items + list->length * size, other->items,
          (size_t)(other->length * size));
   result->length = list->length + other->length;
+  kiln_list_retain_items(result, 0, result->length);
   return result;
 }
 
 kiln_list *kiln_list_copy(kiln_list *list) {
-  kiln_list *result = kiln_list_new(list->item_size, list->length);
+  kiln_list *result = kiln_list_new_like(list, list->length);
   if (!result)
     return NULL;
   memcpy(result->items, list->items, (size_t)(list->length * list->item_size));
   result->length = list->length;
+  kiln_list_retain_items(result, 0, result->length);
   return result;
 }
 
@@ -268,7 +376,7 @@ kiln_list *kiln_list_repeat(kiln_list *list, int64_t count) {
     count = 0;
   if (length && count > INT64_MAX / length)
     return NULL;
-  kiln_list *result = kiln_list_new(list->item_size, length * count);
+  kiln_list *result = kiln_list_new_like(list, length * count);
   if (!result)
     return NULL;
   int64_t bytes = length * list->item_size;
@@ -285,6 +393,7 @@ kiln_list *kiln_list_repeat(kiln_list *list, int64_t count) {
       memcpy((char *)result->items + i * bytes, list->items, (size_t)bytes);
   }
   result->length = length * count;
+  kiln_list_retain_items(result, 0, result->length);
   return result;
 }
 
@@ -325,7 +434,7 @@ static int64_t kiln_slice_indices(int64_t length, int64_t *start, int64_t stop, 
 kiln_list *kiln_list_slice(kiln_list *list, int64_t start, int64_t stop, int64_t step,
                            int32_t present) {
   int64_t count = kiln_slice_indices(list->length, &start, stop, &step, present);
-  kiln_list *result = kiln_list_new(list->item_size, count);
+  kiln_list *result = kiln_list_new_like(list, count);
   if (!result)
     return NULL;
   int64_t size = list->item_size;
@@ -337,6 +446,7 @@ kiln_list *kiln_list_slice(kiln_list *list, int64_t start, int64_t stop, int64_t
       memcpy((char *)result->items + k * size, items + (start + k * step) * size, (size_t)size);
   }
   result->length = count;
+  kiln_list_retain_items(result, 0, count);
   return result;
 }
 
@@ -354,14 +464,17 @@ void kiln_list_delete_slice(kiln_list *list, int64_t start, int64_t stop, int64_
   int64_t size = list->item_size;
   char *items = (char *)list->items;
   if (step == 1) {
+    kiln_list_release_items(list, start, count);
     memmove(items + start * size, items + (start + count) * size,
             (size_t)((list->length - start - count) * size));
   } else {
     int64_t kept = start;
     for (int64_t i = start; i < list->length; ++i) {
       int64_t offset = i - start;
-      if (offset % step == 0 && offset / step < count)
+      if (offset % step == 0 && offset / step < count) {
+        kiln_list_release_items(list, i, 1);
         continue;
+      }
       memmove(items + kept * size, items + i * size, (size_t)size);
       ++kept;
     }
@@ -391,23 +504,33 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
     source = (const char *)copy;
   }
   char *items;
+  /* The new items' references first (they may be the replaced ones). */
+  if (kiln_list_holds_references(list))
+    for (int64_t k = 0; k < given; ++k)
+      kiln_list_adopt_str(list, ((kiln_str *const *)source)[k]);
   if (step == 1) {
     /* CPython: a slice whose stop precedes its start replaces nothing at
        start (an insertion there). */
     int64_t length = list->length;
     if (given > count && !kiln_list_reserve(list, length + given - count)) {
+      if (kiln_list_holds_references(list))
+        for (int64_t k = 0; k < given; ++k)
+          --((kiln_str *const *)source)[k]->refcount;
       free(copy);
       return 0;
     }
     items = (char *)list->items;
+    kiln_list_release_items(list, start, count);
     memmove(items + (start + given) * size, items + (start + count) * size,
             (size_t)((length - start - count) * size));
     memcpy(items + start * size, source, (size_t)(given * size));
     list->length = length + given - count;
   } else {
     items = (char *)list->items;
-    for (int64_t k = 0; k < count; ++k)
+    for (int64_t k = 0; k < count; ++k) {
+      kiln_list_release_items(list, start + k * step, 1);
       memcpy(items + (start + k * step) * size, source + k * size, (size_t)size);
+    }
   }
   if (count || given)
     list->flags |= KILN_LIST_MODIFIED;
@@ -419,18 +542,22 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
    bool is one byte 0/1 (passed as an int32_t 0/1: an i8 argument's upper
    bits are not defined when MLIR's call meets clang's zeroext), int is
    int64_t, float is double (NaN equals nothing). */
-#define KILN_LIST_ITEM_FUNCTIONS(suffix, type, argument_type)                   \
+#define KILN_LIST_APPEND_FUNCTION(suffix, type, argument_type)                  \
   int32_t kiln_list_append_##suffix(kiln_list *list, argument_type value) {     \
     if (list->length == list->capacity && !kiln_list_reserve(list, list->length + 1)) \
       return 0;                                                                 \
     ((type *)list->items)[list->length++] = (type)value;                        \
     list->flags |= KILN_LIST_MODIFIED;                                          \
     return 1;                                                                   \
-  }                                                                             \
+  }
+
+/* Searches, comparisons and the sort, with Python's `==` and `<` of the
+   item type as EQUAL(a, b) and LESS(a, b). */
+#define KILN_LIST_ITEM_FUNCTIONS(suffix, type, argument_type, EQUAL, LESS)      \
   int64_t kiln_list_find_##suffix(kiln_list *list, argument_type value) {       \
     const type *items = (const type *)list->items;                              \
     for (int64_t i = 0; i < list->length; ++i)                                  \
-      if (items[i] == value)                                                    \
+      if (EQUAL(items[i], (type)value))                                         \
         return i;                                                               \
     return -1;                                                                  \
   }                                                                             \
@@ -438,7 +565,7 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
     const type *items = (const type *)list->items;                              \
     int64_t count = 0;                                                          \
     for (int64_t i = 0; i < list->length; ++i)                                  \
-      count += items[i] == value;                                               \
+      count += EQUAL(items[i], (type)value) ? 1 : 0;                            \
     return count;                                                               \
   }                                                                             \
   int32_t kiln_list_equal_##suffix(kiln_list *list, kiln_list *other) {         \
@@ -446,7 +573,7 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
       return 0;                                                                 \
     const type *a = (const type *)list->items, *b = (const type *)other->items; \
     for (int64_t i = 0; i < list->length; ++i)                                  \
-      if (!(a[i] == b[i]))                                                      \
+      if (!EQUAL(a[i], b[i]))                                                   \
         return 0;                                                               \
     return 1;                                                                   \
   }                                                                             \
@@ -469,7 +596,7 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
       for (int64_t i = start + 1; i < end; ++i) {                               \
         type item = items[i];                                                   \
         int64_t j = i;                                                          \
-        while (j > start && (reverse ? items[j - 1] < item : item < items[j - 1])) { \
+        while (j > start && (reverse ? LESS(items[j - 1], item) : LESS(item, items[j - 1]))) { \
           items[j] = items[j - 1];                                              \
           --j;                                                                  \
         }                                                                       \
@@ -484,7 +611,7 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
         int64_t i = low, j = middle, k = low;                                   \
         while (i < middle && j < high) {                                        \
           /* take from the right run only when it is strictly first */       \
-          int right_first = reverse ? from[i] < from[j] : from[j] < from[i];    \
+          int right_first = reverse ? LESS(from[i], from[j]) : LESS(from[j], from[i]); \
           to[k++] = right_first ? from[j++] : from[i++];                        \
         }                                                                       \
         while (i < middle)                                                      \
@@ -503,6 +630,52 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
     return 1;                                                                   \
   }
 
-KILN_LIST_ITEM_FUNCTIONS(i64, int64_t, int64_t)
-KILN_LIST_ITEM_FUNCTIONS(f64, double, double)
-KILN_LIST_ITEM_FUNCTIONS(bool, unsigned char, int32_t)
+#define KILN_NUMBER_EQUAL(a, b) ((a) == (b))
+#define KILN_NUMBER_LESS(a, b) ((a) < (b))
+KILN_LIST_APPEND_FUNCTION(i64, int64_t, int64_t)
+KILN_LIST_APPEND_FUNCTION(f64, double, double)
+KILN_LIST_APPEND_FUNCTION(bool, unsigned char, int32_t)
+KILN_LIST_ITEM_FUNCTIONS(i64, int64_t, int64_t, KILN_NUMBER_EQUAL, KILN_NUMBER_LESS)
+KILN_LIST_ITEM_FUNCTIONS(f64, double, double, KILN_NUMBER_EQUAL, KILN_NUMBER_LESS)
+KILN_LIST_ITEM_FUNCTIONS(bool, unsigned char, int32_t, KILN_NUMBER_EQUAL, KILN_NUMBER_LESS)
+
+/* Lists of str: a stored string is adopted (kiln_list_adopt_str), a
+   replaced one released; `==` and `<` are the strings'. */
+#define KILN_STR_EQUAL(a, b) ((a) == (b) || kiln_str_equal((a), (b)))
+#define KILN_STR_LESS(a, b) (kiln_str_compare((a), (b)) < 0)
+typedef kiln_str *kiln_str_reference;
+KILN_LIST_ITEM_FUNCTIONS(str, kiln_str_reference, kiln_str_reference, KILN_STR_EQUAL,
+                         KILN_STR_LESS)
+
+int32_t kiln_list_append_str(kiln_list *list, kiln_str *value) {
+  if (list->length == list->capacity && !kiln_list_reserve(list, list->length + 1))
+    return 0;
+  kiln_list_adopt_str(list, value);
+  ((kiln_str **)list->items)[list->length++] = value;
+  list->flags |= KILN_LIST_MODIFIED;
+  return 1;
+}
+
+/* `xs[position] = value` (position already in range). */
+void kiln_list_store_str(kiln_list *list, int64_t position, kiln_str *value) {
+  kiln_str **slot = (kiln_str **)list->items + position;
+  kiln_str *old = *slot;
+  kiln_list_adopt_str(list, value);
+  *slot = value;
+  kiln_str_release(old);
+  list->flags |= KILN_LIST_MODIFIED;
+}
+
+/* `xs.pop(position)` (position already in range): the item leaves with the
+   list's reference, back in the journal (the caller's now). */
+KILN_JOURNAL_OPAQUE kiln_str *kiln_list_take_str(kiln_list *list, int64_t position) {
+  kiln_str **items = (kiln_str **)list->items;
+  kiln_str *taken = items[position];
+  memmove(items + position, items + position + 1,
+          (size_t)(list->length - position - 1) * sizeof(kiln_str *));
+  --list->length;
+  list->flags |= KILN_LIST_MODIFIED;
+  if (taken->refcount == 1 && taken->journal_index < 0)
+    kiln_journal_push(taken, &taken->journal_index, kiln_str_journal_destroy);
+  return taken;
+}

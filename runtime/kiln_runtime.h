@@ -954,14 +954,85 @@ KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndi
    KILN_ITEM_BOOL). One item is handled here as its 8 bits (`bits`): the
    int64_t, the double's bits, or 0/1. */
 
+/* ---- strings: a str argument is copied into a kiln_str (kiln_abi.h's
+   layout is CPython's PEP 393 storage: one memcpy of the code points) and
+   dropped after the call; strings never change, so nothing is written
+   back. A returned kiln_str becomes a new Python str of the same text. */
+/* A new kiln_str of str `object`'s text, not in any journal (NULL: no
+   memory, with MemoryError set). */
+KILN_GENERAL kiln_str *kiln_str_of_python(PyObject *object) {
+  Py_ssize_t length = PyUnicode_GET_LENGTH(object);
+  int kind = PyUnicode_KIND(object);
+  kiln_str *str = (kiln_str *)malloc(sizeof(kiln_str) + ((size_t)length + 1) * (size_t)kind);
+  if (!str) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  str->refcount = 1;
+  str->length = (int64_t)length;
+  str->hash = -1;
+  str->journal_index = -1;
+  str->kind = kind;
+  str->flags = 0;
+  memcpy(kiln_str_data(str), PyUnicode_DATA(object), (size_t)length * (size_t)kind);
+  memset(kiln_str_data(str) + (size_t)length * (size_t)kind, 0, (size_t)kind);
+  return str;
+}
+
+KILN_GENERAL kiln_str *kiln_get_str(PyObject *object, const char *function,
+                                    const char *parameter) {
+  if (!PyUnicode_Check(object)) {
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be str, not %.200s", function,
+                 parameter, Py_TYPE(object)->tp_name);
+    return NULL;
+  }
+  return kiln_str_of_python(object);
+}
+
+/* Whether str `object` has the text of `str`. */
+static inline int kiln_same_text(PyObject *object, const kiln_str *str) {
+  return PyUnicode_GET_LENGTH(object) == (Py_ssize_t)str->length &&
+         PyUnicode_KIND(object) == str->kind &&
+         memcmp(PyUnicode_DATA(object), kiln_str_data(str), (size_t)str->length * (size_t)str->kind) == 0;
+}
+
+/* A Python str of a kiln_str's text (NULL with the error set). */
+static inline PyObject *kiln_python_str(const kiln_str *str) {
+  if (!str) {
+    PyErr_SetString(PyExc_SystemError, "a compiled function returned no str");
+    return NULL;
+  }
+  return PyUnicode_FromKindAndData(str->kind, kiln_str_data(str), (Py_ssize_t)str->length);
+}
+
+/* A returned str (a new reference) as a Python str; the reference is dropped. */
+KILN_GENERAL PyObject *kiln_str_result(kiln_str *result) {
+  PyObject *boxed = kiln_python_str(result);
+  kiln_str_drop(result);
+  return boxed;
+}
+
 static inline const char *kiln_item_name(int kind) {
-  return kind == KILN_ITEM_FLOAT ? "float" : kind == KILN_ITEM_INT ? "int" : "bool";
+  return kind == KILN_ITEM_FLOAT ? "float"
+         : kind == KILN_ITEM_INT ? "int"
+         : kind == KILN_ITEM_STR ? "str"
+                                 : "bool";
 }
 
 /* `object` read by the rules of the scalar parameter of its kind (what a
    float, int or bool parameter takes) into *bits. A KILN_READ_ status. */
 KILN_GENERAL int kiln_read_item(PyObject *object, int kind, uint64_t *bits) {
   int status;
+  if (kind == KILN_ITEM_STR) {
+    /* a new kiln_str the container holds: dropped with it */
+    if (!PyUnicode_Check(object))
+      return KILN_READ_WRONG_TYPE;
+    kiln_str *str = kiln_str_of_python(object);
+    if (!str)
+      return -1;
+    *bits = (uint64_t)(uintptr_t)str;
+    return KILN_READ_OK;
+  }
   if (kind == KILN_ITEM_FLOAT) {
     double value = 0;
     status = kiln_read_double(object, &value);
@@ -981,6 +1052,8 @@ KILN_GENERAL int kiln_read_item(PyObject *object, int kind, uint64_t *bits) {
 /* The common case read inline: an exact float, a one-digit int, True or
    False for its kind. 0 (nothing read) otherwise. */
 KILN_INLINE int kiln_read_exact_item(PyObject *object, int kind, uint64_t *bits) {
+  if (kind == KILN_ITEM_STR)
+    return 0;   /* kiln_read_item copies the text */
   if (kind == KILN_ITEM_FLOAT) {
     if (!PyFloat_CheckExact(object))
       return 0;
@@ -1005,11 +1078,14 @@ KILN_INLINE int kiln_read_exact_item(PyObject *object, int kind, uint64_t *bits)
    a bool (their conversions are CPython's own C). Anything else may have
    a __float__ or __index__ that changes the container being read. */
 static inline int kiln_reads_without_python_code(PyObject *object) {
-  return PyFloat_CheckExact(object) || PyLong_CheckExact(object) || PyBool_Check(object);
+  return PyFloat_CheckExact(object) || PyLong_CheckExact(object) || PyBool_Check(object) ||
+         PyUnicode_Check(object);
 }
 
 /* An item of kind `kind` as a new Python object. */
 static inline PyObject *kiln_item_object(int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_STR)
+    return kiln_python_str((const kiln_str *)(uintptr_t)bits);
   if (kind == KILN_ITEM_FLOAT) {
     double value;
     memcpy(&value, &bits, sizeof value);
@@ -1027,6 +1103,9 @@ static inline PyObject *kiln_item_object(int kind, uint64_t bits) {
    kept by write-back, as CPython keeps an item the function left alone
    (an int in a list[float] stays an int). */
 static int kiln_item_unchanged(PyObject *previous, int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_STR)
+    return PyUnicode_CheckExact(previous) &&
+           kiln_same_text(previous, (const kiln_str *)(uintptr_t)bits);
   if (kind == KILN_ITEM_FLOAT && PyFloat_CheckExact(previous)) {
     double was = PyFloat_AS_DOUBLE(previous);
     return memcmp(&was, &bits, sizeof was) == 0;
@@ -1224,6 +1303,15 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
       if (!KILN_LIKELY(kiln_read_small_int(PyList_GET_ITEM(object, i), &items[i])) &&
           kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0)
         return -1;
+  } else if (kind == KILN_ITEM_STR) {
+    kiln_str **items = (kiln_str **)list->items;
+    for (Py_ssize_t i = 0; i < length; ++i)
+      if (kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0) {
+        /* the strings read so far go */
+        for (Py_ssize_t k = 0; k < i; ++k)
+          kiln_str_drop(items[k]);
+        return -1;
+      }
   } else {
     unsigned char *items = (unsigned char *)list->items;
     for (Py_ssize_t i = 0; i < length; ++i) {
@@ -1274,6 +1362,8 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
   list->journal_index = -1;
   list->item_size = (int32_t)item_size;
   list->flags = 0;
+  list->item_kind = kind;
+  list->reserved = 0;
   if (kiln_read_list_items(object, list, kind, function, parameter) < 0) {
     free(items);
     free(list);
@@ -2031,7 +2121,7 @@ KILN_HELPER void kiln_free_arguments(const kiln_container_argument *arguments, i
 }
 
 /* ---- exceptions raised by compiled code */
-KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
+KILN_COLD PyObject *kiln_raise(kiln_error *error, const char *function,
                                const char *source_file) {
   PyObject *kind = PyExc_RuntimeError;
   switch (error->kind) {
@@ -2052,6 +2142,8 @@ KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
       key = PyFloat_FromDouble(value);
     } else if (strcmp(error->message, KILN_KEY_ERROR_BOOL) == 0) {
       key = PyBool_FromLong(error->args[0] != 0);
+    } else if (strcmp(error->message, KILN_KEY_ERROR_STR) == 0) {
+      key = kiln_python_str((const kiln_str *)(intptr_t)error->args[0]);
     } else {
       key = PyLong_FromLongLong((long long)error->args[0]);
     }
@@ -2059,6 +2151,7 @@ KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
       PyErr_SetObject(PyExc_KeyError, key);
       Py_DECREF(key);
     }
+    kiln_error_clear(error);
     _PyTraceback_Add(function, source_file, (int)error->line);
     return NULL;
   }
@@ -2066,7 +2159,25 @@ KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
   size_t used = 0;
   int next = 0;
   for (const char *c = error->message; *c && used + 32 < sizeof message; ++c) {
-    if (c[0] == '{' && c[1] == '}' && next < error->num_args) {
+    if (kiln_error_placeholder(c) == 4 && next < error->num_args) {
+      /* A string's repr, cut at 200 characters as CPython's "%.200R". */
+      PyObject *text = kiln_python_str((const kiln_str *)(intptr_t)error->args[next++]);
+      PyObject *repr = text ? PyObject_Repr(text) : NULL;
+      Py_XDECREF(text);
+      if (repr) {
+        Py_ssize_t size = 0;
+        PyObject *cut = PyUnicode_Substring(repr, 0, 200);
+        const char *utf8 = cut ? PyUnicode_AsUTF8AndSize(cut, &size) : NULL;
+        if (utf8 && (size_t)size + 32 < sizeof message - used) {
+          memcpy(message + used, utf8, (size_t)size);
+          used += (size_t)size;
+        }
+        Py_XDECREF(cut);
+        Py_DECREF(repr);
+      }
+      PyErr_Clear();
+      c += 3;
+    } else if (c[0] == '{' && c[1] == '}' && next < error->num_args) {
       used += (size_t)snprintf(message + used, sizeof message - used, "%lld",
                                (long long)error->args[next++]);
       ++c;
@@ -2075,6 +2186,7 @@ KILN_COLD PyObject *kiln_raise(const kiln_error *error, const char *function,
     }
   }
   message[used] = '\0';
+  kiln_error_clear(error);
   PyErr_Format(kind, "%s (%s, line %d)", message, source_file, (int)error->line);
   /* A traceback entry at the Python line, as if the function had run in
      the interpreter. */

@@ -9,7 +9,11 @@
 #include "lib/Dialect/KilnDialect.h"
 #include "runtime/kiln_abi.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
 #include <cstddef>
+#include <string>
 #include <iterator>
 
 namespace kiln {
@@ -49,6 +53,30 @@ static_assert(getMaxEnumValForErrorKind() == std::size(kAbiErrorKindNumbers),
                 "SetOperation::" #name " differs from runtime/kiln_abi.h");
 KILN_SET_OPERATIONS(KILN_CHECK_SET_OPERATION)
 #undef KILN_CHECK_SET_OPERATION
+
+// kiln.str.is's StrProperty numbers are runtime/kiln_str.c's kiln_str_is
+// properties.
+#define KILN_CHECK_STR_PROPERTY(number, name, suffix)                          \
+  static_assert(static_cast<int32_t>(StrProperty::name) == number &&            \
+                    KILN_STR_IS##suffix == number,                             \
+                "StrProperty::" #name " differs from runtime/kiln_abi.h");
+KILN_STR_PROPERTIES(KILN_CHECK_STR_PROPERTY)
+#undef KILN_CHECK_STR_PROPERTY
+
+// The placeholders of a kiln.check message in order, as runtime/kiln_abi.h's
+// kiln_error_placeholder reads them: true for a `{!r}` (a string the record
+// owns), false for a `{}` (an integer).
+inline llvm::SmallVector<bool> stringPlaceholders(llvm::StringRef message) {
+  llvm::SmallVector<bool> placeholders;
+  std::string text = message.str();
+  for (const char *c = text.c_str(); *c;) {
+    int width = kiln_error_placeholder(c);
+    if (width)
+      placeholders.push_back(width == 4);
+    c += width ? width : 1;
+  }
+  return placeholders;
+}
 
 // Where kiln-lower-checks stores each field of the record. kilnc only
 // compiles for the machine it runs on, so the host's layout is the target's.

@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/InliningUtils.h"
 
@@ -46,12 +47,49 @@ void KilnDialect::initialize() {
   addInterfaces<KilnInlinerInterface>();
 }
 
-// The item types runtime/kiln_list.c stores: Python's int, float and bool.
+// The item types runtime/kiln_list.c stores: Python's int, float and bool
+// unboxed, and references to strings.
 LogicalResult ListType::verify(function_ref<InFlightDiagnostic()> emitError,
                                Type itemType) {
-  if (itemType.isInteger(64) || itemType.isF64() || itemType.isInteger(1))
+  if (itemType.isInteger(64) || itemType.isF64() || itemType.isInteger(1) ||
+      isa<StrType>(itemType))
     return success();
-  return emitError() << "a list holds i64, f64 or i1 items, not " << itemType;
+  return emitError() << "a list holds i64, f64, i1 or !kiln.str items, not " << itemType;
+}
+
+// The text must be valid UTF-8 without surrogates (which a Python source can
+// hold, as escapes, but no kiln_str can: the frontend refuses them first).
+LogicalResult StrConstantOp::verify() {
+  StringRef text = getValue();
+  const auto *bytes = reinterpret_cast<const llvm::UTF8 *>(text.data());
+  if (!llvm::isLegalUTF8String(&bytes, bytes + text.size()))
+    return emitOpError() << "value is not valid UTF-8 (at byte "
+                         << (reinterpret_cast<const char *>(bytes) - text.data()) << ")";
+  return success();
+}
+
+LogicalResult StrStripOp::verify() {
+  if (!getLeft() && !getRight())
+    return emitOpError() << "strips the left end, the right end or both: give `left`, `right` "
+                            "or both";
+  return success();
+}
+
+static bool isListOfStr(Type type) {
+  auto list = dyn_cast<ListType>(type);
+  return list && isa<StrType>(list.getItemType());
+}
+
+LogicalResult StrSplitOp::verify() {
+  if (!isListOfStr(getResult().getType()))
+    return emitOpError() << "makes a !kiln.list<!kiln.str>, not " << getResult().getType();
+  return success();
+}
+
+LogicalResult StrJoinOp::verify() {
+  if (!isListOfStr(getItems().getType()))
+    return emitOpError() << "joins a !kiln.list<!kiln.str>, not " << getItems().getType();
+  return success();
 }
 
 // The kind is checked by its attribute (the ErrorKind enum); what is left
@@ -60,10 +98,7 @@ LogicalResult CheckOp::verify() {
   if (static_cast<int64_t>(getArgs().size()) > ErrorRecordLayout::maxArgs)
     return emitOpError() << "takes at most " << ErrorRecordLayout::maxArgs
                          << " message operands, got " << getArgs().size();
-  size_t placeholders = 0;
-  for (size_t pos = getMessage().find("{}"); pos != llvm::StringRef::npos;
-       pos = getMessage().find("{}", pos + 2))
-    ++placeholders;
+  size_t placeholders = stringPlaceholders(getMessage()).size();
   if (placeholders != getArgs().size())
     return emitOpError() << "message has " << placeholders
                          << " '{}' placeholders but " << getArgs().size()

@@ -282,6 +282,7 @@ def Kiln_ListGetOp : Kiln_ListOp<"get", [MemoryEffects<[MemRead, MemWrite]>,
   let summary = "`xs[i]`: a negative index counts from the end";
   let description = [{
     Raises IndexError("list index out of range") outside `[-len, len)`.
+    A string item is borrowed: the list keeps its reference.
 
     ```mlir
     %x = kiln.list.get %xs[%i] : !kiln.list<f64>
@@ -297,7 +298,8 @@ def Kiln_ListSetOp : Kiln_ListOp<"set", [MemoryEffects<[MemRead, MemWrite]>,
   let summary = "`xs[i] = x`: a negative index counts from the end";
   let description = [{
     Raises IndexError("list assignment index out of range") outside
-    `[-len, len)`.
+    `[-len, len)`. A string item gets a reference of the list's own (the
+    operand stays its holder's); the item it replaces is released.
 
     ```mlir
     kiln.list.set %xs[%i], %x : !kiln.list<f64>
@@ -313,7 +315,8 @@ def Kiln_ListAppendOp : Kiln_ListOp<"append", [MemoryEffects<[MemRead, MemWrite]
   let description = [{
     Grows the storage as CPython does (by about 1/8 plus a constant), so a
     loop of appends costs amortized constant time. Raises MemoryError when
-    the system has no memory left.
+    the system has no memory left. A string item gets a reference of the
+    list's own (as `kiln.list.set`).
 
     ```mlir
     kiln.list.append %xs, %x : !kiln.list<i64>
@@ -328,7 +331,8 @@ def Kiln_ListPopOp : Kiln_ListOp<"pop", [MemoryEffects<[MemRead, MemWrite]>,
   let summary = "`xs.pop(i)`: removes and returns item `i` (-1: the last)";
   let description = [{
     Raises IndexError("pop from empty list") on an empty list and
-    IndexError("pop index out of range") outside `[-len, len)`.
+    IndexError("pop index out of range") outside `[-len, len)`. A string
+    item leaves with the list's reference: the result owns it.
 
     ```mlir
     %last = kiln.list.pop %xs[%minus_one] : !kiln.list<i64>
@@ -556,7 +560,10 @@ def Kiln_AnyDict : Type<CPred<"::llvm::isa<::kiln::DictType>($_self)">,
                         "a Kiln dict", "::kiln::DictType">;
 def Kiln_AnySet : Type<CPred<"::llvm::isa<::kiln::SetType>($_self)">,
                        "a Kiln set", "::kiln::SetType">;
-def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict, Kiln_AnySet],
+def Kiln_Str : Type<CPred<"::llvm::isa<::kiln::StrType>($_self)">,
+                    "a Kiln str", "::kiln::StrType">,
+               BuildableType<"::kiln::StrType::get($_builder.getContext())">;
+def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict, Kiln_AnySet, Kiln_Str],
                                   "a Kiln list, dict or set">;
 
 def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -1050,6 +1057,367 @@ def Kiln_SetDisjointOp : Kiln_SetOp<"disjoint", [MemoryEffects<[MemRead, MemWrit
   let arguments = (ins Kiln_AnySet:$lhs, Kiln_AnySet:$rhs);
   let results = (outs I1:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+//===----------------------------------------------------------------------===//
+// Strings. Immutable: an op that makes a string returns a new reference
+// (owned by the frontend's names and temporaries as a list is); the others
+// read. kiln-lower-containers lowers them to inline loads of kiln_str and
+// calls of runtime/kiln_str.c. Ops that make a string allocate (so CSE never
+// merges two of them: each result is a reference of its own to release).
+//===----------------------------------------------------------------------===//
+
+class Kiln_StrOp<string mnemonic, list<Trait> traits = []>
+    : Kiln_Op<"str." # mnemonic, traits>;
+
+// The numbers are the C ABI's (runtime/kiln_abi.h, KILN_STR_PROPERTIES),
+// checked in lib/Dialect/KilnAbi.h.
+def Kiln_StrProperty : I32EnumAttr<"StrProperty",
+    "a str.is...() method", [
+      I32EnumAttrCase<"Digit", 0, "isdigit">,
+      I32EnumAttrCase<"Alpha", 1, "isalpha">,
+      I32EnumAttrCase<"Alnum", 2, "isalnum">,
+      I32EnumAttrCase<"Space", 3, "isspace">,
+      I32EnumAttrCase<"Decimal", 4, "isdecimal">,
+      I32EnumAttrCase<"Numeric", 5, "isnumeric">,
+      I32EnumAttrCase<"Lower", 6, "islower">,
+      I32EnumAttrCase<"Upper", 7, "isupper">,
+    ]> {
+  let cppNamespace = "::kiln";
+}
+
+def Kiln_StrConstantOp : Kiln_StrOp<"constant", [Pure]> {
+  let summary = "A string literal";
+  let description = [{
+    `value` is the text in UTF-8. The string lives in the module's constant
+    data: releasing it never frees it, so the op is pure and CSE may share
+    it.
+
+    ```mlir
+    %comma = kiln.str.constant ", "
+    ```
+  }];
+  let arguments = (ins StrAttr:$value);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$value attr-dict";
+  let hasVerifier = 1;
+}
+
+def Kiln_StrLenOp : Kiln_StrOp<"len", [MemoryEffects<[MemRead]>]> {
+  let summary = "len(s): the number of code points";
+  let description = [{
+    ```mlir
+    %n = kiln.str.len %s
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$str attr-dict";
+}
+
+def Kiln_StrCharAtOp : Kiln_StrOp<"char_at", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`s[i]`: a string of one code point";
+  let description = [{
+    A negative index counts from the end; IndexError("string index out of
+    range") outside `[-len, len)`. Characters below 256 are shared strings
+    that are never freed (no allocation in `for c in s`).
+
+    ```mlir
+    %c = kiln.str.char_at %s[%i]
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, I64:$index);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$str `[` $index `]` attr-dict";
+}
+
+def Kiln_StrCodeAtOp : Kiln_StrOp<"code_at", [MemoryEffects<[MemRead]>]> {
+  let summary = "`ord(s[i])` without making `s[i]`";
+  let description = [{
+    Indexed as `kiln.str.char_at`, with its IndexError.
+
+    ```mlir
+    %code = kiln.str.code_at %s[%i]
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, I64:$index);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$str `[` $index `]` attr-dict";
+}
+
+def Kiln_StrOrdOp : Kiln_StrOp<"ord", [MemoryEffects<[MemRead]>]> {
+  let summary = "`ord(c)`";
+  let description = [{
+    TypeError("ord() expected a character, but string of length {} found")
+    unless `c` has one code point.
+
+    ```mlir
+    %code = kiln.str.ord %c
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$str attr-dict";
+}
+
+def Kiln_StrChrOp : Kiln_StrOp<"chr", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "`chr(i)`";
+  let description = [{
+    ValueError("chr() arg not in range(0x110000)") outside [0, 0x110000).
+
+    ```mlir
+    %c = kiln.str.chr %code
+    ```
+  }];
+  let arguments = (ins I64:$code);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$code attr-dict";
+}
+
+def Kiln_StrConcatOp : Kiln_StrOp<"concat", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`a + b`";
+  let description = [{
+    ```mlir
+    %ab = kiln.str.concat %a, %b
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$lhs, Kiln_Str:$rhs);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Kiln_StrRepeatOp : Kiln_StrOp<"repeat", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`s * n` (`n` <= 0: the empty string)";
+  let description = [{
+    ```mlir
+    %line = kiln.str.repeat %dash, %n
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, I64:$count);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$str `,` $count attr-dict";
+}
+
+def Kiln_StrSliceOp : Kiln_StrOp<"slice", [MemoryEffects<[MemAlloc, MemRead]>,
+                                           AttrSizedOperandSegments]> {
+  let summary = "`s[a:b:c]`";
+  let description = [{
+    A missing bound is Python's None; ValueError("slice step cannot be
+    zero") for a zero step.
+
+    ```mlir
+    %tail = kiln.str.slice %s[%c1 : : %c1]
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, Optional<I64>:$start, Optional<I64>:$stop, I64:$step);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = [{
+    $str `[` ($start^)? `:` ($stop^)? `:` $step `]` attr-dict
+  }];
+}
+
+def Kiln_StrEqualOp : Kiln_StrOp<"equal", [MemoryEffects<[MemRead]>]> {
+  let summary = "`a == b`";
+  let description = [{
+    ```mlir
+    %same = kiln.str.equal %a, %b
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$lhs, Kiln_Str:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Kiln_StrCompareOp : Kiln_StrOp<"compare", [MemoryEffects<[MemRead]>]> {
+  let summary = "The order of `a` and `b`: < 0, 0 or > 0";
+  let description = [{
+    Python's `<` of strings: code point by code point, a prefix first.
+
+    ```mlir
+    %order = kiln.str.compare %a, %b
+    %less = arith.cmpi slt, %order, %c0_i32 : i32
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$lhs, Kiln_Str:$rhs);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+class Kiln_StrSearchOp<string mnemonic, string python>
+    : Kiln_StrOp<mnemonic, [MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+  let summary = "`s." # python # "(sub[, start[, end]])`";
+  let description = [{
+    `start` and `end` are as in a slice (missing: None).
+
+    ```mlir
+    %at = kiln.str.}] # mnemonic # [{ %s, %sub[%c2 : ]
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, Kiln_Str:$sub, Optional<I64>:$start, Optional<I64>:$end);
+  let results = (outs I64:$result);
+  let assemblyFormat = [{
+    $str `,` $sub `[` ($start^)? `:` ($end^)? `]` attr-dict
+  }];
+}
+def Kiln_StrFindOp : Kiln_StrSearchOp<"find", "find">;
+def Kiln_StrRFindOp : Kiln_StrSearchOp<"rfind", "rfind">;
+def Kiln_StrCountOp : Kiln_StrSearchOp<"count", "count">;
+
+class Kiln_StrTestOp<string mnemonic, string python>
+    : Kiln_StrOp<mnemonic, [MemoryEffects<[MemRead]>]> {
+  let summary = "`" # python # "`";
+  let description = [{
+    ```mlir
+    %yes = kiln.str.}] # mnemonic # [{ %s, %part
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, Kiln_Str:$part);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$str `,` $part attr-dict";
+}
+def Kiln_StrContainsOp : Kiln_StrTestOp<"contains", "part in s">;
+def Kiln_StrStartsWithOp : Kiln_StrTestOp<"startswith", "s.startswith(part)">;
+def Kiln_StrEndsWithOp : Kiln_StrTestOp<"endswith", "s.endswith(part)">;
+
+def Kiln_StrStripOp : Kiln_StrOp<"strip", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`s.strip([chars])`, `s.lstrip(...)`, `s.rstrip(...)`";
+  let description = [{
+    Without `chars`, whitespace (`str.isspace()`) goes. `left`/`right` say
+    which ends are stripped.
+
+    ```mlir
+    %t = kiln.str.strip %s {left, right}
+    %u = kiln.str.strip %s, %chars {right}
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, Optional<Kiln_Str>:$chars, UnitAttr:$left,
+                       UnitAttr:$right);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$str (`,` $chars^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Kiln_StrReplaceOp : Kiln_StrOp<"replace", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`s.replace(old, new[, count])` (`count` < 0: every one)";
+  let description = [{
+    ```mlir
+    %t = kiln.str.replace %s, %old, %new, %minus_one
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, Kiln_Str:$old, Kiln_Str:$replacement, I64:$count);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$str `,` $old `,` $replacement `,` $count attr-dict";
+}
+
+class Kiln_StrMapOp<string mnemonic> : Kiln_StrOp<mnemonic, [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`s." # mnemonic # "()`, with Unicode's full case mappings";
+  let description = [{
+    ```mlir
+    %t = kiln.str.}] # mnemonic # [{ %s
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$str attr-dict";
+}
+def Kiln_StrLowerOp : Kiln_StrMapOp<"lower">;
+def Kiln_StrUpperOp : Kiln_StrMapOp<"upper">;
+
+def Kiln_StrIsOp : Kiln_StrOp<"is", [MemoryEffects<[MemRead]>]> {
+  let summary = "`s.isdigit()`, `s.isalpha()`, ... (`property`)";
+  let description = [{
+    ```mlir
+    %digits = kiln.str.is %s, isdigit
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, Kiln_StrProperty:$property);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$str `,` $property attr-dict";
+}
+
+def Kiln_StrFromIntOp : Kiln_StrOp<"from_int", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "`str(i)`";
+  let description = [{
+    ```mlir
+    %text = kiln.str.from_int %i
+    ```
+  }];
+  let arguments = (ins I64:$value);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$value attr-dict";
+}
+
+def Kiln_StrFromFloatOp : Kiln_StrOp<"from_float", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "`str(x)`, which is `repr(x)`: the shortest digits that read back as `x`";
+  let description = [{
+    ```mlir
+    %text = kiln.str.from_float %x
+    ```
+  }];
+  let arguments = (ins F64:$value);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$value attr-dict";
+}
+
+def Kiln_StrToIntOp : Kiln_StrOp<"to_int", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`int(s)`";
+  let description = [{
+    ValueError("invalid literal for int() with base 10: ...") for text that
+    is not an int; OverflowError for one outside 64 bits (Kiln's int).
+
+    ```mlir
+    %i = kiln.str.to_int %s
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$str attr-dict";
+}
+
+def Kiln_StrToFloatOp : Kiln_StrOp<"to_float", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`float(s)`";
+  let description = [{
+    ValueError("could not convert string to float: ...") for text that is
+    not a float.
+
+    ```mlir
+    %x = kiln.str.to_float %s
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str);
+  let results = (outs F64:$result);
+  let assemblyFormat = "$str attr-dict";
+}
+
+def Kiln_StrSplitOp : Kiln_StrOp<"split", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`s.split([sep[, maxsplit]])`: a new list of str";
+  let description = [{
+    Without `sep`, runs of whitespace separate and ends are dropped;
+    ValueError("empty separator") for an empty `sep`. `maxsplit` < 0: no
+    limit.
+
+    ```mlir
+    %words = kiln.str.split %line, %maxsplit : !kiln.list<!kiln.str>
+    %fields = kiln.str.split %line, %maxsplit, %comma : !kiln.list<!kiln.str>
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$str, I64:$maxsplit, Optional<Kiln_Str>:$sep);
+  let results = (outs Kiln_AnyList:$result);
+  let assemblyFormat = "$str `,` $maxsplit (`,` $sep^)? attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Kiln_StrJoinOp : Kiln_StrOp<"join", [MemoryEffects<[MemAlloc, MemRead]>]> {
+  let summary = "`sep.join(items)` of a list of str";
+  let description = [{
+    ```mlir
+    %line = kiln.str.join %comma, %words : !kiln.list<!kiln.str>
+    ```
+  }];
+  let arguments = (ins Kiln_Str:$sep, Kiln_AnyList:$items);
+  let results = (outs Kiln_Str:$result);
+  let assemblyFormat = "$sep `,` $items attr-dict `:` qualified(type($items))";
+  let hasVerifier = 1;
 }
 
 #endif // KILN_OPS_TD

@@ -61,4 +61,20 @@ def Kiln_SetType : Kiln_Type<"Set", "set"> {
   let genVerifyDecl = 1;
 }
 
+def Kiln_StrType : Kiln_Type<"Str", "str"> {
+  let summary = "A Python str";
+  let description = [{
+    A reference to an immutable string of Unicode code points
+    (runtime/kiln_abi.h's `kiln_str`: one, two or four bytes per code point,
+    the narrowest that holds them all, as CPython stores strings). Copying
+    the value shares the string; `kiln.retain`/`kiln.release` count the
+    references as for a list. A literal (`kiln.str.constant`) lives in the
+    module's constant data and is never freed.
+
+    ```mlir
+    %s = kiln.str.constant "héllo"
+    ```
+  }];
+}
+
 #endif // KILN_TYPES_TD

@@ -199,3 +199,22 @@ func.func @unwinds_lists(%ok: i1, %xs: !llvm.ptr, %error: !llvm.ptr {kiln.error_
   call @kiln_journal_leave(%mark) : (i64) -> ()
   return %xs : !llvm.ptr
 }
+
+// -----
+
+// A {!r} operand is a string the record keeps: the raise path stores a copy
+// of its own (kiln_error_keep_str), which the journal's unwind cannot free;
+// a {} operand beside it is stored as it is.
+// CHECK-LABEL: func.func @quoted
+// CHECK-SAME: (%[[TEXT:.*]]: i64, %[[N:.*]]: i64, %{{.*}}: !llvm.ptr)
+// CHECK: ^{{.*}}:
+// CHECK: %[[KEPT:.*]] = call @kiln_error_keep_str(%[[TEXT]]) : (i64) -> i64
+// CHECK: %[[ARGS0:.*]] = llvm.getelementptr %{{.*}}[24] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %[[KEPT]], %[[ARGS0]] : i64, !llvm.ptr
+// CHECK: %[[ARGS1:.*]] = llvm.getelementptr %{{.*}}[32] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %[[N]], %[[ARGS1]] : i64, !llvm.ptr
+func.func @quoted(%text: i64, %n: i64, %err: !llvm.ptr {kiln.error_slot}) {
+  %false = arith.constant false
+  kiln.check %false, ValueError, "bad {!r} at {}" (%text, %n)
+  return
+}

@@ -65,7 +65,7 @@ int main(void) {
     kiln_error int_key = {KILN_KEY_ERROR, 3, 9, 1, KILN_KEY_ERROR_INT, {-42}};
     kiln_error float_key = {KILN_KEY_ERROR, 3, 9, 1, KILN_KEY_ERROR_FLOAT, {half_bits}};
     kiln_error bool_key = {KILN_KEY_ERROR, 3, 9, 1, KILN_KEY_ERROR_BOOL, {1}};
-    const kiln_error *keys[] = {&int_key, &float_key, &bool_key};
+    kiln_error *keys[] = {&int_key, &float_key, &bool_key};
     for (int i = 0; i < 3; ++i) {
       EXPECT(kiln_raise(keys[i], "kernel", "mod.py") == NULL);
       EXPECT(PyErr_ExceptionMatches(PyExc_KeyError));

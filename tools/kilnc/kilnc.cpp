@@ -505,11 +505,20 @@ int main(int argc, char **argv) {
                      llvmModule->getFunction("kiln_list_release");
     bool usesDicts = llvmModule->getFunction("kiln_dict_new") ||
                      llvmModule->getFunction("kiln_dict_release");
+    // Python strings (runtime/kiln_str.c): a module that uses them calls
+    // kiln_str_release (every string reference the frontend holds goes
+    // through it) or raises with a string's text (kiln_error_keep_str).
+    bool usesStrings = llvmModule->getFunction("kiln_str_release") ||
+                       llvmModule->getFunction("kiln_error_keep_str");
+    if (usesStrings) {
+      usesLists = true;  // split() makes lists
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_str.c").str());
+    }
     if (usesLists)
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_list.c").str());
     if (usesDicts)
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_dict.c").str());
-    if (usesLists || usesDicts || llvmModule->getFunction("kiln_journal_enter"))
+    if (usesLists || usesDicts || usesStrings || llvmModule->getFunction("kiln_journal_enter"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_journal.c").str());
     // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
     if (llvmModule->getFunction("kiln_reshape_stride"))

@@ -91,9 +91,10 @@ inline bool isHashTableType(Type type) { return isa<DictType, SetType>(type); }
 // KeyError(key)'s message, which says the key's kind (runtime/kiln_abi.h,
 // KILN_KEY_ERROR_INT ...); the key's 8 bytes are its operand.
 inline StringRef keyErrorMessage(Type keyType) {
-  return keyType.isF64()         ? KILN_KEY_ERROR_FLOAT
-         : keyType.isInteger(1) ? KILN_KEY_ERROR_BOOL
-                                : KILN_KEY_ERROR_INT;
+  return keyType.isF64()          ? KILN_KEY_ERROR_FLOAT
+         : keyType.isInteger(1)  ? KILN_KEY_ERROR_BOOL
+         : isa<StrType>(keyType) ? KILN_KEY_ERROR_STR
+                                 : KILN_KEY_ERROR_INT;
 }
 
 // runtime/kiln_abi.h's kiln_item_kind of a key or value type.

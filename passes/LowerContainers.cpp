@@ -74,6 +74,7 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
     runtime.get("kiln_dict_copy", {ptr}, {ptr});
     runtime.get("kiln_dict_update", {ptr, ptr}, {i32});
     runtime.get("kiln_dict_equal", {ptr, ptr}, {i32});
+    runtime.get("kiln_dict_store_value_str", {ptr, i64, ptr}, {});
   }
   if (anySet) {
     runtime.get("kiln_set_discard", {ptr, i64}, {i32});
@@ -82,6 +83,7 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
     runtime.get("kiln_set_disjoint", {ptr, ptr}, {i32});
     runtime.get("kiln_set_combine", {ptr, ptr, i32}, {ptr});
     runtime.get("kiln_set_update", {ptr, ptr, i32}, {i32});
+    runtime.get("kiln_set_take_str", {ptr, i64}, {ptr});
   }
   if (!anyList)
     return;
@@ -414,6 +416,8 @@ struct DictOpLowering : ListOpLowering<Op> {
   using Base = ListOpLowering<Op>;
 
   static Value toBits(OpBuilder &b, Location loc, Value value) {
+    if (isa<LLVM::LLVMPointerType>(value.getType()))   // a string, converted
+      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
     if (value.getType().isF64())
       return arith::BitcastOp::create(b, loc, b.getI64Type(), value);
     if (value.getType().isInteger(1))
@@ -421,6 +425,8 @@ struct DictOpLowering : ListOpLowering<Op> {
     return value;
   }
   static Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
+    if (isa<StrType, LLVM::LLVMPointerType>(type))
+      return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), bits);
     if (type.isF64())
       return arith::BitcastOp::create(b, loc, type, bits);
     if (type.isInteger(1))
@@ -565,6 +571,13 @@ struct DictSetValueAtLowering : DictOpLowering<DictSetValueAtOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value dict = adaptor.getDict();
+    // A string value is adopted and the one it replaces released.
+    if (isa<StrType>(op.getValue().getType())) {
+      call(rewriter, loc, "kiln_dict_store_value_str", {dict, adaptor.getSlot(),
+                                                         adaptor.getValue()});
+      rewriter.eraseOp(op);
+      return success();
+    }
     Value address = entryAddress(rewriter, loc, dict, DictLayout::values, rewriter.getI64Type(),
                                  adaptor.getSlot());
     LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, adaptor.getValue()), address);
@@ -656,6 +669,11 @@ struct SetPopLowering : DictOpLowering<SetPopOp> {
     Value noMemory = constant(rewriter, loc, rewriter.getI64Type(), -2);
     check(rewriter, loc, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, slot, noMemory),
           ErrorKind::MemoryError, "");
+    // A string leaves with the set's reference: the result owns it.
+    if (isa<StrType>(op.getType())) {
+      rewriter.replaceOp(op, call(rewriter, loc, "kiln_set_take_str", {set, slot}));
+      return success();
+    }
     Value address = entryAddress(rewriter, loc, set, DictLayout::keys, rewriter.getI64Type(), slot);
     Value bits = LLVM::LoadOp::create(rewriter, loc, rewriter.getI64Type(), address);
     call(rewriter, loc, "kiln_dict_erase_at", {set, slot});

@@ -23,7 +23,12 @@
    NULL): every function here serves both, and the set operations below
    build on them.
 
-   Memory and exceptions: as lists (kiln_list.c, kiln_journal.c). */
+   Memory and exceptions: as lists (kiln_list.c, kiln_journal.c). Keys or
+   values of kind KILN_ITEM_STR are references the dict holds: a string
+   stored is adopted (kiln_journal_adopt_str), one that goes (a value
+   replaced, an entry erased, the dict cleared or freed) is released; an
+   unwound dict first gives back its references to strings outside the
+   journal. Equal strings are one key (their text, not their address). */
 
 #include "kiln_abi.h"
 #include "kiln_journal.h"
@@ -34,7 +39,37 @@
 
 enum { KILN_DICT_EMPTY = -1, KILN_DICT_DELETED = -2, KILN_DICT_SMALLEST_INDEX = 8 };
 
+/* runtime/kiln_str.c: linked into every module that uses strings, which a
+   dict of str implies (weak: a module without strings links without it). */
+void kiln_str_release(kiln_str *str) __attribute__((weak));
+int32_t kiln_str_equal(kiln_str *a, kiln_str *b) __attribute__((weak));
+int64_t kiln_str_hash(kiln_str *str) __attribute__((weak));
+
+static inline kiln_str *kiln_dict_str(uint64_t bits) { return (kiln_str *)(uintptr_t)bits; }
+
+/* A key or value of kind `kind` stored into `dict` / leaving it. */
+static inline void kiln_dict_adopt(const kiln_dict *dict, int32_t kind, uint64_t bits) {
+  if (kind == KILN_ITEM_STR)
+    kiln_journal_adopt_str(dict->journal_index, kiln_dict_str(bits));
+}
+static inline void kiln_dict_drop_item(int32_t kind, uint64_t bits) {
+  if (kind == KILN_ITEM_STR)
+    kiln_str_release(kiln_dict_str(bits));
+}
+static inline int kiln_dict_holds_references(const kiln_dict *dict) {
+  return dict->key_kind == KILN_ITEM_STR || dict->value_kind == KILN_ITEM_STR;
+}
+
+/* The references of entry `slot` go (the entry is going). */
+static void kiln_dict_drop_entry(kiln_dict *dict, int64_t slot) {
+  kiln_dict_drop_item(dict->key_kind, dict->keys[slot]);
+  if (dict->values)
+    kiln_dict_drop_item(dict->value_kind, dict->values[slot]);
+}
+
 static int64_t kiln_dict_hash(const kiln_dict *dict, uint64_t key) {
+  if (dict->key_kind == KILN_ITEM_STR)
+    return kiln_str_hash(kiln_dict_str(key)) & 0x7fffffffffffffffLL;
   if (dict->key_kind == KILN_ITEM_FLOAT) {
     double value;
     memcpy(&value, &key, sizeof value);
@@ -53,6 +88,8 @@ static int64_t kiln_dict_hash(const kiln_dict *dict, uint64_t key) {
 
 /* Python's `==` on two keys or two values of kind `kind`. */
 static int kiln_dict_items_equal(int32_t kind, uint64_t a, uint64_t b) {
+  if (kind == KILN_ITEM_STR)
+    return a == b || kiln_str_equal(kiln_dict_str(a), kiln_dict_str(b));
   if (kind == KILN_ITEM_FLOAT) {
     double x, y;
     memcpy(&x, &a, sizeof x);
@@ -119,6 +156,24 @@ static int64_t kiln_dict_probe(const kiln_dict *dict, uint64_t key, int64_t hash
   }
 }
 
+/* An unwound dict's references to strings outside the journal. */
+static void kiln_dict_release_outside_items(void *opaque) {
+  kiln_dict *dict = (kiln_dict *)opaque;
+  if (!kiln_dict_holds_references(dict))
+    return;
+  for (int64_t slot = 0; slot < dict->used; ++slot) {
+    if (!dict->live[slot])
+      continue;
+    if (dict->key_kind == KILN_ITEM_STR && kiln_dict_str(dict->keys[slot])->journal_index < 0)
+      kiln_str_release(kiln_dict_str(dict->keys[slot]));
+    if (dict->value_kind == KILN_ITEM_STR &&
+        kiln_dict_str(dict->values[slot])->journal_index < 0)
+      kiln_str_release(kiln_dict_str(dict->values[slot]));
+  }
+  dict->used = dict->length = 0;
+}
+
+/* Frees the dict's storage, not its strings' (see kiln_dict_free). */
 static void kiln_dict_destroy(void *opaque) {
   kiln_dict *dict = (kiln_dict *)opaque;
   free(dict->keys);
@@ -173,12 +228,17 @@ KILN_JOURNAL_OPAQUE kiln_dict *kiln_dict_new(int32_t key_kind, int32_t value_kin
     kiln_dict_destroy(dict);
     return NULL;
   }
-  kiln_journal_push(dict, &dict->journal_index, kiln_dict_destroy);
+  kiln_journal_push_container(dict, &dict->journal_index, kiln_dict_destroy,
+                              kiln_dict_release_outside_items);
   return dict;
 }
 
 KILN_JOURNAL_OPAQUE void kiln_dict_free(kiln_dict *dict) {
   kiln_journal_remove(dict, dict->journal_index);
+  if (kiln_dict_holds_references(dict))
+    for (int64_t slot = 0; slot < dict->used; ++slot)
+      if (dict->live[slot])
+        kiln_dict_drop_entry(dict, slot);
   kiln_dict_destroy(dict);
 }
 
@@ -224,9 +284,12 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
     int64_t slot = dict->index[at];
     if (!dict->values)
       return 1;                          /* a set: already an element */
-    if (dict->values[slot] != value)
+    uint64_t old = dict->values[slot];
+    if (old != value)
       dict->flags |= KILN_DICT_MODIFIED;
+    kiln_dict_adopt(dict, dict->value_kind, value);
     dict->values[slot] = value;
+    kiln_dict_drop_item(dict->value_kind, old);
     return 1;
   }
   if (dict->used == dict->capacity) {
@@ -242,9 +305,12 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
     }
   }
   int64_t slot = dict->used++;
+  kiln_dict_adopt(dict, dict->key_kind, key);
   dict->keys[slot] = key;
-  if (dict->values)
+  if (dict->values) {
+    kiln_dict_adopt(dict, dict->value_kind, value);
     dict->values[slot] = value;
+  }
   dict->live[slot] = KILN_DICT_ADDED;
   dict->hashes[slot] = hash;
   ++dict->length;
@@ -257,7 +323,33 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
   return 1;
 }
 
-/* `del dict[key]` once its slot is known (a live one). */
+/* `dict[key] = value` once the key's slot is known (a live one), for a
+   dict whose values are strings: the new one adopted, the old released
+   (kiln-lower-containers stores other values inline). */
+void kiln_dict_store_value_str(kiln_dict *dict, int64_t slot, kiln_str *value) {
+  uint64_t old = dict->values[slot];
+  if (old != (uint64_t)(uintptr_t)value)
+    dict->flags |= KILN_DICT_MODIFIED;
+  kiln_journal_adopt_str(dict->journal_index, value);
+  dict->values[slot] = (uint64_t)(uintptr_t)value;
+  kiln_str_release(kiln_dict_str(old));
+}
+
+void kiln_dict_erase_at(kiln_dict *dict, int64_t slot);
+
+/* `set.pop()` of a set of str once the slot is known: the element leaves
+   with the set's reference (kiln_journal_take_str). */
+kiln_str *kiln_set_take_str(kiln_dict *set, int64_t slot) {
+  kiln_str *taken = kiln_dict_str(set->keys[slot]);
+  if (taken->refcount < KILN_STR_IMMORTAL / 2)
+    ++taken->refcount;   /* the erase below releases the set's */
+  kiln_dict_erase_at(set, slot);
+  kiln_journal_take_str(taken);
+  return taken;
+}
+
+/* `del dict[key]` once its slot is known (a live one); its key and value
+   are released (a caller that keeps one takes a reference first). */
 void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
   int64_t mask = dict->index_mask;
   for (int64_t at = dict->hashes[slot] & mask;; at = (at + 1) & mask)
@@ -268,6 +360,7 @@ void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
   dict->live[slot] = 0;
   --dict->length;
   dict->flags |= KILN_DICT_MODIFIED;
+  kiln_dict_drop_entry(dict, slot);
   /* `used` stays: every place the table has filled (live or DELETED)
      belongs to one of the first `used` slots, so the table never fills
      up with DELETED places between two rebuilds (compaction, growth). */
@@ -276,8 +369,14 @@ void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
 void kiln_dict_clear(kiln_dict *dict) {
   if (dict->length)
     dict->flags |= KILN_DICT_MODIFIED;
+  /* emptied first: a released string cannot reach the dict again */
+  int64_t used = dict->used;
   dict->length = 0;
   dict->used = 0;
+  if (kiln_dict_holds_references(dict))
+    for (int64_t slot = 0; slot < used; ++slot)
+      if (dict->live[slot])
+        kiln_dict_drop_entry(dict, slot);
   dict->pop_start = 0;
   if (dict->index)
     for (int64_t i = 0; i <= dict->index_mask; ++i)

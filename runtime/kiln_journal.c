@@ -21,6 +21,7 @@
    kernels (runtime/kiln_alloc.c, KILN_OPAQUE_TO_KERNELS, says why). */
 
 #include "kiln_journal.h"
+#include "kiln_abi.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -157,6 +158,23 @@ KILN_JOURNAL_OPAQUE void kiln_journal_unwind(int64_t mark) {
     if (entry.object)
       entry.destroy(entry.object);
   }
+}
+
+KILN_JOURNAL_OPAQUE void kiln_journal_adopt_str(int64_t holder_index, kiln_str *str) {
+  if (str->refcount >= KILN_STR_IMMORTAL / 2)
+    return;
+  ++str->refcount;
+  if (holder_index < 0 && str->journal_index >= 0) {
+    kiln_journal_remove(str, str->journal_index);
+    str->journal_index = -1;
+  }
+}
+
+static void kiln_journal_free_str(void *str) { free(str); }
+
+KILN_JOURNAL_OPAQUE void kiln_journal_take_str(kiln_str *str) {
+  if (str->refcount == 1 && str->journal_index < 0)
+    kiln_journal_push(str, &str->journal_index, kiln_journal_free_str);
 }
 
 /* How many entries the journal holds (tests). */

@@ -27,6 +27,17 @@ void kiln_journal_push_container(void *object, int64_t *journal_index, void (*de
                                  void (*release_outside)(void *));
 void kiln_journal_remove(void *object, int64_t journal_index);
 
+/* A string stored into a container (a list or a dict) whose journal_index
+   is `holder_index`: one more reference, held by the container, and out
+   of the journal when the container is (it then outlives any unwind: see
+   runtime/kiln_list.c). Literals and static strings are not counted. */
+struct kiln_str;
+void kiln_journal_adopt_str(int64_t holder_index, struct kiln_str *str);
+/* A string taken out of a container with the container's reference
+   (list.pop, set.pop): journaled again when that reference is its only one,
+   as a string just made is. */
+void kiln_journal_take_str(struct kiln_str *str);
+
 /* How many entries the thread's journal holds (tests). */
 int64_t kiln_journal_size(void);
 

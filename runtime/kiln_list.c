@@ -83,19 +83,10 @@ static inline int kiln_list_holds_references(const kiln_list *list) {
 
 /* A string stored into `list`: one more reference, held by the list; out
    of the journal when the list is (see the top of this file). */
-KILN_JOURNAL_OPAQUE void kiln_list_adopt_str(kiln_list *list, kiln_str *str) {
-  if (str->refcount >= KILN_STR_IMMORTAL / 2)
-    return;   /* a literal or a static one-character string: never counted */
-  ++str->refcount;
-  if (list->journal_index < 0 && str->journal_index >= 0) {
-    kiln_journal_remove(str, str->journal_index);
-    str->journal_index = -1;
-  }
+void kiln_list_adopt_str(kiln_list *list, kiln_str *str) {
+  kiln_journal_adopt_str(list->journal_index, str);
 }
 
-static void kiln_str_journal_destroy(void *opaque) {
-  free(opaque);
-}
 
 /* The references items [from, from + count) hold go. */
 static void kiln_list_release_items(kiln_list *list, int64_t from, int64_t count) {
@@ -675,7 +666,6 @@ KILN_JOURNAL_OPAQUE kiln_str *kiln_list_take_str(kiln_list *list, int64_t positi
           (size_t)(list->length - position - 1) * sizeof(kiln_str *));
   --list->length;
   list->flags |= KILN_LIST_MODIFIED;
-  if (taken->refcount == 1 && taken->journal_index < 0)
-    kiln_journal_push(taken, &taken->journal_index, kiln_str_journal_destroy);
+  kiln_journal_take_str(taken);
   return taken;
 }

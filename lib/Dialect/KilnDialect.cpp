@@ -106,12 +106,13 @@ LogicalResult CheckOp::verify() {
   return success();
 }
 
-// Keys and values are Python's int, float and bool, as list items.
+// Keys and values are Python's int, float, bool and str, as list items.
 LogicalResult DictType::verify(function_ref<InFlightDiagnostic()> emitError,
                                Type keyType, Type valueType) {
   for (Type type : {keyType, valueType})
-    if (!type.isInteger(64) && !type.isF64() && !type.isInteger(1))
-      return emitError() << "a dict holds i64, f64 or i1 keys and values, not " << type;
+    if (!type.isInteger(64) && !type.isF64() && !type.isInteger(1) && !isa<StrType>(type))
+      return emitError() << "a dict holds i64, f64, i1 or !kiln.str keys and values, not "
+                         << type;
   return success();
 }
 
@@ -131,9 +132,10 @@ LogicalResult ListViewOp::verify() {
 // Elements are Python's int, float and bool, as dict keys.
 LogicalResult SetType::verify(function_ref<InFlightDiagnostic()> emitError,
                               Type elementType) {
-  if (elementType.isInteger(64) || elementType.isF64() || elementType.isInteger(1))
+  if (elementType.isInteger(64) || elementType.isF64() || elementType.isInteger(1) ||
+      isa<StrType>(elementType))
     return success();
-  return emitError() << "a set holds i64, f64 or i1 elements, not " << elementType;
+  return emitError() << "a set holds i64, f64, i1 or !kiln.str elements, not " << elementType;
 }
 
 LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {

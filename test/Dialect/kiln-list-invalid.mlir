@@ -36,7 +36,7 @@ func.func @retain_a_number(%x: f64) {
 // -----
 
 // Dict keys and values are Python's int, float and bool too.
-// expected-error @+1 {{a dict holds i64, f64 or i1 keys and values, not 'f32'}}
+// expected-error @+1 {{a dict holds i64, f64, i1 or !kiln.str keys and values, not 'f32'}}
 func.func @narrow_values(%d: !kiln.dict<i64, f32>) {
   return
 }

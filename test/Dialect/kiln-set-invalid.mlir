@@ -1,7 +1,7 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics
 
 // Elements are Python's int, float and bool: i64, f64 and i1.
-// expected-error @+1 {{a set holds i64, f64 or i1 elements, not 'i32'}}
+// expected-error @+1 {{a set holds i64, f64, i1 or !kiln.str elements, not 'i32'}}
 func.func @narrow_elements(%s: !kiln.set<i32>) {
   return
 }

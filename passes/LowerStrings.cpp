@@ -370,6 +370,7 @@ bool declareStringRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_str_chr", {i64}, {ptr});
   runtime.get("kiln_str_concat", {ptr, ptr}, {ptr});
   runtime.get("kiln_str_repeat", {ptr, i64}, {ptr});
+  runtime.get("kiln_str_append", {ptr, ptr}, {ptr});
   runtime.get("kiln_str_slice", {ptr, i64, i64, i64, i32}, {ptr});
   runtime.get("kiln_str_equal", {ptr, ptr}, {i32});
   runtime.get("kiln_str_compare", {ptr, ptr}, {i32});
@@ -406,7 +407,7 @@ bool declareStringRuntime(ModuleOp module, RuntimeFunctions &runtime) {
 
 void addIllegalStringOps(ConversionTarget &target) {
   target.addIllegalOp<StrConstantOp, StrLenOp, StrCharAtOp, StrCodeAtOp, StrOrdOp, StrChrOp,
-                      StrConcatOp, StrRepeatOp, StrSliceOp, StrEqualOp, StrCompareOp, StrFindOp,
+                      StrConcatOp, StrAppendOp, StrRepeatOp, StrSliceOp, StrEqualOp, StrCompareOp, StrFindOp,
                       StrRFindOp, StrCountOp, StrContainsOp, StrStartsWithOp, StrEndsWithOp,
                       StrStripOp, StrReplaceOp, StrLowerOp, StrUpperOp, StrIsOp, StrFromIntOp,
                       StrFromFloatOp, StrToIntOp, StrToFloatOp, StrSplitOp, StrJoinOp>();
@@ -425,6 +426,8 @@ void populateStringLoweringPatterns(RewritePatternSet &patterns, const TypeConve
   patterns.add<StrSearchLowering<StrCountOp>>(converter, context, runtime, "kiln_str_count");
   using R = StrResult;
   patterns.add<StrCallLowering<StrConcatOp>>(converter, context, runtime, "kiln_str_concat",
+                                             R::NewStr);
+  patterns.add<StrCallLowering<StrAppendOp>>(converter, context, runtime, "kiln_str_append",
                                              R::NewStr);
   patterns.add<StrCallLowering<StrRepeatOp>>(converter, context, runtime, "kiln_str_repeat",
                                              R::NewStr);

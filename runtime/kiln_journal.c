@@ -170,6 +170,15 @@ KILN_JOURNAL_OPAQUE void kiln_journal_adopt_str(int64_t holder_index, kiln_str *
   }
 }
 
+KILN_JOURNAL_OPAQUE void kiln_journal_moved(void *object, int64_t journal_index,
+                                            int64_t *journal_index_field) {
+  kiln_journal *journal = kiln_thread_journal();
+  if (!journal || journal_index < 0 || journal_index >= journal->count)
+    return;
+  journal->entries[journal_index].object = object;
+  journal->entries[journal_index].journal_index = journal_index_field;
+}
+
 static void kiln_journal_free_str(void *str) { free(str); }
 
 KILN_JOURNAL_OPAQUE void kiln_journal_take_str(kiln_str *str) {

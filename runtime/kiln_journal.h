@@ -38,6 +38,9 @@ void kiln_journal_adopt_str(int64_t holder_index, struct kiln_str *str);
    as a string just made is. */
 void kiln_journal_take_str(struct kiln_str *str);
 
+/* An object the journal holds moved (realloc): its entry follows it. */
+void kiln_journal_moved(void *object, int64_t journal_index, int64_t *journal_index_field);
+
 /* How many entries the thread's journal holds (tests). */
 int64_t kiln_journal_size(void);
 

@@ -951,8 +951,11 @@ KILN_HELPER PyObject *kiln_argument_view(PyObject *argument, void *data, int ndi
 
    A list's items, a dict's keys and its values are each of one kind:
    kiln_abi.h's kiln_item_kind (KILN_ITEM_INT, KILN_ITEM_FLOAT,
-   KILN_ITEM_BOOL). One item is handled here as its 8 bits (`bits`): the
-   int64_t, the double's bits, or 0/1. */
+   KILN_ITEM_BOOL, KILN_ITEM_STR). One item is handled here as its 8 bits
+   (`bits`): the int64_t, the double's bits, 0/1, or a kiln_str * that the
+   container holds a reference to (the wrapper copies each str it reads
+   into a new kiln_str, which the container then owns; every one is given
+   back when the container is freed, on error paths too). */
 
 /* ---- strings: a str argument is copied into a kiln_str (kiln_abi.h's
    layout is CPython's PEP 393 storage: one memcpy of the code points) and
@@ -993,7 +996,8 @@ KILN_GENERAL kiln_str *kiln_get_str(PyObject *object, const char *function,
 static inline int kiln_same_text(PyObject *object, const kiln_str *str) {
   return PyUnicode_GET_LENGTH(object) == (Py_ssize_t)str->length &&
          PyUnicode_KIND(object) == str->kind &&
-         memcmp(PyUnicode_DATA(object), kiln_str_data(str), (size_t)str->length * (size_t)str->kind) == 0;
+         memcmp(PyUnicode_DATA(object), kiln_str_data(str),
+                (size_t)str->length * (size_t)str->kind) == 0;
 }
 
 /* A Python str of a kiln_str's text (NULL with the error set). */
@@ -1010,6 +1014,64 @@ KILN_GENERAL PyObject *kiln_str_result(kiln_str *result) {
   PyObject *boxed = kiln_python_str(result);
   kiln_str_drop(result);
   return boxed;
+}
+
+/* A container's reference to a str item given back (kiln_str_drop, but
+   an immortal string -- a literal compiled code stored -- is not written:
+   it may be in data that other threads read). */
+static inline void kiln_release_str(kiln_str *str) {
+  if (str && str->refcount < KILN_STR_IMMORTAL / 2 && --str->refcount == 0)
+    free(str);
+}
+
+/* The text of a str, a kiln_str's or a Python str's (any str, a subclass's
+   too): both are PEP 393's canonical storage, so equal texts have equal
+   kinds and bytes whichever side holds them. */
+typedef struct {
+  const uint8_t *data;
+  int64_t length;
+  int kind;
+} kiln_text;
+
+static inline kiln_text kiln_str_text(const kiln_str *str) {
+  kiln_text text = {kiln_str_data(str), str->length, str->kind};
+  return text;
+}
+
+static inline kiln_text kiln_object_text(PyObject *object) {
+  kiln_text text = {(const uint8_t *)PyUnicode_DATA(object),
+                    (int64_t)PyUnicode_GET_LENGTH(object), (int)PyUnicode_KIND(object)};
+  return text;
+}
+
+static inline int kiln_texts_equal(kiln_text a, kiln_text b) {
+  return a.length == b.length && a.kind == b.kind &&
+         memcmp(a.data, b.data, (size_t)a.length * (size_t)a.kind) == 0;
+}
+
+/* A hash of a text for the wrapper's key tables (not the runtime's
+   kiln_str.hash, which this never reads or writes): its bytes, 8 at a
+   time, and its length and kind, mixed by odd multipliers and xor-shifts. */
+static inline uint64_t kiln_text_hash(kiln_text text) {
+  uint64_t hash = UINT64_C(0x243F6A8885A308D3) ^
+                  ((uint64_t)text.length * 4 + (uint64_t)text.kind) * UINT64_C(0x9E3779B97F4A7C15);
+  size_t size = (size_t)text.length * (size_t)text.kind;
+  const uint8_t *bytes = text.data;
+  for (; size >= 8; size -= 8, bytes += 8) {
+    uint64_t word;
+    memcpy(&word, bytes, sizeof word);
+    hash = (hash ^ word) * UINT64_C(0xA24BAED4963EE407);
+    hash ^= hash >> 29;
+  }
+  if (size) {
+    uint64_t word = 0;
+    memcpy(&word, bytes, size);
+    hash = (hash ^ word ^ ((uint64_t)size << 59)) * UINT64_C(0xA24BAED4963EE407);
+  }
+  hash ^= hash >> 32;
+  hash *= UINT64_C(0x9FB21C651E98DF25);
+  hash ^= hash >> 29;
+  return hash;
 }
 
 static inline const char *kiln_item_name(int kind) {
@@ -1486,10 +1548,11 @@ KILN_HELPER void kiln_discard_list_result(kiln_list *result,
     kiln_list_drop(result);
 }
 
-/* ---- dicts: a dict[K, V] argument (K and V int, float or bool) is read
-   with PyDict_Next into a kiln_dict (kiln_abi.h): its entries in the
-   dict's order, keys and values by the scalar rules of their types, the
-   lookup table left for the runtime to build. */
+/* ---- dicts: a dict[K, V] argument (K and V int, float, bool or str) is
+   read with PyDict_Next into a kiln_dict (kiln_abi.h): its entries in the
+   dict's order, keys and values by the scalar rules of their types (a str
+   or a str subclass as a new kiln_str of its text, which the kiln_dict
+   holds), the lookup table left for the runtime to build. */
 
 /* A kiln_dict as kiln_abi.h asks a caller to make one, with room for
    `capacity` entries (at least 1, so the function can always grow it with
@@ -1526,8 +1589,30 @@ KILN_GENERAL kiln_dict *kiln_new_dict(Py_ssize_t capacity, int key_kind, int val
   return dict;
 }
 
-/* Frees a dict the wrapper made, whatever its refcount. */
+/* The references a dict of str holds, to the keys and values of its live
+   entries among the first `used`, given back. */
+static void kiln_release_dict_items(kiln_dict *dict) {
+  int str_keys = dict->key_kind == KILN_ITEM_STR;
+  int str_values = dict->values && dict->value_kind == KILN_ITEM_STR;
+  if (!str_keys && !str_values)
+    return;
+  for (int64_t slot = 0; slot < dict->used; ++slot) {
+    if (!dict->live[slot])
+      continue;
+    if (str_keys)
+      kiln_release_str((kiln_str *)(uintptr_t)dict->keys[slot]);
+    if (str_values)
+      kiln_release_str((kiln_str *)(uintptr_t)dict->values[slot]);
+  }
+}
+
+/* Frees a dict the wrapper made, whatever its refcount, and gives back
+   the references it holds (its live entries among the first `used`: a
+   reader that fails sets `used` to the entries it read). */
 static inline void kiln_free_dict(kiln_dict *dict) {
+  if (!dict)
+    return;
+  kiln_release_dict_items(dict);
   free(dict->keys);
   free(dict->values);
   free(dict->live);
@@ -1536,7 +1621,16 @@ static inline void kiln_free_dict(kiln_dict *dict) {
   free(dict);
 }
 
-/* A key as compared for equality: 0.0 for -0.0 (one key in Python). */
+/* kiln_dict_drop (kiln_abi.h), giving back a dict of str's references to
+   its keys and values, which kiln_abi.h's does not: a dict or set a
+   function returned. */
+static inline void kiln_drop_dict(kiln_dict *dict) {
+  if (dict && --dict->refcount == 0)
+    kiln_free_dict(dict);
+}
+
+/* A key as compared for equality: 0.0 for -0.0 (one key in Python); a
+   str key compares by its text (kiln_key_table_find). */
 static inline uint64_t kiln_key_identity(int kind, uint64_t bits) {
   return kind == KILN_ITEM_FLOAT && bits == UINT64_C(0x8000000000000000) ? 0 : bits;
 }
@@ -1551,10 +1645,13 @@ static inline int kiln_key_matches_nothing(int kind, uint64_t bits) {
 /* A hash set of positions in an array of keys, by the keys' values: what
    finds keys that became one in conversion, and matches the caller's
    entries to the function's at write-back. Open addressing; slots hold
-   position + 1 (0 is empty). */
+   position + 1 (0 is empty). Str keys are hashed and compared by their
+   text: the array holds kiln_str pointers, or (`objects`) the caller's
+   Python str objects, borrowed. */
 typedef struct {
   int64_t *slots;
   uint64_t mask;
+  int objects;
 } kiln_key_table;
 
 /* Room for `count` keys; -1 with MemoryError set. */
@@ -1564,6 +1661,7 @@ static int kiln_key_table_init(kiln_key_table *table, Py_ssize_t count) {
     size *= 2;
   table->slots = (int64_t *)calloc(size, sizeof *table->slots);
   table->mask = size - 1;
+  table->objects = 0;
   if (!table->slots) {
     PyErr_NoMemory();
     return -1;
@@ -1571,34 +1669,54 @@ static int kiln_key_table_init(kiln_key_table *table, Py_ssize_t count) {
   return 0;
 }
 
+/* The text of a str key of the array a key table indexes. */
+static inline kiln_text kiln_key_table_text(const kiln_key_table *table, uint64_t bits) {
+  return table->objects ? kiln_object_text((PyObject *)(uintptr_t)bits)
+                        : kiln_str_text((const kiln_str *)(uintptr_t)bits);
+}
+
 /* The position in `keys` (the array the table indexes) of a key equal to
    `bits`, or -1; when there is none and `position` is not -1, `position`
-   (whose key is `bits`) is added. A key that matches nothing is neither
-   found nor added. */
+   (whose key is `bits`) is added. `bits` is a key of the array's form
+   when `position` is not -1, else a native key (a kiln_str * for str). A
+   key that matches nothing is neither found nor added. */
 static int64_t kiln_key_table_find(kiln_key_table *table, const uint64_t *keys, int kind,
                                    uint64_t bits, int64_t position) {
   if (kiln_key_matches_nothing(kind, bits))
     return -1;
-  uint64_t identity = kiln_key_identity(kind, bits);
-  uint64_t slot = (identity * UINT64_C(0x9E3779B97F4A7C15)) >> 17;
-  for (;; ++slot) {
+  uint64_t identity = 0, hash;
+  kiln_text text = {NULL, 0, 0};
+  if (kind == KILN_ITEM_STR) {
+    text = position != -1 ? kiln_key_table_text(table, bits)
+                          : kiln_str_text((const kiln_str *)(uintptr_t)bits);
+    hash = kiln_text_hash(text);
+  } else {
+    identity = kiln_key_identity(kind, bits);
+    hash = identity * UINT64_C(0x9E3779B97F4A7C15);
+  }
+  for (uint64_t slot = hash >> 17;; ++slot) {
     int64_t *entry = &table->slots[slot & table->mask];
     if (*entry == 0) {
       if (position != -1)
         *entry = position + 1;
       return -1;
     }
-    if (kiln_key_identity(kind, keys[*entry - 1]) == identity)
+    uint64_t other = keys[*entry - 1];
+    if (kind == KILN_ITEM_STR ? kiln_texts_equal(kiln_key_table_text(table, other), text)
+                              : kiln_key_identity(kind, other) == identity)
       return *entry - 1;
   }
 }
 
 /* Whether converting `key` to `bits` kept it apart from every other key of
    its dict. Python's keys are distinct, and converting an exact float, an
-   int to int64 or a bool keeps them so (an int and a float of one value
-   are one Python key already); an int beyond 2**53 rounded to a float, or
-   an object's own __index__ or __float__, may not. */
+   int to int64, a bool or an exact str keeps them so (an int and a float
+   of one value are one Python key already); an int beyond 2**53 rounded
+   to a float, an object's own __index__ or __float__, or a str subclass
+   with its own __eq__ (two keys of one text), may not. */
 static inline int kiln_key_stays_distinct(PyObject *key, int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_STR)
+    return PyUnicode_CheckExact(key);
   if (PyBool_Check(key))
     return 1;
   if (kind == KILN_ITEM_FLOAT) {
@@ -1614,7 +1732,9 @@ static inline int kiln_key_stays_distinct(PyObject *key, int kind, uint64_t bits
 }
 
 /* Entry `position` of the dict being read: its key and value into the
-   kiln_dict, or -1 with the error naming the parameter and the key. */
+   kiln_dict, or -1 with the error naming the parameter and the key (and
+   nothing kept: a str key read before its value was refused is given
+   back). */
 static int kiln_read_dict_entry(PyObject *key, PyObject *value, kiln_dict *dict,
                                 Py_ssize_t position, const char *function,
                                 const char *parameter) {
@@ -1623,10 +1743,20 @@ static int kiln_read_dict_entry(PyObject *key, PyObject *value, kiln_dict *dict,
     return kiln_item_refused(status, key, dict->key_kind, function,
                              PyUnicode_FromFormat("'%s' key %R", parameter, key));
   status = kiln_read_item(value, dict->value_kind, &dict->values[position]);
-  if (status != KILN_READ_OK)
+  if (status != KILN_READ_OK) {
+    if (dict->key_kind == KILN_ITEM_STR)
+      kiln_release_str((kiln_str *)(uintptr_t)dict->keys[position]);
     return kiln_item_refused(status, value, dict->value_kind, function,
                              PyUnicode_FromFormat("'%s'[%R]", parameter, key));
+  }
   return 0;
+}
+
+/* The first `count` entries of a dict being read are read: live, and
+   what kiln_free_dict gives back if the reading then fails. */
+static inline void kiln_dict_entries_read(kiln_dict *dict, Py_ssize_t count) {
+  dict->length = dict->used = (int64_t)count;
+  memset(dict->live, 1, (size_t)count);
 }
 
 /* Refuses a dict two of whose keys (a set two of whose elements)
@@ -1659,7 +1789,9 @@ static int kiln_check_distinct_keys(const kiln_dict *dict, const char *function,
    or value that may run Python code when read (its own __index__ or
    __float__) could change the dict under PyDict_Next: from the first such
    entry on, the rest are read from a snapshot of the items, and a dict
-   whose size changed meanwhile is refused, as CPython's iteration would. */
+   whose size changed meanwhile is refused, as CPython's iteration would.
+   -1 with an exception set: `used` then counts the entries read, which
+   kiln_free_dict gives back. */
 KILN_GENERAL int kiln_read_dict_entries(PyObject *object, kiln_dict *dict,
                                         const char *function, const char *parameter) {
   Py_ssize_t length = PyDict_GET_SIZE(object);
@@ -1675,34 +1807,39 @@ KILN_GENERAL int kiln_read_dict_entries(PyObject *object, kiln_dict *dict,
     }
     if (!kiln_reads_without_python_code(key) || !kiln_reads_without_python_code(value))
       break;
-    if (kiln_read_dict_entry(key, value, dict, position, function, parameter) < 0)
+    if (kiln_read_dict_entry(key, value, dict, position, function, parameter) < 0) {
+      kiln_dict_entries_read(dict, position);
       return -1;
+    }
     check_keys |= !kiln_key_stays_distinct(key, key_kind, dict->keys[position]);
     ++position;
   }
   if (position < length) {
     PyObject *items = PyDict_Items(object);   /* the same order: nothing ran yet */
-    if (!items)
+    if (!items) {
+      kiln_dict_entries_read(dict, position);
       return -1;
+    }
     for (; position < length; ++position) {
       PyObject *pair = PyList_GET_ITEM(items, position);
       key = PyTuple_GET_ITEM(pair, 0);
       value = PyTuple_GET_ITEM(pair, 1);
       if (kiln_read_dict_entry(key, value, dict, position, function, parameter) < 0) {
         Py_DECREF(items);
+        kiln_dict_entries_read(dict, position);
         return -1;
       }
       check_keys |= !kiln_key_stays_distinct(key, key_kind, dict->keys[position]);
     }
     Py_DECREF(items);
     if (PyDict_GET_SIZE(object) != length) {
+      kiln_dict_entries_read(dict, length);
       PyErr_Format(PyExc_RuntimeError, "%s() argument '%s' changed size while it was read",
                    function, parameter);
       return -1;
     }
   }
-  dict->length = dict->used = (int64_t)length;
-  memset(dict->live, 1, (size_t)length);
+  kiln_dict_entries_read(dict, length);
   return check_keys ? kiln_check_distinct_keys(dict, function, parameter) : 0;
 }
 
@@ -1787,7 +1924,8 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
   Py_ssize_t previous_length = PyDict_GET_SIZE(object);
   size_t room = previous_length ? (size_t)previous_length : 1;
   /* The caller's entries, held: their objects, and their keys as bits
-     (`readable`: those that do not read as keys match nothing). */
+     (`readable`: those that do not read as keys match nothing; a str key
+     is the object itself, borrowed from `previous`, compared by text). */
   PyObject **previous = (PyObject **)malloc(2 * room * sizeof *previous);
   uint64_t *previous_keys = (uint64_t *)malloc(room * sizeof *previous_keys);
   unsigned char *readable = (unsigned char *)malloc(room);
@@ -1795,7 +1933,7 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
      an entry of the caller's whose value is kept has NULL for both. */
   size_t entries_room = dict->used ? (size_t)dict->used : 1;
   PyObject **entries = (PyObject **)calloc(2 * entries_room, sizeof *entries);
-  kiln_key_table table = {NULL, 0};
+  kiln_key_table table = {NULL, 0, 0};
   Py_ssize_t held = 0;
   int64_t stored = 0;
   int status = -1;
@@ -1813,6 +1951,11 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
     }
   }
   for (Py_ssize_t i = 0; i < held; ++i) {
+    if (key_kind == KILN_ITEM_STR) {
+      previous_keys[i] = (uint64_t)(uintptr_t)previous[2 * i];
+      readable[i] = PyUnicode_Check(previous[2 * i]) != 0;
+      continue;
+    }
     if (KILN_LIKELY(kiln_read_exact_item(previous[2 * i], key_kind, &previous_keys[i]))) {
       readable[i] = 1;
       continue;
@@ -1827,10 +1970,15 @@ KILN_GENERAL int kiln_write_back_dict(const kiln_container_argument *argument) {
      up). */
   int kept_in_place = dict->used >= held;
   for (Py_ssize_t i = 0; kept_in_place && i < held; ++i)
-    kept_in_place = dict->live[i] == 1 && readable[i] && dict->keys[i] == previous_keys[i];
+    kept_in_place =
+        dict->live[i] == 1 && readable[i] &&
+        (key_kind == KILN_ITEM_STR
+             ? kiln_same_text(previous[2 * i], (const kiln_str *)(uintptr_t)dict->keys[i])
+             : dict->keys[i] == previous_keys[i]);
   if (!kept_in_place) {
     if (kiln_key_table_init(&table, held) < 0)
       goto done;
+    table.objects = key_kind == KILN_ITEM_STR;
     for (Py_ssize_t i = 0; i < held; ++i)
       if (readable[i])
         kiln_key_table_find(&table, previous_keys, key_kind, previous_keys[i], i);
@@ -1890,7 +2038,7 @@ KILN_GENERAL PyObject *kiln_dict_result(kiln_dict *result,
     return NULL;
   }
   PyObject *boxed = kiln_python_dict(result);
-  kiln_dict_drop(result);
+  kiln_drop_dict(result);
   return boxed;
 }
 
@@ -1898,10 +2046,10 @@ KILN_GENERAL PyObject *kiln_dict_result(kiln_dict *result,
 KILN_HELPER void kiln_discard_dict_result(kiln_dict *result,
                                           const kiln_container_argument *arguments, int count) {
   if (!kiln_argument_object(result, arguments, count))
-    kiln_dict_drop(result);
+    kiln_drop_dict(result);
 }
 
-/* ---- sets: a set[K] argument (K int, float or bool; a set or a
+/* ---- sets: a set[K] argument (K int, float, bool or str; a set or a
    frozenset) is read into a kiln_dict without values, its elements in the
    set's iteration order. */
 
@@ -1943,12 +2091,13 @@ KILN_GENERAL kiln_dict *kiln_get_set(PyObject *object, int kind,
     uint64_t *bits = &set->keys[position];
     if (!KILN_LIKELY(kiln_read_exact_item(element, kind, bits))) {
       int read = kiln_read_item(element, kind, bits);
-      if (read != KILN_READ_OK)
+      if (read == KILN_READ_OK)
+        check_elements |= !kiln_key_stays_distinct(element, kind, *bits);
+      else
         status = kiln_item_refused(read, element, kind, function,
                                    PyUnicode_FromFormat("'%s' element %R", parameter, element));
-      check_elements |= !kiln_key_stays_distinct(element, kind, *bits);
     }
-    ++position;
+    position += status == 0;
     Py_DECREF(element);
   }
   Py_DECREF(iterator);
@@ -1956,12 +2105,12 @@ KILN_GENERAL kiln_dict *kiln_get_set(PyObject *object, int kind,
     PyErr_Format(PyExc_RuntimeError, "%s() argument '%s' changed size while it was read",
                  function, parameter);
   }
+  /* the elements read: live, and given back by kiln_free_dict */
+  kiln_dict_entries_read(set, position);
   if (status < 0 || PyErr_Occurred()) {
     kiln_free_dict(set);
     return NULL;
   }
-  set->length = set->used = (int64_t)length;
-  memset(set->live, 1, (size_t)length);
   if (check_elements && kiln_check_distinct_keys(set, function, parameter) < 0) {
     kiln_free_dict(set);
     return NULL;
@@ -1997,7 +2146,7 @@ KILN_GENERAL PyObject *kiln_python_set(const kiln_dict *set) {
    kiln_dict's entries with live[i] == 1, which keep the order they were
    read in (iteration order, which nothing changed during the call), so
    they are matched to the caller's elements in order, by their bits (a
-   NaN element too). Every new object is made before the set is touched.
+   NaN element too; a str by its text). Every new object is made before the set is touched.
    A frozenset the function changed raises TypeError, as CPython would
    have raised at the change. -1 with an exception set. */
 KILN_GENERAL int kiln_write_back_set(const kiln_container_argument *argument) {
@@ -2033,15 +2182,23 @@ KILN_GENERAL int kiln_write_back_set(const kiln_container_argument *argument) {
       while (kept < set->used && set->live[kept] != 1)
         ++kept;
       PyObject *element = PyList_GET_ITEM(previous, i);
-      uint64_t bits = 0;
-      int readable = kiln_read_exact_item(element, set->key_kind, &bits);
-      if (!readable) {
-        int read = kiln_read_item(element, set->key_kind, &bits);
-        if (read < 0)
-          PyErr_Clear();
-        readable = read == KILN_READ_OK;
+      int same;
+      if (set->key_kind == KILN_ITEM_STR) {
+        /* compared by text, with no copy */
+        same = kept < set->used && PyUnicode_Check(element) &&
+               kiln_same_text(element, (const kiln_str *)(uintptr_t)set->keys[kept]);
+      } else {
+        uint64_t bits = 0;
+        int readable = kiln_read_exact_item(element, set->key_kind, &bits);
+        if (!readable) {
+          int read = kiln_read_item(element, set->key_kind, &bits);
+          if (read < 0)
+            PyErr_Clear();
+          readable = read == KILN_READ_OK;
+        }
+        same = readable && kept < set->used && set->keys[kept] == bits;
       }
-      if (readable && kept < set->used && set->keys[kept] == bits) {
+      if (same) {
         ++kept;
         continue;
       }
@@ -2075,7 +2232,7 @@ KILN_GENERAL PyObject *kiln_set_result(kiln_dict *result,
     return NULL;
   }
   PyObject *boxed = kiln_python_set(result);
-  kiln_dict_drop(result);
+  kiln_drop_dict(result);
   return boxed;
 }
 
@@ -2083,7 +2240,7 @@ KILN_GENERAL PyObject *kiln_set_result(kiln_dict *result,
 KILN_HELPER void kiln_discard_set_result(kiln_dict *result,
                                          const kiln_container_argument *arguments, int count) {
   if (!kiln_argument_object(result, arguments, count))
-    kiln_dict_drop(result);
+    kiln_drop_dict(result);
 }
 
 /* ---- after the call, for lists, dicts and sets alike */
@@ -2108,12 +2265,18 @@ KILN_GENERAL int kiln_write_back_arguments(const kiln_container_argument *argume
 
 /* Frees the containers the wrapper made, whatever their refcount: after a
    call that raised, the function's own references to them were never
-   given back. */
+   given back. The references they hold to strings are given back: those
+   the wrapper read in, and those the function stored (taken out of the
+   journal when stored: kiln_journal_adopt_str). */
 KILN_HELPER void kiln_free_arguments(const kiln_container_argument *arguments, int count) {
   for (int i = 0; i < count; ++i) {
     if (arguments[i].list) {
-      free(arguments[i].list->items);
-      free(arguments[i].list);
+      kiln_list *list = arguments[i].list;
+      if (list->item_kind == KILN_ITEM_STR)
+        for (int64_t k = 0; k < list->length; ++k)
+          kiln_release_str(((kiln_str **)list->items)[k]);
+      free(list->items);
+      free(list);
     } else {
       kiln_free_dict(arguments[i].dict);
     }

@@ -139,8 +139,11 @@ LogicalResult SetType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
+  // kiln.str.append consumes a reference as a release does.
   auto releasesLists = [](Operation *op) {
-    WalkResult found = op->walk([](ReleaseOp) { return WalkResult::interrupt(); });
+    WalkResult found = op->walk([](Operation *inner) {
+      return isa<ReleaseOp, StrAppendOp>(inner) ? WalkResult::interrupt() : WalkResult::advance();
+    });
     return found.wasInterrupted();
   };
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {

@@ -37,8 +37,8 @@ class KilnToolchainError(Exception):
 
 # --- printing diagnostics like a compiler ----------------------------------
 #
-#   bad.py:5:12: error: f-string is not supported
-#       5 |     return f'{x}' and x
+#   bad.py:5:12: error: bytes is not supported yet
+#       5 |     return b'x' and x
 #         |            ^
 #
 # The layout of clang and mypy: editors and CI annotators parse the first

@@ -251,6 +251,31 @@ class SetType:
         return self.name
 
 
+@dataclass(frozen=True)
+class StrType:
+    """Python's str, held natively (runtime/kiln_abi.h's `kiln_str`: the
+    code points in CPython's PEP 393 layout, reference counted like a
+    list, never changed once made). One type: `kt.string`."""
+
+    @property
+    def mlir(self) -> str:
+        return "!kiln.str"
+
+    @property
+    def name(self) -> str:
+        return "str"
+
+    @property
+    def display(self) -> str:
+        return "str"
+
+    def __repr__(self) -> str:
+        return "str"
+
+
+string = StrType()
+
+
 # The dtype table. Every stage (annotations, typing, MLIR, wrapper, header,
 # stubs, report) reads these rows; tests/test_dtype_table.py round-trips
 # each row through all of them.

@@ -42,3 +42,17 @@ func.func @release_in_a_region(%xs: !kiln.list<i64>, %ys: !kiln.list<i64>, %c: i
   kiln.release %xs : !kiln.list<i64>
   return
 }
+
+// kiln.str.append consumes a reference as a release does: a retain before
+// it does not cancel with a release after it (the append may have grown
+// the string in place, or freed the operand, by then).
+// CHECK-LABEL: func.func @append_between
+// CHECK: kiln.retain
+// CHECK: kiln.str.append
+// CHECK: kiln.release
+func.func @append_between(%s: !kiln.str, %t: !kiln.str) -> !kiln.str {
+  kiln.retain %s : !kiln.str
+  %longer = kiln.str.append %s, %t
+  kiln.release %s : !kiln.str
+  return %longer : !kiln.str
+}

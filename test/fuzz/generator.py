@@ -42,6 +42,7 @@ from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, s
                              set_kind, set_param_kinds)
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
+from .str_constructs import STR_PROGRAM_RATE, StrConstructs
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -348,6 +349,7 @@ class Config:
     set_rate: float = SET_PROGRAM_RATE     # programs with sets (set_constructs.py)
     slice_rate: float = SLICE_PROGRAM_RATE  # list programs with slices (slice_constructs.py)
     tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
+    str_rate: float = STR_PROGRAM_RATE     # programs with strings (str_constructs.py)
 
 
 @dataclass
@@ -434,13 +436,14 @@ class Scope:
 
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
-                        SliceConstructs):
+                        SliceConstructs, StrConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
-                 set_helpers=(), slrng=None):
+                 set_helpers=(), slrng=None, strng=None):
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
         self.init_tail(trng)
+        self.init_strings(strng)
         self.init_sets(srng, set_helpers)
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
@@ -493,6 +496,10 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             # and those of the tail stream (tail_constructs.py)
             self.tcounter += 1
             return f"{prefix}{600 + self.tcounter}"
+        if self.in_str_stream:
+            # and those of the string stream (str_constructs.py)
+            self.strcounter += 1
+            return f"{prefix}{7000 + self.strcounter}"
         self.counter += 1
         return f"{prefix}{self.counter}"
 
@@ -2281,6 +2288,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             self.list_hook(depth)
             self.dict_hook(depth)
             self.tail_hook(depth)
+            self.str_hook(depth)
             self.set_hook(depth)
             self.slice_hook(depth)
             self.statement(depth)
@@ -3096,6 +3104,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         random.Random(f"{seed}:{index}:slices").random() < config.slice_rate
     # the long tail (tail_constructs.py): the same, from streams of their own
     tail_on = random.Random(f"{seed}:{index}:tail").random() < config.tail_rate
+    # strings (str_constructs.py): the same, from streams of their own (the
+    # function the program exports only)
+    strings_on = random.Random(f"{seed}:{index}:strings").random() < config.str_rate
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -3136,7 +3147,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             srng=set_stream(seed, index, f"f{index}") if sets_on else None,
                             set_helpers=set_helpers,
                             slrng=slice_stream(seed, index, f"f{index}") if slices_on else None,
-                            trng=tail_stream(seed, index, f"f{index}") if tail_on else None)
+                            trng=tail_stream(seed, index, f"f{index}") if tail_on else None,
+                            strng=random.Random(f"{seed}:{index}:strings:f{index}")
+                            if strings_on else None)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")

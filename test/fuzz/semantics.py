@@ -398,6 +398,8 @@ def binop(op, x, y):
     constant = isinstance(y, ConstantExponent)
     if constant:
         y = y.value
+    if isinstance(x, str) or isinstance(y, str):
+        return str_binop(op, x, y)
     if isinstance(x, _sets.KSet) or isinstance(y, _sets.KSet):
         if op not in ("|", "&", "-", "^") or not isinstance(x, _sets.KSet):
             raise TypeError(f"set operator {op} outside the subset")
@@ -477,6 +479,17 @@ def binop(op, x, y):
     else:
         raise TypeError(op)
     return result(kind, weak, r)
+
+
+def str_binop(op, x, y):
+    """`a + b` and `s * n` of Python strs: CPython's own (a str is a str
+    in Kiln too); the count an int of any kind."""
+    if op == "+":
+        return x + y
+    if op == "*":
+        text, count = (x, y) if isinstance(x, str) else (y, x)
+        return text * int(parts(count)[2])
+    raise TypeError(f"str operator {op} outside the subset")
 
 
 def list_binop(op, x, y):
@@ -1367,7 +1380,7 @@ def k_enumerate(array, start=0):
     """Kiln's `for i, v in enumerate(a[, start])` (desugar.py): a typed
     int64 count and the elements of the array as it was when the loop began
     (of a list: its length read at every step, as CPython's iterator)."""
-    if isinstance(array, (_lists.KList, _dicts.KDict, _dicts.KView, _sets.KSet)):
+    if isinstance(array, (_lists.KList, _dicts.KDict, _dicts.KView, _sets.KSet, str)):
         first = int(operator.index(start))
         for i, v in enumerate(array):
             yield Num("i64", first + i), v
@@ -1428,7 +1441,25 @@ def _min_max(args, pick_later):
     return r
 
 
+def k_ord(x):
+    return Num("i64", ord(x))       # a typed int64 in Kiln
+
+
+def k_str(*args):
+    """str() of a str, an int (its digits), a float (its repr) or a bool."""
+    if not args:
+        return ""
+    kind, _, v = parts(args[0]) if not isinstance(args[0], str) else ("str", None, args[0])
+    if kind == "bool":
+        return str(bool(v))
+    if kind in FLOAT_KINDS:
+        return repr(float(v))
+    return str(v)
+
+
 def k_min(*args):
+    if any(isinstance(a, str) for a in args):
+        return min(*args)
     if len(args) == 1 and isinstance(args[0], _sets.KSet):
         return _lists.min_max("min", _sets.as_list(args[0]), lambda a, b: a < b)
     if len(args) == 1 and consumed(args[0]):
@@ -1441,6 +1472,8 @@ def k_min(*args):
 
 
 def k_max(*args):
+    if any(isinstance(a, str) for a in args):
+        return max(*args)
     if len(args) == 1 and isinstance(args[0], _sets.KSet):
         return _lists.min_max("max", _sets.as_list(args[0]), lambda a, b: a > b)
     if len(args) == 1 and consumed(args[0]):
@@ -1463,6 +1496,8 @@ def float_to_i64(v: float) -> int:
 
 
 def k_float(x):
+    if isinstance(x, str):
+        return Num("f64", float(x))         # CPython's parse and ValueError message
     _, weak, v = parts(x)
     if weak:
         return float(v)     # of a Python number: a Python float, weak (NEP 50)
@@ -1470,6 +1505,12 @@ def k_float(x):
 
 
 def k_int(x):
+    if isinstance(x, str):
+        # CPython's parse and ValueError message; Kiln's ints are 64-bit.
+        value = int(x)
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise OverflowError("int() of this text does not fit in 64 bits")
+        return Num("i64", value)
     kind, weak, v = parts(x)
     if weak:
         # Of a Python number: a Python int, weak (NEP 50); Kiln's ints are 64-bit.
@@ -1482,7 +1523,7 @@ def k_int(x):
 
 
 def k_bool(x):
-    if isinstance(x, (_lists.KList, _dicts.KDict, _sets.KSet, KRange)):
+    if isinstance(x, (_lists.KList, _dicts.KDict, _sets.KSet, KRange, str)):
         return bool(x)
     return bool(parts(x)[2])
 
@@ -1542,7 +1583,8 @@ def k_set(*args):
 
 BUILTINS = {"set": k_set, "dict": k_dict, "sum": k_sum, "sorted": k_sorted, "list": k_list, "len": k_len, "range": k_range, "enumerate": k_enumerate, "zip": k_zip, "abs": k_abs, "min": k_min, "max": k_max,
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
-            "complex": k_complex, "divmod": k_divmod, "any": k_any, "all": k_all}
+            "complex": k_complex, "divmod": k_divmod, "any": k_any, "all": k_all,
+            "ord": k_ord, "str": k_str}
 
 
 # ---------------------------------------------------------------- math stand-in

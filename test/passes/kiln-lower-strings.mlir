@@ -69,3 +69,15 @@ func.func @share(%s: !kiln.str) -> !kiln.str {
   kiln.retain %s : !kiln.str
   return %s : !kiln.str
 }
+
+// `s += t` is one runtime call that takes over the operand's reference.
+// CHECK-LABEL: func.func @grow(
+// CHECK: %[[LONGER:.*]] = call @kiln_str_append(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK-NOT: kiln_str_release
+// CHECK: return %[[LONGER]]
+func.func @grow(%s: !kiln.str, %t: !kiln.str) -> !kiln.str {
+  kiln.retain %s : !kiln.str
+  %longer = kiln.str.append %s, %t
+  return %longer : !kiln.str
+}

@@ -114,10 +114,10 @@ def test_stub_exposes_compiled_functions(built):
 def test_strict_build_reports_unsupported_code(tmp_path):
     source = tmp_path / "bad.py"
     source.write_text("import kiln\n\n@kiln.export\ndef f(x: float) -> float:\n"
-                      "    return f'{x}' and x\n")
+                      "    return b'x' and x\n")
     result = kiln_build(str(source), tmp_path / "out", "--strict")
     assert result.returncode == 1
-    assert f"{source}:5:12: error: f-string is not supported" in result.stderr
+    assert f"{source}:5:12: error: bytes is not supported yet" in result.stderr
     assert "Traceback" not in result.stderr
     # Without --strict the function falls back; as nothing else compiles,
     # the build still fails unless --allow-empty accepts it.
@@ -126,7 +126,7 @@ def test_strict_build_reports_unsupported_code(tmp_path):
     assert "no function compiled (f falls back to Python)" in empty.stderr
     relaxed = kiln_build(str(source), tmp_path / "out", "--allow-empty")
     assert relaxed.returncode == 0
-    assert f"{source}:5:12: warning: f-string is not supported" in relaxed.stderr
+    assert f"{source}:5:12: warning: bytes is not supported yet" in relaxed.stderr
     assert f"{source}:5:12: note: `f` falls back to Python" in relaxed.stderr
 
 

@@ -356,7 +356,7 @@ FIRST_CALL_SOURCE = textwrap.dedent("""
 
     @kiln.export
     def uses_a_string(n: int) -> int:
-        return len(f'{n}')
+        return len(b'n')
 """)
 
 

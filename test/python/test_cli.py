@@ -16,9 +16,9 @@ from kiln.errors import Diagnostic, colour_wanted, render_diagnostic
 
 GOOD = "import kiln\n\n\n@kiln.export\ndef twice(x: float) -> float:\n    return 2.0 * x\n"
 MIXED = ("import kiln\n\n\n@kiln.export\ndef twice(x: float) -> float:\n    return 2.0 * x\n"
-         "\n\n@kiln.export\ndef stringy(x: float) -> float:\n    return f'{x}' and x\n")
+         "\n\n@kiln.export\ndef stringy(x: float) -> float:\n    return b'x' and x\n")
 ONLY_BAD = ("import kiln\n\n\n@kiln.export\ndef stringy(x: float) -> float:\n"
-            "    return f'{x}' and x\n")
+            "    return b'x' and x\n")
 
 
 def kiln(*args, cwd=None, stdout=subprocess.PIPE, env=None):
@@ -158,10 +158,10 @@ def test_errors_print_like_a_compiler(tmp_path):
     result = kiln("build", "src/bad.py", "-o", "out", "--strict", cwd=tmp_path)
     assert result.returncode == 1
     # The path as given on the command line, the source line, a caret
-    # under column 12 (the f-string).
+    # under column 12 (the bytes).
     assert result.stderr.splitlines()[:3] == [
-        "src/bad.py:6:12: error: f-string is not supported",
-        "    6 |     return f'{x}' and x",
+        "src/bad.py:6:12: error: bytes is not supported yet",
+        "    6 |     return b'x' and x",
         "      |            ^",
     ]
     assert "\033[" not in result.stderr  # not a terminal: no colour
@@ -172,8 +172,8 @@ def test_fallbacks_print_as_warnings_with_the_function(tmp_path):
     result = kiln("build", "mixed.py", "-o", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines()[:4] == [
-        "mixed.py:11:12: warning: f-string is not supported",
-        "   11 |     return f'{x}' and x",
+        "mixed.py:11:12: warning: bytes is not supported yet",
+        "   11 |     return b'x' and x",
         "      |            ^",
         "mixed.py:11:12: note: `stringy` falls back to Python",
     ]
@@ -211,10 +211,10 @@ def test_caret_lines_up_after_tabs_and_wide_characters(tmp_path):
     path.write_text("if x:\n\tvalue = 'é' + [1]\n", encoding="utf-8")
     # `[` is at column 17 in bytes (ast counts UTF-8 bytes; `é` takes two),
     # the 16th character: the caret line keeps the tab and has 14 spaces.
-    text = render_diagnostic(Diagnostic(str(path), 2, 17, "f-string is not supported"),
+    text = render_diagnostic(Diagnostic(str(path), 2, 17, "bytes is not supported yet"),
                              shown_path="m.py")
     assert text.splitlines() == [
-        "m.py:2:17: error: f-string is not supported",
+        "m.py:2:17: error: bytes is not supported yet",
         "    2 | \tvalue = 'é' + [1]",
         "      | \t" + " " * 14 + "^",
     ]
@@ -287,7 +287,7 @@ def test_report_gate_prints_fallbacks_as_diagnostics(tmp_path):
     result = kiln("report", "mixed.py", "--fail-on-fallback", cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stderr.splitlines()
-    assert "mixed.py:11:12: error: f-string is not supported" in lines
+    assert "mixed.py:11:12: error: bytes is not supported yet" in lines
     assert "mixed.py:11:12: note: `stringy` falls back to Python" in lines
     assert "kiln: gate: stringy falls back to Python" in lines
 

@@ -106,7 +106,7 @@ def test_report_works_without_the_source_file(built, tmp_path):
 def test_function_fallback_is_listed(built):
     _, record = built
     assert any(f["kind"] == "function" and f["function"] == "uses_a_string"
-               and f["reason"] == "f-string is not supported" for f in record["fallbacks"])
+               and f["reason"] == "bytes is not supported yet" for f in record["fallbacks"])
     assert function(record, "uses_a_string")["compiled"] is False
 
 

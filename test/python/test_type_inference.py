@@ -293,7 +293,7 @@ def huge_literal() -> int:
 
 
 def string_constant() -> int:
-    x = "text"
+    x = b"text"
     return 0
 
 
@@ -687,10 +687,10 @@ FIRST_ERRORS = {
     'maybe_undefined': (96, 12, 'variable `y` may be used before it is assigned (it is not assigned on every path to this line)'),
     'loop_variable_after': (102, 12, 'variable `i` may be used before it is assigned (it is not assigned on every path to this line)'),
     'undefined_name': (106, 12, 'name `nothing` is not defined'),
-    'huge_constant': (110, 12, 'global variable `BIG` is not supported yet (a module constant must be bound once to a number, or to a tuple, list or dict of numbers, that fits in 64 bits)'),
+    'huge_constant': (110, 12, 'global variable `BIG` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)'),
     'shadowed_constant': (116, 17, 'variable `LIMIT` may be used before it is assigned (it is not assigned on every path to this line)'),
     'huge_literal': (122, 12, 'integer literal 100000000000000000000 does not fit in 64 bits (Kiln integers are 64-bit)'),
-    'string_constant': (126, 9, "constant 'text' is not supported here"),
+    'string_constant': (126, 9, "bytes is not supported yet"),
     'tuple_value': None,
     'array_operator': None,
     'bit_and_float': (141, 12, 'operator `&` needs int or bool operands'),
@@ -716,7 +716,7 @@ FIRST_ERRORS = {
     'calls_broken': (227, 12, 'calls `broken`, which cannot be compiled (cannot implicitly convert float to int; use int(...), line 223)'),
     # Recursion compiles when the signature is annotated (test_recursion.py).
     'recursive': (232, 16, '`recursive` calls itself (directly or through other functions), so its parameters and result need annotations: its signature must be known before its body is typed; annotate the result (`-> None` if it returns nothing)'),
-    'len_of_number': (237, 12, 'len() takes one array, list, dict, set or range'),
+    'len_of_number': (237, 12, 'len() takes one array, list, dict, set, str or range'),
     'abs_of_array': (241, 5, 'cannot use a kiln.f64[:] value as float'),
     'min_of_one': (245, 12, 'min() of a sequence is not supported; pass two or more numbers'),
     'max_of_array': (249, 12, 'max() needs a number, not an array'),
@@ -841,7 +841,7 @@ EXPECTED_ERRORS = {
     "three_errors": [
         (8, 5, "variable `n` is declared int but is assigned a float"),
         (9, 9, "operator `<<` needs int arrays"),
-        (11, 12, "len() takes one array, list, dict, set or range"),
+        (11, 12, "len() takes one array, list, dict, set, str or range"),
     ],
     "errors_in_a_loop": [
         (18, 21, "name `missing` is not defined"),
@@ -944,7 +944,7 @@ SUBSET_AND_TYPE_ERRORS = '''import kiln
 
 @kiln.export
 def mixed(x: float) -> float:
-    y = f'{x}' and x
+    y = b'x' and x
     z = totl + 1
     w: int = 2.5
     try:
@@ -967,6 +967,6 @@ def test_subset_errors_do_not_hide_type_errors(tmp_path):
     assert result.returncode == 1
     errors = [line.split(": error: ", 1)[1] for line in result.stderr.splitlines()
               if ": error: " in line and line.startswith(str(path))]
-    assert errors == ["f-string is not supported", "name `totl` is not defined",
+    assert errors == ["bytes is not supported yet", "name `totl` is not defined",
                       "variable `w` is declared int but is assigned a float",
                       "`try` statement is not supported yet"], result.stderr

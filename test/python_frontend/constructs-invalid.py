@@ -19,8 +19,10 @@ def containers(n: int) -> int:
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: a lambda with defaults, * or ** parameters is not supported
     g = [lambda v: v]
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: lambda is not supported
-    t = f"{n}"
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: f-string is not supported
+    t = f"{n:5}"
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: a format spec (`{x:...}`) in an f-string is not supported yet; write `{x}` (str(), int and float values are shown as str() shows them)
+    u = b"n"
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: bytes is not supported yet
     return n
 
 
@@ -62,7 +64,7 @@ def operators(a: int, b: int) -> bool:
     y = a is b
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a is b` is not supported (only < <= > >= == != in, not in)
     z = a in G
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, or to a tuple, list or dict of numbers, that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)
     return y
 
 
@@ -77,7 +79,7 @@ def signature_problems(a: int, b: int = 2, *rest, c: int) -> int:
 # parameter's type.
 @kiln.export
 def default_problems(a: kiln.f64[:], mask=(1, 0, 1), n: int = 2.5, b: kiln.f64[:] = 0.0) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number written in the source (`1.0`, `-2`, `True`) or a module constant number, not `(1, 0, 1)`
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number or a str written in the source (`1.0`, `-2`, `True`, `","`) or a module constant one, not `(1, 0, 1)`
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:63: error: cannot implicitly convert float to int
     # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:85: error: parameter `b` is an array: a number cannot be its default
     return 0
@@ -92,7 +94,7 @@ def annotation(x: list) -> int:
 @kiln.export
 def global_list(i: int) -> int:
     return G[i]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, or to a tuple, list or dict of numbers, that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)
 
 
 @kiln.export

@@ -16,7 +16,7 @@ def three_errors(x: float, a: kiln.f64[:]) -> int:
     # CHECK-NEXT: type-errors.py:[[@LINE-1]]:9: operator `<<` needs int arrays
     z = y * 2.0
     return len(x)
-    # CHECK-NEXT: type-errors.py:[[@LINE-1]]:12: len() takes one array, list, dict, set or range
+    # CHECK-NEXT: type-errors.py:[[@LINE-1]]:12: len() takes one array, list, dict, set, str or range
 
 
 @kiln.export

@@ -1,4 +1,4 @@
-"""Where compiled code makes lists, dicts and sets, and what becomes of them: the
+"""Where compiled code makes lists, dicts, sets and strings, and what becomes of them: the
 build record's `functions[].allocations` (issue 30: "say in the report, per
 allocation site, where it went and why"; sites inside loops are marked on
 the heatmap, as fallback points are).
@@ -29,6 +29,21 @@ MAKERS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set, ast.SetComp)
 MAKING_CALLS = {"sorted", "list", "dict", "set"}
 # Methods that return a new container of their receiver's kind.
 MAKING_METHODS = {"copy", "union", "intersection", "difference", "symmetric_difference"}
+# What makes a new str (a literal is the module's, never allocated): str(),
+# chr(), f-strings, and the methods that return one.
+STR_MAKING_CALLS = {"str", "chr"}
+STR_MAKING_METHODS = {"strip", "lstrip", "rstrip", "replace", "lower", "upper"}
+
+
+def makes_str(node) -> bool:
+    """Whether `node` (of type str) makes a new string."""
+    if isinstance(node, (ast.JoinedStr, ast.BinOp, ast.Subscript)):
+        return True                                     # f"..", a + b, s * n, s[i], s[a:b]
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in STR_MAKING_CALLS:
+            return True
+        return isinstance(node.func, ast.Attribute) and node.func.attr in STR_MAKING_METHODS
+    return False
 
 
 def makes_container(node) -> bool:
@@ -52,6 +67,8 @@ def container_kind(type_) -> str | None:
         return "dict"
     if isinstance(type_, kt.SetType):
         return "set"
+    if isinstance(type_, kt.StrType):
+        return "str"
     return None
 
 
@@ -118,11 +135,18 @@ def allocation_sites(typed) -> list:
         except (KeyError, TypeError):
             continue
         kind = container_kind(type_)
-        if kind is None or not makes_container(node):
+        if kind is None or not (makes_str(node) if kind == "str" else makes_container(node)):
             continue
+        parent = parents.get(node)
+        if kind == "str" and isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+                and parent.func.id == "ord" and isinstance(node, ast.Subscript):
+            continue        # ord(s[i]) reads the code point: no string is made
         where, why = fate(node, parents, function)
         loop_line = loops.get(node)
-        if kind in ("dict", "set"):
+        if kind == "str" and isinstance(node, ast.Subscript) and \
+                not isinstance(node.slice, ast.Slice):
+            storage = "none for a character below U+0100 (a shared string); else heap (malloc)"
+        elif kind in ("dict", "set", "str"):
             storage = "heap (malloc)"
         elif loop_line:
             storage = (f"heap; with items in {CACHED_LIST_BYTES} bytes it reuses a list the "

@@ -33,7 +33,7 @@ READING_METHODS = frozenset(["count", "index", "copy", "get", "keys", "values", 
 
 def literal_constant(node):
     """The value of a constant's right-hand side: a number (int, float,
-    bool), or a non-empty tuple, list or dict of such numbers; None for
+    bool), a str, or a non-empty tuple, list or dict of numbers; None for
     anything else (complex numbers, nested containers, names, calls)."""
     try:
         value = ast.literal_eval(node)
@@ -41,6 +41,8 @@ def literal_constant(node):
         return None
     if is_number(value):
         return value
+    if isinstance(value, str) and not any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        return value            # a str (Unicode text: no lone surrogate)
     if isinstance(value, (tuple, list)) and value and all(is_number(v) for v in value):
         return value
     if isinstance(value, dict) and value and all(is_number(k) and is_number(v)

@@ -92,19 +92,19 @@ def unsupported_iteration(what: str) -> str:
     """The message for a `for` loop over a `what` ("tuple", "int", ...)."""
     article = "an" if what[0] in "aeiou" else "a"
     return f"`for` over {article} {what} is not supported; Kiln's `for` loops go over " \
-           "range(...), arrays, lists, dicts, sets, and enumerate() or zip() of them"
+           "range(...), arrays, lists, dicts, sets, strings, and enumerate() or zip() of them"
 
 
 def literal_iterable(value) -> str | None:
     """What a loop iterates over when its iterable is a literal (a tuple,
-    a generator, a string, ...) refused by the subset check, or None. A
+    a generator, a number, ...) refused by the subset check, or None. A
     list, dict or set literal or comprehension is a list, dict or set like
-    any other (typing's)."""
+    any other, and a string literal a str (typing's)."""
     names = {ast.Tuple: "tuple", ast.GeneratorExp: "generator"}
     if type(value) in names:
         return names[type(value)]
-    if isinstance(value, ast.Constant):
-        return type(value.value).__name__
+    if isinstance(value, ast.Constant) and not isinstance(value.value, str):
+        return type(value.value).__name__       # a str is iterated (typing's)
     return None
 
 

@@ -113,6 +113,11 @@ class ModuleContext:
         if isinstance(node, ast.Name) and node.id in kt.PYTHON_SCALARS \
                 and node.id not in self.imported_names:
             return kt.PYTHON_SCALARS[node.id]
+        if isinstance(node, ast.Name) and node.id == "str" and node.id not in self.imported_names:
+            return kt.string
+        if isinstance(node, ast.Name) and node.id == "bytes" and \
+                node.id not in self.imported_names:
+            raise self.error(node, "bytes is not supported yet; Kiln compiles str (text)")
         qualified = self.qualified_name(node)
         if qualified and qualified[0] == "kiln" and qualified[1] in kt.KILN_SCALARS:
             return kt.KILN_SCALARS[qualified[1]]
@@ -123,6 +128,9 @@ class ModuleContext:
             elements = tuple(self.resolve_annotation(p) for p in parts)
             if any(isinstance(e, kt.ScalarType) and e.is_complex for e in elements):
                 raise self.error(node, "complex numbers in tuples are not supported yet")
+            if any(isinstance(e, kt.StrType) for e in elements):
+                raise self.error(node, "strings in tuples are not supported yet; return the "
+                                       "str alone, or its parts through several functions")
             if not all(isinstance(e, kt.ScalarType) for e in elements) or len(elements) < 2:
                 raise self.error(node, "tuple annotations need two or more scalar types, e.g. "
                                        "tuple[float, int]")
@@ -150,7 +158,7 @@ class ModuleContext:
                 raise self.error(node, "arrays of complex numbers are not supported yet "
                                        "(complex scalars are)")
         raise self.error(node, f"unsupported type annotation `{ast.unparse(node)}`; use int, "
-                               "float, bool, complex, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
+                               "float, bool, complex, str, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
                                "arrays, list[int]/list[float]/list[bool], dict[K, V] or set[K] "
                                "of them")
 

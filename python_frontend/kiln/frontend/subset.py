@@ -23,7 +23,7 @@ SUPPORTED_COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
                       ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
 BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "round",
                  "complex", "list", "sorted", "sum", "dict", "set", "divmod", "any", "all",
-                 "tuple"}
+                 "tuple", "str", "chr", "ord"}
 # The builtins a generator expression may be handed to (`sum(x * x for x in
 # xs)`): typing's generator_typing.py.
 GENERATOR_CONSUMERS = frozenset(["sum", "min", "max", "any", "all", "sorted", "list", "dict",
@@ -45,6 +45,10 @@ SET_METHODS = frozenset(["add", "discard", "remove", "pop", "clear", "copy", "up
                          "intersection_update", "difference_update",
                          "symmetric_difference_update", "union", "intersection", "difference",
                          "symmetric_difference", "issubset", "issuperset", "isdisjoint"])
+# Every method of Python's str: typing compiles those of
+# typecheck/str_typing.py (STR_METHODS there) and refuses the others by name
+# (the object is checked to be a str there too).
+STR_METHOD_NAMES = frozenset(name for name in dir(str) if not name.startswith("_"))
 # Counter's own methods, refused with what to write instead.
 COUNTER_METHODS = {
     "most_common": "Counter.most_common() returns a list of (key, count) tuples, and lists of "
@@ -78,7 +82,7 @@ STATEMENT_NAMES = {
 EXPRESSION_NAMES = {
     ast.Lambda: "lambda",
     ast.Yield: "`yield`", ast.YieldFrom: "`yield from`",
-    ast.Await: "`await`", ast.JoinedStr: "f-string", ast.Starred: "starred expression",
+    ast.Await: "`await`", ast.Starred: "starred expression",
     ast.NamedExpr: "assignment expression (`:=`)",
 }
 
@@ -112,9 +116,9 @@ class SubsetChecker(ast.NodeVisitor):
             self.report(func, "keyword-only and positional-only parameters are not supported yet")
         for default in args.defaults:
             if default_value(default, self.context.module_constants()) is None:
-                self.report(default, "a default parameter value must be a number written in "
-                                     "the source (`1.0`, `-2`, `True`) or a module constant "
-                                     f"number, not `{ast.unparse(default)}`")
+                self.report(default, "a default parameter value must be a number or a str "
+                                     "written in the source (`1.0`, `-2`, `True`, `\",\"`) or a "
+                                     f"module constant one, not `{ast.unparse(default)}`")
         for stmt in func.body:
             self.visit(stmt)
         if self.diagnostics:
@@ -146,8 +150,28 @@ class SubsetChecker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Constant(self, node):
-        if not isinstance(node.value, (bool, int, float, complex, str)) and node.value is not None:
+        if isinstance(node.value, bytes):
+            self.report(node, "bytes is not supported yet")
+        elif not isinstance(node.value, (bool, int, float, complex, str)) and \
+                node.value is not None:
             self.report(node, f"constant of type {type(node.value).__name__} is not supported")
+
+    def visit_JoinedStr(self, node):
+        """An f-string: its `{value}` parts without a format spec or a
+        conversion (typing checks each value is a str, int, float or
+        bool)."""
+        for part in node.values:
+            if not isinstance(part, ast.FormattedValue):
+                continue
+            if part.format_spec is not None:
+                self.report(part, "a format spec (`{x:...}`) in an f-string is not supported "
+                                  "yet; write `{x}` (str(), int and float values are shown as "
+                                  "str() shows them)")
+            elif part.conversion != -1:
+                self.report(part, f"the conversion `!{chr(part.conversion)}` in an f-string is "
+                                  "not supported yet; write `{x}`")
+            else:
+                self.visit(part.value)
 
     def visit_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -283,7 +307,8 @@ class SubsetChecker(ast.NodeVisitor):
         # keywords themselves (dtype=, axis=, ...); methods are typed later.
         takes_keywords = (numpy_entry is not None and numpy_entry.family.reads_call) or (
             qualified_call is None and isinstance(func, ast.Attribute)
-            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS) or (
+            and func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS |
+            STR_METHOD_NAMES) or (
             isinstance(func, ast.Name) and func.id in KEYWORD_BUILTINS)
         keyword_only = (qualified_call is not None and qualified_call[0] == "cmath" and
                         qualified_call[1] in CMATH_KEYWORDS) or (  # cmath.isclose(..., abs_tol=...)
@@ -305,8 +330,10 @@ class SubsetChecker(ast.NodeVisitor):
         elif isinstance(func, ast.Name) and func.id in BUILTIN_CALLS and qualified is None:
             pass            # `range(n)` too: a value (typing's range_typing.py)
         elif qualified is None and isinstance(func, ast.Attribute) and \
-                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS:
-            self.visit(func.value)      # `x.sum()`, `xs.append(v)`: typing checks the object
+                func.attr in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS | \
+                STR_METHOD_NAMES:
+            # `x.sum()`, `xs.append(v)`, `s.strip()`: typing checks the object
+            self.visit(func.value)
         elif qualified is not None:
             module, name = qualified
             if name not in SUPPORTED_LIBRARY.get(module, ()):
@@ -410,15 +437,18 @@ def message_parts(call):
 
 
 def default_value(node, constants=None):
-    """The number a default parameter value writes (`1.5`, `-2`, `True`,
-    `1 - 2j`) or names (a module constant number of `constants`: its value
-    as written, which is what CPython's def takes), or None when it is
-    anything else."""
+    """The number or str a default parameter value writes (`1.5`, `-2`,
+    `True`, `1 - 2j`, `","`) or names (a module constant number or str of
+    `constants`: its value as written, which is what CPython's def takes),
+    or None when it is anything else (a str with a lone surrogate too: no
+    Kiln string holds one)."""
     if isinstance(node, ast.Name) and constants is not None:
         value = constants.get(node.id)
-        return value if isinstance(value, (bool, int, float)) else None
+        return value if isinstance(value, (bool, int, float, str)) else None
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+    if isinstance(value, str):
+        return None if any(0xD800 <= ord(c) <= 0xDFFF for c in value) else value
     return value if isinstance(value, (bool, int, float, complex)) else None

@@ -15,7 +15,7 @@ from .. import library_functions as lib
 from .. import typing_rules as rules
 from ..library_functions import LIST_FUNCTIONS, numpy_function, numpy_method
 from .values import Value, abi_type, mlir_type, recursive_body_symbol, symbol_name, tuple_value
-from ..typecheck.typed_tree import is_container, is_range, is_set, known_literals
+from ..typecheck.typed_tree import is_counted, is_range, is_set, is_str, known_literals
 from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable
 from ..typecheck.generator_typing import consumed_generator
 from ..frontend.subset import GENERATOR_CONSUMERS
@@ -65,6 +65,8 @@ class CallLowering:
             return self.set_method(func, node)          # `s.add(x)`
         if isinstance(func, ast.Attribute) and self.is_list_valued(func.value):
             return self.list_method(func, node)         # `xs.append(v)`
+        if isinstance(func, ast.Attribute) and self.is_str_valued(func.value):
+            return self.str_method(func, node)          # `s.strip()`
         if isinstance(func, ast.Attribute) and func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, self.expression(func.value), node)
         if isinstance(func, ast.Attribute) and func.attr == "conjugate":
@@ -86,6 +88,8 @@ class CallLowering:
             return self.list_builtin(name, node)
         if name == "range":
             return self.range_value(node)           # `r = range(n)`
+        if name == "ord":
+            return self.ord_call(node)              # `ord(c)`, `ord(s[i])`
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
 
@@ -233,8 +237,9 @@ class CallLowering:
         arguments = {}
         for param, arg_node in zip(params, bound):
             # A missing argument is the parameter's default (a number).
-            value = self.expression(arg_node) if arg_node is not None else self.constant(
-                param.default, param.type, node)
+            value = self.expression(arg_node) if arg_node is not None else \
+                self.str_constant(param.default, node) if is_str(param.type) else \
+                self.constant(param.default, param.type, node)
             arguments[param.name] = value
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
@@ -260,7 +265,7 @@ class CallLowering:
         self.done_with(node, *arguments.values())
         converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
         for element in converted:
-            element.owned = is_container(element.type)   # a new reference
+            element.owned = is_counted(element.type)   # a new reference
         if not converted:
             return Value(None, None)
         for position, element in enumerate(converted):
@@ -298,6 +303,10 @@ class CallLowering:
             return length
         if isinstance(args[0].type, kt.ListType):
             length = self.list_length(args[0], node)
+            self.done_with(node, args[0])
+            return length
+        if is_str(args[0].type):
+            length = self.str_length(args[0], node)
             self.done_with(node, args[0])
             return length
         if is_range(args[0].type):      # a loop's own range (desugar.py) is not checked
@@ -342,6 +351,8 @@ class CallLowering:
         return self.min_max(args, node, ast.Gt(), "max")
 
     def min_max(self, args, node, op, name):
+        if is_str(args[0].type):
+            return self.str_min_max(args, node, name)          # `min(a, b)` of strs
         if isinstance(args[0].type, kt.ListType):
             return self.list_min_max(args[0], node, name)      # `min(xs)`
         if is_dict_like(args[0].type) or is_set(args[0].type):
@@ -392,10 +403,14 @@ class CallLowering:
                             self.binary(ast.Mod(), left, right, node, remainder)])
 
     def builtin_float(self, args, node):
+        if is_str(args[0].type):
+            return self.str_to_number(args[0], node)           # `float(s)`
         # A Python float is a double: float(x) of a float32 is exact in f64.
         return self.python_number(self.convert(args[0], kt.f64, node), node)
 
     def builtin_int(self, args, node):
+        if is_str(args[0].type):
+            return self.str_to_number(args[0], node)           # `int(s)`
         # A Python int: int(x) of an int32 is 64-bit (int(x) * 2**40 does
         # not wrap at 32 bits).
         return self.python_number(self.convert(args[0], kt.i64, node, explicit=True), node)

@@ -43,6 +43,7 @@ from .tuple_lowering import TupleLowering
 from .list_lowering import ListLowering
 from .dict_lowering import DictLowering
 from .set_lowering import SetLowering
+from .str_lowering import StrLowering
 from .list_algorithms import ListAlgorithms
 from .range_lowering import RangeLowering
 from .constant_lowering import ConstantLowering
@@ -54,7 +55,7 @@ from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
-from ..typecheck.typed_tree import is_container, is_range, is_set
+from ..typecheck.typed_tree import is_container, is_range, is_set, is_str
 from ..typecheck.dict_typing import is_dict_like
 from ..typecheck.typed_tree import (  # noqa: F401 - Parameter stays importable from here
     Parameter, complex_power_exponent, known_literals)
@@ -115,7 +116,8 @@ class InferenceMismatch(Exception):
 class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, SubscriptLowering,
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
-                            DictLowering, SetLowering, ListAlgorithms, ContainerOwnership,
+                            DictLowering, SetLowering, StrLowering, ListAlgorithms,
+                            ContainerOwnership,
                             RangeLowering, ConstantLowering, GeneratorLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
@@ -410,6 +412,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.dict_truthy(value, node)
         if is_range(scalar):
             return self.range_truthy(value, node)
+        if is_str(scalar):
+            return self.str_truthy(value, node)
         if isinstance(scalar, kt.ArrayType):
             raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:
@@ -519,6 +523,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def expr_Constant(self, node):
         typed = self.typed_value(node)
+        if is_str(typed.type):
+            return self.str_constant(node.value, node)
         return self.constant(node.value, typed.type, node, weak=typed.weak)
 
     def expr_Name(self, node):
@@ -542,6 +548,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.set_binary(node, left, right)
         if isinstance(left.type, kt.ListType) or isinstance(right.type, kt.ListType):
             return self.list_binary(node, left, right)
+        if is_str(left.type) or is_str(right.type):
+            return self.str_binary(node, left, right)
         return self.binary(node.op, left, right, node)
 
     def binary(self, op, left: Value, right: Value, node, typed=None) -> Value:
@@ -626,8 +634,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def expr_UnaryOp(self, node):
         operand = self.expression(node.operand)
-        if is_container(operand.type):
-            return self.list_unary(node, operand)
+        if is_container(operand.type) or is_str(operand.type):
+            return self.list_unary(node, operand)          # `not xs`, `not s`
         if isinstance(operand.type, kt.ArrayType):
             return self.array_unary(node.op, operand, node)
         if isinstance(node.op, ast.Not):
@@ -708,6 +716,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         return self.negate(equal, node)
 
     def compare(self, op, left: Value, right: Value, node) -> Value:
+        if is_str(left.type):
+            return self.str_compare(op, left, right, node)
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
         if common.is_complex:
@@ -747,7 +757,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.tuple_compare(node.ops[0], left, self.compared(node.comparators[0], node),
                                       node)
         if len(node.ops) == 1:
-            result = self.compare(node.ops[0], left, self.expression(node.comparators[0]), node)
+            right = self.expression(node.comparators[0])
+            result = self.compare(node.ops[0], left, right, node)
+            self.done_with(node, left, right)       # temporary strings
         else:
             # a < b < c: each operand evaluated once, later ones only when needed.
             result = self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
@@ -769,12 +781,22 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         op, comparator = rest[0]
         right = self.expression(comparator)
         result = self.compare(op, left, right, node)
+        # A temporary string is released after its last comparison: the
+        # middle operand of `a < b < c` after the second, or where the
+        # chain stops.
+        self.done_with(node, left)
         if len(rest) == 1:
+            self.done_with(node, right)
             return result
         then_region, _ = self.region(lambda: self.yield_values(
             [self.chained_compare(right, rest[1:], node)], node))
         false = self.constant(False, kt.boolean, node)
-        else_region, _ = self.region(lambda: self.yield_values([false], node))
+
+        def stop():
+            self.done_with(node, right)
+            self.yield_values([false], node)
+
+        else_region, _ = self.region(stop)
         [value] = self.scf_if(result, [kt.boolean], then_region, else_region, node)
         return value
 
@@ -784,7 +806,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def bool_op(self, is_and, operands, node) -> Value:
         first = self.expression(operands[0])
-        if is_container(first.type) or is_range(first.type):
+        if is_container(first.type) or is_range(first.type) or is_str(first.type):
             first = self.truthy(first, operands[0])     # only tested (is_condition)
         if len(operands) == 1:
             return first
@@ -825,12 +847,15 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                 holder[slot] = value
                 converted = value if value.type == result_type else self.convert(
                     value, result_type, node)
+                if is_str(result_type):
+                    converted = self.own(converted, node)   # the result is owned
                 self.yield_values([converted], node)
             return build
 
         then_region, _ = self.region(branch(node.body, "then"))
         else_region, _ = self.region(branch(node.orelse, "else"))
         [value] = self.scf_if(condition, [result_type], then_region, else_region, node)
+        value.owned = is_str(result_type)
         value.weak = self.typed.value_of(node).weak
         value.candidates = self.typed.value_of(node).candidates
         value.origins = holder["then"].origins | holder["else"].origins

@@ -1,6 +1,6 @@
 """Lowering of module constants read by compiled code (typed by
-typecheck/constant_typing.py): numbers and tuples of numbers are constants
-in the IR; a function that reads a module list or dict builds its own copy
+typecheck/constant_typing.py): numbers, tuples of numbers and strings are
+constants in the IR; a function that reads a module list or dict builds its own copy
 when it is called, bound to the constant's name for the whole call (the
 ownership protocol of ownership.py releases it at every return, the
 runtime's journal when the function raises). Compiled code only reads it,
@@ -18,6 +18,8 @@ class ConstantLowering:
         """A number or a tuple of numbers, as inference typed it."""
         value = self.module.constants[name]
         typed = self.typed_value(node)
+        if isinstance(value, str):
+            return self.str_constant(value, node)
         if isinstance(value, tuple):
             return tuple_value([self.constant(v, e.type, node, weak=e.weak)
                                 for v, e in zip(value, typed.elements)])

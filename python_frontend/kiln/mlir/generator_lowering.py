@@ -23,7 +23,7 @@ from .. import typesystem as kt
 from .values import Value, tuple_value
 from ..frontend.desugar import zipped_call
 from ..typecheck.generator_typing import consumed_generator, generator_node_as
-from ..typecheck.typed_tree import is_range, is_table, iteration_kind
+from ..typecheck.typed_tree import is_range, is_str, is_table, iteration_kind
 from .dict_lowering import contains_call
 
 
@@ -233,6 +233,18 @@ class GeneratorLowering:
                                                                   iterator), c), iterator)
 
             results = self.walk_dict(dictionary, carried, walk_step, iterator)
+        elif is_str(container.type):
+            def character_step(k, values):
+                # Each character is bound to the target for one step, then
+                # released (a string never changes: its length is read once).
+                character = self.new_str("char_at", [container, k], iterator)
+                results = bound(Value(character.ir, character.type), values)
+                self.release(character, iterator)
+                return results
+
+            results = self.counted_carrying(
+                self.constant(0, kt.i64, iterator), self.str_length(container, iterator),
+                carried, character_step, iterator, stop)
         elif isinstance(container.type, kt.ArrayType):
             results = self.counted_carrying(
                 self.constant(0, kt.i64, iterator), self.dimension(container, 0, iterator),
@@ -310,6 +322,8 @@ class GeneratorLowering:
             return self.dict_length(container, node)
         if isinstance(container.type, kt.ArrayType):
             return self.dimension(container, 0, node)
+        if is_str(container.type):
+            return self.str_length(container, node)
         return self.list_length(container, node)
 
     def counted_carrying(self, lower: Value, upper, carried, body, node, stop=None) -> list:

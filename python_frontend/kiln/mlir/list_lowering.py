@@ -15,7 +15,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value
 from ..typecheck.list_typing import is_list, is_list_iteration
-from ..typecheck.typed_tree import is_dict, is_dict_view, is_range, is_set
+from ..typecheck.typed_tree import is_dict, is_dict_view, is_range, is_set, is_str
 
 # The list ops that can raise (IndexError, MemoryError: every op that
 # allocates or writes): the function then gets an error record, as for
@@ -202,6 +202,12 @@ class ListLowering:
         if is_range(right.type):
             result = self.range_contains(node, left, right)     # `i in r`
             return result if isinstance(op, ast.In) else self.negate(result, node)
+        if is_str(right.type) and isinstance(op, (ast.In, ast.NotIn)):
+            return self.str_membership(node, left, right)       # `c in s`
+        if is_str(left.type):
+            result = self.str_compare(op, left, right, node)
+            self.done_with(node, left, right)
+            return result
         if isinstance(op, (ast.In, ast.NotIn)):
             needle = self.convert(left, right.type.item, node)
             position = self.list_op("find", [right, needle], node, kt.i64)

@@ -1,5 +1,6 @@
 """The reference counting of Kiln's containers (lists and dicts: `kiln.list`,
-`kiln.dict`, and a dict's views, which are the dict), through
+`kiln.dict`, and a dict's views, which are the dict; sets) and strings
+(`kiln.str`, immutable, so only ever owned, borrowed and released), through
 `kiln.retain` and `kiln.release`, so that each container lives exactly as
 long as a name or a temporary holds it. A mixin of
 code_generator.FunctionCodeGenerator, used by list_lowering.py and
@@ -31,7 +32,7 @@ function made (its journal); nothing here runs on error paths.
 from __future__ import annotations
 
 from .values import Value, mlir_type
-from ..typecheck.typed_tree import is_container
+from ..typecheck.typed_tree import is_counted
 
 
 class ContainerOwnership:
@@ -63,14 +64,14 @@ class ContainerOwnership:
     def done_with(self, node, *values) -> None:
         """After the last use of each value: a temporary container is released."""
         for value in values:
-            if value is not None and is_container(value.type) and value.owned:
+            if value is not None and is_counted(value.type) and value.owned:
                 self.release(value, node)
 
     def bind_container(self, name: str, value: Value, node) -> None:
         """`name = value` for a container: the name holds one reference."""
         owned = self.own(value, node)
         previous = self.symbols.get(name)
-        if previous is not None and is_container(previous.type):
+        if previous is not None and is_counted(previous.type):
             self.release(previous, node)
         self.symbols[name] = Value(owned.ir, owned.type)
         self.maybe_undefined.discard(name)
@@ -78,7 +79,7 @@ class ContainerOwnership:
     def release_names(self, names, node, moved=None) -> None:
         for name in names:
             value = self.symbols.get(name)
-            if value is not None and is_container(value.type) and name != moved:
+            if value is not None and is_counted(value.type) and name != moved:
                 self.release(value, node)
 
     def loop_locals(self) -> list:
@@ -105,7 +106,7 @@ class ContainerOwnership:
         candidates = list(self.symbols) if self.mode.kind != "loop" else self.loop_locals()
         for name in candidates:
             held = self.symbols.get(name)
-            if held is not None and held.ir is value.ir and is_container(held.type):
+            if held is not None and held.ir is value.ir and is_counted(held.type):
                 return Value(value.ir, value.type, owned=True), name
         return self.own(value, node), None
 
@@ -114,17 +115,17 @@ class ContainerOwnership:
         the `if` does not yield (new in this branch only)."""
         with self.builder.at_end(region.block):
             for name, value in symbols.items():
-                if name not in before and name not in carried and is_container(value.type):
+                if name not in before and name not in carried and is_counted(value.type):
                     self.release(value, node)
 
     def retain_container_parameters(self) -> None:
-        """A function holds one reference per list or dict parameter (the
-        caller keeps its own)."""
+        """A function holds one reference per list, dict, set or str
+        parameter (the caller keeps its own)."""
         for param in self.typed.params:
-            if is_container(param.type):
+            if is_counted(param.type):
                 self.own(self.symbols[param.name], self.func)
 
     def release_unused(self, value, node) -> None:
         """An expression statement's container (`xs.copy()`, `f()`)."""
-        if value is not None and value.type is not None and is_container(value.type):
+        if value is not None and value.type is not None and is_counted(value.type):
             self.done_with(node, value)

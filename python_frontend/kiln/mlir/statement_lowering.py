@@ -14,7 +14,7 @@ from . import ir_builder as ir
 from .. import typing_rules as rules
 from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
-from ..typecheck.typed_tree import is_container, is_dict, is_range, is_set
+from ..typecheck.typed_tree import is_counted, is_dict, is_range, is_set, is_str
 from .dict_lowering import DictWalk
 from ..frontend.subset import message_parts
 
@@ -103,6 +103,8 @@ class StatementLowering:
             return self.empty_dict(type_, node)
         if is_set(type_):
             return self.empty_set(type_, node)
+        if is_str(type_):
+            return self.str_constant("", node)     # a literal: never freed
         if isinstance(type_, kt.ArrayType):
             return self.allocate_array(type_, [self.constant(0, kt.i64, node)] * type_.ndim, node)
         return self.constant(0, type_, node)
@@ -141,7 +143,7 @@ class StatementLowering:
     def exit_return(self, stmt: ast.Return):
         value = self.return_value(stmt)
         moved = None
-        if value is not None and is_container(value.type):
+        if value is not None and is_counted(value.type):
             value, moved = self.returned_container(value, stmt)   # a new reference
         if self.mode.kind == "loop":
             self.finish_loop("return", stmt, value, moved)
@@ -180,7 +182,7 @@ class StatementLowering:
                 if value is not None:
                     # The empty list the state held until this return.
                     for previous in frame.return_value:
-                        if is_container(previous.type):
+                        if is_counted(previous.type):
                             self.release(previous, node)
                 values += flatten(value) if value is not None else frame.return_value
         self.yield_values(values, node)
@@ -237,7 +239,7 @@ class StatementLowering:
             bool(node.test.value) and not loop_exits(node)
 
         def after_loop():
-            if value is not None and is_container(value.type):
+            if value is not None and is_counted(value.type):
                 self.release(value, node)       # the empty container no return replaced
             if endless:
                 self.exit_unreachable(node)  # only a return leaves `while True`
@@ -303,7 +305,7 @@ class StatementLowering:
                       for v in (self.expression(e) for e in source.elts)]
             # `a, b = b, a`: each list held before any name is rebound
             # (binding `a` first must not free the list `b` takes).
-            values = [self.own(v, node) if is_container(v.type) else v
+            values = [self.own(v, node) if is_counted(v.type) else v
                       for v in values]
         else:
             value = self.expression(source)
@@ -370,6 +372,9 @@ class StatementLowering:
         if isinstance(target, ast.Name) and is_set(self.variable_type(target.id)):
             self.augmented_set(stmt)                        # `s |= t`, `s -= t`, ...
             return
+        if isinstance(target, ast.Name) and is_str(self.variable_type(target.id)):
+            self.augmented_str(stmt)                        # `s += t`, `s *= n`
+            return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             if self.masked_update(target, stmt.op, stmt.value, stmt):
                 return                                      # `x[mask] += 1.0` in one pass
@@ -405,7 +410,7 @@ class StatementLowering:
         if isinstance(target, ast.Subscript) and self.is_list_valued(target.value):
             self.list_store(target, value, node)            # `xs[i] = v`
             return
-        if isinstance(target, ast.Name) and is_container(self.variable_type(target.id)):
+        if isinstance(target, ast.Name) and is_counted(self.variable_type(target.id)):
             self.bind_container(target.id, value, node)
             return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):

@@ -70,6 +70,8 @@ class SubscriptLowering:
             return self.dict_subscript(node)            # d[k], a dict or set loop's entry
         if self.is_list_valued(node.value):
             return self.list_subscript(node)            # xs[i], xs[:], helper(x)[i]
+        if self.is_str_valued(node.value):
+            return self.str_subscript(node)             # s[i], s[a:b:c]
         if self.is_tuple_valued(node.value):
             return self.tuple_subscript(node)           # t[0], t[k], helper(x)[1]
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]

@@ -48,9 +48,10 @@ def mlir_type(type_) -> ir.Type:
     if found is None:
         if type_ == "index":
             found = ir.index
-        elif isinstance(type_, (kt.ListType, kt.DictType, kt.SetType)) or is_dict_view(type_):
-            # !kiln.list<i64>, !kiln.dict<i64, f64>, !kiln.set<i64>: references
-            # (a view is its dict)
+        elif isinstance(type_, (kt.ListType, kt.DictType, kt.SetType, kt.StrType)) or \
+                is_dict_view(type_):
+            # !kiln.list<i64>, !kiln.dict<i64, f64>, !kiln.set<i64>, !kiln.str:
+            # references (a view is its dict)
             found = ir.Type(type_.mlir)
         elif isinstance(type_, kt.ArrayType):
             found = ir.memref_type([None] * type_.ndim, mlir_type(type_.dtype), strided=True)

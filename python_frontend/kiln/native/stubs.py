@@ -166,6 +166,8 @@ def annotation_text(type_) -> str:
         return f"dict[{annotation_text(type_.key)}, {annotation_text(type_.value)}]"
     if isinstance(type_, kt.SetType):
         return f"set[{annotation_text(type_.key)}]"
+    if isinstance(type_, kt.StrType):
+        return "str"
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 

@@ -56,6 +56,7 @@ def c_name(name: str) -> str:
 
 LIST_C_TYPE = "kiln_list *"
 DICT_C_TYPE = "kiln_dict *"
+STR_C_TYPE = "kiln_str *"
 
 
 def is_container(type_) -> bool:
@@ -76,11 +77,20 @@ def container_c_type(type_) -> str:
     return LIST_C_TYPE if isinstance(type_, kt.ListType) else DICT_C_TYPE
 
 
+def is_str(type_) -> bool:
+    """A str: a kiln_str copied in by the wrapper (kiln_get_str) and
+    dropped after the call; strings never change, so nothing is written
+    back."""
+    return isinstance(type_, kt.StrType)
+
+
 def c_param_type(type_) -> str:
     if isinstance(type_, kt.ArrayType):
         return f"{array_struct_name(type_)} *"
     if is_container(type_):
         return container_c_type(type_)
+    if is_str(type_):
+        return STR_C_TYPE
     return type_.c_type
 
 
@@ -104,6 +114,8 @@ def c_return_type(type_) -> str:
         return "void"
     if is_container(type_):
         return container_c_type(type_)
+    if is_str(type_):
+        return STR_C_TYPE
     return type_.c_type
 
 
@@ -253,11 +265,12 @@ def returns_containers(signature) -> bool:
 
 def container_ownership_comment(signature) -> list:
     """The header's word on who allocates and frees the function's lists,
-    dicts and sets (kiln_abi.h's rules, said for this function's
+    dicts, sets and strings (kiln_abi.h's rules, said for this function's
     parameters)."""
     return ownership_comment(signature, kt.ListType, "list", LIST_BORROWED, LIST_RETURNED) + \
         ownership_comment(signature, kt.DictType, "dict", DICT_BORROWED, DICT_RETURNED) + \
-        ownership_comment(signature, kt.SetType, "set", SET_BORROWED, SET_RETURNED)
+        ownership_comment(signature, kt.SetType, "set", SET_BORROWED, SET_RETURNED) + \
+        ownership_comment(signature, kt.StrType, "str", STR_BORROWED, STR_RETURNED)
 
 
 def ownership_comment(signature, kind, noun, borrowed, returned) -> list:
@@ -318,6 +331,17 @@ SET_BORROWED = ["/* {names}: borrowed. Make each set a kiln_dict without values"
                 "   sets with kiln_dict_drop() after a call that returned; after one",
                 "   that raised free keys, live, hashes, index and the set (it keeps no",
                 "   reference, but may have left its own counted in `refcount`). */"]
+STR_BORROWED = ["/* {names}: borrowed strings. Make each kiln_str with malloc() as",
+                "   one block of sizeof(kiln_str) + (length + 1) * kind bytes (refcount",
+                "   1, hash -1, journal_index -1, flags 0; at kiln_str_data(str), `length`",
+                "   code points of `kind` bytes each, 1, 2 or 4 as the largest needs,",
+                "   then `kind` zero bytes). The function never changes a string and",
+                "   keeps no reference after it returns or raises: kiln_str_drop() yours",
+                "   after a call that returned, free() it after one that raised (it may",
+                "   have left its own reference counted in `refcount`). */"]
+STR_RETURNED = ["/* The {where} is a new reference (a kiln_str, never changed):",
+                "   kiln_str_drop() it when done. When error->kind is set, no string",
+                "   was returned: there is nothing to drop. */"]
 SET_RETURNED = ["/* The {where} is a new reference (a kiln_dict without values):",
                 "   kiln_dict_drop() it when done; it may be a set you passed (then the",
                 "   function took a reference of its own, which the drop gives back). Its",
@@ -554,6 +578,8 @@ def c_field_type(type_) -> str:
         return array_struct_name(type_)
     if is_container(type_):
         return container_c_type(type_)
+    if is_str(type_):
+        return STR_C_TYPE
     return type_.c_type
 
 
@@ -562,6 +588,8 @@ def box(type_, expression: str, arguments=()) -> str:
     Python object) of the array parameters the result may view."""
     if is_container(type_):
         return box_container(type_, expression)
+    if is_str(type_):
+        return f"kiln_str_result({expression})"      # a new Python str; the reference dropped
     if isinstance(type_, kt.ArrayType):
         # The compiled code hands the caller its allocation: numpy owns it now.
         # Its format is numpy's dtype.char ("l" for int64 on LP64, not "q"):
@@ -642,6 +670,8 @@ def c_double(value: float) -> str:
 def default_of_type(value, type_):
     """A default literal as its parameter's type holds it (`flag: bool = 0`
     is False, `x: float = 1` is 1.0), as Kiln callers get it."""
+    if is_str(type_):
+        return value
     if type_.is_bool:
         return bool(value)
     if type_.is_complex:
@@ -655,7 +685,15 @@ def default_of_type(value, type_):
 
 
 def python_number(value) -> str:
-    """C that makes the Python object of a default parameter value."""
+    """C that makes the Python object of a default parameter value (a
+    number, or a str from its UTF-8)."""
+    if isinstance(value, str):
+        text = value.encode("utf-8")
+        escaped = "".join(f"\\x{byte:02x}" for byte in text)
+        # Each byte escaped, in literals of one byte each ("\x61" "\x62"):
+        # a hex escape would run on into a following hex digit.
+        literal = " ".join(f'"{escaped[k:k + 4]}"' for k in range(0, len(escaped), 4)) or '""'
+        return f"PyUnicode_DecodeUTF8({literal}, {len(text)}, NULL)"
     if isinstance(value, bool):
         return f"PyBool_FromLong({int(value)})"
     if isinstance(value, int):
@@ -778,11 +816,21 @@ def generate_wrapper(module_name: str, signature) -> list:
                 "  int container_count = 0;"]
     call_args = []
     acquired = []
+    strings = []
 
-    def cleanup() -> list:
-        """What a failure releases: the arrays acquired so far, and the
-        lists, dicts and sets made so far (container_count of them)."""
-        return _release_all(acquired) + ([f"  {FREE_CONTAINERS}"] if containers else [])
+    def released(raised=False) -> list:
+        """What every path after the call releases besides the containers:
+        the arrays acquired, and the str arguments' copies (dropped; freed
+        after the function raised, which keeps no reference to them but may
+        have left its own counted, as it may a list's)."""
+        return _release_all(acquired) + [f"  free(str_{p});" if raised else
+                                         f"  kiln_str_drop(str_{p});" for p in strings]
+
+    def cleanup(raised=False) -> list:
+        """What a failure releases: the arrays acquired so far, the strings
+        copied so far, and the lists, dicts and sets made so far
+        (container_count of them)."""
+        return released(raised) + ([f"  {FREE_CONTAINERS}"] if containers else [])
 
     for index, param in enumerate(signature.params):
         pname = param.name
@@ -794,7 +842,14 @@ def generate_wrapper(module_name: str, signature) -> list:
             call_args.append(f"&array_{pname}")
             continue
         fail = ["  " + line for line in cleanup()] + ["    return NULL;", "  }"]
-        if is_container(type_):
+        if is_str(type_):
+            # A copy of the text (one memcpy of CPython's code points),
+            # dropped after the call on every path.
+            out += [f"  kiln_str *str_{pname} = kiln_get_str(bound[{index}], {label});",
+                    f"  if (!str_{pname}) {{"] + fail
+            strings.append(pname)
+            call_args.append(f"str_{pname}")
+        elif is_container(type_):
             # kiln_get_list(object, item kind, ...), kiln_get_dict(object,
             # key kind, value kind, ...), kiln_get_set(object, kind, ...)
             noun = container_noun(type_)
@@ -869,23 +924,23 @@ def generate_wrapper(module_name: str, signature) -> list:
             # What the function changed before it raised stays changed, as
             # in CPython.
             out += [f"    int written = {WRITE_BACK};",
-                    *["  " + line for line in cleanup()],
+                    *["  " + line for line in cleanup(raised=True)],
                     "    if (written < 0)",
                     "      return NULL;"]
         else:
-            out += ["  " + line for line in _release_all(acquired)]
+            out += ["  " + line for line in released(raised=True)]
         out += [f"    return kiln_raise(&error, {c_string(name)}, kiln_source_file);",
                 "  }"]
     if with_containers:
         out += container_epilogue(signature, containers, cleanup())
     elif result is None:
-        out += _release_all(acquired)
+        out += released()
         out.append("  Py_RETURN_NONE;")
     elif isinstance(result, kt.ArrayType):
         # Boxed before the arguments are released: a view of one that was
         # copied for the call (not aligned) copies it first.
         out.append(f"  PyObject *boxed = {box(result, 'result', viewed_arguments(signature, 0))};")
-        out += _release_all(acquired)
+        out += released()
         out.append("  return boxed;")
     elif isinstance(result, kt.TupleType):
         count = len(result.elements)
@@ -893,7 +948,7 @@ def generate_wrapper(module_name: str, signature) -> list:
         for index, element in enumerate(result.elements):
             viewed = viewed_arguments(signature, index)
             out.append(f"  items[{index}] = {box(element, f'result.r{index}', viewed)};")
-        out += _release_all(acquired)
+        out += released()
         out += [f"  for (int i = 0; i < {count}; ++i)",
                 "    if (!items[i]) {",
                 f"      for (int j = 0; j < {count}; ++j) Py_XDECREF(items[j]);",
@@ -906,8 +961,12 @@ def generate_wrapper(module_name: str, signature) -> list:
                 "  }",
                 f"  for (int i = 0; i < {count}; ++i) PyTuple_SET_ITEM(tuple, i, items[i]);",
                 "  return tuple;"]
+    elif is_str(result):
+        out.append(f"  PyObject *boxed = {box(result, 'result')};")
+        out += released()
+        out.append("  return boxed;")
     else:
-        out += _release_all(acquired)
+        out += released()
         out.append(f"  return {box(result, 'result')};")
     out += ["}", ""]
     return out

@@ -121,6 +121,8 @@ class ArrayTyping:
             return self.set_subscript(node, self.expression(node.value))       # a set loop's
         if self.is_list_expression(node.value):
             return self.list_subscript(node, self.expression(node.value))      # xs[i], xs[:]
+        if self.is_str_expression(node.value):
+            return self.str_subscript(node, self.expression(node.value))       # s[i], s[a:b]
         tuple_value = self.tuple_operand(node.value)
         if tuple_value is not None and isinstance(tuple_value.type, kt.ListType):
             return self.list_subscript(node, tuple_value)       # helper(x)[i]

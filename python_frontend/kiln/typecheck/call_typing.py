@@ -16,11 +16,12 @@ from ..library_functions import (LIST_FUNCTIONS, CMATH_FUNCTIONS, MATH_FUNCTIONS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
 from .typed_tree import (container_noun, is_container, is_range, is_scalar_type, is_set,
-                         known_literals)
+                         is_str, known_literals)
 from .list_typing import holds_items, is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
-from ..frontend.subset import DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS, SET_METHODS
+from ..frontend.subset import (DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS, SET_METHODS,
+                               STR_METHOD_NAMES)
 from .generator_typing import consumed_generator
 
 
@@ -58,9 +59,13 @@ class CallTyping:
                                                     node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
             for arg, arg_node in zip(args, node.args):
-                if arg is not None and (is_container(arg.type) or is_range(arg.type)):
-                    what = "range" if is_range(arg.type) else container_noun(arg.type)
-                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a {what} yet")
+                if arg is not None and (is_container(arg.type) or is_range(arg.type) or
+                                        is_str(arg.type)):
+                    what = "range" if is_range(arg.type) else "str" if is_str(arg.type) else \
+                        container_noun(arg.type)
+                    self.fail(arg_node, f"`{ast.unparse(func)}` does not take a {what}" + (
+                        " (CPython raises TypeError; convert it: float(s))" if is_str(arg.type)
+                        else " yet"))
             return self.library_call(qualified, args, node)
         if isinstance(func, ast.Attribute) and func.attr in LIST_METHODS | DICT_METHODS | \
                 SET_METHODS:
@@ -71,6 +76,8 @@ class CallTyping:
                 return self.dict_method(func, base, node)       # `d.get(k, 0)`
             if is_set(base.type):
                 return self.set_method(func, base, node)        # `s.add(x)`
+            if is_str(base.type):
+                return self.str_method(func, base, node)        # `s.count(c)`
             if func.attr not in LIST_METHODS:
                 owners = [noun for noun, methods in (("dict", DICT_METHODS),
                                                      ("set", SET_METHODS))
@@ -82,6 +89,15 @@ class CallTyping:
             if func.attr not in rules.ARRAY_METHODS:
                 self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
             return self.method_call(func, node, base)
+        if isinstance(func, ast.Attribute) and func.attr in STR_METHOD_NAMES and (
+                func.attr not in rules.ARRAY_METHODS or self.is_str_expression(func.value)):
+            self.array_consumers.add(func.value)
+            base = self.expression(func.value)
+            self.absorb(base)
+            if not is_str(base.type):
+                self.fail(node, f"`.{func.attr}()` of {display(base.type)} is not supported (it "
+                                "is a str method)")
+            return self.str_method(func, base, node)            # `s.strip()`
         if isinstance(func, ast.Attribute) and func.attr in rules.ARRAY_METHODS:
             return self.method_call(func, node)
         if not isinstance(func, ast.Name):
@@ -133,9 +149,10 @@ class CallTyping:
             value = self.expression(arg)
             if value.fresh:
                 value = self.new_array(value, arg)
-            if is_container(value.type):
-                self.fail(arg, f"passing a {container_noun(value.type)} to the lambda `{name}` "
-                               "is not supported yet; write a function (`def`)")
+            if is_container(value.type) or is_str(value.type):
+                what = "str" if is_str(value.type) else container_noun(value.type)
+                self.fail(arg, f"passing a {what} to the lambda `{name}` is not supported "
+                               "yet; write a function (`def`)")
             values.append(value)
         saved = {p: self.symbols.get(p) for p in parameters}
         for parameter, value in zip(parameters, values):
@@ -334,7 +351,8 @@ class CallTyping:
         if not is_scalar_type(value.type):
             kind = "a tuple" if isinstance(value.type, kt.TupleType) else \
                 "a list" if is_list(value.type) else "a range" if is_range(value.type) else \
-                "a dict" if is_dict_like(value.type) else "an array"
+                "a dict" if is_dict_like(value.type) else "a set" if is_set(value.type) else \
+                "a str" if is_str(value.type) else "an array"
             self.fail(node, f"{what} needs a number, not {kind}")
 
     def refuse_complex(self, args, node, label, why) -> None:
@@ -430,12 +448,12 @@ class CallTyping:
             return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
         if len(args) == 1:
             self.absorb(args[0])
-        if len(args) == 1 and is_container(args[0].type):
+        if len(args) == 1 and (is_container(args[0].type) or is_str(args[0].type)):
             return TypedValue(kt.i64)
         if len(args) == 1 and is_range(args[0].type):
             return self.range_length(node)
         if len(args) != 1 or not isinstance(args[0].type, kt.ArrayType):
-            self.fail(node, "len() takes one array, list, dict, set or range")
+            self.fail(node, "len() takes one array, list, dict, set, str or range")
         return TypedValue(kt.i64)
 
     def builtin_abs(self, args, node):
@@ -467,6 +485,8 @@ class CallTyping:
         return self.min_max(args, node, "max")
 
     def min_max(self, args, node, name):
+        if any(is_str(a.type) for a in args):
+            return self.str_min_max(args, node, name)           # `min(a, b)` of strs
         if len(args) == 1 and is_list(args[0].type):
             return self.list_min_max(args[0], node, name)       # `min(xs)`
         if len(args) == 1 and (is_dict_like(args[0].type) or is_set(args[0].type)):
@@ -527,6 +547,8 @@ class CallTyping:
                                  self.binary(ast.Mod(), *args, node)])
 
     def builtin_float(self, args, node):
+        if len(args) == 1 and is_str(args[0].type):
+            return self.str_to_number(args[0], kt.f64, node)   # `float(s)`
         if len(args) != 1:
             self.fail(node, "float() takes one number")
         self.expect_scalar(args[0], node, "float()")
@@ -538,6 +560,10 @@ class CallTyping:
         return self.convert(args[0], kt.f64, node)
 
     def builtin_int(self, args, node):
+        if len(args) == 1 and is_str(args[0].type):
+            return self.str_to_number(args[0], kt.i64, node)   # `int(s)`
+        if len(args) == 2 and is_str(args[0].type):
+            self.fail(node, "int(s, base) is not supported yet; int(s) reads base 10")
         if len(args) != 1:
             self.fail(node, "int() takes one number")
         self.expect_scalar(args[0], node, "int()")
@@ -568,7 +594,7 @@ class CallTyping:
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
         if is_list(args[0].type) or is_dict(args[0].type) or is_set(args[0].type) or \
-                is_range(args[0].type):
+                is_range(args[0].type) or is_str(args[0].type):
             return self.truthy(args[0], node)       # true when it has items
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)

@@ -54,6 +54,8 @@ class ConstantTyping:
             self.fail(node, f"module constant `{name}` does not fit in 64 bits" if
                       isinstance(value, int) else f"module constant `{name}` holds an int "
                                                   "that does not fit in 64 bits")
+        if isinstance(value, str):
+            return TypedValue(kt.string)        # a literal: never freed
         if isinstance(value, tuple):
             return self.tuple_value([self.constant_number(v) for v in value])
         if isinstance(value, list):

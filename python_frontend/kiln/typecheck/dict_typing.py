@@ -467,6 +467,9 @@ class DictTyping:
             if isinstance(container.type, kt.ListType):
                 self.delete_list_item(target, container)
                 continue
+            if isinstance(container.type, kt.StrType):
+                self.fail(target, "'str' object doesn't support item deletion (a str never "
+                                  "changes)")
             if not is_dict(container.type) or isinstance(target.slice, ast.Slice):
                 self.fail(target, f"{supported} only yet, not of {named(container.type)}"
                           if not is_dict(container.type) else f"{supported}; a dict has no "

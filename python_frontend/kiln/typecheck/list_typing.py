@@ -36,7 +36,7 @@ from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (VariableType, container_noun, is_container, is_dict, is_dict_view,
-                         is_range, is_scalar_type, is_set)
+                         is_counted, is_range, is_scalar_type, is_set, is_str)
 
 
 @dataclass(frozen=True)
@@ -388,19 +388,35 @@ class ListTyping:
     def refuse_list_in_parallel_loop(self, node, value: TypedValue) -> TypedValue:
         """Lists in a kiln.prange loop body: not supported yet (the
         references would be counted by several threads at once)."""
-        if self.inside_parallel_loop and is_container(value.type):
-            self.report(node, f"{container_noun(value.type)}s are not supported inside a "
-                              "kiln.prange loop yet")
+        if self.inside_parallel_loop and (is_container(value.type) or is_str(value.type)):
+            what = "strings" if is_str(value.type) else f"{container_noun(value.type)}s"
+            self.report(node, f"{what} are not supported inside a kiln.prange loop yet")
             return TypedValue(UNKNOWN)
         return value
 
     def uses_lists(self, stmt) -> bool:
-        """Whether a loop body builds or reads lists (or dicts, sets:
-        parallel=True leaves such a loop sequential)."""
+        """Whether a loop body builds or reads lists (or dicts, sets,
+        strings: parallel=True leaves such a loop sequential)."""
+        # A string literal is a str value where an operator, a method or a
+        # string builtin takes it (a raised message, a docstring or a dtype
+        # name is text, but no value).
+        texts = set()
+        raised = {id(n) for r in ast.walk(stmt) if isinstance(r, (ast.Raise, ast.Assert))
+                  for n in ast.walk(r)}
+        for node in ast.walk(stmt):
+            operands = [node.left, *node.comparators] if isinstance(node, ast.Compare) else \
+                [node.left, node.right] if isinstance(node, ast.BinOp) else \
+                [node.value] if isinstance(node, (ast.Subscript, ast.Attribute)) else \
+                node.args if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("len", "ord", "str", "int", "float") else \
+                [node.value] if isinstance(node, ast.Assign) else []
+            texts |= {id(o) for o in operands if isinstance(o, ast.Constant) and
+                      isinstance(o.value, str)}
         for node in ast.walk(stmt):
             if isinstance(node, (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set,
-                                 ast.SetComp)) or (
-                    isinstance(node, ast.Name) and is_container(getattr(
+                                 ast.SetComp)) or id(node) in texts or (
+                    isinstance(node, ast.JoinedStr) and id(node) not in raised) or (
+                    isinstance(node, ast.Name) and is_counted(getattr(
                         self.var_types.get(node.id), "type", None))):
                 return True
         return False
@@ -545,6 +561,9 @@ class ListTyping:
             return self.dict_iteration(iterable, iterator)      # a walk of its slots
         if is_range(iterable.type):
             return TypedValue(kt.i64)
+        if is_str(iterable.type):
+            self.raises = True          # kiln.str.char_at
+            return TypedValue(kt.string)
         if is_list(iterable.type):
             self.raises = True          # kiln.list.get
             return TypedValue(UNKNOWN) if iterable.type.item is None \
@@ -554,7 +573,7 @@ class ListTyping:
             self.raises = self.raises or self.boundscheck
             return TypedValue(iterable.type.dtype)
         self.fail(iterator, f"a comprehension's `for` goes over a range, a list, a dict, a "
-                            f"set or a 1-D array variable, not {named(iterable.type)}")
+                            f"set, a str or a 1-D array variable, not {named(iterable.type)}")
 
     def list_subscript(self, node, container: TypedValue) -> TypedValue:
         """`xs[i]` (a negative i counts from the end) and `xs[a:b:c]` (a new
@@ -704,6 +723,10 @@ class ListTyping:
             return self.dict_compare(node, left, right)
         if is_range(left.type) or is_range(right.type):
             return self.range_compare(node, left, right)        # `i in r`
+        if isinstance(op, (ast.In, ast.NotIn)) and is_str(right.type):
+            return self.str_membership(node, left, right)       # `c in s`
+        if is_str(left.type) and is_str(right.type):
+            return self.str_comparison(op, left, right, node)
         if isinstance(op, (ast.In, ast.NotIn)):
             if not is_list(right.type):
                 self.fail(node, f"`in` takes a list on its right here, not "

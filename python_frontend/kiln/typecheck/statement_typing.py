@@ -18,7 +18,7 @@ from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_retur
                          loop_exits)
 from .list_typing import holds_items, is_list, named
 from .dict_typing import is_dict, is_dict_like, walked_dict
-from .typed_tree import container_noun, is_container, is_range, is_set
+from .typed_tree import container_noun, is_container, is_range, is_set, is_str
 
 
 # The ints a raised f-string may show (each an error record's `{}`, well
@@ -139,9 +139,10 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
-                if is_container(element.type):
-                    self.fail(element_node, f"returning a {container_noun(element.type)} in a "
-                                            "tuple is not supported yet")
+                if is_container(element.type) or is_str(element.type):
+                    what = "str" if is_str(element.type) else container_noun(element.type)
+                    self.fail(element_node, f"returning a {what} in a tuple is not supported "
+                                            "yet")
             value = self.tuple_value(elements)
             seen = set()
             for element, element_node in zip(elements, stmt.value.elts):
@@ -305,7 +306,8 @@ class StatementTyping:
                     value = TypedValue(UNKNOWN)
             what = None if is_unknown(value.type) or isinstance(
                 value.type, (kt.ArrayType, kt.TupleType)) or is_container(
-                value.type) or is_range(value.type) else display(value.type)
+                value.type) or is_range(value.type) or is_str(value.type) else \
+                display(value.type)
         if what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
@@ -429,6 +431,11 @@ class StatementTyping:
         if isinstance(target, ast.Subscript) and self.is_list_expression(target.value):
             self.augmented_list_store(stmt)             # `xs[i] += v`
             return
+        if isinstance(target, ast.Subscript) and self.is_str_expression(target.value):
+            self.refuse_str_store(target)
+        if isinstance(target, ast.Name) and self.is_str_expression(target):
+            self.augmented_str(stmt, self.load_name(target))      # `s += t`, `s *= n`
+            return
         if isinstance(target, ast.Name) and self.is_list_expression(target):
             self.augmented_list(stmt, self.load_name(target))     # `xs += ys`, `xs *= n`
             return
@@ -505,6 +512,8 @@ class StatementTyping:
             return
         if isinstance(target, ast.Subscript) and self.is_set_expression(target.value):
             self.refuse_set_store(target)
+        if isinstance(target, ast.Subscript) and self.is_str_expression(target.value):
+            self.refuse_str_store(target)
         if isinstance(target, ast.Name) and (is_set(value.type) or is_set(
                 self.declared.get(target.id)) or is_set(getattr(
                     self.var_types.get(target.id), "type", None))):
@@ -594,6 +603,11 @@ class StatementTyping:
             return self.join_list(current, value, node, name)       # lists and sets
         if is_dict_like(value.type) or (current is not None and is_dict_like(current.type)):
             return self.join_dict(current, value, node, name)
+        if is_str(value.type) or (current is not None and is_str(current.type)):
+            if current is not None and current.type != value.type:
+                self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
+                                f"{display(value.type)} on another")
+            return VariableType(kt.string)
         if is_range(value.type) or (current is not None and is_range(current.type)):
             if current is not None and current.type != value.type:
                 self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
@@ -656,8 +670,8 @@ class StatementTyping:
                 module_level |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         if name in module_level:
             return (f"global variable `{name}` is not supported yet (a module constant must be "
-                    "bound once to a number, or to a tuple, list or dict of numbers, that fits "
-                    "in 64 bits)")
+                    "bound once to a number, a str, or a tuple, list or dict of numbers, that "
+                    "fits in 64 bits)")
         if hasattr(builtins, name):
             return f"builtin `{name}` is not supported as a value here"
         known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \

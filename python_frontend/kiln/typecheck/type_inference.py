@@ -72,6 +72,7 @@ from .tuple_typing import TupleTyping
 from .list_typing import ListTyping, holds_items, is_list
 from .dict_typing import DictTyping, is_dict_like
 from .set_typing import SetTyping
+from .str_typing import StrTyping
 from .recursion import check_agreement, finish_recursion, provisional_signature
 from .list_library_typing import ListLibraryTyping
 from .range_typing import RangeTyping
@@ -81,18 +82,19 @@ from .generator_typing import GeneratorTyping
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
                          is_scalar_type, known_literals, literal_candidates)
-from .typed_tree import container_noun, is_container, is_set
+from .typed_tree import container_noun, is_container, is_set, is_str
 
 MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
 class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, SetTyping, ListLibraryTyping, RangeTyping,
-                     ConstantTyping, GeneratorTyping):
+                     ListTyping, DictTyping, SetTyping, StrTyping, ListLibraryTyping,
+                     RangeTyping, ConstantTyping, GeneratorTyping):
     """Types one function: this class walks it and types expressions; the
     mixins type statements, calls, arrays, numpy's shape functions, tuples,
-    lists, dicts, sets, ranges, module constants and generator expressions."""
+    lists, dicts, sets, strings, ranges, module constants and generator
+    expressions."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -234,6 +236,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             elif arg.annotation is None and arg.arg in self.parameter_hints:
                 type_ = self.parameter_hints[arg.arg]
                 self.typed_by_first_call.add(arg.arg)
+            elif arg.annotation is None and isinstance(default, str):
+                type_ = kt.string                                       # `sep=","`
             elif arg.annotation is None and default is not None:
                 type_ = rules.default_for_kind(rules.literal_kind(default))    # `alpha=0.5`
             elif arg.annotation is None:
@@ -252,11 +256,13 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if default is not None and not is_unknown(type_):
                 node = self.func.args.defaults[position - len(arguments) + len(
                     self.func.args.defaults)]
-                literal = TypedValue(rules.default_for_kind(rules.literal_kind(default)),
-                                     weak=rules.literal_kind(default), constant=default)
+                literal = TypedValue(kt.string) if isinstance(default, str) else TypedValue(
+                    rules.default_for_kind(rules.literal_kind(default)),
+                    weak=rules.literal_kind(default), constant=default)
                 if isinstance(type_, kt.ArrayType):
-                    self.report(node, f"parameter `{arg.arg}` is an array: a number cannot be "
-                                      "its default")
+                    self.report(node, f"parameter `{arg.arg}` is an array: a "
+                                      f"{'str' if isinstance(default, str) else 'number'} "
+                                      "cannot be its default")
                 else:
                     self.guarded(self.convert, literal, type_, node)
             params.append(Parameter(arg.arg, type_, default))
@@ -355,6 +361,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             return self.literal(value, kt.f64, weak="float")
         if isinstance(value, complex):
             return self.literal(value, kt.c128, weak="complex")
+        if isinstance(value, str):
+            return self.str_literal(node)
         self.fail(node, f"constant {value!r} is not supported here")
 
     def expr_Name(self, node):
@@ -373,6 +381,12 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, f"cannot use {display(source)} as {target.display}")
             return self.tuple_value([self.convert(e, t, node, explicit)
                                      for e, t in zip(value.elements, target.elements)])
+        if is_str(source) or is_str(target):
+            article = "an" if str(display(source))[:1] in "aeiou" else "a"
+            self.fail(node, f"cannot use {article} {display(source)} value as "
+                            f"{display(target)}" + (
+                                " (convert it: int(s), float(s), str(x))"
+                                if is_scalar_type(source) or is_scalar_type(target) else ""))
         if isinstance(source, kt.TupleType) or is_range(source) or is_range(target):
             self.fail(node, f"cannot use a {display(source)} value as {display(target)}")
         if holds_items(source) or holds_items(target):
@@ -400,6 +414,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         if is_container(value.type):
             self.dict_truthy_check(value, node)
             return TypedValue(kt.boolean)       # true when it has items
+        if is_str(value.type):
+            return TypedValue(kt.boolean)       # true when it is not empty
         if is_range(value.type):
             return TypedValue(kt.boolean)       # true when it is not empty
         if is_unknown(value.type) or not isinstance(value.type, (kt.ScalarType, kt.ArrayType)):
@@ -431,6 +447,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 self.fail(node, f"a {display(value.type)} is a {container_noun(value.type)}, "
                                 f"not a number or an array: `{ast.unparse(node)}` does not "
                                 "take it")
+            if is_str(value.type) and node is not None:
+                self.fail(node, f"a str is not a number or an array: `{ast.unparse(node)}` "
+                                "does not take it (convert it: int(s), float(s))")
             if is_range(value.type):
                 self.fail(node if node is not None else self.func, "a range is not a number or "
                           f"an array: `{ast.unparse(node) if node is not None else 'this'}` "
@@ -455,6 +474,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             return self.set_binary(node, left, right)
         if is_list(left.type) or is_list(right.type):
             return self.list_binary(node, left, right)
+        if is_str(left.type) or is_str(right.type):
+            return self.str_binary(node, left, right)
         return self.binary(node.op, left, right, node)
 
     def before_module_call(self, value: TypedValue, later_nodes, node) -> TypedValue:
@@ -511,6 +532,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         if is_range(operand.type) and isinstance(node.op, ast.Not):
             self.truthy(operand, node)          # `not r`: true when it is empty
             return TypedValue(kt.boolean)
+        if is_str(operand.type):
+            return self.str_unary(node, operand)
         if is_container(operand.type):
             if not is_list(operand.type) and not isinstance(node.op, ast.Not):
                 self.fail(node, f"unary operator in `{ast.unparse(node)}` does not take a "
@@ -552,6 +575,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
     def compare(self, left: TypedValue, right: TypedValue, node, ops=None) -> TypedValue:
+        if is_str(left.type) or is_str(right.type):
+            op = (ops or getattr(node, "ops", None) or [ast.Eq()])[0]
+            return self.str_comparison(op, left, right, node)
         self.scalar_operands(left, right, node=node)
         common = rules.comparison_type((left.type, left.weak, known_literals(left)),
                                        (right.type, right.weak, known_literals(right)))
@@ -621,7 +647,12 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
 
     def bool_op(self, operands, node) -> TypedValue:
         first = self.expression(operands[0])
-        if (is_container(first.type) or is_range(first.type)) and is_condition(node):
+        if is_str(first.type) and not is_condition(node):
+            self.fail(operands[0], "`and`/`or` with a str operand is supported only where its "
+                                   "truth is tested (`if`, `while`, `not`) yet; here its value "
+                                   "would be the str: use an `if` statement")
+        if (is_container(first.type) or is_range(first.type) or is_str(first.type)) and \
+                is_condition(node):
             first = self.truthy(first, operands[0])       # `while stack and ...`
         elif is_range(first.type):
             self.fail(operands[0], "`and`/`or` with a range operand is supported only where its "
@@ -696,14 +727,20 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                 elif is_container(value.type):
                     self.fail(node, "a conditional expression choosing between lists, dicts or "
                                     "sets is not supported yet; use an `if` statement")
+                elif is_str(value.type):
+                    joined = joined_type = value.type
+                    if previous is not None and previous != joined:
+                        self.fail(node, "the branches of this conditional expression are a str "
+                                        "and something else (CPython allows it; Kiln's values "
+                                        "have one type)")
                 elif is_range(value.type):
                     self.fail(node, "a conditional expression choosing between ranges is not "
                                     "supported yet; use an `if` statement")
                 elif not is_scalar_type(value.type):
                     return
                 elif previous is not None and not isinstance(previous, tuple):
-                    self.fail(node, "the branches of this conditional expression are an "
-                                    "array and a number")
+                    self.fail(node, "the branches of this conditional expression are " + (
+                        "a str and a number" if is_str(previous) else "an array and a number"))
                     return
                 else:
                     # Joined like a variable's assignments: two Python

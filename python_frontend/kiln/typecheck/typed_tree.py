@@ -289,6 +289,17 @@ def is_container(type_) -> bool:
     return isinstance(type_, (kt.ListType, kt.DictType, DictViewType, kt.SetType))
 
 
+def is_str(type_) -> bool:
+    return isinstance(type_, kt.StrType)
+
+
+def is_counted(type_) -> bool:
+    """A container or a str: a reference counted object, owned and
+    released by the protocol of mlir/ownership.py (a str is immutable, so
+    nothing is ever written back or marked modified)."""
+    return is_container(type_) or is_str(type_)
+
+
 def container_noun(type_) -> str:
     """How messages name a container's kind: "list", "dict", "set"."""
     return "list" if isinstance(type_, kt.ListType) else "set" if is_set(type_) else "dict"

@@ -1,0 +1,206 @@
+"""Python's str in generated programs (docs/language.md, "Strings"): the
+string constructs of `generator.FunctionGenerator`.
+
+Old seeds keep their programs: whether a program uses strings is drawn from
+its own stream (`random.Random(f"{seed}:{index}:strings")`, `--str-rate`,
+0 by default), and every string construct from a per-function string stream
+(`str_stream`: `self.rng` is swapped for it, fresh names count from 7000,
+statements do not count against `max_statements`), before the statements
+of every block (`str_hook`, `STR_STATEMENT_RATE`).
+
+String variables (`t7xxx = ...`) are made at the top level of the body only
+(like tail_constructs.py's ranges), from literals of every storage kind
+(Latin-1, the BMP, astral code points, whitespace of several kinds, other
+scripts' digits), `str()` of the function's numbers, `chr()`, f-strings,
+`+`, `*` by small counts, indexing and slicing with small (sometimes out
+of range, negative, zero-step) bounds and the methods; later statements
+may rebind them (`s += ...`, `s = s[1:] + ...`: growth stays linear in
+loops). What they compute flows into the function's int and float
+variables through `len`, `ord`, the searches, comparisons, `in`, the
+character classes, `int(s)`/`float(s)` (CPython's ValueError messages with
+the text's repr) and loops over the characters, so the oracle (CPython
+through semantics.py's stand-ins) checks every value.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+STR_PROGRAM_RATE = 0.0          # programs with strings: --str-rate (none by default)
+STR_STATEMENT_RATE = 0.35       # a string statement before a statement of a string program
+STR_STATEMENTS = {"str_make": 2, "str_read": 5, "str_loop": 1, "str_number": 1.5,
+                  "str_update": 1.5}
+# Literals of every storage kind (1, 2 and 4 bytes a code point), the
+# whitespace str.isspace() knows, digits of other scripts, number texts.
+LITERALS = ["", "a", "ab", "abc", "aaa", "é", "ßΣ", "中文", "😀", "a😀b", " x y ", "\t1\n",
+            "١٢٣", "AbC", "12", "-7", " 42 ", "3.5", "1e3", "nan", "-inf", "x\u3000", "\x85z",
+            "İ", "ﬁ", "1_0", "0x1", "+0"]
+STEPS = ["1", "2", "(-1)", "(-2)", "3"]
+
+
+class StrConstructs:
+    """Mixed into FunctionGenerator. `self.strng` is None in a program
+    without strings."""
+
+    def init_strings(self, strng=None):
+        self.strng = strng
+        self.strings = []               # string variables, made at the top level
+        self.strcounter = 0
+        self.in_str_stream = False
+
+    @contextlib.contextmanager
+    def str_stream(self):
+        """Draw from the string stream; the statements made do not count."""
+        saved = (self.rng, self.statements, self.in_str_stream)
+        self.rng, self.in_str_stream = self.strng, True
+        try:
+            yield
+        finally:
+            self.rng, self.statements, self.in_str_stream = saved
+
+    def str_hook(self, depth):
+        """Before a statement of a string program: now and then a string
+        statement."""
+        if self.strng is None or self.in_str_stream or self.in_list_stream or \
+                self.in_dict_stream or self.in_tail_stream:
+            return
+        if self.strng.random() >= STR_STATEMENT_RATE:
+            return
+        with self.str_stream():
+            for _ in range(10):
+                choice = self.rng.choices(list(STR_STATEMENTS),
+                                          list(STR_STATEMENTS.values()))[0]
+                if getattr(self, "s_" + choice)(depth) is not False:
+                    return
+
+    # ---------------------------------------------------------- helpers
+    def str_name(self):
+        return self.fresh("t")
+
+    def str_literal(self):
+        return repr(self.rng.choice(LITERALS))
+
+    def str_leaf(self):
+        """A literal or a string variable (no quotes or backslashes when
+        `plain`: an f-string's part)."""
+        if self.strings and self.rng.random() < 0.6:
+            return self.rng.choice(self.strings)
+        return self.str_literal()
+
+    def str_expr(self, depth=0):
+        """A str-valued expression."""
+        roll = self.rng.random()
+        if depth >= 2 or roll < 0.3:
+            return self.str_leaf()
+        if roll < 0.38:
+            return f"str({self.number('i64')})"
+        if roll < 0.44:
+            return f"str({self.number('f64')})"
+        if roll < 0.48:
+            return f"chr({self.small_int(20)} + {self.rng.choice(['97', '0x3a3', '0x1f600'])})"
+        if roll < 0.52 and self.strings:
+            names = [self.rng.choice(self.strings) for _ in range(2)]
+            return f'f"<{{{names[0]}}}|{{{self.number("i64")}}}|{{{names[1]}}}>"'
+        if roll < 0.56:
+            return f'f"{{{self.number("f64")}}}:{{{self.expr("bool", 2)}}}"'
+        a = self.str_expr(depth + 1)
+        if roll < 0.66:
+            return f"({a} + {self.str_expr(depth + 1)})"
+        if roll < 0.7:
+            return f"({a} * {self.small_int(3)})"
+        if roll < 0.75:
+            if self.rng.random() < 0.3:
+                return f"{a}[{self.small_int(8)}]"              # IndexError too
+            return f"({a} + 'x')[{self.small_int(8)} % (len({a}) + 1)]"
+        if roll < 0.82:
+            step = self.rng.choice(STEPS + [self.small_int(2)])    # a zero step: ValueError
+            return self.rng.choice([f"{a}[{self.small_int(6)}:]", f"{a}[:{self.small_int(6)}]",
+                                    f"{a}[{self.small_int(6)}:{self.small_int(6)}]",
+                                    f"{a}[::{step}]",
+                                    f"{a}[{self.small_int(6)}:{self.small_int(6)}:{step}]"])
+        method = self.rng.choice(["strip()", "lstrip()", "rstrip()", "upper()", "lower()",
+                                  f"replace({self.str_literal()}, {self.str_literal()})",
+                                  f"strip({self.str_literal()})",
+                                  f"replace({self.str_literal()}, {self.str_literal()}, "
+                                  f"{self.small_int(2)})"])
+        return f"{a}.{method}"
+
+    def str_int_expr(self):
+        """An int-valued expression of strings."""
+        a = self.str_expr(1)
+        b = self.str_expr(2)
+        return self.rng.choice([
+            f"len({a})", f"ord({a}[{self.small_int(5)}])", f"{a}.find({b})",
+            f"{a}.rfind({b}, {self.small_int(4)}, {self.small_int(6)})", f"{a}.count({b})",
+            f"{a}.index({b})", f"{a}.count({b}, {self.small_int(4)})",
+            f"int({a} == {b})", f"int({a} < {b})", f"int({a} >= {b})", f"int({b} in {a})",
+            f"int({b} not in {a})", f"int({a}.startswith({b}))", f"int({a}.endswith({b}))",
+            f"int({a}.isdigit())", f"int({a}.isspace())", f"int({a}.isalpha())",
+            f"int({a}.isalnum())", f"int({a}.isdecimal())", f"int({a}.isnumeric())",
+            f"int({a}.islower())", f"int({a}.isupper())", f"int(bool({a}))",
+            f"int(not {a})", f"int({a} + {b} != {b} + {a})", f"len(min({a}, {b}))",
+            f"len(max({a}, {b}, {self.str_literal()}))"])
+
+    # ------------------------------------------------------- statements
+    def s_str_make(self, depth):
+        if depth or self.loop_depth:
+            return False            # bound once, at the top level: always bound after
+        name = self.str_name()
+        self.emit(depth, f"{name} = {self.str_expr()}")
+        self.strings.append(name)
+
+    def s_str_update(self, depth):
+        """Rebinds a string (linear growth, also in loops)."""
+        if not self.strings:
+            return False
+        name = self.rng.choice(self.strings)
+        value = self.rng.choice([f"{name} + {self.str_leaf()}", f"{name}[1:] + {self.str_leaf()}",
+                                 f"{name}[{self.small_int(4)}:] + str({self.number('i64')})",
+                                 f"{self.str_expr(1)}", f"{name}.strip() + {self.str_literal()}"])
+        if self.rng.random() < 0.4 and not value.startswith(name):
+            self.emit(depth, f"{name} += {self.str_leaf()}")
+        else:
+            self.emit(depth, f"{name} = {value}")
+
+    def s_str_read(self, depth):
+        target = self.tail_target(("i64", "f64"))
+        if target is None:
+            return False
+        name, _ = target
+        self.emit(depth, f"{name} += {self.str_int_expr()}")
+
+    def s_str_number(self, depth):
+        """int(s), float(s): CPython's parse and ValueError messages."""
+        target = self.tail_target(("i64", "f64"))
+        if target is None:
+            return False
+        name, kind = target
+        roll = self.rng.random()
+        # mostly text that reads back (a ValueError ends the call early)
+        text = self.str_expr(1) if roll < 0.15 else self.str_literal() if roll < 0.3 else \
+            f"str({self.number(kind)})"
+        if kind == "i64":
+            self.emit(depth, f"{name} += int({text})")
+        else:
+            self.emit(depth, f"{name} += float({text})")
+
+    def s_str_loop(self, depth):
+        if self.trip > 400:
+            return False
+        target = self.tail_target(("i64", "f64"))
+        if target is None:
+            return False
+        name, _ = target
+        var = self.fresh("c")
+        source = self.str_expr(1)
+        if self.rng.random() < 0.3:
+            index = self.fresh("v")
+            self.emit(depth, f"for {index}, {var} in enumerate({source}):")
+            self.emit(depth + 1, f"{name} += {index} * ord({var})")
+            return
+        self.emit(depth, f"for {var} in {source}:")
+        if self.rng.random() < 0.5:
+            self.emit(depth + 1, f"if {var} == {self.str_literal()} or {var}.isdigit():")
+            self.emit(depth + 2, f"{name} += 1")
+        else:
+            self.emit(depth + 1, f"{name} += ord({var})")

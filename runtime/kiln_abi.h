@@ -91,7 +91,8 @@ static inline uint8_t *kiln_str_data(const kiln_str *str) {
 
 /* Drops the caller's reference to a str; frees it when it was the last. */
 static inline void kiln_str_drop(kiln_str *str) {
-  if (str && --str->refcount == 0)
+  /* a literal (immortal) lives in the module's shared data: not counted */
+  if (str && str->refcount < KILN_STR_IMMORTAL / 2 && --str->refcount == 0)
     free(str);
 }
 
@@ -255,7 +256,8 @@ static inline void kiln_list_drop(kiln_list *list) {
    order; a deleted entry keeps its slot with live[i] = 0 until the runtime
    compacts the arrays. Keys and values take 8 bytes each whatever their
    type (`key_kind`, `value_kind`: KILN_ITEM_INT int64_t, KILN_ITEM_FLOAT
-   double, KILN_ITEM_BOOL 0 or 1 in an int64_t). `hashes`, `index` and
+   double, KILN_ITEM_BOOL 0 or 1 in an int64_t, KILN_ITEM_STR a kiln_str *
+   the dict holds a reference to, which kiln_dict_drop gives back). `hashes`, `index` and
    `index_mask` are the runtime's lookup table: a caller that builds a dict
    leaves them NULL/0, and the runtime builds the table at the first lookup.
 
@@ -345,6 +347,14 @@ enum kiln_str_property {
 /* Drops the caller's reference to a dict; frees it when it was the last. */
 static inline void kiln_dict_drop(kiln_dict *dict) {
   if (dict && --dict->refcount == 0) {
+    if (dict->key_kind == KILN_ITEM_STR || dict->value_kind == KILN_ITEM_STR)
+      for (int64_t i = 0; i < dict->used; ++i)
+        if (dict->live[i]) {
+          if (dict->key_kind == KILN_ITEM_STR)
+            kiln_str_drop((kiln_str *)(uintptr_t)dict->keys[i]);
+          if (dict->values && dict->value_kind == KILN_ITEM_STR)
+            kiln_str_drop((kiln_str *)(uintptr_t)dict->values[i]);
+        }
     free(dict->keys);
     free(dict->values);
     free(dict->live);

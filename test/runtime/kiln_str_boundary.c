@@ -477,6 +477,11 @@ static void refused(void) {
             : kiln_get_dict(object, cases[i].key_kind, cases[i].value_kind, arguments, &count,
                             "f", cases[i].parameter);
     EXPECT(native == NULL && count == 0);
+    if (native) {
+      printf("read: %s\n", cases[i].expression);
+      kiln_free_arguments(arguments, count);
+      count = 0;
+    }
     print_exception();
     Py_XDECREF(object);
   }
@@ -498,6 +503,8 @@ static void refused(void) {
   kiln_dict *native = kiln_get_dict(sd, KILN_ITEM_STR, KILN_ITEM_STR, arguments, &count, "f", "sd");
   EXPECT(native && native->length == 2 && str_at(native->keys[0])->kind == 1 &&
          str_at(native->keys[0])->length == 2 && str_at(native->values[0])->length == 1);
+  if (!native)
+    return;
   EXPECT(kiln_get_dict(sd, KILN_ITEM_STR, KILN_ITEM_INT, arguments, &count, "f", "other") ==
          NULL);
   print_exception();

@@ -377,21 +377,31 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         """int(x): truncation toward zero, with CPython's errors for NaN/inf.
         `too_large` is the OverflowError text beyond the 64-bit range (a
         documented difference for int(); numpy's own text for array stores)."""
-        is_nan = self.cmpf("uno", value, value, node)
-        not_nan = self.negate(is_nan, node)
-        self.check(not_nan, "ValueError", "cannot convert float NaN to integer", [], node)
         # Finite values beyond the 64-bit range would be undefined in LLVM.
-        # The range is [-2**63, 2**63): -2**63 itself fits.
+        # The range is [-2**63, 2**63): -2**63 itself fits. Its ordered
+        # compares are false for NaN and the infinities too, so the common
+        # case costs one test; which error it is (NaN, infinity, too
+        # large) is worked out only on the cold path.
         limit = self.constant(2.0 ** 63, value.type, node)
         low = self.constant(-2.0 ** 63, value.type, node)
-        magnitude = self.unary("absf", value, node)
         below = self.cmpf("olt", value, limit, node)
         above = self.cmpf("oge", value, low, node)
         in_range = self.arith("andi", below, above, node)
-        is_inf = self.cmpf("oeq", magnitude, self.constant(math.inf, value.type, node), node)
-        self.check(self.negate(is_inf, node), "OverflowError",
-                   "cannot convert float infinity to integer", [], node)
-        self.check(in_range, "OverflowError", too_large, [], node)
+
+        def explain():
+            is_nan = self.cmpf("uno", value, value, node)
+            self.check(self.negate(is_nan, node), "ValueError",
+                       "cannot convert float NaN to integer", [], node)
+            magnitude = self.unary("absf", value, node)
+            is_inf = self.cmpf("oeq", magnitude, self.constant(math.inf, value.type, node), node)
+            self.check(self.negate(is_inf, node), "OverflowError",
+                       "cannot convert float infinity to integer", [], node)
+            self.check(in_range, "OverflowError", too_large, [], node)
+            self.yield_values([], node)
+
+        explained, _ = self.region(explain)
+        nothing, _ = self.region(lambda: self.yield_values([], node))
+        self.scf_if(self.negate(in_range, node), [], explained, nothing, node)
         # i64, or u64 (the same MLIR type; floats >= 2**63 raised above)
         whole = self.cast("fptosi", value, target if target.bits == 64 else kt.i64, node)
         if target.bits == 64:

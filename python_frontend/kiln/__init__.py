@@ -12,7 +12,7 @@ OUT/ (a C-ABI lib<mod>.so with <mod>.h, a CPython extension, <mod>.py and
 """
 
 from .version import __version__  # noqa: E402
-from .errors import KilnCompileError, KilnToolchainError  # noqa: E402
+from .errors import CLASS_FALLBACK, Diagnostic, KilnCompileError, KilnToolchainError  # noqa: E402
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 from .options import EXPORT_OPTIONS  # noqa: E402
 
@@ -165,6 +165,33 @@ def vectorize(function=None, **options):
     return export(function, **options)
 
 
+def python_class(cls, options):
+    """@kiln.export on a class: compiling classes is ahead (issue 31), so the
+    class is returned as it is -- still a class, so subclasses, isinstance
+    and its instances work as in Python -- with a KilnFallbackWarning (or,
+    with strict=True, the KilnCompileError) saying so once, here."""
+    import warnings
+
+    import inspect
+
+    cls.__kiln_export__ = dict(options)
+    reason = f"{CLASS_FALLBACK} (@kiln.export on class `{cls.__qualname__}`)"
+    if options.get("strict"):
+        try:
+            # the `class` line, as `kiln build`'s record says (the lines
+            # start at the decorators)
+            lines, first = inspect.getsourcelines(cls)
+            line = first + next((i for i, text in enumerate(lines)
+                                 if text.lstrip().startswith("class ")), 0)
+            file = inspect.getsourcefile(cls) or "<unknown>"
+        except (OSError, TypeError):
+            file, line = "<unknown>", 0
+        raise KilnCompileError(Diagnostic(file, line, 1, reason, cls.__qualname__))
+    warnings.warn(f"kiln: class {cls.__qualname__} runs as Python: {reason}",
+                  KilnFallbackWarning, stacklevel=3)
+    return cls
+
+
 def export(function=None, **options):
     """Marks a function for Kiln. `kiln build` compiles it ahead of time;
     called directly, it compiles on first call (KILN_DISABLE=1 keeps plain
@@ -184,6 +211,8 @@ def export(function=None, **options):
         if os.environ.get("KILN_DISABLE") == "1":
             func.__kiln_export__ = dict(options)
             return func
+        if isinstance(func, type):
+            return python_class(func, options)
         return CompiledFunction(func, options)
 
     if function is None:

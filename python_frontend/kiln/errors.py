@@ -17,6 +17,11 @@ class Diagnostic:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
 
 
+# Why a class marked @kiln.export runs as Python (kiln/__init__.py at import,
+# the build record's fallbacks at `kiln build`).
+CLASS_FALLBACK = "classes are not compiled yet: the class and its methods run as Python"
+
+
 class KilnCompileError(Exception):
     """A function uses Python that Kiln cannot compile.
 

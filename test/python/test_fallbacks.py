@@ -68,3 +68,62 @@ def test_stub_runs_without_kiln(mod, tmp_path):
                             env=env, cwd=str(tmp_path))
     assert output.returncode == 0, output.stderr
     assert output.stdout.split() == ["11.0", "[0,", "0,", "1]"]
+
+
+CLASS_MODULE = '''\
+import kiln
+
+
+@kiln.export
+class Shape:
+    def area(self) -> float:
+        return 0.0
+
+
+class Circle(Shape):
+    def __init__(self, r: float):
+        self.r = r
+
+    def area(self) -> float:
+        return 3.0 * self.r * self.r
+
+
+@kiln.export
+def double(x: float) -> float:
+    return 2 * x
+'''
+
+
+def test_an_exported_class_stays_a_python_class(tmp_path, monkeypatch):
+    """@kiln.export on a class (not compiled yet, issue 31) keeps the module
+    working: the class is returned as it is, so a subclass in the same
+    module and isinstance work; the warning says why; `kiln build` records
+    the class as a fallback at its line; strict=True raises the reason."""
+    import importlib
+    import warnings
+
+    import kiln
+
+    source = tmp_path / "shapes_module.py"
+    source.write_text(CLASS_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        shapes = importlib.import_module("shapes_module")
+    messages = [str(w.message) for w in caught if issubclass(w.category, kiln.KilnFallbackWarning)]
+    assert messages == ["kiln: class Shape runs as Python: classes are not compiled yet: the "
+                        "class and its methods run as Python (@kiln.export on class `Shape`)"]
+    assert isinstance(shapes.Shape, type) and shapes.Shape.__kiln_export__ == {}
+    assert shapes.Circle(2.0).area() == 12.0 and isinstance(shapes.Circle(1.0), shapes.Shape)
+
+    out = tmp_path / "built"
+    kiln_build(str(source), str(out))
+    record = json.load(open(out / "shapes_module.kiln.json"))
+    assert record["fallbacks"] == [{
+        "kind": "class", "function": "Shape", "file": str(source), "line": 5, "column": 1,
+        "reason": "classes are not compiled yet: the class and its methods run as Python"}]
+    assert [f["name"] for f in record["functions"] if f["compiled"]] == ["double"]
+
+    with pytest.raises(kiln.KilnCompileError, match=r"shapes_module.py:5:1: classes are not "
+                                                    r"compiled yet"):
+        kiln.export(strict=True)(shapes.Shape)

@@ -11,7 +11,7 @@ import sysconfig
 from dataclasses import dataclass, field
 
 from ..version import __version__
-from ..errors import Diagnostic, KilnCompileError
+from ..errors import CLASS_FALLBACK, Diagnostic, KilnCompileError
 
 from ..mlir.code_generator import generate_module, nested_too_deeply, run_with_deep_stack
 from ..frontend.subset import SubsetChecker
@@ -49,11 +49,17 @@ class BuildResult:
     fallbacks: list = field(default_factory=list)
 
 
-def fallback_records(failures: dict) -> list:
-    """One record per unsupported construct of each function left to Python."""
-    return [{"kind": "function", "function": name, "file": d.file, "line": d.line,
-             "column": d.column, "reason": d.message}
-            for name, error in failures.items() for d in error.diagnostics]
+def fallback_records(failures: dict, context=None) -> list:
+    """One record per unsupported construct of each function left to Python,
+    and one per exported class (classes are not compiled yet)."""
+    records = [{"kind": "function", "function": name, "file": d.file, "line": d.line,
+                "column": d.column, "reason": d.message}
+               for name, error in failures.items() for d in error.diagnostics]
+    if context is not None:
+        records += [{"kind": "class", "function": node.name, "file": context.path,
+                     "line": node.lineno, "column": node.col_offset + 1,
+                     "reason": CLASS_FALLBACK} for node in context.exported_classes()]
+    return records
 
 
 def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) -> dict:
@@ -304,7 +310,8 @@ def stubs_and_record(state: BuildState) -> None:
     write_text(artifacts["stub"], generate_stub(context, state.extension, extension_file,
                                                 compiled))
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures)))
-    state.record = build_record(context, state.signatures, fallback_records(state.failures),
+    state.record = build_record(context, state.signatures,
+                                fallback_records(state.failures, context),
                                 state.verdicts, state.remarks, state.types)
     # Which versions of the kernels the artifacts hold, and which one runs
     # here (the one the rest of the record describes).
@@ -356,7 +363,7 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     for _name, run in STAGES:
         run(state)
     return BuildResult(state.module, state.outdir, state.artifacts, state.signatures,
-                       fallback_records(state.failures))
+                       fallback_records(state.failures, state.context))
 
 
 # What makes a build look for the functions responsible: kilnc rejecting

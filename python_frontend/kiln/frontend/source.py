@@ -432,6 +432,12 @@ class ModuleContext:
         return [node for node in self.tree.body
                 if isinstance(node, ast.FunctionDef) and self.is_exported(node)]
 
+    def exported_classes(self):
+        """Classes decorated with @kiln.export: not compiled yet (issue 31),
+        each a fallback of the build."""
+        return [node for node in self.tree.body
+                if isinstance(node, ast.ClassDef) and self.is_exported(node)]
+
 
 PYTHRAN_EXPORT = re.compile(r"^\s*#\s*pythran\s+export\s+([A-Za-z_]\w*)\s*\((.*)\)\s*$")
 # Pythran's scalar names; numpy's (float64, int32, complex128, ...) too.

@@ -152,6 +152,10 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                 kind = "vector" if instruction["vector"] else "scalar"
                 out.append(f"    line {instruction['line']:4d} {instruction['block']:<20} "
                            f"{instruction['opcode']:<28} {kind} x{instruction['elements']}")
+    for entry in record.get("fallbacks", []):
+        if entry["kind"] == "class":
+            out.append(f"class {entry['function']} (line {entry['line']}): left to Python: "
+                       f"{entry['reason']}")
     return "\n".join(out) + "\n"
 
 

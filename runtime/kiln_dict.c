@@ -39,6 +39,16 @@
 
 enum { KILN_DICT_EMPTY = -1, KILN_DICT_DELETED = -2, KILN_DICT_SMALLEST_INDEX = 8 };
 
+/* An entry of `index` for a live slot: the slot in the low 32 bits and 31
+   more bits of the key's hash above them (a tag: a probe skips a slot
+   whose tag differs without reading the entries' arrays, so a lookup
+   costs one access to the table and, mostly, one to the keys). */
+static inline int64_t kiln_dict_tag(int64_t hash) { return (hash >> 32) & 0x7fffffff; }
+static inline int64_t kiln_dict_index_entry(int64_t hash, int64_t slot) {
+  return (kiln_dict_tag(hash) << 32) | slot;
+}
+static inline int64_t kiln_dict_slot(int64_t entry) { return entry & 0xffffffff; }
+
 /* runtime/kiln_str.c: linked into every module that uses strings, which a
    dict of str implies (weak: a module without strings links without it). */
 void kiln_str_release(kiln_str *str) __attribute__((weak));
@@ -131,7 +141,7 @@ static int kiln_dict_build_index(kiln_dict *dict) {
     int64_t at = hash & mask;
     while (index[at] != KILN_DICT_EMPTY)
       at = (at + 1) & mask;
-    index[at] = slot;
+    index[at] = kiln_dict_index_entry(hash, slot);
   }
   free(dict->index);
   dict->index = index;
@@ -145,13 +155,13 @@ static int kiln_dict_ensure_index(kiln_dict *dict) {
 
 /* Where in `index` the entry of `key` (whose hash is `hash`) is, or -1. */
 static int64_t kiln_dict_probe(const kiln_dict *dict, uint64_t key, int64_t hash) {
-  int64_t mask = dict->index_mask;
+  int64_t mask = dict->index_mask, tag = kiln_dict_tag(hash);
   for (int64_t at = hash & mask;; at = (at + 1) & mask) {
-    int64_t slot = dict->index[at];
-    if (slot == KILN_DICT_EMPTY)
+    int64_t entry = dict->index[at];
+    if (entry == KILN_DICT_EMPTY)
       return -1;
-    if (slot >= 0 && dict->hashes[slot] == hash &&
-        kiln_dict_items_equal(dict->key_kind, dict->keys[slot], key))
+    if (entry >= 0 && (entry >> 32) == tag &&
+        kiln_dict_items_equal(dict->key_kind, dict->keys[kiln_dict_slot(entry)], key))
       return at;
   }
 }
@@ -188,8 +198,8 @@ static void kiln_dict_destroy(void *opaque) {
 static int kiln_dict_set_capacity(kiln_dict *dict, int64_t capacity) {
   if (capacity < 1)
     capacity = 1;
-  if ((uint64_t)capacity > (uint64_t)INT64_MAX / 16)
-    return 0;
+  if (capacity > (int64_t)0xffffffff)
+    return 0;   /* a slot must fit the index entries' 32 bits */
   uint64_t *keys = (uint64_t *)realloc(dict->keys, (size_t)capacity * 8);
   if (!keys)
     return 0;
@@ -253,7 +263,7 @@ int64_t kiln_dict_find(kiln_dict *dict, uint64_t key) {
   if (!kiln_dict_ensure_index(dict))
     return -2;
   int64_t at = kiln_dict_probe(dict, key, kiln_dict_hash(dict, key));
-  return at < 0 ? -1 : dict->index[at];
+  return at < 0 ? -1 : kiln_dict_slot(dict->index[at]);
 }
 
 /* Drops deleted entries from the arrays (slots move) and rebuilds the
@@ -281,7 +291,7 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
   int64_t hash = kiln_dict_hash(dict, key);
   int64_t at = kiln_dict_probe(dict, key, hash);
   if (at >= 0) {
-    int64_t slot = dict->index[at];
+    int64_t slot = kiln_dict_slot(dict->index[at]);
     if (!dict->values)
       return 1;                          /* a set: already an element */
     uint64_t old = dict->values[slot];
@@ -319,7 +329,7 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
   int64_t place = hash & mask;
   while (dict->index[place] >= 0)       /* an empty or a deleted place */
     place = (place + 1) & mask;
-  dict->index[place] = slot;
+  dict->index[place] = kiln_dict_index_entry(hash, slot);
   return 1;
 }
 
@@ -353,7 +363,7 @@ kiln_str *kiln_set_take_str(kiln_dict *set, int64_t slot) {
 void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
   int64_t mask = dict->index_mask;
   for (int64_t at = dict->hashes[slot] & mask;; at = (at + 1) & mask)
-    if (dict->index[at] == slot) {
+    if (dict->index[at] >= 0 && kiln_dict_slot(dict->index[at]) == slot) {
       dict->index[at] = KILN_DICT_DELETED;
       break;
     }
@@ -425,7 +435,7 @@ int32_t kiln_dict_equal(kiln_dict *dict, kiln_dict *other) {
       continue;
     int64_t at = kiln_dict_probe(other, dict->keys[slot], kiln_dict_hash(other, dict->keys[slot]));
     if (at < 0 || (dict->values && !kiln_dict_items_equal(dict->value_kind, dict->values[slot],
-                                                          other->values[other->index[at]])))
+                                                          other->values[kiln_dict_slot(other->index[at])])))
       return 0;
   }
   return 1;

@@ -845,11 +845,14 @@ static void test_numbers(void) {
     values[count++] = INT64_MAX;
     values[count++] = INT64_MAX - 1;
     int64_t power = 1;
-    for (int k = 0; k <= 18; ++k, power *= 10)
+    for (int k = 0; k <= 18; ++k) {
       for (int64_t d = -1; d <= 1; ++d) {
         values[count++] = power + d;
         values[count++] = -(power + d);
       }
+      if (k < 18)
+        power *= 10;   /* 10**19 does not fit */
+    }
     while (count < 20000) {
       uint64_t r = next_random();
       values[count++] = (int64_t)(r >> (r & 63));

@@ -23,12 +23,12 @@ struct StrLayout {
   static constexpr int64_t hash = offsetof(kiln_str, hash);
   static constexpr int64_t journalIndex = offsetof(kiln_str, journal_index);
   static constexpr int64_t kind = offsetof(kiln_str, kind);
-  static constexpr int64_t flags = offsetof(kiln_str, flags);
+  static constexpr int64_t outsideReferences = offsetof(kiln_str, outside_references);
   static constexpr int64_t data = sizeof(kiln_str);   // kiln_str_data()
 };
 static_assert(StrLayout::refcount == 0 && StrLayout::length == 8 && StrLayout::hash == 16 &&
                   StrLayout::journalIndex == 24 && StrLayout::kind == 32 &&
-                  StrLayout::flags == 36 && StrLayout::data == 40,
+                  StrLayout::outsideReferences == 36 && StrLayout::data == 40,
               "a literal's global is laid out as {i64, i64, i64, i64, i32, i32, [n x i8]}");
 
 // The code points of a literal's UTF-8 (StrConstantOp's verifier checked it).

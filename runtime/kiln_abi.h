@@ -69,14 +69,18 @@ typedef struct kiln_error {
    reference, given back with kiln_str_drop(); a caller making one
    allocates it with malloc() as one block of
    sizeof(kiln_str) + (length + 1) * kind bytes, sets refcount 1,
-   hash -1, journal_index -1 and flags 0. */
+   hash -1, journal_index -1 and outside_references 0.
+
+   `outside_references` is the runtime's: while compiled code runs, how many
+   of the references to a string it made are held by containers the caller
+   passed in (runtime/kiln_journal.c: what a raise leaves of the string). */
 typedef struct kiln_str {
   int64_t refcount;
   int64_t length;
   int64_t hash;
   int64_t journal_index;
   int32_t kind;
-  int32_t flags;
+  int32_t outside_references;
   /* then the code points: kiln_str_data() (no flexible array member, so
      that C++ includes this header too) */
 } kiln_str;

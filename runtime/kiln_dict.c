@@ -62,9 +62,9 @@ static inline void kiln_dict_adopt(const kiln_dict *dict, int32_t kind, uint64_t
   if (kind == KILN_ITEM_STR)
     kiln_journal_adopt_str(dict->journal_index, kiln_dict_str(bits));
 }
-static inline void kiln_dict_drop_item(int32_t kind, uint64_t bits) {
+static inline void kiln_dict_drop_item(const kiln_dict *dict, int32_t kind, uint64_t bits) {
   if (kind == KILN_ITEM_STR)
-    kiln_str_release(kiln_dict_str(bits));
+    kiln_journal_give_up_str(dict->journal_index, kiln_dict_str(bits));
 }
 static inline int kiln_dict_holds_references(const kiln_dict *dict) {
   return dict->key_kind == KILN_ITEM_STR || dict->value_kind == KILN_ITEM_STR;
@@ -72,9 +72,9 @@ static inline int kiln_dict_holds_references(const kiln_dict *dict) {
 
 /* The references of entry `slot` go (the entry is going). */
 static void kiln_dict_drop_entry(kiln_dict *dict, int64_t slot) {
-  kiln_dict_drop_item(dict->key_kind, dict->keys[slot]);
+  kiln_dict_drop_item(dict, dict->key_kind, dict->keys[slot]);
   if (dict->values)
-    kiln_dict_drop_item(dict->value_kind, dict->values[slot]);
+    kiln_dict_drop_item(dict, dict->value_kind, dict->values[slot]);
 }
 
 static int64_t kiln_dict_hash(const kiln_dict *dict, uint64_t key) {
@@ -299,7 +299,7 @@ int32_t kiln_dict_set(kiln_dict *dict, uint64_t key, uint64_t value) {
       dict->flags |= KILN_DICT_MODIFIED;
     kiln_dict_adopt(dict, dict->value_kind, value);
     dict->values[slot] = value;
-    kiln_dict_drop_item(dict->value_kind, old);
+    kiln_dict_drop_item(dict, dict->value_kind, old);
     return 1;
   }
   if (dict->used == dict->capacity) {
@@ -342,25 +342,11 @@ void kiln_dict_store_value_str(kiln_dict *dict, int64_t slot, kiln_str *value) {
     dict->flags |= KILN_DICT_MODIFIED;
   kiln_journal_adopt_str(dict->journal_index, value);
   dict->values[slot] = (uint64_t)(uintptr_t)value;
-  kiln_str_release(kiln_dict_str(old));
+  kiln_journal_give_up_str(dict->journal_index, kiln_dict_str(old));
 }
 
-void kiln_dict_erase_at(kiln_dict *dict, int64_t slot);
-
-/* `set.pop()` of a set of str once the slot is known: the element leaves
-   with the set's reference (kiln_journal_take_str). */
-kiln_str *kiln_set_take_str(kiln_dict *set, int64_t slot) {
-  kiln_str *taken = kiln_dict_str(set->keys[slot]);
-  if (taken->refcount < KILN_STR_IMMORTAL / 2)
-    ++taken->refcount;   /* the erase below releases the set's */
-  kiln_dict_erase_at(set, slot);
-  kiln_journal_take_str(taken);
-  return taken;
-}
-
-/* `del dict[key]` once its slot is known (a live one); its key and value
-   are released (a caller that keeps one takes a reference first). */
-void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
+/* Entry `slot` (a live one) leaves the table; its references stay. */
+static void kiln_dict_unlink_at(kiln_dict *dict, int64_t slot) {
   int64_t mask = dict->index_mask;
   for (int64_t at = dict->hashes[slot] & mask;; at = (at + 1) & mask)
     if (dict->index[at] >= 0 && kiln_dict_slot(dict->index[at]) == slot) {
@@ -370,10 +356,25 @@ void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
   dict->live[slot] = 0;
   --dict->length;
   dict->flags |= KILN_DICT_MODIFIED;
-  kiln_dict_drop_entry(dict, slot);
   /* `used` stays: every place the table has filled (live or DELETED)
      belongs to one of the first `used` slots, so the table never fills
      up with DELETED places between two rebuilds (compaction, growth). */
+}
+
+/* `del dict[key]` once its slot is known (a live one); its key and value
+   are released (a caller that keeps one takes a reference first). */
+void kiln_dict_erase_at(kiln_dict *dict, int64_t slot) {
+  kiln_dict_unlink_at(dict, slot);
+  kiln_dict_drop_entry(dict, slot);
+}
+
+/* `set.pop()` of a set of str once the slot is known: the element leaves
+   with the set's reference (kiln_journal_take_str). */
+kiln_str *kiln_set_take_str(kiln_dict *set, int64_t slot) {
+  kiln_str *taken = kiln_dict_str(set->keys[slot]);
+  kiln_dict_unlink_at(set, slot);
+  kiln_journal_take_str(set->journal_index, taken);
+  return taken;
 }
 
 void kiln_dict_clear(kiln_dict *dict) {

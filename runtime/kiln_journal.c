@@ -9,9 +9,11 @@
    - a function that makes containers (or receives them from calls) calls
      kiln_journal_enter() on entry (kiln-lower-containers puts the call
      there) and kiln_journal_leave(mark) at each normal return;
-   - its error exits call kiln_journal_unwind(mark) (kiln-lower-checks):
-     every container made since its entry is destroyed, whatever its count
-     (no name can refer to it any more: the call raised);
+   - its error exits call kiln_journal_unwind(mark) (kiln-lower-checks);
+     the outermost such call's (a raise goes through them all) destroys
+     every container made since its entry, whatever its count (no name
+     can refer to it any more: the calls raised), but for strings the
+     caller's containers hold (kiln_journal_unwind_str);
    - when the outermost such function returns normally, the containers
      left in the journal are its results: they leave the journal
      (journal_index -1) and belong to the caller.
@@ -134,10 +136,15 @@ KILN_JOURNAL_OPAQUE void kiln_journal_leave(int64_t mark) {
     return;
   if (--journal->depth > 0)
     return;
-  /* The outermost function returns: what is left is its results. */
+  /* The outermost function returns: what is left is its results (a
+     string's count of outside references means nothing out of the
+     journal). */
   for (int64_t i = mark; i < journal->count; ++i)
-    if (journal->entries[i].object)
+    if (journal->entries[i].object) {
       *journal->entries[i].journal_index = -1;
+      if (journal->entries[i].destroy == kiln_journal_unwind_str)
+        ((kiln_str *)journal->entries[i].object)->outside_references = 0;
+    }
   if (journal->count > mark)
     journal->count = mark;
 }
@@ -146,7 +153,12 @@ KILN_JOURNAL_OPAQUE void kiln_journal_unwind(int64_t mark) {
   kiln_journal *journal = kiln_thread_journal();
   if (!journal || journal->depth == 0)
     return;
-  --journal->depth;
+  /* A raise goes through every Kiln call on the thread (no `try` yet): the
+     outermost one unwinds what they all made, at once -- a string an inner
+     call made may sit in an outer call's container, which must not be
+     read after the string is freed. */
+  if (--journal->depth > 0)
+    return;
   /* First the references unwound containers hold to items that live on
      (which may free such an item, and clear its entry below the mark);
      then every unwound object goes, whatever its count. */
@@ -160,14 +172,46 @@ KILN_JOURNAL_OPAQUE void kiln_journal_unwind(int64_t mark) {
   }
 }
 
+/* Strings the running calls made and stored into their caller's
+   containers. A raise unwinds every Kiln call on the thread up to the
+   wrapper, so what lives on after it is exactly what the caller's
+   containers (those outside the journal) hold. A string made by the calls
+   is in the journal; each reference a container outside the journal takes
+   to it is counted (`outside_references`). At the unwind its entry
+   (kiln_journal_unwind_str) frees it when no such reference is left, or
+   else gives it exactly those references: the calls' names' and their own
+   containers' (which the unwind frees) are gone. */
+static inline int kiln_journal_counts(const kiln_str *str) {
+  return str->refcount < KILN_STR_IMMORTAL / 2;
+}
+
 KILN_JOURNAL_OPAQUE void kiln_journal_adopt_str(int64_t holder_index, kiln_str *str) {
-  if (str->refcount >= KILN_STR_IMMORTAL / 2)
+  if (!kiln_journal_counts(str))
     return;
   ++str->refcount;
-  if (holder_index < 0 && str->journal_index >= 0) {
-    kiln_journal_remove(str, str->journal_index);
+  if (holder_index < 0 && str->journal_index >= 0)
+    ++str->outside_references;
+}
+
+void kiln_str_release(kiln_str *str) __attribute__((weak));
+
+KILN_JOURNAL_OPAQUE void kiln_journal_give_up_str(int64_t holder_index, kiln_str *str) {
+  if (!kiln_journal_counts(str))
+    return;
+  if (holder_index < 0 && str->journal_index >= 0)
+    --str->outside_references;
+  kiln_str_release(str);
+}
+
+void kiln_journal_unwind_str(void *opaque) {
+  kiln_str *str = (kiln_str *)opaque;
+  if (str->outside_references > 0) {
+    str->refcount = str->outside_references;
+    str->outside_references = 0;
     str->journal_index = -1;
+    return;
   }
+  free(str);
 }
 
 KILN_JOURNAL_OPAQUE void kiln_journal_moved(void *object, int64_t journal_index,
@@ -179,11 +223,15 @@ KILN_JOURNAL_OPAQUE void kiln_journal_moved(void *object, int64_t journal_index,
   journal->entries[journal_index].journal_index = journal_index_field;
 }
 
-static void kiln_journal_free_str(void *str) { free(str); }
-
-KILN_JOURNAL_OPAQUE void kiln_journal_take_str(kiln_str *str) {
-  if (str->refcount == 1 && str->journal_index < 0)
-    kiln_journal_push(str, &str->journal_index, kiln_journal_free_str);
+KILN_JOURNAL_OPAQUE void kiln_journal_take_str(int64_t holder_index, kiln_str *str) {
+  if (!kiln_journal_counts(str))
+    return;
+  if (holder_index < 0 && str->journal_index >= 0)
+    --str->outside_references;
+  if (str->refcount == 1 && str->journal_index < 0) {
+    str->outside_references = 0;
+    kiln_journal_push(str, &str->journal_index, kiln_journal_unwind_str);
+  }
 }
 
 /* How many entries the journal holds (tests). */

@@ -27,16 +27,21 @@ void kiln_journal_push_container(void *object, int64_t *journal_index, void (*de
                                  void (*release_outside)(void *));
 void kiln_journal_remove(void *object, int64_t journal_index);
 
-/* A string stored into a container (a list or a dict) whose journal_index
-   is `holder_index`: one more reference, held by the container, and out
-   of the journal when the container is (it then outlives any unwind: see
-   runtime/kiln_list.c). Literals and static strings are not counted. */
+/* Strings in containers (runtime/kiln_journal.c says why):
+   - adopt: a container whose journal_index is `holder_index` stores a
+     string (one more reference, counted as an outside reference when the
+     container is not in the journal and the string is);
+   - give_up: such a container lets go of its reference (released);
+   - take: the container's reference moves to the caller (list.pop,
+     set.pop): no longer an outside one, and the string is journaled again
+     when that reference is its only one, as a string just made is;
+   - unwind_str: a string's journal entry at an unwind. Literals and static
+     strings are not counted. */
 struct kiln_str;
 void kiln_journal_adopt_str(int64_t holder_index, struct kiln_str *str);
-/* A string taken out of a container with the container's reference
-   (list.pop, set.pop): journaled again when that reference is its only one,
-   as a string just made is. */
-void kiln_journal_take_str(struct kiln_str *str);
+void kiln_journal_give_up_str(int64_t holder_index, struct kiln_str *str);
+void kiln_journal_take_str(int64_t holder_index, struct kiln_str *str);
+void kiln_journal_unwind_str(void *str);
 
 /* An object the journal holds moved (realloc): its entry follows it. */
 void kiln_journal_moved(void *object, int64_t journal_index, int64_t *journal_index_field);

@@ -17,19 +17,15 @@
    each item a kiln_str * whose reference the list holds). A raise unwinds
    every Kiln call on the thread up to the wrapper, so what survives an
    unwind is exactly what is not in the journal: the caller's containers
-   and what they hold. Hence:
-   - a string stored into a list outside the journal (the caller's)
-     leaves the journal (kiln_list_adopt_str): it lives on in that list;
+   and what they hold. Hence (runtime/kiln_journal.c):
+   - a string the calls made and stored into a list outside the journal
+     (the caller's) counts that reference as an outside one
+     (kiln_journal_adopt_str); at an unwind it keeps exactly those;
    - a list the journal unwinds gives back its references to items outside
      the journal (kiln_list_release_outside_items) before anything is
-     destroyed; the items in the journal are destroyed by their own
-     entries;
+     destroyed; the items in the journal are settled by their own entries;
    - a string taken out of a list (pop) with no other reference goes into
-     the journal, as a string just made does.
-   Known gap: a string a raising call stored into its caller's list and
-   still held by a name keeps that name's reference (a leak of the
-   string, on the raising path only): the journal cannot tell the name's
-   reference from the caller's. */
+     the journal, as a string just made does. */
 
 #include "kiln_abi.h"
 #include "kiln_journal.h"
@@ -87,6 +83,11 @@ void kiln_list_adopt_str(kiln_list *list, kiln_str *str) {
   kiln_journal_adopt_str(list->journal_index, str);
 }
 
+/* The list lets go of its reference to `str`. */
+static inline void kiln_list_give_up_str(kiln_list *list, kiln_str *str) {
+  kiln_journal_give_up_str(list->journal_index, str);
+}
+
 
 /* The references items [from, from + count) hold go. */
 static void kiln_list_release_items(kiln_list *list, int64_t from, int64_t count) {
@@ -94,7 +95,7 @@ static void kiln_list_release_items(kiln_list *list, int64_t from, int64_t count
     return;
   kiln_str **items = (kiln_str **)list->items;
   for (int64_t i = from; i < from + count; ++i)
-    kiln_str_release(items[i]);
+    kiln_list_give_up_str(list, items[i]);
 }
 
 /* Items [from, from + count) just copied into `list` from another list:
@@ -505,8 +506,8 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
     int64_t length = list->length;
     if (given > count && !kiln_list_reserve(list, length + given - count)) {
       if (kiln_list_holds_references(list))
-        for (int64_t k = 0; k < given; ++k)
-          --((kiln_str *const *)source)[k]->refcount;
+        for (int64_t k = 0; k < given; ++k)   /* the adoptions above undone */
+          kiln_list_give_up_str(list, ((kiln_str *const *)source)[k]);
       free(copy);
       return 0;
     }
@@ -653,7 +654,7 @@ void kiln_list_store_str(kiln_list *list, int64_t position, kiln_str *value) {
   kiln_str *old = *slot;
   kiln_list_adopt_str(list, value);
   *slot = value;
-  kiln_str_release(old);
+  kiln_list_give_up_str(list, old);
   list->flags |= KILN_LIST_MODIFIED;
 }
 
@@ -666,6 +667,6 @@ KILN_JOURNAL_OPAQUE kiln_str *kiln_list_take_str(kiln_list *list, int64_t positi
           (size_t)(list->length - position - 1) * sizeof(kiln_str *));
   --list->length;
   list->flags |= KILN_LIST_MODIFIED;
-  kiln_journal_take_str(taken);
+  kiln_journal_take_str(list->journal_index, taken);
   return taken;
 }

@@ -976,7 +976,7 @@ KILN_GENERAL kiln_str *kiln_str_of_python(PyObject *object) {
   str->hash = -1;
   str->journal_index = -1;
   str->kind = kind;
-  str->flags = 0;
+  str->outside_references = 0;
   memcpy(kiln_str_data(str), PyUnicode_DATA(object), (size_t)length * (size_t)kind);
   memset(kiln_str_data(str) + (size_t)length * (size_t)kind, 0, (size_t)kind);
   return str;

@@ -80,7 +80,7 @@ typedef struct {
   int64_t hash;
   int64_t journal_index;
   int32_t kind;
-  int32_t flags;
+  int32_t outside_references;
   uint8_t data[8];
 } kiln_str_static;
 _Static_assert(offsetof(kiln_str_static, data) == sizeof(kiln_str),
@@ -111,7 +111,6 @@ static inline kiln_str *kiln_str_latin1_char(uint32_t code) {
   return (kiln_str *)&kiln_str_latin1[code];
 }
 
-static void kiln_str_destroy(void *opaque) { free(opaque); }
 
 /* The longest string whose block size fits an int64_t. */
 static inline int64_t kiln_str_max_length(int32_t kind) {
@@ -133,9 +132,9 @@ KILN_JOURNAL_OPAQUE kiln_str *kiln_str_new(int64_t length, int32_t kind) {
   s->length = length;
   s->hash = -1;
   s->kind = kind;
-  s->flags = 0;
+  s->outside_references = 0;
   memset(kiln_str_data(s) + length * kind, 0, (size_t)kind);
-  kiln_journal_push(s, &s->journal_index, kiln_str_destroy);
+  kiln_journal_push(s, &s->journal_index, kiln_journal_unwind_str);
   return s;
 }
 

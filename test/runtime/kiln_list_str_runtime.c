@@ -131,14 +131,14 @@ static void unwinding(void) {
 
   int64_t mark = kiln_journal_enter();
   kiln_list *local = kiln_list_new_of(8, 0, KILN_ITEM_STR);
-  kiln_str *made = text("made here");
+  kiln_str *made = text("made here");    /* a name holds it through the raise */
   kiln_list_append_str(local, made);
-  EXPECT(made->journal_index >= 0);      /* in a list of the call's own: still journaled */
-  kiln_list_append_str(callers, made);   /* stored into the caller's list: escapes */
-  EXPECT(made->journal_index < 0);
-  /* (A name still holding `made` when the call raises keeps its reference:
-     the known gap of runtime/kiln_list.c. Compiled code here has let go.) */
-  kiln_str_release(made);
+  kiln_list_append_str(callers, made);   /* stored into the caller's list */
+  EXPECT(made->journal_index >= 0 && made->outside_references == 1 && made->refcount == 3);
+  kiln_str *dropped = text("stored, then dropped");
+  kiln_list_append_str(callers, dropped);
+  kiln_list_delete(callers, 2);           /* the caller's list lets go of it again */
+  EXPECT(dropped->outside_references == 0);
   kiln_str *alone = text("only a name holds me");
   kiln_str *popped = kiln_list_take_str(callers, 0);   /* "old" is the caller's no more */
   EXPECT(popped->journal_index >= 0);
@@ -148,16 +148,34 @@ static void unwinding(void) {
   kiln_journal_unwind(mark);   /* the call raised: local, copied, alone and popped go */
 
   EXPECT(callers->length == 1 && item_is(callers, 0, "made here"));
-  EXPECT(((kiln_str **)callers->items)[0]->refcount == 1);
+  /* only the caller's reference is left; out of the journal */
+  EXPECT(made->refcount == 1 && made->outside_references == 0 && made->journal_index == -1);
   show("caller's list", callers);
   // CHECK: caller's list: made here
   kiln_list_drop(callers);
   EXPECT(kiln_journal_size() == 0);
 }
 
+/* A raise goes through every call: the outermost unwinds for them all, so
+   a string an inner call stored into an outer call's list is not freed
+   while that list still points to it. */
+static void nested_unwinding(void) {
+  int64_t outer = kiln_journal_enter();
+  kiln_list *outer_list = kiln_list_new_of(8, 0, KILN_ITEM_STR);
+  int64_t inner = kiln_journal_enter();
+  kiln_str *made = text("made by the inner call");
+  kiln_list_append_str(outer_list, made);
+  kiln_journal_unwind(inner);    /* the inner call raised: nothing goes yet */
+  EXPECT(outer_list->length == 1 && item_is(outer_list, 0, "made by the inner call"));
+  EXPECT(kiln_journal_size() == outer + 2);
+  kiln_journal_unwind(outer);    /* and the outer one with it: all of it goes */
+  EXPECT(kiln_journal_size() == 0);
+}
+
 int main(void) {
   operations();
   unwinding();
+  nested_unwinding();
   printf("failures: %d\n", failures);
   // CHECK: failures: 0
   return failures != 0;

@@ -550,10 +550,13 @@ static void raised(void) {
   EXPECT(kiln_dict_set(native, bits(key), bits(value)));
   EXPECT(kiln_dict_set(native_set, bits(key), 0));
   EXPECT(kiln_list_append_str(list, value));
-  EXPECT(key->journal_index == -1 && value->journal_index == -1 && key->refcount == 3);
-  kiln_str_release(key);     // the names' references go before the raise
-  kiln_str_release(value);
-  kiln_journal_unwind(mark);   // frees `temporary`
+  // the caller's containers hold two references to each: counted
+  EXPECT(key->journal_index >= 0 && key->outside_references == 2 &&
+         value->outside_references == 2 && key->refcount == 3);
+  // the names still hold `key` and `value` when the call raises: the unwind
+  // frees `temporary` and leaves those two the caller's references only
+  kiln_journal_unwind(mark);
+  EXPECT(key->refcount == 2 && value->refcount == 2 && key->journal_index == -1);
   EXPECT(kiln_journal_size() == 0);
   EXPECT(kiln_write_back_arguments(arguments, count) == 0);
   show("after a raise", rd);

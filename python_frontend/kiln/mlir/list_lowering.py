@@ -90,6 +90,11 @@ class ListLowering:
         else:
             index = self.convert(self.expression(node.slice), kt.i64, node.slice)
             result = self.list_get(container, index, node)
+            if is_str(result.type):
+                # kiln.list.get lends the list's reference: owned here, so
+                # the string outlives a temporary list and any later change
+                # of the list.
+                result = self.own(result, node)
         self.done_with(node, container)
         return result
 

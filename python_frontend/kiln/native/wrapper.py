@@ -754,7 +754,8 @@ def viewed_arguments(signature, position) -> list:
             if p.name in viewed and isinstance(p.type, kt.ArrayType)]
 
 
-ITEM_KINDS = {"float": "KILN_ITEM_FLOAT", "int": "KILN_ITEM_INT", "bool": "KILN_ITEM_BOOL"}
+ITEM_KINDS = {"float": "KILN_ITEM_FLOAT", "int": "KILN_ITEM_INT", "bool": "KILN_ITEM_BOOL",
+              "str": "KILN_ITEM_STR"}
 
 
 def item_kind(type_) -> str:

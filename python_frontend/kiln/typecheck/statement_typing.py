@@ -9,7 +9,7 @@ import ast
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
-from .typed_values import TypedValue, _Abandon
+from .typed_values import MixedItems, TypedValue, _Abandon
 from . import parallel_loops
 from ..frontend.subset import EXCEPTION_TYPES, RAISED_MESSAGE, SUPPORTED_BINOPS, message_parts
 from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
@@ -94,7 +94,9 @@ class StatementTyping:
             if method is None:
                 self.fail(stmt, f"statement `{type(stmt).__name__}` is not supported")
             method(stmt)
-        except _Abandon:
+        except _Abandon as abandoned:
+            if isinstance(abandoned, MixedItems):
+                self.report(stmt, abandoned.message)
             # An assignment whose value is not known yet (it reads a dict
             # typed by stores later in this round) still binds its names:
             # their uses wait for the next round, rather than being "used

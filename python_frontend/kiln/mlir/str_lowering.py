@@ -196,8 +196,6 @@ class StrLowering:
                 values["sep"] = self.expression(argument)
             elif argument is maxsplit_node:
                 values["maxsplit"] = self.convert(self.expression(argument), kt.i64, argument)
-            else:
-                self.expression(argument)                   # `sep=None`
         maxsplit = values.get("maxsplit") or self.constant(-1, kt.i64, node)
         operands = [container, maxsplit] + ([values["sep"]] if "sep" in values else [])
         result = self.str_op("split", operands, node, kt.ListType(kt.string))

@@ -824,14 +824,22 @@ def generate_wrapper(module_name: str, signature) -> list:
         the arrays acquired, and the str arguments' copies (dropped; freed
         after the function raised, which keeps no reference to them but may
         have left its own counted, as it may a list's)."""
-        return _release_all(acquired) + [f"  free(str_{p});" if raised else
-                                         f"  kiln_str_drop(str_{p});" for p in strings]
+        return _release_all(acquired) + dropped_strings(raised)
+
+    def dropped_strings(raised=False) -> list:
+        return [f"  free(str_{p});" if raised else f"  kiln_str_drop(str_{p});"
+                for p in strings]
 
     def cleanup(raised=False) -> list:
-        """What a failure releases: the arrays acquired so far, the strings
-        copied so far, and the lists, dicts and sets made so far
-        (container_count of them)."""
-        return released(raised) + ([f"  {FREE_CONTAINERS}"] if containers else [])
+        """What a failure releases: the arrays acquired so far, the lists,
+        dicts and sets made so far (container_count of them), then the
+        strings copied so far. The containers go first: a str argument the
+        function stored into a list, dict or set argument is held by it
+        (and written back from it) until then; after them only the wrapper
+        and, after a raise, the callee's own entry reference (never
+        released on the error path) hold it, so free() is right there."""
+        return _release_all(acquired) + ([f"  {FREE_CONTAINERS}"] if containers else []) + \
+            dropped_strings(raised)
 
     for index, param in enumerate(signature.params):
         pname = param.name

@@ -464,7 +464,12 @@ class DictTyping:
         if container.type.value is None or container.type.key is None:
             raise _Abandon()
         current = TypedValue(container.type.value)
-        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        if is_str(current.type):
+            operation = ast.copy_location(ast.BinOp(left=target, op=stmt.op,
+                                                    right=stmt.value), stmt)
+            result = self.str_binary(operation, current, self.expression(stmt.value))
+        else:
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
         self.values[stmt] = result
         needed = self.dict_item_type(result, stmt, "values")
         if join_items(container.type.value, needed) != container.type.value:

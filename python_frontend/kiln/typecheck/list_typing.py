@@ -664,7 +664,12 @@ class ListTyping:
         if container.type.item is None:
             raise _Abandon()
         current = TypedValue(container.type.item)
-        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        if is_str(current.type):
+            operation = ast.copy_location(ast.BinOp(left=target, op=stmt.op,
+                                                    right=stmt.value), stmt)
+            result = self.str_binary(operation, current, self.expression(stmt.value))
+        else:
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
         self.values[stmt] = result
         self.stored_item(target.value, container, result, stmt)
 
@@ -849,6 +854,10 @@ class ListTyping:
             if name == "sorted":
                 self.sort_order(node)
             return TypedValue(kt.ListType(kt.i64))     # `list(range(n))`, `sorted(r)`
+        if is_str(value.type):
+            if name == "sorted":
+                self.sort_order(node)
+            return TypedValue(kt.ListType(kt.string))  # `list(s)`, `sorted(s)`: characters
         if not is_list(value.type):
             what = "range(...) or a list" if name == "list" else "a list"
             self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")

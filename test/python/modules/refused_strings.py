@@ -37,7 +37,7 @@ def not_yet_method(s: str) -> str:
 
 @kiln.export
 def split_words(s: str) -> int:
-    return len(s.split())
+    return len(s.rsplit())
 
 
 @kiln.export
@@ -46,7 +46,7 @@ def joined(s: str) -> str:
 
 
 @kiln.export
-def list_of_str(xs: list[str]) -> int:
+def list_of_str(xs: list[list[str]]) -> int:
     return len(xs)
 
 

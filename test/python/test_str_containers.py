@@ -249,6 +249,30 @@ def test_memory_stays_flat_over_calls(mod):
                     expected=(KeyError, ValueError, IndexError))
 
 
+def test_memory_stays_flat_over_raising_calls(mod):
+    """A str argument stored into the caller's list before a raise, many
+    times: nothing stays behind (the wrapper frees its copy after writing
+    the list back)."""
+    import resource
+    word = "stored-é" * 8
+
+    def run(times):
+        for _ in range(times):
+            for name in ("append_then_raise", "insert_then_raise"):
+                xs = ["a", "b"]
+                try:
+                    getattr(mod.native, name)(xs, word, 5)
+                except IndexError:
+                    pass
+                assert len(xs) == 3
+
+    run(5_000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    run(40_000)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 1_000, f"RSS grew by {grown} KiB"
+
+
 def test_stubs_and_header_say_str_containers(mod):
     with open(mod.path(f"{MODULE}.pyi"), encoding="utf-8") as handle:
         stubs = handle.read()

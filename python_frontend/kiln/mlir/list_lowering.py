@@ -447,7 +447,8 @@ class ListLowering:
             return [self.select(self.compare(op, item, best, node), item, best, node)]
 
         [best] = self.fold_items(container, [Value(first.ir, first.type)], better, node, first=1)
-        best = self.own(best, node)         # a str item outlives a temporary list
+        if is_str(best.type):
+            best = self.own(best, node)     # a str item outlives a temporary list
         self.done_with(node, container)
         return best
 

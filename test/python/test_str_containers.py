@@ -211,6 +211,12 @@ def test_dict_of_strings(mod):
         same(mod, "bool_values", xs)
 
 
+def test_module_constants_of_str(mod):
+    for w in ("apple", "égal", "a", "é", "😀", "zz", ""):
+        for k in (1, 2, 3):
+            same(mod, "constant_reads", w, k)
+
+
 def test_equal_keys_made_apart(mod):
     """Keys equal as text are one key, however they were made."""
     made = "".join(["ab", "c"])

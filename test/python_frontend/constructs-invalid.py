@@ -64,7 +64,7 @@ def operators(a: int, b: int) -> bool:
     y = a is b
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a is b` is not supported (only < <= > >= == != in, not in)
     z = a in G
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, a tuple of numbers, or a list or dict of numbers or strs, that fits in 64 bits)
     return y
 
 
@@ -94,7 +94,7 @@ def annotation(x: list) -> int:
 @kiln.export
 def global_list(i: int) -> int:
     return G[i]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, a tuple of numbers, or a list or dict of numbers or strs, that fits in 64 bits)
 
 
 @kiln.export

@@ -672,8 +672,8 @@ class StatementTyping:
                 module_level |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         if name in module_level:
             return (f"global variable `{name}` is not supported yet (a module constant must be "
-                    "bound once to a number, a str, or a tuple, list or dict of numbers, that "
-                    "fits in 64 bits)")
+                    "bound once to a number, a str, a tuple of numbers, or a list or dict of "
+                    "numbers or strs, that fits in 64 bits)")
         if hasattr(builtins, name):
             return f"builtin `{name}` is not supported as a value here"
         known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \

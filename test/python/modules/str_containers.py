@@ -481,3 +481,15 @@ def append_then_raise(xs: list[str], w: str, i: int) -> str:
 def insert_then_raise(xs: list[str], w: str, i: int) -> str:
     xs.insert(0, w)
     return xs[i * 10]
+
+
+# ---------------------------------------------------- module constants
+WORDS = ["apple", "égal", "😀x", "apple"]
+CODES = {"a": 1, "é": 2, "😀": 3}
+NAMES = {1: "one", 2: "two"}
+
+
+@kiln.export
+def constant_reads(w: str, k: int) -> str:
+    n = WORDS.count(w) + len(WORDS) + CODES.get(w, -1)
+    return str(n) + NAMES.get(k, "none") + ",".join(sorted(WORDS)) + str(w in CODES)

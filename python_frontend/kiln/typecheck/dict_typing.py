@@ -618,7 +618,7 @@ class DictTyping:
             return TypedValue(value.type.plain)
         if iteration_kind(value.type) == "items":
             self.fail(node, f"{name}() of a dict's items() is not supported yet (a list holds "
-                            "numbers, not tuples)")
+                            "numbers or strs, not tuples)")
         if dict_of(value.type).key is None:
             return TypedValue(UNKNOWN)
         if name == "sorted":

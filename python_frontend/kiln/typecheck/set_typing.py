@@ -144,7 +144,7 @@ class SetTyping:
         if is_dict(value.type) or is_dict_view(value.type):
             if iteration_kind(value.type) == "items":
                 self.fail(iterable_node, f"{what} of a dict's items() is not supported yet (a "
-                                         "set holds numbers, not tuples)")
+                                         "set holds numbers or strs, not tuples)")
             return self.dict_iteration(value, iterable_node).type
         if is_list(value.type) or is_set(value.type):
             return value.type.item

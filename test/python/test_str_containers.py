@@ -217,6 +217,35 @@ def test_module_constants_of_str(mod):
             same(mod, "constant_reads", w, k)
 
 
+@pytest.mark.parametrize("xs", [x for x in LISTS if len(x) >= 2])
+def test_references_across_changes(mod, xs):
+    for name in ("kept_after_clear", "self_assignments", "remove_while_iterating"):
+        same(mod, name, xs)
+    d = {x: x * 2 for x in xs}
+    for k in xs[:2] + ["zz"]:
+        same(mod, "popped_value", d, k)
+    same(mod, "copy_then_clear", d)
+
+
+def test_recursion_and_aliases(mod):
+    for n in (0, 1, 50):
+        same(mod, "recursive", n)
+    xs = ["x"]
+    assert mod.native.same_list_twice(xs, xs) is True and xs == ["x", "from a"]
+
+
+def test_dict_and_set_parameters_written_back(mod):
+    for w in ("a", "b", "é", "😀"):
+        same(mod, "changed_set", {"a", "b", "c"}, w)
+        same(mod, "changed_set", set(), w)
+        same(mod, "changed_dict", {"a": 1, "b": 2}, w)
+        same(mod, "stored_then_raise", {"x": "y"}, {"x"}, w)
+    d, s = {}, set()
+    with pytest.raises(KeyError):
+        mod.native.stored_then_raise(d, s, "w" * 30)
+    assert d == {"w" * 30: "w" * 30} and s == {"w" * 30}
+
+
 def test_equal_keys_made_apart(mod):
     """Keys equal as text are one key, however they were made."""
     made = "".join(["ab", "c"])
@@ -271,6 +300,12 @@ def test_memory_stays_flat_over_raising_calls(mod):
                 except IndexError:
                     pass
                 assert len(xs) == 3
+            d, s = {"k": "v"}, {"k"}
+            try:
+                mod.native.stored_then_raise(d, s, word)
+            except KeyError:
+                pass
+            assert len(d) == len(s) == 2
 
     run(5_000)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -493,3 +493,85 @@ NAMES = {1: "one", 2: "two"}
 def constant_reads(w: str, k: int) -> str:
     n = WORDS.count(w) + len(WORDS) + CODES.get(w, -1)
     return str(n) + NAMES.get(k, "none") + ",".join(sorted(WORDS)) + str(w in CODES)
+
+
+# ------------------------------------------- references across changes
+@kiln.export
+def kept_after_clear(xs: list[str]) -> str:
+    first = xs[0]
+    last = xs.pop()
+    xs.clear()
+    return first + last
+
+
+@kiln.export
+def self_assignments(xs: list[str]) -> list[str]:
+    xs[0] = xs[0]
+    xs[-1] = xs[0] + xs[-1]
+    xs[1:3] = xs
+    xs += xs
+    xs.extend(xs[:2])
+    return xs
+
+
+@kiln.export
+def same_list_twice(a: list[str], b: list[str]) -> bool:
+    a.append("from a")
+    return a is b or b[-1] == "from a"
+
+
+@kiln.export
+def popped_value(d: dict[str, str], k: str) -> str:
+    v = d.pop(k, "default")
+    d.clear()
+    return v + str(len(d))
+
+
+@kiln.export
+def copy_then_clear(d: dict[str, str]) -> dict[str, str]:
+    e = d.copy()
+    d.clear()
+    e["new"] = "value"
+    return e
+
+
+@kiln.export
+def remove_while_iterating(xs: list[str]) -> list[str]:
+    for w in xs:
+        if w:
+            xs.remove(w)
+    return xs
+
+
+def count_down(xs: list[str], n: int) -> list[str]:
+    if n == 0:
+        return xs
+    xs.append(str(n))
+    return count_down(xs, n - 1)
+
+
+@kiln.export
+def recursive(n: int) -> list[str]:
+    return count_down([], n)
+
+
+@kiln.export
+def changed_set(s: set[str], w: str) -> set[str]:
+    s.add(w)
+    s.discard("a")
+    return s
+
+
+@kiln.export
+def changed_dict(d: dict[str, int], w: str) -> int:
+    d[w] = d.get(w, 0) + 1
+    if "a" in d:
+        del d["a"]
+    return len(d)
+
+
+@kiln.export
+def stored_then_raise(d: dict[str, str], s: set[str], w: str) -> str:
+    d[w] = w
+    s.add(w)
+    return d["missing" + w]

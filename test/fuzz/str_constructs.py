@@ -20,6 +20,17 @@ variables through `len`, `ord`, the searches, comparisons, `in`, the
 character classes, `int(s)`/`float(s)` (CPython's ValueError messages with
 the text's repr) and loops over the characters, so the oracle (CPython
 through semantics.py's stand-ins) checks every value.
+
+Containers of str (StrContainerConstructs, from a stream of their own so
+that older seeds keep their string programs): `list[str]` from split(),
+literals, comprehensions, list()/sorted() of a str, slices and copies;
+`dict[str, int]` word counts and `dict[str, str]`; `set[str]`; changed by
+their methods (append, insert, pop, remove, sort, slice assignment, `del`,
+`d[k] += 1`, setdefault, add, discard, `|=`, ...) and read into the
+function's ints (len, count, `in`, join, min/max, lookups with their
+KeyError, loops). The oracle keeps them as plain Python containers
+(oracle.holds_text), so CPython itself is the reference; nothing read
+depends on a set's order.
 """
 
 from __future__ import annotations

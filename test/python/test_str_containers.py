@@ -169,6 +169,13 @@ def test_split_and_join(mod, text):
         same(mod, "split_ws_max", text, n)
 
 
+def test_join_of_other_iterables(mod):
+    for s in ("", "a", "héllo😀"):
+        for n in (0, 1, 5):
+            d = {str(i) * 2: i for i in range(n)}
+            same(mod, "join_iterables", s, d, {i: chr(97 + i) for i in range(n)}, set(d))
+
+
 @pytest.mark.parametrize("xs", LISTS)
 def test_join(mod, xs):
     for sep in ["", ",", "é", "😀 ", " and "]:
@@ -347,6 +354,8 @@ REFUSALS = {
     "heap_of_strings": (45, 5, "heapq on a list[str] is not supported yet (its items are "
                                "moved by reference); keep a heap of ints (indices) and a list "
                                "of the strings"),
+    "sum_of_strings": (50, 12, "sum() of strs is not supported (CPython raises TypeError: it "
+                               "adds them to 0); join them: ''.join(xs)"),
 }
 
 

@@ -391,7 +391,9 @@ REFUSALS = {
     'conversion': (30, 12, 'the conversion `!r` in an f-string is not supported yet; write `{x}`'),
     'not_yet_method': (35, 12, 'str.title() is not supported yet'),
     'split_words': (40, 16, 'str.rsplit() is not supported yet'),
-    'joined': (45, 12, 'str.join() takes a list of str here, not str (pass list(...) of it)'),
+    'joined': (45, 12, 'str.join() takes a list of str here, not a list[int] (CPython raises '
+                       'TypeError: sequence item 0: expected str instance; convert the items: '
+                       '[str(x) for x in xs])'),
     'list_of_str': (49, 21, 'lists of lists are not supported yet; a list holds int, float, '
                             'bool or str items (list[int], list[float], list[bool], '
                             'list[str])'),

@@ -886,6 +886,9 @@ class ListTyping:
     def sum_total(self, item, start: TypedValue | None, node) -> TypedValue:
         """The total of sum() of `item`s from `start`: a float when either
         is one, else an int (64-bit, wrapping as Kiln ints do)."""
+        if is_str(item):
+            self.fail(node, "sum() of strs is not supported (CPython raises TypeError: it adds "
+                            "them to 0); join them: ''.join(xs)")
         total = kt.f64 if item.is_float else kt.i64
         if start is not None:
             if not is_scalar_type(start.type) or start.type.is_complex:

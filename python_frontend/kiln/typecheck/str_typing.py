@@ -321,6 +321,17 @@ class StrTyping:
                                              generator)
         items = self.expression(node.args[0])
         self.absorb(items)
+        if (isinstance(items.type, (kt.DictType, kt.SetType, kt.StrType)) or
+                getattr(items.type, "kind", None) in ("keys", "values")) and \
+                "list" not in self.symbols:
+            # `sep.join(d)`, `sep.join(d.values())`, `sep.join(s)` of a set
+            # or a str: the items CPython's join takes from the iterator,
+            # made a list first (`list(...)`, a copy in their order).
+            argument = node.args[0]
+            node.args[0] = ast.copy_location(ast.Call(func=ast.Name(id="list", ctx=ast.Load()),
+                                                      args=[argument], keywords=[]), argument)
+            items = self.expression(node.args[0])
+            self.absorb(items)
         if isinstance(items.type, kt.ListType) and items.type.item is None:
             self.settle_list(node.args[0], items, kt.ListType(kt.string), node)
         elif not (isinstance(items.type, kt.ListType) and is_str(items.type.item)):

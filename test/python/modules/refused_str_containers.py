@@ -43,3 +43,8 @@ def split_too_many(s: str) -> list[str]:
 @kiln.export
 def heap_of_strings(h: list[str], w: str) -> None:
     heapq.heappush(h, w)
+
+
+@kiln.export
+def sum_of_strings(xs: list[str]) -> int:
+    return sum(xs)

@@ -42,7 +42,7 @@ def split_words(s: str) -> int:
 
 @kiln.export
 def joined(s: str) -> str:
-    return s.join(s)
+    return s.join([len(s)])
 
 
 @kiln.export

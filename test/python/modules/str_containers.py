@@ -575,3 +575,9 @@ def stored_then_raise(d: dict[str, str], s: set[str], w: str) -> str:
     d[w] = w
     s.add(w)
     return d["missing" + w]
+
+
+@kiln.export
+def join_iterables(s: str, d: dict[str, int], t: dict[int, str], u: set[str]) -> str:
+    return ",".join(s) + "|" + "-".join(d) + "|" + "".join(t.values()) + "|" + \
+        str(len(" ".join(u))) + "|" + ":".join(d.keys())

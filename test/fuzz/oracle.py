@@ -91,7 +91,7 @@ def rt_call(name, *args):
 # the oracle leaves them plain Python lists, dicts and sets: a display is
 # left alone when it holds text (a str literal, an f-string, a string or
 # str-container variable of the string streams, `.split()`, `.upper()`,
-# `.lower()`), or when it is stored into a name annotated with `str`.
+# `.lower()`, `str()`, `chr()`), or when it is stored into a name annotated with `str`.
 STR_NAME = re.compile(r"^(t7|sl8|sd8|ss8|st8|w8)\d{3}$")
 TEXT_METHODS = ("split", "upper", "lower")
 
@@ -105,6 +105,9 @@ def holds_text(node) -> bool:
         if isinstance(inner, ast.Name) and STR_NAME.match(inner.id):
             return True
         if isinstance(inner, ast.Attribute) and inner.attr in TEXT_METHODS:
+            return True
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and \
+                inner.func.id in ("str", "chr"):
             return True
     return False
 

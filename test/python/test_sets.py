@@ -295,7 +295,7 @@ REFUSALS = {
     "zipped": (153, 9, "zip() of a set is not supported yet; iterate over the set alone (or "
                        "over list(s))"),
     "items_set": (161, 20, "set() of a dict's items() is not supported yet (a set holds "
-                           "numbers, not tuples)"),
+                           "numbers or strs, not tuples)"),
     "unpacked": (166, 5, "unpacking a set is not supported yet"),
     "negated": (173, 9, "unary operator in `-s` does not take a set"),
     "or_value": (181, 9, "`and`/`or` with a set operand is supported only where its truth is "

@@ -302,7 +302,7 @@ def test_c_program_calls_string_functions_by_the_header_s_rules(mod, tmp_path):
           str->hash = -1;
           str->journal_index = -1;
           str->kind = kind;
-          str->flags = 0;
+          str->outside_references = 0;
           memcpy(kiln_str_data(str), points, (size_t)length * (size_t)kind);
           memset(kiln_str_data(str) + length * kind, 0, (size_t)kind);
           return str;

@@ -333,6 +333,82 @@ def test_stubs_and_header_say_str_containers(mod):
     assert "join_list(kiln_str *sep, kiln_list *xs" in header
 
 
+def test_c_program_passes_a_list_of_str(mod, tmp_path):
+    """A C caller following <mod>.h's comments: a malloc'd list[str]
+    holding malloc'd strings, joined (a returned string dropped), then
+    changed by a call that raised (the list's strings dropped, then its
+    arrays freed); under AddressSanitizer's leak checker."""
+    import subprocess
+    import textwrap
+    program = tmp_path / "main.c"
+    program.write_text(textwrap.dedent("""
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include "str_containers.h"
+
+        static kiln_str *make(const char *text) {
+          int64_t length = (int64_t)strlen(text);
+          kiln_str *str = malloc(sizeof(kiln_str) + (size_t)length + 1);
+          str->refcount = 1;
+          str->length = length;
+          str->hash = -1;
+          str->journal_index = -1;
+          str->kind = 1;
+          str->outside_references = 0;
+          memcpy(kiln_str_data(str), text, (size_t)length + 1);
+          return str;
+        }
+
+        static kiln_list *list_of(const char **texts, int64_t count) {
+          kiln_list *list = calloc(1, sizeof(kiln_list));
+          list->refcount = 1;
+          list->journal_index = -1;
+          list->item_kind = KILN_ITEM_STR;
+          list->capacity = count + 1;
+          list->items = malloc((size_t)list->capacity * sizeof(kiln_str *));
+          for (int64_t i = 0; i < count; ++i)
+            ((kiln_str **)list->items)[i] = make(texts[i]);
+          list->length = count;
+          return list;
+        }
+
+        int main(void) {
+          const char *texts[] = {"alpha", "beta", "gamma"};
+          kiln_list *xs = list_of(texts, 3);
+          kiln_str *comma = make(", ");
+          kiln_error error = {0};
+          kiln_str *joined = str_containers_join_list(comma, xs, &error);
+          printf("%.*s\\n", (int)joined->length, (const char *)kiln_str_data(joined));
+          kiln_str_drop(joined);
+          kiln_str *word = make("delta");
+          kiln_str *stored = str_containers_append_then_raise(xs, word, 5, &error);
+          char text[128];
+          printf("raised %d: %s; length %lld\\n", error.kind,
+                 kiln_error_text(&error, text, sizeof text), (long long)xs->length * (stored == NULL));
+          kiln_error_clear(&error);
+          for (int64_t i = 0; i < xs->length; ++i)
+            kiln_str_drop(((kiln_str **)xs->items)[i]);
+          free(xs->items);
+          free(xs);
+          free(word);
+          kiln_str_drop(comma);
+          return 0;
+        }
+    """))
+    executable = tmp_path / "main"
+    directory = mod.outdir
+    subprocess.run(["/usr/lib/llvm-22/bin/clang", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                    "-fsanitize=address", "-g", str(program), "-I", directory, "-L", directory,
+                    f"-l{MODULE}", f"-Wl,-rpath,{directory}", "-o", str(executable)], check=True)
+    output = subprocess.run([str(executable)], capture_output=True, text=True, check=True,
+                            env=dict(os.environ, ASAN_OPTIONS="detect_leaks=1")).stdout
+    assert output.splitlines()[0] == "alpha, beta, gamma"
+    assert output.splitlines()[1].startswith("raised ") and \
+        "list index out of range" in output.splitlines()[1] and \
+        output.splitlines()[1].endswith("length 4")
+
+
 # ------------------------------------------------------------ no backend
 # function -> (line, column, message) of its first diagnostic.
 REFUSALS = {

@@ -234,6 +234,15 @@ def test_references_across_changes(mod, xs):
     same(mod, "copy_then_clear", d)
 
 
+@pytest.mark.parametrize("text", TEXTS)
+def test_module_helpers(mod, text):
+    for n in (0, 1, 3):
+        same(mod, "helpers", text, n)
+    words = text.split()
+    same(mod, "chars", words, {i: w for i, w in enumerate(words)})
+    same(mod, "nested_loops", words)
+
+
 def test_recursion_and_aliases(mod):
     for n in (0, 1, 50):
         same(mod, "recursive", n)
@@ -285,7 +294,9 @@ def test_memory_stays_flat_over_calls(mod):
         "assign_slice": (list(words), 1, 4, ["x", "y", "z"]),
         "set_item": (list(words), 2, "é"), "join_generator": (text,),
         "dict_literal": ("a", "b"), "int_to_str": (20,), "set_pop_all": (words,),
-        "keys_list": ({w: 1 for w in words},), "dict_min_max": ({w: 1 for w in words},)})
+        "keys_list": ({w: 1 for w in words},), "dict_min_max": ({w: 1 for w in words},),
+        "helpers": (text, 2), "chars": (words, {1: "ab", 2: "é"}), "join_iterables": (
+            text, {w: 1 for w in words}, {1: "x"}, set(words))})
     assert_rss_flat(mod.native, {"dict_pop_missing": ("zz",), "local_lookup": ("zz",),
                                  "index_of": (words, "zz"), "pop_at": (words, 100)},
                     expected=(KeyError, ValueError, IndexError))

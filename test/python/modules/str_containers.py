@@ -581,3 +581,58 @@ def stored_then_raise(d: dict[str, str], s: set[str], w: str) -> str:
 def join_iterables(s: str, d: dict[str, int], t: dict[int, str], u: set[str]) -> str:
     return ",".join(s) + "|" + "-".join(d) + "|" + "".join(t.values()) + "|" + \
         str(len(" ".join(u))) + "|" + ":".join(d.keys())
+
+
+def counts_of(words: list[str]) -> dict[str, int]:
+    c: dict[str, int] = {}
+    for w in words:
+        c[w] = c.get(w, 0) + 1
+    return c
+
+
+def first_long(words: list[str], n: int) -> str:
+    for w in words:
+        if len(w) > n:
+            return w
+    return ""
+
+
+def bump(d: dict[str, int], k: str) -> None:
+    d[k] = d.get(k, 0) + 10
+
+
+def uniq(words: list[str]) -> set[str]:
+    return set(words)
+
+
+@kiln.export
+def helpers(text: str, n: int) -> str:
+    words = text.split()
+    c = counts_of(words)
+    bump(c, "zz")
+    bump(c, words[0] if words else "q")
+    u = uniq(words)
+    return first_long(words, n) + str(sorted(c.values())[-1] if c else 0) + str(len(u)) + ",".join(sorted(u))
+
+
+@kiln.export
+def chars(words: list[str], d: dict[int, str]) -> str:
+    out = ""
+    for i in range(len(words)):
+        if words[i]:
+            out += words[i][0] + words[i][-1].upper()
+    for k in d:
+        out += d[k][:1] + d[k].upper()
+    return out
+
+
+@kiln.export
+def nested_loops(words: list[str]) -> int:
+    n = 0
+    for a in words:
+        for b in words:
+            if a < b:
+                n += 1
+            if a == b:
+                break
+    return n

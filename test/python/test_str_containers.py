@@ -262,6 +262,18 @@ def test_dict_and_set_parameters_written_back(mod):
     assert d == {"w" * 30: "w" * 30} and s == {"w" * 30}
 
 
+def test_popitem(mod):
+    """LIFO, as CPython; KeyError on an empty dict (compiled code's message
+    carries the source location inside the quotes)."""
+    empty = "'popitem(): dictionary is empty"
+    for text in TEXTS:
+        same(mod, "popitems", text)
+    for n in (1, 2, 3, 40):
+        same(mod, "popitem_numbers", n, message=empty)
+        same(mod, "popitem_values", n, message=empty)
+    same(mod, "popitem_empty", message=empty)
+
+
 def test_equal_keys_made_apart(mod):
     """Keys equal as text are one key, however they were made."""
     made = "".join(["ab", "c"])
@@ -295,7 +307,7 @@ def test_memory_stays_flat_over_calls(mod):
         "set_item": (list(words), 2, "é"), "join_generator": (text,),
         "dict_literal": ("a", "b"), "int_to_str": (20,), "set_pop_all": (words,),
         "keys_list": ({w: 1 for w in words},), "dict_min_max": ({w: 1 for w in words},),
-        "helpers": (text, 2), "chars": (words, {1: "ab", 2: "é"}), "join_iterables": (
+        "helpers": (text, 2), "popitems": (text,), "chars": (words, {1: "ab", 2: "é"}), "join_iterables": (
             text, {w: 1 for w in words}, {1: "x"}, set(words))})
     assert_rss_flat(mod.native, {"dict_pop_missing": ("zz",), "local_lookup": ("zz",),
                                  "index_of": (words, "zz"), "pop_at": (words, 100)},
@@ -443,6 +455,7 @@ REFUSALS = {
                                "of the strings"),
     "sum_of_strings": (50, 12, "sum() of strs is not supported (CPython raises TypeError: it "
                                "adds them to 0); join them: ''.join(xs)"),
+    "popitem_indexed": (55, 12, "`d.popitem()` is a tuple[str, int], not an array"),
 }
 
 

@@ -36,7 +36,7 @@ LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse
                           "copy", "count", "index", "remove"])
 # The methods of Python's dict Kiln compiles (typing checks the object is a
 # dict; `pop`, `copy` and `clear` are list methods too).
-DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
+DICT_METHODS = frozenset(["get", "setdefault", "pop", "popitem", "keys", "values", "items", "update",
                           "copy", "clear"])
 # The methods of Python's set Kiln compiles (typing checks the object is a
 # set; `pop`, `copy`, `clear`, `remove` and `update` are list or dict

@@ -283,6 +283,8 @@ class DictLowering:
             result.owned = True
         elif name == "clear":
             self.dict_op("clear", [container], node)
+        elif name == "popitem":
+            result = self.dict_popitem(container, node)
         elif name == "update":
             other = self.expression(node.args[0])
             self.dict_op("update", [container, other], node)
@@ -326,6 +328,37 @@ class DictLowering:
         result = self.when_found(slot, lambda: self.found_value(container, slot, default, node),
                                  missing, container.type.value, node)
         return Value(result.ir, result.type, owned=is_str(result.type))
+
+    def dict_popitem(self, container, node) -> Value:
+        """`d.popitem()`: the last entry (CPython's LIFO order: the last
+        live slot), erased; KeyError when the dict is empty. A str key or
+        value is owned before erase_at releases the dict's reference."""
+        length = self.dict_length(container, node)
+        self.check(self.cmpi("sgt", length, self.constant(0, kt.i64, node), node), "KeyError",
+                   "popitem(): dictionary is empty", [], node)
+        location = self.loc(node)
+
+        def condition():
+            at = Value(self.builder.block.arguments[0], kt.i64)
+            live = self.dict_op("live_at", [container, at], node, kt.boolean)
+            self.builder.scf_condition(self.negate(live, node).ir, [at.ir], location)
+
+        def step():
+            at = Value(self.builder.block.arguments[0], kt.i64)
+            self.builder.scf_yield([self.arith("subi", at, self.constant(1, kt.i64, node),
+                                               node).ir], location)
+
+        last = self.arith("subi", self.dict_op("used", [container], node, kt.i64),
+                          self.constant(1, kt.i64, node), node)
+        before, _ = self.region(condition, argument_types=[kt.i64])
+        after, _ = self.region(step, argument_types=[kt.i64])
+        [found] = self.builder.scf_while([last.ir], before, after, location)
+        slot = Value(found, kt.i64, nonneg=True)
+        parts = [self.dict_op(op, [container, slot], node, type_) for op, type_ in
+                 (("key_at", container.type.key), ("value_at", container.type.value))]
+        parts = [self.own(p, node) if is_str(p.type) else p for p in parts]
+        self.dict_op("erase_at", [container, slot], node)
+        return tuple_value(parts)
 
     def dict_pop(self, container, key, default, node) -> Value:
         """`d.pop(k)` (KeyError) and `d.pop(k, default)`; a str value is

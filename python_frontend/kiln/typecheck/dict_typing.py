@@ -56,7 +56,8 @@ UNSETTLED_DICT = UnsettledDict()
 # dict methods that only read the dict (the others may allocate or raise).
 DICT_READS = ("get", "keys", "values", "items")
 # The positional arguments each dict method takes.
-DICT_ARITY = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "keys": (0,), "values": (0,),
+DICT_ARITY = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "popitem": (0,), "keys": (0,),
+              "values": (0,),
               "items": (0,), "update": (1,), "copy": (0,), "clear": (0,)}
 # Containers a dict cannot hold yet, by the annotation word a message uses.
 UNSUPPORTED_ITEMS = "; a dict's keys and values are int, float, bool or str (dict[str, int], " \
@@ -543,6 +544,16 @@ class DictTyping:
             return TypedValue(DictViewType(dict_type, name))
         if name in ("copy", "clear"):
             return TypedValue(dict_type) if name == "copy" else TypedValue(None)
+        if name == "popitem":
+            # (key, value) of the last entry (LIFO, as CPython); KeyError
+            # when empty. A str key or value is owned by the tuple, so the
+            # tuple is unpacked (`k, v = d.popitem()`) or dropped, never
+            # indexed (`d.popitem()[0]` is refused as any tuple-valued
+            # method call is: "... is a tuple[str, int], not an array").
+            self.raises = True
+            if dict_type.key is None:
+                return TypedValue(UNKNOWN)
+            return self.tuple_value([TypedValue(dict_type.key), TypedValue(dict_type.value)])
         if name == "update" and dict_type.dict_class == "Counter":
             self.fail(node, "Counter.update() adds counts (dict.update replaces values), "
                             "which is not supported yet; add them in a loop (`for k, v in "

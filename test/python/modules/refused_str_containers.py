@@ -48,3 +48,8 @@ def heap_of_strings(h: list[str], w: str) -> None:
 @kiln.export
 def sum_of_strings(xs: list[str]) -> int:
     return sum(xs)
+
+
+@kiln.export
+def popitem_indexed(d: dict[str, int]) -> str:
+    return d.popitem()[0]

@@ -636,3 +636,34 @@ def nested_loops(words: list[str]) -> int:
             if a == b:
                 break
     return n
+
+
+# ----------------------------------------------------------- popitem
+@kiln.export
+def popitems(text: str) -> str:
+    d = {w: len(w) for w in text.split()}
+    out = ""
+    while d:
+        k, v = d.popitem()
+        out += k + str(v) + ";"
+    return out
+
+@kiln.export
+def popitem_numbers(n: int) -> int:
+    d = {i: i * i for i in range(n)}
+    del d[0]
+    k, v = d.popitem()
+    return k * 1000 + v
+
+@kiln.export
+def popitem_values(n: int) -> str:
+    d = {i: str(i) for i in range(n)}
+    d.popitem()
+    k, v = d.popitem()
+    return v + str(k)
+
+@kiln.export
+def popitem_empty() -> int:
+    d: dict[str, str] = {}
+    k, v = d.popitem()
+    return len(k)

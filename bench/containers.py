@@ -113,6 +113,9 @@ PROGRAMS = [
     dict(name="feature_dicts", entry="feature_dicts", args=(50_000, 7), quick=(1_000, 7),
          label="feature dict per record, {0:,} records",
          temporaries=lambda args: args[0], kind="dicts"),
+    # dicts of str keys (dict[str, int]), str.split() and str.join()
+    dict(name="word_freq", entry="word_freq", args=(500_000, 7), quick=(5_000, 7),
+         label="word frequencies (dict[str, int]), {0:,} words"),
     # sets of int (set[int])
     dict(name="reachable", entry="reachable", args=(300_000, 11), quick=(3_000, 11),
          label="BFS reachability, visited set, {0:,} nodes",

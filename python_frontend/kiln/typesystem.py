@@ -143,8 +143,9 @@ class TupleType:
 @dataclass(frozen=True)
 class ListType:
     """A Python list whose items are all of one type, held natively
-    (runtime/kiln_abi.h's `kiln_list`): int, float and bool items today
-    (LIST_ITEM_TYPES), stored unboxed as int64_t, double and one byte."""
+    (runtime/kiln_abi.h's `kiln_list`): int, float and bool items
+    (LIST_ITEM_TYPES), stored unboxed as int64_t, double and one byte, and
+    str items, each a counted reference to a kiln_str."""
     item: ScalarType
 
     @property
@@ -255,7 +256,16 @@ class SetType:
 class StrType:
     """Python's str, held natively (runtime/kiln_abi.h's `kiln_str`: the
     code points in CPython's PEP 393 layout, reference counted like a
-    list, never changed once made). One type: `kt.string`."""
+    list, never changed once made). One type: `kt.string`. As a list's
+    item or a dict's key or value it is a pointer held by reference
+    (runtime/kiln_abi.h's KILN_ITEM_STR); the `is_*` flags say it is no
+    number, so code that asks an item type whether it is one can."""
+    is_bool = False
+    is_int = False
+    is_float = False
+    is_complex = False
+    kind = "str"
+    itemsize = 8
 
     @property
     def mlir(self) -> str:
@@ -313,9 +323,11 @@ SCALAR_DTYPES = DTYPES + COMPLEX_DTYPES
 KILN_SCALARS = {**{t.name: t for t in SCALAR_DTYPES if t is not boolean}, "b1": boolean}
 ARRAY_DTYPES = DTYPES + COMPLEX_DTYPES
 BY_NUMPY_NAME = {t.numpy_name: t for t in DTYPES}
-# The item types a list may have: Python's own scalars, unboxed.
-LIST_ITEM_TYPES = (i64, f64, boolean)
-# The key and value types a dict may have (each stored in 8 bytes).
-DICT_ITEM_TYPES = (i64, f64, boolean)
+# The item types a list may have: Python's own scalars, unboxed, and str
+# (a reference to a kiln_str).
+LIST_ITEM_TYPES = (i64, f64, boolean, string)
+# The key and value types a dict may have (each stored in 8 bytes: a str
+# as a reference).
+DICT_ITEM_TYPES = (i64, f64, boolean, string)
 # The element types a set may have (a dict's keys).
 SET_ITEM_TYPES = DICT_ITEM_TYPES

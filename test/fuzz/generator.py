@@ -42,7 +42,7 @@ from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, s
                              set_kind, set_param_kinds)
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
-from .str_constructs import STR_PROGRAM_RATE, StrConstructs
+from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -436,7 +436,7 @@ class Scope:
 
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
-                        SliceConstructs, StrConstructs):
+                        SliceConstructs, StrConstructs, StrContainerConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
                  set_helpers=(), slrng=None, strng=None):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 import signal
 import sys
 
@@ -85,6 +86,32 @@ def rt_call(name, *args):
     return ast.Call(func=rt(name), args=list(args), keywords=[])
 
 
+# The containers of str of str_constructs.StrContainerConstructs hold what
+# CPython holds (docs/language.md: no difference the generator reaches), so
+# the oracle leaves them plain Python lists, dicts and sets: a display is
+# left alone when it holds text (a str literal, an f-string, a string or
+# str-container variable of the string streams, `.split()`, `.upper()`,
+# `.lower()`, `str()`, `chr()`), or when it is stored into a name annotated with `str`.
+STR_NAME = re.compile(r"^(t7|sl8|sd8|ss8|st8|w8)\d{3}$")
+TEXT_METHODS = ("split", "upper", "lower")
+
+
+def holds_text(node) -> bool:
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+            return True
+        if isinstance(inner, ast.JoinedStr):
+            return True
+        if isinstance(inner, ast.Name) and STR_NAME.match(inner.id):
+            return True
+        if isinstance(inner, ast.Attribute) and inner.attr in TEXT_METHODS:
+            return True
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and \
+                inner.func.id in ("str", "chr"):
+            return True
+    return False
+
+
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, declared, returns, helper_returns=None, lists=None, dicts=None,
                  sets=None):
@@ -95,6 +122,7 @@ class _Rewriter(ast.NodeTransformer):
         self.helper_returns = helper_returns or {}   # module function -> annotation_spec
         self.lists = lists or {}     # names declared list[...] -> item kind
         self.numpy_call = 0          # inside the arguments of an np.* call
+        self.plain = 0               # inside a value stored into a str-annotated name
 
     def _coerce(self, name, value):
         if name in self.lists:
@@ -126,29 +154,44 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_List(self, node):
+        text = self.plain or holds_text(node)       # before the rewrite adds str constants
         self.generic_visit(node)
+        if text:
+            return node         # a container of str: plain Python
         if self.numpy_call or not isinstance(node.ctx, ast.Load):
             return node
         return ast.copy_location(rt_call("list_display", node), node)
 
     def visit_ListComp(self, node):
+        text = self.plain or holds_text(node)       # before the rewrite adds str constants
         self.generic_visit(node)
+        if text:
+            return node         # a container of str: plain Python
         if self.numpy_call:
             return node
         return ast.copy_location(rt_call("list_display", node), node)
 
     def visit_Set(self, node):
+        text = self.plain or holds_text(node)       # before the rewrite adds str constants
         self.generic_visit(node)
+        if text:
+            return node         # a container of str: plain Python
         return ast.copy_location(rt_call("set_display", ast.List(elts=node.elts,
                                                                   ctx=ast.Load())), node)
 
     def visit_SetComp(self, node):
+        text = self.plain or holds_text(node)       # before the rewrite adds str constants
         self.generic_visit(node)
+        if text:
+            return node         # a container of str: plain Python
         elements = ast.ListComp(elt=node.elt, generators=node.generators)
         return ast.copy_location(rt_call("set_display", elements), node)
 
     def visit_Dict(self, node):
+        text = self.plain or holds_text(node)       # before the rewrite adds str constants
         self.generic_visit(node)
+        if text:
+            return node         # a container of str: plain Python
         if self.numpy_call:
             return node
         pairs = ast.List(elts=[ast.Tuple(elts=[k, v], ctx=ast.Load())
@@ -157,7 +200,10 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_DictComp(self, node):
         # the pairs in order, key before value (CPython's order)
+        text = self.plain or holds_text(node)       # before the rewrite adds str constants
         self.generic_visit(node)
+        if text:
+            return node         # a container of str: plain Python
         pairs = ast.ListComp(elt=ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()),
                              generators=node.generators)
         return ast.copy_location(rt_call("dict_display", pairs), node)
@@ -191,7 +237,12 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_AnnAssign(self, node):
+        text = "str" in ast.unparse(node.annotation)
+        self.plain += text
         self.generic_visit(node)
+        self.plain -= text
+        if text:
+            return node
         if node.value is not None and isinstance(node.target, ast.Name):
             node.value = self._coerce(node.target.id, node.value)
         return node

@@ -59,6 +59,7 @@ Anything the oracle cannot give one documented answer for raises
 
 from __future__ import annotations
 
+import builtins as _builtins
 import contextlib
 import math as _math
 import operator
@@ -400,6 +401,10 @@ def binop(op, x, y):
         y = y.value
     if isinstance(x, str) or isinstance(y, str):
         return str_binop(op, x, y)
+    if isinstance(x, (list, set)) and not isinstance(x, _lists.ArgumentList) or \
+            isinstance(y, (list, set)) and not isinstance(y, _lists.ArgumentList):
+        if not (isinstance(x, _lists.KList) or isinstance(y, _lists.KList)):
+            return plain_binop(op, x, y)        # a list or set of str: CPython's own
     if isinstance(x, _sets.KSet) or isinstance(y, _sets.KSet):
         if op not in ("|", "&", "-", "^") or not isinstance(x, _sets.KSet):
             raise TypeError(f"set operator {op} outside the subset")
@@ -490,6 +495,19 @@ def str_binop(op, x, y):
         text, count = (x, y) if isinstance(x, str) else (y, x)
         return text * int(parts(count)[2])
     raise TypeError(f"str operator {op} outside the subset")
+
+
+def plain_binop(op, x, y):
+    """`xs + ys`, `xs * n` of plain Python lists of str, `s | t` (and `&`,
+    `-`, `^`) of plain sets of str (oracle.holds_text): CPython's own."""
+    if op == "*":
+        container, count = (x, y) if isinstance(x, list) else (y, x)
+        return container * int(parts(count)[2])
+    return {"+": _operator_add, "|": operator.or_, "&": operator.and_, "-": operator.sub,
+            "^": operator.xor}[op](x, y)
+
+
+_operator_add = operator.add
 
 
 def list_binop(op, x, y):
@@ -1585,6 +1603,38 @@ BUILTINS = {"set": k_set, "dict": k_dict, "sum": k_sum, "sorted": k_sorted, "lis
             "float": k_float, "int": k_int, "bool": k_bool, "round": k_round,
             "complex": k_complex, "divmod": k_divmod, "any": k_any, "all": k_all,
             "ord": k_ord, "str": k_str}
+
+# Containers of str (str_constructs.StrContainerConstructs) are plain Python
+# lists, dicts and sets in the oracle (oracle.holds_text): these builtins
+# take them, and a str for sorted()/list()/set(), as CPython does
+# (enumerate's count a typed int64, as Kiln's).
+PLAIN = (str, list, dict, set, type({}.keys()), type({}.values()), type({}.items()))
+TEXT_TAKERS = ("sorted", "list", "set")
+
+
+def is_plain(x) -> bool:
+    return isinstance(x, PLAIN)
+
+
+def _plain_enumerate(x, start=0):
+    first = int(operator.index(start))
+    for i, v in enumerate(x):
+        yield Num("i64", first + i), v
+
+
+def _plain_aware(name, standin):
+    python = _plain_enumerate if name == "enumerate" else getattr(_builtins, name)
+
+    def call(*args, **kwargs):
+        if args and all(is_plain(a) for a in args) and \
+                any(not isinstance(a, str) or name in TEXT_TAKERS for a in args):
+            return python(*args, **kwargs)
+        return standin(*args, **kwargs)
+    return call
+
+
+for _name in ("set", "sum", "sorted", "list", "enumerate", "zip", "min", "max"):
+    BUILTINS[_name] = _plain_aware(_name, BUILTINS[_name])
 
 
 # ---------------------------------------------------------------- math stand-in

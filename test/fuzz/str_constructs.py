@@ -20,11 +20,23 @@ variables through `len`, `ord`, the searches, comparisons, `in`, the
 character classes, `int(s)`/`float(s)` (CPython's ValueError messages with
 the text's repr) and loops over the characters, so the oracle (CPython
 through semantics.py's stand-ins) checks every value.
+
+Containers of str (StrContainerConstructs, from a stream of their own so
+that older seeds keep their string programs): `list[str]` from split(),
+literals, comprehensions, list()/sorted() of a str, slices and copies;
+`dict[str, int]` word counts and `dict[str, str]`; `set[str]`; changed by
+their methods (append, insert, pop, remove, sort, slice assignment, `del`,
+`d[k] += 1`, setdefault, add, discard, `|=`, ...) and read into the
+function's ints (len, count, `in`, join, min/max, lookups with their
+KeyError, loops). The oracle keeps them as plain Python containers
+(oracle.holds_text), so CPython itself is the reference; nothing read
+depends on a set's order.
 """
 
 from __future__ import annotations
 
 import contextlib
+import random
 
 STR_PROGRAM_RATE = 0.0          # programs with strings: --str-rate (none by default)
 STR_STATEMENT_RATE = 0.35       # a string statement before a statement of a string program
@@ -36,6 +48,13 @@ LITERALS = ["", "a", "ab", "abc", "aaa", "é", "ßΣ", "中文", "😀", "a😀b
             "١٢٣", "AbC", "12", "-7", " 42 ", "3.5", "1e3", "nan", "-inf", "x\u3000", "\x85z",
             "İ", "ﬁ", "1_0", "0x1", "+0"]
 STEPS = ["1", "2", "(-1)", "(-2)", "3"]
+# Containers of str: how often a statement of them comes before a statement
+# of a string program, and how the kinds weigh.
+STR_CONTAINER_RATE = 0.3
+STR_CONTAINER_STATEMENTS = {"sc_make_list": 2, "sc_make_dict": 1.2, "sc_make_set": 1,
+                            "sc_update_list": 3, "sc_update_dict": 2, "sc_update_set": 1.5,
+                            "sc_read": 5, "sc_loop": 1.5}
+SEPARATORS = ["','", "' '", "'a'", "'😀'", "', '", "'é'"]
 
 
 class StrConstructs:
@@ -47,6 +66,14 @@ class StrConstructs:
         self.strings = []               # string variables, made at the top level
         self.strcounter = 0
         self.in_str_stream = False
+        # Containers of str (str_container_hook) draw from a stream of their
+        # own, seeded from the string stream's state without drawing from
+        # it, and name their variables apart (`sl8001`): the string
+        # programs of older seeds stay as they were.
+        self.strcrng = None if strng is None else random.Random(
+            f"containers:{strng.getstate()[1][:4]}")
+        self.str_lists, self.str_dicts, self.text_dicts, self.str_sets = [], [], [], []
+        self.strccounter = 0
 
     @contextlib.contextmanager
     def str_stream(self):
@@ -64,6 +91,7 @@ class StrConstructs:
         if self.strng is None or self.in_str_stream or self.in_list_stream or \
                 self.in_dict_stream or self.in_tail_stream:
             return
+        self.str_container_hook(depth)
         if self.strng.random() >= STR_STATEMENT_RATE:
             return
         with self.str_stream():
@@ -204,3 +232,222 @@ class StrConstructs:
             self.emit(depth + 2, f"{name} += 1")
         else:
             self.emit(depth + 1, f"{name} += ord({var})")
+
+
+class StrContainerConstructs:
+    """Lists, dicts and sets of str in string programs (docs/language.md,
+    "Lists", "Dicts", "Sets" with str items), mixed into FunctionGenerator
+    with StrConstructs. Containers are made at the top level of the body
+    (so always bound after), from split(), literals, comprehensions and
+    the string variables; later statements change them (no list grows by
+    itself: extend takes a new list) and read them into the function's int
+    variables (len, count, membership, join, min/max, lookups, loops).
+    What depends on a set's order is never read (sums, len, sorted)."""
+
+    @contextlib.contextmanager
+    def str_container_stream(self):
+        saved = (self.rng, self.statements, self.in_str_stream)
+        self.rng, self.in_str_stream = self.strcrng, True
+        try:
+            yield
+        finally:
+            self.rng, self.statements, self.in_str_stream = saved
+
+    def str_container_hook(self, depth):
+        if self.strcrng.random() >= STR_CONTAINER_RATE:
+            return
+        with self.str_container_stream():
+            for _ in range(10):
+                choice = self.rng.choices(list(STR_CONTAINER_STATEMENTS),
+                                          list(STR_CONTAINER_STATEMENTS.values()))[0]
+                if getattr(self, "s_" + choice)(depth) is not False:
+                    return
+
+    def sc_name(self, prefix):
+        self.strccounter += 1
+        return f"{prefix}{8000 + self.strccounter}"
+
+    def sc_text(self):
+        """A str expression (the string stream's forms, drawn here)."""
+        return self.str_expr(1)
+
+    def sc_new_list(self):
+        """A new list[str] expression (never one that grows by itself)."""
+        text = self.sc_text()
+        forms = [f"{text}.split()", f"{text}.split({self.rng.choice(SEPARATORS)})",
+                 f"{text}.split({self.rng.choice(SEPARATORS)}, {self.small_int(2)})",
+                 f"{text}.split(None, {self.small_int(2)})",
+                 f"[{self.sc_text()}, {self.sc_text()}]", f"list({text})", f"sorted({text})",
+                 f"[c.upper() for c in {text} if c != 'a']", f"[{self.str_literal()}] * 2"]
+        if self.str_lists:
+            other = self.rng.choice(self.str_lists)
+            forms += [f"{other}[{self.small_int(3)}:{self.small_int(5)}]", f"sorted({other})",
+                      f"[w + 'x' for w in {other} if w]", f"{other} + {text}.split()",
+                      f"{other}.copy()", f"[w for w in {other}][::-1]"]
+        return self.rng.choice(forms)
+
+    def sc_word(self):
+        """A str to look for, store, or use as a key: often one a container
+        holds."""
+        if self.str_lists and self.rng.random() < 0.4:
+            other = self.rng.choice(self.str_lists)
+            return f"({other}[{self.small_int(3)} % len({other})] if {other} else 'q')"
+        return self.rng.choice([self.str_literal(), self.sc_text(), "'a'", "'b'", "'é'"])
+
+    # ------------------------------------------------------- statements
+    def s_sc_make_list(self, depth):
+        if depth or self.loop_depth:
+            return False
+        name = self.sc_name("sl")
+        if self.rng.random() < 0.2:
+            self.emit(depth, f"{name}: list[str] = []")
+        else:
+            self.emit(depth, f"{name} = {self.sc_new_list()}")
+        self.str_lists.append(name)
+
+    def s_sc_make_dict(self, depth):
+        if depth or self.loop_depth:
+            return False
+        roll = self.rng.random()
+        if roll < 0.5 or not self.str_lists:
+            name = self.sc_name("sd")
+            self.emit(depth, f"{name}: dict[str, int] = {{}}")
+            var = self.sc_name("w")
+            self.emit(depth, f"for {var} in {self.sc_new_list()}:")
+            self.emit(depth + 1, f"{name}[{var}] = {name}.get({var}, 0) + 1")
+            self.str_dicts.append(name)
+        elif roll < 0.75:
+            name = self.sc_name("sd")
+            var = self.sc_name("w")
+            self.emit(depth, f"{name} = {{{var}: len({var}) for {var} in "
+                             f"{self.rng.choice(self.str_lists)}}}")
+            self.str_dicts.append(name)
+        else:
+            name = self.sc_name("st")
+            self.emit(depth, f"{name} = {{{self.sc_text()}: {self.sc_text()}, "
+                             f"{self.str_literal()}: {self.sc_text()}}}")
+            self.text_dicts.append(name)
+
+    def s_sc_make_set(self, depth):
+        if depth or self.loop_depth:
+            return False
+        name = self.sc_name("ss")
+        forms = [f"set({self.sc_new_list()})", f"set({self.sc_text()})",
+                 f"{{{self.sc_text()}, {self.str_literal()}}}"]
+        if self.str_lists:
+            var = self.sc_name("w")
+            forms.append(f"{{{var}.lower() for {var} in {self.rng.choice(self.str_lists)}}}")
+        self.emit(depth, f"{name} = {self.rng.choice(forms)}")
+        self.str_sets.append(name)
+
+    def s_sc_update_list(self, depth):
+        if not self.str_lists:
+            return False
+        name = self.rng.choice(self.str_lists)
+        word = self.sc_word()
+        self.emit(depth, self.rng.choice([
+            f"{name}.append({word})", f"{name}.insert({self.small_int(4)}, {word})",
+            f"{name}.extend({self.sc_text()}.split())", f"{name} += [{word}]",
+            f"{name}.sort()", f"{name}.sort(reverse=True)", f"{name}.reverse()",
+            f"if {name}:\n{'    ' * (depth + 2)}{name}.pop()",
+            f"{name}.pop({self.small_int(3)})",
+            f"if {word} in {name}:\n{'    ' * (depth + 2)}{name}.remove({word})",
+            f"{name}[{self.small_int(3)}] = {word}",
+            f"{name}[{self.small_int(3)}:{self.small_int(4)}] = {self.sc_text()}.split()",
+            f"del {name}[{self.small_int(3)}]",
+            f"{name}[{self.small_int(3)}] += {self.str_literal()}",
+            f"{name}.clear()" if self.rng.random() < 0.2 else f"{name}.append('z')"]))
+
+    def s_sc_update_dict(self, depth):
+        if self.text_dicts and (not self.str_dicts or self.rng.random() < 0.3):
+            name = self.rng.choice(self.text_dicts)
+            word = self.sc_word()
+            self.emit(depth, self.rng.choice([
+                f"{name}[{word}] = {self.sc_text()}", f"{name}[{word}] += 'x'",
+                f"{name}.setdefault({word}, {self.str_literal()})",
+                f"{name}.pop({word}, '')", f"{name}.update({{{word}: {self.sc_text()}}})"]))
+            return
+        if not self.str_dicts:
+            return False
+        name = self.rng.choice(self.str_dicts)
+        word = self.sc_word()
+        self.emit(depth, self.rng.choice([
+            f"{name}[{word}] = {self.number('i64')}", f"{name}[{word}] += 1",
+            f"{name}[{word}] = {name}.get({word}, 0) + 1",
+            f"{name}.pop({word}, 0)", f"{name}.setdefault({word}, 7)",
+            f"if {word} in {name}:\n{'    ' * (depth + 2)}del {name}[{word}]"]))
+
+    def s_sc_update_set(self, depth):
+        if not self.str_sets:
+            return False
+        name = self.rng.choice(self.str_sets)
+        word = self.sc_word()
+        forms = [f"{name}.add({word})", f"{name}.discard({word})", f"{name}.remove({word})",
+                 f"{name} |= set({self.sc_text()})", f"{name} -= {{{word}}}",
+                 f"{name}.update({self.sc_text()}.split())"]
+        if len(self.str_sets) > 1:
+            forms.append(f"{name} &= {self.rng.choice(self.str_sets)} | {{{word}}}")
+        self.emit(depth, self.rng.choice(forms))
+
+    def s_sc_read(self, depth):
+        target = self.tail_target(("i64",))
+        if target is None:
+            return False
+        name, _ = target
+        forms = []
+        word = self.sc_word()
+        if self.str_lists:
+            xs = self.rng.choice(self.str_lists)
+            ys = self.rng.choice(self.str_lists)
+            forms += [f"len({xs})", f"{xs}.count({word})", f"int({word} in {xs})",
+                      f"({xs}.index({word}) if {word} in {xs} else -1)",
+                      f"len({self.rng.choice(SEPARATORS)}.join({xs}))",
+                      f"(len(min({xs})) + len(max({xs})) if {xs} else 0)",
+                      f"len({xs}[{self.small_int(3)}])", f"int({xs} == {ys})",
+                      f"len(''.join(w.lower() for w in {xs}))", f"len(sorted({xs})[0:2])"]
+        if self.str_dicts:
+            d = self.rng.choice(self.str_dicts)
+            forms += [f"len({d})", f"sum({d}.values())", f"{d}.get({word}, 3)",
+                      f"int({word} in {d})", f"{d}[{word}]", f"len(list({d}))",
+                      f"(len(max({d})) if {d} else 0)", f"len(sorted({d}))"]
+        if self.text_dicts:
+            e = self.rng.choice(self.text_dicts)
+            forms += [f"len({e}.get({word}, 'zz'))", f"len({e}[{word}])",
+                      f"len(','.join({e}.values()))"]
+        if self.str_sets:
+            s = self.rng.choice(self.str_sets)
+            t = self.rng.choice(self.str_sets)
+            forms += [f"len({s})", f"int({word} in {s})", f"len(''.join(sorted({s})))",
+                      f"int({s} <= {t})", f"len({s} | {t})", f"len({s} ^ {t})",
+                      f"int({s} == {t})"]
+        if not forms:
+            return False
+        self.emit(depth, f"{name} += {self.rng.choice(forms)}")
+
+    def s_sc_loop(self, depth):
+        if self.trip > 400:
+            return False
+        target = self.tail_target(("i64",))
+        if target is None:
+            return False
+        name, _ = target
+        a, b = self.sc_name("w"), self.sc_name("w")
+        forms = []
+        if self.str_lists:
+            xs = self.rng.choice(self.str_lists)
+            ys = self.rng.choice(self.str_lists)
+            forms += [(f"for {a}, {b} in enumerate({xs}):", f"{name} += {a} * len({b})"),
+                      (f"for {a}, {b} in zip({xs}, {ys}):", f"{name} += int({a} < {b})"),
+                      (f"for {a} in {xs}:", f"{name} += len({a}) + int({a}.isdigit())")]
+        if self.str_dicts:
+            d = self.rng.choice(self.str_dicts)
+            forms += [(f"for {a}, {b} in {d}.items():", f"{name} += {b} + len({a})"),
+                      (f"for {a} in {d}:", f"{name} += len({a})")]
+        if self.str_sets:
+            s = self.rng.choice(self.str_sets)
+            forms += [(f"for {a} in {s}:", f"{name} += len({a}) + ord(({a} + 'x')[0])")]
+        if not forms:
+            return False
+        head, body = self.rng.choice(forms)
+        self.emit(depth, head)
+        self.emit(depth + 1, body)

@@ -262,10 +262,8 @@ def test_refused_dicts_say_why(tmp_path):
     failures = infer_module(load_module(str(path))).failures
     first = {name: (error.diagnostics[0].line, error.diagnostics[0].column,
                     error.diagnostics[0].message) for name, error in failures.items()}
-    hint = "; a dict's keys and values are int, float or bool (dict[int, float], ...)"
+    hint = "; a dict's keys and values are int, float, bool or str (dict[str, int], ...)"
     assert first == {
-        "str_keys": (6, 10, "dicts with str keys are not supported yet" + hint),
-        "str_annotation": (11, 23, "dicts with str keys are not supported yet" + hint),
         "list_values": (17, 13, "dicts with list values are not supported yet" + hint),
         "get_without_default": (24, 12, "d.get(k) without a default returns None when k is "
                                         "missing, and Kiln has no None value: give the "

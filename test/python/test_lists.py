@@ -485,11 +485,11 @@ def test_refused_lists_say_why(tmp_path):
     failures = infer_module(load_module(str(path))).failures
     first = {name: (error.diagnostics[0].line, error.diagnostics[0].column,
                     error.diagnostics[0].message) for name, error in failures.items()}
-    hint = "; a list holds int, float or bool items (list[int], list[float], list[bool])"
+    hint = "; a list holds int, float, bool or str items (list[int], list[float], " \
+        "list[bool], list[str])"
     assert first == {
         "unknown_items": (6, 5, "cannot tell what list `xs` holds: nothing is appended or "
                                 "stored into it; annotate it (`xs: list[float] = []`)"),
-        "strings": (11, 17, "lists of str are not supported yet" + hint),
         "nested": (16, 16, "lists of lists are not supported yet" + hint),
         "int_list_gets_float": (22, 5, "cannot store a float into `xs`, a list[int]: a list "
                                        "holds items of one type (declare it list[float] to "
@@ -510,13 +510,13 @@ def test_refused_lists_say_why(tmp_path):
         "lambda_list": (68, 14, "passing a list to the lambda `f` is not supported yet; write "
                                 "a function (`def`)"),
         "float_index": (74, 15, "list indices must be integers, not float"),
-        "bare_list": (78, 19, "a list annotation needs its item type: list[int], list[float] "
-                              "or list[bool]"),
+        "bare_list": (78, 19, "a list annotation needs its item type: list[int], list[float], "
+                              "list[bool] or list[str]"),
         "numpy_of_list": (86, 20, "`np.sqrt` does not take a list yet"),
         "sum_of_array": (91, 12, "sum() takes a list here; of an array use np.sum(a) or "
                                  "a.sum()"),
         "complex_items": (96, 17, "lists of complex numbers are not supported yet; a list "
-                                  "holds int, float or bool items"),
+                                  "holds int, float, bool or str items"),
     }
 
 

@@ -248,15 +248,14 @@ def test_set_operations_are_the_ones_written():
     assert combined == [["combine", o] for o in operations] + [["update", o] for o in operations]
 
 
-ELEMENTS = "; a set's elements are int, float or bool (set[int], set[float], set[bool])"
+ELEMENTS = "; a set's elements are int, float, bool or str (set[int], set[float], " \
+    "set[bool], set[str])"
 # function -> (line, column, message) of its first diagnostic.
 REFUSALS = {
-    "str_elements": (8, 10, "sets with str elements are not supported yet" + ELEMENTS),
-    "str_annotation": (13, 23, "sets with str elements are not supported yet" + ELEMENTS),
-    "list_of_sets": (19, 11, "lists of sets are not supported yet; a list holds int, float or "
-                             "bool items"),
+    "list_of_sets": (19, 11, "lists of sets are not supported yet; a list holds int, float, "
+                             "bool or str items"),
     "dict_of_sets": (25, 13, "dicts with set values are not supported yet; a dict's keys and "
-                             "values are int, float or bool (dict[int, float], ...)"),
+                             "values are int, float, bool or str (dict[str, int], ...)"),
     "unsettled": (31, 5, "cannot tell what set `s` holds: nothing is added to it; annotate it "
                          "(`s: set[int] = set()`)"),
     "in_prange": (39, 13, "sets are not supported inside a kiln.prange loop yet"),
@@ -296,7 +295,7 @@ REFUSALS = {
     "zipped": (153, 9, "zip() of a set is not supported yet; iterate over the set alone (or "
                        "over list(s))"),
     "items_set": (161, 20, "set() of a dict's items() is not supported yet (a set holds "
-                           "numbers, not tuples)"),
+                           "numbers or strs, not tuples)"),
     "unpacked": (166, 5, "unpacking a set is not supported yet"),
     "negated": (173, 9, "unary operator in `-s` does not take a set"),
     "or_value": (181, 9, "`and`/`or` with a set operand is supported only where its truth is "
@@ -307,7 +306,8 @@ REFUSALS = {
                                         "int"),
     "number_in_set_of_bools": (199, 12, "`in` of a set[bool] takes a bool element, not an int "
                                         "(convert it first)"),
-    "discard_text": (205, 15, "sets with str elements are not supported yet" + ELEMENTS),
+    "discard_text": (205, 5, "set.discard() of a set[int] takes an int element, not a str (it "
+                             "is never found there; Kiln refuses the search)"),
 }
 
 

@@ -390,12 +390,13 @@ REFUSALS = {
                             'them)'),
     'conversion': (30, 12, 'the conversion `!r` in an f-string is not supported yet; write `{x}`'),
     'not_yet_method': (35, 12, 'str.title() is not supported yet'),
-    'split_words': (40, 16, 'str.split() is not supported yet: it makes a list of str, and '
-                            'lists of str are not supported yet'),
-    'joined': (45, 12, 'str.join() is not supported yet: it takes a list of str, and lists of '
-                       'str are not supported yet'),
-    'list_of_str': (49, 21, 'lists of str are not supported yet; a list holds int, float or '
-                            'bool items (list[int], list[float], list[bool])'),
+    'split_words': (40, 16, 'str.rsplit() is not supported yet'),
+    'joined': (45, 12, 'str.join() takes a list of str here, not a list[int] (CPython raises '
+                       'TypeError: sequence item 0: expected str instance; convert the items: '
+                       '[str(x) for x in xs])'),
+    'list_of_str': (49, 21, 'lists of lists are not supported yet; a list holds int, float, '
+                            'bool or str items (list[int], list[float], list[bool], '
+                            'list[str])'),
     'bytes_literal': (55, 16, 'bytes is not supported yet'),
     'bytes_parameter': (59, 24, 'bytes is not supported yet; Kiln compiles str (text)'),
     'compared_with_number': (65, 12, "'<' not supported between instances of 'str' and 'int' "

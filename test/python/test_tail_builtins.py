@@ -432,7 +432,7 @@ def test_refusals_say_why(tmp_path):
     read_only = "module lists and dicts are read-only in compiled code (a copy taken when " \
                 "the function is called); read it, or take a copy"
     generator = "a generator expression is supported as the argument of sum(), min(), max(), " \
-                "any(), all(), sorted(), list(), dict() or set() only"
+                "any(), all(), sorted(), list(), dict(), set() or str.join() only"
     assert first == {
         "divmod_complex": (17, 12, "divmod() does not take complex numbers (CPython raises "
                                    "TypeError: complex numbers have no floor division)"),

@@ -687,7 +687,7 @@ FIRST_ERRORS = {
     'maybe_undefined': (96, 12, 'variable `y` may be used before it is assigned (it is not assigned on every path to this line)'),
     'loop_variable_after': (102, 12, 'variable `i` may be used before it is assigned (it is not assigned on every path to this line)'),
     'undefined_name': (106, 12, 'name `nothing` is not defined'),
-    'huge_constant': (110, 12, 'global variable `BIG` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)'),
+    'huge_constant': (110, 12, 'global variable `BIG` is not supported yet (a module constant must be bound once to a number, a str, a tuple of numbers, or a list or dict of numbers or strs, that fits in 64 bits)'),
     'shadowed_constant': (116, 17, 'variable `LIMIT` may be used before it is assigned (it is not assigned on every path to this line)'),
     'huge_literal': (122, 12, 'integer literal 100000000000000000000 does not fit in 64 bits (Kiln integers are 64-bit)'),
     'string_constant': (126, 9, "bytes is not supported yet"),

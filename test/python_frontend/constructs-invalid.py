@@ -9,12 +9,12 @@ G = [[1], [2]]
 
 @kiln.export
 def containers(n: int) -> int:
-    d = {1: "a"}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:13: error: dicts with str values are not supported yet; a dict's keys and values are int, float or bool (dict[int, float], ...)
-    s = {"a"}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: sets with str elements are not supported yet; a set's elements are int, float or bool (set[int], set[float], set[bool])
+    d = {1: [n]}
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:13: error: dicts with list values are not supported yet; a dict's keys and values are int, float, bool or str (dict[str, int], ...)
+    s = {[n]}
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: sets with list elements are not supported yet; a set's elements are int, float, bool or str (set[int], set[float], set[bool], set[str])
     c = {(i, i) for i in range(n)}
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: sets with tuple elements are not supported yet; a set's elements are int, float or bool (set[int], set[float], set[bool])
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:10: error: sets with tuple elements are not supported yet; a set's elements are int, float, bool or str (set[int], set[float], set[bool], set[str])
     f = lambda v=1: v
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: a lambda with defaults, * or ** parameters is not supported
     g = [lambda v: v]
@@ -64,7 +64,7 @@ def operators(a: int, b: int) -> bool:
     y = a is b
     # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:9: error: comparison `a is b` is not supported (only < <= > >= == != in, not in)
     z = a in G
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:14: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, a tuple of numbers, or a list or dict of numbers or strs, that fits in 64 bits)
     return y
 
 
@@ -87,14 +87,14 @@ def default_problems(a: kiln.f64[:], mask=(1, 0, 1), n: int = 2.5, b: kiln.f64[:
 
 @kiln.export
 def annotation(x: list) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:19: error: a list annotation needs its item type: list[int], list[float] or list[bool]
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:19: error: a list annotation needs its item type: list[int], list[float], list[bool] or list[str]
     return 0
 
 
 @kiln.export
 def global_list(i: int) -> int:
     return G[i]
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, or a tuple, list or dict of numbers, that fits in 64 bits)
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:12: error: global variable `G` is not supported yet (a module constant must be bound once to a number, a str, a tuple of numbers, or a list or dict of numbers or strs, that fits in 64 bits)
 
 
 @kiln.export

@@ -33,7 +33,8 @@ READING_METHODS = frozenset(["count", "index", "copy", "get", "keys", "values", 
 
 def literal_constant(node):
     """The value of a constant's right-hand side: a number (int, float,
-    bool), a str, or a non-empty tuple, list or dict of numbers; None for
+    bool), a str, or a non-empty tuple of numbers, list of numbers or of
+    strs, dict of numbers or strs (keys of one kind, values of one); None for
     anything else (complex numbers, nested containers, names, calls)."""
     try:
         value = ast.literal_eval(node)
@@ -45,10 +46,19 @@ def literal_constant(node):
         return value            # a str (Unicode text: no lone surrogate)
     if isinstance(value, (tuple, list)) and value and all(is_number(v) for v in value):
         return value
-    if isinstance(value, dict) and value and all(is_number(k) and is_number(v)
-                                                 for k, v in value.items()):
-        return value
+    if isinstance(value, list) and value and all(is_text(v) for v in value):
+        return value            # a list of str (`WORDS = ["a", "b"]`)
+    if isinstance(value, dict) and value and all(
+            (is_number(k) or is_text(k)) and (is_number(v) or is_text(v))
+            for k, v in value.items()) and len({is_text(k) for k in value}) == 1 and \
+            len({is_text(v) for v in value.values()}) == 1:
+        return value            # keys all numbers or all str, values too
     return None
+
+
+def is_text(value) -> bool:
+    """A str a constant may hold (Unicode text: no lone surrogate)."""
+    return isinstance(value, str) and not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
 
 
 def is_number(value) -> bool:

@@ -175,14 +175,14 @@ class ModuleContext:
         anything else inside is refused here, saying what is supported."""
         if not isinstance(node, ast.Subscript):
             raise self.error(node, "a list annotation needs its item type: list[int], "
-                                   "list[float] or list[bool]")
+                                   "list[float], list[bool] or list[str]")
         inner = node.slice
         what = None
         if isinstance(inner, ast.Tuple):
             what = "list annotations take one item type"
         elif self.is_list_annotation(inner):
             what = "lists of lists are not supported yet"
-        elif isinstance(inner, ast.Name) and inner.id in ("str", "bytes", "object", "dict",
+        elif isinstance(inner, ast.Name) and inner.id in ("bytes", "object", "dict",
                                                            "set", "tuple", "Tuple"):
             what = f"lists of {inner.id} are not supported yet"
         if what is None:
@@ -190,7 +190,8 @@ class ModuleContext:
                 item = self.resolve_annotation(inner)
             except KilnCompileError:
                 item = None
-            if isinstance(item, kt.ScalarType) and item in kt.LIST_ITEM_TYPES:
+            if (isinstance(item, kt.ScalarType) or item == kt.string) and \
+                    item in kt.LIST_ITEM_TYPES:
                 return kt.ListType(item)
             if isinstance(item, kt.ArrayType):
                 what = "lists of arrays are not supported yet"
@@ -202,8 +203,8 @@ class ModuleContext:
                 what = f"lists of {item.display} are not supported yet"
             else:
                 what = f"lists of `{ast.unparse(inner)}` are not supported"
-        raise self.error(node, f"{what}; a list holds int, float or bool items "
-                               "(list[int], list[float], list[bool])")
+        raise self.error(node, f"{what}; a list holds int, float, bool or str items "
+                               "(list[int], list[float], list[bool], list[str])")
 
     def is_dict_annotation(self, node) -> bool:
         """`dict[...]`, `Dict[...]`, `typing.Dict[...]`, or a bare `dict`."""
@@ -217,7 +218,7 @@ class ModuleContext:
         """`dict[int, float]`: keys and values of Python's own numbers
         (kt.DICT_ITEM_TYPES); anything else is refused here, saying what is
         supported."""
-        hint = "; a dict's keys and values are int, float or bool (dict[int, float], ...)"
+        hint = "; a dict's keys and values are int, float, bool or str (dict[str, int], ...)"
         if not isinstance(node, ast.Subscript):
             raise self.error(node, "a dict annotation needs its key and value types: "
                                    "dict[int, float], dict[float, int], ...")
@@ -238,7 +239,7 @@ class ModuleContext:
         annotation `part` when it is one of `allowed` (Python's int, float,
         bool), else (None, the word a message names it by: "str", "list",
         "array", ...)."""
-        if isinstance(part, ast.Name) and part.id in ("str", "bytes", "object", "set", "tuple",
+        if isinstance(part, ast.Name) and part.id in ("bytes", "object", "set", "tuple",
                                                       "Tuple"):
             return None, part.id
         for word, is_kind in (("list", self.is_list_annotation),
@@ -250,7 +251,7 @@ class ModuleContext:
             item = self.resolve_annotation(part)
         except KilnCompileError:
             item = None
-        if isinstance(item, kt.ScalarType) and item in allowed:
+        if (isinstance(item, kt.ScalarType) or item == kt.string) and item in allowed:
             return item, None
         return None, "array" if isinstance(item, kt.ArrayType) else "tuple" \
             if isinstance(item, kt.TupleType) else item.display \
@@ -268,7 +269,8 @@ class ModuleContext:
     def set_annotation(self, node) -> kt.SetType:
         """`set[int]`: elements of Python's own numbers (kt.SET_ITEM_TYPES);
         anything else is refused here, saying what is supported."""
-        hint = "; a set's elements are int, float or bool (set[int], set[float], set[bool])"
+        hint = "; a set's elements are int, float, bool or str (set[int], set[float], " \
+            "set[bool], set[str])"
         if not isinstance(node, ast.Subscript):
             raise self.error(node, "a set annotation needs its element type: set[int], "
                                    "set[float] or set[bool]")

@@ -29,14 +29,14 @@ BUILTIN_CALLS = {"len", "abs", "min", "max", "float", "int", "bool", "range", "r
 GENERATOR_CONSUMERS = frozenset(["sum", "min", "max", "any", "all", "sorted", "list", "dict",
                                  "set", "tuple"])
 GENERATOR_USE = "a generator expression is supported as the argument of sum(), min(), max(), " \
-                "any(), all(), sorted(), list(), dict() or set() only"
+                "any(), all(), sorted(), list(), dict(), set() or str.join() only"
 # The methods of Python's list Kiln compiles (typing checks the object is a
 # list); `sort` takes `reverse=`.
 LIST_METHODS = frozenset(["append", "pop", "insert", "extend", "clear", "reverse", "sort",
                           "copy", "count", "index", "remove"])
 # The methods of Python's dict Kiln compiles (typing checks the object is a
 # dict; `pop`, `copy` and `clear` are list methods too).
-DICT_METHODS = frozenset(["get", "setdefault", "pop", "keys", "values", "items", "update",
+DICT_METHODS = frozenset(["get", "setdefault", "pop", "popitem", "keys", "values", "items", "update",
                           "copy", "clear"])
 # The methods of Python's set Kiln compiles (typing checks the object is a
 # set; `pop`, `copy`, `clear`, `remove` and `update` are list or dict
@@ -355,8 +355,9 @@ class SubsetChecker(ast.NodeVisitor):
         else:
             self.report(node, f"call to `{ast.unparse(func)}` is not supported")
         shape_call = numpy_entry is not None and numpy_entry.family.takes_lists
-        consumer = isinstance(func, ast.Name) and func.id in GENERATOR_CONSUMERS and \
-            qualified is None and func.id not in self.module_functions
+        consumer = (isinstance(func, ast.Name) and func.id in GENERATOR_CONSUMERS and
+                    qualified is None and func.id not in self.module_functions) or (
+            isinstance(func, ast.Attribute) and func.attr == "join" and len(node.args) == 1)
         for arg in node.args:
             if consumer and isinstance(arg, ast.GeneratorExp):
                 self.visit_ListComp(arg)        # `sum(x * x for x in xs)`

@@ -223,6 +223,13 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         return Value(self.builder.cmpf(predicate, a.ir, b.ir, self.loc(node)), kt.boolean)
 
     def select(self, condition: Value, a: Value, b: Value, node, **attrs) -> Value:
+        if is_str(a.type):
+            # kiln-lower-containers converts no arith.select of a !kiln.str:
+            # an scf.if yields one of the two.
+            then_region, _ = self.region(lambda: self.yield_values([a], node))
+            else_region, _ = self.region(lambda: self.yield_values([b], node))
+            [chosen] = self.scf_if(condition, [a.type], then_region, else_region, node)
+            return Value(chosen.ir, a.type, **attrs)
         return Value(self.builder.select(condition.ir, a.ir, b.ir, self.loc(node)), a.type,
                      **attrs)
 

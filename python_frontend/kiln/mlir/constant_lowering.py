@@ -33,10 +33,16 @@ class ConstantLowering:
             container_type = constant_type(value)
             if isinstance(value, dict):
                 made = self.build_dict(container_type, [
-                    (self.constant(k, container_type.key, node),
-                     self.constant(v, container_type.value, node)) for k, v in value.items()],
-                    node)
+                    (self.constant_item(k, container_type.key, node),
+                     self.constant_item(v, container_type.value, node))
+                    for k, v in value.items()], node)
             else:
                 made = self.build_list(container_type, [
-                    self.constant(v, container_type.item, node) for v in value], node)
+                    self.constant_item(v, container_type.item, node) for v in value], node)
             self.symbols[name] = Value(made.ir, made.type)      # the name's reference
+
+    def constant_item(self, value, type_, node) -> Value:
+        """An item of a module list or dict: a number, or a str literal."""
+        if isinstance(value, str):
+            return self.str_constant(value, node)
+        return self.constant(value, type_, node)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .. import typesystem as kt
 from .values import Value, tuple_value
 from ..typecheck.dict_typing import is_dict_like, is_hidden_iterable, iteration_item, walked_dict
-from ..typecheck.typed_tree import dict_of, is_set, iteration_kind
+from ..typecheck.typed_tree import dict_of, is_set, is_str, iteration_kind
 
 # The dict ops that can raise: KeyError (`require`), MemoryError (every op
 # that allocates: a new dict, a copy, a store, and the first lookup of a
@@ -115,6 +115,7 @@ class DictLowering:
         made = self.new_dict(dict_type, self.constant(len(pairs), kt.i64, node), node)
         for key, value in pairs:
             self.dict_op("set", [made, key, value], node)
+            self.done_with(node, key, value)    # the dict holds its own references
         return made
 
     def expr_DictComp(self, node):
@@ -126,6 +127,7 @@ class DictLowering:
             key = self.convert(self.expression(node.key), dict_type.key, node.key)
             value = self.convert(self.expression(node.value), dict_type.value, node.value)
             self.dict_op("set", [made, key, value], node)
+            self.done_with(node, key, value)
 
         return self.comprehension(node, lambda hint: self.new_dict(dict_type, hint, node),
                                   store)
@@ -144,7 +146,9 @@ class DictLowering:
         else:
             slot = self.dict_op("require", [container, key], node, kt.i64)
             result = self.dict_op("value_at", [container, slot], node, container.type.value)
-        self.done_with(node, container)
+            if is_str(result.type):
+                result = self.own(result, node)     # value_at lends the dict's reference
+        self.done_with(node, key, container)
         return result
 
     def dict_default(self, container: Value, node) -> Value:
@@ -184,7 +188,7 @@ class DictLowering:
         key = self.key_of(container, self.expression(target.slice), target.slice)
         item = self.convert(value, container.type.value, node)
         self.dict_op("set", [container, key, item], node)
-        self.done_with(node, container)
+        self.done_with(node, key, item, container)
 
     def augmented_dict_store(self, stmt) -> None:
         """`d[k] += v`: d and k once, one lookup (KeyError), the value
@@ -199,7 +203,7 @@ class DictLowering:
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.dict_op("set", [container, key, self.convert(result, container.type.value,
                                                                 stmt)], stmt)
-            self.done_with(stmt, container)
+            self.done_with(stmt, key, container)
             return
         if container.type.dict_class == "defaultdict":
             # Inserted by the read, before `v` is evaluated (as in CPython).
@@ -207,13 +211,21 @@ class DictLowering:
         else:
             slot = self.dict_op("require", [container, key], stmt, kt.i64)
         current = self.dict_op("value_at", [container, slot], stmt, container.type.value)
-        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        if is_str(current.type):
+            # `d[k] += t`: a new str; the dict's old one is released by the
+            # store. Held over `t`'s evaluation, which may change the dict.
+            current = self.own(current, stmt)
+            operation = ast.copy_location(ast.BinOp(left=target, op=stmt.op,
+                                                    right=stmt.value), stmt)
+            result = self.str_binary(operation, current, self.expression(stmt.value))
+        else:
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
         result = self.convert(result, container.type.value, stmt)
         if contains_call(stmt.value):
             self.dict_op("set", [container, key, result], stmt)
         else:
             self.dict_op("set_value_at", [container, slot, result], stmt)
-        self.done_with(stmt, container)
+        self.done_with(stmt, result, key, container)
 
     def stmt_Delete(self, stmt):
         """`del d[k]`: KeyError when k is missing; a list's `del xs[i]` and
@@ -234,7 +246,7 @@ class DictLowering:
             else:
                 slot = self.dict_op("require", [container, key], stmt, kt.i64)
                 self.dict_op("erase_at", [container, slot], stmt)
-            self.done_with(stmt, container)
+            self.done_with(stmt, key, container)
 
     def dict_truthy(self, value: Value, node) -> Value:
         length = self.dict_length(value, node)
@@ -271,6 +283,8 @@ class DictLowering:
             result.owned = True
         elif name == "clear":
             self.dict_op("clear", [container], node)
+        elif name == "popitem":
+            result = self.dict_popitem(container, node)
         elif name == "update":
             other = self.expression(node.args[0])
             self.dict_op("update", [container, other], node)
@@ -280,38 +294,87 @@ class DictLowering:
             default = self.convert(self.expression(node.args[1]), value_type, node.args[1]) \
                 if len(node.args) == 2 else None
             result = getattr(self, f"dict_{name}")(container, key, default, node)
+            self.done_with(node, key)
         self.done_with(node, container)
         return result
 
+    def found_value(self, container, slot, default, node) -> Value:
+        """The value at `slot` (a found key), owned when it is a str (either
+        branch of get/setdefault/pop yields an owned one); a temporary
+        default, unused, is released."""
+        value = self.dict_op("value_at", [container, slot], node, container.type.value)
+        if is_str(value.type):
+            self.done_with(node, default)
+            return self.own(value, node)
+        return value
+
+    def default_value(self, default, node) -> Value:
+        return self.own(default, node) if is_str(default.type) else default
+
     def dict_get(self, container, key, default, node) -> Value:
         slot = self.dict_op("find", [container, key], node, kt.i64)
-        return self.when_found(slot, lambda: self.dict_op(
-            "value_at", [container, slot], node, container.type.value),
-            lambda: default, container.type.value, node)
+        result = self.when_found(slot, lambda: self.found_value(container, slot, default, node),
+                                 lambda: self.default_value(default, node),
+                                 container.type.value, node)
+        return Value(result.ir, result.type, owned=is_str(result.type))
 
     def dict_setdefault(self, container, key, default, node) -> Value:
         slot = self.dict_op("find", [container, key], node, kt.i64)
 
         def missing():
             self.dict_op("set", [container, key, default], node)
-            return default
+            return self.default_value(default, node)
 
-        return self.when_found(slot, lambda: self.dict_op(
-            "value_at", [container, slot], node, container.type.value), missing,
-            container.type.value, node)
+        result = self.when_found(slot, lambda: self.found_value(container, slot, default, node),
+                                 missing, container.type.value, node)
+        return Value(result.ir, result.type, owned=is_str(result.type))
+
+    def dict_popitem(self, container, node) -> Value:
+        """`d.popitem()`: the last entry (CPython's LIFO order: the last
+        live slot), erased; KeyError when the dict is empty. A str key or
+        value is owned before erase_at releases the dict's reference."""
+        length = self.dict_length(container, node)
+        self.check(self.cmpi("sgt", length, self.constant(0, kt.i64, node), node), "KeyError",
+                   "popitem(): dictionary is empty", [], node)
+        location = self.loc(node)
+
+        def condition():
+            at = Value(self.builder.block.arguments[0], kt.i64)
+            live = self.dict_op("live_at", [container, at], node, kt.boolean)
+            self.builder.scf_condition(self.negate(live, node).ir, [at.ir], location)
+
+        def step():
+            at = Value(self.builder.block.arguments[0], kt.i64)
+            self.builder.scf_yield([self.arith("subi", at, self.constant(1, kt.i64, node),
+                                               node).ir], location)
+
+        last = self.arith("subi", self.dict_op("used", [container], node, kt.i64),
+                          self.constant(1, kt.i64, node), node)
+        before, _ = self.region(condition, argument_types=[kt.i64])
+        after, _ = self.region(step, argument_types=[kt.i64])
+        [found] = self.builder.scf_while([last.ir], before, after, location)
+        slot = Value(found, kt.i64, nonneg=True)
+        parts = [self.dict_op(op, [container, slot], node, type_) for op, type_ in
+                 (("key_at", container.type.key), ("value_at", container.type.value))]
+        parts = [self.own(p, node) if is_str(p.type) else p for p in parts]
+        self.dict_op("erase_at", [container, slot], node)
+        return tuple_value(parts)
 
     def dict_pop(self, container, key, default, node) -> Value:
-        """`d.pop(k)` (KeyError) and `d.pop(k, default)`."""
+        """`d.pop(k)` (KeyError) and `d.pop(k, default)`; a str value is
+        owned before erase_at releases the dict's reference."""
         def take(slot):
-            value = self.dict_op("value_at", [container, slot], node, container.type.value)
+            value = self.found_value(container, slot, default, node)
             self.dict_op("erase_at", [container, slot], node)
             return value
 
         if default is None:
             return take(self.dict_op("require", [container, key], node, kt.i64))
         slot = self.dict_op("find", [container, key], node, kt.i64)
-        return self.when_found(slot, lambda: take(slot), lambda: default,
-                               container.type.value, node)
+        result = self.when_found(slot, lambda: take(slot),
+                                 lambda: self.default_value(default, node),
+                                 container.type.value, node)
+        return Value(result.ir, result.type, owned=is_str(result.type))
 
     def dict_builtin(self, name, node) -> Value:
         """`dict()`, `dict(d)` (a copy), `list(d)`, `list(d.values())`,
@@ -342,6 +405,8 @@ class DictLowering:
         best = self.fold_extreme(lambda initial, step: self.walk_entries(source, initial, step,
                                                                          node),
                                  iteration_item(source.type), name, node)
+        if is_str(best.type):
+            best = self.own(best, node)     # a key outlives a temporary dict
         self.done_with(node, source)
         return best
 
@@ -481,6 +546,7 @@ class DictLowering:
             key = self.convert(item, dict_type.key, node)
             current = self.missing_key_read(made, key, node)
             self.dict_op("set", [made, key, self.arith("addi", current, one, node)], node)
+            self.done_with(node, key)
             return []
 
         self.fold_items(counted, [], count, node)

@@ -93,7 +93,9 @@ class GeneratorLowering:
                               self.compare(op, item, best, node), node)
             return [self.select(take, item, best, node), self.constant(True, kt.boolean, node)]
 
-        initial = [self.constant(0, item_type, node), self.constant(False, kt.boolean, node)]
+        nothing = self.str_constant("", node) if is_str(item_type) else \
+            self.constant(0, item_type, node)
+        initial = [nothing, self.constant(False, kt.boolean, node)]
         best, seen = fold([Value(v.ir, v.type) for v in initial], better)  # not constants
         self.check(seen, "ValueError", f"{name}() arg is an empty sequence", [], node)
         return best
@@ -254,10 +256,19 @@ class GeneratorLowering:
         else:
             length = (lambda: self.list_length(container, iterator)) if rereads else \
                 self.list_length(container, iterator)
+            def item_step(k, values):
+                item = self.list_get(container, k, iterator)
+                if not is_str(item.type):
+                    return bound(item, values)
+                # A str item is held for the step (the body may change the
+                # list), then released.
+                item = self.own(item, iterator)
+                results = bound(Value(item.ir, item.type), values)
+                self.release(item, iterator)
+                return results
+
             results = self.counted_carrying(
-                self.constant(0, kt.i64, iterator), length, carried,
-                lambda k, values: bound(self.list_get(container, k, iterator), values),
-                iterator, stop)
+                self.constant(0, kt.i64, iterator), length, carried, item_step, iterator, stop)
         self.done_with(iterator, container)
         return results
 

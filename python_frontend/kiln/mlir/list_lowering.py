@@ -47,7 +47,10 @@ class ListLowering:
         return self.list_op("get", [container, index], node, container.type.item)
 
     def list_append(self, container: Value, value: Value, node) -> None:
+        """The list takes a reference of its own to a str item: a
+        temporary's is released after."""
         self.list_op("append", [container, value], node)
+        self.done_with(node, value)
 
     def empty_list(self, list_type, node) -> Value:
         """A new empty list (the loop state of a list result before a
@@ -90,6 +93,11 @@ class ListLowering:
         else:
             index = self.convert(self.expression(node.slice), kt.i64, node.slice)
             result = self.list_get(container, index, node)
+            if is_str(result.type):
+                # kiln.list.get lends the list's reference: owned here, so
+                # the string outlives a temporary list and any later change
+                # of the list.
+                result = self.own(result, node)
         self.done_with(node, container)
         return result
 
@@ -141,7 +149,7 @@ class ListLowering:
         index = self.convert(self.expression(target.slice), kt.i64, target.slice)
         item = self.convert(value, container.type.item, node)
         self.list_op("set", [container, index, item], node)
-        self.done_with(node, container)
+        self.done_with(node, item, container)
 
     def augmented_list_store(self, stmt) -> None:
         """`xs[i] += v`: xs and i once, the item read, combined, stored."""
@@ -149,10 +157,17 @@ class ListLowering:
         container = self.expression(target.value)
         index = self.convert(self.expression(target.slice), kt.i64, target.slice)
         current = self.list_get(container, index, stmt)
-        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
-        self.list_op("set", [container, index, self.convert(result, container.type.item,
-                                                              stmt)], stmt)
-        self.done_with(stmt, container)
+        if is_str(current.type):
+            # `xs[i] += t`: a new str (xs[i] stays the list's until the
+            # store replaces it).
+            operation = ast.copy_location(ast.BinOp(left=target, op=stmt.op,
+                                                    right=stmt.value), stmt)
+            result = self.str_binary(operation, current, self.expression(stmt.value))
+        else:
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        result = self.convert(result, container.type.item, stmt)
+        self.list_op("set", [container, index, result], stmt)
+        self.done_with(stmt, result, container)
 
     def augmented_list(self, stmt) -> None:
         """`xs += ys` extends xs in place; `xs *= n` repeats it in place
@@ -204,7 +219,7 @@ class ListLowering:
             return result if isinstance(op, ast.In) else self.negate(result, node)
         if is_str(right.type) and isinstance(op, (ast.In, ast.NotIn)):
             return self.str_membership(node, left, right)       # `c in s`
-        if is_str(left.type):
+        if is_str(left.type) and is_str(right.type):
             result = self.str_compare(op, left, right, node)
             self.done_with(node, left, right)
             return result
@@ -237,10 +252,12 @@ class ListLowering:
             index = self.convert(args[0], kt.i64, node.args[0])
             self.list_op("insert", [container, index, self.convert(args[1], item_type, node)],
                          node)
+            self.done_with(node, args[1])
         elif name == "pop":
             index = self.convert(args[0], kt.i64, node.args[0]) if args else \
                 self.constant(-1, kt.i64, node)
             result = self.list_op("pop", [container, index], node, item_type)
+            result.owned = True         # a str item: the list's reference moves out
         elif name == "extend":
             self.list_op("extend", [container, args[0]], node)
             self.done_with(node, args[0])
@@ -254,12 +271,17 @@ class ListLowering:
         elif name == "count":
             result = self.list_op("count", [container, self.convert(args[0], item_type, node)],
                                   node, kt.i64)
+            self.done_with(node, args[0])
         else:
             result = self.find_or_raise(container, self.convert(args[0], item_type, node), name,
                                         node)
             if name == "remove":
-                self.list_op("pop", [container, result], node, item_type)
+                popped = self.list_op("pop", [container, result], node, item_type)
+                popped.owned = True
+                self.done_with(node, popped, args[0])
                 result = Value(None, None)
+            else:
+                self.done_with(node, args[0])
         self.done_with(node, container)
         return result
 
@@ -275,7 +297,11 @@ class ListLowering:
             self.check(found, "ValueError", "list.remove(x): x not in list", [], node)
             return position
         item = container.type.item
-        if item.is_bool:
+        if is_str(item):
+            # kiln.check's operands are i64s: the text cannot be quoted
+            # (CPython: `'x' is not in list`; docs/language.md).
+            self.check(found, "ValueError", "str value is not in list", [], node)
+        elif item.is_bool:
             for shown, when in (("True", needle), ("False", self.negate(needle, node))):
                 self.check(self.arith("ori", found, self.negate(when, node), node), "ValueError",
                            f"{shown} is not in list", [], node)
@@ -346,6 +372,11 @@ class ListLowering:
         list_type = self.typed_value(node).type
         if not node.args:
             return self.empty_list(list_type, node)
+        if self.is_str_valued(node.args[0]):
+            copy = self.list_of_items(node.args[0], list_type, node)  # `list(s)`: characters
+            if name == "sorted":
+                self.sort_list(copy, node)
+            return copy
         container = self.expression(node.args[0])
         if is_range(container.type):
             copy = self.range_list(container, node)         # `list(range(n))`
@@ -356,6 +387,20 @@ class ListLowering:
         if name == "sorted":
             self.sort_list(copy, node)
         return copy
+
+    def list_of_items(self, iterable_node, list_type, node) -> Value:
+        """A new list of what iterating `iterable_node` visits (a str's
+        characters), in order."""
+        made = {}
+
+        def start(length):
+            made["list"] = self.new_list(list_type, length, node)
+
+        generator = ast.comprehension(target=ast.Name(id="$item", ctx=ast.Store()),
+                                      iter=iterable_node, ifs=[], is_async=0)
+        self.iterate(generator, lambda: self.list_append(made["list"], self.symbols["$item"],
+                                                         node), node, start)
+        return made["list"]
 
     def fold_items(self, container: Value, initial, step, node, first=0) -> list:
         """Values carried through the items `first`.. of a list, in order
@@ -402,6 +447,8 @@ class ListLowering:
             return [self.select(self.compare(op, item, best, node), item, best, node)]
 
         [best] = self.fold_items(container, [Value(first.ir, first.type)], better, node, first=1)
+        if is_str(best.type):
+            best = self.own(best, node)     # a str item outlives a temporary list
         self.done_with(node, container)
         return best
 

@@ -129,3 +129,5 @@ class ContainerOwnership:
         """An expression statement's container (`xs.copy()`, `f()`)."""
         if value is not None and value.type is not None and is_counted(value.type):
             self.done_with(node, value)
+        elif value is not None and value.elements:
+            self.done_with(node, *value.elements)     # `d.popitem()` of strs

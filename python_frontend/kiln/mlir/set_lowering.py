@@ -69,7 +69,11 @@ class SetLowering:
         return typed is not None and is_set(typed.type)
 
     def set_add(self, made: Value, value: Value, node) -> None:
-        self.set_op("add", [made, self.convert(value, made.type.key, node)], node)
+        """The set takes a reference of its own to a str: a temporary's is
+        released after."""
+        element = self.convert(value, made.type.key, node)
+        self.set_op("add", [made, element], node)
+        self.done_with(node, element)
 
     def element_of(self, container: Value, value: Value, node) -> Value:
         return self.convert(value, container.type.key, node)
@@ -83,6 +87,7 @@ class SetLowering:
         made = self.new_set(set_type, self.constant(len(elements), kt.i64, node), node)
         for element in elements:
             self.set_op("add", [made, element], node)
+            self.done_with(node, element)
         return made
 
     def expr_SetComp(self, node):
@@ -137,8 +142,10 @@ class SetLowering:
             element = self.element_of(container, self.expression(node.args[0]), node.args[0])
             self.set_op(name, [container, element], node,
                         kt.boolean if name == "discard" else None)
+            self.done_with(node, element)
         elif name == "pop":
             result = self.set_op("pop", [container], node, container.type.key)
+            result.owned = True         # a str element: the set's reference moves out
         elif name == "clear":
             self.set_op("clear", [container], node)
         elif name == "copy":

@@ -19,7 +19,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from .values import Value
 from ..typecheck.typed_tree import is_str
-from ..typecheck.str_typing import PROPERTIES, SEARCHES, STRIPS
+from ..typecheck.str_typing import PROPERTIES, SEARCHES, STRIPS, split_arguments
 
 # The str ops that can raise (IndexError, ValueError, TypeError, and
 # MemoryError for every op that makes a string): the function then gets an
@@ -184,8 +184,39 @@ class StrLowering:
         return self.cmpi("ne", length, self.constant(0, kt.i64, node), node)
 
     # ------------------------------------------------------------ calls
+    def str_split(self, func: ast.Attribute, node) -> Value:
+        """`s.split([sep[, maxsplit]])`: kiln.str.split, a new list[str]
+        (its one reference owned here); the arguments evaluated in the
+        order written."""
+        container = self.expression(func.value)
+        sep_node, maxsplit_node = split_arguments(node)
+        values = {}
+        for argument in list(node.args) + [k.value for k in node.keywords]:
+            if argument is sep_node:
+                values["sep"] = self.expression(argument)
+            elif argument is maxsplit_node:
+                values["maxsplit"] = self.convert(self.expression(argument), kt.i64, argument)
+        maxsplit = values.get("maxsplit") or self.constant(-1, kt.i64, node)
+        operands = [container, maxsplit] + ([values["sep"]] if "sep" in values else [])
+        result = self.str_op("split", operands, node, kt.ListType(kt.string))
+        result.owned = True
+        self.done_with(node, values.get("sep"), container)
+        return result
+
+    def str_join(self, func: ast.Attribute, node) -> Value:
+        """`sep.join(xs)` of a list[str]: kiln.str.join."""
+        separator = self.expression(func.value)
+        items = self.expression(node.args[0])
+        result = self.new_str("join", [separator, items], node)
+        self.done_with(node, items, separator)
+        return result
+
     def str_method(self, func: ast.Attribute, node) -> Value:
         name = func.attr
+        if name == "split":
+            return self.str_split(func, node)
+        if name == "join":
+            return self.str_join(func, node)
         container = self.expression(func.value)
         args = [self.expression(a) for a in node.args]
         if name in SEARCHES:

@@ -270,7 +270,31 @@ def container_ownership_comment(signature) -> list:
     return ownership_comment(signature, kt.ListType, "list", LIST_BORROWED, LIST_RETURNED) + \
         ownership_comment(signature, kt.DictType, "dict", DICT_BORROWED, DICT_RETURNED) + \
         ownership_comment(signature, kt.SetType, "set", SET_BORROWED, SET_RETURNED) + \
-        ownership_comment(signature, kt.StrType, "str", STR_BORROWED, STR_RETURNED)
+        ownership_comment(signature, kt.StrType, "str", STR_BORROWED, STR_RETURNED) + \
+        text_items_comment(signature)
+
+
+def holds_text(type_) -> bool:
+    """A list, dict or set whose items, keys or values are str."""
+    return any(isinstance(getattr(type_, part, None), kt.StrType)
+               for part in ("item", "key", "value")) and is_container(type_)
+
+
+def text_items_comment(signature) -> list:
+    """The header's word on the strings a list, dict or set parameter or
+    result holds."""
+    names = [f"`{c_name(p.name)}`" for p in signature.params if holds_text(p.type)]
+    returned = any(holds_text(t) for t in returned_types(signature))
+    if not names and not returned:
+        return []
+    who = ", ".join(names) + (" and the result" if names and returned else "") \
+        if names else "The result"
+    return [f"/* {who}: strings held by reference (item, key or value kind",
+            "   KILN_ITEM_STR): each a kiln_str * made as a str argument is, whose",
+            "   reference (refcount 1) the container holds; the function may store,",
+            "   replace and drop strings in them. kiln_list_drop()/kiln_dict_drop()",
+            "   give every string back; after a call that raised, kiln_str_drop()",
+            "   each string a container still holds before freeing its arrays. */"]
 
 
 def ownership_comment(signature, kind, noun, borrowed, returned) -> list:
@@ -333,12 +357,13 @@ SET_BORROWED = ["/* {names}: borrowed. Make each set a kiln_dict without values"
                 "   reference, but may have left its own counted in `refcount`). */"]
 STR_BORROWED = ["/* {names}: borrowed strings. Make each kiln_str with malloc() as",
                 "   one block of sizeof(kiln_str) + (length + 1) * kind bytes (refcount",
-                "   1, hash -1, journal_index -1, flags 0; at kiln_str_data(str), `length`",
-                "   code points of `kind` bytes each, 1, 2 or 4 as the largest needs,",
-                "   then `kind` zero bytes). The function never changes a string and",
-                "   keeps no reference after it returns or raises: kiln_str_drop() yours",
-                "   after a call that returned, free() it after one that raised (it may",
-                "   have left its own reference counted in `refcount`). */"]
+                "   1, hash -1, journal_index -1, outside_references 0; at",
+                "   kiln_str_data(str), `length` code points of `kind` bytes each, 1, 2",
+                "   or 4 as the largest needs, then `kind` zero bytes). The function",
+                "   never changes a string and keeps no reference after it returns or",
+                "   raises: kiln_str_drop() yours after a call that returned, free() it",
+                "   after one that raised (it may have left its own reference counted in",
+                "   `refcount`), once the containers that may hold it are dropped. */"]
 STR_RETURNED = ["/* The {where} is a new reference (a kiln_str, never changed):",
                 "   kiln_str_drop() it when done. When error->kind is set, no string",
                 "   was returned: there is nothing to drop. */"]
@@ -754,7 +779,8 @@ def viewed_arguments(signature, position) -> list:
             if p.name in viewed and isinstance(p.type, kt.ArrayType)]
 
 
-ITEM_KINDS = {"float": "KILN_ITEM_FLOAT", "int": "KILN_ITEM_INT", "bool": "KILN_ITEM_BOOL"}
+ITEM_KINDS = {"float": "KILN_ITEM_FLOAT", "int": "KILN_ITEM_INT", "bool": "KILN_ITEM_BOOL",
+              "str": "KILN_ITEM_STR"}
 
 
 def item_kind(type_) -> str:
@@ -823,14 +849,22 @@ def generate_wrapper(module_name: str, signature) -> list:
         the arrays acquired, and the str arguments' copies (dropped; freed
         after the function raised, which keeps no reference to them but may
         have left its own counted, as it may a list's)."""
-        return _release_all(acquired) + [f"  free(str_{p});" if raised else
-                                         f"  kiln_str_drop(str_{p});" for p in strings]
+        return _release_all(acquired) + dropped_strings(raised)
+
+    def dropped_strings(raised=False) -> list:
+        return [f"  free(str_{p});" if raised else f"  kiln_str_drop(str_{p});"
+                for p in strings]
 
     def cleanup(raised=False) -> list:
-        """What a failure releases: the arrays acquired so far, the strings
-        copied so far, and the lists, dicts and sets made so far
-        (container_count of them)."""
-        return released(raised) + ([f"  {FREE_CONTAINERS}"] if containers else [])
+        """What a failure releases: the arrays acquired so far, the lists,
+        dicts and sets made so far (container_count of them), then the
+        strings copied so far. The containers go first: a str argument the
+        function stored into a list, dict or set argument is held by it
+        (and written back from it) until then; after them only the wrapper
+        and, after a raise, the callee's own entry reference (never
+        released on the error path) hold it, so free() is right there."""
+        return _release_all(acquired) + ([f"  {FREE_CONTAINERS}"] if containers else []) + \
+            dropped_strings(raised)
 
     for index, param in enumerate(signature.params):
         pname = param.name

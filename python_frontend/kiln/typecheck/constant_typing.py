@@ -35,7 +35,8 @@ def item_type(values) -> kt.ScalarType:
     numbers: they join as a literal's items do."""
     item = None
     for value in values:
-        item = join_items(item, rules.default_for_kind(rules.literal_kind(value)))
+        item = join_items(item, kt.string if isinstance(value, str) else
+                          rules.default_for_kind(rules.literal_kind(value)))
     return item
 
 

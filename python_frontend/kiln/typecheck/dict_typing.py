@@ -32,7 +32,8 @@ from .list_typing import join_items, named
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (DictViewType, VariableType, container_noun, dict_of, is_dict,
-                         is_dict_view, is_scalar_type, is_set, is_table, iteration_kind)
+                         is_dict_view, is_scalar_type, is_set, is_str, is_table,
+                         iteration_kind)
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,20 @@ UNSETTLED_DICT = UnsettledDict()
 # dict methods that only read the dict (the others may allocate or raise).
 DICT_READS = ("get", "keys", "values", "items")
 # The positional arguments each dict method takes.
-DICT_ARITY = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "keys": (0,), "values": (0,),
+DICT_ARITY = {"get": (1, 2), "setdefault": (1, 2), "pop": (1, 2), "popitem": (0,), "keys": (0,),
+              "values": (0,),
               "items": (0,), "update": (1,), "copy": (0,), "clear": (0,)}
 # Containers a dict cannot hold yet, by the annotation word a message uses.
-UNSUPPORTED_ITEMS = "; a dict's keys and values are int, float or bool (dict[int, float], ...)"
+UNSUPPORTED_ITEMS = "; a dict's keys and values are int, float, bool or str (dict[str, int], " \
+    "...)"
 # The same for a set's elements.
-UNSUPPORTED_ELEMENTS = "; a set's elements are int, float or bool (set[int], set[float], " \
-    "set[bool])"
+UNSUPPORTED_ELEMENTS = "; a set's elements are int, float, bool or str (set[int], set[float], " \
+    "set[bool], set[str])"
+
+
+def mixed(a, b) -> bool:
+    """A str and a number (None: not known yet): no container type holds both."""
+    return a is not None and b is not None and is_str(a) != is_str(b)
 
 
 def is_unsettled_dict(type_) -> bool:
@@ -120,6 +128,8 @@ class DictTyping:
         if value.weak:
             from ..typing_rules import default_for_kind
             type_ = default_for_kind(value.weak)
+        if is_str(type_):
+            return kt.string
         if isinstance(type_, kt.ScalarType):
             if type_.is_bool:
                 return kt.boolean
@@ -141,7 +151,7 @@ class DictTyping:
         """`{"a": 1}` (`{"a"}`): a str key or value (element), refused
         before the constant is typed (whose own message would not say
         dicts, or sets)."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, bytes):
             self.fail(node, f"{noun}s with {type(node.value).__name__} {role} are not "
                             "supported yet" + (UNSUPPORTED_ELEMENTS if noun == "set"
                                                else UNSUPPORTED_ITEMS))
@@ -157,6 +167,12 @@ class DictTyping:
         if key_type is None:
             return key
         noun, role = ("set", "element") if is_set(container_type) else ("dict", "key")
+        if is_str(key_type) or is_str(key.type):
+            if not (is_str(key_type) and is_str(key.type)):
+                self.fail(node, f"{what} of a {container_type.display} takes {named(key_type)} "
+                                f"{role}, not {named(key.type)} (it is never found there; "
+                                "Kiln refuses the search)")
+            return key
         if not is_scalar_type(key.type):
             self.fail(node, f"{what} of a {container_type.display} takes a number {role}, not "
                             f"{named(key.type)}")
@@ -174,6 +190,12 @@ class DictTyping:
         key_needed = self.dict_item_type(key, node, "keys")
         value_needed = self.dict_item_type(value, node, "values")
         current = container.type
+        if mixed(current.key, key_needed) or mixed(current.value, value_needed):
+            where = f"`{dict_node.id}`, a {current.display}" \
+                if isinstance(dict_node, ast.Name) else f"a {current.display}"
+            self.fail(node, f"cannot store {named(key_needed)} key and {named(value_needed)} "
+                            f"value into {where}: a dict's keys are of one type and its values "
+                            "of one type")
         if current.key is not None and join_items(current.key, key_needed) == current.key \
                 and join_items(current.value, value_needed) == current.value:
             self.convert(key, current.key, node)
@@ -443,7 +465,12 @@ class DictTyping:
         if container.type.value is None or container.type.key is None:
             raise _Abandon()
         current = TypedValue(container.type.value)
-        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        if is_str(current.type):
+            operation = ast.copy_location(ast.BinOp(left=target, op=stmt.op,
+                                                    right=stmt.value), stmt)
+            result = self.str_binary(operation, current, self.expression(stmt.value))
+        else:
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
         self.values[stmt] = result
         needed = self.dict_item_type(result, stmt, "values")
         if join_items(container.type.value, needed) != container.type.value:
@@ -517,6 +544,16 @@ class DictTyping:
             return TypedValue(DictViewType(dict_type, name))
         if name in ("copy", "clear"):
             return TypedValue(dict_type) if name == "copy" else TypedValue(None)
+        if name == "popitem":
+            # (key, value) of the last entry (LIFO, as CPython); KeyError
+            # when empty. A str key or value is owned by the tuple, so the
+            # tuple is unpacked (`k, v = d.popitem()`) or dropped, never
+            # indexed (`d.popitem()[0]` is refused as any tuple-valued
+            # method call is: "... is a tuple[str, int], not an array").
+            self.raises = True
+            if dict_type.key is None:
+                return TypedValue(UNKNOWN)
+            return self.tuple_value([TypedValue(dict_type.key), TypedValue(dict_type.value)])
         if name == "update" and dict_type.dict_class == "Counter":
             self.fail(node, "Counter.update() adds counts (dict.update replaces values), "
                             "which is not supported yet; add them in a loop (`for k, v in "
@@ -554,7 +591,8 @@ class DictTyping:
         if len(node.args) == 2 and name != "setdefault":
             default = self.expression(node.args[1])
             self.absorb(default)
-            if not is_scalar_type(default.type) or join_items(
+            if not (is_scalar_type(default.type) or is_str(default.type)) or \
+                    is_str(default.type) != is_str(dict_type.value) or join_items(
                     dict_type.value, self.dict_item_type(default, node.args[1], "values")) \
                     != dict_type.value:
                 self.fail(node.args[1], f"the default of dict.{name}() of a "
@@ -591,7 +629,7 @@ class DictTyping:
             return TypedValue(value.type.plain)
         if iteration_kind(value.type) == "items":
             self.fail(node, f"{name}() of a dict's items() is not supported yet (a list holds "
-                            "numbers, not tuples)")
+                            "numbers or strs, not tuples)")
         if dict_of(value.type).key is None:
             return TypedValue(UNKNOWN)
         if name == "sorted":

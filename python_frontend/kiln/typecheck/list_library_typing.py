@@ -20,7 +20,7 @@ from ..library_functions import (HEAPIFY, INSERT, POP, PUSH, PUSH_POP, SEARCH, S
 from .list_typing import is_list, named
 from .typed_values import TypedValue
 from ..typing_rules import UNKNOWN
-from .typed_tree import is_scalar_type
+from .typed_tree import is_scalar_type, is_str
 
 # The positional arguments each form takes (bisect's lo and hi may also be
 # keywords).
@@ -68,6 +68,13 @@ class ListLibraryTyping:
         if not is_list(container.type):
             self.fail(list_node, f"{label}() takes a list here, not {named(container.type)}")
         item = container.type.item
+        if is_str(item):
+            self.fail(node, f"{function.module} on a list[str] is not supported yet (its items "
+                            "are moved by reference); " + (
+                                "keep a heap of ints (indices) and a list of the strings"
+                                if function.module == "heapq" else
+                                "search a list of ints (indices), or use a dict or set of the "
+                                "strings"))
         if form in (PUSH, PUSH_POP, INSERT, SEARCH):
             value = self.expression(node.args[1])
             self.absorb(value)

@@ -33,7 +33,7 @@ from .. import typesystem as kt
 from .. import typing_rules as rules
 from ..frontend.desugar import ITERABLE_ROLE, zipped_call
 from ..frontend.subset import SUPPORTED_BINOPS
-from .typed_values import TypedValue, _Abandon
+from .typed_values import MixedItems, TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (VariableType, container_noun, is_container, is_dict, is_dict_view,
                          is_counted, is_range, is_scalar_type, is_set, is_str)
@@ -112,6 +112,10 @@ def join_items(a, b):
         return b
     if b is None:
         return a
+    if a == b:
+        return a
+    if is_str(a) or is_str(b):
+        raise MixedItems(a, b)      # a str and a number: no item type holds both
     return max(a, b, key=ITEM_ORDER.index)
 
 
@@ -155,12 +159,14 @@ class ListTyping:
         """The item type a list needs to hold `value` (a Python literal at
         its own type): int, float or bool; anything else is refused."""
         type_ = rules.default_for_kind(value.weak) if value.weak else value.type
+        if is_str(type_):
+            return kt.string
         if isinstance(type_, kt.ScalarType):
             if type_.is_bool:
                 return kt.boolean
             if type_.is_complex:
                 self.fail(node, "lists of complex numbers are not supported yet; a list holds "
-                                "int, float or bool items")
+                                "int, float, bool or str items")
             if type_.is_float:
                 return kt.f64
             if type_ == kt.u64:
@@ -170,8 +176,8 @@ class ListTyping:
         what = f"{container_noun(type_)}s" if is_container(type_) else "arrays" \
             if isinstance(type_, kt.ArrayType) else "tuples" \
             if isinstance(type_, kt.TupleType) else display(type_)
-        self.fail(node, f"lists of {what} are not supported yet; a list holds int, float or "
-                        "bool items")
+        self.fail(node, f"lists of {what} are not supported yet; a list holds int, float, "
+                        "bool or str items")
 
     def stored_item(self, list_node, container: TypedValue, value: TypedValue, node):
         """`value` stored into the list `container` (`xs.append(v)`,
@@ -183,6 +189,13 @@ class ListTyping:
         needed = self.set_element_type(value, node) if noun == "set" else \
             self.list_item_type(value, node)
         item = container.type.item
+        if item is not None and is_str(item) != is_str(needed):
+            what = f"`{list_node.id}`, a {container.type.display}" \
+                if isinstance(list_node, ast.Name) else f"a {container.type.display}"
+            verb = "add {} to" if noun == "set" else "store {} into"
+            self.fail(node, f"cannot {verb.format(named(needed))} {what}: a {noun} holds "
+                            f"{items} of one type" + (" (convert it: str(x))"
+                                                      if is_str(item) else ""))
         if item is not None and join_items(item, needed) == item:
             return self.convert(value, item, node)
         if self.widen_list_variable(list_node, needed):
@@ -218,6 +231,12 @@ class ListTyping:
         self.absorb(value)
         item = container.type.item
         if item is None:
+            return value
+        if is_str(item) or is_str(value.type):
+            if not (is_str(item) and is_str(value.type)):
+                self.fail(node, f"{what} of a {container.type.display} looks for "
+                                f"{named(item)}, not {named(value.type)} (it is never found "
+                                "there; Kiln refuses the search)")
             return value
         if not is_scalar_type(value.type):
             self.fail(node, f"{what} of a {container.type.display} looks for a number, not "
@@ -435,7 +454,8 @@ class ListTyping:
         if isinstance(node, ast.Subscript):
             return isinstance(node.slice, ast.Slice) and self.is_list_expression(node.value)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            return node.func.attr == "copy" and self.is_list_expression(node.func.value)
+            return (node.func.attr == "copy" and self.is_list_expression(node.func.value)) or \
+                (node.func.attr == "split" and self.is_str_expression(node.func.value))
         return False
 
     def known_container(self, node, is_kind, builtins, constant=None):
@@ -644,7 +664,12 @@ class ListTyping:
         if container.type.item is None:
             raise _Abandon()
         current = TypedValue(container.type.item)
-        result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+        if is_str(current.type):
+            operation = ast.copy_location(ast.BinOp(left=target, op=stmt.op,
+                                                    right=stmt.value), stmt)
+            result = self.str_binary(operation, current, self.expression(stmt.value))
+        else:
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
         self.values[stmt] = result
         self.stored_item(target.value, container, result, stmt)
 
@@ -829,6 +854,10 @@ class ListTyping:
             if name == "sorted":
                 self.sort_order(node)
             return TypedValue(kt.ListType(kt.i64))     # `list(range(n))`, `sorted(r)`
+        if is_str(value.type):
+            if name == "sorted":
+                self.sort_order(node)
+            return TypedValue(kt.ListType(kt.string))  # `list(s)`, `sorted(s)`: characters
         if not is_list(value.type):
             what = "range(...) or a list" if name == "list" else "a list"
             self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
@@ -857,6 +886,9 @@ class ListTyping:
     def sum_total(self, item, start: TypedValue | None, node) -> TypedValue:
         """The total of sum() of `item`s from `start`: a float when either
         is one, else an int (64-bit, wrapping as Kiln ints do)."""
+        if is_str(item):
+            self.fail(node, "sum() of strs is not supported (CPython raises TypeError: it adds "
+                            "them to 0); join them: ''.join(xs)")
         total = kt.f64 if item.is_float else kt.i64
         if start is not None:
             if not is_scalar_type(start.type) or start.type.is_complex:

@@ -37,7 +37,7 @@ from .dict_typing import is_hidden_iterable
 from .list_typing import UNSETTLED_SET, is_list, join_items, named
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display
-from .typed_tree import is_dict, is_dict_view, is_range, is_set, iteration_kind
+from .typed_tree import is_dict, is_dict_view, is_range, is_set, is_str, iteration_kind
 
 # `a <op> b` of two sets, as the kiln.set.combine operation it is.
 SET_OPERATORS = {ast.BitOr: "union", ast.BitAnd: "intersection", ast.Sub: "difference",
@@ -144,12 +144,15 @@ class SetTyping:
         if is_dict(value.type) or is_dict_view(value.type):
             if iteration_kind(value.type) == "items":
                 self.fail(iterable_node, f"{what} of a dict's items() is not supported yet (a "
-                                         "set holds numbers, not tuples)")
+                                         "set holds numbers or strs, not tuples)")
             return self.dict_iteration(value, iterable_node).type
         if is_list(value.type) or is_set(value.type):
             return value.type.item
         if is_range(value.type):
             return kt.i64           # a range value: `set(r)`
+        if is_str(value.type) and what == "set()":
+            self.raises = True      # kiln.str.char_at
+            return kt.string        # `set(s)`: its characters
         self.fail(iterable_node, f"{what} takes a list, a set, a dict or range(...) here, not "
                                  f"{named(value.type)}")
 

@@ -9,7 +9,7 @@ import ast
 from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .. import typing_rules as rules
-from .typed_values import TypedValue, _Abandon
+from .typed_values import MixedItems, TypedValue, _Abandon
 from . import parallel_loops
 from ..frontend.subset import EXCEPTION_TYPES, RAISED_MESSAGE, SUPPORTED_BINOPS, message_parts
 from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
@@ -94,7 +94,9 @@ class StatementTyping:
             if method is None:
                 self.fail(stmt, f"statement `{type(stmt).__name__}` is not supported")
             method(stmt)
-        except _Abandon:
+        except _Abandon as abandoned:
+            if isinstance(abandoned, MixedItems):
+                self.report(stmt, abandoned.message)
             # An assignment whose value is not known yet (it reads a dict
             # typed by stores later in this round) still binds its names:
             # their uses wait for the next round, rather than being "used
@@ -670,8 +672,8 @@ class StatementTyping:
                 module_level |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         if name in module_level:
             return (f"global variable `{name}` is not supported yet (a module constant must be "
-                    "bound once to a number, a str, or a tuple, list or dict of numbers, that "
-                    "fits in 64 bits)")
+                    "bound once to a number, a str, a tuple of numbers, or a list or dict of "
+                    "numbers or strs, that fits in 64 bits)")
         if hasattr(builtins, name):
             return f"builtin `{name}` is not supported as a value here"
         known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \

@@ -41,8 +41,6 @@ MAKING_METHODS = ("strip", "lstrip", "rstrip", "replace", "lower", "upper", "joi
 # What to write instead of a str method Kiln does not compile yet.
 METHOD_HINTS = {
     "format": "use an f-string (`f\"{x} and {y}\"`)",
-    "split": "it makes a list of str, and lists of str are not supported yet",
-    "join": "it takes a list of str, and lists of str are not supported yet",
 }
 # The builtins that return a str.
 MAKING_BUILTINS = ("str", "chr")
@@ -82,7 +80,14 @@ class StrTyping:
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult)):
             return self.is_str_expression(node.left) or self.is_str_expression(node.right)
         if isinstance(node, ast.Subscript):
-            return self.is_str_expression(node.value)
+            if self.is_str_expression(node.value):
+                return True
+            # An item of a list[str] (a value of a dict[K, str]) variable.
+            holds_text = self.known_container(node.value, lambda t: is_str(
+                getattr(t, "item", None) if isinstance(t, kt.ListType) else
+                getattr(t, "value", None) if isinstance(t, kt.DictType) else None), ())
+            return bool(holds_text) and not (isinstance(node.slice, ast.Slice) and
+                                             not self.is_str_expression(node.value))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             return node.func.attr in MAKING_METHODS and self.is_str_expression(node.func.value)
         if isinstance(node, ast.IfExp):
@@ -238,8 +243,10 @@ class StrTyping:
         """`s.find(sub)`, `s.strip()`, `s.isdigit()`, ..."""
         name = func.attr
         self.absorb(container)
-        if name in ("split", "join"):
-            self.fail(node, f"str.{name}() is not supported yet: {METHOD_HINTS[name]}")
+        if name == "split":
+            return self.str_split(node)
+        if name == "join":
+            return self.str_join(node)
         if name not in STR_METHODS:
             hint = METHOD_HINTS.get(name)
             self.fail(node, f"str.{name}() is not supported yet" + (f"; {hint}" if hint else ""))
@@ -287,6 +294,57 @@ class StrTyping:
             return TypedValue(kt.string)
         return TypedValue(kt.string)        # lower, upper
 
+    def str_split(self, node) -> TypedValue:
+        """`s.split()`, `s.split(sep)`, `s.split(sep, maxsplit)` (also as
+        keywords; `sep` None splits at runs of whitespace): a new list[str]
+        (ValueError "empty separator")."""
+        arguments = split_arguments(node)
+        if isinstance(arguments, str):
+            self.fail(node, arguments)
+        sep, maxsplit = arguments
+        if sep is not None:
+            self.str_operand(self.expression(sep), sep, "str.split()'s separator")
+        if maxsplit is not None:
+            self.str_index(self.expression(maxsplit), maxsplit, "str.split()'s maxsplit")
+        self.raises = True                  # a new list: MemoryError; ValueError
+        return TypedValue(kt.ListType(kt.string))
+
+    def str_join(self, node) -> TypedValue:
+        """`sep.join(xs)` of a list[str] (a generator expression of strs is
+        made a list comprehension first: the same strings, joined)."""
+        if node.keywords or len(node.args) != 1:
+            self.fail(node, "str.join() takes exactly one argument")
+        if isinstance(node.args[0], ast.GeneratorExp):
+            generator = node.args[0]
+            node.args[0] = ast.copy_location(ast.ListComp(elt=generator.elt,
+                                                          generators=generator.generators),
+                                             generator)
+        items = self.expression(node.args[0])
+        self.absorb(items)
+        if (isinstance(items.type, (kt.DictType, kt.SetType, kt.StrType)) or
+                getattr(items.type, "kind", None) in ("keys", "values")) and \
+                "list" not in self.symbols:
+            # `sep.join(d)`, `sep.join(d.values())`, `sep.join(s)` of a set
+            # or a str: the items CPython's join takes from the iterator,
+            # made a list first (`list(...)`, a copy in their order).
+            argument = node.args[0]
+            node.args[0] = ast.copy_location(ast.Call(func=ast.Name(id="list", ctx=ast.Load()),
+                                                      args=[argument], keywords=[]), argument)
+            items = self.expression(node.args[0])
+            self.absorb(items)
+        if isinstance(items.type, kt.ListType) and items.type.item is None:
+            self.settle_list(node.args[0], items, kt.ListType(kt.string), node)
+        elif not (isinstance(items.type, kt.ListType) and is_str(items.type.item)):
+            what = f"a list[{display(items.type.item)}]" \
+                if isinstance(items.type, kt.ListType) else type_name(items.type)
+            self.fail(node, f"str.join() takes a list of str here, not {what}" + (
+                " (CPython raises TypeError: sequence item 0: expected str instance; convert "
+                "the items: [str(x) for x in xs])" if isinstance(items.type, kt.ListType) else
+                " (pass list(...) of it)" if type_name(items.type) in ("dict", "set", "str")
+                else ""))
+        self.raises = True                  # a new str: MemoryError
+        return TypedValue(kt.string)
+
     def builtin_str(self, args, node):
         """`str()` (""), `str(x)` of a str, int, float or bool."""
         if len(args) > 1:
@@ -333,3 +391,21 @@ class StrTyping:
                 self.fail(node, f"'<' not supported between instances of 'str' and "
                                 f"'{type_name(argument.type)}' (CPython raises TypeError)")
         return TypedValue(kt.string)
+
+
+def split_arguments(node):
+    """(sep node or None, maxsplit node or None) of a `s.split(...)` call
+    (a None constant separator is None), or the message refusing it."""
+    if len(node.args) > 2:
+        return "str.split() takes at most 2 arguments"
+    given = dict(zip(("sep", "maxsplit"), node.args))
+    for keyword in node.keywords:
+        if keyword.arg not in ("sep", "maxsplit"):
+            return f"str.split() got an unexpected keyword argument '{keyword.arg}'"
+        if keyword.arg in given:
+            return f"str.split() got multiple values for argument '{keyword.arg}'"
+        given[keyword.arg] = keyword.value
+    sep = given.get("sep")
+    if isinstance(sep, ast.Constant) and sep.value is None:
+        sep = None
+    return sep, given.get("maxsplit")

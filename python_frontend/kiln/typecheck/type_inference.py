@@ -62,7 +62,7 @@ from .. import typing_rules as rules
 from ..frontend.desugar import is_condition
 from ..frontend.source import deepest_statement
 from .shape_typing import ShapeFunctionTyping
-from .typed_values import TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
+from .typed_values import MixedItems, TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
 from ..frontend.subset import SUPPORTED_BINOPS, SubsetChecker, default_value
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .array_typing import ArrayTyping
@@ -324,6 +324,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if value.type is None and not self.allow_none_value:
                 self.fail(node, f"`{ast.unparse(node)}` returns None; it has no value")
             value = self.refuse_list_in_parallel_loop(node, value)
+        except MixedItems as mixed:
+            self.report(node, mixed.message)
+            value = TypedValue(UNKNOWN)
         except _Abandon:
             value = TypedValue(UNKNOWN)
         self.values[node] = value

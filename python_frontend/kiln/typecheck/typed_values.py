@@ -25,3 +25,21 @@ class TypedValue:
 class _Abandon(Exception):
     """Stops typing the current expression or statement; its diagnostic (if
     any: an UNKNOWN operand abandons silently) is already recorded."""
+
+
+class MixedItems(_Abandon):
+    """A container's item type would join a str with a number (a list of
+    both, a dict's keys of both): Kiln's containers hold one type. Raised
+    by list_typing.join_items; reported at the expression or statement
+    being typed (type_inference.expression, statement_typing.statement)."""
+    def __init__(self, first, second):
+        super().__init__(first, second)
+        self.first, self.second = first, second
+
+    @property
+    def message(self) -> str:
+        names = sorted({getattr(self.first, "display", str(self.first)),
+                        getattr(self.second, "display", str(self.second))})
+        return (f"a container holds items of one type here: {names[0]} and {names[1]} do not "
+                "mix (a list's items, a dict's keys or values, a set's elements are all "
+                "numbers or all str)")

@@ -37,16 +37,16 @@ def not_yet_method(s: str) -> str:
 
 @kiln.export
 def split_words(s: str) -> int:
-    return len(s.split())
+    return len(s.rsplit())
 
 
 @kiln.export
 def joined(s: str) -> str:
-    return s.join(s)
+    return s.join([len(s)])
 
 
 @kiln.export
-def list_of_str(xs: list[str]) -> int:
+def list_of_str(xs: list[list[str]]) -> int:
     return len(xs)
 
 

@@ -694,7 +694,12 @@ struct RetypeLowering : public ConversionPattern {
       return failure();
     FailureOr<Operation *> converted =
         convertOpResultTypes(op, operands, *getTypeConverter(), rewriter);
-    return failed(converted) ? failure() : success();
+    if (failed(converted))
+      return failure();
+    // The copy on pointers takes the original's place (convertOpResultTypes
+    // only makes it).
+    rewriter.replaceOp(op, (*converted)->getResults());
+    return success();
   }
 };
 
@@ -709,8 +714,9 @@ void journalLists(func::FuncOp func, RuntimeFunctions &runtime) {
     if (isa<ListNewOp, ListCopyOp, ListConcatOp, ListRepeatOp, ListSliceOp, DictNewOp, DictCopyOp,
             SetNewOp, SetCopyOp, SetCombineOp>(op))
       makesLists = true;
-    else if (!isa<StrConstantOp>(op) && llvm::any_of(op->getResultTypes(), llvm::IsaPred<StrType>))
-      makesLists = true;
+    else if (isa<KilnDialect>(op->getDialect()) && !isa<StrConstantOp>(op) &&
+             llvm::any_of(op->getResultTypes(), llvm::IsaPred<StrType>))
+      makesLists = true;   // a kiln.str op that makes a string
     else if (auto call = dyn_cast<func::CallOp>(op);
              call && llvm::any_of(call.getResultTypes(), isContainerType))
       makesLists = true;

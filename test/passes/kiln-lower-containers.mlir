@@ -300,3 +300,14 @@ func.func @slices(%xs: !kiln.list<i64>, %a: i64, %c: i64, %error: !llvm.ptr {kil
   kiln.release %ys : !kiln.list<i64>
   return
 }
+
+// An op that only carries containers (arith.select) becomes the same op on
+// pointers, in the original's place; it makes nothing to journal.
+// CHECK-LABEL: func.func @pick(
+// CHECK-SAME: %[[C:.*]]: i1, %[[A:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr) -> !llvm.ptr
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[C]], %[[A]], %[[B]] : !llvm.ptr
+// CHECK-NEXT: return %[[R]] : !llvm.ptr
+func.func @pick(%c: i1, %a: !kiln.str, %b: !kiln.str) -> !kiln.str {
+  %r = arith.select %c, %a, %b : !kiln.str
+  return %r : !kiln.str
+}

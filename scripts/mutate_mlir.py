@@ -162,10 +162,15 @@ def write_seeds(outdir):
         with open(os.path.join(seeds, name + ".mlir"), "w") as handle:
             handle.write(text)
         tokens.update(t for t in TOKEN.findall(text) if not t.startswith("%") and len(t) <= 40)
-    # libFuzzer dictionary: one quoted token a line, escaped.
+    # libFuzzer dictionary: one quoted token a line, escaped: its parser
+    # takes printable ASCII only, so every other byte of the UTF-8 (a
+    # string literal's "héllo") is written as \xNN.
     with open(os.path.join(outdir, "mlir.dict"), "w") as handle:
         for token in sorted(tokens):
-            escaped = token.replace("\\", "\\\\").replace('"', '\\"')
+            escaped = "".join(
+                "\\" + chr(byte) if chr(byte) in '\\"' else
+                chr(byte) if 0x20 <= byte < 0x7f else f"\\x{byte:02X}"
+                for byte in token.encode("utf-8"))
             handle.write(f'"{escaped}"\n')
     print(f"{len(texts)} seeds in {seeds}, {len(tokens)} dictionary tokens")
 

@@ -93,8 +93,8 @@ asan_runtime=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)
 # check), Python under qemu-user as an older CPU, the per-level reruns of
 # whole suites (test_multiversion.py, also rerun under an edited
 # /proc/cpuinfo by test_cpu_level_source.py), the C programs linked to
-# lib<mod>.so without -fsanitize (c_program_calls..., the documented C
-# callers of lists and dicts), chromium (under LD_PRELOAD), and the check
+# lib<mod>.so without -fsanitize (c_program_calls..., c_program_passes...,
+# the documented C callers of lists, dicts and strings), chromium (under LD_PRELOAD), and the check
 # that a --release library holds no build-machine path (ASan's metadata of
 # each global names its source file).
 deselect=${SANITIZE_GENERATED_DESELECT:-not no_leaks_over_100000_calls and not
@@ -106,7 +106,8 @@ html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
 release_libraries_hold_no_build_machine_paths and not one_artifact_runs_on_older_cpus and not
 differential_suites_per_level and not c_programs_dispatch_too and not
 edited_proc_cpuinfo_changes_nothing and not memory_stays_flat and not
-a_million_calls and not c_program_calls and not documented_c_caller_runs}
+a_million_calls and not c_program_calls and not documented_c_caller_runs and not
+c_program_passes}
 env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \

@@ -105,6 +105,15 @@ struct StrOpLowering : ListOpLowering<Op> {
   static Value null(OpBuilder &b, Location loc) {
     return LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()));
   }
+  // The op becomes a runtime call that makes a string: its result, NULL
+  // when there was no memory (MemoryError).
+  LogicalResult replaceWithNewStr(ConversionPatternRewriter &rewriter, Operation *op,
+                                  StringRef name, ValueRange operands) const {
+    Value made = this->call(rewriter, op->getLoc(), name, operands);
+    this->checkNotNull(rewriter, op->getLoc(), made);
+    rewriter.replaceOp(op, made);
+    return success();
+  }
   static Value isNonZero(OpBuilder &b, Location loc, Value value) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
                                  ListOpLowering<Op>::constant(b, loc, value.getType(), 0));
@@ -155,12 +164,9 @@ struct StrIndexLowering : StrOpLowering<Op> {
     Value position = this->pythonIndex(rewriter, loc, adaptor.getIndex(),
                                        this->strLength(rewriter, loc, str),
                                        "string index out of range");
-    bool character = std::is_same_v<Op, StrCharAtOp>;
-    Value result = this->call(rewriter, loc, character ? "kiln_str_char_at" : "kiln_str_code_at",
-                              {str, position});
-    if (character)
-      this->checkNotNull(rewriter, loc, result);
-    rewriter.replaceOp(op, result);
+    if constexpr (std::is_same_v<Op, StrCharAtOp>)
+      return this->replaceWithNewStr(rewriter, op, "kiln_str_char_at", {str, position});
+    rewriter.replaceOp(op, this->call(rewriter, loc, "kiln_str_code_at", {str, position}));
     return success();
   }
 };
@@ -195,10 +201,7 @@ struct StrChrLowering : StrOpLowering<StrChrOp> {
     check(rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, code, limit),
           ErrorKind::ValueError, "chr() arg not in range(0x110000)");
-    Value result = call(rewriter, loc, "kiln_str_chr", {code});
-    checkNotNull(rewriter, loc, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceWithNewStr(rewriter, op, "kiln_str_chr", {code});
   }
 };
 
@@ -220,10 +223,10 @@ struct StrCallLowering : StrOpLowering<Op> {
     if constexpr (std::is_same_v<Op, StrIsOp>)
       operands.push_back(this->constant(rewriter, loc, rewriter.getI32Type(),
                                         static_cast<int64_t>(op.getProperty())));
-    Value value = this->call(rewriter, loc, name, operands);
     if (result == StrResult::NewStr)
-      this->checkNotNull(rewriter, loc, value);
-    else if (result == StrResult::Boolean)
+      return this->replaceWithNewStr(rewriter, op, name, operands);
+    Value value = this->call(rewriter, loc, name, operands);
+    if (result == StrResult::Boolean)
       value = this->isNonZero(rewriter, loc, value);
     rewriter.replaceOp(op, value);
     return success();
@@ -242,10 +245,7 @@ struct StrSliceLowering : StrOpLowering<StrSliceOp> {
     int32_t present = bounds(rewriter, loc, adaptor.getStart(), adaptor.getStop(), operands);
     operands.push_back(step);
     operands.push_back(constant(rewriter, loc, rewriter.getI32Type(), present));
-    Value result = call(rewriter, loc, "kiln_str_slice", operands);
-    checkNotNull(rewriter, loc, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceWithNewStr(rewriter, op, "kiln_str_slice", operands);
   }
 };
 
@@ -273,12 +273,9 @@ struct StrStripLowering : StrOpLowering<StrStripOp> {
     Location loc = op.getLoc();
     Value chars = adaptor.getChars() ? adaptor.getChars() : null(rewriter, loc);
     int32_t sides = (op.getLeft() ? 1 : 0) | (op.getRight() ? 2 : 0);
-    Value result = call(rewriter, loc, "kiln_str_strip",
-                        {adaptor.getStr(), chars,
-                         constant(rewriter, loc, rewriter.getI32Type(), sides)});
-    checkNotNull(rewriter, loc, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceWithNewStr(rewriter, op, "kiln_str_strip",
+                             {adaptor.getStr(), chars,
+                              constant(rewriter, loc, rewriter.getI32Type(), sides)});
   }
 };
 
@@ -331,11 +328,8 @@ struct StrSplitLowering : StrOpLowering<StrSplitOp> {
     } else {
       sep = null(rewriter, loc);
     }
-    Value result = call(rewriter, loc, "kiln_str_split", {adaptor.getStr(), sep,
-                                                         adaptor.getMaxsplit()});
-    checkNotNull(rewriter, loc, result);
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceWithNewStr(rewriter, op, "kiln_str_split",
+                             {adaptor.getStr(), sep, adaptor.getMaxsplit()});
   }
 };
 

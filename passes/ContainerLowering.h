@@ -243,6 +243,13 @@ void populateStringLoweringPatterns(RewritePatternSet &patterns,
                                     RuntimeFunctions &runtime);
 void addIllegalStringOps(ConversionTarget &target);
 
+// The same three for instances of exported classes (passes/LowerObjects.cpp).
+bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime);
+void populateObjectLoweringPatterns(RewritePatternSet &patterns,
+                                    const TypeConverter &converter,
+                                    RuntimeFunctions &runtime);
+void addIllegalObjectOps(ConversionTarget &target);
+
 } // namespace kiln::containers
 
 #endif // KILN_PASSES_CONTAINERLOWERING_H

@@ -378,6 +378,11 @@ struct RetainLowering : ListOpLowering<RetainOp> {
     Location loc = op.getLoc();
     Value container = adaptor.getContainer();
     Type type = op.getContainer().getType();
+    if (isa<ObjectType>(type)) {   // None-safe, in runtime/kiln_object.c
+      call(rewriter, loc, "kiln_object_retain", {container});
+      rewriter.eraseOp(op);
+      return success();
+    }
     int64_t offset = isHashTableType(type)   ? DictLayout::refcount
                      : isa<StrType>(type) ? static_cast<int64_t>(offsetof(kiln_str, refcount))
                                           : ListLayout::refcount;
@@ -395,8 +400,9 @@ struct ReleaseLowering : ListOpLowering<ReleaseOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Type type = op.getContainer().getType();
     call(rewriter, op.getLoc(),
-         isHashTableType(type) ? "kiln_dict_release"
-         : isa<StrType>(type)  ? "kiln_str_release"
+         isHashTableType(type)    ? "kiln_dict_release"
+         : isa<StrType>(type)     ? "kiln_str_release"
+         : isa<ObjectType>(type)  ? "kiln_object_release"
                                : "kiln_list_release",
          {adaptor.getContainer()});
     rewriter.eraseOp(op);
@@ -743,6 +749,7 @@ struct KilnLowerContainersPass
     RuntimeFunctions runtime(module);
     declareRuntime(module, runtime);
     declareStringRuntime(module, runtime);
+    declareObjectRuntime(module, runtime);
     if (runtime.declared.empty())
       return;
     module.walk([&](func::FuncOp func) { journalLists(func, runtime); });
@@ -757,6 +764,8 @@ struct KilnLowerContainersPass
         [](SetType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     converter.addConversion(
         [](StrType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
+    converter.addConversion(
+        [](ObjectType type) -> Type { return LLVM::LLVMPointerType::get(type.getContext()); });
     auto castMaterialization = [](OpBuilder &builder, Type type, ValueRange inputs,
                                   Location loc) -> Value {
       return UnrealizedConversionCastOp::create(builder, loc, type, inputs).getResult(0);
@@ -777,6 +786,7 @@ struct KilnLowerContainersPass
                         SetLiveAtOp, SetKeyAtOp, SetClearOp, SetCopyOp, SetCombineOp, SetUpdateOp,
                         SetSubsetOp, SetEqualOp, SetDisjointOp>();
     addIllegalStringOps(target);
+    addIllegalObjectOps(target);
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
              converter.isLegal(&func.getBody());
@@ -853,6 +863,7 @@ struct KilnLowerContainersPass
     patterns.add<CallLowering<DictUpdateOp>>(converter, context, runtime, "kiln_dict_update",
                                              false, CallResult::MemoryErrorIfZero);
     populateStringLoweringPatterns(patterns, converter, runtime);
+    populateObjectLoweringPatterns(patterns, converter, runtime);
     patterns.add<RetypeLowering>(converter, context);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

@@ -540,9 +540,9 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
 }
 
 def KilnLowerContainers : Pass<"kiln-lower-containers", "::mlir::ModuleOp"> {
-  let summary = "Lower Python lists, dicts and sets (!kiln.list, !kiln.dict, "
-                "!kiln.set and their ops) to the C ABI's kiln_list/kiln_dict and the "
-                "container runtime";
+  let summary = "Lower Python lists, dicts, sets, strs and instances (!kiln.list, "
+                "!kiln.dict, !kiln.set, !kiln.str, !kiln.object and their ops) to the C "
+                "ABI's structs, CPython objects and the container runtime";
   let description = [{
     Every `!kiln.list<T>` becomes an `!llvm.ptr` to a `kiln_list`, every
     `!kiln.dict<K, V>` and `!kiln.set<K>` one to a `kiln_dict` (a set is a
@@ -560,6 +560,15 @@ def KilnLowerContainers : Pass<"kiln-lower-containers", "::mlir::ModuleOp"> {
     journal (runtime/kiln_journal.c) on entry and leaves it at each normal
     return, so that an exception frees what the raising call made
     (kiln-lower-checks unwinds it on the error exits).
+
+    Strings (`!kiln.str`, passes/LowerStrings.cpp) and instances of exported
+    classes (`!kiln.object<"C">`, passes/LowerObjects.cpp) lower in the same
+    conversion: an instance is a pointer to its CPython object, a field
+    read or write a load or store at the field's offset after a None check
+    (AttributeError), `kiln.object.new` a call of the type's `tp_alloc`
+    through the class slot the extension fills, and retain/release calls of
+    runtime/kiln_object.c (`ob_refcnt`; the last release calls the type's
+    `tp_dealloc`), which LLVM inlines.
 
     Before:
 

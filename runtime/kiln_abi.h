@@ -27,7 +27,8 @@
   X(7, TypeError, TYPE_ERROR)                                                 \
   X(8, MemoryError, MEMORY_ERROR)                                             \
   X(9, RecursionError, RECURSION_ERROR)                                       \
-  X(10, KeyError, KEY_ERROR)
+  X(10, KeyError, KEY_ERROR)                                                  \
+  X(11, AttributeError, ATTRIBUTE_ERROR)
 
 /* kiln_error.kind: KILN_OK, or KILN_ZERO_DIVISION_ERROR, KILN_INDEX_ERROR,
    ... one per line of KILN_ERROR_KINDS. */
@@ -367,6 +368,30 @@ static inline void kiln_dict_drop(kiln_dict *dict) {
     free(dict);
   }
 }
+
+/* Instances of exported classes (`@kiln.export` on a class) are CPython
+   objects of a heap type the extension makes; compiled code reads and writes
+   their fields in place and counts their references, holding the GIL.
+   An instance is laid out as
+
+     offset 0   Py_ssize_t ob_refcnt
+     offset 8   PyTypeObject *ob_type
+     offset 16  one KILN_OBJECT_FIELD_SIZE slot per field, in declaration
+                order: int64 (int), double (float), one byte 0/1 (bool), or
+                a PyObject * (an instance; NULL is None, or an unset field)
+
+   Compiled code makes an instance through its type's tp_alloc and frees the
+   last reference through its type's tp_dealloc, found at these offsets of
+   PyTypeObject. The extension static_asserts every number here against
+   Python.h; the frontend's class layout (kiln/frontend/classes.py) uses the
+   same sizes, which test_abi.py compares. Across the C ABI an instance is a
+   `void *`: borrowed as an argument, a new reference as a result. */
+#define KILN_OBJECT_REFCOUNT_OFFSET 0
+#define KILN_OBJECT_TYPE_OFFSET 8
+#define KILN_OBJECT_HEADER_SIZE 16
+#define KILN_OBJECT_FIELD_SIZE 8
+#define KILN_PYTYPE_DEALLOC_OFFSET 48
+#define KILN_PYTYPE_ALLOC_OFFSET 304
 
 /* The most dimensions an array of Kiln-compiled code has (arguments,
    results and arrays inside). */

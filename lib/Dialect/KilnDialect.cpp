@@ -2,6 +2,8 @@
 #include "lib/Dialect/KilnAbi.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -139,10 +141,17 @@ LogicalResult SetType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
-  // kiln.str.append consumes a reference as a release does.
+  // kiln.str.append consumes a reference as a release does; storing into an
+  // instance's field releases what the field held, and a call may do either
+  // (a method setting `self.next = None` frees the node the caller read
+  // from that field), as may any op that frees memory (clearing a list of
+  // strings).
   auto releasesLists = [](Operation *op) {
     WalkResult found = op->walk([](Operation *inner) {
-      return isa<ReleaseOp, StrAppendOp>(inner) ? WalkResult::interrupt() : WalkResult::advance();
+      return isa<ReleaseOp, StrAppendOp, ObjectSetOp, CallOpInterface>(inner) ||
+                     hasEffect<MemoryEffects::Free>(inner)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     return found.wasInterrupted();
   };
@@ -203,5 +212,25 @@ LogicalResult ScalarViewOp::verify() {
                          << getType();
   return success();
 }
+
+// A field sits in one of the slots after the object header
+// (runtime/kiln_abi.h); anything else would read the header or straddle two
+// fields.
+static LogicalResult verifyFieldOffset(Operation *op, int64_t offset) {
+  if (offset < KILN_OBJECT_HEADER_SIZE ||
+      (offset - KILN_OBJECT_HEADER_SIZE) % KILN_OBJECT_FIELD_SIZE != 0)
+    return op->emitOpError() << "field offset " << offset
+                             << " is not a field slot (" << KILN_OBJECT_HEADER_SIZE
+                             << " + a multiple of " << KILN_OBJECT_FIELD_SIZE << ")";
+  return success();
+}
+
+LogicalResult ObjectGetOp::verify() {
+  if (getNullable() && !isa<ObjectType>(getType()))
+    return emitOpError() << "only an instance field can be nullable";
+  return verifyFieldOffset(*this, getOffset());
+}
+
+LogicalResult ObjectSetOp::verify() { return verifyFieldOffset(*this, getOffset()); }
 
 } // namespace kiln

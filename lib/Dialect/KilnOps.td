@@ -28,6 +28,7 @@ def Kiln_ErrorKind : I32EnumAttr<"ErrorKind",
       I32EnumAttrCase<"MemoryError", 8>,
       I32EnumAttrCase<"RecursionError", 9>,
       I32EnumAttrCase<"KeyError", 10>,
+      I32EnumAttrCase<"AttributeError", 11>,
     ]> {
   let cppNamespace = "::kiln";
 }
@@ -563,8 +564,11 @@ def Kiln_AnySet : Type<CPred<"::llvm::isa<::kiln::SetType>($_self)">,
 def Kiln_Str : Type<CPred<"::llvm::isa<::kiln::StrType>($_self)">,
                     "a Kiln str", "::kiln::StrType">,
                BuildableType<"::kiln::StrType::get($_builder.getContext())">;
-def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict, Kiln_AnySet, Kiln_Str],
-                                  "a Kiln list, dict or set">;
+def Kiln_AnyObject : Type<CPred<"::llvm::isa<::kiln::ObjectType>($_self)">,
+                          "an instance of an exported class", "::kiln::ObjectType">;
+def Kiln_AnyContainer : AnyTypeOf<[Kiln_AnyList, Kiln_AnyDict, Kiln_AnySet, Kiln_Str,
+                                   Kiln_AnyObject],
+                                  "a Kiln list, dict, set, str or instance">;
 
 def Kiln_RetainOp : Kiln_Op<"retain", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "One more reference to a container";
@@ -1437,6 +1441,116 @@ def Kiln_StrJoinOp : Kiln_StrOp<"join", [MemoryEffects<[MemAlloc, MemRead]>]> {
   let results = (outs Kiln_Str:$result);
   let assemblyFormat = "$sep `,` $items attr-dict `:` qualified(type($items))";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Instances of exported classes. kiln-lower-containers lowers each to inline
+// loads and stores at the field's offset (runtime/kiln_abi.h, the
+// frontend's kiln/frontend/classes.py computes the offsets), and to calls of
+// the type's tp_alloc/tp_dealloc: compiled code touching instances holds
+// the GIL.
+//===----------------------------------------------------------------------===//
+
+class Kiln_ObjectOp<string mnemonic, list<Trait> traits = []>
+    : Kiln_Op<"object." # mnemonic, traits>;
+
+def Kiln_FieldValue : AnyTypeOf<[I64, F64, I1, Kiln_AnyObject],
+                                "i64, f64, i1 or an instance">;
+
+def Kiln_ObjectNewOp : Kiln_ObjectOp<"new", [MemoryEffects<[MemAlloc, MemRead, MemWrite]>]> {
+  let summary = "A new instance: every field 0, 0.0, False or unset";
+  let description = [{
+    `slot` names the weak global (`!llvm.ptr`) where the extension stores
+    the class's type object when it is imported; the instance comes from
+    that type's `tp_alloc`. The result holds the only reference. Raises
+    MemoryError when allocation fails, RuntimeError when the slot is still
+    empty (the library is used without the extension that makes the type).
+
+    ```mlir
+    %node = kiln.object.new @mod_Node__kiln_type : !kiln.object<"Node">
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$slot);
+  let results = (outs Kiln_AnyObject:$result);
+  let assemblyFormat = "$slot attr-dict `:` qualified(type($result))";
+}
+
+def Kiln_ObjectGetOp : Kiln_ObjectOp<"get", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "`o.field`: the value in the field's slot";
+  let description = [{
+    `offset` is the field's byte offset in the instance. Raises
+    AttributeError("'NoneType' object has no attribute '<field>'") when `o`
+    is None. An instance-typed field that holds None is an unset attribute
+    (AttributeError "'<class>' object has no attribute '<field>'") unless
+    the op is `nullable` (an Optional field). An instance result is
+    borrowed: `o` keeps its reference.
+
+    ```mlir
+    %x = kiln.object.get %p["x", 16] : !kiln.object<"Point"> -> f64
+    %next = kiln.object.get %n["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
+    ```
+  }];
+  let arguments = (ins Kiln_AnyObject:$object, StrAttr:$field, I64Attr:$offset,
+                       UnitAttr:$nullable);
+  let results = (outs Kiln_FieldValue:$result);
+  let assemblyFormat = [{
+    $object `[` $field `,` $offset `]` attr-dict `:` qualified(type($object)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_ObjectSetOp : Kiln_ObjectOp<"set", [MemoryEffects<[MemRead, MemWrite, MemFree]>]> {
+  let summary = "`o.field = value`";
+  let description = [{
+    Raises AttributeError when `o` is None. An instance value is retained
+    (the operand stays its holder's) and the instance the field held before
+    is released, after the store.
+
+    ```mlir
+    kiln.object.set %p["x", 16], %x : !kiln.object<"Point">, f64
+    ```
+  }];
+  let arguments = (ins Kiln_AnyObject:$object, StrAttr:$field, I64Attr:$offset,
+                       Kiln_FieldValue:$value);
+  let assemblyFormat = [{
+    $object `[` $field `,` $offset `]` `,` $value attr-dict `:` qualified(type($object)) `,` qualified(type($value))
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_ObjectNoneOp : Kiln_ObjectOp<"none", [Pure]> {
+  let summary = "None, as a value of an instance type";
+  let description = [{
+    ```mlir
+    %none = kiln.object.none : !kiln.object<"Node">
+    ```
+  }];
+  let results = (outs Kiln_AnyObject:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Kiln_ObjectIsNoneOp : Kiln_ObjectOp<"is_none", [Pure]> {
+  let summary = "`o is None`";
+  let description = [{
+    ```mlir
+    %leaf = kiln.object.is_none %left : !kiln.object<"Node">
+    ```
+  }];
+  let arguments = (ins Kiln_AnyObject:$object);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$object attr-dict `:` qualified(type($object))";
+}
+
+def Kiln_ObjectSameOp : Kiln_ObjectOp<"same", [Pure, SameTypeOperands]> {
+  let summary = "`a is b` of two instances of one class";
+  let description = [{
+    ```mlir
+    %same = kiln.object.same %a, %b : !kiln.object<"Node">
+    ```
+  }];
+  let arguments = (ins Kiln_AnyObject:$lhs, Kiln_AnyObject:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
 }
 
 #endif // KILN_OPS_TD

@@ -77,4 +77,23 @@ def Kiln_StrType : Kiln_Type<"Str", "str"> {
   }];
 }
 
+def Kiln_ObjectType : Kiln_Type<"Object", "object"> {
+  let summary = "An instance of an exported Python class, or None";
+  let description = [{
+    A reference to a CPython object of the class the extension makes for
+    `@kiln.export class <name>` (runtime/kiln_abi.h: its fields sit at fixed
+    offsets after the object header). The value may be None (a null
+    pointer): reading a field of None raises AttributeError. Copying the
+    value shares the object; `kiln.retain`/`kiln.release` count references
+    in the object's own `ob_refcnt`, and the last release calls its type's
+    `tp_dealloc`, so compiled code holds the GIL.
+
+    ```mlir
+    %node = kiln.object.new @mod_Node__kiln_type : !kiln.object<"Node">
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"the class's Python name">:$className);
+  let assemblyFormat = "`<` $className `>`";
+}
+
 #endif // KILN_TYPES_TD

@@ -34,6 +34,13 @@ std::vector<std::string> exposeCInterface(llvm::Module &module,
     interface->setVisibility(llvm::GlobalValue::DefaultVisibility);
     publicNames.push_back(publicName);
   }
+  // The class slots (`kiln.object.new`'s weak globals): the extension's C
+  // stores each class's type object there when it is imported.
+  for (llvm::GlobalVariable &global : module.globals())
+    if (!global.isDeclaration() && global.hasWeakAnyLinkage()) {
+      global.setVisibility(llvm::GlobalValue::DefaultVisibility);
+      publicNames.push_back(global.getName().str());
+    }
   std::set<std::string> keep(publicNames.begin(), publicNames.end());
   for (llvm::Function &function : module)
     if (!function.isDeclaration() && !keep.count(function.getName().str()))

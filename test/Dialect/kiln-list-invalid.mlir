@@ -28,7 +28,7 @@ func.func @mixed_concat(%xs: !kiln.list<f64>, %ys: !kiln.list<i64>) {
 
 // Only lists are retained and released.
 func.func @retain_a_number(%x: f64) {
-  // expected-error @+1 {{'kiln.retain' op operand #0 must be a Kiln list, dict or set, but got 'f64'}}
+  // expected-error @+1 {{'kiln.retain' op operand #0 must be a Kiln list, dict, set, str or instance, but got 'f64'}}
   "kiln.retain"(%x) : (f64) -> ()
   return
 }

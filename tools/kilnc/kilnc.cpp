@@ -520,6 +520,12 @@ int main(int argc, char **argv) {
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_dict.c").str());
     if (usesLists || usesDicts || usesStrings || llvmModule->getFunction("kiln_journal_enter"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_journal.c").str());
+    // Instances of exported classes (runtime/kiln_object.c): made, retained
+    // and released through it, inlined.
+    if (llvmModule->getFunction("kiln_object_new") ||
+        llvmModule->getFunction("kiln_object_retain") ||
+        llvmModule->getFunction("kiln_object_release"))
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_object.c").str());
     // numpy's view-or-copy rule of reshape (runtime/kiln_shapes.c).
     if (llvmModule->getFunction("kiln_reshape_stride"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_shapes.c").str());

@@ -1,0 +1,30 @@
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+// Instances of exported classes round-trip through the printer and parser.
+
+llvm.mlir.global weak @mod_Node__kiln_type() {addr_space = 0 : i32} : !llvm.ptr {
+  %0 = llvm.mlir.zero : !llvm.ptr
+  llvm.return %0 : !llvm.ptr
+}
+
+// CHECK-LABEL: func.func @link(
+// CHECK: %[[N:.*]] = kiln.object.new @mod_Node__kiln_type : !kiln.object<"Node">
+// CHECK: kiln.object.set %[[N]]["value", 16], %{{.*}} : !kiln.object<"Node">, i64
+// CHECK: kiln.object.set %[[N]]["next", 24], %{{.*}} : !kiln.object<"Node">, !kiln.object<"Node">
+// CHECK: kiln.object.set %[[N]]["marked", 32], %{{.*}} : !kiln.object<"Node">, i1
+// CHECK: kiln.object.get %[[N]]["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
+// CHECK: kiln.object.is_none
+// CHECK: kiln.object.same
+// CHECK: kiln.object.none : !kiln.object<"Node">
+func.func @link(%v: i64, %next: !kiln.object<"Node">, %flag: i1) -> !kiln.object<"Node"> {
+  %n = kiln.object.new @mod_Node__kiln_type : !kiln.object<"Node">
+  kiln.object.set %n["value", 16], %v : !kiln.object<"Node">, i64
+  kiln.object.set %n["next", 24], %next : !kiln.object<"Node">, !kiln.object<"Node">
+  kiln.object.set %n["marked", 32], %flag : !kiln.object<"Node">, i1
+  %m = kiln.object.get %n["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
+  %last = kiln.object.is_none %m : !kiln.object<"Node">
+  %same = kiln.object.same %m, %next : !kiln.object<"Node">
+  %none = kiln.object.none : !kiln.object<"Node">
+  kiln.retain %m : !kiln.object<"Node">
+  kiln.release %m : !kiln.object<"Node">
+  return %n : !kiln.object<"Node">
+}

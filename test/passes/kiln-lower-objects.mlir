@@ -1,0 +1,73 @@
+// RUN: kiln-opt %s --kiln-lower-containers | FileCheck %s
+// The instance half of kiln-lower-containers (passes/LowerObjects.cpp):
+// fields are loads and stores at their offsets after a None check, a new
+// instance comes from the type in the class slot, references are counted
+// by runtime/kiln_object.c.
+
+llvm.mlir.global weak @mod_Node__kiln_type() {addr_space = 0 : i32} : !llvm.ptr {
+  %0 = llvm.mlir.zero : !llvm.ptr
+  llvm.return %0 : !llvm.ptr
+}
+
+// CHECK-LABEL: func.func @make(
+// CHECK-SAME: %[[V:.*]]: i64, %[[NEXT:.*]]: !llvm.ptr, %[[FLAG:.*]]: i1) -> !llvm.ptr
+// CHECK: %[[SLOT:.*]] = llvm.mlir.addressof @mod_Node__kiln_type : !llvm.ptr
+// CHECK: %[[TYPE:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: kiln.check %{{.*}}, RuntimeError, "class 'Node' has no type here
+// CHECK: %[[N:.*]] = call @kiln_object_new(%[[TYPE]])
+// CHECK: kiln.check %{{.*}}, MemoryError, ""
+// CHECK: kiln.check %{{.*}}, AttributeError, "'NoneType' object has no attribute 'value'"
+// CHECK: %[[VADDR:.*]] = llvm.getelementptr %[[N]][16]
+// CHECK: llvm.store %[[V]], %[[VADDR]] : i64, !llvm.ptr
+// CHECK: call @kiln_object_retain(%[[NEXT]])
+// CHECK: %[[OLDADDR:.*]] = llvm.getelementptr %[[N]][24]
+// CHECK: %[[OLD:.*]] = llvm.load %[[OLDADDR]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.store %[[NEXT]], %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: call @kiln_object_release(%[[OLD]])
+// CHECK: %[[BYTE:.*]] = arith.extui %[[FLAG]] : i1 to i8
+// CHECK: llvm.store %[[BYTE]], %{{.*}} : i8, !llvm.ptr
+// CHECK: return %[[N]] : !llvm.ptr
+func.func @make(%v: i64, %next: !kiln.object<"Node">, %flag: i1) -> !kiln.object<"Node"> {
+  %n = kiln.object.new @mod_Node__kiln_type : !kiln.object<"Node">
+  kiln.object.set %n["value", 16], %v : !kiln.object<"Node">, i64
+  kiln.object.set %n["next", 24], %next : !kiln.object<"Node">, !kiln.object<"Node">
+  kiln.object.set %n["marked", 32], %flag : !kiln.object<"Node">, i1
+  return %n : !kiln.object<"Node">
+}
+
+// An Optional field reads None as None; a plain instance field that is
+// still unset raises AttributeError naming the class.
+// CHECK-LABEL: func.func @walk(
+// CHECK: kiln.check %{{.*}}, AttributeError, "'NoneType' object has no attribute 'next'"
+// CHECK: %[[M:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK-NOT: kiln.check
+// CHECK: call @kiln_object_retain(%[[M]])
+// CHECK: kiln.check %{{.*}}, AttributeError, "'NoneType' object has no attribute 'parent'"
+// CHECK: %[[P:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[SET:.*]] = llvm.icmp "ne" %[[P]], %[[NULL]] : !llvm.ptr
+// CHECK: kiln.check %[[SET]], AttributeError, "'Node' object has no attribute 'parent'"
+// CHECK: %[[FLAGBYTE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK: arith.trunci %[[FLAGBYTE]] : i8 to i1
+// CHECK: call @kiln_object_release(%[[M]])
+func.func @walk(%n: !kiln.object<"Node">) -> i1 {
+  %m = kiln.object.get %n["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
+  kiln.retain %m : !kiln.object<"Node">
+  %p = kiln.object.get %n["parent", 40] : !kiln.object<"Node"> -> !kiln.object<"Node">
+  %flag = kiln.object.get %p["marked", 32] : !kiln.object<"Node"> -> i1
+  kiln.release %m : !kiln.object<"Node">
+  return %flag : i1
+}
+
+// `is None` and `is` compare pointers; None is the null pointer.
+// CHECK-LABEL: func.func @same(
+// CHECK: %[[Z:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.icmp "eq" %{{.*}}, %[[Z]] : !llvm.ptr
+// CHECK: llvm.icmp "eq" %{{.*}}, %{{.*}} : !llvm.ptr
+// CHECK: llvm.mlir.zero : !llvm.ptr
+func.func @same(%a: !kiln.object<"Node">, %b: !kiln.object<"Node">) -> (i1, i1, !kiln.object<"Node">) {
+  %n = kiln.object.is_none %a : !kiln.object<"Node">
+  %s = kiln.object.same %a, %b : !kiln.object<"Node">
+  %none = kiln.object.none : !kiln.object<"Node">
+  return %n, %s, %none : i1, i1, !kiln.object<"Node">
+}

@@ -245,7 +245,9 @@ def command_mlir(console, args) -> int:
     console.name_as_given(args.module)
     try:
         context = load_module(args.module)
-        text, _, failures = generate_module(context, context.exported_functions())
+        from .compiler.compiler import class_methods
+        text, _, failures = generate_module(context, context.exported_functions()
+                                            + class_methods(context))
     except KilnCompileError as error:
         console.compile_errors(args.module, error)
         return EXIT_FAILED

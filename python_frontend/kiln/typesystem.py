@@ -286,6 +286,76 @@ class StrType:
 string = StrType()
 
 
+@dataclass(frozen=True)
+class ClassType:
+    """An instance of a class the module exports (issue 31,
+    frontend/classes.py): a CPython object of the heap type the extension
+    makes, its fields unboxed in 8-byte slots after the object header,
+    reference counted like a container. `optional`: the value may also be
+    None (`Optional[Node]`, `Node | None`), held as a NULL pointer."""
+    class_name: str
+    optional: bool = False
+    is_bool = False
+    is_int = False
+    is_float = False
+    is_complex = False
+    kind = "object"
+    itemsize = 8
+
+    @property
+    def mlir(self) -> str:
+        return f'!kiln.object<"{self.class_name}">'
+
+    @property
+    def c_type(self) -> str:
+        return "void *"
+
+    @property
+    def name(self) -> str:
+        return f"{self.class_name} | None" if self.optional else self.class_name
+
+    @property
+    def display(self) -> str:
+        return self.name
+
+    @property
+    def required(self) -> "ClassType":
+        """The same class without None."""
+        return ClassType(self.class_name) if self.optional else self
+
+    @property
+    def as_optional(self) -> "ClassType":
+        return self if self.optional else ClassType(self.class_name, True)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class NoneType:
+    """The type of the `None` literal before it joins a class type (`x =
+    None` then `x = Node(...)` makes x a `Node | None`)."""
+    is_bool = False
+    is_int = False
+    is_float = False
+    is_complex = False
+    kind = "none"
+
+    @property
+    def name(self) -> str:
+        return "None"
+
+    @property
+    def display(self) -> str:
+        return "None"
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+none_type = NoneType()
+
+
 # The dtype table. Every stage (annotations, typing, MLIR, wrapper, header,
 # stubs, report) reads these rows; tests/test_dtype_table.py round-trips
 # each row through all of them.

@@ -11,7 +11,8 @@ import sysconfig
 from dataclasses import dataclass, field
 
 from ..version import __version__
-from ..errors import CLASS_FALLBACK, Diagnostic, KilnCompileError
+from ..errors import Diagnostic, KilnCompileError
+from ..frontend.classes import drop_class, method_failure, split_method_name
 
 from ..mlir.code_generator import generate_module, nested_too_deeply, run_with_deep_stack
 from ..frontend.subset import SubsetChecker
@@ -47,18 +48,21 @@ class BuildResult:
     artifacts: dict = field(default_factory=dict)
     signatures: list = field(default_factory=list)
     fallbacks: list = field(default_factory=list)
+    classes: list = field(default_factory=list)     # frontend.classes.ClassInfo, compiled
 
 
 def fallback_records(failures: dict, context=None) -> list:
     """One record per unsupported construct of each function left to Python,
-    and one per exported class (classes are not compiled yet)."""
+    and one per exported class that stays Python (frontend/classes.py: the
+    reason names the construct)."""
     records = [{"kind": "function", "function": name, "file": d.file, "line": d.line,
                 "column": d.column, "reason": d.message}
-               for name, error in failures.items() for d in error.diagnostics]
+               for name, error in failures.items() for d in error.diagnostics
+               if split_method_name(name) is None]
     if context is not None:
-        records += [{"kind": "class", "function": node.name, "file": context.path,
-                     "line": node.lineno, "column": node.col_offset + 1,
-                     "reason": CLASS_FALLBACK} for node in context.exported_classes()]
+        records += [{"kind": "class", "function": name, "file": d.file, "line": d.line,
+                     "column": d.column, "reason": d.message}
+                    for name, d in context.class_fallbacks.items()]
     return records
 
 
@@ -67,6 +71,14 @@ def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) 
     typed = types.functions if types is not None else {}
     parallel = {s.name: s.parallel_loops for s in signatures if s.parallel}
     sequential = {s.name: s.sequential_loops for s in signatures}
+    classes = [{"name": node.name, "line": node.lineno,
+                "compiled": node.name in context.classes,
+                "fields": [{"name": f.name, "type": f.type.display, "offset": f.offset}
+                           for f in context.classes[node.name].fields]
+                if node.name in context.classes else [],
+                "methods": list(context.classes[node.name].method_order)
+                if node.name in context.classes else []}
+               for node in context.exported_classes()]
     functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno,
                   "loops": verdicts.get(f.name, []),
                   "parallel_loops": parallel.get(f.name, []),
@@ -81,7 +93,8 @@ def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) 
             "module": context.module_name, "source": context.path,
             # the text itself, so that the report works where the file is not
             "source_text": context.source,
-            "functions": functions, "fallbacks": fallbacks, "llvm_remarks": raw,
+            "functions": functions, "classes": classes, "fallbacks": fallbacks,
+            "llvm_remarks": raw,
             # What the artifacts need where they run, besides libc and libm.
             "runtime_libraries": [OPENMP_RUNTIME] if parallel else []}
 
@@ -151,6 +164,63 @@ class BuildState:
     # An error of the generator outside any one function: native code looks
     # for the functions responsible, as it does when kilnc rejects the module.
     generation_error: Exception = None
+    classes: list = field(default_factory=list)     # the compiled ClassInfos
+
+
+def class_methods(context) -> list:
+    """The methods of the compiled classes, as functions (`Class.method`),
+    in module order."""
+    return [info.methods[name] for info in context.classes.values()
+            for name in info.method_order]
+
+
+def drop_failed_classes(state: BuildState, failures: dict) -> bool:
+    """A class one of whose methods failed stays Python (with every class
+    naming it in a field): its methods leave the build, and their failures
+    become the class's fallback. Under --strict (or strict=True on the
+    class) that is the build's error. True when a class was dropped: the
+    functions typed with it must be typed again."""
+    dropped = False
+    for name in list(failures):
+        owner = split_method_name(name)
+        if owner is None:
+            continue
+        error = failures.pop(name)
+        info = state.context.classes.get(owner[0])
+        if info is None:
+            continue
+        reason = method_failure(name, error)
+        if state.options.strict or info.options.get("strict"):
+            raise KilnCompileError([reason])
+        drop_class(state.context, owner[0], reason)
+        dropped = True
+    if dropped:
+        remaining = {f.name for f in class_methods(state.context)}
+        state.exported = [f for f in state.exported
+                          if split_method_name(f.name) is None or f.name in remaining]
+        state.to_compile = [f for f in state.to_compile
+                            if split_method_name(f.name) is None or f.name in remaining]
+        for name in list(state.failures):
+            if split_method_name(name) is not None:
+                del state.failures[name]
+    return dropped
+
+
+def refuse_class_fallbacks_when_strict(state: BuildState) -> None:
+    """--strict, or strict=True on the class: a class that stays Python is
+    the build's error."""
+    strict = [d for name, d in state.context.class_fallbacks.items()
+              if state.options.strict or class_marked_strict(state.context, name)]
+    if strict:
+        raise KilnCompileError(strict)
+
+
+def class_marked_strict(context, name) -> bool:
+    node = next((n for n in context.exported_classes() if n.name == name), None)
+    try:
+        return node is not None and bool((context.export_options(node) or {}).get("strict"))
+    except KilnCompileError:
+        return False
 
 
 def parse(state: BuildState) -> None:
@@ -164,6 +234,10 @@ def parse(state: BuildState) -> None:
     state.exported = state.context.exported_functions()
     if state.options.functions is not None:
         state.exported = [f for f in state.exported if f.name in state.options.functions]
+    refuse_class_fallbacks_when_strict(state)
+    # Every method of a compiled class is compiled (the extension's type
+    # calls them), after the module's functions.
+    state.exported += class_methods(state.context)
     state.to_compile = list(state.exported)
     state.extension = state.options.extension_name or f"_{state.module}_kiln"
     state.artifacts = native_artifacts(state.outdir, state.module, state.extension)
@@ -186,7 +260,9 @@ def left_to_python(state: BuildState, failures: dict) -> None:
 
     functions = state.context.module_functions()
     strict = {name: error for name, error in failures.items()
-              if state.options.strict or (name in functions and marked_strict(name))}
+              if split_method_name(name) is None and (
+                  state.options.strict or (name in functions and marked_strict(name)))}
+    drop_failed_classes(state, failures)
     if strict:
         raise KilnCompileError([d for error in strict.values() for d in error.diagnostics])
     state.failures.update(failures)
@@ -241,13 +317,20 @@ def type_inference(state: BuildState) -> None:
     """A type for every expression and variable of the functions to compile
     and their callees, all type errors of a function at once
     (type_inference.py, rules in typing_rules.py)."""
-    state.types = infer_module(state.context, state.to_compile)
-    if state.types.hit_recursion_limit:
-        try:
-            state.types = run_with_deep_stack(infer_module, state.context, state.to_compile)
-        except (RuntimeError, MemoryError, ValueError):
-            pass  # no thread for it: those functions stay "nested too deeply"
-    left_to_python(state, dict(state.types.failures))
+    while True:
+        state.types = infer_module(state.context, state.to_compile)
+        if state.types.hit_recursion_limit:
+            try:
+                state.types = run_with_deep_stack(infer_module, state.context,
+                                                  state.to_compile)
+            except (RuntimeError, MemoryError, ValueError):
+                pass  # no thread for it: those functions stay "nested too deeply"
+        failures = dict(state.types.failures)
+        # A method that does not type makes its class Python: what was
+        # typed with the class is typed again without it.
+        if not drop_failed_classes(state, failures):
+            break
+    left_to_python(state, failures)
 
 
 def mlir_generation(state: BuildState) -> None:
@@ -255,8 +338,13 @@ def mlir_generation(state: BuildState) -> None:
     through ir_builder.py); a function the generator cannot build is left
     to Python (a fallback)."""
     try:
-        state.signatures, failures = generate_mlir(state.context, state.to_compile,
-                                                   state.artifacts, state.options, state.types)
+        while True:
+            state.signatures, failures = generate_mlir(state.context, state.to_compile,
+                                                       state.artifacts, state.options,
+                                                       state.types)
+            if not drop_failed_classes(state, failures):
+                break
+            type_inference(state)       # without the classes dropped
         state.failures.update(failures)
     except REJECTIONS as error:
         if os.environ.get("KILN_DEBUG"):
@@ -265,6 +353,7 @@ def mlir_generation(state: BuildState) -> None:
     # Fallbacks in the order the module defines the functions.
     state.failures = {f.name: state.failures[f.name] for f in state.exported
                       if f.name in state.failures}
+    state.classes = list(state.context.classes.values())
 
 
 def native_code(state: BuildState) -> None:
@@ -306,10 +395,13 @@ def stubs_and_record(state: BuildState) -> None:
     <mod>.pyi (stubs.py); the build record's functions, loops and fallbacks."""
     context, artifacts = state.context, state.artifacts
     extension_file = state.extension + sysconfig.get_config_var("EXT_SUFFIX")
-    compiled = [s.name for s in state.signatures]
-    write_text(artifacts["stub"], generate_stub(context, state.extension, extension_file,
-                                                compiled))
-    write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures)))
+    compiled = [s.name for s in state.signatures if s.class_name is None]
+    classes = with_classes(context)
+    write_text(artifacts["stub"], generate_stub(
+        context, state.extension, extension_file, compiled,
+        **({"classes": [info.name for info in classes["classes"]]} if classes else {})))
+    write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures),
+                                              **classes))
     state.record = build_record(context, state.signatures,
                                 fallback_records(state.failures, context),
                                 state.verdicts, state.remarks, state.types)
@@ -363,7 +455,14 @@ def build(path: str, outdir: str, options: BuildOptions | None = None) -> BuildR
     for _name, run in STAGES:
         run(state)
     return BuildResult(state.module, state.outdir, state.artifacts, state.signatures,
-                       fallback_records(state.failures, state.context))
+                       fallback_records(state.failures, state.context), state.classes)
+
+
+def with_classes(context) -> dict:
+    """`classes=` for the boundary's generators (header, extension, stubs):
+    the compiled classes, passed only when the module has some."""
+    classes = list(context.classes.values())
+    return {"classes": classes} if classes else {}
 
 
 # What makes a build look for the functions responsible: kilnc rejecting
@@ -475,11 +574,12 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
     module = context.module_name
     abi_header = kilnc_capabilities()["abi"]["header"]["text"]
     # The header names the source as `pkg/mod.py`, not by a build-machine path.
+    classes = with_classes(context)
     write_text(artifacts["header"], generate_header(module, context.package_path, signatures,
-                                                    abi_header, options.soversion))
+                                                    abi_header, options.soversion, **classes))
     write_text(artifacts["wrapper_source"],
                generate_extension(module, extension, context, signatures,
-                                  portable_paths=options.release))
+                                  portable_paths=options.release, **classes))
     if not signatures:
         return
     command = [artifacts["mlir"], "--emit=shared", f"-O{options.opt_level}",

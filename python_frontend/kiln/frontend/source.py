@@ -42,6 +42,13 @@ class ModuleContext:
     # the uses that may)).
     _constants: dict | None = None
     constant_refusals: dict = field(default_factory=dict)
+    # `from dataclasses import dataclass as dc` (local name -> attribute)
+    # and `import dataclasses [as d]` (the local names): what
+    # frontend/classes.py recognizes as @dataclass.
+    dataclass_names: dict = field(default_factory=dict)
+    dataclass_module_aliases: set = field(default_factory=set)
+    # analyse_classes(), computed once (frontend/classes.py).
+    _class_analysis: object = None
 
     @property
     def module_name(self) -> str:
@@ -96,7 +103,10 @@ class ModuleContext:
             return self.imported_names[node.id]
         return None
 
-    def resolve_annotation(self, node: ast.AST):
+    def resolve_annotation(self, node: ast.AST, classes=None):
+        """The Kiln type an annotation names ("None" for None). `classes`:
+        the class names that are instances (default: the module's compiled
+        exported classes, `self.classes`)."""
         if node is None:
             return None
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -107,9 +117,26 @@ class ModuleContext:
             ast.copy_location(inner, node)
             for child in ast.walk(inner):
                 child.lineno, child.col_offset = node.lineno, node.col_offset
-            return self.resolve_annotation(inner)
+            return self.resolve_annotation(inner, classes)
         if isinstance(node, ast.Constant) and node.value is None:
             return "None"
+        if classes is None:
+            classes = self.classes
+        optional = self.optional_annotation(node)
+        if optional is not None:
+            inner = self.resolve_annotation(optional, classes)
+            if isinstance(inner, kt.ClassType):
+                return inner.as_optional
+            raise self.error(node, f"`{ast.unparse(node)}`: only instances of the module's "
+                                   "exported classes may be None (Optional[Node], Node | None)")
+        if isinstance(node, ast.Name) and node.id in classes and \
+                node.id not in self.imported_names:
+            return kt.ClassType(node.id)
+        if isinstance(node, ast.Name) and node.id in self.class_fallbacks and \
+                node.id not in self.imported_names:
+            reason = self.class_fallbacks[node.id].message
+            raise self.error(node, f"class `{node.id}` is not compiled ({reason}), so "
+                                   "compiled code cannot take its instances")
         if isinstance(node, ast.Name) and node.id in kt.PYTHON_SCALARS \
                 and node.id not in self.imported_names:
             return kt.PYTHON_SCALARS[node.id]
@@ -161,6 +188,57 @@ class ModuleContext:
                                "float, bool, complex, str, kiln.f64/f32/i64/i32, kiln.<dtype>[:] "
                                "arrays, list[int]/list[float]/list[bool], dict[K, V] or set[K] "
                                "of them")
+
+    def optional_annotation(self, node):
+        """The annotation inside `Optional[X]`, `typing.Optional[X]`,
+        `Union[X, None]`, `X | None` or `None | X`; None for any other."""
+        def is_none(part):
+            return isinstance(part, ast.Constant) and part.value is None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            if is_none(node.right):
+                return node.left
+            if is_none(node.left):
+                return node.right
+            return None
+        if not isinstance(node, ast.Subscript):
+            return None
+        base = node.value
+        spelled = base.id if isinstance(base, ast.Name) else base.attr if isinstance(
+            base, ast.Attribute) and isinstance(base.value, ast.Name) and \
+            base.value.id == "typing" else None
+        if spelled == "Optional":
+            return node.slice
+        if spelled == "Union" and isinstance(node.slice, ast.Tuple) and \
+                len(node.slice.elts) == 2:
+            first, second = node.slice.elts
+            return first if is_none(second) else second if is_none(first) else None
+        return None
+
+    # --- classes (frontend/classes.py) -------------------------------------
+    def class_analysis(self):
+        if self._class_analysis is None:
+            from .classes import ClassAnalysis, analyse_classes
+            # Reading a class's annotations asks for the classes again:
+            # an empty analysis until this one is done.
+            self._class_analysis = ClassAnalysis({}, {}, {})
+            self._class_analysis = analyse_classes(self)
+        return self._class_analysis
+
+    @property
+    def classes(self) -> dict:
+        """The exported classes compiled natively: name -> ClassInfo."""
+        return self.class_analysis().classes
+
+    @property
+    def class_fallbacks(self) -> dict:
+        """The exported classes that stay Python: name -> Diagnostic (why)."""
+        return self.class_analysis().fallbacks
+
+    def class_of_method(self, func):
+        """The ClassInfo of a method's function (frontend/classes.py's
+        method_function), None for a module function."""
+        name = getattr(func, "kiln_class", None)
+        return None if name is None else self.classes.get(name)
 
     def is_list_annotation(self, node) -> bool:
         """`list[...]`, `List[...]`, `typing.List[...]`, or a bare `list`."""
@@ -321,7 +399,12 @@ class ModuleContext:
         return kt.DictType(plain.key, plain.value, "defaultdict", zero)
 
     def export_options(self, func: ast.FunctionDef):
-        """The options of the @kiln.export decorator, or None if not exported."""
+        """The options of the @kiln.export decorator, or None if not exported.
+        A compiled class's method has its class's options."""
+        owner = self.class_of_method(func)
+        if owner is not None:
+            return {k: v for k, v in owner.options.items()
+                    if k not in ("elementwise", "nogil", "parallel")}
         for decorator in func.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call else decorator
@@ -421,7 +504,15 @@ class ModuleContext:
         return None
 
     def module_functions(self) -> dict:
-        return {node.name: node for node in self.tree.body if isinstance(node, ast.FunctionDef)}
+        """name -> FunctionDef: the module's functions, and the methods of
+        its compiled classes as functions named `Class.method`."""
+        functions = {node.name: node for node in self.tree.body
+                     if isinstance(node, ast.FunctionDef)}
+        for info in self.classes.values():
+            for method in info.method_order:
+                function = info.methods[method]
+                functions[function.name] = function
+        return functions
 
     def is_exported(self, func: ast.FunctionDef) -> bool:
         """Decorated with @kiln.export or @kiln.vectorize. Unlike
@@ -435,8 +526,8 @@ class ModuleContext:
                 if isinstance(node, ast.FunctionDef) and self.is_exported(node)]
 
     def exported_classes(self):
-        """Classes decorated with @kiln.export: not compiled yet (issue 31),
-        each a fallback of the build."""
+        """Classes decorated with @kiln.export (`classes` has those that
+        compile, `class_fallbacks` why the others stay Python)."""
         return [node for node in self.tree.body
                 if isinstance(node, ast.ClassDef) and self.is_exported(node)]
 
@@ -604,6 +695,12 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
                     known[alias.name].add(alias.asname or alias.name)
                 elif alias.name in CONTAINER_MODULES:
                     context.container_module_aliases[alias.asname or alias.name] = alias.name
+                elif alias.name == "dataclasses":
+                    context.dataclass_module_aliases.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom) and node.module == "dataclasses" and \
+                node.level == 0:
+            for alias in node.names:
+                context.dataclass_names[alias.asname or alias.name] = alias.name
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and (
                 node.module in known or node.module in CONTAINER_MODULES):
             for alias in node.names:

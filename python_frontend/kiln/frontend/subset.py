@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from .. import typesystem as kt
 from ..errors import KilnCompileError
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration, zipped_call
 from .source import is_known_import
@@ -115,7 +116,8 @@ class SubsetChecker(ast.NodeVisitor):
         if args.kwonlyargs or args.posonlyargs:
             self.report(func, "keyword-only and positional-only parameters are not supported yet")
         for default in args.defaults:
-            if default_value(default, self.context.module_constants()) is None:
+            value = default_value(default, self.context.module_constants())
+            if value is None or (value is kt.none_type and not self.context.classes):
                 self.report(default, "a default parameter value must be a number or a str "
                                      "written in the source (`1.0`, `-2`, `True`, `\",\"`) or a "
                                      f"module constant one, not `{ast.unparse(default)}`")
@@ -143,6 +145,8 @@ class SubsetChecker(ast.NodeVisitor):
 
     def visit_Compare(self, node):
         for op in node.ops:
+            if isinstance(op, (ast.Is, ast.IsNot)) and self.context.classes:
+                continue        # instances and None (typing checks)
             if type(op) not in SUPPORTED_COMPARES:
                 self.report(node, f"comparison `{ast.unparse(node)}` is not supported "
                                   "(only < <= > >= == != in, not in)")
@@ -300,6 +304,14 @@ class SubsetChecker(ast.NodeVisitor):
 
     def visit_Call(self, node):
         func = node.func
+        if self.context.classes and self.is_class_call(node):
+            # `Node(1, y=2.0)`, `o.m(x)`, `Node.make(3)`, isinstance(o, Node):
+            # typing checks the object and the arguments.
+            for part in [func.value] if isinstance(func, ast.Attribute) else []:
+                self.visit(part)
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                self.visit(arg)
+            return
         qualified_call = self.context.qualified_name(func)
         numpy_entry = numpy_function(qualified_call[1]) if qualified_call is not None and \
             qualified_call[0] == "numpy" else None
@@ -364,6 +376,16 @@ class SubsetChecker(ast.NodeVisitor):
             else:
                 self.visit_argument(arg, shape_call)
 
+    def is_class_call(self, node) -> bool:
+        """A call typing reads as a constructor, a method call or
+        isinstance() (class_typing.py)."""
+        func = node.func
+        if isinstance(func, ast.Name):
+            return func.id in self.context.classes or func.id == "isinstance"
+        return isinstance(func, ast.Attribute) and self.context.qualified_name(func) is None \
+            and func.attr not in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS | \
+            STR_METHOD_NAMES | set(COUNTER_METHODS)
+
     def visit_GeneratorExp(self, node):
         self.report(node, GENERATOR_USE)
 
@@ -391,6 +413,8 @@ class SubsetChecker(ast.NodeVisitor):
         if qualified is not None:
             if qualified[1] not in LIBRARY_CONSTANTS.get(qualified[0], {}):
                 self.report(node, f"`{ast.unparse(node)}` is not supported yet")
+        elif self.context.classes:
+            self.visit(node.value)      # an instance's attribute (typing checks)
         else:
             self.report(node, f"attribute `{ast.unparse(node)}` is not supported")
 
@@ -443,6 +467,8 @@ def default_value(node, constants=None):
     `constants`: its value as written, which is what CPython's def takes),
     or None when it is anything else (a str with a lone surrogate too: no
     Kiln string holds one)."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return kt.none_type         # an instance parameter's default (typing checks)
     if isinstance(node, ast.Name) and constants is not None:
         value = constants.get(node.id)
         return value if isinstance(value, (bool, int, float, str)) else None

@@ -37,6 +37,8 @@ class CallLowering:
     # ---------------------------------------------------------------- calls
     def expr_Call(self, node):
         func = node.func
+        if getattr(node, "_kiln_class_call", False):
+            return self.class_call(node)        # class_lowering.py: C(...), o.m(...)
         qualified = self.context.qualified_name(func)
         if rules.is_positions_call(node, qualified) and qualified is not None:
             return self.shape_function("nonzero", node)         # np.where(a) too
@@ -217,9 +219,13 @@ class CallLowering:
                 else:
                     self.symbols[parameter] = value
 
-    def call_function(self, name, node):
+    def call_function(self, name, node, args=None, keywords=None, receiver=None):
         """A call to another function of the module, compiled alongside;
-        its signature is the callee's inferred one."""
+        its signature is the callee's inferred one. A method's call
+        (class_lowering.py) passes its arguments (`args`, `keywords`: the
+        call's own by default) and its evaluated `self` (`receiver`)."""
+        args = node.args if args is None else args
+        keywords = node.keywords if keywords is None else keywords
         try:
             self.module.signature(name)
         except KilnCompileError as error:
@@ -229,17 +235,35 @@ class CallLowering:
                                    f"({first.message}, line {first.line})")
         signature = self.typed.callees[name]
         params = signature.params
-        bound = list(node.args) + [None] * (len(params) - len(node.args))
-        for keyword in node.keywords:
+        values, value_nodes = [], []
+        if receiver is not None:
+            values.append(receiver)
+            value_nodes.append(node)
+            params = params[1:]
+        bound = list(args) + [None] * (len(params) - len(args))
+        for keyword in keywords:
             slot = next(i for i, p in enumerate(params) if p.name == keyword.arg)
             bound[slot] = keyword.value
-        operands = []
-        arguments = {}
         for param, arg_node in zip(params, bound):
             # A missing argument is the parameter's default (a number).
             value = self.expression(arg_node) if arg_node is not None else \
                 self.str_constant(param.default, node) if is_str(param.type) else \
+                self.none_of(param.type, node) if param.default is kt.none_type else \
                 self.constant(param.default, param.type, node)
+            values.append(value)
+            value_nodes.append(arg_node if arg_node is not None else node)
+        return self.call_with_values(name, signature, values, node, value_nodes)
+
+    def call_with_values(self, name, signature, values, node, value_nodes=None,
+                         release_arguments=True) -> Value:
+        """The call of module function `name` (typed `signature`) with the
+        evaluated arguments `values`, one per parameter; the temporaries
+        among them are released after it unless `release_arguments` is
+        False (the caller still uses them)."""
+        value_nodes = value_nodes or [node] * len(values)
+        operands = []
+        arguments = {}
+        for param, value, arg_node in zip(signature.params, values, value_nodes):
             arguments[param.name] = value
             if not isinstance(param.type, kt.ArrayType):
                 value = self.convert(value, param.type, arg_node)
@@ -262,7 +286,8 @@ class CallLowering:
         if signature.raises:
             self.builder.kiln_propagate_error(location)
         # Lists were passed borrowed: the temporaries among them end here.
-        self.done_with(node, *arguments.values())
+        if release_arguments:
+            self.done_with(node, *arguments.values())
         converted = [self.from_abi(result, type_, node) for result, type_ in zip(results, elements)]
         for element in converted:
             element.owned = is_counted(element.type)   # a new reference

@@ -49,6 +49,7 @@ from .range_lowering import RangeLowering
 from .constant_lowering import ConstantLowering
 from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
+from .class_lowering import ClassLowering, slot_global
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
                      recursive_body_symbol, symbol_name, tuple_value)
@@ -86,6 +87,21 @@ class FunctionSignature:
     # (parallel=True) of the outermost loops left sequential.
     parallel_loops: list = field(default_factory=list)
     sequential_loops: list = field(default_factory=list)
+    # A method of a compiled class (frontend/classes.py): the class, the
+    # method's name and kind ("method", "staticmethod", "property"); None
+    # and "" for a module function.
+    class_name: str | None = None
+    method_name: str | None = None
+    method_kind: str = ""
+    symbol: str = ""            # the C symbol: `<mod>_<name>`, `<mod>_<Class>__<method>`
+
+
+def uses_instances(typed) -> bool:
+    """Whether a function's parameters, result or variables are instances
+    of a compiled class (it then holds the GIL)."""
+    types = [p.type for p in typed.params] + [typed.return_type] + [
+        v.type for v in typed.variables.values()]
+    return any(isinstance(t, (kt.ClassType, kt.NoneType)) for t in types)
 
 
 def uses_parallel_loops(typed, seen=None) -> bool:
@@ -117,7 +133,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
                             DictLowering, SetLowering, StrLowering, ListAlgorithms,
-                            ContainerOwnership,
+                            ContainerOwnership, ClassLowering,
                             RangeLowering, ConstantLowering, GeneratorLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the
@@ -134,6 +150,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         self.module = module
         self.exported = typed.exported
         self.external_functions: set = set()
+        self.used_classes: set = set()      # whose type slot it reads (class_lowering.py)
         self.boundscheck = self.options.get("boundscheck", True)
         # Reassociation (and FMA contraction) only when the user allows it:
         # it changes results. NaN and infinity keep their meaning.
@@ -156,13 +173,18 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def signature(self) -> FunctionSignature:
         typed = self.typed
+        owner = getattr(self.func, "kiln_class", None)
+        instances = uses_instances(typed)
         return FunctionSignature(
+            class_name=owner, method_name=getattr(self.func, "kiln_method", None),
+            method_kind=getattr(self.func, "kiln_method_kind", ""),
+            symbol=symbol_name(self.context, self.func.name),
             name=self.func.name, params=list(typed.params), return_type=typed.return_type,
             raises=typed.raises, written_arrays=set(typed.written_arrays),
             returned_parameters=dict(typed.returned_parameters),
             line=self.func.lineno, exported=self.exported,
-            release_gil=self.options.get("nogil", uses_parallel_loops(typed) or any(
-                isinstance(p.type, kt.ArrayType) for p in typed.params)),
+            release_gil=not instances and self.options.get("nogil", uses_parallel_loops(
+                typed) or any(isinstance(p.type, kt.ArrayType) for p in typed.params)),
             parallel=uses_parallel_loops(typed) or self.parallel_product,
             parallel_loops=[describe_parallel_loop(loop, info)
                             for loop, info in typed.parallel_loops.items()],
@@ -324,6 +346,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         source = value.type
         if source == target:
             return value
+        if isinstance(source, (kt.ClassType, kt.NoneType)) or isinstance(target, kt.ClassType):
+            return self.convert_instance(value, target, node)       # class_lowering.py
         if isinstance(target, kt.TupleType):
             return tuple_value([self.convert(e, t, node, explicit)
                                 for e, t in zip(value.elements, target.elements)])
@@ -431,6 +455,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             return self.range_truthy(value, node)
         if is_str(scalar):
             return self.str_truthy(value, node)
+        if isinstance(scalar, (kt.ClassType, kt.NoneType)):
+            return self.instance_truthy(value, node)
         if isinstance(scalar, kt.ArrayType):
             raise self.missed(node, "the truth value of an array")
         if scalar.is_bool:
@@ -542,6 +568,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         typed = self.typed_value(node)
         if is_str(typed.type):
             return self.str_constant(node.value, node)
+        if isinstance(typed.type, kt.NoneType):
+            return Value(None, kt.none_type)    # made of the type it is used as
         return self.constant(node.value, typed.type, node, weak=typed.weak)
 
     def expr_Name(self, node):
@@ -559,6 +587,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
     def expr_BinOp(self, node):
         left = self.before_module_call(self.expression(node.left), [node.right], node)
         right = self.expression(node.right)
+        if isinstance(left.type, (kt.ClassType, kt.NoneType)) or isinstance(
+                right.type, (kt.ClassType, kt.NoneType)):
+            return self.instance_binary(node, left, right)      # `a + b`: __add__
         if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
             return self.dot([left, right], node)
         if is_set(left.type) or is_set(right.type):
@@ -760,6 +791,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         return self.cmpi(predicate, a, b, node)
 
     def expr_Compare(self, node):
+        if getattr(node, "_kiln_instance_compare", False):
+            return self.instance_compare_node(node)             # class_lowering.py
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
                 self.is_list_valued(n) or self.is_dict_valued(n) or self.is_set_valued(n)
                 for n in [node.left, *node.comparators]):
@@ -918,6 +951,7 @@ class ModuleCompiler:
             generator = FunctionCodeGenerator(self.context, typed, self)
             function, signature = generator.generate()
             signature.external_functions = generator.external_functions
+            signature.used_classes = generator.used_classes
             functions = [function]
             if typed.recursion_cycle and typed.exported:
                 functions.append(generator.exported_entry())
@@ -1108,6 +1142,10 @@ def generate_module_once(context, functions, typed=None):
         inputs, result = EXTERNAL_SIGNATURES[external]
         module.add(builder.func_declaration(external, [abi_type(t) for t in inputs],
                                             [] if result is None else [abi_type(result)]))
+    # Every compiled class's type slot, whether or not a compiled function
+    # makes its instances: the extension sets them all at import.
+    for info in context.classes.values():
+        module.add(slot_global(info.slot_symbol))
     for function_ops, _ in compiled:
         for function in function_ops:
             module.add(function)

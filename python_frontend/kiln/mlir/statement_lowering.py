@@ -105,6 +105,8 @@ class StatementLowering:
             return self.empty_set(type_, node)
         if is_str(type_):
             return self.str_constant("", node)     # a literal: never freed
+        if isinstance(type_, kt.ClassType):
+            return self.none_of(type_, node)
         if isinstance(type_, kt.ArrayType):
             return self.allocate_array(type_, [self.constant(0, kt.i64, node)] * type_.ndim, node)
         return self.constant(0, type_, node)
@@ -128,7 +130,8 @@ class StatementLowering:
 
     def return_value(self, stmt: ast.Return):
         if stmt.value is None or (isinstance(stmt.value, ast.Constant)
-                                  and stmt.value.value is None):
+                                  and stmt.value.value is None
+                                  and not isinstance(self.return_type(), kt.ClassType)):
             return None
         if isinstance(stmt.value, ast.Tuple):
             value = tuple_value([self.returned_array(self.expression(e), e)
@@ -398,6 +401,11 @@ class StatementLowering:
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.assign(target, result, stmt)
             return
+        if isinstance(target, ast.Attribute):
+            current = self.expression(target)               # `o.x += v`
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.store_attribute(target, result, stmt)
+            return
         array, indices = self.subscript_parts(target)
         current = self.load_element(array, indices, target)
         result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
@@ -411,7 +419,12 @@ class StatementLowering:
             self.list_store(target, value, node)            # `xs[i] = v`
             return
         if isinstance(target, ast.Name) and is_counted(self.variable_type(target.id)):
+            if isinstance(self.variable_type(target.id), kt.ClassType):
+                value = self.convert(value, self.variable_type(target.id), node)
             self.bind_container(target.id, value, node)
+            return
+        if isinstance(target, ast.Attribute):
+            self.store_attribute(target, value, node)       # `o.x = v`: class_lowering.py
             return
         if isinstance(target, ast.Subscript) and self.is_array_index(target.slice):
             self.store_through_array_index(target, value, node)

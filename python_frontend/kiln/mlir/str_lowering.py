@@ -104,6 +104,8 @@ class StrLowering:
         a float (CPython's repr: the shortest digits that read back)."""
         if is_str(value.type):
             return value
+        if isinstance(value.type, (kt.ClassType, kt.NoneType)):
+            return self.str_of_instance(value, node)    # class_lowering.py
         if value.type.is_bool:
             if value.constant is not None:
                 return self.str_constant(str(bool(value.constant)), node)

@@ -24,6 +24,8 @@ class SubscriptLowering:
             typed = self.typed_value(node)
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
         base = self.expression(node.value)
+        if isinstance(base.type, kt.ClassType):
+            return self.instance_attribute(base, node)  # `o.x`: class_lowering.py
         if is_range(base.type):
             return self.range_attribute(base, node)     # `r.start`
         if node.attr in ("real", "imag") and isinstance(base.type, kt.ArrayType):

@@ -48,8 +48,8 @@ def mlir_type(type_) -> ir.Type:
     if found is None:
         if type_ == "index":
             found = ir.index
-        elif isinstance(type_, (kt.ListType, kt.DictType, kt.SetType, kt.StrType)) or \
-                is_dict_view(type_):
+        elif isinstance(type_, (kt.ListType, kt.DictType, kt.SetType, kt.StrType,
+                                kt.ClassType)) or is_dict_view(type_):
             # !kiln.list<i64>, !kiln.dict<i64, f64>, !kiln.set<i64>, !kiln.str:
             # references (a view is its dict)
             found = ir.Type(type_.mlir)
@@ -95,7 +95,8 @@ def symbol_name(context, name: str) -> str:
     module = context.module_name
     if not module.isidentifier():
         module = re.sub(r"[^A-Za-z0-9_]", "_", module)
-    return f"{module}_{name}"
+    # A method `Class.method` (frontend/classes.py): `<mod>_Class__method`.
+    return f"{module}_{name.replace('.', '__')}"
 
 
 def recursive_body_symbol(context, name: str) -> str:

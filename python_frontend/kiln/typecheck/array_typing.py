@@ -30,6 +30,10 @@ class ArrayTyping:
             self.array_consumers.add(node.value)       # `(a - b).T`, `(z * w).real`
         base = self.expression(node.value)
         self.absorb(base)
+        if isinstance(base.type, kt.ClassType):
+            return self.instance_attribute(node, base)  # `o.x`: class_typing.py
+        if isinstance(base.type, kt.NoneType):
+            self.fail(node, f"'NoneType' object has no attribute '{node.attr}'")
         if is_range(base.type):
             return self.range_attribute(node)           # `r.start`
         if node.attr == "T" and base.fresh:

@@ -29,6 +29,12 @@ class CallTyping:
     # ------------------------------------------------------------ calls
     def expr_Call(self, node):
         func = node.func
+        if self.context.classes or self.context.class_fallbacks:
+            typed = self.class_call(node)       # class_typing.py: C(...), o.m(...)
+            # code generation lowers the node the same way
+            node._kiln_class_call = typed is not None
+            if typed is not None:
+                return typed
         qualified = self.context.qualified_name(func)
         if rules.is_positions_call(node, qualified) and qualified is not None:
             return self.shape_function("nonzero", node)         # np.where(a) too
@@ -188,12 +194,19 @@ class CallTyping:
             hints[arg.arg] = rules.default_for_kind(value.weak) if value.weak else value.type
         return hints
 
-    def call_function(self, name, node) -> TypedValue:
-        """A call to another function of the module: typed from its signature."""
+    def call_function(self, name, node, args=None, keywords=None,
+                      receiver=None) -> TypedValue:
+        """A call to another function of the module: typed from its
+        signature. A method's call (class_typing.py) passes its arguments
+        (`args`, `keywords`: the call's own by default) and the value of
+        its `self` (`receiver`), bound to the first parameter."""
+        args = node.args if args is None else args
+        keywords = node.keywords if keywords is None else keywords
         func = self.module.functions.get(name)
         hints = None
         if func is not None and not self.context.is_exported(func) and any(
-                a.annotation is None for a in func.args.args):
+                a.annotation is None for a in func.args.args) and \
+                getattr(func, "kiln_class", None) is None:
             hints = self.call_site_hints(func, node)
         try:
             callee = self.module.signature(name, node, hints)
@@ -205,14 +218,21 @@ class CallTyping:
                             f"{first.line})")
         self.callees[name] = callee
         params = callee.params
-        if len(node.args) > len(params):
-            self.fail(node, f"{name}() takes {len(params)} arguments but {len(node.args)} were "
+        shown = name
+        if receiver is not None:
+            if not params:
+                self.fail(node, f"{name}() takes no arguments (it needs `self`)")
+            self.guarded(self.convert, receiver, params[0].type, node)
+            params = params[1:]
+            shown = name.replace(".__init__", "")
+        if len(args) > len(params):
+            self.fail(node, f"{shown}() takes {len(params)} arguments but {len(args)} were "
                             "given")
-        bound = list(node.args) + [None] * (len(params) - len(node.args))
-        for keyword in node.keywords:
+        bound = list(args) + [None] * (len(params) - len(args))
+        for keyword in keywords:
             slot = next((i for i, p in enumerate(params) if p.name == keyword.arg), None)
             if slot is None or bound[slot] is not None:
-                self.fail(keyword, f"{name}() got an unexpected or repeated argument "
+                self.fail(keyword, f"{shown}() got an unexpected or repeated argument "
                                    f"`{keyword.arg}`")
             bound[slot] = keyword.value
         # Arguments are evaluated in the order of the parameters.
@@ -220,7 +240,7 @@ class CallTyping:
             if arg_node is None and param.default is not None:
                 continue            # the default: a number of the parameter's type
             if arg_node is None:
-                self.fail(node, f"{name}() is missing argument `{param.name}`")
+                self.fail(node, f"{shown}() is missing argument `{param.name}`")
             value = self.expression(arg_node)
             if is_unknown(value.type):
                 continue

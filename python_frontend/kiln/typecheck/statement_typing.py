@@ -19,6 +19,7 @@ from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_retur
 from .list_typing import holds_items, is_list, named
 from .dict_typing import is_dict, is_dict_like, walked_dict
 from .typed_tree import container_noun, is_container, is_range, is_set, is_str
+from .class_typing import is_instance_like
 
 
 # The ints a raised f-string may show (each an error record's `{}`, well
@@ -129,7 +130,8 @@ class StatementTyping:
     def return_value(self, stmt: ast.Return):
         result = self.return_type()
         if stmt.value is None or (isinstance(stmt.value, ast.Constant)
-                                  and stmt.value.value is None):
+                                  and stmt.value.value is None
+                                  and not is_instance_like(result)):
             if result is not None and not is_unknown(result):
                 self.fail(stmt, f"`{self.func.name}` returns None here but a value elsewhere")
             return None
@@ -141,6 +143,9 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
+                if is_instance_like(element.type):
+                    self.fail(element_node, "returning an instance in a tuple is not supported "
+                                            "yet")
                 if is_container(element.type) or is_str(element.type):
                     what = "str" if is_str(element.type) else container_noun(element.type)
                     self.fail(element_node, f"returning a {what} in a tuple is not supported "
@@ -488,6 +493,14 @@ class StatementTyping:
             self.values[stmt] = result
             self.store_element(array, result, target)
             return
+        if isinstance(target, ast.Attribute) and self.context.classes:
+            # `o.x += v`: o evaluated once in Python; here o is read twice,
+            # which is the same unless o's expression has effects.
+            current = self.expression(target)
+            result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
+            self.values[stmt] = result
+            self.store_attribute(target, result, stmt)
+            return
         self.fail(target, f"cannot assign to `{ast.unparse(target)}`")
 
     # ------------------------------------------------------------ names
@@ -542,6 +555,9 @@ class StatementTyping:
         if isinstance(target, ast.Subscript):
             array = self.subscript_parts(target)
             self.store_element(array, value, target)
+            return
+        if isinstance(target, ast.Attribute) and self.context.classes:
+            self.store_attribute(target, value, node)       # `o.x = v`: class_typing.py
             return
         if value.fresh:
             value = self.new_array(value, node, name=target.id)
@@ -601,6 +617,9 @@ class StatementTyping:
         return merged
 
     def join(self, current, value: TypedValue, node, name) -> VariableType:
+        if is_instance_like(value.type) or (current is not None and
+                                            is_instance_like(current.type)):
+            return self.join_instances(current, value, node, name)     # class_typing.py
         if holds_items(value.type) or (current is not None and holds_items(current.type)):
             return self.join_list(current, value, node, name)       # lists and sets
         if is_dict_like(value.type) or (current is not None and is_dict_like(current.type)):

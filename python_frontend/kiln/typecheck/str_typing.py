@@ -137,6 +137,9 @@ class StrTyping:
         kiln.u64, as int64) or a float (Python's, shortest repr)."""
         self.absorb(value)
         type_ = value.type
+        if isinstance(type_, (kt.ClassType, kt.NoneType)):
+            self.fstring_instance(value, node)          # class_typing.py
+            return
         if is_str(type_) or (is_scalar_type(type_) and type_.is_bool):
             return
         if is_scalar_type(type_) and type_.is_int and type_ != kt.u64:

@@ -78,6 +78,7 @@ from .list_library_typing import ListLibraryTyping
 from .range_typing import RangeTyping
 from .constant_typing import ConstantTyping
 from .generator_typing import GeneratorTyping
+from .class_typing import ClassTyping, is_instance, is_instance_like
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
@@ -88,13 +89,13 @@ MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
-class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTyping, TupleTyping,
-                     ListTyping, DictTyping, SetTyping, StrTyping, ListLibraryTyping,
-                     RangeTyping, ConstantTyping, GeneratorTyping):
+class FunctionTyping(StatementTyping, ClassTyping, CallTyping, ArrayTyping, ShapeFunctionTyping,
+                     TupleTyping, ListTyping, DictTyping, SetTyping, StrTyping,
+                     ListLibraryTyping, RangeTyping, ConstantTyping, GeneratorTyping):
     """Types one function: this class walks it and types expressions; the
-    mixins type statements, calls, arrays, numpy's shape functions, tuples,
-    lists, dicts, sets, strings, ranges, module constants and generator
-    expressions."""
+    mixins type statements, class instances, calls, arrays, numpy's shape
+    functions, tuples, lists, dicts, sets, strings, ranges, module
+    constants and generator expressions."""
 
     def __init__(self, module: "ModuleTyping", func: ast.FunctionDef, options: dict,
                  exported: bool, parameter_hints=None):
@@ -200,6 +201,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
                                    "(x: float = 0) to help")
         self.report_unsettled_lists()
         self.report_unsettled_dicts()
+        if self.context.classes:
+            self.check_instance_options()
         return self.result(params, self.diagnostics)
 
     def result(self, params, diagnostics) -> TypedFunction:
@@ -236,6 +239,9 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             elif arg.annotation is None and arg.arg in self.parameter_hints:
                 type_ = self.parameter_hints[arg.arg]
                 self.typed_by_first_call.add(arg.arg)
+            elif arg.annotation is None and default is kt.none_type:
+                self.report(arg, f"parameter `{arg.arg}` needs a type annotation "
+                                 f"(`{arg.arg}: Node | None = None`)")
             elif arg.annotation is None and isinstance(default, str):
                 type_ = kt.string                                       # `sep=","`
             elif arg.annotation is None and default is not None:
@@ -256,9 +262,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             if default is not None and not is_unknown(type_):
                 node = self.func.args.defaults[position - len(arguments) + len(
                     self.func.args.defaults)]
-                literal = TypedValue(kt.string) if isinstance(default, str) else TypedValue(
-                    rules.default_for_kind(rules.literal_kind(default)),
-                    weak=rules.literal_kind(default), constant=default)
+                literal = TypedValue(kt.string) if isinstance(default, str) else \
+                    TypedValue(kt.none_type) if default is kt.none_type else TypedValue(
+                        rules.default_for_kind(rules.literal_kind(default)),
+                        weak=rules.literal_kind(default), constant=default)
                 if isinstance(type_, kt.ArrayType):
                     self.report(node, f"parameter `{arg.arg}` is an array: a "
                                       f"{'str' if isinstance(default, str) else 'number'} "
@@ -366,6 +373,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             return self.literal(value, kt.c128, weak="complex")
         if isinstance(value, str):
             return self.str_literal(node)
+        if value is None and self.context.classes:
+            return self.none_value()                    # class_typing.py
         self.fail(node, f"constant {value!r} is not supported here")
 
     def expr_Name(self, node):
@@ -378,6 +387,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             return TypedValue(target if not is_unknown(target) else UNKNOWN)
         if source == target:
             return value
+        if is_instance_like(source) or is_instance_like(target):
+            return self.convert_instance(value, target, node)       # class_typing.py
         if isinstance(target, kt.TupleType):
             if not isinstance(source, kt.TupleType) or len(source.elements) != len(
                     target.elements):
@@ -417,6 +428,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         if is_container(value.type):
             self.dict_truthy_check(value, node)
             return TypedValue(kt.boolean)       # true when it has items
+        if is_instance_like(value.type):
+            return self.instance_truthy(value, node)
         if is_str(value.type):
             return TypedValue(kt.boolean)       # true when it is not empty
         if is_range(value.type):
@@ -473,6 +486,8 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
             self.array_consumers.update((node.left, node.right))
             return self.dot([left, right], node)
         right = self.expression(node.right)
+        if is_instance_like(left.type) or is_instance_like(right.type):
+            return self.instance_binary(node, left, right)     # `a + b`: __add__
         if is_set(left.type) or is_set(right.type):
             return self.set_binary(node, left, right)
         if is_list(left.type) or is_list(right.type):
@@ -596,6 +611,10 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         return TypedValue(kt.boolean)
 
     def expr_Compare(self, node):
+        node._kiln_instance_compare = bool(self.context.classes) and \
+            self.compares_instances(node)       # code generation lowers it the same way
+        if node._kiln_instance_compare:
+            return self.instance_compare_node(node)
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) or any(
                 self.is_list_expression(n) or self.is_dict_expression(n) or
                 self.is_set_expression(n) for n in [node.left, *node.comparators]):
@@ -616,6 +635,31 @@ class FunctionTyping(StatementTyping, CallTyping, ArrayTyping, ShapeFunctionTypi
         # any typed operand makes it a typed (numpy) bool.
         operands = [self.values.get(n) for n in [node.left, *node.comparators]]
         weak = "bool" if all(v is not None and v.weak for v in operands) else None
+        return TypedValue(kt.boolean, weak=weak)
+
+    def compares_instances(self, node) -> bool:
+        """`a is b`, `x is None`, `a == b` of instances (class_typing.py)."""
+        if len(node.ops) != 1:
+            return False
+        operands = [node.left, node.comparators[0]]
+        if isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            return False
+        return isinstance(node.ops[0], (ast.Is, ast.IsNot)) or any(
+            self.maybe_instance(n) or (isinstance(n, ast.Constant) and n.value is None)
+            for n in operands)
+
+    def instance_compare_node(self, node) -> TypedValue:
+        left = self.expression(node.left)
+        right = self.expression(node.comparators[0])
+        op = node.ops[0]
+        if is_instance_like(left.type) or is_instance_like(right.type) or isinstance(
+                op, (ast.Is, ast.IsNot)):
+            return self.instance_comparison(op, left, right, node)
+        # `o.x == 1`: numbers after all
+        if isinstance(left.type, kt.ArrayType) or isinstance(right.type, kt.ArrayType):
+            return self.array_compare(left, right, node)
+        self.compare(left, right, node)
+        weak = "bool" if left.weak and right.weak else None
         return TypedValue(kt.boolean, weak=weak)
 
     def compared(self, operand, node) -> TypedValue:

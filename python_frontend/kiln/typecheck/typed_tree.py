@@ -294,10 +294,12 @@ def is_str(type_) -> bool:
 
 
 def is_counted(type_) -> bool:
-    """A container or a str: a reference counted object, owned and
-    released by the protocol of mlir/ownership.py (a str is immutable, so
-    nothing is ever written back or marked modified)."""
-    return is_container(type_) or is_str(type_)
+    """A container, a str or an instance of a compiled class: a reference
+    counted object, owned and released by the protocol of
+    mlir/ownership.py (a str is immutable, so nothing is ever written back
+    or marked modified; an instance is CPython's object, its count
+    CPython's)."""
+    return is_container(type_) or is_str(type_) or isinstance(type_, kt.ClassType)
 
 
 def container_noun(type_) -> str:

@@ -1,0 +1,688 @@
+"""The native classes of a module (issue 31): which classes marked
+@kiln.export compile, their fields and layout, and their methods as the
+functions typing and MLIR generation see.
+
+One source of the layout, read by typing, MLIR generation and the
+extension's wrapper: an instance is a CPython object whose header
+(refcount, type pointer: OBJECT_HEADER_SIZE bytes) is followed by one
+FIELD_SIZE-byte slot per field, in declaration order -- int as int64,
+float as double, bool as one byte, an instance (or None) as a PyObject
+pointer (NULL for None). runtime/kiln_abi.h has the same constants
+(test_classes_frontend.py compares them).
+
+What a class's fields are: its class-level annotations (`x: int`, `x: float
+= 0.0`, `left: Optional["Node"] = None`), in order, then the attributes
+`__init__` assigns (`self.x = x` of a parameter with an annotation or a
+literal default, or `self.n = 0`), in the order it first assigns them.
+
+A class stays Python (a fallback with the reason, naming the construct)
+when it uses what this slice does not compile: a base class, a
+metaclass, `__slots__`, `__getattr__` and the other attribute hooks, class
+attributes without annotation, fields of other types (str, containers,
+...), classmethods, property setters, other decorators, dataclass options
+beyond frozen/order/eq/init/repr. A field whose type cannot be found (or
+is given two ways) is a compile error of the class, naming the attribute
+and its lines. Either way, every exported function naming such a class
+falls back too (typing reports it where the name is used).
+
+Dataclasses get their generated methods as syntax trees (parsed from
+generated source, every node at the `class` line): `__init__` (fields in
+order, literal defaults), `__repr__` (`Node(x=1, y=2.0)`), `__eq__` (field
+by field) and with order=True `__lt__`, `__le__`, `__gt__`, `__ge__`
+(lexicographic over the fields, as tuple comparison).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+from .. import typesystem as kt
+from ..errors import Diagnostic, KilnCompileError
+
+OBJECT_HEADER_SIZE = 16
+FIELD_SIZE = 8
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT = _NoDefault()
+
+# Methods whose presence changes how CPython finds attributes or makes
+# instances: a class defining one stays Python.
+ATTRIBUTE_HOOKS = ("__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__new__",
+                   "__init_subclass__", "__class_getitem__", "__set_name__", "__get__",
+                   "__set__", "__delete__", "__slots__", "__dict__", "__weakref__")
+# The keyword arguments of @dataclass(...) this slice compiles.
+DATACLASS_OPTIONS = ("frozen", "order", "eq", "init", "repr")
+ORDER_METHODS = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
+
+
+@dataclass(frozen=True)
+class ClassField:
+    name: str
+    type: object          # kt.i64 / kt.f64 / kt.boolean / kt.ClassType
+    offset: int
+    default: object       # a Python literal, or NO_DEFAULT
+    line: int
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: ast.ClassDef
+    fields: list          # [ClassField] in declaration order
+    methods: dict         # name -> ast.FunctionDef (synthesized ones included)
+    static_methods: frozenset
+    properties: frozenset
+    dataclass: bool
+    frozen: bool
+    order: bool
+    eq: bool
+    module: str = ""
+    line: int = 0
+    method_order: list = field(default_factory=list)
+    # The names of the methods generated for a dataclass (the others are
+    # written in the class).
+    synthesized: frozenset = frozenset()
+    options: dict = field(default_factory=dict)   # @kiln.export(...) options
+
+    @property
+    def basicsize(self) -> int:
+        return OBJECT_HEADER_SIZE + FIELD_SIZE * len(self.fields)
+
+    @property
+    def type(self) -> kt.ClassType:
+        return kt.ClassType(self.name)
+
+    @property
+    def slot_symbol(self) -> str:
+        return class_slot_symbol(self.module, self.name)
+
+    @property
+    def has_init(self) -> bool:
+        return "__init__" in self.methods
+
+    @property
+    def hash_is_none(self) -> bool:
+        """CPython sets `__hash__ = None` on a class defining `__eq__`
+        without `__hash__` (a dataclass with eq=True and frozen=False too)."""
+        return "__eq__" in self.methods and "__hash__" not in self.methods
+
+    def field(self, name) -> ClassField | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def layout_signature(self) -> str:
+        """`x:i64@16,y:f64@24,left:Node?@32`: what compiled code assumes of
+        the layout; the class object carries it as `__kiln_layout__`, and
+        a function's extension checks it before binding the class."""
+        return ",".join(f"{f.name}:{type_code(f.type)}@{f.offset}" for f in self.fields)
+
+    def method_kind(self, name) -> str:
+        if name in self.static_methods:
+            return "staticmethod"
+        if name in self.properties:
+            return "property"
+        return "method"
+
+    def function_name(self, method) -> str:
+        return method_function_name(self.name, method)
+
+
+def type_code(type_) -> str:
+    if isinstance(type_, kt.ClassType):
+        return type_.class_name + ("?" if type_.optional else "")
+    return type_.name
+
+
+def class_slot_symbol(module: str, class_name: str) -> str:
+    """The weak global holding the class's type object pointer, which the
+    extension sets at import (compiled code reads it to make instances)."""
+    return f"{module}_{class_name}__kiln_type"
+
+
+def method_function_name(class_name: str, method: str) -> str:
+    """The name a method has as a function of the module in typing, MLIR
+    generation and FunctionSignature.name (no Python function can be named
+    with a `.`)."""
+    return f"{class_name}.{method}"
+
+
+def method_symbol(module: str, class_name: str, method: str) -> str:
+    """The C symbol of a compiled method: what values.symbol_name gives its
+    function name (the `.` becomes `__`)."""
+    return f"{module}_{class_name}__{method}"
+
+
+def split_method_name(name: str):
+    """(class name, method) of a method's function name; None for a
+    module function."""
+    if "." not in name:
+        return None
+    class_name, _, method = name.partition(".")
+    return class_name, method
+
+
+# ----------------------------------------------------------------- analysis
+class ClassFallback(Exception):
+    """The class stays Python: `diagnostic` says why."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@dataclass
+class ClassAnalysis:
+    classes: dict           # name -> ClassInfo, module order
+    fallbacks: dict         # name -> Diagnostic
+    # name -> KilnCompileError: classes whose fields are wrong (missing or
+    # conflicting types); they stay Python too (their diagnostic is the
+    # fallback's reason).
+    errors: dict
+
+
+def analyse_classes(context) -> ClassAnalysis:
+    """The exported classes of the module: those that compile, and why the
+    others stay Python. A class whose field names another exported class
+    that stays Python stays Python too."""
+    nodes = [node for node in context.tree.body
+             if isinstance(node, ast.ClassDef) and context.is_exported(node)]
+    candidates = {node.name for node in nodes}
+    fallbacks, errors, infos = {}, {}, {}
+    # A compiled class's type cannot be a base class (it is no BASETYPE):
+    # a class of the module deriving from an exported one keeps it Python.
+    for other in ast.walk(context.tree):
+        if not isinstance(other, ast.ClassDef):
+            continue
+        for base in other.bases:
+            if isinstance(base, ast.Name) and base.id in candidates and \
+                    base.id not in fallbacks:
+                fallbacks[base.id] = context.diagnostic(
+                    next(n for n in nodes if n.name == base.id),
+                    f"class `{base.id}` stays Python: `{other.name}` (line {other.lineno}) "
+                    "derives from it, and compiled classes cannot be base classes yet",
+                    base.id)
+    for node in nodes:
+        if node.name in fallbacks:
+            continue
+        try:
+            infos[node.name] = ClassReader(context, node, candidates).read()
+        except ClassFallback as fallback:
+            fallbacks[node.name] = fallback.diagnostic
+        except KilnCompileError as error:
+            errors[node.name] = error
+            fallbacks[node.name] = error.diagnostics[0]
+    changed = True
+    while changed:
+        changed = False
+        for name, info in list(infos.items()):
+            for class_field in info.fields:
+                if isinstance(class_field.type, kt.ClassType) and \
+                        class_field.type.class_name not in infos:
+                    other = class_field.type.class_name
+                    fallbacks[name] = context.diagnostic(
+                        info.node, f"class `{name}` stays Python: its attribute "
+                                   f"`{class_field.name}` (line {class_field.line}) is a "
+                                   f"`{other}`, which stays Python "
+                                   f"({fallbacks[other].message})", name)
+                    del infos[name]
+                    changed = True
+                    break
+    return ClassAnalysis(infos, fallbacks, errors)
+
+
+def with_locations(tree, node: ast.AST):
+    """Every node of a generated tree at `node`'s line and column."""
+    for child in ast.walk(tree):
+        if hasattr(child, "lineno"):
+            child.lineno = child.end_lineno = node.lineno
+            child.col_offset = child.end_col_offset = node.col_offset
+    return tree
+
+
+class ClassReader:
+    """Reads one class: its options, fields and methods, or the reason it
+    stays Python."""
+
+    def __init__(self, context, node: ast.ClassDef, candidates: set):
+        self.context = context
+        self.node = node
+        self.candidates = candidates
+        self.name = node.name
+
+    def stays_python(self, where, what: str):
+        raise ClassFallback(self.context.diagnostic(
+            where, f"class `{self.name}` stays Python: {what}", self.name))
+
+    def error(self, where, message: str):
+        raise KilnCompileError(self.context.diagnostic(where, message, self.name))
+
+    # ------------------------------------------------------------ options
+    def decorators(self):
+        """(is a dataclass, its options, the @kiln.export options)."""
+        dataclass_options, is_dataclass, export = {}, False, {}
+        for decorator in self.node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            qualified = self.context.qualified_name(target)
+            if qualified in (("kiln", "export"), ("kiln", "vectorize")):
+                if qualified[1] == "vectorize":
+                    self.stays_python(decorator, "@kiln.vectorize is for functions")
+                export = self.context.export_options(self.node) or {}
+                continue
+            if self.is_dataclass_decorator(target):
+                is_dataclass = True
+                for keyword in getattr(decorator, "keywords", []):
+                    if keyword.arg not in DATACLASS_OPTIONS:
+                        self.stays_python(keyword, f"@dataclass({keyword.arg}=...) is not "
+                                                   "compiled yet")
+                    if not (isinstance(keyword.value, ast.Constant)
+                            and isinstance(keyword.value.value, bool)):
+                        self.stays_python(keyword, f"@dataclass({keyword.arg}=...) takes True "
+                                                   "or False written in the source")
+                    dataclass_options[keyword.arg] = keyword.value.value
+                if isinstance(decorator, ast.Call) and decorator.args:
+                    self.stays_python(decorator, "@dataclass takes keyword options only")
+                continue
+            self.stays_python(decorator, f"its decorator `@{ast.unparse(decorator)}` is not "
+                                         "compiled (@kiln.export and @dataclass are)")
+        return is_dataclass, dataclass_options, export
+
+    def is_dataclass_decorator(self, target) -> bool:
+        if isinstance(target, ast.Name):
+            return self.context.dataclass_names.get(target.id) == "dataclass"
+        return isinstance(target, ast.Attribute) and target.attr == "dataclass" and \
+            isinstance(target.value, ast.Name) and target.value.id in \
+            self.context.dataclass_module_aliases
+
+    # -------------------------------------------------------------- shape
+    def check_shape(self) -> None:
+        node = self.node
+        for base in node.bases:
+            if not (isinstance(base, ast.Name) and base.id == "object"):
+                self.stays_python(base, f"its base class `{ast.unparse(base)}` (inheritance is "
+                                        "not compiled yet)")
+        for keyword in node.keywords:
+            what = "a metaclass" if keyword.arg == "metaclass" else \
+                f"the class keyword `{keyword.arg}=`"
+            self.stays_python(keyword, f"{what} is not compiled")
+        if node.type_params if hasattr(node, "type_params") else False:
+            self.stays_python(node, "type parameters are not compiled")
+
+    # ------------------------------------------------------------ reading
+    def read(self) -> ClassInfo:
+        self.check_shape()
+        is_dataclass, options, export = self.decorators()
+        methods, static, properties = {}, set(), set()
+        declared = []            # (name, annotation node, default node, statement)
+        for stmt in self.node.body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and \
+                    isinstance(stmt.value.value, str):
+                continue                                # the docstring
+            if isinstance(stmt, ast.Pass):
+                continue
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                declared.append((stmt.target.id, stmt.annotation, stmt.value, stmt))
+                continue
+            if isinstance(stmt, ast.FunctionDef):
+                if stmt.name in ATTRIBUTE_HOOKS:
+                    self.stays_python(stmt, f"it defines `{stmt.name}`")
+                kind = self.method_decorators(stmt)
+                if stmt.name in methods:
+                    self.stays_python(stmt, f"it defines `{stmt.name}` twice")
+                methods[stmt.name] = stmt
+                if kind == "staticmethod":
+                    static.add(stmt.name)
+                elif kind == "property":
+                    properties.add(stmt.name)
+                continue
+            if isinstance(stmt, ast.AsyncFunctionDef):
+                self.stays_python(stmt, f"its async method `{stmt.name}`")
+            if isinstance(stmt, ast.ClassDef):
+                self.stays_python(stmt, f"its nested class `{stmt.name}`")
+            if isinstance(stmt, ast.Assign):
+                names = [ast.unparse(t) for t in stmt.targets]
+                if "__slots__" in names:
+                    self.stays_python(stmt, "it defines `__slots__`")
+                if "__hash__" in names and isinstance(stmt.value, ast.Constant) and \
+                        stmt.value.value is None:
+                    self.stays_python(stmt, "`__hash__ = None` is not compiled yet")
+                self.stays_python(stmt, f"its class attribute `{', '.join(names)}` (without "
+                                        "an annotation; class attributes are not compiled yet)")
+            self.stays_python(stmt, f"the statement `{ast.unparse(stmt).splitlines()[0]}` in "
+                                    "its body is not compiled")
+        fields = self.fields(declared, methods.get("__init__") if not is_dataclass else None,
+                             is_dataclass)
+        info = ClassInfo(
+            name=self.name, node=self.node, fields=fields, methods=methods,
+            static_methods=frozenset(static), properties=frozenset(properties),
+            dataclass=is_dataclass, frozen=bool(options.get("frozen", False)),
+            order=bool(options.get("order", False)), eq=bool(options.get("eq", True)),
+            module=self.context.module_name, line=self.node.lineno, options=export)
+        synthesized = []
+        if is_dataclass:
+            synthesized = self.synthesize(info, options)
+        info.method_order = [name for name in methods if name not in synthesized] + synthesized
+        info.synthesized = frozenset(synthesized)
+        for name in list(info.methods):
+            info.methods[name] = method_function(info, name, info.methods[name])
+        return info
+
+    def method_decorators(self, stmt: ast.FunctionDef) -> str:
+        kinds = []
+        for decorator in stmt.decorator_list:
+            if isinstance(decorator, ast.Name) and decorator.id in ("staticmethod", "property"):
+                kinds.append(decorator.id)
+            elif isinstance(decorator, ast.Name) and decorator.id == "classmethod":
+                self.stays_python(decorator, f"its classmethod `{stmt.name}` (classmethods are "
+                                             "not compiled yet)")
+            elif isinstance(decorator, ast.Attribute) and decorator.attr in ("setter",
+                                                                            "deleter"):
+                self.stays_python(decorator, f"the property {decorator.attr} of `{stmt.name}` "
+                                             "(properties are compiled read-only yet)")
+            else:
+                self.stays_python(decorator, f"the decorator `@{ast.unparse(decorator)}` of "
+                                             f"its method `{stmt.name}`")
+        if len(kinds) > 1:
+            self.stays_python(stmt, f"its method `{stmt.name}` is both a "
+                                    f"{kinds[0]} and a {kinds[1]}")
+        return kinds[0] if kinds else "method"
+
+    # ------------------------------------------------------------- fields
+    def field_type(self, annotation, name, line):
+        """The type of field `name` annotated `annotation`, or stays Python."""
+        if self.is_class_var(annotation):
+            self.stays_python(annotation, f"its class variable `{name}` (ClassVar is not "
+                                          "compiled yet)")
+        try:
+            type_ = self.context.resolve_annotation(annotation, classes=self.candidates)
+        except KilnCompileError:
+            type_ = None
+        if isinstance(type_, kt.ClassType) or type_ in (kt.i64, kt.f64, kt.boolean):
+            return type_
+        shown = getattr(type_, "display", None) or ast.unparse(annotation)
+        self.stays_python(annotation, f"its attribute `{name}` (line {line}) is {shown}: fields "
+                                      "are int, float, bool, exported classes of the module "
+                                      "and Optional[...] of them yet")
+
+    def is_class_var(self, annotation) -> bool:
+        base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        return (isinstance(base, ast.Name) and base.id == "ClassVar") or (
+            isinstance(base, ast.Attribute) and base.attr == "ClassVar")
+
+    def default_of(self, node, name, type_):
+        """A field's default: a literal of its type (None for an Optional)."""
+        if node is None:
+            return NO_DEFAULT
+        if isinstance(node, ast.Call):
+            self.stays_python(node, f"the default of its attribute `{name}` is "
+                                    f"`{ast.unparse(node)}` (dataclasses.field() and other "
+                                    "calls are not compiled yet)")
+        try:
+            value = ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError):
+            self.stays_python(node, f"the default of its attribute `{name}` is "
+                                    f"`{ast.unparse(node)}` (a literal is compiled)")
+        if value is None and isinstance(type_, kt.ClassType) and type_.optional:
+            return None
+        fits = (type_ == kt.boolean and isinstance(value, bool)) or (
+            type_ == kt.i64 and isinstance(value, int) and not isinstance(value, bool)
+            and -2**63 <= value < 2**63) or (
+            type_ == kt.f64 and isinstance(value, (int, float)) and not isinstance(value, bool))
+        if not fits:
+            self.error(node, f"attribute `{name}` of `{self.name}` is {type_.display}, and its "
+                             f"default `{ast.unparse(node)}` is not")
+        return float(value) if type_ == kt.f64 else value
+
+    def fields(self, declared, init, is_dataclass) -> list:
+        types, lines, defaults, order = {}, {}, {}, []
+        for name, annotation, default, stmt in declared:
+            if name in types:
+                self.error(stmt, f"attribute `{name}` of `{self.name}` is annotated twice "
+                                 f"(lines {lines[name]} and {stmt.lineno})")
+            types[name] = self.field_type(annotation, name, stmt.lineno)
+            lines[name] = stmt.lineno
+            defaults[name] = self.default_of(default, name, types[name])
+            order.append(name)
+        if is_dataclass:
+            seen_default = None
+            for name in order:
+                if defaults[name] is not NO_DEFAULT:
+                    seen_default = name
+                elif seen_default is not None:
+                    self.error(self.node, f"non-default argument '{name}' follows default "
+                                          f"argument (dataclass `{self.name}`; CPython raises "
+                                          "TypeError)")
+        if init is not None:
+            for name, type_, line in self.inferred_fields(init, types):
+                if name not in types:
+                    types[name], lines[name], defaults[name] = type_, line, NO_DEFAULT
+                    order.append(name)
+        return [ClassField(name, types[name], OBJECT_HEADER_SIZE + FIELD_SIZE * position,
+                           defaults[name], lines[name])
+                for position, name in enumerate(order)]
+
+    def inferred_fields(self, init: ast.FunctionDef, declared: dict) -> list:
+        """(name, type, line) of each attribute `__init__` assigns that the
+        class does not annotate, typed by what is assigned: a parameter with
+        an annotation or a literal default, a literal, or a constructor call
+        of an exported class; `None` with one of those makes it Optional."""
+        if not init.args.args:
+            return []
+        self_name = init.args.args[0].arg
+        parameters = {}
+        defaults = [None] * (len(init.args.args) - len(init.args.defaults)) + \
+            list(init.args.defaults)
+        for arg, default in zip(init.args.args[1:], defaults[1:]):
+            parameters[arg.arg] = (arg.annotation, default)
+        found = {}          # name -> [(type or "None" or None, line)]
+        order = []
+        for stmt in ast.walk(init):
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            else:
+                continue
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == self_name) or target.attr in declared:
+                    continue
+                if isinstance(stmt, ast.AnnAssign):
+                    kind = self.field_type(stmt.annotation, target.attr, stmt.lineno)
+                else:
+                    kind = self.assigned_type(value, parameters, target.attr, stmt.lineno)
+                if target.attr not in found:
+                    found[target.attr] = []
+                    order.append(target.attr)
+                found[target.attr].append((kind, stmt.lineno))
+        result = []
+        for name in order:
+            kinds = found[name]
+            lines = ", ".join(str(line) for _, line in kinds)
+            known = {kind for kind, _ in kinds if kind not in (None, "None")}
+            if any(kind is None for kind, _ in kinds) or not known:
+                self.error(init, f"the type of attribute `{name}` of `{self.name}` cannot be "
+                                 f"inferred from `__init__` (line{'s' if len(kinds) > 1 else ''} "
+                                 f"{lines}); annotate it in the class body (`{name}: float`)")
+            if len(known) > 1:
+                shown = " and ".join(sorted(t.display for t in known))
+                self.error(init, f"attribute `{name}` of `{self.name}` is assigned {shown} in "
+                                 f"`__init__` (lines {lines}); annotate it in the class body")
+            [type_] = known
+            if any(kind == "None" for kind, _ in kinds):
+                if not isinstance(type_, kt.ClassType):
+                    self.error(init, f"attribute `{name}` of `{self.name}` is assigned None and "
+                                     f"a {type_.display} in `__init__` (lines {lines}); only "
+                                     "class instances may be None")
+                type_ = type_.as_optional
+            result.append((name, type_, kinds[0][1]))
+        return result
+
+    def assigned_type(self, value, parameters, name, line):
+        """The field type `self.<name> = value` gives, "None" for None, or
+        None when it cannot tell."""
+        if isinstance(value, ast.Constant):
+            if value.value is None:
+                return "None"
+            if isinstance(value.value, bool):
+                return kt.boolean
+            if isinstance(value.value, int):
+                return kt.i64
+            if isinstance(value.value, float):
+                return kt.f64
+            self.stays_python(value, f"its attribute `{name}` (line {line}) is a "
+                                     f"{type(value.value).__name__}: fields are int, float, "
+                                     "bool and exported classes yet")
+        if isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant) and \
+                isinstance(value.operand.value, (int, float)):
+            return self.assigned_type(value.operand, parameters, name, line)
+        if isinstance(value, ast.Name) and value.id in parameters:
+            annotation, default = parameters[value.id]
+            if annotation is not None:
+                return self.field_type(annotation, name, line)
+            if default is not None:
+                return self.assigned_type(default, {}, name, line)
+            return None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+                value.func.id in self.candidates:
+            return kt.ClassType(value.func.id)
+        if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.JoinedStr, ast.ListComp,
+                              ast.DictComp, ast.SetComp, ast.Tuple)):
+            what = {ast.List: "a list", ast.Dict: "a dict", ast.Set: "a set",
+                    ast.JoinedStr: "a str", ast.ListComp: "a list", ast.DictComp: "a dict",
+                    ast.SetComp: "a set", ast.Tuple: "a tuple"}[type(value)]
+            self.stays_python(value, f"its attribute `{name}` (line {line}) is {what}: fields "
+                                     "are int, float, bool and exported classes yet")
+        return None
+
+    # ------------------------------------------------------- dataclasses
+    def synthesize(self, info: ClassInfo, options) -> list:
+        """The methods @dataclass generates (those the class does not write
+        itself), parsed from generated source: their names."""
+        made = []
+        fields = info.fields
+
+        def annotation(class_field):
+            return annotation_text(class_field.type)
+
+        def add(name, text):
+            if name in info.methods:
+                return
+            function = with_locations(ast.parse(text).body[0], self.node)
+            info.methods[name] = function
+            made.append(name)
+
+        if options.get("init", True):
+            params = "".join(
+                f", {f.name}: {annotation(f)}" + (
+                    "" if f.default is NO_DEFAULT else f" = {f.default!r}") for f in fields)
+            body = "".join(f"\n    self.{f.name} = {f.name}" for f in fields)
+            if "__post_init__" in info.methods:
+                body += "\n    self.__post_init__()"
+            add("__init__", f"def __init__(self{params}) -> None:{body or chr(10) + '    pass'}")
+        if options.get("repr", True):
+            parts = ", ".join(f"{f.name}={{self.{f.name}}}" for f in fields)
+            add("__repr__", f"def __repr__(self) -> str:\n    return f\"{self.name}({parts})\"")
+        if info.eq:
+            compared = " and ".join(f"self.{f.name} == other.{f.name}" for f in fields) or "True"
+            add("__eq__", f"def __eq__(self, other: \"{self.name}\") -> bool:\n"
+                          f"    return {compared}")
+        if info.order:
+            for name, symbol in ORDER_METHODS.items():
+                lines = [f"def {name}(self, other: \"{self.name}\") -> bool:"]
+                for f in fields:
+                    lines.append(f"    if self.{f.name} != other.{f.name}:")
+                    lines.append(f"        return self.{f.name} {symbol} other.{f.name}")
+                lines.append(f"    return {symbol in ('<=', '>=')}")
+                add(name, "\n".join(lines))
+        return made
+
+
+def annotation_text(type_) -> str:
+    if isinstance(type_, kt.ClassType):
+        return f"\"{type_.class_name} | None\"" if type_.optional else f"\"{type_.class_name}\""
+    return type_.display
+
+
+def method_function(info: ClassInfo, name: str, method: ast.FunctionDef) -> ast.FunctionDef:
+    """The method as a module function: named `Class.method`, without its
+    decorators, its first parameter (not of a staticmethod) annotated with
+    the class. The body is the method's own (shared, not copied)."""
+    function = copy.copy(method)
+    function.name = method_function_name(info.name, name)
+    function.decorator_list = []
+    function.args = copy.copy(method.args)
+    function.args.args = list(method.args.args)
+    if name not in info.static_methods and function.args.args:
+        first = copy.copy(function.args.args[0])
+        if first.annotation is None:
+            first.annotation = ast.copy_location(ast.Constant(info.name), first)
+        function.args.args[0] = first
+    function.kiln_class = info.name
+    function.kiln_method = name
+    function.kiln_method_kind = info.method_kind(name)
+    return function
+
+
+def names_classes(node: ast.AST, class_names) -> list:
+    """The class names of `class_names` that a function's annotations or
+    body name (in source order, each once)."""
+    found = []
+    for child in ast.walk(node):
+        names = []
+        if isinstance(child, ast.Name) and child.id in class_names:
+            names = [child.id]
+        elif isinstance(child, ast.Constant) and isinstance(child.value, str) and child.value:
+            try:
+                parsed = ast.parse(child.value, mode="eval")
+            except SyntaxError:
+                continue
+            names = [n.id for n in ast.walk(parsed) if isinstance(n, ast.Name)
+                     and n.id in class_names]
+        for name in names:
+            if name not in found:
+                found.append(name)
+    return found
+
+
+def drop_class(context, name: str, diagnostic: Diagnostic) -> list:
+    """Class `name` stays Python after all (a method of it did not
+    compile): it leaves `context.classes` with `diagnostic` as the reason,
+    with every class whose fields name it. The names of the classes
+    dropped."""
+    analysis = context.class_analysis()
+    dropped = []
+    pending = [(name, diagnostic)]
+    while pending:
+        current, why = pending.pop()
+        if current not in analysis.classes:
+            continue
+        del analysis.classes[current]
+        analysis.fallbacks[current] = why
+        dropped.append(current)
+        for other, info in analysis.classes.items():
+            for class_field in info.fields:
+                if isinstance(class_field.type, kt.ClassType) and \
+                        class_field.type.class_name == current:
+                    pending.append((other, context.diagnostic(
+                        info.node, f"class `{other}` stays Python: its attribute "
+                                   f"`{class_field.name}` (line {class_field.line}) is a "
+                                   f"`{current}`, which stays Python ({why.message})", other)))
+                    break
+    return dropped
+
+
+def method_failure(name: str, error: KilnCompileError) -> Diagnostic:
+    """Why a class stays Python when its method `name` (a method's function
+    name) does not compile: the method's first diagnostic, said of the
+    class."""
+    class_name, method = split_method_name(name)
+    first = error.diagnostics[0]
+    return Diagnostic(first.file, first.line, first.column,
+                      f"class `{class_name}` stays Python: its method `{method}` does not "
+                      f"compile: {first.message}", class_name)

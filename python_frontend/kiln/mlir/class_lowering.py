@@ -1,0 +1,322 @@
+"""Lowering of instances of the module's compiled classes
+(frontend/classes.py, typed by typecheck/class_typing.py) to the
+`kiln.object.*` ops: `kiln.object.new` of the class's type slot and a call
+of the compiled `__init__` for `C(...)`, `kiln.object.get`/`set` at the
+field's offset for attributes, `kiln.object.none`, `is_none` and `same`
+for None and `is`, and `func.call`s of the methods (self first). A mixin
+of code_generator.FunctionCodeGenerator.
+
+Ownership is the containers' (mlir/ownership.py): a new instance and a
+call's instance result are owned; a name's, a parameter's and a field's
+value is borrowed (a field read of an owned temporary is retained before
+the temporary is released). `kiln.object.set` retains the value it stores
+and releases what the field held.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from . import ir_builder as ir
+from ..frontend.classes import NO_DEFAULT, method_function_name
+from ..typecheck.class_typing import (BINARY_DUNDERS, COMPARE_DUNDERS, ClassTyping,
+                                      is_instance, is_none_type)
+from ..typecheck.typed_tree import is_counted
+from .values import Value, mlir_type
+
+
+def slot_global(symbol: str) -> ir.Operation:
+    """The weak global holding a class's type object pointer (NULL until
+    the extension sets it at import):
+    `llvm.mlir.global weak @<mod>_<Class>__kiln_type() : !llvm.ptr`."""
+    location = ir.UNKNOWN_LOCATION
+    body = ir.Region([ir.Block()])
+    builder = ir.Builder(body.block)
+    zero = builder.op("llvm.mlir.zero", (), (ir.llvm_pointer,), None, (), location).result
+    builder.op("llvm.return", (zero,), (), None, (), location)
+    attributes = {"sym_name": ir.string_attr(symbol),
+                  "global_type": ir.type_attr(ir.llvm_pointer),
+                  "linkage": ir.Attribute("#llvm.linkage<weak>"),
+                  "addr_space": ir.integer_attr(0, ir.i32)}
+    return ir.Operation("llvm.mlir.global", [], attributes, [body], location)
+
+
+class ClassLowering:
+    # ------------------------------------------------------------ helpers
+    def class_info(self, type_):
+        return self.context.classes[type_.class_name]
+
+    def uses_class(self, info) -> None:
+        """The module needs the class's type slot (generate_module emits it)."""
+        self.used_classes.add(info.name)
+
+    def object_op(self, name, operands, result_type, attributes, node) -> Value | None:
+        results = (mlir_type(result_type),) if result_type is not None else ()
+        op = self.builder.op(name, [v.ir for v in operands], results, attributes, (),
+                             self.loc(node))
+        return Value(op.result, result_type) if result_type is not None else None
+
+    def none_of(self, type_, node) -> Value:
+        """None as a value of instance type `type_` (a NULL reference: owned,
+        releasing it does nothing)."""
+        return Value(self.object_op("kiln.object.none", [], type_, None, node).ir, type_,
+                     owned=True)
+
+    def is_none(self, value: Value, node) -> Value:
+        if is_none_type(value.type):
+            return self.constant(True, kt.boolean, node)
+        return self.object_op("kiln.object.is_none", [value], kt.boolean, None, node)
+
+    def convert_instance(self, value: Value, target, node) -> Value:
+        """An instance (or None) as `target` (typing allowed it): the same
+        reference, or a None of the target type."""
+        if is_none_type(value.type):
+            return self.none_of(target, node)
+        return Value(value.ir, target, owned=value.owned)
+
+    # ------------------------------------------------------ construction
+    def construct(self, info, node) -> Value:
+        """`C(args)`: kiln.object.new (fields zero), the literal defaults of
+        a plain class's annotations (a dataclass's __init__ sets its own),
+        then `C.__init__(new, args)`."""
+        self.uses_class(info)
+        self.may_raise = True
+        created = self.builder.op("kiln.object.new", (), (mlir_type(info.type),),
+                                  {"slot": ir.symbol_ref(info.slot_symbol)}, (), self.loc(node))
+        instance = Value(created.result, info.type, owned=True)
+        if not info.dataclass:
+            for class_field in info.fields:
+                default = class_field.default
+                if isinstance(class_field.type, kt.ScalarType) and \
+                        default is not NO_DEFAULT and default != 0:
+                    value = self.constant(default, class_field.type, node)
+                    self.set_field(instance, class_field, value, node)
+        if info.has_init:
+            # The instance is passed borrowed: the call must not release it.
+            self.call_function(method_function_name(info.name, "__init__"), node,
+                               receiver=Value(instance.ir, instance.type))
+        return instance
+
+    # -------------------------------------------------------- attributes
+    def get_field(self, base: Value, class_field, node) -> Value:
+        self.may_raise = True
+        attributes = {"field": ir.string_attr(class_field.name),
+                      "offset": ir.integer_attr(class_field.offset)}
+        if is_instance(class_field.type) and class_field.type.optional:
+            attributes["nullable"] = ir.UNIT
+        return self.object_op("kiln.object.get", [base], class_field.type, attributes, node)
+
+    def set_field(self, base: Value, class_field, value: Value, node) -> None:
+        self.may_raise = True
+        self.builder.op("kiln.object.set", [base.ir, value.ir], (),
+                        {"field": ir.string_attr(class_field.name),
+                         "offset": ir.integer_attr(class_field.offset)}, (), self.loc(node))
+
+    def instance_attribute(self, base: Value, node: ast.Attribute) -> Value:
+        """`o.x`: the field (borrowed from `o`), or the property's value."""
+        info = self.class_info(base.type)
+        class_field = info.field(node.attr)
+        if class_field is None:         # a property (typing checked)
+            return self.call_function(method_function_name(info.name, node.attr), node,
+                                      args=[], keywords=[], receiver=base)
+        value = self.get_field(base, class_field, node)
+        if base.owned and is_counted(value.type):
+            value = self.own(value, node)       # outlives the temporary it was read from
+        self.done_with(node, base)
+        return value
+
+    def store_attribute(self, target: ast.Attribute, value: Value, node) -> None:
+        """`o.x = v`: o is evaluated after v, as in Python."""
+        base = self.expression(target.value)
+        info = self.class_info(base.type)
+        class_field = info.field(target.attr)
+        if is_instance(class_field.type) or is_none_type(value.type):
+            stored = self.convert(value, class_field.type, node)
+            if is_instance(class_field.type) and not class_field.type.optional and \
+                    (is_none_type(value.type) or value.type.optional):
+                present = self.negate(self.is_none(stored, node), node)
+                self.check(present, "TypeError",
+                           f"attribute '{target.attr}' of '{info.name}' must be "
+                           f"{class_field.type.class_name}, not None", [], node)
+        else:
+            stored = self.convert(value, class_field.type, node)
+        self.set_field(base, class_field, stored, node)
+        self.done_with(node, base, value if value.owned else None)
+
+    # ------------------------------------------------------------- calls
+    def class_call(self, node) -> Value | None:
+        """`C(...)`, `C.m(...)`, `o.m(...)`, isinstance(): what
+        ClassTyping.class_call typed; None for any other call."""
+        func = node.func
+        classes = self.context.classes
+        if isinstance(func, ast.Name) and func.id not in self.symbols:
+            if func.id in classes:
+                return self.construct(classes[func.id], node)
+            if func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
+                    isinstance(node.args[1], ast.Name) and (
+                        node.args[1].id in classes or node.args[1].id in ("int", "float",
+                                                                         "bool")):
+                return self.isinstance_call(node)
+            return None
+        if not isinstance(func, ast.Attribute):
+            return None
+        if isinstance(func.value, ast.Name) and func.value.id in classes and \
+                func.value.id not in self.symbols:
+            info = classes[func.value.id]
+            name = method_function_name(info.name, func.attr)
+            if func.attr in info.static_methods:
+                return self.call_function(name, node)
+            receiver = self.expression(node.args[0])
+            return self.call_function(name, node, args=node.args[1:], receiver=receiver)
+        base = self.expression(func.value)
+        if not is_instance(base.type):
+            raise self.missed(node, f"`{ast.unparse(func.value)}` is not an instance")
+        info = self.class_info(base.type)
+        name = method_function_name(info.name, func.attr)
+        if func.attr in info.static_methods:
+            self.done_with(node, base)
+            return self.call_function(name, node)
+        self.require_instance(base, func.attr, node)
+        return self.call_function(name, node, receiver=base)
+
+    def require_instance(self, base: Value, attribute, node) -> None:
+        """A method of None: AttributeError, as CPython's lookup raises
+        (before the arguments are evaluated)."""
+        if not base.type.optional and base.constant is not None:
+            return
+        present = self.negate(self.is_none(base, node), node)
+        self.check(present, "AttributeError",
+                   f"'NoneType' object has no attribute '{attribute}'", [], node)
+
+    def isinstance_call(self, node) -> Value:
+        value = self.expression(node.args[0])
+        typed = self.typed_value(node)
+        if typed.constant is not None:
+            self.done_with(node, value)
+            return self.constant(typed.constant, kt.boolean, node)
+        result = self.negate(self.is_none(value, node), node)
+        self.done_with(node, value)
+        return result
+
+    # --------------------------------------------------------- operators
+    def instance_compare_node(self, node) -> Value:
+        left = self.expression(node.left)
+        right = self.expression(node.comparators[0])
+        op = node.ops[0]
+        instance_like = (kt.ClassType, kt.NoneType)
+        if not (isinstance(left.type, instance_like) or isinstance(right.type, instance_like)
+                or isinstance(op, (ast.Is, ast.IsNot))):
+            result = self.compare(op, left, right, node)        # `o.x == 1`
+            self.done_with(node, left, right)
+            result.weak = self.typed_value(node).weak
+            return result
+        typed = self.typed_value(node)
+        if typed.constant is not None:
+            result = self.constant(typed.constant, kt.boolean, node)
+        elif isinstance(op, (ast.Is, ast.IsNot)) or isinstance(
+                left.type, kt.NoneType) or isinstance(right.type, kt.NoneType):
+            result = self.identical(left, right, node)
+            if isinstance(op, (ast.IsNot, ast.NotEq)):
+                result = self.negate(result, node)
+        else:
+            result = self.rich_comparison(op, left, right, node)
+        self.done_with(node, left, right)
+        return result
+
+    def identical(self, left: Value, right: Value, node) -> Value:
+        """`a is b`: None tests, the same reference, or False for
+        instances of two classes."""
+        if is_none_type(left.type) and is_none_type(right.type):
+            return self.constant(True, kt.boolean, node)
+        if is_none_type(left.type):
+            return self.is_none(right, node)
+        if is_none_type(right.type):
+            return self.is_none(left, node)
+        if left.type.class_name != right.type.class_name:
+            both_none = self.arith("andi", self.is_none(left, node), self.is_none(right, node),
+                                   node)
+            return both_none
+        return self.object_op("kiln.object.same", [left, right], kt.boolean, None, node)
+
+    def rich_comparison(self, op, left: Value, right: Value, node) -> Value:
+        """`a == b` (`__eq__`, else identity), `a < b` (`__lt__` or the
+        reflected `__gt__`). For `==`/`!=`, a None operand compares by
+        identity (a dataclass's `__eq__` returns NotImplemented for it)."""
+        info = self.class_info(left.type)
+        dunder = COMPARE_DUNDERS[type(op)]
+        method, receiver, _ = ClassTyping.comparison_method(info, dunder)
+        if method is None:
+            same = self.identical(left, right, node)
+            return same if dunder == "__eq__" else self.negate(same, node)
+        operands = (left, right) if receiver == "left" else (right, left)
+        name = method_function_name(info.name, method)
+        if dunder in ("__eq__", "__ne__"):
+            either_none = self.arith("ori", self.is_none(left, node), self.is_none(right, node),
+                                     node)
+
+            def by_method():
+                self.yield_values([self.dunder_call(name, operands, node)], node)
+
+            def by_identity():
+                self.yield_values([self.identical(left, right, node)], node)
+
+            method_region, _ = self.region(by_method)
+            identity_region, _ = self.region(by_identity)
+            [equal] = self.scf_if(either_none, [kt.boolean], identity_region, method_region,
+                                  node)
+            if dunder == "__ne__" and method == "__eq__":
+                return self.negate(equal, node)
+            return equal
+        for operand in operands:
+            self.require_instance(operand, method, node)
+        return self.dunder_call(name, operands, node)
+
+    def dunder_call(self, name, operands, node) -> Value:
+        """A call of a dunder method on two evaluated operands."""
+        callee = self.typed.callees[name]
+        return self.call_with_values(name, callee, list(operands), node,
+                                     release_arguments=False)
+
+    def instance_binary(self, node, left: Value, right: Value) -> Value:
+        dunder = BINARY_DUNDERS.get(type(node.op))
+        if is_instance(left.type) and dunder in self.class_info(left.type).methods:
+            info, method, operands = self.class_info(left.type), dunder, (left, right)
+        else:
+            info, method, operands = self.class_info(right.type), "__r" + dunder[2:], (right,
+                                                                                        left)
+        self.require_instance(operands[0], method, node)
+        result = self.dunder_call(method_function_name(info.name, method), operands, node)
+        self.done_with(node, left, right)
+        return result
+
+    def instance_truthy(self, value: Value, node) -> Value:
+        if is_none_type(value.type):
+            return self.constant(False, kt.boolean, node)
+        result = self.negate(self.is_none(value, node), node)
+        self.done_with(node, value)
+        return result
+
+    def str_of_instance(self, value: Value, node) -> Value:
+        """str(o): its `__str__` or `__repr__`, "None" for None."""
+        if is_none_type(value.type):
+            return self.str_constant("None", node)
+        info = self.class_info(value.type)
+        method = "__str__" if "__str__" in info.methods else "__repr__"
+        name = method_function_name(info.name, method)
+        callee = self.typed.callees[name]
+        missing = self.is_none(value, node)
+
+        def text_of_none():
+            self.yield_values([self.own(self.str_constant("None", node), node)], node)
+
+        def text_of_instance():
+            self.yield_values([self.own(self.call_with_values(
+                name, callee, [value], node, release_arguments=False), node)], node)
+
+        none_region, _ = self.region(text_of_none)
+        instance_region, _ = self.region(text_of_instance)
+        [text] = self.scf_if(missing, [kt.string], none_region, instance_region, node)
+        text.owned = True
+        self.done_with(node, value)
+        return text

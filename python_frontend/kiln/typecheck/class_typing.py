@@ -1,0 +1,430 @@
+"""Type inference of instances of the module's compiled classes
+(frontend/classes.py): `None`, attribute reads and writes, constructor
+calls, method, staticmethod and property calls, `is` / `is not`, `==` and
+the ordering and arithmetic dunders, truth tests, isinstance() of a known
+class, and the joins of an instance with None (an Optional). A mixin of
+type_inference.FunctionTyping.
+
+An instance value may be None when its type is Optional (`Node | None`);
+a required `Node` may be None too when an Optional was passed for it
+(Python does not check): every use of an instance is None-safe at run time
+(reading an attribute of None raises AttributeError, as in CPython), so
+typing accepts an Optional wherever the class is taken, except where the
+value is stored into a field that is not Optional (checked when it runs,
+TypeError, as the extension's setter does).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from ..frontend.classes import method_function_name
+from ..typing_rules import display, is_unknown
+from .typed_values import TypedValue
+
+# Python's operators and the methods that implement them on instances.
+BINARY_DUNDERS = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__",
+                  ast.Div: "__truediv__", ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__",
+                  ast.Pow: "__pow__", ast.MatMult: "__matmul__", ast.BitAnd: "__and__",
+                  ast.BitOr: "__or__", ast.BitXor: "__xor__", ast.LShift: "__lshift__",
+                  ast.RShift: "__rshift__"}
+COMPARE_DUNDERS = {ast.Eq: "__eq__", ast.NotEq: "__ne__", ast.Lt: "__lt__", ast.LtE: "__le__",
+                   ast.Gt: "__gt__", ast.GtE: "__ge__"}
+# The dunder CPython tries second (on the right operand) for each ordering.
+REFLECTED_COMPARISONS = {"__lt__": "__gt__", "__gt__": "__lt__", "__le__": "__ge__",
+                         "__ge__": "__le__", "__eq__": "__eq__", "__ne__": "__ne__"}
+
+
+def is_instance(type_) -> bool:
+    return isinstance(type_, kt.ClassType)
+
+
+def is_none_type(type_) -> bool:
+    return isinstance(type_, kt.NoneType)
+
+
+def is_instance_like(type_) -> bool:
+    """An instance or the None literal's type."""
+    return isinstance(type_, (kt.ClassType, kt.NoneType))
+
+
+class ClassTyping:
+    # ------------------------------------------------------------ helpers
+    def class_info(self, type_):
+        return self.context.classes[type_.class_name]
+
+    def maybe_instance(self, node) -> bool:
+        """Whether `node` may evaluate to an instance, judged without typing
+        it (so that a call's object is typed once): a name bound to one, an
+        attribute or method call of one, a constructor call."""
+        if isinstance(node, ast.Name):
+            value = self.symbols.get(node.id)
+            return value is not None and is_instance(value.type)
+        if isinstance(node, ast.Attribute):
+            return self.maybe_instance(node.value)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name):
+                return func.id in self.context.classes
+            return isinstance(func, ast.Attribute) and (
+                self.maybe_instance(func.value) or (isinstance(func.value, ast.Name) and
+                                                    func.value.id in self.context.classes))
+        if isinstance(node, ast.IfExp):
+            return self.maybe_instance(node.body) or self.maybe_instance(node.orelse)
+        return False
+
+    def refuse_stayed_python(self, name, node) -> None:
+        fallback = self.context.class_fallbacks.get(name)
+        if fallback is not None:
+            self.fail(node, f"class `{name}` is not compiled ({fallback.message}), so compiled "
+                            "code cannot make or use its instances")
+
+    # -------------------------------------------------------------- None
+    def none_value(self) -> TypedValue:
+        return TypedValue(kt.none_type)
+
+    def convert_instance(self, value: TypedValue, target, node) -> TypedValue:
+        """An instance (or None) used as `target`."""
+        source = value.type
+        if is_none_type(source):
+            if is_instance(target) and target.optional:
+                return TypedValue(target)
+            if is_instance(target):
+                self.fail(node, f"cannot use None as {target.display} (annotate it "
+                                f"`{target.class_name} | None` where it may be None)")
+            self.fail(node, f"cannot use None as {display(target)}")
+        if is_instance(source) and is_instance(target):
+            if source.class_name != target.class_name:
+                self.fail(node, f"cannot use a {source.class_name} as {target.display}")
+            return TypedValue(target)
+        if is_instance(source):
+            self.fail(node, f"cannot use a {source.display} as {display(target)}")
+        self.fail(node, f"cannot use a {display(source)} value as {target.display}")
+
+    def join_instances(self, current, value: TypedValue, node, name):
+        """A variable bound to instances and None: one class, Optional when
+        None is among them (`x = None` ... `x = Node()`)."""
+        from .typed_tree import VariableType
+        new = value.type
+        if current is None or current.type == new:
+            return VariableType(new)
+        old = current.type
+        if is_none_type(old) and is_instance(new):
+            return VariableType(new.as_optional)
+        if is_instance(old) and is_none_type(new):
+            return VariableType(old.as_optional)
+        if is_instance(old) and is_instance(new) and old.class_name == new.class_name:
+            return VariableType(old.as_optional if old.optional or new.optional else old)
+        self.fail(node, f"variable `{name}` is {display(old)} on one path and {display(new)} "
+                        "on another")
+
+    # -------------------------------------------------------- attributes
+    def instance_attribute(self, node: ast.Attribute, base: TypedValue) -> TypedValue:
+        """`o.x`: a field (the instance's, borrowed), or a property's
+        value."""
+        info = self.class_info(base.type)
+        self.raises = True          # None has no attributes: AttributeError
+        found = info.field(node.attr)
+        if found is not None:
+            return TypedValue(found.type)
+        if node.attr in info.properties:
+            return self.call_method(info, node.attr, base, node, [], [])
+        if node.attr in info.methods:
+            self.fail(node, f"the method `{node.attr}` of `{info.name}` is used as a value; "
+                            "only calls of methods are supported (`o.m(...)`)")
+        self.fail(node, f"'{info.name}' object has no attribute '{node.attr}'")
+
+    def store_attribute(self, target: ast.Attribute, value: TypedValue, node) -> None:
+        """`o.x = v`: the field's type takes the value (converted as an
+        argument would be)."""
+        base = self.expression(target.value)
+        self.absorb(base, value)
+        if not is_instance(base.type):
+            self.fail(target, f"cannot assign to `{ast.unparse(target)}`: "
+                              f"{display(base.type)} has no attributes Kiln can set")
+        info = self.class_info(base.type)
+        found = info.field(target.attr)
+        if found is None:
+            if target.attr in info.properties:
+                self.fail(target, f"property '{target.attr}' of '{info.name}' object has no "
+                                  "setter")
+            self.fail(target, f"'{info.name}' object has no attribute '{target.attr}'")
+        if info.frozen and not self.in_synthesized_init(info):
+            self.fail(target, f"cannot assign to field '{target.attr}' (`{info.name}` is a "
+                              "frozen dataclass; CPython raises FrozenInstanceError)")
+        self.raises = True
+        if is_instance_like(found.type) or is_instance_like(value.type):
+            if is_instance(found.type) and is_instance(value.type) and \
+                    value.type.class_name == found.type.class_name:
+                return
+            if is_instance(found.type) and found.type.optional and is_none_type(value.type):
+                return
+        else:
+            from .. import typing_rules as rules
+            if is_instance(value.type) is False and isinstance(value.type, kt.ScalarType) and \
+                    rules.conversion_error(value.type, found.type, False,
+                                           value.constant) is None:
+                self.convert(value, found.type, node)
+                return
+        self.fail(node, f"attribute `{target.attr}` of `{info.name}` is {found.type.display}: "
+                        f"it cannot be assigned a {display(value.type)}")
+
+    def in_synthesized_init(self, info) -> bool:
+        return getattr(self.func, "kiln_class", None) == info.name and \
+            getattr(self.func, "kiln_method", None) == "__init__" and \
+            "__init__" in info.synthesized
+
+    # ------------------------------------------------------------- calls
+    def class_call(self, node) -> TypedValue | None:
+        """A call this mixin types: `C(...)`, `C.m(...)`, `o.m(...)`,
+        `isinstance(o, C)`; None for any other call."""
+        func = node.func
+        classes = self.context.classes
+        if isinstance(func, ast.Name) and func.id not in self.symbols:
+            if func.id in classes:
+                return self.construct(classes[func.id], node)
+            self.refuse_stayed_python(func.id, node)
+            if func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
+                    isinstance(node.args[1], ast.Name) and (
+                        node.args[1].id in classes or node.args[1].id in ("int", "float",
+                                                                         "bool")):
+                return self.isinstance_call(node)
+            return None
+        if not isinstance(func, ast.Attribute):
+            return None
+        if isinstance(func.value, ast.Name) and func.value.id in classes and \
+                func.value.id not in self.symbols:
+            info = classes[func.value.id]
+            if func.attr not in info.methods:
+                self.fail(node, f"type object '{info.name}' has no attribute '{func.attr}'")
+            if func.attr in info.static_methods:
+                return self.call_method(info, func.attr, None, node, node.args, node.keywords)
+            if not node.args:
+                self.fail(node, f"{info.name}.{func.attr}() needs the instance as its first "
+                                "argument")
+            receiver = self.expression(node.args[0])
+            self.absorb(receiver)
+            return self.call_method(info, func.attr, receiver, node, node.args[1:],
+                                    node.keywords, node.args[0])
+        if isinstance(func.value, ast.Name) and func.value.id in self.context.class_fallbacks \
+                and func.value.id not in self.symbols:
+            self.refuse_stayed_python(func.value.id, node)
+        if not self.maybe_instance(func.value):
+            return None
+        base = self.expression(func.value)
+        self.absorb(base)
+        if not is_instance(base.type):
+            self.fail(node, f"`.{func.attr}()` of {display(base.type)} is not supported")
+        info = self.class_info(base.type)
+        if func.attr not in info.methods or func.attr in info.properties:
+            if info.field(func.attr) is not None or func.attr in info.properties:
+                self.fail(node, f"'{display(info.field(func.attr).type) if info.field(func.attr) else 'property'}' "
+                                "object is not callable")
+            self.fail(node, f"'{info.name}' object has no attribute '{func.attr}'")
+        self.raises = True          # None has no methods: AttributeError
+        if func.attr in info.static_methods:
+            return self.call_method(info, func.attr, None, node, node.args, node.keywords)
+        return self.call_method(info, func.attr, base, node, node.args, node.keywords,
+                                func.value)
+
+    def construct(self, info, node) -> TypedValue:
+        """`C(args)`: a new instance (every field zero, the literal defaults
+        of a plain class's annotations set), then `C.__init__(new, args)`."""
+        self.raises = True          # MemoryError
+        if info.has_init:
+            self.call_method(info, "__init__", TypedValue(info.type), node, node.args,
+                             node.keywords)
+        elif node.args or node.keywords:
+            self.fail(node, f"{info.name}() takes no arguments")
+        return TypedValue(info.type)
+
+    def call_method(self, info, method, receiver, node, args, keywords,
+                    receiver_node=None) -> TypedValue:
+        """A call of method `method` of `info` (`receiver` its `self`, None
+        for a staticmethod): typed like a module function's call
+        (call_typing.call_function) with the receiver bound first."""
+        name = method_function_name(info.name, method)
+        return self.call_function(name, node, args=args, keywords=keywords,
+                                  receiver=receiver)
+
+    def isinstance_call(self, node) -> TypedValue:
+        """isinstance(o, C): folded when o's type is known -- an instance of
+        C is one unless None (an Optional: a None test), another class or a
+        number never."""
+        value = self.expression(node.args[0])
+        self.absorb(value)
+        wanted = node.args[1].id
+        if is_instance(value.type) and value.type.class_name == wanted:
+            if value.type.optional:
+                return TypedValue(kt.boolean)
+            return TypedValue(kt.boolean, constant=True)
+        python_class = {kt.i64: "int", kt.f64: "float", kt.boolean: "bool"}.get(value.type)
+        if python_class is not None and wanted in ("int", "float", "bool"):
+            return TypedValue(kt.boolean, constant=python_class == wanted or (
+                wanted == "int" and python_class == "bool"))
+        return TypedValue(kt.boolean, constant=False)
+
+    # --------------------------------------------------------- operators
+    def instance_comparison(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:
+        """`a is b`, `a is None`, `a == b` (`__eq__`, else identity, as
+        CPython's object.__eq__), `a < b` (`__lt__`, or the reflected
+        `__gt__` of the right operand)."""
+        self.absorb(left, right)
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            for side in (left, right):
+                if not is_instance_like(side.type):
+                    self.fail(node, f"`is` compares instances and None here, not "
+                                    f"{display(side.type)} (use ==)")
+            return TypedValue(kt.boolean)
+        dunder = COMPARE_DUNDERS.get(type(op))
+        if dunder is None:
+            self.fail(node, f"`{ast.unparse(node)}`: `in` does not take instances yet")
+        if is_none_type(left.type) or is_none_type(right.type):
+            if dunder in ("__eq__", "__ne__"):
+                return TypedValue(kt.boolean)       # identity with None
+            self.fail(node, f"'{type(op).__name__}' between None and an instance: CPython "
+                            "raises TypeError")
+        if not (is_instance(left.type) and is_instance(right.type)):
+            other = right if is_instance(left.type) else left
+            if dunder in ("__eq__", "__ne__"):
+                return TypedValue(kt.boolean, constant=dunder == "__ne__")
+            self.fail(node, f"`{ast.unparse(node)}` compares an instance with a "
+                            f"{display(other.type)}: no compiled method does (CPython raises "
+                            "TypeError)")
+        if left.type.class_name != right.type.class_name:
+            if dunder in ("__eq__", "__ne__"):
+                return TypedValue(kt.boolean, constant=dunder == "__ne__")
+            self.fail(node, f"`{ast.unparse(node)}` compares a {left.type.class_name} with a "
+                            f"{right.type.class_name}: not supported")
+        info = self.class_info(left.type)
+        method, receiver, other = self.comparison_method(info, dunder)
+        if method is None:
+            if dunder in ("__eq__", "__ne__"):
+                return TypedValue(kt.boolean)       # identity
+            self.fail(node, f"'{ast.unparse(node)}': `{info.name}` defines no `{dunder}` "
+                            "(CPython raises TypeError)")
+        self.raises = True
+        operands = (left, right) if receiver == "left" else (right, left)
+        self.typed_dunder_call(info, method, operands, node)
+        return TypedValue(kt.boolean)
+
+    @staticmethod
+    def comparison_method(info, dunder):
+        """(the method that answers `dunder`, which operand is its self,
+        the other): the method itself, `__eq__` negated for `__ne__`, or
+        the reflected one on the right operand."""
+        if dunder in info.methods:
+            return dunder, "left", "right"
+        if dunder == "__ne__" and "__eq__" in info.methods:
+            return "__eq__", "left", "right"
+        reflected = REFLECTED_COMPARISONS[dunder]
+        if reflected in info.methods:
+            return reflected, "right", "left"
+        return None, None, None
+
+    def typed_dunder_call(self, info, method, operands, node):
+        """A dunder's call on typed operands: the callee typed, the other
+        operand converted to its parameter."""
+        name = method_function_name(info.name, method)
+        callee = self.module_signature_for(name, node)
+        if len(callee.params) != 2:
+            self.fail(node, f"`{info.name}.{method}` takes {len(callee.params)} parameters; "
+                            "it needs self and one other")
+        self.convert(operands[0], callee.params[0].type, node)
+        self.convert(operands[1], callee.params[1].type, node)
+        if callee.raises:
+            self.raises = True
+        return callee
+
+    def module_signature_for(self, name, node):
+        from ..errors import KilnCompileError
+        from .recursion import RecursiveSignatureError
+        try:
+            callee = self.module.signature(name, node)
+        except RecursiveSignatureError as error:
+            self.fail(node, error.diagnostics[0].message)
+        except KilnCompileError as error:
+            first = error.diagnostics[0]
+            self.fail(node, f"calls `{name}`, which cannot be compiled ({first.message}, line "
+                            f"{first.line})")
+        self.callees[name] = callee
+        return callee
+
+    def instance_binary(self, node, left: TypedValue, right: TypedValue) -> TypedValue:
+        """`a + b` of instances: the class's `__add__` (or the right
+        operand's reflected `__radd__`)."""
+        self.absorb(left, right)
+        dunder = BINARY_DUNDERS.get(type(node.op))
+        if is_instance(left.type) and dunder in self.class_info(left.type).methods:
+            info, method, operands = self.class_info(left.type), dunder, (left, right)
+        elif is_instance(right.type) and dunder is not None and \
+                "__r" + dunder[2:] in self.class_info(right.type).methods:
+            info, method, operands = self.class_info(right.type), "__r" + dunder[2:], (right,
+                                                                                        left)
+        else:
+            shown = [display(v.type) for v in (left, right)]
+            self.fail(node, f"unsupported operand types for `{ast.unparse(node)}`: "
+                            f"{shown[0]} and {shown[1]} (no compiled `{dunder}`)")
+        self.raises = True
+        callee = self.typed_dunder_call(info, method, operands, node)
+        if callee.return_type is None:
+            self.fail(node, f"`{info.name}.{method}` returns None")
+        return TypedValue(callee.return_type)
+
+    def instance_truthy(self, value: TypedValue, node) -> TypedValue:
+        """An instance is true (no compiled `__bool__`/`__len__`); None is
+        false."""
+        if is_none_type(value.type):
+            return TypedValue(kt.boolean, constant=False)
+        info = self.class_info(value.type)
+        for hook in ("__bool__", "__len__"):
+            if hook in info.methods:
+                self.fail(node, f"the truth of a `{info.name}` calls its `{hook}`, which is not "
+                                "supported yet; call it (`o.{hook}()`) or test `is not None`")
+        return TypedValue(kt.boolean)
+
+    def fstring_instance(self, value: TypedValue, node) -> None:
+        """`{o}` in an f-string: str(o), its `__str__` or `__repr__` ("None"
+        for None)."""
+        if is_none_type(value.type):
+            return
+        info = self.class_info(value.type)
+        method = "__str__" if "__str__" in info.methods else "__repr__" \
+            if "__repr__" in info.methods else None
+        if method is None:
+            self.fail(node, f"str() of a `{info.name}` without `__repr__` or `__str__` shows its "
+                            "address, which compiled code does not; define `__repr__`")
+        callee = self.module_signature_for(method_function_name(info.name, method), node)
+        if not isinstance(callee.return_type, kt.StrType):
+            self.fail(node, f"`{info.name}.{method}` must return a str")
+        self.raises = True
+
+    # ----------------------------------------------------------- checks
+    def check_instance_options(self) -> None:
+        """Compiled code that touches instances holds the GIL: nogil=True
+        and prange loops over them are refused."""
+        uses = [p for p in self.params if is_instance(p.type)] or \
+            is_instance(self.return_type()) or any(
+                is_instance_like(v.type) for v in self.var_types.values())
+        if not uses:
+            return
+        if self.options.get("nogil"):
+            self.report(self.func, "nogil=True: this function uses class instances, which "
+                                   "compiled code touches holding the GIL (their reference "
+                                   "counts and allocation are CPython's)")
+        for loop in self.context.parallel_loops:
+            if any(loop is node for node in ast.walk(self.func)):
+                for inner in ast.walk(loop):
+                    value = self.values.get(inner)
+                    if value is not None and is_instance_like(value.type):
+                        self.report(loop, "a kiln.prange loop cannot use class instances (they "
+                                          "are touched holding the GIL)")
+                        break
+        for name, variable in self.var_types.items():
+            if is_none_type(variable.type):
+                self.report(self.func, f"variable `{name}` is only ever None; annotate it "
+                                       f"(`{name}: Node | None = None`)")
+
+    def unknown_is_fine(self, *values) -> bool:
+        return any(is_unknown(v.type) for v in values)

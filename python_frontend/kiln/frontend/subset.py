@@ -382,9 +382,11 @@ class SubsetChecker(ast.NodeVisitor):
         func = node.func
         if isinstance(func, ast.Name):
             return func.id in self.context.classes or func.id == "isinstance"
-        return isinstance(func, ast.Attribute) and self.context.qualified_name(func) is None \
-            and func.attr not in ARRAY_METHODS | LIST_METHODS | DICT_METHODS | SET_METHODS | \
-            STR_METHOD_NAMES | set(COUNTER_METHODS)
+        if not isinstance(func, ast.Attribute) or self.context.qualified_name(func) is not None:
+            return False
+        methods = {name for info in self.context.classes.values() for name in info.methods}
+        return func.attr in methods or func.attr not in ARRAY_METHODS | LIST_METHODS | \
+            DICT_METHODS | SET_METHODS | STR_METHOD_NAMES | set(COUNTER_METHODS)
 
     def visit_GeneratorExp(self, node):
         self.report(node, GENERATOR_USE)

@@ -118,6 +118,7 @@ class ClassLowering:
         info = self.class_info(base.type)
         class_field = info.field(node.attr)
         if class_field is None:         # a property (typing checked)
+            self.require_instance(base, node.attr, node)
             return self.call_function(method_function_name(info.name, node.attr), node,
                                       args=[], keywords=[], receiver=base)
         value = self.get_field(base, class_field, node)

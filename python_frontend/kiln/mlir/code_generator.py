@@ -56,7 +56,7 @@ from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa
 from ..frontend.source import deepest_statement
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typecheck.type_inference import infer_module
-from ..typecheck.typed_tree import is_container, is_range, is_set, is_str
+from ..typecheck.typed_tree import is_container, is_counted, is_range, is_set, is_str
 from ..typecheck.dict_typing import is_dict_like
 from ..typecheck.typed_tree import (  # noqa: F401 - Parameter stays importable from here
     Parameter, complex_power_exponent, known_literals)
@@ -569,7 +569,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         if is_str(typed.type):
             return self.str_constant(node.value, node)
         if isinstance(typed.type, kt.NoneType):
-            return Value(None, kt.none_type)    # made of the type it is used as
+            return Value(None, kt.none_type, weak="None")   # made of the type it is used as
         return self.constant(node.value, typed.type, node, weak=typed.weak)
 
     def expr_Name(self, node):
@@ -897,7 +897,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                 holder[slot] = value
                 converted = value if value.type == result_type else self.convert(
                     value, result_type, node)
-                if is_str(result_type):
+                if is_counted(result_type):
                     converted = self.own(converted, node)   # the result is owned
                 self.yield_values([converted], node)
             return build
@@ -905,7 +905,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         then_region, _ = self.region(branch(node.body, "then"))
         else_region, _ = self.region(branch(node.orelse, "else"))
         [value] = self.scf_if(condition, [result_type], then_region, else_region, node)
-        value.owned = is_str(result_type)
+        value.owned = is_counted(result_type)
         value.weak = self.typed.value_of(node).weak
         value.candidates = self.typed.value_of(node).candidates
         value.origins = holder["then"].origins | holder["else"].origins

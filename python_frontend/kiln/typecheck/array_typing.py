@@ -33,6 +33,8 @@ class ArrayTyping:
         if isinstance(base.type, kt.ClassType):
             return self.instance_attribute(node, base)  # `o.x`: class_typing.py
         if isinstance(base.type, kt.NoneType):
+            if self.provisional_none(base):
+                raise _Abandon()            # None so far: typed in a later round
             self.fail(node, f"'NoneType' object has no attribute '{node.attr}'")
         if is_range(base.type):
             return self.range_attribute(node)           # `r.start`

@@ -21,7 +21,7 @@ import ast
 from .. import typesystem as kt
 from ..frontend.classes import method_function_name
 from ..typing_rules import display, is_unknown
-from .typed_values import TypedValue
+from .typed_values import TypedValue, _Abandon
 
 # Python's operators and the methods that implement them on instances.
 BINARY_DUNDERS = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__",
@@ -60,7 +60,7 @@ class ClassTyping:
         attribute or method call of one, a constructor call."""
         if isinstance(node, ast.Name):
             value = self.symbols.get(node.id)
-            return value is not None and is_instance(value.type)
+            return value is not None and is_instance_like(value.type)
         if isinstance(node, ast.Attribute):
             return self.maybe_instance(node.value)
         if isinstance(node, ast.Call):
@@ -82,11 +82,22 @@ class ClassTyping:
 
     # -------------------------------------------------------------- None
     def none_value(self) -> TypedValue:
-        return TypedValue(kt.none_type)
+        """The `None` literal (weak "None": a variable only None so far is
+        not, and waits for the next round, where it may have joined a
+        class)."""
+        return TypedValue(kt.none_type, weak="None")
+
+    @staticmethod
+    def provisional_none(value: TypedValue) -> bool:
+        """A variable typed None in this round only (`x = None` before the
+        loop that binds an instance to it): its uses wait, unreported."""
+        return is_none_type(value.type) and value.weak != "None"
 
     def convert_instance(self, value: TypedValue, target, node) -> TypedValue:
         """An instance (or None) used as `target`."""
         source = value.type
+        if self.provisional_none(value) and not (is_instance(target) and target.optional):
+            raise _Abandon()
         if is_none_type(source):
             if is_instance(target) and target.optional:
                 return TypedValue(target)
@@ -140,6 +151,8 @@ class ClassTyping:
         argument would be)."""
         base = self.expression(target.value)
         self.absorb(base, value)
+        if self.provisional_none(base) or self.provisional_none(value):
+            raise _Abandon()
         if not is_instance(base.type):
             self.fail(target, f"cannot assign to `{ast.unparse(target)}`: "
                               f"{display(base.type)} has no attributes Kiln can set")
@@ -214,6 +227,8 @@ class ClassTyping:
             return None
         base = self.expression(func.value)
         self.absorb(base)
+        if self.provisional_none(base):
+            raise _Abandon()
         if not is_instance(base.type):
             self.fail(node, f"`.{func.attr}()` of {display(base.type)} is not supported")
         info = self.class_info(base.type)

@@ -774,6 +774,15 @@ class FunctionTyping(StatementTyping, ClassTyping, CallTyping, ArrayTyping, Shap
                 elif is_container(value.type):
                     self.fail(node, "a conditional expression choosing between lists, dicts or "
                                     "sets is not supported yet; use an `if` statement")
+                elif is_instance_like(value.type) or is_instance_like(previous):
+                    # an instance or None: one class, Optional with None
+                    if previous is not None and not is_instance_like(previous) or \
+                            not is_instance_like(value.type):
+                        self.fail(node, "the branches of this conditional expression are an "
+                                        "instance and something else")
+                    joined = joined_type = self.join_instances(
+                        None if previous is None else VariableType(previous), value, node,
+                        "the conditional expression's value").type
                 elif is_str(value.type):
                     joined = joined_type = value.type
                     if previous is not None and previous != joined:

@@ -232,10 +232,14 @@ class ClassTyping:
         if not is_instance(base.type):
             self.fail(node, f"`.{func.attr}()` of {display(base.type)} is not supported")
         info = self.class_info(base.type)
-        if func.attr not in info.methods or func.attr in info.properties:
-            if info.field(func.attr) is not None or func.attr in info.properties:
-                self.fail(node, f"'{display(info.field(func.attr).type) if info.field(func.attr) else 'property'}' "
-                                "object is not callable")
+        called = info.field(func.attr)
+        if called is not None:
+            self.fail(node, f"'{called.type.display}' object is not callable (`{func.attr}` is "
+                            f"an attribute of `{info.name}`)")
+        if func.attr in info.properties:
+            self.fail(node, f"`{func.attr}` is a property of `{info.name}`: read it without "
+                            "calling it")
+        if func.attr not in info.methods:
             self.fail(node, f"'{info.name}' object has no attribute '{func.attr}'")
         self.raises = True          # None has no methods: AttributeError
         if func.attr in info.static_methods:

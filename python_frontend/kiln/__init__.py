@@ -78,7 +78,8 @@ class CompiledFunction:
                 from .compiler.cache import compile_cached, source_path
 
                 path = source_path(self.py_func)
-                self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__)
+                self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__,
+                                              namespace=self.py_func.__globals__)
                 self.__call__ = self._native
                 return self._native
             except Exception as error:  # noqa: BLE001 - the call must still run
@@ -165,18 +166,43 @@ def vectorize(function=None, **options):
     return export(function, **options)
 
 
-def python_class(cls, options):
-    """@kiln.export on a class: compiling classes is ahead (issue 31), so the
-    class is returned as it is -- still a class, so subclasses, isinstance
-    and its instances work as in Python -- with a KilnFallbackWarning (or,
-    with strict=True, the KilnCompileError) saying so once, here."""
+def compiled_class(cls, options):
+    """@kiln.export on a class: the class compiles now, with every exported
+    class of its module (cached on disk, see kiln/compiler/cache.py), and
+    the native type takes its place, named as the class was (`__module__`,
+    `__qualname__`, `__doc__`: pickle finds it where the class was). When
+    it cannot compile, the class is returned as it is -- still a class, so
+    subclasses, isinstance and its instances work as in Python -- with a
+    KilnFallbackWarning (or, with strict=True, the KilnCompileError)."""
+    import os
+
+    try:
+        from .compiler.cache import class_source_path, compile_class_cached
+
+        native = compile_class_cached(class_source_path(cls), cls.__name__)
+    except Exception as error:  # noqa: BLE001 - the class must still be usable
+        internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
+        if internal and os.environ.get("KILN_DEBUG"):
+            raise
+        return python_class(cls, options, error, internal)
+    native.__module__ = cls.__module__
+    native.__qualname__ = cls.__qualname__
+    native.__doc__ = cls.__doc__
+    native.__kiln_export__ = dict(options)
+    return native
+
+
+def python_class(cls, options, error, internal=False):
+    """The class left to Python: a KilnFallbackWarning saying why, once,
+    here, or with strict=True the KilnCompileError."""
     import warnings
 
     import inspect
 
     cls.__kiln_export__ = dict(options)
-    reason = f"{CLASS_FALLBACK} (@kiln.export on class `{cls.__qualname__}`)"
     if options.get("strict"):
+        if isinstance(error, KilnCompileError):
+            raise error
         try:
             # the `class` line, as `kiln build`'s record says (the lines
             # start at the decorators)
@@ -186,7 +212,8 @@ def python_class(cls, options):
             file = inspect.getsourcefile(cls) or "<unknown>"
         except (OSError, TypeError):
             file, line = "<unknown>", 0
-        raise KilnCompileError(Diagnostic(file, line, 1, reason, cls.__qualname__))
+        raise KilnCompileError(Diagnostic(file, line, 1, f"{error}", cls.__qualname__))
+    reason = f"internal error: {type(error).__name__}: {error}" if internal else error
     warnings.warn(f"kiln: class {cls.__qualname__} runs as Python: {reason}",
                   KilnFallbackWarning, stacklevel=3)
     return cls
@@ -212,7 +239,7 @@ def export(function=None, **options):
             func.__kiln_export__ = dict(options)
             return func
         if isinstance(func, type):
-            return python_class(func, options)
+            return compiled_class(func, options)
         return CompiledFunction(func, options)
 
     if function is None:

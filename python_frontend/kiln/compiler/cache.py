@@ -11,6 +11,14 @@ truncated or altered file is rebuilt, never loaded. Each load marks its
 entry used; each new entry prunes the least recently used ones beyond
 KILN_CACHE_MAX_SIZE (default 1G), and `kiln cache list|clear|prune` manage
 the cache by hand.
+
+Classes (`@kiln.export` on a class) compile when the decorator runs: every
+exported class of the module into one extension (`<mod>._classes` entry),
+so that each class's slot in it is the same type Python sees. A function
+compiled later has its own extension, with its own copy of the classes'
+code; before its first call its class slots are pointed at the types the
+module's globals hold (`_kiln_bind_class`), after checking that their
+layout is the one its code reads.
 """
 
 from __future__ import annotations
@@ -92,7 +100,7 @@ def global_bindings(context, functions) -> list:
     for statement in module_statements(context.tree.body):
         if isinstance(statement, (ast.Import, ast.ImportFrom)) or \
                 bound_names(statement) & read:
-            if statement in functions:
+            if any(statement is function for function in functions):
                 continue  # its source is hashed already
             first = min([d.lineno for d in getattr(statement, "decorator_list", [])]
                         + [statement.lineno])
@@ -100,20 +108,73 @@ def global_bindings(context, functions) -> list:
     return parts
 
 
-def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
-    digest = hashlib.sha256()
+def exported_class_nodes(context) -> dict:
+    """name -> `class` statement of each class marked @kiln.export."""
+    return {node.name: node for node in context.exported_classes()}
+
+
+def reached_classes(context, nodes) -> list:
+    """The exported classes `nodes` name (annotations, calls, string
+    annotations such as "Node"), and the classes those name, transitively,
+    with the module functions their methods call: [(name, node)]."""
+    classes = exported_class_nodes(context)
+    reached, pending = {}, list(nodes)
+    while pending:
+        node = pending.pop()
+        for child in ast.walk(node):
+            named = child.id if isinstance(child, ast.Name) else child.value if isinstance(
+                child, ast.Constant) and isinstance(child.value, str) else None
+            if named in classes and named not in reached:
+                reached[named] = classes[named]
+                pending.append(classes[named])
+    return sorted(reached.items())
+
+
+def definitions_of(context, roots: list) -> list:
+    """[(name, node)] whose source decides the code of `roots` (function or
+    exported class names): the functions they call, the classes they name,
+    and the functions those classes' methods call, transitively."""
     functions = context.module_functions()
-    callees = sorted(called_functions(context, name))
+    classes = exported_class_nodes(context)
+    found = {}
+    pending = list(roots)
+    while pending:
+        name = pending.pop()
+        if name in found:
+            continue
+        if name in functions:
+            found[name] = functions[name]
+            pending += [callee for callee in called_functions(context, name) if callee != name]
+        elif name in classes:
+            found[name] = classes[name]
+            pending += [node.func.id for node in ast.walk(classes[name])
+                        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)]
+        else:
+            continue
+        pending += [class_name for class_name, _ in reached_classes(context, [found[name]])]
+    return sorted(found.items())
+
+
+# The name under which the classes of a module are built and cached: not a
+# Python identifier, so no function's entry can take it.
+CLASSES_ENTRY = "_classes"
+
+
+def cache_key(context, name: str, options: dict, target_cpu: str) -> str:
+    """The key of function `name`'s entry, or with name CLASSES_ENTRY of
+    the entry holding every exported class of the module."""
+    digest = hashlib.sha256()
+    roots = sorted(exported_class_nodes(context)) if name == CLASSES_ENTRY else [name]
+    definitions = definitions_of(context, roots)
     # The file and lines are in the code: exceptions say `(mod.py, line N)`.
     digest.update(context.path.encode())
-    for callee in callees:
+    for callee, node in definitions:
         digest.update(callee.encode())
-        node = functions[callee]
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         lines = context.source.splitlines()[first - 1:node.end_lineno]
         digest.update(f"{first}\n".encode())
         digest.update("\n".join(lines).encode())
-    for part in global_bindings(context, [functions[c] for c in callees]):
+    for part in global_bindings(context, [node for _, node in definitions]):
         digest.update(part.encode())
     digest.update(json.dumps([sorted(context.kiln_aliases), sorted(context.math_aliases),
                               sorted(context.numpy_aliases), sorted(context.cmath_aliases),
@@ -190,14 +251,87 @@ def source_path(function) -> str:
     return target
 
 
-def compile_cached(path: str, name: str, options: dict, target_cpu: str = "native"):
+def class_source_path(cls) -> str:
+    """The file of the module defining `cls`; OSError when there is none
+    (a class of `python -c` or of a notebook cell: it stays Python, as its
+    module's source cannot be read back whole)."""
+    import inspect
+
+    try:
+        path = inspect.getsourcefile(cls)
+    except TypeError:
+        path = None
+    if not path or not os.path.isfile(path):
+        raise OSError(f"the source file of class {cls.__qualname__} is unknown")
+    return path
+
+
+def compile_cached(path: str, name: str, options: dict, target_cpu: str = "native",
+                   namespace: dict | None = None):
     """The native function for `name` of the module at `path`, built if the
-    cache has no valid entry. Raises KilnCompileError when it cannot compile."""
+    cache has no valid entry. Raises KilnCompileError when it cannot compile.
+    `namespace` (the function's globals) holds the compiled classes its
+    code uses: its extension's class slots are bound to them."""
+    extension = load_entry(path, name, options, target_cpu)
+    bind_classes(extension, name, namespace or {}, path)
+    return getattr(extension, name)
+
+
+def compile_class_cached(path: str, name: str, target_cpu: str = "native"):
+    """The native type of exported class `name` of the module at `path`.
+    Every exported class of the module is built into one extension (one
+    cache entry, loaded once per process), so the classes' slots there are
+    the types Python sees. Raises KilnCompileError with the class's reason
+    when it stays Python."""
+    from ..errors import Diagnostic, KilnCompileError
+
+    extension = load_entry(path, CLASSES_ENTRY, {}, target_cpu)
+    native = getattr(extension, name, None) if name in class_names(extension) else None
+    if native is None:
+        reasons = getattr(extension, "_kiln_class_fallbacks", {})
+        record = reasons.get(name) or {"file": path, "line": 0, "column": 1,
+                                       "reason": f"class `{name}` was not compiled"}
+        raise KilnCompileError(Diagnostic(record["file"], record["line"], record["column"],
+                                          record["reason"], name))
+    return native
+
+
+def class_names(extension) -> set:
+    """The classes an extension made (its `_kiln_classes()` lists those its
+    code uses; the made ones are its attributes too)."""
+    listed = extension._kiln_classes() if hasattr(extension, "_kiln_classes") else {}
+    return {name for name in listed if isinstance(getattr(extension, name, None), type)}
+
+
+class NoClasses:
+    """What compile_class_cached loads when no class of the module compiles
+    (then there is no extension): the reasons, by class name."""
+
+    def __init__(self, fallbacks: dict):
+        self._kiln_class_fallbacks = fallbacks
+
+    @staticmethod
+    def _kiln_classes():
+        return {}
+
+
+# What this process loaded, by module path, entry name and key: a module's
+# classes are made once (a second load would make other types, which the
+# first ones' instances would not match).
+_loaded = {}
+
+
+def load_entry(path: str, name: str, options: dict, target_cpu: str):
+    """The loaded extension of cache entry `name` (a function marked with
+    `options`, or CLASSES_ENTRY) of the module at `path`, built if the
+    cache has no valid entry."""
     from .compiler import BuildOptions, build
 
     context = load_module(path)
     max_size = configured_max_size()
     key = cache_key(context, name, options, target_cpu)
+    if (context.path, name, key) in _loaded:
+        return _loaded[context.path, name, key]
     module = context.module_name
     entries = entry_paths(module, name, key)
     found = next(filter(None, map(verified_extension, entries)), None)
@@ -206,13 +340,26 @@ def compile_cached(path: str, name: str, options: dict, target_cpu: str = "nativ
         staging = tempfile.mkdtemp(prefix=f".{module}.{name}.", dir=cache_root())
         try:
             extension_name = f"_kiln_{module}_{name}_{key}"
-            result = build(path, staging, BuildOptions(target_cpu=target_cpu, strict=True,
-                                                       functions=[name],
+            functions = [] if name == CLASSES_ENTRY else [name]
+            # Not strict: a class of the module that stays Python must not
+            # fail the build of a function that does not use it; the
+            # function's own failure is raised below.
+            result = build(path, staging, BuildOptions(target_cpu=target_cpu,
+                                                       functions=functions,
                                                        extension_name=extension_name))
+            if name != CLASSES_ENTRY:
+                raise_unless_compiled(result, name, path)
+            fallbacks = {r["function"]: r for r in result.fallbacks if r["kind"] == "class"}
+            if name == CLASSES_ENTRY and not getattr(result, "classes", None):
+                # No class compiles: nothing to cache but the reasons, for
+                # this process.
+                _loaded[context.path, name, key] = NoClasses(fallbacks)
+                return _loaded[context.path, name, key]
             extension = os.path.basename(result.artifacts["extension"])
             manifest = {"extension": extension, "extension_name": extension_name,
                         "sha256": file_sha256(result.artifacts["extension"]),
-                        "function": name, "source": context.path, "kiln_version": __version__}
+                        "function": name, "source": context.path, "kiln_version": __version__,
+                        "class_fallbacks": fallbacks}
             with open(os.path.join(staging, MANIFEST), "w", encoding="utf-8") as handle:
                 json.dump(manifest, handle, indent=2)
             found = publish(staging, entries)
@@ -224,7 +371,57 @@ def compile_cached(path: str, name: str, options: dict, target_cpu: str = "nativ
         prune_cache(max_size, keep={os.path.dirname(found[0])})
     extension_path, extension_name = found
     mark_used(os.path.dirname(extension_path))
-    return getattr(load_extension(extension_path, extension_name), name)
+    loaded = load_extension(extension_path, extension_name)
+    if name == CLASSES_ENTRY:
+        loaded._kiln_class_fallbacks = manifest_of(os.path.dirname(extension_path)).get(
+            "class_fallbacks", {})
+        _loaded[context.path, name, key] = loaded
+    return loaded
+
+
+def raise_unless_compiled(result, name: str, path: str) -> None:
+    """The KilnCompileError of function `name` when the build left it to
+    Python: every reason its fallback records give."""
+    from ..errors import Diagnostic, KilnCompileError
+
+    if any(s.name == name for s in result.signatures):
+        return
+    reasons = [Diagnostic(r["file"], r["line"], r["column"], r["reason"], name)
+               for r in result.fallbacks if r["kind"] == "function" and r["function"] == name]
+    raise KilnCompileError(reasons or Diagnostic(path, 0, 1, f"`{name}` was not compiled",
+                                                 name))
+
+
+def manifest_of(entry: str) -> dict:
+    try:
+        with open(os.path.join(entry, MANIFEST), encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return {}
+
+
+def bind_classes(extension, name: str, namespace: dict, path: str) -> None:
+    """Points each class slot of function `name`'s extension at the native
+    type `namespace` binds to the class's name (the function's globals:
+    what @kiln.export on the class returned). A type of another layout is
+    a KilnCompileError: the function would misread its objects. A name
+    not bound to a compiled class keeps the extension's own type (the
+    function cannot be using that class: it would not have compiled)."""
+    from ..errors import Diagnostic, KilnCompileError
+
+    if not hasattr(extension, "_kiln_classes"):
+        return
+    for class_name, layout in extension._kiln_classes().items():
+        bound = namespace.get(class_name)
+        found = getattr(bound, "__kiln_layout__", None) if isinstance(bound, type) else None
+        if found is None:
+            continue
+        if found != layout:
+            raise KilnCompileError(Diagnostic(
+                path, 0, 1, f"`{name}` was compiled for class `{class_name}` with the layout "
+                            f"{layout!r}, but `{class_name}` in its module has {found!r} "
+                            "(reload the module that defines both)", name))
+        extension._kiln_bind_class(class_name, bound)
 
 
 def entry_paths(module: str, name: str, key: str) -> list:

@@ -41,6 +41,9 @@ def _kiln_load_extension():
                           name=name, path=path) from error
     for function in {compiled!r}:
         getattr(module, function).__module__ = __name__
+    # The classes too: pickle and copy find them as `<this module>.<Class>`.
+    for class_name in {classes!r}:
+        getattr(module, class_name).__module__ = __name__
     return module
 
 
@@ -110,11 +113,27 @@ def _optional_import(node: ast.stmt, source_lines) -> str | None:
            f"{fallback}\n"
 
 
-def generate_stub(context, extension_name: str, extension_file: str, compiled: list) -> str:
+def generate_stub(context, extension_name: str, extension_file: str, compiled: list,
+                  classes=()) -> str:
+    """`compiled`: the module functions compiled (a method's `Class.name`
+    is left out); `classes`: the names of the classes compiled, each bound
+    to the extension's type in place of its `class` statement."""
+    compiled = [name for name in compiled if "." not in name]
+    classes = list(classes)
     source_lines = context.source.splitlines(keepends=True)
     edits = []  # (first line, last line, replacement), 1-based and inclusive
     for node in context.tree.body:
-        if isinstance(node, ast.FunctionDef):
+        if isinstance(node, ast.ClassDef):
+            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            if node.name in classes:
+                edits.append((first, node.end_lineno, f"{node.name} = _kiln_native.{node.name}\n"))
+            else:
+                # A class left to Python stays one: without the marker, the
+                # built module never compiles it on import.
+                for decorator in node.decorator_list:
+                    if _is_kiln_export(context, decorator):
+                        edits.append((decorator.lineno, decorator.end_lineno, ""))
+        elif isinstance(node, ast.FunctionDef):
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
             if node.name in compiled:
                 edits.append((first, node.end_lineno, f"{node.name} = _kiln_native.{node.name}\n"))
@@ -142,11 +161,13 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     prefix_lines = context.source.splitlines(keepends=True)[:insert_after]
     # Edits never touch the docstring/__future__ block, so its lines are intact.
     rest = "".join(source_lines)[len("".join(prefix_lines)):]
+    built = compiled + [f"class {name}" for name in classes]
     header = (f"# Built by Kiln {__version__} from {context.package_path}; do not edit.\n"
-              f"# Compiled: {', '.join(compiled) or 'nothing'} (native code in {extension_file}).\n")
+              f"# Compiled: {', '.join(built) or 'nothing'} (native code in {extension_file}).\n")
     future = "from __future__ import annotations\n"
     loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name,
-                                            compiled=tuple(compiled)) if compiled else "")
+                                            compiled=tuple(compiled), classes=tuple(classes))
+                              if compiled or classes else "")
     if compiled:
         loader += ASYNC_NAMESPACE.format(methods="".join(
             ASYNC_METHOD.format(name=name) for name in compiled))
@@ -168,6 +189,8 @@ def annotation_text(type_) -> str:
         return f"set[{annotation_text(type_.key)}]"
     if isinstance(type_, kt.StrType):
         return "str"
+    if isinstance(type_, kt.ClassType):
+        return type_.class_name + (" | None" if type_.optional else "")
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 
@@ -233,14 +256,65 @@ def _python_signature_pyi(context, node) -> str:
     return f"({', '.join(params)})" + (f" -> {returns}" if returns else "")
 
 
-def generate_pyi(context, signatures, fallbacks: list) -> str:
+def _class_pyi(info, signatures) -> list:
+    """A compiled class: its fields as annotated attributes, `__init__`,
+    its methods, static methods and properties."""
+    methods = {s.method_name: s for s in signatures
+               if getattr(s, "class_name", None) == info.name}
+    lines = ["", "", f"class {info.name}:"]
+    doc = ast.get_docstring(info.node) if isinstance(info.node, ast.ClassDef) else None
+    if doc:
+        lines.append(f"    {_docstring_literal(doc)}")
+    for field in info.fields:
+        lines.append(f"    {field.name}: {annotation_text(field.type)}")
+    if "__init__" not in methods:
+        lines.append("    def __init__(self) -> None: ...")
+    order = [m for m in getattr(info, "method_order", []) if m in methods]
+    order += [m for m in methods if m not in order]
+    for name in order:
+        signature = methods[name]
+        kind = getattr(signature, "method_kind", "method")
+        params = signature.params if kind == "staticmethod" else signature.params[1:]
+        listed = [f"{p.name}: {annotation_text(p.type)}{_default(p)}" for p in params]
+        returns = annotation_text(signature.return_type)
+        if name in ("__eq__", "__ne__"):
+            # object's own signature: a narrower `other` would not override it.
+            listed, returns = ["other: object"], "bool"
+        if kind == "staticmethod":
+            lines += ["    @staticmethod", f"    def {name}({', '.join(listed)}) -> {returns}: ..."]
+        elif kind == "property":
+            lines += ["    @property", f"    def {name}(self) -> {returns}: ..."]
+        else:
+            lines.append(f"    def {name}({', '.join(['self'] + listed)}) -> {returns}: ...")
+    if info.dataclass and info.eq and "__eq__" not in methods:
+        lines.append("    def __eq__(self, other: object) -> bool: ...")
+    hashable = "__hash__" in methods or (info.dataclass and info.frozen and info.eq)
+    defines_eq = "__eq__" in methods or (info.dataclass and info.eq)
+    if defines_eq and not hashable:
+        lines.append("    __hash__: typing.ClassVar[None]  # type: ignore[assignment]")
+    return lines
+
+
+def _docstring_literal(text: str) -> str:
+    return '"""' + text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') + '"""'
+
+
+def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
     """Stubs that accept every documented call of the built module: a
     compiled function's own types; a @kiln.vectorize function's number
-    call and array call (overloads); `await mod.aio.f(...)`; and the
-    functions left to Python with their defaults and return types."""
+    call and array call (overloads); `await mod.aio.f(...)`; the functions
+    left to Python with their defaults and return types; and the compiled
+    classes (`classes`: their ClassInfos) with their attributes and
+    methods."""
     lines = [f"# Type stubs for the Kiln-built `{context.module_name}` "
              f"(from {context.package_path}).",
              "import typing", "", "import numpy", "import numpy.typing", ""]
+    for info in classes:
+        lines += _class_pyi(info, signatures)
+    if classes:
+        lines += ["", ""]
+    # The methods are the classes' (above).
+    signatures = [s for s in signatures if getattr(s, "class_name", None) is None]
     for signature in signatures:
         if signature.elementwise:
             # The number call comes first: numbers match both overloads, and

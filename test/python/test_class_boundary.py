@@ -514,3 +514,31 @@ def test_compile_on_first_call(tmp_path):
             "11 Item(weight=6, value=6.0) False",
             "True",
             "heaviest() argument 'b' must be Item, not int"], (run, lines)
+
+
+def test_a_class_of_python_dash_c_compiles(tmp_path):
+    """A class without a source file (`python -c`, as a notebook cell's)
+    compiles from the source its methods were compiled from."""
+    code = textwrap.dedent('''\
+        import kiln
+
+
+        @kiln.export
+        class Acc:
+            def __init__(self, start: int):
+                self.amount = start
+
+            def add(self, k: int) -> int:
+                self.amount += k
+                return self.amount
+
+
+        print(hasattr(Acc, "__kiln_layout__"), Acc(3).add(4))
+    ''')
+    env = dict(os.environ, KILN_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.join(REPO, "python_frontend"))
+    env.pop("KILN_DISABLE", None)
+    result = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "True 7\n"

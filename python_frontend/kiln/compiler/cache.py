@@ -252,18 +252,27 @@ def source_path(function) -> str:
 
 
 def class_source_path(cls) -> str:
-    """The file of the module defining `cls`; OSError when there is none
-    (a class of `python -c` or of a notebook cell: it stays Python, as its
-    module's source cannot be read back whole)."""
+    """A file holding the source of the module defining `cls`: its own
+    file, or for a class of a notebook cell or `python -c` the source one of
+    its methods was compiled from (source_path). OSError when neither is
+    known (a class without methods written in a file Python keeps)."""
     import inspect
 
     try:
         path = inspect.getsourcefile(cls)
-    except TypeError:
+    except (TypeError, OSError):
         path = None
-    if not path or not os.path.isfile(path):
-        raise OSError(f"the source file of class {cls.__qualname__} is unknown")
-    return path
+    if path and os.path.isfile(path):
+        return path
+    functions = [getattr(member, "__func__", None) or getattr(member, "fget", None) or member
+                 for member in vars(cls).values()]
+    functions = [f for f in functions if hasattr(f, "__code__")]
+    # A dataclass's generated methods are compiled from "<string>" too, as
+    # is `python -c`: a method of another file name first.
+    functions.sort(key=lambda f: f.__code__.co_filename == "<string>")
+    if not functions:
+        raise OSError(f"the source of class {cls.__qualname__} is unknown")
+    return source_path(functions[0])
 
 
 def compile_cached(path: str, name: str, options: dict, target_cpu: str = "native",

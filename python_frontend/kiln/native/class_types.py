@@ -840,17 +840,12 @@ def _special_slots(info, methods: dict, slot) -> list:
                 f"  return {method_wrapper_name(repr_method)}(self, NULL, 0, NULL, NULL);",
                 "}", ""]
         slot("Py_tp_repr", f"kiln_repr_{name}")
-    elif info.dataclass:
+    elif "__repr__" in dataclass_methods(info):
         out += [f"static PyObject *kiln_repr_{name}(PyObject *self) {{",
                 f"  return kiln_dataclass_repr(self, {info_ref});", "}", ""]
         slot("Py_tp_repr", f"kiln_repr_{name}")
     compiled = {m: s for m, s in methods.items() if m in COMPARISONS}
-    synthesized = set()
-    if info.dataclass:
-        if info.eq:
-            synthesized |= {"__eq__"}
-        if info.order:
-            synthesized |= {"__lt__", "__le__", "__gt__", "__ge__"}
+    synthesized = dataclass_methods(info) & set(COMPARISONS)
     if compiled or synthesized:
         body = [f"static PyObject *kiln_richcompare_{name}(PyObject *self, PyObject *other, "
                 "int op) {",
@@ -901,6 +896,18 @@ def _special_slots(info, methods: dict, slot) -> list:
     # class defining __eq__ without __hash__), and one without keeps
     # object's identity hash.
     return out
+
+
+def dataclass_methods(info) -> set:
+    """The methods @dataclass generates for the class (`repr=False` makes
+    no `__repr__`, ...): the frontend's list when it gives one."""
+    if not info.dataclass:
+        return set()
+    given = getattr(info, "synthesized", None)
+    if given:
+        return set(given)
+    return {"__init__", "__repr__"} | ({"__eq__"} if info.eq else set()) | \
+        ({"__lt__", "__le__", "__gt__", "__ge__"} if info.order else set())
 
 
 def generate_classes(module: str, classes, signatures, source_path: str) -> tuple:

@@ -13,8 +13,14 @@
 
 #include <stdint.h>
 
-typedef void *(*kiln_type_alloc)(void *type, intptr_t items);
-typedef void (*kiln_type_dealloc)(void *object);
+/* CPython's allocfunc and destructor, spelled with the struct tags
+   Python.h gives PyObject and PyTypeObject (and Py_ssize_t's type): called
+   through a pointer of another function type, the call would be undefined
+   (UBSan's -fsanitize=function says so). */
+struct _object;
+struct _typeobject;
+typedef struct _object *(*kiln_type_alloc)(struct _typeobject *type, intptr_t items);
+typedef void (*kiln_type_dealloc)(struct _object *object);
 
 static void *kiln_type_field(void *type, int64_t offset) {
   return *(void **)((char *)type + offset);
@@ -25,7 +31,7 @@ static void *kiln_type_field(void *type, int64_t offset) {
    MemoryError then, which the wrapper replaces with the same kind. */
 void *kiln_object_new(void *type) {
   kiln_type_alloc alloc = (kiln_type_alloc)kiln_type_field(type, KILN_PYTYPE_ALLOC_OFFSET);
-  return alloc(type, 0);
+  return alloc((struct _typeobject *)type, 0);
 }
 
 void kiln_object_retain(void *object) {
@@ -40,7 +46,7 @@ __attribute__((noinline, cold)) void kiln_object_dealloc(void *object) {
   void *type = *(void **)((char *)object + KILN_OBJECT_TYPE_OFFSET);
   kiln_type_dealloc dealloc =
       (kiln_type_dealloc)kiln_type_field(type, KILN_PYTYPE_DEALLOC_OFFSET);
-  dealloc(object);
+  dealloc((struct _object *)object);
 }
 
 void kiln_object_release(void *object) {

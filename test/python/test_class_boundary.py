@@ -221,6 +221,9 @@ def test_methods_as_cpython(mod):
         mod.native.Vec(1.0).plus(mod.native.Node(1))
     import inspect
     assert str(inspect.signature(mod.native.Vec.scaled)) == "(self, /, k)"
+    assert str(inspect.signature(mod.native.Node)) == "(value, left=None, right=None)"
+    assert str(inspect.signature(mod.native.Key)) == "(a, b=1.5)"
+    assert mod.native.Key.__doc__ == "Compiled by Kiln from class_boundary.py:84."
     assert mod.native.Vec.scaled.__doc__.strip().endswith("A new vector, k times this one.")
 
 
@@ -542,3 +545,24 @@ def test_a_class_of_python_dash_c_compiles(tmp_path):
                             capture_output=True, text=True, env=env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "True 7\n"
+
+
+def test_binding_checks_the_layout(mod):
+    """A function's extension binds a class slot only to a type of the
+    layout its code reads; compile on first call says which class and
+    both layouts."""
+    from kiln.compiler.cache import bind_classes
+    from kiln.errors import KilnCompileError
+
+    native = mod.native._kiln_native
+    assert native._kiln_classes()["Vec"] == "tag:i64@16,x:f64@24,y:f64@32"
+    with pytest.raises(TypeError, match="class Vec: the compiled class has the layout "
+                                        "'value:i64@16,left:Node\\?@24,right:Node\\?@32'"):
+        native._kiln_bind_class("Vec", mod.native.Node)
+    native._kiln_bind_class("Vec", mod.native.Vec)      # its own type: no change
+    assert mod.native.longest(mod.native.Vec(1.0), mod.native.Vec(2.0)).x == 2.0
+    other = type("Vec", (), {"__kiln_layout__": "x:f64@16"})
+    with pytest.raises(KilnCompileError, match="`longest` was compiled for class `Vec` with the "
+                                               "layout 'tag:i64@16,x:f64@24,y:f64@32', but `Vec` "
+                                               "in its module has 'x:f64@16'"):
+        bind_classes(native, "longest", {"Vec": other}, "class_boundary.py")

@@ -23,6 +23,7 @@ CPython's semantics, reading the fields as Python objects.
 from __future__ import annotations
 
 import ast
+import math
 
 from .. import typesystem as kt
 from ..frontend.classes import NO_DEFAULT
@@ -804,7 +805,7 @@ def generate_class(module: str, info, methods: dict, source_path: str) -> list:
     slot("Py_tp_methods", f"kiln_methods_{name}")
     slot("Py_tp_getset", f"kiln_getset_{name}")
     doc = _docstring_of(info)
-    class_doc = (f"{doc}\n\n" if doc else "") + \
+    class_doc = _constructor_signature(info, init) + (f"{doc}\n\n" if doc else "") + \
         f"Compiled by Kiln from {source_path}:{getattr(info, 'line', 0)}."
     slots.append(f"  {{Py_tp_doc, (void *){c_string(class_doc)}}},")
     out += [f"static PyType_Slot kiln_slots_{name}[] = {{", *slots, "  {0, NULL}", "};", "",
@@ -815,6 +816,26 @@ def generate_class(module: str, info, methods: dict, source_path: str) -> list:
             "  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,",
             f"  kiln_slots_{name}}};", ""]
     return out
+
+
+def _constructor_signature(info, init) -> str:
+    """The first lines of the class's doc that CPython reads as its
+    `__text_signature__` (inspect.signature(Node) gives `(value,
+    left=None)`): `__init__`'s parameters after self, with their
+    defaults."""
+    params = []
+    for param in (init.params[1:] if init is not None else []):
+        default = param.default
+        if default is None:
+            params.append(param.name)
+        elif isinstance(default, (bool, int)) or (isinstance(default, float) and
+                                                   math.isfinite(default)):
+            params.append(f"{param.name}={default!r}")
+        elif is_instance_type(param.type):
+            params.append(f"{param.name}=None")
+        else:
+            return ""       # a default CPython's signature parser may not read
+    return f"{info.name}({', '.join(params)})\n--\n\n"
 
 
 def _method_order(info, methods: dict) -> list:

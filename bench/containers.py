@@ -1,16 +1,20 @@
 #!/usr/bin/python3
 """Container-heavy programs (issue 30, "Measure, in bench/"): Kiln beside
-CPython, Numba, Pythran, Cython and mypyc, in one run, as ratios.
+CPython, Numba, Pythran, Cython and mypyc, in one run, as ratios. With
+`--suite classes`, the programs built on classes (issue 31,
+bench/class_programs/), through the same code.
 
     KILN_KILNC=build/bin/kilnc /usr/bin/python3 bench/containers.py [--quick]
+    KILN_KILNC=build/bin/kilnc /usr/bin/python3 bench/containers.py --suite classes [--quick]
 
-Each program of bench/container_programs/ is one module of plain annotated
+Each program of bench/container_programs/ (bench/class_programs/) is one module of plain annotated
 Python, the same text for every implementation; only what each compiler
 needs is added or removed, mechanically, by `variant()` below:
 
 * CPython: the module as written.
 * Kiln: `import kiln` and `@kiln.export` on the entry function (its helpers
-  are compiled as its callees), `kiln build --target-cpu=native` (-O3).
+  are compiled as its callees) and, in the classes suite, on every
+  top-level class; `kiln build --target-cpu=native` (-O3).
   A program Kiln does not compile shows Kiln's reason (`<mod>.kiln.json`,
   `fallbacks[]`) instead of a time.
 * Numba: `@numba.njit` on every function. The entry functions take only
@@ -18,7 +22,9 @@ needs is added or removed, mechanically, by `variant()` below:
   boundary (and no `numba.typed.List` is needed); Numba compiles on the
   first call, which is the check call, not timed. A `{}` in an njit
   function is a numba.typed.Dict typed from the stores into it (no
-  `Dict.empty` in the source).
+  `Dict.empty` in the source). Classes: `@jitclass(spec)`, the spec
+  written from the class-level annotations (`jitclass_variant()`); a
+  program jitclass cannot express (inheritance) shows why instead.
 * Pythran 0.11: the `# pythran export` comments of the source;
   `pythran -O3 -march=native`, its compiler held to 6 GiB of address space. Annotated assignments (`xs: list[int] = []`)
   lose their annotation, which Pythran 0.11 cannot parse (its CFG pass
@@ -32,6 +38,10 @@ needs is added or removed, mechanically, by `variant()` below:
   timed). A missing cython3 is installed with apt-get (`--no-install`: not).
 * mypyc (Debian's python3-mypy): `python3 -m mypyc` on the module, in a
   directory of its own.
+* The classes suite leaves Pythran out (it compiles no classes) and adds a
+  second table: an exported class used from Python (attribute access
+  against a `__slots__` class, a method call against a compiled function;
+  class_programs/boundary.py).
 
 Every implementation's result is checked against CPython's before any
 timing (ints exactly, floats to 1e-9 relative); a mismatch stops the run
@@ -42,13 +52,14 @@ counted (bench/native/count_python_allocations.c), once under tracemalloc
 with a gc.callbacks counter: the allocator calls, the heap's peak above
 entry and the collections of one call, the returned object's aside.
 
-Writes build/bench/containers/ (sources, builds, results.json),
-bench/results/containers.md and the section between its markers in
+Writes build/bench/<suite>/ (sources, builds, results.json),
+bench/results/<suite>.md and the suite's section between its markers in
 docs/performance.md (not with --quick, --only or another --frontend: those
-write build/bench/containers/containers.md only). A benchmark, not a
+write build/bench/<suite>/<suite>.md only). A benchmark, not a
 test: nothing here asserts a time."""
 
 import argparse
+import ast
 import gc
 import importlib
 import json
@@ -65,17 +76,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(BENCH)
-PROGRAMS_DIR = os.path.join(BENCH, "container_programs")
 sys.path.insert(0, BENCH)
 
 from harness.doc_sections import replace_section, write_result  # noqa: E402
 
-BEGIN = "<!-- bench/containers.py: begin -->"
-END = "<!-- bench/containers.py: end -->"
 PYTHON = sys.executable
 EXT = sysconfig.get_config_var("EXT_SUFFIX")
 PEERS = ["numba", "pythran", "cython", "mypyc"]
-IMPLEMENTATIONS = ["cpython", "kiln"] + PEERS
 TITLES = {"cpython": "CPython", "kiln": "Kiln", "numba": "Numba", "pythran": "Pythran",
           "cython": "Cython", "mypyc": "mypyc"}
 
@@ -84,6 +91,7 @@ TITLES = {"cpython": "CPython", "kiln": "Kiln", "numba": "Numba", "pythran": "Py
 # `temporaries`: lists (dicts: `kind`) CPython builds and drops per call (the
 # scenario rows). `known_wrong`: a peer's known wrong result, with its cause:
 # recorded (the cell shows the cause), not a reason to stop the run.
+# `known_failure`: the cause of a peer's known exception, added to its cell.
 PROGRAMS = [
     dict(name="sieve", entry="sieve", args=(2_000_000,), quick=(20_000,),
          label="sieve of Eratosthenes, n = {0:,}"),
@@ -123,6 +131,39 @@ PROGRAMS = [
 ]
 
 
+def tree_nodes(max_depth):
+    """The Node objects binary_trees(max_depth) makes (and drops)."""
+    max_depth = max(6, max_depth)
+    count = (1 << (max_depth + 2)) - 1 + (1 << (max_depth + 1)) - 1
+    for depth in range(4, max_depth + 1, 2):
+        count += (1 << (max_depth - depth + 4)) * ((1 << (depth + 1)) - 1)
+    return count
+
+
+# The programs of `--suite classes` (issue 31): bench/class_programs/.
+CLASS_PROGRAMS = [
+    dict(name="binary_trees", entry="binary_trees", args=(14,), quick=(6,),
+         label="binary-trees, max depth {0}",
+         temporaries=lambda args: tree_nodes(args[0]), kind="Node objects"),
+    dict(name="nbody", entry="nbody", args=(100_000,), quick=(1_000,),
+         label="n-body, 5 Body instances, {0:,} steps"),
+    dict(name="nbody_list", entry="nbody_list", args=(100_000,), quick=(1_000,),
+         label="n-body, list[Body], {0:,} steps"),
+    dict(name="linked_queue", entry="linked_queue", args=(300_000, 7), quick=(3_000, 7),
+         label="linked queue and stack, {0:,} pushes",
+         temporaries=lambda args: 2 * args[0], kind="Node objects"),
+    dict(name="vector_ops", entry="vector_ops", args=(320, 240), quick=(32, 24),
+         label="Vec3 dataclass ray math, {0}x{1} rays",
+         known_failure={"cython": "Cython 0.29 gives its compiled class no `__annotations__`, "
+                                  "so @dataclass finds no fields and writes an `__init__` "
+                                  "taking none"}),
+    dict(name="richards", entry="richards", args=(3,), quick=(1,),
+         label="pyperformance richards, {0} iterations"),
+    dict(name="deltablue", entry="deltablue", args=(1_000,), quick=(100,),
+         label="pyperformance deltablue, n = {0:,}"),
+]
+
+
 PROVISIONAL = ("**Provisional numbers**: measured on a busy machine (other builds and "
                "tests ran meanwhile; only the ratios within a round are comparable), to be "
                "re-run on an idle one.")
@@ -135,18 +176,30 @@ class NotBuilt(Exception):
 # ----------------------------------------------------------------------------
 # The variants: the program's text, mechanically adapted per compiler.
 
-DEF = re.compile(r"^def (\w+)\(", re.M)
+TOP_LEVEL = re.compile(r"^(def|class) (\w+)\b")
 
 
-def decorated(text, decorator, names, header):
+def decorated(text, decorator, names, header, classes=False):
     """`header` on top, `decorator` above each top-level def in `names`
-    (None: all). Returns the text and, per line of it, the source's line."""
+    (None: all) and, with `classes`, above every top-level class (and its
+    own decorators; a set: the classes named). Returns the text and, per
+    line of it, the source's line."""
     out, origin = header.splitlines(), [0] * len(header.splitlines())
+    pending = []                       # the decorator lines above a def or class
     for number, line in enumerate(text.splitlines(), 1):
-        match = DEF.match(line)
-        if match and (names is None or match.group(1) in names):
+        if line.startswith("@"):
+            pending.append((number, line))
+            continue
+        match = TOP_LEVEL.match(line)
+        if match and ((match.group(1) == "class" and (
+                classes is True or (classes and match.group(2) in classes))) or (
+                match.group(1) == "def" and (names is None or match.group(2) in names))):
             out.append(decorator)
-            origin.append(number)
+            origin.append(pending[0][0] if pending else number)
+        for above in pending:
+            out.append(above[1])
+            origin.append(above[0])
+        pending = []
         out.append(line)
         origin.append(number)
     return "\n".join(out) + "\n", origin
@@ -155,14 +208,115 @@ def decorated(text, decorator, names, header):
 ANNOTATED_ASSIGNMENT = re.compile(r"^(\s+\w+): [^=\n]+ = ", re.M)
 
 
-def variant(text, implementation, entry):
+def variant(text, implementation, entry, suite):
     if implementation == "kiln":
-        return decorated(text, "@kiln.export", {entry}, "import kiln  # added for Kiln\n")
+        return decorated(text, "@kiln.export", {entry}, "import kiln  # added for Kiln\n",
+                         classes=suite["export_classes"])
     if implementation == "numba":
-        return decorated(text, "@numba.njit", None, "import numba  # added for Numba\n")
+        return jitclass_variant(text)
     if implementation == "pythran":
         text = ANNOTATED_ASSIGNMENT.sub(r"\1 = ", text)
     return text, list(range(1, text.count("\n") + 2))
+
+
+# Numba's jitclass spec, written from a field's annotation.
+NUMBA_SCALARS = {"int": "numba.int64", "float": "numba.float64", "bool": "numba.boolean"}
+
+
+def numba_field_type(annotation, classes):
+    """The jitclass spec type of an annotation (`_<C>_type`, the deferred
+    type of the module's class C), or raises NotBuilt naming it."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        annotation = ast.parse(annotation.value, mode="eval").body
+    if isinstance(annotation, ast.Name) and annotation.id in NUMBA_SCALARS:
+        return NUMBA_SCALARS[annotation.id]
+    if isinstance(annotation, ast.Name) and annotation.id in classes:
+        return f"_{annotation.id}_type"
+    inner = None
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name) \
+            and annotation.value.id == "Optional":
+        inner = annotation.slice
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr) and \
+            isinstance(annotation.right, ast.Constant) and annotation.right.value is None:
+        inner = annotation.left
+    if inner is not None:
+        return f"numba.optional({numba_field_type(inner, classes)})"
+    raise NotBuilt(f"no jitclass field type written for `{ast.unparse(annotation)}`")
+
+
+def jitclass_variant(text):
+    """Numba: `@numba.njit` on every top-level function and
+    `@jitclass(spec)` on every class, the spec written from the class-level
+    field annotations (which are taken out of the class body: jitclass
+    would evaluate them while the class is not yet bound). Every class gets
+    a `numba.deferred_type()`, defined after the class, so that fields can
+    name classes (their own included). A `@dataclass` gets its `__init__`
+    written out (jitclass does not run the dataclass decorator). A class
+    jitclass cannot express (a base class, a field type without a Numba
+    counterpart, a class-level default of a plain class) raises NotBuilt."""
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    names = {node.name for node in classes}
+    before, replace, after = {}, {}, {}      # line number -> lines to add / put instead
+    for node in classes:
+        bases = [ast.unparse(base) for base in node.bases]
+        if [base for base in bases if base != "object"] or node.keywords:
+            raise NotBuilt(f"jitclass has no inheritance (`class {node.name}"
+                           f"({', '.join(bases)})`)")
+        dataclass = False
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if ast.unparse(target) in ("dataclass", "dataclasses.dataclass"):
+                dataclass = True
+                for number in range(decorator.lineno, decorator.end_lineno + 1):
+                    replace[number] = []
+            else:
+                raise NotBuilt(f"class {node.name}: decorator `@{ast.unparse(decorator)}`")
+        spec, fields = [], []
+        for statement in node.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                name = statement.target.id
+                spec.append(f"({name!r}, {numba_field_type(statement.annotation, names)})")
+                if statement.value is not None and not dataclass:
+                    raise NotBuilt(f"class {node.name}: class-level default of `{name}`")
+                default = "" if statement.value is None else f"={ast.unparse(statement.value)}"
+                fields.append((name, default))
+                indent = lines[statement.lineno - 1][:statement.col_offset]
+                replace[statement.lineno] = [indent + "pass"]
+                for number in range(statement.lineno + 1, statement.end_lineno + 1):
+                    replace[number] = []
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        before[first] = [f"@_jitclass([{', '.join(spec)}])"]
+        generated = []
+        if dataclass:
+            indent = " " * (node.body[-1].col_offset)
+            generated = [f"{indent}def __init__(self, "
+                         + ", ".join(name + default for name, default in fields) + "):"]
+            generated += [f"{indent}    self.{name} = {name}" for name, _ in fields]
+        after[node.end_lineno] = generated + [
+            f"_{node.name}_type.define({node.name}.class_type.instance_type)"]
+    header = ["import numba  # added for Numba", "from numba.experimental import jitclass as "
+              "_jitclass  # added for Numba"] + [
+        f"_{node.name}_type = numba.deferred_type()  # added for Numba" for node in classes]
+    out, origin = list(header), [0] * len(header)
+    for number, line in enumerate(lines, 1):
+        if number in before:
+            out += before[number]
+            origin += [number] * len(before[number])
+        elif DEF_LINE.match(line):
+            out.append("@numba.njit")
+            origin.append(number)
+        added = replace.get(number, [line])
+        out += added
+        origin += [number] * len(added)
+        if number in after:
+            out += after[number]
+            origin += [number] * len(after[number])
+    return "\n".join(out) + "\n", origin
+
+
+DEF_LINE = re.compile(r"^def \w+\(")
 
 
 # ----------------------------------------------------------------------------
@@ -193,6 +347,9 @@ def failure_tail(result, lines=3):
     return " / ".join(text[-lines:]) or f"exit status {result.returncode}"
 
 
+MAX_REASONS = 6     # Kiln's fallback reasons shown in a cell's note
+
+
 def build_kiln(directory, module, program, origin, frontend):
     out = os.path.join(directory, "out")
     env = dict(os.environ, PYTHONPATH=frontend)
@@ -205,9 +362,17 @@ def build_kiln(directory, module, program, origin, frontend):
     with open(report_path, encoding="utf-8") as handle:
         report = json.load(handle)
     compiled = {f["name"]: f["compiled"] for f in report.get("functions", [])}
+    fallbacks = report.get("fallbacks", [])
     if not compiled.get(program["entry"]):
+        # The classes that stay Python first (the entry then names one of them).
         reasons = [f"line {origin[r['line'] - 1]}: {r['reason']}"
-                   for r in report.get("fallbacks", []) if r.get("function") == program["entry"]]
+                   for r in fallbacks if r.get("kind") == "class"]
+        reasons += [f"line {origin[r['line'] - 1]}: {r['reason']}"
+                    for r in fallbacks if r.get("function") == program["entry"]
+                    and r.get("kind") != "class"]
+        if len(reasons) > MAX_REASONS:
+            reasons[MAX_REASONS:] = [f"and {len(reasons) - MAX_REASONS} more reasons in "
+                                     f"{module}.kiln.json"]
         raise NotBuilt("not compiled: " + ("; ".join(reasons) or "no reason in the report"))
     return out
 
@@ -313,18 +478,22 @@ def ensure_packages(log, allowed):
             log(f"  !! could not install {' '.join(missing)}: {result.stderr.strip()[-300:]}")
 
 
-def build_all(programs, implementations, workdir, frontend, log):
+def build_all(programs, suite, workdir, frontend, log):
     """Every (program, implementation) built, two at a time: the module
     objects (or the NotBuilt reason) by [program name][implementation]."""
     jobs = []
     for program in programs:
-        with open(os.path.join(PROGRAMS_DIR, program["name"] + ".py"), encoding="utf-8") as f:
+        with open(os.path.join(suite["directory"], program["name"] + ".py"),
+                  encoding="utf-8") as f:
             text = f.read()
-        for implementation in implementations:
+        for implementation in suite["implementations"]:
             module = f"{program['name']}_{implementation}"
             directory = os.path.join(workdir, implementation, program["name"])
             os.makedirs(directory)
-            source, origin = variant(text, implementation, program["entry"])
+            try:
+                source, origin = variant(text, implementation, program["entry"], suite)
+            except NotBuilt as error:        # a program the compiler cannot express
+                source, origin = text, error
             with open(os.path.join(directory, module + ".py"), "w", encoding="utf-8") as f:
                 f.write(source)
             jobs.append((program, implementation, directory, module, origin))
@@ -332,6 +501,8 @@ def build_all(programs, implementations, workdir, frontend, log):
     def build(job):
         program, implementation, directory, module, origin = job
         start = time.perf_counter()
+        if isinstance(origin, NotBuilt):
+            return (None, f"cannot be written for it: {origin}", 0.0)
         try:
             path = BUILDERS[implementation](directory, module, program, origin, frontend)
             outcome = (path, None)
@@ -398,6 +569,9 @@ def check(programs, built, keep_going, log):
                         precise = [line for line in lines if line.startswith("non-precise")]
                         if precise:
                             reason += f" ({precise[0]})"
+                cause = program.get("known_failure", {}).get(implementation)
+                if cause:
+                    reason += f" ({cause})"
                 built[name][implementation] = NotBuilt(reason)
                 log(f"  {name:14s} {implementation:8s} {reason}")
                 continue
@@ -559,7 +733,8 @@ def report(programs, implementations, built, times, heaps, versions):
             seconds = times[name][implementation]
             speedups[implementation].append(base / seconds)
             cells.append(f"{base / seconds:.1f}x ({unit(seconds)})")
-        peers = {p: times[name][p] for p in PEERS if p in times[name]}
+        peers = {p: times[name][p] for p in implementations
+                 if p not in ("cpython", "kiln") and p in times[name]}
         if peers:
             fastest = min(peers, key=peers.get)
             cells.append(f"{TITLES[fastest]} {base / peers[fastest]:.1f}x")
@@ -653,8 +828,141 @@ def versions_of(frontend):
                       f"Cython {cython_version}, mypyc {version('mypy.version')}")
 
 
+# ----------------------------------------------------------------------------
+# --suite classes: an exported class seen from Python (class_programs/boundary.py).
+
+BOUNDARY_CASES = [
+    # what, Kiln's statement, the reference, its statement, the target
+    ("attribute read", "p.x", "`__slots__` class", "s.x", 1.2),
+    ("attribute write", "p.x = 1.5", "`__slots__` class", "s.x = 1.5", None),
+    ("method call", "p.norm2()", "compiled function", "point_norm2(p)", 1.2),
+    ("method call", "p.norm2()", "`__slots__` class's method", "s.norm2()", None),
+    ("construction", "Point(1.0, 2.0)", "`__slots__` class", "SlotsPoint(1.0, 2.0)", None),
+]
+UNROLL = 10     # statements per timeit loop iteration: the loop's own cost / 10
+
+
+def boundary_report(workdir, frontend, repeats, quick, log):
+    """The table of BOUNDARY_CASES: nanoseconds per statement (each
+    repeated UNROLL times in timeit's loop; the minimum over `repeats`
+    rounds of >= 20 ms samples, the statements round-robin) and their
+    ratio; or the reason Kiln does not build the class."""
+    import timeit
+    directory = os.path.join(workdir, "kiln", "boundary")
+    os.makedirs(directory)
+    with open(os.path.join(BENCH, "class_programs", "boundary.py"), encoding="utf-8") as f:
+        text = f.read()
+    source, origin = decorated(text, "@kiln.export", {"point_norm2"},
+                               "import kiln  # added for Kiln\n", classes={"Point"})
+    with open(os.path.join(directory, "boundary_kiln.py"), "w", encoding="utf-8") as f:
+        f.write(source)
+    title = ("An exported class from Python (bench/class_programs/boundary.py: `Point`, "
+             "compiled by Kiln, beside a `__slots__` class and a compiled function); ns per "
+             "statement, best of the rounds:")
+    try:
+        path = build_kiln(directory, "boundary_kiln", dict(entry="point_norm2"), origin,
+                          frontend)
+        sys.path.insert(0, path)
+        try:
+            module = importlib.import_module("boundary_kiln")
+        finally:
+            sys.path.remove(path)
+        if not isinstance(module.Point, type) or "__kiln_layout__" not in vars(module.Point):
+            raise NotBuilt("`Point` is not a compiled class: "
+                           + ("; ".join(r["reason"] for r in fallbacks_of(path, "boundary_kiln")
+                                        if r.get("kind") == "class") or "no reason"))
+    except NotBuilt as error:
+        log(f"  boundary: {error}")
+        return f"{title}\n\n-- Kiln: {error}\n"
+    names = dict(Point=module.Point, point_norm2=module.point_norm2,
+                 SlotsPoint=module.SlotsPoint, p=module.Point(1.0, 2.0),
+                 s=module.SlotsPoint(1.0, 2.0))
+    if module.Point(1.0, 2.0).norm2() != 5.0 or module.point_norm2(names["p"]) != 5.0:
+        return f"{title}\n\n-- Kiln: wrong result of `Point(1.0, 2.0).norm2()`\n"
+    statements = sorted({case[1] for case in BOUNDARY_CASES} |
+                        {case[3] for case in BOUNDARY_CASES})
+    timers = {stmt: timeit.Timer("; ".join([stmt] * UNROLL), globals=names)
+              for stmt in statements}
+    numbers = {}
+    for stmt, timer in timers.items():
+        number = 1
+        while timer.timeit(number) < 0.02:
+            number *= 2
+        numbers[stmt] = number
+    best = {stmt: float("inf") for stmt in statements}
+    for _ in range(repeats):
+        for stmt, timer in timers.items():
+            best[stmt] = min(best[stmt], timer.timeit(numbers[stmt]) / numbers[stmt] / UNROLL)
+    rows = ["| what | Kiln | ns | reference | ns | Kiln / reference | target |",
+            "|---|---|---|---|---|---|---|"]
+    for what, kiln_stmt, reference, reference_stmt, target in BOUNDARY_CASES:
+        kiln_ns, reference_ns = best[kiln_stmt] * 1e9, best[reference_stmt] * 1e9
+        rows.append(f"| {what} | `{kiln_stmt}` | {kiln_ns:.1f} | {reference}: "
+                    f"`{reference_stmt}` | {reference_ns:.1f} | {kiln_ns / reference_ns:.2f}x | "
+                    + (f"<= {target}x" if target else "") + " |")
+        log(f"  {what:16s} Kiln {kiln_ns:.1f} ns, {reference} {reference_ns:.1f} ns")
+    return f"{title}\n\n" + "\n".join(rows) + "\n"
+
+
+def fallbacks_of(out, module):
+    try:
+        with open(os.path.join(out, module + ".kiln.json"), encoding="utf-8") as handle:
+            return json.load(handle).get("fallbacks", [])
+    except OSError:
+        return []
+
+
+CONTAINERS_INTRO = (
+    "## Container-heavy programs\n\nGenerated by `bench/containers.py` "
+    "(issue 30): eleven programs, seven of lists of int, float and bool and four "
+    "of dicts (`dict[int, int]`, `dict[int, float]`: a memo table, k-mer counts, "
+    "union-find's parents and sizes, a feature dict per record), written once as "
+    "annotated Python (bench/container_programs/) and compiled as written by each "
+    "implementation. The entry functions take ints and build their lists and dicts "
+    "inside (for Numba: lists made in compiled code, no reflected or typed list "
+    "crosses the boundary; a `{}` becomes a `numba.typed.Dict` whose key and value "
+    "types Numba infers from the stores into it, so the source needs no "
+    "`Dict.empty(...)`). Cython compiles the `.py` in pure-Python mode: its only "
+    "declarations are the annotations, and Cython 0.29 keeps `int` a Python int. "
+    "What the memory table counts: CPython's own allocators. Kiln's lists and dicts "
+    "come from libc's malloc (runtime/kiln_list.c, runtime/kiln_dict.c) and "
+    "Pythran's from C++'s (its dict wraps a std::unordered_map), which it does not "
+    "see; Numba's NRT allocates through PyMem_RawMalloc, so its lists and typed "
+    "dicts are counted. CPython's collector does not run in these programs: it is "
+    "triggered by container objects that stay alive, and their temporary lists and "
+    "dicts die by reference counting first.\n\n")
+
+CLASSES_INTRO = (
+    "## Programs built on classes\n\nGenerated by `bench/containers.py --suite classes` "
+    "(issue 31): programs whose state lives in small classes (bench/class_programs/: "
+    "binary-trees' `Node`, n-body with a `Body` class as five instances and as a "
+    "`list[Body]`, a linked queue and stack, a `@dataclass` Vec3 in ray-tracing math, and "
+    "pyperformance's richards and deltablue ported by adding annotations only), one "
+    "module of annotated Python each, the same text for every implementation. Kiln: "
+    "`@kiln.export` on every class and on the entry function. Numba: `@jitclass` with "
+    "the spec written from the class-level annotations (`Optional[C]` as "
+    "`optional(deferred_type)`; a dataclass's `__init__` written out), `@njit` on the "
+    "functions; programs with inheritance are not expressible. Cython compiles the "
+    "`.py` in pure-Python mode (its classes stay Python classes: no `cdef class` without "
+    "Cython-specific declarations); mypyc makes its native classes from the "
+    "annotations. Pythran has no classes and is left out. The second table: the costs "
+    "of an exported class seen from Python.\n\n")
+
+SUITES = {
+    "containers": dict(directory=os.path.join(BENCH, "container_programs"),
+                       programs=PROGRAMS, export_classes=False,
+                       implementations=["cpython", "kiln"] + PEERS, intro=CONTAINERS_INTRO),
+    "classes": dict(directory=os.path.join(BENCH, "class_programs"),
+                    programs=CLASS_PROGRAMS, export_classes=True,
+                    implementations=["cpython", "kiln", "numba", "cython", "mypyc"],
+                    intro=CLASSES_INTRO),
+}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", choices=sorted(SUITES), default="containers",
+                        help="the programs: container_programs/ (default) or class_programs/")
     parser.add_argument("--quick", action="store_true", help="small sizes, 3 rounds, no docs")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--only", help="comma-separated programs (no docs written)")
@@ -671,21 +979,23 @@ def main():
     def log(message):
         print(message, flush=True)
 
-    programs = PROGRAMS
+    suite = SUITES[args.suite]
+    programs = suite["programs"]
     if args.only:
         wanted = args.only.split(",")
-        programs = [p for p in PROGRAMS if p["name"] in wanted]
+        programs = [p for p in programs if p["name"] in wanted]
     if args.quick:
         programs = [dict(p, args=p["quick"]) for p in programs]
         args.repeats = min(args.repeats, 3)
     programs = [dict(p, label=p["label"].format(*p["args"])) for p in programs]
+    implementations = suite["implementations"]
     ensure_packages(log, not args.no_install)
-    workdir = os.path.join(REPO, "build", "bench", "containers")
+    workdir = os.path.join(REPO, "build", "bench", args.suite)
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
-    log(f"building {len(programs)} programs x {len(IMPLEMENTATIONS)} implementations "
+    log(f"building {len(programs)} programs x {len(implementations)} implementations "
         f"into {workdir} ...")
-    built = build_all(programs, IMPLEMENTATIONS, workdir, args.frontend, log)
+    built = build_all(programs, suite, workdir, args.frontend, log)
     log("checking results against CPython ...")
     functions = check(programs, built, args.keep_going, log)
     log(f"timing, best of {args.repeats} rounds ...")
@@ -693,7 +1003,10 @@ def main():
     log("CPython heap and collections per call ...")
     heaps = heap_all(programs, functions, build_counter(workdir))
     versions = dict(versions_of(args.frontend), provisional=args.provisional)
-    text = report(programs, IMPLEMENTATIONS, built, times, heaps, versions)
+    text = report(programs, implementations, built, times, heaps, versions)
+    if args.suite == "classes":
+        log(f"exported classes from Python, best of {args.repeats} rounds ...")
+        text += "\n" + boundary_report(workdir, args.frontend, args.repeats, args.quick, log)
     print(text)
     with open(os.path.join(workdir, "results.json"), "w", encoding="utf-8") as handle:
         json.dump({"times": times, "heaps": heaps,
@@ -701,30 +1014,14 @@ def main():
                                for p, row in built.items()}}, handle, indent=1)
     if args.quick or args.only or os.path.abspath(args.frontend) != os.path.join(
             REPO, "python_frontend"):
-        with open(os.path.join(workdir, "containers.md"), "w", encoding="utf-8") as handle:
+        with open(os.path.join(workdir, args.suite + ".md"), "w", encoding="utf-8") as handle:
             handle.write(text)
         return
-    write_result("containers", text)
-    section = (f"{BEGIN}\n## Container-heavy programs\n\nGenerated by `bench/containers.py` "
-               "(issue 30): eleven programs, seven of lists of int, float and bool and four "
-               "of dicts (`dict[int, int]`, `dict[int, float]`: a memo table, k-mer counts, "
-               "union-find's parents and sizes, a feature dict per record), written once as "
-               "annotated Python (bench/container_programs/) and compiled as written by each "
-               "implementation. The entry functions take ints and build their lists and dicts "
-               "inside (for Numba: lists made in compiled code, no reflected or typed list "
-               "crosses the boundary; a `{}` becomes a `numba.typed.Dict` whose key and value "
-               "types Numba infers from the stores into it, so the source needs no "
-               "`Dict.empty(...)`). Cython compiles the `.py` in pure-Python mode: its only "
-               "declarations are the annotations, and Cython 0.29 keeps `int` a Python int. "
-               "What the memory table counts: CPython's own allocators. Kiln's lists and dicts "
-               "come from libc's malloc (runtime/kiln_list.c, runtime/kiln_dict.c) and "
-               "Pythran's from C++'s (its dict wraps a std::unordered_map), which it does not "
-               "see; Numba's NRT allocates through PyMem_RawMalloc, so its lists and typed "
-               "dicts are counted. CPython's collector does not run in these programs: it is "
-               "triggered by container objects that stay alive, and their temporary lists and "
-               "dicts die by reference counting first.\n\n"
-               f"{text}{END}")
-    replace_section(BEGIN, END, section)
+    write_result(args.suite, text)
+    marker = "bench/containers.py" + ("" if args.suite == "containers"
+                                      else " --suite " + args.suite)
+    begin, end = f"<!-- {marker}: begin -->", f"<!-- {marker}: end -->"
+    replace_section(begin, end, f"{begin}\n{suite['intro']}{text}{end}")
 
 
 if __name__ == "__main__":

@@ -189,6 +189,11 @@ def compiled_class(cls, options):
     native.__qualname__ = cls.__qualname__
     native.__doc__ = cls.__doc__
     native.__kiln_export__ = dict(options)
+    # A dataclass's description: dataclasses.fields(), asdict(), replace()
+    # and `match` read it.
+    for name in ("__dataclass_fields__", "__dataclass_params__", "__match_args__"):
+        if name in vars(cls):
+            setattr(native, name, vars(cls)[name])
     return native
 
 

@@ -228,6 +228,8 @@ def test_methods_as_cpython(mod):
 
 
 def test_dataclass_protocols_as_cpython(mod):
+    import dataclasses
+
     calls = [lambda m: repr(m.Point(1)), lambda m: repr(m.Point(-3, 2.5, True)),
              lambda m: m.Point(1) == m.Point(1, 0.0), lambda m: m.Point(1) == m.Point(2),
              lambda m: m.Point(1) != m.Point(1), lambda m: m.Point(1) == 1,
@@ -240,10 +242,14 @@ def test_dataclass_protocols_as_cpython(mod):
              lambda m: [repr(k) for k in sorted([m.Key(3), m.Key(1, 9.0), m.Key(1)])],
              lambda m: len({m.Key(1), m.Key(1), m.Key(2)}),
              lambda m: setattr(m.Key(1), "a", 2), lambda m: delattr(m.Key(1), "b"),
-             lambda m: setattr(m.Key(1), "other", 2)]
+             lambda m: setattr(m.Key(1), "other", 2),
+             lambda m: [f.name for f in dataclasses.fields(m.Point)],
+             lambda m: dataclasses.asdict(m.Point(2, 0.5)),
+             lambda m: dataclasses.astuple(m.Key(4)),
+             lambda m: dataclasses.replace(m.Key(1), b=3.0),
+             lambda m: dataclasses.is_dataclass(m.Point(1)), lambda m: m.Point.__match_args__]
     for call in calls:
         both(mod, call)
-    import dataclasses
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
         mod.native.Key(1).a = 2
     assert mod.native.Point.__hash__ is None
@@ -480,6 +486,8 @@ FIRST_CALL_SCRIPT = textwrap.dedent('''\
     print(hasattr(f.Item, "__kiln_layout__"), hasattr(f.Bag, "__kiln_layout__"),
           hasattr(f.Named, "__kiln_layout__"))
     print(f.Item.__module__, f.Item.__qualname__, repr(f.Item(3)))
+    import dataclasses
+    print(dataclasses.asdict(f.Item(1)), dataclasses.replace(f.Item(1), value=2.0))
     a, b = f.Item(2, 5.0), f.Item(4)
     print(f.heaviest(a, b) is b, f.heaviest.is_compiled, a < b)
     bag = f.Bag(10)
@@ -513,6 +521,7 @@ def test_compile_on_first_call(tmp_path):
         assert lines[1:] == [
             "True True False",
             "firstcall Item Item(weight=3, value=1.0)",
+            "{'weight': 1, 'value': 1.0} Item(weight=1, value=2.0)",
             "True True True",
             "11 Item(weight=6, value=6.0) False",
             "True",

@@ -10,6 +10,7 @@ call the compiled functions. It needs neither Kiln nor a compiler: the
 from __future__ import annotations
 
 import ast
+import math
 
 from .. import typesystem as kt
 from ..version import __version__
@@ -49,6 +50,52 @@ def _kiln_load_extension():
 
 _kiln_native = _kiln_load_extension()
 '''
+
+DATACLASS_ADOPTION = '''
+
+def _kiln_dataclass(native, fields, options):
+    """The native type of a compiled dataclass, with the description
+    @dataclass gives the class (dataclasses.fields(), asdict(), replace()
+    and `match` read it), taken from a dataclass of the same fields."""
+    import dataclasses
+
+    described = dataclasses.make_dataclass(native.__name__, fields, **options)
+    for name in ("__dataclass_fields__", "__dataclass_params__", "__match_args__"):
+        if name in vars(described):
+            setattr(native, name, vars(described)[name])
+    return native
+'''
+
+
+def _compiled_classes(context) -> dict:
+    """name -> ClassInfo of the module's compiled classes (none when the
+    context cannot say)."""
+    try:
+        return dict(context.classes)
+    except Exception:  # noqa: BLE001 - a context without classes: none compiled
+        return {}
+
+
+def _dataclass_description(info) -> str:
+    """The arguments of `_kiln_dataclass` for class `info`: its fields
+    (name, annotation text, default) and @dataclass options."""
+    from ..frontend.classes import NO_DEFAULT
+
+    def literal(value) -> str:
+        # repr(1e400) is `inf`, no Python expression
+        return f"float({str(value)!r})" if isinstance(value, float) and \
+            not math.isfinite(value) else repr(value)
+
+    fields = []
+    for field in info.fields:
+        item = [repr(field.name), repr(annotation_text(field.type))]
+        if field.default is not NO_DEFAULT:
+            item.append(literal(field.default))
+        fields.append(f"({', '.join(item)})")
+    synthesized = getattr(info, "synthesized", frozenset())
+    options = {"eq": info.eq, "order": info.order, "frozen": info.frozen,
+               "repr": "__repr__" in synthesized}
+    return f"[{', '.join(fields)}], {options!r}"
 
 
 ASYNC_NAMESPACE = '''
@@ -125,7 +172,11 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     for node in context.tree.body:
         if isinstance(node, ast.ClassDef):
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
-            if node.name in classes:
+            info = _compiled_classes(context).get(node.name)
+            if node.name in classes and info is not None and info.dataclass:
+                edits.append((first, node.end_lineno, f"{node.name} = _kiln_dataclass("
+                              f"_kiln_native.{node.name}, {_dataclass_description(info)})\n"))
+            elif node.name in classes:
                 edits.append((first, node.end_lineno, f"{node.name} = _kiln_native.{node.name}\n"))
             else:
                 # A class left to Python stays one: without the marker, the
@@ -168,6 +219,8 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name,
                                             compiled=tuple(compiled), classes=tuple(classes))
                               if compiled or classes else "")
+    if classes:
+        loader += DATACLASS_ADOPTION
     if compiled:
         loader += ASYNC_NAMESPACE.format(methods="".join(
             ASYNC_METHOD.format(name=name) for name in compiled))

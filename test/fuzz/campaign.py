@@ -88,6 +88,9 @@ def main(argv=None):
     parser.add_argument("--str-rate", type=float, default=generator.Config.str_rate,
                         help="share of programs with strings (default "
                         f"{generator.Config.str_rate}; 1: every program)")
+    parser.add_argument("--class-rate", type=float, default=generator.Config.class_rate,
+                        help="share of programs with exported classes (default "
+                        f"{generator.Config.class_rate}; 1: every program)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -99,7 +102,8 @@ def main(argv=None):
                               array_weight=args.array_weight, list_rate=args.list_rate,
                               dict_rate=args.dict_rate, set_rate=args.set_rate,
                               slice_rate=args.slice_rate, tail_rate=args.tail_rate,
-                              str_rate=args.str_rate)
+                              str_rate=args.str_rate,
+                              class_rate=args.class_rate)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

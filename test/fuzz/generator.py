@@ -43,6 +43,8 @@ from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, s
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
+from .class_constructs import (CLASS_PROGRAM_RATE, ClassConstructs, class_source, class_stream,
+                               make_shape)
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -350,6 +352,7 @@ class Config:
     slice_rate: float = SLICE_PROGRAM_RATE  # list programs with slices (slice_constructs.py)
     tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
     str_rate: float = STR_PROGRAM_RATE     # programs with strings (str_constructs.py)
+    class_rate: float = CLASS_PROGRAM_RATE  # programs with classes (class_constructs.py)
 
 
 @dataclass
@@ -397,12 +400,14 @@ class Program:
     index: int
     main: Function
     helpers: list
+    classes: list = field(default_factory=list)   # class_constructs.ClassShape
 
     def functions(self):
         return self.helpers + [self.main]
 
     def source(self):
-        return "\n\n".join(f.source for f in self.functions())
+        return "\n\n".join([class_source(c) for c in self.classes] +
+                           [f.source for f in self.functions()])
 
 
 def returns_annotation(returns):
@@ -436,14 +441,15 @@ class Scope:
 
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
-                        SliceConstructs, StrConstructs, StrContainerConstructs):
+                        SliceConstructs, StrConstructs, StrContainerConstructs, ClassConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
-                 set_helpers=(), slrng=None, strng=None):
+                 set_helpers=(), slrng=None, strng=None, crng=None, class_shapes=()):
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
         self.init_tail(trng)
         self.init_strings(strng)
+        self.init_classes(crng, class_shapes)
         self.init_sets(srng, set_helpers)
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
@@ -2289,6 +2295,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             self.dict_hook(depth)
             self.tail_hook(depth)
             self.str_hook(depth)
+            self.class_hook(depth)
             self.set_hook(depth)
             self.slice_hook(depth)
             self.statement(depth)
@@ -3107,6 +3114,13 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     # strings (str_constructs.py): the same, from streams of their own (the
     # function the program exports only)
     strings_on = random.Random(f"{seed}:{index}:strings").random() < config.str_rate
+    # classes (class_constructs.py): the same, from streams of their own (the
+    # function the program exports makes and uses the instances)
+    classes_on = random.Random(f"{seed}:{index}:classes").random() < config.class_rate
+    class_shapes = []
+    if classes_on:
+        crng = class_stream(seed, index, "program")
+        class_shapes = [make_shape(crng, f"C{index}_{k}") for k in range(crng.choice([1, 1, 2]))]
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -3149,7 +3163,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             slrng=slice_stream(seed, index, f"f{index}") if slices_on else None,
                             trng=tail_stream(seed, index, f"f{index}") if tail_on else None,
                             strng=random.Random(f"{seed}:{index}:strings:f{index}")
-                            if strings_on else None)
+                            if strings_on else None,
+                            crng=class_stream(seed, index, f"f{index}") if classes_on else None,
+                            class_shapes=class_shapes)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")
@@ -3176,10 +3192,11 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         "math." in h.source or "np." in h.source for h in helpers)
     main.uses_numpy_transcendental = gen.uses_numpy_transcendental or any(
         any(f"np.{n}(" in h.source for n in TRANSCENDENTAL) for h in helpers)
-    return Program(seed, index, main, helpers)
+    return Program(seed, index, main, helpers, class_shapes)
 
 
-HEADER = "import cmath\nimport math\n\nimport numpy as np\n\nimport kiln\n\n\n"
+HEADER = ("import cmath\nimport math\nfrom dataclasses import dataclass\n\nimport numpy as np\n\n"
+          "import kiln\n\n\n")
 
 
 def module_source(programs) -> str:

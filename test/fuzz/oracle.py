@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import re
 import signal
 import sys
@@ -377,6 +378,20 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
     return fn
 
 
+def rewrite_class(cls: ast.ClassDef, helper_returns=None) -> ast.ClassDef:
+    """A class of the module (class_constructs.py): its methods rewritten as
+    the module's functions are, `self` taken as it comes (the instance
+    itself, not a number)."""
+    cls = copy.deepcopy(cls)
+    for position, stmt in enumerate(cls.body):
+        if isinstance(stmt, ast.FunctionDef):
+            method = rewrite_function(stmt, helper_returns)
+            if stmt.args.args and stmt.args.args[0].annotation is None:
+                method.body = method.body[1:]      # the entry conversion of `self`
+            cls.body[position] = method
+    return cls
+
+
 class Runtime:
     coerce = staticmethod(S.coerce)
     binop = staticmethod(S.binop)
@@ -457,6 +472,8 @@ class OracleModule:
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef):
                 body.append(rewrite_function(stmt, helper_returns))
+            elif isinstance(stmt, ast.ClassDef):
+                body.append(rewrite_class(stmt, helper_returns))
             elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 continue
             else:
@@ -466,7 +483,8 @@ class OracleModule:
         self.namespace = {"__builtins__": __builtins__, RUNTIME: Runtime,
                           "math": S.MathStandIn(), "np": S.NumpyStandIn(),
                           "numpy": S.NumpyStandIn(), "kiln": S.KilnStandIn(),
-                          "cmath": S.CmathStandIn(), **S.BUILTINS}
+                          "cmath": S.CmathStandIn(), "dataclass": dataclasses.dataclass,
+                          **S.BUILTINS}
         import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

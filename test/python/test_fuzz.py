@@ -49,7 +49,9 @@ DEFAULT_AVOID = ""
 # loops in 60 % of its list programs (slice_constructs.py) clean again (200
 # functions, 4,063 calls compared, 4 fallbacks of the list and dict
 # generators, branch fuzz-sets), and after the merge with the long tail
-# (tail_constructs.py, 30 %) too (200 functions, 4,078 calls compared).
+# (tail_constructs.py, 30 %) too (200 functions, 4,078 calls compared);
+# with exported classes in 30 % of its programs (class_constructs.py) clean
+# again (issue 31, 2026-12-06).
 PINNED_SEED = "973561698"
 
 

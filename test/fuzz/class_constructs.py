@@ -1,0 +1,262 @@
+"""Exported classes in generated programs (docs/language.md, "Classes"): the
+class constructs of `generator.FunctionGenerator`, and the classes
+themselves.
+
+Old seeds keep their programs: whether a program has classes is drawn from
+its own stream (`random.Random(f"{seed}:{index}:classes")`, `--class-rate`,
+30 % by default), and so is everything below (`class_stream`: `self.rng` is
+swapped for it, fresh names count from 8000, statements do not count
+against `max_statements`).
+
+A program with classes defines one or two at module level (`ClassShape`,
+`class_source`): a plain class with annotated fields and an `__init__`, or
+a `@dataclass` (sometimes `order=True`) with field defaults; fields of
+int, float and bool, and sometimes a link to an instance of the class
+itself (`nxt: "C | None"`); methods that compute over the fields and their
+arguments, one that changes the fields, and bounded walks along the links.
+The function the program exports makes instances at the top level of its
+body (positional and keyword arguments), relinks them (None, another
+instance, a new one, itself: cycles included), changes fields directly and
+through methods, and reads what they hold into its int and float
+variables: fields, method results, `is`/`is None`, the walks, and `==`/`<`
+of dataclasses without links. Reading a field through a link that may be
+None raises CPython's AttributeError. The oracle runs the same classes
+(their methods rewritten as functions are, oracle.py), so CPython itself
+is the reference.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from dataclasses import dataclass, field
+
+CLASS_PROGRAM_RATE = 0.3        # programs with classes: --class-rate
+CLASS_STATEMENT_RATE = 0.4      # a class statement before a statement of a class program
+CLASS_STATEMENTS = {"c_make": 2, "c_link": 1.5, "c_update": 2, "c_read": 5, "c_compare": 1}
+INT_OPS = ["+", "-", "*"]
+FLOAT_OPS = ["+", "-", "*"]
+
+
+@dataclass
+class ClassShape:
+    name: str
+    dataclass: bool
+    order: bool
+    linked: bool                       # has `nxt: "<name> | None"`
+    int_methods: list = field(default_factory=list)     # (name, body expression)
+    float_methods: list = field(default_factory=list)
+    fields = ("a", "b", "flag")
+
+    @property
+    def comparable(self) -> bool:
+        """`==` of two instances is the fields' (a dataclass) and terminates
+        (no link to recurse through)."""
+        return self.dataclass and not self.linked
+
+
+def class_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:classes:{name}")
+
+
+def int_constant(rng):
+    return str(rng.choice([0, 1, 2, 3, 7, -1, -5, 100, 2**40]))
+
+
+def float_constant(rng):
+    return repr(rng.choice([0.0, 0.5, -1.25, 3.0, 1e10, -0.0, 2.5]))
+
+
+def make_shape(rng, name) -> ClassShape:
+    shape = ClassShape(name, dataclass=rng.random() < 0.5, order=False,
+                       linked=rng.random() < 0.6)
+    shape.order = shape.dataclass and not shape.linked and rng.random() < 0.5
+    for k in range(rng.randint(1, 2)):
+        expr = f"self.a {rng.choice(INT_OPS)} x {rng.choice(INT_OPS)} {int_constant(rng)}"
+        if rng.random() < 0.5:
+            expr = f"({expr}) if self.flag else (x - self.a)"
+        shape.int_methods.append((f"mi{k}", expr))
+    for k in range(rng.randint(1, 2)):
+        expr = f"self.b {rng.choice(FLOAT_OPS)} y {rng.choice(FLOAT_OPS)} {float_constant(rng)}"
+        if rng.random() < 0.4:
+            expr = f"{expr} + float(self.a)"
+        shape.float_methods.append((f"mf{k}", expr))
+    return shape
+
+
+def class_source(shape: ClassShape) -> str:
+    n = shape.name
+    lines = ["@kiln.export"]
+    if shape.dataclass:
+        lines.append("@dataclass(order=True)" if shape.order else "@dataclass")
+    lines.append(f"class {n}:")
+    if shape.dataclass:
+        lines += ["    a: int", "    b: float = 0.5", "    flag: bool = False"]
+        if shape.linked:
+            lines.append(f'    nxt: "{n} | None" = None')
+    else:
+        lines += ["    a: int", "    b: float", "    flag: bool"]
+        if shape.linked:
+            lines.append(f'    nxt: "{n} | None"')
+        lines += ["", "    def __init__(self, a: int, b: float, flag: bool = False):",
+                  "        self.a = a", "        self.b = b", "        self.flag = flag"]
+        if shape.linked:
+            lines.append("        self.nxt = None")
+    for name, expr in shape.int_methods:
+        lines += ["", f"    def {name}(self, x: int) -> int:", f"        return {expr}"]
+    for name, expr in shape.float_methods:
+        lines += ["", f"    def {name}(self, y: float) -> float:", f"        return {expr}"]
+    lines += ["", "    def bump(self, x: int) -> None:", "        self.a = self.a + x",
+              "        self.b = self.b * 0.5 + 1.0", "        self.flag = not self.flag"]
+    if shape.linked:
+        lines += ["", "    def chain_length(self) -> int:", "        n = 0",
+                  f'        cur: "{n} | None" = self',
+                  "        while cur is not None and n < 40:", "            n += 1",
+                  "            cur = cur.nxt", "        return n",
+                  "", "    def chain_sum(self) -> int:", "        total = 0", "        n = 0",
+                  f'        cur: "{n} | None" = self',
+                  "        while cur is not None and n < 40:",
+                  "            total += cur.a % 1000", "            n += 1",
+                  "            cur = cur.nxt", "        return total"]
+    return "\n".join(lines)
+
+
+class ClassConstructs:
+    """Mixed into FunctionGenerator. `self.crng` is None in a program
+    without classes; `self.class_shapes` are the program's classes."""
+
+    def init_classes(self, crng=None, shapes=()):
+        self.crng = crng
+        self.class_shapes = list(shapes)
+        self.instances = []            # (name, shape), made at the top level
+        self.ccounter = 0
+        self.in_class_stream = False
+
+    @contextlib.contextmanager
+    def class_stream(self):
+        """Draw from the class stream; the statements made do not count."""
+        saved = (self.rng, self.statements, self.in_class_stream)
+        self.rng, self.in_class_stream = self.crng, True
+        try:
+            yield
+        finally:
+            self.rng, self.statements, self.in_class_stream = saved
+
+    def class_hook(self, depth):
+        """Before a statement of a class program: now and then a class
+        statement."""
+        if self.crng is None or self.in_class_stream or self.in_str_stream or \
+                self.in_list_stream or self.in_dict_stream or self.in_tail_stream:
+            return
+        if self.crng.random() >= CLASS_STATEMENT_RATE:
+            return
+        with self.class_stream():
+            for _ in range(10):
+                choice = self.rng.choices(list(CLASS_STATEMENTS),
+                                          list(CLASS_STATEMENTS.values()))[0]
+                if getattr(self, "s_" + choice)(depth) is not False:
+                    return
+
+    # ------------------------------------------------------------ helpers
+    def class_name_fresh(self):
+        self.ccounter += 1
+        return f"o{8000 + self.ccounter}"
+
+    def construct(self, shape):
+        a, b = self.number("i64"), self.number("f64")
+        flag = self.expr("bool", 2)
+        form = self.rng.random()
+        if shape.dataclass and form < 0.3:
+            return f"{shape.name}({a})"                       # the defaults
+        if form < 0.6:
+            return f"{shape.name}({a}, {b}, {flag})"
+        return f"{shape.name}(b={b}, a={a}, flag={flag})"
+
+    def instance(self, linked=None):
+        pool = [(n, s) for n, s in self.instances if linked is None or s.linked == linked]
+        return self.rng.choice(pool) if pool else None
+
+    # --------------------------------------------------------- statements
+    def s_c_make(self, depth):
+        if depth or self.loop_depth or not self.class_shapes:
+            return False              # bound once, at the top level: always bound after
+        shape = self.rng.choice(self.class_shapes)
+        name = self.class_name_fresh()
+        self.emit(depth, f"{name} = {self.construct(shape)}")
+        self.instances.append((name, shape))
+
+    def s_c_link(self, depth):
+        chosen = self.instance(linked=True)
+        if chosen is None:
+            return False
+        name, shape = chosen
+        others = [n for n, s in self.instances if s is shape]
+        roll = self.rng.random()
+        if roll < 0.2:
+            value = "None"
+        elif roll < 0.4:
+            value = self.construct(shape)
+        elif roll < 0.55:
+            value = f"{name}.nxt"
+        else:
+            value = self.rng.choice(others)       # itself too: a cycle
+        self.emit(depth, f"{name}.nxt = {value}")
+
+    def s_c_update(self, depth):
+        chosen = self.instance()
+        if chosen is None:
+            return False
+        name, shape = chosen
+        roll = self.rng.random()
+        if roll < 0.25:
+            self.emit(depth, f"{name}.a = {self.number('i64')}")
+        elif roll < 0.45:
+            self.emit(depth, f"{name}.b += {self.number('f64')}")
+        elif roll < 0.55:
+            self.emit(depth, f"{name}.flag = not {name}.flag")
+        elif roll < 0.75 or not shape.linked:
+            self.emit(depth, f"{name}.bump({self.small_int(5)})")
+        else:
+            # through a link that may be None: AttributeError as in CPython
+            self.emit(depth, f"{name}.nxt.a = {self.number('i64')}")
+
+    def class_int_expr(self, name, shape):
+        options = [f"{name}.a", f"int({name}.flag)",
+                   f"{name}.{self.rng.choice(shape.int_methods)[0]}({self.number('i64')})"]
+        if shape.linked:
+            options += [f"{name}.chain_length()", f"{name}.chain_sum()",
+                        f"int({name}.nxt is None)", f"int({name}.nxt is not None)",
+                        f"int({name}.nxt is {name})"]
+            if self.rng.random() < 0.15:
+                options.append(f"{name}.nxt.a")       # AttributeError when None
+        others = [n for n, s in self.instances if s is shape and n != name]
+        if others:
+            options.append(f"int({name} is {self.rng.choice(others)})")
+        return self.rng.choice(options)
+
+    def s_c_read(self, depth):
+        chosen = self.instance()
+        if chosen is None:
+            return False
+        name, shape = chosen
+        target = self.tail_target(("i64", "f64"))
+        if target is None:
+            return False
+        variable, kind = target
+        if kind == "f64" and self.rng.random() < 0.5:
+            method = self.rng.choice(shape.float_methods)[0]
+            value = self.rng.choice([f"{name}.b", f"{name}.{method}({self.number('f64')})"])
+        else:
+            value = self.class_int_expr(name, shape)
+        self.emit(depth, f"{variable} += {value}")
+
+    def s_c_compare(self, depth):
+        pairs = [(n, m) for n, s in self.instances for m, t in self.instances
+                 if s is t and s.comparable]
+        target = self.tail_target(("i64",))
+        if not pairs or target is None:
+            return False
+        (a, b) = self.rng.choice(pairs)
+        shape = next(s for n, s in self.instances if n == a)
+        ops = ["==", "!="] + (["<", "<=", ">", ">="] if shape.order else [])
+        self.emit(depth, f"{target[0]} += int({a} {self.rng.choice(ops)} {b})")

@@ -155,8 +155,9 @@ def definitions_of(context, roots: list) -> list:
     return sorted(found.items())
 
 
-# The name under which the classes of a module are built and cached: not a
-# Python identifier, so no function's entry can take it.
+# The name under which the classes of a module are built and cached (it
+# names the extension, so it is an identifier; a function named so has
+# another key, hashed from other roots, hence another entry).
 CLASSES_ENTRY = "_classes"
 
 

@@ -45,7 +45,10 @@ needs is added or removed, mechanically, by `variant()` below:
 
 Every implementation's result is checked against CPython's before any
 timing (ints exactly, floats to 1e-9 relative); a mismatch stops the run
-(`--keep-going` records it). Times: minimum over `--repeats` rounds, the
+(`--keep-going` records it). Then `gc.freeze()`: the objects alive at that
+point (the harness's, the compilers' modules, Numba's types) are left out
+of the collections a program starts (binary-trees starts thousands), as in
+a program's own process. Times: minimum over `--repeats` rounds, the
 implementations round-robin in each round, calls batched to >= 20 ms per
 sample. Then each program runs once more with CPython's allocators
 counted (bench/native/count_python_allocations.c), once under tracemalloc
@@ -834,53 +837,72 @@ def versions_of(frontend):
 BOUNDARY_CASES = [
     # what, Kiln's statement, the reference, its statement, the target
     ("attribute read", "p.x", "`__slots__` class", "s.x", 1.2),
+    ("attribute read", "p.x", "mypyc's native class", "m.x", None),
     ("attribute write", "p.x = 1.5", "`__slots__` class", "s.x = 1.5", None),
+    ("attribute write", "p.x = 1.5", "mypyc's native class", "m.x = 1.5", None),
     ("method call", "p.norm2()", "compiled function", "point_norm2(p)", 1.2),
     ("method call", "p.norm2()", "`__slots__` class's method", "s.norm2()", None),
+    ("method call", "p.norm2()", "mypyc's native class", "m.norm2()", None),
     ("construction", "Point(1.0, 2.0)", "`__slots__` class", "SlotsPoint(1.0, 2.0)", None),
+    ("construction", "Point(1.0, 2.0)", "mypyc's native class", "MypycPoint(1.0, 2.0)", None),
 ]
 UNROLL = 10     # statements per timeit loop iteration: the loop's own cost / 10
 
 
-def boundary_report(workdir, frontend, repeats, quick, log):
+def boundary_report(workdir, frontend, repeats, log):
     """The table of BOUNDARY_CASES: nanoseconds per statement (each
     repeated UNROLL times in timeit's loop; the minimum over `repeats`
     rounds of >= 20 ms samples, the statements round-robin) and their
-    ratio; or the reason Kiln does not build the class."""
+    ratio; or the reason Kiln does not build the class. mypyc's build of
+    the same module gives the rows of its native class (left out, with
+    the reason, when it fails)."""
     import timeit
-    directory = os.path.join(workdir, "kiln", "boundary")
-    os.makedirs(directory)
     with open(os.path.join(BENCH, "class_programs", "boundary.py"), encoding="utf-8") as f:
         text = f.read()
-    source, origin = decorated(text, "@kiln.export", {"point_norm2"},
-                               "import kiln  # added for Kiln\n", classes={"Point"})
-    with open(os.path.join(directory, "boundary_kiln.py"), "w", encoding="utf-8") as f:
-        f.write(source)
-    title = ("An exported class from Python (bench/class_programs/boundary.py: `Point`, "
-             "compiled by Kiln, beside a `__slots__` class and a compiled function); ns per "
-             "statement, best of the rounds:")
-    try:
-        path = build_kiln(directory, "boundary_kiln", dict(entry="point_norm2"), origin,
-                          frontend)
-        sys.path.insert(0, path)
+    modules = {}
+    for implementation in ("kiln", "mypyc"):
+        directory = os.path.join(workdir, implementation, "boundary")
+        os.makedirs(directory)
+        source, origin = (decorated(text, "@kiln.export", {"point_norm2"},
+                                    "import kiln  # added for Kiln\n", classes={"Point"})
+                          if implementation == "kiln" else (text, None))
+        with open(os.path.join(directory, f"boundary_{implementation}.py"), "w",
+                  encoding="utf-8") as f:
+            f.write(source)
         try:
-            module = importlib.import_module("boundary_kiln")
-        finally:
-            sys.path.remove(path)
-        if not isinstance(module.Point, type) or "__kiln_layout__" not in vars(module.Point):
-            raise NotBuilt("`Point` is not a compiled class: "
-                           + ("; ".join(r["reason"] for r in fallbacks_of(path, "boundary_kiln")
-                                        if r.get("kind") == "class") or "no reason"))
-    except NotBuilt as error:
-        log(f"  boundary: {error}")
-        return f"{title}\n\n-- Kiln: {error}\n"
+            path = BUILDERS[implementation](directory, f"boundary_{implementation}",
+                                            dict(entry="point_norm2"), origin, frontend)
+            sys.path.insert(0, path)
+            try:
+                module = importlib.import_module(f"boundary_{implementation}")
+            finally:
+                sys.path.remove(path)
+            if implementation == "kiln" and "__kiln_layout__" not in vars(module.Point):
+                raise NotBuilt("`Point` is not a compiled class: " + (
+                    "; ".join(r["reason"] for r in fallbacks_of(path, "boundary_kiln")
+                              if r.get("kind") == "class") or "no reason"))
+            modules[implementation] = module
+        except NotBuilt as error:
+            modules[implementation] = error
+            log(f"  boundary, {implementation}: {error}")
+    title = ("An exported class from Python (bench/class_programs/boundary.py: `Point`, "
+             "compiled by Kiln, beside a `__slots__` class, a compiled function and mypyc's "
+             "native class of the same source); ns per statement, best of the rounds:")
+    if isinstance(modules["kiln"], NotBuilt):
+        return f"{title}\n\n-- Kiln: {modules['kiln']}\n"
+    module = modules["kiln"]
     names = dict(Point=module.Point, point_norm2=module.point_norm2,
                  SlotsPoint=module.SlotsPoint, p=module.Point(1.0, 2.0),
                  s=module.SlotsPoint(1.0, 2.0))
     if module.Point(1.0, 2.0).norm2() != 5.0 or module.point_norm2(names["p"]) != 5.0:
         return f"{title}\n\n-- Kiln: wrong result of `Point(1.0, 2.0).norm2()`\n"
-    statements = sorted({case[1] for case in BOUNDARY_CASES} |
-                        {case[3] for case in BOUNDARY_CASES})
+    cases, notes = BOUNDARY_CASES, ""
+    if isinstance(modules["mypyc"], NotBuilt):
+        cases = [case for case in cases if not case[2].startswith("mypyc")]
+        notes = f"\nmypyc's rows left out: {modules['mypyc']}\n"
+    else:
+        names.update(MypycPoint=modules["mypyc"].Point, m=modules["mypyc"].Point(1.0, 2.0))
+    statements = sorted({case[1] for case in cases} | {case[3] for case in cases})
     timers = {stmt: timeit.Timer("; ".join([stmt] * UNROLL), globals=names)
               for stmt in statements}
     numbers = {}
@@ -895,13 +917,13 @@ def boundary_report(workdir, frontend, repeats, quick, log):
             best[stmt] = min(best[stmt], timer.timeit(numbers[stmt]) / numbers[stmt] / UNROLL)
     rows = ["| what | Kiln | ns | reference | ns | Kiln / reference | target |",
             "|---|---|---|---|---|---|---|"]
-    for what, kiln_stmt, reference, reference_stmt, target in BOUNDARY_CASES:
+    for what, kiln_stmt, reference, reference_stmt, target in cases:
         kiln_ns, reference_ns = best[kiln_stmt] * 1e9, best[reference_stmt] * 1e9
         rows.append(f"| {what} | `{kiln_stmt}` | {kiln_ns:.1f} | {reference}: "
                     f"`{reference_stmt}` | {reference_ns:.1f} | {kiln_ns / reference_ns:.2f}x | "
                     + (f"<= {target}x" if target else "") + " |")
         log(f"  {what:16s} Kiln {kiln_ns:.1f} ns, {reference} {reference_ns:.1f} ns")
-    return f"{title}\n\n" + "\n".join(rows) + "\n"
+    return f"{title}\n\n" + "\n".join(rows) + "\n" + notes
 
 
 def fallbacks_of(out, module):
@@ -998,6 +1020,10 @@ def main():
     built = build_all(programs, suite, workdir, args.frontend, log)
     log("checking results against CPython ...")
     functions = check(programs, built, args.keep_going, log)
+    # The harness's own objects (the compilers' modules, Numba's types) out of
+    # the collector's way: a collection a program starts traverses its objects.
+    gc.collect()
+    gc.freeze()
     log(f"timing, best of {args.repeats} rounds ...")
     times = time_all(programs, functions, args.repeats, log)
     log("CPython heap and collections per call ...")
@@ -1006,7 +1032,7 @@ def main():
     text = report(programs, implementations, built, times, heaps, versions)
     if args.suite == "classes":
         log(f"exported classes from Python, best of {args.repeats} rounds ...")
-        text += "\n" + boundary_report(workdir, args.frontend, args.repeats, args.quick, log)
+        text += "\n" + boundary_report(workdir, args.frontend, args.repeats, log)
     print(text)
     with open(os.path.join(workdir, "results.json"), "w", encoding="utf-8") as handle:
         json.dump({"times": times, "heaps": heaps,

@@ -164,6 +164,10 @@ CLASS_PROGRAMS = [
          label="pyperformance richards, {0} iterations"),
     dict(name="deltablue", entry="deltablue", args=(1_000,), quick=(100,),
          label="pyperformance deltablue, n = {0:,}"),
+    dict(name="raytrace", entry="raytrace", args=(100, 100), quick=(20, 15),
+         label="pyperformance raytrace, {0}x{1}"),
+    dict(name="chaos", entry="chaos", args=(5_000, 256), quick=(500, 64),
+         label="pyperformance chaos, {0:,} iterations"),
 ]
 
 
@@ -959,7 +963,8 @@ CLASSES_INTRO = (
     "(issue 31): programs whose state lives in small classes (bench/class_programs/: "
     "binary-trees' `Node`, n-body with a `Body` class as five instances and as a "
     "`list[Body]`, a linked queue and stack, a `@dataclass` Vec3 in ray-tracing math, and "
-    "pyperformance's richards and deltablue ported by adding annotations only), one "
+    "pyperformance's richards, deltablue, raytrace and chaos ported by adding annotations "
+    "only), one "
     "module of annotated Python each, the same text for every implementation. Kiln: "
     "`@kiln.export` on every class and on the entry function. Numba: `@jitclass` with "
     "the spec written from the class-level annotations (`Optional[C]` as "

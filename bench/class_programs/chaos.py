@@ -19,7 +19,7 @@ measures classes beyond the first slice of Kiln's."""
 
 import math
 import random
-from typing import Optional, Union
+from typing import Optional
 
 
 DEFAULT_THICKNESS = 0.25

@@ -155,6 +155,9 @@ CLASS_PROGRAMS = [
     dict(name="linked_queue", entry="linked_queue", args=(300_000, 7), quick=(3_000, 7),
          label="linked queue and stack, {0:,} pushes",
          temporaries=lambda args: 2 * args[0], kind="Node objects"),
+    dict(name="linked_deque", entry="linked_deque", args=(300_000, 7), quick=(3_000, 7),
+         label="doubly linked deque (cycles), {0:,} pushes",
+         temporaries=lambda args: args[0], kind="Node objects"),
     dict(name="vector_ops", entry="vector_ops", args=(320, 240), quick=(32, 24),
          label="Vec3 dataclass ray math, {0}x{1} rays",
          known_failure={"cython": "Cython 0.29 gives its compiled class no `__annotations__`, "
@@ -982,7 +985,8 @@ CLASSES_INTRO = (
     "bench/containers.py --suite classes`, `--quick` for a smoke test that writes only "
     "build/bench/classes/classes.md): programs whose state lives in small classes (bench/class_programs/: "
     "binary-trees' `Node`, n-body with a `Body` class as five instances and as a "
-    "`list[Body]`, a linked queue and stack, a `@dataclass` Vec3 in ray-tracing math, and "
+    "`list[Body]`, a linked queue and stack, a doubly linked deque (its neighbours are "
+    "reference cycles), a `@dataclass` Vec3 in ray-tracing math, and "
     "pyperformance's richards, deltablue, raytrace, chaos and float ported by adding "
     "annotations only), one "
     "module of annotated Python each, the same text for every implementation. Kiln: "

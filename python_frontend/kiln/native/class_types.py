@@ -27,6 +27,7 @@ import math
 
 from .. import typesystem as kt
 from ..frontend.classes import NO_DEFAULT
+from .c_text import c_double, c_string
 
 # Field kinds of kiln_field.kind: how a slot holds its value.
 FIELD_KINDS = {"int": "KILN_FIELD_INT", "float": "KILN_FIELD_FLOAT", "bool": "KILN_FIELD_BOOL",
@@ -67,8 +68,6 @@ def class_methods(info, signatures) -> dict:
 
 def c_literal(value) -> str:
     """A C literal of a field default (an int, float or bool literal)."""
-    from .wrapper import c_double
-
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, int):
@@ -676,11 +675,13 @@ def _text_signature(signature, static: bool) -> str:
     return f"{signature.method_name}({', '.join(params)})\n--\n\n"
 
 
-def generate_class(module: str, info, methods: dict, source_path: str) -> list:
+def generate_class(module: str, info, methods: dict, source_path: str,
+                   generate_wrapper) -> list:
     """The C of one class: its field table, slots (tp_init, tp_dealloc, ...),
-    method table and spec."""
-    from .wrapper import c_string, generate_wrapper
-
+    method table and spec. `generate_wrapper` is wrapper.py's function
+    wrapper generator, which also writes each method's wrapper (passed in:
+    wrapper.py builds the extension and calls this module, not the other
+    way round)."""
     name = class_c_name(info)
     out = [f"/* ---- class {info.name} ({source_path}:{getattr(info, 'line', 0)}) */"]
     out += _layout_asserts(info)
@@ -931,7 +932,8 @@ def dataclass_methods(info) -> set:
         ({"__lt__", "__le__", "__gt__", "__ge__"} if info.order else set())
 
 
-def generate_classes(module: str, classes, signatures, source_path: str) -> tuple:
+def generate_classes(module: str, classes, signatures, source_path: str,
+                     generate_wrapper) -> tuple:
     """(C before the module's methods, C lines of the module init making
     the types, the binding table's name) for `classes`."""
     from ..frontend.classes import class_slot_symbol
@@ -942,9 +944,9 @@ def generate_classes(module: str, classes, signatures, source_path: str) -> tupl
     out += [f"extern void *{class_slot_symbol(module, n)};" for n in used]
     out.append("")
     for info in classes:
-        out += generate_class(module, info, class_methods(info, signatures), source_path)
+        out += generate_class(module, info, class_methods(info, signatures), source_path,
+                              generate_wrapper)
     layouts = {info.name: info.layout_signature() for info in classes}
-    from .wrapper import c_string
     out += ["static const kiln_class_binding kiln_class_bindings[] = {"]
     out += [f"  {{\"{n}\", &{class_slot_symbol(module, n)}, "
             f"{c_string(layouts[n]) if n in layouts else 'NULL'}}}," for n in used]

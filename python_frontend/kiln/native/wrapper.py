@@ -23,17 +23,12 @@
 from __future__ import annotations
 
 import ast
-import math
 
 from .. import typesystem as kt
 from ..version import __version__
-from ..mlir.code_generator import ELEMENTWISE_RANK
+from ..mlir.elementwise_kernels import ELEMENTWISE_RANK
+from .c_text import c_double, c_string
 from .class_types import BIND_METHODS, generate_classes, uses_classes
-
-def c_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
-
 
 def array_struct_name(array: kt.ArrayType) -> str:
     return f"kiln_{array.dtype.name}_{array.ndim}d"
@@ -457,7 +452,8 @@ def generate_extension(module_name: str, extension_name: str, context, signature
     class_init = []
     if uses_classes(classes, signatures):
         # Before the functions: their wrappers check and box instances.
-        class_code, class_init = generate_classes(module_name, classes, signatures, source_path)
+        class_code, class_init = generate_classes(module_name, classes, signatures, source_path,
+                                                     generate_wrapper)
         out += class_code
         methods += BIND_METHODS
     for signature in signatures:
@@ -774,15 +770,6 @@ def bind_method_arguments(signature) -> list:
             out += filled_default(f"bound[{index}]", index, param)
     out.append("  }")
     return out
-
-
-def c_double(value: float) -> str:
-    """A C literal of exactly this double (hexadecimal: no rounding)."""
-    if math.isinf(value):
-        return "(1.0 / 0.0)" if value > 0 else "(-1.0 / 0.0)"
-    if math.isnan(value):
-        return "__builtin_nan(\"\")"
-    return float(value).hex()
 
 
 def default_of_type(value, type_):

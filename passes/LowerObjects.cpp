@@ -9,6 +9,9 @@
 // extension fills when it is imported.
 
 #include "passes/ContainerLowering.h"
+#include "passes/Passes.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace kiln::containers {
 namespace {
@@ -150,6 +153,60 @@ struct ObjectSameLowering : ObjectOpLowering<ObjectSameOp> {
 
 } // namespace
 
+// A function holds a reference to each instance parameter it retains at
+// entry and releases it at its returns; a raise leaves through
+// kiln-lower-checks' error exits, which release no name's reference. So that
+// an instance passed to a raising call (`Node(-1)` whose `__init__` raises)
+// is not kept alive for ever, the parameters whose reference is provably
+// still the function's at every error exit are recorded here, before the
+// types are gone, and kiln-lower-checks releases them on the exits: the
+// parameter is retained first thing (before anything that can raise), each
+// release of it sits right before a return (only releases between), and it
+// is never yielded out of a region or branched with -- its only moves are
+// into a loop's initial state, which kiln-lower-checks counts (the name the
+// loop carries took a retain of its own).
+static void markParametersReleasedOnError(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  Block &entry = func.getBody().front();
+  SmallVector<int64_t> released;
+  for (BlockArgument argument : entry.getArguments()) {
+    if (!isa<ObjectType>(argument.getType()))
+      continue;
+    bool retainedFirst = false;
+    for (Operation &op : entry) {
+      if (auto retain = dyn_cast<RetainOp>(op)) {
+        if (retain.getContainer() == argument) {
+          retainedFirst = true;
+          break;
+        }
+        continue;
+      }
+      if (!isPure(&op))
+        break;
+    }
+    if (!retainedFirst)
+      continue;
+    bool ownedToTheEnd = llvm::all_of(argument.getUsers(), [&](Operation *user) {
+      if (isa<scf::YieldOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp>(user))
+        return false;
+      if (!isa<ReleaseOp>(user))
+        return true;
+      for (Operation *next = user->getNextNode(); next; next = next->getNextNode()) {
+        if (isa<func::ReturnOp>(next))
+          return true;
+        if (!isa<ReleaseOp>(next))
+          return false;
+      }
+      return false;
+    });
+    if (ownedToTheEnd)
+      released.push_back(argument.getArgNumber());
+  }
+  if (!released.empty())
+    func->setAttr(::kiln::kReleasedOnErrorAttr, DenseI64ArrayAttr::get(func.getContext(), released));
+}
+
 bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   bool any = false;
   auto isObject = [](Type type) { return isa<ObjectType>(type); };
@@ -168,6 +225,7 @@ bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_object_new", {ptr}, {ptr});
   runtime.get("kiln_object_retain", {ptr}, {});
   runtime.get("kiln_object_release", {ptr}, {});
+  module.walk([](func::FuncOp func) { markParametersReleasedOnError(func); });
   return true;
 }
 

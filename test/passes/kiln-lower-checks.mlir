@@ -218,3 +218,46 @@ func.func @quoted(%text: i64, %n: i64, %err: !llvm.ptr {kiln.error_slot}) {
   kiln.check %false, ValueError, "bad {!r} at {}" (%text, %n)
   return
 }
+
+// -----
+
+// Instance parameters kiln-lower-containers marked (kiln.released_on_error):
+// each error exit releases the references the function holds there -- the
+// retains that dominate it, less the branches that carried the parameter
+// into a loop (the loop's name owns that reference).
+func.func private @kiln_object_retain(!llvm.ptr)
+func.func private @kiln_object_release(!llvm.ptr)
+// CHECK-LABEL: func.func @walk
+// CHECK-SAME: (%[[SELF:.*]]: !llvm.ptr, %[[N:.*]]: i64, %[[ERR:.*]]: !llvm.ptr)
+// CHECK-NOT: kiln.released_on_error
+// CHECK: call @kiln_object_retain(%[[SELF]])
+// CHECK: cf.cond_br %{{.*}}, ^[[FIRST:bb[0-9]+]], ^[[GO:bb[0-9]+]]
+// CHECK: ^[[FIRST]]:
+// CHECK: llvm.store
+// CHECK: call @kiln_object_release(%[[SELF]])
+// CHECK-NOT: call @kiln_object_release
+// CHECK: return
+// CHECK: ^[[GO]]:
+// CHECK: call @kiln_object_retain(%[[SELF]])
+// CHECK: cf.br ^[[LOOP:bb[0-9]+]](%[[SELF]] : !llvm.ptr)
+// CHECK: ^[[LOOP]](%{{.*}}: !llvm.ptr):
+// CHECK: cf.cond_br %{{.*}}, ^[[SECOND:bb[0-9]+]], ^{{.*}}
+// CHECK: ^[[SECOND]]:
+// CHECK: call @kiln_object_release(%[[SELF]])
+// CHECK-NOT: call @kiln_object_release
+// CHECK: return
+func.func @walk(%self: !llvm.ptr, %n: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64
+    attributes {kiln.released_on_error = array<i64: 0>} {
+  call @kiln_object_retain(%self) : (!llvm.ptr) -> ()
+  %c0 = arith.constant 0 : i64
+  %ok = arith.cmpi sge, %n, %c0 : i64
+  kiln.check %ok, "ValueError", "negative"
+  call @kiln_object_retain(%self) : (!llvm.ptr) -> ()
+  cf.br ^loop(%self : !llvm.ptr)
+^loop(%cur: !llvm.ptr):
+  %small = arith.cmpi slt, %n, %c0 : i64
+  kiln.check %small, "IndexError", "too far"
+  call @kiln_object_release(%cur) : (!llvm.ptr) -> ()
+  call @kiln_object_release(%self) : (!llvm.ptr) -> ()
+  return %n : i64
+}

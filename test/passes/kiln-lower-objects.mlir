@@ -71,3 +71,28 @@ func.func @same(%a: !kiln.object<"Node">, %b: !kiln.object<"Node">) -> (i1, i1, 
   %none = kiln.object.none : !kiln.object<"Node">
   return %n, %s, %none : i1, i1, !kiln.object<"Node">
 }
+
+// kiln.released_on_error: a parameter retained first thing and released
+// only right before returns is the function's at every error exit; one that
+// a name rebinds (released in the middle) is not marked.
+// CHECK-LABEL: func.func @init(
+// CHECK-SAME: kiln.released_on_error = array<i64: 0>
+func.func @init(%self: !kiln.object<"Node">, %v: i64) {
+  kiln.retain %self : !kiln.object<"Node">
+  kiln.object.set %self["value", 16], %v : !kiln.object<"Node">, i64
+  kiln.release %self : !kiln.object<"Node">
+  return
+}
+
+// CHECK-LABEL: func.func @rebinds(
+// CHECK-NOT: kiln.released_on_error
+// CHECK: return
+func.func @rebinds(%node: !kiln.object<"Node">) -> i64 {
+  kiln.retain %node : !kiln.object<"Node">
+  %next = kiln.object.get %node["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
+  kiln.retain %next : !kiln.object<"Node">
+  kiln.release %node : !kiln.object<"Node">
+  %v = kiln.object.get %next["value", 16] : !kiln.object<"Node"> -> i64
+  kiln.release %next : !kiln.object<"Node">
+  return %v : i64
+}

@@ -329,6 +329,24 @@ def test_functions_take_and_return_instances(mod):
     assert sys.getrefcount(m.chain(3)) == 2
 
 
+def test_a_raising_call_releases_its_instance_arguments(mod):
+    """A compiled __init__ that raises leaves the new instance unreferenced
+    (CPython frees it), and a function raising before it returns gives back
+    the references it took to its instance arguments
+    (kiln.released_on_error, passes/LowerObjects.cpp)."""
+    m = mod.native
+    gc.collect()
+    before = live(m.Node)
+    left = m.Node(1)
+    count = sys.getrefcount(left)
+    for _ in range(500):
+        with pytest.raises(ValueError, match="never negative"):
+            m.Node(-1, left)
+    assert sys.getrefcount(left) == count
+    gc.collect()
+    assert live(m.Node) == before + 1
+
+
 def live(cls) -> int:
     return sum(1 for obj in gc.get_objects() if type(obj) is cls)
 

@@ -6,7 +6,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace kiln {
@@ -49,7 +48,6 @@ public:
     for (omp::LoopNestOp nest : nests)
       if (failed(prepareParallelLoop(nest)))
         return signalPassFailure();
-    getOperation().walk([&](func::FuncOp func) { findReleasesOnError(func); });
     SmallVector<CheckOp> checks;
     getOperation().walk([&](CheckOp check) { checks.push_back(check); });
     for (CheckOp check : checks)
@@ -61,6 +59,11 @@ public:
     for (PropagateErrorOp op : propagations)
       if (failed(lower(op)))
         return signalPassFailure();
+    // The markers of held references have done their job.
+    SmallVector<OwnedOp> markers;
+    getOperation().walk([&](OwnedOp marker) { markers.push_back(marker); });
+    for (OwnedOp marker : markers)
+      marker.erase();
     // The marker has done its job; LLVM IR translation does not know it.
     getOperation().walk([](func::FuncOp func) {
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
@@ -195,7 +198,7 @@ private:
   void exitRaising(OpBuilder &builder, Location loc, Operation *op) {
     omp::LoopNestOp nest = enclosingParallelLoop(op);
     if (!nest) {
-      releaseParametersOnError(builder, loc, op);
+      releaseOwnedOnError(builder, loc, op);
       unwindAllocations(builder, loc, op);
       returnZeros(builder, loc, op->getParentOfType<func::FuncOp>());
       return;
@@ -366,53 +369,38 @@ private:
     func::CallOp::create(builder, loc, unwind, ValueRange{found->second});
   }
 
-  // Per raising op: the instance parameters its error exit releases, one
-  // entry per reference the function holds there (kReleasedOnErrorAttr,
-  // passes/LowerObjects.cpp). A parameter's references at an exit are the
-  // retains of it that dominate the exit, less the branches into a loop
-  // that carry it (the loop's name took that reference over, and a raise
-  // leaves the loop's names as they are).
-  llvm::DenseMap<Operation *, SmallVector<Value>> releasesOnError;
-
-  void findReleasesOnError(func::FuncOp func) {
-    auto released = func->getAttrOfType<DenseI64ArrayAttr>(kReleasedOnErrorAttr);
-    if (!released)
-      return;
-    func->removeAttr(kReleasedOnErrorAttr);
-    DominanceInfo dominance(func);
-    SmallVector<Operation *> exits;
-    func.walk([&](Operation *op) {
-      if (isa<CheckOp, PropagateErrorOp>(op) && !enclosingParallelLoop(op))
-        exits.push_back(op);
-    });
-    for (int64_t index : released.asArrayRef()) {
-      Value argument = func.getArgument(index);
-      SmallVector<Operation *> retains, moves;
-      for (Operation *user : argument.getUsers()) {
-        if (auto call = dyn_cast<func::CallOp>(user);
-            call && call.getCallee() == "kiln_object_retain")
-          retains.push_back(user);
-        else if (isa<BranchOpInterface>(user))
-          moves.push_back(user);
-      }
-      for (Operation *exit : exits) {
-        auto before = [&](Operation *op) { return dominance.properlyDominates(op, exit); };
-        int64_t held = llvm::count_if(retains, before) - llvm::count_if(moves, before);
-        for (; held > 0; --held)
-          releasesOnError[exit].push_back(argument);
-      }
+  // The references to instances the function holds at `op`: the operands
+  // of the kiln.owned marker before it (passes/LowerObjects.cpp), found
+  // backwards through its block and the blocks that have it as their only
+  // predecessor (SCF-to-CF split the structured blocks the markers were
+  // placed in); none when a join comes first.
+  static OwnedOp ownedMarkerBefore(Operation *op) {
+    Block *block = op->getBlock();
+    Operation *cursor = op->getPrevNode();
+    llvm::SmallPtrSet<Block *, 8> seen{block};
+    while (true) {
+      for (; cursor; cursor = cursor->getPrevNode())
+        if (auto marker = dyn_cast<OwnedOp>(cursor))
+          return marker;
+      Block *single = block->getSinglePredecessor();
+      if (!single || !seen.insert(single).second)
+        return nullptr;
+      block = single;
+      cursor = &block->back();
     }
   }
 
-  void releaseParametersOnError(OpBuilder &builder, Location loc, Operation *op) {
-    auto found = releasesOnError.find(op);
-    if (found == releasesOnError.end())
+  // An error exit gives back the references to instances the function
+  // holds there, which its names would have released at a return.
+  void releaseOwnedOnError(OpBuilder &builder, Location loc, Operation *op) {
+    OwnedOp marker = ownedMarkerBefore(op);
+    if (!marker || marker.getReferences().empty())
       return;
     auto ptrType = LLVM::LLVMPointerType::get(&getContext());
     auto release = runtimeFunction("kiln_object_release",
                                    FunctionType::get(&getContext(), {ptrType}, {}), loc);
-    for (Value parameter : found->second)
-      func::CallOp::create(builder, loc, release, ValueRange{parameter});
+    for (Value reference : marker.getReferences())
+      func::CallOp::create(builder, loc, release, ValueRange{reference});
   }
 
   // The lists' journal (runtime/kiln_list.c): kiln-lower-containers

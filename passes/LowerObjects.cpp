@@ -9,7 +9,8 @@
 // extension fills when it is imported.
 
 #include "passes/ContainerLowering.h"
-#include "passes/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -151,60 +152,196 @@ struct ObjectSameLowering : ObjectOpLowering<ObjectSameOp> {
   }
 };
 
+// The marker keeps its references, as pointers.
+struct OwnedLowering : ObjectOpLowering<OwnedOp> {
+  using ObjectOpLowering::ObjectOpLowering;
+  LogicalResult matchAndRewrite(OwnedOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<OwnedOp>(op, adaptor.getReferences());
+    return success();
+  }
+};
+
 } // namespace
 
-// A function holds a reference to each instance parameter it retains at
-// entry and releases it at its returns; a raise leaves through
-// kiln-lower-checks' error exits, which release no name's reference. So that
-// an instance passed to a raising call (`Node(-1)` whose `__init__` raises)
-// is not kept alive for ever, the parameters whose reference is provably
-// still the function's at every error exit are recorded here, before the
-// types are gone, and kiln-lower-checks releases them on the exits: the
-// parameter is retained first thing (before anything that can raise), each
-// release of it sits right before a return (only releases between), and it
-// is never yielded out of a region or branched with -- its only moves are
-// into a loop's initial state, which kiln-lower-checks counts (the name the
-// loop carries took a retain of its own).
-static void markParametersReleasedOnError(func::FuncOp func) {
+// A raise leaves a function through kiln-lower-checks' error exits, which do
+// none of the releases its names would do at a return: a compiled
+// `__init__` that raises kept the new instance alive for ever, a walk that
+// raised kept the node its loop held. So the references to instances the
+// function holds are tracked here, on the structured IR and before the
+// types are gone, and written down as `kiln.owned` markers wherever they
+// change; kiln-lower-checks releases a marker's operands on the error exits
+// after it. The frontend's ownership rules (docs/architecture.md,
+// "Containers: ownership") make this a forward walk: a retain, a new
+// instance, a call's result, a structured op's result and a loop's carried
+// value each hold one reference; a release, a yield, a loop's initial value
+// and a return each give one up; a branch of an `scf.if` gives up what the
+// other does, and a loop body nets nothing of what lives outside it. A
+// function whose instances are used any other way (an arith.select of two,
+// say) gets no markers: its raises may leak as before, never double-free.
+namespace {
+using References = llvm::SmallVector<Value>;   // one entry per reference held
+
+struct OwnershipWalk {
+  OpBuilder builder;
+  bool failed = false;
+
+  explicit OwnershipWalk(MLIRContext *context) : builder(context) {}
+
+  static bool isObject(Value value) { return isa<ObjectType>(value.getType()); }
+
+  void give(References &held, Value value) {
+    auto found = llvm::find(held, value);
+    if (found == held.end()) {
+      failed = true;        // a reference the walk does not know of
+      return;
+    }
+    held.erase(found);
+  }
+  void take(References &held, ValueRange values) {
+    for (Value value : values)
+      if (isObject(value))
+        held.push_back(value);
+  }
+  void giveAll(References &held, ValueRange values) {
+    for (Value value : values)
+      if (isObject(value))
+        give(held, value);
+  }
+  void mark(Location loc, const References &held) {
+    OwnedOp::create(builder, loc, ValueRange(held));
+  }
+  // The references that live outside a region, as the region leaves them.
+  static References outside(const References &held, Region &region) {
+    References kept;
+    for (Value value : held)
+      if (!region.isAncestor(value.getParentRegion()))
+        kept.push_back(value);
+    return kept;
+  }
+  static bool sameMultiset(References a, References b) {
+    auto order = [](Value x, Value y) {
+      return x.getAsOpaquePointer() < y.getAsOpaquePointer();
+    };
+    llvm::sort(a, order);
+    llvm::sort(b, order);
+    return a == b;
+  }
+
+  // Walks `block` from `held`; returns what its terminator leaves held.
+  References walkBlock(Block &block, References held) {
+    builder.setInsertionPointToStart(&block);
+    mark(block.getParentOp()->getLoc(), held);
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (failed)
+        return held;
+      bool changes = walkOp(op, held);
+      if (changes && !op.hasTrait<OpTrait::IsTerminator>()) {
+        builder.setInsertionPointAfter(&op);
+        mark(op.getLoc(), held);
+      }
+    }
+    return held;
+  }
+
+  // Applies `op` to `held`; true when it may have changed it.
+  bool walkOp(Operation &op, References &held) {
+    if (isa<OwnedOp>(op))
+      return false;
+    if (auto retain = dyn_cast<RetainOp>(op)) {
+      if (isObject(retain.getContainer()))
+        held.push_back(retain.getContainer());
+      return isObject(retain.getContainer());
+    }
+    if (auto release = dyn_cast<ReleaseOp>(op)) {
+      if (isObject(release.getContainer()))
+        give(held, release.getContainer());
+      return isObject(release.getContainer());
+    }
+    if (isa<ObjectNewOp, func::CallOp>(op)) {
+      take(held, op.getResults());
+      return true;
+    }
+    if (isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp>(op)) {
+      giveAll(held, isa<scf::ConditionOp>(op) ? op.getOperands().drop_front()
+                                               : ValueRange(op.getOperands()));
+      return false;
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      References thenHeld = outside(walkBlock(branch.getThenRegion().front(), held),
+                                    branch.getThenRegion());
+      References elseHeld = held;
+      if (!branch.getElseRegion().empty())
+        elseHeld = outside(walkBlock(branch.getElseRegion().front(), held),
+                           branch.getElseRegion());
+      if (!sameMultiset(thenHeld, elseHeld))
+        failed = true;
+      held = thenHeld;
+      take(held, branch.getResults());
+      return true;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      giveAll(held, loop.getInitArgs());
+      References body = held;
+      take(body, loop.getRegionIterArgs());
+      if (!sameMultiset(outside(walkBlock(*loop.getBody(), body), loop.getRegion()), held))
+        failed = true;
+      take(held, loop.getResults());
+      return true;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      giveAll(held, loop.getInits());
+      References before = held;
+      take(before, loop.getBeforeArguments());
+      if (!sameMultiset(outside(walkBlock(loop.getBefore().front(), before), loop.getBefore()),
+                        held))
+        failed = true;
+      References after = held;
+      take(after, loop.getAfterArguments());
+      if (!sameMultiset(outside(walkBlock(loop.getAfter().front(), after), loop.getAfter()),
+                        held))
+        failed = true;
+      take(held, loop.getResults());
+      return true;
+    }
+    // Any other use of an instance must leave references alone: reading
+    // and writing fields, tests, a call's (borrowed) operand. Anything else
+    // (arith.select, a region op the walk does not know) stops the walk.
+    if (!isa<ObjectGetOp, ObjectSetOp, ObjectIsNoneOp, ObjectSameOp, ObjectNoneOp>(op)) {
+      bool usesObjects = llvm::any_of(op.getOperands(), isObject) ||
+                         llvm::any_of(op.getResults(), isObject);
+      op.walk([&](Operation *inner) {
+        if (inner != &op && (llvm::any_of(inner->getOperands(), isObject) ||
+                             llvm::any_of(inner->getResults(), isObject)))
+          usesObjects = true;
+      });
+      if (usesObjects)
+        failed = true;
+    }
+    return false;
+  }
+};
+} // namespace
+
+static void markOwnedReferences(func::FuncOp func) {
   if (func.isExternal())
     return;
-  Block &entry = func.getBody().front();
-  SmallVector<int64_t> released;
-  for (BlockArgument argument : entry.getArguments()) {
-    if (!isa<ObjectType>(argument.getType()))
-      continue;
-    bool retainedFirst = false;
-    for (Operation &op : entry) {
-      if (auto retain = dyn_cast<RetainOp>(op)) {
-        if (retain.getContainer() == argument) {
-          retainedFirst = true;
-          break;
-        }
-        continue;
-      }
-      if (!isPure(&op))
-        break;
-    }
-    if (!retainedFirst)
-      continue;
-    bool ownedToTheEnd = llvm::all_of(argument.getUsers(), [&](Operation *user) {
-      if (isa<scf::YieldOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp>(user))
-        return false;
-      if (!isa<ReleaseOp>(user))
-        return true;
-      for (Operation *next = user->getNextNode(); next; next = next->getNextNode()) {
-        if (isa<func::ReturnOp>(next))
-          return true;
-        if (!isa<ReleaseOp>(next))
-          return false;
-      }
-      return false;
-    });
-    if (ownedToTheEnd)
-      released.push_back(argument.getArgNumber());
+  bool usesObjects = false;
+  func.walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<ObjectType>) ||
+        llvm::any_of(op->getOperandTypes(), llvm::IsaPred<ObjectType>))
+      usesObjects = true;
+  });
+  if (!usesObjects || func.getBody().getBlocks().size() != 1)
+    return;
+  OwnershipWalk walk(func.getContext());
+  walk.walkBlock(func.getBody().front(), {});
+  if (walk.failed) {
+    SmallVector<OwnedOp> markers;
+    func.walk([&](OwnedOp marker) { markers.push_back(marker); });
+    for (OwnedOp marker : markers)
+      marker.erase();
   }
-  if (!released.empty())
-    func->setAttr(::kiln::kReleasedOnErrorAttr, DenseI64ArrayAttr::get(func.getContext(), released));
 }
 
 bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
@@ -225,19 +362,23 @@ bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_object_new", {ptr}, {ptr});
   runtime.get("kiln_object_retain", {ptr}, {});
   runtime.get("kiln_object_release", {ptr}, {});
-  module.walk([](func::FuncOp func) { markParametersReleasedOnError(func); });
+  module.walk([](func::FuncOp func) { markOwnedReferences(func); });
   return true;
 }
 
 void addIllegalObjectOps(ConversionTarget &target) {
   target.addIllegalOp<ObjectNewOp, ObjectGetOp, ObjectSetOp, ObjectNoneOp, ObjectIsNoneOp,
                       ObjectSameOp>();
+  // A marker is legal once its references are pointers.
+  target.addDynamicallyLegalOp<OwnedOp>([](OwnedOp op) {
+    return llvm::none_of(op.getReferences().getTypes(), llvm::IsaPred<ObjectType>);
+  });
 }
 
 void populateObjectLoweringPatterns(RewritePatternSet &patterns, const TypeConverter &converter,
                                     RuntimeFunctions &runtime) {
   patterns.add<ObjectNewLowering, ObjectGetLowering, ObjectSetLowering, ObjectNoneLowering,
-               ObjectIsNoneLowering, ObjectSameLowering>(converter, patterns.getContext(),
+               ObjectIsNoneLowering, ObjectSameLowering, OwnedLowering>(converter, patterns.getContext(),
                                                          runtime);
 }
 

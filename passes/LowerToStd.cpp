@@ -440,15 +440,16 @@ public:
   void runOnOperation() override {
     guardAtan2OfZeros(getOperation());
 
-    // Every kiln op must be gone afterwards except the two that
-    // kiln-lower-checks lowers once the CFG is unstructured: an op left over
+    // Every kiln op must be gone afterwards except the three that
+    // kiln-lower-checks lowers once the CFG is unstructured (kiln.owned,
+    // kiln-lower-containers' marker of held references, among them): an op left over
     // is this pass's failure, with the op's location, not a translation
     // error later. Every other op is legal as it is: the driver would
     // otherwise try to fold the ops it does not know, which is the
     // canonicalizer's job, not this pass's.
     ConversionTarget target(getContext());
     target.addIllegalDialect<KilnDialect>();
-    target.addLegalOp<CheckOp, PropagateErrorOp>();
+    target.addLegalOp<CheckOp, PropagateErrorOp, OwnedOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
 
     RewritePatternSet patterns(&getContext());

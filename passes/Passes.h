@@ -35,12 +35,6 @@ mlir::Value callerOwnsResult(mlir::OpBuilder &builder, mlir::Location loc,
                              mlir::Value resultAddress,
                              llvm::ArrayRef<mlir::Value> argumentAddresses);
 
-// kiln-lower-containers' word to kiln-lower-checks: the instance
-// parameters (argument numbers) whose reference the function still holds at
-// every error exit (passes/LowerObjects.cpp says when), which the exits
-// release.
-inline constexpr llvm::StringLiteral kReleasedOnErrorAttr = "kiln.released_on_error";
-
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 

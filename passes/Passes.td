@@ -148,7 +148,10 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     operands into the record, and returns zero values. Each
     `kiln.propagate_error` (after a call to a function that can raise) becomes
     a test of the record's kind and the same early return, leaving the record
-    as the callee filled it. A function that allocates arrays (or receives
+    as the callee filled it. The early return releases the references to
+    instances the function holds there: the operands of the `kiln.owned`
+    marker kiln-lower-containers put before it (found backwards through
+    blocks with a single predecessor), and the markers are erased. A function that allocates arrays (or receives
     them from calls) reads the allocation journal's depth on entry
     (`kiln_alloc_mark`, runtime/kiln_alloc.c); its error paths free every
     array allocated since (`kiln_alloc_unwind`), its returns hand the
@@ -610,7 +613,7 @@ def KilnLowerToStd : Pass<"kiln-lower-to-std", "::mlir::ModuleOp"> {
     Expands `kiln.floordiv`, `kiln.mod`, `kiln.pow`, `kiln.index`,
     `kiln.to_float` and `kiln.truthy` into upstream ops, one rewrite pattern
     each, under a conversion target on which every `kiln` op except
-    `kiln.check` and `kiln.propagate_error` (both lowered by
+    `kiln.check`, `kiln.propagate_error` and `kiln.owned` (all lowered by
     `kiln-lower-checks`) is illegal: an op left over fails the pass with a
     diagnostic at the op. Each error CPython would raise becomes a
     `kiln.check`; a check whose divisor is a non-zero constant is not

@@ -62,6 +62,26 @@ def Kiln_CheckOp : Kiln_Op<"check", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Kiln_OwnedOp : Kiln_Op<"owned", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "The instance references a function holds from here on";
+  let description = [{
+    A marker kiln-lower-containers places where the references to instances
+    a function holds change (after each retain, release, new instance,
+    call, structured op, and at the start of each region): its operands are
+    the references held from there to the next marker, one operand per
+    reference. A raise leaves the function without the releases its names
+    would do; `kiln-lower-checks` releases the operands of the marker that
+    precedes an error exit instead, then erases every marker. Never
+    written by the frontend.
+
+    ```mlir
+    kiln.owned %self, %node : !llvm.ptr, !llvm.ptr
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$references);
+  let assemblyFormat = "($references^ `:` type($references))? attr-dict";
+}
+
 def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error",
                                      [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Return early if a call filled the error record";

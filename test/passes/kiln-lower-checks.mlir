@@ -221,16 +221,14 @@ func.func @quoted(%text: i64, %n: i64, %err: !llvm.ptr {kiln.error_slot}) {
 
 // -----
 
-// Instance parameters kiln-lower-containers marked (kiln.released_on_error):
-// each error exit releases the references the function holds there -- the
-// retains that dominate it, less the branches that carried the parameter
-// into a loop (the loop's name owns that reference).
-func.func private @kiln_object_retain(!llvm.ptr)
+// The references to instances a function holds (kiln.owned, placed by
+// kiln-lower-containers) are released on the error exits after the marker:
+// found backwards through single-predecessor blocks; the markers are gone
+// afterwards.
 func.func private @kiln_object_release(!llvm.ptr)
 // CHECK-LABEL: func.func @walk
 // CHECK-SAME: (%[[SELF:.*]]: !llvm.ptr, %[[N:.*]]: i64, %[[ERR:.*]]: !llvm.ptr)
-// CHECK-NOT: kiln.released_on_error
-// CHECK: call @kiln_object_retain(%[[SELF]])
+// CHECK-NOT: kiln.owned
 // CHECK: cf.cond_br %{{.*}}, ^[[FIRST:bb[0-9]+]], ^[[GO:bb[0-9]+]]
 // CHECK: ^[[FIRST]]:
 // CHECK: llvm.store
@@ -238,26 +236,42 @@ func.func private @kiln_object_release(!llvm.ptr)
 // CHECK-NOT: call @kiln_object_release
 // CHECK: return
 // CHECK: ^[[GO]]:
-// CHECK: call @kiln_object_retain(%[[SELF]])
 // CHECK: cf.br ^[[LOOP:bb[0-9]+]](%[[SELF]] : !llvm.ptr)
-// CHECK: ^[[LOOP]](%{{.*}}: !llvm.ptr):
+// CHECK: ^[[LOOP]](%[[CUR:.*]]: !llvm.ptr):
 // CHECK: cf.cond_br %{{.*}}, ^[[SECOND:bb[0-9]+]], ^{{.*}}
 // CHECK: ^[[SECOND]]:
 // CHECK: call @kiln_object_release(%[[SELF]])
-// CHECK-NOT: call @kiln_object_release
+// CHECK: call @kiln_object_release(%[[CUR]])
 // CHECK: return
-func.func @walk(%self: !llvm.ptr, %n: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64
-    attributes {kiln.released_on_error = array<i64: 0>} {
-  call @kiln_object_retain(%self) : (!llvm.ptr) -> ()
+func.func @walk(%self: !llvm.ptr, %n: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64 {
+  kiln.owned %self : !llvm.ptr
   %c0 = arith.constant 0 : i64
   %ok = arith.cmpi sge, %n, %c0 : i64
   kiln.check %ok, "ValueError", "negative"
-  call @kiln_object_retain(%self) : (!llvm.ptr) -> ()
   cf.br ^loop(%self : !llvm.ptr)
 ^loop(%cur: !llvm.ptr):
+  kiln.owned %self, %cur : !llvm.ptr, !llvm.ptr
   %small = arith.cmpi slt, %n, %c0 : i64
   kiln.check %small, "IndexError", "too far"
-  call @kiln_object_release(%cur) : (!llvm.ptr) -> ()
-  call @kiln_object_release(%self) : (!llvm.ptr) -> ()
+  kiln.owned %self : !llvm.ptr
   return %n : i64
+}
+
+// -----
+
+// After a join nothing is known: no release rather than a wrong one.
+// CHECK-LABEL: func.func @joined
+// CHECK-NOT: call @kiln_object_release
+// CHECK: return
+func.func private @kiln_object_release(!llvm.ptr)
+func.func @joined(%self: !llvm.ptr, %c: i1, %err: !llvm.ptr {kiln.error_slot}) {
+  kiln.owned %self : !llvm.ptr
+  cf.cond_br %c, ^a, ^b
+^a:
+  cf.br ^join
+^b:
+  cf.br ^join
+^join:
+  kiln.check %c, "ValueError", "no"
+  return
 }

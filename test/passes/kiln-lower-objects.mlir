@@ -72,27 +72,54 @@ func.func @same(%a: !kiln.object<"Node">, %b: !kiln.object<"Node">) -> (i1, i1, 
   return %n, %s, %none : i1, i1, !kiln.object<"Node">
 }
 
-// kiln.released_on_error: a parameter retained first thing and released
-// only right before returns is the function's at every error exit; one that
-// a name rebinds (released in the middle) is not marked.
-// CHECK-LABEL: func.func @init(
-// CHECK-SAME: kiln.released_on_error = array<i64: 0>
-func.func @init(%self: !kiln.object<"Node">, %v: i64) {
+// kiln.owned: where the references to instances the function holds change
+// (a retain, a new instance, a release, a loop's carried value, a yield),
+// a marker lists them, one operand per reference.
+// CHECK-LABEL: func.func @walk_to_end(
+// CHECK-SAME: %[[SELF:.*]]: !llvm.ptr
+// CHECK: kiln.owned
+// CHECK-NEXT: call @kiln_object_retain(%[[SELF]])
+// CHECK-NEXT: kiln.owned %[[SELF]] : !llvm.ptr
+// CHECK: call @kiln_object_retain(%[[SELF]])
+// CHECK-NEXT: kiln.owned %[[SELF]], %[[SELF]] : !llvm.ptr, !llvm.ptr
+// CHECK: scf.while (%[[CUR:.*]] = %[[SELF]]) : (!llvm.ptr) -> !llvm.ptr {
+// CHECK-NEXT: kiln.owned %[[SELF]], %[[CUR]] : !llvm.ptr, !llvm.ptr
+// CHECK: } do {
+// CHECK-NEXT: ^bb0(%[[AT:.*]]: !llvm.ptr):
+// CHECK-NEXT: kiln.owned %[[SELF]], %[[AT]] : !llvm.ptr, !llvm.ptr
+// CHECK: %[[NEXT:.*]] = llvm.load
+// CHECK: call @kiln_object_retain(%[[NEXT]])
+// CHECK-NEXT: kiln.owned %[[SELF]], %[[AT]], %[[NEXT]]
+// CHECK: call @kiln_object_release(%[[AT]])
+// CHECK-NEXT: kiln.owned %[[SELF]], %[[NEXT]]
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: kiln.owned %[[SELF]], %{{.*}} : !llvm.ptr, !llvm.ptr
+func.func @walk_to_end(%self: !kiln.object<"Node">) -> i64 {
   kiln.retain %self : !kiln.object<"Node">
-  kiln.object.set %self["value", 16], %v : !kiln.object<"Node">, i64
+  %c0 = arith.constant 0 : i64
+  kiln.retain %self : !kiln.object<"Node">
+  %last = scf.while (%cur = %self) : (!kiln.object<"Node">) -> !kiln.object<"Node"> {
+    %more = kiln.object.is_none %cur : !kiln.object<"Node">
+    scf.condition(%more) %cur : !kiln.object<"Node">
+  } do {
+  ^bb0(%at: !kiln.object<"Node">):
+    %next = kiln.object.get %at["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
+    kiln.retain %next : !kiln.object<"Node">
+    kiln.release %at : !kiln.object<"Node">
+    scf.yield %next : !kiln.object<"Node">
+  }
+  kiln.release %last : !kiln.object<"Node">
   kiln.release %self : !kiln.object<"Node">
-  return
+  return %c0 : i64
 }
 
-// CHECK-LABEL: func.func @rebinds(
-// CHECK-NOT: kiln.released_on_error
+// A function that uses an instance in a way the walk does not follow
+// (here an arith.select) gets no markers.
+// CHECK-LABEL: func.func @selects(
+// CHECK-NOT: kiln.owned
 // CHECK: return
-func.func @rebinds(%node: !kiln.object<"Node">) -> i64 {
-  kiln.retain %node : !kiln.object<"Node">
-  %next = kiln.object.get %node["next", 24] {nullable} : !kiln.object<"Node"> -> !kiln.object<"Node">
-  kiln.retain %next : !kiln.object<"Node">
-  kiln.release %node : !kiln.object<"Node">
-  %v = kiln.object.get %next["value", 16] : !kiln.object<"Node"> -> i64
-  kiln.release %next : !kiln.object<"Node">
+func.func @selects(%a: !kiln.object<"Node">, %b: !kiln.object<"Node">, %c: i1) -> i64 {
+  %x = arith.select %c, %a, %b : !kiln.object<"Node">
+  %v = kiln.object.get %x["value", 16] : !kiln.object<"Node"> -> i64
   return %v : i64
 }

@@ -223,7 +223,7 @@ def test_methods_as_cpython(mod):
     assert str(inspect.signature(mod.native.Vec.scaled)) == "(self, /, k)"
     assert str(inspect.signature(mod.native.Node)) == "(value, left=None, right=None)"
     assert str(inspect.signature(mod.native.Key)) == "(a, b=1.5)"
-    assert mod.native.Key.__doc__ == "Compiled by Kiln from class_boundary.py:84."
+    assert mod.native.Key.__doc__ == "Compiled by Kiln from class_boundary.py:94."
     assert mod.native.Vec.scaled.__doc__.strip().endswith("A new vector, k times this one.")
 
 
@@ -333,7 +333,7 @@ def test_a_raising_call_releases_its_instance_arguments(mod):
     """A compiled __init__ that raises leaves the new instance unreferenced
     (CPython frees it), and a function raising before it returns gives back
     the references it took to its instance arguments
-    (kiln.released_on_error, passes/LowerObjects.cpp)."""
+    and the instances its names hold (passes/LowerObjects.cpp)."""
     m = mod.native
     gc.collect()
     before = live(m.Node)
@@ -345,6 +345,18 @@ def test_a_raising_call_releases_its_instance_arguments(mod):
     assert sys.getrefcount(left) == count
     gc.collect()
     assert live(m.Node) == before + 1
+    # A raise inside a loop gives back what the loop's name held (the
+    # kiln.owned markers of passes/LowerObjects.cpp).
+    chain = m.Node(1, m.Node(2, m.Node(3)))
+    middle = chain.left
+    counts = sys.getrefcount(chain), sys.getrefcount(middle)
+    for _ in range(500):
+        with pytest.raises(IndexError, match="deeper than the limit"):
+            chain.depth_at_most(1)
+        with pytest.raises(IndexError, match="deeper than the limit"):
+            chain.depth_at_most(2)
+    assert chain.depth_at_most(3) == 3
+    assert (sys.getrefcount(chain), sys.getrefcount(middle)) == counts
 
 
 def live(cls) -> int:

@@ -70,6 +70,16 @@ class Node:
             s += self.right.sum_values()
         return s
 
+    def depth_at_most(self, limit: int) -> int:
+        n = 0
+        cur: Optional[Node] = self
+        while cur is not None:
+            n += 1
+            if n > limit:
+                raise IndexError("deeper than the limit")
+            cur = cur.left
+        return n
+
 
 @kiln.export
 @dataclass

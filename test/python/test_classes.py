@@ -109,6 +109,11 @@ def test_identity(mod, n):
     same(mod, "same_or_not", n)
 
 
+@pytest.mark.parametrize("x, y", [(1, 3), (0, 3), (2, 0), (0, 0)])
+def test_keyword_arguments_are_evaluated_as_written(mod, x, y):
+    same(mod, "keyword_order", x, y)
+
+
 def test_memory_stays_flat(mod):
     assert_rss_flat(mod.native, {"tree_stats": (30, 5), "linked_sum": (30,),
                                  "point_sum": (10,), "build_links": (5,),

@@ -244,9 +244,14 @@ class CallLowering:
         for keyword in keywords:
             slot = next(i for i, p in enumerate(params) if p.name == keyword.arg)
             bound[slot] = keyword.value
+        # The arguments are evaluated as written (positional ones, then the
+        # keywords in their order: `C(b=f(), a=g())` calls f first, as
+        # CPython does), each then takes its parameter's place.
+        written = list(args) + [keyword.value for keyword in keywords]
+        evaluated = {id(arg_node): self.expression(arg_node) for arg_node in written}
         for param, arg_node in zip(params, bound):
             # A missing argument is the parameter's default (a number).
-            value = self.expression(arg_node) if arg_node is not None else \
+            value = evaluated[id(arg_node)] if arg_node is not None else \
                 self.str_constant(param.default, node) if is_str(param.type) else \
                 self.none_of(param.type, node) if param.default is kt.none_type else \
                 self.constant(param.default, param.type, node)

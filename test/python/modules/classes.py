@@ -210,3 +210,11 @@ def same_or_not(n: int) -> tuple[bool, bool, bool]:
     b = a
     c = Link(n)
     return a is b, a is c, a is not None
+
+
+@kiln.export
+def keyword_order(x: int, y: int) -> float:
+    # CPython evaluates the keywords as written: weight's ZeroDivisionError
+    # comes before key's, whichever parameter comes first.
+    t = Tree(weight=10.0 / x, key=10 % y)
+    return t.weight + t.key

@@ -192,11 +192,15 @@ struct OwnershipWalk {
 
   void give(References &held, Value value) {
     auto found = llvm::find(held, value);
-    if (found == held.end()) {
-      failed = true;        // a reference the walk does not know of
+    if (found != held.end()) {
+      held.erase(found);
       return;
     }
-    held.erase(found);
+    // None is nobody's reference: the frontend may release a None it made
+    // as it releases any temporary. Any other reference the walk does not
+    // know of stops it.
+    if (!value.getDefiningOp<ObjectNoneOp>())
+      failed = true;
   }
   void take(References &held, ValueRange values) {
     for (Value value : values)

@@ -114,6 +114,11 @@ def test_keyword_arguments_are_evaluated_as_written(mod, x, y):
     same(mod, "keyword_order", x, y)
 
 
+@pytest.mark.parametrize("x", [1.5, math.nan, -0.0])
+def test_an_instance_compares_equal_to_itself(mod, x):
+    same(mod, "compared_with_itself", x)
+
+
 def test_memory_stays_flat(mod):
     assert_rss_flat(mod.native, {"tree_stats": (30, 5), "linked_sum": (30,),
                                  "point_sum": (10,), "build_links": (5,),

@@ -588,13 +588,18 @@ class ClassReader:
         if options.get("repr", True):
             parts = ", ".join(f"{f.name}={{self.{f.name}}}" for f in fields)
             add("__repr__", f"def __repr__(self) -> str:\n    return f\"{self.name}({parts})\"")
+        # CPython compares the fields' tuples, whose items are equal when
+        # they are one object: an instance equals itself even with a NaN
+        # field, and `o <= o` holds.
         if info.eq:
             compared = " and ".join(f"self.{f.name} == other.{f.name}" for f in fields) or "True"
             add("__eq__", f"def __eq__(self, other: \"{self.name}\") -> bool:\n"
-                          f"    return {compared}")
+                          f"    return self is other or ({compared})")
         if info.order:
             for name, symbol in ORDER_METHODS.items():
-                lines = [f"def {name}(self, other: \"{self.name}\") -> bool:"]
+                lines = [f"def {name}(self, other: \"{self.name}\") -> bool:",
+                         "    if self is other:",
+                         f"        return {symbol in ('<=', '>=')}"]
                 for f in fields:
                     lines.append(f"    if self.{f.name} != other.{f.name}:")
                     lines.append(f"        return self.{f.name} {symbol} other.{f.name}")

@@ -148,7 +148,12 @@ LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
   // strings).
   auto releasesLists = [](Operation *op) {
     WalkResult found = op->walk([](Operation *inner) {
-      return isa<ReleaseOp, StrAppendOp, ObjectSetOp, CallOpInterface>(inner) ||
+      // Storing a number into a field frees nothing (the op's declared
+      // MemFree is for the instance a field of instance type held).
+      if (auto store = dyn_cast<ObjectSetOp>(inner))
+        return isa<ObjectType>(store.getValue().getType()) ? WalkResult::interrupt()
+                                                           : WalkResult::advance();
+      return isa<ReleaseOp, StrAppendOp, CallOpInterface>(inner) ||
                      hasEffect<MemoryEffects::Free>(inner)
                  ? WalkResult::interrupt()
                  : WalkResult::advance();

@@ -56,3 +56,42 @@ func.func @append_between(%s: !kiln.str, %t: !kiln.str) -> !kiln.str {
   kiln.release %s : !kiln.str
   return %longer : !kiln.str
 }
+
+// A parameter's retain and release cancel across field stores of numbers
+// (they free nothing), not across a store of an instance (it releases what
+// the field held: maybe the parameter itself) or a call (a method may store
+// None into the field the caller read its argument from).
+// CHECK-LABEL: func.func @number_stores_between
+// CHECK-NOT: kiln.retain
+// CHECK: kiln.object.set
+// CHECK-NOT: kiln.release
+// CHECK: return
+func.func @number_stores_between(%p: !kiln.object<"Body">, %x: f64) {
+  kiln.retain %p : !kiln.object<"Body">
+  kiln.object.set %p["x", 16], %x : !kiln.object<"Body">, f64
+  kiln.release %p : !kiln.object<"Body">
+  return
+}
+
+// CHECK-LABEL: func.func @instance_store_between
+// CHECK: kiln.retain
+// CHECK: kiln.object.set
+// CHECK: kiln.release
+func.func @instance_store_between(%p: !kiln.object<"Node">, %q: !kiln.object<"Node">) {
+  kiln.retain %p : !kiln.object<"Node">
+  kiln.object.set %q["next", 24], %q : !kiln.object<"Node">, !kiln.object<"Node">
+  kiln.release %p : !kiln.object<"Node">
+  return
+}
+
+// CHECK-LABEL: func.func @call_between
+// CHECK: kiln.retain
+// CHECK: call @clear
+// CHECK: kiln.release
+func.func private @clear(!kiln.object<"Node">)
+func.func @call_between(%p: !kiln.object<"Node">, %q: !kiln.object<"Node">) {
+  kiln.retain %p : !kiln.object<"Node">
+  func.call @clear(%q) : (!kiln.object<"Node">) -> ()
+  kiln.release %p : !kiln.object<"Node">
+  return
+}

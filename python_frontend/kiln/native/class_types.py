@@ -60,6 +60,13 @@ def class_c_name(info) -> str:
     return info.name
 
 
+def holds_references(info) -> bool:
+    """Whether instances of class `info` hold references (a field of an
+    instance type): only those can be in a cycle, and take part in
+    CPython's cycle collector."""
+    return any(isinstance(f.type, kt.ClassType) for f in info.fields)
+
+
 def class_methods(info, signatures) -> dict:
     """method name -> signature of the compiled methods of class `info`."""
     return {s.method_name: s for s in signatures
@@ -731,27 +738,42 @@ def generate_class(module: str, info, methods: dict, source_path: str,
         slot("Py_tp_init", f"kiln_init_{name}")
     else:
         slot("Py_tp_init", "kiln_init_without_arguments")
-    # Deallocation through the trashcan: dropping the head of a long
-    # linked list frees its nodes without a C recursion as deep as the list.
-    out += [f"static int kiln_traverse_{name}(PyObject *self, visitproc visit, void *arg) {{",
-            f"  return kiln_class_traverse(self, visit, arg, {info_ref});",
-            "}",
-            "",
-            f"static int kiln_clear_{name}(PyObject *self) {{",
-            f"  return kiln_class_clear(self, {info_ref});",
-            "}",
-            "",
-            f"static void kiln_dealloc_{name}(PyObject *self) {{",
-            "  PyTypeObject *type = Py_TYPE(self);",
-            "  PyObject_GC_UnTrack(self);",
-            f"  Py_TRASHCAN_BEGIN(self, kiln_dealloc_{name})",
-            f"  kiln_class_clear(self, {info_ref});",
-            "  type->tp_free(self);",
-            "  Py_DECREF(type);",
-            "  Py_TRASHCAN_END",
-            "}",
-            "",
-            f"static PyObject *kiln_reduce_{name}(PyObject *self, PyObject *unused) {{",
+    # A class whose fields are all numbers holds no references: its
+    # instances can be in no cycle, so they stay out of CPython's cycle
+    # collector (no GC header, no tracking, no collection started by making
+    # them: a Vec3 made per ray costs a plain allocation). Otherwise
+    # deallocation goes through the trashcan: dropping the head of a long
+    # linked list frees its nodes without a C recursion as deep as it.
+    collected = holds_references(info)
+    if collected:
+        out += [f"static int kiln_traverse_{name}(PyObject *self, visitproc visit, void *arg) {{",
+                f"  return kiln_class_traverse(self, visit, arg, {info_ref});",
+                "}",
+                "",
+                f"static int kiln_clear_{name}(PyObject *self) {{",
+                f"  return kiln_class_clear(self, {info_ref});",
+                "}",
+                "",
+                f"static void kiln_dealloc_{name}(PyObject *self) {{",
+                "  PyTypeObject *type = Py_TYPE(self);",
+                "  PyObject_GC_UnTrack(self);",
+                f"  Py_TRASHCAN_BEGIN(self, kiln_dealloc_{name})",
+                f"  kiln_class_clear(self, {info_ref});",
+                "  type->tp_free(self);",
+                "  Py_DECREF(type);",
+                "  Py_TRASHCAN_END",
+                "}",
+                ""]
+        slot("Py_tp_traverse", f"kiln_traverse_{name}")
+        slot("Py_tp_clear", f"kiln_clear_{name}")
+    else:
+        out += [f"static void kiln_dealloc_{name}(PyObject *self) {{",
+                "  PyTypeObject *type = Py_TYPE(self);",
+                "  type->tp_free(self);",
+                "  Py_DECREF(type);",
+                "}",
+                ""]
+    out += [f"static PyObject *kiln_reduce_{name}(PyObject *self, PyObject *unused) {{",
             "  (void)unused;",
             f"  return kiln_class_reduce(self, {info_ref});",
             "}",
@@ -760,8 +782,6 @@ def generate_class(module: str, info, methods: dict, source_path: str,
             f"  return kiln_class_setstate(self, state, {info_ref});",
             "}",
             ""]
-    slot("Py_tp_traverse", f"kiln_traverse_{name}")
-    slot("Py_tp_clear", f"kiln_clear_{name}")
     slot("Py_tp_dealloc", f"kiln_dealloc_{name}")
     out += _special_slots(info, methods, slot)
     if info.frozen:
@@ -814,7 +834,7 @@ def generate_class(module: str, info, methods: dict, source_path: str,
             f"  \"{module}.{info.name}\", {info.basicsize}, 0,",
             # Not BASETYPE: a subclass could add fields the compiled code
             # does not know of, and could override what it calls directly.
-            "  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,",
+            "  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC," if collected else "  Py_TPFLAGS_DEFAULT,",
             f"  kiln_slots_{name}}};", ""]
     return out
 

@@ -1001,8 +1001,9 @@ CLASSES_INTRO = (
     "after the class), which it refuses. Pythran has no classes and is left out. Kiln compiles the first slice of "
     "issue 31 (fields of int, float, bool and instances, methods, dataclasses; no "
     "inheritance, no lists of instances, no str fields yet): the notes give its reasons for "
-    "the programs it does not compile yet. Instances of Kiln's, mypyc's and Cython's classes "
-    "are tracked by CPython's cycle collector, Numba's are not: a program keeping many "
+    "the programs it does not compile yet. Instances of Kiln's classes with a field of an "
+    "instance type, and of mypyc's and Cython's classes, are tracked by CPython's cycle "
+    "collector (Kiln's classes of numbers only are not), Numba's are not: a program keeping many "
     "objects alive (binary-trees) starts thousands of collections, which the harness keeps "
     "from traversing its own objects with `gc.freeze()` before timing. The second table: "
     "the costs of an exported class seen from Python.\n\n")

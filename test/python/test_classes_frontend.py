@@ -4,6 +4,7 @@ classes that stay Python and why, the typing of instances (errors at
 file:line:col), and the kiln.object ops MLIR generation emits. The
 end-to-end tests (built, compared with CPython) are test_classes.py."""
 
+import ast
 import os
 import re
 import sys
@@ -169,8 +170,19 @@ def test_optional_default_is_the_none_type(tmp_path):
     ("@kiln.export\nclass C:\n    def __init__(self):\n        self.items = []",
      "its attribute `items` (line 9) is a list"),
     ("@kiln.export\nclass C:\n    count = 0", "its class attribute `count`"),
+    ("@kiln.export\nclass C:\n    x: int\n    @property\n    def p(self) -> int:\n"
+     "        return 1\n    @p.deleter\n    def p(self):\n        pass",
+     "the property deleter of `p` (getters and setters are compiled, deleters not yet)"),
+    ("@kiln.export\nclass C:\n    x: int\n    @property\n    def p(self) -> int:\n"
+     "        return 1\n    @p.setter\n    def set_p(self, v: int):\n        pass",
+     "the setter of property `p` is named `set_p`"),
+    ("@kiln.export\nclass C:\n    x: int\n    @property\n    def p(self) -> int:\n"
+     "        return 1\n    @p.setter\n    def p(self, v: int, w: int = 0):\n        pass",
+     "the setter of property `p` takes other parameters than (self, value)"),
     ("@kiln.export\nclass C:\n    x: int\n    @classmethod\n    def make(cls):\n"
-     "        return cls()", "its classmethod `make`"),
+     "        cls = 3\n        return cls", "its classmethod `make` rebinds `cls` or `C`"),
+    ("@kiln.export\nclass C:\n    x: int\n    @classmethod\n    def make():\n"
+     "        return 1", "its classmethod `make` takes no `cls` parameter"),
     ("@kiln.export\n@dataclass(slots=True)\nclass C:\n    x: int",
      "@dataclass(slots=...) is not compiled yet"),
     ("@kiln.export\n@dataclass\nclass C:\n    x: int = dataclasses.field(default=0)",
@@ -267,6 +279,18 @@ CLASSES = """
         def heavy(self) -> bool:
             return self.weight > 1.0
 
+        @property
+        def weighed(self) -> float:
+            return self.weight
+
+        @weighed.setter
+        def weighed(self, value: float) -> None:
+            self.weight = value
+
+        @classmethod
+        def make(cls, value: int) -> Node:
+            return cls(value, weight=0.5)
+
     @kiln.export
     @dataclass(frozen=True)
     class Frozen:
@@ -282,6 +306,8 @@ CLASSES = """
     ("f.x = 2", "cannot assign to field 'x' (`Frozen` is a frozen dataclass; CPython raises "
                 "FrozenInstanceError)"),
     ("n.heavy = True", "property 'heavy' of 'Node' object has no setter"),
+    ("n.weighed = 'a'", "cannot use a str value as float"),
+    ("Node.make('a')", "cannot use a str value as int"),
     ("Node()", "Node() is missing argument `value`"),
     ("Node(1, 2.0, 3)", "Node() takes 2 arguments but 3 were given"),
     ("Node(1, size=2.0)", "Node() got an unexpected or repeated argument `size`"),
@@ -446,10 +472,70 @@ def test_the_mlir_of_instances(tmp_path):
     assert chain.return_type == kt.ClassType("Node", True)
     methods = {s.name: s for s in signatures if s.class_name}
     assert set(methods) == {"Node.__init__", "Node.total", "Node.twice", "Node.heavy",
+                            "Node.weighed", "Node.weighed.setter", "Node.make",
                             "Frozen.__init__", "Frozen.__repr__", "Frozen.__eq__"}
     assert methods["Node.twice"].method_kind == "staticmethod"
     assert [p.name for p in methods["Node.twice"].params] == ["x"]
     assert methods["Node.heavy"].method_kind == "property"
+    # A classmethod's function has no `cls`; a setter is `<property>.setter`.
+    assert methods["Node.make"].method_kind == "classmethod"
+    assert [p.name for p in methods["Node.make"].params] == ["value"]
+    assert methods["Node.weighed.setter"].method_kind == "setter"
+    assert methods["Node.weighed.setter"].symbol == "mod_Node__weighed__setter"
+    assert [p.name for p in methods["Node.weighed.setter"].params] == ["self", "value"]
+
+
+def test_classmethods_and_setters_in_compiled_code(tmp_path):
+    context = module(tmp_path, CLASSES + """
+    @kiln.export
+    def build(k: int) -> float:
+        a = Node.make(k)
+        b = a.make(k + 1)               # on an instance: no self passed
+        b.weighed = k                   # the setter, the int converted
+        b.weighed += 0.5
+        return a.weight + b.weighed
+    """)
+    assert typing_errors(context) == []
+    text, _ = mlir_of(context)
+    body = text[text.index("func.func @mod_build"):]
+    assert body.count("func.call @mod_Node__make(") == 2
+    assert body.count("func.call @mod_Node__weighed__setter(") == 2
+    assert body.count("func.call @mod_Node__weighed(") == 2
+    make = text[text.index("func.func @mod_Node__make"):]
+    make = make[:make.index("func.func", 10)]
+    assert '"kiln.object.new"() {slot = @mod_Node__kiln_type}' in make
+
+
+def test_the_model_of_classmethods_and_setters(tmp_path):
+    context = module(tmp_path, """
+    @kiln.export
+    class Circle:
+        def __init__(self, radius: float):
+            self.radius = radius
+
+        @property
+        def radius(self) -> float:
+            return self._radius
+
+        @radius.setter
+        def radius(self, value: float) -> None:
+            self._radius = value
+
+        @classmethod
+        def unit(cls) -> Circle:
+            return cls(1.0)
+    """)
+    info = context.classes["Circle"]
+    # `self.radius = ...` calls the setter; the setter's `_radius` is the field.
+    assert [(f.name, f.type) for f in info.fields] == [("_radius", kt.f64)]
+    assert info.method_order == ["__init__", "radius", "radius.setter", "unit"]
+    assert info.setters == {"radius"} and info.class_methods == {"unit"}
+    assert [info.method_kind(m) for m in info.method_order] == ["method", "property", "setter",
+                                                                "classmethod"]
+    unit = info.methods["unit"]
+    assert unit.name == "Circle.unit" and unit.args.args == []
+    assert ast.unparse(unit.body[0]) == "return Circle(1.0)"
+    assert typing_errors(context) == []
 
 
 def test_plain_class_defaults_are_set_before_init(tmp_path):

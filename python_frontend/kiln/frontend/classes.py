@@ -19,11 +19,19 @@ A class stays Python (a fallback with the reason, naming the construct)
 when it uses what this slice does not compile: a base class, a
 metaclass, `__slots__`, `__getattr__` and the other attribute hooks, class
 attributes without annotation, fields of other types (str, containers,
-...), classmethods, property setters, other decorators, dataclass options
-beyond frozen/order/eq/init/repr. A field whose type cannot be found (or
+...), property deleters, other decorators, dataclass options beyond
+frozen/order/eq/init/repr. A field whose type cannot be found (or
 is given two ways) is a compile error of the class, naming the attribute
 and its lines. Either way, every exported function naming such a class
 falls back too (typing reports it where the name is used).
+
+A classmethod compiles as a function without its `cls` parameter, every
+`cls` of its body read as the class itself: compiled classes have no
+subclasses, so `cls` can be no other class (`cls(...)` is the
+constructor, `cls.other(...)` another classmethod). A property's setter
+is the method `<name>.setter` (setter_method_name); a plain class's
+fields include the attributes its setters assign, as `__init__`'s are
+(`self._r = value` with `value: float`).
 
 Dataclasses get their generated methods as syntax trees (parsed from
 generated source, every node at the `class` line): `__init__` (fields in
@@ -90,6 +98,10 @@ class ClassInfo:
     # written in the class).
     synthesized: frozenset = frozenset()
     options: dict = field(default_factory=dict)   # @kiln.export(...) options
+    class_methods: frozenset = frozenset()
+    # The properties with a `@<name>.setter`; the setter is the method
+    # setter_method_name(name).
+    setters: frozenset = frozenset()
 
     @property
     def basicsize(self) -> int:
@@ -125,12 +137,30 @@ class ClassInfo:
     def method_kind(self, name) -> str:
         if name in self.static_methods:
             return "staticmethod"
+        if name in self.class_methods:
+            return "classmethod"
         if name in self.properties:
             return "property"
+        if name.endswith(SETTER_SUFFIX) and name[:-len(SETTER_SUFFIX)] in self.setters:
+            return "setter"
         return "method"
+
+    def takes_no_instance(self, name) -> bool:
+        """A staticmethod or classmethod: its compiled function has no
+        `self` (a classmethod's `cls` is the class, known when compiling)."""
+        return name in self.static_methods or name in self.class_methods
 
     def function_name(self, method) -> str:
         return method_function_name(self.name, method)
+
+
+SETTER_SUFFIX = ".setter"
+
+
+def setter_method_name(property_name: str) -> str:
+    """The key of a property's setter among a class's methods (`x.setter`;
+    the getter is `x`): a name no `def` can take."""
+    return property_name + SETTER_SUFFIX
 
 
 def type_code(type_) -> str:
@@ -318,6 +348,7 @@ class ClassReader:
         self.check_shape()
         is_dataclass, options, export = self.decorators()
         methods, static, properties = {}, set(), set()
+        class_methods, setters = set(), set()
         declared = []            # (name, annotation node, default node, statement)
         for stmt in self.node.body:
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and \
@@ -331,14 +362,23 @@ class ClassReader:
             if isinstance(stmt, ast.FunctionDef):
                 if stmt.name in ATTRIBUTE_HOOKS:
                     self.stays_python(stmt, f"it defines `{stmt.name}`")
-                kind = self.method_decorators(stmt)
-                if stmt.name in methods:
-                    self.stays_python(stmt, f"it defines `{stmt.name}` twice")
-                methods[stmt.name] = stmt
+                kind = self.method_decorators(stmt, properties)
+                key = setter_method_name(stmt.name) if kind == "setter" else stmt.name
+                if key in methods:
+                    what = f"a second setter of `{stmt.name}`" if kind == "setter" else \
+                        f"`{stmt.name}` twice"
+                    self.stays_python(stmt, f"it defines {what}")
+                methods[key] = stmt
                 if kind == "staticmethod":
                     static.add(stmt.name)
+                elif kind == "classmethod":
+                    self.check_classmethod(stmt)
+                    class_methods.add(stmt.name)
                 elif kind == "property":
                     properties.add(stmt.name)
+                elif kind == "setter":
+                    self.check_setter(stmt)
+                    setters.add(stmt.name)
                 continue
             if isinstance(stmt, ast.AsyncFunctionDef):
                 self.stays_python(stmt, f"its async method `{stmt.name}`")
@@ -355,14 +395,20 @@ class ClassReader:
                                         "an annotation; class attributes are not compiled yet)")
             self.stays_python(stmt, f"the statement `{ast.unparse(stmt).splitlines()[0]}` in "
                                     "its body is not compiled")
-        fields = self.fields(declared, methods.get("__init__") if not is_dataclass else None,
-                             is_dataclass)
+        self.check_method_names(methods, properties, setters, declared)
+        # A dataclass's fields are its annotations; a plain class's also
+        # what `__init__` and the property setters assign.
+        assigners = [] if is_dataclass else \
+            [methods[name] for name in methods if name == "__init__" or
+             name.endswith(SETTER_SUFFIX)]
+        fields = self.fields(declared, assigners, is_dataclass, properties)
         info = ClassInfo(
             name=self.name, node=self.node, fields=fields, methods=methods,
             static_methods=frozenset(static), properties=frozenset(properties),
             dataclass=is_dataclass, frozen=bool(options.get("frozen", False)),
             order=bool(options.get("order", False)), eq=bool(options.get("eq", True)),
-            module=self.context.module_name, line=self.node.lineno, options=export)
+            module=self.context.module_name, line=self.node.lineno, options=export,
+            class_methods=frozenset(class_methods), setters=frozenset(setters))
         synthesized = []
         if is_dataclass:
             synthesized = self.synthesize(info, options)
@@ -372,18 +418,32 @@ class ClassReader:
             info.methods[name] = method_function(info, name, info.methods[name])
         return info
 
-    def method_decorators(self, stmt: ast.FunctionDef) -> str:
+    def method_decorators(self, stmt: ast.FunctionDef, properties) -> str:
+        """The method's kind: "method", "staticmethod", "classmethod",
+        "property" or "setter" (`@<property>.setter` of a property defined
+        above it, under the same name)."""
         kinds = []
         for decorator in stmt.decorator_list:
-            if isinstance(decorator, ast.Name) and decorator.id in ("staticmethod", "property"):
+            if isinstance(decorator, ast.Name) and decorator.id in ("staticmethod", "property",
+                                                                    "classmethod"):
                 kinds.append(decorator.id)
-            elif isinstance(decorator, ast.Name) and decorator.id == "classmethod":
-                self.stays_python(decorator, f"its classmethod `{stmt.name}` (classmethods are "
-                                             "not compiled yet)")
-            elif isinstance(decorator, ast.Attribute) and decorator.attr in ("setter",
-                                                                            "deleter"):
+            elif isinstance(decorator, ast.Attribute) and decorator.attr == "setter" and \
+                    isinstance(decorator.value, ast.Name):
+                owner = decorator.value.id
+                if owner not in properties:
+                    self.stays_python(decorator, f"`@{owner}.setter` of its method "
+                                                 f"`{stmt.name}` names no property defined "
+                                                 "above it")
+                if owner != stmt.name:
+                    self.stays_python(decorator, f"the setter of property `{owner}` is named "
+                                                 f"`{stmt.name}` (a setter named as its "
+                                                 "property is compiled)")
+                kinds.append("setter")
+            elif isinstance(decorator, ast.Attribute) and decorator.attr in ("deleter",
+                                                                            "getter"):
                 self.stays_python(decorator, f"the property {decorator.attr} of `{stmt.name}` "
-                                             "(properties are compiled read-only yet)")
+                                             "(getters and setters are compiled, deleters "
+                                             "not yet)")
             else:
                 self.stays_python(decorator, f"the decorator `@{ast.unparse(decorator)}` of "
                                              f"its method `{stmt.name}`")
@@ -391,6 +451,41 @@ class ClassReader:
             self.stays_python(stmt, f"its method `{stmt.name}` is both a "
                                     f"{kinds[0]} and a {kinds[1]}")
         return kinds[0] if kinds else "method"
+
+    def check_classmethod(self, stmt: ast.FunctionDef) -> None:
+        """Its body reads `cls` as the class itself: `cls` must be a
+        parameter that nothing rebinds."""
+        if not stmt.args.args:
+            self.stays_python(stmt, f"its classmethod `{stmt.name}` takes no `cls` parameter")
+        parameter = stmt.args.args[0].arg
+        for node in ast.walk(stmt):
+            rebound = (isinstance(node, ast.Name) and node.id in (parameter, self.name) and
+                       not isinstance(node.ctx, ast.Load)) or (
+                isinstance(node, ast.arg) and node is not stmt.args.args[0] and
+                node.arg in (parameter, self.name)) or (
+                isinstance(node, (ast.Global, ast.Nonlocal)) and parameter in node.names)
+            if rebound:
+                self.stays_python(node, f"its classmethod `{stmt.name}` rebinds `{parameter}` "
+                                        f"or `{self.name}` (line {node.lineno})")
+
+    def check_setter(self, stmt: ast.FunctionDef) -> None:
+        args = stmt.args
+        if len(args.args) != 2 or args.defaults or args.vararg or args.kwarg or \
+                args.kwonlyargs or args.posonlyargs:
+            self.stays_python(stmt, f"the setter of property `{stmt.name}` takes other "
+                                    "parameters than (self, value)")
+
+    def check_method_names(self, methods, properties, setters, declared) -> None:
+        """A setter's symbol is `<Class>__<name>__setter`: a method named
+        `<name>__setter` would take it too. A property is no field."""
+        for name in setters:
+            clash = f"{name}__setter"
+            if clash in methods:
+                self.stays_python(methods[clash], f"its method `{clash}` would share the "
+                                                  f"compiled symbol of the setter of `{name}`")
+        for name, _, _, stmt in declared:
+            if name in properties:
+                self.stays_python(stmt, f"its attribute `{name}` is also a property")
 
     # ------------------------------------------------------------- fields
     def field_type(self, annotation, name, line):
@@ -438,7 +533,7 @@ class ClassReader:
                              f"default `{ast.unparse(node)}` is not")
         return float(value) if type_ == kt.f64 else value
 
-    def fields(self, declared, init, is_dataclass) -> list:
+    def fields(self, declared, assigners, is_dataclass, properties=frozenset()) -> list:
         types, lines, defaults, order = {}, {}, {}, []
         for name, annotation, default, stmt in declared:
             if name in types:
@@ -457,8 +552,8 @@ class ClassReader:
                     self.error(self.node, f"non-default argument '{name}' follows default "
                                           f"argument (dataclass `{self.name}`; CPython raises "
                                           "TypeError)")
-        if init is not None:
-            for name, type_, line in self.inferred_fields(init, types):
+        if assigners:
+            for name, type_, line in self.inferred_fields(assigners, types, properties):
                 if name not in types:
                     types[name], lines[name], defaults[name] = type_, line, NO_DEFAULT
                     order.append(name)
@@ -466,22 +561,62 @@ class ClassReader:
                            defaults[name], lines[name])
                 for position, name in enumerate(order)]
 
-    def inferred_fields(self, init: ast.FunctionDef, declared: dict) -> list:
-        """(name, type, line) of each attribute `__init__` assigns that the
-        class does not annotate, typed by what is assigned: a parameter with
-        an annotation or a literal default, a literal, or a constructor call
-        of an exported class; `None` with one of those makes it Optional."""
-        if not init.args.args:
-            return []
-        self_name = init.args.args[0].arg
-        parameters = {}
-        defaults = [None] * (len(init.args.args) - len(init.args.defaults)) + \
-            list(init.args.defaults)
-        for arg, default in zip(init.args.args[1:], defaults[1:]):
-            parameters[arg.arg] = (arg.annotation, default)
+    def inferred_fields(self, assigners: list, declared: dict, properties=frozenset()) -> list:
+        """(name, type, line) of each attribute `__init__` or a property
+        setter (`assigners`) assigns that the class does not annotate,
+        typed by what is assigned: a parameter with an annotation or a
+        literal default, a literal, or a constructor call of an exported
+        class; `None` with one of those makes it Optional. `self.p = v` of
+        a property `p` calls its setter: no field."""
         found = {}          # name -> [(type or "None" or None, line)]
         order = []
-        for stmt in ast.walk(init):
+        where = []          # the methods that assign attributes, as messages name them
+        for function in assigners:
+            if self.assignments(function, declared, properties, found, order):
+                shown = "`__init__`" if function.name == "__init__" else \
+                    f"the setter of `{function.name}`"
+                if shown not in where:
+                    where.append(shown)
+        if not order:
+            return []
+        where = " and ".join(where)
+        init = assigners[0]         # where errors point
+        result = []
+        for name in order:
+            kinds = found[name]
+            lines = ", ".join(str(line) for _, line in kinds)
+            known = {kind for kind, _ in kinds if kind not in (None, "None")}
+            if any(kind is None for kind, _ in kinds) or not known:
+                self.error(init, f"the type of attribute `{name}` of `{self.name}` cannot be "
+                                 f"inferred from {where} (line{'s' if len(kinds) > 1 else ''} "
+                                 f"{lines}); annotate it in the class body (`{name}: float`)")
+            if len(known) > 1:
+                shown = " and ".join(sorted(t.display for t in known))
+                self.error(init, f"attribute `{name}` of `{self.name}` is assigned {shown} in "
+                                 f"{where} (lines {lines}); annotate it in the class body")
+            [type_] = known
+            if any(kind == "None" for kind, _ in kinds):
+                if not isinstance(type_, kt.ClassType):
+                    self.error(init, f"attribute `{name}` of `{self.name}` is assigned None and "
+                                     f"a {type_.display} in {where} (lines {lines}); only "
+                                     "class instances may be None")
+                type_ = type_.as_optional
+            result.append((name, type_, kinds[0][1]))
+        return result
+
+    def assignments(self, function, declared, properties, found, order) -> bool:
+        """Adds the `self.<name> = ...` of `function` to `found` (name ->
+        [(type or "None" or None, line)]) and `order`; whether it has any."""
+        if not function.args.args:
+            return False
+        self_name = function.args.args[0].arg
+        parameters = {}
+        defaults = [None] * (len(function.args.args) - len(function.args.defaults)) + \
+            list(function.args.defaults)
+        for arg, default in zip(function.args.args[1:], defaults[1:]):
+            parameters[arg.arg] = (arg.annotation, default)
+        assigned = False
+        for stmt in ast.walk(function):
             if isinstance(stmt, ast.Assign):
                 targets, value = stmt.targets, stmt.value
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
@@ -490,7 +625,8 @@ class ClassReader:
                 continue
             for target in targets:
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == self_name) or target.attr in declared:
+                        and target.value.id == self_name) or target.attr in declared or \
+                        target.attr in properties:
                     continue
                 if isinstance(stmt, ast.AnnAssign):
                     kind = self.field_type(stmt.annotation, target.attr, stmt.lineno)
@@ -500,28 +636,8 @@ class ClassReader:
                     found[target.attr] = []
                     order.append(target.attr)
                 found[target.attr].append((kind, stmt.lineno))
-        result = []
-        for name in order:
-            kinds = found[name]
-            lines = ", ".join(str(line) for _, line in kinds)
-            known = {kind for kind, _ in kinds if kind not in (None, "None")}
-            if any(kind is None for kind, _ in kinds) or not known:
-                self.error(init, f"the type of attribute `{name}` of `{self.name}` cannot be "
-                                 f"inferred from `__init__` (line{'s' if len(kinds) > 1 else ''} "
-                                 f"{lines}); annotate it in the class body (`{name}: float`)")
-            if len(known) > 1:
-                shown = " and ".join(sorted(t.display for t in known))
-                self.error(init, f"attribute `{name}` of `{self.name}` is assigned {shown} in "
-                                 f"`__init__` (lines {lines}); annotate it in the class body")
-            [type_] = known
-            if any(kind == "None" for kind, _ in kinds):
-                if not isinstance(type_, kt.ClassType):
-                    self.error(init, f"attribute `{name}` of `{self.name}` is assigned None and "
-                                     f"a {type_.display} in `__init__` (lines {lines}); only "
-                                     "class instances may be None")
-                type_ = type_.as_optional
-            result.append((name, type_, kinds[0][1]))
-        return result
+                assigned = True
+        return assigned
 
     def assigned_type(self, value, parameters, name, line):
         """The field type `self.<name> = value` gives, "None" for None, or
@@ -614,16 +730,35 @@ def annotation_text(type_) -> str:
     return type_.display
 
 
+class ClassParameterAsClass(ast.NodeTransformer):
+    """A classmethod's body with every `cls` read as the class's name."""
+
+    def __init__(self, parameter: str, class_name: str):
+        self.parameter = parameter
+        self.class_name = class_name
+
+    def visit_Name(self, node):
+        if node.id == self.parameter:
+            return ast.copy_location(ast.Name(self.class_name, node.ctx), node)
+        return node
+
+
 def method_function(info: ClassInfo, name: str, method: ast.FunctionDef) -> ast.FunctionDef:
     """The method as a module function: named `Class.method`, without its
     decorators, its first parameter (not of a staticmethod) annotated with
-    the class. The body is the method's own (shared, not copied)."""
+    the class. The body is the method's own (shared, not copied), except a
+    classmethod's: its `cls` parameter is dropped and its body (a copy)
+    names the class instead."""
     function = copy.copy(method)
     function.name = method_function_name(info.name, name)
     function.decorator_list = []
     function.args = copy.copy(method.args)
     function.args.args = list(method.args.args)
-    if name not in info.static_methods and function.args.args:
+    if name in info.class_methods:
+        parameter = function.args.args.pop(0).arg
+        rewrite = ClassParameterAsClass(parameter, info.name)
+        function.body = [rewrite.visit(stmt) for stmt in copy.deepcopy(method.body)]
+    elif name not in info.static_methods and function.args.args:
         first = copy.copy(function.args.args[0])
         if first.annotation is None:
             first.annotation = ast.copy_location(ast.Constant(info.name), first)

@@ -3,7 +3,8 @@
 `kiln.object.*` ops: `kiln.object.new` of the class's type slot and a call
 of the compiled `__init__` for `C(...)`, `kiln.object.get`/`set` at the
 field's offset for attributes, `kiln.object.none`, `is_none` and `same`
-for None and `is`, and `func.call`s of the methods (self first). A mixin
+for None and `is`, and `func.call`s of the methods (self first; none for
+a staticmethod or classmethod) and of property getters and setters. A mixin
 of code_generator.FunctionCodeGenerator.
 
 Ownership is the containers' (mlir/ownership.py): a new instance and a
@@ -19,7 +20,7 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from ..frontend.classes import NO_DEFAULT, method_function_name
+from ..frontend.classes import NO_DEFAULT, method_function_name, setter_method_name
 from ..typecheck.class_typing import (BINARY_DUNDERS, COMPARE_DUNDERS, ClassTyping,
                                       is_instance, is_none_type)
 from ..typecheck.typed_tree import is_counted
@@ -132,6 +133,9 @@ class ClassLowering:
         base = self.expression(target.value)
         info = self.class_info(base.type)
         class_field = info.field(target.attr)
+        if class_field is None:         # a property's setter (typing checked)
+            self.call_setter(info, base, target.attr, value, node)
+            return
         if is_instance(class_field.type) or is_none_type(value.type):
             stored = self.convert(value, class_field.type, node)
             if is_instance(class_field.type) and not class_field.type.optional and \
@@ -144,6 +148,16 @@ class ClassLowering:
             stored = self.convert(value, class_field.type, node)
         self.set_field(base, class_field, stored, node)
         self.done_with(node, base, value if value.owned else None)
+
+    def call_setter(self, info, base: Value, name, value: Value, node) -> None:
+        """`o.p = v` of a property: `C.p.setter(o, v)`, v converted to the
+        setter's parameter (AttributeError first when o is None)."""
+        self.require_instance(base, name, node)
+        setter = method_function_name(info.name, setter_method_name(name))
+        result = self.call_with_values(setter, self.typed.callees[setter], [base, value], node,
+                                       release_arguments=False)
+        self.done_with(node, base, value if value.owned else None,
+                       result if result is not None and result.owned else None)
 
     # ------------------------------------------------------------- calls
     def class_call(self, node) -> Value | None:
@@ -166,7 +180,7 @@ class ClassLowering:
                 func.value.id not in self.symbols:
             info = classes[func.value.id]
             name = method_function_name(info.name, func.attr)
-            if func.attr in info.static_methods:
+            if info.takes_no_instance(func.attr):
                 return self.call_function(name, node)
             receiver = self.expression(node.args[0])
             return self.call_function(name, node, args=node.args[1:], receiver=receiver)
@@ -175,7 +189,9 @@ class ClassLowering:
             raise self.missed(node, f"`{ast.unparse(func.value)}` is not an instance")
         info = self.class_info(base.type)
         name = method_function_name(info.name, func.attr)
-        if func.attr in info.static_methods:
+        if info.takes_no_instance(func.attr):
+            # Evaluated for its effects, and looked up: None has no methods.
+            self.require_instance(base, func.attr, node)
             self.done_with(node, base)
             return self.call_function(name, node)
         self.require_instance(base, func.attr, node)

@@ -13,7 +13,9 @@ type another extension made, when functions are compiled one by one).
 
 Python reaches the fields through one getset per field that converts and
 type-checks as function arguments are, the methods through tp_methods
-wrappers (wrapper.generate_wrapper, with `self` first), and construction
+wrappers (wrapper.generate_wrapper, with `self` first; METH_STATIC and
+METH_CLASS ones without: a classmethod's compiled function has no `cls`),
+the properties through getsets calling the getter and the setter, and construction
 through tp_init, which binds arguments with CPython's own messages for a
 `def __init__`. Dataclass behaviour the frontend did not compile
 (`__repr__`, `__eq__`, ordering, the frozen `__hash__`) is done here with
@@ -26,7 +28,7 @@ import ast
 import math
 
 from .. import typesystem as kt
-from ..frontend.classes import NO_DEFAULT
+from ..frontend.classes import NO_DEFAULT, setter_method_name
 from .c_text import c_double, c_string
 
 # Field kinds of kiln_field.kind: how a slot holds its value.
@@ -52,8 +54,9 @@ def field_kind(type_) -> str:
 
 
 def method_wrapper_name(signature) -> str:
-    """The C function wrapping a compiled method: `kiln_method_Node__area`."""
-    return f"kiln_method_{signature.class_name}__{signature.method_name}"
+    """The C function wrapping a compiled method: `kiln_method_Node__area`
+    (a setter `x.setter`: `kiln_method_Node__x__setter`)."""
+    return f"kiln_method_{signature.class_name}__{signature.method_name.replace('.', '__')}"
 
 
 def class_c_name(info) -> str:
@@ -253,7 +256,7 @@ KILN_HELPER int kiln_field_set(PyObject *self, PyObject *value, void *closure) {
   return -1;
 }
 
-/* A @property without a setter, worded as CPython's. */
+/* A @property without a setter (or `del` of one), worded as CPython's. */
 KILN_HELPER int kiln_property_set(PyObject *self, PyObject *value, void *closure) {
   PyErr_Format(PyExc_AttributeError, "property '%s' of '%.100s' object has no %s",
                (const char *)closure, Py_TYPE(self)->tp_name, value ? "setter" : "deleter");
@@ -507,10 +510,12 @@ KILN_HELPER int kiln_bind_keyword(PyObject *key, PyObject *value, PyObject **bou
    'y'`): the positional arguments, then the keywords (a vectorcall's
    `kwnames`, or tp_init's dict), then the checks of too many and of
    missing ones. bound[0, implicit) is given (`self`); the parameters from
-   `required` on have defaults and stay NULL when not passed. */
+   `required` on have defaults and stay NULL when not passed. `unseen`
+   parameters come before bound[0] in the `def` but not in the compiled
+   function (a classmethod's `cls`): CPython's counts include them. */
 KILN_HELPER int kiln_bind_method_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                                  PyObject *kwargs, PyObject **bound, Py_ssize_t count,
-                                 Py_ssize_t implicit, Py_ssize_t required,
+                                 Py_ssize_t implicit, Py_ssize_t required, Py_ssize_t unseen,
                                  const char *const *names, const char *function) {
   Py_ssize_t explicit_count = count - implicit;
   for (Py_ssize_t i = implicit; i < count; ++i)
@@ -528,7 +533,9 @@ KILN_HELPER int kiln_bind_method_call(PyObject *const *args, Py_ssize_t nargs, P
         return -1;
   }
   if (nargs > explicit_count) {
-    Py_ssize_t given = nargs + implicit;
+    Py_ssize_t given = nargs + implicit + unseen;
+    required += unseen;
+    count += unseen;
     if (required < count)
       PyErr_Format(PyExc_TypeError, "%s() takes from %zd to %zd positional arguments but %zd "
                    "%s given", function, required, count, given, given == 1 ? "was" : "were");
@@ -673,12 +680,14 @@ def _docstring_of(info) -> str | None:
     return ast.get_docstring(node) if isinstance(node, ast.ClassDef) else None
 
 
-def _text_signature(signature, static: bool) -> str:
+def _text_signature(signature, kind: str) -> str:
     """The `__text_signature__` line of a method's doc, which
-    inspect.signature reads: `area($self, k)`."""
-    params = [p.name for p in signature.params[0 if static else 1:]]
-    if not static:
-        params.insert(0, "$self")
+    inspect.signature reads: `area($self, k)`, a classmethod's
+    `from_polar($type, r, phi)` (its compiled function has no `cls`)."""
+    implicit = {"staticmethod": None, "classmethod": "$type"}.get(kind, "$self")
+    params = [p.name for p in signature.params[0 if implicit != "$self" else 1:]]
+    if implicit:
+        params.insert(0, implicit)
     return f"{signature.method_name}({', '.join(params)})\n--\n\n"
 
 
@@ -794,25 +803,34 @@ def generate_class(module: str, info, methods: dict, source_path: str,
         signature = methods[method_name]
         kind = getattr(signature, "method_kind", "method")
         user_doc = _method_doc(info, method_name)
+        if kind == "setter":
+            continue            # in its property's getset
         if kind == "property":
             out += [f"static PyObject *kiln_property_{name}__{method_name}(PyObject *self, "
                     "void *closure) {",
                     "  (void)closure;",
                     f"  return {method_wrapper_name(signature)}(self, NULL, 0, NULL, NULL);",
                     "}", ""]
+            setter = methods.get(setter_method_name(method_name))
+            store = "kiln_property_set"
+            if setter is not None:
+                store = f"kiln_property_store_{name}__{method_name}"
+                out += _property_setter(store, setter)
             getset.append(f"  {{\"{method_name}\", kiln_property_{name}__{method_name}, "
-                          f"kiln_property_set, {c_string(user_doc) if user_doc else 'NULL'}, "
+                          f"{store}, {c_string(user_doc) if user_doc else 'NULL'}, "
                           f"(void *){c_string(method_name)}}},")
             continue
         if method_name in SLOT_METHODS:
             continue
-        static = kind == "staticmethod"
-        doc = _text_signature(signature, static) + (user_doc or "")
+        doc = _text_signature(signature, kind) + (user_doc or "")
         out += [f"static PyObject *kiln_fastcall_{name}__{method_name}(PyObject *self, "
                 "PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {",
                 f"  return {method_wrapper_name(signature)}(self, args, nargs, kwnames, NULL);",
                 "}", ""]
-        flags = "METH_FASTCALL | METH_KEYWORDS" + (" | METH_STATIC" if static else "")
+        # A METH_CLASS function gets the type as `self`, which the wrapper
+        # does not pass on: the type is the class the method was compiled for.
+        flags = "METH_FASTCALL | METH_KEYWORDS" + {"staticmethod": " | METH_STATIC",
+                                                   "classmethod": " | METH_CLASS"}.get(kind, "")
         table.append(f"  {{\"{method_name}\", (PyCFunction)(void (*)(void))"
                      f"kiln_fastcall_{name}__{method_name}, {flags}, {c_string(doc)}}},")
     table += [f"  {{\"__reduce__\", kiln_reduce_{name}, METH_NOARGS, "
@@ -837,6 +855,21 @@ def generate_class(module: str, info, methods: dict, source_path: str,
             "  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC," if collected else "  Py_TPFLAGS_DEFAULT,",
             f"  kiln_slots_{name}}};", ""]
     return out
+
+
+def _property_setter(function: str, setter) -> list:
+    """The getset setter of a property with a compiled setter: `o.p = v`
+    calls it with v (converted and type-checked as its parameter);
+    `del o.p` raises CPython's "has no deleter"."""
+    return [f"static int {function}(PyObject *self, PyObject *value, void *closure) {{",
+            "  if (!value)",
+            "    return kiln_property_set(self, value, closure);",
+            f"  PyObject *result = {method_wrapper_name(setter)}(self, &value, 1, NULL, NULL);",
+            "  if (!result)",
+            "    return -1;",
+            "  Py_DECREF(result);",
+            "  return 0;",
+            "}", ""]
 
 
 def _constructor_signature(info, init) -> str:

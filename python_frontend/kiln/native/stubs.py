@@ -311,7 +311,8 @@ def _python_signature_pyi(context, node) -> str:
 
 def _class_pyi(info, signatures) -> list:
     """A compiled class: its fields as annotated attributes, `__init__`,
-    its methods, static methods and properties."""
+    its methods, static methods, classmethods and properties (with their
+    setters)."""
     methods = {s.method_name: s for s in signatures
                if getattr(s, "class_name", None) == info.name}
     lines = ["", "", f"class {info.name}:"]
@@ -327,7 +328,9 @@ def _class_pyi(info, signatures) -> list:
     for name in order:
         signature = methods[name]
         kind = getattr(signature, "method_kind", "method")
-        params = signature.params if kind == "staticmethod" else signature.params[1:]
+        # A classmethod's compiled function has no `cls` (frontend/classes.py).
+        params = signature.params if kind in ("staticmethod", "classmethod") else \
+            signature.params[1:]
         listed = [f"{p.name}: {annotation_text(p.type)}{_default(p)}" for p in params]
         returns = annotation_text(signature.return_type)
         if name in ("__eq__", "__ne__"):
@@ -335,8 +338,15 @@ def _class_pyi(info, signatures) -> list:
             listed, returns = ["other: object"], "bool"
         if kind == "staticmethod":
             lines += ["    @staticmethod", f"    def {name}({', '.join(listed)}) -> {returns}: ..."]
+        elif kind == "classmethod":
+            lines += ["    @classmethod",
+                      f"    def {name}({', '.join(['cls'] + listed)}) -> {returns}: ..."]
         elif kind == "property":
             lines += ["    @property", f"    def {name}(self) -> {returns}: ..."]
+        elif kind == "setter":
+            prop = signature.method_name.split(".")[0]
+            lines += [f"    @{prop}.setter",
+                      f"    def {prop}({', '.join(['self'] + listed)}) -> {returns}: ..."]
         else:
             lines.append(f"    def {name}({', '.join(['self'] + listed)}) -> {returns}: ...")
     if info.dataclass and info.eq and "__eq__" not in methods:

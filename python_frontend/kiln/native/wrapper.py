@@ -750,6 +750,9 @@ def bind_method_arguments(signature) -> list:
     params = signature.params
     count = len(params)
     implicit = 1 if takes_self(signature) else 0
+    # A classmethod's `cls` is no parameter of its compiled function, but
+    # CPython's messages count it.
+    unseen = 1 if getattr(signature, "method_kind", "") == "classmethod" else 0
     required = next((i for i, p in enumerate(params) if p.default is not None), count)
     names = ", ".join(c_string(p.name) for p in params) or "NULL"
     out = [f"  PyObject *bound[{max(count, 1)}];"]
@@ -763,7 +766,7 @@ def bind_method_arguments(signature) -> list:
             "  } else {",
             f"    static const char *const names[] = {{{names}}};",
             f"    if (kiln_bind_method_call(args, nargs, kwnames, kwargs, bound, {count}, "
-            f"{implicit}, {required}, names, {c_string(signature.name)}) < 0)",
+            f"{implicit}, {required}, {unseen}, names, {c_string(signature.name)}) < 0)",
             "      return NULL;"]
     for index, param in enumerate(params):
         if index >= implicit and param.default is not None:
@@ -911,9 +914,10 @@ def box_tuple_item(element, index: int, elements, viewed) -> list:
 
 
 def takes_self(signature) -> bool:
-    """A method called on an instance: parameter 0 is `self`."""
+    """A method called on an instance: parameter 0 is `self` (a
+    classmethod's compiled function has no `cls`: frontend/classes.py)."""
     return getattr(signature, "class_name", None) is not None and \
-        getattr(signature, "method_kind", "") != "staticmethod"
+        getattr(signature, "method_kind", "") not in ("staticmethod", "classmethod")
 
 
 def generate_wrapper(module_name: str, signature, owner=None) -> list:

@@ -1,6 +1,7 @@
 """Type inference of instances of the module's compiled classes
 (frontend/classes.py): `None`, attribute reads and writes, constructor
-calls, method, staticmethod and property calls, `is` / `is not`, `==` and
+calls, method, staticmethod, classmethod and property calls (a setter for
+`o.p = v`), `is` / `is not`, `==` and
 the ordering and arithmetic dunders, truth tests, isinstance() of a known
 class, and the joins of an instance with None (an Optional). A mixin of
 type_inference.FunctionTyping.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from .. import typesystem as kt
-from ..frontend.classes import method_function_name
+from ..frontend.classes import method_function_name, setter_method_name
 from ..typing_rules import display, is_unknown
 from .typed_values import TypedValue, _Abandon
 
@@ -148,7 +149,8 @@ class ClassTyping:
 
     def store_attribute(self, target: ast.Attribute, value: TypedValue, node) -> None:
         """`o.x = v`: the field's type takes the value (converted as an
-        argument would be)."""
+        argument would be); for a property with a setter, the setter's
+        call."""
         base = self.expression(target.value)
         self.absorb(base, value)
         if self.provisional_none(base) or self.provisional_none(value):
@@ -158,6 +160,13 @@ class ClassTyping:
                               f"{display(base.type)} has no attributes Kiln can set")
         info = self.class_info(base.type)
         found = info.field(target.attr)
+        if found is None and target.attr in info.setters:
+            if info.frozen:
+                self.fail(target, f"cannot assign to field '{target.attr}' (`{info.name}` is a "
+                                  "frozen dataclass; CPython raises FrozenInstanceError)")
+            self.raises = True          # None has no attributes: AttributeError
+            self.typed_dunder_call(info, setter_method_name(target.attr), (base, value), node)
+            return
         if found is None:
             if target.attr in info.properties:
                 self.fail(target, f"property '{target.attr}' of '{info.name}' object has no "
@@ -211,7 +220,7 @@ class ClassTyping:
             info = classes[func.value.id]
             if func.attr not in info.methods:
                 self.fail(node, f"type object '{info.name}' has no attribute '{func.attr}'")
-            if func.attr in info.static_methods:
+            if info.takes_no_instance(func.attr):
                 return self.call_method(info, func.attr, None, node, node.args, node.keywords)
             if not node.args:
                 self.fail(node, f"{info.name}.{func.attr}() needs the instance as its first "
@@ -242,7 +251,7 @@ class ClassTyping:
         if func.attr not in info.methods:
             self.fail(node, f"'{info.name}' object has no attribute '{func.attr}'")
         self.raises = True          # None has no methods: AttributeError
-        if func.attr in info.static_methods:
+        if info.takes_no_instance(func.attr):
             return self.call_method(info, func.attr, None, node, node.args, node.keywords)
         return self.call_method(info, func.attr, base, node, node.args, node.keywords,
                                 func.value)
@@ -261,7 +270,7 @@ class ClassTyping:
     def call_method(self, info, method, receiver, node, args, keywords,
                     receiver_node=None) -> TypedValue:
         """A call of method `method` of `info` (`receiver` its `self`, None
-        for a staticmethod): typed like a module function's call
+        for a staticmethod or classmethod): typed like a module function's call
         (call_typing.call_function) with the receiver bound first."""
         name = method_function_name(info.name, method)
         return self.call_function(name, node, args=args, keywords=keywords,
@@ -343,8 +352,8 @@ class ClassTyping:
         return None, None, None
 
     def typed_dunder_call(self, info, method, operands, node):
-        """A dunder's call on typed operands: the callee typed, the other
-        operand converted to its parameter."""
+        """A dunder's (or a property setter's) call on typed operands: the
+        callee typed, the other operand converted to its parameter."""
         name = method_function_name(info.name, method)
         callee = self.module_signature_for(name, node)
         if len(callee.params) != 2:

@@ -13,7 +13,9 @@ A program with classes defines one or two at module level (`ClassShape`,
 a `@dataclass` (sometimes `order=True`) with field defaults; fields of
 int, float and bool, and sometimes a link to an instance of the class
 itself (`nxt: "C | None"`); methods that compute over the fields and their
-arguments, one that changes the fields, and bounded walks along the links.
+arguments, one that changes the fields, bounded walks along the links, a
+classmethod constructor (`C.make(a)`) and a property with a setter
+(`twice`).
 The function the program exports makes instances at the top level of its
 body (positional and keyword arguments), relinks them (None, another
 instance, a new one, itself: cycles included), changes fields directly and
@@ -106,6 +108,14 @@ def class_source(shape: ClassShape) -> str:
         lines += ["", f"    def {name}(self, x: int) -> int:", f"        return {expr}"]
     for name, expr in shape.float_methods:
         lines += ["", f"    def {name}(self, y: float) -> float:", f"        return {expr}"]
+    # A classmethod constructor and a property with a setter (the setter
+    # keeps `a` as the property's half, rounding toward minus infinity).
+    args = "a, 0.5, False" if not shape.dataclass else "a"
+    lines += ["", "    @classmethod", f"    def make(cls, a: int) -> \"{n}\":",
+              f"        return cls({args})",
+              "", "    @property", "    def twice(self) -> int:", "        return self.a * 2",
+              "", "    @twice.setter", "    def twice(self, value: int) -> None:",
+              "        self.a = value // 2"]
     lines += ["", "    def bump(self, x: int) -> None:", "        self.a = self.a + x",
               "        self.b = self.b * 0.5 + 1.0", "        self.flag = not self.flag"]
     if shape.linked:
@@ -166,6 +176,8 @@ class ClassConstructs:
         a, b = self.number("i64"), self.number("f64")
         flag = self.expr("bool", 2)
         form = self.rng.random()
+        if form < 0.15:
+            return f"{shape.name}.make({a})"                  # a classmethod
         if shape.dataclass and form < 0.3:
             return f"{shape.name}({a})"                       # the defaults
         if form < 0.6:
@@ -214,6 +226,8 @@ class ClassConstructs:
             self.emit(depth, f"{name}.b += {self.number('f64')}")
         elif roll < 0.55:
             self.emit(depth, f"{name}.flag = not {name}.flag")
+        elif roll < 0.62:
+            self.emit(depth, f"{name}.twice = {self.number('i64')}")   # the setter
         elif roll < 0.75 or not shape.linked:
             self.emit(depth, f"{name}.bump({self.small_int(5)})")
         else:
@@ -221,7 +235,7 @@ class ClassConstructs:
             self.emit(depth, f"{name}.nxt.a = {self.number('i64')}")
 
     def class_int_expr(self, name, shape):
-        options = [f"{name}.a", f"int({name}.flag)",
+        options = [f"{name}.a", f"int({name}.flag)", f"{name}.twice",
                    f"{name}.{self.rng.choice(shape.int_methods)[0]}({self.number('i64')})"]
         if shape.linked:
             options += [f"{name}.chain_length()", f"{name}.chain_sum()",

@@ -143,9 +143,6 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
-                if is_instance_like(element.type):
-                    self.fail(element_node, "returning an instance in a tuple is not supported "
-                                            "yet")
                 if is_container(element.type) or is_str(element.type):
                     what = "str" if is_str(element.type) else container_noun(element.type)
                     self.fail(element_node, f"returning a {what} in a tuple is not supported "

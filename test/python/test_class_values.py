@@ -1,7 +1,8 @@
 """Instances of compiled classes as values (modules/class_values.py) built
 and run against CPython: tuples of instances returned (by functions and
 methods), unpacked, kept in locals and indexed, their references counted
-(an argument's count unchanged after the call, memory flat)."""
+(an argument's count unchanged after the call, memory flat); the truth of
+instances (None, `__bool__`, `__len__`)."""
 
 import json
 import sys
@@ -86,8 +87,28 @@ def test_raising_after_unpacking(mod, n):
     same(mod, "raising_after_tuple", n)
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 30])
+def test_truth_of_optional_instances_walks_chains(mod, n):
+    same(mod, "walk_by_truth", n)
+    same(mod, "truth_of_nodes", n)
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, -1])
+def test_truth_calls_len(mod, count):
+    # A __len__ of 0 is false; a negative one raises ValueError, as in CPython.
+    same(mod, "bag_truth", count)
+    same(mod, "maybe_bag_truth", count)
+
+
+@pytest.mark.parametrize("on, fail", [(True, False), (False, False), (True, True)])
+def test_truth_calls_bool(mod, on, fail):
+    same(mod, "flag_truth", on, fail)       # a raising __bool__ raises through `if`
+    same(mod, "maybe_flag_truth", on, not fail)
+
+
 def test_memory_stays_flat(mod):
     assert_rss_flat(mod.native, {"unpacked": (1.0, 2.0), "tuple_locals": (3,),
                                  "drain": (20,), "halves_sum": (1.0, 2.0),
-                                 "raising_after_tuple": (0,)},
-                    expected=(ZeroDivisionError,))
+                                 "raising_after_tuple": (0,), "walk_by_truth": (20,),
+                                 "maybe_bag_truth": (-1,), "flag_truth": (True, True)},
+                    expected=(ZeroDivisionError, ValueError))

@@ -109,3 +109,80 @@ def pass_through(node: Node, v: Vec) -> tuple[Vec, Node]:
 def raising_after_tuple(n: int) -> int:
     a, b = split(Vec(float(n), 1.0))
     return 10 // n + int(a.x + b.y)
+
+
+@kiln.export
+class Bag:
+    def __init__(self, count: int):
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+
+@kiln.export
+class Flag:
+    def __init__(self, on: bool, fail: bool = False):
+        self.on = on
+        self.fail = fail
+
+    def __bool__(self) -> bool:
+        if self.fail:
+            raise ValueError("no truth")
+        return self.on
+
+
+@kiln.export
+def walk_by_truth(n: int) -> int:
+    cur = chain(n)
+    total = 0
+    while cur:
+        total += cur.value
+        cur = cur.next
+    return total
+
+
+@kiln.export
+def truth_of_nodes(n: int) -> tuple[bool, bool, bool, bool]:
+    head = chain(n)
+    empty = not head
+    some = head is not None
+    first = True if head else False
+    both = True if head and head.value > 0 else False
+    return empty, some, first, both
+
+
+@kiln.export
+def bag_truth(count: int) -> tuple[bool, bool, int]:
+    bag = Bag(count)
+    kept = 0
+    if bag:
+        kept += 1
+    if not bag:
+        kept += 10
+    return not bag, bag.count > 0 and not not bag, kept
+
+
+@kiln.export
+def maybe_bag_truth(count: int) -> int:
+    bag: Optional[Bag] = None
+    if count >= 0:
+        bag = Bag(count)
+    return 1 if bag else 0
+
+
+@kiln.export
+def flag_truth(on: bool, fail: bool) -> int:
+    flag = Flag(on, fail)
+    hits = 0
+    if flag:
+        hits += 1
+    while flag and hits < 5:
+        hits += 1
+    return hits
+
+
+@kiln.export
+def maybe_flag_truth(on: bool, present: bool) -> bool:
+    flag: Optional[Flag] = Flag(on) if present else None
+    return not flag

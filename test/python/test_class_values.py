@@ -106,9 +106,17 @@ def test_truth_calls_bool(mod, on, fail):
     same(mod, "maybe_flag_truth", on, not fail)
 
 
+@pytest.mark.parametrize("n, wanted", [(0, 0), (1, 0), (5, 3), (5, 9)])
+def test_falling_off_the_end_returns_none(mod, n, wanted):
+    same(mod, "find_value", n, wanted)
+    assert shown(mod.native.find(mod.native.chain(n), wanted)) == \
+        shown(mod.python.find(mod.python.chain(n), wanted))
+
+
 def test_memory_stays_flat(mod):
     assert_rss_flat(mod.native, {"unpacked": (1.0, 2.0), "tuple_locals": (3,),
                                  "drain": (20,), "halves_sum": (1.0, 2.0),
                                  "raising_after_tuple": (0,), "walk_by_truth": (20,),
-                                 "maybe_bag_truth": (-1,), "flag_truth": (True, True)},
+                                 "maybe_bag_truth": (-1,), "flag_truth": (True, True),
+                                 "find_value": (20, 99)},
                     expected=(ZeroDivisionError, ValueError))

@@ -124,7 +124,12 @@ class StatementLowering:
         if self.mode.kind == "loop":
             self.finish_loop("continue", node)
             return
-        if self.return_type() is not None:
+        result = self.return_type()
+        if isinstance(result, kt.ClassType) and result.optional:
+            self.release_all_containers(node)       # the implicit `return None`
+            self.finish_return(self.none_of(result, node), node)
+            return
+        if result is not None:
             raise self.missed(node, f"`{self.func.name}` may end without returning a value")
         self.release_all_containers(node)
         self.finish_return(None, node)

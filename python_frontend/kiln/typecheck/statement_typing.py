@@ -208,6 +208,8 @@ class StatementTyping:
         result = self.return_type()
         if result is None or is_unknown(result):
             return
+        if isinstance(result, kt.ClassType) and result.optional:
+            return          # an Optional instance: falling off the end returns None
         if self.func.returns is not None:
             self.fail(node, f"`{self.func.name}` may end without returning a value "
                             f"(it is annotated -> {result.display})")

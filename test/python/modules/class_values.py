@@ -186,3 +186,18 @@ def flag_truth(on: bool, fail: bool) -> int:
 def maybe_flag_truth(on: bool, present: bool) -> bool:
     flag: Optional[Flag] = Flag(on) if present else None
     return not flag
+
+
+@kiln.export
+def find(head: Optional[Node], wanted: int) -> Optional[Node]:
+    cur = head
+    while cur is not None:
+        if cur.value == wanted:
+            return cur
+        cur = cur.next
+
+
+@kiln.export
+def find_value(n: int, wanted: int) -> int:
+    found = find(chain(n), wanted)
+    return -1 if found is None else found.value

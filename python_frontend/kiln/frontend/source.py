@@ -158,9 +158,10 @@ class ModuleContext:
             if any(isinstance(e, kt.StrType) for e in elements):
                 raise self.error(node, "strings in tuples are not supported yet; return the "
                                        "str alone, or its parts through several functions")
-            if not all(isinstance(e, kt.ScalarType) for e in elements) or len(elements) < 2:
-                raise self.error(node, "tuple annotations need two or more scalar types, e.g. "
-                                       "tuple[float, int]")
+            if not all(isinstance(e, (kt.ScalarType, kt.ClassType)) for e in elements) or \
+                    len(elements) < 2:
+                raise self.error(node, "tuple annotations need two or more scalar or class "
+                                       "types, e.g. tuple[float, int], tuple[Node, int]")
             return kt.TupleType(elements)
         if self.is_list_annotation(node):
             return self.list_annotation(node)

@@ -22,7 +22,7 @@ from .. import typesystem as kt
 from . import ir_builder as ir
 from ..frontend.classes import NO_DEFAULT, method_function_name, setter_method_name
 from ..typecheck.class_typing import (BINARY_DUNDERS, COMPARE_DUNDERS, ClassTyping,
-                                      is_instance, is_none_type)
+                                      is_instance, is_none_type, truth_hook)
 from ..typecheck.typed_tree import is_counted
 from .values import Value, mlir_type
 
@@ -308,9 +308,37 @@ class ClassLowering:
         return result
 
     def instance_truthy(self, value: Value, node) -> Value:
+        """`if o:`: None is false; an instance calls its `__bool__`, else
+        its `__len__` (!= 0, ValueError when negative), else is true."""
         if is_none_type(value.type):
             return self.constant(False, kt.boolean, node)
-        result = self.negate(self.is_none(value, node), node)
+        info = self.class_info(value.type)
+        hook = truth_hook(info)
+        if hook is None:
+            result = self.negate(self.is_none(value, node), node)
+            self.done_with(node, value)
+            return result
+        name = method_function_name(info.name, hook)
+        callee = self.typed.callees[name]
+
+        def truth_of_instance() -> Value:
+            answer = self.call_with_values(name, callee, [value], node, release_arguments=False)
+            if hook == "__bool__":
+                return answer
+            zero = self.constant(0, kt.i64, node)
+            self.check(self.cmpi("sge", answer, zero, node), "ValueError",
+                       "__len__() should return >= 0", [], node)
+            return self.cmpi("ne", answer, zero, node)
+
+        if not value.type.optional:
+            result = truth_of_instance()
+        else:
+            none_region, _ = self.region(lambda: self.yield_values(
+                [self.constant(False, kt.boolean, node)], node))
+            instance_region, _ = self.region(lambda: self.yield_values(
+                [truth_of_instance()], node))
+            [result] = self.scf_if(self.is_none(value, node), [kt.boolean], none_region,
+                                   instance_region, node)
         self.done_with(node, value)
         return result
 

@@ -857,7 +857,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     def bool_op(self, is_and, operands, node) -> Value:
         first = self.expression(operands[0])
-        if is_container(first.type) or is_range(first.type) or is_str(first.type):
+        if is_container(first.type) or is_range(first.type) or is_str(first.type) or \
+                isinstance(first.type, (kt.ClassType, kt.NoneType)):
             first = self.truthy(first, operands[0])     # only tested (is_condition)
         if len(operands) == 1:
             return first

@@ -31,8 +31,27 @@ function made (its journal); nothing here runs on error paths.
 
 from __future__ import annotations
 
-from .values import Value, mlir_type
+from .. import typesystem as kt
+from .values import Value, mlir_type, tuple_value
 from ..typecheck.typed_tree import is_counted
+
+
+def counted_parts(value) -> list:
+    """The reference-counted values `value` holds: itself, or the counted
+    elements of a tuple (`tuple[Node, int]`: each instance element is held
+    as a name would hold it)."""
+    if value is None:
+        return []
+    if value.type is not None and is_counted(value.type):
+        return [value]
+    if isinstance(value.type, kt.TupleType) and value.elements:
+        return [e for e in value.elements if e is not None and is_counted(e.type)]
+    return []
+
+
+def holds_counted_elements(type_) -> bool:
+    """A tuple type with an instance (or other counted) element."""
+    return isinstance(type_, kt.TupleType) and any(is_counted(e) for e in type_.elements)
 
 
 class ContainerOwnership:
@@ -71,16 +90,27 @@ class ContainerOwnership:
         """`name = value` for a container: the name holds one reference."""
         owned = self.own(value, node)
         previous = self.symbols.get(name)
-        if previous is not None and is_counted(previous.type):
-            self.release(previous, node)
+        for part in counted_parts(previous):
+            self.release(part, node)
         self.symbols[name] = Value(owned.ir, owned.type)
+        self.maybe_undefined.discard(name)
+
+    def bind_tuple(self, name: str, value: Value, node) -> None:
+        """`t = split(v)` for a tuple with counted elements: the name holds
+        one reference per such element (the new ones owned first, then the
+        previous tuple's released, so `t = t` is safe)."""
+        elements = [self.own(e, node) if is_counted(e.type) else e for e in value.elements]
+        for part in counted_parts(self.symbols.get(name)):
+            self.release(part, node)
+        self.symbols[name] = tuple_value([Value(e.ir, e.type, nonneg=e.nonneg)
+                                          for e in elements])
         self.maybe_undefined.discard(name)
 
     def release_names(self, names, node, moved=None) -> None:
         for name in names:
-            value = self.symbols.get(name)
-            if value is not None and is_counted(value.type) and name != moved:
-                self.release(value, node)
+            if name != moved:
+                for part in counted_parts(self.symbols.get(name)):
+                    self.release(part, node)
 
     def loop_locals(self) -> list:
         """The names bound only inside the loop body being built."""
@@ -115,8 +145,9 @@ class ContainerOwnership:
         the `if` does not yield (new in this branch only)."""
         with self.builder.at_end(region.block):
             for name, value in symbols.items():
-                if name not in before and name not in carried and is_counted(value.type):
-                    self.release(value, node)
+                if name not in before and name not in carried:
+                    for part in counted_parts(value):
+                        self.release(part, node)
 
     def retain_container_parameters(self) -> None:
         """A function holds one reference per list, dict, set or str

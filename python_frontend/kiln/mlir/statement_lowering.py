@@ -16,6 +16,7 @@ from .values import Value, flatten, tuple_value
 from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
 from ..typecheck.typed_tree import is_counted, is_dict, is_range, is_set, is_str
 from .dict_lowering import DictWalk
+from .ownership import holds_counted_elements
 from ..frontend.subset import message_parts
 
 
@@ -123,7 +124,12 @@ class StatementLowering:
         if self.mode.kind == "loop":
             self.finish_loop("continue", node)
             return
-        if self.return_type() is not None:
+        result = self.return_type()
+        if isinstance(result, kt.ClassType) and result.optional:
+            self.release_all_containers(node)       # the implicit `return None`
+            self.finish_return(self.none_of(result, node), node)
+            return
+        if result is not None:
             raise self.missed(node, f"`{self.func.name}` may end without returning a value")
         self.release_all_containers(node)
         self.finish_return(None, node)
@@ -148,6 +154,11 @@ class StatementLowering:
         moved = None
         if value is not None and is_counted(value.type):
             value, moved = self.returned_container(value, stmt)   # a new reference
+        elif value is not None and holds_counted_elements(value.type):
+            # `return a, n`: a new reference per instance element (the names'
+            # own are released with the function's).
+            value = tuple_value([self.own(e, stmt) if is_counted(e.type) else e
+                                 for e in value.elements])
         if self.mode.kind == "loop":
             self.finish_loop("return", stmt, value, moved)
         else:
@@ -422,6 +433,10 @@ class StatementLowering:
             if isinstance(self.variable_type(target.id), kt.ClassType):
                 value = self.convert(value, self.variable_type(target.id), node)
             self.bind_container(target.id, value, node)
+            return
+        if isinstance(target, ast.Name) and holds_counted_elements(self.variable_type(target.id)):
+            self.bind_tuple(target.id, self.convert(value, self.variable_type(target.id), node),
+                            node)
             return
         if isinstance(target, ast.Attribute):
             self.store_attribute(target, value, node)       # `o.x = v`: class_lowering.py

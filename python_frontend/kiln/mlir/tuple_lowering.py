@@ -27,7 +27,10 @@ class TupleLowering:
         count = len(value.elements)
         k = rules.constant_int(node.slice)
         if k is not None:
-            return value.elements[k]
+            chosen = value.elements[k]
+            # `split(v)[0]`: the temporary tuple's other instances end here.
+            self.done_with(node, *(e for e in value.elements if e is not chosen))
+            return chosen
         index = self.convert(self.expression(node.slice), kt.i64, node.slice)
         zero = self.constant(0, kt.i64, node)
         length = self.constant(count, kt.i64, node)

@@ -45,6 +45,15 @@ def is_none_type(type_) -> bool:
     return isinstance(type_, kt.NoneType)
 
 
+def truth_hook(info) -> str | None:
+    """The method the truth of an instance calls: `__bool__`, else
+    `__len__`, else None (always true)."""
+    for hook in ("__bool__", "__len__"):
+        if hook in info.methods:
+            return hook
+    return None
+
+
 def is_instance_like(type_) -> bool:
     """An instance or the None literal's type."""
     return isinstance(type_, (kt.ClassType, kt.NoneType))
@@ -401,15 +410,20 @@ class ClassTyping:
         return TypedValue(callee.return_type)
 
     def instance_truthy(self, value: TypedValue, node) -> TypedValue:
-        """An instance is true (no compiled `__bool__`/`__len__`); None is
-        false."""
+        """The truth of an instance, as CPython's: its `__bool__`, else its
+        `__len__` (!= 0), else true; None is false."""
         if is_none_type(value.type):
             return TypedValue(kt.boolean, constant=False)
         info = self.class_info(value.type)
-        for hook in ("__bool__", "__len__"):
-            if hook in info.methods:
-                self.fail(node, f"the truth of a `{info.name}` calls its `{hook}`, which is not "
-                                "supported yet; call it (`o.{hook}()`) or test `is not None`")
+        hook = truth_hook(info)
+        if hook is not None:
+            callee = self.module_signature_for(method_function_name(info.name, hook), node)
+            wanted = kt.boolean if hook == "__bool__" else kt.i64
+            if len(callee.params) != 1 or callee.return_type != wanted:
+                self.fail(node, f"the truth of a `{info.name}` calls its `{hook}`, which must "
+                                f"take only self and return {display(wanted)}")
+            if callee.raises or hook == "__len__":
+                self.raises = True          # its own errors; a negative length
         return TypedValue(kt.boolean)
 
     def fstring_instance(self, value: TypedValue, node) -> None:

@@ -143,9 +143,6 @@ class StatementTyping:
                     self.fail(element_node, "a tuple inside a returned tuple is not supported "
                                             "yet; return its elements one by one (`n, m = a.shape` "
                                             "and `return a, n, m`)")
-                if is_instance_like(element.type):
-                    self.fail(element_node, "returning an instance in a tuple is not supported "
-                                            "yet")
                 if is_container(element.type) or is_str(element.type):
                     what = "str" if is_str(element.type) else container_noun(element.type)
                     self.fail(element_node, f"returning a {what} in a tuple is not supported "
@@ -211,6 +208,8 @@ class StatementTyping:
         result = self.return_type()
         if result is None or is_unknown(result):
             return
+        if isinstance(result, kt.ClassType) and result.optional:
+            return          # an Optional instance: falling off the end returns None
         if self.func.returns is not None:
             self.fail(node, f"`{self.func.name}` may end without returning a value "
                             f"(it is annotated -> {result.display})")

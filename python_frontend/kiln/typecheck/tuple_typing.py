@@ -54,6 +54,13 @@ class TupleTyping:
             self.absorb(value)
             if isinstance(value.type, (kt.TupleType, kt.ListType)):
                 return value        # a list: the caller indexes it as one
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and isinstance(
+                    getattr(self.symbols.get(node.func.value.id), "type", None), kt.ClassType):
+            value = self.expression(node)       # `v.halves()[1]`: a method's tuple
+            self.absorb(value)
+            if isinstance(value.type, kt.TupleType):
+                return value
         return None
 
     def tuple_subscript(self, node, value: TypedValue) -> TypedValue:
@@ -102,7 +109,8 @@ class TupleTyping:
     def check_tuple_binding(self, value: TypedValue, node) -> None:
         """`t = (n, m)`, `s = x.shape`: a tuple of numbers may be kept in a
         variable; one holding arrays is only unpacked."""
-        if any(not is_scalar_type(e.type) and not is_unknown(e.type) for e in value.elements):
+        if any(not is_scalar_type(e.type) and not is_unknown(e.type) and
+               not isinstance(e.type, kt.ClassType) for e in value.elements):
             self.fail(node, "a tuple holding arrays can only be unpacked (a, b = ...), "
                             "indexed where it is made or returned")
 

@@ -547,7 +547,8 @@ class FunctionTyping(StatementTyping, ClassTyping, CallTyping, ArrayTyping, Shap
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
         operand = self.expression(node.operand)
-        if is_range(operand.type) and isinstance(node.op, ast.Not):
+        if (is_range(operand.type) or is_instance_like(operand.type)) and \
+                isinstance(node.op, ast.Not):
             self.truthy(operand, node)          # `not r`: true when it is empty
             return TypedValue(kt.boolean)
         if is_str(operand.type):
@@ -698,9 +699,13 @@ class FunctionTyping(StatementTyping, ClassTyping, CallTyping, ArrayTyping, Shap
             self.fail(operands[0], "`and`/`or` with a str operand is supported only where its "
                                    "truth is tested (`if`, `while`, `not`) yet; here its value "
                                    "would be the str: use an `if` statement")
-        if (is_container(first.type) or is_range(first.type) or is_str(first.type)) and \
-                is_condition(node):
+        if (is_container(first.type) or is_range(first.type) or is_str(first.type) or
+                is_instance_like(first.type)) and is_condition(node):
             first = self.truthy(first, operands[0])       # `while stack and ...`
+        elif is_instance_like(first.type):
+            self.fail(operands[0], "`and`/`or` with an instance operand is supported only where "
+                                   "its truth is tested (`if`, `while`, `not`); here its value "
+                                   "would be the instance: use an `if` statement")
         elif is_range(first.type):
             self.fail(operands[0], "`and`/`or` with a range operand is supported only where its "
                                    "truth is tested (`if`, `while`, `not`)")

@@ -127,7 +127,14 @@ def class_source(shape: ClassShape) -> str:
                   f'        cur: "{n} | None" = self',
                   "        while cur is not None and n < 40:",
                   "            total += cur.a % 1000", "            n += 1",
-                  "            cur = cur.nxt", "        return total"]
+                  "            cur = cur.nxt", "        return total",
+                  # the truth of an Optional instance, and a tuple holding one
+                  "", "    def chain_truthy(self) -> int:", "        n = 0",
+                  f'        cur: "{n} | None" = self',
+                  "        while cur and n < 40:", "            n += 1",
+                  "            cur = cur.nxt", "        return n",
+                  "", f'    def split(self) -> "tuple[int, {n} | None]":',
+                  "        return self.a, self.nxt"]
     return "\n".join(lines)
 
 
@@ -239,6 +246,8 @@ class ClassConstructs:
                    f"{name}.{self.rng.choice(shape.int_methods)[0]}({self.number('i64')})"]
         if shape.linked:
             options += [f"{name}.chain_length()", f"{name}.chain_sum()",
+                        f"{name}.chain_truthy()", f"{name}.split()[0]",
+                        f"int({name}.split()[1] is None)",
                         f"int({name}.nxt is None)", f"int({name}.nxt is not None)",
                         f"int({name}.nxt is {name})"]
             if self.rng.random() < 0.15:

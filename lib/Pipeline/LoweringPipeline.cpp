@@ -152,10 +152,47 @@ std::unique_ptr<Pass> createKilnCanonicalizer() {
                                  {kUncheckedSubViewCastFolder, kInsertChainToFromElements});
 }
 
+// Upstream's memref.dim and tensor.dim canonicalizations assert when the
+// dimension is a constant outside the operand's rank (a negative one, say),
+// which their verifiers do not check: such input gets a diagnostic and a
+// failed pipeline here, first, instead of a crash (the mutation fuzzer
+// found it).
+struct RejectConstantDimOutOfRank
+    : public PassWrapper<RejectConstantDimOutOfRank, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RejectConstantDimOutOfRank)
+  StringRef getArgument() const override { return "kiln-reject-dim-out-of-rank"; }
+  StringRef getDescription() const override {
+    return "Reject memref.dim/tensor.dim of a constant dimension outside the rank";
+  }
+  void runOnOperation() override {
+    auto outOfRank = [](Operation *op, std::optional<int64_t> index, Type source) {
+      auto shaped = dyn_cast<ShapedType>(source);
+      if (!index || !shaped || !shaped.hasRank() ||
+          (*index >= 0 && *index < shaped.getRank()))
+        return false;
+      op->emitOpError() << "dimension " << *index << " is outside the rank "
+                        << shaped.getRank() << " of " << source;
+      return true;
+    };
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (auto dim = dyn_cast<memref::DimOp>(op))
+        if (outOfRank(op, dim.getConstantIndex(), dim.getSource().getType()))
+          return WalkResult::interrupt();
+      if (auto dim = dyn_cast<tensor::DimOp>(op))
+        if (outOfRank(op, dim.getConstantIndex(), dim.getSource().getType()))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
 } // namespace
 
 
 void buildArrayExpressionPipeline(OpPassManager &pm) {
+  pm.addPass(std::make_unique<RejectConstantDimOutOfRank>());
   // The frontend writes one linalg.generic per array operator, on tensors
   // read from the operands' views (`bufferization.to_tensor ... restrict`)
   // and written into the destination view (`materialize_in_destination`).
@@ -214,6 +251,7 @@ void buildDeallocationPipeline(OpPassManager &pm) {
 
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LoweringOptions &options) {
+  pm.addPass(std::make_unique<RejectConstantDimOutOfRank>());
   // Small helpers of numbers become part of their callers' loops, which
   // kiln-vectorize can then vectorize (it vectorizes no calls).
   pm.addPass(createKilnInlineHelpers());

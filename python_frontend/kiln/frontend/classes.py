@@ -169,6 +169,14 @@ def type_code(type_) -> str:
     return type_.name
 
 
+def is_class_isinstance(node: ast.Call, classes) -> bool:
+    """`isinstance(o, C)` of a compiled class C (or int/float/bool), which
+    typing folds and generation lowers: both recognise it here."""
+    return node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
+        isinstance(node.args[1], ast.Name) and (
+            node.args[1].id in classes or node.args[1].id in ("int", "float", "bool"))
+
+
 def class_slot_symbol(module: str, class_name: str) -> str:
     """The weak global holding the class's type object pointer, which the
     extension sets at import (compiled code reads it to make instances)."""

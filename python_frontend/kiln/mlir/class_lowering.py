@@ -20,7 +20,8 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from ..frontend.classes import NO_DEFAULT, method_function_name, setter_method_name
+from ..frontend.classes import (NO_DEFAULT, is_class_isinstance, method_function_name,
+                                setter_method_name)
 from ..typecheck.class_typing import (BINARY_DUNDERS, COMPARE_DUNDERS, ClassTyping,
                                       is_instance, is_none_type, truth_hook)
 from ..typecheck.typed_tree import is_counted
@@ -168,10 +169,7 @@ class ClassLowering:
         if isinstance(func, ast.Name) and func.id not in self.symbols:
             if func.id in classes:
                 return self.construct(classes[func.id], node)
-            if func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
-                    isinstance(node.args[1], ast.Name) and (
-                        node.args[1].id in classes or node.args[1].id in ("int", "float",
-                                                                         "bool")):
+            if is_class_isinstance(node, classes):
                 return self.isinstance_call(node)
             return None
         if not isinstance(func, ast.Attribute):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from .. import typesystem as kt
-from ..frontend.classes import method_function_name, setter_method_name
+from ..frontend.classes import is_class_isinstance, method_function_name, setter_method_name
 from ..typing_rules import display, is_unknown
 from .typed_values import TypedValue, _Abandon
 
@@ -216,10 +216,7 @@ class ClassTyping:
             if func.id in classes:
                 return self.construct(classes[func.id], node)
             self.refuse_stayed_python(func.id, node)
-            if func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
-                    isinstance(node.args[1], ast.Name) and (
-                        node.args[1].id in classes or node.args[1].id in ("int", "float",
-                                                                         "bool")):
+            if is_class_isinstance(node, classes):
                 return self.isinstance_call(node)
             return None
         if not isinstance(func, ast.Attribute):

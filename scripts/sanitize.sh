@@ -59,9 +59,9 @@ step "pytest with the sanitized kilnc"
 # portable builds' multi-versioning is still compiled by the other tests
 # of those files.
 # The differential fuzz of the pinned seed reruns here on a sample (its
-# first 100 functions; the README's test command runs all 200), as in the
+# first 60 functions; the README's test command runs all 200), as in the
 # next step: the sanitizers check the same kinds of programs in less time.
-env KILN_KILNC="$build/bin/kilnc" PYTHONPATH="$repo/python_frontend" KILN_FUZZ_COUNT=100 \
+env KILN_KILNC="$build/bin/kilnc" PYTHONPATH="$repo/python_frontend" KILN_FUZZ_COUNT=60 \
   "$python" -m pytest -q -p no:cacheprovider test/python \
   -k "not differential_suites_per_level and not edited_proc_cpuinfo_changes_nothing" \
   || status=1
@@ -111,7 +111,7 @@ differential_suites_per_level and not c_programs_dispatch_too and not
 edited_proc_cpuinfo_changes_nothing and not memory_stays_flat and not
 a_million_calls and not c_program_calls and not documented_c_caller_runs and not
 c_program_passes}
-env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" KILN_FUZZ_COUNT=100 \
+env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" KILN_FUZZ_COUNT=60 \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan-generated" \

@@ -152,6 +152,48 @@ struct ObjectSameLowering : ObjectOpLowering<ObjectSameOp> {
   }
 };
 
+// A cast is the same pointer.
+struct ObjectCastLowering : ObjectOpLowering<ObjectCastOp> {
+  using ObjectOpLowering::ObjectOpLowering;
+  LogicalResult matchAndRewrite(ObjectCastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getObject());
+    return success();
+  }
+};
+
+// Not None, and the object's ob_type is the type in the class slot (an
+// empty slot holds NULL, which no object's type is).
+struct ObjectHasTypeLowering : ObjectOpLowering<ObjectHasTypeOp> {
+  using ObjectOpLowering::ObjectOpLowering;
+  LogicalResult matchAndRewrite(ObjectHasTypeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    auto slot = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(op, op.getSlotAttr());
+    if (!slot || slot.getGlobalType() != ptr)
+      return rewriter.notifyMatchFailure(op, "the class slot is not a pointer global");
+    Value object = adaptor.getObject();
+    Value null = LLVM::ZeroOp::create(rewriter, loc, ptr);
+    Value present = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, object, null);
+    Value expected = LLVM::LoadOp::create(
+        rewriter, loc, ptr, LLVM::AddressOfOp::create(rewriter, loc, ptr, op.getSlot()));
+    auto test = scf::IfOp::create(rewriter, loc, rewriter.getI1Type(), present, true, true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(test.thenBlock());
+      Value type = load(rewriter, loc, ptr, object, KILN_OBJECT_TYPE_OFFSET);
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                                           type, expected)});
+      rewriter.setInsertionPointToStart(test.elseBlock());
+      scf::YieldOp::create(rewriter, loc, ValueRange{present});
+    }
+    rewriter.replaceOp(op, test.getResults());
+    return success();
+  }
+};
+
 // The marker keeps its references, as pointers.
 struct OwnedLowering : ObjectOpLowering<OwnedOp> {
   using ObjectOpLowering::ObjectOpLowering;
@@ -190,7 +232,16 @@ struct OwnershipWalk {
 
   static bool isObject(Value value) { return isa<ObjectType>(value.getType()); }
 
+  // A cast is its operand's reference seen as another class: the walk
+  // counts references by the value the cast came from.
+  static Value root(Value value) {
+    while (auto cast = value.getDefiningOp<ObjectCastOp>())
+      value = cast.getObject();
+    return value;
+  }
+
   void give(References &held, Value value) {
+    value = root(value);
     auto found = llvm::find(held, value);
     if (found != held.end()) {
       held.erase(found);
@@ -205,7 +256,7 @@ struct OwnershipWalk {
   void take(References &held, ValueRange values) {
     for (Value value : values)
       if (isObject(value))
-        held.push_back(value);
+        held.push_back(root(value));
   }
   void giveAll(References &held, ValueRange values) {
     for (Value value : values)
@@ -254,7 +305,7 @@ struct OwnershipWalk {
       return false;
     if (auto retain = dyn_cast<RetainOp>(op)) {
       if (isObject(retain.getContainer()))
-        held.push_back(retain.getContainer());
+        held.push_back(root(retain.getContainer()));
       return isObject(retain.getContainer());
     }
     if (auto release = dyn_cast<ReleaseOp>(op)) {
@@ -311,7 +362,8 @@ struct OwnershipWalk {
     // Any other use of an instance must leave references alone: reading
     // and writing fields, tests, a call's (borrowed) operand. Anything else
     // (arith.select, a region op the walk does not know) stops the walk.
-    if (!isa<ObjectGetOp, ObjectSetOp, ObjectIsNoneOp, ObjectSameOp, ObjectNoneOp>(op)) {
+    if (!isa<ObjectGetOp, ObjectSetOp, ObjectIsNoneOp, ObjectSameOp, ObjectNoneOp, ObjectCastOp,
+             ObjectHasTypeOp>(op)) {
       bool usesObjects = llvm::any_of(op.getOperands(), isObject) ||
                          llvm::any_of(op.getResults(), isObject);
       op.walk([&](Operation *inner) {
@@ -372,7 +424,7 @@ bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
 
 void addIllegalObjectOps(ConversionTarget &target) {
   target.addIllegalOp<ObjectNewOp, ObjectGetOp, ObjectSetOp, ObjectNoneOp, ObjectIsNoneOp,
-                      ObjectSameOp>();
+                      ObjectSameOp, ObjectCastOp, ObjectHasTypeOp>();
   // A marker is legal once its references are pointers.
   target.addDynamicallyLegalOp<OwnedOp>([](OwnedOp op) {
     return llvm::none_of(op.getReferences().getTypes(), llvm::IsaPred<ObjectType>);
@@ -382,7 +434,8 @@ void addIllegalObjectOps(ConversionTarget &target) {
 void populateObjectLoweringPatterns(RewritePatternSet &patterns, const TypeConverter &converter,
                                     RuntimeFunctions &runtime) {
   patterns.add<ObjectNewLowering, ObjectGetLowering, ObjectSetLowering, ObjectNoneLowering,
-               ObjectIsNoneLowering, ObjectSameLowering, OwnedLowering>(converter, patterns.getContext(),
+               ObjectIsNoneLowering, ObjectSameLowering, ObjectCastLowering,
+               ObjectHasTypeLowering, OwnedLowering>(converter, patterns.getContext(),
                                                          runtime);
 }
 

@@ -238,4 +238,15 @@ LogicalResult ObjectGetOp::verify() {
 
 LogicalResult ObjectSetOp::verify() { return verifyFieldOffset(*this, getOffset()); }
 
+// A cast to the value's own class, or back to what a cast came from, is
+// that value.
+OpFoldResult ObjectCastOp::fold(FoldAdaptor) {
+  if (getObject().getType() == getType())
+    return getObject();
+  if (auto inner = getObject().getDefiningOp<ObjectCastOp>())
+    if (inner.getObject().getType() == getType())
+      return inner.getObject();
+  return {};
+}
+
 } // namespace kiln

@@ -1573,4 +1573,43 @@ def Kiln_ObjectSameOp : Kiln_ObjectOp<"same", [Pure, SameTypeOperands]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($lhs))";
 }
 
+def Kiln_ObjectCastOp : Kiln_ObjectOp<"cast", [Pure]> {
+  let summary = "An instance seen as one of another exported class";
+  let description = [{
+    The same object (no new reference) as a value of another class of its
+    hierarchy: a subclass's instance where its base class is expected
+    (always right), or a base class's instance as a subclass after a test
+    of its type (`kiln.object.has_type`). Field offsets of a base class are
+    the same in its subclasses (the frontend lays them out so), so nothing
+    changes at run time; the frontend, which knows the hierarchy, is what
+    makes each cast sound.
+
+    ```mlir
+    %shape = kiln.object.cast %circle : !kiln.object<"Circle"> to !kiln.object<"Shape">
+    ```
+  }];
+  let arguments = (ins Kiln_AnyObject:$object);
+  let results = (outs Kiln_AnyObject:$result);
+  let assemblyFormat = "$object attr-dict `:` qualified(type($object)) `to` qualified(type($result))";
+  let hasFolder = 1;
+}
+
+def Kiln_ObjectHasTypeOp : Kiln_ObjectOp<"has_type", [MemoryEffects<[MemRead]>]> {
+  let summary = "`type(o) is C`: `o` is not None and its type is the class in `slot`";
+  let description = [{
+    `slot` is a class slot as in `kiln.object.new`. False when `o` is None
+    or the slot is still empty. `isinstance(o, Shape)` is the disjunction
+    of this test over Shape and its exported subclasses (the frontend's
+    closed hierarchy), and a method overridden in a subclass dispatches on
+    it.
+
+    ```mlir
+    %is_circle = kiln.object.has_type %shape, @mod_Circle__kiln_type : !kiln.object<"Shape">
+    ```
+  }];
+  let arguments = (ins Kiln_AnyObject:$object, FlatSymbolRefAttr:$slot);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$object `,` $slot attr-dict `:` qualified(type($object))";
+}
+
 #endif // KILN_OPS_TD

@@ -123,3 +123,40 @@ func.func @selects(%a: !kiln.object<"Node">, %b: !kiln.object<"Node">, %c: i1) -
   %v = kiln.object.get %x["value", 16] : !kiln.object<"Node"> -> i64
   return %v : i64
 }
+
+// Inheritance: a cast is the same pointer; `type(o) is C` loads the type
+// only when `o` is not None, and compares it with the class slot's.
+llvm.mlir.global weak @mod_Circle__kiln_type() {addr_space = 0 : i32} : !llvm.ptr {
+  %0 = llvm.mlir.zero : !llvm.ptr
+  llvm.return %0 : !llvm.ptr
+}
+
+// CHECK-LABEL: func.func @dispatch(
+// CHECK-SAME: %[[S:.*]]: !llvm.ptr) -> i64
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[PRESENT:.*]] = llvm.icmp "ne" %[[S]], %[[NULL]]
+// CHECK: %[[SLOT:.*]] = llvm.mlir.addressof @mod_Circle__kiln_type
+// CHECK: %[[EXPECTED:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[IS:.*]] = scf.if %[[PRESENT]] -> (i1) {
+// CHECK:   %[[TADDR:.*]] = llvm.getelementptr %[[S]][8]
+// CHECK:   %[[TYPE:.*]] = llvm.load %[[TADDR]] : !llvm.ptr -> !llvm.ptr
+// CHECK:   %[[SAME:.*]] = llvm.icmp "eq" %[[TYPE]], %[[EXPECTED]]
+// CHECK:   scf.yield %[[SAME]] : i1
+// CHECK: } else {
+// CHECK:   scf.yield %[[PRESENT]] : i1
+// CHECK: scf.if %[[IS]] -> (i64)
+// CHECK: llvm.getelementptr %[[S]][24]
+// CHECK: llvm.getelementptr %[[S]][16]
+// CHECK-NOT: kiln.object
+func.func @dispatch(%s: !kiln.object<"Shape">) -> i64 {
+  %is = kiln.object.has_type %s, @mod_Circle__kiln_type : !kiln.object<"Shape">
+  %r = scf.if %is -> (i64) {
+    %c = kiln.object.cast %s : !kiln.object<"Shape"> to !kiln.object<"Circle">
+    %radius = kiln.object.get %c["radius", 24] : !kiln.object<"Circle"> -> i64
+    scf.yield %radius : i64
+  } else {
+    %side = kiln.object.get %s["id", 16] : !kiln.object<"Shape"> -> i64
+    scf.yield %side : i64
+  }
+  return %r : i64
+}

@@ -49,9 +49,15 @@ static_assert(sizeof(((kiln_list *)nullptr)->length) == 8 &&
                   sizeof(((kiln_list *)nullptr)->flags) == 4,
               "kiln-lower-containers loads i64 length/refcount and i32 flags");
 
+// Items a list holds references to: strings, and instances of exported
+// classes (a list's only kind of item that is a CPython object).
+inline bool isReferenceItem(Type item) { return isa<StrType, ObjectType>(item); }
+
 // The runtime function of each item type: kiln_list_find_i64, ..._f64,
-// ..._bool, ..._str.
+// ..._bool, ..._str, ..._object.
 inline std::string itemFunction(StringRef prefix, Type item) {
+  if (isa<ObjectType>(item))
+    return (prefix + "_object").str();
   if (item.isF64())
     return (prefix + "_f64").str();
   if (item.isInteger(1))
@@ -65,7 +71,7 @@ inline std::string itemFunction(StringRef prefix, Type item) {
 // runtime/kiln_list.c), strings as their kiln_str pointer, others as
 // themselves.
 inline Type itemArgumentType(Type item) {
-  if (isa<StrType>(item))
+  if (isReferenceItem(item))
     return LLVM::LLVMPointerType::get(item.getContext());
   return item.isInteger(1) ? IntegerType::get(item.getContext(), 32) : item;
 }
@@ -73,7 +79,7 @@ inline Type itemArgumentType(Type item) {
 // How an item is stored in kiln_list.items: a bool is one byte, a string
 // its pointer.
 inline Type itemStorageType(Type item) {
-  if (isa<StrType>(item))
+  if (isReferenceItem(item))
     return LLVM::LLVMPointerType::get(item.getContext());
   return item.isInteger(1) ? IntegerType::get(item.getContext(), 8) : item;
 }

@@ -47,10 +47,10 @@ using IndexedLists = llvm::MapVector<Value, bool>;
 IndexedLists indexedLists(scf::ForOp loop) {
   IndexedLists lists;
   loop.getBody()->walk([&](Operation *op) {
-    // Items that are references (strings) are stored and released through
-    // the runtime, never through a memref.
+    // Items that are references (strings, instances) are stored and
+    // released through the runtime, never through a memref.
     if (isa<ListGetOp, ListSetOp>(op) &&
-        isa<StrType>(cast<ListType>(op->getOperand(0).getType()).getItemType()))
+        isa<StrType, ObjectType>(cast<ListType>(op->getOperand(0).getType()).getItemType()))
       return;
     if (auto get = dyn_cast<ListGetOp>(op); get && loop.isDefinedOutsideOfLoop(get.getList()))
       lists.insert({get.getList(), false});

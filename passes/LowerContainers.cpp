@@ -106,6 +106,12 @@ void declareRuntime(ModuleOp module, RuntimeFunctions &runtime) {
     runtime.get("kiln_list_take_str", {ptr, i64}, {ptr});
     runtime.get("kiln_list_adopt_str", {ptr, ptr}, {});
   }
+  if (llvm::any_of(items, llvm::IsaPred<ObjectType>)) {
+    runtime.get("kiln_list_new_of", {i64, i64, i32}, {ptr});
+    runtime.get("kiln_list_store_object", {ptr, i64, ptr}, {});
+    runtime.get("kiln_list_take_object", {ptr, i64}, {ptr});
+    runtime.get("kiln_list_adopt_object", {ptr, ptr}, {});
+  }
   for (Type item : items) {
     Type argument = itemArgumentType(item);
     runtime.get(itemFunction("kiln_list_append", item), {ptr, argument}, {i32});
@@ -125,10 +131,11 @@ struct NewLowering : ListOpLowering<ListNewOp> {
     Type item = cast<ListType>(op.getType()).getItemType();
     Value size = constant(rewriter, loc, rewriter.getI64Type(), itemSize(item));
     // A list whose items are references says so (its runtime releases them).
-    Value list = isa<StrType>(item)
+    Value list = isReferenceItem(item)
                      ? call(rewriter, loc, "kiln_list_new_of",
                             {size, adaptor.getCapacity(),
-                             constant(rewriter, loc, rewriter.getI32Type(), KILN_ITEM_STR)})
+                             constant(rewriter, loc, rewriter.getI32Type(),
+                                      isa<StrType>(item) ? KILN_ITEM_STR : KILN_ITEM_OBJECT)})
                      : call(rewriter, loc, "kiln_list_new", {size, adaptor.getCapacity()});
     checkNotNull(rewriter, loc, list);
     rewriter.replaceOp(op, list);
@@ -166,9 +173,11 @@ struct SetLowering : ListOpLowering<ListSetOp> {
     Value list = adaptor.getList();
     Value position = pythonIndex(rewriter, loc, adaptor.getIndex(), length(rewriter, loc, list),
                                  "list assignment index out of range");
-    // A string is adopted and the one it replaces released by the runtime.
-    if (isa<StrType>(itemOf(op.getList()))) {
-      call(rewriter, loc, "kiln_list_store_str", {list, position, adaptor.getValue()});
+    // A string or an instance is adopted and the one it replaces released
+    // by the runtime.
+    if (isReferenceItem(itemOf(op.getList()))) {
+      call(rewriter, loc, itemFunction("kiln_list_store", itemOf(op.getList())),
+           {list, position, adaptor.getValue()});
       rewriter.eraseOp(op);
       return success();
     }
@@ -205,9 +214,11 @@ struct PopLowering : ListOpLowering<ListPopOp> {
           ErrorKind::IndexError, "pop from empty list");
     Value position =
         pythonIndex(rewriter, loc, adaptor.getIndex(), size, "pop index out of range");
-    // A string leaves with the list's reference (the result owns it).
-    if (isa<StrType>(itemOf(op.getList()))) {
-      rewriter.replaceOp(op, call(rewriter, loc, "kiln_list_take_str", {list, position}));
+    // A string or an instance leaves with the list's reference (the result
+    // owns it).
+    if (isReferenceItem(itemOf(op.getList()))) {
+      rewriter.replaceOp(op, call(rewriter, loc, itemFunction("kiln_list_take", itemOf(op.getList())),
+                                  {list, position}));
       return success();
     }
     Value item = loadItem(rewriter, loc, list, position, itemOf(op.getList()));
@@ -228,8 +239,9 @@ struct InsertLowering : ListOpLowering<ListInsertOp> {
     check(rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, slot, zero),
           ErrorKind::MemoryError, "");
-    if (isa<StrType>(itemOf(op.getList())))
-      call(rewriter, loc, "kiln_list_adopt_str", {list, adaptor.getValue()});
+    if (isReferenceItem(itemOf(op.getList())))
+      call(rewriter, loc, itemFunction("kiln_list_adopt", itemOf(op.getList())),
+           {list, adaptor.getValue()});
     storeItem(rewriter, loc, list, slot, itemOf(op.getList()), adaptor.getValue());
     rewriter.eraseOp(op);
     return success();

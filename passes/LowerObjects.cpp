@@ -313,7 +313,8 @@ struct OwnershipWalk {
         give(held, release.getContainer());
       return isObject(release.getContainer());
     }
-    if (isa<ObjectNewOp, func::CallOp>(op)) {
+    // A list's pop hands its reference to the result (runtime/kiln_list.c).
+    if (isa<ObjectNewOp, func::CallOp, ListPopOp>(op)) {
       take(held, op.getResults());
       return true;
     }
@@ -360,10 +361,13 @@ struct OwnershipWalk {
       return true;
     }
     // Any other use of an instance must leave references alone: reading
-    // and writing fields, tests, a call's (borrowed) operand. Anything else
+    // and writing fields, tests, a call's (borrowed) operand, storing into
+    // or finding in a list (which takes its own reference), an item read
+    // from a list (the list's reference, lent). Anything else
     // (arith.select, a region op the walk does not know) stops the walk.
     if (!isa<ObjectGetOp, ObjectSetOp, ObjectIsNoneOp, ObjectSameOp, ObjectNoneOp, ObjectCastOp,
-             ObjectHasTypeOp>(op)) {
+             ObjectHasTypeOp, ListAppendOp, ListSetOp, ListInsertOp, ListGetOp, ListFindOp,
+             ListCountOp>(op)) {
       bool usesObjects = llvm::any_of(op.getOperands(), isObject) ||
                          llvm::any_of(op.getResults(), isObject);
       op.walk([&](Operation *inner) {

@@ -211,14 +211,18 @@ enum kiln_item_kind {
   KILN_ITEM_INT = 1,
   KILN_ITEM_FLOAT = 2,
   KILN_ITEM_BOOL = 3,
-  KILN_ITEM_STR = 4   /* a kiln_str *: the container holds a reference */
+  KILN_ITEM_STR = 4,  /* a kiln_str *: the container holds a reference */
+  KILN_ITEM_OBJECT = 5 /* an instance of an exported class (a PyObject *, never
+                          NULL): the container holds a reference (lists only) */
 };
 
 /* A Python list held natively: `length` items of one type side by side at
    `items` (int64_t for int, double for float, one byte 0 or 1 for bool;
    `item_size` says which size; a kiln_str * for str, when `item_kind` is
    KILN_ITEM_STR: the list holds a reference to each, which
-   kiln_list_drop gives back), room for `capacity`. Compiled code shares a
+   kiln_list_drop gives back; an instance of an exported class for
+   KILN_ITEM_OBJECT, a CPython object the list holds a reference to, only
+   touched with the GIL held), room for `capacity`. Compiled code shares a
    list between the names that refer to it, as Python does, and frees it
    when `refcount` drops to 0.
 
@@ -246,11 +250,15 @@ typedef struct kiln_list {
 
 /* Drops the caller's reference to a list; frees it with free() when it was
    the last. */
+static inline void kiln_object_drop(void *object);
 static inline void kiln_list_drop(kiln_list *list) {
   if (list && --list->refcount == 0) {
     if (list->item_kind == KILN_ITEM_STR)
       for (int64_t i = 0; i < list->length; ++i)
         kiln_str_drop(((kiln_str **)list->items)[i]);
+    if (list->item_kind == KILN_ITEM_OBJECT)
+      for (int64_t i = 0; i < list->length; ++i)
+        kiln_object_drop(((void **)list->items)[i]);
     free(list->items);
     free(list);
   }
@@ -392,6 +400,20 @@ static inline void kiln_dict_drop(kiln_dict *dict) {
 #define KILN_OBJECT_FIELD_SIZE 8
 #define KILN_PYTYPE_DEALLOC_OFFSET 48
 #define KILN_PYTYPE_ALLOC_OFFSET 304
+
+/* Drops a reference to an instance (the GIL held): the last one frees it
+   through its type's tp_dealloc, as Py_DECREF would (without Python.h: a
+   list of instances a C caller drops). */
+struct _object;
+typedef void (*kiln_object_destructor)(struct _object *object);
+static inline void kiln_object_drop(void *object) {
+  if (object && --*(intptr_t *)((char *)object + KILN_OBJECT_REFCOUNT_OFFSET) == 0) {
+    void *type = *(void **)((char *)object + KILN_OBJECT_TYPE_OFFSET);
+    kiln_object_destructor destroy =
+        *(kiln_object_destructor *)((char *)type + KILN_PYTYPE_DEALLOC_OFFSET);
+    destroy((struct _object *)object);
+  }
+}
 
 /* The most dimensions an array of Kiln-compiled code has (arguments,
    results and arrays inside). */

@@ -73,8 +73,13 @@ void kiln_str_release(kiln_str *str) __attribute__((weak));
 int32_t kiln_str_equal(kiln_str *a, kiln_str *b) __attribute__((weak));
 int32_t kiln_str_compare(kiln_str *a, kiln_str *b) __attribute__((weak));
 
+/* runtime/kiln_object.c, linked into every module that uses instances of
+   exported classes -- which a list of them implies. */
+void kiln_object_retain(void *object) __attribute__((weak));
+void kiln_object_release(void *object) __attribute__((weak));
+
 static inline int kiln_list_holds_references(const kiln_list *list) {
-  return list->item_kind == KILN_ITEM_STR;
+  return list->item_kind == KILN_ITEM_STR || list->item_kind == KILN_ITEM_OBJECT;
 }
 
 /* A string stored into `list`: one more reference, held by the list; out
@@ -89,13 +94,30 @@ static inline void kiln_list_give_up_str(kiln_list *list, kiln_str *str) {
 }
 
 
+/* An item stored into `list` that is a reference: a string is adopted
+   (kiln_list_adopt_str), an instance retained (instances are CPython's,
+   never in the journal). */
+static inline void kiln_list_adopt_reference(kiln_list *list, void *item) {
+  if (list->item_kind == KILN_ITEM_OBJECT)
+    kiln_object_retain(item);
+  else
+    kiln_list_adopt_str(list, (kiln_str *)item);
+}
+
+static inline void kiln_list_give_up_reference(kiln_list *list, void *item) {
+  if (list->item_kind == KILN_ITEM_OBJECT)
+    kiln_object_release(item);
+  else
+    kiln_list_give_up_str(list, (kiln_str *)item);
+}
+
 /* The references items [from, from + count) hold go. */
 static void kiln_list_release_items(kiln_list *list, int64_t from, int64_t count) {
   if (!kiln_list_holds_references(list))
     return;
-  kiln_str **items = (kiln_str **)list->items;
+  void **items = (void **)list->items;
   for (int64_t i = from; i < from + count; ++i)
-    kiln_list_give_up_str(list, items[i]);
+    kiln_list_give_up_reference(list, items[i]);
 }
 
 /* Items [from, from + count) just copied into `list` from another list:
@@ -104,9 +126,9 @@ static void kiln_list_release_items(kiln_list *list, int64_t from, int64_t count
 static void kiln_list_retain_items(kiln_list *list, int64_t from, int64_t count) {
   if (!kiln_list_holds_references(list))
     return;
-  kiln_str **items = (kiln_str **)list->items;
+  void **items = (void **)list->items;
   for (int64_t i = from; i < from + count; ++i)
-    kiln_list_adopt_str(list, items[i]);
+    kiln_list_adopt_reference(list, items[i]);
 }
 
 /* Frees the list's storage, not its items' (an unwind destroys those in
@@ -122,6 +144,13 @@ static void kiln_list_release_outside_items(void *opaque) {
   kiln_list *list = (kiln_list *)opaque;
   if (!kiln_list_holds_references(list))
     return;
+  if (list->item_kind == KILN_ITEM_OBJECT) {
+    /* Instances are never in the journal: each is an outside reference. */
+    for (int64_t i = 0; i < list->length; ++i)
+      kiln_object_release(((void **)list->items)[i]);
+    list->length = 0;
+    return;
+  }
   kiln_str **items = (kiln_str **)list->items;
   for (int64_t i = 0; i < list->length; ++i)
     if (items[i]->journal_index < 0)
@@ -499,7 +528,7 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
   /* The new items' references first (they may be the replaced ones). */
   if (kiln_list_holds_references(list))
     for (int64_t k = 0; k < given; ++k)
-      kiln_list_adopt_str(list, ((kiln_str *const *)source)[k]);
+      kiln_list_adopt_reference(list, ((void *const *)source)[k]);
   if (step == 1) {
     /* CPython: a slice whose stop precedes its start replaces nothing at
        start (an insertion there). */
@@ -507,7 +536,7 @@ int64_t kiln_list_assign_slice(kiln_list *list, int64_t start, int64_t stop, int
     if (given > count && !kiln_list_reserve(list, length + given - count)) {
       if (kiln_list_holds_references(list))
         for (int64_t k = 0; k < given; ++k)   /* the adoptions above undone */
-          kiln_list_give_up_str(list, ((kiln_str *const *)source)[k]);
+          kiln_list_give_up_reference(list, ((void *const *)source)[k]);
       free(copy);
       return 0;
     }
@@ -669,4 +698,52 @@ KILN_JOURNAL_OPAQUE kiln_str *kiln_list_take_str(kiln_list *list, int64_t positi
   list->flags |= KILN_LIST_MODIFIED;
   kiln_journal_take_str(list->journal_index, taken);
   return taken;
+}
+
+/* Lists of instances of exported classes (KILN_ITEM_OBJECT): a stored
+   instance is retained, a replaced one released; `==` is identity (the
+   frontend compiles searches and comparisons only for classes without
+   their own __eq__, whose `==` is `is`), and there is no order. */
+#define KILN_OBJECT_SAME(a, b) ((a) == (b))
+#define KILN_OBJECT_UNORDERED(a, b) 0
+typedef void *kiln_object_reference;
+KILN_LIST_ITEM_FUNCTIONS(object, kiln_object_reference, kiln_object_reference, KILN_OBJECT_SAME,
+                         KILN_OBJECT_UNORDERED)
+
+int32_t kiln_list_append_object(kiln_list *list, void *value) {
+  if (list->length == list->capacity && !kiln_list_reserve(list, list->length + 1))
+    return 0;
+  kiln_object_retain(value);
+  ((void **)list->items)[list->length++] = value;
+  list->flags |= KILN_LIST_MODIFIED;
+  return 1;
+}
+
+/* `xs[position] = value` (position already in range): retained before the
+   old one is released (`xs[i] = xs[i]` must not free it on the way). */
+void kiln_list_store_object(kiln_list *list, int64_t position, void *value) {
+  void **slot = (void **)list->items + position;
+  void *old = *slot;
+  kiln_object_retain(value);
+  *slot = value;
+  kiln_object_release(old);
+  list->flags |= KILN_LIST_MODIFIED;
+}
+
+/* `xs.pop(position)` (position already in range): the item leaves with the
+   list's reference, which the caller now holds. */
+void *kiln_list_take_object(kiln_list *list, int64_t position) {
+  void **items = (void **)list->items;
+  void *taken = items[position];
+  memmove(items + position, items + position + 1,
+          (size_t)(list->length - position - 1) * sizeof(void *));
+  --list->length;
+  list->flags |= KILN_LIST_MODIFIED;
+  return taken;
+}
+
+/* An instance stored by `insert` into the slot kiln_list_open_slot made. */
+void kiln_list_adopt_object(kiln_list *list, void *value) {
+  (void)list;
+  kiln_object_retain(value);
 }

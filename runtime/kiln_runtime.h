@@ -1146,6 +1146,8 @@ static inline int kiln_reads_without_python_code(PyObject *object) {
 
 /* An item of kind `kind` as a new Python object. */
 static inline PyObject *kiln_item_object(int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_OBJECT)
+    return Py_NewRef((PyObject *)(uintptr_t)bits);
   if (kind == KILN_ITEM_STR)
     return kiln_python_str((const kiln_str *)(uintptr_t)bits);
   if (kind == KILN_ITEM_FLOAT) {
@@ -1165,6 +1167,8 @@ static inline PyObject *kiln_item_object(int kind, uint64_t bits) {
    kept by write-back, as CPython keeps an item the function left alone
    (an int in a list[float] stays an int). */
 static int kiln_item_unchanged(PyObject *previous, int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_OBJECT)
+    return previous == (PyObject *)(uintptr_t)bits;
   if (kind == KILN_ITEM_STR)
     return PyUnicode_CheckExact(previous) &&
            kiln_same_text(previous, (const kiln_str *)(uintptr_t)bits);
@@ -1365,6 +1369,12 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
       if (!KILN_LIKELY(kiln_read_small_int(PyList_GET_ITEM(object, i), &items[i])) &&
           kiln_read_list_item(object, i, length, kind, items, function, parameter) < 0)
         return -1;
+  } else if (kind == KILN_ITEM_OBJECT) {
+    /* Instances are shared, each with one more reference the list holds;
+       the wrapper checks their type next (kiln_check_list_instances). */
+    PyObject **items = (PyObject **)list->items;
+    for (Py_ssize_t i = 0; i < length; ++i)
+      items[i] = Py_NewRef(PyList_GET_ITEM(object, i));
   } else if (kind == KILN_ITEM_STR) {
     kiln_str **items = (kiln_str **)list->items;
     for (Py_ssize_t i = 0; i < length; ++i)
@@ -1433,6 +1443,23 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
   }
   kiln_record_argument(arguments, count, object, list, NULL, parameter, kind, 0);
   return list;
+}
+
+/* Every item of a list of instances read from argument `parameter` is an
+   instance of the class `type` (a compiled class has no subclasses made in
+   Python), or TypeError naming the item, as CPython's messages for an
+   argument of the wrong type do. */
+KILN_GENERAL int kiln_check_list_instances(const kiln_list *list, PyTypeObject *type,
+                                           const char *function, const char *parameter) {
+  PyObject *const *items = (PyObject *const *)list->items;
+  for (int64_t i = 0; i < list->length; ++i)
+    if (!KILN_LIKELY(Py_TYPE(items[i]) == type)) {
+      PyErr_Format(PyExc_TypeError, "%s() argument '%s'[%lld] must be %s, not %.200s",
+                   function, parameter, (long long)i, type->tp_name,
+                   Py_TYPE(items[i])->tp_name);
+      return -1;
+    }
+  return 0;
 }
 
 /* A new Python list of items [first, last) of `list`. */
@@ -2275,6 +2302,9 @@ KILN_HELPER void kiln_free_arguments(const kiln_container_argument *arguments, i
       if (list->item_kind == KILN_ITEM_STR)
         for (int64_t k = 0; k < list->length; ++k)
           kiln_release_str(((kiln_str **)list->items)[k]);
+      if (list->item_kind == KILN_ITEM_OBJECT)
+        for (int64_t k = 0; k < list->length; ++k)
+          Py_DECREF(((PyObject **)list->items)[k]);
       free(list->items);
       free(list);
     } else {

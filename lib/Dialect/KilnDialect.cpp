@@ -50,13 +50,14 @@ void KilnDialect::initialize() {
 }
 
 // The item types runtime/kiln_list.c stores: Python's int, float and bool
-// unboxed, and references to strings.
+// unboxed, and references to strings and to instances.
 LogicalResult ListType::verify(function_ref<InFlightDiagnostic()> emitError,
                                Type itemType) {
   if (itemType.isInteger(64) || itemType.isF64() || itemType.isInteger(1) ||
-      isa<StrType>(itemType))
+      isa<StrType, ObjectType>(itemType))
     return success();
-  return emitError() << "a list holds i64, f64, i1 or !kiln.str items, not " << itemType;
+  return emitError() << "a list holds i64, f64, i1, !kiln.str or !kiln.object items, not "
+                     << itemType;
 }
 
 // The text must be valid UTF-8 without surrogates (which a Python source can
@@ -153,7 +154,15 @@ LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
       if (auto store = dyn_cast<ObjectSetOp>(inner))
         return isa<ObjectType>(store.getValue().getType()) ? WalkResult::interrupt()
                                                            : WalkResult::advance();
-      return isa<ReleaseOp, StrAppendOp, CallOpInterface>(inner) ||
+      // A write to a list of strings or instances may release the item it
+      // replaces or removes (xs[i] = v, pop, clear, del xs[a:b]).
+      bool writesReferenceList =
+          hasEffect<MemoryEffects::Write>(inner) &&
+          llvm::any_of(inner->getOperandTypes(), [](Type type) {
+            auto list = dyn_cast<ListType>(type);
+            return list && isa<StrType, ObjectType>(list.getItemType());
+          });
+      return isa<ReleaseOp, StrAppendOp, CallOpInterface>(inner) || writesReferenceList ||
                      hasEffect<MemoryEffects::Free>(inner)
                  ? WalkResult::interrupt()
                  : WalkResult::advance();

@@ -95,3 +95,32 @@ func.func @call_between(%p: !kiln.object<"Node">, %q: !kiln.object<"Node">) {
   kiln.release %p : !kiln.object<"Node">
   return
 }
+
+// Writing into a list of instances or strings may release the item it
+// replaces (`y = xs[0]; xs[0] = z`: y's instance may be that one): no
+// cancel across it. A write into a list of numbers frees nothing.
+// CHECK-LABEL: func.func @instance_list_store_between
+// CHECK: kiln.retain
+// CHECK: kiln.list.set
+// CHECK: kiln.release
+func.func @instance_list_store_between(%xs: !kiln.list<!kiln.object<"Node">>, %i: i64,
+                                       %z: !kiln.object<"Node">) -> !kiln.object<"Node"> {
+  %y = kiln.list.get %xs[%i] : !kiln.list<!kiln.object<"Node">>
+  kiln.retain %y : !kiln.object<"Node">
+  kiln.list.set %xs[%i], %z : !kiln.list<!kiln.object<"Node">>
+  %same = kiln.object.same %y, %z : !kiln.object<"Node">
+  kiln.release %y : !kiln.object<"Node">
+  return %y : !kiln.object<"Node">
+}
+
+// CHECK-LABEL: func.func @number_list_store_between
+// CHECK-NOT: kiln.retain
+// CHECK: kiln.list.set
+// CHECK-NOT: kiln.release
+// CHECK: return
+func.func @number_list_store_between(%p: !kiln.object<"Node">, %xs: !kiln.list<i64>, %i: i64) {
+  kiln.retain %p : !kiln.object<"Node">
+  kiln.list.set %xs[%i], %i : !kiln.list<i64>
+  kiln.release %p : !kiln.object<"Node">
+  return
+}

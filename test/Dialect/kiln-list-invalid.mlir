@@ -1,7 +1,7 @@
 // RUN: kiln-opt %s -split-input-file -verify-diagnostics
 
 // Items are Python's int, float and bool: i64, f64 and i1.
-// expected-error @+1 {{a list holds i64, f64, i1 or !kiln.str items, not 'i32'}}
+// expected-error @+1 {{a list holds i64, f64, i1, !kiln.str or !kiln.object items, not 'i32'}}
 func.func @narrow_items(%xs: !kiln.list<i32>) {
   return
 }

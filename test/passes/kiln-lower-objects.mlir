@@ -160,3 +160,39 @@ func.func @dispatch(%s: !kiln.object<"Shape">) -> i64 {
   }
   return %r : i64
 }
+
+// A list of instances (runtime/kiln_list.c's KILN_ITEM_OBJECT, 5) holds a
+// reference to each: stored through the runtime (retained, the replaced
+// one released), popped with the list's reference. Storing into a list and
+// reading from it leave the function's own references as they are, so the
+// walk still marks them; a pop's result is one more.
+// CHECK-LABEL: func.func @list_of_nodes(
+// CHECK-SAME: %[[N:[^:]*]]: !llvm.ptr
+// CHECK: kiln.owned
+// CHECK-NEXT: call @kiln_object_retain(%[[N]])
+// CHECK-NEXT: kiln.owned %[[N]] : !llvm.ptr
+// CHECK: %[[KIND:.*]] = arith.constant 5 : i32
+// CHECK: %[[XS:.*]] = call @kiln_list_new_of(%{{.*}}, %{{.*}}, %[[KIND]])
+// CHECK: call @kiln_list_append_object(%[[XS]], %[[N]])
+// CHECK: call @kiln_list_store_object(%[[XS]], %{{.*}}, %[[N]])
+// CHECK: call @kiln_list_open_slot(%[[XS]]
+// CHECK: call @kiln_list_adopt_object(%[[XS]], %[[N]])
+// CHECK: call @kiln_list_find_object(%[[XS]], %[[N]])
+// CHECK: %[[POPPED:.*]] = call @kiln_list_take_object(%[[XS]], %{{.*}})
+// CHECK-NEXT: kiln.owned %[[N]], %[[POPPED]] : !llvm.ptr, !llvm.ptr
+// CHECK: call @kiln_list_release(%[[XS]])
+// CHECK: call @kiln_object_release(%[[N]])
+// CHECK-NEXT: kiln.owned %[[POPPED]] : !llvm.ptr
+func.func @list_of_nodes(%n: !kiln.object<"Node">, %i: i64) -> (!kiln.object<"Node">, i64) {
+  kiln.retain %n : !kiln.object<"Node">
+  %c4 = arith.constant 4 : i64
+  %xs = kiln.list.new %c4 : !kiln.list<!kiln.object<"Node">>
+  kiln.list.append %xs, %n : !kiln.list<!kiln.object<"Node">>
+  kiln.list.set %xs[%i], %n : !kiln.list<!kiln.object<"Node">>
+  kiln.list.insert %xs[%i], %n : !kiln.list<!kiln.object<"Node">>
+  %at = kiln.list.find %xs, %n : !kiln.list<!kiln.object<"Node">>
+  %popped = kiln.list.pop %xs[%i] : !kiln.list<!kiln.object<"Node">>
+  kiln.release %xs : !kiln.list<!kiln.object<"Node">>
+  kiln.release %n : !kiln.object<"Node">
+  return %popped, %at : !kiln.object<"Node">, i64
+}

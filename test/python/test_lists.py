@@ -485,8 +485,8 @@ def test_refused_lists_say_why(tmp_path):
     failures = infer_module(load_module(str(path))).failures
     first = {name: (error.diagnostics[0].line, error.diagnostics[0].column,
                     error.diagnostics[0].message) for name, error in failures.items()}
-    hint = "; a list holds int, float, bool or str items (list[int], list[float], " \
-        "list[bool], list[str])"
+    hint = "; a list holds int, float, bool or str items or instances of the module's " \
+        "exported classes (list[int], list[float], list[bool], list[str], list[Node])"
     assert first == {
         "unknown_items": (6, 5, "cannot tell what list `xs` holds: nothing is appended or "
                                 "stored into it; annotate it (`xs: list[float] = []`)"),

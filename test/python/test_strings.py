@@ -395,8 +395,9 @@ REFUSALS = {
                        'TypeError: sequence item 0: expected str instance; convert the items: '
                        '[str(x) for x in xs])'),
     'list_of_str': (49, 21, 'lists of lists are not supported yet; a list holds int, float, '
-                            'bool or str items (list[int], list[float], list[bool], '
-                            'list[str])'),
+                            "bool or str items or instances of the module's exported "
+                            'classes (list[int], list[float], list[bool], list[str], '
+                            'list[Node])'),
     'bytes_literal': (55, 16, 'bytes is not supported yet'),
     'bytes_parameter': (59, 24, 'bytes is not supported yet; Kiln compiles str (text)'),
     'compared_with_number': (65, 12, "'<' not supported between instances of 'str' and 'int' "

@@ -272,7 +272,11 @@ class ModuleContext:
             if (isinstance(item, kt.ScalarType) or item == kt.string) and \
                     item in kt.LIST_ITEM_TYPES:
                 return kt.ListType(item)
-            if isinstance(item, kt.ArrayType):
+            if isinstance(item, kt.ClassType) and not item.optional:
+                return kt.ListType(item)     # instances of an exported class
+            if isinstance(item, kt.ClassType):
+                what = "lists whose items may be None are not supported yet"
+            elif isinstance(item, kt.ArrayType):
                 what = "lists of arrays are not supported yet"
             elif isinstance(item, kt.TupleType):
                 what = "lists of tuples are not supported yet"
@@ -283,7 +287,8 @@ class ModuleContext:
             else:
                 what = f"lists of `{ast.unparse(inner)}` are not supported"
         raise self.error(node, f"{what}; a list holds int, float, bool or str items "
-                               "(list[int], list[float], list[bool], list[str])")
+                               "or instances of the module's exported classes "
+                               "(list[int], list[float], list[bool], list[str], list[Node])")
 
     def is_dict_annotation(self, node) -> bool:
         """`dict[...]`, `Dict[...]`, `typing.Dict[...]`, or a bare `dict`."""

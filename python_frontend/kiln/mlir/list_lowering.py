@@ -297,7 +297,12 @@ class ListLowering:
             self.check(found, "ValueError", "list.remove(x): x not in list", [], node)
             return position
         item = container.type.item
-        if is_str(item):
+        if isinstance(item, kt.ClassType):
+            # CPython shows the instance's repr, which compiled code cannot
+            # make (docs/language.md).
+            self.check(found, "ValueError", f"{item.class_name} object is not in list", [],
+                       node)
+        elif is_str(item):
             # kiln.check's operands are i64s: the text cannot be quoted
             # (CPython: `'x' is not in list`; docs/language.md).
             self.check(found, "ValueError", "str value is not in list", [], node)

@@ -1094,6 +1094,8 @@ def used_class_names(classes, signatures) -> list:
             names.append(type_.class_name)
         for element in getattr(type_, "elements", ()) or ():
             add(element)
+        if isinstance(type_, kt.ListType):
+            add(type_.item)
 
     for info in classes:
         for field in info.fields:

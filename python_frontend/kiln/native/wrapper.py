@@ -865,7 +865,7 @@ def viewed_arguments(signature, position) -> list:
 
 
 ITEM_KINDS = {"float": "KILN_ITEM_FLOAT", "int": "KILN_ITEM_INT", "bool": "KILN_ITEM_BOOL",
-              "str": "KILN_ITEM_STR"}
+              "str": "KILN_ITEM_STR", "object": "KILN_ITEM_OBJECT"}
 
 
 def item_kind(type_) -> str:
@@ -911,6 +911,28 @@ def box_tuple_item(element, index: int, elements, viewed) -> list:
     if out:
         return out + ["  else", f"    items[{index}] = {box_container(element, expression)};"]
     return [f"  items[{index}] = {box_container(element, expression)};"]
+
+
+def instance_list_checks(module_name: str, signature, index: int, variable: str, label: str,
+                         fail: list) -> list:
+    """A list[C] argument holds instances of C only; and it is no list an
+    earlier list[D] parameter got too (the wrapper passes one list object
+    once: a function appending a D through one name would hand the other
+    a D it reads as a C)."""
+    item = signature.params[index].type.item
+    out = [f"  if (kiln_check_list_instances({variable}, "
+           f"(PyTypeObject *){class_slot(module_name, item)}, {label}) < 0) {{"] + fail
+    for earlier in signature.params[:index]:
+        other = earlier.type
+        if isinstance(other, kt.ListType) and isinstance(other.item, kt.ClassType) and \
+                other.item.class_name != item.class_name:
+            message = c_string(f"%s() arguments '{earlier.name}' and "
+                               f"'{signature.params[index].name}' are one list, which cannot "
+                               f"hold both {other.item.class_name} and {item.class_name}")
+            out += [f"  if ((void *){variable} == (void *)list_{earlier.name}) {{",
+                    f"    PyErr_Format(PyExc_TypeError, {message}, {c_string(signature.name)});"
+                    ] + fail
+    return out
 
 
 def takes_self(signature) -> bool:
@@ -1008,6 +1030,9 @@ def generate_wrapper(module_name: str, signature, owner=None) -> list:
                     f"bound[{index}], {', '.join(item_kind(k) for k in kinds)}, "
                     f"container_arguments, &container_count, {label});",
                     f"  if (!{variable}) {{"] + fail
+            if isinstance(type_, kt.ListType) and isinstance(type_.item, kt.ClassType):
+                out += instance_list_checks(module_name, signature, index, variable, label,
+                                            fail)
             call_args.append(variable)
         elif type_.is_complex:
             out += [f"  double arg_{pname}_real, arg_{pname}_imag;",

@@ -114,9 +114,19 @@ def join_items(a, b):
         return a
     if a == b:
         return a
-    if is_str(a) or is_str(b):
+    if item_family(a) != item_family(b):
         raise MixedItems(a, b)      # a str and a number: no item type holds both
     return max(a, b, key=ITEM_ORDER.index)
+
+
+def item_family(type_):
+    """Which items may share a list: numbers (an int widens to a float),
+    strings, or instances of one class."""
+    if is_str(type_):
+        return "str"
+    if isinstance(type_, kt.ClassType):
+        return ("class", type_.class_name)
+    return "number"
 
 
 def is_new_list(node) -> bool:
@@ -161,6 +171,12 @@ class ListTyping:
         type_ = rules.default_for_kind(value.weak) if value.weak else value.type
         if is_str(type_):
             return kt.string
+        if isinstance(type_, kt.ClassType):
+            if type_.optional:
+                self.fail(node, f"a list of {type_.class_name} holds instances, not None: "
+                                f"this value is {type_.display} (test it with `is not None` "
+                                "first)")
+            return type_
         if isinstance(type_, kt.ScalarType):
             if type_.is_bool:
                 return kt.boolean
@@ -189,7 +205,7 @@ class ListTyping:
         needed = self.set_element_type(value, node) if noun == "set" else \
             self.list_item_type(value, node)
         item = container.type.item
-        if item is not None and is_str(item) != is_str(needed):
+        if item is not None and item_family(item) != item_family(needed):
             what = f"`{list_node.id}`, a {container.type.display}" \
                 if isinstance(list_node, ast.Name) else f"a {container.type.display}"
             verb = "add {} to" if noun == "set" else "store {} into"
@@ -208,6 +224,23 @@ class ListTyping:
         self.fail(node, f"cannot {verb.format(named(needed))} {where}: a {noun} holds {items} "
                         f"of one type (declare it {noun}[{display(join_items(item, needed))}] "
                         "to hold both)")
+
+    def searched_instance(self, value: TypedValue, container: TypedValue, node, what: str):
+        """An instance looked for in a list of instances: compared by
+        identity, which is Python's `==` for a class without `__eq__` (the
+        only kind compiled: calling a compiled `__eq__` per item is not)."""
+        item = container.type.item
+        if not isinstance(value.type, kt.ClassType) or \
+                value.type.class_name != getattr(item, "class_name", None):
+            self.fail(node, f"{what} of a {container.type.display} looks for "
+                            f"{named(item)}, not {named(value.type)}")
+        info = self.class_info(item)
+        if info is not None and "__eq__" in info.methods:
+            self.fail(node, f"{what} of a {container.type.display}: class "
+                            f"`{item.class_name}` defines __eq__, which a list search would "
+                            "call per item; that is not compiled yet (loop over the list "
+                            "and compare)")
+        return TypedValue(item) if value.type.optional else value
 
     def widen_list_variable(self, list_node, needed) -> bool:
         """Makes the list (or set) variable `list_node` (not declared, not
@@ -232,6 +265,8 @@ class ListTyping:
         item = container.type.item
         if item is None:
             return value
+        if isinstance(item, kt.ClassType) or isinstance(value.type, kt.ClassType):
+            return self.searched_instance(value, container, node, what)
         if is_str(item) or is_str(value.type):
             if not (is_str(item) and is_str(value.type)):
                 self.fail(node, f"{what} of a {container.type.display} looks for "
@@ -765,7 +800,26 @@ class ListTyping:
             self.fail(node, "lists compare with == and != only here (ordering lists is not "
                             "supported yet)")
         self.unify_lists(node.left, left, right_node, right, node, "comparing")
+        self.refuse_instance_equality(left.type, node, "`==` of lists")
         return TypedValue(kt.boolean)
+
+    def refuse_instance_equality(self, type_, node, what: str) -> None:
+        """Items compared by identity: Python's `==` for a class without
+        its own `__eq__`; a class with one is refused (its `__eq__` per item
+        is not compiled)."""
+        item = getattr(type_, "item", None)
+        if isinstance(item, kt.ClassType) and "__eq__" in self.class_info(item).methods:
+            self.fail(node, f"{what} of a {type_.display}: class `{item.class_name}` defines "
+                            "__eq__, which comparing lists would call per item; that is not "
+                            "compiled yet (loop over the lists and compare)")
+
+    def refuse_instance_order(self, type_, node, what: str) -> None:
+        """Ordering instances (sort, sorted, min, max, sum) would call their
+        `__lt__` or `__add__` per item: not compiled yet."""
+        item = getattr(type_, "item", None)
+        if isinstance(item, kt.ClassType):
+            self.fail(node, f"{what} of a {type_.display} is not supported yet (it calls the "
+                            f"items' methods; loop over the list, or sort their keys)")
 
     # ------------------------------------------------------------ calls
     def list_method(self, func: ast.Attribute, container: TypedValue, node) -> TypedValue:
@@ -809,6 +863,7 @@ class ListTyping:
                 self.raises = True  # ValueError
             return TypedValue(None) if name == "remove" else TypedValue(kt.i64)
         if name == "sort":
+            self.refuse_instance_order(container.type, node, "list.sort()")
             self.sort_order(node)
         return TypedValue(container.type) if name == "copy" else TypedValue(None)
 
@@ -862,6 +917,7 @@ class ListTyping:
             what = "range(...) or a list" if name == "list" else "a list"
             self.fail(node, f"{name}() takes {what} here, not {named(value.type)}")
         if name == "sorted":
+            self.refuse_instance_order(value.type, node, "sorted()")
             self.sort_order(node)
         return TypedValue(value.type)
 
@@ -881,6 +937,7 @@ class ListTyping:
         item = kt.i64 if is_range(args[0].type) else args[0].type.item
         if item is None:
             return TypedValue(UNKNOWN)
+        self.refuse_instance_order(args[0].type, node, "sum()")
         return self.sum_total(item, args[1] if len(args) == 2 else None, node)
 
     def sum_total(self, item, start: TypedValue | None, node) -> TypedValue:
@@ -901,6 +958,7 @@ class ListTyping:
     def list_min_max(self, container: TypedValue, node, name) -> TypedValue:
         """`min(xs)`, `max(xs)`: ValueError on an empty list."""
         self.absorb(container)
+        self.refuse_instance_order(container.type, node, f"{name}()")
         self.raises = True
         return TypedValue(UNKNOWN) if container.type.item is None \
             else TypedValue(container.type.item)

@@ -13,7 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import HERE, REPO
+from conftest import REPO
+from test_report import CHROMIUM_FLAGS
 
 PYTHON_FRONTEND = os.path.join(REPO, "python_frontend")
 
@@ -245,12 +246,6 @@ def test_notebook_strict_cell_raises_the_compile_error(notebook):
     [error] = outputs(book, 8, "error")
     assert error.ename == "KilnCompileError"
     assert error.evalue.startswith("<cell In[9]>:6:16: str.encode() is not supported yet")
-
-
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--enable-logging=stderr", "--v=0",
-                  "--virtual-time-budget=5000"]
 
 
 def test_notebook_reports_work_side_by_side_in_chromium(notebook):

@@ -56,7 +56,8 @@ def renamed_source(record: dict, name: str) -> dict:
     def rename(entries):
         return [dict(entry, file=name) if entry.get("file") == path else entry
                 for entry in entries]
-    return dict(record, source=name, fallbacks=rename(record.get("fallbacks", [])),
+    return dict(record, module=name, source=name,
+                fallbacks=rename(record.get("fallbacks", [])),
                 findings=rename(record.get("findings", [])))
 
 

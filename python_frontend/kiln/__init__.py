@@ -12,18 +12,16 @@ OUT/ (a C-ABI lib<mod>.so with <mod>.h, a CPython extension, <mod>.py and
 """
 
 from .version import __version__  # noqa: E402
-from .errors import CLASS_FALLBACK, Diagnostic, KilnCompileError, KilnToolchainError  # noqa: E402
+from .errors import (CLASS_FALLBACK, Diagnostic, KilnCompileError, KilnFallbackWarning,  # noqa: E402
+                     KilnToolchainError)
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 from .options import EXPORT_OPTIONS  # noqa: E402
 
 __all__ = ["export", "vectorize", "prange", "set_num_threads", "get_num_threads", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
            "u16", "u8", "b1", "c64", "c128", "KilnCompileError", "KilnToolchainError",
-           "KilnFallbackWarning", "CompiledFunction", "__version__"]
+           "KilnFallbackWarning", "CompiledFunction", "report", "load_ipython_extension",
+           "__version__"]
 
-
-
-class KilnFallbackWarning(UserWarning):
-    """A decorated function could not be compiled and runs as Python."""
 
 
 class CompiledFunction:
@@ -250,3 +248,34 @@ def export(function=None, **options):
     if function is None:
         return mark
     return mark(function)
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext kiln`: registers the `%%kiln` cell magic (kiln/cell_magic.py).
+    IPython is imported there, so `import kiln` never needs it."""
+    from .cell_magic import register
+
+    register(ipython)
+
+
+# `kiln.report` is the report stage's package (`kiln.report.html`, ...) and,
+# since notebooks, also callable: `kiln.report(f)` returns f's report, which
+# Jupyter shows as the heatmap and print() as the terminal view
+# (kiln/report_targets.py). A module cannot be a function, so the package
+# module gets a class whose instances are callable; its submodules, and every
+# `from kiln.report import ...`, stay as they were.
+from . import report as _report_package  # noqa: E402
+
+
+class _CallableReportPackage(type(_report_package)):
+    def __call__(self, *targets, source_name=None):
+        """kiln.report(f): the report of a function marked @kiln.export (compiled
+        now if no call has), of a module or function built by `kiln build`, or
+        of a .kiln.json record; several targets of one source make one report."""
+        from .report_targets import report as report_of
+
+        return report_of(*targets, source_name=source_name)
+
+
+_report_package.__class__ = _CallableReportPackage
+report = _report_package

@@ -54,3 +54,16 @@ def vectorize(function: _F) -> _F: ...
 @overload
 def vectorize(*, boundscheck: bool = ..., nogil: bool = ..., fastmath: bool = ...,
               vectorize: str = ..., strict: bool = ...) -> Callable[[_F], _F]: ...
+
+
+# kiln.report is the report stage's package (kiln.report.html, ...), made
+# callable: kiln.report(f) is f's report (kiln/report_targets.py).
+class _CallableReportPackage:
+    def __call__(self, *targets: Any, source_name: str | None = ...) -> Any: ...
+    def __getattr__(self, name: str) -> Any: ...
+
+
+report: _CallableReportPackage
+
+
+def load_ipython_extension(ipython: Any) -> None: ...

@@ -40,6 +40,15 @@ class KilnToolchainError(Exception):
     """kilnc (or the C/Python toolchain behind it) failed or is missing."""
 
 
+class KilnFallbackWarning(UserWarning):
+    """A decorated function could not be compiled and runs as Python
+    (`kiln.KilnFallbackWarning`; here so that the `%%kiln` magic, which
+    kiln itself does not import, can name it too)."""
+
+
+KilnFallbackWarning.__module__ = "kiln"     # where users import it from
+
+
 # --- printing diagnostics like a compiler ----------------------------------
 #
 #   bad.py:5:12: error: bytes is not supported yet

@@ -25,7 +25,8 @@ STAGES = (
     ("native", ("kiln.native",)),
     ("report", ("kiln.report",)),
     ("driver", ("kiln.compiler",)),
-    ("interface", ("kiln", "kiln.cli", "kiln.__main__", "kiln.build_hook")),
+    ("interface", ("kiln", "kiln.cli", "kiln.__main__", "kiln.build_hook", "kiln.report_targets",
+                   "kiln.cell_magic")),
 )
 
 

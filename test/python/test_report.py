@@ -176,7 +176,7 @@ def test_html_page_in_chromium(built, tmp_path):
     dom = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
                           "--dump-dom", f"file://{page}#selftest"],
                          capture_output=True, text=True, timeout=120)
-    result_line = dom.stdout[dom.stdout.index('id="selftest-result"'):].split("</div>")[0]
+    result_line = dom.stdout[dom.stdout.index('class="selftest-result"'):].split("</div>")[0]
     assert "selftest ok: details shown for line" in result_line, result_line
     for part in ("generated code shown", "legend", "verdict under line",
                  "block row links to line"):

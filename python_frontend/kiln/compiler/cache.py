@@ -239,6 +239,12 @@ def source_path(function) -> str:
     if not text:
         raise OSError(f"its source is unknown ({filename} is not a file and not in "
                       "linecache)")
+    return saved_source(text)
+
+
+def saved_source(text: str) -> str:
+    """The file holding `text` under the cache, written once: the same text
+    is the same file (hence the same cache keys) in every process."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
     folder = os.path.join(cache_root(), SOURCES)
     target = os.path.join(folder, f"kiln_source_{digest}.py")
@@ -354,9 +360,12 @@ def load_entry(path: str, name: str, options: dict, target_cpu: str):
             # Not strict: a class of the module that stays Python must not
             # fail the build of a function that does not use it; the
             # function's own failure is raised below.
+            # `options` are the ones the function runs with: its decorator's,
+            # over those of a `%%kiln --fastmath` cell (kiln/jupyter.py).
             result = build(path, staging, BuildOptions(target_cpu=target_cpu,
                                                        functions=functions,
-                                                       extension_name=extension_name))
+                                                       extension_name=extension_name,
+                                                       export_defaults=options))
             if name != CLASSES_ENTRY:
                 raise_unless_compiled(result, name, path)
             fallbacks = {r["function"]: r for r in result.fallbacks if r["kind"] == "class"}

@@ -39,6 +39,7 @@ class BuildOptions:
     release: bool = False    # kilnc --release: -O3 plus the metadata and RTTI strips
     soversion: int = 1       # lib<mod>.so's DT_SONAME is lib<mod>.so.<soversion>
     report_cpu: str = None   # the version the record describes (default: the one run here)
+    export_defaults: dict = None  # options of every exported function its decorator does not set
 
 
 @dataclass
@@ -227,6 +228,7 @@ def parse(state: BuildState) -> None:
     """mod.py -> syntax tree, imports, constants, the functions to compile
     (source.py); the module is never executed."""
     state.context = load_module(state.path)
+    state.context.export_defaults = dict(state.options.export_defaults or {})
     state.module = state.context.module_name
     check_module_name(state.context)
     os.makedirs(state.outdir, exist_ok=True)

@@ -49,6 +49,10 @@ class ModuleContext:
     dataclass_module_aliases: set = field(default_factory=set)
     # analyse_classes(), computed once (frontend/classes.py).
     _class_analysis: object = None
+    # Options every exported function gets unless its decorator says
+    # otherwise: those of a `%%kiln --fastmath` cell (kiln/jupyter.py),
+    # which a cell's decorators do not spell.
+    export_defaults: dict = field(default_factory=dict)
 
     @property
     def module_name(self) -> str:
@@ -436,7 +440,7 @@ class ModuleContext:
                         raise self.error(keyword, '@kiln.export(vectorize=...) is "auto" or '
                                                   '"require"')
                     options[keyword.arg] = keyword.value.value
-            return options
+            return {**self.export_defaults, **options}
         return None
 
     def module_constants(self) -> dict:

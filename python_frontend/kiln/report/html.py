@@ -1,62 +1,84 @@
-"""`kiln report --html out.html`: one self-contained page (no network, no
-external assets) showing the source (from the record itself, so the page
-works on another machine) syntax-highlighted and heat-coloured by SIMD
-coverage, with a colour legend and each loop's verdict under its line (as
-LLVM's opt-viewer shows remarks); click a line for its lanes, remarks,
+"""The HTML heatmap: the source (from the record itself, so it works on
+another machine) syntax-highlighted and heat-coloured by SIMD coverage,
+with a colour legend and each loop's verdict under its line (as LLVM's
+opt-viewer shows remarks); click a line for its lanes, remarks,
 machine-code facts and the generated instructions of that line (as
-`cython -a` shows the C of a line); block rows link to their lines."""
+`cython -a` shows the C of a line); block rows link to their lines.
+
+One renderer, two hosts: `fragment` is a self-contained element (no
+network, no external assets) that a Jupyter output shows
+(`kiln.report(f)._repr_html_()`), and `render` wraps the same fragment in
+the page `kiln report --html` writes. Several fragments share one notebook
+page, so each has its own id, every CSS rule is scoped under that id, and
+the script is one closure that only looks inside its own element."""
 
 from __future__ import annotations
 
 import html
 import json
+import uuid
 
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Kiln report: __MODULE__</title>
+# __ROOT__ is the fragment's id; __DATA__ (filled last, so the record's own
+# text is never substituted into) the record as JSON.
+FRAGMENT = """<div class="kiln-report" id="__ROOT__">
 <style>
-body { font: 14px/1.4 system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
-#source { flex: 3; overflow: auto; border-right: 1px solid #ccc; }
-#side { flex: 2; overflow: auto; padding: 12px; }
-.line { font: 13px/1.5 ui-monospace, monospace; white-space: pre; cursor: pointer; padding: 0 8px; }
-.line .no { color: #888; display: inline-block; width: 3.5em; text-align: right; margin-right: 1em; }
-.line.selected { outline: 2px solid #333; }
-.badge { font: 11px system-ui; border-radius: 3px; padding: 0 4px; margin-left: 8px; background: #eee; }
-.badge.fallback { background: #f8c; }
-.badge.allocation { background: #fd8; }
-.badge.scalar { background: #fc8; }
-.verdict { font: 12px system-ui; white-space: pre-wrap; margin: 0 8px 2px 5.5em; padding: 1px 6px;
-  border-left: 3px solid #888; background: #f7f7f7; }
-.verdict.vectorized { border-color: #2a2; } .verdict.scalar { border-color: #d80; }
-.kw { color: #7a1fa2; font-weight: 600; } .num { color: #1c6b9c; } .str { color: #a65e00; }
-.com { color: #888; font-style: italic; }
-#legend { display: flex; align-items: center; gap: 6px; font-size: 12px; margin: 4px 0 8px; }
-#legend .swatch { width: 28px; height: 14px; display: inline-block; border: 1px solid #ccc; }
-.code { font: 12px/1.4 ui-monospace, monospace; white-space: pre; background: #f4f4f4;
+#__ROOT__ { font: 14px/1.4 system-ui, sans-serif; display: flex; height: 36em; color: #000;
+  background: #fff; border: 1px solid #ccc; resize: vertical; overflow: hidden; text-align: left; }
+#__ROOT__.standalone { height: 100vh; border: 0; resize: none; }
+#__ROOT__ .source { flex: 3; overflow: auto; border-right: 1px solid #ccc; }
+#__ROOT__ .side { flex: 2; overflow: auto; padding: 12px; }
+#__ROOT__ .line { font: 13px/1.5 ui-monospace, monospace; white-space: pre; cursor: pointer;
+  padding: 0 8px; }
+#__ROOT__ .line .no { color: #888; display: inline-block; width: 3.5em; text-align: right;
+  margin-right: 1em; }
+#__ROOT__ .line.selected { outline: 2px solid #333; }
+#__ROOT__ .badge { font: 11px system-ui; border-radius: 3px; padding: 0 4px; margin-left: 8px;
+  background: #eee; }
+#__ROOT__ .badge.fallback { background: #f8c; }
+#__ROOT__ .badge.allocation { background: #fd8; }
+#__ROOT__ .badge.scalar { background: #fc8; }
+#__ROOT__ .verdict { font: 12px system-ui; white-space: pre-wrap; margin: 0 8px 2px 5.5em;
+  padding: 1px 6px; border-left: 3px solid #888; background: #f7f7f7; }
+#__ROOT__ .verdict.vectorized { border-color: #2a2; }
+#__ROOT__ .verdict.scalar { border-color: #d80; }
+#__ROOT__ .kw { color: #7a1fa2; font-weight: 600; } #__ROOT__ .num { color: #1c6b9c; }
+#__ROOT__ .str { color: #a65e00; } #__ROOT__ .com { color: #888; font-style: italic; }
+#__ROOT__ .legend { display: flex; align-items: center; gap: 6px; font-size: 12px;
+  margin: 4px 0 8px; }
+#__ROOT__ .legend .swatch { width: 28px; height: 14px; display: inline-block;
+  border: 1px solid #ccc; }
+#__ROOT__ .code { font: 12px/1.4 ui-monospace, monospace; white-space: pre; background: #f4f4f4;
   padding: 4px; margin-top: 4px; max-height: 300px; overflow: auto; }
-tr.block-row { cursor: pointer; } tr.block-row:hover { background: #eef; }
-#selftest-result { position: fixed; left: 0; bottom: 0; font-size: 11px; background: #ffd;
-  padding: 1px 6px; max-width: 100%; }
-table { border-collapse: collapse; margin: 8px 0 16px; }
-td, th { border: 1px solid #ddd; padding: 2px 6px; font-size: 12px; }
-.heat { width: 18px; height: 18px; }
-h2 { font-size: 16px; margin: 16px 0 4px; }
-</style></head><body>
-<div id="source"></div>
-<div id="side"><h1 style="font-size:18px">Kiln report: __MODULE__</h1>
-<div id="summary"></div>
-<div id="legend">SIMD coverage of a line: <span class="swatch" style="background:hsl(0,75%,82%)"></span>0%
+#__ROOT__ tr.block-row { cursor: pointer; } #__ROOT__ tr.block-row:hover { background: #eef; }
+#__ROOT__ .selftest-result { position: fixed; left: 0; bottom: 0; font-size: 11px;
+  background: #ffd; padding: 1px 6px; max-width: 100%; }
+#__ROOT__ table { border-collapse: collapse; margin: 8px 0 16px; }
+#__ROOT__ td, #__ROOT__ th { border: 1px solid #ddd; padding: 2px 6px; font-size: 12px;
+  text-align: left; }
+#__ROOT__ .heat { width: 18px; height: 18px; }
+#__ROOT__ h1 { font-size: 18px; margin: 0 0 8px; }
+#__ROOT__ h2 { font-size: 16px; margin: 16px 0 4px; }
+</style>
+<div class="source"></div>
+<div class="side"><h1>Kiln report: __MODULE__</h1>
+<div class="summary"></div>
+<div class="legend">SIMD coverage of a line: <span class="swatch" style="background:hsl(0,75%,82%)"></span>0%
 <span class="swatch" style="background:hsl(60,75%,82%)"></span>50%
 <span class="swatch" style="background:hsl(120,75%,82%)"></span>100%
 <span class="swatch" style="background:transparent"></span>no compiled work</div>
-<h2>Line details</h2><div id="details">Click a source line.</div>
-<h2>Functions</h2><div id="functions"></div><h2>Functions left to Python</h2><div id="fallbacks"></div>
-<h2>Scalar code in compiled functions</h2><div id="findings"></div>
-<h2>Basic blocks &times; instruction classes</h2><div id="heatmap"></div></div>
-<script id="data" type="application/json">__DATA__</script>
+<h2>Line details</h2><div class="details">Click a source line.</div>
+<h2>Functions</h2><div class="functions"></div><h2>Functions left to Python</h2><div class="fallbacks"></div>
+<h2>Scalar code in compiled functions</h2><div class="findings"></div>
+<h2>Basic blocks &times; instruction classes</h2><div class="heatmap"></div></div>
+<script class="data" type="application/json">__DATA__</script>
 <script>
 "use strict";
-const report = JSON.parse(document.getElementById("data").textContent);
+(() => {
+// The element this script sits in (a notebook may hold many reports).
+const root = (document.currentScript && document.currentScript.closest(".kiln-report"))
+  || document.getElementById("__ROOT__");
+const part = name => root.querySelector("." + name);
+const report = JSON.parse(part("data").textContent);
 const source = (report.source_text || "").split("\\n");
 const pct = v => v === null || v === undefined ? "-" : Math.round(v * 100) + "%";
 const heat = v => v === null || v === undefined ? "transparent"
@@ -89,10 +111,10 @@ function el(tag, attrs, ...children) {
 }
 
 function showDetails(number) {
-  document.querySelectorAll(".line.selected").forEach(n => n.classList.remove("selected"));
-  const row = document.querySelector(`.line[data-line="${number}"]`);
+  root.querySelectorAll(".line.selected").forEach(n => n.classList.remove("selected"));
+  const row = root.querySelector(`.line[data-line="${number}"]`);
   if (row) row.classList.add("selected");
-  const box = document.getElementById("details");
+  const box = part("details");
   box.textContent = "";
   const info = lineInfo[number];
   box.append(el("div", {}, `Line ${number}: ${source[number - 1] || ""}`));
@@ -150,7 +172,7 @@ function highlighted(text) {
   return out.length ? out : [" "];
 }
 
-const sourceBox = document.getElementById("source");
+const sourceBox = part("source");
 source.forEach((text, index) => {
   const number = index + 1, info = lineInfo[number];
   const row = el("div", {class: "line" + (info ? " heat-line" : ""), "data-line": String(number),
@@ -169,7 +191,7 @@ source.forEach((text, index) => {
     : "scalar"), "data-verdict-line": String(number)}, verdictText(loop)));
 });
 
-document.getElementById("summary").append(el("div", {}, `module coverage ` +
+part("summary").append(el("div", {}, `module coverage ` +
   `${pct(report.module_coverage)}, lane utilisation ${pct(report.module_lane_utilization)} of ` +
   `${report.vector_register_bits}-bit registers (${report.weighting} block weights)`));
 const functions = el("table", {}, el("tr", {}, ...["function", "compiled", "coverage", "lanes",
@@ -180,7 +202,7 @@ for (const f of report.functions) {
     el("td", {style: `background:${heat(f.coverage)}`}, pct(f.coverage)),
     el("td", {}, pct(f.lane_utilization)), el("td", {}, share ? pct(share.share) : "-")));
 }
-document.getElementById("functions").append(functions);
+part("functions").append(functions);
 const fallbacks = el("table", {}, el("tr", {}, ...["function", "line", "reason",
   "time share"].map(h => el("th", {}, h))));
 for (const fb of report.fallbacks) {
@@ -191,7 +213,7 @@ for (const fb of report.fallbacks) {
   row.addEventListener("click", () => showDetails(fb.line));
   fallbacks.append(row);
 }
-document.getElementById("fallbacks").append(fallbacks);
+part("fallbacks").append(fallbacks);
 const findings = el("table", {}, el("tr", {}, ...["kind", "function", "line", "reason"]
   .map(h => el("th", {}, h))));
 for (const fi of report.findings || []) {
@@ -200,7 +222,7 @@ for (const fi of report.findings || []) {
   row.addEventListener("click", () => showDetails(fi.line));
   findings.append(row);
 }
-document.getElementById("findings").append(findings);
+part("findings").append(findings);
 const classes = ["fp-arith", "int-arith", "compare", "select", "math", "load", "store",
   "masked-memory", "gather-scatter", "shuffle", "other"];
 const grid = el("table", {}, el("tr", {}, el("th", {}, "block"), el("th", {}, "coverage"),
@@ -215,36 +237,46 @@ for (const f of report.functions) for (const b of (f.basic_blocks || []).slice(0
   blockRow.addEventListener("click", () => showDetails(b.line));
   grid.append(blockRow);
 }
-document.getElementById("heatmap").append(grid);
+part("heatmap").append(grid);
 
 if (location.hash === "#selftest") {
   // What test_report.test_html_page_in_chromium checks in a headless browser
   const found = [];
-  const first = document.querySelector(".line.heat-line");
+  const first = root.querySelector(".line.heat-line");
   if (first) first.click();
-  if (first && document.querySelector("#details .coverage"))
+  if (first && root.querySelector(".details .coverage"))
     found.push("details shown for line " + first.dataset.line);
-  if (document.querySelector("#details .code")) found.push("generated code shown");
-  if (document.querySelectorAll("#legend .swatch").length === 4) found.push("legend");
-  const verdict = document.querySelector(".verdict");
+  if (root.querySelector(".details .code")) found.push("generated code shown");
+  if (root.querySelectorAll(".legend .swatch").length === 4) found.push("legend");
+  const verdict = root.querySelector(".verdict");
   if (verdict) found.push("verdict under line " + verdict.dataset.verdictLine + ": " +
                           verdict.textContent);
-  const block = [...document.querySelectorAll("tr.block-row[data-block-line]")]
+  const block = [...root.querySelectorAll("tr.block-row[data-block-line]")]
     .find(row => row.dataset.blockLine !== "0");
   if (block) {
     block.click();
-    const selected = document.querySelector(".line.selected");
+    const selected = root.querySelector(".line.selected");
     if (selected && selected.dataset.line === block.dataset.blockLine)
       found.push("block row links to line " + block.dataset.blockLine);
   }
-  document.body.append(el("div", {id: "selftest-result"},
+  root.append(el("div", {class: "selftest-result"},
     (found.length === 5 ? "selftest ok: " : "selftest failed: ") + found.join("; ")));
 }
-</script></body></html>
+})();
+</script></div>
+"""
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Kiln report: __MODULE__</title>
+<style>body { margin: 0; }</style>
+</head><body>
+__FRAGMENT__
+</body></html>
 """
 
 
-def render(record: dict) -> str:
+def record_with_source(record: dict) -> dict:
     source = record.get("source_text")
     if source is None:          # a record written before it embedded its source
         try:
@@ -252,8 +284,25 @@ def render(record: dict) -> str:
                 source = handle.read()
         except OSError:
             source = ""
+    return dict(record, source_text=source)
+
+
+def fragment(record: dict, element_id: str | None = None, standalone: bool = False) -> str:
+    """The heatmap as one self-contained element, with id `element_id`
+    (default: a new unique one)."""
+    element_id = element_id or f"kiln-report-{uuid.uuid4().hex[:12]}"
     # "<\/" inside a JSON string is "</" again once parsed, and cannot end
     # the script element early.
-    data = json.dumps(dict(record, source_text=source)).replace("</", "<\\/")
-    return (PAGE.replace("__MODULE__", html.escape(str(record.get("module", ""))))
+    data = json.dumps(record_with_source(record)).replace("</", "<\\/")
+    text = FRAGMENT.replace("__ROOT__", element_id)
+    if standalone:
+        text = text.replace('class="kiln-report"', 'class="kiln-report standalone"', 1)
+    return (text.replace("__MODULE__", html.escape(str(record.get("module", ""))))
             .replace("__DATA__", data))
+
+
+def render(record: dict) -> str:
+    """`kiln report --html`: the fragment as a whole page."""
+    module = html.escape(str(record.get("module", "")))
+    return PAGE.replace("__MODULE__", module).replace(
+        "__FRAGMENT__", fragment(record, "kiln-report", standalone=True))

@@ -14,7 +14,9 @@ def Kiln_ListType : Kiln_Type<"List", "list"> {
   let description = [{
     A reference to a list: copying the value shares the list, as two Python
     names bound to one list do. Items are stored unboxed: `i64` (Python's
-    int), `f64` (float) or `i1` (bool, one byte per item).
+    int), `f64` (float) or `i1` (bool, one byte per item); or are
+    references the list holds: `!kiln.str`, or `!kiln.object<"C">` (an
+    instance of an exported class, never None).
     `kiln.retain`/`kiln.release` count the references the frontend holds;
     the list is freed when the last goes.
 

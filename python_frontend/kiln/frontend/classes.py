@@ -208,6 +208,24 @@ def is_super_call(node) -> bool:
         node.func.id == "super" and not node.args and not node.keywords
 
 
+def isinstance_narrowing(stmt: ast.If, body: list, classes) -> tuple | None:
+    """(name, class name) when `stmt` is `if isinstance(x, C):` of a
+    compiled class C and `body` (its branch) never rebinds x: there x is a
+    C (typing and generation both narrow it so)."""
+    test = stmt.test
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and
+            is_class_isinstance(test, classes) and isinstance(test.args[0], ast.Name) and
+            test.args[1].id in classes):
+        return None
+    name = test.args[0].id
+    for node in (n for part in body for n in ast.walk(part)):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return None
+        if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.Global, ast.Nonlocal)):
+            return None
+    return name, test.args[1].id
+
+
 def class_slot_symbol(module: str, class_name: str) -> str:
     """The weak global holding the class's type object pointer, which the
     extension sets at import (compiled code reads it to make instances)."""

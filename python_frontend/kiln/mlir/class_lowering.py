@@ -21,6 +21,7 @@ import ast
 from .. import typesystem as kt
 from . import ir_builder as ir
 from ..frontend.classes import (NO_DEFAULT, common_base, is_class_isinstance,
+                                isinstance_narrowing,
                                 method_function_name, overriding_subclasses, setter_method_name,
                                 subclasses_of)
 from ..typecheck.class_typing import (BINARY_DUNDERS, COMPARE_DUNDERS, ClassTyping,
@@ -314,6 +315,25 @@ class ClassLowering:
         result = self.negate(self.is_none(value, node), node)
         self.done_with(node, value)
         return result
+
+    def narrowed(self, stmt, body: list, build):
+        """Runs `build` (generating an `if`'s branch `body`) with the name
+        that `if isinstance(x, C):` tests bound to x cast to C, as typing
+        narrowed it (class_typing.narrowed); x's own value again after it."""
+        found = isinstance_narrowing(stmt, body, self.context.classes)
+        value = self.symbols.get(found[0]) if found is not None else None
+        if value is None or not is_instance(value.type) or value.type.class_name == found[1] or \
+                not self.context.classes[found[1]].is_subclass_of(value.type.class_name):
+            return build()
+
+        def narrowed_build():
+            self.symbols[found[0]] = self.instance_cast(
+                Value(value.ir, value.type), kt.ClassType(found[1]), stmt)
+            try:
+                return build()
+            finally:
+                self.symbols[found[0]] = value
+        return narrowed_build()
 
     # --------------------------------------------------------- operators
     def instance_compare_node(self, node) -> Value:

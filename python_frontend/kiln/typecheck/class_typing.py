@@ -21,6 +21,7 @@ import ast
 
 from .. import typesystem as kt
 from ..frontend.classes import (common_base, is_class_isinstance, is_super_call,
+                                isinstance_narrowing,
                                 method_function_name,
                                 overriding_subclasses, setter_method_name, subclasses_of)
 from ..typing_rules import display, is_unknown
@@ -384,6 +385,24 @@ class ClassTyping:
             return TypedValue(kt.boolean, constant=python_class == wanted or (
                 wanted == "int" and python_class == "bool"))
         return TypedValue(kt.boolean, constant=False)
+
+    def narrowed(self, stmt, body: list, build):
+        """Runs `build` (typing an `if`'s branch `body`) with the name that
+        `if isinstance(x, C):` tests typed C when x's class is a base of C;
+        x's own value again after it."""
+        found = isinstance_narrowing(stmt, body, self.context.classes)
+        value = self.symbols.get(found[0]) if found is not None else None
+        if value is None or not is_instance(value.type) or value.type.class_name == found[1] or \
+                not self.derives(kt.ClassType(found[1]), value.type):
+            return build()
+
+        def narrowed_build():
+            self.symbols[found[0]] = TypedValue(kt.ClassType(found[1]))
+            try:
+                return build()
+            finally:
+                self.symbols[found[0]] = value
+        return narrowed_build()
 
     # --------------------------------------------------------- operators
     def instance_comparison(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:

@@ -16,8 +16,8 @@ What a class's fields are: its class-level annotations (`x: int`, `x: float
 literal default, or `self.n = 0`), in the order it first assigns them.
 
 A class stays Python (a fallback with the reason, naming the construct)
-when it uses what this slice does not compile: a base class, a
-metaclass, `__slots__`, `__getattr__` and the other attribute hooks, class
+when it uses what this slice does not compile: a base class that is
+not an exported class of the module, several bases, a metaclass, `__slots__`, `__getattr__` and the other attribute hooks, class
 attributes without annotation, fields of other types (str, containers,
 ...), property deleters, other decorators, dataclass options beyond
 frozen/order/eq/init/repr. A field whose type cannot be found (or
@@ -26,9 +26,19 @@ and its lines. Either way, every exported function naming such a class
 falls back too (typing reports it where the name is used).
 
 A classmethod compiles as a function without its `cls` parameter, every
-`cls` of its body read as the class itself: compiled classes have no
-subclasses, so `cls` can be no other class (`cls(...)` is the
-constructor, `cls.other(...)` another classmethod). A property's setter
+`cls` of its body read as the class itself: a subclass must override
+the classmethods it would inherit, so `cls` can be no other class
+(`cls(...)` is the constructor, `cls.other(...)` another classmethod).
+
+Single inheritance: a class may derive from one exported class of the
+module read before it (`ClassInfo.base`). Its fields are the base's, at
+the same offsets, then its own; its methods are its own, the others found
+along `ClassInfo.lineage` (`defining`). A call through a value typed
+class C goes to C's method, or -- when compiled subclasses override it
+(`overriding_subclasses`) -- to the one of the instance's class, tested
+by type. A hierarchy compiles or stays Python as a whole
+(`staying_python_with`): a subclass compiled code could not see might
+override what it calls directly. A property's setter
 is the method `<name>.setter` (setter_method_name); a plain class's
 fields include the attributes its setters assign, as `__init__`'s are
 (`self._r = value` with `value: float`).

@@ -49,12 +49,24 @@ class ClassShape:
     int_methods: list = field(default_factory=list)     # (name, body expression)
     float_methods: list = field(default_factory=list)
     fields = ("a", "b", "flag")
+    base: "ClassShape | None" = None   # a subclass's base class (inheritance)
+    subclassed: bool = False           # another class of the program derives from it
+    overrides: list = field(default_factory=list)   # a subclass's (name, kind, expression)
 
     @property
     def comparable(self) -> bool:
         """`==` of two instances is the fields' (a dataclass) and terminates
-        (no link to recurse through)."""
-        return self.dataclass and not self.linked
+        (no link to recurse through); compiled code compares instances of a
+        hierarchy by `is` only."""
+        return self.dataclass and not self.linked and self.base is None and \
+            not self.subclassed
+
+    @property
+    def root(self) -> "ClassShape":
+        return self.base.root if self.base is not None else self
+
+    def derives_from(self, other) -> bool:
+        return self is other or (self.base is not None and self.base.derives_from(other))
 
 
 def class_stream(seed, index, name):
@@ -86,7 +98,53 @@ def make_shape(rng, name) -> ClassShape:
     return shape
 
 
+def make_subclass(rng, base: ClassShape, name) -> ClassShape:
+    """A class deriving from `base` (drawn from the program's inheritance
+    stream): a field `c` of its own, overrides of some of the int and float
+    methods (calling the base's through super() now and then), and its own
+    classmethod constructor (an inherited one would build the base)."""
+    base.subclassed = True
+    shape = ClassShape(name, dataclass=base.dataclass, order=False, linked=base.linked,
+                       int_methods=list(base.int_methods), float_methods=list(base.float_methods),
+                       base=base)
+    for method, _ in base.int_methods:
+        if rng.random() < 0.6:
+            expr = f"self.c {rng.choice(INT_OPS)} x"
+            if rng.random() < 0.5:
+                expr = f"super().{method}(x) {rng.choice(INT_OPS)} {expr}"
+            shape.overrides.append((method, "int", expr))
+    for method, _ in base.float_methods:
+        if rng.random() < 0.5:
+            expr = f"y {rng.choice(FLOAT_OPS)} float(self.c)"
+            if rng.random() < 0.5:
+                expr = f"super().{method}(y) {rng.choice(FLOAT_OPS)} {expr}"
+            shape.overrides.append((method, "float", expr))
+    return shape
+
+
+def subclass_source(shape: ClassShape) -> str:
+    n, base = shape.name, shape.base.name
+    own = "c" if shape.base.base is None else "d"     # a field of its own (a base's is not
+    lines = ["@kiln.export"] + (["@dataclass"] if shape.dataclass else []) + \
+        [f"class {n}({base}):"]                      # redeclared)
+    if shape.dataclass:
+        lines.append(f"    {own}: int = 3")
+    else:
+        lines += [f"    {own}: int", "",
+                  "    def __init__(self, a: int, b: float, flag: bool = False):",
+                  "        super().__init__(a, b, flag)", f"        self.{own} = a % 7 + 1"]
+    for method, kind, expr in shape.overrides:
+        parameter = "x: int" if kind == "int" else "y: float"
+        lines += ["", f"    def {method}(self, {parameter}) -> {kind}:", f"        return {expr}"]
+    args = "a, 0.5, False" if not shape.dataclass else "a"
+    lines += ["", "    @classmethod", f"    def make(cls, a: int) -> \"{n}\":",
+              f"        return cls({args})"]
+    return "\n".join(lines)
+
+
 def class_source(shape: ClassShape) -> str:
+    if shape.base is not None:
+        return subclass_source(shape)
     n = shape.name
     lines = ["@kiln.export"]
     if shape.dataclass:
@@ -201,7 +259,13 @@ class ClassConstructs:
             return False              # bound once, at the top level: always bound after
         shape = self.rng.choice(self.class_shapes)
         name = self.class_name_fresh()
-        self.emit(depth, f"{name} = {self.construct(shape)}")
+        subclasses = [s for s in self.class_shapes if s.base is not None and s.derives_from(shape)]
+        if subclasses and self.rng.random() < 0.6:
+            # typed as the base, holding a subclass's instance: calls dispatch
+            made = self.rng.choice(subclasses)
+            self.emit(depth, f"{name}: \"{shape.name}\" = {self.construct(made)}")
+        else:
+            self.emit(depth, f"{name} = {self.construct(shape)}")
         self.instances.append((name, shape))
 
     def s_c_link(self, depth):
@@ -209,7 +273,7 @@ class ClassConstructs:
         if chosen is None:
             return False
         name, shape = chosen
-        others = [n for n, s in self.instances if s is shape]
+        others = [n for n, s in self.instances if s.derives_from(shape)]
         roll = self.rng.random()
         if roll < 0.2:
             value = "None"
@@ -252,9 +316,12 @@ class ClassConstructs:
                         f"int({name}.nxt is {name})"]
             if self.rng.random() < 0.15:
                 options.append(f"{name}.nxt.a")       # AttributeError when None
-        others = [n for n, s in self.instances if s is shape and n != name]
+        others = [n for n, s in self.instances if s.root is shape.root and n != name]
         if others:
             options.append(f"int({name} is {self.rng.choice(others)})")
+        subclasses = [s for s in self.class_shapes if s.base is not None and s.derives_from(shape)]
+        if subclasses:
+            options.append(f"int(isinstance({name}, {self.rng.choice(subclasses).name}))")
         return self.rng.choice(options)
 
     def s_c_read(self, depth):

@@ -119,6 +119,9 @@ LOADER = """
 import importlib.util, os, sys
 spec = importlib.util.spec_from_file_location("kiln_fuzz_load_check", os.path.join(*sys.argv[1:]))
 module = importlib.util.module_from_spec(spec)
+# as an import does: a dataclass that stays Python resolves its string
+# annotations through sys.modules[its __module__]
+sys.modules[spec.name] = module
 spec.loader.exec_module(module)
 """
 

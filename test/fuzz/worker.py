@@ -58,6 +58,9 @@ def serve():
                 spec = importlib.util.spec_from_file_location(
                     f"kiln_fuzz_native_{name}", os.path.join(outdir, f"{name}.py"))
                 module = importlib.util.module_from_spec(spec)
+                # as an import does: a dataclass that stays Python resolves
+                # its string annotations through sys.modules
+                sys.modules[spec.name] = module
                 spec.loader.exec_module(module)
                 send(protocol_out, ("loaded",))
             except Exception as error:  # noqa: BLE001

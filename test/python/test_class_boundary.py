@@ -72,7 +72,8 @@ def test_the_classes_are_native_types(mod):
         assert isinstance(native.__kiln_layout__, str)
     assert mod.native.Vec.__kiln_layout__ == "tag:i64@16,x:f64@24,y:f64@32"
     assert mod.native.Vec.__doc__.startswith("A 2-D vector.")
-    # Not a base class: a subclass could add what compiled code cannot see.
+    # No base class of a compiled class: a subclass could override what
+    # compiled code calls directly.
     with pytest.raises(TypeError, match="is not an acceptable base type"):
         type("Sub", (mod.native.Vec,), {})
 

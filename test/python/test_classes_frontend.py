@@ -161,7 +161,15 @@ def test_optional_default_is_the_none_type(tmp_path):
 # ----------------------------------------------------- staying Python
 @pytest.mark.parametrize("body, reason", [
     ("class Base:\n    pass\n\n@kiln.export\nclass C(Base):\n    x: int",
-     "its base class `Base` (inheritance is not compiled yet)"),
+     "its base class `Base` is not an exported class of the module"),
+    ("@kiln.export\nclass A:\n    x: int\n\n@kiln.export\nclass B:\n    y: int\n\n"
+     "@kiln.export\nclass C(A, B):\n    z: int",
+     "it has several base classes (`A`, `B`; multiple inheritance is not compiled)"),
+    ("@kiln.export\nclass A:\n    x: int\n\n@kiln.export\nclass C(A):\n    x: int",
+     "its attribute `x` redeclares the attribute of its base class `A`"),
+    ("@kiln.export\n@dataclass\nclass A:\n    x: int\n\n@kiln.export\nclass C(A):\n"
+     "    z: int",
+     "it is a plain class deriving from a dataclass (`A`; not compiled yet)"),
     ("@kiln.export\nclass C(metaclass=type):\n    x: int", "a metaclass is not compiled"),
     ("@kiln.export\nclass C:\n    __slots__ = ('x',)", "it defines `__slots__`"),
     ("@kiln.export\nclass C:\n    x: int\n    def __getattr__(self, name):\n        return 0",

@@ -123,8 +123,8 @@ def test_an_exported_class_stays_a_python_class(tmp_path, monkeypatch):
     record = json.load(open(out / "shapes_module.kiln.json"))
     assert record["fallbacks"] == [{
         "kind": "class", "function": "Shape", "file": str(source), "line": 5, "column": 1,
-        "reason": "class `Shape` stays Python: `Circle` (line 10) derives from it, and "
-                  "compiled classes cannot be base classes yet"}]
+        "reason": "class `Shape` stays Python: `Circle` (line 10) derives from it and is "
+                  "not exported (compiled code would not see its overrides)"}]
     assert [f["name"] for f in record["functions"] if f["compiled"]] == ["double"]
 
     with pytest.raises(kiln.KilnCompileError, match=r"shapes_module.py:5:1: class `Shape` "

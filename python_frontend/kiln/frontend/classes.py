@@ -16,8 +16,8 @@ What a class's fields are: its class-level annotations (`x: int`, `x: float
 literal default, or `self.n = 0`), in the order it first assigns them.
 
 A class stays Python (a fallback with the reason, naming the construct)
-when it uses what this slice does not compile: a base class, a
-metaclass, `__slots__`, `__getattr__` and the other attribute hooks, class
+when it uses what this slice does not compile: a base class that is
+not an exported class of the module, several bases, a metaclass, `__slots__`, `__getattr__` and the other attribute hooks, class
 attributes without annotation, fields of other types (str, containers,
 ...), property deleters, other decorators, dataclass options beyond
 frozen/order/eq/init/repr. A field whose type cannot be found (or
@@ -26,9 +26,19 @@ and its lines. Either way, every exported function naming such a class
 falls back too (typing reports it where the name is used).
 
 A classmethod compiles as a function without its `cls` parameter, every
-`cls` of its body read as the class itself: compiled classes have no
-subclasses, so `cls` can be no other class (`cls(...)` is the
-constructor, `cls.other(...)` another classmethod). A property's setter
+`cls` of its body read as the class itself: a subclass must override
+the classmethods it would inherit, so `cls` can be no other class
+(`cls(...)` is the constructor, `cls.other(...)` another classmethod).
+
+Single inheritance: a class may derive from one exported class of the
+module read before it (`ClassInfo.base`). Its fields are the base's, at
+the same offsets, then its own; its methods are its own, the others found
+along `ClassInfo.lineage` (`defining`). A call through a value typed
+class C goes to C's method, or -- when compiled subclasses override it
+(`overriding_subclasses`) -- to the one of the instance's class, tested
+by type. A hierarchy compiles or stays Python as a whole
+(`staying_python_with`): a subclass compiled code could not see might
+override what it calls directly. A property's setter
 is the method `<name>.setter` (setter_method_name); a plain class's
 fields include the attributes its setters assign, as `__init__`'s are
 (`self._r = value` with `value: float`).
@@ -102,6 +112,27 @@ class ClassInfo:
     # The properties with a `@<name>.setter`; the setter is the method
     # setter_method_name(name).
     setters: frozenset = frozenset()
+    # The exported class of the module it derives from (single
+    # inheritance), None for `object`; its fields come first, at the same
+    # offsets, and its methods are this class's unless overridden.
+    base: "ClassInfo | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def lineage(self) -> list:
+        """The class, then its base, its base's base, ... (the MRO)."""
+        chain, current = [], self
+        while current is not None:
+            chain.append(current)
+            current = current.base
+        return chain
+
+    def defining(self, method) -> "ClassInfo | None":
+        """The class of the lineage whose own method `method` is (the one
+        CPython's attribute lookup finds), or None."""
+        return next((c for c in self.lineage if method in c.methods), None)
+
+    def is_subclass_of(self, other_name: str) -> bool:
+        return any(c.name == other_name for c in self.lineage)
 
     @property
     def basicsize(self) -> int:
@@ -117,7 +148,7 @@ class ClassInfo:
 
     @property
     def has_init(self) -> bool:
-        return "__init__" in self.methods
+        return self.defining("__init__") is not None
 
     @property
     def hash_is_none(self) -> bool:
@@ -135,6 +166,9 @@ class ClassInfo:
         return ",".join(f"{f.name}:{type_code(f.type)}@{f.offset}" for f in self.fields)
 
     def method_kind(self, name) -> str:
+        owner = self.defining(name)
+        if owner is not None and owner is not self:
+            return owner.method_kind(name)
         if name in self.static_methods:
             return "staticmethod"
         if name in self.class_methods:
@@ -148,7 +182,8 @@ class ClassInfo:
     def takes_no_instance(self, name) -> bool:
         """A staticmethod or classmethod: its compiled function has no
         `self` (a classmethod's `cls` is the class, known when compiling)."""
-        return name in self.static_methods or name in self.class_methods
+        owner = self.defining(name) or self
+        return name in owner.static_methods or name in owner.class_methods
 
     def function_name(self, method) -> str:
         return method_function_name(self.name, method)
@@ -175,6 +210,30 @@ def is_class_isinstance(node: ast.Call, classes) -> bool:
     return node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords and \
         isinstance(node.args[1], ast.Name) and (
             node.args[1].id in classes or node.args[1].id in ("int", "float", "bool"))
+
+
+def is_super_call(node) -> bool:
+    """`super()` (with no arguments), as in `super().__init__(x)`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "super" and not node.args and not node.keywords
+
+
+def isinstance_narrowing(stmt: ast.If, body: list, classes) -> tuple | None:
+    """(name, class name) when `stmt` is `if isinstance(x, C):` of a
+    compiled class C and `body` (its branch) never rebinds x: there x is a
+    C (typing and generation both narrow it so)."""
+    test = stmt.test
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and
+            is_class_isinstance(test, classes) and isinstance(test.args[0], ast.Name) and
+            test.args[1].id in classes):
+        return None
+    name = test.args[0].id
+    for node in (n for part in body for n in ast.walk(part)):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return None
+        if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.Global, ast.Nonlocal)):
+            return None
+    return name, test.args[1].id
 
 
 def class_slot_symbol(module: str, class_name: str) -> str:
@@ -227,15 +286,17 @@ class ClassAnalysis:
 def analyse_classes(context) -> ClassAnalysis:
     """The exported classes of the module: those that compile, and why the
     others stay Python. A class whose field names another exported class
-    that stays Python stays Python too."""
+    that stays Python stays Python too, and so does a whole hierarchy one
+    class of which stays Python (base or subclass)."""
     nodes = [node for node in context.tree.body
              if isinstance(node, ast.ClassDef) and context.is_exported(node)]
     candidates = {node.name for node in nodes}
     fallbacks, errors, infos = {}, {}, {}
-    # A compiled class's type cannot be a base class (it is no BASETYPE):
-    # a class of the module deriving from an exported one keeps it Python.
+    # Compiled code knows only the exported classes: one it cannot see
+    # could override what it calls directly, so a class of the module that
+    # is not exported and derives from an exported one keeps it Python.
     for other in ast.walk(context.tree):
-        if not isinstance(other, ast.ClassDef):
+        if not isinstance(other, ast.ClassDef) or other in nodes:
             continue
         for base in other.bases:
             if isinstance(base, ast.Name) and base.id in candidates and \
@@ -243,13 +304,13 @@ def analyse_classes(context) -> ClassAnalysis:
                 fallbacks[base.id] = context.diagnostic(
                     next(n for n in nodes if n.name == base.id),
                     f"class `{base.id}` stays Python: `{other.name}` (line {other.lineno}) "
-                    "derives from it, and compiled classes cannot be base classes yet",
-                    base.id)
+                    "derives from it and is not exported (compiled code would not see its "
+                    "overrides)", base.id)
     for node in nodes:
         if node.name in fallbacks:
             continue
         try:
-            infos[node.name] = ClassReader(context, node, candidates).read()
+            infos[node.name] = ClassReader(context, node, candidates, infos, fallbacks).read()
         except ClassFallback as fallback:
             fallbacks[node.name] = fallback.diagnostic
         except KilnCompileError as error:
@@ -259,19 +320,69 @@ def analyse_classes(context) -> ClassAnalysis:
     while changed:
         changed = False
         for name, info in list(infos.items()):
-            for class_field in info.fields:
-                if isinstance(class_field.type, kt.ClassType) and \
-                        class_field.type.class_name not in infos:
-                    other = class_field.type.class_name
-                    fallbacks[name] = context.diagnostic(
-                        info.node, f"class `{name}` stays Python: its attribute "
-                                   f"`{class_field.name}` (line {class_field.line}) is a "
-                                   f"`{other}`, which stays Python "
-                                   f"({fallbacks[other].message})", name)
-                    del infos[name]
-                    changed = True
-                    break
+            why = staying_python_with(context, info, infos, fallbacks, nodes)
+            if why is not None:
+                fallbacks[name] = why
+                del infos[name]
+                changed = True
+                break
     return ClassAnalysis(infos, fallbacks, errors)
+
+
+def staying_python_with(context, info, compiled: dict, fallbacks: dict, nodes=None):
+    """Why class `info` stays Python because another class does (None if
+    it does not): a field's class, its base, or a subclass of it (an
+    exported class deriving from it that stays Python would be a subclass
+    compiled code cannot see)."""
+    for class_field in info.fields:
+        if isinstance(class_field.type, kt.ClassType) and \
+                class_field.type.class_name not in compiled:
+            other = class_field.type.class_name
+            return context.diagnostic(
+                info.node, f"class `{info.name}` stays Python: its attribute "
+                           f"`{class_field.name}` (line {class_field.line}) is a `{other}`, "
+                           f"which stays Python ({fallbacks[other].message})", info.name)
+    if info.base is not None and info.base.name not in compiled:
+        return context.diagnostic(
+            info.node, f"class `{info.name}` stays Python: its base class `{info.base.name}` "
+                       f"stays Python ({fallbacks[info.base.name].message})", info.name)
+    for node in nodes if nodes is not None else [c.node for c in compiled.values()]:
+        if node.name in compiled or node.name not in fallbacks:
+            continue
+        if any(isinstance(b, ast.Name) and b.id == info.name for b in node.bases):
+            return context.diagnostic(
+                info.node, f"class `{info.name}` stays Python: its subclass `{node.name}` "
+                           f"(line {node.lineno}) stays Python "
+                           f"({fallbacks[node.name].message})", info.name)
+    return None
+
+
+def subclasses_of(classes: dict, name: str) -> list:
+    """The compiled classes deriving from class `name` (directly or not),
+    most derived first: the other types a value typed `name` may have."""
+    found = [info for info in classes.values()
+             if info.name != name and info.is_subclass_of(name)]
+    return sorted(found, key=lambda info: -len(info.lineage))
+
+
+def overriding_subclasses(classes: dict, name: str, method: str) -> list:
+    """(subclass, the class defining `method` for it) for each compiled
+    subclass of `name` on whose instances `method` is another function
+    than on a `name`'s, most derived first: where a call through a `name`
+    dispatches. Empty: the call is direct."""
+    own = classes[name].defining(method)
+    found = []
+    for info in subclasses_of(classes, name):
+        defining = info.defining(method)
+        if defining is not own:
+            found.append((info, defining))
+    return found
+
+
+def common_base(first, second):
+    """The nearest class both derive from (ClassInfos), or None."""
+    names = {c.name for c in second.lineage}
+    return next((c for c in first.lineage if c.name in names), None)
 
 
 def with_locations(tree, node: ast.AST):
@@ -287,11 +398,15 @@ class ClassReader:
     """Reads one class: its options, fields and methods, or the reason it
     stays Python."""
 
-    def __init__(self, context, node: ast.ClassDef, candidates: set):
+    def __init__(self, context, node: ast.ClassDef, candidates: set, compiled=None,
+                 fallbacks=None):
         self.context = context
         self.node = node
         self.candidates = candidates
         self.name = node.name
+        self.compiled = compiled if compiled is not None else {}   # the classes read so far
+        self.fallbacks = fallbacks if fallbacks is not None else {}
+        self.base = None         # the ClassInfo of its base class, None for object
 
     def stays_python(self, where, what: str):
         raise ClassFallback(self.context.diagnostic(
@@ -340,10 +455,22 @@ class ClassReader:
     # -------------------------------------------------------------- shape
     def check_shape(self) -> None:
         node = self.node
-        for base in node.bases:
-            if not (isinstance(base, ast.Name) and base.id == "object"):
-                self.stays_python(base, f"its base class `{ast.unparse(base)}` (inheritance is "
-                                        "not compiled yet)")
+        bases = [b for b in node.bases if not (isinstance(b, ast.Name) and b.id == "object")]
+        if len(bases) > 1:
+            shown = ", ".join(f"`{ast.unparse(b)}`" for b in bases)
+            self.stays_python(bases[1], f"it has several base classes ({shown}; multiple "
+                                        "inheritance is not compiled)")
+        for base in bases:
+            if not (isinstance(base, ast.Name) and base.id in self.candidates):
+                self.stays_python(base, f"its base class `{ast.unparse(base)}` is not an "
+                                        "exported class of the module (a compiled class "
+                                        "derives from one of those, or from object)")
+            if base.id in self.fallbacks:
+                self.stays_python(base, f"its base class `{base.id}` stays Python "
+                                        f"({self.fallbacks[base.id].message})")
+            if base.id not in self.compiled:
+                self.stays_python(base, f"its base class `{base.id}` is defined after it")
+            self.base = self.compiled[base.id]
         for keyword in node.keywords:
             what = "a metaclass" if keyword.arg == "metaclass" else \
                 f"the class keyword `{keyword.arg}=`"
@@ -404,19 +531,25 @@ class ClassReader:
             self.stays_python(stmt, f"the statement `{ast.unparse(stmt).splitlines()[0]}` in "
                                     "its body is not compiled")
         self.check_method_names(methods, properties, setters, declared)
+        if self.base is not None:
+            self.check_against_base(is_dataclass, options, methods, declared)
         # A dataclass's fields are its annotations; a plain class's also
         # what `__init__` and the property setters assign.
         assigners = [] if is_dataclass else \
             [methods[name] for name in methods if name == "__init__" or
              name.endswith(SETTER_SUFFIX)]
-        fields = self.fields(declared, assigners, is_dataclass, properties)
+        inherited_properties = {p for c in (self.base.lineage if self.base else [])
+                                for p in c.properties}
+        fields = self.fields(declared, assigners, is_dataclass,
+                             properties | inherited_properties)
         info = ClassInfo(
             name=self.name, node=self.node, fields=fields, methods=methods,
             static_methods=frozenset(static), properties=frozenset(properties),
             dataclass=is_dataclass, frozen=bool(options.get("frozen", False)),
             order=bool(options.get("order", False)), eq=bool(options.get("eq", True)),
             module=self.context.module_name, line=self.node.lineno, options=export,
-            class_methods=frozenset(class_methods), setters=frozenset(setters))
+            class_methods=frozenset(class_methods), setters=frozenset(setters),
+            base=self.base)
         synthesized = []
         if is_dataclass:
             synthesized = self.synthesize(info, options)
@@ -483,6 +616,56 @@ class ClassReader:
             self.stays_python(stmt, f"the setter of property `{stmt.name}` takes other "
                                     "parameters than (self, value)")
 
+    def check_against_base(self, is_dataclass, options, methods, declared) -> None:
+        """What a subclass may do with its base's attributes: override a
+        method by one of the same kind, not turn a field into a method or
+        a method into a field; a dataclass derives from a dataclass with
+        the same `frozen`, a plain class from a plain class. A classmethod
+        it inherits would get it as `cls`, which a compiled classmethod
+        (compiled for its own class) does not take."""
+        base = self.base
+        if is_dataclass != base.dataclass:
+            what = ("a dataclass", "a plain class") if is_dataclass else \
+                ("a plain class", "a dataclass")
+            self.stays_python(self.node, f"it is {what[0]} deriving from {what[1]} (`{base.name}`; "
+                                         "not compiled yet)")
+        if is_dataclass and bool(options.get("frozen", False)) != base.frozen:
+            self.stays_python(self.node, f"its `frozen` differs from its base dataclass "
+                                         f"`{base.name}`'s (CPython raises TypeError)")
+        base_fields = {f.name for f in base.fields}
+        for name, stmt in methods.items():
+            if name in base_fields:
+                self.stays_python(stmt, f"its method `{name}` would hide the attribute `{name}` of "
+                                        f"its base class `{base.name}`")
+            defining = base.defining(name)
+            if defining is not None and defining.method_kind(name) != \
+                    self.kind_of(name, stmt):
+                self.stays_python(stmt, f"its method `{name}` overrides the "
+                                        f"{defining.method_kind(name)} of `{defining.name}` "
+                                        f"with a {self.kind_of(name, stmt)}")
+        for name, _, _, stmt in declared:
+            if base.defining(name) is not None:
+                self.stays_python(stmt, f"its attribute `{name}` would hide the method `{name}` of "
+                                        f"its base class `{base.name}`")
+        for ancestor in base.lineage:
+            for name in ancestor.class_methods:
+                if name not in methods and base.defining(name) is ancestor:
+                    self.stays_python(self.node, f"it inherits the classmethod `{name}` of "
+                                                 f"`{ancestor.name}`, which is compiled for "
+                                                 f"`{ancestor.name}` as its `cls` (override it)")
+
+    @staticmethod
+    def kind_of(name, stmt) -> str:
+        """A method's kind as ClassInfo.method_kind says it, from its
+        decorators (read already)."""
+        if name.endswith(SETTER_SUFFIX):
+            return "setter"
+        names = {d.id for d in stmt.decorator_list if isinstance(d, ast.Name)}
+        for kind in ("staticmethod", "classmethod", "property"):
+            if kind in names:
+                return kind
+        return "method"
+
     def check_method_names(self, methods, properties, setters, declared) -> None:
         """A setter's symbol is `<Class>__<name>__setter`: a method named
         `<name>__setter` would take it too. A property is no field."""
@@ -543,7 +726,16 @@ class ClassReader:
 
     def fields(self, declared, assigners, is_dataclass, properties=frozenset()) -> list:
         types, lines, defaults, order = {}, {}, {}, []
+        inherited = self.base.fields if self.base is not None else []
+        for class_field in inherited:       # first, at the base's offsets
+            types[class_field.name], lines[class_field.name] = class_field.type, class_field.line
+            defaults[class_field.name] = class_field.default
+            order.append(class_field.name)
         for name, annotation, default, stmt in declared:
+            if name in types and name in {f.name for f in inherited}:
+                self.stays_python(stmt, f"its attribute `{name}` redeclares the attribute of "
+                                        f"its base class `{self.base.name}` (line "
+                                        f"{lines[name]}; not compiled yet)")
             if name in types:
                 self.error(stmt, f"attribute `{name}` of `{self.name}` is annotated twice "
                                  f"(lines {lines[name]} and {stmt.lineno})")
@@ -706,7 +898,7 @@ class ClassReader:
                 f", {f.name}: {annotation(f)}" + (
                     "" if f.default is NO_DEFAULT else f" = {f.default!r}") for f in fields)
             body = "".join(f"\n    self.{f.name} = {f.name}" for f in fields)
-            if "__post_init__" in info.methods:
+            if info.defining("__post_init__") is not None:
                 body += "\n    self.__post_init__()"
             add("__init__", f"def __init__(self{params}) -> None:{body or chr(10) + '    pass'}")
         if options.get("repr", True):
@@ -801,27 +993,26 @@ def names_classes(node: ast.AST, class_names) -> list:
 def drop_class(context, name: str, diagnostic: Diagnostic) -> list:
     """Class `name` stays Python after all (a method of it did not
     compile): it leaves `context.classes` with `diagnostic` as the reason,
-    with every class whose fields name it. The names of the classes
-    dropped."""
+    with every class whose fields name it and its whole hierarchy
+    (staying_python_with). The names of the classes dropped."""
     analysis = context.class_analysis()
-    dropped = []
-    pending = [(name, diagnostic)]
-    while pending:
-        current, why = pending.pop()
-        if current not in analysis.classes:
-            continue
-        del analysis.classes[current]
-        analysis.fallbacks[current] = why
-        dropped.append(current)
-        for other, info in analysis.classes.items():
-            for class_field in info.fields:
-                if isinstance(class_field.type, kt.ClassType) and \
-                        class_field.type.class_name == current:
-                    pending.append((other, context.diagnostic(
-                        info.node, f"class `{other}` stays Python: its attribute "
-                                   f"`{class_field.name}` (line {class_field.line}) is a "
-                                   f"`{current}`, which stays Python ({why.message})", other)))
-                    break
+    if name not in analysis.classes:
+        return []
+    nodes = [info.node for info in analysis.classes.values()]
+    del analysis.classes[name]
+    analysis.fallbacks[name] = diagnostic
+    dropped = [name]
+    changed = True
+    while changed:
+        changed = False
+        for other, info in list(analysis.classes.items()):
+            why = staying_python_with(context, info, analysis.classes, analysis.fallbacks, nodes)
+            if why is not None:
+                del analysis.classes[other]
+                analysis.fallbacks[other] = why
+                dropped.append(other)
+                changed = True
+                break
     return dropped
 
 

@@ -7,6 +7,7 @@ import ast
 
 from .. import typesystem as kt
 from ..errors import KilnCompileError
+from .classes import is_super_call
 from .desugar import is_loop_iterable, literal_iterable, unsupported_iteration, zipped_call
 from .source import is_known_import
 from ..library_functions import (DICT_CLASSES, LIST_FUNCTIONS, SEARCH, INSERT,
@@ -307,7 +308,8 @@ class SubsetChecker(ast.NodeVisitor):
         if self.context.classes and self.is_class_call(node):
             # `Node(1, y=2.0)`, `o.m(x)`, `Node.make(3)`, isinstance(o, Node):
             # typing checks the object and the arguments.
-            for part in [func.value] if isinstance(func, ast.Attribute) else []:
+            for part in [func.value] if isinstance(func, ast.Attribute) and \
+                    not is_super_call(func.value) else []:
                 self.visit(part)
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 self.visit(arg)

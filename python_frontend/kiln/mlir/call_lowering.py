@@ -224,6 +224,14 @@ class CallLowering:
         its signature is the callee's inferred one. A method's call
         (class_lowering.py) passes its arguments (`args`, `keywords`: the
         call's own by default) and its evaluated `self` (`receiver`)."""
+        signature, values, value_nodes = self.evaluated_arguments(name, node, args, keywords,
+                                                                  receiver)
+        return self.call_with_values(name, signature, values, node, value_nodes)
+
+    def evaluated_arguments(self, name, node, args=None, keywords=None, receiver=None):
+        """(the callee's signature, the values of its parameters, the nodes
+        they come from) for a call of module function `name`: the
+        arguments evaluated as written, the defaults of those missing."""
         args = node.args if args is None else args
         keywords = node.keywords if keywords is None else keywords
         try:
@@ -257,7 +265,7 @@ class CallLowering:
                 self.constant(param.default, param.type, node)
             values.append(value)
             value_nodes.append(arg_node if arg_node is not None else node)
-        return self.call_with_values(name, signature, values, node, value_nodes)
+        return signature, values, value_nodes
 
     def call_with_values(self, name, signature, values, node, value_nodes=None,
                          release_arguments=True) -> Value:

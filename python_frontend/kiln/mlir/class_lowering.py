@@ -20,10 +20,13 @@ import ast
 
 from .. import typesystem as kt
 from . import ir_builder as ir
-from ..frontend.classes import (NO_DEFAULT, is_class_isinstance, method_function_name,
-                                setter_method_name)
+from ..frontend.classes import (NO_DEFAULT, common_base, is_class_isinstance,
+                                isinstance_narrowing,
+                                method_function_name, overriding_subclasses, setter_method_name,
+                                subclasses_of)
 from ..typecheck.class_typing import (BINARY_DUNDERS, COMPARE_DUNDERS, ClassTyping,
-                                      is_instance, is_none_type, truth_hook)
+                                      is_instance, is_none_type, is_super_call, str_method,
+                                      truth_hook)
 from ..typecheck.typed_tree import is_counted
 from .values import Value, mlir_type
 
@@ -72,10 +75,37 @@ class ClassLowering:
 
     def convert_instance(self, value: Value, target, node) -> Value:
         """An instance (or None) as `target` (typing allowed it): the same
-        reference, or a None of the target type."""
+        reference -- a subclass's instance cast to its base class --, or a
+        None of the target type."""
         if is_none_type(value.type):
             return self.none_of(target, node)
+        if value.type.class_name != target.class_name:
+            return self.instance_cast(value, target, node)
         return Value(value.ir, target, owned=value.owned)
+
+    def instance_cast(self, value: Value, target, node) -> Value:
+        """`kiln.object.cast`: the same object (and reference) as a value of
+        another class of its hierarchy."""
+        target = kt.ClassType(target.class_name, value.type.optional or target.optional)
+        op = self.builder.op("kiln.object.cast", [value.ir], (mlir_type(target),), None, (),
+                             self.loc(node))
+        return Value(op.result, target, owned=value.owned)
+
+    def has_type(self, value: Value, info, node) -> Value:
+        """`type(o) is C` (False for None)."""
+        self.uses_class(info)
+        return self.object_op("kiln.object.has_type", [value], kt.boolean,
+                              {"slot": ir.symbol_ref(info.slot_symbol)}, node)
+
+    def is_instance_of(self, value: Value, info, node) -> Value:
+        """isinstance(o, C): o's type is C or one of its compiled subclasses
+        (no other type reaches compiled code)."""
+        tests = [self.has_type(value, member, node)
+                 for member in [info] + subclasses_of(self.context.classes, info.name)]
+        result = tests[0]
+        for test in tests[1:]:
+            result = self.arith("ori", result, test, node)
+        return result
 
     # ------------------------------------------------------ construction
     def construct(self, info, node) -> Value:
@@ -96,8 +126,8 @@ class ClassLowering:
                     self.set_field(instance, class_field, value, node)
         if info.has_init:
             # The instance is passed borrowed: the call must not release it.
-            self.call_function(method_function_name(info.name, "__init__"), node,
-                               receiver=Value(instance.ir, instance.type))
+            self.call_function(method_function_name(info.defining("__init__").name, "__init__"),
+                               node, receiver=Value(instance.ir, instance.type))
         return instance
 
     # -------------------------------------------------------- attributes
@@ -121,8 +151,7 @@ class ClassLowering:
         class_field = info.field(node.attr)
         if class_field is None:         # a property (typing checked)
             self.require_instance(base, node.attr, node)
-            return self.call_function(method_function_name(info.name, node.attr), node,
-                                      args=[], keywords=[], receiver=base)
+            return self.method_call(info, node.attr, node, base, args=[], keywords=[])
         value = self.get_field(base, class_field, node)
         if base.owned and is_counted(value.type):
             value = self.own(value, node)       # outlives the temporary it was read from
@@ -154,7 +183,7 @@ class ClassLowering:
         """`o.p = v` of a property: `C.p.setter(o, v)`, v converted to the
         setter's parameter (AttributeError first when o is None)."""
         self.require_instance(base, name, node)
-        setter = method_function_name(info.name, setter_method_name(name))
+        setter = method_function_name(info.defining(name).name, setter_method_name(name))
         result = self.call_with_values(setter, self.typed.callees[setter], [base, value], node,
                                        release_arguments=False)
         self.done_with(node, base, value if value.owned else None,
@@ -174,10 +203,12 @@ class ClassLowering:
             return None
         if not isinstance(func, ast.Attribute):
             return None
+        if is_super_call(func.value):
+            return self.super_call(node)
         if isinstance(func.value, ast.Name) and func.value.id in classes and \
                 func.value.id not in self.symbols:
             info = classes[func.value.id]
-            name = method_function_name(info.name, func.attr)
+            name = method_function_name(info.defining(func.attr).name, func.attr)
             if info.takes_no_instance(func.attr):
                 return self.call_function(name, node)
             receiver = self.expression(node.args[0])
@@ -186,14 +217,79 @@ class ClassLowering:
         if not is_instance(base.type):
             raise self.missed(node, f"`{ast.unparse(func.value)}` is not an instance")
         info = self.class_info(base.type)
-        name = method_function_name(info.name, func.attr)
+        name = method_function_name(info.defining(func.attr).name, func.attr)
         if info.takes_no_instance(func.attr):
             # Evaluated for its effects, and looked up: None has no methods.
             self.require_instance(base, func.attr, node)
             self.done_with(node, base)
             return self.call_function(name, node)
         self.require_instance(base, func.attr, node)
-        return self.call_function(name, node, receiver=base)
+        return self.method_call(info, func.attr, node, base)
+
+    def super_call(self, node) -> Value:
+        """`super().m(...)`: the base class's `m`, called directly."""
+        info = self.context.classes[self.func.kiln_class]
+        defining = info.base.defining(node.func.attr)
+        name = method_function_name(defining.name, node.func.attr)
+        if defining.takes_no_instance(node.func.attr):
+            return self.call_function(name, node)
+        receiver = self.symbols[self.func.args.args[0].arg]
+        return self.call_function(name, node, receiver=Value(receiver.ir, receiver.type))
+
+    def method_call(self, info, method, node, receiver: Value, args=None, keywords=None):
+        """`o.m(...)` with `o` typed class `info`: the method found on
+        `info`, or -- when compiled subclasses override it -- the one of
+        o's type, chosen by a chain of type tests (most derived first)."""
+        name = method_function_name(info.defining(method).name, method)
+        overriders = overriding_subclasses(self.context.classes, info.name, method)
+        if not overriders:
+            return self.call_function(name, node, args=args, keywords=keywords,
+                                      receiver=receiver)
+        signature, values, value_nodes = self.evaluated_arguments(name, node, args, keywords,
+                                                                  receiver)
+        result = self.dispatch(name, overriders, values, value_nodes, node)
+        self.done_with(node, *values)
+        return result
+
+    def dispatch(self, name, overriders, values, value_nodes, node) -> Value:
+        """The call of method function `name`, or of the override of the
+        first of `overriders` ((subclass, its defining class)) whose type
+        the receiver `values[0]` has; the arguments stay the caller's."""
+        result_type = self.typed.callees[name].return_type
+        types = [] if result_type is None else [result_type]
+        receiver = Value(values[0].ir, values[0].type)
+        method = name.partition(".")[2]
+
+        def call(function, arguments):
+            result = self.call_with_values(function, self.typed.callees[function], arguments,
+                                           node, value_nodes, release_arguments=False)
+            if result_type is None:
+                self.yield_values([], node)
+                return
+            result = self.convert(result, result_type, node)
+            self.yield_values([self.own(result, node) if is_counted(result_type) else result],
+                              node)
+
+        def tests_from(position) -> list:
+            """The scf.if testing overriders[position] (its results)."""
+            subclass, defining = overriders[position]
+            test = self.has_type(receiver, subclass, node)
+            override = method_function_name(defining.name, method)
+            then_region, _ = self.region(lambda: call(
+                override, [self.instance_cast(receiver, defining.type, node)] + values[1:]))
+            if position + 1 < len(overriders):
+                else_region, _ = self.region(lambda: self.yield_values(
+                    tests_from(position + 1), node))
+            else:
+                else_region, _ = self.region(lambda: call(name, values))
+            return self.scf_if(test, types, then_region, else_region, node)
+
+        results = tests_from(0)
+        if result_type is None:
+            return Value(None, None)
+        [value] = results
+        value.owned = is_counted(result_type)
+        return value
 
     def require_instance(self, base: Value, attribute, node) -> None:
         """A method of None: AttributeError, as CPython's lookup raises
@@ -210,9 +306,34 @@ class ClassLowering:
         if typed.constant is not None:
             self.done_with(node, value)
             return self.constant(typed.constant, kt.boolean, node)
+        wanted = self.context.classes.get(node.args[1].id)
+        if is_instance(value.type) and wanted is not None and wanted.name != \
+                value.type.class_name and wanted.is_subclass_of(value.type.class_name):
+            result = self.is_instance_of(value, wanted, node)
+            self.done_with(node, value)
+            return result
         result = self.negate(self.is_none(value, node), node)
         self.done_with(node, value)
         return result
+
+    def narrowed(self, stmt, body: list, build):
+        """Runs `build` (generating an `if`'s branch `body`) with the name
+        that `if isinstance(x, C):` tests bound to x cast to C, as typing
+        narrowed it (class_typing.narrowed); x's own value again after it."""
+        found = isinstance_narrowing(stmt, body, self.context.classes)
+        value = self.symbols.get(found[0]) if found is not None else None
+        if value is None or not is_instance(value.type) or value.type.class_name == found[1] or \
+                not self.context.classes[found[1]].is_subclass_of(value.type.class_name):
+            return build()
+
+        def narrowed_build():
+            self.symbols[found[0]] = self.instance_cast(
+                Value(value.ir, value.type), kt.ClassType(found[1]), stmt)
+            try:
+                return build()
+            finally:
+                self.symbols[found[0]] = value
+        return narrowed_build()
 
     # --------------------------------------------------------- operators
     def instance_compare_node(self, node) -> Value:
@@ -249,9 +370,12 @@ class ClassLowering:
         if is_none_type(right.type):
             return self.is_none(left, node)
         if left.type.class_name != right.type.class_name:
-            both_none = self.arith("andi", self.is_none(left, node), self.is_none(right, node),
-                                   node)
-            return both_none
+            shared = common_base(self.class_info(left.type), self.class_info(right.type))
+            if shared is None:
+                return self.arith("andi", self.is_none(left, node), self.is_none(right, node),
+                                  node)
+            left, right = (self.instance_cast(Value(v.ir, v.type), shared.type, node)
+                           if v.type.class_name != shared.name else v for v in (left, right))
         return self.object_op("kiln.object.same", [left, right], kt.boolean, None, node)
 
     def rich_comparison(self, op, left: Value, right: Value, node) -> Value:
@@ -265,7 +389,7 @@ class ClassLowering:
             same = self.identical(left, right, node)
             return same if dunder == "__eq__" else self.negate(same, node)
         operands = (left, right) if receiver == "left" else (right, left)
-        name = method_function_name(info.name, method)
+        name = method_function_name(info.defining(method).name, method)
         if dunder in ("__eq__", "__ne__"):
             either_none = self.arith("ori", self.is_none(left, node), self.is_none(right, node),
                                      node)
@@ -295,13 +419,14 @@ class ClassLowering:
 
     def instance_binary(self, node, left: Value, right: Value) -> Value:
         dunder = BINARY_DUNDERS.get(type(node.op))
-        if is_instance(left.type) and dunder in self.class_info(left.type).methods:
+        if is_instance(left.type) and self.class_info(left.type).defining(dunder) is not None:
             info, method, operands = self.class_info(left.type), dunder, (left, right)
         else:
             info, method, operands = self.class_info(right.type), "__r" + dunder[2:], (right,
                                                                                         left)
         self.require_instance(operands[0], method, node)
-        result = self.dunder_call(method_function_name(info.name, method), operands, node)
+        result = self.dunder_call(method_function_name(info.defining(method).name, method),
+                                  operands, node)
         self.done_with(node, left, right)
         return result
 
@@ -316,11 +441,13 @@ class ClassLowering:
             result = self.negate(self.is_none(value, node), node)
             self.done_with(node, value)
             return result
-        name = method_function_name(info.name, hook)
-        callee = self.typed.callees[name]
+        name = method_function_name(info.defining(hook).name, hook)
+        overriders = overriding_subclasses(self.context.classes, info.name, hook)
 
         def truth_of_instance() -> Value:
-            answer = self.call_with_values(name, callee, [value], node, release_arguments=False)
+            answer = self.dispatch(name, overriders, [value], [node], node) if overriders else \
+                self.call_with_values(name, self.typed.callees[name], [value], node,
+                                      release_arguments=False)
             if hook == "__bool__":
                 return answer
             zero = self.constant(0, kt.i64, node)
@@ -345,17 +472,19 @@ class ClassLowering:
         if is_none_type(value.type):
             return self.str_constant("None", node)
         info = self.class_info(value.type)
-        method = "__str__" if "__str__" in info.methods else "__repr__"
-        name = method_function_name(info.name, method)
-        callee = self.typed.callees[name]
+        method = str_method(info)
+        name = method_function_name(info.defining(method).name, method)
+        overriders = overriding_subclasses(self.context.classes, info.name, method)
         missing = self.is_none(value, node)
 
         def text_of_none():
             self.yield_values([self.own(self.str_constant("None", node), node)], node)
 
         def text_of_instance():
-            self.yield_values([self.own(self.call_with_values(
-                name, callee, [value], node, release_arguments=False), node)], node)
+            text = self.dispatch(name, overriders, [value], [node], node) if overriders else \
+                self.call_with_values(name, self.typed.callees[name], [value], node,
+                                      release_arguments=False)
+            self.yield_values([self.own(text, node)], node)
 
         none_region, _ = self.region(text_of_none)
         instance_region, _ = self.region(text_of_instance)

@@ -226,8 +226,8 @@ class StatementLowering:
     def emit_exiting_if(self, stmt: ast.If, rest):
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         branch_mode = self.mode.for_branch()
-        then_region, _ = self.region(lambda: self.generate_body(stmt.body + rest, terminal=True),
-                                     mode=branch_mode)
+        then_region, _ = self.region(lambda: self.narrowed(stmt, stmt.body + rest, lambda: (
+            self.generate_body(stmt.body + rest, terminal=True))), mode=branch_mode)
         else_region, _ = self.region(lambda: self.generate_body(stmt.orelse + rest,
                                                                 terminal=True),
                                      mode=branch_mode)
@@ -500,7 +500,8 @@ class StatementLowering:
     def stmt_If(self, stmt):
         condition = self.truthy(self.expression(stmt.test), stmt.test)
         before = dict(self.symbols)
-        then_region, then_symbols = self.region(lambda: self.generate_body(stmt.body))
+        then_region, then_symbols = self.region(lambda: self.narrowed(
+            stmt, stmt.body, lambda: self.generate_body(stmt.body)))
         then_undefined = self.region_undefined
         else_region, else_symbols = self.region(lambda: self.generate_body(stmt.orelse))
         self.maybe_undefined |= then_undefined | self.region_undefined

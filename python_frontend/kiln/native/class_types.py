@@ -115,7 +115,30 @@ typedef struct {
   int optional;          /* an instance field that may be None (NULL) */
   void **type_slot;      /* an instance field: the class slot of its class */
   const char *type_name; /* an instance field: its class's name */
+  void **const *subclass_slots; /* an instance field: the slots of its class's
+                                   compiled subclasses (NULL-terminated), or NULL */
 } kiln_field;
+
+/* Why an object of a subclass of the compiled class `type` is refused
+   (compiled code knows only the compiled classes: the subclass could
+   override a method it calls directly), or "". */
+static const char *kiln_python_subclass_note(PyObject *object, void *type) {
+  return type && Py_TYPE(object) != (PyTypeObject *)type &&
+                 PyType_IsSubtype(Py_TYPE(object), (PyTypeObject *)type)
+             ? " (subclasses defined in Python are not accepted by compiled code)"
+             : "";
+}
+
+/* Whether `object` is an instance of exactly one of the classes whose slots
+   `slots` lists (NULL-terminated; NULL lists none): the compiled
+   subclasses of a class, whose instances compiled code takes where it
+   takes the class's. A subclass defined in Python is not among them. */
+KILN_HELPER int kiln_of_subclass(PyObject *object, void **const *slots) {
+  for (; slots && *slots; ++slots)
+    if (**slots && Py_TYPE(object) == (PyTypeObject *)**slots)
+      return 1;
+  return 0;
+}
 
 /* What the generic parts of a class's slots need to know of it. */
 typedef struct {
@@ -212,12 +235,13 @@ KILN_HELPER int kiln_store_field(PyObject *self, const kiln_field *field, PyObje
     PyObject *stored;
     if (value == Py_None && (field->optional || unset_allowed)) {
       stored = NULL;
-    } else if (*field->type_slot && Py_TYPE(value) == (PyTypeObject *)*field->type_slot) {
+    } else if ((*field->type_slot && Py_TYPE(value) == (PyTypeObject *)*field->type_slot) ||
+               kiln_of_subclass(value, field->subclass_slots)) {
       stored = Py_NewRef(value);
     } else {
-      PyErr_Format(PyExc_TypeError, "attribute '%s' of '%.100s' must be %s%s, not %.200s",
+      PyErr_Format(PyExc_TypeError, "attribute '%s' of '%.100s' must be %s%s, not %.200s%s",
                    field->name, owner, field->type_name, field->optional ? " or None" : "",
-                   Py_TYPE(value)->tp_name);
+                   Py_TYPE(value)->tp_name, kiln_python_subclass_note(value, *field->type_slot));
       return -1;
     }
     /* The old value is released last: its dealloc may run any code. */
@@ -431,6 +455,16 @@ KILN_HELPER Py_hash_t kiln_hash_of_result(PyObject *result) {
   return hash;
 }
 
+/* A method called from Python on an instance of a subclass defined in
+   Python: TypeError, as CPython's descriptors word a wrong `self`. */
+KILN_COLD PyObject *kiln_self_refused(PyObject *self, const char *class_name,
+                                      const char *method) {
+  PyErr_Format(PyExc_TypeError, "descriptor '%s' for '%s' objects doesn't apply to a '%.100s' "
+               "object (subclasses defined in Python are not accepted by compiled code)",
+               method, class_name, Py_TYPE(self)->tp_name);
+  return NULL;
+}
+
 /* Why an argument cannot be an instance parameter's: TypeError naming the
    parameter, or RuntimeError when the class slot was never set. */
 KILN_COLD int kiln_instance_refused(PyObject *object, void *type, int optional,
@@ -441,18 +475,21 @@ KILN_COLD int kiln_instance_refused(PyObject *object, void *type, int optional,
                  "(its extension module was not initialized)", function, parameter,
                  class_name);
   else
-    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s%s, not %.200s", function,
-                 parameter, class_name, optional ? " or None" : "", Py_TYPE(object)->tp_name);
+    PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be %s%s, not %.200s%s", function,
+                 parameter, class_name, optional ? " or None" : "", Py_TYPE(object)->tp_name,
+                 kiln_python_subclass_note(object, type));
   return -1;
 }
 
-/* The argument of an instance parameter: an object of exactly the class
-   (no conversion: the compiled code reads the caller's object), or None
-   for an Optional one (NULL). */
-KILN_INLINE int kiln_as_instance(PyObject *object, void *type, int optional, void **out,
-                                 const char *class_name, const char *function,
-                                 const char *parameter) {
-  if (KILN_LIKELY(type && Py_TYPE(object) == (PyTypeObject *)type)) {
+/* The argument of an instance parameter: an object of exactly the class or
+   of one of its compiled subclasses (`subclass_slots`; no conversion: the
+   compiled code reads the caller's object), or None for an Optional one
+   (NULL). */
+KILN_INLINE int kiln_as_instance(PyObject *object, void *type, void **const *subclass_slots,
+                                 int optional, void **out, const char *class_name,
+                                 const char *function, const char *parameter) {
+  if (KILN_LIKELY(type && Py_TYPE(object) == (PyTypeObject *)type) ||
+      kiln_of_subclass(object, subclass_slots)) {
     *out = object;
     return 0;
   }
@@ -605,8 +642,9 @@ KILN_HELPER int kiln_operator_slots(PyObject *type, const PyType_Spec *spec) {
 /* Makes the type of a class: its Python name, qualified name and layout
    attribute set, added to the module, the class slot pointing at it. */
 KILN_HELPER int kiln_make_class(PyObject *module, PyType_Spec *spec, const char *name,
-                           const char *layout, void **slot) {
-  PyObject *type = PyType_FromSpec(spec);
+                           const char *layout, void **slot, void **base_slot) {
+  /* A subclass's type derives from its base class's, made before it. */
+  PyObject *type = PyType_FromSpecWithBases(spec, base_slot ? (PyObject *)*base_slot : NULL);
   if (!type)
     return -1;
   /* The spec's "<extension>.<Class>" sets __module__; tp_name becomes the
@@ -650,12 +688,13 @@ def _field_table(info, module: str) -> list:
         if is_instance_type(type_):
             slot = f"&{class_slot_symbol(module, type_.class_name)}"
             rows.append(f"  {{\"{field.name}\", {field.offset}, KILN_FIELD_INSTANCE, "
-                        f"{int(type_.optional)}, {slot}, \"{type_.class_name}\"}},")
+                        f"{int(type_.optional)}, {slot}, \"{type_.class_name}\", "
+                        f"{subclass_slots_name(type_.class_name)}}},")
         else:
             rows.append(f"  {{\"{field.name}\", {field.offset}, {field_kind(type_)}, 0, NULL, "
-                        "NULL},")
+                        "NULL, NULL},")
     out = [f"static const kiln_field kiln_fields_{name}[] = {{"]
-    out += rows or ["  {NULL, 0, 0, 0, NULL, NULL},"]
+    out += rows or ["  {NULL, 0, 0, 0, NULL, NULL, NULL},"]
     out += ["};",
             f"static const kiln_class kiln_class_{name} = {{kiln_fields_{name}, "
             f"{len(info.fields)}}};", ""]
@@ -691,8 +730,21 @@ def _text_signature(signature, kind: str) -> str:
     return f"{signature.method_name}({', '.join(params)})\n--\n\n"
 
 
+def subclass_slots_name(class_name: str) -> str:
+    """The C array of the class slots of a class's compiled subclasses
+    (NULL-terminated), which the boundary's checks accept besides the
+    class's own type."""
+    return f"kiln_subclasses_{class_name}"
+
+
+def subclass_names(classes, name: str) -> list:
+    """The compiled classes of `classes` (ClassInfos) deriving from `name`."""
+    return [info.name for info in classes
+            if info.name != name and any(c.name == name for c in info.lineage)]
+
+
 def generate_class(module: str, info, methods: dict, source_path: str,
-                   generate_wrapper) -> list:
+                   generate_wrapper, is_base=False) -> list:
     """The C of one class: its field table, slots (tp_init, tp_dealloc, ...),
     method table and spec. `generate_wrapper` is wrapper.py's function
     wrapper generator, which also writes each method's wrapper (passed in:
@@ -702,11 +754,14 @@ def generate_class(module: str, info, methods: dict, source_path: str,
     out = [f"/* ---- class {info.name} ({source_path}:{getattr(info, 'line', 0)}) */"]
     out += _layout_asserts(info)
     out += _field_table(info, module)
+    # Python may derive classes from a base class's type: its methods
+    # check that `self` is of a compiled class.
+    wrapper_options = {"checks_self": True} if is_base else {}
     info_ref = f"&kiln_class_{name}"
     # Every compiled method's wrapper: tp_methods, properties and the slots
     # below call them.
     for method in methods.values():
-        out += generate_wrapper(module, method, owner=info)
+        out += generate_wrapper(module, method, owner=info, **wrapper_options)
     slots = []
 
     def slot(kind: str, function: str):
@@ -735,7 +790,10 @@ def generate_class(module: str, info, methods: dict, source_path: str,
     else:
         slot("Py_tp_new", "PyType_GenericNew")
     init = methods.get("__init__")
-    if init is not None:
+    inherits_init = init is None and info.defining("__init__") is not None
+    if inherits_init:
+        pass        # the base class's tp_init, inherited
+    elif init is not None:
         out += [f"static int kiln_init_{name}(PyObject *self, PyObject *args, PyObject *kwargs) {{",
                 f"  PyObject *result = {method_wrapper_name(init)}(self, "
                 "&PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), NULL, kwargs);",
@@ -850,9 +908,11 @@ def generate_class(module: str, info, methods: dict, source_path: str,
     out += [f"static PyType_Slot kiln_slots_{name}[] = {{", *slots, "  {0, NULL}", "};", "",
             f"static PyType_Spec kiln_spec_{name} = {{",
             f"  \"{module}.{info.name}\", {info.basicsize}, 0,",
-            # Not BASETYPE: a subclass could add fields the compiled code
-            # does not know of, and could override what it calls directly.
-            "  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC," if collected else "  Py_TPFLAGS_DEFAULT,",
+            # BASETYPE only for a base of compiled classes: a subclass made
+            # in Python could override what compiled code calls directly,
+            # and the boundary refuses its instances.
+            "  Py_TPFLAGS_DEFAULT" + (" | Py_TPFLAGS_HAVE_GC" if collected else "") +
+            (" | Py_TPFLAGS_BASETYPE," if is_base else ","),
             f"  kiln_slots_{name}}};", ""]
     return out
 
@@ -996,9 +1056,14 @@ def generate_classes(module: str, classes, signatures, source_path: str,
     # The slots: weak globals of the kernels (kilnc keeps them public).
     out += [f"extern void *{class_slot_symbol(module, n)};" for n in used]
     out.append("")
+    for name in used:
+        out += [f"static void **const {subclass_slots_name(name)}[] = {{"] + [
+            f"  &{class_slot_symbol(module, sub)}," for sub in subclass_names(classes, name)] + [
+            "  NULL};"]
+    out.append("")
     for info in classes:
         out += generate_class(module, info, class_methods(info, signatures), source_path,
-                              generate_wrapper)
+                              generate_wrapper, is_base=bool(subclass_names(classes, info.name)))
     layouts = {info.name: info.layout_signature() for info in classes}
     out += ["static const kiln_class_binding kiln_class_bindings[] = {"]
     out += [f"  {{\"{n}\", &{class_slot_symbol(module, n)}, "
@@ -1008,8 +1073,10 @@ def generate_classes(module: str, classes, signatures, source_path: str,
     init = []
     for info in classes:
         name = class_c_name(info)
+        base = f"&{info_slot(module, info.base)}" if info.base is not None else "NULL"
         init += [f"  if (kiln_make_class(module, &kiln_spec_{name}, \"{info.name}\", "
-                 f"{c_string(info.layout_signature())}, &{info_slot(module, info)}) < 0) {{",
+                 f"{c_string(info.layout_signature())}, &{info_slot(module, info)}, "
+                 f"{base}) < 0) {{",
                  "    Py_DECREF(module);",
                  "    return NULL;",
                  "  }"]
@@ -1104,6 +1171,11 @@ def used_class_names(classes, signatures) -> list:
         for param in signature.params:
             add(param.type)
         add(signature.return_type)
+    # A class's compiled subclasses: the boundary takes their instances too.
+    for name in list(names):
+        for sub in subclass_names(classes, name):
+            if sub not in names:
+                names.append(sub)
     return names
 
 

@@ -28,7 +28,7 @@ from .. import typesystem as kt
 from ..version import __version__
 from ..mlir.elementwise_kernels import ELEMENTWISE_RANK
 from .c_text import c_double, c_string
-from .class_types import BIND_METHODS, generate_classes, uses_classes
+from .class_types import BIND_METHODS, generate_classes, subclass_slots_name, uses_classes
 
 def array_struct_name(array: kt.ArrayType) -> str:
     return f"kiln_{array.dtype.name}_{array.ndim}d"
@@ -942,12 +942,14 @@ def takes_self(signature) -> bool:
         getattr(signature, "method_kind", "") not in ("staticmethod", "classmethod")
 
 
-def generate_wrapper(module_name: str, signature, owner=None) -> list:
+def generate_wrapper(module_name: str, signature, owner=None, checks_self=False) -> list:
     """The C function converting a call's arguments, calling the compiled
     function and boxing its result. A module function's is METH_FASTCALL
     (`kiln_wrap_<name>`); a method's (`owner`: its ClassInfo) also takes
     tp_init's keyword dict, gets `self` from its caller and binds the
-    arguments as CPython binds a `def`'s (class_types.py)."""
+    arguments as CPython binds a `def`'s (class_types.py); `checks_self`:
+    the class is a base class, and Python may derive its own subclasses of
+    it, whose instances compiled code does not take."""
     name = signature.name
     if owner is None:
         out = [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
@@ -997,7 +999,13 @@ def generate_wrapper(module_name: str, signature, owner=None) -> list:
         type_ = param.type
         label = f"{c_string(name)}, {c_string(pname)}"
         if index == 0 and owner is not None and takes_self(signature):
-            # The method descriptor (or the slot) checked self's type.
+            # The method descriptor (or the slot) checked that self is an
+            # instance of the class.
+            if checks_self:
+                out += [f"  if (Py_TYPE(self) != (PyTypeObject *){class_slot(module_name, type_)}"
+                        f" && !kiln_of_subclass(self, {subclass_slots_name(type_.class_name)}))",
+                        f"    return kiln_self_refused(self, {c_string(owner.name)}, "
+                        f"{c_string(signature.method_name)});"]
             call_args.append("self")
             continue
         if isinstance(type_, kt.ArrayType):
@@ -1017,6 +1025,7 @@ def generate_wrapper(module_name: str, signature, owner=None) -> list:
             # The caller's object itself, borrowed for the call.
             out += [f"  void *object_{pname};",
                     f"  if (kiln_as_instance(bound[{index}], {class_slot(module_name, type_)}, "
+                    f"{subclass_slots_name(type_.class_name)}, "
                     f"{int(type_.optional)}, &object_{pname}, "
                     f"{c_string(type_.class_name)}, {label}) < 0) {{"] + fail
             call_args.append(f"object_{pname}")

@@ -20,7 +20,10 @@ from __future__ import annotations
 import ast
 
 from .. import typesystem as kt
-from ..frontend.classes import is_class_isinstance, method_function_name, setter_method_name
+from ..frontend.classes import (common_base, is_class_isinstance, is_super_call,
+                                isinstance_narrowing,
+                                method_function_name,
+                                overriding_subclasses, setter_method_name, subclasses_of)
 from ..typing_rules import display, is_unknown
 from .typed_values import TypedValue, _Abandon
 
@@ -49,8 +52,16 @@ def truth_hook(info) -> str | None:
     """The method the truth of an instance calls: `__bool__`, else
     `__len__`, else None (always true)."""
     for hook in ("__bool__", "__len__"):
-        if hook in info.methods:
+        if info.defining(hook) is not None:
             return hook
+    return None
+
+
+def str_method(info) -> str | None:
+    """The method str() of an instance calls: `__str__`, else `__repr__`."""
+    for method in ("__str__", "__repr__"):
+        if info.defining(method) is not None:
+            return method
     return None
 
 
@@ -63,6 +74,15 @@ class ClassTyping:
     # ------------------------------------------------------------ helpers
     def class_info(self, type_):
         return self.context.classes[type_.class_name]
+
+    def is_open(self, type_) -> bool:
+        """Whether a value typed class `type_` may be of another type (an
+        exported subclass): else it is exactly of that class, or None."""
+        return bool(subclasses_of(self.context.classes, type_.class_name))
+
+    def derives(self, source, target) -> bool:
+        """An instance of class type `source` is one of class `target`."""
+        return self.class_info(source).is_subclass_of(target.class_name)
 
     def maybe_instance(self, node) -> bool:
         """Whether `node` may evaluate to an instance, judged without typing
@@ -116,7 +136,7 @@ class ClassTyping:
                                 f"`{target.class_name} | None` where it may be None)")
             self.fail(node, f"cannot use None as {display(target)}")
         if is_instance(source) and is_instance(target):
-            if source.class_name != target.class_name:
+            if not self.derives(source, target):
                 self.fail(node, f"cannot use a {source.class_name} as {target.display}")
             return TypedValue(target)
         if is_instance(source):
@@ -135,8 +155,12 @@ class ClassTyping:
             return VariableType(new.as_optional)
         if is_instance(old) and is_none_type(new):
             return VariableType(old.as_optional)
-        if is_instance(old) and is_instance(new) and old.class_name == new.class_name:
-            return VariableType(old.as_optional if old.optional or new.optional else old)
+        if is_instance(old) and is_instance(new):
+            shared = common_base(self.class_info(old), self.class_info(new))
+            if shared is not None:
+                joined = shared.type
+                return VariableType(joined.as_optional if old.optional or new.optional else
+                                    joined)
         self.fail(node, f"variable `{name}` is {display(old)} on one path and {display(new)} "
                         "on another")
 
@@ -149,9 +173,10 @@ class ClassTyping:
         found = info.field(node.attr)
         if found is not None:
             return TypedValue(found.type)
-        if node.attr in info.properties:
+        owner = info.defining(node.attr)
+        if owner is not None and node.attr in owner.properties:
             return self.call_method(info, node.attr, base, node, [], [])
-        if node.attr in info.methods:
+        if owner is not None:
             self.fail(node, f"the method `{node.attr}` of `{info.name}` is used as a value; "
                             "only calls of methods are supported (`o.m(...)`)")
         self.fail(node, f"'{info.name}' object has no attribute '{node.attr}'")
@@ -169,15 +194,16 @@ class ClassTyping:
                               f"{display(base.type)} has no attributes Kiln can set")
         info = self.class_info(base.type)
         found = info.field(target.attr)
-        if found is None and target.attr in info.setters:
+        owner = info.defining(target.attr) or info
+        if found is None and target.attr in owner.setters:
             if info.frozen:
                 self.fail(target, f"cannot assign to field '{target.attr}' (`{info.name}` is a "
                                   "frozen dataclass; CPython raises FrozenInstanceError)")
             self.raises = True          # None has no attributes: AttributeError
-            self.typed_dunder_call(info, setter_method_name(target.attr), (base, value), node)
+            self.typed_dunder_call(owner, setter_method_name(target.attr), (base, value), node)
             return
         if found is None:
-            if target.attr in info.properties:
+            if target.attr in owner.properties:
                 self.fail(target, f"property '{target.attr}' of '{info.name}' object has no "
                                   "setter")
             self.fail(target, f"'{info.name}' object has no attribute '{target.attr}'")
@@ -187,7 +213,7 @@ class ClassTyping:
         self.raises = True
         if is_instance_like(found.type) or is_instance_like(value.type):
             if is_instance(found.type) and is_instance(value.type) and \
-                    value.type.class_name == found.type.class_name:
+                    self.derives(value.type, found.type):
                 return
             if is_instance(found.type) and found.type.optional and is_none_type(value.type):
                 return
@@ -221,10 +247,12 @@ class ClassTyping:
             return None
         if not isinstance(func, ast.Attribute):
             return None
+        if is_super_call(func.value):
+            return self.super_call(node)
         if isinstance(func.value, ast.Name) and func.value.id in classes and \
                 func.value.id not in self.symbols:
             info = classes[func.value.id]
-            if func.attr not in info.methods:
+            if info.defining(func.attr) is None:
                 self.fail(node, f"type object '{info.name}' has no attribute '{func.attr}'")
             if info.takes_no_instance(func.attr):
                 return self.call_method(info, func.attr, None, node, node.args, node.keywords)
@@ -251,16 +279,70 @@ class ClassTyping:
         if called is not None:
             self.fail(node, f"'{called.type.display}' object is not callable (`{func.attr}` is "
                             f"an attribute of `{info.name}`)")
-        if func.attr in info.properties:
+        owner = info.defining(func.attr)
+        if owner is not None and func.attr in owner.properties:
             self.fail(node, f"`{func.attr}` is a property of `{info.name}`: read it without "
                             "calling it")
-        if func.attr not in info.methods:
+        if owner is None:
             self.fail(node, f"'{info.name}' object has no attribute '{func.attr}'")
         self.raises = True          # None has no methods: AttributeError
         if info.takes_no_instance(func.attr):
             return self.call_method(info, func.attr, None, node, node.args, node.keywords)
-        return self.call_method(info, func.attr, base, node, node.args, node.keywords,
-                                func.value)
+        result = self.call_method(info, func.attr, base, node, node.args, node.keywords,
+                                  func.value)
+        self.check_overrides(info, func.attr, node)
+        return result
+
+    def super_call(self, node) -> TypedValue:
+        """`super().m(...)` in a method: the base class's `m` (found along
+        its lineage) called directly with this method's `self`."""
+        owner = getattr(self.func, "kiln_class", None)
+        info = self.context.classes.get(owner) if owner else None
+        if info is None or not self.func.args.args or \
+                info.takes_no_instance(self.func.kiln_method):
+            self.fail(node, "super() is compiled in the methods of a compiled class (taking "
+                            "`self`)")
+        method = node.func.attr
+        defining = info.base.defining(method) if info.base is not None else None
+        if defining is None:
+            where = f"`{info.base.name}`" if info.base is not None else "object"
+            self.fail(node, f"super().{method}(): {where} has no compiled `{method}` (`{info.name}`"
+                            " derives from it)")
+        if method in defining.properties:
+            self.fail(node, f"super().{method} is a property: read it without calling it")
+        receiver = self.expression(ast.copy_location(
+            ast.Name(self.func.args.args[0].arg, ast.Load()), node))
+        self.absorb(receiver)
+        if defining.takes_no_instance(method):
+            return self.call_method(defining, method, None, node, node.args, node.keywords)
+        return self.call_method(defining, method, receiver, node, node.args, node.keywords)
+
+    def check_overrides(self, info, method, node) -> None:
+        """A call of `method` through a value typed `info` dispatches to
+        the overrides in its subclasses: each takes the arguments as the
+        method found on `info` does (same parameters and defaults) and
+        returns its result type (or a subclass of it)."""
+        overriders = overriding_subclasses(self.context.classes, info.name, method)
+        if not overriders:
+            return
+        own = self.callees[method_function_name(info.defining(method).name, method)]
+        for subclass, defining in overriders:
+            name = method_function_name(defining.name, method)
+            other = self.module_signature_for(name, node)
+            same_params = len(other.params) == len(own.params) and all(
+                (a.name, a.type, a.default) == (b.name, b.type, b.default)
+                for a, b in zip(other.params[1:], own.params[1:]))
+            results = (own.return_type, other.return_type)
+            same_result = results[0] == results[1] or (
+                all(is_instance(t) for t in results) and
+                self.derives(results[1].required, results[0].required) and
+                (results[0].optional or not results[1].optional))
+            if not (same_params and same_result):
+                self.fail(node, f"`{name}` overrides `{info.defining(method).name}.{method}` "
+                                "with other parameters or another result type: a call through "
+                                f"a `{info.name}` cannot dispatch to it")
+            if other.raises:
+                self.raises = True
 
     def construct(self, info, node) -> TypedValue:
         """`C(args)`: a new instance (every field zero, the literal defaults
@@ -278,26 +360,49 @@ class ClassTyping:
         """A call of method `method` of `info` (`receiver` its `self`, None
         for a staticmethod or classmethod): typed like a module function's call
         (call_typing.call_function) with the receiver bound first."""
-        name = method_function_name(info.name, method)
+        name = method_function_name((info.defining(method) or info).name, method)
         return self.call_function(name, node, args=args, keywords=keywords,
                                   receiver=receiver)
 
     def isinstance_call(self, node) -> TypedValue:
-        """isinstance(o, C): folded when o's type is known -- an instance of
-        C is one unless None (an Optional: a None test), another class or a
-        number never."""
+        """isinstance(o, C): folded when o's type says -- an instance of C
+        or of a subclass of C is one unless None (an Optional: a None
+        test), one of an unrelated class or a number never; an instance of
+        a base class of C is tested at run time."""
         value = self.expression(node.args[0])
         self.absorb(value)
         wanted = node.args[1].id
-        if is_instance(value.type) and value.type.class_name == wanted:
+        if is_instance(value.type) and wanted in self.context.classes and \
+                self.derives(value.type, kt.ClassType(wanted)):
             if value.type.optional:
                 return TypedValue(kt.boolean)
             return TypedValue(kt.boolean, constant=True)
+        if is_instance(value.type) and wanted in self.context.classes and \
+                self.derives(kt.ClassType(wanted), value.type):
+            return TypedValue(kt.boolean)
         python_class = {kt.i64: "int", kt.f64: "float", kt.boolean: "bool"}.get(value.type)
         if python_class is not None and wanted in ("int", "float", "bool"):
             return TypedValue(kt.boolean, constant=python_class == wanted or (
                 wanted == "int" and python_class == "bool"))
         return TypedValue(kt.boolean, constant=False)
+
+    def narrowed(self, stmt, body: list, build):
+        """Runs `build` (typing an `if`'s branch `body`) with the name that
+        `if isinstance(x, C):` tests typed C when x's class is a base of C;
+        x's own value again after it."""
+        found = isinstance_narrowing(stmt, body, self.context.classes)
+        value = self.symbols.get(found[0]) if found is not None else None
+        if value is None or not is_instance(value.type) or value.type.class_name == found[1] or \
+                not self.derives(kt.ClassType(found[1]), value.type):
+            return build()
+
+        def narrowed_build():
+            self.symbols[found[0]] = TypedValue(kt.ClassType(found[1]))
+            try:
+                return build()
+            finally:
+                self.symbols[found[0]] = value
+        return narrowed_build()
 
     # --------------------------------------------------------- operators
     def instance_comparison(self, op, left: TypedValue, right: TypedValue, node) -> TypedValue:
@@ -326,6 +431,12 @@ class ClassTyping:
             self.fail(node, f"`{ast.unparse(node)}` compares an instance with a "
                             f"{display(other.type)}: no compiled method does (CPython raises "
                             "TypeError)")
+        related = self.derives(left.type, right.type) or self.derives(right.type, left.type)
+        if related and (left.type.class_name != right.type.class_name or
+                        self.is_open(left.type)):
+            self.fail(node, f"`{ast.unparse(node)}` compares instances of `"
+                            f"{left.type.class_name}` and `{right.type.class_name}`, which may "
+                            "be of subclasses: not compiled yet (`is` is)")
         if left.type.class_name != right.type.class_name:
             if dunder in ("__eq__", "__ne__"):
                 return TypedValue(kt.boolean, constant=dunder == "__ne__")
@@ -348,19 +459,19 @@ class ClassTyping:
         """(the method that answers `dunder`, which operand is its self,
         the other): the method itself, `__eq__` negated for `__ne__`, or
         the reflected one on the right operand."""
-        if dunder in info.methods:
+        if info.defining(dunder) is not None:
             return dunder, "left", "right"
-        if dunder == "__ne__" and "__eq__" in info.methods:
+        if dunder == "__ne__" and info.defining("__eq__") is not None:
             return "__eq__", "left", "right"
         reflected = REFLECTED_COMPARISONS[dunder]
-        if reflected in info.methods:
+        if info.defining(reflected) is not None:
             return reflected, "right", "left"
         return None, None, None
 
     def typed_dunder_call(self, info, method, operands, node):
         """A dunder's (or a property setter's) call on typed operands: the
         callee typed, the other operand converted to its parameter."""
-        name = method_function_name(info.name, method)
+        name = method_function_name((info.defining(method) or info).name, method)
         callee = self.module_signature_for(name, node)
         if len(callee.params) != 2:
             self.fail(node, f"`{info.name}.{method}` takes {len(callee.params)} parameters; "
@@ -390,10 +501,16 @@ class ClassTyping:
         operand's reflected `__radd__`)."""
         self.absorb(left, right)
         dunder = BINARY_DUNDERS.get(type(node.op))
-        if is_instance(left.type) and dunder in self.class_info(left.type).methods:
+        for side in (left, right):
+            if is_instance(side.type) and self.is_open(side.type):
+                self.fail(node, f"`{ast.unparse(node)}` of a `{side.type.class_name}`, which may "
+                                "be of a subclass: operators of such instances are not compiled "
+                                "yet")
+        if is_instance(left.type) and \
+                self.class_info(left.type).defining(dunder) is not None:
             info, method, operands = self.class_info(left.type), dunder, (left, right)
         elif is_instance(right.type) and dunder is not None and \
-                "__r" + dunder[2:] in self.class_info(right.type).methods:
+                self.class_info(right.type).defining("__r" + dunder[2:]) is not None:
             info, method, operands = self.class_info(right.type), "__r" + dunder[2:], (right,
                                                                                         left)
         else:
@@ -413,14 +530,20 @@ class ClassTyping:
             return TypedValue(kt.boolean, constant=False)
         info = self.class_info(value.type)
         hook = truth_hook(info)
+        family = [info] + subclasses_of(self.context.classes, info.name)
+        if any(truth_hook(member) != hook for member in family):
+            self.fail(node, f"the truth of a `{info.name}` calls `__bool__` or `__len__` in some "
+                            "of its subclasses and not in others: not compiled yet")
         if hook is not None:
-            callee = self.module_signature_for(method_function_name(info.name, hook), node)
+            callee = self.module_signature_for(
+                method_function_name(info.defining(hook).name, hook), node)
             wanted = kt.boolean if hook == "__bool__" else kt.i64
             if len(callee.params) != 1 or callee.return_type != wanted:
                 self.fail(node, f"the truth of a `{info.name}` calls its `{hook}`, which must "
                                 f"take only self and return {display(wanted)}")
             if callee.raises or hook == "__len__":
                 self.raises = True          # its own errors; a negative length
+            self.check_overrides(info, hook, node)
         return TypedValue(kt.boolean)
 
     def fstring_instance(self, value: TypedValue, node) -> None:
@@ -429,15 +552,20 @@ class ClassTyping:
         if is_none_type(value.type):
             return
         info = self.class_info(value.type)
-        method = "__str__" if "__str__" in info.methods else "__repr__" \
-            if "__repr__" in info.methods else None
+        method = str_method(info)
+        if any(str_method(member) != method for member in subclasses_of(self.context.classes,
+                                                                           info.name)):
+            self.fail(node, f"str() of a `{info.name}` calls `__str__` in some of its subclasses "
+                            "and `__repr__` in others: not compiled yet")
         if method is None:
             self.fail(node, f"str() of a `{info.name}` without `__repr__` or `__str__` shows its "
                             "address, which compiled code does not; define `__repr__`")
-        callee = self.module_signature_for(method_function_name(info.name, method), node)
+        callee = self.module_signature_for(
+            method_function_name(info.defining(method).name, method), node)
         if not isinstance(callee.return_type, kt.StrType):
             self.fail(node, f"`{info.name}.{method}` must return a str")
         self.raises = True
+        self.check_overrides(info, method, node)
 
     # ----------------------------------------------------------- checks
     def check_instance_options(self) -> None:

@@ -230,7 +230,8 @@ class StatementTyping:
         """An `if` that can exit: the statements after it run in both branches."""
         self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
         frame = self.frame.for_branch()
-        self.region(lambda: self.body(stmt.body + rest, terminal=True), frame=frame)
+        self.region(lambda: self.narrowed(stmt, stmt.body + rest, lambda: self.body(
+            stmt.body + rest, terminal=True)), frame=frame)
         self.region(lambda: self.body(stmt.orelse + rest, terminal=True), frame=frame)
 
     def after_returning_loop(self, loop, rest) -> None:
@@ -703,7 +704,8 @@ class StatementTyping:
     def stmt_If(self, stmt):
         self.truthy(self.expression(stmt.test), stmt.test, quiet=True)
         before = dict(self.symbols)
-        then_symbols = self.region(lambda: self.body(stmt.body))
+        then_symbols = self.region(lambda: self.narrowed(stmt, stmt.body,
+                                                         lambda: self.body(stmt.body)))
         then_undefined = self.region_undefined
         else_symbols = self.region(lambda: self.body(stmt.orelse))
         self.maybe_undefined |= then_undefined | self.region_undefined

@@ -34,7 +34,7 @@ struct ObjectOpLowering : ListOpLowering<Op> {
   }
   // How a field of `type` is stored: a bool in one byte.
   static Type storageType(OpBuilder &b, Type type) {
-    if (isa<ObjectType>(type))
+    if (isa<ObjectType, StrType>(type))
       return LLVM::LLVMPointerType::get(b.getContext());
     if (type.isInteger(1))
       return b.getI8Type();
@@ -79,9 +79,9 @@ struct ObjectGetLowering : ObjectOpLowering<ObjectGetOp> {
     Value value = load(rewriter, loc, storageType(rewriter, type), object, op.getOffset());
     if (type.isInteger(1)) {
       value = arith::TruncIOp::create(rewriter, loc, type, value);
-    } else if (isa<ObjectType>(type) && !op.getNullable()) {
-      // An instance field nothing has set yet reads as a missing attribute,
-      // as an unset __slots__ member does.
+    } else if (isa<ObjectType, StrType>(type) && !op.getNullable()) {
+      // An instance or str field nothing has set yet reads as a missing
+      // attribute, as an unset __slots__ member does.
       Value null = LLVM::ZeroOp::create(rewriter, loc, value.getType());
       StringRef owner = cast<ObjectType>(op.getObject().getType()).getClassName();
       check(rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, value, null),
@@ -104,6 +104,11 @@ struct ObjectSetLowering : ObjectOpLowering<ObjectSetOp> {
     if (type.isInteger(1)) {
       store(rewriter, loc, arith::ExtUIOp::create(rewriter, loc, rewriter.getI8Type(), value),
             object, op.getOffset());
+    } else if (isa<StrType>(type)) {
+      // Adopted as a caller's container adopts a string (the journal keeps
+      // it for the instance when the call raises), the old one given up.
+      call(rewriter, loc, "kiln_str_store_field", {field(rewriter, loc, object, op.getOffset()),
+                                                   value});
     } else if (isa<ObjectType>(type)) {
       // Retained before the old value is released: `o.next = o.next` must
       // not free the node on the way.
@@ -422,6 +427,12 @@ bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   runtime.get("kiln_object_new", {ptr}, {ptr});
   runtime.get("kiln_object_retain", {ptr}, {});
   runtime.get("kiln_object_release", {ptr}, {});
+  bool storesStrings = false;
+  module.walk([&](ObjectSetOp store) {
+    storesStrings |= isa<StrType>(store.getValue().getType());
+  });
+  if (storesStrings)
+    runtime.get("kiln_str_store_field", {ptr, ptr}, {});
   module.walk([](func::FuncOp func) { markOwnedReferences(func); });
   return true;
 }

@@ -150,6 +150,19 @@ void kiln_str_release(kiln_str *s) {
     kiln_str_free(s);
 }
 
+/* `o.name = value` of a str field of an instance (runtime/kiln_abi.h's
+   object layout; `field` is the slot): the instance is a CPython object,
+   outside the journal, so the string is adopted as a caller's container
+   adopts it (a raise keeps it alive for the instance), and the string the
+   field held, if any (NULL: never set), is given up after the store. */
+void kiln_str_store_field(kiln_str **field, kiln_str *value) {
+  kiln_journal_adopt_str(-1, value);
+  kiln_str *old = *field;
+  *field = value;
+  if (old)
+    kiln_journal_give_up_str(-1, old);
+}
+
 /* The string a raised exception's message quotes ({!r}: kiln-lower-checks
    calls this on the raising path only): a copy outside the journal, which
    the unwind that follows frees the function's strings from; the error

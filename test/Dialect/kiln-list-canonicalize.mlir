@@ -124,3 +124,17 @@ func.func @number_list_store_between(%p: !kiln.object<"Node">, %xs: !kiln.list<i
   kiln.release %p : !kiln.object<"Node">
   return
 }
+
+// Storing a str into a field releases the string the field held (maybe
+// the one retained here): no cancel across it.
+// CHECK-LABEL: func.func @str_field_store_between
+// CHECK: kiln.retain
+// CHECK: kiln.object.set
+// CHECK: kiln.release
+func.func @str_field_store_between(%p: !kiln.object<"Person">, %s: !kiln.str) {
+  %old = kiln.object.get %p["name", 16] : !kiln.object<"Person"> -> !kiln.str
+  kiln.retain %old : !kiln.str
+  kiln.object.set %p["name", 16], %s : !kiln.object<"Person">, !kiln.str
+  kiln.release %old : !kiln.str
+  return
+}

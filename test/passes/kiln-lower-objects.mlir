@@ -196,3 +196,21 @@ func.func @list_of_nodes(%n: !kiln.object<"Node">, %i: i64) -> (!kiln.object<"No
   kiln.release %n : !kiln.object<"Node">
   return %popped, %at : !kiln.object<"Node">, i64
 }
+
+// A str field: read as its pointer (unset, NULL, is a missing attribute);
+// written through the runtime, which adopts the string for the instance
+// (outside the journal) and gives up the one the field held.
+// CHECK-LABEL: func.func @str_field(
+// CHECK-SAME: %[[P:[^:]*]]: !llvm.ptr, %[[S:[^:]*]]: !llvm.ptr
+// CHECK: kiln.check %{{.*}}, AttributeError, "'NoneType' object has no attribute 'name'"
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[P]][16]
+// CHECK: %[[OLD:.*]] = llvm.load %[[ADDR]] : !llvm.ptr -> !llvm.ptr
+// CHECK: kiln.check %{{.*}}, AttributeError, "'Person' object has no attribute 'name'"
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[P]][16]
+// CHECK: call @kiln_str_store_field(%[[SLOT]], %[[S]])
+// CHECK: return %[[OLD]]
+func.func @str_field(%p: !kiln.object<"Person">, %s: !kiln.str) -> !kiln.str {
+  %old = kiln.object.get %p["name", 16] : !kiln.object<"Person"> -> !kiln.str
+  kiln.object.set %p["name", 16], %s : !kiln.object<"Person">, !kiln.str
+  return %old : !kiln.str
+}

@@ -15,9 +15,17 @@ sys.path.insert(0, os.path.join(REPO, "python_frontend"))
 
 
 def import_from(path, name):
+    """The module at `path`, in sys.modules while it runs, as an import
+    does (dataclasses read string annotations through it)."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    registered = name in sys.modules
+    sys.modules.setdefault(name, module)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if not registered:
+            sys.modules.pop(name, None)
     return module
 
 

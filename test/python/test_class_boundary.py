@@ -488,7 +488,7 @@ FIRST_CALL_MODULE = textwrap.dedent('''\
 
     @kiln.export
     class Named:
-        label: str
+        label: list[str]
 
 
     @kiln.export

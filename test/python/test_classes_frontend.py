@@ -174,7 +174,7 @@ def test_optional_default_is_the_none_type(tmp_path):
     ("@kiln.export\nclass C:\n    __slots__ = ('x',)", "it defines `__slots__`"),
     ("@kiln.export\nclass C:\n    x: int\n    def __getattr__(self, name):\n        return 0",
      "it defines `__getattr__`"),
-    ("@kiln.export\nclass C:\n    name: str", "its attribute `name` (line 8) is str"),
+    ("@kiln.export\nclass C:\n    names: list[str]", "its attribute `names` (line 8) is list[str]"),
     ("@kiln.export\nclass C:\n    def __init__(self):\n        self.items = []",
      "its attribute `items` (line 9) is a list"),
     ("@kiln.export\nclass C:\n    count = 0", "its class attribute `count`"),
@@ -209,7 +209,7 @@ def test_a_field_of_a_class_that_stays_python(tmp_path):
     context = module(tmp_path, """
         @kiln.export
         class Named:
-            name: str
+            names: list[str]
 
         @kiln.export
         class Holder:
@@ -246,7 +246,7 @@ def test_functions_naming_a_class_that_stays_python_fall_back(tmp_path):
     context = module(tmp_path, """
         @kiln.export
         class Named:
-            name: str
+            names: list[str]
 
         @kiln.export
         def make() -> int:
@@ -258,7 +258,7 @@ def test_functions_naming_a_class_that_stays_python_fall_back(tmp_path):
             return 1
     """)
     errors = typing_errors(context)
-    assert any("class `Named` is not compiled (class `Named` stays Python: its attribute `name`"
+    assert any("class `Named` is not compiled (class `Named` stays Python: its attribute `names`"
                in e for e in errors), errors
     assert sum("Named" in e for e in errors) == 2
 

@@ -107,6 +107,9 @@ class ClassInfo:
     # The names of the methods generated for a dataclass (the others are
     # written in the class).
     synthesized: frozenset = frozenset()
+    # A dataclass's generated __repr__ the extension writes in C instead
+    # (one of a class with str fields).
+    repr_in_extension: bool = False
     options: dict = field(default_factory=dict)   # @kiln.export(...) options
     class_methods: frozenset = frozenset()
     # The properties with a `@<name>.setter`; the setter is the method
@@ -688,12 +691,12 @@ class ClassReader:
             type_ = self.context.resolve_annotation(annotation, classes=self.candidates)
         except KilnCompileError:
             type_ = None
-        if isinstance(type_, kt.ClassType) or type_ in (kt.i64, kt.f64, kt.boolean):
+        if isinstance(type_, kt.ClassType) or type_ in (kt.i64, kt.f64, kt.boolean, kt.string):
             return type_
         shown = getattr(type_, "display", None) or ast.unparse(annotation)
         self.stays_python(annotation, f"its attribute `{name}` (line {line}) is {shown}: fields "
-                                      "are int, float, bool, exported classes of the module "
-                                      "and Optional[...] of them yet")
+                                      "are int, float, bool, str, exported classes of the "
+                                      "module and Optional[...] of them yet")
 
     def is_class_var(self, annotation) -> bool:
         base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
@@ -718,7 +721,8 @@ class ClassReader:
         fits = (type_ == kt.boolean and isinstance(value, bool)) or (
             type_ == kt.i64 and isinstance(value, int) and not isinstance(value, bool)
             and -2**63 <= value < 2**63) or (
-            type_ == kt.f64 and isinstance(value, (int, float)) and not isinstance(value, bool))
+            type_ == kt.f64 and isinstance(value, (int, float)) and not isinstance(value, bool)) \
+            or (type_ == kt.string and isinstance(value, str))
         if not fits:
             self.error(node, f"attribute `{name}` of `{self.name}` is {type_.display}, and its "
                              f"default `{ast.unparse(node)}` is not")
@@ -851,9 +855,11 @@ class ClassReader:
                 return kt.i64
             if isinstance(value.value, float):
                 return kt.f64
+            if isinstance(value.value, str):
+                return kt.string
             self.stays_python(value, f"its attribute `{name}` (line {line}) is a "
                                      f"{type(value.value).__name__}: fields are int, float, "
-                                     "bool and exported classes yet")
+                                     "bool, str and exported classes yet")
         if isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant) and \
                 isinstance(value.operand.value, (int, float)):
             return self.assigned_type(value.operand, parameters, name, line)
@@ -869,11 +875,13 @@ class ClassReader:
             return kt.ClassType(value.func.id)
         if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.JoinedStr, ast.ListComp,
                               ast.DictComp, ast.SetComp, ast.Tuple)):
+            if isinstance(value, ast.JoinedStr):
+                return kt.string
             what = {ast.List: "a list", ast.Dict: "a dict", ast.Set: "a set",
-                    ast.JoinedStr: "a str", ast.ListComp: "a list", ast.DictComp: "a dict",
+                    ast.ListComp: "a list", ast.DictComp: "a dict",
                     ast.SetComp: "a set", ast.Tuple: "a tuple"}[type(value)]
             self.stays_python(value, f"its attribute `{name}` (line {line}) is {what}: fields "
-                                     "are int, float, bool and exported classes yet")
+                                     "are int, float, bool, str and exported classes yet")
         return None
 
     # ------------------------------------------------------- dataclasses
@@ -901,7 +909,13 @@ class ClassReader:
             if info.defining("__post_init__") is not None:
                 body += "\n    self.__post_init__()"
             add("__init__", f"def __init__(self{params}) -> None:{body or chr(10) + '    pass'}")
-        if options.get("repr", True):
+        if options.get("repr", True) and any(f.type == kt.string for f in fields):
+            # A str field shows quoted (its repr), which compiled f-strings
+            # cannot write yet: the extension's C makes this __repr__
+            # (native/class_types.py, kiln_dataclass_repr), which compiled
+            # code then does not call.
+            info.repr_in_extension = "__repr__" not in info.methods
+        elif options.get("repr", True):
             parts = ", ".join(f"{f.name}={{self.{f.name}}}" for f in fields)
             add("__repr__", f"def __repr__(self) -> str:\n    return f\"{self.name}({parts})\"")
         # CPython compares the fields' tuples, whose items are equal when

@@ -42,9 +42,13 @@ import itertools
 
 
 def desugar_loops(tree: ast.Module) -> None:
-    """Rewrites, in place, the array loops of the module's functions."""
-    for function in tree.body:
-        if isinstance(function, ast.FunctionDef):
+    """Rewrites, in place, the array loops of the module's functions and of
+    its classes' methods (each compiled as a function: classes.py)."""
+    for node in tree.body:
+        functions = [node] if isinstance(node, ast.FunctionDef) else \
+            [m for m in node.body if isinstance(m, ast.FunctionDef)] \
+            if isinstance(node, ast.ClassDef) else []
+        for function in functions:
             _LoopRewriter(itertools.count(1)).block(function.body)
 
 

@@ -271,6 +271,8 @@ def class_layout_struct(module_name: str, source_path: str, info) -> list:
         if isinstance(type_, kt.ClassType):
             out.append(f"  void *{field.name};   /* {type_.name}: "
                        f"{'NULL is None' if type_.optional else 'NULL until set'} */")
+        elif type_ == kt.string:
+            out.append(f"  kiln_str *{field.name};   /* str: NULL until set */")
         elif type_.is_bool:
             out += [f"  bool {field.name};", f"  uint8_t {field.name}_padding[7];"]
         else:

@@ -26,6 +26,7 @@ from ..frontend.classes import (common_base, is_class_isinstance, is_super_call,
                                 overriding_subclasses, setter_method_name, subclasses_of)
 from ..typing_rules import display, is_unknown
 from .typed_values import TypedValue, _Abandon
+from .typed_tree import is_str
 
 # Python's operators and the methods that implement them on instances.
 BINARY_DUNDERS = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__",
@@ -83,6 +84,22 @@ class ClassTyping:
     def derives(self, source, target) -> bool:
         """An instance of class type `source` is one of class `target`."""
         return self.class_info(source).is_subclass_of(target.class_name)
+
+    def known_field_type(self, node):
+        """The type of `o.field` (`self.name`, `a.b.c`) known without typing
+        it: `o` a name bound to an instance, or such a field of one; None
+        when it is not one."""
+        if not isinstance(node, ast.Attribute):
+            return None
+        if isinstance(node.value, ast.Name):
+            bound = self.symbols.get(node.value.id) or self.var_types.get(node.value.id)
+            owner = bound.type if bound is not None else None
+        else:
+            owner = self.known_field_type(node.value)
+        if not isinstance(owner, kt.ClassType) or owner.class_name not in self.context.classes:
+            return None
+        found = self.class_info(owner).field(node.attr)
+        return found.type if found is not None else None
 
     def maybe_instance(self, node) -> bool:
         """Whether `node` may evaluate to an instance, judged without typing
@@ -217,6 +234,9 @@ class ClassTyping:
                 return
             if is_instance(found.type) and found.type.optional and is_none_type(value.type):
                 return
+        elif is_str(found.type):
+            if is_str(value.type):
+                return
         else:
             from .. import typing_rules as rules
             if is_instance(value.type) is False and isinstance(value.type, kt.ScalarType) and \
@@ -266,8 +286,10 @@ class ClassTyping:
         if isinstance(func.value, ast.Name) and func.value.id in self.context.class_fallbacks \
                 and func.value.id not in self.symbols:
             self.refuse_stayed_python(func.value.id, node)
-        if not self.maybe_instance(func.value):
-            return None
+        field_type = self.known_field_type(func.value)
+        if not self.maybe_instance(func.value) or (
+                field_type is not None and not is_instance_like(field_type)):
+            return None         # `self.name.split()`: a method of the field's value
         base = self.expression(func.value)
         self.absorb(base)
         if self.provisional_none(base):

@@ -92,6 +92,8 @@ class StrTyping:
             return node.func.attr in MAKING_METHODS and self.is_str_expression(node.func.value)
         if isinstance(node, ast.IfExp):
             return self.is_str_expression(node.body) or self.is_str_expression(node.orelse)
+        if isinstance(node, ast.Attribute):
+            return is_str(self.known_field_type(node))      # a str field of an instance
         return False
 
     def str_operand(self, value: TypedValue, node, what) -> None:

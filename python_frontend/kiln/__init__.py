@@ -160,10 +160,45 @@ def get_num_threads() -> int:
 
 
 def vectorize(function=None, **options):
-    """Like @export for a function of numbers, which then also takes arrays:
-    `f(x_array, 2.0)` applies f to every element (numpy broadcasting, up to
-    3-D) in one native call and returns a new numpy array."""
-    return export(function, **options)
+    """Makes a function of numbers a numpy ufunc (`isinstance(f,
+    np.ufunc)`): numpy then applies it to arrays of any rank with
+    broadcasting, `out=`, `where=`, `dtype=`, and gives it `.reduce`,
+    `.accumulate`, `.reduceat`, `.outer` and `.at`; its inner loop is the
+    compiled function. It compiles now, when the module defines it (cached
+    on disk). Options: those of @export, and identity (None, "reorderable"
+    or a number: what `.reduce` of nothing gives). With KILN_DISABLE=1, or
+    when it cannot compile (a KilnFallbackWarning says why), it is a Python
+    stand-in built on np.frompyfunc (kiln/python_ufuncs.py)."""
+    import os
+
+    unknown = set(options) - set(EXPORT_OPTIONS) - {"identity"}
+    if unknown:
+        raise TypeError(f"unknown @kiln.vectorize option(s): {', '.join(sorted(unknown))}")
+
+    def mark(func):
+        from .python_ufuncs import PythonUfunc
+
+        if os.environ.get("KILN_DISABLE") == "1":
+            return PythonUfunc(func, options.get("identity"))
+        try:
+            from .compiler.cache import compile_cached, source_path
+
+            return compile_cached(source_path(func), func.__name__, options,
+                                  namespace=func.__globals__)
+        except Exception as error:  # noqa: BLE001 - the function must still run
+            internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
+            if (internal and os.environ.get("KILN_DEBUG")) or options.get("strict"):
+                raise
+            import warnings
+
+            reason = f"internal error: {type(error).__name__}: {error}" if internal else error
+            warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
+                          KilnFallbackWarning, stacklevel=3)
+            return PythonUfunc(func, options.get("identity"))
+
+    if function is None:
+        return mark
+    return mark(function)
 
 
 def compiled_class(cls, options):

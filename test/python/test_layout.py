@@ -25,7 +25,7 @@ STAGES = (
     ("native", ("kiln.native",)),
     ("report", ("kiln.report",)),
     ("driver", ("kiln.compiler",)),
-    ("interface", ("kiln", "kiln.cli", "kiln.__main__", "kiln.build_hook")),
+    ("interface", ("kiln", "kiln.cli", "kiln.__main__", "kiln.build_hook", "kiln.python_ufuncs")),
 )
 
 

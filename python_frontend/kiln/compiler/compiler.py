@@ -19,6 +19,7 @@ from ..frontend.subset import SubsetChecker
 from ..typecheck.type_inference import infer_module
 from .allocation_sites import allocation_sites
 from ..report.model import enrich
+from ..native.ufuncs import uses_ufuncs
 from ..report.remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
                       with_python_names)
 from ..frontend.source import load_module
@@ -399,6 +400,7 @@ def stubs_and_record(state: BuildState) -> None:
     classes = with_classes(context)
     write_text(artifacts["stub"], generate_stub(
         context, state.extension, extension_file, compiled,
+        ufuncs=[s.name for s in state.signatures if s.class_name is None and s.elementwise],
         **({"classes": [info.name for info in classes["classes"]]} if classes else {})))
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures),
                                               **classes))
@@ -603,6 +605,9 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
                 f"--extension-source={artifacts['wrapper_source']}",
                 f"--extension-export=PyInit_{extension}",
                 f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}"]
+    if uses_ufuncs(signatures):
+        import numpy    # the build's own: the ufuncs are made with its C API
+        command.append(f"-I{numpy.get_include()}")
     wait_kilnc(start_kilnc(command), f"{artifacts['library']} and {artifacts['extension']}")
     # What a C program linked with -l<mod> needs at run time, by its SONAME.
     versioned = os.path.join(os.path.dirname(artifacts["library"]),

@@ -419,6 +419,9 @@ class ModuleContext:
                 if call.args:
                     raise self.error(call, "@kiln.export takes keyword options only")
                 for keyword in call.keywords:
+                    if keyword.arg == "identity" and "elementwise" in options:
+                        options["identity"] = self.ufunc_identity(keyword)
+                        continue
                     if keyword.arg not in EXPORT_OPTIONS:
                         raise self.error(keyword, f"unknown @kiln.export option `{keyword.arg}`; "
                                                   f"known: {', '.join(sorted(EXPORT_OPTIONS))}")
@@ -433,6 +436,19 @@ class ModuleContext:
                     options[keyword.arg] = keyword.value.value
             return options
         return None
+
+    def ufunc_identity(self, keyword: ast.keyword):
+        """@kiln.vectorize(identity=...): None, "reorderable" or a number
+        literal (`-1`, `0.0`, `True` included)."""
+        value = keyword.value
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(
+                value.operand, ast.Constant) and type(value.operand.value) in (int, float):
+            return -value.operand.value
+        if isinstance(value, ast.Constant) and (value.value is None or value.value == "reorderable"
+                                                or type(value.value) in (int, float, bool)):
+            return value.value
+        raise self.error(keyword, '@kiln.vectorize(identity=...) must be None, "reorderable" or '
+                                  'a number literal')
 
     def module_constants(self) -> dict:
         """Module-level names bound once to a number literal, or to a tuple,

@@ -80,6 +80,8 @@ class FunctionSignature:
     # ones would spend more on the release than on the call.
     release_gil: bool = False
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
+    # @kiln.vectorize(identity=...): the ufunc's identity (native/ufuncs.py).
+    ufunc_identity: object = None
     options_given: frozenset = frozenset()
     # Runs kiln.prange loops (its own or its callees'): the GIL is released
     # for any input, and the artifact needs LLVM's OpenMP runtime.
@@ -192,6 +194,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             sequential_loops=[{"line": loop.lineno, "reason": reason}
                               for loop, reason in typed.sequential_loops.items()],
             elementwise=bool(self.options.get("elementwise")),
+            ufunc_identity=self.options.get("identity"),
             options_given=frozenset(self.options))
 
     # ------------------------------------------------------------ utilities

@@ -41,7 +41,8 @@ def _kiln_load_extension():
                           f"be loaded: {{error}}; rebuild it with `kiln build`",
                           name=name, path=path) from error
     for function in {compiled!r}:
-        getattr(module, function).__module__ = __name__
+        if function not in {ufuncs!r}:    # numpy ufuncs have no __module__: pickle searches
+            getattr(module, function).__module__ = __name__
     # The classes too: pickle and copy find them as `<this module>.<Class>`.
     for class_name in {classes!r}:
         getattr(module, class_name).__module__ = __name__
@@ -161,10 +162,11 @@ def _optional_import(node: ast.stmt, source_lines) -> str | None:
 
 
 def generate_stub(context, extension_name: str, extension_file: str, compiled: list,
-                  classes=()) -> str:
+                  classes=(), ufuncs=()) -> str:
     """`compiled`: the module functions compiled (a method's `Class.name`
     is left out); `classes`: the names of the classes compiled, each bound
-    to the extension's type in place of its `class` statement."""
+    to the extension's type in place of its `class` statement; `ufuncs`:
+    the compiled functions that are numpy ufuncs (@kiln.vectorize)."""
     compiled = [name for name in compiled if "." not in name]
     classes = list(classes)
     source_lines = context.source.splitlines(keepends=True)
@@ -215,9 +217,13 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     built = compiled + [f"class {name}" for name in classes]
     header = (f"# Built by Kiln {__version__} from {context.package_path}; do not edit.\n"
               f"# Compiled: {', '.join(built) or 'nothing'} (native code in {extension_file}).\n")
+    if ufuncs:
+        header += (f"# Needs numpy at run time: {', '.join(ufuncs)} "
+                   f"{'is a numpy ufunc' if len(ufuncs) == 1 else 'are numpy ufuncs'}.\n")
     future = "from __future__ import annotations\n"
     loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name,
-                                            compiled=tuple(compiled), classes=tuple(classes))
+                                            compiled=tuple(compiled), classes=tuple(classes),
+                                            ufuncs=tuple(ufuncs))
                               if compiled or classes else "")
     if classes:
         loader += DATACLASS_ADOPTION
@@ -275,6 +281,13 @@ def _signature_pyi(signature, elementwise_arrays: bool = False) -> str:
     params = ", ".join(f"{p.name}: {annotation_text(p.type)}{_default(p)}"
                        for p in signature.params)
     return f"({params}) -> {annotation_text(signature.return_type)}"
+
+
+def ufunc_loops_text(signature) -> str:
+    """The loops of a ufunc as its stub's comment says them:
+    `(float64, float64) -> float64`."""
+    params = ", ".join(p.type.numpy_name.rstrip("_") for p in signature.params)
+    return f"({params}) -> {signature.return_type.numpy_name.rstrip('_')}"
 
 
 def _python_signature_pyi(context, node) -> str:
@@ -380,13 +393,7 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
     signatures = [s for s in signatures if getattr(s, "class_name", None) is None]
     for signature in signatures:
         if signature.elementwise:
-            # The number call comes first: numbers match both overloads, and
-            # mypy takes the first that fits (the overlap is intended).
-            lines += ["@typing.overload",
-                      f"def {signature.name}{_signature_pyi(signature)}: ...  "
-                      "# type: ignore[misc]",
-                      "@typing.overload",
-                      f"def {signature.name}{_signature_pyi(signature, True)}: ..."]
+            lines.append(f"{signature.name}: numpy.ufunc  # {ufunc_loops_text(signature)}")
         else:
             lines.append(f"def {signature.name}{_signature_pyi(signature)}: ...")
     functions = context.module_functions()

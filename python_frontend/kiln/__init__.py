@@ -165,12 +165,18 @@ def vectorize(function=None, **options):
     broadcasting, `out=`, `where=`, `dtype=`, and gives it `.reduce`,
     `.accumulate`, `.reduceat`, `.outer` and `.at`; its inner loop is the
     compiled function. It compiles now, when the module defines it (cached
-    on disk). Options: those of @export, and identity (None, "reorderable"
-    or a number: what `.reduce` of nothing gives). With KILN_DISABLE=1, or
+    on disk). `@kiln.vectorize(["f8(f8, f8)", "i8(i8, i8)"])` compiles one
+    loop per signature (numpy picks the first its inputs cast to safely)
+    in place of the annotations. Options: those of @export, and identity
+    (None, "reorderable" or a number: what `.reduce` of nothing gives, and
+    where it starts). With KILN_DISABLE=1, or
     when it cannot compile (a KilnFallbackWarning says why), it is a Python
     stand-in built on np.frompyfunc (kiln/python_ufuncs.py)."""
     import os
 
+    signatures = None
+    if isinstance(function, (str, list, tuple)):
+        signatures, function = function, None
     unknown = set(options) - set(EXPORT_OPTIONS) - {"identity"}
     if unknown:
         raise TypeError(f"unknown @kiln.vectorize option(s): {', '.join(sorted(unknown))}")
@@ -179,10 +185,11 @@ def vectorize(function=None, **options):
         from .python_ufuncs import PythonUfunc
 
         if os.environ.get("KILN_DISABLE") == "1":
-            return PythonUfunc(func, options.get("identity"))
+            return PythonUfunc(func, options.get("identity"), signatures)
         try:
             from .compiler.cache import compile_cached, source_path
 
+            # The signatures are read from the source, as the options are.
             return compile_cached(source_path(func), func.__name__, options,
                                   namespace=func.__globals__)
         except Exception as error:  # noqa: BLE001 - the function must still run
@@ -194,7 +201,7 @@ def vectorize(function=None, **options):
             reason = f"internal error: {type(error).__name__}: {error}" if internal else error
             warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
                           KilnFallbackWarning, stacklevel=3)
-            return PythonUfunc(func, options.get("identity"))
+            return PythonUfunc(func, options.get("identity"), signatures)
 
     if function is None:
         return mark

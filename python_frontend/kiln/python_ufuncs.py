@@ -36,10 +36,23 @@ def result_dtype(function):
     return None
 
 
+def signature_dtype(signatures):
+    """The result dtype of the first of @kiln.vectorize's signatures."""
+    import numpy as np
+
+    from .frontend.ufunc_signatures import SIGNATURE, kiln_type_name
+    from . import typesystem as kt
+
+    first = signatures if isinstance(signatures, str) else signatures[0]
+    found = SIGNATURE.fullmatch(first)
+    name = kiln_type_name(found.group(1)) if found else None
+    return np.dtype(kt.KILN_SCALARS[name].numpy_name) if name else None
+
+
 class PythonUfunc:
     """The Python stand-in of a compiled ufunc (see the module's doc)."""
 
-    def __init__(self, function, identity=None):
+    def __init__(self, function, identity=None, signatures=None):
         import inspect
 
         import numpy as np
@@ -51,7 +64,7 @@ class PythonUfunc:
         self.nargs = self.nin + 1
         self.identity = None if identity == "reorderable" else identity
         self.signature = None
-        self.dtype = result_dtype(function)
+        self.dtype = result_dtype(function) if not signatures else signature_dtype(signatures)
         self._objects = np.frompyfunc(function, self.nin, 1, identity=identity) \
             if identity is not None else np.frompyfunc(function, self.nin, 1)
 

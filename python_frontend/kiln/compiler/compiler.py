@@ -234,7 +234,9 @@ def parse(state: BuildState) -> None:
     state.outdir = os.path.abspath(state.outdir)
     state.exported = state.context.exported_functions()
     if state.options.functions is not None:
-        state.exported = [f for f in state.exported if f.name in state.options.functions]
+        # (a ufunc's per-signature copies with it: frontend/ufunc_signatures.py)
+        state.exported = [f for f in state.exported if f.name in state.options.functions
+                          or getattr(f, "kiln_ufunc", None) in state.options.functions]
     refuse_class_fallbacks_when_strict(state)
     # Every method of a compiled class is compiled (the extension's type
     # calls them), after the module's functions.
@@ -396,11 +398,14 @@ def stubs_and_record(state: BuildState) -> None:
     <mod>.pyi (stubs.py); the build record's functions, loops and fallbacks."""
     context, artifacts = state.context, state.artifacts
     extension_file = state.extension + sysconfig.get_config_var("EXT_SUFFIX")
-    compiled = [s.name for s in state.signatures if s.class_name is None]
+    # A ufunc once, however many signatures it was compiled for.
+    compiled = list(dict.fromkeys(s.ufunc_name or s.name for s in state.signatures
+                                  if s.class_name is None))
     classes = with_classes(context)
     write_text(artifacts["stub"], generate_stub(
         context, state.extension, extension_file, compiled,
-        ufuncs=[s.name for s in state.signatures if s.class_name is None and s.elementwise],
+        ufuncs=list(dict.fromkeys(s.ufunc_name or s.name for s in state.signatures
+                                  if s.class_name is None and s.elementwise)),
         **({"classes": [info.name for info in classes["classes"]]} if classes else {})))
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures),
                                               **classes))

@@ -12,6 +12,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
+from .ufunc_signatures import expand_ufunc_signatures
 from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
@@ -416,7 +417,8 @@ class ModuleContext:
             options = {"elementwise": True} if self.qualified_name(target)[1] == "vectorize" \
                 else {}
             if call:
-                if call.args:
+                # (@kiln.vectorize's signature list: frontend/ufunc_signatures.py)
+                if call.args and "elementwise" not in options:
                     raise self.error(call, "@kiln.export takes keyword options only")
                 for keyword in call.keywords:
                     if keyword.arg == "identity" and "elementwise" in options:
@@ -534,7 +536,10 @@ class ModuleContext:
     def is_exported(self, func: ast.FunctionDef) -> bool:
         """Decorated with @kiln.export or @kiln.vectorize. Unlike
         export_options this never raises: a bad option is an error of that
-        function alone, reported when it is compiled."""
+        function alone, reported when it is compiled. A vectorize function
+        with a signature list is compiled as its per-signature copies."""
+        if hasattr(func, "kiln_ufunc_loops"):
+            return False
         return any(self.qualified_name(d.func if isinstance(d, ast.Call) else d)
                    in (("kiln", "export"), ("kiln", "vectorize")) for d in func.decorator_list)
 
@@ -722,6 +727,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
                 node.module in known or node.module in CONTAINER_MODULES):
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
+    expand_ufunc_signatures(context, context.error)
     mark_parallel_loops(context)
     return context
 

@@ -82,6 +82,9 @@ class FunctionSignature:
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
     # @kiln.vectorize(identity=...): the ufunc's identity (native/ufuncs.py).
     ufunc_identity: object = None
+    # The ufunc whose loop this is: the function's own name, or for a copy
+    # of one signature (frontend/ufunc_signatures.py) the function's.
+    ufunc_name: str = ""
     options_given: frozenset = frozenset()
     # Runs kiln.prange loops (its own or its callees'): the GIL is released
     # for any input, and the artifact needs LLVM's OpenMP runtime.
@@ -195,6 +198,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                               for loop, reason in typed.sequential_loops.items()],
             elementwise=bool(self.options.get("elementwise")),
             ufunc_identity=self.options.get("identity"),
+            ufunc_name=getattr(self.func, "kiln_ufunc", self.func.name),
             options_given=frozenset(self.options))
 
     # ------------------------------------------------------------ utilities

@@ -186,6 +186,8 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
                 for decorator in node.decorator_list:
                     if _is_kiln_export(context, decorator):
                         edits.append((decorator.lineno, decorator.end_lineno, ""))
+        elif isinstance(node, ast.FunctionDef) and hasattr(node, "kiln_ufunc"):
+            continue        # a ufunc's loop for one signature: not in the source
         elif isinstance(node, ast.FunctionDef):
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
             if node.name in compiled:
@@ -253,31 +255,11 @@ def annotation_text(type_) -> str:
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 
-def _array_of(type_) -> str:
-    """The numpy array a @kiln.vectorize function returns for `type_`."""
-    return f"numpy.typing.NDArray[numpy.{type_.numpy_name}]"
-
-
-def _array_like(scalar: str) -> str:
-    """What a @kiln.vectorize parameter takes: a number (numpy's too), a
-    numpy array, or nested sequences of numbers up to the 3 axes the
-    wrapper broadcasts (numpy's ArrayLike would also take a str)."""
-    nested = [f"typing.Sequence[{scalar}]", f"typing.Sequence[typing.Sequence[{scalar}]]",
-              f"typing.Sequence[typing.Sequence[typing.Sequence[{scalar}]]]"]
-    return " | ".join([scalar, "numpy.number[typing.Any]", "numpy.bool_",
-                       "numpy.typing.NDArray[typing.Any]", *nested])
-
-
 def _default(param) -> str:
     return "" if getattr(param, "default", None) is None else " = ..."
 
 
-def _signature_pyi(signature, elementwise_arrays: bool = False) -> str:
-    if elementwise_arrays:
-        # Any argument may be an array (or a nested sequence): numpy broadcasting.
-        params = ", ".join(f"{p.name}: {_array_like(annotation_text(p.type))}"
-                           f"{_default(p)}" for p in signature.params)
-        return f"({params}) -> {_array_of(signature.return_type)}"
+def _signature_pyi(signature) -> str:
     params = ", ".join(f"{p.name}: {annotation_text(p.type)}{_default(p)}"
                        for p in signature.params)
     return f"({params}) -> {annotation_text(signature.return_type)}"
@@ -391,9 +373,18 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
         lines += ["", ""]
     # The methods are the classes' (above).
     signatures = [s for s in signatures if getattr(s, "class_name", None) is None]
+    ufuncs = {}
     for signature in signatures:
         if signature.elementwise:
-            lines.append(f"{signature.name}: numpy.ufunc  # {ufunc_loops_text(signature)}")
+            ufuncs.setdefault(signature.ufunc_name or signature.name, []).append(signature)
+    for signature in signatures:
+        if signature.elementwise and signature is ufuncs[signature.ufunc_name or
+                                                         signature.name][0]:
+            loops = ufuncs[signature.ufunc_name or signature.name]
+            lines.append(f"{signature.ufunc_name or signature.name}: numpy.ufunc  # loops: "
+                         + ", ".join(map(ufunc_loops_text, loops)))
+        elif signature.elementwise:
+            continue
         else:
             lines.append(f"def {signature.name}{_signature_pyi(signature)}: ...")
     functions = context.module_functions()
@@ -404,10 +395,14 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
         lines += ["", "", "class aio:",
                   '    """`await mod.aio.f(...)`: the compiled call in a worker thread."""']
         for signature in signatures:
+            name = signature.name
             call = _signature_pyi(signature)
             if signature.elementwise:
-                call = _signature_pyi(signature, True).rsplit(" -> ", 1)[0] + " -> " + \
-                    f"{annotation_text(signature.return_type)} | {_array_of(signature.return_type)}"
-            lines += ["    @staticmethod", f"    async def {signature.name}{call}: ..."]
+                # A ufunc's call, as numpy's stubs type it.
+                name = signature.ufunc_name or signature.name
+                if signature is not ufuncs[name][0]:
+                    continue
+                call = "(*args: typing.Any, **kwargs: typing.Any) -> typing.Any"
+            lines += ["    @staticmethod", f"    async def {name}{call}: ..."]
     lines.append("")
     return "\n".join(lines)

@@ -172,19 +172,23 @@ def identity_code(identity) -> tuple:
     return "PyUFunc_IdentityValue", f"PyFloat_FromDouble({float(identity)!r})"
 
 
-def ufunc_init(signature, doc: str) -> list:
-    """PyInit's lines making the ufunc of `signature` and adding it to the
-    module as the function's name (pickle finds it by that name)."""
-    name = signature.name
-    types = [p.type for p in signature.params] + [signature.return_type]
-    identity, value = identity_code(signature.ufunc_identity)
+def ufunc_init(name: str, signatures, doc: str) -> list:
+    """PyInit's lines making ufunc `name` of the loops of `signatures`, in
+    their order, and adding it to the module under its name (pickle finds
+    it by that name)."""
+    first = signatures[0]
+    types = [numpy_type_number(t) for s in signatures
+             for t in [p.type for p in s.params] + [s.return_type]]
+    identity, value = identity_code(first.ufunc_identity)
+    loops = ", ".join(f"kiln_ufunc_loop_{s.name}" for s in signatures)
+    nulls = ", ".join("NULL" for _ in signatures)
     out = ["  {",
-           f"    static PyUFuncGenericFunction loops[] = {{kiln_ufunc_loop_{name}}};",
-           "    static void *loop_data[] = {NULL};",
-           f"    static char loop_types[] = {{{', '.join(map(numpy_type_number, types))}}};",
+           f"    static PyUFuncGenericFunction loops[] = {{{loops}}};",
+           f"    static void *loop_data[] = {{{nulls}}};",
+           f"    static char loop_types[] = {{{', '.join(types)}}};",
            f"    PyObject *identity_value = {value};",
            f"    PyObject *ufunc = PyUFunc_FromFuncAndDataAndSignatureAndIdentity(loops, "
-           f"loop_data, loop_types, 1, {len(signature.params)}, 1, {identity}, "
+           f"loop_data, loop_types, {len(signatures)}, {len(first.params)}, 1, {identity}, "
            f"{c_string(name)}, {c_string(doc)}, 0, NULL, identity_value);",
            "    Py_XDECREF(identity_value);",
            "    if (!ufunc || PyModule_AddObject(module, " + c_string(name) + ", ufunc) < 0) {",
@@ -192,7 +196,7 @@ def ufunc_init(signature, doc: str) -> list:
            "      Py_DECREF(module);",
            "      return NULL;",
            "    }"]
-    if signature.raises:
+    if any(s.raises for s in signatures):
         out += ["    kiln_default_loop_selector = "
                 "((PyUFuncObject *)ufunc)->legacy_inner_loop_selector;",
                 "    ((PyUFuncObject *)ufunc)->legacy_inner_loop_selector = "

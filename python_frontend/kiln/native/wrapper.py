@@ -466,12 +466,16 @@ def generate_extension(module_name: str, extension_name: str, context, signature
         user_doc = ast.get_docstring(functions[signature.name]) \
             if signature.name in functions else None
         if signature.elementwise:
-            # A numpy ufunc, made in PyInit (numpy writes its own signature
-            # line atop the doc).
+            # A loop of a numpy ufunc, made in PyInit once its last loop is
+            # written (numpy writes its own signature line atop the doc).
             out += generate_ufunc_loop(module_name, signature)
-            ufunc_inits = ufunc_inits + ufunc_init(signature, (
-                f"{user_doc}\n\n" if user_doc else "") + "A numpy ufunc compiled by Kiln "
-                f"from {source_path}:{signature.line}.")
+            ufunc = signature.ufunc_name or signature.name
+            loops = [s for s in signatures if s.elementwise and (s.ufunc_name or s.name) == ufunc]
+            if signature is loops[-1]:
+                user_doc = ast.get_docstring(functions[ufunc]) if ufunc in functions else None
+                ufunc_inits = ufunc_inits + ufunc_init(ufunc, loops, (
+                    f"{user_doc}\n\n" if user_doc else "") + "A numpy ufunc compiled by Kiln "
+                    f"from {source_path}:{signature.line}.")
             continue
         out += generate_wrapper(module_name, signature)
         doc = f"{signature.name}({params})\n--\n\n" + (f"{user_doc}\n\n" if user_doc else "") + \

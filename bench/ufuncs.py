@@ -36,6 +36,11 @@ MODULE = textwrap.dedent("""
         return x + y
 
 
+    @kiln.vectorize(identity=0.0, fastmath=True)
+    def plus_fast(x: float, y: float) -> float:
+        return x + y
+
+
     @kiln.export
     def blend_loop(x: kiln.f64[:], y: kiln.f64[:], out: kiln.f64[:]) -> None:
         for i in range(len(x)):
@@ -113,6 +118,8 @@ def main(argv=None) -> int:
         "np.add(a, b)", lambda: np.add(small_x, small_y))
     row(f"plus.reduce(x), {args.elements} float64", lambda: mod.plus.reduce(x),
         "np.add.reduce(x)", lambda: np.add.reduce(x))
+    row(f"plus_fast.reduce(x) (fastmath=True), {args.elements} float64",
+        lambda: mod.plus_fast.reduce(x), "np.add.reduce(x)", lambda: np.add.reduce(x))
     width = max(len(r[0]) for r in rows)
     print(f"{'Kiln':<{width}}  {'seconds':>10}  {'reference':<28} {'seconds':>10}  ratio")
     for label, ours, reference, theirs, ratio in rows:

@@ -107,6 +107,15 @@ def test_reduce_accumulate_reduceat_outer_at(mod):
     x = np.random.default_rng(3).standard_normal(1000)
     assert mod.native.largest.reduce(x) == x.max()
     assert mod.native.largest.reduce(x[::-3]) == x[::-3].max()
+    # A float fold runs in order, as Python's would (numpy's add sums pairwise).
+    import functools
+    for values in (x, x[::-2], x.reshape(40, 25).T):
+        for axis in (0, -1):
+            sequential = np.apply_along_axis(
+                lambda v: functools.reduce(lambda s, e: s + e, v, 0.0), axis, values)
+            np.testing.assert_array_equal(mod.native.plus.reduce(values, axis=axis), sequential)
+    np.testing.assert_array_equal(mod.native.plus.reduce(x.astype(np.float32)),
+                                  functools.reduce(np.add, x.astype(np.float32), np.float32(0)))
     np.testing.assert_array_equal(mod.native.plus.accumulate(a, axis=1), np.cumsum(a, axis=1))
     np.testing.assert_array_equal(mod.native.plus.accumulate(x[::-1]), np.cumsum(x[::-1]))
     np.testing.assert_array_equal(mod.native.plus.reduceat(np.arange(10), [0, 4, 5]),

@@ -50,7 +50,7 @@ from .constant_lowering import ConstantLowering
 from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
 from .class_lowering import ClassLowering, slot_global
-from .elementwise_kernels import elementwise_kernel
+from .elementwise_kernels import elementwise_kernel, has_reduction_kernel, reduction_kernel
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
                      recursive_body_symbol, symbol_name, tuple_value)
@@ -1176,6 +1176,8 @@ def generate_module_once(context, functions, typed=None):
             continue
         try:
             module.add(elementwise_kernel(context, signature))
+            if has_reduction_kernel(signature):
+                module.add(reduction_kernel(context, signature))
         except ir.IRError as invalid:
             if os.environ.get("KILN_DEBUG"):
                 raise

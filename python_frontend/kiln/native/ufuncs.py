@@ -21,7 +21,7 @@ Only modules with ufuncs include numpy's headers and import its C API.
 from __future__ import annotations
 
 from .. import typesystem as kt
-from ..mlir.elementwise_kernels import ELEMENTWISE_RANK
+from ..mlir.elementwise_kernels import ELEMENTWISE_RANK, has_reduction_kernel
 from .c_text import c_string
 
 # Elements per block of a broadcast operand spread out on the stack: the
@@ -106,6 +106,18 @@ def generate_ufunc_loop(module_name: str, signature) -> list:
                 "  PyThreadState *kiln_thread = n >= 500 ? PyEval_SaveThread() : NULL;"]
     error_argument = ", &error" if signature.raises else ""
     divisible = " && ".join(f"steps[{k}] % {t.itemsize} == 0" for k, t in enumerate(types))
+    if has_reduction_kernel(signature):
+        # numpy's .reduce: the running value is the output, read as the
+        # first input (both step 0).
+        operand = params[1].type
+        out += [f"  if (n > 1 && args[0] == args[2] && steps[0] == 0 && steps[2] == 0 && "
+                f"steps[1] % {operand.itemsize} == 0) {{",
+                f"    kiln_{operand.name}_1d view = {{({operand.c_type} *)args[1], "
+                f"({operand.c_type} *)args[1], 0, {{n}}, {{steps[1] / {operand.itemsize}}}}};",
+                f"    *({result.c_type} *)args[2] = {module_name}_{name}__reduce(&view, "
+                f"*({result.c_type} *)args[0]);",
+                "    return;",
+                "  }"]
     out += [f"  if ({divisible} && kiln_ufunc_independent(args, steps, n, {inputs}, "
             f"{widest})) {{"]
     # Spread blocks of the broadcast inputs, then views of SPREAD_BLOCK

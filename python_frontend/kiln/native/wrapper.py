@@ -26,7 +26,7 @@ import ast
 
 from .. import typesystem as kt
 from ..version import __version__
-from ..mlir.elementwise_kernels import ELEMENTWISE_RANK
+from ..mlir.elementwise_kernels import ELEMENTWISE_RANK, has_reduction_kernel
 from .c_text import c_double, c_string
 from .class_types import BIND_METHODS, generate_classes, uses_classes
 from .ufuncs import NUMPY_IMPORT, NUMPY_INCLUDES, generate_ufunc_loop, ufunc_init, uses_ufuncs
@@ -126,6 +126,13 @@ def elementwise_prototype(module_name: str, signature) -> str:
     return f"void {module_name}_{signature.name}__array({', '.join(params)})"
 
 
+def reduction_prototype(module_name: str, signature) -> str:
+    result = signature.return_type
+    view = array_struct_name(kt.ArrayType(signature.params[1].type, 1))
+    return (f"{result.c_type} {module_name}_{signature.name}__reduce({view} *x, "
+            f"{result.c_type} initial)")
+
+
 def c_symbol(prefix: str, signature) -> str:
     """The C symbol of a compiled function: `<mod>_<name>`, or a method's
     `<mod>_<Class>__<method>` (the frontend's `signature.symbol`)."""
@@ -187,6 +194,8 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
             if isinstance(signature.return_type, kt.TupleType) else [signature.return_type])
         if signature.elementwise:
             types = types + [kt.ArrayType(t, ELEMENTWISE_RANK) for t in types]
+            if has_reduction_kernel(signature):
+                types.append(kt.ArrayType(signature.params[1].type, 1))
         for type_ in types:
             if isinstance(type_, kt.ArrayType) and type_ not in seen:
                 seen.append(type_)
@@ -243,6 +252,10 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
             out.append(f"/* {signature.name} on {ELEMENTWISE_RANK}-D views (stride 0 broadcasts); "
                        "out's shape is the iteration space. */")
             out.append(elementwise_prototype(module_name, signature) + ";")
+            if has_reduction_kernel(signature):
+                out.append(f"/* {signature.name} folded over x in order from initial "
+                           "(numpy's ufunc.reduce). */")
+                out.append(reduction_prototype(module_name, signature) + ";")
         out.append("")
     if any(s.parallel for s in signatures):
         out += [f"/* lib{module_name}.so needs {OPENMP_RUNTIME} (LLVM's OpenMP runtime; on "

@@ -16,7 +16,7 @@ from .errors import CLASS_FALLBACK, Diagnostic, KilnCompileError, KilnToolchainE
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 from .options import EXPORT_OPTIONS  # noqa: E402
 
-__all__ = ["export", "vectorize", "prange", "set_num_threads", "get_num_threads", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
+__all__ = ["export", "vectorize", "guvectorize", "prange", "set_num_threads", "get_num_threads", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
            "u16", "u8", "b1", "c64", "c128", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "__version__"]
 
@@ -206,6 +206,52 @@ def vectorize(function=None, **options):
     if function is None:
         return mark
     return mark(function)
+
+
+def guvectorize(signature: str, **options):
+    """Makes a function over core dimensions a numpy generalized ufunc:
+    `@kiln.guvectorize("(n),(n)->()")` on `def dot(x: kiln.f64[:], y:
+    kiln.f64[:]) -> float` gives `dot(a, b)` over the last axis of arrays
+    of any rank (numpy broadcasts the others; `out=`, `axes=`, `axis=`).
+    The body returns its output (an array for `->(m)`). Compiles now, as
+    @kiln.vectorize does; as Python (KILN_DISABLE=1, or a fallback) it is
+    `np.vectorize(f, signature=...)`. Options: those of @export."""
+    import os
+
+    unknown = set(options) - set(EXPORT_OPTIONS)
+    if unknown or not isinstance(signature, str):
+        raise TypeError("@kiln.guvectorize takes a gufunc signature (\"(n),(n)->()\") and "
+                        "@kiln.export's options" + (f"; unknown: {', '.join(sorted(unknown))}"
+                                                    if unknown else ""))
+
+    def python_gufunc(func):
+        import numpy as np
+
+        from .python_ufuncs import result_dtype
+
+        dtype = result_dtype(func)      # also for size-0 inputs, which call it never
+        return np.vectorize(func, signature=signature, otypes=[dtype] if dtype else None)
+
+    def mark(func):
+        if os.environ.get("KILN_DISABLE") == "1":
+            return python_gufunc(func)
+        try:
+            from .compiler.cache import compile_cached, source_path
+
+            return compile_cached(source_path(func), func.__name__,
+                                  dict(options, gufunc=signature), namespace=func.__globals__)
+        except Exception as error:  # noqa: BLE001 - the function must still run
+            internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
+            if (internal and os.environ.get("KILN_DEBUG")) or options.get("strict"):
+                raise
+            import warnings
+
+            reason = f"internal error: {type(error).__name__}: {error}" if internal else error
+            warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
+                          KilnFallbackWarning, stacklevel=2)
+            return python_gufunc(func)
+
+    return mark
 
 
 def compiled_class(cls, options):

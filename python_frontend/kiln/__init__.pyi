@@ -60,3 +60,8 @@ def vectorize(signatures: str | list[str] | tuple[str, ...] | None = ..., *,
               identity: float | str | None = ..., boundscheck: bool = ...,
               nogil: bool = ..., fastmath: bool = ..., vectorize: str = ...,
               strict: bool = ...) -> Callable[[Callable[..., Any]], numpy.ufunc]: ...
+
+
+def guvectorize(signature: str, *, boundscheck: bool = ..., nogil: bool = ...,
+                fastmath: bool = ..., vectorize: str = ...,
+                strict: bool = ...) -> Callable[[Callable[..., Any]], numpy.ufunc]: ...

@@ -29,6 +29,8 @@ def result_dtype(function):
             annotation = eval(annotation, function.__globals__)  # noqa: S307 - the user's own
         except Exception:  # noqa: BLE001 - an annotation Python cannot evaluate: no dtype
             return None
+    if isinstance(annotation, kt.ArrayType):        # a gufunc's array result
+        annotation = annotation.dtype
     if isinstance(annotation, kt.ScalarType) and not annotation.is_complex:
         return np.dtype(annotation.numpy_name)
     if isinstance(annotation, type) and annotation.__name__ in NUMBER_ANNOTATIONS:

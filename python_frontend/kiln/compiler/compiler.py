@@ -19,7 +19,7 @@ from ..frontend.subset import SubsetChecker
 from ..typecheck.type_inference import infer_module
 from .allocation_sites import allocation_sites
 from ..report.model import enrich
-from ..native.ufuncs import uses_ufuncs
+from ..native.ufuncs import is_ufunc, uses_ufuncs
 from ..report.remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
                       with_python_names)
 from ..frontend.source import load_module
@@ -405,7 +405,7 @@ def stubs_and_record(state: BuildState) -> None:
     write_text(artifacts["stub"], generate_stub(
         context, state.extension, extension_file, compiled,
         ufuncs=list(dict.fromkeys(s.ufunc_name or s.name for s in state.signatures
-                                  if s.class_name is None and s.elementwise)),
+                                  if s.class_name is None and is_ufunc(s))),
         **({"classes": [info.name for info in classes["classes"]]} if classes else {})))
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures),
                                               **classes))

@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
-from .ufunc_signatures import expand_ufunc_signatures
+from .ufunc_signatures import KILN_DECORATORS, expand_ufunc_signatures, gufunc_core_dimensions
 from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
@@ -410,15 +410,17 @@ class ModuleContext:
         for decorator in func.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call else decorator
-            if self.qualified_name(target) not in (("kiln", "export"), ("kiln", "vectorize")):
+            if self.qualified_name(target) not in KILN_DECORATORS:
                 continue
             # @kiln.vectorize: compiled like @kiln.export, and called on
             # arrays as well as numbers (element by element, broadcasting).
             options = {"elementwise": True} if self.qualified_name(target)[1] == "vectorize" \
                 else {}
+            if self.qualified_name(target)[1] == "guvectorize":
+                options["gufunc"] = self.gufunc_signature(call)
             if call:
                 # (@kiln.vectorize's signature list: frontend/ufunc_signatures.py)
-                if call.args and "elementwise" not in options:
+                if call.args and "elementwise" not in options and "gufunc" not in options:
                     raise self.error(call, "@kiln.export takes keyword options only")
                 for keyword in call.keywords:
                     if keyword.arg == "identity" and "elementwise" in options:
@@ -438,6 +440,19 @@ class ModuleContext:
                     options[keyword.arg] = keyword.value.value
             return options
         return None
+
+    def gufunc_signature(self, call) -> str:
+        """@kiln.guvectorize("(n),(n)->()"): numpy's gufunc signature, one
+        output."""
+        given = call.args[0] if call is not None and call.args else None
+        if not isinstance(given, ast.Constant) or not isinstance(given.value, str):
+            raise self.error(call or given, '@kiln.guvectorize takes the gufunc signature '
+                                            'first, a string such as "(n),(n)->()"')
+        try:
+            gufunc_core_dimensions(given.value)
+        except ValueError as error:
+            raise self.error(given, str(error)) from None
+        return given.value
 
     def ufunc_identity(self, keyword: ast.keyword):
         """@kiln.vectorize(identity=...): None, "reorderable" or a number
@@ -541,7 +556,7 @@ class ModuleContext:
         if hasattr(func, "kiln_ufunc_loops"):
             return False
         return any(self.qualified_name(d.func if isinstance(d, ast.Call) else d)
-                   in (("kiln", "export"), ("kiln", "vectorize")) for d in func.decorator_list)
+                   in KILN_DECORATORS for d in func.decorator_list)
 
     def exported_functions(self):
         return [node for node in self.tree.body

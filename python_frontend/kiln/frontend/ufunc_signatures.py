@@ -27,6 +27,26 @@ SHORT_CODES = {"f8": "f64", "f4": "f32", "i8": "i64", "i4": "i32", "i2": "i16", 
                "u8": "u64", "u4": "u32", "u2": "u16", "u1": "u8", "b1": "b1"}
 PYTHON_NAMES = {"float": "f64", "int": "i64", "bool": "b1", "bool_": "b1"}
 SIGNATURE = re.compile(r"\s*(\w+)\s*\((.*)\)\s*")
+# The decorators that mark a function for Kiln.
+KILN_DECORATORS = (("kiln", "export"), ("kiln", "vectorize"), ("kiln", "guvectorize"))
+CORE = re.compile(r"\(\s*(\w+(?:\s*,\s*\w+)*)?\s*\)")
+
+
+def gufunc_core_dimensions(text: str) -> tuple:
+    """numpy's gufunc signature `(m,n),(n)->(m)` -> (inputs, output): the
+    core dimension names of each input and of the one output. ValueError
+    saying what is wrong."""
+    inputs, arrow, output = text.replace(" ", "").partition("->")
+    parts = re.findall(r"\([^()]*\)", inputs)
+    if not arrow or ",".join(parts) != inputs or \
+            not CORE.fullmatch(output):
+        raise ValueError(f"cannot read the gufunc signature {text!r}: write numpy's form, "
+                         "\"(m,n),(n)->(m)\", with one output")
+
+    def names(part):
+        inner = part[1:-1]
+        return [name for name in inner.split(",") if name]
+    return [names(p) for p in parts], names(output)
 
 
 def kiln_type_name(text: str):

@@ -85,6 +85,8 @@ class FunctionSignature:
     # The ufunc whose loop this is: the function's own name, or for a copy
     # of one signature (frontend/ufunc_signatures.py) the function's.
     ufunc_name: str = ""
+    # @kiln.guvectorize's signature, "(n),(n)->()" (native/gufuncs.py).
+    gufunc_signature: str = ""
     options_given: frozenset = frozenset()
     # Runs kiln.prange loops (its own or its callees'): the GIL is released
     # for any input, and the artifact needs LLVM's OpenMP runtime.
@@ -199,6 +201,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             elementwise=bool(self.options.get("elementwise")),
             ufunc_identity=self.options.get("identity"),
             ufunc_name=getattr(self.func, "kiln_ufunc", self.func.name),
+            gufunc_signature=self.options.get("gufunc", ""),
             options_given=frozenset(self.options))
 
     # ------------------------------------------------------------ utilities

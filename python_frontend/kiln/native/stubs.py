@@ -14,6 +14,7 @@ import math
 
 from .. import typesystem as kt
 from ..version import __version__
+from ..frontend.ufunc_signatures import KILN_DECORATORS
 
 # The extension is loaded as a private submodule of the built module's own
 # package (`pa._kernels_kiln` beside `pa/kernels.py`), so two packages with
@@ -120,7 +121,7 @@ ASYNC_METHOD = '''
 
 def _is_kiln_export(context, decorator) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return context.qualified_name(target) in (("kiln", "export"), ("kiln", "vectorize"))
+    return context.qualified_name(target) in KILN_DECORATORS
 
 
 KILN_STAND_IN = '''
@@ -385,6 +386,10 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
                          + ", ".join(map(ufunc_loops_text, loops)))
         elif signature.elementwise:
             continue
+        elif signature.gufunc_signature:
+            lines.append(f"{signature.name}: numpy.ufunc  # gufunc "
+                         f"{signature.gufunc_signature}: {signature.name}"
+                         f"{_signature_pyi(signature)}")
         else:
             lines.append(f"def {signature.name}{_signature_pyi(signature)}: ...")
     functions = context.module_functions()
@@ -397,10 +402,10 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
         for signature in signatures:
             name = signature.name
             call = _signature_pyi(signature)
-            if signature.elementwise:
+            if signature.elementwise or signature.gufunc_signature:
                 # A ufunc's call, as numpy's stubs type it.
                 name = signature.ufunc_name or signature.name
-                if signature is not ufuncs[name][0]:
+                if signature.elementwise and signature is not ufuncs[name][0]:
                     continue
                 call = "(*args: typing.Any, **kwargs: typing.Any) -> typing.Any"
             lines += ["    @staticmethod", f"    async def {name}{call}: ..."]

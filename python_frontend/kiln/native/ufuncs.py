@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import typesystem as kt
 from ..mlir.elementwise_kernels import ELEMENTWISE_RANK, has_reduction_kernel
 from .c_text import c_string
+from .gufuncs import gufunc_types
 
 # Elements per block of a broadcast operand spread out on the stack: the
 # kernel is called once per block, so a block must dwarf the call.
@@ -30,7 +31,13 @@ SPREAD_BLOCK = 512
 
 
 def uses_ufuncs(signatures) -> bool:
-    return any(s.elementwise for s in signatures)
+    return any(is_ufunc(s) for s in signatures)
+
+
+def is_ufunc(signature) -> bool:
+    """A @kiln.vectorize or @kiln.guvectorize function: its name is bound
+    to a numpy ufunc, not to a wrapper."""
+    return signature.elementwise or bool(signature.gufunc_signature)
 
 
 def numpy_type_number(type_) -> str:
@@ -189,10 +196,11 @@ def ufunc_init(name: str, signatures, doc: str) -> list:
     their order, and adding it to the module under its name (pickle finds
     it by that name)."""
     first = signatures[0]
+    gufunc = first.gufunc_signature or None
     types = [numpy_type_number(t) for s in signatures
-             for t in [p.type for p in s.params] + [s.return_type]]
+             for t in (gufunc_types(s) if gufunc else [p.type for p in s.params] + [s.return_type])]
     identity, value = identity_code(first.ufunc_identity)
-    loops = ", ".join(f"kiln_ufunc_loop_{s.name}" for s in signatures)
+    loops = ", ".join(f"kiln_{'gufunc' if gufunc else 'ufunc'}_loop_{s.name}" for s in signatures)
     nulls = ", ".join("NULL" for _ in signatures)
     out = ["  {",
            f"    static PyUFuncGenericFunction loops[] = {{{loops}}};",
@@ -201,14 +209,15 @@ def ufunc_init(name: str, signatures, doc: str) -> list:
            f"    PyObject *identity_value = {value};",
            f"    PyObject *ufunc = PyUFunc_FromFuncAndDataAndSignatureAndIdentity(loops, "
            f"loop_data, loop_types, {len(signatures)}, {len(first.params)}, 1, {identity}, "
-           f"{c_string(name)}, {c_string(doc)}, 0, NULL, identity_value);",
+           f"{c_string(name)}, {c_string(doc)}, 0, {c_string(gufunc) if gufunc else 'NULL'}, "
+           "identity_value);",
            "    Py_XDECREF(identity_value);",
            "    if (!ufunc || PyModule_AddObject(module, " + c_string(name) + ", ufunc) < 0) {",
            "      Py_XDECREF(ufunc);",
            "      Py_DECREF(module);",
            "      return NULL;",
            "    }"]
-    if any(s.raises for s in signatures):
+    if gufunc or any(s.raises for s in signatures):
         out += ["    kiln_default_loop_selector = "
                 "((PyUFuncObject *)ufunc)->legacy_inner_loop_selector;",
                 "    ((PyUFuncObject *)ufunc)->legacy_inner_loop_selector = "

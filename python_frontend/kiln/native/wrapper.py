@@ -29,6 +29,7 @@ from ..version import __version__
 from ..mlir.elementwise_kernels import ELEMENTWISE_RANK, has_reduction_kernel
 from .c_text import c_double, c_string
 from .class_types import BIND_METHODS, generate_classes, uses_classes
+from .gufuncs import generate_gufunc_loop
 from .ufuncs import NUMPY_IMPORT, NUMPY_INCLUDES, generate_ufunc_loop, ufunc_init, uses_ufuncs
 
 def array_struct_name(array: kt.ArrayType) -> str:
@@ -478,6 +479,12 @@ def generate_extension(module_name: str, extension_name: str, context, signature
         params = ", ".join(p.name for p in signature.params)
         user_doc = ast.get_docstring(functions[signature.name]) \
             if signature.name in functions else None
+        if signature.gufunc_signature:
+            out += generate_gufunc_loop(module_name, signature)
+            ufunc_inits = ufunc_inits + ufunc_init(signature.name, [signature], (
+                f"{user_doc}\n\n" if user_doc else "") + "A numpy generalized ufunc compiled "
+                f"by Kiln from {source_path}:{signature.line}.")
+            continue
         if signature.elementwise:
             # A loop of a numpy ufunc, made in PyInit once its last loop is
             # written (numpy writes its own signature line atop the doc).

@@ -172,8 +172,6 @@ def vectorize(function=None, **options):
     where it starts). With KILN_DISABLE=1, or
     when it cannot compile (a KilnFallbackWarning says why), it is a Python
     stand-in built on np.frompyfunc (kiln/python_ufuncs.py)."""
-    import os
-
     signatures = None
     if isinstance(function, (str, list, tuple)):
         signatures, function = function, None
@@ -184,24 +182,11 @@ def vectorize(function=None, **options):
     def mark(func):
         from .python_ufuncs import PythonUfunc
 
-        if os.environ.get("KILN_DISABLE") == "1":
+        def python_version():
             return PythonUfunc(func, options.get("identity"), signatures)
-        try:
-            from .compiler.cache import compile_cached, source_path
 
-            # The signatures are read from the source, as the options are.
-            return compile_cached(source_path(func), func.__name__, options,
-                                  namespace=func.__globals__)
-        except Exception as error:  # noqa: BLE001 - the function must still run
-            internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
-            if (internal and os.environ.get("KILN_DEBUG")) or options.get("strict"):
-                raise
-            import warnings
-
-            reason = f"internal error: {type(error).__name__}: {error}" if internal else error
-            warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
-                          KilnFallbackWarning, stacklevel=3)
-            return PythonUfunc(func, options.get("identity"), signatures)
+        # The signatures are read from the source, as the options are.
+        return compiled_ufunc(func, options, python_version)
 
     if function is None:
         return mark
@@ -216,8 +201,6 @@ def guvectorize(signature: str, **options):
     The body returns its output (an array for `->(m)`). Compiles now, as
     @kiln.vectorize does; as Python (KILN_DISABLE=1, or a fallback) it is
     `np.vectorize(f, signature=...)`. Options: those of @export."""
-    import os
-
     unknown = set(options) - set(EXPORT_OPTIONS)
     if unknown or not isinstance(signature, str):
         raise TypeError("@kiln.guvectorize takes a gufunc signature (\"(n),(n)->()\") and "
@@ -233,25 +216,36 @@ def guvectorize(signature: str, **options):
         return np.vectorize(func, signature=signature, otypes=[dtype] if dtype else None)
 
     def mark(func):
-        if os.environ.get("KILN_DISABLE") == "1":
-            return python_gufunc(func)
-        try:
-            from .compiler.cache import compile_cached, source_path
-
-            return compile_cached(source_path(func), func.__name__,
-                                  dict(options, gufunc=signature), namespace=func.__globals__)
-        except Exception as error:  # noqa: BLE001 - the function must still run
-            internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
-            if (internal and os.environ.get("KILN_DEBUG")) or options.get("strict"):
-                raise
-            import warnings
-
-            reason = f"internal error: {type(error).__name__}: {error}" if internal else error
-            warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
-                          KilnFallbackWarning, stacklevel=2)
-            return python_gufunc(func)
+        return compiled_ufunc(func, dict(options, gufunc=signature),
+                              lambda: python_gufunc(func))
 
     return mark
+
+
+def compiled_ufunc(func, options, python_version):
+    """The numpy ufunc of a @kiln.vectorize or @kiln.guvectorize function,
+    compiled now (cached on disk); `python_version()` with KILN_DISABLE=1,
+    or with a KilnFallbackWarning when it cannot compile (strict=True
+    raises instead)."""
+    import os
+
+    if os.environ.get("KILN_DISABLE") == "1":
+        return python_version()
+    try:
+        from .compiler.cache import compile_cached, source_path
+
+        return compile_cached(source_path(func), func.__name__, options,
+                              namespace=func.__globals__)
+    except Exception as error:  # noqa: BLE001 - the function must still run
+        internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
+        if (internal and os.environ.get("KILN_DEBUG")) or options.get("strict"):
+            raise
+        import warnings
+
+        reason = f"internal error: {type(error).__name__}: {error}" if internal else error
+        warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
+                      KilnFallbackWarning, stacklevel=3)
+        return python_version()
 
 
 def compiled_class(cls, options):

@@ -23,6 +23,16 @@ def view_struct(type_) -> str:
     return f"kiln_{type_.dtype.name}_{type_.ndim}d"
 
 
+def strided_view(indent: str, struct: str, c_type: str, name: str, pointer: str, sizes: str,
+                 strides: str) -> list:
+    """C declaring view `name` (a `struct`, kiln_abi.h's strided view) of
+    the `c_type` elements at `pointer`: `sizes` and `strides` (in elements)
+    are C initializer lists' contents."""
+    return [f"{indent}{c_type} *{name}_data = {pointer};",
+            f"{indent}{struct} {name} = {{{name}_data, {name}_data, 0, {{{sizes}}}, "
+            f"{{{strides}}}}};"]
+
+
 def generate_gufunc_loop(module_name: str, signature) -> list:
     """`kiln_gufunc_loop_<name>`: numpy's inner loop of the gufunc."""
     name = signature.name
@@ -60,9 +70,8 @@ def generate_gufunc_loop(module_name: str, signature) -> list:
         itemsize = param.type.dtype.itemsize
         sizes = ", ".join(size(d) for d in core)
         strides = ", ".join(f"steps[{s}] / {itemsize}" for s in core_steps[k])
-        out += [f"    {c_type} *data_{k} = ({c_type} *)(args[{k}] + i * steps[{k}]);",
-                f"    {view_struct(param.type)} view_{k} = {{data_{k}, data_{k}, 0, {{{sizes}}}, "
-                f"{{{strides}}}}};"]
+        out += strided_view("    ", view_struct(param.type), c_type, f"view_{k}",
+                            f"({c_type} *)(args[{k}] + i * steps[{k}])", sizes, strides)
         arguments.append(f"&view_{k}")
         views.append(f"view_{k}")
     if signature.raises:

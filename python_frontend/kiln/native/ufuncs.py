@@ -20,10 +20,9 @@ Only modules with ufuncs include numpy's headers and import its C API.
 
 from __future__ import annotations
 
-from .. import typesystem as kt
 from ..mlir.elementwise_kernels import ELEMENTWISE_RANK, has_reduction_kernel
 from .c_text import c_string
-from .gufuncs import gufunc_types
+from .gufuncs import gufunc_types, strided_view
 
 # Elements per block of a broadcast operand spread out on the stack: the
 # kernel is called once per block, so a block must dwarf the call.
@@ -148,9 +147,8 @@ def generate_ufunc_loop(module_name: str, signature) -> list:
         if k < inputs:
             pointer = f"broadcast_{k} ? spread_{k} : {pointer}"
             stride = f"broadcast_{k} ? 1 : {stride}"
-        out += [f"      {c_type} *pointer_{k} = {pointer};",
-                f"      {array_struct(type_)} view_{k} = {{pointer_{k}, pointer_{k}, 0, "
-                f"{{1, 1, count}}, {{0, 0, {stride}}}}};"]
+        out += strided_view("      ", array_struct(type_), c_type, f"view_{k}", pointer,
+                            "1, 1, count", f"0, 0, {stride}")
         call.append(f"&view_{k}")
     out.append(f"      {module_name}_{name}__array({', '.join(call)}{error_argument});")
     if signature.raises:

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
+from .ufunc_signatures import KILN_DECORATORS
 
 OBJECT_HEADER_SIZE = 16
 FIELD_SIZE = 8

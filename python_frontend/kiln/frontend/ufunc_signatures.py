@@ -12,7 +12,8 @@ inputs cast to safely). The function itself is left out of compilation
 
 Type names: numpy's short codes (`f8`, `f4`, `i8`, `i4`, `i2`, `i1`, `u8`
 ... `u1`, `b1`), Kiln's (`f64`, `i32`, ...), numpy's (`float64`, `int32`,
-`bool`) and Python's `float`, `int`, `bool`.
+`bool`) and Python's `float`, `int`, `bool` (bool loops are refused by
+typing, as bool parameters of @kiln.vectorize are).
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ def signature_copy(function: ast.FunctionDef, decorator: ast.Call, text: ast.exp
     if not found or result is None or None in names:
         raise error(text, f"cannot read the @kiln.vectorize signature {text.value!r}: write "
                           "\"result(param, ...)\" with number types such as f8, f4, i8, i4, "
-                          "u1, b1 (or float64, int32, float, int, bool)")
+                          "u1 (or float64, int32, float, int)")
     params = function.args.args
     if len(names) != len(params) or function.args.vararg or function.args.kwonlyargs:
         raise error(text, f"the signature {text.value!r} has {len(names)} parameter types; "

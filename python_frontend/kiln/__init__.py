@@ -17,7 +17,7 @@ from .errors import (CLASS_FALLBACK, Diagnostic, KilnCompileError, KilnFallbackW
 from .typesystem import b1, c64, c128, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64  # noqa: E402
 from .options import EXPORT_OPTIONS  # noqa: E402
 
-__all__ = ["export", "vectorize", "prange", "set_num_threads", "get_num_threads", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
+__all__ = ["export", "vectorize", "guvectorize", "prange", "set_num_threads", "get_num_threads", "f64", "f32", "i64", "i32", "i16", "i8", "u64", "u32",
            "u16", "u8", "b1", "c64", "c128", "KilnCompileError", "KilnToolchainError",
            "KilnFallbackWarning", "CompiledFunction", "report", "load_ipython_extension",
            "__version__"]
@@ -158,10 +158,92 @@ def get_num_threads() -> int:
 
 
 def vectorize(function=None, **options):
-    """Like @export for a function of numbers, which then also takes arrays:
-    `f(x_array, 2.0)` applies f to every element (numpy broadcasting, up to
-    3-D) in one native call and returns a new numpy array."""
-    return export(function, **options)
+    """Makes a function of numbers a numpy ufunc (`isinstance(f,
+    np.ufunc)`): numpy then applies it to arrays of any rank with
+    broadcasting, `out=`, `where=`, `dtype=`, and gives it `.reduce`,
+    `.accumulate`, `.reduceat`, `.outer` and `.at`; its inner loop is the
+    compiled function. It compiles now, when the module defines it (cached
+    on disk). `@kiln.vectorize(["f8(f8, f8)", "i8(i8, i8)"])` compiles one
+    loop per signature (numpy picks the first its inputs cast to safely)
+    in place of the annotations. Options: those of @export, and identity
+    (None, "reorderable" or a number: what `.reduce` of nothing gives, and
+    where it starts). With KILN_DISABLE=1, or
+    when it cannot compile (a KilnFallbackWarning says why), it is a Python
+    stand-in built on np.frompyfunc (kiln/python_ufuncs.py)."""
+    signatures = None
+    if isinstance(function, (str, list, tuple)):
+        signatures, function = function, None
+    unknown = set(options) - set(EXPORT_OPTIONS) - {"identity"}
+    if unknown:
+        raise TypeError(f"unknown @kiln.vectorize option(s): {', '.join(sorted(unknown))}")
+
+    def mark(func):
+        from .python_ufuncs import PythonUfunc
+
+        def python_version():
+            return PythonUfunc(func, options.get("identity"), signatures)
+
+        # The signatures are read from the source, as the options are.
+        return compiled_ufunc(func, options, python_version)
+
+    if function is None:
+        return mark
+    return mark(function)
+
+
+def guvectorize(signature: str, **options):
+    """Makes a function over core dimensions a numpy generalized ufunc:
+    `@kiln.guvectorize("(n),(n)->()")` on `def dot(x: kiln.f64[:], y:
+    kiln.f64[:]) -> float` gives `dot(a, b)` over the last axis of arrays
+    of any rank (numpy broadcasts the others; `out=`, `axes=`, `axis=`).
+    The body returns its output (an array for `->(m)`). Compiles now, as
+    @kiln.vectorize does; as Python (KILN_DISABLE=1, or a fallback) it is
+    `np.vectorize(f, signature=...)`. Options: those of @export."""
+    unknown = set(options) - set(EXPORT_OPTIONS)
+    if unknown or not isinstance(signature, str):
+        raise TypeError("@kiln.guvectorize takes a gufunc signature (\"(n),(n)->()\") and "
+                        "@kiln.export's options" + (f"; unknown: {', '.join(sorted(unknown))}"
+                                                    if unknown else ""))
+
+    def python_gufunc(func):
+        import numpy as np
+
+        from .python_ufuncs import result_dtype
+
+        dtype = result_dtype(func)      # also for size-0 inputs, which call it never
+        return np.vectorize(func, signature=signature, otypes=[dtype] if dtype else None)
+
+    def mark(func):
+        return compiled_ufunc(func, dict(options, gufunc=signature),
+                              lambda: python_gufunc(func))
+
+    return mark
+
+
+def compiled_ufunc(func, options, python_version):
+    """The numpy ufunc of a @kiln.vectorize or @kiln.guvectorize function,
+    compiled now (cached on disk); `python_version()` with KILN_DISABLE=1,
+    or with a KilnFallbackWarning when it cannot compile (strict=True
+    raises instead)."""
+    import os
+
+    if os.environ.get("KILN_DISABLE") == "1":
+        return python_version()
+    try:
+        from .compiler.cache import compile_cached, source_path
+
+        return compile_cached(source_path(func), func.__name__, options,
+                              namespace=func.__globals__)
+    except Exception as error:  # noqa: BLE001 - the function must still run
+        internal = not isinstance(error, (KilnCompileError, KilnToolchainError, OSError))
+        if (internal and os.environ.get("KILN_DEBUG")) or options.get("strict"):
+            raise
+        import warnings
+
+        reason = f"internal error: {type(error).__name__}: {error}" if internal else error
+        warnings.warn(f"kiln: {func.__qualname__} runs as Python: {reason}",
+                      KilnFallbackWarning, stacklevel=3)
+        return python_version()
 
 
 def compiled_class(cls, options):

@@ -5,6 +5,8 @@
 # signature of the function they decorate.
 from typing import Any, Callable, TypeVar, overload
 
+import numpy
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 __version__: str
@@ -49,11 +51,20 @@ def export(*, boundscheck: bool = ..., nogil: bool = ..., fastmath: bool = ...,
            vectorize: str = ..., strict: bool = ...) -> Callable[[_F], _F]: ...
 
 
+# @kiln.vectorize makes a numpy ufunc (its calls take any arrays: numpy's
+# own stubs type them loosely).
 @overload
-def vectorize(function: _F) -> _F: ...
+def vectorize(function: Callable[..., Any]) -> numpy.ufunc: ...
 @overload
-def vectorize(*, boundscheck: bool = ..., nogil: bool = ..., fastmath: bool = ...,
-              vectorize: str = ..., strict: bool = ...) -> Callable[[_F], _F]: ...
+def vectorize(signatures: str | list[str] | tuple[str, ...] | None = ..., *,
+              identity: float | str | None = ..., boundscheck: bool = ...,
+              nogil: bool = ..., fastmath: bool = ..., vectorize: str = ...,
+              strict: bool = ...) -> Callable[[Callable[..., Any]], numpy.ufunc]: ...
+
+
+def guvectorize(signature: str, *, boundscheck: bool = ..., nogil: bool = ...,
+                fastmath: bool = ..., vectorize: str = ...,
+                strict: bool = ...) -> Callable[[Callable[..., Any]], numpy.ufunc]: ...
 
 
 # kiln.report is the report stage's package (kiln.report.html, ...), made

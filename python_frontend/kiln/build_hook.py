@@ -44,7 +44,7 @@ def exports_functions(path: str) -> bool:
                 target = decorator.func if isinstance(decorator, ast.Call) else decorator
                 name = target.attr if isinstance(target, ast.Attribute) else getattr(
                     target, "id", "")
-                if name in ("export", "vectorize"):
+                if name in ("export", "vectorize", "guvectorize"):
                     return True
     return False
 

@@ -26,7 +26,7 @@ STAGES = (
     ("report", ("kiln.report",)),
     ("driver", ("kiln.compiler",)),
     ("interface", ("kiln", "kiln.cli", "kiln.__main__", "kiln.build_hook", "kiln.report_targets",
-                   "kiln.cell_magic")),
+                   "kiln.cell_magic", "kiln.python_ufuncs")),
 )
 
 

@@ -403,10 +403,11 @@ def raise_unless_compiled(result, name: str, path: str) -> None:
     Python: every reason its fallback records give."""
     from ..errors import Diagnostic, KilnCompileError
 
-    if any(s.name == name for s in result.signatures):
+    if any(name in (s.name, s.ufunc_name) for s in result.signatures):
         return
     reasons = [Diagnostic(r["file"], r["line"], r["column"], r["reason"], name)
-               for r in result.fallbacks if r["kind"] == "function" and r["function"] == name]
+               for r in result.fallbacks if r["kind"] == "function" and (
+                   r["function"] == name or r["function"].startswith(name + "__"))]
     raise KilnCompileError(reasons or Diagnostic(path, 0, 1, f"`{name}` was not compiled",
                                                  name))
 

@@ -19,6 +19,7 @@ from ..frontend.subset import SubsetChecker
 from ..typecheck.type_inference import infer_module
 from .allocation_sites import allocation_sites
 from ..report.model import enrich
+from ..native.ufuncs import is_ufunc, uses_ufuncs
 from ..report.remarks import (add_fastmath_gain, loop_verdicts, parse_remarks, require_vectorized,
                       with_python_names)
 from ..frontend.source import load_module
@@ -235,7 +236,9 @@ def parse(state: BuildState) -> None:
     state.outdir = os.path.abspath(state.outdir)
     state.exported = state.context.exported_functions()
     if state.options.functions is not None:
-        state.exported = [f for f in state.exported if f.name in state.options.functions]
+        # (a ufunc's per-signature copies with it: frontend/ufunc_signatures.py)
+        state.exported = [f for f in state.exported if f.name in state.options.functions
+                          or getattr(f, "kiln_ufunc", None) in state.options.functions]
     refuse_class_fallbacks_when_strict(state)
     # Every method of a compiled class is compiled (the extension's type
     # calls them), after the module's functions.
@@ -397,10 +400,14 @@ def stubs_and_record(state: BuildState) -> None:
     <mod>.pyi (stubs.py); the build record's functions, loops and fallbacks."""
     context, artifacts = state.context, state.artifacts
     extension_file = state.extension + sysconfig.get_config_var("EXT_SUFFIX")
-    compiled = [s.name for s in state.signatures if s.class_name is None]
+    # A ufunc once, however many signatures it was compiled for.
+    compiled = list(dict.fromkeys(s.ufunc_name or s.name for s in state.signatures
+                                  if s.class_name is None))
     classes = with_classes(context)
     write_text(artifacts["stub"], generate_stub(
         context, state.extension, extension_file, compiled,
+        ufuncs=list(dict.fromkeys(s.ufunc_name or s.name for s in state.signatures
+                                  if s.class_name is None and is_ufunc(s))),
         **({"classes": [info.name for info in classes["classes"]]} if classes else {})))
     write_text(artifacts["pyi"], generate_pyi(context, state.signatures, list(state.failures),
                                               **classes))
@@ -605,6 +612,9 @@ def build_native(context, signatures, artifacts, extension, options) -> None:
                 f"--extension-source={artifacts['wrapper_source']}",
                 f"--extension-export=PyInit_{extension}",
                 f"-I{python_include}", f"-I{os.path.dirname(artifacts['header'])}"]
+    if uses_ufuncs(signatures):
+        import numpy    # the build's own: the ufuncs are made with its C API
+        command.append(f"-I{numpy.get_include()}")
     wait_kilnc(start_kilnc(command), f"{artifacts['library']} and {artifacts['extension']}")
     # What a C program linked with -l<mod> needs at run time, by its SONAME.
     versioned = os.path.join(os.path.dirname(artifacts["library"]),

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
+from .ufunc_signatures import KILN_DECORATORS
 
 OBJECT_HEADER_SIZE = 16
 FIELD_SIZE = 8
@@ -425,7 +426,7 @@ class ClassReader:
         for decorator in self.node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             qualified = self.context.qualified_name(target)
-            if qualified in (("kiln", "export"), ("kiln", "vectorize")):
+            if qualified in KILN_DECORATORS:
                 if qualified[1] == "vectorize":
                     self.stays_python(decorator, "@kiln.vectorize is for functions")
                 export = self.context.export_options(self.node) or {}

@@ -12,6 +12,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
+from .ufunc_signatures import KILN_DECORATORS, expand_ufunc_signatures, gufunc_core_dimensions
 from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
@@ -418,16 +419,22 @@ class ModuleContext:
         for decorator in func.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             target = call.func if call else decorator
-            if self.qualified_name(target) not in (("kiln", "export"), ("kiln", "vectorize")):
+            if self.qualified_name(target) not in KILN_DECORATORS:
                 continue
             # @kiln.vectorize: compiled like @kiln.export, and called on
             # arrays as well as numbers (element by element, broadcasting).
             options = {"elementwise": True} if self.qualified_name(target)[1] == "vectorize" \
                 else {}
+            if self.qualified_name(target)[1] == "guvectorize":
+                options["gufunc"] = self.gufunc_signature(call)
             if call:
-                if call.args:
+                # (@kiln.vectorize's signature list: frontend/ufunc_signatures.py)
+                if call.args and "elementwise" not in options and "gufunc" not in options:
                     raise self.error(call, "@kiln.export takes keyword options only")
                 for keyword in call.keywords:
+                    if keyword.arg == "identity" and "elementwise" in options:
+                        options["identity"] = self.ufunc_identity(keyword)
+                        continue
                     if keyword.arg not in EXPORT_OPTIONS:
                         raise self.error(keyword, f"unknown @kiln.export option `{keyword.arg}`; "
                                                   f"known: {', '.join(sorted(EXPORT_OPTIONS))}")
@@ -442,6 +449,32 @@ class ModuleContext:
                     options[keyword.arg] = keyword.value.value
             return {**self.export_defaults, **options}
         return None
+
+    def gufunc_signature(self, call) -> str:
+        """@kiln.guvectorize("(n),(n)->()"): numpy's gufunc signature, one
+        output."""
+        given = call.args[0] if call is not None and call.args else None
+        if not isinstance(given, ast.Constant) or not isinstance(given.value, str):
+            raise self.error(call or given, '@kiln.guvectorize takes the gufunc signature '
+                                            'first, a string such as "(n),(n)->()"')
+        try:
+            gufunc_core_dimensions(given.value)
+        except ValueError as error:
+            raise self.error(given, str(error)) from None
+        return given.value
+
+    def ufunc_identity(self, keyword: ast.keyword):
+        """@kiln.vectorize(identity=...): None, "reorderable" or a number
+        literal (`-1`, `0.0`, `True` included)."""
+        value = keyword.value
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(
+                value.operand, ast.Constant) and type(value.operand.value) in (int, float):
+            return -value.operand.value
+        if isinstance(value, ast.Constant) and (value.value is None or value.value == "reorderable"
+                                                or type(value.value) in (int, float, bool)):
+            return value.value
+        raise self.error(keyword, '@kiln.vectorize(identity=...) must be None, "reorderable" or '
+                                  'a number literal')
 
     def module_constants(self) -> dict:
         """Module-level names bound once to a number literal, or to a tuple,
@@ -527,9 +560,12 @@ class ModuleContext:
     def is_exported(self, func: ast.FunctionDef) -> bool:
         """Decorated with @kiln.export or @kiln.vectorize. Unlike
         export_options this never raises: a bad option is an error of that
-        function alone, reported when it is compiled."""
+        function alone, reported when it is compiled. A vectorize function
+        with a signature list is compiled as its per-signature copies."""
+        if hasattr(func, "kiln_ufunc_loops"):
+            return False
         return any(self.qualified_name(d.func if isinstance(d, ast.Call) else d)
-                   in (("kiln", "export"), ("kiln", "vectorize")) for d in func.decorator_list)
+                   in KILN_DECORATORS for d in func.decorator_list)
 
     def exported_functions(self):
         return [node for node in self.tree.body
@@ -715,6 +751,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
                 node.module in known or node.module in CONTAINER_MODULES):
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
+    expand_ufunc_signatures(context, context.error)
     mark_parallel_loops(context)
     return context
 

@@ -50,7 +50,7 @@ from .constant_lowering import ConstantLowering
 from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
 from .class_lowering import ClassLowering, slot_global
-from .elementwise_kernels import elementwise_kernel
+from .elementwise_kernels import elementwise_kernel, has_reduction_kernel, reduction_kernel
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
                      recursive_body_symbol, symbol_name, tuple_value)
@@ -80,6 +80,13 @@ class FunctionSignature:
     # ones would spend more on the release than on the call.
     release_gil: bool = False
     elementwise: bool = False   # @kiln.vectorize: also an array kernel <name>__array
+    # @kiln.vectorize(identity=...): the ufunc's identity (native/ufuncs.py).
+    ufunc_identity: object = None
+    # The ufunc whose loop this is: the function's own name, or for a copy
+    # of one signature (frontend/ufunc_signatures.py) the function's.
+    ufunc_name: str = ""
+    # @kiln.guvectorize's signature, "(n),(n)->()" (native/gufuncs.py).
+    gufunc_signature: str = ""
     options_given: frozenset = frozenset()
     # Runs kiln.prange loops (its own or its callees'): the GIL is released
     # for any input, and the artifact needs LLVM's OpenMP runtime.
@@ -192,6 +199,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             sequential_loops=[{"line": loop.lineno, "reason": reason}
                               for loop, reason in typed.sequential_loops.items()],
             elementwise=bool(self.options.get("elementwise")),
+            ufunc_identity=self.options.get("identity"),
+            ufunc_name=getattr(self.func, "kiln_ufunc", self.func.name),
+            gufunc_signature=self.options.get("gufunc", ""),
             options_given=frozenset(self.options))
 
     # ------------------------------------------------------------ utilities
@@ -1169,6 +1179,8 @@ def generate_module_once(context, functions, typed=None):
             continue
         try:
             module.add(elementwise_kernel(context, signature))
+            if has_reduction_kernel(signature):
+                module.add(reduction_kernel(context, signature))
         except ir.IRError as invalid:
             if os.environ.get("KILN_DEBUG"):
                 raise

@@ -1,6 +1,8 @@
-"""The array form of an `@kiln.vectorize` function: `<name>__array`, the
-compiled scalar function applied to every element of strided views, which
-the wrapper (native/wrapper.py) calls with numpy's broadcast shapes."""
+"""The array forms of an `@kiln.vectorize` function, which its ufunc's
+loop (native/ufuncs.py) calls: `<name>__array`, the compiled scalar
+function applied to every element of strided views, and for a function
+that can fold a sequence (`(T, U) -> T`) `<name>__reduce`, the fold
+numpy's `.reduce` asks for."""
 
 from __future__ import annotations
 
@@ -55,3 +57,39 @@ def elementwise_kernel(context, signature) -> ir.Operation:
                         location, attributes={"kiln.export": ir.UNIT,
                                               "llvm.emit_c_interface": ir.UNIT},
                         argument_attributes=argument_attributes)
+
+
+def has_reduction_kernel(signature) -> bool:
+    """Whether `<name>__reduce` exists: two parameters, the first of the
+    result's type, and no exception (a raising fold runs element by
+    element, where the loop can stop at the element that raised)."""
+    params = signature.params
+    return len(params) == 2 and params[0].type == signature.return_type and \
+        not signature.raises
+
+
+def reduction_kernel(context, signature) -> ir.Operation:
+    """`<name>__reduce(x, initial)`: `value = f(value, x[i])` for i in order
+    over a 1-D strided view, from `initial`. The scalar function inlines
+    into the loop; with fastmath=True its float operations may reassociate,
+    so LLVM can vectorize the fold."""
+    location = ir.file_location(context.path, signature.line, 1)
+    result = mlir_type(signature.return_type)
+    entry = ir.Block([mlir_type(kt.ArrayType(signature.params[1].type, 1)), result])
+    array, initial = entry.arguments
+    builder = ir.Builder(entry)
+    zero = builder.index_constant(0, location)
+    one = builder.index_constant(1, location)
+    size = builder.dim(array, zero, location)
+    body = builder.region([ir.index, result])
+    with builder.at_end(body.block):
+        counter, running = body.block.arguments
+        element = builder.load(array, [counter], location)
+        [value] = builder.call(symbol_name(context, signature.name), [running, element],
+                               [result], location)
+        builder.scf_yield([value], location)
+    [final] = builder.scf_for(zero, size, one, [initial], body, location)
+    builder.func_return([final], location)
+    return builder.func(symbol_name(context, signature.name + "__reduce"), ir.Region([entry]),
+                        [result], location,
+                        attributes={"kiln.export": ir.UNIT, "llvm.emit_c_interface": ir.UNIT})

@@ -14,6 +14,7 @@ import math
 
 from .. import typesystem as kt
 from ..version import __version__
+from ..frontend.ufunc_signatures import KILN_DECORATORS
 
 # The extension is loaded as a private submodule of the built module's own
 # package (`pa._kernels_kiln` beside `pa/kernels.py`), so two packages with
@@ -41,7 +42,8 @@ def _kiln_load_extension():
                           f"be loaded: {{error}}; rebuild it with `kiln build`",
                           name=name, path=path) from error
     for function in {compiled!r}:
-        getattr(module, function).__module__ = __name__
+        if function not in {ufuncs!r}:    # numpy ufuncs have no __module__: pickle searches
+            getattr(module, function).__module__ = __name__
     # The classes too: pickle and copy find them as `<this module>.<Class>`.
     for class_name in {classes!r}:
         getattr(module, class_name).__module__ = __name__
@@ -119,7 +121,7 @@ ASYNC_METHOD = '''
 
 def _is_kiln_export(context, decorator) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return context.qualified_name(target) in (("kiln", "export"), ("kiln", "vectorize"))
+    return context.qualified_name(target) in KILN_DECORATORS
 
 
 KILN_STAND_IN = '''
@@ -161,10 +163,11 @@ def _optional_import(node: ast.stmt, source_lines) -> str | None:
 
 
 def generate_stub(context, extension_name: str, extension_file: str, compiled: list,
-                  classes=()) -> str:
+                  classes=(), ufuncs=()) -> str:
     """`compiled`: the module functions compiled (a method's `Class.name`
     is left out); `classes`: the names of the classes compiled, each bound
-    to the extension's type in place of its `class` statement."""
+    to the extension's type in place of its `class` statement; `ufuncs`:
+    the compiled functions that are numpy ufuncs (@kiln.vectorize)."""
     compiled = [name for name in compiled if "." not in name]
     classes = list(classes)
     source_lines = context.source.splitlines(keepends=True)
@@ -184,6 +187,8 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
                 for decorator in node.decorator_list:
                     if _is_kiln_export(context, decorator):
                         edits.append((decorator.lineno, decorator.end_lineno, ""))
+        elif isinstance(node, ast.FunctionDef) and hasattr(node, "kiln_ufunc"):
+            continue        # a ufunc's loop for one signature: not in the source
         elif isinstance(node, ast.FunctionDef):
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
             if node.name in compiled:
@@ -215,9 +220,13 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
     built = compiled + [f"class {name}" for name in classes]
     header = (f"# Built by Kiln {__version__} from {context.package_path}; do not edit.\n"
               f"# Compiled: {', '.join(built) or 'nothing'} (native code in {extension_file}).\n")
+    if ufuncs:
+        header += (f"# Needs numpy at run time: {', '.join(ufuncs)} "
+                   f"{'is a numpy ufunc' if len(ufuncs) == 1 else 'are numpy ufuncs'}.\n")
     future = "from __future__ import annotations\n"
     loader = KILN_STAND_IN + (LOADER.format(file=extension_file, name=extension_name,
-                                            compiled=tuple(compiled), classes=tuple(classes))
+                                            compiled=tuple(compiled), classes=tuple(classes),
+                                            ufuncs=tuple(ufuncs))
                               if compiled or classes else "")
     if classes:
         loader += DATACLASS_ADOPTION
@@ -247,34 +256,21 @@ def annotation_text(type_) -> str:
     return {"float": "float", "int": "int", "bool": "bool", "complex": "complex"}[type_.kind]
 
 
-def _array_of(type_) -> str:
-    """The numpy array a @kiln.vectorize function returns for `type_`."""
-    return f"numpy.typing.NDArray[numpy.{type_.numpy_name}]"
-
-
-def _array_like(scalar: str) -> str:
-    """What a @kiln.vectorize parameter takes: a number (numpy's too), a
-    numpy array, or nested sequences of numbers up to the 3 axes the
-    wrapper broadcasts (numpy's ArrayLike would also take a str)."""
-    nested = [f"typing.Sequence[{scalar}]", f"typing.Sequence[typing.Sequence[{scalar}]]",
-              f"typing.Sequence[typing.Sequence[typing.Sequence[{scalar}]]]"]
-    return " | ".join([scalar, "numpy.number[typing.Any]", "numpy.bool_",
-                       "numpy.typing.NDArray[typing.Any]", *nested])
-
-
 def _default(param) -> str:
     return "" if getattr(param, "default", None) is None else " = ..."
 
 
-def _signature_pyi(signature, elementwise_arrays: bool = False) -> str:
-    if elementwise_arrays:
-        # Any argument may be an array (or a nested sequence): numpy broadcasting.
-        params = ", ".join(f"{p.name}: {_array_like(annotation_text(p.type))}"
-                           f"{_default(p)}" for p in signature.params)
-        return f"({params}) -> {_array_of(signature.return_type)}"
+def _signature_pyi(signature) -> str:
     params = ", ".join(f"{p.name}: {annotation_text(p.type)}{_default(p)}"
                        for p in signature.params)
     return f"({params}) -> {annotation_text(signature.return_type)}"
+
+
+def ufunc_loops_text(signature) -> str:
+    """The loops of a ufunc as its stub's comment says them:
+    `(float64, float64) -> float64`."""
+    params = ", ".join(p.type.numpy_name.rstrip("_") for p in signature.params)
+    return f"({params}) -> {signature.return_type.numpy_name.rstrip('_')}"
 
 
 def _python_signature_pyi(context, node) -> str:
@@ -378,15 +374,22 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
         lines += ["", ""]
     # The methods are the classes' (above).
     signatures = [s for s in signatures if getattr(s, "class_name", None) is None]
+    ufuncs = {}
     for signature in signatures:
         if signature.elementwise:
-            # The number call comes first: numbers match both overloads, and
-            # mypy takes the first that fits (the overlap is intended).
-            lines += ["@typing.overload",
-                      f"def {signature.name}{_signature_pyi(signature)}: ...  "
-                      "# type: ignore[misc]",
-                      "@typing.overload",
-                      f"def {signature.name}{_signature_pyi(signature, True)}: ..."]
+            ufuncs.setdefault(signature.ufunc_name or signature.name, []).append(signature)
+    for signature in signatures:
+        if signature.elementwise and signature is ufuncs[signature.ufunc_name or
+                                                         signature.name][0]:
+            loops = ufuncs[signature.ufunc_name or signature.name]
+            lines.append(f"{signature.ufunc_name or signature.name}: numpy.ufunc  # loops: "
+                         + ", ".join(map(ufunc_loops_text, loops)))
+        elif signature.elementwise:
+            continue
+        elif signature.gufunc_signature:
+            lines.append(f"{signature.name}: numpy.ufunc  # gufunc "
+                         f"{signature.gufunc_signature}: {signature.name}"
+                         f"{_signature_pyi(signature)}")
         else:
             lines.append(f"def {signature.name}{_signature_pyi(signature)}: ...")
     functions = context.module_functions()
@@ -397,10 +400,14 @@ def generate_pyi(context, signatures, fallbacks: list, classes=()) -> str:
         lines += ["", "", "class aio:",
                   '    """`await mod.aio.f(...)`: the compiled call in a worker thread."""']
         for signature in signatures:
+            name = signature.name
             call = _signature_pyi(signature)
-            if signature.elementwise:
-                call = _signature_pyi(signature, True).rsplit(" -> ", 1)[0] + " -> " + \
-                    f"{annotation_text(signature.return_type)} | {_array_of(signature.return_type)}"
-            lines += ["    @staticmethod", f"    async def {signature.name}{call}: ..."]
+            if signature.elementwise or signature.gufunc_signature:
+                # A ufunc's call, as numpy's stubs type it.
+                name = signature.ufunc_name or signature.name
+                if signature.elementwise and signature is not ufuncs[name][0]:
+                    continue
+                call = "(*args: typing.Any, **kwargs: typing.Any) -> typing.Any"
+            lines += ["    @staticmethod", f"    async def {name}{call}: ..."]
     lines.append("")
     return "\n".join(lines)

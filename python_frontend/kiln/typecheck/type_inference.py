@@ -61,6 +61,7 @@ from ..errors import Diagnostic, KilnCompileError
 from .. import typing_rules as rules
 from ..frontend.desugar import is_condition
 from ..frontend.source import deepest_statement
+from ..frontend.ufunc_signatures import gufunc_core_dimensions
 from .shape_typing import ShapeFunctionTyping
 from .typed_values import MixedItems, TypedValue, _Abandon  # noqa: F401 - TypedValue stays importable here
 from ..frontend.subset import SUPPORTED_BINOPS, SubsetChecker, default_value
@@ -921,9 +922,34 @@ def infer_module(context, functions=None) -> ModuleTypes:
                 func, "@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and "
                       "a number result" + (" (complex arrays are not supported yet)"
                                            if complex_ else ""), func.name))
+        elif typed.exported and typed.options.get("gufunc"):
+            mismatch = gufunc_mismatch(typed, typed.options["gufunc"])
+            if mismatch:
+                failures[func.name] = KilnCompileError(context.diagnostic(func, mismatch,
+                                                                          func.name))
     return ModuleTypes(functions=dict(typing.results), failures=failures,
                        constants=typing.constants,
                        hit_recursion_limit=typing.hit_recursion_limit)
+
+
+def gufunc_mismatch(typed, signature: str):
+    """Why a @kiln.guvectorize function's types do not fit its signature
+    (a parameter or the result of as many axes as its core dimensions: a
+    number for `()`, numbers only), or None."""
+    inputs, output = gufunc_core_dimensions(signature)
+    if len(inputs) != len(typed.params):
+        return (f"the gufunc signature {signature!r} has {len(inputs)} inputs; the function "
+                f"takes {len(typed.params)} parameters")
+    for name, type_, core in [(p.name, p.type, dims) for p, dims in zip(typed.params, inputs)] \
+            + [("the result", typed.return_type, output)]:
+        ndim = type_.ndim if isinstance(type_, kt.ArrayType) else 0
+        dtype = type_.dtype if isinstance(type_, kt.ArrayType) else type_
+        if not is_real_number(dtype) or ndim != len(core):
+            wanted = f"an array of {len(core)} axes" if core else "a number"
+            return (f"@kiln.guvectorize({signature!r}): {name} must be {wanted} of int or "
+                    f"float type (its core dimensions ({','.join(core)})), not "
+                    f"{display(type_)}")
+    return None
 
 
 def describe(typed: TypedFunction) -> list:

@@ -1371,7 +1371,8 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
         return -1;
   } else if (kind == KILN_ITEM_OBJECT) {
     /* Instances are shared, each with one more reference the list holds;
-       the wrapper checks their type next (kiln_check_list_instances). */
+       the wrapper checks their type next (kiln_check_list_instances, in
+       the C of the module's classes: kiln/native/class_runtime.py). */
     PyObject **items = (PyObject **)list->items;
     for (Py_ssize_t i = 0; i < length; ++i)
       items[i] = Py_NewRef(PyList_GET_ITEM(object, i));
@@ -1443,23 +1444,6 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
   }
   kiln_record_argument(arguments, count, object, list, NULL, parameter, kind, 0);
   return list;
-}
-
-/* Every item of a list of instances read from argument `parameter` is an
-   instance of the class `type` (a compiled class has no subclasses made in
-   Python), or TypeError naming the item, as CPython's messages for an
-   argument of the wrong type do. */
-KILN_GENERAL int kiln_check_list_instances(const kiln_list *list, PyTypeObject *type,
-                                           const char *function, const char *parameter) {
-  PyObject *const *items = (PyObject *const *)list->items;
-  for (int64_t i = 0; i < list->length; ++i)
-    if (!KILN_LIKELY(Py_TYPE(items[i]) == type)) {
-      PyErr_Format(PyExc_TypeError, "%s() argument '%s'[%lld] must be %s, not %.200s",
-                   function, parameter, (long long)i, type->tp_name,
-                   Py_TYPE(items[i])->tp_name);
-      return -1;
-    }
-  return 0;
 }
 
 /* A new Python list of items [first, last) of `list`. */

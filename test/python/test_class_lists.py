@@ -224,3 +224,19 @@ def test_refused_with_a_reason(tmp_path, name):
     assert name in reasons, record["fallbacks"]
     assert reason in reasons[name], reasons[name]
     assert "internal compiler error" not in reasons[name]
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_lists_of_a_base_class_hold_subclass_instances(mod, n):
+    got, _ = run_both(mod, "mixed_shapes", lambda m: (n,))
+    assert [type(s).__name__ for s in got] == \
+        [type(s).__name__ for s in mod.python.mixed_shapes(n)]
+    run_both(mod, "total_area", lambda m: (m.mixed_shapes(n),))
+    shapes = [mod.native.Circle(1.0), mod.native.Shape(2.0)]
+    assert mod.native.total_area(shapes) == 7.0
+
+    class PythonCircle(mod.native.Shape):
+        pass
+    with pytest.raises(TypeError, match=r"argument 'shapes'\[0\] must be Shape, not "
+                                        r"PythonCircle"):
+        mod.native.total_area([PythonCircle.__new__(PythonCircle)])

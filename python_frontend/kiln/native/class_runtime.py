@@ -61,6 +61,25 @@ KILN_HELPER int kiln_of_subclass(PyObject *object, void **const *slots) {
   return 0;
 }
 
+/* Every item of a list of instances read from argument `parameter` is an
+   instance of the class `type` or of one of its compiled subclasses, or
+   TypeError naming the item, as for an instance argument. */
+KILN_HELPER int kiln_check_list_instances(const kiln_list *list, void *type,
+                                          void **const *subclass_slots,
+                                          const char *class_name, const char *function,
+                                          const char *parameter) {
+  PyObject *const *items = (PyObject *const *)list->items;
+  for (int64_t i = 0; i < list->length; ++i)
+    if (!KILN_LIKELY((type && Py_TYPE(items[i]) == (PyTypeObject *)type) ||
+                     kiln_of_subclass(items[i], subclass_slots))) {
+      PyErr_Format(PyExc_TypeError, "%s() argument '%s'[%lld] must be %s, not %.200s%s",
+                   function, parameter, (long long)i, class_name, Py_TYPE(items[i])->tp_name,
+                   kiln_python_subclass_note(items[i], type));
+      return -1;
+    }
+  return 0;
+}
+
 /* What the generic parts of a class's slots need to know of it. */
 typedef struct {
   const kiln_field *fields;

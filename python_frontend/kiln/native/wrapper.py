@@ -853,8 +853,9 @@ def instance_list_checks(module_name: str, signature, index: int, variable: str,
     once: a function appending a D through one name would hand the other
     a D it reads as a C)."""
     item = signature.params[index].type.item
-    out = [f"  if (kiln_check_list_instances({variable}, "
-           f"(PyTypeObject *){class_slot(module_name, item)}, {label}) < 0) {{"] + fail
+    out = [f"  if (kiln_check_list_instances({variable}, {class_slot(module_name, item)}, "
+           f"{subclass_slots_name(item.class_name)}, {c_string(item.class_name)}, "
+           f"{label}) < 0) {{"] + fail
     for earlier in signature.params[:index]:
         other = earlier.type
         if isinstance(other, kt.ListType) and isinstance(other.item, kt.ClassType) and \

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
+from ..frontend.classes import common_base, subclasses_of
 from ..frontend.desugar import ITERABLE_ROLE, zipped_call
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import MixedItems, TypedValue, _Abandon
@@ -205,14 +206,14 @@ class ListTyping:
         needed = self.set_element_type(value, node) if noun == "set" else \
             self.list_item_type(value, node)
         item = container.type.item
-        if item is not None and item_family(item) != item_family(needed):
+        if item is not None and self.item_family_of(item) != self.item_family_of(needed):
             what = f"`{list_node.id}`, a {container.type.display}" \
                 if isinstance(list_node, ast.Name) else f"a {container.type.display}"
             verb = "add {} to" if noun == "set" else "store {} into"
             self.fail(node, f"cannot {verb.format(named(needed))} {what}: a {noun} holds "
                             f"{items} of one type" + (" (convert it: str(x))"
                                                       if is_str(item) else ""))
-        if item is not None and join_items(item, needed) == item:
+        if item is not None and self.join_list_items(item, needed) == item:
             return self.convert(value, item, node)
         if self.widen_list_variable(list_node, needed):
             return TypedValue(needed)
@@ -222,8 +223,27 @@ class ListTyping:
             if isinstance(list_node, ast.Name) else f"a {container.type.display}"
         verb = "add {} to" if noun == "set" else "store {} into"
         self.fail(node, f"cannot {verb.format(named(needed))} {where}: a {noun} holds {items} "
-                        f"of one type (declare it {noun}[{display(join_items(item, needed))}] "
+                        f"of one type (declare it {noun}[{display(self.join_list_items(item, needed))}] "
                         "to hold both)")
+
+    def join_list_items(self, a, b):
+        """join_items, where instances of two classes of one hierarchy join
+        as their nearest common base (a list[Shape] holds a Circle)."""
+        if isinstance(a, kt.ClassType) and isinstance(b, kt.ClassType) and \
+                a.class_name != b.class_name:
+            classes = self.context.classes
+            base = common_base(classes[a.class_name], classes[b.class_name]) \
+                if a.class_name in classes and b.class_name in classes else None
+            if base is None:
+                raise MixedItems(a, b)
+            return kt.ClassType(base.name)
+        return join_items(a, b)
+
+    def item_family_of(self, type_):
+        """item_family, one for every class of a hierarchy (its root)."""
+        if isinstance(type_, kt.ClassType) and type_.class_name in self.context.classes:
+            return ("class", self.context.classes[type_.class_name].lineage[-1].name)
+        return item_family(type_)
 
     def searched_instance(self, value: TypedValue, container: TypedValue, node, what: str):
         """An instance looked for in a list of instances: compared by
@@ -231,16 +251,11 @@ class ListTyping:
         only kind compiled: calling a compiled `__eq__` per item is not)."""
         item = container.type.item
         if not isinstance(value.type, kt.ClassType) or \
-                value.type.class_name != getattr(item, "class_name", None):
+                self.item_family_of(value.type) != self.item_family_of(item):
             self.fail(node, f"{what} of a {container.type.display} looks for "
                             f"{named(item)}, not {named(value.type)}")
-        info = self.class_info(item)
-        if info is not None and "__eq__" in info.methods:
-            self.fail(node, f"{what} of a {container.type.display}: class "
-                            f"`{item.class_name}` defines __eq__, which a list search would "
-                            "call per item; that is not compiled yet (loop over the list "
-                            "and compare)")
-        return TypedValue(item) if value.type.optional else value
+        self.refuse_instance_equality(container.type, node, what)
+        return value
 
     def widen_list_variable(self, list_node, needed) -> bool:
         """Makes the list (or set) variable `list_node` (not declared, not
@@ -250,7 +265,7 @@ class ListTyping:
         current = self.var_types.get(list_node.id)
         if current is None or not holds_items(current.type):
             return False
-        widened = current.type.with_item(join_items(current.type.item, needed))
+        widened = current.type.with_item(self.join_list_items(current.type.item, needed))
         if widened != current.type:
             self.var_types[list_node.id] = VariableType(widened)
             self.changed = True
@@ -277,7 +292,7 @@ class ListTyping:
             self.fail(node, f"{what} of a {container.type.display} looks for a number, not "
                             f"{named(value.type)}")
         needed = self.list_item_type(value, node)
-        if join_items(item, needed) != item:
+        if self.join_list_items(item, needed) != item:
             self.fail(node, f"{what} of a {container.type.display} needs {named(item)} "
                             f"value, not {named(needed)} (convert it first)")
         return self.convert(value, item, node)
@@ -297,7 +312,7 @@ class ListTyping:
         if node is None and is_unsettled(value.type):
             return TypedValue(target)       # an unsettled list is reported at the end
         if node is not None and (is_unsettled(value.type) or (
-                is_new_list(node) and join_items(value.type.item, target.item) == target.item)):
+                is_new_list(node) and self.join_list_items(value.type.item, target.item) == target.item)):
             self.retype_new_list(node, target)
             return TypedValue(target)
         noun, items = item_words(target)
@@ -333,7 +348,7 @@ class ListTyping:
         the other."""
         if left.type == right.type:
             return left.type
-        joined = with_item(left.type, join_items(left.type.item, right.type.item))
+        joined = with_item(left.type, self.join_list_items(left.type.item, right.type.item))
         noun, items = item_words(joined)
         for node, value in ((left_node, left), (right_node, right)):
             if value.type != joined and not (is_new_list(node) or is_unsettled(value.type)):
@@ -352,7 +367,7 @@ class ListTyping:
         if not same_kind(current.type, value.type):
             self.fail(node, f"{what} is {display(current.type)} on one path and "
                             f"{display(value.type)} on another")
-        return VariableType(with_item(current.type, join_items(current.type.item,
+        return VariableType(with_item(current.type, self.join_list_items(current.type.item,
                                                                value.type.item)))
 
     def assign_list(self, name, value: TypedValue, value_node, node) -> None:
@@ -412,7 +427,7 @@ class ListTyping:
                 if same_kind(known, joined) and joined.item is None:
                     joined = known
                 elif same_kind(known, joined) and known.item is not None:
-                    joined = joined.with_item(join_items(joined.item, known.item))
+                    joined = joined.with_item(self.join_list_items(joined.item, known.item))
         return self.settle_list(value_node, value, joined, node)
 
     def report_unsettled_lists(self) -> None:
@@ -528,7 +543,7 @@ class ListTyping:
         self.absorb(*values)
         item = None
         for value, node in zip(values, nodes):
-            item = join_items(item, item_type(value, node))
+            item = self.join_list_items(item, item_type(value, node))
         for value, node in zip(values, nodes):
             self.convert(value, item, node)
         return item
@@ -728,7 +743,7 @@ class ListTyping:
         """`xs.extend(ys)`, `xs += ys`, `xs[a:b] = ys`: ys's items into xs
         (same item type; a list variable that is not declared widens, `[]`
         adapts)."""
-        if other.type.item is not None and (container.type.item is None or join_items(
+        if other.type.item is not None and (container.type.item is None or self.join_list_items(
                 container.type.item, other.type.item) != container.type.item):
             if self.widen_list_variable(list_node, other.type.item):
                 return
@@ -808,10 +823,15 @@ class ListTyping:
         its own `__eq__`; a class with one is refused (its `__eq__` per item
         is not compiled)."""
         item = getattr(type_, "item", None)
-        if isinstance(item, kt.ClassType) and "__eq__" in self.class_info(item).methods:
-            self.fail(node, f"{what} of a {type_.display}: class `{item.class_name}` defines "
-                            "__eq__, which comparing lists would call per item; that is not "
-                            "compiled yet (loop over the lists and compare)")
+        if not isinstance(item, kt.ClassType):
+            return
+        classes = self.context.classes
+        for info in [classes[item.class_name], *subclasses_of(classes, item.class_name)]:
+            owner = info.defining("__eq__")
+            if owner is not None:
+                self.fail(node, f"{what} of a {type_.display}: class `{owner.name}` defines "
+                                "__eq__, which comparing items would call per item; that is "
+                                "not compiled yet (loop over the list and compare)")
 
     def refuse_instance_order(self, type_, node, what: str) -> None:
         """Ordering instances (sort, sorted, min, max, sum) would call their

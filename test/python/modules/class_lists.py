@@ -193,3 +193,43 @@ def read_then_replace(z: Node) -> int:
     xs.clear()
     made.append(Node(7))
     return y.value * 1000 + w.value + len(made)
+
+
+@kiln.export
+class Shape:
+    size: float
+
+    def __init__(self, size: float):
+        self.size = size
+
+    def area(self) -> float:
+        return self.size * self.size
+
+
+@kiln.export
+class Circle(Shape):
+    def area(self) -> float:
+        return 3.0 * self.size * self.size
+
+
+@kiln.export
+def total_area(shapes: list[Shape]) -> float:
+    total = 0.0
+    for s in shapes:
+        total += s.area()
+    return total
+
+
+@kiln.export
+def mixed_shapes(n: int) -> list[Shape]:
+    shapes = [Shape(1.0), Circle(2.0)]
+    for i in range(n):
+        if i % 2 == 0:
+            shapes.append(Circle(float(i)))
+        else:
+            shapes.append(Shape(float(i)))
+    c = Circle(5.0)
+    shapes.insert(0, c)
+    if c in shapes:
+        shapes[1] = c
+    return shapes

@@ -26,6 +26,12 @@ class Node:
         self.value = value
         self.next = None
 
+    def grow(self, by: int) -> None:
+        self.value += by
+
+    def grown(self, by: int) -> int:
+        return self.value + by
+
 
 @kiln.export
 class Tagged:
@@ -193,3 +199,24 @@ def read_then_replace(z: Node) -> int:
     xs.clear()
     made.append(Node(7))
     return y.value * 1000 + w.value + len(made)
+
+
+@kiln.export
+def grow_items(xs: list[Node], by: int) -> int:
+    """Methods called on items (`xs[i].grow(by)`, `xs[-1].grown(1)`)."""
+    for i in range(len(xs)):
+        xs[i].grow(by)
+    return xs[-1].grown(1) + xs[0].grown(0)
+
+
+@kiln.export
+def pair(a: int) -> tuple[Node, Node]:
+    return Node(a), Node(a + 1)
+
+
+@kiln.export
+def pair_grown(a: int) -> int:
+    """Methods called on a tuple's instances and on a slice's item."""
+    t = pair(a)
+    ys = [t[0], t[1]]
+    return t[0].grown(1) + t[1].grown(10) + ys[1:][0].grown(100)

@@ -83,7 +83,8 @@ class ClassTyping:
         if isinstance(node, ast.IfExp):
             return self.maybe_instance(node.body) or self.maybe_instance(node.orelse)
         if isinstance(node, ast.Subscript):
-            return self.holds_instances(node.value)     # `xs[i].m()`, `t[0].m()`
+            # `xs[i].m()`, `t[0].m()`; `xs[1:]` is a list (`xs != xs[::-1]`)
+            return not isinstance(node.slice, ast.Slice) and self.holds_instances(node.value)
         return False
 
     def holds_instances(self, node) -> bool:

@@ -203,10 +203,12 @@ def read_then_replace(z: Node) -> int:
 
 @kiln.export
 def grow_items(xs: list[Node], by: int) -> int:
-    """Methods called on items (`xs[i].grow(by)`, `xs[-1].grown(1)`)."""
+    """Methods called on items (`xs[i].grow(by)`, `xs[-1].grown(1)`), and
+    a list compared with its slices (a slice is a list, not an item)."""
     for i in range(len(xs)):
         xs[i].grow(by)
-    return xs[-1].grown(1) + xs[0].grown(0)
+    same = int(xs == xs[:]) * 1000 + int(xs != xs[::-1]) * 100
+    return xs[-1].grown(1) + xs[0].grown(0) + same
 
 
 @kiln.export

@@ -192,6 +192,11 @@ class ClassListConstructs:
         for line in lines:
             self.emit(depth + 1, line)
 
+    def maybe_guarded(self, depth, condition, line, guard):
+        if guard:
+            self.emit(depth, f"if {condition}:")
+        self.emit(depth + guard, line)
+
     def item_int_expr(self, item, shape):
         options = [f"{item}.a", f"int({item}.flag)", f"{item}.twice",
                    f"{item}.{self.rng.choice(shape.int_methods)[0]}({self.small_int(5)})"]
@@ -244,11 +249,9 @@ class ClassListConstructs:
         target = self.tail_target(("i64",))
         if target is not None and self.rng.random() < 0.6:
             self.emit(depth, f"{target[0]} += {name}.pop({where}).a")
-        elif self.rng.random() < 0.5:
-            self.emit(depth, f"if {name}:")
-            self.emit(depth + 1, f"{name}.pop({where})")
         else:
-            self.emit(depth, f"{name}.pop({where})")       # IndexError when empty
+            # unguarded: IndexError when empty
+            self.maybe_guarded(depth, name, f"{name}.pop({where})", self.rng.random() < 0.5)
 
     def s_cl_read(self, depth):
         name, shape = self.object_list()
@@ -314,11 +317,10 @@ class ClassListConstructs:
             value = self.rng.choice([f"int({probe} in {name})", f"int({probe} not in {name})",
                                      f"{name}.count({probe})", f"{name}.index({probe})"])
             self.emit(depth, f"{target[0]} += {value}")
-        elif roll < 0.8:
-            self.emit(depth, f"if {probe} in {name}:")
-            self.emit(depth + 1, f"{name}.remove({probe})")
         else:
-            self.emit(depth, f"{name}.remove({probe})")       # ValueError when missing
+            # unguarded: ValueError when missing
+            self.maybe_guarded(depth, f"{probe} in {name}", f"{name}.remove({probe})",
+                               roll < 0.8)
 
     def s_cl_slice(self, depth):
         name, shape = self.object_list()

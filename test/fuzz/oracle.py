@@ -570,6 +570,12 @@ class OracleModule:
             raise S.OutsideDomain("recursion")
         except L.BoundaryTypeError as error:
             return ("raise", "TypeError", str(error))     # an item of another type
+        except AttributeError as error:
+            if not str(error).startswith("'NoneType' object has no attribute"):
+                raise S.OutsideDomain(f"invalid program: AttributeError: {error}")
+            # `o.nxt.a` through a link that is None (class_constructs.py):
+            # the program's own exception, which Kiln raises as CPython does
+            return ("raise", "AttributeError", str(error))
         except (TypeError, NameError, UnboundLocalError, AttributeError) as error:
             # Not a program of the subset (a reducer candidate gone wrong).
             raise S.OutsideDomain(f"invalid program: {type(error).__name__}: {error}")

@@ -24,7 +24,8 @@ variables: fields, method results, `is`/`is None`, the walks, and `==`/`<`
 of dataclasses without links. Reading a field through a link that may be
 None raises CPython's AttributeError. The oracle runs the same classes
 (their methods rewritten as functions are, oracle.py), so CPython itself
-is the reference.
+is the reference. Lists of the instances are class_list_constructs.py's,
+from streams of their own.
 """
 
 from __future__ import annotations

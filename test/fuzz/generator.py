@@ -45,6 +45,8 @@ from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
 from .class_constructs import (CLASS_PROGRAM_RATE, ClassConstructs, class_source, class_stream,
                                make_shape, make_subclass)
+from .class_list_constructs import (CLASS_LIST_PARAM_COUNTS, CLASS_LIST_RESULT_RATE,
+                                    ClassListConstructs, class_list_stream, class_lists_on)
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -364,6 +366,7 @@ class Param:
     annotated: bool = True          # a helper's array parameter may have none
     container: str = ""             # "list": a list[int/float/bool] of `kind`
     key_kind: str = ""              # container "dict": dict[key_kind, kind]
+    linked: bool = False            # container "objlist" (list[kind], kind a class): has `nxt`
 
     def declaration(self):
         """`name: T`, `name` (typed by the helper's first call) or `name: T = 1.5`."""
@@ -378,6 +381,8 @@ class Param:
             return dict_annotation((self.key_kind, self.kind))
         if self.container == "set":
             return set_annotation(self.kind)
+        if self.container == "objlist":
+            return f"list[{self.kind}]"
         if self.ndim == 0:
             return ANNOTATION[self.kind]
         return f"{ARRAY_ANNOTATION[self.kind]}[{', '.join([':'] * self.ndim)}]"
@@ -421,6 +426,8 @@ def returns_annotation(returns):
         return dict_annotation(returns[1:])
     if returns[0] == "set":
         return set_annotation(returns[1])
+    if returns[0] == "objlist":
+        return f"list[{returns[1]}]"
     return f"{ARRAY_ANNOTATION[returns[1]]}[{', '.join([':'] * returns[2])}]"
 
 
@@ -441,15 +448,18 @@ class Scope:
 
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
-                        SliceConstructs, StrConstructs, StrContainerConstructs, ClassConstructs):
+                        SliceConstructs, StrConstructs, StrContainerConstructs, ClassConstructs,
+                        ClassListConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
-                 set_helpers=(), slrng=None, strng=None, crng=None, class_shapes=()):
+                 set_helpers=(), slrng=None, strng=None, crng=None, class_shapes=(),
+                 clrng=None):
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
         self.init_tail(trng)
         self.init_strings(strng)
         self.init_classes(crng, class_shapes)
+        self.init_class_lists(clrng)
         self.init_sets(srng, set_helpers)
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
@@ -482,6 +492,8 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
 
     # ------------------------------------------------------------ utilities
     def fresh(self, prefix):
+        if self.in_class_list_stream:
+            return self.class_list_fresh(prefix)      # apart from every other stream's
         if self.in_slice_stream:
             # names of the slice stream count apart (the list stream's stay)
             self.slcounter += 1
@@ -2296,6 +2308,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             self.tail_hook(depth)
             self.str_hook(depth)
             self.class_hook(depth)
+            self.class_list_hook(depth)
             self.set_hook(depth)
             self.slice_hook(depth)
             self.statement(depth)
@@ -2787,6 +2800,13 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
 
     def return_value(self):
         r = self.returns
+        if isinstance(r, tuple) and r[0] == "objlist":
+            if not self.in_class_list_stream:
+                # the scalar result's draws, dropped: the main stream stays in step
+                self.expr(self.value_kind_for(self.shadow_returns))
+                with self.class_list_stream():
+                    return self.class_list_result(r[1])
+            return self.class_list_result(r[1])
         if isinstance(r, tuple) and r[0] == "set":
             if self.shadow_returns is not None and not self.in_set_stream:
                 # the scalar result's draws, dropped: the main stream stays in step
@@ -2869,6 +2889,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         self.declare_lists(params, header_lines)
         self.declare_dicts(params, header_lines)
         self.declare_sets(params, header_lines)
+        self.declare_class_lists(params, header_lines)
         self.lines = []
         self.block(0, self.config.max_statements)
         body = self.lines
@@ -3193,6 +3214,16 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         if isinstance(returns, str) and srng.random() < SET_RESULT_RATE:
             gen.shadow_returns = returns
             returns = ("set", set_kind(srng))
+    if classes_on and class_lists_on(seed, index):
+        # lists of instances (class_list_constructs.py): their own streams
+        clrng = class_list_stream(seed, index, "program")
+        shapes = [clrng.choice(class_shapes) for _ in range(clrng.choice(CLASS_LIST_PARAM_COUNTS))]
+        params = params + [Param(f"p{8500 + k}", shape.name, container="objlist",
+                                 linked=shape.linked) for k, shape in enumerate(shapes)]
+        if isinstance(returns, str) and clrng.random() < CLASS_LIST_RESULT_RATE:
+            gen.shadow_returns = returns
+            returns = ("objlist", clrng.choice(class_shapes).name)
+        gen.init_class_lists(class_list_stream(seed, index, f"f{index}"))
     main = gen.generate(params, returns)
     helpers = helpers + list_helpers + dict_helpers + set_helpers
     # helpers' math counts too: their code may be inlined into main's loops

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from . import generator, inputs
 from .compare import compare, outcome_key
+from .instances import canonical
 from .oracle import OracleModule
 from .semantics import OracleTimeout, OutsideDomain
 from .worker import Worker
@@ -321,9 +322,9 @@ def run_one(oracle, worker, function, recipe, tolerant, report=None, unchecked=F
     """(class, detail, key) for one call, or None when discarded. `parallel`:
     the program has a prange loop (arrays after an exception are not
     compared)."""
-    args, bases = inputs.realize(recipe)
     started = time.monotonic()
     try:
+        args, bases = inputs.realize(recipe, oracle.make_instance)
         expected = oracle.call(function, args)
         if unchecked and expected[0] == "raise" and "IndexError" in (
                 expected[1], getattr(oracle, "body_error", None)):
@@ -345,6 +346,14 @@ def run_one(oracle, worker, function, recipe, tolerant, report=None, unchecked=F
         return "crash", got_bases_reason(got_bases), ("crash",)
     if got[0] == "crash":
         return "crash", got[1], ("crash", got[1].split(" (")[0])
+    if got[0] == "leak":
+        return "mismatch", got[1], ("mismatch", "reference counts")
+    # the instances described as the worker describes its own (one
+    # numbering for the result, then the arguments: sharing is compared)
+    seen = {}
+    if expected[0] == "ok":
+        expected = ("ok", canonical(expected[1], seen))
+    bases = [canonical(b, seen) for b in bases]
     if parallel and expected[0] == "raise":
         bases, got_bases = [], []
     if parallel and got[0] == "raise" and got[1] == "ValueError" and \

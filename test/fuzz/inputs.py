@@ -79,6 +79,44 @@ def list_items(rng, kind, edgy):
         items[rng.randrange(n)] = rng.randint(-3, 3)
     return items
 
+# Lists of instances (`list[C]` parameters, class_list_constructs.py): the
+# instances are made by realize from a pool, recipe["objects"], of
+# (class name, a, b, flag, index of the `nxt` instance or None) -- links
+# between them, cycles too -- and each list, recipe["objlists"], is a list
+# of pool indices, an instance now and then twice in one list or in two
+# lists; one list in OBJECT_WRONG_ITEM_EVERY holds an item of another type
+# (("raw", value) or an instance of another class: TypeError).
+OBJECT_LIST_SIZES = [0, 0, 1, 2, 3, 4, 5, 8]
+OBJECT_I64 = [0, 1, -1, 2, 7, 100, -5, 2**31, 2**62, 2**63 - 1, -2**63]
+OBJECT_F64 = [0.0, -0.0, 0.5, 1.0, -2.5, 3.0, 1e308, float("inf"), float("nan"), 1e-310]
+OBJECT_WRONG_ITEM_EVERY = 30
+
+
+def object_list(rng, objects, p, edgy):
+    """The pool indices of one `list[C]` argument (instances added to
+    `objects`)."""
+    n = rng.choice(OBJECT_LIST_SIZES)
+    earlier = [k for k, spec in enumerate(objects) if spec[0] == p.kind]
+    fresh = []
+    for _ in range(max(1, n - rng.choice([0, 0, 1, 2]))):
+        a = rng.choice(OBJECT_I64) if edgy and rng.random() < 0.3 else rng.randint(-5, 9)
+        b = rng.choice(OBJECT_F64) if edgy and rng.random() < 0.3 else \
+            round(rng.uniform(-4, 4), rng.choice([0, 1]))
+        objects.append([p.kind, a, b, rng.random() < 0.5, None])
+        fresh.append(len(objects) - 1)
+    mine = fresh + (earlier if rng.random() < 0.3 else [])
+    if p.linked:
+        for k in fresh:
+            if rng.random() < 0.5:
+                objects[k][4] = rng.choice(mine)        # itself too: a cycle
+    items = [rng.choice(mine) for _ in range(n)]
+    if items and rng.random() < 1 / OBJECT_WRONG_ITEM_EVERY:
+        others = [k for k, spec in enumerate(objects) if spec[0] != p.kind]
+        wrong = ("raw", rng.choice([3, None, 2.5]))
+        items[rng.randrange(n)] = rng.choice(others) if others and rng.random() < 0.5 else wrong
+    return items
+
+
 # Dict arguments (docs/language.md "Dicts at the boundary"): entries as
 # (key, value) pairs in order (realize makes the Python dict; a key given
 # twice is one key, its first object kept, as in CPython). Int keys collide
@@ -266,6 +304,17 @@ def make_recipe(seed, index, params, k):
     dicts_seen = {}
     sets_seen = {}
     for p in params:
+        if getattr(p, "container", "") == "objlist":
+            # streams of their own: the other arguments stay what they were
+            orng = random.Random(f"{seed}:{index}:input:{k}:objects:{p.name}")
+            if p.kind in lists_seen and orng.random() < 0.2:
+                args.append(args[lists_seen[p.kind]])   # one list for two parameters
+                continue
+            objlists = recipe_lists.setdefault("objlists", [])
+            objlists.append(object_list(orng, recipe_lists.setdefault("objects", []), p, edgy))
+            lists_seen[p.kind] = len(args)
+            args.append(("objlist", len(objlists) - 1))
+            continue
         if getattr(p, "container", "") == "set":
             srng = random.Random(f"{seed}:{index}:input:{k}:set:{p.name}")
             if p.kind in sets_seen and srng.random() < 0.25:
@@ -365,9 +414,15 @@ def make_recipe(seed, index, params, k):
     return {"bases": bases, "args": args, **recipe_lists}
 
 
-def realize(recipe):
+def realize(recipe, make_instance=None):
     """Fresh (args, bases) from a recipe; the bases end with the list
-    arguments (the caller's lists, compared after the call)."""
+    arguments (the caller's lists, compared after the call), then the
+    lists of instances and the pool of every instance made (their fields
+    after the call). `make_instance(class name, a, b, flag)` makes an
+    instance of the oracle's or the compiled class."""
+    objects = realize_objects(recipe, make_instance)
+    objlists = [[objects[k] if isinstance(k, int) else k[1] for k in items]
+                for items in recipe.get("objlists", [])]
     bases = [b.copy() for b in recipe["bases"]]
     lists = [list(items) for items in recipe.get("lists", [])]
     dicts = [make_dict(pairs) for pairs in recipe.get("dicts", [])]
@@ -376,6 +431,8 @@ def realize(recipe):
     for spec in recipe["args"]:
         if spec[0] == "set":
             args.append(sets[spec[1]])
+        elif spec[0] == "objlist":
+            args.append(objlists[spec[1]])
         elif spec[0] == "dict":
             args.append(dicts[spec[1]])
         elif spec[0] == "list":
@@ -385,7 +442,18 @@ def realize(recipe):
         else:
             view = bases[spec[1]][spec[2]]
             args.append(view.T if spec[3] else view)
-    return args, bases + lists + dicts + sets
+    return args, bases + lists + dicts + sets + objlists + ([objects] if objects else [])
+
+
+def realize_objects(recipe, make_instance):
+    specs = recipe.get("objects", [])
+    if specs and make_instance is None:
+        raise ValueError("a recipe with instances needs make_instance")
+    objects = [make_instance(name, a, b, flag) for name, a, b, flag, _ in specs]
+    for instance, spec in zip(objects, specs):
+        if spec[4] is not None:
+            instance.nxt = objects[spec[4]]
+    return objects
 
 
 def describe(recipe):
@@ -400,6 +468,14 @@ def describe(recipe):
     for i, pairs in enumerate(recipe.get("dicts", [])):
         lines.append(f"dict{i} = {{" + ", ".join(f"{to_literal(k)}: {to_literal(v)}"
                                                  for k, v in pairs) + "}")
+    for i, (name, a, b, flag, link) in enumerate(recipe.get("objects", [])):
+        lines.append(f"object{i} = native.{name}({to_literal(a)}, {to_literal(b)}, {flag})")
+    for i, spec in enumerate(recipe.get("objects", [])):
+        if spec[4] is not None:
+            lines.append(f"object{i}.nxt = object{spec[4]}")
+    for i, items in enumerate(recipe.get("objlists", [])):
+        lines.append(f"objlist{i} = [" + ", ".join(
+            f"object{k}" if isinstance(k, int) else to_literal(k[1]) for k in items) + "]")
     for i, (elements, frozen) in enumerate(recipe.get("sets", [])):
         text = "{" + ", ".join(to_literal(x) for x in elements) + "}" if elements else "set()"
         lines.append(f"set{i} = {'frozenset(' + text + ')' if frozen else text}")
@@ -407,6 +483,8 @@ def describe(recipe):
     for spec in recipe["args"]:
         if spec[0] == "set":
             parts.append(f"set{spec[1]}")
+        elif spec[0] == "objlist":
+            parts.append(f"objlist{spec[1]}")
         elif spec[0] == "dict":
             parts.append(f"dict{spec[1]}")
         elif spec[0] == "list":

@@ -30,7 +30,15 @@ of Kiln rather than CPython, each documented in docs/language.md:
 * `sort`/`sorted` of a float list holding NaN: Kiln's stable merge sort by
   `<` (runtime/kiln_list.c: runs of 16 by insertion, then bottom-up
   merges), whose order CPython's timsort need not give; without NaN any
-  stable sort by `<` gives CPython's order, which the oracle takes.
+  stable sort by `<` gives CPython's order, which the oracle takes;
+* a list of instances of a generated class (`list[C3_0]`,
+  class_list_constructs.py) has the class's name for its kind and holds
+  the instances themselves, not Nums: a list holds references, never
+  copies; `in`, `count`, `index`, `remove` and `==` compare by identity
+  (CPython's `==` for the plain classes the generator searches) and a
+  missing instance's `index` says `C3_0 object is not in list` (Kiln's
+  message: CPython shows the instance's repr); at the boundary each item
+  must be an instance of exactly the class and is shared, never copied.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import math
 import operator
 
 from . import semantics as S
+from .instances import is_instance
 
 LIST_KINDS = ("i64", "f64", "bool")
 LIST_TYPE_NAME = {"i64": "int", "f64": "float", "bool": "bool"}
@@ -50,9 +59,16 @@ ANNOTATION_KIND = {"list[int]": "i64", "list[float]": "f64", "list[bool]": "bool
 MAX_LENGTH = 200_000
 
 
+def is_object_kind(kind) -> bool:
+    """A list of instances: its kind is the class's name."""
+    return kind is not None and kind not in LIST_KINDS
+
+
 def item_kind(x) -> str:
     """The list item kind a value joins as: f64 for any float, i64 for any
-    int, bool for a bool."""
+    int, bool for a bool, the class's name for an instance."""
+    if is_instance(x):
+        return type(x).__name__
     kind, _, _ = S.parts(x)
     if kind in S.FLOAT_KINDS:
         return "f64"
@@ -68,6 +84,10 @@ def join(a, b):
         return b
     if b is None:
         return a
+    if is_object_kind(a) or is_object_kind(b):
+        if a != b:
+            raise TypeError(f"a list[{a}] joined with a list[{b}] (the generator never does)")
+        return a
     if "f64" in (a, b):
         return "f64"
     if "i64" in (a, b):
@@ -78,7 +98,12 @@ def join(a, b):
 def to_item(kind, x) -> S.Num:
     """x stored into a list of `kind` (an int into a list[float] is a float;
     the generator never stores a float into a list[int] or a number into a
-    list[bool], which Kiln refuses)."""
+    list[bool], which Kiln refuses); an instance is stored as itself."""
+    if is_object_kind(kind):
+        if type(x).__name__ != kind:
+            raise TypeError(f"a {type(x).__name__} stored into a list[{kind}] "
+                            "(the generator never does)")
+        return x
     k, weak, v = S.parts(x)
     if kind == "bool":
         if k != "bool":
@@ -101,7 +126,10 @@ def index_of(i) -> int:
 
 
 def found(kind, item: S.Num, value) -> bool:
-    """Kiln's `==` search of `value` among `kind` items."""
+    """Kiln's `==` search of `value` among `kind` items (identity for
+    instances)."""
+    if is_object_kind(kind):
+        return item is value
     if kind == "f64":
         return item.v == float(S.parts(value)[2])
     return item.v == S.parts(value)[2]
@@ -130,7 +158,7 @@ class KList:
             raise S.OutsideDomain("a list beyond the generator's bound")
 
     def __repr__(self):
-        return f"KList({self.kind}, {[n.v for n in self.items]!r})"
+        return f"KList({self.kind}, {[getattr(n, 'v', n) for n in self.items]!r})"
 
     # ------------------------------------------------------------ typing
     def used_as(self, kind):
@@ -224,6 +252,8 @@ class KList:
         for position, n in enumerate(self.items):
             if found(self.kind, n, value):
                 return S.Num("i64", position)
+        if is_object_kind(self.kind):
+            raise ValueError(f"{self.kind} object is not in list")
         v = S.parts(value)[2]
         shown = float_message(float(v)) if self.kind == "f64" else repr(v)
         raise ValueError(f"{shown} is not in list")
@@ -232,6 +262,9 @@ class KList:
         if not isinstance(other, KList):
             raise TypeError("a list compared with a non-list")
         self._other(other)
+        if is_object_kind(self.kind):
+            return len(self.items) == len(other.items) and all(
+                a is b for a, b in zip(self.items, other.items))
         return len(self.items) == len(other.items) and all(
             (a.v == b.v) for a, b in zip(self.items, other.items))
 
@@ -420,6 +453,9 @@ class Boundary:
         objects; the length is fixed at the end."""
         for python_list, klist in self.lists:
             new = []
+            if is_object_kind(klist.kind):
+                python_list[:] = klist.items        # the instances themselves
+                continue
             for position, n in enumerate(klist.items):
                 if position < len(python_list) and unchanged(python_list[position], klist.kind,
                                                              n.v):
@@ -429,8 +465,19 @@ class Boundary:
             python_list[:] = new
 
 
+class BoundaryTypeError(TypeError):
+    """An argument Kiln's wrapper refuses: the call's outcome (the oracle
+    takes other TypeErrors for a program outside the subset)."""
+
+
 def read_item(kind, v, function, parameter, position):
     where = f"{function}() argument '{parameter}'[{position}]"
+    if is_object_kind(kind):
+        # exactly an instance of the class, shared (runtime/kiln_runtime.h's
+        # kiln_check_list_instances)
+        if type(v).__name__ != kind or not is_instance(v):
+            raise BoundaryTypeError(f"{where} must be {kind}, not {type(v).__name__}")
+        return v
     if kind == "f64":
         if isinstance(v, (bool, int, float)):
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53:
@@ -465,6 +512,8 @@ def unchanged(previous, kind, value) -> bool:
 
 
 def plain_item(kind, v):
+    if is_object_kind(kind):
+        return v                # an instance: instances.canonical describes it
     return {"f64": float, "i64": int, "bool": bool}[kind](v)
 
 

@@ -32,6 +32,7 @@ from . import lists as L
 from . import numpy_functions  # noqa: F401 - array methods and numpy functions of arrays
 from . import semantics as S
 from . import sets as T
+from .instances import CLASS_NAME
 
 RUNTIME = "_kiln_rt"
 
@@ -43,6 +44,9 @@ def annotation_spec(node):
     text = ast.unparse(node).replace(" ", "")
     if text in L.ANNOTATION_KIND:
         return ("list", L.ANNOTATION_KIND[text])
+    instances = re.fullmatch(r"list\[([A-Za-z_]\w*)\]", text)
+    if instances and CLASS_NAME.fullmatch(instances.group(1)):
+        return ("list", instances.group(1))     # a list of a generated class's instances
     if text in T.ANNOTATION_KIND:
         return ("set", T.ANNOTATION_KIND[text])
     if D.annotation_kinds(text):
@@ -490,6 +494,13 @@ class OracleModule:
             warnings.simplefilter("ignore")
             exec(compile(tree, filename, "exec"), self.namespace)  # noqa: S102
 
+    def make_instance(self, name, a, b, flag):
+        """An instance of the oracle's class `name` (inputs.realize): its
+        fields typed as the compiled class's are."""
+        if name not in self.namespace:
+            raise S.OutsideDomain(f"class {name} is gone (a reducer candidate)")
+        return self.namespace[name](S.Num("i64", a), S.Num("f64", b), S.Num("bool", flag))
+
     def call(self, name, args, timeout=5.0):
         """Returns ("ok", plain value) or ("raise", type name, message);
         raises OutsideDomain / OracleTimeout."""
@@ -557,6 +568,14 @@ class OracleModule:
             raise
         except RecursionError:
             raise S.OutsideDomain("recursion")
+        except L.BoundaryTypeError as error:
+            return ("raise", "TypeError", str(error))     # an item of another type
+        except AttributeError as error:
+            if not str(error).startswith("'NoneType' object has no attribute"):
+                raise S.OutsideDomain(f"invalid program: AttributeError: {error}")
+            # `o.nxt.a` through a link that is None (class_constructs.py):
+            # the program's own exception, which Kiln raises as CPython does
+            return ("raise", "AttributeError", str(error))
         except (TypeError, NameError, UnboundLocalError, AttributeError) as error:
             # Not a program of the subset (a reducer candidate gone wrong).
             raise S.OutsideDomain(f"invalid program: {type(error).__name__}: {error}")
@@ -574,6 +593,8 @@ def plain(value):
     if isinstance(value, S.Array):
         return value.a.copy()
     if isinstance(value, L.KList):
+        if L.is_object_kind(value.kind):
+            return list(value.items)      # the instances (instances.canonical)
         return [L.plain_item(value.kind or "i64", n.v) for n in value.items]
     if isinstance(value, D.KDict):
         return D.plain(value)

@@ -48,7 +48,7 @@ class Tester:
         if failure.cls != "build":
             try:
                 oracle = OracleModule(source)
-                args, _ = inputs.realize(recipe)
+                args, _ = inputs.realize(recipe, oracle.make_instance)
                 oracle.call(failure.function, args, timeout=2.0)
             except (OutsideDomain, OracleTimeout, SyntaxError, KeyError):
                 return None

@@ -5,7 +5,12 @@ costs one call, not the campaign.
 Protocol: length-prefixed pickles on the process's original stdout (the
 program's own prints go to stderr). Requests: ("load", outdir, module) and
 ("call", function, recipe); replies: ("ok", value, bases) or
-("raise", type name, message, bases), or ("error", text).
+("raise", type name, message, bases), or ("error", text), or ("leak",
+detail) when the call changed the reference count of an instance it was
+given by more than the references its lists and links gained or lost
+(`reference_counts`). Instances in the value and the bases are sent as
+their descriptions (instances.canonical): the parent cannot unpickle the
+compiled classes.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ def serve():
     from fuzz.lists import ArgumentList   # noqa: PLC0415
     from fuzz.dicts import ArgumentDict   # noqa: PLC0415
     from fuzz.sets import ArgumentSet   # noqa: PLC0415
+    from fuzz.instances import canonical   # noqa: PLC0415
 
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
@@ -67,9 +73,13 @@ def serve():
                 send(protocol_out, ("error", f"{type(error).__name__}: {error}"))
             continue
         _, function, recipe = request
-        args, bases = realize(recipe)
+        args, bases = realize(recipe, lambda name, *fields: getattr(module, name)(*fields))
+        pool = bases[-1] if recipe.get("objects") else []
+        counts = reference_counts(pool, args, None)
+        value = None
         try:
             value = getattr(module, function)(*args)
+            leak = compare_counts(counts, reference_counts(pool, args, value))
             if isinstance(value, list):
                 # `return xs` of a list parameter is the caller's own object
                 position = next((k for k, a in enumerate(args) if a is value), None)
@@ -85,10 +95,35 @@ def serve():
                 position = next((k for k, a in enumerate(args) if a is value), None)
                 if position is not None:
                     value = ArgumentDict(value.items(), position)
-            reply = ("ok", value)
+            seen = {}
+            reply = ("ok", canonical(value, seen))
         except Exception as error:  # noqa: BLE001 - the compiled code's exception
             reply = ("raise", type(error).__name__, str(error))
-        send(protocol_out, (reply, bases))
+            seen = {}
+            leak = compare_counts(counts, reference_counts(pool, args, None))
+        bases = [canonical(b, seen) for b in bases]
+        send(protocol_out, (("leak", leak) if leak else reply, bases))
+
+
+def reference_counts(pool, args, value):
+    """For each instance of the argument pool: its reference count less the
+    references the arguments' lists, the result and the links reachable
+    from them hold (instances.held_references), which a call must leave
+    as it was."""
+    from fuzz.instances import held_references   # noqa: PLC0415
+    if not pool:
+        return []
+    held = held_references([pool, args, value])
+    # sys.getrefcount's own argument is one reference, the same each time
+    return [sys.getrefcount(x) - held[id(x)] for x in pool]
+
+
+def compare_counts(before, after):
+    changed = [(k, b, a) for k, (b, a) in enumerate(zip(before, after)) if b != a]
+    if not changed:
+        return ""
+    return "reference counts of argument instances changed by the call: " + ", ".join(
+        f"object{k} {a - b:+d}" for k, b, a in changed[:6])
 
 
 class Worker:

@@ -130,6 +130,15 @@ def test_fields_of_items(mod):
     assert mod.native.second_link(got, 3) == -1
 
 
+@pytest.mark.parametrize("values", [[], [1], [2, 3, 4]])
+def test_methods_called_on_items(mod, values):
+    """`xs[i].grow(by)`: a method call whose object is a list's item (an
+    IndexError of xs[-1] when empty; the fuzzer's first campaign found
+    such calls refused)."""
+    run_both(mod, "grow_items", lambda m: (nodes(m, values), 5))
+    run_both(mod, "pair_grown", lambda m: (len(values),))
+
+
 def test_boundary_checks_each_item(mod):
     with pytest.raises(TypeError, match=r"total_then_append\(\) argument 'xs'\[1\] must be "
                                         r"Node, not int"):

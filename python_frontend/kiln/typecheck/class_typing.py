@@ -119,7 +119,23 @@ class ClassTyping:
                                                     func.value.id in self.context.classes))
         if isinstance(node, ast.IfExp):
             return self.maybe_instance(node.body) or self.maybe_instance(node.orelse)
+        if isinstance(node, ast.Subscript):
+            # `xs[i].m()`, `t[0].m()`; `xs[1:]` is a list (`xs != xs[::-1]`)
+            return not isinstance(node.slice, ast.Slice) and self.holds_instances(node.value)
         return False
+
+    def holds_instances(self, node) -> bool:
+        """Whether `node` is a list of instances or a tuple holding one,
+        judged without typing it: a name bound to one, or a slice of one
+        (`xs[1:][0].m()`)."""
+        if isinstance(node, ast.Subscript):
+            return self.holds_instances(node.value)
+        if not isinstance(node, ast.Name) or self.symbols.get(node.id) is None:
+            return False
+        type_ = self.symbols[node.id].type
+        if isinstance(type_, kt.ListType):
+            return is_instance(type_.item)
+        return isinstance(type_, kt.TupleType) and any(is_instance(e) for e in type_.elements)
 
     def refuse_stayed_python(self, name, node) -> None:
         fallback = self.context.class_fallbacks.get(name)

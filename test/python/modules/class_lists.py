@@ -26,6 +26,12 @@ class Node:
         self.value = value
         self.next = None
 
+    def grow(self, by: int) -> None:
+        self.value += by
+
+    def grown(self, by: int) -> int:
+        return self.value + by
+
 
 @kiln.export
 class Tagged:
@@ -233,3 +239,25 @@ def mixed_shapes(n: int) -> list[Shape]:
     if c in shapes:
         shapes[1] = c
     return shapes
+
+
+def grow_items(xs: list[Node], by: int) -> int:
+    """Methods called on items (`xs[i].grow(by)`, `xs[-1].grown(1)`), and
+    a list compared with its slices (a slice is a list, not an item)."""
+    for i in range(len(xs)):
+        xs[i].grow(by)
+    same = int(xs == xs[:]) * 1000 + int(xs != xs[::-1]) * 100
+    return xs[-1].grown(1) + xs[0].grown(0) + same
+
+
+@kiln.export
+def pair(a: int) -> tuple[Node, Node]:
+    return Node(a), Node(a + 1)
+
+
+@kiln.export
+def pair_grown(a: int) -> int:
+    """Methods called on a tuple's instances and on a slice's item."""
+    t = pair(a)
+    ys = [t[0], t[1]]
+    return t[0].grown(1) + t[1].grown(10) + ys[1:][0].grown(100)

@@ -23,6 +23,9 @@ class SubscriptLowering:
             constants = {"math": rules.MATH_CONSTANTS, "numpy": rules.NUMPY_CONSTANTS}[module]
             typed = self.typed_value(node)
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
+        if isinstance(node.value, ast.Name) and node.value.id in self.context.classes and \
+                node.value.id not in self.symbols:
+            return self.class_constant(self.context.classes[node.value.id], node)   # `C.NAME`
         base = self.expression(node.value)
         if isinstance(base.type, kt.ClassType):
             return self.instance_attribute(base, node)  # `o.x`: class_lowering.py

@@ -26,6 +26,10 @@ class ArrayTyping:
             if name in constants:
                 return self.literal(constants[name], kt.f64, weak="float")
             self.fail(node, f"`{ast.unparse(node)}` is not supported here")
+        if self.context.classes:
+            constant = self.class_attribute(node)       # `C.NAME`: class_typing.py
+            if constant is not None:
+                return constant
         if node.attr in ("T", "real", "imag"):
             self.array_consumers.add(node.value)       # `(a - b).T`, `(z * w).real`
         base = self.expression(node.value)

@@ -65,6 +65,8 @@ class SubscriptLowering:
             index = rules.constant_int(node.slice)
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
+        if self.is_instance_valued(node.value):
+            return self.instance_subscript(node)        # `o[k]`: class_protocols.py
         callee = self.context.qualified_name(node.value.func) \
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):

@@ -119,6 +119,8 @@ class ArrayTyping:
                 self.fail(node, f"axis {index} is out of range for a "
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
+        if self.context.classes and self.is_instance_expression(node.value):
+            return self.instance_subscript(node)        # `o[k]`: class_protocols.py
         callee = self.context.qualified_name(node.value.func) \
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):

@@ -144,22 +144,28 @@ REFUSED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_refused_with_a_reason_at_its_position(tmp_path, name):
+def built_with(tmp_path, source: str):
+    """(the build record of the test module with `source` exported after
+    it, the number of lines before `source`)."""
     from conftest import kiln_build
-    source, reason = REFUSED[name]
     header = open(__file__.replace("test_class_protocols.py",
                                    "modules/class_protocols.py")).read()
-    path = tmp_path / "refused_protocols.py"
+    path = tmp_path / "refused.py"
     path.write_text(header + "\n\n@kiln.export\n" + source + "\n")
     result = kiln_build(str(path), str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
-    record = json.loads((tmp_path / "out" / "refused_protocols.kiln.json").read_text())
+    record = json.loads((tmp_path / "out" / "refused.kiln.json").read_text())
+    return record, header.count("\n") + 3
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_with_a_reason_at_its_position(tmp_path, name):
+    source, reason = REFUSED[name]
+    record, line = built_with(tmp_path, source)
     found = {f["function"]: f for f in record["fallbacks"]}
     assert name in found, record["fallbacks"]
     assert reason in found[name]["reason"], found[name]["reason"]
     assert "internal compiler error" not in found[name]["reason"]
-    line = header.count("\n") + 3
     assert found[name]["line"] > line and found[name]["column"] > 0
 
 
@@ -177,17 +183,10 @@ CLASS_REFUSED = {
 
 @pytest.mark.parametrize("name", sorted(CLASS_REFUSED))
 def test_class_attributes_out_of_scope_keep_the_class_python(tmp_path, name):
-    from conftest import kiln_build
     source, reason = CLASS_REFUSED[name]
-    header = open(__file__.replace("test_class_protocols.py",
-                                   "modules/class_protocols.py")).read()
-    path = tmp_path / "refused_attributes.py"
-    path.write_text(header + "\n\n@kiln.export\n" + source)
-    result = kiln_build(str(path), str(tmp_path / "out"))
-    assert result.returncode == 0, result.stderr
-    record = json.loads((tmp_path / "out" / "refused_attributes.kiln.json").read_text())
+    record, line = built_with(tmp_path, source)
     # A hierarchy stays Python as a whole: the new class is the one the
     # reason names, at its attribute's line.
     found = [f for f in record["fallbacks"] if f["kind"] == "class" and reason in f["reason"]]
     assert found, record["fallbacks"]
-    assert found[0]["line"] > header.count("\n") + 3, found[0]
+    assert found[0]["line"] > line, found[0]

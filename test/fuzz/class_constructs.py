@@ -53,6 +53,8 @@ class ClassShape:
     base: "ClassShape | None" = None   # a subclass's base class (inheritance)
     subclassed: bool = False           # another class of the program derives from it
     overrides: list = field(default_factory=list)   # a subclass's (name, kind, expression)
+    # A root class's container protocols and class constants (add_protocols)
+    protocols: dict = field(default_factory=dict)   # dunder -> body expression
 
     @property
     def comparable(self) -> bool:
@@ -123,6 +125,53 @@ def make_subclass(rng, base: ClassShape, name) -> ClassShape:
     return shape
 
 
+PROTOCOL_RATE = 0.5      # root classes with __len__/__getitem__/__contains__ and constants
+
+
+def add_protocols(rng, shapes) -> None:
+    """Now and then gives a root class `__len__` (negative sometimes:
+    ValueError), `__getitem__` (IndexError out of 0..3), `__contains__` and
+    the class constants K, KF, KS; a subclass of it may override
+    `__getitem__`. Drawn from a stream of its own (`class_stream(seed,
+    index, "protocols")`), so programs without them keep theirs."""
+    for shape in shapes:
+        if shape.base is None and rng.random() < PROTOCOL_RATE:
+            shape.protocols = {
+                "__len__": rng.choice(["abs(self.a) % 5", "self.a % 7 - 2", "int(self.flag)"]),
+                "__getitem__": rng.choice(["self.a + x", "x * 2 - self.a % 3"]),
+                "__contains__": rng.choice(["x % 3 == self.a % 3", "x > self.a"]),
+                "K": int_constant(rng), "KF": float_constant(rng),
+                "KS": repr(rng.choice(["", "ab", "k\u00e9y"]))}
+        elif shape.base is not None and shape.root.protocols and rng.random() < 0.5:
+            expr = rng.choice(["x * 3 + self.a", "super().__getitem__(x) + 1"])
+            shape.overrides.append(("__getitem__", "int", expr))
+
+
+def protocol_source(shape: ClassShape) -> list:
+    """The class body lines of `shape.protocols` (a root class's)."""
+    if not shape.protocols:
+        return []
+    found = shape.protocols
+    return [f"    K = {found['K']}", f"    KF = {found['KF']}", f"    KS = {found['KS']}",
+            "", "    def __len__(self) -> int:", f"        return {found['__len__']}",
+            "", "    def __getitem__(self, x: int) -> int:", "        if x < 0 or x > 3:",
+            "            raise IndexError(\"index out of range\")",
+            f"        return {found['__getitem__']}",
+            "", "    def __contains__(self, x: int) -> bool:",
+            f"        return {found['__contains__']}", ""]
+
+
+def protocol_expressions(rng, name, shape) -> list:
+    """int expressions over instance `name` through the protocols."""
+    root = shape.root
+    if not root.protocols:
+        return []
+    i = rng.choice([-1, 0, 1, 3, 4])
+    return [f"len({name})", f"int(bool({name}))", f"{name}[{i}]", f"int({i} in {name})",
+            f"int({i} not in {name})", f"{name}.K", f"{root.name}.K + len({name}.KS)",
+            f"int({name}.KF > 0.0)"]
+
+
 def subclass_source(shape: ClassShape) -> str:
     n, base = shape.name, shape.base.name
     own = "c" if shape.base.base is None else "d"     # a field of its own (a base's is not
@@ -155,11 +204,13 @@ def class_source(shape: ClassShape) -> str:
         lines += ["    a: int", "    b: float = 0.5", "    flag: bool = False"]
         if shape.linked:
             lines.append(f'    nxt: "{n} | None" = None')
+        lines += ([""] + protocol_source(shape)[:-1]) if shape.protocols else []
     else:
         lines += ["    a: int", "    b: float", "    flag: bool"]
         if shape.linked:
             lines.append(f'    nxt: "{n} | None"')
-        lines += ["", "    def __init__(self, a: int, b: float, flag: bool = False):",
+        lines += ([""] + protocol_source(shape)[:-1] if shape.protocols else []) + \
+            ["", "    def __init__(self, a: int, b: float, flag: bool = False):",
                   "        self.a = a", "        self.b = b", "        self.flag = flag"]
         if shape.linked:
             lines.append("        self.nxt = None")
@@ -323,6 +374,7 @@ class ClassConstructs:
         subclasses = [s for s in self.class_shapes if s.base is not None and s.derives_from(shape)]
         if subclasses:
             options.append(f"int(isinstance({name}, {self.rng.choice(subclasses).name}))")
+        options += protocol_expressions(self.rng, name, shape)
         return self.rng.choice(options)
 
     def s_c_read(self, depth):

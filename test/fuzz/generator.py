@@ -44,7 +44,7 @@ from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
 from .class_constructs import (CLASS_PROGRAM_RATE, ClassConstructs, class_source, class_stream,
-                               make_shape, make_subclass)
+                               add_protocols, make_shape, make_subclass)
 from .class_list_constructs import (CLASS_LIST_PARAM_COUNTS, CLASS_LIST_RESULT_RATE,
                                     ClassListConstructs, class_list_stream, class_lists_on)
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
@@ -3150,6 +3150,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                 class_shapes.append(sub)
                 if inherit_rng.random() < 0.4:
                     class_shapes.append(make_subclass(inherit_rng, sub, f"{shape.name}t"))
+        add_protocols(class_stream(seed, index, "protocols"), class_shapes)
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,

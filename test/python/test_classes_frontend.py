@@ -177,7 +177,8 @@ def test_optional_default_is_the_none_type(tmp_path):
     ("@kiln.export\nclass C:\n    names: list[str]", "its attribute `names` (line 8) is list[str]"),
     ("@kiln.export\nclass C:\n    def __init__(self):\n        self.items = []",
      "its attribute `items` (line 9) is a list"),
-    ("@kiln.export\nclass C:\n    count = 0", "its class attribute `count`"),
+    ("@kiln.export\nclass C:\n    count = []", "its class attribute `count` is `[]`"),
+    ("@kiln.export\nclass C:\n    a = b = 0", "its class attribute assignment `a, b = ...`"),
     ("@kiln.export\nclass C:\n    x: int\n    @property\n    def p(self) -> int:\n"
      "        return 1\n    @p.deleter\n    def p(self):\n        pass",
      "the property deleter of `p` (getters and setters are compiled, deleters not yet)"),

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 
 from .. import typesystem as kt
 from ..errors import Diagnostic, KilnCompileError
+from .constants import int_out_of_range, is_number, is_text, literal_constant
 from .ufunc_signatures import KILN_DECORATORS
 
 OBJECT_HEADER_SIZE = 16
@@ -120,6 +121,10 @@ class ClassInfo:
     # inheritance), None for `object`; its fields come first, at the same
     # offsets, and its methods are this class's unless overridden.
     base: "ClassInfo | None" = field(default=None, repr=False, compare=False)
+    # Class-level assignments of int, float, bool and str literals (`NONE =
+    # 0`): name -> value. Compiled code folds them; the extension sets them
+    # on the type, where Python reads them.
+    constants: dict = field(default_factory=dict)
 
     @property
     def lineage(self) -> list:
@@ -134,6 +139,10 @@ class ClassInfo:
         """The class of the lineage whose own method `method` is (the one
         CPython's attribute lookup finds), or None."""
         return next((c for c in self.lineage if method in c.methods), None)
+
+    def constant_owner(self, name) -> "ClassInfo | None":
+        """The class of the lineage whose class constant `name` is, or None."""
+        return next((c for c in self.lineage if name in c.constants), None)
 
     def is_subclass_of(self, other_name: str) -> bool:
         return any(c.name == other_name for c in self.lineage)
@@ -488,6 +497,7 @@ class ClassReader:
         is_dataclass, options, export = self.decorators()
         methods, static, properties = {}, set(), set()
         class_methods, setters = set(), set()
+        constants = {}           # name -> (literal value, statement)
         declared = []            # (name, annotation node, default node, statement)
         for stmt in self.node.body:
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and \
@@ -530,8 +540,8 @@ class ClassReader:
                 if "__hash__" in names and isinstance(stmt.value, ast.Constant) and \
                         stmt.value.value is None:
                     self.stays_python(stmt, "`__hash__ = None` is not compiled yet")
-                self.stays_python(stmt, f"its class attribute `{', '.join(names)}` (without "
-                                        "an annotation; class attributes are not compiled yet)")
+                constants[names[0]] = (self.class_constant(stmt, names), stmt)
+                continue
             self.stays_python(stmt, f"the statement `{ast.unparse(stmt).splitlines()[0]}` in "
                                     "its body is not compiled")
         self.check_method_names(methods, properties, setters, declared)
@@ -546,6 +556,7 @@ class ClassReader:
                                 for p in c.properties}
         fields = self.fields(declared, assigners, is_dataclass,
                              properties | inherited_properties)
+        self.check_constant_names(constants, methods, properties, fields)
         info = ClassInfo(
             name=self.name, node=self.node, fields=fields, methods=methods,
             static_methods=frozenset(static), properties=frozenset(properties),
@@ -553,7 +564,7 @@ class ClassReader:
             order=bool(options.get("order", False)), eq=bool(options.get("eq", True)),
             module=self.context.module_name, line=self.node.lineno, options=export,
             class_methods=frozenset(class_methods), setters=frozenset(setters),
-            base=self.base)
+            base=self.base, constants={name: value for name, (value, _) in constants.items()})
         synthesized = []
         if is_dataclass:
             synthesized = self.synthesize(info, options)
@@ -669,6 +680,42 @@ class ClassReader:
             if kind in names:
                 return kind
         return "method"
+
+    def class_constant(self, stmt: ast.Assign, names: list):
+        """The value of a class attribute assigned without annotation: an
+        int (64-bit), float, bool or str literal, else the class stays
+        Python saying what it is."""
+        shown = ", ".join(names)
+        if len(names) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            self.stays_python(stmt, f"its class attribute assignment `{shown} = ...` (class "
+                                    "constants are compiled one name at a time)")
+        value = literal_constant(stmt.value)
+        if not (is_number(value) or is_text(value)):
+            self.stays_python(stmt, f"its class attribute `{shown}` is "
+                                    f"`{ast.unparse(stmt.value)}`: class attributes without an "
+                                    "annotation are compiled when they are int, float, bool or "
+                                    "str literals (constants) yet")
+        if int_out_of_range(value):
+            self.stays_python(stmt, f"its class attribute `{shown}` does not fit in 64 bits")
+        return value
+
+    def check_constant_names(self, constants, methods, properties, fields) -> None:
+        """A class constant is the only attribute of its name along the
+        lineage: compiled code folds `o.NAME`, so no subclass may redefine
+        it, and no field, method or property may share it."""
+        lineage = self.base.lineage if self.base is not None else []
+        taken = {f.name for f in fields} | set(methods) | set(properties) | {
+            name for c in lineage for name in (*c.methods, *c.properties, *c.constants)}
+        for name, (_, stmt) in constants.items():
+            if name in taken:
+                self.stays_python(stmt, f"its class attribute `{name}` is also a field, method, "
+                                        "property or class attribute of it or of a base class "
+                                        "(not compiled yet)")
+        inherited = {name: c.name for c in lineage for name in c.constants}
+        for name in [f.name for f in fields] + list(methods):
+            if name in inherited:
+                self.stays_python(self.node, f"its attribute `{name}` hides the class attribute "
+                                             f"`{name}` of `{inherited[name]}` (not compiled yet)")
 
     def check_method_names(self, methods, properties, setters, declared) -> None:
         """A setter's symbol is `<Class>__<name>__setter`: a method named

@@ -347,6 +347,8 @@ class CallLowering:
             length = self.str_length(args[0], node)
             self.done_with(node, args[0])
             return length
+        if isinstance(args[0].type, (kt.ClassType, kt.NoneType)):
+            return self.instance_len(args[0], node)         # `len(o)`: class_protocols.py
         if is_range(args[0].type):      # a loop's own range (desugar.py) is not checked
             return self.range_length(args[0], node, not is_hidden_iterable(node.args[0]))
         return self.dimension(args[0], 0, node)

@@ -149,6 +149,10 @@ class ClassLowering:
         """`o.x`: the field (borrowed from `o`), or the property's value."""
         info = self.class_info(base.type)
         class_field = info.field(node.attr)
+        if class_field is None and info.constant_owner(node.attr) is not None:
+            self.require_instance(base, node.attr, node)        # None.NAME raises
+            self.done_with(node, base)
+            return self.class_constant(info, node)
         if class_field is None:         # a property (typing checked)
             self.require_instance(base, node.attr, node)
             return self.method_call(info, node.attr, node, base, args=[], keywords=[])
@@ -157,6 +161,14 @@ class ClassLowering:
             value = self.own(value, node)       # outlives the temporary it was read from
         self.done_with(node, base)
         return value
+
+    def class_constant(self, info, node: ast.Attribute) -> Value:
+        """`C.NAME` / `o.NAME` of a class constant: its literal."""
+        value = info.constant_owner(node.attr).constants[node.attr]
+        if isinstance(value, str):
+            return self.str_constant(value, node)
+        typed = self.typed_value(node)
+        return self.constant(value, typed.type, node, weak=typed.weak)
 
     def store_attribute(self, target: ast.Attribute, value: Value, node) -> None:
         """`o.x = v`: o is evaluated after v, as in Python."""

@@ -50,6 +50,7 @@ from .constant_lowering import ConstantLowering
 from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
 from .class_lowering import ClassLowering, slot_global
+from .class_protocols import ClassProtocolLowering
 from .elementwise_kernels import elementwise_kernel, has_reduction_kernel, reduction_kernel
 # The generator's values stay importable from here.
 from .values import (COMPLEX64_ABI, Value, abi_type, flatten, mlir_type,  # noqa: F401
@@ -141,7 +142,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                             LibraryCalls, ArrayExpressions, ArrayReductions, ArrayShapes,
                             ArrayIndexing, ComplexNumbers, TupleLowering, ListLowering,
                             DictLowering, SetLowering, StrLowering, ListAlgorithms,
-                            ContainerOwnership, ClassLowering,
+                            ContainerOwnership, ClassLowering, ClassProtocolLowering,
                             RangeLowering, ConstantLowering, GeneratorLowering):
     """Builds one function's MLIR in one walk, reading its types from the
     function's `TypedFunction` (`typed`). This class lowers expressions; the

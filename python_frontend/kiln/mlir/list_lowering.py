@@ -217,6 +217,9 @@ class ListLowering:
         if is_range(right.type):
             result = self.range_contains(node, left, right)     # `i in r`
             return result if isinstance(op, ast.In) else self.negate(result, node)
+        if isinstance(right.type, (kt.ClassType, kt.NoneType)) and isinstance(op, (ast.In,
+                                                                                   ast.NotIn)):
+            return self.instance_contains(node, left, right)    # `x in o`: class_protocols.py
         if is_str(right.type) and isinstance(op, (ast.In, ast.NotIn)):
             return self.str_membership(node, left, right)       # `c in s`
         if is_str(left.type) and is_str(right.type):

@@ -423,6 +423,9 @@ class StatementLowering:
         self.store_element(array, indices, result, target)
 
     def assign(self, target, value: Value, node):
+        if isinstance(target, ast.Subscript) and self.is_instance_valued(target.value):
+            self.instance_store(target, value, node)        # `o[k] = v`: class_protocols.py
+            return
         if isinstance(target, ast.Subscript) and self.is_dict_valued(target.value):
             self.dict_store(target, value, node)            # `d[k] = v`
             return

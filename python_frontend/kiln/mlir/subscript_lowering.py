@@ -23,6 +23,9 @@ class SubscriptLowering:
             constants = {"math": rules.MATH_CONSTANTS, "numpy": rules.NUMPY_CONSTANTS}[module]
             typed = self.typed_value(node)
             return self.constant(constants[name], typed.type, node, weak=typed.weak)
+        if isinstance(node.value, ast.Name) and node.value.id in self.context.classes and \
+                node.value.id not in self.symbols:
+            return self.class_constant(self.context.classes[node.value.id], node)   # `C.NAME`
         base = self.expression(node.value)
         if isinstance(base.type, kt.ClassType):
             return self.instance_attribute(base, node)  # `o.x`: class_lowering.py
@@ -62,6 +65,8 @@ class SubscriptLowering:
             index = rules.constant_int(node.slice)
             axis = index + array.type.ndim if index < 0 else index
             return self.dimension(array, axis, node)
+        if self.is_instance_valued(node.value):
+            return self.instance_subscript(node)        # `o[k]`: class_protocols.py
         callee = self.context.qualified_name(node.value.func) \
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):

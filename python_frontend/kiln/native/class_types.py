@@ -494,7 +494,42 @@ def generate_classes(module: str, classes, signatures, source_path: str,
                  "    Py_DECREF(module);",
                  "    return NULL;",
                  "  }"]
+        init += _constant_assignments(info, info_slot(module, info))
     return out, init
+
+
+def _constant_value(value) -> str:
+    """C making a new reference to the Python object of a class constant."""
+    if isinstance(value, bool):
+        return f"Py_NewRef({'Py_True' if value else 'Py_False'})"
+    if isinstance(value, int):
+        return f"PyLong_FromLongLong({c_literal(value)})"
+    if isinstance(value, float):
+        return f"PyFloat_FromDouble({c_double(value)})"
+    data = value.encode("utf-8")
+    # Octal escapes for every byte outside printable ASCII: the text may
+    # hold NULs, newlines or any code point.
+    escaped = "".join(chr(b) if 32 <= b < 127 and chr(b) not in '"\\?' else f"\\{b:03o}"
+                      for b in data)
+    return f'PyUnicode_DecodeUTF8("{escaped}", {len(data)}, NULL)'
+
+
+def _constant_assignments(info, slot: str) -> list:
+    """Module-init C setting the class constants (`NONE = 0`) on the
+    type made for `info`, where Python reads them as `C.NONE` and `o.NONE`."""
+    out = []
+    for name, value in info.constants.items():
+        out += ["  {",
+                f"    PyObject *kiln_value = {_constant_value(value)};",
+                f"    int kiln_status = kiln_value ? PyObject_SetAttrString((PyObject *){slot}, "
+                f"{c_string(name)}, kiln_value) : -1;",
+                "    Py_XDECREF(kiln_value);",
+                "    if (kiln_status < 0) {",
+                "      Py_DECREF(module);",
+                "      return NULL;",
+                "    }",
+                "  }"]
+    return out
 
 
 def info_slot(module: str, info) -> str:

@@ -317,6 +317,9 @@ def _class_pyi(info, signatures) -> list:
         lines.append(f"    {_docstring_literal(doc)}")
     for field in info.fields:
         lines.append(f"    {field.name}: {annotation_text(field.type)}")
+    for name, value in info.constants.items():
+        # A class constant: ClassVar, so type checkers read it as the class's
+        lines.append(f"    {name}: typing.ClassVar[{type(value).__name__}]")
     if "__init__" not in methods:
         lines.append("    def __init__(self) -> None: ...")
     order = [m for m in getattr(info, "method_order", []) if m in methods]

@@ -26,6 +26,10 @@ class ArrayTyping:
             if name in constants:
                 return self.literal(constants[name], kt.f64, weak="float")
             self.fail(node, f"`{ast.unparse(node)}` is not supported here")
+        if self.context.classes:
+            constant = self.class_attribute(node)       # `C.NAME`: class_typing.py
+            if constant is not None:
+                return constant
         if node.attr in ("T", "real", "imag"):
             self.array_consumers.add(node.value)       # `(a - b).T`, `(z * w).real`
         base = self.expression(node.value)
@@ -115,6 +119,8 @@ class ArrayTyping:
                 self.fail(node, f"axis {index} is out of range for a "
                                 f"{array.type.ndim}-D array")
             return TypedValue(kt.i64)
+        if self.context.classes and self.is_instance_expression(node.value):
+            return self.instance_subscript(node)        # `o[k]`: class_protocols.py
         callee = self.context.qualified_name(node.value.func) \
             if isinstance(node.value, ast.Call) else None
         if rules.is_positions_call(node.value, callee) or rules.is_tuple_call(node.value, callee):

@@ -17,6 +17,7 @@ from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display, is_unknown
 from .typed_tree import (container_noun, is_container, is_range, is_scalar_type, is_set,
                          is_str, known_literals)
+from .class_typing import is_instance_like
 from .list_typing import holds_items, is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
@@ -468,6 +469,8 @@ class CallTyping:
             return self.literal(len(args[0].elements), kt.i64)      # len(a.shape)
         if len(args) == 1:
             self.absorb(args[0])
+        if len(args) == 1 and is_instance_like(args[0].type):
+            return self.instance_len(args[0], node)     # `len(o)`: class_protocols.py
         if len(args) == 1 and (is_container(args[0].type) or is_str(args[0].type)):
             return TypedValue(kt.i64)
         if len(args) == 1 and is_range(args[0].type):
@@ -614,8 +617,8 @@ class CallTyping:
         if len(args) != 1:
             self.fail(node, "bool() takes one argument")
         if is_list(args[0].type) or is_dict(args[0].type) or is_set(args[0].type) or \
-                is_range(args[0].type) or is_str(args[0].type):
-            return self.truthy(args[0], node)       # true when it has items
+                is_range(args[0].type) or is_str(args[0].type) or is_instance_like(args[0].type):
+            return self.truthy(args[0], node)       # true when it has items; an instance's
         self.expect_scalar(args[0], node, "bool()")
         return self.truthy(args[0], node)
 

@@ -206,6 +206,8 @@ class ClassTyping:
         found = info.field(node.attr)
         if found is not None:
             return TypedValue(found.type)
+        if info.constant_owner(node.attr) is not None:
+            return self.class_constant(info, node.attr)
         owner = info.defining(node.attr)
         if owner is not None and node.attr in owner.properties:
             return self.call_method(info, node.attr, base, node, [], [])
@@ -214,10 +216,47 @@ class ClassTyping:
                             "only calls of methods are supported (`o.m(...)`)")
         self.fail(node, f"'{info.name}' object has no attribute '{node.attr}'")
 
+    def class_constant(self, info, name) -> TypedValue:
+        """`C.NAME`, `o.NAME` of a class constant (`NAME = 0` in the class
+        body): the literal, folded as a module constant is."""
+        value = info.constant_owner(name).constants[name]
+        if isinstance(value, str):
+            return TypedValue(kt.string)        # a literal: never freed
+        return self.constant_number(value)
+
+    def class_attribute(self, node: ast.Attribute) -> TypedValue | None:
+        """`C.NAME` of an exported class C: its class constant; None when
+        `node` is no attribute of a class name."""
+        if not (isinstance(node.value, ast.Name) and node.value.id in self.context.classes
+                and node.value.id not in self.symbols):
+            return None
+        info = self.context.classes[node.value.id]
+        if info.constant_owner(node.attr) is not None:
+            return self.class_constant(info, node.attr)
+        if info.defining(node.attr) is not None:
+            self.fail(node, f"the method `{node.attr}` of `{info.name}` is used as a value; "
+                            "only calls of methods are supported (`C.m(...)`)")
+        self.fail(node, f"type object '{info.name}' has no attribute '{node.attr}'" + (
+            " compiled code reads (fields are read from instances)" if info.field(node.attr)
+            else ""))
+
+    def refuse_constant_store(self, target: ast.Attribute, info) -> None:
+        if info.constant_owner(target.attr) is not None:
+            self.fail(target, f"`{ast.unparse(target)} = ...` assigns the class attribute "
+                              f"`{target.attr}` of `{info.constant_owner(target.attr).name}`, "
+                              "which compiled code reads as a constant: not compiled (assign "
+                              "it from Python, or make it a field)")
+
     def store_attribute(self, target: ast.Attribute, value: TypedValue, node) -> None:
         """`o.x = v`: the field's type takes the value (converted as an
         argument would be); for a property with a setter, the setter's
         call."""
+        if isinstance(target.value, ast.Name) and target.value.id in self.context.classes \
+                and target.value.id not in self.symbols:
+            info = self.context.classes[target.value.id]
+            self.refuse_constant_store(target, info)
+            self.fail(target, f"`{ast.unparse(target)} = ...` assigns an attribute of the class "
+                              f"`{info.name}`: not compiled")
         base = self.expression(target.value)
         self.absorb(base, value)
         if self.provisional_none(base) or self.provisional_none(value):
@@ -226,6 +265,7 @@ class ClassTyping:
             self.fail(target, f"cannot assign to `{ast.unparse(target)}`: "
                               f"{display(base.type)} has no attributes Kiln can set")
         info = self.class_info(base.type)
+        self.refuse_constant_store(target, info)
         found = info.field(target.attr)
         owner = info.defining(target.attr) or info
         if found is None and target.attr in owner.setters:

@@ -34,6 +34,7 @@ from .. import typing_rules as rules
 from ..frontend.classes import common_base, subclasses_of
 from ..frontend.desugar import ITERABLE_ROLE, zipped_call
 from ..frontend.subset import SUPPORTED_BINOPS
+from .class_typing import is_instance_like
 from .typed_values import MixedItems, TypedValue, _Abandon
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (VariableType, container_noun, is_container, is_dict, is_dict_view,
@@ -798,6 +799,8 @@ class ListTyping:
             return self.dict_compare(node, left, right)
         if is_range(left.type) or is_range(right.type):
             return self.range_compare(node, left, right)        # `i in r`
+        if isinstance(op, (ast.In, ast.NotIn)) and is_instance_like(right.type):
+            return self.instance_contains(node, left, right)    # `x in o`: class_protocols.py
         if isinstance(op, (ast.In, ast.NotIn)) and is_str(right.type):
             return self.str_membership(node, left, right)       # `c in s`
         if is_str(left.type) and is_str(right.type):

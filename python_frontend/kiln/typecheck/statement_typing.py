@@ -304,7 +304,7 @@ class StatementTyping:
     def loop_iterable(self, stmt) -> None:
         """The iterable of a `for` loop over an array (desugar.py): an
         array, or the loop is refused at the iterable."""
-        what = literal_iterable(stmt.value)
+        what, value = literal_iterable(stmt.value), TypedValue(UNKNOWN)
         if what is None or isinstance(stmt.value, ast.Tuple):
             value = self.guarded(self.expression, stmt.value) or TypedValue(UNKNOWN)
             if isinstance(value.type, kt.TupleType):
@@ -315,7 +315,13 @@ class StatementTyping:
                 value.type, (kt.ArrayType, kt.TupleType)) or is_container(
                 value.type) or is_range(value.type) or is_str(value.type) else \
                 display(value.type)
-        if what is not None:
+        if what is not None and isinstance(value.type, kt.ClassType):
+            self.report(stmt.value, f"`for` over a {value.type.class_name} instance is not "
+                                    "compiled: it calls `__iter__` (generators are not compiled) "
+                                    "or `__getitem__` until IndexError; loop over a range and "
+                                    "index the instance, or over a list it holds")
+            value = TypedValue(UNKNOWN)
+        elif what is not None:
             self.report(stmt.value, unsupported_iteration(what))
             value = TypedValue(UNKNOWN)
         self.guarded(self.assign, stmt.targets[0], value, stmt, stmt.value)
@@ -424,6 +430,9 @@ class StatementTyping:
     def stmt_AugAssign(self, stmt):
         target = stmt.target
         self.refuse_store_through_parts(target)
+        if isinstance(target, ast.Subscript) and self.context.classes and \
+                self.is_instance_expression(target.value):
+            self.refuse_instance_augmented_store(target)
         if isinstance(target, ast.Subscript) and self.is_dict_expression(target.value):
             self.augmented_dict_store(stmt)             # `d[k] += v`
             return
@@ -519,6 +528,10 @@ class StatementTyping:
         """`target = value`; `value_node` is the expression of the value
         when it has one (`[]` and new lists take the target's type)."""
         self.refuse_store_through_parts(target)
+        if isinstance(target, ast.Subscript) and self.context.classes and \
+                self.is_instance_expression(target.value):
+            self.instance_store(target, value, node)    # `o[k] = v`: class_protocols.py
+            return
         if isinstance(target, ast.Subscript) and self.is_dict_expression(target.value):
             self.dict_store(target, value, node)        # `d[k] = v`
             return

@@ -156,8 +156,13 @@ CELLS = [
 
 @pytest.fixture(scope="module")
 def notebook(tmp_path_factory):
+    # Importing nbclient imports IPython, which raises the recursion limit
+    # to 3000 for the whole process: the suite's later differential tests
+    # of recursion compare with CPython at its default limit.
+    limit = sys.getrecursionlimit()
     nbclient = pytest.importorskip("nbclient", reason="needs Debian's python3-nbclient")
     import nbformat
+    sys.setrecursionlimit(limit)
 
     folder = tmp_path_factory.mktemp("notebook")
     book = nbformat.v4.new_notebook()

@@ -11,6 +11,7 @@ import json
 import os
 import resource
 import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -20,6 +21,17 @@ from kiln.mlir.code_generator import generate_module
 
 MODULE = "recursion"
 CLANG = "/usr/lib/llvm-22/bin/clang"
+
+
+@pytest.fixture(autouse=True)
+def cpython_default_recursion_limit():
+    """CPython's default limit while these tests run: an import elsewhere
+    in the process (IPython's sets 3000) must not let the CPython side
+    recurse deeper than the compiled side is compared with."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(limit)
 
 
 @pytest.fixture(scope="module")

@@ -105,7 +105,8 @@ no_leak_under_many_calls and not dask_example_matches_numpy and not
 pip_install_gives_a_working_kiln and not wheel_of_a_users_package_runs_without_kiln and not
 cpu_with and not cpu_without and not
 returned_by_calls_are_owned_by_the_caller and not c_program_uses_header_and_library and not
-html_page_in_chromium and not c_abi_passes_float_complex_by_value and not
+html_page_in_chromium and not notebook_reports_work_side_by_side_in_chromium and not
+c_abi_passes_float_complex_by_value and not
 release_libraries_hold_no_build_machine_paths and not one_artifact_runs_on_older_cpus and not
 differential_suites_per_level and not c_programs_dispatch_too and not
 edited_proc_cpuinfo_changes_nothing and not memory_stays_flat and not

@@ -70,6 +70,19 @@ def outcome(function, *args):
         return None, (type(error).__name__, str(error).split(" (")[0])
 
 
+def run_on_both_sides(mod, name, make_args, shown):
+    """`name` called in the built and the plain-Python module on arguments
+    `make_args(module)` makes for each: the same result or error, and the
+    same arguments after, each compared as `shown` renders it."""
+    native_args, python_args = make_args(mod.native), make_args(mod.python)
+    got, got_error = outcome(getattr(mod.native, name), *native_args)
+    want, want_error = outcome(getattr(mod.python, name), *python_args)
+    assert got_error == want_error, (name, got_error, want_error)
+    assert shown(got) == shown(want), (name, got, want)
+    assert shown(list(native_args)) == shown(list(python_args)), name
+    return got, native_args
+
+
 def assert_rss_flat(native, calls, expected=()):
     """Each native function of `calls` (name -> arguments) called 5,000
     times (the allocator's pools settle), then 40,000 more: resident memory

@@ -6,12 +6,13 @@ its instances shared, never copied) and returned to it; references counted
 (every instance's count back where it was after a call, also after a
 raise), memory flat; what is refused, and why."""
 
+import functools
 import json
 import sys
 
 import pytest
 
-from conftest import assert_rss_flat, outcome
+from conftest import assert_rss_flat, run_on_both_sides
 
 MODULE = "class_lists"
 
@@ -38,16 +39,7 @@ def nodes(module, values):
     return [module.Node(v) for v in values]
 
 
-def run_both(mod, name, make_args):
-    """`name` called in both modules on arguments `make_args(module)` makes
-    for each: the same result or error, and the same arguments after."""
-    native_args, python_args = make_args(mod.native), make_args(mod.python)
-    got, got_error = outcome(getattr(mod.native, name), *native_args)
-    want, want_error = outcome(getattr(mod.python, name), *python_args)
-    assert got_error == want_error, (name, got_error, want_error)
-    assert shown(got) == shown(want), (name, got, want)
-    assert shown(list(native_args)) == shown(list(python_args)), name
-    return got, native_args
+run_both = functools.partial(run_on_both_sides, shown=shown)
 
 
 def test_everything_but_the_eq_class_search_compiles(mod):

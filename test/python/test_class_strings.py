@@ -4,13 +4,14 @@ compiled code makes stored into instances Python keeps (also when the call
 then raises), dataclasses' generated methods, pickling, memory flat."""
 
 import copy
+import functools
 import json
 import pickle
 import sys
 
 import pytest
 
-from conftest import assert_rss_flat, outcome
+from conftest import assert_rss_flat, run_on_both_sides
 
 MODULE = "class_strings"
 
@@ -30,14 +31,7 @@ def shown(value):
     return (type(value).__name__, *fields)
 
 
-def run_both(mod, name, make_args):
-    native_args, python_args = make_args(mod.native), make_args(mod.python)
-    got, got_error = outcome(getattr(mod.native, name), *native_args)
-    want, want_error = outcome(getattr(mod.python, name), *python_args)
-    assert got_error == want_error, (name, got_error, want_error)
-    assert shown(got) == shown(want), (name, got, want)
-    assert shown(list(native_args)) == shown(list(python_args)), name
-    return got, native_args
+run_both = functools.partial(run_on_both_sides, shown=shown)
 
 
 def test_every_class_and_function_compiles(mod):

@@ -32,6 +32,17 @@ struct ObjectOpLowering : ListOpLowering<Op> {
         b, loc, LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, object, null),
         ErrorKind::AttributeError, noAttribute("NoneType", field));
   }
+  // The type object in class slot `slot` (NULL while the extension has not
+  // filled it), or failure when `slot` names no pointer global.
+  static FailureOr<Value> loadClassSlot(OpBuilder &b, Operation *op, FlatSymbolRefAttr slot) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(op, slot);
+    if (!global || global.getGlobalType() != ptr)
+      return failure();
+    Location loc = op->getLoc();
+    return Value(LLVM::LoadOp::create(b, loc, ptr,
+                                      LLVM::AddressOfOp::create(b, loc, ptr, slot.getValue())));
+  }
   // How a field of `type` is stored: a bool in one byte.
   static Type storageType(OpBuilder &b, Type type) {
     if (isa<ObjectType, StrType>(type))
@@ -48,20 +59,18 @@ struct ObjectNewLowering : ObjectOpLowering<ObjectNewOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    auto slot = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(op, op.getSlotAttr());
-    if (!slot || slot.getGlobalType() != ptr)
+    FailureOr<Value> type = loadClassSlot(rewriter, op, op.getSlotAttr());
+    if (failed(type))
       return rewriter.notifyMatchFailure(op, "the class slot is not a pointer global");
-    Value address = LLVM::AddressOfOp::create(rewriter, loc, ptr, op.getSlot());
-    Value type = LLVM::LoadOp::create(rewriter, loc, ptr, address);
     Value null = LLVM::ZeroOp::create(rewriter, loc, ptr);
     StringRef name = op.getType().getClassName();
-    check(rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, type, null),
+    check(rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, *type, null),
           ErrorKind::RuntimeError,
           ("class '" + name +
            "' has no type here: its instances are CPython objects, which only a Python "
            "process that imported the module's extension can make")
               .str());
-    Value object = call(rewriter, loc, "kiln_object_new", {type});
+    Value object = call(rewriter, loc, "kiln_object_new", {*type});
     checkNotNull(rewriter, loc, object);
     rewriter.replaceOp(op, object);
     return success();
@@ -175,14 +184,12 @@ struct ObjectHasTypeLowering : ObjectOpLowering<ObjectHasTypeOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    auto slot = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(op, op.getSlotAttr());
-    if (!slot || slot.getGlobalType() != ptr)
-      return rewriter.notifyMatchFailure(op, "the class slot is not a pointer global");
     Value object = adaptor.getObject();
     Value null = LLVM::ZeroOp::create(rewriter, loc, ptr);
     Value present = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, object, null);
-    Value expected = LLVM::LoadOp::create(
-        rewriter, loc, ptr, LLVM::AddressOfOp::create(rewriter, loc, ptr, op.getSlot()));
+    FailureOr<Value> expected = loadClassSlot(rewriter, op, op.getSlotAttr());
+    if (failed(expected))
+      return rewriter.notifyMatchFailure(op, "the class slot is not a pointer global");
     auto test = scf::IfOp::create(rewriter, loc, rewriter.getI1Type(), present, true, true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -190,7 +197,7 @@ struct ObjectHasTypeLowering : ObjectOpLowering<ObjectHasTypeOp> {
       Value type = load(rewriter, loc, ptr, object, KILN_OBJECT_TYPE_OFFSET);
       scf::YieldOp::create(rewriter, loc,
                            ValueRange{LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                                           type, expected)});
+                                                           type, *expected)});
       rewriter.setInsertionPointToStart(test.elseBlock());
       scf::YieldOp::create(rewriter, loc, ValueRange{present});
     }

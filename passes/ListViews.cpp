@@ -29,15 +29,23 @@ namespace kiln {
 namespace {
 
 // Whether `op` may move, grow, shrink or free some list's storage: the ops
-// that change a list's length or reorder it through a buffer, and any call
-// that receives a list (the callee may do either). No list can be reached
-// other than through an SSA value of list type, so these are all.
+// that change a list's length or reorder it through a buffer, any call
+// that receives a list or an instance (the callee may do either, to a list
+// argument or to a list in the instance's fields: a method appending to
+// `self.items`), and storing a list into a field (which gives up the one
+// it held). A list is reached only through an SSA value of list type or an
+// instance's field, so these are all. (Whether the module's classes have
+// list fields at all is a fact about other functions, which a function
+// pass does not read.)
 bool mayResizeLists(Operation *op) {
   if (isa<ListAppendOp, ListPopOp, ListInsertOp, ListClearOp, ListExtendOp, ListSortOp,
           ListAssignSliceOp, ListDeleteSliceOp>(op))
     return true;
   if (isa<CallOpInterface>(op))
-    return llvm::any_of(op->getOperandTypes(), [](Type type) { return isa<ListType>(type); });
+    return llvm::any_of(op->getOperandTypes(),
+                        [](Type type) { return isa<ListType, ObjectType>(type); });
+  if (auto store = dyn_cast<ObjectSetOp>(op))
+    return isa<ListType>(store.getValue().getType());
   return false;
 }
 

@@ -45,7 +45,7 @@ struct ObjectOpLowering : ListOpLowering<Op> {
   }
   // How a field of `type` is stored: a bool in one byte.
   static Type storageType(OpBuilder &b, Type type) {
-    if (isa<ObjectType, StrType>(type))
+    if (isa<ObjectType, StrType, ListType>(type))
       return LLVM::LLVMPointerType::get(b.getContext());
     if (type.isInteger(1))
       return b.getI8Type();
@@ -88,9 +88,9 @@ struct ObjectGetLowering : ObjectOpLowering<ObjectGetOp> {
     Value value = load(rewriter, loc, storageType(rewriter, type), object, op.getOffset());
     if (type.isInteger(1)) {
       value = arith::TruncIOp::create(rewriter, loc, type, value);
-    } else if (isa<ObjectType, StrType>(type) && !op.getNullable()) {
-      // An instance or str field nothing has set yet reads as a missing
-      // attribute, as an unset __slots__ member does.
+    } else if (isa<ObjectType, StrType, ListType>(type) && !op.getNullable()) {
+      // An instance, str or list field nothing has set yet reads as a
+      // missing attribute, as an unset __slots__ member does.
       Value null = LLVM::ZeroOp::create(rewriter, loc, value.getType());
       StringRef owner = cast<ObjectType>(op.getObject().getType()).getClassName();
       check(rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, value, null),
@@ -118,6 +118,11 @@ struct ObjectSetLowering : ObjectOpLowering<ObjectSetOp> {
       // it for the instance when the call raises), the old one given up.
       call(rewriter, loc, "kiln_str_store_field", {field(rewriter, loc, object, op.getOffset()),
                                                    value});
+    } else if (isa<ListType>(type)) {
+      // The field's reference is counted apart (runtime/kiln_list.c): the
+      // list leaves the journal, which would free it at a raise.
+      call(rewriter, loc, "kiln_list_store_field", {field(rewriter, loc, object, op.getOffset()),
+                                                    value});
     } else if (isa<ObjectType>(type)) {
       // Retained before the old value is released: `o.next = o.next` must
       // not free the node on the way.
@@ -440,6 +445,12 @@ bool declareObjectRuntime(ModuleOp module, RuntimeFunctions &runtime) {
   });
   if (storesStrings)
     runtime.get("kiln_str_store_field", {ptr, ptr}, {});
+  bool storesLists = false;
+  module.walk([&](ObjectSetOp store) {
+    storesLists |= isa<ListType>(store.getValue().getType());
+  });
+  if (storesLists)
+    runtime.get("kiln_list_store_field", {ptr, ptr}, {});
   module.walk([](func::FuncOp func) { markOwnedReferences(func); });
   return true;
 }

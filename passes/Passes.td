@@ -459,7 +459,9 @@ def KilnListViews : Pass<"kiln-list-views", "::mlir::func::FuncOp"> {
   let description = [{
     In an `scf.for` that contains no op that can move or free a list's
     storage (`kiln.list.append`, `pop`, `insert`, `clear`, `extend`, `sort`,
-    `assign_slice`, `delete_slice`, or a call that receives a list), every list the loop indexes and that
+    `assign_slice`, `delete_slice`, a call that receives a list or an
+    instance (whose list fields the callee may resize), or a store of a
+    list into an instance's field), every list the loop indexes and that
     is defined outside it gets, before the loop, its length and a
     `kiln.list.view` of its items; `kiln.list.get`/`set` in the loop become
     a `kiln.index` (Python's negative indices and the list's IndexError

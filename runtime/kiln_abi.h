@@ -231,7 +231,12 @@ enum kiln_item_kind {
    (so the caller allocates it, and the list, with malloc()), and sets
    KILN_LIST_MODIFIED in `flags` when it changes the list. A returned list is
    a new reference: give it back with kiln_list_drop(). `journal_index` is
-   the runtime's (-1 in a list a caller makes). */
+   the runtime's (-1 in a list a caller makes).
+
+   An instance's list field (issue 31) holds a reference to its list,
+   counted also in `field_references`: after a call the caller frees an
+   argument list only when no field holds it (a function may store its
+   argument into an instance, which then keeps the list). */
 typedef struct kiln_list {
   int64_t length;
   int64_t capacity;
@@ -241,7 +246,8 @@ typedef struct kiln_list {
   int32_t item_size;
   int32_t flags;
   int32_t item_kind;   /* enum kiln_item_kind; 0 from a caller that does not say */
-  int32_t reserved;    /* 0 */
+  int32_t field_references; /* how many instance fields hold the list (a
+                               caller sets 0): kiln_list_store_field */
 } kiln_list;
 
 /* kiln_list.flags: a compiled function changed the list (its length, an

@@ -244,7 +244,7 @@ KILN_JOURNAL_OPAQUE kiln_list *kiln_list_new(int64_t item_size, int64_t capacity
   list->item_size = (int32_t)item_size;
   list->flags = 0;
   list->item_kind = KILN_ITEM_NONE;
-  list->reserved = 0;
+  list->field_references = 0;
   kiln_journal_push_container(list, &list->journal_index, kiln_list_destroy,
                               kiln_list_release_outside_items);
   return list;
@@ -746,4 +746,45 @@ void *kiln_list_take_object(kiln_list *list, int64_t position) {
 void kiln_list_adopt_object(kiln_list *list, void *value) {
   (void)list;
   kiln_object_retain(value);
+}
+
+/* ---- lists in instance fields (issue 31: `self.items = xs`) */
+
+/* `list` becomes one an instance holds, so it must outlive a raise: a list
+   the running calls made leaves the journal (an unwind would free it), and
+   each string it holds that the calls made counts the list's reference as
+   an outside one, as a caller's container's (kiln_journal_adopt_str). The
+   names' references to it are then not given back by a raise: it may leak
+   there, never be freed under the instance. */
+static void kiln_list_leave_journal(kiln_list *list) {
+  if (list->journal_index < 0)
+    return;
+  kiln_journal_remove(list, list->journal_index);
+  list->journal_index = -1;
+  if (list->item_kind == KILN_ITEM_STR)
+    for (int64_t i = 0; i < list->length; ++i) {
+      kiln_str *item = ((kiln_str **)list->items)[i];
+      if (item->journal_index >= 0 && item->refcount < KILN_STR_IMMORTAL / 2)
+        ++item->outside_references;
+    }
+}
+
+/* The field at `field` lets go of its list. */
+void kiln_list_field_release(kiln_list *list) {
+  if (!list)
+    return;
+  --list->field_references;
+  kiln_list_release(list);
+}
+
+/* `o.items = value`: the field takes a reference (counted in
+   field_references), then gives up the list it held -- in that order, so
+   `o.items = o.items` keeps the list. */
+void kiln_list_store_field(kiln_list **field, kiln_list *value) {
+  kiln_list_leave_journal(value);
+  ++value->refcount;
+  ++value->field_references;
+  kiln_list *old = *field;
+  *field = value;
+  kiln_list_field_release(old);
 }

@@ -1229,6 +1229,8 @@ typedef struct {
   const char *parameter;
   int kind;         /* a list's items or a dict's keys: a kiln_item_kind */
   int value_kind;   /* a dict's values (KILN_ITEM_NONE for a list or a set) */
+  int shared;       /* `list` is an instance's, passed through a view of it
+                       (kiln_list_view): not written back, not freed */
 } kiln_container_argument;
 
 /* What a container argument is, for kiln_find_argument's message. */
@@ -1289,6 +1291,7 @@ static void kiln_record_argument(kiln_container_argument *arguments, int *count,
   argument->parameter = parameter;
   argument->kind = kind;
   argument->value_kind = value_kind;
+  argument->shared = 0;
 }
 
 /* The caller's object of a native container the function returned, when
@@ -1303,6 +1306,41 @@ static inline PyObject *kiln_argument_object(const void *native,
 }
 
 /* ---- lists */
+
+/* ---- a list an instance's field holds, as Python sees it (issue 31)
+
+   `obj.items` of a `list[T]` field is a kiln_list_view: a live view of the
+   instance's native list (the same kiln_list compiled code reads), so
+   what Python does through it -- `obj.items.append(3)`, `obj.items[0] = 1`,
+   `obj.items.sort()` -- the instance sees, and what compiled code does,
+   the view shows. It is a MutableSequence with list's methods and
+   messages; items are checked as a list[T] argument's are. Operations that
+   make a new list (slicing, `+`, `*`, copy()) make a Python list.
+   kiln_get_list takes a view for a list parameter as the native list
+   itself: no copy, nothing to write back. */
+typedef struct {
+  PyObject_HEAD
+  kiln_list *list;               /* one reference to it (refcount) */
+  int kind;                      /* KILN_ITEM_* of the items */
+  void **item_slot;              /* a list of instances: its class's slot */
+  void **const *subclass_slots;  /* ... and the slots of its compiled subclasses */
+  const char *item_class;        /* ... and its name */
+  const char *field;             /* the field, `Queue.items`, for messages */
+} kiln_list_view;
+
+#define KILN_LIST_VIEW_NAME "kiln.list_view"
+
+static PyTypeObject kiln_list_view_type;
+
+/* A view, also one another Kiln extension made (its type is that
+   extension's, with this layout and name). */
+static inline int kiln_is_list_view(PyObject *object) {
+  PyTypeObject *type = Py_TYPE(object);
+  return type == &kiln_list_view_type ||
+         (type->tp_basicsize == (Py_ssize_t)sizeof(kiln_list_view) &&
+          strcmp(type->tp_name, KILN_LIST_VIEW_NAME) == 0);
+}
+
 
 /* kiln_abi.h: int64_t for int, double for float, one byte 0/1 for bool. */
 static inline size_t kiln_list_item_size(int kind) {
@@ -1406,6 +1444,25 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
 KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
                                       kiln_container_argument *arguments, int *count,
                                       const char *function, const char *parameter) {
+  if (kiln_is_list_view(object)) {
+    /* An instance's list: the function works on it, as on the caller's
+       list in CPython (one more reference while the call runs). */
+    kiln_list_view *view = (kiln_list_view *)object;
+    if (view->kind != kind) {
+      PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be list[%s], not a list[%s] "
+                   "(%s)", function, parameter, kiln_item_name(kind),
+                   kiln_item_name(view->kind), view->field);
+      return NULL;
+    }
+    int known = kiln_find_argument(object, KILN_CONTAINER_LIST, kind, KILN_ITEM_NONE,
+                                   arguments, *count, function, parameter);
+    if (known != -1)
+      return known >= 0 ? arguments[known].list : NULL;
+    ++view->list->refcount;
+    kiln_record_argument(arguments, count, object, view->list, NULL, parameter, kind, 0);
+    arguments[*count - 1].shared = 1;
+    return view->list;
+  }
   if (!PyList_Check(object)) {
     PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be list, not %.200s", function,
                  parameter, Py_TYPE(object)->tp_name);
@@ -1436,7 +1493,7 @@ KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
   list->item_size = (int32_t)item_size;
   list->flags = 0;
   list->item_kind = kind;
-  list->reserved = 0;
+  list->field_references = 0;
   if (kiln_read_list_items(object, list, kind, function, parameter) < 0) {
     free(items);
     free(list);
@@ -1557,6 +1614,557 @@ KILN_HELPER void kiln_discard_list_result(kiln_list *result,
                                           const kiln_container_argument *arguments, int count) {
   if (!kiln_argument_object(result, arguments, count))
     kiln_list_drop(result);
+}
+
+/* ---- list views (declared above kiln_get_list) */
+
+static inline Py_ssize_t kiln_view_length(const kiln_list_view *view) {
+  return (Py_ssize_t)view->list->length;
+}
+
+/* `item` read as an item of the view's list into `bits` (a new kiln_str,
+   a new reference to an instance), or -1 with TypeError/OverflowError. */
+KILN_GENERAL int kiln_view_read_item(const kiln_list_view *view, PyObject *item, uint64_t *bits) {
+  if (view->kind == KILN_ITEM_OBJECT) {
+    void *type = view->item_slot ? *view->item_slot : NULL;
+    int accepted = (type && Py_TYPE(item) == (PyTypeObject *)type);
+    for (void **const *slots = view->subclass_slots; !accepted && slots && *slots; ++slots)
+      accepted = **slots && Py_TYPE(item) == (PyTypeObject *)**slots;
+    if (!accepted) {
+      PyErr_Format(PyExc_TypeError, "an item of %s must be %s, not %.200s", view->field,
+                   view->item_class, Py_TYPE(item)->tp_name);
+      return -1;
+    }
+    *bits = (uint64_t)(uintptr_t)Py_NewRef(item);
+    return 0;
+  }
+  int status = kiln_read_item(item, view->kind, bits);
+  if (status == KILN_READ_OK)
+    return 0;
+  if (status == KILN_READ_WRONG_TYPE)
+    PyErr_Format(PyExc_TypeError, "an item of %s must be %s, not %.200s", view->field,
+                 kiln_item_name(view->kind), Py_TYPE(item)->tp_name);
+  else if (status == KILN_READ_OUT_OF_RANGE && view->kind == KILN_ITEM_FLOAT)
+    PyErr_Format(PyExc_OverflowError, "an item of %s is too large to convert to float",
+                 view->field);
+  else if (status == KILN_READ_OUT_OF_RANGE)
+    PyErr_Format(PyExc_OverflowError, "an item of %s does not fit in a 64-bit integer",
+                 view->field);
+  return -1;
+}
+
+/* Gives back what item bits hold (a string, an instance). */
+static inline void kiln_view_drop_bits(int kind, uint64_t bits) {
+  if (kind == KILN_ITEM_STR)
+    kiln_release_str((kiln_str *)(uintptr_t)bits);
+  else if (kind == KILN_ITEM_OBJECT)
+    Py_DECREF((PyObject *)(uintptr_t)bits);
+}
+
+static inline void kiln_view_put(kiln_list *list, int kind, Py_ssize_t position, uint64_t bits) {
+  if (kind == KILN_ITEM_BOOL)
+    ((unsigned char *)list->items)[position] = (unsigned char)bits;
+  else
+    memcpy((char *)list->items + position * (Py_ssize_t)sizeof bits, &bits, sizeof bits);
+}
+
+/* Room for `needed` items (the items stay malloc()ed: compiled code grows
+   them with realloc()). */
+KILN_GENERAL int kiln_view_reserve(kiln_list *list, int kind, int64_t needed) {
+  if (needed <= list->capacity)
+    return 0;
+  int64_t capacity = list->capacity ? list->capacity : 4;
+  while (capacity < needed)
+    capacity += capacity / 2 + 4;
+  void *items = realloc(list->items, (size_t)capacity * kiln_list_item_size(kind));
+  if (!items) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  list->items = items;
+  list->capacity = capacity;
+  return 0;
+}
+
+/* Python's index of `position` (negative from the end), or -1 with
+   IndexError worded as list's. */
+static Py_ssize_t kiln_view_index(const kiln_list_view *view, Py_ssize_t position,
+                                  const char *message) {
+  Py_ssize_t length = kiln_view_length(view);
+  if (position < 0)
+    position += length;
+  if (position < 0 || position >= length) {
+    PyErr_SetString(PyExc_IndexError, message);
+    return -1;
+  }
+  return position;
+}
+
+/* The view's items as a new Python list. */
+static PyObject *kiln_view_as_list(const kiln_list_view *view) {
+  return kiln_python_list(view->list, view->kind, 0, kiln_view_length(view));
+}
+
+/* The view's list gets exactly the items of `sequence` (checked first:
+   on an error it is left as it was). */
+KILN_GENERAL int kiln_view_assign(kiln_list_view *view, PyObject *sequence) {
+  PyObject *items = PySequence_Fast(sequence, "can only assign an iterable");
+  if (!items)
+    return -1;
+  Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+  uint64_t *bits = (uint64_t *)malloc((size_t)(count ? count : 1) * sizeof *bits);
+  if (!bits) {
+    Py_DECREF(items);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < count; ++i)
+    if (kiln_view_read_item(view, PySequence_Fast_GET_ITEM(items, i), &bits[i]) < 0) {
+      for (Py_ssize_t k = 0; k < i; ++k)
+        kiln_view_drop_bits(view->kind, bits[k]);
+      free(bits);
+      Py_DECREF(items);
+      return -1;
+    }
+  Py_DECREF(items);
+  kiln_list *list = view->list;
+  if (kiln_view_reserve(list, view->kind, count) < 0) {
+    for (Py_ssize_t k = 0; k < count; ++k)
+      kiln_view_drop_bits(view->kind, bits[k]);
+    free(bits);
+    return -1;
+  }
+  /* The old items go last: an instance's dealloc may run any code. */
+  Py_ssize_t old_count = kiln_view_length(view);
+  uint64_t *old = (uint64_t *)malloc((size_t)(old_count ? old_count : 1) * sizeof *old);
+  if (!old) {
+    for (Py_ssize_t k = 0; k < count; ++k)
+      kiln_view_drop_bits(view->kind, bits[k]);
+    free(bits);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < old_count; ++i)
+    old[i] = kiln_list_item_bits(list, view->kind, i);
+  for (Py_ssize_t i = 0; i < count; ++i)
+    kiln_view_put(list, view->kind, i, bits[i]);
+  list->length = count;
+  list->flags |= KILN_LIST_MODIFIED;
+  free(bits);
+  for (Py_ssize_t i = 0; i < old_count; ++i)
+    kiln_view_drop_bits(view->kind, old[i]);
+  free(old);
+  return 0;
+}
+
+/* Runs list's method `name` on a copy of the items with `args`, then
+   assigns the copy back when `writes`: sort(), and slice assignment and
+   deletion, with list's own semantics and messages. */
+static PyObject *kiln_view_through_list(kiln_list_view *view, const char *name, PyObject *args,
+                                        PyObject *kwargs, int writes) {
+  PyObject *copy = kiln_view_as_list(view);
+  if (!copy)
+    return NULL;
+  PyObject *method = PyObject_GetAttrString(copy, name);
+  PyObject *result = method ? PyObject_Call(method, args, kwargs) : NULL;
+  Py_XDECREF(method);
+  if (result && writes && kiln_view_assign(view, copy) < 0)
+    Py_CLEAR(result);
+  Py_DECREF(copy);
+  return result;
+}
+
+static Py_ssize_t kiln_view_len(PyObject *self) {
+  return kiln_view_length((kiln_list_view *)self);
+}
+
+static PyObject *kiln_view_item(PyObject *self, Py_ssize_t position) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  if (position < 0 || position >= kiln_view_length(view)) {
+    PyErr_SetString(PyExc_IndexError, "list index out of range");
+    return NULL;
+  }
+  return kiln_item_object(view->kind, kiln_list_item_bits(view->list, view->kind, position));
+}
+
+static PyObject *kiln_view_subscript(PyObject *self, PyObject *key) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  if (PyIndex_Check(key)) {
+    Py_ssize_t position = PyNumber_AsSsize_t(key, PyExc_IndexError);
+    if (position == -1 && PyErr_Occurred())
+      return NULL;
+    position = kiln_view_index(view, position, "list index out of range");
+    return position < 0 ? NULL : kiln_view_item(self, position);
+  }
+  if (PySlice_Check(key)) {
+    PyObject *copy = kiln_view_as_list(view);
+    PyObject *result = copy ? PyObject_GetItem(copy, key) : NULL;
+    Py_XDECREF(copy);
+    return result;
+  }
+  PyErr_Format(PyExc_TypeError, "list indices must be integers or slices, not %.200s",
+               Py_TYPE(key)->tp_name);
+  return NULL;
+}
+
+/* Removes item `position` (in range). */
+static void kiln_view_remove_at(kiln_list_view *view, Py_ssize_t position) {
+  kiln_list *list = view->list;
+  uint64_t old = kiln_list_item_bits(list, view->kind, position);
+  size_t size = kiln_list_item_size(view->kind);
+  memmove((char *)list->items + (size_t)position * size,
+          (char *)list->items + (size_t)(position + 1) * size,
+          (size_t)(list->length - position - 1) * size);
+  --list->length;
+  list->flags |= KILN_LIST_MODIFIED;
+  kiln_view_drop_bits(view->kind, old);
+}
+
+static int kiln_view_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  if (PyIndex_Check(key)) {
+    Py_ssize_t position = PyNumber_AsSsize_t(key, PyExc_IndexError);
+    if (position == -1 && PyErr_Occurred())
+      return -1;
+    position = kiln_view_index(view, position, value ? "list assignment index out of range"
+                                                     : "list assignment index out of range");
+    if (position < 0)
+      return -1;
+    if (!value) {
+      kiln_view_remove_at(view, position);
+      return 0;
+    }
+    uint64_t bits;
+    if (kiln_view_read_item(view, value, &bits) < 0)
+      return -1;
+    uint64_t old = kiln_list_item_bits(view->list, view->kind, position);
+    kiln_view_put(view->list, view->kind, position, bits);
+    view->list->flags |= KILN_LIST_MODIFIED;
+    kiln_view_drop_bits(view->kind, old);
+    return 0;
+  }
+  if (PySlice_Check(key)) {
+    PyObject *copy = kiln_view_as_list(view);
+    if (!copy)
+      return -1;
+    int status = value ? PyObject_SetItem(copy, key, value) : PyObject_DelItem(copy, key);
+    if (status == 0)
+      status = kiln_view_assign(view, copy);
+    Py_DECREF(copy);
+    return status;
+  }
+  PyErr_Format(PyExc_TypeError, "list indices must be integers or slices, not %.200s",
+               Py_TYPE(key)->tp_name);
+  return -1;
+}
+
+/* The position of the first item equal to `value` (==, as list's), -1 when
+   none, -2 with an exception. */
+static Py_ssize_t kiln_view_find(kiln_list_view *view, PyObject *value, Py_ssize_t start,
+                                 Py_ssize_t stop) {
+  for (Py_ssize_t i = start; i < stop && i < kiln_view_length(view); ++i) {
+    PyObject *item = kiln_view_item((PyObject *)view, i);
+    if (!item)
+      return -2;
+    int equal = PyObject_RichCompareBool(item, value, Py_EQ);
+    Py_DECREF(item);
+    if (equal < 0)
+      return -2;
+    if (equal)
+      return i;
+  }
+  return -1;
+}
+
+static int kiln_view_contains(PyObject *self, PyObject *value) {
+  Py_ssize_t found = kiln_view_find((kiln_list_view *)self, value, 0, PY_SSIZE_T_MAX);
+  return found == -2 ? -1 : found >= 0;
+}
+
+/* Inserts `value` before `position` (clamped as list.insert clamps). */
+static int kiln_view_insert_at(kiln_list_view *view, Py_ssize_t position, PyObject *value) {
+  uint64_t bits;
+  if (kiln_view_read_item(view, value, &bits) < 0)
+    return -1;
+  kiln_list *list = view->list;
+  Py_ssize_t length = kiln_view_length(view);
+  if (kiln_view_reserve(list, view->kind, length + 1) < 0) {
+    kiln_view_drop_bits(view->kind, bits);
+    return -1;
+  }
+  if (position < 0)
+    position = position + length < 0 ? 0 : position + length;
+  if (position > length)
+    position = length;
+  size_t size = kiln_list_item_size(view->kind);
+  memmove((char *)list->items + (size_t)(position + 1) * size,
+          (char *)list->items + (size_t)position * size, (size_t)(length - position) * size);
+  kiln_view_put(list, view->kind, position, bits);
+  ++list->length;
+  list->flags |= KILN_LIST_MODIFIED;
+  return 0;
+}
+
+static PyObject *kiln_view_append(PyObject *self, PyObject *value) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  if (kiln_view_insert_at(view, kiln_view_length(view), value) < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *kiln_view_insert(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_Format(PyExc_TypeError, "insert expected 2 arguments, got %zd", nargs);
+    return NULL;
+  }
+  Py_ssize_t position = PyNumber_AsSsize_t(args[0], PyExc_OverflowError);
+  if (position == -1 && PyErr_Occurred())
+    return NULL;
+  if (kiln_view_insert_at((kiln_list_view *)self, position, args[1]) < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *kiln_view_extend(PyObject *self, PyObject *iterable) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  /* Read whole first (`v.extend(v)` doubles, as for a list). */
+  PyObject *items = PySequence_List(iterable);
+  if (!items)
+    return NULL;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); ++i)
+    if (kiln_view_insert_at(view, kiln_view_length(view), PyList_GET_ITEM(items, i)) < 0) {
+      Py_DECREF(items);
+      return NULL;
+    }
+  Py_DECREF(items);
+  Py_RETURN_NONE;
+}
+
+static PyObject *kiln_view_pop(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  if (nargs > 1) {
+    PyErr_Format(PyExc_TypeError, "pop expected at most 1 argument, got %zd", nargs);
+    return NULL;
+  }
+  if (kiln_view_length(view) == 0) {
+    PyErr_SetString(PyExc_IndexError, "pop from empty list");
+    return NULL;
+  }
+  Py_ssize_t position = -1;
+  if (nargs == 1) {
+    position = PyNumber_AsSsize_t(args[0], PyExc_OverflowError);
+    if (position == -1 && PyErr_Occurred())
+      return NULL;
+  }
+  position = kiln_view_index(view, position, "pop index out of range");
+  if (position < 0)
+    return NULL;
+  PyObject *item = kiln_view_item(self, position);
+  if (item)
+    kiln_view_remove_at(view, position);
+  return item;
+}
+
+static PyObject *kiln_view_remove(PyObject *self, PyObject *value) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  Py_ssize_t found = kiln_view_find(view, value, 0, PY_SSIZE_T_MAX);
+  if (found == -2)
+    return NULL;
+  if (found == -1) {
+    PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+    return NULL;
+  }
+  kiln_view_remove_at(view, found);
+  Py_RETURN_NONE;
+}
+
+static PyObject *kiln_view_clear(PyObject *self, PyObject *unused) {
+  (void)unused;
+  PyObject *empty = PyTuple_New(0);
+  int status = empty ? kiln_view_assign((kiln_list_view *)self, empty) : -1;
+  Py_XDECREF(empty);
+  if (status < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *kiln_view_copy(PyObject *self, PyObject *unused) {
+  (void)unused;
+  return kiln_view_as_list((kiln_list_view *)self);
+}
+
+/* index, count, reverse and sort: list's own, on a copy (sort and
+   reverse then assigned back). */
+static PyObject *kiln_view_index_method(PyObject *self, PyObject *args) {
+  return kiln_view_through_list((kiln_list_view *)self, "index", args, NULL, 0);
+}
+
+static PyObject *kiln_view_count(PyObject *self, PyObject *value) {
+  PyObject *args = PyTuple_Pack(1, value);
+  PyObject *result =
+      args ? kiln_view_through_list((kiln_list_view *)self, "count", args, NULL, 0) : NULL;
+  Py_XDECREF(args);
+  return result;
+}
+
+static PyObject *kiln_view_reverse(PyObject *self, PyObject *unused) {
+  (void)unused;
+  PyObject *args = PyTuple_New(0);
+  PyObject *result =
+      args ? kiln_view_through_list((kiln_list_view *)self, "reverse", args, NULL, 1) : NULL;
+  Py_XDECREF(args);
+  return result;
+}
+
+static PyObject *kiln_view_sort(PyObject *self, PyObject *args, PyObject *kwargs) {
+  return kiln_view_through_list((kiln_list_view *)self, "sort", args, kwargs, 1);
+}
+
+/* pickle and copy.deepcopy see a list (copy.copy of the instance shares
+   the view's list: __reduce__ of the instance hands over the view). */
+static PyObject *kiln_view_reduce(PyObject *self, PyObject *unused) {
+  (void)unused;
+  PyObject *copy = kiln_view_as_list((kiln_list_view *)self);
+  return copy ? Py_BuildValue("(O(N))", (PyObject *)&PyList_Type, copy) : NULL;
+}
+
+static PyObject *kiln_view_repr(PyObject *self) {
+  PyObject *copy = kiln_view_as_list((kiln_list_view *)self);
+  PyObject *text = copy ? PyObject_Repr(copy) : NULL;
+  Py_XDECREF(copy);
+  return text;
+}
+
+/* Compared as a list with lists and views (another object: NotImplemented). */
+static PyObject *kiln_view_richcompare(PyObject *self, PyObject *other, int op) {
+  if (!PyList_Check(other) && !kiln_is_list_view(other))
+    Py_RETURN_NOTIMPLEMENTED;
+  PyObject *mine = kiln_view_as_list((kiln_list_view *)self);
+  PyObject *theirs = !mine ? NULL
+                     : PyList_Check(other) ? Py_NewRef(other)
+                                           : kiln_view_as_list((kiln_list_view *)other);
+  PyObject *result = theirs ? PyObject_RichCompare(mine, theirs, op) : NULL;
+  Py_XDECREF(mine);
+  Py_XDECREF(theirs);
+  return result;
+}
+
+/* `v + x`, `v * n`: new Python lists, as for a list. */
+static PyObject *kiln_view_concat(PyObject *self, PyObject *other) {
+  PyObject *mine = kiln_view_as_list((kiln_list_view *)self);
+  PyObject *theirs = !mine ? NULL
+                     : kiln_is_list_view(other) ? kiln_view_as_list((kiln_list_view *)other)
+                                                : Py_NewRef(other);
+  PyObject *result = theirs ? PySequence_Concat(mine, theirs) : NULL;
+  Py_XDECREF(mine);
+  Py_XDECREF(theirs);
+  return result;
+}
+
+static PyObject *kiln_view_repeat(PyObject *self, Py_ssize_t count) {
+  PyObject *mine = kiln_view_as_list((kiln_list_view *)self);
+  PyObject *result = mine ? PySequence_Repeat(mine, count) : NULL;
+  Py_XDECREF(mine);
+  return result;
+}
+
+static PyObject *kiln_view_inplace_concat(PyObject *self, PyObject *other) {
+  PyObject *done = kiln_view_extend(self, other);
+  if (!done)
+    return NULL;
+  Py_DECREF(done);
+  return Py_NewRef(self);
+}
+
+static void kiln_view_dealloc(PyObject *self) {
+  kiln_list_view *view = (kiln_list_view *)self;
+  kiln_list *list = view->list;
+  Py_TYPE(self)->tp_free(self);
+  kiln_list_drop(list);
+}
+
+static PySequenceMethods kiln_view_sequence = {
+    .sq_length = kiln_view_len,
+    .sq_concat = kiln_view_concat,
+    .sq_repeat = kiln_view_repeat,
+    .sq_item = kiln_view_item,
+    .sq_contains = kiln_view_contains,
+    .sq_inplace_concat = kiln_view_inplace_concat,
+};
+
+static PyMappingMethods kiln_view_mapping = {
+    .mp_length = kiln_view_len,
+    .mp_subscript = kiln_view_subscript,
+    .mp_ass_subscript = kiln_view_ass_subscript,
+};
+
+static PyMethodDef kiln_view_methods[] = {
+    {"append", kiln_view_append, METH_O, "Append object to the end of the list."},
+    {"insert", (PyCFunction)(void (*)(void))kiln_view_insert, METH_FASTCALL,
+     "Insert object before index."},
+    {"extend", kiln_view_extend, METH_O, "Extend list by appending elements from the iterable."},
+    {"pop", (PyCFunction)(void (*)(void))kiln_view_pop, METH_FASTCALL,
+     "Remove and return item at index (default last)."},
+    {"remove", kiln_view_remove, METH_O, "Remove first occurrence of value."},
+    {"clear", kiln_view_clear, METH_NOARGS, "Remove all items from list."},
+    {"copy", kiln_view_copy, METH_NOARGS, "Return a shallow copy of the list (a Python list)."},
+    {"index", kiln_view_index_method, METH_VARARGS, "Return first index of value."},
+    {"count", kiln_view_count, METH_O, "Return number of occurrences of value."},
+    {"reverse", kiln_view_reverse, METH_NOARGS, "Reverse *IN PLACE*."},
+    {"sort", (PyCFunction)(void (*)(void))kiln_view_sort, METH_VARARGS | METH_KEYWORDS,
+     "Sort the list in ascending order and return None."},
+    {"__reduce__", kiln_view_reduce, METH_NOARGS, "Pickled as a list of the items."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject kiln_list_view_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = KILN_LIST_VIEW_NAME,
+    .tp_basicsize = sizeof(kiln_list_view),
+    .tp_dealloc = kiln_view_dealloc,
+    .tp_repr = kiln_view_repr,
+    .tp_as_sequence = &kiln_view_sequence,
+    .tp_as_mapping = &kiln_view_mapping,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_SEQUENCE,
+    .tp_doc = "A list an instance of a compiled class holds, seen from Python: changes "
+              "through it are the instance's.",
+    .tp_richcompare = kiln_view_richcompare,
+    .tp_methods = kiln_view_methods,
+};
+
+/* A new view of `list` (one more reference to it); `field` names it in
+   messages ("attribute 'items' of 'Queue'"). The type is readied, and
+   registered as a collections.abc.MutableSequence, on first use. */
+KILN_GENERAL PyObject *kiln_list_view_new(kiln_list *list, int kind, void **item_slot,
+                                          void **const *subclass_slots, const char *item_class,
+                                          const char *field) {
+  static int ready;
+  if (!ready) {
+    if (PyType_Ready(&kiln_list_view_type) < 0)
+      return NULL;
+    PyObject *abc = PyImport_ImportModule("collections.abc");
+    PyObject *sequence = abc ? PyObject_GetAttrString(abc, "MutableSequence") : NULL;
+    PyObject *done = sequence ? PyObject_CallMethod(sequence, "register", "O",
+                                                    (PyObject *)&kiln_list_view_type)
+                              : NULL;
+    Py_XDECREF(done);
+    Py_XDECREF(sequence);
+    Py_XDECREF(abc);
+    PyErr_Clear();
+    ready = 1;
+  }
+  kiln_list_view *view = PyObject_New(kiln_list_view, &kiln_list_view_type);
+  if (!view)
+    return NULL;
+  ++list->refcount;
+  view->list = list;
+  view->kind = kind;
+  view->item_slot = item_slot;
+  view->subclass_slots = subclass_slots;
+  view->item_class = item_class;
+  view->field = field;
+  return (PyObject *)view;
 }
 
 /* ---- dicts: a dict[K, V] argument (K and V int, float, bool or str) is
@@ -2263,6 +2871,8 @@ KILN_GENERAL int kiln_write_back_arguments(const kiln_container_argument *argume
   for (int i = 0; i < count; ++i) {
     const kiln_container_argument *argument = &arguments[i];
     int status = 0;
+    if (argument->shared)
+      continue;     /* the instance's own list: nothing to write back */
     if (argument->list && (argument->list->flags & KILN_LIST_MODIFIED))
       status = kiln_write_back_list(argument);
     else if (argument->dict && (argument->dict->flags & KILN_DICT_MODIFIED))
@@ -2274,13 +2884,28 @@ KILN_GENERAL int kiln_write_back_arguments(const kiln_container_argument *argume
   return 0;
 }
 
-/* Frees the containers the wrapper made, whatever their refcount: after a
-   call that raised, the function's own references to them were never
-   given back. The references they hold to strings are given back: those
+/* Frees the containers the wrapper made, whatever their refcount (but
+   lists instance fields now hold, and instances' lists passed through a
+   view): after a call that raised, the function's own references to them
+   were never given back. The references they hold to strings are given back: those
    the wrapper read in, and those the function stored (taken out of the
    journal when stored: kiln_journal_adopt_str). */
 KILN_HELPER void kiln_free_arguments(const kiln_container_argument *arguments, int count) {
   for (int i = 0; i < count; ++i) {
+    if (arguments[i].shared) {
+      /* The reference kiln_get_list took (the view and the instance hold
+         theirs; after a raise the function's own may stay: a leak, never
+         a free under them). */
+      --arguments[i].list->refcount;
+      continue;
+    }
+    if (arguments[i].list && arguments[i].list->field_references > 0) {
+      /* The function stored the list into instances: they keep it, with
+         their references only (the function's are gone, given back or
+         lost to a raise). */
+      arguments[i].list->refcount = arguments[i].list->field_references;
+      continue;
+    }
     if (arguments[i].list) {
       kiln_list *list = arguments[i].list;
       if (list->item_kind == KILN_ITEM_STR)

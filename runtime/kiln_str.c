@@ -1435,7 +1435,7 @@ kiln_list *kiln_str_split(kiln_str *s, kiln_str *sep, int64_t maxsplit) {
   if (!list)
     return NULL;
   list->item_kind = KILN_ITEM_STR;
-  list->reserved = 0;
+  list->field_references = 0;
   if (sep) {
     int64_t from = 0, m = sep->length;
     for (; maxsplit > 0; --maxsplit) {

@@ -152,8 +152,9 @@ LogicalResult RetainOp::canonicalize(RetainOp op, PatternRewriter &rewriter) {
       // Storing a number into a field frees nothing (the op's declared
       // MemFree is for the instance a field of instance type held).
       if (auto store = dyn_cast<ObjectSetOp>(inner))
-        return isa<ObjectType, StrType>(store.getValue().getType()) ? WalkResult::interrupt()
-                                                                    : WalkResult::advance();
+        return isa<ObjectType, StrType, ListType>(store.getValue().getType())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       // A write to a list of strings or instances may release the item it
       // replaces or removes (xs[i] = v, pop, clear, del xs[a:b]).
       bool writesReferenceList =

@@ -1474,8 +1474,8 @@ def Kiln_StrJoinOp : Kiln_StrOp<"join", [MemoryEffects<[MemAlloc, MemRead]>]> {
 class Kiln_ObjectOp<string mnemonic, list<Trait> traits = []>
     : Kiln_Op<"object." # mnemonic, traits>;
 
-def Kiln_FieldValue : AnyTypeOf<[I64, F64, I1, Kiln_AnyObject, Kiln_Str],
-                                "i64, f64, i1, an instance or a str">;
+def Kiln_FieldValue : AnyTypeOf<[I64, F64, I1, Kiln_AnyObject, Kiln_Str, Kiln_AnyList],
+                                "i64, f64, i1, an instance, a str or a list">;
 
 def Kiln_ObjectNewOp : Kiln_ObjectOp<"new", [MemoryEffects<[MemAlloc, MemRead, MemWrite]>]> {
   let summary = "A new instance: every field 0, 0.0, False or unset";
@@ -1502,9 +1502,9 @@ def Kiln_ObjectGetOp : Kiln_ObjectOp<"get", [MemoryEffects<[MemRead, MemWrite]>]
     AttributeError("'NoneType' object has no attribute '<field>'") when `o`
     is None. An instance-typed field that holds None is an unset attribute
     (AttributeError "'<class>' object has no attribute '<field>'") unless
-    the op is `nullable` (an Optional field); so is a str field that holds
-    no string yet. An instance or str result is borrowed: `o` keeps its
-    reference.
+    the op is `nullable` (an Optional field); so is a str or list field
+    that holds none yet. An instance, str or list result is borrowed: `o`
+    keeps its reference.
 
     ```mlir
     %x = kiln.object.get %p["x", 16] : !kiln.object<"Point"> -> f64
@@ -1523,12 +1523,15 @@ def Kiln_ObjectGetOp : Kiln_ObjectOp<"get", [MemoryEffects<[MemRead, MemWrite]>]
 def Kiln_ObjectSetOp : Kiln_ObjectOp<"set", [MemoryEffects<[MemRead, MemWrite, MemFree]>]> {
   let summary = "`o.field = value`";
   let description = [{
-    Raises AttributeError when `o` is None. An instance or str value is
-    retained (the operand stays its holder's) and the one the field held
-    before is released, after the store.
+    Raises AttributeError when `o` is None. An instance, str or list value
+    is retained (the operand stays its holder's) and the one the field held
+    before is released, after the store. A list leaves the containers'
+    journal (an instance keeps it past a raise) and counts the field's
+    reference in its `field_references` (runtime/kiln_abi.h).
 
     ```mlir
     kiln.object.set %p["x", 16], %x : !kiln.object<"Point">, f64
+    kiln.object.set %q["items", 24], %xs : !kiln.object<"Queue">, !kiln.list<i64>
     ```
   }];
   let arguments = (ins Kiln_AnyObject:$object, StrAttr:$field, I64Attr:$offset,

@@ -29,7 +29,7 @@ func.func @nullable_number(%n: !kiln.object<"Node">) -> i64 {
 
 // Fields hold Python's int, float, bool or an instance.
 func.func @narrow_field(%n: !kiln.object<"Node">) -> i32 {
-  // expected-error @+1 {{result #0 must be i64, f64, i1, an instance or a str}}
+  // expected-error @+1 {{result #0 must be i64, f64, i1, an instance, a str or a list}}
   %v = kiln.object.get %n["value", 16] : !kiln.object<"Node"> -> i32
   return %v : i32
 }

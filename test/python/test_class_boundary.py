@@ -488,7 +488,7 @@ FIRST_CALL_MODULE = textwrap.dedent('''\
 
     @kiln.export
     class Named:
-        label: list[str]
+        label: dict[str, int]
 
 
     @kiln.export

@@ -174,9 +174,13 @@ def test_optional_default_is_the_none_type(tmp_path):
     ("@kiln.export\nclass C:\n    __slots__ = ('x',)", "it defines `__slots__`"),
     ("@kiln.export\nclass C:\n    x: int\n    def __getattr__(self, name):\n        return 0",
      "it defines `__getattr__`"),
-    ("@kiln.export\nclass C:\n    names: list[str]", "its attribute `names` (line 8) is list[str]"),
-    ("@kiln.export\nclass C:\n    def __init__(self):\n        self.items = []",
-     "its attribute `items` (line 9) is a list"),
+    ("@kiln.export\nclass C:\n    names: dict[str, int]",
+     "its attribute `names` (line 8) is dict[str, int]"),
+    ("@kiln.export\nclass C:\n    def __init__(self):\n        self.items = {}",
+     "its attribute `items` (line 9) is a dict"),
+    ("@kiln.export\nclass C:\n    names: list[list[int]]", "is list[list[int]]"),
+    ("@kiln.export\nclass C:\n    names: list[int] = []",
+     "a list default is one list every instance shares"),
     ("@kiln.export\nclass C:\n    count = []", "its class attribute `count` is `[]`"),
     ("@kiln.export\nclass C:\n    a = b = 0", "its class attribute assignment `a, b = ...`"),
     ("@kiln.export\nclass C:\n    x: int\n    @property\n    def p(self) -> int:\n"
@@ -210,7 +214,7 @@ def test_a_field_of_a_class_that_stays_python(tmp_path):
     context = module(tmp_path, """
         @kiln.export
         class Named:
-            names: list[str]
+            names: dict[str, int]
 
         @kiln.export
         class Holder:
@@ -233,6 +237,11 @@ def test_field_type_errors_name_the_attribute_and_lines(tmp_path):
         class Unknown:
             def __init__(self, data):
                 self.data = data
+
+        @kiln.export
+        class Bag:
+            def __init__(self):
+                self.items = []
     """)
     mixed = context.class_fallbacks["Mixed"]
     assert mixed.message == ("attribute `v` of `Mixed` is assigned float and int in `__init__` "
@@ -240,14 +249,18 @@ def test_field_type_errors_name_the_attribute_and_lines(tmp_path):
     unknown = context.class_fallbacks["Unknown"]
     assert unknown.message.startswith("the type of attribute `data` of `Unknown` cannot be "
                                       "inferred from `__init__` (line 17)")
-    assert context.class_analysis().errors.keys() == {"Mixed", "Unknown"}
+    bag = context.class_fallbacks["Bag"]
+    assert bag.message == ("the type of attribute `items` of `Bag` cannot be inferred from "
+                           "`__init__` (line 22); annotate it in the class body "
+                           "(`items: list[int]`)")
+    assert context.class_analysis().errors.keys() == {"Mixed", "Unknown", "Bag"}
 
 
 def test_functions_naming_a_class_that_stays_python_fall_back(tmp_path):
     context = module(tmp_path, """
         @kiln.export
         class Named:
-            names: list[str]
+            names: dict[str, int]
 
         @kiln.export
         def make() -> int:

@@ -72,6 +72,8 @@ static kiln_list *new_list(int64_t length, int32_t item_size) {
   list->journal_index = -1;
   list->item_size = item_size;
   list->flags = 0;
+  list->item_kind = 0;          /* numbers: the caller knows their type */
+  list->field_references = 0;
   return list;
 }
 
@@ -235,6 +237,8 @@ def test_c_program_calls_list_functions_by_the_header_s_rules(lists, tmp_path):
           list->journal_index = -1;
           list->item_size = sizeof(double);
           list->flags = 0;
+          list->item_kind = 0;
+          list->field_references = 0;
           for (int64_t i = 0; i < length; ++i) ((double *)list->items)[i] = (double)i;
           return list;
         }

@@ -211,6 +211,34 @@ def setter_method_name(property_name: str) -> str:
     return property_name + SETTER_SUFFIX
 
 
+def is_list_field_type(type_) -> bool:
+    """A list a field may hold: of int, float, bool, str or instances of an
+    exported class (not Optional ones: a list item is never None here)."""
+    if not isinstance(type_, kt.ListType):
+        return False
+    item = type_.item
+    return item in (kt.i64, kt.f64, kt.boolean, kt.string) or (
+        isinstance(item, kt.ClassType) and not item.optional)
+
+
+def literal_list_type(node: ast.List):
+    """The list type of `[0.0] * n`'s or `[1, 2]`'s literal items, None
+    when it cannot tell (`[]`, names, mixed types)."""
+    kinds = set()
+    for item in node.elts:
+        value = item.operand if isinstance(item, ast.UnaryOp) and \
+            isinstance(item.op, ast.USub) else item
+        if not isinstance(value, ast.Constant) or value.value is None:
+            return None
+        kinds.add(kt.boolean if isinstance(value.value, bool) else
+                  kt.i64 if isinstance(value.value, int) else
+                  kt.f64 if isinstance(value.value, float) else
+                  kt.string if isinstance(value.value, str) else None)
+    if len(kinds) != 1 or None in kinds:
+        return None
+    return kt.ListType(kinds.pop())
+
+
 def type_code(type_) -> str:
     if isinstance(type_, kt.ClassType):
         return type_.class_name + ("?" if type_.optional else "")
@@ -420,6 +448,7 @@ class ClassReader:
         self.compiled = compiled if compiled is not None else {}   # the classes read so far
         self.fallbacks = fallbacks if fallbacks is not None else {}
         self.base = None         # the ClassInfo of its base class, None for object
+        self.list_assigned = set()    # attributes some method assigns a list literal
 
     def stays_python(self, where, what: str):
         raise ClassFallback(self.context.diagnostic(
@@ -741,10 +770,12 @@ class ClassReader:
             type_ = None
         if isinstance(type_, kt.ClassType) or type_ in (kt.i64, kt.f64, kt.boolean, kt.string):
             return type_
+        if is_list_field_type(type_):
+            return type_
         shown = getattr(type_, "display", None) or ast.unparse(annotation)
         self.stays_python(annotation, f"its attribute `{name}` (line {line}) is {shown}: fields "
                                       "are int, float, bool, str, exported classes of the "
-                                      "module and Optional[...] of them yet")
+                                      "module, Optional[...] of them and lists of them yet")
 
     def is_class_var(self, annotation) -> bool:
         base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
@@ -755,6 +786,11 @@ class ClassReader:
         """A field's default: a literal of its type (None for an Optional)."""
         if node is None:
             return NO_DEFAULT
+        if isinstance(type_, kt.ListType):
+            self.stays_python(node, f"the default of its attribute `{name}` is "
+                                    f"`{ast.unparse(node)}`: a list default is one list "
+                                    "every instance shares (a class attribute); set "
+                                    f"`self.{name}` in __init__ instead")
         if isinstance(node, ast.Call):
             self.stays_python(node, f"the default of its attribute `{name}` is "
                                     f"`{ast.unparse(node)}` (dataclasses.field() and other "
@@ -839,9 +875,11 @@ class ClassReader:
             lines = ", ".join(str(line) for _, line in kinds)
             known = {kind for kind, _ in kinds if kind not in (None, "None")}
             if any(kind is None for kind, _ in kinds) or not known:
+                example = "list[int]" if name in self.list_assigned else "float"
                 self.error(init, f"the type of attribute `{name}` of `{self.name}` cannot be "
                                  f"inferred from {where} (line{'s' if len(kinds) > 1 else ''} "
-                                 f"{lines}); annotate it in the class body (`{name}: float`)")
+                                 f"{lines}); annotate it in the class body (`{name}: "
+                                 f"{example}`)")
             if len(known) > 1:
                 shown = " and ".join(sorted(t.display for t in known))
                 self.error(init, f"attribute `{name}` of `{self.name}` is assigned {shown} in "
@@ -921,7 +959,14 @@ class ClassReader:
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
                 value.func.id in self.candidates:
             return kt.ClassType(value.func.id)
-        if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.JoinedStr, ast.ListComp,
+        if isinstance(value, (ast.List, ast.ListComp)) or (
+                isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) and
+                isinstance(value.left, ast.List)):
+            self.list_assigned.add(name)
+            if isinstance(value, ast.ListComp):
+                return None
+            return literal_list_type(value if isinstance(value, ast.List) else value.left)
+        if isinstance(value, (ast.Dict, ast.Set, ast.JoinedStr,
                               ast.DictComp, ast.SetComp, ast.Tuple)):
             if isinstance(value, ast.JoinedStr):
                 return kt.string

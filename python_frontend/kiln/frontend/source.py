@@ -169,7 +169,7 @@ class ModuleContext:
                                        "types, e.g. tuple[float, int], tuple[Node, int]")
             return kt.TupleType(elements)
         if self.is_list_annotation(node):
-            return self.list_annotation(node)
+            return self.list_annotation(node, classes)
         if self.is_dict_annotation(node):
             return self.dict_annotation(node)
         if self.is_set_annotation(node):
@@ -254,7 +254,7 @@ class ModuleContext:
             isinstance(base, ast.Attribute) and base.attr == "List"
             and isinstance(base.value, ast.Name) and base.value.id == "typing")
 
-    def list_annotation(self, node) -> kt.ListType:
+    def list_annotation(self, node, classes=None) -> kt.ListType:
         """`list[float]`: a list of Python's own numbers (kt.LIST_ITEM_TYPES);
         anything else inside is refused here, saying what is supported."""
         if not isinstance(node, ast.Subscript):
@@ -271,7 +271,7 @@ class ModuleContext:
             what = f"lists of {inner.id} are not supported yet"
         if what is None:
             try:
-                item = self.resolve_annotation(inner)
+                item = self.resolve_annotation(inner, classes)
             except KilnCompileError:
                 item = None
             if (isinstance(item, kt.ScalarType) or item == kt.string) and \

@@ -25,7 +25,8 @@ _Static_assert(sizeof(int64_t) == KILN_OBJECT_FIELD_SIZE &&
                    sizeof(PyObject *) == KILN_OBJECT_FIELD_SIZE,
                "a field's value must fill its slot");
 
-enum { KILN_FIELD_INT, KILN_FIELD_FLOAT, KILN_FIELD_BOOL, KILN_FIELD_INSTANCE, KILN_FIELD_STR };
+enum { KILN_FIELD_INT, KILN_FIELD_FLOAT, KILN_FIELD_BOOL, KILN_FIELD_INSTANCE, KILN_FIELD_STR,
+       KILN_FIELD_LIST };
 
 /* One field of a class: the getset closure, and what __reduce__,
    __setstate__, tp_traverse and the dataclass methods walk. */
@@ -38,6 +39,10 @@ typedef struct {
   const char *type_name; /* an instance field: its class's name */
   void **const *subclass_slots; /* an instance field: the slots of its class's
                                    compiled subclasses (NULL-terminated), or NULL */
+  int item_kind;         /* a list field: its items' KILN_ITEM_* (type_slot,
+                            type_name and subclass_slots then are the item
+                            class's, for a list of instances) */
+  const char *described; /* "attribute 'items' of 'Queue'", for messages */
 } kiln_field;
 
 /* Why an object of a subclass of the compiled class `type` is refused
@@ -99,6 +104,16 @@ KILN_HELPER PyObject *kiln_field_value(PyObject *self, const kiln_field *field) 
     return PyFloat_FromDouble(KILN_SLOT(self, field->offset, double));
   case KILN_FIELD_BOOL:
     return PyBool_FromLong(KILN_SLOT(self, field->offset, uint8_t) != 0);
+  case KILN_FIELD_LIST: {
+    /* A live view of the instance's list (kiln_runtime.h). */
+    kiln_list *list = KILN_SLOT(self, field->offset, kiln_list *);
+    if (list)
+      return kiln_list_view_new(list, field->item_kind, field->type_slot,
+                                field->subclass_slots, field->type_name, field->described);
+    PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%s'",
+                 Py_TYPE(self)->tp_name, field->name);
+    return NULL;
+  }
   case KILN_FIELD_STR: {
     /* A new Python str of the kiln_str's code points (one copy). */
     const kiln_str *text = KILN_SLOT(self, field->offset, kiln_str *);
@@ -119,6 +134,66 @@ KILN_HELPER PyObject *kiln_field_value(PyObject *self, const kiln_field *field) 
     return NULL;
   }
   }
+}
+
+/* A list field lets go of its list (its instances may run any code). */
+static inline void kiln_field_list_drop(kiln_list *list) {
+  if (list) {
+    --list->field_references;
+    kiln_list_drop(list);
+  }
+}
+
+/* The list a list field takes for `value` (a new reference): the list of
+   a view of the same type itself -- a list another instance holds, shared
+   as Python shares a list object -- or a new native list of a Python
+   list's items, each checked as an item of a list[T] argument is (a copy:
+   later changes to that Python list are not the instance's). NULL with
+   TypeError/OverflowError. */
+KILN_GENERAL kiln_list *kiln_field_list_of(PyObject *value, const kiln_field *field) {
+  if (kiln_is_list_view(value)) {
+    kiln_list_view *view = (kiln_list_view *)value;
+    int same = view->kind == field->item_kind &&
+               (field->item_kind != KILN_ITEM_OBJECT ||
+                (view->item_slot && *view->item_slot == *field->type_slot));
+    if (same) {
+      ++view->list->refcount;
+      return view->list;
+    }
+  }
+  if (!PyList_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "%s must be list, not %.200s", field->described,
+                 kiln_is_list_view(value) ? "a list of other items" : Py_TYPE(value)->tp_name);
+    return NULL;
+  }
+  Py_ssize_t length = PyList_GET_SIZE(value);
+  size_t item_size = kiln_list_item_size(field->item_kind);
+  kiln_list *list = (kiln_list *)malloc(sizeof *list);
+  void *items = malloc((size_t)(length ? length : 1) * item_size);
+  if (!list || !items) {
+    free(list);
+    free(items);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  *list = (kiln_list){.length = 0, .capacity = length ? length : 1, .items = items,
+                      .refcount = 1, .journal_index = -1, .item_size = (int32_t)item_size,
+                      .flags = 0, .item_kind = field->item_kind, .field_references = 0};
+  /* Read as a view's items are, so the messages name the attribute. */
+  kiln_list_view reader = {.list = list, .kind = field->item_kind,
+                           .item_slot = field->type_slot,
+                           .subclass_slots = field->subclass_slots,
+                           .item_class = field->type_name, .field = field->described};
+  for (Py_ssize_t i = 0; i < length && i < PyList_GET_SIZE(value); ++i) {
+    uint64_t bits;
+    if (kiln_view_read_item(&reader, PyList_GET_ITEM(value, i), &bits) < 0) {
+      kiln_list_drop(list);
+      return NULL;
+    }
+    kiln_view_put(list, field->item_kind, i, bits);
+    list->length = i + 1;
+  }
+  return list;
 }
 
 /* Stores `value` into the field, converted and checked as a function
@@ -180,6 +255,20 @@ KILN_HELPER int kiln_store_field(PyObject *self, const kiln_field *field, PyObje
     KILN_SLOT(self, field->offset, uint8_t) = truth ? 1 : 0;
     return 0;
   }
+  case KILN_FIELD_LIST: {
+    kiln_list *stored = NULL;
+    if (value == Py_None && unset_allowed) {
+      stored = NULL;
+    } else if (!(stored = kiln_field_list_of(value, field))) {
+      return -1;
+    }
+    if (stored)
+      ++stored->field_references;
+    kiln_list *old = KILN_SLOT(self, field->offset, kiln_list *);
+    KILN_SLOT(self, field->offset, kiln_list *) = stored;
+    kiln_field_list_drop(old);
+    return 0;
+  }
   case KILN_FIELD_STR: {
     kiln_str *stored = NULL;
     if (value == Py_None && unset_allowed) {
@@ -231,6 +320,12 @@ KILN_HELPER int kiln_field_set(PyObject *self, PyObject *value, void *closure) {
   const kiln_field *field = (const kiln_field *)closure;
   if (value)
     return kiln_store_field(self, field, value, 0);
+  if (field->kind == KILN_FIELD_LIST && KILN_SLOT(self, field->offset, kiln_list *)) {
+    kiln_list *old = KILN_SLOT(self, field->offset, kiln_list *);
+    KILN_SLOT(self, field->offset, kiln_list *) = NULL;
+    kiln_field_list_drop(old);
+    return 0;
+  }
   if (field->kind == KILN_FIELD_STR && KILN_SLOT(self, field->offset, kiln_str *)) {
     kiln_str *old = KILN_SLOT(self, field->offset, kiln_str *);
     KILN_SLOT(self, field->offset, kiln_str *) = NULL;
@@ -242,7 +337,8 @@ KILN_HELPER int kiln_field_set(PyObject *self, PyObject *value, void *closure) {
     Py_CLEAR(KILN_SLOT(self, field->offset, PyObject *));
     return 0;
   }
-  if ((field->kind == KILN_FIELD_INSTANCE && !field->optional) || field->kind == KILN_FIELD_STR)
+  if ((field->kind == KILN_FIELD_INSTANCE && !field->optional) || field->kind == KILN_FIELD_STR ||
+      field->kind == KILN_FIELD_LIST)
     PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%s'",
                  Py_TYPE(self)->tp_name, field->name);
   else
@@ -281,28 +377,53 @@ KILN_HELPER int kiln_class_traverse(PyObject *self, visitproc visit, void *arg,
                                const kiln_class *info) {
   /* Instances of a heap type hold a reference to it. */
   Py_VISIT(Py_TYPE(self));
-  for (Py_ssize_t i = 0; i < info->count; ++i)
+  for (Py_ssize_t i = 0; i < info->count; ++i) {
     if (info->fields[i].kind == KILN_FIELD_INSTANCE)
       Py_VISIT(KILN_SLOT(self, info->fields[i].offset, PyObject *));
+    /* A list of instances the instance alone holds: its items are the
+       instance's references. (A list held also elsewhere -- another
+       instance, a view, compiled code -- is not walked: its items would be
+       counted once per holder. A cycle through it is not collected.) */
+    kiln_list *list = info->fields[i].kind == KILN_FIELD_LIST &&
+                              info->fields[i].item_kind == KILN_ITEM_OBJECT
+                          ? KILN_SLOT(self, info->fields[i].offset, kiln_list *)
+                          : NULL;
+    if (list && list->refcount == 1)
+      for (int64_t k = 0; k < list->length; ++k)
+        Py_VISIT(((PyObject **)list->items)[k]);
+  }
   return 0;
 }
 
 KILN_HELPER int kiln_class_clear(PyObject *self, const kiln_class *info) {
-  for (Py_ssize_t i = 0; i < info->count; ++i)
+  for (Py_ssize_t i = 0; i < info->count; ++i) {
     if (info->fields[i].kind == KILN_FIELD_INSTANCE)
       Py_CLEAR(KILN_SLOT(self, info->fields[i].offset, PyObject *));
+    if (info->fields[i].kind == KILN_FIELD_LIST) {
+      kiln_list *list = KILN_SLOT(self, info->fields[i].offset, kiln_list *);
+      KILN_SLOT(self, info->fields[i].offset, kiln_list *) = NULL;
+      kiln_field_list_drop(list);
+    }
+  }
   return 0;
 }
 
-/* The strings of str fields, given back when the instance goes (they are
-   no Python objects: nothing for the cycle collector). */
+/* The strings of str fields and the lists of list fields, given back when
+   the instance goes (no Python objects: a list of instances is walked by
+   kiln_class_traverse instead). */
 KILN_HELPER void kiln_class_release_strings(PyObject *self, const kiln_class *info) {
-  for (Py_ssize_t i = 0; i < info->count; ++i)
+  for (Py_ssize_t i = 0; i < info->count; ++i) {
     if (info->fields[i].kind == KILN_FIELD_STR) {
       kiln_str *text = KILN_SLOT(self, info->fields[i].offset, kiln_str *);
       KILN_SLOT(self, info->fields[i].offset, kiln_str *) = NULL;
       kiln_release_str(text);
     }
+    if (info->fields[i].kind == KILN_FIELD_LIST) {
+      kiln_list *list = KILN_SLOT(self, info->fields[i].offset, kiln_list *);
+      KILN_SLOT(self, info->fields[i].offset, kiln_list *) = NULL;
+      kiln_field_list_drop(list);
+    }
+  }
 }
 
 /* A tuple of the fields' values: the state __reduce__ pickles, and what
@@ -314,7 +435,8 @@ KILN_HELPER PyObject *kiln_field_tuple(PyObject *self, const kiln_class *info, i
     return NULL;
   for (Py_ssize_t i = 0; i < info->count; ++i) {
     const kiln_field *field = &info->fields[i];
-    PyObject *value = (field->kind == KILN_FIELD_INSTANCE || field->kind == KILN_FIELD_STR) &&
+    PyObject *value = (field->kind == KILN_FIELD_INSTANCE || field->kind == KILN_FIELD_STR ||
+                       field->kind == KILN_FIELD_LIST) &&
                               unset_as_none && !KILN_SLOT(self, field->offset, PyObject *)
                           ? Py_NewRef(Py_None)
                           : kiln_field_value(self, field);

@@ -51,7 +51,14 @@ def is_instance_type(type_) -> bool:
 
 
 def field_kind(type_) -> str:
+    if isinstance(type_, kt.ListType):
+        return "KILN_FIELD_LIST"
     return FIELD_KINDS[type_.kind]
+
+
+# KILN_ITEM_* (runtime/kiln_abi.h) of a list field's items.
+ITEM_KINDS = {"int": "KILN_ITEM_INT", "float": "KILN_ITEM_FLOAT", "bool": "KILN_ITEM_BOOL",
+              "str": "KILN_ITEM_STR", "object": "KILN_ITEM_OBJECT"}
 
 
 def method_wrapper_name(signature) -> str:
@@ -66,9 +73,11 @@ def class_c_name(info) -> str:
 
 def holds_references(info) -> bool:
     """Whether instances of class `info` hold references (a field of an
-    instance type): only those can be in a cycle, and take part in
-    CPython's cycle collector."""
-    return any(isinstance(f.type, kt.ClassType) for f in info.fields)
+    instance type, or a list of instances): only those can be in a cycle,
+    and take part in CPython's cycle collector."""
+    return any(isinstance(f.type, kt.ClassType) or (
+        isinstance(f.type, kt.ListType) and isinstance(f.type.item, kt.ClassType))
+        for f in info.fields)
 
 
 def class_methods(info, signatures) -> dict:
@@ -95,16 +104,26 @@ def _field_table(info, module: str) -> list:
     rows = []
     for field in info.fields:
         type_ = field.type
+        described = c_string(f"attribute '{field.name}' of '{info.name}'")
         if is_instance_type(type_):
             slot = f"&{class_slot_symbol(module, type_.class_name)}"
             rows.append(f"  {{\"{field.name}\", {field.offset}, KILN_FIELD_INSTANCE, "
                         f"{int(type_.optional)}, {slot}, \"{type_.class_name}\", "
-                        f"{subclass_slots_name(type_.class_name)}}},")
+                        f"{subclass_slots_name(type_.class_name)}, 0, {described}}},")
+        elif isinstance(type_, kt.ListType):
+            item = type_.item
+            if is_instance_type(item):
+                item_class = (f"&{class_slot_symbol(module, item.class_name)}, "
+                              f"\"{item.class_name}\", {subclass_slots_name(item.class_name)}")
+            else:
+                item_class = "NULL, NULL, NULL"
+            rows.append(f"  {{\"{field.name}\", {field.offset}, KILN_FIELD_LIST, 0, "
+                        f"{item_class}, {ITEM_KINDS[item.kind]}, {described}}},")
         else:
             rows.append(f"  {{\"{field.name}\", {field.offset}, {field_kind(type_)}, 0, NULL, "
-                        "NULL, NULL},")
+                        f"NULL, NULL, 0, {described}}},")
     out = [f"static const kiln_field kiln_fields_{name}[] = {{"]
-    out += rows or ["  {NULL, 0, 0, 0, NULL, NULL, NULL},"]
+    out += rows or ["  {NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL},"]
     out += ["};",
             f"static const kiln_class kiln_class_{name} = {{kiln_fields_{name}, "
             f"{len(info.fields)}}};", ""]
@@ -223,7 +242,8 @@ def generate_class(module: str, info, methods: dict, source_path: str,
     # linked list frees its nodes without a C recursion as deep as it.
     collected = holds_references(info)
     strings = [f"  kiln_class_release_strings(self, {info_ref});"] \
-        if any(f.type == kt.string for f in info.fields) else []
+        if any(f.type == kt.string or isinstance(f.type, kt.ListType)
+               for f in info.fields) else []
     if collected:
         out += [f"static int kiln_traverse_{name}(PyObject *self, visitproc visit, void *arg) {{",
                 f"  return kiln_class_traverse(self, visit, arg, {info_ref});",

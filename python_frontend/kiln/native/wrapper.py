@@ -288,6 +288,9 @@ def class_layout_struct(module_name: str, source_path: str, info) -> list:
                        f"{'NULL is None' if type_.optional else 'NULL until set'} */")
         elif type_ == kt.string:
             out.append(f"  kiln_str *{field.name};   /* str: NULL until set */")
+        elif isinstance(type_, kt.ListType):
+            out.append(f"  kiln_list *{field.name};   /* {type_.display}: NULL until set; "
+                       "the field's reference is counted in field_references */")
         elif type_.is_bool:
             out += [f"  bool {field.name};", f"  uint8_t {field.name}_padding[7];"]
         else:
@@ -360,7 +363,8 @@ def ownership_comment(signature, kind, noun, borrowed, returned) -> list:
 
 
 LIST_BORROWED = ["/* {names}: borrowed. Make each kiln_list and its items with",
-                 "   malloc() (refcount 1, journal_index -1, flags 0, capacity >= 1): the",
+                 "   malloc() (refcount 1, journal_index -1, flags 0, item_kind and",
+                 "   field_references 0, capacity >= 1): the",
                  "   function may grow the items with realloc(), so read `items`, `length`",
                  "   and `capacity` again after the call; it sets KILN_LIST_MODIFIED in",
                  "   `flags` when it changed the list. One list may be passed for several",

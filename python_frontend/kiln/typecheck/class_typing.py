@@ -293,6 +293,15 @@ class ClassTyping:
         elif is_str(found.type):
             if is_str(value.type):
                 return
+        elif isinstance(found.type, kt.ListType):
+            # `self.items = []` takes the field's item type; a list bound
+            # elsewhere must already be of it (lists are shared, not
+            # converted).
+            value_node = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            from .list_typing import is_unsettled     # list_typing imports this module
+            if isinstance(value.type, kt.ListType) or is_unsettled(value.type):
+                self.settle_list(value_node, value, found.type, node)
+                return
         else:
             from .. import typing_rules as rules
             if is_instance(value.type) is False and isinstance(value.type, kt.ScalarType) and \

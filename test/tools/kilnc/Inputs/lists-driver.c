@@ -21,6 +21,8 @@ static kiln_list *make_list(int32_t item_size, int64_t length, const void *items
   list->journal_index = -1;
   list->item_size = item_size;
   list->flags = 0;
+  list->item_kind = 0;
+  list->field_references = 0;
   return list;
 }
 

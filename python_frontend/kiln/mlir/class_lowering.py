@@ -157,8 +157,12 @@ class ClassLowering:
             self.require_instance(base, node.attr, node)
             return self.method_call(info, node.attr, node, base, args=[], keywords=[])
         value = self.get_field(base, class_field, node)
-        if base.owned and is_counted(value.type):
-            value = self.own(value, node)       # outlives the temporary it was read from
+        if (base.owned and is_counted(value.type)) or isinstance(value.type, kt.ListType):
+            # Outlives the temporary it was read from; a list is held while
+            # it is used (`for x in self.items:` whose body rebinds
+            # `self.items`, or calls a method that does, must not free it
+            # under the loop, as CPython's iterator keeps it).
+            value = self.own(value, node)
         self.done_with(node, base)
         return value
 

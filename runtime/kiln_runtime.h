@@ -1294,6 +1294,16 @@ static void kiln_record_argument(kiln_container_argument *arguments, int *count,
   argument->shared = 0;
 }
 
+/* Whether an argument is an instance's list passed through a view: shared
+   with Python, so the call keeps the GIL (another thread could change the
+   list through the view meanwhile). */
+static inline int kiln_any_shared(const kiln_container_argument *arguments, int count) {
+  for (int i = 0; i < count; ++i)
+    if (arguments[i].shared)
+      return 1;
+  return 0;
+}
+
 /* The caller's object of a native container the function returned, when
    that is one of the arguments (borrowed), else NULL. */
 static inline PyObject *kiln_argument_object(const void *native,

@@ -29,6 +29,7 @@ def Kiln_ErrorKind : I32EnumAttr<"ErrorKind",
       I32EnumAttrCase<"RecursionError", 9>,
       I32EnumAttrCase<"KeyError", 10>,
       I32EnumAttrCase<"AttributeError", 11>,
+      I32EnumAttrCase<"NotImplementedError", 12>,
     ]> {
   let cppNamespace = "::kiln";
 }

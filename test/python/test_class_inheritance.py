@@ -144,3 +144,11 @@ def test_subclasses_defined_in_python_are_refused(mod):
 def test_memory_stays_flat(mod):
     assert_rss_flat(mod.native, {"total_area": (8, 1.0), "held": (1, 1.0),
                                  "moved_text": (0, 1.0), "point3_text": (1, 2, 3)})
+
+
+@pytest.mark.parametrize("kind, legs", [(1, 4), (0, 4), (1, -1), (1, 101), (0, -1)])
+def test_abstract_methods_raise_not_implemented_error(mod, kind, legs):
+    same(mod, "sound_of", kind, legs)
+    if kind == 0:
+        with pytest.raises(NotImplementedError):
+            mod.native.sound_of(kind, legs)

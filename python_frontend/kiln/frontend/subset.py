@@ -65,7 +65,8 @@ COUNTER_METHODS = {
 # Calls that take keyword arguments of their own (`sorted(xs, reverse=True)`).
 KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
-                   "AssertionError", "RuntimeError", "TypeError")
+                   "AssertionError", "RuntimeError", "TypeError", "AttributeError",
+                   "NotImplementedError")
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS),
                      "cmath": SUPPORTED_CMATH, **SUPPORTED_LIST_FUNCTIONS,
                      "collections": set(DICT_CLASSES)}

@@ -1030,7 +1030,15 @@ def generate_wrapper(module_name: str, signature, owner=None, checks_self=False)
                                                for k in range(p.type.ndim)) + ")"
                             for p in arrays] +
                            [f"{container_noun(p.type)}_{p.name}->length" for p in containers])
-        out += [f"  if ({sizes} >= KILN_GIL_RELEASE_ELEMENTS) {{",
+        # An instance's list passed through a view (kiln_list_view) is
+        # shared with Python, which could change it meanwhile: the GIL stays.
+        shared = f" && !kiln_any_shared({CONTAINER_ARGUMENTS})" if containers else ""
+        out += [f"  if ({sizes} >= KILN_GIL_RELEASE_ELEMENTS{shared}) {{",
+                "    Py_BEGIN_ALLOW_THREADS", f"    {invoke}", "    Py_END_ALLOW_THREADS",
+                "  } else {", f"    {invoke}", "  }"]
+    elif signature.release_gil and containers:
+        # As above: a list shared with Python through a view keeps the GIL.
+        out += [f"  if (!kiln_any_shared({CONTAINER_ARGUMENTS})) {{",
                 "    Py_BEGIN_ALLOW_THREADS", f"    {invoke}", "    Py_END_ALLOW_THREADS",
                 "  } else {", f"    {invoke}", "  }"]
     elif signature.release_gil:

@@ -214,3 +214,40 @@ def point3_text(x: int, y: int, z: int) -> str:
 @kiln.export
 def make_tile(side: float, depth: int) -> Shape:
     return Tile(0.0, 0.0, side, depth)
+
+
+# An abstract method: the base raises NotImplementedError, subclasses
+# override it (richards' TaskState.fn).
+@kiln.export
+class Animal:
+    def __init__(self, legs: int):
+        self.legs = legs
+
+    def sound(self) -> int:
+        raise NotImplementedError
+
+    def check(self, n: int) -> int:
+        if n < 0:
+            raise AttributeError(f"no sound for {n} legs")
+        if n > 100:
+            raise NotImplementedError("centipedes")
+        return n
+
+
+@kiln.export
+class Dog(Animal):
+    def sound(self) -> int:
+        return 2 * self.legs
+
+
+@kiln.export
+def make_animal(kind: int, legs: int) -> Animal:
+    if kind == 1:
+        return Dog(legs)
+    return Animal(legs)
+
+
+@kiln.export
+def sound_of(kind: int, legs: int) -> int:
+    animal = make_animal(kind, legs)
+    return animal.sound() + animal.check(legs)

@@ -1342,6 +1342,14 @@ typedef struct {
 
 static PyTypeObject kiln_list_view_type;
 
+/* The argument the wrapper passes for a parameter left out whose default
+   is a new empty list (kt.NEW_LIST_DEFAULT: a dataclass's
+   field(default_factory=list)): a private object no caller can pass. */
+static PyObject *kiln_new_list_marker(void) {
+  static PyObject marker = {_PyObject_EXTRA_INIT 1, &PyBaseObject_Type};
+  return &marker;
+}
+
 /* A view, also one another Kiln extension made (its type is that
    extension's, with this layout and name). */
 static inline int kiln_is_list_view(PyObject *object) {
@@ -1454,6 +1462,23 @@ KILN_GENERAL int kiln_read_list_items(PyObject *object, kiln_list *list, int kin
 KILN_GENERAL kiln_list *kiln_get_list(PyObject *object, int kind,
                                       kiln_container_argument *arguments, int *count,
                                       const char *function, const char *parameter) {
+  if (object == kiln_new_list_marker()) {
+    /* A parameter left out whose default is a new list (a dataclass's
+       field(default_factory=list)): an empty one, written back nowhere. */
+    kiln_list *list = (kiln_list *)malloc(sizeof *list);
+    void *items = malloc(kiln_list_item_size(kind));
+    if (!list || !items) {
+      free(list);
+      free(items);
+      PyErr_NoMemory();
+      return NULL;
+    }
+    *list = (kiln_list){.length = 0, .capacity = 1, .items = items, .refcount = 1,
+                        .journal_index = -1, .item_size = (int32_t)kiln_list_item_size(kind),
+                        .flags = 0, .item_kind = kind, .field_references = 0};
+    kiln_record_argument(arguments, count, NULL, list, NULL, parameter, kind, 0);
+    return list;
+  }
   if (kiln_is_list_view(object)) {
     /* An instance's list: the function works on it, as on the caller's
        list in CPython (one more reference while the call runs). */
@@ -2881,8 +2906,9 @@ KILN_GENERAL int kiln_write_back_arguments(const kiln_container_argument *argume
   for (int i = 0; i < count; ++i) {
     const kiln_container_argument *argument = &arguments[i];
     int status = 0;
-    if (argument->shared)
-      continue;     /* the instance's own list: nothing to write back */
+    if (argument->shared || !argument->object)
+      continue;     /* the instance's own list, or a default's new one:
+                       nothing to write back */
     if (argument->list && (argument->list->flags & KILN_LIST_MODIFIED))
       status = kiln_write_back_list(argument);
     else if (argument->dict && (argument->dict->flags & KILN_DICT_MODIFIED))

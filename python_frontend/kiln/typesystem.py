@@ -140,6 +140,18 @@ class TupleType:
         return "tuple[" + ", ".join(e.display for e in self.elements) + "]"
 
 
+class _NewListDefault:
+    """The default of a parameter that gets a new empty list each time it
+    is left out: a dataclass field's `field(default_factory=list)` (the
+    parameter of its generated `__init__`)."""
+
+    def __repr__(self) -> str:
+        return "NEW_LIST_DEFAULT"
+
+
+NEW_LIST_DEFAULT = _NewListDefault()
+
+
 @dataclass(frozen=True)
 class ListType:
     """A Python list whose items are all of one type, held natively

@@ -221,6 +221,15 @@ def is_list_field_type(type_) -> bool:
         isinstance(item, kt.ClassType) and not item.optional)
 
 
+def is_list_factory(node) -> bool:
+    """`field(default_factory=list)` (also `dataclasses.field(...)`)."""
+    return isinstance(node, ast.Call) and not node.args and (
+        (isinstance(node.func, ast.Name) and node.func.id == "field") or
+        (isinstance(node.func, ast.Attribute) and node.func.attr == "field")) and \
+        len(node.keywords) == 1 and node.keywords[0].arg == "default_factory" and \
+        isinstance(node.keywords[0].value, ast.Name) and node.keywords[0].value.id == "list"
+
+
 def literal_list_type(node: ast.List):
     """The list type of `[0.0] * n`'s or `[1, 2]`'s literal items, None
     when it cannot tell (`[]`, names, mixed types)."""
@@ -782,10 +791,14 @@ class ClassReader:
         return (isinstance(base, ast.Name) and base.id == "ClassVar") or (
             isinstance(base, ast.Attribute) and base.attr == "ClassVar")
 
-    def default_of(self, node, name, type_):
-        """A field's default: a literal of its type (None for an Optional)."""
+    def default_of(self, node, name, type_, is_dataclass=False):
+        """A field's default: a literal of its type (None for an Optional),
+        or kt.NEW_LIST_DEFAULT for a dataclass's list field with
+        `field(default_factory=list)`."""
         if node is None:
             return NO_DEFAULT
+        if is_dataclass and isinstance(type_, kt.ListType) and is_list_factory(node):
+            return kt.NEW_LIST_DEFAULT
         if isinstance(type_, kt.ListType):
             self.stays_python(node, f"the default of its attribute `{name}` is "
                                     f"`{ast.unparse(node)}`: a list default is one list "
@@ -829,7 +842,7 @@ class ClassReader:
                                  f"(lines {lines[name]} and {stmt.lineno})")
             types[name] = self.field_type(annotation, name, stmt.lineno)
             lines[name] = stmt.lineno
-            defaults[name] = self.default_of(default, name, types[name])
+            defaults[name] = self.default_of(default, name, types[name], is_dataclass)
             order.append(name)
         if is_dataclass:
             seen_default = None
@@ -991,18 +1004,27 @@ class ClassReader:
             if name in info.methods:
                 return
             function = with_locations(ast.parse(text).body[0], self.node)
+            # `= []` in the generated __init__ stands for a field's
+            # default_factory=list: a new list per call, which
+            # subset.default_value reads from this mark.
+            for default in function.args.defaults:
+                if isinstance(default, ast.List) and not default.elts:
+                    default.kiln_new_list = True
             info.methods[name] = function
             made.append(name)
 
         if options.get("init", True):
             params = "".join(
                 f", {f.name}: {annotation(f)}" + (
-                    "" if f.default is NO_DEFAULT else f" = {f.default!r}") for f in fields)
+                    "" if f.default is NO_DEFAULT else " = []"
+                    if f.default is kt.NEW_LIST_DEFAULT else f" = {f.default!r}")
+                for f in fields)
             body = "".join(f"\n    self.{f.name} = {f.name}" for f in fields)
             if info.defining("__post_init__") is not None:
                 body += "\n    self.__post_init__()"
             add("__init__", f"def __init__(self{params}) -> None:{body or chr(10) + '    pass'}")
-        if options.get("repr", True) and any(f.type == kt.string for f in fields):
+        if options.get("repr", True) and any(f.type == kt.string or
+                                             isinstance(f.type, kt.ListType) for f in fields):
             # A str field shows quoted (its repr), which compiled f-strings
             # cannot write yet: the extension's C makes this __repr__
             # (native/class_types.py, kiln_dataclass_repr), which compiled

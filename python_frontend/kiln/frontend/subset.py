@@ -474,6 +474,8 @@ def default_value(node, constants=None):
     Kiln string holds one)."""
     if isinstance(node, ast.Constant) and node.value is None:
         return kt.none_type         # an instance parameter's default (typing checks)
+    if isinstance(node, ast.List) and getattr(node, "kiln_new_list", False):
+        return kt.NEW_LIST_DEFAULT  # a dataclass's default_factory=list (frontend/classes.py)
     if isinstance(node, ast.Name) and constants is not None:
         value = constants.get(node.id)
         return value if isinstance(value, (bool, int, float, str)) else None

@@ -258,8 +258,10 @@ class CallLowering:
         written = list(args) + [keyword.value for keyword in keywords]
         evaluated = {id(arg_node): self.expression(arg_node) for arg_node in written}
         for param, arg_node in zip(params, bound):
-            # A missing argument is the parameter's default (a number).
+            # A missing argument is the parameter's default (a number, or a
+            # new empty list for a dataclass's default_factory=list).
             value = evaluated[id(arg_node)] if arg_node is not None else \
+                self.empty_list(param.type, node) if param.default is kt.NEW_LIST_DEFAULT else \
                 self.str_constant(param.default, node) if is_str(param.type) else \
                 self.none_of(param.type, node) if param.default is kt.none_type else \
                 self.constant(param.default, param.type, node)

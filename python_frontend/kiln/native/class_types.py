@@ -383,6 +383,7 @@ def _constructor_signature(info, init) -> str:
             params.append(f"{param.name}=None")
         else:
             return ""       # a default CPython's signature parser may not read
+                            # (a default_factory's `<factory>` too)
     return f"{info.name}({', '.join(params)})\n--\n\n"
 
 

@@ -91,7 +91,9 @@ def _dataclass_description(info) -> str:
     fields = []
     for field in info.fields:
         item = [repr(field.name), repr(annotation_text(field.type))]
-        if field.default is not NO_DEFAULT:
+        if field.default is kt.NEW_LIST_DEFAULT:
+            item.append("__import__('dataclasses').field(default_factory=list)")
+        elif field.default is not NO_DEFAULT:
             item.append(literal(field.default))
         fields.append(f"({', '.join(item)})")
     synthesized = getattr(info, "synthesized", frozenset())

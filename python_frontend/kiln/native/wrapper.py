@@ -664,6 +664,9 @@ def filled_default(target: str, index: int, param, indent: str = "    ") -> list
     converted like any argument."""
     if isinstance(param.type, kt.ClassType):
         return [f"{indent}if (!{target})", f"{indent}  {target} = Py_None;"]
+    if param.default is kt.NEW_LIST_DEFAULT:
+        # kiln_get_list makes a new empty list for this marker.
+        return [f"{indent}if (!{target})", f"{indent}  {target} = kiln_new_list_marker();"]
     return [f"{indent}if (!{target}) {{",
             f"{indent}  static PyObject *default_{index};",
             f"{indent}  if (!default_{index} && !(default_{index} = "

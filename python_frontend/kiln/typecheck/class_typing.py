@@ -298,8 +298,7 @@ class ClassTyping:
             # elsewhere must already be of it (lists are shared, not
             # converted).
             value_node = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-            from .list_typing import is_unsettled     # list_typing imports this module
-            if isinstance(value.type, kt.ListType) or is_unsettled(value.type):
+            if isinstance(value.type, kt.ListType):     # an unsettled `[]` too
                 self.settle_list(value_node, value, found.type, node)
                 return
         else:

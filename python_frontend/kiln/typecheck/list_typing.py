@@ -507,6 +507,14 @@ class ListTyping:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             return (node.func.attr == "copy" and self.is_list_expression(node.func.value)) or \
                 (node.func.attr == "split" and self.is_str_expression(node.func.value))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            # `self.items`: a list field of an instance a name holds
+            known = self.symbols.get(node.value.id) or self.var_types.get(node.value.id)
+            type_ = getattr(known, "type", None)
+            info = self.context.classes.get(type_.class_name) \
+                if isinstance(type_, kt.ClassType) else None
+            field = info.field(node.attr) if info is not None else None
+            return field is not None and isinstance(field.type, kt.ListType)
         return False
 
     def known_container(self, node, is_kind, builtins, constant=None):

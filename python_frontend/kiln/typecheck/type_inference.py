@@ -261,7 +261,9 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
                 except KilnCompileError as error:
                     for diagnostic in error.diagnostics:
                         self.record(diagnostic)
-            if default is not None and not is_unknown(type_):
+            if default is kt.NEW_LIST_DEFAULT:
+                pass        # a dataclass's default_factory=list, of the field's list type
+            elif default is not None and not is_unknown(type_):
                 node = self.func.args.defaults[position - len(arguments) + len(
                     self.func.args.defaults)]
                 literal = TypedValue(kt.string) if isinstance(default, str) else \
@@ -614,7 +616,10 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         return TypedValue(kt.boolean)
 
     def expr_Compare(self, node):
-        node._kiln_instance_compare = bool(self.context.classes) and \
+        # `self.items == other.items` of list fields compares lists.
+        lists = not any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops) and any(
+            self.is_list_expression(n) for n in [node.left, *node.comparators])
+        node._kiln_instance_compare = bool(self.context.classes) and not lists and \
             self.compares_instances(node)       # code generation lowers it the same way
         if node._kiln_instance_compare:
             return self.instance_compare_node(node)

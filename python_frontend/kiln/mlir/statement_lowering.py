@@ -412,6 +412,10 @@ class StatementLowering:
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.assign(target, result, stmt)
             return
+        if isinstance(target, ast.Attribute) and isinstance(self.typed_value(target).type,
+                                                            kt.ListType):
+            self.augmented_list(stmt)                       # `self.items += ys`
+            return
         if isinstance(target, ast.Attribute):
             current = self.expression(target)               # `o.x += v`
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)

@@ -455,6 +455,9 @@ class StatementTyping:
         if isinstance(target, ast.Name) and self.is_list_expression(target):
             self.augmented_list(stmt, self.load_name(target))     # `xs += ys`, `xs *= n`
             return
+        if isinstance(target, ast.Attribute) and self.is_list_expression(target):
+            self.augmented_list(stmt, self.expression(target))    # `self.items += ys`
+            return
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)
         self.array_consumers.add(stmt.value)

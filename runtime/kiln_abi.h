@@ -95,10 +95,23 @@ static inline uint8_t *kiln_str_data(const kiln_str *str) {
 /* kiln_str.refcount of a string that is never freed. */
 #define KILN_STR_IMMORTAL ((int64_t)1 << 62)
 
-/* Drops the caller's reference to a str; frees it when it was the last. */
+/* Drops the caller's reference to a str; frees it when it was the last.
+   A string a running Kiln call made (`journal_index` >= 0) is the
+   journal's to free: what drops it then is a container outside the
+   journal letting go (an instance's str or list field, as the instance
+   is freed while the call runs), so one outside reference goes, and the
+   journal frees the string at the call's end when nothing holds it
+   (runtime/kiln_journal.c). */
 static inline void kiln_str_drop(kiln_str *str) {
   /* a literal (immortal) lives in the module's shared data: not counted */
-  if (str && str->refcount < KILN_STR_IMMORTAL / 2 && --str->refcount == 0)
+  if (!str || str->refcount >= KILN_STR_IMMORTAL / 2)
+    return;
+  if (str->journal_index >= 0) {
+    --str->outside_references;
+    --str->refcount;
+    return;
+  }
+  if (--str->refcount == 0)
     free(str);
 }
 

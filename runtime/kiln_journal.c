@@ -142,8 +142,14 @@ KILN_JOURNAL_OPAQUE void kiln_journal_leave(int64_t mark) {
   for (int64_t i = mark; i < journal->count; ++i)
     if (journal->entries[i].object) {
       *journal->entries[i].journal_index = -1;
-      if (journal->entries[i].destroy == kiln_journal_unwind_str)
-        ((kiln_str *)journal->entries[i].object)->outside_references = 0;
+      if (journal->entries[i].destroy == kiln_journal_unwind_str) {
+        kiln_str *str = (kiln_str *)journal->entries[i].object;
+        str->outside_references = 0;
+        /* Dropped by an instance freed while the calls ran, held by
+           nothing now (kiln_str_drop, kiln_abi.h). */
+        if (str->refcount == 0)
+          free(str);
+      }
     }
   if (journal->count > mark)
     journal->count = mark;

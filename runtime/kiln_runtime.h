@@ -1020,8 +1020,7 @@ KILN_GENERAL PyObject *kiln_str_result(kiln_str *result) {
    an immortal string -- a literal compiled code stored -- is not written:
    it may be in data that other threads read). */
 static inline void kiln_release_str(kiln_str *str) {
-  if (str && str->refcount < KILN_STR_IMMORTAL / 2 && --str->refcount == 0)
-    free(str);
+  kiln_str_drop(str);   /* kiln_abi.h: also a string the running call made */
 }
 
 /* The text of a str, a kiln_str's or a Python str's (any str, a subclass's

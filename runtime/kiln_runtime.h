@@ -2095,6 +2095,35 @@ static PyObject *kiln_view_concat(PyObject *self, PyObject *other) {
   return result;
 }
 
+/* `x + v` with x a list (or v + x): list's concatenation of the items,
+   through the number protocol, which Python tries on the right operand
+   too (a list's own `+` takes only lists). */
+static PyObject *kiln_view_add(PyObject *left, PyObject *right) {
+  PyObject *a = kiln_is_list_view(left) ? kiln_view_as_list((kiln_list_view *)left)
+                                        : Py_NewRef(left);
+  PyObject *b = !a ? NULL
+                : kiln_is_list_view(right) ? kiln_view_as_list((kiln_list_view *)right)
+                                           : Py_NewRef(right);
+  PyObject *result = NULL;
+  if (b && !PyList_Check(a))
+    result = Py_NewRef(Py_NotImplemented);
+  else if (b)
+    result = PySequence_Concat(a, b);
+  Py_XDECREF(a);
+  Py_XDECREF(b);
+  return result;
+}
+
+/* `v *= n`: the items repeated in place, as list's. */
+static PyObject *kiln_view_inplace_repeat(PyObject *self, Py_ssize_t count) {
+  PyObject *mine = kiln_view_as_list((kiln_list_view *)self);
+  PyObject *repeated = mine ? PySequence_Repeat(mine, count) : NULL;
+  int status = repeated ? kiln_view_assign((kiln_list_view *)self, repeated) : -1;
+  Py_XDECREF(mine);
+  Py_XDECREF(repeated);
+  return status < 0 ? NULL : Py_NewRef(self);
+}
+
 static PyObject *kiln_view_repeat(PyObject *self, Py_ssize_t count) {
   PyObject *mine = kiln_view_as_list((kiln_list_view *)self);
   PyObject *result = mine ? PySequence_Repeat(mine, count) : NULL;
@@ -2124,6 +2153,12 @@ static PySequenceMethods kiln_view_sequence = {
     .sq_item = kiln_view_item,
     .sq_contains = kiln_view_contains,
     .sq_inplace_concat = kiln_view_inplace_concat,
+    .sq_inplace_repeat = kiln_view_inplace_repeat,
+};
+
+static PyNumberMethods kiln_view_number = {
+    .nb_add = kiln_view_add,
+    .nb_inplace_add = kiln_view_inplace_concat,   /* `v += x` extends v, as list's */
 };
 
 static PyMappingMethods kiln_view_mapping = {
@@ -2157,6 +2192,7 @@ static PyTypeObject kiln_list_view_type = {
     .tp_basicsize = sizeof(kiln_list_view),
     .tp_dealloc = kiln_view_dealloc,
     .tp_repr = kiln_view_repr,
+    .tp_as_number = &kiln_view_number,
     .tp_as_sequence = &kiln_view_sequence,
     .tp_as_mapping = &kiln_view_mapping,
     .tp_hash = PyObject_HashNotImplemented,

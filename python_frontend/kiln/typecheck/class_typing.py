@@ -94,6 +94,17 @@ class ClassTyping:
         if isinstance(node.value, ast.Name):
             bound = self.symbols.get(node.value.id) or self.var_types.get(node.value.id)
             owner = bound.type if bound is not None else None
+        elif isinstance(node.value, ast.Subscript):
+            # `xs[i].children`, `self.children[0].value`: an item of a list
+            # of instances
+            items = node.value.value
+            if isinstance(items, ast.Name):
+                bound = self.symbols.get(items.id) or self.var_types.get(items.id)
+                container = bound.type if bound is not None else None
+            else:
+                container = self.known_field_type(items)
+            owner = container.item if isinstance(container, kt.ListType) and \
+                not isinstance(node.value.slice, ast.Slice) else None
         else:
             owner = self.known_field_type(node.value)
         if not isinstance(owner, kt.ClassType) or owner.class_name not in self.context.classes:
@@ -130,6 +141,9 @@ class ClassTyping:
         (`xs[1:][0].m()`)."""
         if isinstance(node, ast.Subscript):
             return self.holds_instances(node.value)
+        if isinstance(node, ast.Attribute):     # `self.children[i].m()`: a list field
+            field = self.known_field_type(node)
+            return isinstance(field, kt.ListType) and is_instance(field.item)
         if not isinstance(node, ast.Name) or self.symbols.get(node.id) is None:
             return False
         type_ = self.symbols[node.id].type

@@ -535,6 +535,9 @@ class ListTyping:
                 typed = self.module.results.get(name)
                 return typed is not None and typed.ok and is_kind(typed.return_type)
             return name in builtins
+        if isinstance(node, ast.Attribute) and self.context.classes and \
+                is_kind(self.known_field_type(node)):
+            return True         # `self.items`: a list field of an instance
         return None
 
     # ------------------------------------------------------ expressions

@@ -408,6 +408,14 @@ class StatementTyping:
                         f"exception's message is not supported: {why}")
 
     def stmt_AnnAssign(self, stmt):
+        if isinstance(stmt.target, ast.Attribute) and stmt.value is not None and \
+                self.context.classes:
+            # `self.items: list[int] = []` in a method: the annotation
+            # declared the field (frontend/classes.py read it); the
+            # statement stores as `self.items = []` does.
+            self.array_consumers.add(stmt.value)
+            self.assign(stmt.target, self.expression(stmt.value), stmt, stmt.value)
+            return
         if not isinstance(stmt.target, ast.Name):
             self.fail(stmt.target, "annotated assignment needs a plain name")
         try:

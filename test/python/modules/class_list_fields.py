@@ -400,7 +400,7 @@ def make_bag(n: int) -> Bag:
 
 
 def number_bag(n: int) -> Bag:
-    """A bag of numbers only (its strings stay empty: see drop_words)."""
+    """A bag of numbers only."""
     b = Bag(0)
     for i in range(n):
         b.ints.append(i * 3 - n)
@@ -462,8 +462,7 @@ def stash_then_fail(s: Scheduler, t: Task, i: int) -> int:
 @kiln.export
 def drop_words(n: int) -> int:
     """An instance whose list[str] holds strings this call made, dropped
-    by the call (test_class_list_fields.py runs it in a subprocess: it
-    corrupts the heap)."""
+    by the call (the journal frees them at its end)."""
     b = Bag(0)
     b.words.append(str(n))
     b = Bag(1)

@@ -152,3 +152,11 @@ def test_abstract_methods_raise_not_implemented_error(mod, kind, legs):
     if kind == 0:
         with pytest.raises(NotImplementedError):
             mod.native.sound_of(kind, legs)
+
+
+@pytest.mark.parametrize("x, k", [(1.5, 2.0), (-3.0, 0.0), (0.1, 3.0)])
+def test_method_aliases(mod, x, k):
+    same(mod, "scaled", x, k)
+    s = mod.native.Scale(x)
+    assert (k * s).x == (s * k).x == mod.python.Scale(x).__rmul__(k).x
+    assert s.twice() == s.doubled() and type(s).__rmul__ is not type(s).__mul__

@@ -578,6 +578,10 @@ class ClassReader:
                 if "__hash__" in names and isinstance(stmt.value, ast.Constant) and \
                         stmt.value.value is None:
                     self.stays_python(stmt, "`__hash__ = None` is not compiled yet")
+                alias = self.method_alias(stmt, methods, static | class_methods | properties)
+                if alias is not None:
+                    methods[alias.name] = alias     # `__rmul__ = __mul__`
+                    continue
                 constants[names[0]] = (self.class_constant(stmt, names), stmt)
                 continue
             self.stays_python(stmt, f"the statement `{ast.unparse(stmt).splitlines()[0]}` in "
@@ -718,6 +722,21 @@ class ClassReader:
             if kind in names:
                 return kind
         return "method"
+
+    def method_alias(self, stmt: ast.Assign, methods: dict, special: set):
+        """`__rmul__ = __mul__`: a second name for a plain method written
+        above it in the class (its copy under the new name), or None."""
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or \
+                not isinstance(stmt.value, ast.Name) or stmt.value.id not in methods:
+            return None
+        name, original = stmt.targets[0].id, stmt.value.id
+        if original in special or name in methods:
+            self.stays_python(stmt, f"`{name} = {original}` names a static method, class "
+                                    "method or property, or redefines a method (a plain "
+                                    "method alias is compiled)")
+        alias = copy.deepcopy(methods[original])
+        alias.name = name
+        return alias
 
     def class_constant(self, stmt: ast.Assign, names: list):
         """The value of a class attribute assigned without annotation: an

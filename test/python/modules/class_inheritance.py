@@ -251,3 +251,24 @@ def make_animal(kind: int, legs: int) -> Animal:
 def sound_of(kind: int, legs: int) -> int:
     animal = make_animal(kind, legs)
     return animal.sound() + animal.check(legs)
+
+
+# A method under a second name (chaos' `__rmul__ = __mul__`).
+@kiln.export
+class Scale:
+    def __init__(self, x: float):
+        self.x = x
+
+    def __mul__(self, k: float) -> "Scale":
+        return Scale(self.x * k)
+    __rmul__ = __mul__
+
+    def doubled(self) -> float:
+        return 2.0 * self.x
+    twice = doubled
+
+
+@kiln.export
+def scaled(x: float, k: float) -> float:
+    s = Scale(x)
+    return (s * k).x + (k * s).x + s.twice()

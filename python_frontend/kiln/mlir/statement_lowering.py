@@ -383,6 +383,9 @@ class StatementLowering:
                                                        kt.ListType):
             self.augmented_list(stmt)                       # `xs += ys`, `xs *= n`
             return
+        if isinstance(target, ast.Attribute) and self.is_list_valued(target):
+            self.augmented_list(stmt)                       # `o.items += ys`
+            return
         if isinstance(target, ast.Name) and is_set(self.variable_type(target.id)):
             self.augmented_set(stmt)                        # `s |= t`, `s -= t`, ...
             return

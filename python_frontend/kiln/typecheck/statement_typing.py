@@ -463,6 +463,12 @@ class StatementTyping:
         if isinstance(target, ast.Name) and self.is_list_expression(target):
             self.augmented_list(stmt, self.load_name(target))     # `xs += ys`, `xs *= n`
             return
+        if isinstance(target, ast.Attribute) and self.context.classes and \
+                self.is_list_expression(target):
+            # `o.items += ys`, `o.items *= n`: the field's list changed in
+            # place (storing it back into the field changes nothing)
+            self.augmented_list(stmt, self.expression(target))
+            return
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)
         self.array_consumers.add(stmt.value)

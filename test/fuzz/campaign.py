@@ -91,6 +91,10 @@ def main(argv=None):
     parser.add_argument("--class-rate", type=float, default=generator.Config.class_rate,
                         help="share of programs with exported classes (default "
                         f"{generator.Config.class_rate}; 1: every program)")
+    parser.add_argument("--list-field-rate", type=float,
+                        default=generator.Config.list_field_rate,
+                        help="share of the plain classes of class programs with list fields "
+                        f"(default {generator.Config.list_field_rate}; 1: every one)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -103,7 +107,8 @@ def main(argv=None):
                               dict_rate=args.dict_rate, set_rate=args.set_rate,
                               slice_rate=args.slice_rate, tail_rate=args.tail_rate,
                               str_rate=args.str_rate,
-                              class_rate=args.class_rate)
+                              class_rate=args.class_rate,
+                              list_field_rate=args.list_field_rate)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

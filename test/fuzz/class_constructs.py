@@ -26,6 +26,20 @@ None raises CPython's AttributeError. The oracle runs the same classes
 (their methods rewritten as functions are, oracle.py), so CPython itself
 is the reference. Lists of the instances are class_list_constructs.py's,
 from streams of their own.
+
+List fields (`add_list_fields`, from a stream of their own,
+`class_stream(seed, index, "listfields")`, LIST_FIELD_RATE of the plain
+root classes; `--list-field-rate`): a `li: list[int]` and/or `lf:
+list[float]` field and now and then `kids: "list[C]"` (instances of the
+class's hierarchy), declared in the class body or annotated in `__init__`
+(`self.li: list[int] = [...]`), set by `__init__` from its arguments;
+methods that sum, append to (guarded), index, pop, rebind while
+iterating and walk them (`li_sum`, `li_push`, `li_at`, `li_pop`,
+`li_rebind`, `kids_sum`, `kids_adopt`, `kids_at`, `kids_grand`), and
+module functions after the class taking the field's list as a `list[...]`
+parameter (`C_li_total(o.li)`, `C_li_grow(o.li, v)`, `C_kids_total`).
+list_field_constructs.py makes the statements of the exported function
+that use them.
 """
 
 from __future__ import annotations
@@ -55,6 +69,11 @@ class ClassShape:
     overrides: list = field(default_factory=list)   # a subclass's (name, kind, expression)
     # A root class's container protocols and class constants (add_protocols)
     protocols: dict = field(default_factory=dict)   # dunder -> body expression
+    # A plain root class's list fields (add_list_fields): name -> "int",
+    # "float" or "kids" (instances of its hierarchy), in declaration order
+    list_fields: dict = field(default_factory=dict)
+    list_fields_in_init: bool = False   # annotated in __init__, not the class body
+    list_fields_init: dict = field(default_factory=dict)    # name -> __init__'s value
 
     @property
     def comparable(self) -> bool:
@@ -147,6 +166,101 @@ def add_protocols(rng, shapes) -> None:
             shape.overrides.append(("__getitem__", "int", expr))
 
 
+LIST_FIELD_RATE = 0.6    # plain root classes with list fields: --list-field-rate
+
+
+def add_list_fields(rng, shapes, rate=LIST_FIELD_RATE) -> None:
+    """Gives plain root classes list fields (drawn from a stream of their
+    own, so programs without them keep theirs): `li` (list[int]) and/or
+    `lf` (list[float]), now and then `kids` (list of the class)."""
+    for shape in shapes:
+        if shape.base is not None or shape.dataclass or rng.random() >= rate:
+            continue
+        numbers = rng.choice([["li"], ["lf"], ["li", "lf"]])
+        for name in numbers:
+            shape.list_fields[name] = "int" if name == "li" else "float"
+        if rng.random() < 0.5:
+            shape.list_fields["kids"] = "kids"
+        shape.list_fields_in_init = rng.random() < 0.3
+        # how __init__ fills each (drawn here: the class text is fixed)
+        shape.list_fields_init = {
+            "li": rng.choice(["[a, a % 3]", "[0] * (a % 4)", "[]", "[a]"]),
+            "lf": rng.choice(["[b, 0.5]", "[b] * (a % 3)", "[]", "[1.5, b, -0.0]"]),
+            "kids": "[]"}
+
+
+def list_field_type(shape: ClassShape, name: str) -> str:
+    kind = shape.root.list_fields[name]
+    return {"int": "list[int]", "float": "list[float]"}.get(kind) or \
+        f"list[{shape.root.name}]"
+
+
+def list_field_source(shape: ClassShape) -> tuple:
+    """(class body declarations, __init__ lines, method lines) of a root
+    class's list fields."""
+    if not shape.list_fields:
+        return [], [], []
+    declarations, init, methods = [], [], []
+    for name in shape.list_fields:
+        annotation = list_field_type(shape, name)
+        value = shape.list_fields_init[name]
+        if shape.list_fields_in_init:
+            init.append(f"        self.{name}: {annotation} = {value}")
+        else:
+            declarations.append(f'    {name}: "{annotation}"' if name == "kids"
+                                else f"    {name}: {annotation}")
+            init.append(f"        self.{name} = {value}")
+    for name, kind in shape.list_fields.items():
+        if kind == "kids":
+            methods += [
+                "", "    def kids_sum(self) -> int:", "        t = 0",
+                "        for k in self.kids:", "            t += k.a % 1000", "        return t",
+                "", f'    def kids_adopt(self, other: "{shape.name}") -> int:',
+                "        if len(self.kids) < 24:", "            self.kids.append(other)",
+                "        return len(self.kids)",
+                "", "    def kids_at(self, i: int) -> int:", "        return self.kids[i].a",
+                "", "    def kids_grand(self) -> int:", "        n = len(self.kids)",
+                "        for k in self.kids:", "            n += len(k.kids)",
+                "        return n"]
+            continue
+        t, zero = ("int", "0") if kind == "int" else ("float", "0.0")
+        methods += [
+            "", f"    def {name}_sum(self) -> {t}:", f"        t = {zero}",
+            f"        for v in self.{name}:", "            t += v", "        return t",
+            "", f"    def {name}_push(self, x: {t}) -> int:",
+            f"        if len(self.{name}) < 24:", f"            self.{name}.append(x)",
+            f"        return len(self.{name})",
+            "", f"    def {name}_at(self, i: int) -> {t}:", f"        return self.{name}[i]",
+            "", f"    def {name}_pop(self) -> {t}:", f"        if self.{name}:",
+            f"            return self.{name}.pop()", f"        return {zero}",
+            # the loop runs over the list it started with (CPython's iterator)
+            "", f"    def {name}_rebind(self, x: {t}) -> int:", "        n = 0",
+            f"        for v in self.{name}:", f"            self.{name} = [v, x]",
+            "            n += 1", "        return n"]
+    return declarations, init, methods
+
+
+def list_field_functions(shape: ClassShape) -> list:
+    """Module functions after the class that take its fields' lists as
+    `list[...]` parameters (a field's list passed to them is shared)."""
+    lines = []
+    for name, kind in shape.list_fields.items():
+        prefix = f"{shape.name}_{name}"
+        if kind == "kids":
+            lines += ["", "", f"def {prefix}_total(ks: list[{shape.name}]) -> int:",
+                      "    t = 0", "    for k in ks:", "        t += k.a % 1000 + len(k.kids)",
+                      "    return t"]
+            continue
+        t = "int" if kind == "int" else "float"
+        lines += ["", "", f"def {prefix}_total(xs: list[{t}]) -> {t}:",
+                  f"    t = {'0' if t == 'int' else '0.0'}", "    for x in xs:",
+                  "        t += x", "    return t",
+                  "", "", f"def {prefix}_grow(xs: list[{t}], v: {t}) -> int:",
+                  "    if len(xs) < 24:", "        xs.append(v)", "    if xs:",
+                  "        xs[0] = v", "    return len(xs)"]
+    return lines
+
+
 def protocol_source(shape: ClassShape) -> list:
     """The class body lines of `shape.protocols` (a root class's)."""
     if not shape.protocols:
@@ -196,6 +310,7 @@ def class_source(shape: ClassShape) -> str:
     if shape.base is not None:
         return subclass_source(shape)
     n = shape.name
+    list_methods = []
     lines = ["@kiln.export"]
     if shape.dataclass:
         lines.append("@dataclass(order=True)" if shape.order else "@dataclass")
@@ -206,14 +321,17 @@ def class_source(shape: ClassShape) -> str:
             lines.append(f'    nxt: "{n} | None" = None')
         lines += ([""] + protocol_source(shape)[:-1]) if shape.protocols else []
     else:
+        declarations, init, list_methods = list_field_source(shape)
         lines += ["    a: int", "    b: float", "    flag: bool"]
         if shape.linked:
             lines.append(f'    nxt: "{n} | None"')
+        lines += declarations
         lines += ([""] + protocol_source(shape)[:-1] if shape.protocols else []) + \
             ["", "    def __init__(self, a: int, b: float, flag: bool = False):",
                   "        self.a = a", "        self.b = b", "        self.flag = flag"]
         if shape.linked:
             lines.append("        self.nxt = None")
+        lines += init
     for name, expr in shape.int_methods:
         lines += ["", f"    def {name}(self, x: int) -> int:", f"        return {expr}"]
     for name, expr in shape.float_methods:
@@ -245,6 +363,8 @@ def class_source(shape: ClassShape) -> str:
                   "            cur = cur.nxt", "        return n",
                   "", f'    def split(self) -> "tuple[int, {n} | None]":',
                   "        return self.a, self.nxt"]
+    if shape.list_fields:
+        lines += list_methods + list_field_functions(shape)
     return "\n".join(lines)
 
 

@@ -43,10 +43,12 @@ from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, s
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
-from .class_constructs import (CLASS_PROGRAM_RATE, ClassConstructs, class_source, class_stream,
-                               add_protocols, make_shape, make_subclass)
+from .class_constructs import (CLASS_PROGRAM_RATE, LIST_FIELD_RATE, ClassConstructs,
+                               class_source, class_stream, add_list_fields, add_protocols,
+                               make_shape, make_subclass)
 from .class_list_constructs import (CLASS_LIST_PARAM_COUNTS, CLASS_LIST_RESULT_RATE,
                                     ClassListConstructs, class_list_stream, class_lists_on)
+from .list_field_constructs import ListFieldConstructs, list_field_stream
 from .semantics import (array_arithmetic_kind, array_ufunc_kind, int_range, promote,
                         same_kind, weak_promote)
 
@@ -355,6 +357,8 @@ class Config:
     tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
     str_rate: float = STR_PROGRAM_RATE     # programs with strings (str_constructs.py)
     class_rate: float = CLASS_PROGRAM_RATE  # programs with classes (class_constructs.py)
+    # plain root classes with list fields (class_constructs.add_list_fields)
+    list_field_rate: float = LIST_FIELD_RATE
 
 
 @dataclass
@@ -449,7 +453,7 @@ class Scope:
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
                         SliceConstructs, StrConstructs, StrContainerConstructs, ClassConstructs,
-                        ClassListConstructs):
+                        ClassListConstructs, ListFieldConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
                  set_helpers=(), slrng=None, strng=None, crng=None, class_shapes=(),
@@ -460,6 +464,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         self.init_strings(strng)
         self.init_classes(crng, class_shapes)
         self.init_class_lists(clrng)
+        self.init_list_fields()
         self.init_sets(srng, set_helpers)
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
@@ -2309,6 +2314,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             self.str_hook(depth)
             self.class_hook(depth)
             self.class_list_hook(depth)
+            self.list_field_hook(depth)
             self.set_hook(depth)
             self.slice_hook(depth)
             self.statement(depth)
@@ -3151,6 +3157,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                 if inherit_rng.random() < 0.4:
                     class_shapes.append(make_subclass(inherit_rng, sub, f"{shape.name}t"))
         add_protocols(class_stream(seed, index, "protocols"), class_shapes)
+        # list fields (list_field_constructs.py), from a stream of their own
+        add_list_fields(class_stream(seed, index, "listfields"), class_shapes,
+                        config.list_field_rate)
     helpers = []
     for h in range(rng.randint(0, config.helpers)):
         small = Config(max_statements=4, max_depth=1, max_expr_depth=2, helpers=0,
@@ -3225,6 +3234,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
             gen.shadow_returns = returns
             returns = ("objlist", clrng.choice(class_shapes).name)
         gen.init_class_lists(class_list_stream(seed, index, f"f{index}"))
+    if classes_on and any(s.list_fields for s in class_shapes):
+        gen.init_list_fields(list_field_stream(seed, index, f"f{index}"))
     main = gen.generate(params, returns)
     helpers = helpers + list_helpers + dict_helpers + set_helpers
     # helpers' math counts too: their code may be inlined into main's loops

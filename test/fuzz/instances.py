@@ -22,10 +22,13 @@ from __future__ import annotations
 import collections
 import re
 
-# The generator names its classes C<program>_<k> (generator.generate_program).
-CLASS_NAME = re.compile(r"C\d+_\d+")
+# The generator names its classes C<program>_<k>, their subclasses C<program>_<k>s
+# and C<program>_<k>t (generator.generate_program).
+CLASS_NAME = re.compile(r"C\d+_\d+[st]?")
 FIELDS = (("a", int), ("b", float), ("flag", bool))
 NO_LINK = "-"          # a class without `nxt`
+# The list fields a generated class may have (class_constructs.add_list_fields)
+LIST_FIELDS = ("li", "lf", "kids")
 
 
 def is_instance(x) -> bool:
@@ -33,11 +36,13 @@ def is_instance(x) -> bool:
 
 
 class InstanceRecord(tuple):
-    """(class name, number, a, b, flag, nxt): compared as a tuple."""
+    """(class name, number, a, b, flag, nxt, list fields): compared as a
+    tuple; the list fields are ((name, items), ...) of those the class has."""
 
     def __repr__(self):
-        name, number, a, b, flag, nxt = self
-        return f"{name}#{number}(a={a!r}, b={b!r}, flag={flag!r}, nxt={nxt!r})"
+        name, number, a, b, flag, nxt, lists = self
+        shown = "".join(f", {field}={items!r}" for field, items in lists)
+        return f"{name}#{number}(a={a!r}, b={b!r}, flag={flag!r}, nxt={nxt!r}{shown})"
 
     def __reduce__(self):
         return (InstanceRecord, (tuple(self),))
@@ -60,6 +65,27 @@ def field_value(x, name, convert):
     return convert(getattr(value, "v", value))
 
 
+def list_field_items(value):
+    """The items of a list field: the oracle's KList (its Nums as Python
+    numbers of the list's kind, its instances) or Kiln's kiln.list_view."""
+    from . import lists as L   # noqa: PLC0415 - lists.py imports this module
+    if isinstance(value, L.KList):
+        return [x if is_instance(x) else L.plain_item(value.kind or "i64", x.v)
+                for x in value.items]
+    return list(value)
+
+
+def list_fields(value):
+    """(name, list object) of the list fields `value` has set."""
+    found = []
+    for name in LIST_FIELDS:
+        try:
+            found.append((name, getattr(value, name)))
+        except AttributeError:
+            continue
+    return found
+
+
 def canonical(value, seen):
     """`value` with every instance replaced by its description; `seen`
     (id -> number) is shared by everything one outcome holds, so that the
@@ -74,7 +100,9 @@ def canonical(value, seen):
         link = getattr(value, "nxt", NO_LINK)
         if link is not None and link != NO_LINK:
             link = canonical(link, seen)
-        return InstanceRecord((type(value).__name__, number, *fields, link))
+        lists = tuple((name, [canonical(x, seen) for x in list_field_items(items)])
+                      for name, items in list_fields(value))
+        return InstanceRecord((type(value).__name__, number, *fields, link, lists))
     if isinstance(value, ArgumentList):
         return ArgumentList([canonical(x, seen) for x in value], value.position)
     if type(value) is list:
@@ -101,6 +129,10 @@ def held_references(roots):
             visited.add(id(x))
             link = getattr(x, "nxt", None)
             items = [link] if link is not None else []
+            # a `kids` field's list holds a reference to each item (no two
+            # instances share one: list_field_constructs.py)
+            items += [k for name, kids in list_fields(x) if name == "kids"
+                      for k in list_field_items(kids)]
         else:
             continue
         for item in items:

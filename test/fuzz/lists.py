@@ -38,7 +38,8 @@ of Kiln rather than CPython, each documented in docs/language.md:
   (CPython's `==` for the plain classes the generator searches) and a
   missing instance's `index` says `C3_0 object is not in list` (Kiln's
   message: CPython shows the instance's repr); at the boundary each item
-  must be an instance of exactly the class and is shared, never copied.
+  must be an instance of the class or of a subclass (`C3_0s`) and is
+  shared, never copied.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ def to_item(kind, x) -> S.Num:
     the generator never stores a float into a list[int] or a number into a
     list[bool], which Kiln refuses); an instance is stored as itself."""
     if is_object_kind(kind):
-        if type(x).__name__ != kind:
+        # an instance of the class or of a subclass (docs/language.md: a
+        # list[Shape] holds Circles too)
+        if kind not in [c.__name__ for c in type(x).__mro__]:
             raise TypeError(f"a {type(x).__name__} stored into a list[{kind}] "
                             "(the generator never does)")
         return x
@@ -473,9 +476,9 @@ class BoundaryTypeError(TypeError):
 def read_item(kind, v, function, parameter, position):
     where = f"{function}() argument '{parameter}'[{position}]"
     if is_object_kind(kind):
-        # exactly an instance of the class, shared (runtime/kiln_runtime.h's
-        # kiln_check_list_instances)
-        if type(v).__name__ != kind or not is_instance(v):
+        # an instance of the class or of a compiled subclass, shared
+        # (runtime/kiln_runtime.h's kiln_check_list_instances)
+        if not is_instance(v) or kind not in [c.__name__ for c in type(v).__mro__]:
             raise BoundaryTypeError(f"{where} must be {kind}, not {type(v).__name__}")
         return v
     if kind == "f64":

@@ -318,6 +318,19 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
 
+def is_instance_annotation(node) -> bool:
+    """`C3_0`, `"C3_0"`, `"C3_0 | None"`: a parameter taking an instance of
+    a generated class (class_constructs.py's `kids_adopt(self, other:
+    "C3_0")`), taken as it comes."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value.replace(" ", "")
+    elif isinstance(node, ast.Name):
+        text = node.id
+    else:
+        return False
+    return CLASS_NAME.fullmatch(text.removesuffix("|None")) is not None
+
+
 def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDef:
     fn = copy.deepcopy(fn)
     declared = {}
@@ -326,6 +339,8 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
     sets = {}
     entry = []
     for arg in fn.args.args:
+        if is_instance_annotation(arg.annotation):
+            continue
         spec = annotation_spec(arg.annotation)
         if spec and spec[0] == "set":
             sets[arg.arg] = spec[1]
@@ -382,10 +397,40 @@ def rewrite_function(fn: ast.FunctionDef, helper_returns=None) -> ast.FunctionDe
     return fn
 
 
+def list_field_spec(annotation):
+    """The item kind of a list field's annotation (`list[int]`,
+    `"list[C3_0]"`), None for any other."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        annotation = ast.parse(annotation.value, mode="eval").body
+    spec = annotation_spec(annotation)
+    return spec[1] if spec and spec[0] == "list" else None
+
+
+def list_fields_of(cls: ast.ClassDef) -> dict:
+    """A class's list fields (class_constructs.add_list_fields): annotated
+    in its body or, `self.<name>: list[...] = ...`, in a method."""
+    kinds = {}
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            kind = list_field_spec(stmt.annotation)
+            if kind is not None:
+                kinds[stmt.target.id] = kind
+        if isinstance(stmt, ast.FunctionDef):
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute):
+                    kind = list_field_spec(node.annotation)
+                    if kind is not None:
+                        kinds[node.target.attr] = kind
+    return kinds
+
+
 def rewrite_class(cls: ast.ClassDef, helper_returns=None) -> ast.ClassDef:
     """A class of the module (class_constructs.py): its methods rewritten as
     the module's functions are, `self` taken as it comes (the instance
-    itself, not a number)."""
+    itself, not a number). A class with list fields gets a `__setattr__`
+    that binds a list stored into one as a declared list variable is bound
+    (lists.bind: a new list converts to the field's items, then the field
+    holds it, shared)."""
     cls = copy.deepcopy(cls)
     for position, stmt in enumerate(cls.body):
         if isinstance(stmt, ast.FunctionDef):
@@ -393,6 +438,11 @@ def rewrite_class(cls: ast.ClassDef, helper_returns=None) -> ast.ClassDef:
             if stmt.args.args and stmt.args.args[0].annotation is None:
                 method.body = method.body[1:]      # the entry conversion of `self`
             cls.body[position] = method
+    kinds = list_fields_of(cls)
+    if kinds:
+        cls.body.append(ast.Assign(
+            targets=[ast.Name(id="__setattr__", ctx=ast.Store())],
+            value=rt_call("list_field_setattr", ast.Constant(repr(kinds))), lineno=cls.lineno))
     return cls
 
 
@@ -435,6 +485,16 @@ class Runtime:
         if Runtime.boundary is None:
             Runtime.boundary = L.Boundary()
         return Runtime.boundary.argument(kind, x, function, parameter)
+
+    @staticmethod
+    def list_field_setattr(kinds_text):
+        kinds = eval(kinds_text)  # noqa: S307 - our own repr of a dict of strings
+
+        def __setattr__(self, name, value):
+            if name in kinds:
+                value = L.bind(kinds[name], value)
+            object.__setattr__(self, name, value)
+        return __setattr__
 
     @staticmethod
     def unpack(kinds, value):

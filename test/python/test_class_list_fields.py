@@ -362,6 +362,18 @@ def test_rebinding_and_growing_while_iterating(mod, values):
     assert shown(grow(mod.native)) == shown(grow(mod.python))
 
 
+@pytest.mark.parametrize("times", [2, 1, 0, -1])
+def test_augmented_assignment_changes_the_field_s_list(mod, times):
+    def extended(m):
+        b = m.make_bag(2)
+        held = b.ints, b.floats, b.words
+        return b.extend_in_place(7, times), b, held
+
+    native, python = extended(mod.native), extended(mod.python)
+    assert shown(native) == shown(python)
+    assert list(native[2][0]) == list(native[1].ints)      # the view held sees it
+
+
 def fail_twice(m, method, *args):
     """An instance after a raising and a succeeding call of `method`."""
     b = m.Bag(2)

@@ -412,3 +412,46 @@ def test_new_constructs_leave_other_programs_alone():
                                                                          slice_rate=1))
         lines = iter(sliced.source().splitlines())
         assert all(any(line == other for other in lines) for line in plain.source().splitlines())
+
+
+def test_list_fields_leave_other_programs_alone():
+    """List fields of classes (list_field_constructs.py) come from streams
+    of their own: a class program whose classes have none is the same at
+    any list-field rate, and one with them keeps every line of the same
+    program without them, in order."""
+    for index in range(60):
+        plain = generator.generate_program(
+            11, index, generator.Config(class_rate=1, list_field_rate=0))
+        drawn = generator.generate_program(11, index, generator.Config(class_rate=1))
+        if not any(c.list_fields for c in drawn.classes):
+            assert drawn.source() == plain.source()
+        fielded = generator.generate_program(
+            11, index, generator.Config(class_rate=1, list_field_rate=1))
+        assert any(c.list_fields for c in fielded.classes) or \
+            all(c.dataclass for c in fielded.classes if c.base is None)
+        lines = iter(fielded.source().splitlines())
+        assert all(any(line == other for other in lines) for line in plain.source().splitlines())
+
+
+def test_oracle_list_fields_bind_as_declared_lists():
+    """A list stored into a class's list field (oracle.rewrite_class's
+    `__setattr__`): a new list converts to the field's items (an int list
+    literal into a list[float] field holds floats), a bound one is shared
+    (two instances holding one list see each other's changes), and
+    instances.canonical describes the fields."""
+    from fuzz.instances import canonical
+    from fuzz.oracle import OracleModule
+    source = ("@kiln.export\nclass C1_0:\n    a: int\n    b: float\n    flag: bool\n"
+              "    lf: list[float]\n    kids: \"list[C1_0]\"\n\n"
+              "    def __init__(self, a: int, b: float, flag: bool = False):\n"
+              "        self.a = a\n        self.b = b\n        self.flag = flag\n"
+              "        self.lf = [1, 2]\n        self.kids = []\n\n\n"
+              "@kiln.export\ndef f1(n: int) -> float:\n    o = C1_0(n, 0.5)\n"
+              "    p = C1_0(n + 1, 1.5)\n    p.lf = o.lf\n    o.lf.append(n)\n"
+              "    o.kids.append(p)\n    p.kids += [o]\n    return p.lf[-1] + o.lf[0]\n")
+    oracle = OracleModule(generator.HEADER + source)
+    assert oracle.call("f1", [3]) == ("ok", 4.0)
+    o = oracle.make_instance("C1_0", 2, 0.25, True)
+    o.kids.append(o)
+    record = canonical(o, {})
+    assert record[6] == (("lf", [1.0, 2.0]), ("kids", [0]))

@@ -171,22 +171,23 @@ class ListLowering:
 
     def augmented_list(self, stmt) -> None:
         """`xs += ys` extends xs in place; `xs *= n` repeats it in place
-        (both keep the list every other name of it sees). Of a list field
-        (`self.items += ys`) too: CPython rebinds the field to the same
-        list."""
+        (both keep the list every other name of it sees). `o.items += ys`:
+        the field's list (read first, as CPython reads it, and held while
+        ys is evaluated)."""
         current = self.load_name(stmt.target) if isinstance(stmt.target, ast.Name) else \
             self.expression(stmt.target)
         value = self.expression(stmt.value)
         if isinstance(stmt.op, ast.Add):
             self.list_op("extend", [current, value], stmt)
-            self.done_with(stmt, value, current)
-            return
-        count = self.convert(value, kt.i64, stmt.value)
-        repeated = self.list_op("repeat", [current, count], stmt, current.type)
-        self.list_op("clear", [current], stmt)
-        self.list_op("extend", [current, repeated], stmt)
-        self.release(repeated, stmt)
-        self.done_with(stmt, current)
+            self.done_with(stmt, value)
+        else:
+            count = self.convert(value, kt.i64, stmt.value)
+            repeated = self.list_op("repeat", [current, count], stmt, current.type)
+            self.list_op("clear", [current], stmt)
+            self.list_op("extend", [current, repeated], stmt)
+            self.release(repeated, stmt)
+        if not isinstance(stmt.target, ast.Name):
+            self.done_with(stmt, current)
 
     def list_binary(self, node, left: Value, right: Value) -> Value:
         """`xs + ys`, `xs * n`, `n * xs`: new lists."""

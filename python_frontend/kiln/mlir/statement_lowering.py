@@ -383,6 +383,9 @@ class StatementLowering:
                                                        kt.ListType):
             self.augmented_list(stmt)                       # `xs += ys`, `xs *= n`
             return
+        if isinstance(target, ast.Attribute) and self.is_list_valued(target):
+            self.augmented_list(stmt)                       # `o.items += ys`
+            return
         if isinstance(target, ast.Name) and is_set(self.variable_type(target.id)):
             self.augmented_set(stmt)                        # `s |= t`, `s -= t`, ...
             return
@@ -411,10 +414,6 @@ class StatementLowering:
             current = self.load_name(target)
             result = self.binary(stmt.op, current, self.expression(stmt.value), stmt)
             self.assign(target, result, stmt)
-            return
-        if isinstance(target, ast.Attribute) and isinstance(self.typed_value(target).type,
-                                                            kt.ListType):
-            self.augmented_list(stmt)                       # `self.items += ys`
             return
         if isinstance(target, ast.Attribute):
             current = self.expression(target)               # `o.x += v`

@@ -463,8 +463,11 @@ class StatementTyping:
         if isinstance(target, ast.Name) and self.is_list_expression(target):
             self.augmented_list(stmt, self.load_name(target))     # `xs += ys`, `xs *= n`
             return
-        if isinstance(target, ast.Attribute) and self.is_list_expression(target):
-            self.augmented_list(stmt, self.expression(target))    # `self.items += ys`
+        if isinstance(target, ast.Attribute) and self.context.classes and \
+                self.is_list_expression(target):
+            # `o.items += ys`, `o.items *= n`: the field's list changed in
+            # place (storing it back into the field changes nothing)
+            self.augmented_list(stmt, self.expression(target))
             return
         if isinstance(target, ast.Subscript):
             self.expand_ellipsis(target)

@@ -126,6 +126,15 @@ class Bag:
         xs = [1]
         return xs[i]
 
+    def extend_in_place(self, x: int, times: int) -> int:
+        """`self.ints += [...]` and `self.ints *= n` change the field's own
+        list (a view of it held before sees the change)."""
+        self.ints += [x, x + 1]
+        self.floats += [x * 1.0]
+        self.words += self.words
+        self.ints *= times
+        return len(self.ints)
+
     def rebind_while_iterating(self) -> int:
         """The loop runs over the list it started with (CPython's
         iterator keeps it); each step binds a new list to the field."""

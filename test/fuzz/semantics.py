@@ -1543,6 +1543,10 @@ def k_int(x):
 def k_bool(x):
     if isinstance(x, (_lists.KList, _dicts.KDict, _sets.KSet, KRange, str)):
         return bool(x)
+    if _lists.is_instance(x):
+        # an instance of a generated class: its __len__ (class_constructs.py's
+        # protocols; negative: ValueError), else true, as in CPython and Kiln
+        return bool(x)
     return bool(parts(x)[2])
 
 

@@ -86,6 +86,13 @@ def signature() -> str:
     return hashlib.sha256(bytes(memoryview(words))[:4 * count]).hexdigest()[:16]
 
 
+def runs_here(cpu: str) -> bool:
+    """Whether code built for `cpu` surely runs on this machine: `native`,
+    or a level this CPU reaches. A named CPU (`skylake-avx512`, `Haswell`)
+    is not known to: its features are LLVM's to tell."""
+    return cpu == "native" or 0 < level_of(cpu) <= host_level()
+
+
 def running_version(cpus: list):
     """Which of `cpus` runs here: the highest level this CPU reaches (the
     lowest when it reaches none); the one CPU of a single-version build."""

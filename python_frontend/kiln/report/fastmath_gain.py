@@ -64,8 +64,12 @@ def measured_gain(target_cpu: str = "native"):
     from .. import cpu_levels
     from ..cache_dir import MEASUREMENTS, cache_root
     from ..toolchain import compiler_fingerprint
-    # A portable build runs one version here: measure that one, alone.
+    # A portable build runs one version here: measure that one, alone. Code
+    # for a CPU this one may not be (`--target-cpu=skylake-avx512` on an
+    # AVX2 machine) is not run: it would die of SIGILL.
     target_cpu = cpu_levels.running_version(cpu_levels.versions(target_cpu)) or target_cpu
+    if not cpu_levels.runs_here(target_cpu):
+        return None
     name = f"fastmath-{cpu_levels.signature()}-{target_cpu}-{compiler_fingerprint()}.json"
     record = os.path.join(cache_root(), MEASUREMENTS, name)
     try:

@@ -65,7 +65,7 @@ step "pytest with the sanitized kilnc"
 # 200. The sanitizers check the same kinds of programs in less time.
 env KILN_KILNC="$build/bin/kilnc" PYTHONPATH="$repo/python_frontend" KILN_FUZZ_COUNT=40 \
   KILN_TEST_SAMPLE="${KILN_TEST_SAMPLE:-3}" \
-  "$python" -m pytest -q -p no:cacheprovider test/python \
+  "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python \
   -k "not differential_suites_per_level and not edited_proc_cpuinfo_changes_nothing" \
   || status=1
 t3=$(date +%s)
@@ -120,7 +120,7 @@ env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" KIL
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan-generated" \
-  "$python" -m pytest -q -p no:cacheprovider test/python -k "$(echo $deselect)" || status=1
+  "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python -k "$(echo $deselect)" || status=1
 t4=$(date +%s)
 
 if [ "${FUZZ_SECONDS:-60}" != 0 ]; then

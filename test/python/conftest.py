@@ -183,12 +183,28 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if id(item) in kept]
 
 
+UNLOADABLE_ARTIFACTS = []
+
+
 def pytest_sessionfinish(session, exitstatus):
-    failures = load_built_artifacts(BUILT_DIRECTORIES)
+    """Every artifact the session built must load with RTLD_NOW. Under
+    pytest-xdist (scripts/test.sh runs `-n auto`) a worker's exit status
+    does not reach the controller, so a worker hands its list over in
+    workeroutput and the controller (pytest_testnodedown) fails the run."""
+    failures = load_built_artifacts(BUILT_DIRECTORIES) + UNLOADABLE_ARTIFACTS
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["kiln_unloadable_artifacts"] = failures
+        return
     if failures:
         sys.stderr.write("\nbuilt artifacts that do not load with RTLD_NOW:\n"
                          + "\n".join(failures) + "\n")
         session.exitstatus = 1
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    UNLOADABLE_ARTIFACTS.extend(getattr(node, "workeroutput", {})
+                                .get("kiln_unloadable_artifacts", []))
 
 
 @pytest.fixture(scope="session")

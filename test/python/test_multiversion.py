@@ -157,8 +157,12 @@ def test_differential_suites_per_level(level):
     conftest checks that each built module runs that level."""
     if cpu_levels.detected_level() < int(level[1]):
         pytest.skip(f"this CPU does not reach x86-64-{level}")
+    # The plain run covers these suites' every case; the rerun per level
+    # samples them (conftest.py, KILN_TEST_SAMPLE): every test function, on
+    # its first, last and every third case, with each level's kernels.
     env = dict(os.environ, KILN_CPU_LEVEL=level, KILN_TEST_TARGET_CPU="portable",
-               KILN_TEST_EXPECT_CPU=f"x86-64-{level}")
+               KILN_TEST_EXPECT_CPU=f"x86-64-{level}",
+               KILN_TEST_SAMPLE=os.environ.get("KILN_TEST_SAMPLE") or "3")
     files = [os.path.join(HERE, name) for name in (
         "test_complex_arrays.py", "test_array_shapes.py", "test_elementwise.py",
         "test_matmul.py", "test_prange.py")]

@@ -88,15 +88,40 @@ def matmul(a{f64_2d}, b{f64_2d}, c{f64_2d}){to_none}:
             aik = a[i, k]
             for j in range(b.shape[1]):
                 c[i, j] += aik * b[k, j]
+
+
+{export_parallel}
+def blend(a{float_}, x{f64_1d}, y{f64_1d}, out{f64_1d}){to_none}:
+    out[:] = a * x + np.sin(y) * np.exp(-x)
+
+
+{export_parallel}
+def inner(x{f64_1d}, y{f64_1d}){to_float}:
+    return np.sum(x * y)
+
+
+{export_parallel}
+def spread(x{f64_1d}){to_float}:
+    return np.max(x) - np.min(x) + x.mean()
+
+
+{export_parallel}
+def grown(m{f64_2d}){f64_2d_out}:
+    return np.sqrt(np.abs(m)) * 2.0 + m
 '''
 
 KILN = dict(imports="import kiln\nfrom kiln import prange", export="@kiln.export",
-            export_fast="@kiln.export(fastmath=True)", f64_1d=": kiln.f64[:]",
+            export_fast="@kiln.export(fastmath=True)",
+            export_parallel="@kiln.export(parallel=True)", f64_1d=": kiln.f64[:]",
             f64_2d=": kiln.f64[:, :]", i64_2d=": kiln.i64[:, :]", float_=": float",
-            int_=": int", to_float=" -> float", to_none=" -> None")
+            int_=": int", to_float=" -> float", to_none=" -> None",
+            f64_2d_out=" -> kiln.f64[:, :]")
 NUMBA = dict(imports="from numba import njit, prange", export="@njit(parallel=True)",
-             export_fast="@njit(parallel=True, fastmath=True)", f64_1d="", f64_2d="",
-             i64_2d="", float_="", int_="", to_float="", to_none="")
+             export_fast="@njit(parallel=True, fastmath=True)",
+             export_parallel="@njit(parallel=True)", f64_1d="", f64_2d="",
+             i64_2d="", float_="", int_="", to_float="", to_none="", f64_2d_out="")
+# The array-expression kernels as plain Python: numpy runs them.
+NUMPY = dict(NUMBA, imports="prange = range", export="", export_fast="", export_parallel="")
 
 
 def cases():
@@ -121,6 +146,21 @@ def cases():
     ]
 
 
+def array_cases():
+    """parallel=True on array expressions, against numpy and Numba."""
+    rng = np.random.default_rng(30)
+    x, y = rng.random(1 << 22), rng.random(1 << 22)
+    out = np.empty_like(x)
+    big_x, big_y = rng.random(1 << 25), rng.random(1 << 25)
+    m = rng.normal(size=(2000, 2000))
+    return [
+        ("`out[:] = a * x + np.sin(y) * np.exp(-x)`, 4 Mi", "blend", (2.5, x, y, out), 5),
+        ("`np.sum(x * y)`, 32 Mi (DRAM)", "inner", (big_x, big_y), 3),
+        ("`np.max(x) - np.min(x) + x.mean()`, 4 Mi", "spread", (x,), 10),
+        ("`np.sqrt(np.abs(m)) * 2.0 + m`, 2000 x 2000 (a new array)", "grown", (m,), 5),
+    ]
+
+
 def best(call, number):
     return min(timeit.repeat(call, number=number, repeat=7)) / number
 
@@ -131,6 +171,8 @@ def build(workdir):
         handle.write(SOURCE.format(**KILN))
     with open(os.path.join(workdir, "numba_kernels.py"), "w", encoding="utf-8") as handle:
         handle.write(SOURCE.format(**NUMBA))
+    with open(os.path.join(workdir, "numpy_kernels.py"), "w", encoding="utf-8") as handle:
+        handle.write(SOURCE.format(**NUMPY))
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"))
     subprocess.run([sys.executable, "-m", "kiln", "build", source, "-o",
                     os.path.join(workdir, "out"), "--target-cpu=native", "-q"],
@@ -138,8 +180,9 @@ def build(workdir):
     sys.path.insert(0, os.path.join(workdir, "out"))
     sys.path.insert(0, workdir)
     import numba_kernels
+    import numpy_kernels
     import parallel_kernels
-    return parallel_kernels, numba_kernels
+    return parallel_kernels, numba_kernels, numpy_kernels
 
 
 def unit(seconds):
@@ -170,7 +213,7 @@ def main():
     import kiln
     workdir = tempfile.mkdtemp(prefix="kiln-parallel-bench-")
     peaks = fma_peaks(workdir)
-    kiln_module, numba_module = build(workdir)
+    kiln_module, numba_module, numpy_module = build(workdir)
     threads = len(os.sched_getaffinity(0))
     rows = []
     for label, name, args, number in cases():
@@ -193,6 +236,27 @@ def main():
         "kernels here.", "",
         f"| kernel | Kiln, 1 thread | Kiln, {threads} threads | speed-up | Numba | vs Numba |",
         "|---|---|---|---|---|---|", *rows])
+    array_rows = []
+    for label, name, args, number in array_cases():
+        kernel, peer = getattr(kiln_module, name), getattr(numba_module, name)
+        plain = getattr(numpy_module, name)
+        peer(*args)
+        kiln.set_num_threads(1)
+        one = best(lambda: kernel(*args), number)
+        kiln.set_num_threads(threads)
+        many = best(lambda: kernel(*args), number)
+        numba = best(lambda: peer(*args), number)
+        numpy_time = best(lambda: plain(*args), number)
+        array_rows.append(f"| {label} | {unit(one)} | {unit(many)} | {one / many:.2f}x | "
+                          f"{unit(numpy_time)} | {numpy_time / many:.2f}x | {unit(numba)} | "
+                          f"{numba / many:.2f}x |")
+    table += "\n".join([
+        "", "", "`@kiln.export(parallel=True)` on whole-array code (statements, a new array, "
+        "whole-array reductions), against numpy (one thread) and Numba `parallel=True` on "
+        "the same source; best of 7.", "",
+        f"| statement | Kiln, 1 thread | Kiln, {threads} threads | speed-up | numpy | vs numpy "
+        "| Numba | vs Numba |",
+        "|---|---|---|---|---|---|---|---|", *array_rows])
     print(table)
     write_result("parallel", table)
     section = (f"{BEGIN}\n## Multi-core: kiln.prange\n\nGenerated by `bench/parallel.py` "

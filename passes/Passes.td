@@ -62,8 +62,9 @@ def KilnParallelArrays : Pass<"kiln-parallel-arrays", "::mlir::ModuleOp"> {
     `transform::applyTransforms`); the pipeline turns the `scf.forall` into
     `scf.parallel` after bufferization and gives it to OpenMP with the
     kiln.prange loops. The innermost dimension stays whole, so each slice's
-    loop vectorizes as before. Reductions (`np.sum`) keep their order and
-    stay on one thread. Kiln writes only which operations and how many
+    loop vectorizes as before. Whole-array reductions (`np.sum`) are not
+    linalg operations: the frontend writes them as blocks of an
+    scf.parallel (mlir/parallel_lowering.py). Kiln writes only which operations and how many
     slices; upstream has no pass that picks operations by a function's
     option.
 

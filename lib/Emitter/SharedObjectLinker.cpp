@@ -140,6 +140,12 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objectPaths,
                   "--as-needed", "-lmvec", "-lm", "-lc"});
   for (const std::string &library : extraLibraries)
     storage.push_back("-l" + library);
+  // DT_RUNPATH $ORIGIN: a runtime library carried beside the artifact (a
+  // wheel from kiln.build_hook ships libomp.so.5 next to its modules) is
+  // found first, the system's otherwise. The loader keeps one copy per
+  // DT_SONAME, so a process that already loaded the system's uses that.
+  if (!extraLibraries.empty())
+    storage.insert(storage.end(), {"-rpath", "$ORIGIN"});
   for (const std::string &dir : librarySearchDirs())
     storage.push_back("-L" + dir);
 

@@ -49,6 +49,29 @@ def exports_functions(path: str) -> bool:
     return False
 
 
+def carry_runtime_libraries(outdir: str, module: str) -> None:
+    """Copies the runtime libraries the module's record names (libomp.so.5
+    for parallel loops) from where this machine's loader finds them into
+    `outdir`, beside the module's libraries, whose DT_RUNPATH $ORIGIN finds
+    them there first: the wheel runs where no libomp is installed."""
+    import json
+    import shutil
+    with open(os.path.join(outdir, f"{module}.kiln.json"), encoding="utf-8") as handle:
+        needed = json.load(handle).get("runtime_libraries", [])
+    if not needed:
+        return
+    library = os.path.join(outdir, f"lib{module}.so")
+    listing = subprocess.run(["ldd", library], capture_output=True, text=True,
+                             check=True).stdout
+    found = dict(re.findall(r"^\s*(\S+) => (/\S+)", listing, re.MULTILINE))
+    for name in needed:
+        if name not in found:
+            raise RuntimeError(f"kiln: {library} needs {name}, which this machine's loader "
+                               "does not find; install it (Debian: libomp5-22)")
+        if not os.path.exists(os.path.join(outdir, name)):
+            shutil.copy2(found[name], os.path.join(outdir, name))
+
+
 class KilnBuildPy(build_py):
     """build_py, then each Kiln module of the packages compiled in place of
     its copy in the build directory."""
@@ -67,6 +90,7 @@ class KilnBuildPy(build_py):
                    "-q"]
         self.announce(f"kiln: compiling {source}", level=2)
         subprocess.run(command, check=True)
+        carry_runtime_libraries(outdir, module)
         for name in set(os.listdir(outdir)) - before:
             # lib<mod>.so.N: what a C program linked with -l<mod> loads.
             if not name.endswith(SHIPPED_SUFFIXES) and not re.search(r"\.so\.\d+$", name):

@@ -95,6 +95,9 @@ def main(argv=None):
                         default=generator.Config.list_field_rate,
                         help="share of the plain classes of class programs with list fields "
                         f"(default {generator.Config.list_field_rate}; 1: every one)")
+    parser.add_argument("--parallel-every", type=int, default=generator.Config.parallel_every,
+                        help="one exported function in this many is @kiln.export(parallel=True)"
+                        f" (default {generator.Config.parallel_every}; 0: none)")
     parser.add_argument("--no-reduce", action="store_true")
     parser.add_argument("--reduce-budget", type=float, default=120.0,
                         help="seconds of reduction per distinct failure")
@@ -108,7 +111,8 @@ def main(argv=None):
                               slice_rate=args.slice_rate, tail_rate=args.tail_rate,
                               str_rate=args.str_rate,
                               class_rate=args.class_rate,
-                              list_field_rate=args.list_field_rate)
+                              list_field_rate=args.list_field_rate,
+                              parallel_every=args.parallel_every)
     print(f"kiln fuzz: seed {seed}, {args.count} functions, output in {out}", flush=True)
     started = time.monotonic()
     report = run_campaign(seed, args.count, os.path.join(out, "work"), config,

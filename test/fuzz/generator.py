@@ -165,6 +165,12 @@ DEFAULT_RATE = 0.3
 # One exported function in this many is @kiln.export(boundscheck=False)
 # (inputs that raise IndexError in CPython are then outside its domain).
 UNCHECKED_EVERY = 5
+# One exported function in this many is @kiln.export(parallel=True): its
+# independent outermost loops run as prange loops, its array statements,
+# products and whole-array reductions are shared out. At the fuzzer's sizes
+# (a few hundred elements or iterations) each block of a loop is one
+# iteration and a reduction one block, so results stay exact.
+PARALLEL_EVERY = 6
 DEFAULT_LITERALS = {"i64": ["0", "3", "-7", "1099511627776"], "i32": ["0", "5", "-2"],
                     "f64": ["0.5", "-1.25", "1e-3", "2.0"], "f32": ["0.25", "-3.0"],
                     "bool": ["True", "False"]}
@@ -359,6 +365,8 @@ class Config:
     class_rate: float = CLASS_PROGRAM_RATE  # programs with classes (class_constructs.py)
     # plain root classes with list fields (class_constructs.add_list_fields)
     list_field_rate: float = LIST_FIELD_RATE
+    # one exported function in this many is parallel=True (0: none)
+    parallel_every: int = PARALLEL_EVERY
 
 
 @dataclass
@@ -2919,7 +2927,11 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         # nonnegative). Chosen by the name, not the random stream, so every
         # seed's programs stay what they were.
         unchecked = self.exported and zlib.crc32(self.name.encode()) % UNCHECKED_EVERY == 0
-        decorator = ("@kiln.export(boundscheck=False)\n" if unchecked else "@kiln.export\n") \
+        every = self.config.parallel_every
+        parallel = self.exported and every > 0 and \
+            zlib.crc32(f"parallel {self.name}".encode()) % every == 0
+        options = ["boundscheck=False"] * unchecked + ["parallel=True"] * parallel
+        decorator = (f"@kiln.export({', '.join(options)})\n" if options else "@kiln.export\n") \
             if self.exported else ""
         annotation = "" if returns[0] == "mixed" else f" -> {returns_annotation(returns)}"
         source = (f"{decorator}def {self.name}({signature}){annotation}:\n"

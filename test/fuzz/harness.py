@@ -281,7 +281,8 @@ class Runner:
             unchecked = any(f.unchecked for f in program.functions())
             verdict = run_one(oracle, worker, main.name, recipe, tolerant, self.report,
                               unchecked=unchecked,
-                              parallel=any(PRANGE in f.source for f in program.functions()))
+                              parallel=any(runs_in_parallel(f.source)
+                                           for f in program.functions()))
             if verdict is None:
                 self.report.discarded += 1
                 continue
@@ -315,6 +316,15 @@ def normalize_reason(reason):
 # (docs/language.md, "Parallel loops"): the arrays it wrote are unspecified
 # then, the exception is not.
 PRANGE = "kiln.prange("
+PARALLEL_OPTION = "parallel=True"
+
+
+def runs_in_parallel(source: str) -> bool:
+    """Whether a function of `source` may run iterations on several threads
+    (a prange loop, or parallel=True's loops): then a raising call's other
+    iterations may have written their elements, and only the exception is
+    compared."""
+    return PRANGE in source or PARALLEL_OPTION in source
 
 
 def run_one(oracle, worker, function, recipe, tolerant, report=None, unchecked=False,

@@ -26,7 +26,7 @@ import os
 import time
 
 from . import inputs
-from .harness import PRANGE, BuildOutcome, build_key, kiln_build, run_one
+from .harness import BuildOutcome, build_key, kiln_build, run_one, runs_in_parallel
 from .oracle import OracleModule
 from .semantics import OracleTimeout, OutsideDomain
 from .worker import Worker
@@ -73,9 +73,9 @@ class Tester:
             return None
         worker = Worker(outcome.outdir, name, timeout=10.0)
         try:
-            unchecked = "@kiln.export(boundscheck=False)" in source
+            unchecked = "boundscheck=False" in source
             verdict = run_one(oracle, worker, failure.function, recipe, failure.tolerant,
-                              unchecked=unchecked, parallel=PRANGE in source)
+                              unchecked=unchecked, parallel=runs_in_parallel(source))
         finally:
             worker.close()
         if verdict is None:

@@ -58,9 +58,16 @@ def test_wheel_of_a_users_package_runs_without_kiln(tmp_path):
         "                               np.convolve(x, np.ones(width) / width, 'valid'))\n"
         "np.testing.assert_allclose(k.moving_average(x), np.convolve(x, np.ones(3) / 3, 'valid'))\n"
         "assert abs(k.rms(x) - np.sqrt(np.mean(x * x))) < 1e-12\n"
+        "big = np.sin(np.arange(100_000.0))\n"
+        "assert abs(k.energy(big) - np.sum(big * big)) < 1e-9 * np.sum(big * big)\n"
+        # The OpenMP runtime the wheel carries, found through $ORIGIN
+        # before the system's.
+        "maps = open('/proc/self/maps').read()\n"
+        "assert '/mypkg/libomp.so.5' in maps, [l for l in maps.splitlines() if 'omp' in l]\n"
         "print('ok')\n"))
     assert output == "ok"
     assert any(n.startswith("mypkg/_kernels_kiln") and n.endswith(".so") for n in names)
+    assert "mypkg/libomp.so.5" in names, names
     assert not any(n.endswith((".c", ".mlir", ".json", ".yaml")) for n in names), names
 
 

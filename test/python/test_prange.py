@@ -433,3 +433,82 @@ def test_overlapping_arrays_are_refused(mod, threads):
     halves = np.arange(20.0)
     mod.native.doubled_into(halves[:10], halves[10:])   # one buffer, disjoint spans
     assert halves[10:].tolist() == (np.arange(10.0)[::-1] * 2.0).tolist()
+
+
+REDUCTION_SIZES = [0, 1, 7, 16383, 16384, 16385, 100_003, 256 * 16384 + 5]
+
+
+@pytest.mark.parametrize("n", REDUCTION_SIZES)
+def test_parallel_option_shares_out_reductions(mod, monkeypatch, n):
+    """parallel=True cuts whole-array reductions into blocks of rows (at
+    least 16384 elements each, at most 256 blocks) combined in block
+    order: numpy's result to rounding (numpy adds pairwise), exact for
+    ints and bools, and the same bits at 1, 2 and 3 threads."""
+    rng = np.random.default_rng(n)
+    x = rng.normal(size=n)
+    m = rng.normal(size=(n // 3 + 1, 3))
+    v = rng.integers(-2**62, 2**62, size=n)
+    w = rng.integers(-3, 4, size=(n % 50, 7)).astype(np.int32)
+    truth = x > 3.5
+    z = x + 1j * x[::-1]
+    cases = [("shared_float_reductions", (x, m)), ("shared_float_reductions", (x[::-1], m.T)),
+             ("shared_float_reductions", (x[::3], m[::2, ::-1])),
+             ("shared_float32_sum", (x.astype(np.float32),)),
+             ("shared_int_reductions", (v, w)), ("shared_int_reductions", (v[::-2], w.T)),
+             ("shared_truth", (truth,)), ("shared_truth", (~truth,)),
+             ("shared_complex_sum", (z,))]
+    results = {}
+    for threads in THREADS:
+        monkeypatch.setenv("KILN_NUM_THREADS", threads)
+        results[threads] = [repr(getattr(mod.native, name)(*args)) for name, args in cases]
+    assert results["1"] == results["2"] == results["3"]
+    for name, args in cases:
+        got, want = getattr(mod.native, name)(*args), getattr(mod.python, name)(*args)
+        if name in ("shared_int_reductions", "shared_truth"):
+            assert got == want, name                     # ints wrap as numpy's
+        else:
+            np.testing.assert_allclose(got, want, rtol=1e-11 if "32" not in name else 1e-5,
+                                       atol=1e-9 if "32" not in name else 1e-2, err_msg=name)
+
+
+@pytest.mark.parametrize("special", [np.nan, np.inf, -np.inf])
+def test_shared_reductions_of_special_floats(mod, threads, special):
+    for n, where in [(20, 0), (100_003, 50_000), (100_003, 100_002)]:
+        x = np.ones(n)
+        x[where] = special
+        got = mod.native.shared_float_reductions(x, x[:6].reshape(2, 3))
+        want = mod.python.shared_float_reductions(x, x[:6].reshape(2, 3))
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (1, 1), (3, 40_000), (500, 70)])
+def test_reductions_inside_a_parallel_loop_stay_on_its_thread(mod, threads, shape):
+    m = np.random.default_rng(7).normal(size=shape)
+    out = np.zeros(shape[0])
+    mod.native.row_sums_in_a_parallel_loop(m, out)
+    np.testing.assert_allclose(out, m.sum(axis=1), rtol=1e-12, atol=1e-12)
+
+
+def test_record_lists_what_parallel_true_shares_out(mod):
+    functions = {f["name"]: f for f in record(mod)["functions"]}
+    kinds = {name: [(loop["kind"], [r["name"] for r in loop["reductions"]])
+                    for loop in functions[name]["parallel_loops"]]
+             for name in ("shared_float_reductions", "parallel_layer", "parallel_statements",
+                          "row_sums_in_a_parallel_loop", "total")}
+    reduction = "parallel=True: whole-array reduction"
+    assert kinds["shared_float_reductions"] == [
+        (reduction, ["np.sum"]), (reduction, ["np.mean"]), (reduction, ["np.max"]),
+        (reduction, ["np.sum"]), (reduction, ["np.sum"]), (reduction, ["np.sum"])]
+    assert kinds["parallel_layer"] == [("parallel=True: matrix product", []),
+                                       ("parallel=True: whole-array statement", [])]
+    assert kinds["parallel_statements"] == [("parallel=True: whole-array statement", []),
+                                            (reduction, ["np.sum"])]
+    # The row sums run inside the loop's iterations, each on its thread.
+    assert kinds["row_sums_in_a_parallel_loop"] == [("kiln.prange", [])]
+    assert [k for k, _ in kinds["total"]] == ["kiln.prange"]
+    report = subprocess.run([sys.executable, "-m", "kiln", "report",
+                             mod.path(f"{MODULE}.kiln.json")], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend")))
+    assert report.returncode == 0, report.stderr
+    assert "parallel loop at line" in report.stdout and \
+        "(parallel=True: whole-array reduction): static: at most 256 blocks" in report.stdout

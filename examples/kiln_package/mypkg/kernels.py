@@ -17,3 +17,10 @@ def moving_average(x: kiln.f64[:], width: int = 3) -> kiln.f64[:]:
 @kiln.export
 def rms(x: kiln.f64[:]) -> float:
     return np.sqrt(np.mean(x * x))
+
+
+@kiln.export(parallel=True)
+def energy(x: kiln.f64[:]) -> float:
+    """The sum of squares, shared out between the cores: the wheel carries
+    the OpenMP runtime (libomp.so.5) this needs."""
+    return np.sum(x * x)

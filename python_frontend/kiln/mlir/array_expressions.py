@@ -403,7 +403,11 @@ class ArrayExpressions:
             result = b.linalg_matmul(b.to_tensor(a_rows, location),
                                      b.to_tensor(b_rows, location), init, location,
                                      parallel=bool(self.options.get("parallel")))
-            self.parallel_product |= bool(self.options.get("parallel"))
+            if self.options.get("parallel"):
+                self.parallel_product = True
+                self.note_shared_work(node, "parallel=True: matrix product",
+                                      "8 slices of rows (kiln-tile-matmul), shared out between "
+                                      "the threads")
             b.materialize_in_destination(result, out_rows, location)
 
         def fill(destination, views):
@@ -680,7 +684,11 @@ class ArrayExpressions:
             result = self.convert(expr.compute(*elements), expr.dtype, expr.node or node,
                                   explicit=True)
             self.builder.linalg_yield([result.ir], location)
-        self.parallel_product |= bool(self.options.get("parallel"))
+        if self.options.get("parallel") and sizes:
+            self.parallel_product = True
+            self.note_shared_work(node, "parallel=True: whole-array statement",
+                                  "8 slices of the outermost dimension (kiln-parallel-arrays), "
+                                  "shared out between the threads")
         return self.builder.linalg_generic(inputs, [empty], len(sizes), body, location)[0]
 
     def broadcast_view(self, view, sizes, node):

@@ -35,7 +35,7 @@ from .array_shapes import ArrayShapes
 from .array_indexing import ArrayIndexing
 from .complex_numbers import ComplexNumbers
 from .library import LibraryCalls
-from .parallel_lowering import BLOCKS, ParallelLowering
+from .parallel_lowering import ParallelLowering, describe_parallel_loop, uses_parallel_loops
 from .call_lowering import NOT_INLINED, CallLowering
 from .statement_lowering import ExitMode, StatementLowering
 from .subscript_lowering import SubscriptLowering
@@ -113,25 +113,6 @@ def uses_instances(typed) -> bool:
     return any(isinstance(t, (kt.ClassType, kt.NoneType)) for t in types)
 
 
-def uses_parallel_loops(typed, seen=None) -> bool:
-    """Whether a function runs kiln.prange loops, itself or in a callee."""
-    seen = set() if seen is None else seen
-    if id(typed) in seen:
-        return False
-    seen.add(id(typed))
-    return bool(typed.parallel_loops) or any(
-        uses_parallel_loops(callee, seen) for callee in typed.callees.values())
-
-
-def describe_parallel_loop(loop, info) -> dict:
-    """A kiln.prange loop as the record and the report show it."""
-    return {"line": loop.lineno, "column": loop.col_offset + 1,
-            "schedule": f"static: at most {BLOCKS} blocks of consecutive iterations, "
-                        "shared out evenly between the threads",
-            "reductions": [{"name": r.name, "operator": r.operator,
-                            "line": r.first_update.lineno} for r in info.reductions]}
-
-
 class InferenceMismatch(Exception):
     """Code generation met a type (or a typing error) the inference stage
     did not give it: a compiler bug, reported as an internal compiler error
@@ -171,6 +152,12 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         # An array statement or matrix product shared out between threads
         # (parallel=True).
         self.parallel_product = False
+        # Parallel loops (prange blocks, shared reductions) the IR being
+        # built is inside: a reduction there stays on its thread.
+        self.parallel_depth = 0
+        # What parallel=True shared out beside the prange loops (the
+        # record's parallel_loops[]).
+        self.shared_work: list = []
 
     # ------------------------------------------------------------------ api
     def generate(self) -> tuple[ir.Operation, FunctionSignature]:
@@ -196,7 +183,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                 typed) or any(isinstance(p.type, kt.ArrayType) for p in typed.params)),
             parallel=uses_parallel_loops(typed) or self.parallel_product,
             parallel_loops=[describe_parallel_loop(loop, info)
-                            for loop, info in typed.parallel_loops.items()],
+                            for loop, info in typed.parallel_loops.items()] + self.shared_work,
             sequential_loops=[{"line": loop.lineno, "reason": reason}
                               for loop, reason in typed.sequential_loops.items()],
             elementwise=bool(self.options.get("elementwise")),

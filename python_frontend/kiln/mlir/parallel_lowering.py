@@ -35,6 +35,32 @@ from .array_expressions import may_share_memory
 # partial results after the loop costs nothing.
 BLOCKS = 256
 
+# A whole-array reduction of a parallel=True function (np.sum(x)) is cut
+# into blocks of at least this many elements: a smaller array is one block,
+# which kiln-parallel-threads' `if` runs on the calling thread, so a small
+# reduction never pays for waking the team (about a microsecond; a block
+# this size takes several).
+REDUCTION_BLOCK_ELEMENTS = 16384
+
+
+def uses_parallel_loops(typed, seen=None) -> bool:
+    """Whether a function runs kiln.prange loops, itself or in a callee."""
+    seen = set() if seen is None else seen
+    if id(typed) in seen:
+        return False
+    seen.add(id(typed))
+    return bool(typed.parallel_loops) or any(
+        uses_parallel_loops(callee, seen) for callee in typed.callees.values())
+
+
+def describe_parallel_loop(loop, info) -> dict:
+    """A kiln.prange loop as the record and the report show it."""
+    return {"line": loop.lineno, "column": loop.col_offset + 1, "kind": "kiln.prange",
+            "schedule": f"static: at most {BLOCKS} blocks of consecutive iterations, "
+                        "shared out evenly between the threads",
+            "reductions": [{"name": r.name, "operator": r.operator,
+                            "line": r.first_update.lineno} for r in info.reductions]}
+
 
 class ParallelLowering:
     def emit_parallel_loop(self, stmt, parallel) -> None:
@@ -77,10 +103,12 @@ class ParallelLowering:
         saved_symbols, saved_undefined = self.symbols, set(self.maybe_undefined)
         self.symbols = dict(saved_symbols)
         region = self.builder.region([ir.index])
+        self.parallel_depth += 1
         try:
             with self.builder.at_end(region.block):
                 block_body(region.block.arguments)
         finally:
+            self.parallel_depth -= 1
             self.symbols, self.maybe_undefined = saved_symbols, saved_undefined
         index_zero = self.index_constant(0, node)
         index_one = self.index_constant(1, node)
@@ -175,3 +203,86 @@ class ParallelLowering:
         value = {"add": 0, "mul": 1, "or": 0, "xor": 0, "and": -1,
                  "max": type_.min_value, "min": type_.max_value}[operator]
         return self.constant(value, type_, stmt)
+
+    # ------------------------------------------- parallel=True reductions
+    def note_shared_work(self, node, kind, schedule, reduction=None) -> None:
+        """Work of a parallel=True function shared out between the threads
+        (an array statement, a product, a reduction), for the record's
+        parallel_loops[] beside the kiln.prange loops."""
+        line = getattr(node, "lineno", self.func.lineno)
+        entry = {"line": line, "column": getattr(node, "col_offset", 0) + 1, "kind": kind,
+                 "schedule": schedule,
+                 "reductions": [{"name": reduction, "operator": reduction[3:], "line": line}]
+                 if reduction else []}
+        if entry not in self.shared_work:
+            self.shared_work.append(entry)
+
+    def shares_reductions(self) -> bool:
+        """Whether a whole-array reduction here is shared out between the
+        threads: in a parallel=True function, outside any parallel loop
+        (whose iterations already have the threads)."""
+        return bool(self.options.get("parallel")) and not self.parallel_depth
+
+    def blocked_reduction(self, initial: Value, identity: Value, rows: Value,
+                          row_elements: Value, reduce_rows, combine, node,
+                          reduction: str) -> Value:
+        """A reduction over `rows` (i64; each of `row_elements` elements) as
+        an scf.parallel over blocks of consecutive rows, like a prange
+        loop's: reduce_rows(acc, first, last) reduces rows [first, last)
+        (index values) into `acc` and returns it; each block starts from
+        `identity`, and combine(acc, partial) folds the blocks' results into
+        `initial` in block order after the loop (`reduction` names it in the
+        record). The blocks depend on the
+        shape alone (at most BLOCKS, each at least REDUCTION_BLOCK_ELEMENTS
+        elements), so the result is the same at any thread count."""
+        location = self.loc(node)
+        type_ = identity.type
+        one = self.constant(1, kt.i64, node)
+        # per_block = max(ceil(rows / BLOCKS), ceil(ELEMENTS / max(row_elements, 1)))
+        widest = self.select(self.cmpi("sgt", row_elements, one, node), row_elements, one,
+                             node)
+        by_count = self.arith("ceildivsi", rows, self.constant(BLOCKS, kt.i64, node), node)
+        by_size = self.arith("ceildivsi", self.constant(REDUCTION_BLOCK_ELEMENTS, kt.i64, node),
+                             widest, node)
+        per_block = self.select(self.cmpi("sgt", by_count, by_size, node), by_count, by_size,
+                                node)
+        blocks = self.arith("ceildivsi", rows, per_block, node)
+        partials = self.builder.alloc(ir.memref_type([BLOCKS], mlir_type(type_)), [], 64, {},
+                                      location)
+        region = self.builder.region([ir.index])
+        self.parallel_depth += 1
+        try:
+            with self.builder.at_end(region.block):
+                block = region.block.arguments[0]
+                first = self.arith("muli", self.as_i64(block, node), per_block, node)
+                remaining = self.arith("subi", rows, first, node)
+                size = self.select(self.cmpi("slt", remaining, per_block, node), remaining,
+                                   per_block, node)
+                last = self.arith("addi", first, size, node)
+                partial = reduce_rows(identity, self.as_index(first, node),
+                                      self.as_index(last, node))
+                self.builder.store(partial.ir, partials, [block], location)
+                self.builder.op("scf.reduce", (), (), None, (), location)
+        finally:
+            self.parallel_depth -= 1
+        index_zero = self.index_constant(0, node)
+        index_one = self.index_constant(1, node)
+        self.builder.op("scf.parallel", (index_zero, self.as_index(blocks, node), index_one), (),
+                        {"operandSegmentSizes": ir.dense_array_attr([1, 1, 1, 0], ir.i32)},
+                        (region,), location)
+        # Like an array statement shared out: the function releases the GIL
+        # and its module links libomp.
+        self.parallel_product = True
+        self.note_shared_work(node, "parallel=True: whole-array reduction",
+                              f"static: at most {BLOCKS} blocks of consecutive rows of at least "
+                              f"{REDUCTION_BLOCK_ELEMENTS} elements, shared out evenly between the "
+                              "threads; the blocks' results combined in block order",
+                              f"np.{reduction}")
+        body = self.builder.region([ir.index, initial.ir.type])
+        with self.builder.at_end(body.block):
+            counter, accumulated = body.block.arguments
+            partial = Value(self.builder.load(partials, [counter], location), type_)
+            self.builder.scf_yield([combine(Value(accumulated, type_), partial).ir], location)
+        [total] = self.builder.scf_for(index_zero, self.as_index(blocks, node), index_one,
+                                       [initial.ir], body, location)
+        return Value(total, type_)

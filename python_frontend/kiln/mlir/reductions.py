@@ -150,19 +150,44 @@ class ArrayReductions:
                                          location)
             return self.value_of(out, dtype)
 
+        def rows(acc, first, last, sizes, views):
+            """The reduction of rows [first, last) of the outermost axis."""
+            body = self.builder.region([ir.index, acc.ir.type])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                carried = self.value_of(body.block.arguments[1], dtype)
+                self.builder.scf_yield([loop(1, carried, sizes, views).ir], location)
+            counters.pop()
+            [out] = self.builder.scf_for(first, last, one_index, [acc.ir], body, location)
+            return self.value_of(out, dtype)
+
+        def nest(sizes, shape, views):
+            if not sizes or not self.shares_reductions():
+                return loop(0, initial, sizes, views)
+            # parallel=True: blocks of rows of the outermost axis (in memory
+            # order), one partial result each, combined in block order.
+            row_elements = self.constant(1, kt.i64, node)
+            for size in shape[1:]:
+                row_elements = self.arith("muli", row_elements, size, node)
+            return self.blocked_reduction(
+                initial, initial, shape[0], row_elements,
+                lambda acc, first, last: rows(acc, first, last, sizes, views),
+                lambda acc, partial: self.combine(name, acc, partial, dtype, node), node,
+                name)
+
         # Every reduction here gives the same result in any order (sums are
         # reassociated anyway), so the loops follow memory: reversed axes
         # when the operands are laid out in Fortran order (a transpose).
         reverse = self.fortran_like(views, len(sizes), node)
         if reverse is None:
-            total = loop(0, initial, sizes, views)
+            total = nest(sizes, expr.shape, views)
         else:
             order = list(range(len(sizes)))[::-1]
             reversed_views = {key: self.permuted_view(view, order, node)
                               for key, view in views.items()}
             [result] = self.branch_on(
-                reverse, lambda: [loop(0, initial, sizes[::-1], reversed_views)],
-                lambda: [loop(0, initial, sizes, views)], node, [initial.ir.type])
+                reverse, lambda: [nest(sizes[::-1], expr.shape[::-1], reversed_views)],
+                lambda: [nest(sizes, expr.shape, views)], node, [initial.ir.type])
             total = self.value_of(result, dtype)
         if name == "mean":
             count = self.constant(1, kt.i64, node)

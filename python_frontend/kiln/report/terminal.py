@@ -76,7 +76,8 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
                           if after != before else ""))
         for loop in function.get("parallel_loops", []):
             reductions = ", ".join(f"{r['name']} ({r['operator']})" for r in loop["reductions"])
-            out.append(f"  parallel loop at line {loop['line']} (kiln.prange): "
+            out.append(f"  parallel loop at line {loop['line']} "
+                       f"({loop.get('kind', 'kiln.prange')}): "
                        f"{loop['schedule']}; reductions: {reductions or 'none'}; each thread "
                        "runs its blocks' iterations as the loop below says")
         for loop in function.get("sequential_loops", []):

@@ -247,7 +247,7 @@ def parallel_product_f32(a: kiln.f32[:, :], b: kiln.f32[:, :]) -> kiln.f32[:, :]
 @kiln.export(parallel=True)
 def parallel_statements(a: float, x: kiln.f64[:], y: kiln.f64[:], out: kiln.f64[:]) -> float:
     out[:] = a * x + np.sin(y)           # shared out in slices
-    return np.sum(out * 2.0)             # a reduction: in order, one thread
+    return np.sum(out * 2.0)             # a reduction: shared out in blocks
 
 
 @kiln.export(parallel=True)
@@ -258,6 +258,38 @@ def parallel_new_array(m: kiln.f64[:, :]) -> kiln.f64[:, :]:
 @kiln.export(parallel=True)
 def parallel_layer(x: kiln.f64[:, :], w: kiln.f64[:, :], b: kiln.f64[:]) -> kiln.f64[:, :]:
     return np.maximum(x @ w + b, 0.0)
+
+
+@kiln.export(parallel=True)
+def shared_float_reductions(x: kiln.f64[:], m: kiln.f64[:, :]) -> tuple[float, float, float, float, float, float]:
+    return (np.sum(x), x.mean(), np.max(x) if len(x) else 0.0, np.sum(x * x - 1.0),
+            m.sum(), np.var(m))
+
+
+@kiln.export(parallel=True)
+def shared_float32_sum(x: kiln.f32[:]) -> float:
+    return float(np.sum(x))
+
+
+@kiln.export(parallel=True)
+def shared_int_reductions(v: kiln.i64[:], w: kiln.i32[:, :]) -> tuple[int, int, int, int]:
+    return (np.sum(v), np.min(v) if len(v) else 0, int(np.prod(w)), np.sum(w))
+
+
+@kiln.export(parallel=True)
+def shared_truth(b: kiln.b1[:]) -> tuple[bool, bool]:
+    return (bool(np.any(b)), bool(np.all(b)))
+
+
+@kiln.export(parallel=True)
+def shared_complex_sum(z: kiln.c128[:]) -> complex:
+    return np.sum(z)
+
+
+@kiln.export(parallel=True)
+def row_sums_in_a_parallel_loop(m: kiln.f64[:, :], out: kiln.f64[:]) -> None:
+    for i in range(m.shape[0]):           # parallel: each row's sum on its thread
+        out[i] = np.sum(m[i, :])
 
 
 @kiln.export

@@ -50,9 +50,13 @@ module attributes {{transform.with_named_sequence} {
 }
 
 // An elementwise operation on tensors: every loop parallel (reductions keep
-// their order; kiln.prange's blocks are how a reduction is shared out).
+// their order; kiln.prange's blocks are how a reduction is shared out). An
+// operation with a dimension of constant size 0 (`np.zeros((7, 0)) + a`)
+// has no iterations to share, and upstream's tiling of it reads past its
+// size bounds (computeTileSizes, for a whole dimension of size 0).
 bool isElementwise(linalg::GenericOp op) {
   return op.hasPureTensorSemantics() && op.getNumLoops() >= 1 &&
+         !llvm::is_contained(op.getStaticLoopRanges(), 0) &&
          llvm::all_of(op.getIteratorTypesArray(), [](utils::IteratorType type) {
            return type == utils::IteratorType::parallel;
          });

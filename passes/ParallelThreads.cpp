@@ -61,6 +61,7 @@ public:
       threadCount.setPrivate();
     }
     for (omp::ParallelOp region : regions) {
+      dropBarrierBeforeJoin(region);
       if (!region.getNumThreads()) {
         builder.setInsertionPoint(region);
         Value threads =
@@ -75,6 +76,22 @@ public:
   }
 
 private:
+  // A worksharing loop ends in a barrier unless it is `nowait`; when it is
+  // the last thing its parallel region does, the region's own join barrier
+  // follows at once and the loop's is a second wait for the same threads
+  // (a tenth of entering a region on a small input). Kiln's loops hand
+  // their results over through memory (the blocks' partials), not through
+  // OpenMP reductions, so the join's barrier is all they need.
+  static void dropBarrierBeforeJoin(omp::ParallelOp region) {
+    Block &body = region.getRegion().front();
+    Operation *terminator = body.getTerminator();
+    if (!terminator || terminator == &body.front())
+      return;
+    if (auto loop = dyn_cast<omp::WsloopOp>(terminator->getPrevNode()))
+      if (loop.getReductionVars().empty())
+        loop.setNowait(true);
+  }
+
   // "The region's loop has more than one iteration" (the iterations are
   // blocks of the user's loop), when the bounds are visible before the
   // region; null otherwise.

@@ -45,3 +45,22 @@ func.func @reduction(%x: tensor<?xf64>, %init: tensor<f64>) -> tensor<f64> attri
   } -> tensor<f64>
   return %r : tensor<f64>
 }
+
+// -----
+
+// A dimension of constant size 0 (`np.zeros((7, 0)) + a`): no iterations to
+// share, and left whole (upstream's tiling would read past its size bounds).
+// CHECK-LABEL: func.func @empty_rows
+// CHECK-NOT:   scf.forall
+// CHECK:       linalg.generic
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @empty_rows(%x: tensor<7x0xf64>, %init: tensor<7x0xf64>) -> tensor<7x0xf64> attributes {kiln.parallel} {
+  %two = arith.constant 2.0 : f64
+  %r = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<7x0xf64>) outs(%init : tensor<7x0xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %m = arith.addf %a, %two : f64
+    linalg.yield %m : f64
+  } -> tensor<7x0xf64>
+  return %r : tensor<7x0xf64>
+}

@@ -2,7 +2,8 @@
 
 // A kiln.prange loop's blocks as OpenMP: the team size is the runtime's
 // rule, read at the loop; one block runs on the calling thread; the body's
-// alloca scope is gone (scf-to-cf makes the body many blocks next).
+// alloca scope is gone (scf-to-cf makes the body many blocks next); the
+// loop, last in its region, leaves the waiting to the region's join.
 
 // CHECK-LABEL: func.func private @kiln_parallel_thread_count() -> i32
 // CHECK-LABEL: func.func @scale
@@ -14,6 +15,7 @@
 // CHECK:       %[[SEVERAL:.*]] = arith.cmpi sgt, %[[SPAN]], %[[C1]] : index
 // CHECK:       omp.parallel if(%[[SEVERAL]]) num_threads(%[[THREADS]] : i32) {
 // CHECK-NOT:   memref.alloca_scope
+// CHECK:       omp.wsloop nowait {
 // CHECK:       omp.loop_nest (%{{.*}}) : index = (%[[C0]]) to (%[[BLOCKS]]) step (%[[C1]])
 func.func @scale(%x: memref<?xf64>, %blocks: index) {
   %c0 = arith.constant 0 : index

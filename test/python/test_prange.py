@@ -512,3 +512,12 @@ def test_record_lists_what_parallel_true_shares_out(mod):
     assert report.returncode == 0, report.stderr
     assert "parallel loop at line" in report.stdout and \
         "(parallel=True: whole-array reduction): static: at most 256 blocks" in report.stdout
+
+
+def test_parallel_option_leaves_constant_empty_dimensions_whole(mod):
+    """A statement over a shape with a constant 0 past the first axis has no
+    iterations to share (upstream's tiling of it crashed kilnc)."""
+    for n in (1, 4):
+        got = mod.native.empty_rows_plus(2.0, n)
+        assert got.shape == (7, 0) and got.dtype == np.float64
+        assert got.shape == mod.python.empty_rows_plus(2.0, n).shape

@@ -402,6 +402,73 @@ def test_faulty_functions_fall_back_alone(tmp_path, faulty_generator):
     assert native.uses_helper(1.0) == 6.0 and native.explodes(3) == 2  # as Python
 
 
+PROTOCOL_ISOLATION_MODULE = textwrap.dedent("""
+    from dataclasses import dataclass
+
+    import kiln
+
+
+    def helper(x: float) -> float:
+        return x + 1.0
+
+
+    @kiln.export
+    def uses_helper(x: float) -> float:
+        return helper(x) * 3.0
+
+
+    @kiln.export
+    @dataclass
+    class C:
+        a: int
+
+        def __len__(self) -> int:
+            return self.a
+
+        def __getitem__(self, k: int) -> int:
+            return self.a + k
+
+        def __contains__(self, k: int) -> bool:
+            return k == self.a
+
+        def __add__(self, o: "C") -> int:
+            return self.a + o.a
+
+        @property
+        def twice(self) -> int:
+            return self.a * 2
+
+        @twice.setter
+        def twice(self, v: int) -> None:
+            self.a = v // 2
+
+
+    @kiln.export
+    def protocols(n: int) -> tuple[bool, int, int, bool, int, int]:
+        o = C(n)
+        p = C(n)
+        p.twice = 4
+        return (bool(o), len(o), o[1], 3 in o, o + o, p.a)
+""")
+
+
+def test_protocol_calls_compile_in_an_isolated_rebuild(tmp_path, faulty_generator):
+    """When kilnc rejects one function, the module is rebuilt a few functions
+    at a time; methods reached only through protocols (`bool(o)`, `len(o)`,
+    `o[k]`, `in`, `+`, a property's setter) must be generated there too (a
+    parallel=True fuzz campaign found `func.call` to a missing `__len__`)."""
+    source = tmp_path / "protocols.py"
+    source.write_text(PROTOCOL_ISOLATION_MODULE)
+    out = tmp_path / "out"
+    result = build(str(source), str(out))
+    reasons = {f["function"]: f["reason"] for f in result.fallbacks}
+    assert set(reasons) == {"uses_helper"}, reasons
+    assert "kilnc rejected it" in reasons["uses_helper"]
+    native = import_from(str(out / "protocols.py"), "kiln_built_protocols")
+    assert native.protocols(3) == (True, 3, 4, True, 6, 2)
+    assert native.protocols(0) == (False, 0, 1, False, 0, 2)
+
+
 def test_faulty_function_fails_a_strict_build_by_name(tmp_path, faulty_generator):
     source = tmp_path / "isolated.py"
     source.write_text(ISOLATION_MODULE)

@@ -234,13 +234,7 @@ class CallLowering:
         arguments evaluated as written, the defaults of those missing."""
         args = node.args if args is None else args
         keywords = node.keywords if keywords is None else keywords
-        try:
-            self.module.signature(name)
-        except KilnCompileError as error:
-            # Code generation of the callee failed (inference accepted it).
-            first = error.diagnostics[0]
-            raise self.error(node, f"calls `{name}`, which cannot be compiled "
-                                   f"({first.message}, line {first.line})")
+        self.compile_callee(name, node)
         signature = self.typed.callees[name]
         params = signature.params
         values, value_nodes = [], []
@@ -269,6 +263,17 @@ class CallLowering:
             value_nodes.append(arg_node if arg_node is not None else node)
         return signature, values, value_nodes
 
+    def compile_callee(self, name, node) -> None:
+        """Generates the module function `name` this function calls (once;
+        a recursive call still being generated is left to its caller)."""
+        try:
+            self.module.signature(name)
+        except KilnCompileError as error:
+            # Code generation of the callee failed (inference accepted it).
+            first = error.diagnostics[0]
+            raise self.error(node, f"calls `{name}`, which cannot be compiled "
+                                   f"({first.message}, line {first.line})")
+
     def call_with_values(self, name, signature, values, node, value_nodes=None,
                          release_arguments=True) -> Value:
         """The call of module function `name` (typed `signature`) with the
@@ -276,6 +281,11 @@ class CallLowering:
         among them are released after it unless `release_arguments` is
         False (the caller still uses them)."""
         value_nodes = value_nodes or [node] * len(values)
+        # Protocol calls (`len(o)`, `bool(o)`, `o + p`, a property's setter,
+        # an override's dispatch) come here directly: the callee must be
+        # generated too, also in a build of a few of the module's functions
+        # (the isolation of a rejected one), where no export brings it in.
+        self.compile_callee(name, node)
         operands = []
         arguments = {}
         for param, value, arg_node in zip(signature.params, values, value_nodes):

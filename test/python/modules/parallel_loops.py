@@ -287,6 +287,11 @@ def shared_complex_sum(z: kiln.c128[:]) -> complex:
 
 
 @kiln.export(parallel=True)
+def empty_rows_plus(a: float, n: int) -> kiln.f64[:, :]:
+    return np.zeros((7, 0)) + a + np.ones((n, 0))[:1] * np.zeros((1, 0, 3))[0, :, 0]
+
+
+@kiln.export(parallel=True)
 def row_sums_in_a_parallel_loop(m: kiln.f64[:, :], out: kiln.f64[:]) -> None:
     for i in range(m.shape[0]):           # parallel: each row's sum on its thread
         out[i] = np.sum(m[i, :])

@@ -2,6 +2,7 @@
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,6 +47,21 @@ std::vector<std::string> exposeCInterface(llvm::Module &module,
     if (!function.isDeclaration() && !keep.count(function.getName().str()))
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
   return publicNames;
+}
+
+void redirectStaticLoopInit(llvm::Module &module) {
+  for (auto [runtime, kiln] : {std::pair<llvm::StringRef, llvm::StringRef>{
+                                   "__kmpc_for_static_init_8u", "kiln_for_static_init_8u"},
+                               {"__kmpc_for_static_fini", "kiln_for_static_fini"}}) {
+    llvm::Function *from = module.getFunction(runtime);
+    llvm::Function *to = module.getFunction(kiln);
+    if (!from || !to || to->isDeclaration())
+      continue;
+    for (llvm::Use &use : llvm::make_early_inc_range(from->uses()))
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser()))
+        if (call->isCallee(&use) && call->getFunction() != to)
+          call->setCalledFunction(to);
+  }
 }
 
 void internalizeAllBut(llvm::Module &module,

@@ -50,6 +50,11 @@ compileCSource(llvm::StringRef path, const std::vector<std::string> &includeDirs
                llvm::TargetMachine &machine, llvm::LLVMContext &context,
                const std::vector<std::string> &extraArgs = {});
 
+// Points the module's calls of libomp's __kmpc_for_static_init_8u and
+// __kmpc_for_static_fini at Kiln's (runtime/kiln_omp_static.c, linked in),
+// except the fallback call inside Kiln's own.
+void redirectStaticLoopInit(llvm::Module &module);
+
 // Makes every definition internal except `exported`.
 void internalizeAllBut(llvm::Module &module,
                        const std::vector<std::string> &exported);

@@ -521,3 +521,70 @@ def test_parallel_option_leaves_constant_empty_dimensions_whole(mod):
         got = mod.native.empty_rows_plus(2.0, n)
         assert got.shape == (7, 0) and got.dtype == np.float64
         assert got.shape == mod.python.empty_rows_plus(2.0, n).shape
+
+
+STATIC_SHARES_DRIVER = r"""
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+void kiln_for_static_init_8u(void *, int32_t, int32_t, int32_t *, uint64_t *, uint64_t *,
+                             int64_t *, int64_t, int64_t);
+int main(void) {
+  const uint64_t trip_counts[] = {0, 1, 2, 3, 7, 8, 255, 256, 257, 100003};
+  for (int threads = 1; threads <= 9; threads++)
+    for (unsigned k = 0; k < sizeof trip_counts / sizeof *trip_counts; k++) {
+      uint64_t trips = trip_counts[k], lows[16], counts[16];
+      int lasts[16], team = 0;
+#pragma omp parallel num_threads(threads)
+      {
+        int32_t last = -1;
+        uint64_t lower = 0, upper = trips - 1;     /* as MLIR's translation passes them */
+        int64_t stride = 1;
+        kiln_for_static_init_8u(0, 0, 34, &last, &lower, &upper, &stride, 1, 0);
+        int me = omp_get_thread_num();
+        lows[me] = lower;
+        counts[me] = upper - lower + 1;
+        lasts[me] = last;
+#pragma omp single
+        team = omp_get_num_threads();
+      }
+      uint64_t next = 0;
+      int owners_of_last = 0;
+      for (int t = 0; t < team; t++) {
+        if (counts[t] && lows[t] != next) { printf("gap %d %llu\n", threads, (unsigned long long)trips); return 1; }
+        next += counts[t];
+        owners_of_last += lasts[t];
+        if (counts[t] + 1 < trips / team || counts[t] > trips / team + 1) { printf("unbalanced\n"); return 1; }
+      }
+      if (next != trips || owners_of_last != (trips > 0)) {
+        printf("cover %d %llu %llu %d\n", threads, (unsigned long long)trips, (unsigned long long)next, owners_of_last);
+        return 1;
+      }
+    }
+  puts("ok");
+  return 0;
+}
+"""
+
+
+def test_static_loop_shares_partition_the_iterations(tmp_path):
+    """runtime/kiln_omp_static.c, which kilnc calls instead of libomp's
+    __kmpc_for_static_init_8u (Debian's formats a trace string at every
+    loop): at 1 to 9 threads and trip counts from 0 up, the threads'
+    shares are contiguous, in thread order, balanced to one iteration, and
+    cover every iteration once; one thread owns the last."""
+    driver = tmp_path / "driver.c"
+    driver.write_text(STATIC_SHARES_DRIVER)
+    binary = tmp_path / "driver"
+    subprocess.run(["clang-22", "-O1", "-fopenmp", str(driver),
+                    os.path.join(REPO, "runtime", "kiln_omp_static.c"), "-o", str(binary)],
+                   check=True)
+    result = subprocess.run([str(binary)], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout
+
+
+def test_parallel_loops_do_not_call_the_runtimes_static_init(mod):
+    undefined = subprocess.run(["nm", "-D", "--undefined-only", mod.path(f"lib{MODULE}.so")],
+                               check=True, capture_output=True, text=True).stdout
+    assert "__kmpc_fork_call" in undefined
+    assert "__kmpc_for_static_init" not in undefined and "__kmpc_for_static_fini" not in undefined

@@ -498,6 +498,11 @@ int main(int argc, char **argv) {
     if (llvmModule->getFunction("kiln_parallel_thread_count") ||
         llvmModule->getFunction("kiln_parallel_raise"))
       linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_parallel.c").str());
+    // Each thread's share of a static worksharing loop, without the
+    // runtime's per-loop trace formatting (runtime/kiln_omp_static.c).
+    bool staticLoops = llvmModule->getFunction("__kmpc_for_static_init_8u") != nullptr;
+    if (staticLoops)
+      linkedSources.push_back((kiln::runtimeIncludeDir + "/kiln_omp_static.c").str());
     // Python lists and dicts (runtime/kiln_list.c, kiln_dict.c) and the
     // journal that frees a raising call's containers (kiln_journal.c):
     // every lowered container is made or released through them.
@@ -542,6 +547,8 @@ int main(int argc, char **argv) {
         return nullptr;
       }
     }
+    if (staticLoops)
+      kiln::redirectStaticLoopInit(*llvmModule);
     kiln::internalizeAllBut(*llvmModule, keptNames);
     if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
       fail("internal error: the LLVM module does not verify");

@@ -9,7 +9,9 @@
 #     a kilnc wrapper adds --sanitize=address,undefined (AddressSanitizer on
 #     kernels and wrapper C, UBSan on the wrapper C) and python runs with the
 #     ASan runtime in LD_PRELOAD (SANITIZE_GENERATED_DESELECT: a -k filter),
-#  4. scripts/fuzz-mlir.sh: FUZZ_SECONDS (60) of libFuzzer plus the
+#  4. test_prange.py on generated code built with kilnc --sanitize=thread,
+#     with the TSan runtime preloaded and LLVM's OpenMP tool Archer,
+#  5. scripts/fuzz-mlir.sh: FUZZ_SECONDS (60) of libFuzzer plus the
 #     mutation run over the lit inputs (FUZZ_SECONDS=0 skips both).
 # Every sanitizer report is written under WORKDIR/sanitizer-logs and fails
 # the script, even when the test around it swallowed the failing kilnc.
@@ -123,6 +125,27 @@ env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" KIL
   "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python -k "$(echo $deselect)" || status=1
 t4=$(date +%s)
 
+step "parallel tests on generated code built with kilnc --sanitize=thread"
+# ThreadSanitizer on the kernels and wrappers of test_prange.py's modules
+# (prange loops, parallel=True statements, products and reductions, errors
+# raised by iterations, two Python threads calling at once), at 1, 2 and 3
+# threads. libomp is not instrumented: LLVM's OpenMP tool Archer
+# (OMP_TOOL_LIBRARIES) tells TSan of its barriers and forks, and
+# ignore_noninstrumented_modules keeps its own accesses out of the reports.
+cat > "$work/kilnc-tsan" <<EOF
+#!/bin/sh
+unset LD_PRELOAD
+exec "$generating_kilnc" --sanitize=thread "\$@"
+EOF
+chmod +x "$work/kilnc-tsan"
+tsan_runtime=$(clang-22 -print-file-name=libclang_rt.tsan-x86_64.so)
+archer=/usr/lib/llvm-22/lib/libarcher.so
+env KILN_KILNC="$work/kilnc-tsan" KILN_CACHE_DIR="$work/cache-tsan" \
+  PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$tsan_runtime" OMP_TOOL_LIBRARIES="$archer" \
+  TSAN_OPTIONS="ignore_noninstrumented_modules=1:log_path=$logs/tsan" \
+  "$python" -m pytest -q -p no:cacheprovider test/python/test_prange.py || status=1
+t4b=$(date +%s)
+
 if [ "${FUZZ_SECONDS:-60}" != 0 ]; then
   step "fuzz-mlir"
   env -u ASAN_OPTIONS -u UBSAN_OPTIONS KILN_SANITIZE_BUILD="$build" \
@@ -132,13 +155,14 @@ t5=$(date +%s)
 
 # allocator_may_return_null=1 still logs a WARNING per refused allocation;
 # only errors count.
-reports=$(grep -l -E 'ERROR: |runtime error' "$logs"/* 2>/dev/null || true)
+reports=$(grep -l -E 'ERROR: |runtime error|WARNING: ThreadSanitizer' "$logs"/* 2>/dev/null || true)
 if [ -n "$reports" ]; then
   echo "sanitizer reports:"
   for f in $reports; do echo "--- $f"; head -n 40 "$f"; done
   status=1
 fi
 echo "times (s): build $((t1 - t0)), lit $((t2 - t1)), pytest $((t3 - t2)),"\
-  "pytest on instrumented code $((t4 - t3)), fuzz $((t5 - t4)); total $((t5 - t0))"
+  "pytest on instrumented code $((t4 - t3)), parallel tests under TSan $((t4b - t4)),"\
+  "fuzz $((t5 - t4b)); total $((t5 - t0))"
 [ $status -eq 0 ] && echo "sanitize: clean" || echo "sanitize: FAILED (see above; $work)"
 exit $status

@@ -22,6 +22,14 @@ asan_runtime = os.path.join(config.llvm_tools_dir, "..", "lib", "clang", "22", "
 if os.path.exists(asan_runtime):
     config.available_features.add("asan-runtime")
     config.substitutions.append(("%asan_runtime", os.path.normpath(asan_runtime)))
+# ThreadSanitizer's runtime, and LLVM's OpenMP tool (Archer) that tells it of
+# the OpenMP runtime's synchronization.
+tsan_runtime = asan_runtime.replace("asan", "tsan")
+archer = os.path.join(config.llvm_tools_dir, "..", "lib", "libarcher.so")
+if os.path.exists(tsan_runtime) and os.path.exists(archer):
+    config.available_features.add("tsan-runtime")
+    config.substitutions.append(("%tsan_runtime", os.path.normpath(tsan_runtime)))
+    config.substitutions.append(("%archer", os.path.normpath(archer)))
 # Before %kiln, which is a prefix of it.
 config.substitutions.append(
     ("%kiln_plugin", os.path.join(config.kiln_binary_dir, "lib", "KilnLLVMPasses.so")))

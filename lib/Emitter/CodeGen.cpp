@@ -7,6 +7,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
+#include "llvm/Transforms/Instrumentation/ThreadSanitizer.h"
 
 #include <set>
 
@@ -86,7 +87,7 @@ void internalizeAllBut(llvm::Module &module,
 }
 
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    unsigned optLevel, bool addressSanitizer) {
+                    unsigned optLevel, Instrumentation instrumentation) {
   llvm::LoopAnalysisManager loopAM;
   llvm::FunctionAnalysisManager functionAM;
   llvm::CGSCCAnalysisManager cgsccAM;
@@ -103,11 +104,18 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   builder.registerFunctionAnalyses(functionAM);
   builder.registerLoopAnalyses(loopAM);
   builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
-  if (addressSanitizer)
+  if (instrumentation.address)
     builder.registerOptimizerLastEPCallback(
         [](llvm::ModulePassManager &passes, llvm::OptimizationLevel,
            llvm::ThinOrFullLTOPhase) {
           passes.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}));
+        });
+  if (instrumentation.thread)
+    builder.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &passes, llvm::OptimizationLevel,
+           llvm::ThinOrFullLTOPhase) {
+          passes.addPass(llvm::ModuleThreadSanitizerPass());
+          passes.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::ThreadSanitizerPass()));
         });
 
   llvm::ModulePassManager passes;

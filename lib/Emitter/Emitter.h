@@ -59,11 +59,19 @@ void redirectStaticLoopInit(llvm::Module &module);
 void internalizeAllBut(llvm::Module &module,
                        const std::vector<std::string> &exported);
 
-// The new pass manager's default pipeline at -O<optLevel>. With
-// `addressSanitizer`, AddressSanitizer instruments every function marked
-// `sanitize_address` at the end of the pipeline, where clang runs it.
+// The sanitizers whose instrumentation kilnc --sanitize adds to generated
+// code (UBSan's is clang's, in the C it compiles).
+struct Instrumentation {
+  bool address = false;  // AddressSanitizer
+  bool thread = false;   // ThreadSanitizer
+};
+
+// The new pass manager's default pipeline at -O<optLevel>. With a sanitizer
+// of `instrumentation`, it instruments every function marked
+// `sanitize_address` / `sanitize_thread` at the end of the pipeline, where
+// clang runs it.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    unsigned optLevel, bool addressSanitizer = false);
+                    unsigned optLevel, Instrumentation instrumentation = {});
 
 llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
                             llvm::CodeGenFileType fileType,

@@ -159,11 +159,15 @@ cl::opt<std::string> vectorReportFile(
 cl::opt<std::string> sanitize(
     "sanitize",
     cl::desc("Instrument the generated code: `address` (AddressSanitizer on "
-             "the kernels and the --c-source C, after optimization) and/or "
-             "`undefined` (UBSan checks in the --c-source C), comma-separated. "
-             "The result needs the ASan runtime loaded first, e.g. "
-             "LD_PRELOAD=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)"),
-    cl::value_desc("address,undefined"), cl::init(""), cl::cat(kilncCategory));
+             "the kernels and the --c-source C, after optimization) or `thread` "
+             "(ThreadSanitizer, the same places), and/or `undefined` (UBSan "
+             "checks in the --c-source C), comma-separated. The result needs the "
+             "sanitizer's runtime loaded first, e.g. "
+             "LD_PRELOAD=$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so); "
+             "with `thread`, parallel loops also need LLVM's OpenMP tool "
+             "OMP_TOOL_LIBRARIES=/usr/lib/llvm-22/lib/libarcher.so, which tells "
+             "ThreadSanitizer of the OpenMP runtime's synchronization"),
+    cl::value_desc("address|thread,undefined"), cl::init(""), cl::cat(kilncCategory));
 
 cl::opt<std::string> extensionOutput(
     "extension",
@@ -333,27 +337,34 @@ int main(int argc, char **argv) {
     return fail("--vector-report describes LLVM IR; it cannot be combined "
                 "with --emit=mlir-llvm");
 
-  bool addressSanitizer = false;
+  kiln::Instrumentation instrumentation;
   bool undefinedSanitizer = false;
   if (!sanitize.empty()) {
     llvm::SmallVector<llvm::StringRef> kinds;
     llvm::StringRef(sanitize).split(kinds, ',', -1, /*KeepEmpty=*/false);
     for (llvm::StringRef kind : kinds) {
       if (kind == "address")
-        addressSanitizer = true;
+        instrumentation.address = true;
+      else if (kind == "thread")
+        instrumentation.thread = true;
       else if (kind == "undefined")
         undefinedSanitizer = true;
       else
-        return fail("--sanitize takes address and/or undefined, not '" + kind +
+        return fail("--sanitize takes address, thread and/or undefined, not '" + kind +
                     "'");
     }
+    if (instrumentation.address && instrumentation.thread)
+      return fail("--sanitize: address and thread cannot be combined (each runtime "
+                  "owns the process's shadow memory)");
     if (emitKind == EmitKind::MLIRLLVM)
       return fail("--sanitize instruments LLVM IR; it cannot be combined with "
                   "--emit=mlir-llvm");
   }
   std::vector<std::string> sanitizeArgs;
-  if (addressSanitizer)
+  if (instrumentation.address)
     sanitizeArgs.push_back("-fsanitize=address");
+  if (instrumentation.thread)
+    sanitizeArgs.push_back("-fsanitize=thread");
   if (undefinedSanitizer) {
     sanitizeArgs.push_back("-fsanitize=undefined");
     sanitizeArgs.push_back("-fno-sanitize-recover=undefined");
@@ -555,10 +566,14 @@ int main(int argc, char **argv) {
       return nullptr;
     }
     // The kernels from MLIR carry no sanitizer attribute; clang marked the C.
-    if (addressSanitizer)
-      for (llvm::Function &function : *llvmModule)
-        if (!function.isDeclaration())
-          function.addFnAttr(llvm::Attribute::SanitizeAddress);
+    for (llvm::Function &function : *llvmModule) {
+      if (function.isDeclaration())
+        continue;
+      if (instrumentation.address)
+        function.addFnAttr(llvm::Attribute::SanitizeAddress);
+      if (instrumentation.thread)
+        function.addFnAttr(llvm::Attribute::SanitizeThread);
+    }
 
     llvm::LLVMRemarkFileHandle remarks;
     if (reported && !remarksFile.empty()) {
@@ -571,7 +586,7 @@ int main(int argc, char **argv) {
       }
       remarks = std::move(*handle);
     }
-    kiln::optimizeModule(*llvmModule, machine, optLevel, addressSanitizer);
+    kiln::optimizeModule(*llvmModule, machine, optLevel, instrumentation);
     if (remarks) {
       remarks->keep();
       remarks.finalize();
@@ -708,10 +723,14 @@ int main(int argc, char **argv) {
         return function.isDeclaration() && function.getName().starts_with("__kmpc_");
       }))
     runtimeLibraries.push_back("omp");
+  // ThreadSanitizer's function-exit cleanups unwind through landing pads:
+  // GCC's unwinder (libgcc_s, beside every libc) runs them.
+  if (instrumentation.thread)
+    runtimeLibraries.push_back(":libgcc_s.so.1");
   // Symbols of a sanitizer runtime the process preloads (--sanitize).
   std::vector<llvm::StringRef> fromLoader;
   if (!sanitizeArgs.empty())
-    fromLoader = {"__asan", "__ubsan", "__sanitizer", "__lsan"};
+    fromLoader = {"__asan", "__ubsan", "__sanitizer", "__lsan", "__tsan"};
   if (llvm::Error error = kiln::linkSharedObject(
           {objectPath.str().str()}, outputFilename,
           symbolVersion.empty() ? std::vector<std::string>{} : publicSymbols, soname,
@@ -733,7 +752,7 @@ int main(int argc, char **argv) {
   if (llvm::verifyModule(**wrappers, &llvm::errs()))
     return fail("internal error: the wrappers' LLVM module does not verify");
   kiln::optimizeModule(**wrappers, baseline, extension.optLevel,
-                     addressSanitizer);
+                     instrumentation);
   if (extension.stripRTTI)
     kiln::stripRTTI(**wrappers, {});
   if (extension.stripMetadata)

@@ -16,7 +16,8 @@
 // RUN:   %python %S/Inputs/call-sanitized.py %t.c.so shift 3 | FileCheck %s --check-prefix=SHIFT
 // RUN: env LD_PRELOAD=%asan_runtime ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 // RUN:   not %python %S/Inputs/call-sanitized.py %t.c.so shift 40 2>&1 | FileCheck %s --check-prefix=UB
-// RUN: not kilnc %s --sanitize=thread -o /dev/null 2>&1 | FileCheck %s --check-prefix=KIND
+// RUN: not kilnc %s --sanitize=memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=KIND
+// RUN: not kilnc %s --sanitize=address,thread -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: not kilnc %s --sanitize=address --emit=mlir-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=MLIR
 
 // SYMS: U __asan_init
@@ -31,7 +32,8 @@
 // SHIFT: 8
 // UB: shift.c:3:{{[0-9]+}}: runtime error: shift exponent 40 is too large
 
-// KIND: --sanitize takes address and/or undefined, not 'thread'
+// KIND: --sanitize takes address, thread and/or undefined, not 'memory'
+// BOTH: --sanitize: address and thread cannot be combined
 // MLIR: --sanitize instruments LLVM IR; it cannot be combined with --emit=mlir-llvm
 
 func.func @load_at(%m: memref<?xf64>, %i: index) -> f64 attributes {llvm.emit_c_interface} {

@@ -223,20 +223,20 @@ class ParallelLowering:
         (whose iterations already have the threads)."""
         return bool(self.options.get("parallel")) and not self.parallel_depth
 
-    def blocked_reduction(self, initial: Value, identity: Value, rows: Value,
+    def blocked_reduction(self, initial: list, identity: list, rows: Value,
                           row_elements: Value, reduce_rows, combine, node,
-                          reduction: str) -> Value:
-        """A reduction over `rows` (i64; each of `row_elements` elements) as
+                          reductions: list) -> list:
+        """Reductions over `rows` (i64; each of `row_elements` elements) as
         an scf.parallel over blocks of consecutive rows, like a prange
-        loop's: reduce_rows(acc, first, last) reduces rows [first, last)
-        (index values) into `acc` and returns it; each block starts from
-        `identity`, and combine(acc, partial) folds the blocks' results into
-        `initial` in block order after the loop (`reduction` names it in the
-        record). The blocks depend on the
+        loop's: reduce_rows(accumulators, first, last) reduces rows [first,
+        last) (index values) into them and returns them; each block starts
+        from `identity`, and combine(accumulators, partials) folds the
+        blocks' results into `initial` in block order after the loop
+        (`reductions` names them in the record). The blocks depend on the
         shape alone (at most BLOCKS, each at least REDUCTION_BLOCK_ELEMENTS
-        elements), so the result is the same at any thread count."""
+        elements), so the results are the same at any thread count."""
         location = self.loc(node)
-        type_ = identity.type
+        types = [value.type for value in identity]
         one = self.constant(1, kt.i64, node)
         # per_block = max(ceil(rows / BLOCKS), ceil(ELEMENTS / max(row_elements, 1)))
         widest = self.select(self.cmpi("sgt", row_elements, one, node), row_elements, one,
@@ -247,8 +247,8 @@ class ParallelLowering:
         per_block = self.select(self.cmpi("sgt", by_count, by_size, node), by_count, by_size,
                                 node)
         blocks = self.arith("ceildivsi", rows, per_block, node)
-        partials = self.builder.alloc(ir.memref_type([BLOCKS], mlir_type(type_)), [], 64, {},
-                                      location)
+        partials = [self.builder.alloc(ir.memref_type([BLOCKS], mlir_type(type_)), [], 64, {},
+                                       location) for type_ in types]
         region = self.builder.region([ir.index])
         self.parallel_depth += 1
         try:
@@ -259,9 +259,10 @@ class ParallelLowering:
                 size = self.select(self.cmpi("slt", remaining, per_block, node), remaining,
                                    per_block, node)
                 last = self.arith("addi", first, size, node)
-                partial = reduce_rows(identity, self.as_index(first, node),
+                results = reduce_rows(identity, self.as_index(first, node),
                                       self.as_index(last, node))
-                self.builder.store(partial.ir, partials, [block], location)
+                for result, buffer in zip(results, partials):
+                    self.builder.store(result.ir, buffer, [block], location)
                 self.builder.op("scf.reduce", (), (), None, (), location)
         finally:
             self.parallel_depth -= 1
@@ -273,16 +274,19 @@ class ParallelLowering:
         # Like an array statement shared out: the function releases the GIL
         # and its module links libomp.
         self.parallel_product = True
-        self.note_shared_work(node, "parallel=True: whole-array reduction",
-                              f"static: at most {BLOCKS} blocks of consecutive rows of at least "
-                              f"{REDUCTION_BLOCK_ELEMENTS} elements, shared out evenly between the "
-                              "threads; the blocks' results combined in block order",
-                              f"np.{reduction}")
-        body = self.builder.region([ir.index, initial.ir.type])
+        for reduction in reductions:
+            self.note_shared_work(node, "parallel=True: whole-array reduction",
+                                  f"static: at most {BLOCKS} blocks of consecutive rows of at "
+                                  f"least {REDUCTION_BLOCK_ELEMENTS} elements, shared out evenly "
+                                  "between the threads; the blocks' results combined in block "
+                                  "order", f"np.{reduction}")
+        body = self.builder.region([ir.index, *[value.ir.type for value in initial]])
         with self.builder.at_end(body.block):
-            counter, accumulated = body.block.arguments
-            partial = Value(self.builder.load(partials, [counter], location), type_)
-            self.builder.scf_yield([combine(Value(accumulated, type_), partial).ir], location)
-        [total] = self.builder.scf_for(index_zero, self.as_index(blocks, node), index_one,
-                                       [initial.ir], body, location)
-        return Value(total, type_)
+            counter = body.block.arguments[0]
+            accumulated = [Value(a, t) for a, t in zip(body.block.arguments[1:], types)]
+            loaded = [Value(self.builder.load(buffer, [counter], location), t)
+                      for buffer, t in zip(partials, types)]
+            self.builder.scf_yield([v.ir for v in combine(accumulated, loaded)], location)
+        totals = self.builder.scf_for(index_zero, self.as_index(blocks, node), index_one,
+                                      [value.ir for value in initial], body, location)
+        return [Value(total, t) for total, t in zip(totals, types)]

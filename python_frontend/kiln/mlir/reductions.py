@@ -8,11 +8,24 @@ computed into its destination by `reduce_into`), and np.cumsum/np.cumprod
 
 from __future__ import annotations
 
+import ast
+
 from .. import typesystem as kt
 from . import ir_builder as ir
 from .. import typing_rules as rules
 from ..library_functions import is_scan
 from .array_expressions import ArrayExpr
+
+
+# Reductions of one array that one statement may compute in one pass.
+FUSED_FUNCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "average", "any",
+                   "all"}
+FUSED_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all"}
+FUSED_NAMES = {"amax": "max", "amin": "min", "average": "mean"}
+# numpy functions that write an array argument (no fusion across them).
+ARRAY_WRITING_FUNCTIONS = {"copyto", "put", "place", "putmask", "fill_diagonal"}
+READING_BUILTINS = {"abs", "min", "max", "float", "int", "bool", "len", "round", "complex",
+                    "sum"}
 
 
 class ArrayReductions:
@@ -44,6 +57,9 @@ class ArrayReductions:
             self.check(self.negate(empty, node), "ValueError",
                        f"zero-size array to reduction operation {label} which has no identity",
                        [], node)
+        fused = getattr(self, "fused_reductions", {}).get(id(node))
+        if fused is not None:
+            return fused
         if axis is None:
             total = self.full_reduction(name, expr, dtype, node)
             if not keepdims:
@@ -119,47 +135,52 @@ class ArrayReductions:
                                                 compute=finish, node=node))
 
     def full_reduction(self, name, expr, dtype, node):
-        """The reduction of every element: a loop nest whose iteration
-        arguments carry the accumulator, computing the expression's element
-        on the fly (so `np.sum(x * y)` makes no array). The combining op is
-        one kiln-vectorize recognises: sums and products are marked
-        reassociable (numpy's own pairwise sums round differently from a
-        sequential loop anyway), max/min are arith.maximumf/minimumf (NaN
-        propagates, as in numpy)."""
+        return self.full_reductions([(name, dtype)], expr, node)[0]
+
+    def full_reductions(self, reductions, expr, node):
+        """The reductions (name, dtype) of every element of one expression,
+        in one loop nest whose iteration arguments carry an accumulator
+        each, computing the expression's element on the fly (so `np.sum(x *
+        y)` makes no array, and `np.max(x) - np.min(x)` reads x once). The
+        combining ops are ones kiln-vectorize recognises: sums and products
+        are marked reassociable (numpy's own pairwise sums round differently
+        from a sequential loop anyway), max/min are arith.maximumf/minimumf
+        (NaN propagates, as in numpy)."""
         expr = self.prepare_operands(expr, node)
         location = self.loc(node)
         sizes = self.index_sizes_of(expr.shape, node)
         views = self.leaf_views(expr, sizes, node)
-        initial = self.constant(self.reduction_identity(name, dtype), dtype, node)
+        initial = [self.constant(self.reduction_identity(name, dtype), dtype, node)
+                   for name, dtype in reductions]
+        types = [value.ir.type for value in initial]
         zero_index = self.index_constant(0, node)
         one_index = self.index_constant(1, node)
         counters = []
 
-        def loop(axis, acc, sizes, views):
+        def values(raw):
+            return [self.value_of(r, dtype) for r, (_, dtype) in zip(raw, reductions)]
+
+        def combine(accumulated, elements):
+            return [self.combine(name, acc, element, dtype, node)
+                    for (name, dtype), acc, element in zip(reductions, accumulated, elements)]
+
+        def counted(first, last, accumulated, emit):
+            """scf.for over [first, last) carrying the accumulators."""
+            body = self.builder.region([ir.index, *types])
+            counters.append(body.block.arguments[0])
+            with self.builder.at_end(body.block):
+                carried = values(body.block.arguments[1:])
+                self.builder.scf_yield([v.ir for v in emit(carried)], location)
+            counters.pop()
+            return values(self.builder.scf_for(first, last, one_index,
+                                               [a.ir for a in accumulated], body, location))
+
+        def loop(axis, accumulated, sizes, views):
             if axis == len(sizes):
                 element = self.element_at(expr, counters, views, node)
-                return self.combine(name, acc, element, dtype, node)
-            body = self.builder.region([ir.index, acc.ir.type])
-            counters.append(body.block.arguments[0])
-            with self.builder.at_end(body.block):
-                carried = self.value_of(body.block.arguments[1], dtype)
-                result = loop(axis + 1, carried, sizes, views)
-                self.builder.scf_yield([result.ir], location)
-            counters.pop()
-            [out] = self.builder.scf_for(zero_index, sizes[axis], one_index, [acc.ir], body,
-                                         location)
-            return self.value_of(out, dtype)
-
-        def rows(acc, first, last, sizes, views):
-            """The reduction of rows [first, last) of the outermost axis."""
-            body = self.builder.region([ir.index, acc.ir.type])
-            counters.append(body.block.arguments[0])
-            with self.builder.at_end(body.block):
-                carried = self.value_of(body.block.arguments[1], dtype)
-                self.builder.scf_yield([loop(1, carried, sizes, views).ir], location)
-            counters.pop()
-            [out] = self.builder.scf_for(first, last, one_index, [acc.ir], body, location)
-            return self.value_of(out, dtype)
+                return combine(accumulated, [element] * len(reductions))
+            return counted(zero_index, sizes[axis], accumulated,
+                           lambda carried: loop(axis + 1, carried, sizes, views))
 
         def nest(sizes, shape, views):
             if not sizes or not self.shares_reductions():
@@ -171,30 +192,109 @@ class ArrayReductions:
                 row_elements = self.arith("muli", row_elements, size, node)
             return self.blocked_reduction(
                 initial, initial, shape[0], row_elements,
-                lambda acc, first, last: rows(acc, first, last, sizes, views),
-                lambda acc, partial: self.combine(name, acc, partial, dtype, node), node,
-                name)
+                lambda accumulated, first, last: counted(
+                    first, last, accumulated, lambda carried: loop(1, carried, sizes, views)),
+                combine, node, [name for name, _ in reductions])
 
         # Every reduction here gives the same result in any order (sums are
         # reassociated anyway), so the loops follow memory: reversed axes
         # when the operands are laid out in Fortran order (a transpose).
         reverse = self.fortran_like(views, len(sizes), node)
         if reverse is None:
-            total = nest(sizes, expr.shape, views)
+            totals = nest(sizes, expr.shape, views)
         else:
             order = list(range(len(sizes)))[::-1]
             reversed_views = {key: self.permuted_view(view, order, node)
                               for key, view in views.items()}
-            [result] = self.branch_on(
-                reverse, lambda: [nest(sizes[::-1], expr.shape[::-1], reversed_views)],
-                lambda: [nest(sizes, expr.shape, views)], node, [initial.ir.type])
-            total = self.value_of(result, dtype)
-        if name == "mean":
-            count = self.constant(1, kt.i64, node)
-            for size in expr.shape:
-                count = self.arith("muli", count, size, node)
-            total = self.arith("divf", total, self.convert(count, dtype, node), node)
-        return total
+            totals = values(self.branch_on(
+                reverse, lambda: nest(sizes[::-1], expr.shape[::-1], reversed_views),
+                lambda: nest(sizes, expr.shape, views), node, types))
+        results = []
+        for (name, dtype), total in zip(reductions, totals):
+            if name == "mean":
+                count = self.constant(1, kt.i64, node)
+                for size in expr.shape:
+                    count = self.arith("muli", count, size, node)
+                total = self.arith("divf", total, self.convert(count, dtype, node), node)
+            results.append(total)
+        return results
+
+    # ------------------------------------------ reductions of one array, fused
+    def fuse_statement_reductions(self, stmt) -> None:
+        """Whole-array reductions of one array variable in one statement
+        (`np.max(x) - np.min(x) + x.mean()`) computed in one pass over it,
+        before the statement; `reduce` then takes each result from
+        `fused_reductions`. Only where nothing in the statement can change
+        the array between the calls: every other call is a numpy, math or
+        cmath function that writes no argument, or a pure builtin."""
+        self.fused_reductions = {}
+        value = getattr(stmt, "value", None)
+        if value is None:
+            return
+        groups = {}
+        for node in ast.walk(value):
+            if isinstance(node, (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.SetComp,
+                                 ast.DictComp, ast.GeneratorExp)):
+                return
+            if not isinstance(node, ast.Call):
+                continue
+            operand = self.fusable_reduction_operand(node)
+            if operand is not None:
+                groups.setdefault(operand, []).append(node)
+            elif not self.leaves_arrays_alone(node):
+                return
+        for name, calls in groups.items():
+            if len(calls) < 2:
+                continue
+            first = calls[0]
+            operand = first.args[0] if first.args else first.func.value
+            expr = self.array_operand(self.expression(operand), first)
+            reductions = [(FUSED_NAMES.get(self.reduction_name(call), self.reduction_name(call)),
+                           self.typed_value(call).type) for call in calls]
+            for call, result in zip(calls, self.full_reductions(reductions, expr, first)):
+                self.fused_reductions[id(call)] = result
+
+    def reduction_name(self, call) -> str:
+        return call.func.attr
+
+    def fusable_reduction_operand(self, call):
+        """The array variable a whole-array reduction call without options
+        reads (`np.sum(x)`, `x.max()`), or None."""
+        if call.keywords or getattr(call, "_kiln_class_call", False) or \
+                not isinstance(call.func, ast.Attribute):
+            return None
+        qualified = self.context.qualified_name(call.func)
+        if qualified is not None:
+            if qualified[0] != "numpy" or qualified[1] not in FUSED_FUNCTIONS or \
+                    len(call.args) != 1:
+                return None
+            operand = call.args[0]
+        else:
+            if call.func.attr not in FUSED_METHODS or call.args:
+                return None
+            operand = call.func.value
+        if not isinstance(operand, ast.Name):
+            return None
+        try:
+            if not isinstance(self.typed_value(operand).type, kt.ArrayType) or \
+                    isinstance(self.typed_value(call).type, kt.ArrayType) or \
+                    self.typed_value(operand).type.dtype.is_complex:
+                return None
+        except Exception:       # a name typing did not record (a class attribute, ...)
+            return None
+        return operand.id
+
+    def leaves_arrays_alone(self, call) -> bool:
+        """Whether a call is known not to write any array: numpy, math and
+        cmath functions but those that write an argument, and builtins that
+        only read."""
+        qualified = self.context.qualified_name(call.func)
+        if qualified is not None:
+            return qualified[0] in ("numpy", "math", "cmath") and \
+                qualified[1] not in ARRAY_WRITING_FUNCTIONS and \
+                not any(k.arg == "out" for k in call.keywords)
+        return isinstance(call.func, ast.Name) and call.func.id in READING_BUILTINS and \
+            call.func.id not in self.module.functions
 
     def reduce_into(self, expr, destination, node):
         """Computes a reduction along one axis into `destination` (of its

@@ -58,7 +58,11 @@ class StatementLowering:
         for position, stmt in enumerate(stmts):
             rest = stmts[position + 1:]
             if isinstance(stmt, ast.Return):
-                self.exit_return(stmt)
+                self.fuse_statement_reductions(stmt)        # reductions.py
+                try:
+                    self.exit_return(stmt)
+                finally:
+                    self.fused_reductions = {}
                 return True
             if isinstance(stmt, ast.Raise) and terminal:
                 self.statement(stmt)
@@ -268,7 +272,12 @@ class StatementLowering:
         method = getattr(self, "stmt_" + type(stmt).__name__, None)
         if method is None:
             raise self.missed(stmt, f"statement `{type(stmt).__name__}`")
-        return method(stmt)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)):
+            self.fuse_statement_reductions(stmt)        # reductions.py
+        try:
+            return method(stmt)
+        finally:
+            self.fused_reductions = {}
 
     def stmt_Import(self, stmt):
         pass            # numpy, math or kiln (the subset check): bound module-wide

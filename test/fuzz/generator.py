@@ -165,6 +165,10 @@ DEFAULT_RATE = 0.3
 # One exported function in this many is @kiln.export(boundscheck=False)
 # (inputs that raise IndexError in CPython are then outside its domain).
 UNCHECKED_EVERY = 5
+# One whole-array reduction of an array variable in this many is written
+# twice in its expression (`max(np.max(x), x.max())`): the statement's
+# reductions of x are then one pass.
+FUSED_REDUCTION_EVERY = 4
 # One exported function in this many is @kiln.export(parallel=True): its
 # independent outermost loops run as prange loops, its array statements,
 # products and whole-array reductions are shared out. At the fuzzer's sizes
@@ -1690,7 +1694,18 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             if operand is None:
                 return None
             self.statement_reduces = True
-            return self.reduce_call(name, operand, self.ddof(name))
+            call = self.reduce_call(name, operand, self.ddof(name))
+            if operand.isidentifier() and name not in ("var", "std") and \
+                    zlib.crc32(call.encode()) % FUSED_REDUCTION_EVERY == 0:
+                # The same reduction twice of one array variable: Kiln reads
+                # it once for both (reductions.py, fuse_statement_reductions).
+                # Chosen by a hash, not the random stream, so every seed's
+                # programs stay what they were otherwise.
+                other = f"{operand}.{name}()" if call.startswith("np.") and \
+                    name in ("sum", "prod", "max", "min", "mean", "any", "all") \
+                    else call
+                return f"({call} and {other})" if kind == "bool" else f"max({call}, {other})"
+            return call
         finally:
             self.used_leaves = saved
 

@@ -588,3 +588,44 @@ def test_parallel_loops_do_not_call_the_runtimes_static_init(mod):
                                check=True, capture_output=True, text=True).stdout
     assert "__kmpc_fork_call" in undefined
     assert "__kmpc_for_static_init" not in undefined and "__kmpc_for_static_fini" not in undefined
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (3, 0), (7, 5), (300, 70), (20000, 3),
+                                   (3, 20000)])
+def test_parallel_option_shares_out_reductions_along_an_axis(mod, monkeypatch, shape):
+    """parallel=True: a reduction along an axis is cut into blocks of rows of
+    its result when the reduced axis runs innermost (each result element
+    reduced in order by one thread): the same bits at 1, 2 and 3 threads,
+    numpy's result to rounding, exact for ints; in C and Fortran order."""
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    m = rng.normal(size=shape)
+    v = rng.integers(-2**40, 2**40, size=(shape[0], 3, shape[1] % 50 + 1))
+
+    def run(side, x, y):
+        outs = (np.zeros(x.shape[0]), np.zeros(x.shape[1]),
+                np.zeros((y.shape[0], y.shape[1]), np.int64),
+                np.zeros((y.shape[0], y.shape[2])))
+        outcome = "ok"
+        try:
+            side.shared_axis_reductions(x, y, *outs)
+        except ValueError as error:
+            outcome = str(error).split(" (")[0]
+        return outcome, outs
+
+    layouts = [(m, v), (np.asfortranarray(m), v[:, ::-1, ::2]), (m[::-1, ::2], v.T.copy().T)]
+    results = {}
+    for threads in THREADS:
+        monkeypatch.setenv("KILN_NUM_THREADS", threads)
+        results[threads] = [(o, [a.tobytes() for a in outs])
+                            for o, outs in (run(mod.native, x, y) for x, y in layouts)]
+    assert results["1"] == results["2"] == results["3"]
+    for x, y in layouts:
+        (got_outcome, got), (want_outcome, want) = run(mod.native, x, y), run(mod.python, x, y)
+        assert got_outcome == want_outcome
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(got[1], want[1])
+        np.testing.assert_array_equal(got[2], want[2])
+        np.testing.assert_allclose(got[3], want[3], rtol=1e-12)
+    functions = {f["name"]: f for f in record(mod)["functions"]}
+    kinds = [loop["kind"] for loop in functions["shared_axis_reductions"]["parallel_loops"]]
+    assert kinds.count("parallel=True: reduction along an axis") == 4, kinds

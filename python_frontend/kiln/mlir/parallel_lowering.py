@@ -223,6 +223,66 @@ class ParallelLowering:
         (whose iterations already have the threads)."""
         return bool(self.options.get("parallel")) and not self.parallel_depth
 
+    def in_blocks_of_rows(self, rows: Value, row_elements: Value, emit, node) -> Value:
+        """An scf.parallel over blocks of consecutive rows of `rows` (i64;
+        each row `row_elements` elements of work): at most BLOCKS blocks, of
+        at least REDUCTION_BLOCK_ELEMENTS elements each, so a small array is
+        one block (run on the calling thread) and the blocks depend on the
+        shape alone. emit(block, first, last) writes block `block`, rows
+        [first, last) (index values). Returns the number of blocks (i64)."""
+        location = self.loc(node)
+        one = self.constant(1, kt.i64, node)
+        # per_block = max(ceil(rows / BLOCKS), ceil(ELEMENTS / max(row_elements, 1)))
+        widest = self.select(self.cmpi("sgt", row_elements, one, node), row_elements, one,
+                             node)
+        by_count = self.arith("ceildivsi", rows, self.constant(BLOCKS, kt.i64, node), node)
+        by_size = self.arith("ceildivsi", self.constant(REDUCTION_BLOCK_ELEMENTS, kt.i64, node),
+                             widest, node)
+        per_block = self.select(self.cmpi("sgt", by_count, by_size, node), by_count, by_size,
+                                node)
+        blocks = self.arith("ceildivsi", rows, per_block, node)
+        region = self.builder.region([ir.index])
+        self.parallel_depth += 1
+        try:
+            with self.builder.at_end(region.block):
+                block = region.block.arguments[0]
+                first = self.arith("muli", self.as_i64(block, node), per_block, node)
+                remaining = self.arith("subi", rows, first, node)
+                size = self.select(self.cmpi("slt", remaining, per_block, node), remaining,
+                                   per_block, node)
+                last = self.arith("addi", first, size, node)
+                emit(block, self.as_index(first, node), self.as_index(last, node))
+                self.builder.op("scf.reduce", (), (), None, (), location)
+        finally:
+            self.parallel_depth -= 1
+        self.builder.op("scf.parallel", (self.index_constant(0, node),
+                                         self.as_index(blocks, node), self.index_constant(1, node)),
+                        (), {"operandSegmentSizes": ir.dense_array_attr([1, 1, 1, 0], ir.i32)},
+                        (region,), location)
+        # Like an array statement shared out: the function releases the GIL
+        # and its module links libomp.
+        self.parallel_product = True
+        return blocks
+
+    def for_each_in_blocks(self, sizes, emit, node, elements_per_row: Value) -> None:
+        """for_each (array_expressions.py) over `sizes` (index values) whose
+        outermost loop is cut into blocks of rows shared out between the
+        threads (in_blocks_of_rows): for loops whose iterations write
+        distinct elements, such as a reduction along an axis, one result
+        element each."""
+        location = self.loc(node)
+        one = self.index_constant(1, node)
+
+        def rows(block, first, last):
+            body = self.builder.region([ir.index])
+            with self.builder.at_end(body.block):
+                row = body.block.arguments[0]
+                self.for_each(sizes[1:], lambda counters: emit([row] + counters), node)
+                self.builder.scf_yield([], location)
+            self.builder.scf_for(first, last, one, [], body, location)
+
+        self.in_blocks_of_rows(self.as_i64(sizes[0], node), elements_per_row, rows, node)
+
     def blocked_reduction(self, initial: list, identity: list, rows: Value,
                           row_elements: Value, reduce_rows, combine, node,
                           reductions: list) -> list:
@@ -237,43 +297,17 @@ class ParallelLowering:
         elements), so the results are the same at any thread count."""
         location = self.loc(node)
         types = [value.type for value in identity]
-        one = self.constant(1, kt.i64, node)
-        # per_block = max(ceil(rows / BLOCKS), ceil(ELEMENTS / max(row_elements, 1)))
-        widest = self.select(self.cmpi("sgt", row_elements, one, node), row_elements, one,
-                             node)
-        by_count = self.arith("ceildivsi", rows, self.constant(BLOCKS, kt.i64, node), node)
-        by_size = self.arith("ceildivsi", self.constant(REDUCTION_BLOCK_ELEMENTS, kt.i64, node),
-                             widest, node)
-        per_block = self.select(self.cmpi("sgt", by_count, by_size, node), by_count, by_size,
-                                node)
-        blocks = self.arith("ceildivsi", rows, per_block, node)
         partials = [self.builder.alloc(ir.memref_type([BLOCKS], mlir_type(type_)), [], 64, {},
                                        location) for type_ in types]
-        region = self.builder.region([ir.index])
-        self.parallel_depth += 1
-        try:
-            with self.builder.at_end(region.block):
-                block = region.block.arguments[0]
-                first = self.arith("muli", self.as_i64(block, node), per_block, node)
-                remaining = self.arith("subi", rows, first, node)
-                size = self.select(self.cmpi("slt", remaining, per_block, node), remaining,
-                                   per_block, node)
-                last = self.arith("addi", first, size, node)
-                results = reduce_rows(identity, self.as_index(first, node),
-                                      self.as_index(last, node))
-                for result, buffer in zip(results, partials):
-                    self.builder.store(result.ir, buffer, [block], location)
-                self.builder.op("scf.reduce", (), (), None, (), location)
-        finally:
-            self.parallel_depth -= 1
+
+        def block_of_rows(block, first, last):
+            results = reduce_rows(identity, first, last)
+            for result, buffer in zip(results, partials):
+                self.builder.store(result.ir, buffer, [block], location)
+
+        blocks = self.in_blocks_of_rows(rows, row_elements, block_of_rows, node)
         index_zero = self.index_constant(0, node)
         index_one = self.index_constant(1, node)
-        self.builder.op("scf.parallel", (index_zero, self.as_index(blocks, node), index_one), (),
-                        {"operandSegmentSizes": ir.dense_array_attr([1, 1, 1, 0], ir.i32)},
-                        (region,), location)
-        # Like an array statement shared out: the function releases the GIL
-        # and its module links libomp.
-        self.parallel_product = True
         for reduction in reductions:
             self.note_shared_work(node, "parallel=True: whole-array reduction",
                                   f"static: at most {BLOCKS} blocks of consecutive rows of at "

@@ -355,6 +355,18 @@ class ArrayReductions:
                 self.builder.store(finish(self.value_of(total, dtype)).ir, destination.ir,
                                    target(with_axis(counters, zero)), location)
 
+            if output_sizes and self.shares_reductions():
+                # parallel=True: blocks of rows of the result, each result
+                # element reduced by one thread, in order.
+                work = self.as_i64(sizes[axis], node)
+                for size in output_sizes[1:]:
+                    work = self.arith("muli", work, self.as_i64(size, node), node)
+                self.for_each_in_blocks(output_sizes, per_result, node, work)
+                self.note_shared_work(node, "parallel=True: reduction along an axis",
+                                      "blocks of rows of the result (the reduced axis "
+                                      "innermost), each result element reduced in order by one "
+                                      "thread", f"np.{name}")
+                return
             self.for_each(output_sizes, per_result, node)
 
         def across_axis():

@@ -292,6 +292,16 @@ def empty_rows_plus(a: float, n: int) -> kiln.f64[:, :]:
 
 
 @kiln.export(parallel=True)
+def shared_axis_reductions(m: kiln.f64[:, :], v: kiln.i64[:, :, :], rows: kiln.f64[:],
+                           columns: kiln.f64[:], planes: kiln.i64[:, :],
+                           means: kiln.f64[:, :]) -> None:
+    rows[:] = np.sum(m, axis=1)
+    columns[:] = m.max(axis=0)
+    planes[:, :] = v.sum(axis=2)
+    means[:, :] = np.mean(v, axis=1)
+
+
+@kiln.export(parallel=True)
 def row_sums_in_a_parallel_loop(m: kiln.f64[:, :], out: kiln.f64[:]) -> None:
     for i in range(m.shape[0]):           # parallel: each row's sum on its thread
         out[i] = np.sum(m[i, :])

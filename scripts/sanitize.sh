@@ -140,7 +140,8 @@ EOF
 chmod +x "$work/kilnc-tsan"
 tsan_runtime=$(clang-22 -print-file-name=libclang_rt.tsan-x86_64.so)
 archer=/usr/lib/llvm-22/lib/libarcher.so
-env KILN_KILNC="$work/kilnc-tsan" KILN_CACHE_DIR="$work/cache-tsan" \
+# The TSan runtime also reads UBSAN_OPTIONS (whose log_path would win).
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS KILN_KILNC="$work/kilnc-tsan" KILN_CACHE_DIR="$work/cache-tsan" \
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$tsan_runtime" OMP_TOOL_LIBRARIES="$archer" \
   TSAN_OPTIONS="ignore_noninstrumented_modules=1:log_path=$logs/tsan" \
   "$python" -m pytest -q -p no:cacheprovider test/python/test_prange.py || status=1

@@ -3,15 +3,17 @@
 // preloaded and LLVM's OpenMP tool Archer, which tells TSan of libomp's
 // barriers (without it every loop would report false races). A loop whose
 // iterations write their own elements is clean; one whose iterations all
-// update element 0 is a race TSan reports at its line.
+// update element 0 is a race TSan reports at its line. UBSAN_OPTIONS is set
+// too: the TSan runtime reads it, and under scripts/sanitize.sh its log_path
+// would send the report this test expects to a file.
 // REQUIRES: tsan-runtime
 // RUN: kilnc %s --emit=shared --sanitize=thread --symbol-prefix=k_ -o %t.so
 // RUN: llvm-nm -D %t.so | FileCheck %s --check-prefix=SYMS
 // RUN: env LD_PRELOAD=%tsan_runtime OMP_TOOL_LIBRARIES=%archer KILN_NUM_THREADS=2 \
-// RUN:   TSAN_OPTIONS=exitcode=66:ignore_noninstrumented_modules=1 %python %S/Inputs/call-sanitized.py %t.so disjoint 4000 \
+// RUN:   UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=exitcode=66:ignore_noninstrumented_modules=1 %python %S/Inputs/call-sanitized.py %t.so disjoint 4000 \
 // RUN:   2>&1 | FileCheck %s --check-prefix=CLEAN
 // RUN: env LD_PRELOAD=%tsan_runtime OMP_TOOL_LIBRARIES=%archer KILN_NUM_THREADS=2 \
-// RUN:   TSAN_OPTIONS=exitcode=66:ignore_noninstrumented_modules=1 not %python %S/Inputs/call-sanitized.py %t.so racy 4000 \
+// RUN:   UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=exitcode=66:ignore_noninstrumented_modules=1 not %python %S/Inputs/call-sanitized.py %t.so racy 4000 \
 // RUN:   2>&1 | FileCheck %s --check-prefix=RACE
 
 // SYMS: U __kmpc_fork_call

@@ -25,11 +25,7 @@ if kind in ("disjoint", "racy"):
     function = getattr(lib, f"k_{kind}")
     function.restype = ctypes.c_double
     function.argtypes = [ctypes.POINTER(Descriptor), ctypes.c_int64]
-    # The racy loop 20 times: on a loaded machine one call's team may run
-    # serialized, and TSan reports a race only between threads that ran it.
-    for _ in range(20 if kind == "racy" else 1):
-        result = function(ctypes.byref(descriptor), argument)
-    print(result)
+    print(function(ctypes.byref(descriptor), argument))
 elif kind == "load":
     libc = ctypes.CDLL(None)
     libc.malloc.restype = ctypes.c_void_p

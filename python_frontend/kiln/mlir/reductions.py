@@ -21,6 +21,7 @@ from .array_expressions import ArrayExpr
 FUSED_FUNCTIONS = {"sum", "prod", "max", "min", "amax", "amin", "mean", "average", "any",
                    "all"}
 FUSED_METHODS = {"sum", "prod", "max", "min", "mean", "any", "all"}
+# numpy's aliases of reductions, by the name Kiln lowers them under.
 FUSED_NAMES = {"amax": "max", "amin": "min", "average": "mean"}
 # numpy functions that write an array argument (no fusion across them).
 ARRAY_WRITING_FUNCTIONS = {"copyto", "put", "place", "putmask", "fill_diagonal"}
@@ -37,7 +38,7 @@ class ArrayReductions:
         over every element a scalar (`full_reduction`); along one axis an
         array expression of kind "reduce", computed when its destination is
         known (`reduce_into`)."""
-        name = {"amax": "max", "amin": "min", "average": "mean"}.get(name, name)
+        name = FUSED_NAMES.get(name, name)
         typed = self.typed_value(node).type
         expr = self.array_operand(value, node)
         keywords = {k.arg: k.value for k in keywords}
@@ -249,13 +250,10 @@ class ArrayReductions:
             first = calls[0]
             operand = first.args[0] if first.args else first.func.value
             expr = self.array_operand(self.expression(operand), first)
-            reductions = [(FUSED_NAMES.get(self.reduction_name(call), self.reduction_name(call)),
+            reductions = [(FUSED_NAMES.get(call.func.attr, call.func.attr),
                            self.typed_value(call).type) for call in calls]
             for call, result in zip(calls, self.full_reductions(reductions, expr, first)):
                 self.fused_reductions[id(call)] = result
-
-    def reduction_name(self, call) -> str:
-        return call.func.attr
 
     def fusable_reduction_operand(self, call):
         """The array variable a whole-array reduction call without options

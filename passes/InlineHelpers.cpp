@@ -83,8 +83,14 @@ public:
     // MLIR's inliner gives inlined ops `callsite(callee at caller)`
     // locations. Kiln keeps one plain Python location per op: a check keeps
     // the helper's line (the line CPython's traceback shows raising), all
-    // other work takes the calling line, where the report counts it.
-    module.walk([](Operation *op) {
+    // other work takes the calling line, where the report counts it. A
+    // helper from another file (Kiln's own kernels, np.linalg.solve) raises
+    // at the call, as numpy's functions do from the caller's view.
+    auto fileOf = [](Location loc) {
+      auto fileLoc = loc->findInstanceOf<FileLineColLoc>();
+      return fileLoc ? fileLoc.getFilename() : StringAttr();
+    };
+    module.walk([&](Operation *op) {
       auto callSite = dyn_cast<CallSiteLoc>(op->getLoc());
       if (!callSite)
         return;
@@ -94,7 +100,7 @@ public:
       Location callee = callSite.getCallee();
       while (auto inner = dyn_cast<CallSiteLoc>(callee))
         callee = inner.getCallee();
-      op->setLoc(isa<CheckOp>(op) ? callee : caller);
+      op->setLoc(isa<CheckOp>(op) && fileOf(callee) == fileOf(caller) ? callee : caller);
     });
 
     SmallVector<Operation *> stale;

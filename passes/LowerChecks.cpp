@@ -442,6 +442,19 @@ private:
                                          kind, zero);
     Block *coldBlock = branchToColdBlock(op, raised, loc);
     builder.setInsertionPointToStart(coldBlock);
+    if (op.getAtCall()) {
+      auto fileLoc = loc->findInstanceOf<FileLineColLoc>();
+      auto ptrType = LLVM::LLVMPointerType::get(builder.getContext());
+      auto storeI32 = [&](int64_t offset, int32_t value) {
+        Value constant = arith::ConstantOp::create(builder, loc,
+                                                   builder.getI32IntegerAttr(value));
+        Value field = LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(), *slot,
+                                          ArrayRef<LLVM::GEPArg>{offset});
+        LLVM::StoreOp::create(builder, loc, constant, field);
+      };
+      storeI32(ErrorRecordLayout::lineOffset, fileLoc ? fileLoc.getLine() : 0);
+      storeI32(ErrorRecordLayout::columnOffset, fileLoc ? fileLoc.getColumn() : 0);
+    }
     exitRaising(builder, loc, op);
     op.erase();
     return success();

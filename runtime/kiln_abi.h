@@ -29,7 +29,8 @@
   X(9, RecursionError, RECURSION_ERROR)                                       \
   X(10, KeyError, KEY_ERROR)                                                  \
   X(11, AttributeError, ATTRIBUTE_ERROR)                                      \
-  X(12, NotImplementedError, NOT_IMPLEMENTED_ERROR)
+  X(12, NotImplementedError, NOT_IMPLEMENTED_ERROR)                            \
+  X(13, LinAlgError, LIN_ALG_ERROR)
 
 /* kiln_error.kind: KILN_OK, or KILN_ZERO_DIVISION_ERROR, KILN_INDEX_ERROR,
    ... one per line of KILN_ERROR_KINDS. */

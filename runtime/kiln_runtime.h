@@ -2994,6 +2994,27 @@ KILN_HELPER void kiln_free_arguments(const kiln_container_argument *arguments, i
 }
 
 /* ---- exceptions raised by compiled code */
+/* numpy.linalg.LinAlgError is numpy's class, not a CPython builtin: found
+   the first time one is raised (numpy is imported by then: the function
+   took arrays) and kept, as the PyExc_ objects are, for the process.
+   RuntimeError if numpy.linalg cannot be imported. */
+static inline PyObject *kiln_lin_alg_error(void) {
+  static PyObject *lin_alg_error = NULL;
+  if (!lin_alg_error) {
+    PyObject *linalg = PyImport_ImportModule("numpy.linalg");
+    lin_alg_error = linalg ? PyObject_GetAttrString(linalg, "LinAlgError") : NULL;
+    Py_XDECREF(linalg);
+    if (!lin_alg_error || !PyExceptionClass_Check(lin_alg_error)) {
+      PyErr_Clear();
+      Py_CLEAR(lin_alg_error);
+      return PyExc_RuntimeError;
+    }
+  }
+  return lin_alg_error;
+}
+/* KILN_ERROR_KINDS names each kind's exception PyExc_<name>. */
+#define PyExc_LinAlgError kiln_lin_alg_error()
+
 KILN_COLD PyObject *kiln_raise(kiln_error *error, const char *function,
                                const char *source_file) {
   PyObject *kind = PyExc_RuntimeError;

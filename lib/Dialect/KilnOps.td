@@ -30,6 +30,7 @@ def Kiln_ErrorKind : I32EnumAttr<"ErrorKind",
       I32EnumAttrCase<"KeyError", 10>,
       I32EnumAttrCase<"AttributeError", 11>,
       I32EnumAttrCase<"NotImplementedError", 12>,
+      I32EnumAttrCase<"LinAlgError", 13>,
     ]> {
   let cppNamespace = "::kiln";
 }
@@ -92,12 +93,20 @@ def Kiln_PropagateErrorOp : Kiln_Op<"propagate_error",
     returns too, leaving the record as the callee wrote it, so the exception
     reaches the Python caller unchanged. Lowered by `kiln-lower-checks`.
 
+    With `at_call`, the record's line and column become this op's location
+    before returning: the callee is one of Kiln's own kernels
+    (`np.linalg.solve`), whose source lines mean nothing in the caller's
+    file, so the exception points at the call, as numpy's does.
+
     ```mlir
     %r = func.call @helper(%x, %error) : (f64, !llvm.ptr) -> f64
     kiln.propagate_error
+    %s = func.call @__kiln_linalg_det__f64(%a, %error) : (...) -> f64
+    kiln.propagate_error at_call
     ```
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins UnitAttr:$at_call);
+  let assemblyFormat = "(`at_call` $at_call^)? attr-dict";
 }
 
 class Kiln_PythonBinaryOp<string mnemonic, string summaryText>

@@ -33,6 +33,7 @@ DOC_ALLOCATION = "- new arrays"
 DOC_POSITIONS = "- `np.nonzero(a)`"
 DOC_COMPLEX = "every function of `cmath`"
 DOC_COMPLEX_NUMPY = "`z.imag`, `z.conjugate()`, and `np.conj`"
+DOC_LINALG = "- linear algebra"
 
 UNARY = "unary"            # one float -> float
 TO_INT = "to_int"          # one number -> int (floats rounded; NaN and inf raise)
@@ -141,6 +142,10 @@ SCAN = NumpyFamily("scan", "reduction_call", "reduce_call", reads_call=True)
 # Shape, creation and position functions (shape_typing.py, array_shapes.py).
 SHAPE = NumpyFamily("shape", "shape_function", "shape_function", reads_call=True,
                     takes_lists=True)
+# Linear algebra compiled from Kiln's own kernels (frontend/kernels/linalg.py):
+# typecheck/linalg_typing.py picks the kernel and its types, the call is
+# then one to a module helper.
+LINALG = NumpyFamily("linalg", "linalg_call", "linalg_call", reads_call=True)
 
 
 @dataclass(frozen=True)
@@ -267,6 +272,8 @@ _NUMPY_OTHER_FUNCTIONS = [
     *_entries(SHAPE, DOC_CREATION, "arange linspace full full_like eye identity array"),
     *_entries(SHAPE, DOC_POSITIONS, "nonzero", method=True),
     *_entries(SHAPE, DOC_POSITIONS, "flatnonzero"),
+    *_entries(LINALG, DOC_LINALG, "linalg.det linalg.slogdet linalg.solve linalg.inv "
+                                  "linalg.cholesky linalg.norm trace kron"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

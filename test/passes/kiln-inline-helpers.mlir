@@ -38,6 +38,26 @@ func.func @calls_poly(%a: memref<?xf64>, %n: index, %err: !llvm.ptr {kiln.error_
 }
 
 
+// A helper from another file (one of Kiln's kernels) raises at the call:
+// its inlined check takes the calling line too.
+// CHECK-LABEL: func.func @calls_kernel
+// CHECK: kiln.check {{.*}}LinAlgError{{.*}} loc("user.py":7:12)
+// CHECK: arith.mulf {{.*}} loc("user.py":7:12)
+func.func private @kernel_scale(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+  %zero = arith.constant 0.0 : f64
+  %nonzero = arith.cmpf une, %x, %zero : f64
+  kiln.check %nonzero, LinAlgError, "Singular matrix" loc("kernels/linalg.py":30:9)
+  %t = arith.mulf %x, %x : f64 loc("kernels/linalg.py":31:9)
+  return %t : f64
+}
+
+func.func @calls_kernel(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+  %y = func.call @kernel_scale(%x, %err) : (f64, !llvm.ptr) -> f64 loc("user.py":7:12)
+  kiln.propagate_error at_call loc("user.py":7:12)
+  return %y : f64
+}
+
+
 
 // A helper that takes an array keeps its call (the ownership rules at calls
 // are written for those), and so does a recursive one; their

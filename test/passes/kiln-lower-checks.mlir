@@ -79,6 +79,28 @@ func.func @caller(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
 
 // -----
 
+// `at_call` (a call of Kiln's own kernel, np.linalg.solve): the record
+// the callee filled is moved to the call's line and column before returning.
+// CHECK-LABEL: func.func @kernel_caller
+// CHECK: call @kernel(%{{.*}}, %[[ERR:.*]]) : (f64, !llvm.ptr) -> f64
+// CHECK: cf.cond_br %{{.*}} weights([1, 1048576]), ^[[COLD:bb[0-9]+]], ^[[GO:bb[0-9]+]]
+// CHECK: ^[[COLD]]:
+// CHECK: %[[LINE:.*]] = arith.constant 12 : i32
+// CHECK: %[[LINE_FIELD:.*]] = llvm.getelementptr %[[ERR]][4]
+// CHECK: llvm.store %[[LINE]], %[[LINE_FIELD]]
+// CHECK: %[[COLUMN:.*]] = arith.constant 7 : i32
+// CHECK: %[[COLUMN_FIELD:.*]] = llvm.getelementptr %[[ERR]][8]
+// CHECK: llvm.store %[[COLUMN]], %[[COLUMN_FIELD]]
+// CHECK: return
+func.func private @kernel(f64, !llvm.ptr) -> f64
+func.func @kernel_caller(%x: f64, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+  %r = func.call @kernel(%x, %err) : (f64, !llvm.ptr) -> f64
+  kiln.propagate_error at_call loc("user.py":12:7)
+  return %r : f64
+}
+
+// -----
+
 
 // A function that allocates reads the allocation journal's depth on entry
 // (runtime/kiln_alloc.c): its error exits free every array allocated since,

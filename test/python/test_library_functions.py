@@ -53,7 +53,10 @@ def language_list(heading):
     text = language_text()
     start = text.index(heading)
     end = min(i for i in (text.find("\n- ", start + 1), text.find("\n\n", start + 1)) if i > 0)
-    return set(re.findall(r"\w+", " ".join(re.findall(r"`([^`]*)`", text[start:end]))))
+    quoted = " ".join(re.findall(r"`([^`]*)`", text[start:end]))
+    # `np.linalg.solve` names the entry linalg.solve too.
+    dotted = {name.split(".", 1)[1] for name in re.findall(r"np(?:\.\w+)+", quoted)}
+    return set(re.findall(r"\w+", quoted)) | dotted
 
 
 REGISTRY = [*MATH_FUNCTIONS.values(), *NUMPY_FUNCTIONS.values(), *CMATH_FUNCTIONS.values()]

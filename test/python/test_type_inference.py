@@ -755,7 +755,7 @@ FIRST_ERRORS = {
     'float_size': (402, 18, 'array dimensions must be ints'),
     'allocator_keyword': (407, 9, 'np.zeros() argument `order` is not supported'),
     'like_of_number': (412, 23, 'np.zeros_like() needs an array'),
-    'raise_unknown': (417, 5, "raising KeyError('x') is not supported; raise one of ValueError, IndexError, ZeroDivisionError, OverflowError, AssertionError, RuntimeError, TypeError, AttributeError, NotImplementedError with a constant message or an f-string"),
+    'raise_unknown': (417, 5, "raising KeyError('x') is not supported; raise one of ValueError, IndexError, ZeroDivisionError, OverflowError, AssertionError, RuntimeError, TypeError, AttributeError, NotImplementedError, numpy.linalg.LinAlgError with a constant message or an f-string"),
     'raise_message': (421, 11, 'an exception raised in compiled code takes one message: a constant string, or an f-string of ints and bools (`f"bad n {n}"`)'),
     'assert_message': (425, 19, 'an assert message must be a constant string'),
     'unpack_number': (430, 5, 'cannot unpack a int'),

@@ -57,6 +57,7 @@ int main(void) {
   // CHECK-NEXT: KeyError: got -3 of 7 (mod.py, line 12)
   // CHECK-NEXT: AttributeError: got -3 of 7 (mod.py, line 12)
   // CHECK-NEXT: NotImplementedError: got -3 of 7 (mod.py, line 12)
+  // CHECK-NEXT: LinAlgError: got -3 of 7 (mod.py, line 12)
 
   // A missing dict key is KeyError(key), as CPython raises it: the message
   // says the key's kind, args[0] holds its 8 bytes.

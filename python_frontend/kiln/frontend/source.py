@@ -17,6 +17,7 @@ from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
 from .desugar import desugar_loops, is_prange_call, mark_conditions
+from .kernels import KERNEL_NUMPY, instantiate, kernel_function_name
 from .constants import container_changes, literal_constant
 
 
@@ -54,6 +55,10 @@ class ModuleContext:
     # otherwise: those of a `%%kiln --fastmath` cell (kiln/jupyter.py),
     # which a cell's decorators do not spell.
     export_defaults: dict = field(default_factory=dict)
+    # The kernels Kiln compiles into this module for numpy functions it
+    # implements in Python (frontend/kernels): name -> FunctionDef, added
+    # by `kernel` as type inference meets the calls.
+    kernel_functions: dict = field(default_factory=dict)
 
     @property
     def module_name(self) -> str:
@@ -88,10 +93,15 @@ class ModuleContext:
 
     def qualified_name(self, node: ast.AST):
         """("kiln", "f64") for `kiln.f64` or an imported `f64`, ("numpy",
-        "linalg.solve") for `np.linalg.solve`; None otherwise."""
+        "linalg.solve") for `np.linalg.solve` (and for `la.solve` after
+        `import numpy.linalg as la` or `from numpy import linalg as la`);
+        None otherwise."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
             inner = self.qualified_name(node.value)
             return (inner[0], f"{inner[1]}.{node.attr}") if inner else None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                self.imported_names.get(node.value.id) == ("numpy", "linalg"):
+            return ("numpy", f"linalg.{node.attr}")
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             base = node.value.id
             if base in self.kiln_aliases:
@@ -555,7 +565,17 @@ class ModuleContext:
             for method in info.method_order:
                 function = info.methods[method]
                 functions[function.name] = function
+        functions.update(self.kernel_functions)
         return functions
+
+    def kernel(self, kernel_file: str, function: str, key: str, values: dict) -> str:
+        """The name of `function` of Kiln's kernel file `kernel_file`
+        (frontend/kernels) instantiated with the template `values` under
+        `key`; its functions join the module's on first use."""
+        name = kernel_function_name(kernel_file, function, key)
+        if name not in self.kernel_functions:
+            self.kernel_functions.update(instantiate(kernel_file, key, values))
+        return name
 
     def is_exported(self, func: ast.FunctionDef) -> bool:
         """Decorated with @kiln.export or @kiln.vectorize. Unlike
@@ -726,6 +746,8 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     desugar_loops(tree)
     mark_conditions(tree)
     context = ModuleContext(path, source, tree)
+    # Kiln's kernels name numpy so, whatever this module imports.
+    context.numpy_aliases.add(KERNEL_NUMPY)
     known = {"kiln": context.kiln_aliases, "math": context.math_aliases,
              "numpy": context.numpy_aliases, "cmath": context.cmath_aliases}
     # Imports at the top of the module, and the imports of numpy, math and
@@ -737,7 +759,9 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     for node in statements:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in known:
+                if alias.name == "numpy.linalg" and alias.asname:
+                    context.imported_names[alias.asname] = ("numpy", "linalg")
+                elif alias.name in known:
                     known[alias.name].add(alias.asname or alias.name)
                 elif alias.name in CONTAINER_MODULES:
                     context.container_module_aliases[alias.asname or alias.name] = alias.name
@@ -751,6 +775,11 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
                 node.module in known or node.module in CONTAINER_MODULES):
             for alias in node.names:
                 context.imported_names[alias.asname or alias.name] = (node.module, alias.name)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and \
+                node.module == "numpy.linalg":
+            for alias in node.names:     # `from numpy.linalg import solve`
+                context.imported_names[alias.asname or alias.name] = \
+                    ("numpy", f"linalg.{alias.name}")
     expand_ufunc_signatures(context, context.error)
     mark_parallel_loops(context)
     return context

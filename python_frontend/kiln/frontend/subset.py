@@ -67,6 +67,19 @@ KEYWORD_BUILTINS = frozenset(["sorted"])
 EXCEPTION_TYPES = ("ValueError", "IndexError", "ZeroDivisionError", "OverflowError",
                    "AssertionError", "RuntimeError", "TypeError", "AttributeError",
                    "NotImplementedError")
+# Exceptions of other modules a `raise` may name (`np.linalg.LinAlgError`,
+# or `LinAlgError` imported from numpy.linalg): qualified name -> ABI kind.
+QUALIFIED_EXCEPTIONS = {("numpy", "linalg.LinAlgError"): "LinAlgError"}
+RAISABLE = ", ".join(EXCEPTION_TYPES + ("numpy.linalg.LinAlgError",))
+
+
+def raised_kind(context, exc):
+    """The ABI exception kind `raise exc` names, None when Kiln cannot raise it."""
+    call = exc if isinstance(exc, ast.Call) else None
+    name = call.func if call else exc
+    if isinstance(name, ast.Name) and name.id in EXCEPTION_TYPES:
+        return name.id
+    return QUALIFIED_EXCEPTIONS.get(context.qualified_name(name)) if name is not None else None
 SUPPORTED_LIBRARY = {"math": SUPPORTED_MATH, "numpy": SUPPORTED_NUMPY, "kiln": set(KILN_CASTS),
                      "cmath": SUPPORTED_CMATH, **SUPPORTED_LIST_FUNCTIONS,
                      "collections": set(DICT_CLASSES)}
@@ -230,11 +243,10 @@ class SubsetChecker(ast.NodeVisitor):
         exc = node.exc
         call = exc if isinstance(exc, ast.Call) else None
         name = call.func if call else exc
-        if not (isinstance(name, ast.Name) and name.id in EXCEPTION_TYPES):
+        if raised_kind(self.context, exc) is None:
             what = ast.unparse(exc) if exc is not None else "a bare `raise`"
             self.report(node, f"raising {what} is not supported; raise one of "
-                              f"{', '.join(EXCEPTION_TYPES)} with a constant message or an "
-                              "f-string")
+                              f"{RAISABLE} with a constant message or an f-string")
         elif message_parts(call) is None:
             self.report(call, RAISED_MESSAGE)
         else:

@@ -95,6 +95,11 @@ class CallLowering:
         handler = getattr(self, "builtin_" + name)
         return handler([self.expression(a) for a in node.args], node)
 
+    def linalg_call(self, name, node):
+        """np.linalg.solve(a, b), np.trace(a), ...: the call of the kernel
+        type inference chose (typecheck/linalg_typing.py)."""
+        return self.expression(node._kiln_kernel_call)
+
     def reduce_call(self, name, node):
         """np.sum(a, axis), np.cumsum(a): the array, then the options."""
         return self.reduce(name, self.expression(node.args[0]), node, node.args[1:],
@@ -309,7 +314,10 @@ class CallLowering:
         results = self.builder.call(symbol, operands, [abi_type(t) for t in elements], location,
                                     call_attributes)
         if signature.raises:
-            self.builder.kiln_propagate_error(location)
+            # An exception of Kiln's own kernel (frontend/kernels) is the
+            # caller's: it points at the call, not at the kernel's source.
+            self.builder.kiln_propagate_error(location, at_call=self.is_kernel(name) and
+                                              not self.is_kernel(self.func.name))
         # Lists were passed borrowed: the temporaries among them end here.
         if release_arguments:
             self.done_with(node, *arguments.values())
@@ -328,6 +336,9 @@ class CallLowering:
                     origins |= arguments[parameter].origins
                 element.origins = frozenset(origins)
         return converted[0] if len(converted) == 1 else tuple_value(converted)
+
+    def is_kernel(self, name) -> bool:
+        return name in self.context.kernel_functions
 
     def recursion_depth_for_call(self, node) -> ir.Value:
         """The hidden depth argument of a call of a recursive function: 0

@@ -217,7 +217,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         column = getattr(node, "col_offset", 0) + 1
         location = self.locations.get((line, column))
         if location is None:
-            location = ir.file_location(self.context.path, line, column)
+            # Kiln's kernels (frontend/kernels) carry their own file.
+            location = ir.file_location(getattr(self.func, "kiln_source_path",
+                                                self.context.path), line, column)
             self.locations[line, column] = location
         return location
 

@@ -484,8 +484,9 @@ class Builder:
         self.op("kiln.check", (condition, *args), (),
                 {"kind": string_attr(kind), "message": string_attr(message)}, (), location)
 
-    def kiln_propagate_error(self, location) -> None:
-        self.op("kiln.propagate_error", (), (), None, (), location)
+    def kiln_propagate_error(self, location, at_call=False) -> None:
+        self.op("kiln.propagate_error", (), (), {"at_call": UNIT} if at_call else None, (),
+                location)
 
     # ------------------------------------------------------------ memref
     def alloc(self, type_: Type, dynamic_sizes, alignment: int, attributes, location) -> Value:

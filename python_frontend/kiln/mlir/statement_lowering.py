@@ -17,7 +17,7 @@ from ..typecheck.typed_tree import assigned_names, contains_return, loop_exits
 from ..typecheck.typed_tree import is_counted, is_dict, is_range, is_set, is_str
 from .dict_lowering import DictWalk
 from .ownership import holds_counted_elements
-from ..frontend.subset import message_parts
+from ..frontend.subset import message_parts, raised_kind
 
 
 @dataclass
@@ -346,7 +346,7 @@ class StatementLowering:
         values, each with its text (the last always raises)."""
         exc = stmt.exc
         call = exc if isinstance(exc, ast.Call) else None
-        kind = (call.func if call else exc).id
+        kind = raised_kind(self.context, exc)
         pieces, ints, flags = [], [], []
         for part in message_parts(call):
             if isinstance(part, str):

@@ -11,7 +11,7 @@ from ..errors import KilnCompileError
 from .. import typing_rules as rules
 from .typed_values import MixedItems, TypedValue, _Abandon
 from . import parallel_loops
-from ..frontend.subset import EXCEPTION_TYPES, RAISED_MESSAGE, SUPPORTED_BINOPS, message_parts
+from ..frontend.subset import RAISABLE, RAISED_MESSAGE, SUPPORTED_BINOPS, message_parts, raised_kind
 from ..frontend.desugar import is_loop_iterable, literal_iterable, unsupported_iteration
 from ..typing_rules import UNKNOWN, display, is_unknown
 from .typed_tree import (ExitFrame, VariableType, assigned_names, contains_return, is_scalar_type,
@@ -374,10 +374,9 @@ class StatementTyping:
 
     def exception_of(self, exc, node):
         call = exc if isinstance(exc, ast.Call) else None
-        name_node = call.func if call else exc
-        if not (isinstance(name_node, ast.Name) and name_node.id in EXCEPTION_TYPES):
+        if raised_kind(self.context, exc) is None:
             self.fail(node, f"raising `{ast.unparse(exc) if exc else 'bare raise'}` is not "
-                            f"supported; raise one of {', '.join(EXCEPTION_TYPES)}")
+                            f"supported; raise one of {RAISABLE}")
         parts = message_parts(call)
         if parts is None:
             self.fail(call, RAISED_MESSAGE)

@@ -81,6 +81,7 @@ from .constant_typing import ConstantTyping
 from .generator_typing import GeneratorTyping
 from .class_typing import ClassTyping, is_instance, is_instance_like
 from .class_protocols import ClassProtocolTyping
+from .linalg_typing import LinalgTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
@@ -91,7 +92,7 @@ MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
-class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTyping, ArrayTyping, ShapeFunctionTyping,
+class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTyping, LinalgTyping, ArrayTyping, ShapeFunctionTyping,
                      TupleTyping, ListTyping, DictTyping, SetTyping, StrTyping,
                      ListLibraryTyping, RangeTyping, ConstantTyping, GeneratorTyping):
     """Types one function: this class walks it and types expressions; the

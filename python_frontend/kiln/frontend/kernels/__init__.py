@@ -1,0 +1,96 @@
+"""numpy functions Kiln compiles from Python source of its own (linalg.py:
+np.linalg.det, solve, inv, cholesky, norm, ..., np.trace, np.kron).
+
+A kernel file is ordinary Python written against numpy, in the subset
+Kiln compiles, with a few template names (FLOAT, TINY, RESULT) standing
+for the types one use needs. `instantiate` parses it once, and for one
+set of template values gives its functions as syntax trees ready to join
+the calling module: each template name replaced by its value, `np` by
+KERNEL_NUMPY (a name the module context always reads as numpy, whatever
+the user's module imports), and every function renamed
+`__kiln_<file>_<function>__<key>` (calls between them too), so copies for
+different types, and the user's own names, never meet. Type inference and
+code generation then treat them as the module's helpers: typed by their
+first call, inlined when small, vectorized like user code. Their ops carry
+the kernel file's locations (`kiln_source_path` on each function), and an
+exception raised inside one is reported at the user's call
+(kiln.propagate_error's `at_call`)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+import os
+
+from ..desugar import desugar_loops, mark_conditions
+
+KERNEL_NUMPY = "__kiln_numpy__"
+KERNEL_DIRECTORY = os.path.dirname(os.path.abspath(__file__))
+
+
+def kernel_path(kernel_file: str) -> str:
+    return os.path.join(KERNEL_DIRECTORY, f"{kernel_file}.py")
+
+
+def kernel_function_name(kernel_file: str, function: str, key: str) -> str:
+    return f"__kiln_{kernel_file}_{function}__{key}"
+
+
+@functools.lru_cache(maxsize=None)
+def parsed(kernel_file: str) -> ast.Module:
+    path = kernel_path(kernel_file)
+    with open(path, encoding="utf-8") as handle:
+        return ast.parse(handle.read(), filename=path)
+
+
+def template_value(value) -> ast.expr:
+    """A template name's replacement: ("numpy", "float64") is np.float64,
+    a number is that literal."""
+    if isinstance(value, tuple):
+        return ast.Attribute(value=ast.Name(id=KERNEL_NUMPY, ctx=ast.Load()), attr=value[1],
+                             ctx=ast.Load())
+    return ast.Constant(value=value)
+
+
+class Instantiation(ast.NodeTransformer):
+    def __init__(self, kernel_file, key, values, functions):
+        self.kernel_file, self.key, self.values, self.functions = \
+            kernel_file, key, values, functions
+
+    def visit_Name(self, node):
+        if node.id in self.values:
+            replacement = template_value(self.values[node.id])
+        elif node.id == "np":
+            replacement = ast.Name(id=KERNEL_NUMPY, ctx=node.ctx)
+        elif node.id in self.functions:
+            replacement = ast.Name(id=kernel_function_name(self.kernel_file, node.id, self.key),
+                                   ctx=node.ctx)
+        else:
+            return node
+        for child in ast.walk(replacement):
+            ast.copy_location(child, node)
+            child.end_lineno, child.end_col_offset = node.end_lineno, node.end_col_offset
+        return replacement
+
+    def visit_FunctionDef(self, node):
+        self.generic_visit(node)
+        node.name = kernel_function_name(self.kernel_file, node.name, self.key)
+        return node
+
+
+def instantiate(kernel_file: str, key: str, values: dict) -> dict:
+    """name -> FunctionDef: every function of `kernel_file` for the
+    template values `values` (template name -> ("numpy", dtype name) or a
+    number), named with `key`."""
+    tree = copy.deepcopy(parsed(kernel_file))
+    tree.body = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    functions = {node.name for node in tree.body}
+    tree = Instantiation(kernel_file, key, values, functions).visit(tree)
+    ast.fix_missing_locations(tree)
+    desugar_loops(tree)
+    mark_conditions(tree)
+    path = kernel_path(kernel_file)
+    for node in tree.body:
+        node.kiln_source_path = path
+    return {node.name: node for node in tree.body}

@@ -1,0 +1,361 @@
+"""numpy.linalg (and np.trace, np.kron) as Kiln compiles them: plain Python
+that Kiln compiles into the module calling them, once per set of template
+names (frontend/kernels/__init__.py instantiates it: FLOAT is the result's
+float type, np.float64 or np.float32 as numpy's linalg chooses it; TINY is
+that type's smallest normal number, LAPACK's dlamch('S'); RESULT is the
+result dtype of np.trace and np.kron). CPython runs this file too (with the
+names bound), which is how test_linalg.py checks the kernels themselves.
+
+The algorithms are LAPACK's, so results agree with numpy to rounding:
+- LU with partial pivoting as dgetf2 does it: the pivot is the first entry
+  of largest magnitude in its column (idamax: `>` only, so NaNs never win),
+  the column below it is scaled by the pivot's reciprocal (by a division
+  when the pivot is below TINY), an exact zero pivot marks the matrix
+  singular (info > 0) and the elimination goes on;
+- det and slogdet as numpy's umath_linalg computes them from the factors:
+  the sign from the row interchanges and the diagonal's signs, the log of
+  the determinant as the sum of log|u_ii|, det = sign * exp(logdet); a
+  singular matrix gives (0, -inf) and det 0;
+- solve and inv as dgesv: the factors, the interchanges applied to the
+  right-hand side, then the unit lower and the upper triangular solves;
+- cholesky as dpotrf on the lower triangle (numpy's UPLO='L'): a diagonal
+  that is not > 0 (NaN included) is "not positive definite". The factor is
+  built as U = L^T, row by row, so its updates are contiguous rows that
+  vectorize: the same sums in the same order as the column form;
+- norm as numpy's linalg.norm computes each `ord`.
+Every row operation is a loop over a contiguous row of a C-ordered copy
+the kernel owns, which kiln-vectorize turns into SIMD code."""
+
+import numpy as np
+
+
+def square_size(a):
+    n = a.shape[0]
+    if a.shape[1] != n:
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+    return n
+
+
+def float_copy(a, n):
+    lu = np.empty((n, n), dtype=FLOAT)
+    for i in range(n):
+        for j in range(n):
+            lu[i, j] = FLOAT(a[i, j])
+    return lu
+
+
+def lu_factor(lu, pivots) -> bool:
+    """lu (n x n, C order) becomes L (unit, below the diagonal) and U;
+    pivots[k] is the row swapped with row k at step k. True when U has an
+    exact zero on its diagonal (LAPACK's info > 0)."""
+    n = lu.shape[0]
+    singular = False
+    for k in range(n):
+        p = k
+        largest = abs(lu[k, k])
+        for i in range(k + 1, n):
+            size = abs(lu[i, k])
+            if size > largest:
+                largest = size
+                p = i
+        pivots[k] = p
+        pivot = lu[p, k]
+        if pivot != 0.0:
+            if p != k:
+                for j in range(n):
+                    swapped = lu[k, j]
+                    lu[k, j] = lu[p, j]
+                    lu[p, j] = swapped
+            if abs(pivot) >= TINY:
+                reciprocal = FLOAT(1.0) / pivot
+                for i in range(k + 1, n):
+                    lu[i, k] = lu[i, k] * reciprocal
+            else:
+                for i in range(k + 1, n):
+                    lu[i, k] = lu[i, k] / pivot
+        else:
+            singular = True
+        for i in range(k + 1, n):
+            factor = lu[i, k]
+            for j in range(k + 1, n):
+                lu[i, j] = lu[i, j] - factor * lu[k, j]
+    return singular
+
+
+def slogdet(a):
+    n = square_size(a)
+    lu = float_copy(a, n)
+    pivots = np.empty(n, dtype=np.int64)
+    if lu_factor(lu, pivots):
+        return FLOAT(0.0), FLOAT(-np.inf)
+    sign = FLOAT(1.0)
+    for k in range(n):
+        if pivots[k] != k:
+            sign = -sign
+    logdet = FLOAT(0.0)
+    for k in range(n):
+        diagonal = lu[k, k]
+        if diagonal < 0.0:
+            sign = -sign
+            diagonal = -diagonal
+        logdet += np.log(diagonal)
+    return sign, logdet
+
+
+def det(a):
+    sign, logdet = slogdet(a)
+    return sign * np.exp(logdet)
+
+
+def lu_solve(lu, pivots, x) -> None:
+    """x (n x m) becomes the solution of (P L U) x = x."""
+    n = lu.shape[0]
+    m = x.shape[1]
+    for k in range(n):
+        p = pivots[k]
+        if p != k:
+            for j in range(m):
+                swapped = x[k, j]
+                x[k, j] = x[p, j]
+                x[p, j] = swapped
+    for i in range(n):
+        for k in range(i):
+            factor = lu[i, k]
+            for j in range(m):
+                x[i, j] = x[i, j] - factor * x[k, j]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            factor = lu[i, k]
+            for j in range(m):
+                x[i, j] = x[i, j] - factor * x[k, j]
+        diagonal = lu[i, i]
+        for j in range(m):
+            x[i, j] = x[i, j] / diagonal
+
+
+def lu_solve_vector(lu, pivots, x) -> None:
+    n = lu.shape[0]
+    for k in range(n):
+        p = pivots[k]
+        if p != k:
+            swapped = x[k]
+            x[k] = x[p]
+            x[p] = swapped
+    for i in range(n):
+        total = x[i]
+        for k in range(i):
+            total = total - lu[i, k] * x[k]
+        x[i] = total
+    for i in range(n - 1, -1, -1):
+        total = x[i]
+        for k in range(i + 1, n):
+            total = total - lu[i, k] * x[k]
+        x[i] = total / lu[i, i]
+
+
+def factored(a, n):
+    lu = float_copy(a, n)
+    pivots = np.empty(n, dtype=np.int64)
+    if lu_factor(lu, pivots):
+        raise np.linalg.LinAlgError("Singular matrix")
+    return lu, pivots
+
+
+def solve_matrix(a, b):
+    n = square_size(a)
+    if b.shape[0] != n:
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,m),(m,n)->(m,n) (size {b.shape[0]} is "
+                         f"different from {n})")
+    lu, pivots = factored(a, n)
+    m = b.shape[1]
+    x = np.empty((n, m), dtype=FLOAT)
+    for i in range(n):
+        for j in range(m):
+            x[i, j] = FLOAT(b[i, j])
+    lu_solve(lu, pivots, x)
+    return x
+
+
+def solve_vector(a, b):
+    n = square_size(a)
+    if b.shape[0] != n:
+        raise ValueError(f"solve1: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,m),(m)->(m) (size {b.shape[0]} is "
+                         f"different from {n})")
+    lu, pivots = factored(a, n)
+    x = np.empty(n, dtype=FLOAT)
+    for i in range(n):
+        x[i] = FLOAT(b[i])
+    lu_solve_vector(lu, pivots, x)
+    return x
+
+
+def inv(a):
+    n = square_size(a)
+    lu, pivots = factored(a, n)
+    x = np.zeros((n, n), dtype=FLOAT)
+    for i in range(n):
+        x[i, i] = FLOAT(1.0)
+    lu_solve(lu, pivots, x)
+    return x
+
+
+def cholesky(a):
+    n = square_size(a)
+    u = np.zeros((n, n), dtype=FLOAT)
+    for i in range(n):
+        for j in range(i, n):
+            u[i, j] = FLOAT(a[j, i])        # the lower triangle, transposed
+    for k in range(n):
+        diagonal = u[k, k]
+        if not diagonal > 0.0:
+            raise np.linalg.LinAlgError("Matrix is not positive definite")
+        diagonal = np.sqrt(diagonal)
+        u[k, k] = diagonal
+        reciprocal = FLOAT(1.0) / diagonal
+        for j in range(k + 1, n):
+            u[k, j] = u[k, j] * reciprocal
+        for i in range(k + 1, n):
+            factor = u[k, i]
+            for j in range(i, n):
+                u[i, j] = u[i, j] - factor * u[k, j]
+    lower = np.zeros((n, n), dtype=FLOAT)
+    for i in range(n):
+        for j in range(i + 1):
+            lower[i, j] = u[j, i]
+    return lower
+
+
+def norm_vector_2(x):
+    total = FLOAT(0.0)
+    for i in range(x.shape[0]):
+        value = FLOAT(x[i])
+        total += value * value
+    return np.sqrt(total)
+
+
+def norm_matrix_frobenius(x):
+    total = FLOAT(0.0)
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            value = FLOAT(x[i, j])
+            total += value * value
+    return np.sqrt(total)
+
+
+def norm_vector_max(x):
+    if x.shape[0] == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    largest = abs(FLOAT(x[0]))
+    for i in range(1, x.shape[0]):
+        largest = np.maximum(largest, abs(FLOAT(x[i])))
+    return largest
+
+
+def norm_vector_min(x):
+    if x.shape[0] == 0:
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    smallest = abs(FLOAT(x[0]))
+    for i in range(1, x.shape[0]):
+        smallest = np.minimum(smallest, abs(FLOAT(x[i])))
+    return smallest
+
+
+def norm_vector_count(x):
+    count = FLOAT(0.0)
+    for i in range(x.shape[0]):
+        if x[i] != 0:
+            count += FLOAT(1.0)
+    return count
+
+
+def norm_vector_1(x):
+    total = FLOAT(0.0)
+    for i in range(x.shape[0]):
+        total += abs(FLOAT(x[i]))
+    return total
+
+
+def norm_vector_p(x, p):
+    order = FLOAT(p)
+    total = FLOAT(0.0)
+    for i in range(x.shape[0]):
+        total += abs(FLOAT(x[i])) ** order
+    return total ** (FLOAT(1.0) / order)
+
+
+def column_sums(x):
+    sums = np.zeros(x.shape[1], dtype=FLOAT)
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            sums[j] += abs(FLOAT(x[i, j]))
+    return sums
+
+
+def row_sums(x):
+    sums = np.zeros(x.shape[0], dtype=FLOAT)
+    for i in range(x.shape[0]):
+        total = FLOAT(0.0)
+        for j in range(x.shape[1]):
+            total += abs(FLOAT(x[i, j]))
+        sums[i] = total
+    return sums
+
+
+def norm_matrix_1(x):
+    return norm_vector_max(column_sums(x))
+
+
+def norm_matrix_minus_1(x):
+    return norm_vector_min(column_sums(x))
+
+
+def norm_matrix_inf(x):
+    return norm_vector_max(row_sums(x))
+
+
+def norm_matrix_minus_inf(x):
+    return norm_vector_min(row_sums(x))
+
+
+def trace(a, offset):
+    total = RESULT(0)
+    rows = a.shape[0]
+    columns = a.shape[1]
+    i = 0
+    j = offset
+    if offset < 0:
+        i = -offset
+        j = 0
+    while i < rows and j < columns:
+        total += RESULT(a[i, j])
+        i += 1
+        j += 1
+    return total
+
+
+def kron_vector(a, b):
+    m = a.shape[0]
+    p = b.shape[0]
+    out = np.empty(m * p, dtype=RESULT)
+    for i in range(m):
+        scale = RESULT(a[i])
+        for k in range(p):
+            out[i * p + k] = scale * RESULT(b[k])
+    return out
+
+
+def kron_matrix(a, b):
+    m = a.shape[0]
+    n = a.shape[1]
+    p = b.shape[0]
+    q = b.shape[1]
+    out = np.empty((m * p, n * q), dtype=RESULT)
+    for i in range(m):
+        for k in range(p):
+            for j in range(n):
+                scale = RESULT(a[i, j])
+                for l in range(q):
+                    out[i * p + k, j * q + l] = scale * RESULT(b[k, l])
+    return out

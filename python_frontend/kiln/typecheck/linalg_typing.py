@@ -1,0 +1,191 @@
+"""Typing of the numpy functions Kiln compiles from its own kernels
+(library_functions.LINALG: np.linalg.det, slogdet, solve, inv, cholesky,
+norm, np.trace, np.kron; frontend/kernels/linalg.py). A mixin of
+type_inference.FunctionTyping.
+
+Each call is checked the way numpy checks it where that is known at
+compile time (ranks, a literal `ord`), then becomes a call of one kernel,
+instantiated for the types it needs: FLOAT is the result's float type as
+numpy.linalg's _commonType picks it (float32 when every array is float32,
+float64 otherwise, ints and bools included); RESULT is np.trace's sum
+dtype or np.kron's promoted one. The call node keeps the kernel call
+(`_kiln_kernel_call`), which code generation lowers as it does a call of
+the module's helpers (call_lowering.py's linalg_call)."""
+
+from __future__ import annotations
+
+import ast
+import math
+
+from .. import typesystem as kt
+from .. import typing_rules as rules
+from ..typing_rules import display
+
+LINALG_KERNELS = "linalg"
+# The smallest normal number of each float type (LAPACK's dlamch('S')):
+# below it the LU kernel divides by the pivot instead of multiplying by
+# its reciprocal, which would overflow.
+SMALLEST_NORMAL = {kt.f64: 2.2250738585072014e-308, kt.f32: 1.1754943508222875e-38}
+# np.linalg.norm's `ord` of a vector (None: 2) and of a matrix (None:
+# "fro") -> the kernel computing it; other numbers are p-norms of vectors.
+VECTOR_NORMS = {None: "norm_vector_2", 2: "norm_vector_2", math.inf: "norm_vector_max",
+                -math.inf: "norm_vector_min", 0: "norm_vector_count", 1: "norm_vector_1"}
+MATRIX_NORMS = {None: "norm_matrix_frobenius", "fro": "norm_matrix_frobenius",
+                1: "norm_matrix_1", -1: "norm_matrix_minus_1", math.inf: "norm_matrix_inf",
+                -math.inf: "norm_matrix_minus_inf"}
+# Orders numpy accepts for matrices that need singular values.
+SINGULAR_VALUE_NORMS = (2, -2, "nuc")
+
+
+def numpy_value(dtype: kt.ScalarType) -> tuple:
+    """A template value naming np.<dtype>."""
+    return ("numpy", dtype.numpy_name)
+
+
+class LinalgTyping:
+    def linalg_call(self, name, node):
+        shown = f"np.{name}"
+        arrays, options = self.linalg_arguments(name, node, shown)
+        kernel, values, extra = self.linalg_kernel(name, arrays, options, node, shown)
+        key = "_".join([kernel] + [a.type.dtype.name for a in arrays] +
+                       [f"{a.type.ndim}d" for a in arrays])
+        kernel_name = self.context.kernel(LINALG_KERNELS, kernel, key, values)
+        for function_name, function in self.context.kernel_functions.items():
+            self.module.functions.setdefault(function_name, function)
+        call = ast.Call(func=ast.Name(id=kernel_name, ctx=ast.Load()),
+                        args=list(node.args[:len(arrays)]) + extra, keywords=[])
+        ast.copy_location(call.func, node)
+        ast.copy_location(call, node)
+        for child in extra:
+            ast.copy_location(child, node)
+        node._kiln_kernel_call = call
+        return self.expression(call)
+
+    def linalg_arguments(self, name, node, shown):
+        """The arrays the call takes (typed) and its options (the nodes)."""
+        takes = {"linalg.solve": 2, "kron": 2}.get(name, 1)
+        options = {"linalg.norm": ("ord", "axis", "keepdims"),
+                   "trace": ("offset", "axis1", "axis2", "dtype", "out")}.get(name, ())
+        if len(node.args) < takes:
+            self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}")
+        if len(node.args) > takes + len(options):
+            self.fail(node, f"{shown}() takes at most {takes + len(options)} arguments")
+        given = dict(zip(options, node.args[takes:]))
+        for keyword in node.keywords:
+            if keyword.arg not in options or keyword.arg in given:
+                self.fail(keyword, f"{shown}() got an unexpected or repeated argument "
+                                   f"`{keyword.arg}`")
+            given[keyword.arg] = keyword.value
+        arrays = []
+        for argument in node.args[:takes]:
+            value = self.expression(argument)
+            self.absorb(value)
+            self.array_consumers.add(argument)
+            if not isinstance(value.type, kt.ArrayType):
+                self.fail(argument, f"{shown}() takes arrays here, not {display(value.type)}")
+            if value.type.dtype.is_complex and name != "trace":
+                self.fail(argument, f"{shown}() of complex arrays is not supported yet")
+            arrays.append(value)
+        return arrays, given
+
+    def linalg_kernel(self, name, arrays, options, node, shown):
+        """(kernel function, template values, extra argument nodes)."""
+        dtypes = [a.type.dtype for a in arrays]
+        float_type = kt.f32 if all(d == kt.f32 for d in dtypes) else kt.f64
+        values = {"FLOAT": numpy_value(float_type), "TINY": SMALLEST_NORMAL[float_type],
+                  "RESULT": numpy_value(float_type)}
+        ranks = [a.type.ndim for a in arrays]
+        if name == "trace":
+            return self.trace_kernel(arrays[0], options, values, shown, node)
+        if name == "kron":
+            if ranks[0] != ranks[1] or ranks[0] > 2:
+                self.fail(node, f"{shown}() of a {ranks[0]}-D and a {ranks[1]}-D array is not "
+                                "supported yet (both 1-D or both 2-D)")
+            if kt.boolean in dtypes:
+                self.fail(node, f"{shown}() of bool arrays is not supported yet")
+            values["RESULT"] = numpy_value(rules.promote(*dtypes))
+            return ("kron_vector" if ranks[0] == 1 else "kron_matrix"), values, []
+        if name == "linalg.norm":
+            return self.norm_kernel(arrays[0], options, values, shown)
+        if ranks[0] != 2:
+            self.fail(node, f"{shown}() of a {ranks[0]}-D array: " + (
+                f"{ranks[0]}-dimensional array given. Array must be at least two-dimensional"
+                if ranks[0] < 2 else "stacks of matrices are not supported yet"))
+        if name == "linalg.solve":
+            if ranks[1] not in (1, 2):
+                self.fail(node, f"{shown}() takes a 1-D or 2-D right-hand side, not "
+                                f"{ranks[1]}-D (stacks of matrices are not supported yet)")
+            return ("solve_vector" if ranks[1] == 1 else "solve_matrix"), values, []
+        return name.split(".")[1], values, []
+
+    def trace_kernel(self, array, options, values, shown, node):
+        for option in ("axis1", "axis2", "dtype", "out"):
+            if option in options:
+                self.fail(options[option], f"{shown}() argument `{option}` is not supported yet")
+        if array.type.ndim != 2:
+            self.fail(node, f"{shown}() of a {array.type.ndim}-D array is not supported yet "
+                            "(2-D)")
+        values["RESULT"] = numpy_value(rules.reduction_type("sum", array.type.dtype))
+        offset = options.get("offset")
+        if offset is None:
+            offset = ast.Constant(value=0)
+        return "trace", values, [offset]
+
+    def norm_kernel(self, array, options, values, shown):
+        for option in ("axis", "keepdims"):
+            if option in options and not (isinstance(options[option], ast.Constant) and
+                                          options[option].value in (None, False)):
+                self.fail(options[option], f"{shown}() argument `{option}` is not supported yet")
+        order_node = options.get("ord")
+        order = self.norm_order(order_node, shown)
+        ndim = array.type.ndim
+        if ndim == 1:
+            if order == "fro" or order == "nuc":
+                self.fail(order_node, f"Invalid norm order '{order}' for vectors")
+            kernel = VECTOR_NORMS.get(order)
+            if kernel is not None:
+                return kernel, values, []
+            return "norm_vector_p", values, [ast.Constant(value=float(order))]
+        if ndim != 2:
+            self.fail(order_node or options.get("axis") or ast.Constant(value=None),
+                      f"{shown}() of a {ndim}-D array is not supported yet (1-D or 2-D)")
+        if order in SINGULAR_VALUE_NORMS:
+            self.fail(order_node, f"{shown}(x, ord={order!r}) of a matrix needs its singular "
+                                  "values, which Kiln does not compute yet")
+        kernel = MATRIX_NORMS.get(order)
+        if kernel is None:
+            self.fail(order_node, "Invalid norm order for matrices.")
+        return kernel, values, []
+
+    def norm_order(self, node, shown):
+        """The literal `ord` of np.linalg.norm: None, a number, inf/-inf
+        (np.inf, math.inf, float('inf')), 'fro' or 'nuc'."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and (node.value is None or isinstance(
+                node.value, (int, float, str)) and not isinstance(node.value, bool)):
+            value = node.value
+        elif self.is_infinity(node):
+            value = math.inf
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and (
+                self.is_infinity(node.operand) or isinstance(node.operand, ast.Constant) and
+                isinstance(node.operand.value, (int, float))):
+            value = -math.inf if self.is_infinity(node.operand) else -node.operand.value
+        else:
+            self.fail(node, f"{shown}()'s `ord` must be written as a literal (a number, "
+                            "np.inf, 'fro' or 'nuc'): Kiln picks the computation when compiling")
+        if isinstance(value, str) and value not in ("fro", "nuc"):
+            self.fail(node, f"Invalid norm order '{value}'")
+        if isinstance(value, float) and math.isfinite(value) and value == int(value):
+            value = int(value)          # ord=2.0 is ord=2
+        return value
+
+    def is_infinity(self, node) -> bool:
+        qualified = self.context.qualified_name(node)
+        if qualified in (("numpy", "inf"), ("numpy", "Inf"), ("numpy", "infty"),
+                         ("math", "inf")):
+            return True
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "float" and len(node.args) == 1 and \
+            isinstance(node.args[0], ast.Constant) and \
+            str(node.args[0].value).lower() in ("inf", "infinity", "+inf")

@@ -98,7 +98,14 @@ class CallLowering:
     def linalg_call(self, name, node):
         """np.linalg.solve(a, b), np.trace(a), ...: the call of the kernel
         type inference chose (typecheck/linalg_typing.py)."""
-        return self.expression(node._kiln_kernel_call)
+        call = node._kiln_kernel_call
+        kernel = call.func.id
+        signature, values, value_nodes = self.evaluated_arguments(kernel, call, call.args, [])
+        # `np.linalg.norm(a @ x - b)`: an array expression passed to a
+        # kernel is computed into a new array first.
+        values = [self.materialize(value, value_node) if value.lazy is not None else value
+                  for value, value_node in zip(values, value_nodes)]
+        return self.call_with_values(kernel, signature, values, call, value_nodes)
 
     def reduce_call(self, name, node):
         """np.sum(a, axis), np.cumsum(a): the array, then the options."""

@@ -278,11 +278,12 @@ def norm_vector_1(x):
 
 
 def norm_vector_p(x, p):
+    # numpy's power: 0 ** -1 is inf, where Python's `**` raises.
     order = FLOAT(p)
     total = FLOAT(0.0)
     for i in range(x.shape[0]):
-        total += abs(FLOAT(x[i])) ** order
-    return total ** (FLOAT(1.0) / order)
+        total += np.power(abs(FLOAT(x[i])), order)
+    return np.power(total, FLOAT(1.0) / order)
 
 
 def column_sums(x):

@@ -82,6 +82,7 @@ REPO = os.path.dirname(BENCH)
 sys.path.insert(0, BENCH)
 
 from harness.doc_sections import replace_section, write_result  # noqa: E402
+from harness.machine import machine_line  # noqa: E402
 
 PYTHON = sys.executable
 EXT = sysconfig.get_config_var("EXT_SUFFIX")
@@ -841,16 +842,8 @@ def versions_of(frontend):
     kiln = subprocess.run([PYTHON, "-c", "import kiln; print(kiln.__version__)"],
                           env=dict(os.environ, PYTHONPATH=frontend), capture_output=True,
                           text=True).stdout.strip() or "missing"
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            cpu = next(line.split(":", 1)[1].strip() for line in handle
-                       if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
     cython_version = ((cython.stdout + cython.stderr).split()[-1] if cython else "missing")
-    return dict(machine=f"{cpu}, {len(os.sched_getaffinity(0))} CPUs, "
-                        f"{time.strftime('%Y-%m-%d')}",
+    return dict(machine=machine_line(),
                 python=f"CPython {sys.version.split()[0]}", kiln=kiln,
                 peers=f"Numba {version('numba')}, Pythran {version('pythran')}, "
                       f"Cython {cython_version}, mypyc {version('mypy.version')}")

@@ -25,7 +25,10 @@ from harness.doc_sections import replace_section, write_result  # noqa: E402
 BEGIN = "<!-- bench/matmul.py: begin -->"
 END = "<!-- bench/matmul.py: end -->"
 OPENBLAS = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
-NETLIB = "/usr/lib/x86_64-linux-gnu/blas"      # Debian's reference BLAS (libblas3)
+# Debian's reference BLAS and LAPACK (libblas3, liblapack3): both named, as
+# liblapack.so.3 would otherwise be whichever the system's alternative is
+# (OpenBLAS's once libopenblas0-pthread is installed).
+NETLIB = "/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/lapack"
 
 SOURCE = '''import numpy as np
 import kiln
@@ -116,13 +119,15 @@ def fma_peak_gflops():
     return float(output.split()[0])
 
 
-def run(out, blas):
+def run(out, blas, child=CHILD):
+    """The rows `child` prints (timed in a child process importing the
+    built module from `out`) with numpy on `blas` ("netlib" or "openblas")."""
     env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend"),
                OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     # numpy loads libblas.so.3: the directory on LD_LIBRARY_PATH picks which
     # (whatever the system's alternative is).
     env["LD_LIBRARY_PATH"] = OPENBLAS if blas == "openblas" else NETLIB
-    result = subprocess.run([sys.executable, "-c", CHILD, out], capture_output=True,
+    result = subprocess.run([sys.executable, "-c", child, out], capture_output=True,
                             text=True, env=env, check=True)
     return json.loads(result.stdout)
 

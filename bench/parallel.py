@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import timeit
 
 import numpy as np
@@ -25,6 +24,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "python_frontend"))
 
 from harness.doc_sections import replace_section, write_result  # noqa: E402
+from harness.machine import machine_line  # noqa: E402
 
 BEGIN = "<!-- bench/parallel.py: begin -->"
 END = "<!-- bench/parallel.py: end -->"
@@ -227,16 +227,7 @@ def main():
         numba = best(lambda: peer(*args), number)
         rows.append(f"| {label} | {unit(one)} | {unit(many)} | {one / many:.2f}x | "
                     f"{unit(numba)} | {numba / many:.2f}x |")
-    from kiln import cpu_levels
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:   # its name, for the reader
-            cpu = next(line.split(":", 1)[1].strip() for line in handle
-                       if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    machine = (f"Machine: {cpu}, x86-64-v{cpu_levels.detected_level()} (CPUID), {threads} CPUs "
-               f"for this process, {time.strftime('%Y-%m-%d')}.")
+    machine = f"Machine: {machine_line()}."
     table = "\n".join([
         machine, "",
         f"Kiln `kiln.prange` at 1 and {threads} threads, Numba 0.56 `parallel=True` at "

@@ -75,9 +75,37 @@ def kiln_revision() -> dict:
                                 if line.strip()])}
 
 
+# The extensions each x86-64 level guarantees (the psABI's levels), as the
+# report names them: what this CPU has is asked of CPUID through
+# kiln.cpu_levels, never read from /proc/cpuinfo's flags (which may omit
+# some, `abm` on one machine here).
+LEVEL_EXTENSIONS = {2: ("sse4_2",), 3: ("avx", "avx2", "fma"),
+                    4: ("avx512f", "avx512vl", "avx512dq", "avx512bw")}
+
+
+def cpu_level() -> int:
+    import sys
+    sys.path.insert(0, os.path.join(layout.REPO, "python_frontend"))
+    from kiln import cpu_levels
+    return cpu_levels.detected_level()
+
+
+def cpu_name() -> str:
+    """The CPU's marketing name, for the reader (not its features)."""
+    return cpuinfo().get("model name", platform.processor() or "unknown CPU")
+
+
+def machine_line() -> str:
+    """One line naming the machine a table ran on: CPU, its level
+    (CPUID), the CPUs this process may use, the date."""
+    return (f"{cpu_name()}, x86-64-v{cpu_level()} (CPUID), "
+            f"{len(os.sched_getaffinity(0))} CPUs, {time.strftime('%Y-%m-%d')}")
+
+
 def describe() -> dict:
     info = cpuinfo()
-    flags = set(info.get("flags", "").split())
+    level = cpu_level()
+    flags = {name for at, names in LEVEL_EXTENSIONS.items() if level >= at for name in names}
     return {
         "cpu_model": info.get("model name", platform.processor()),
         "cpu_family": info.get("cpu family"), "cpu_model_number": info.get("model"),

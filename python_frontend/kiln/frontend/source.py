@@ -568,13 +568,17 @@ class ModuleContext:
         functions.update(self.kernel_functions)
         return functions
 
-    def kernel(self, kernel_file: str, function: str, key: str, values: dict) -> str:
+    def kernel(self, kernel_file: str, function: str, key: str, shared_key: str,
+               values: dict) -> str:
         """The name of `function` of Kiln's kernel file `kernel_file`
         (frontend/kernels) instantiated with the template `values` under
-        `key`; its functions join the module's on first use."""
+        `key` (`shared_key` for its SHARED functions); its functions join
+        the module's on first use. A function already there stays: calls
+        may have typed it."""
         name = kernel_function_name(kernel_file, function, key)
         if name not in self.kernel_functions:
-            self.kernel_functions.update(instantiate(kernel_file, key, values))
+            for new_name, node in instantiate(kernel_file, key, shared_key, values).items():
+                self.kernel_functions.setdefault(new_name, node)
         return name
 
     def is_exported(self, func: ast.FunctionDef) -> bool:

@@ -26,6 +26,11 @@ LINALG_KERNELS = "linalg"
 # below it the LU kernel divides by the pivot instead of multiplying by
 # its reciprocal, which would overflow.
 SMALLEST_NORMAL = {kt.f64: 2.2250738585072014e-308, kt.f32: 1.1754943508222875e-38}
+# The factorizations' block: columns of a panel factored one at a time
+# before the trailing matrix takes their product with `@` (the product's
+# depth: 32 keeps the panel in L1 and already runs the product near
+# kiln-tile-matmul's speed).
+PANEL = 64
 # np.linalg.norm's `ord` of a vector (None: 2) and of a matrix (None:
 # "fro") -> the kernel computing it; other numbers are p-norms of vectors.
 VECTOR_NORMS = {None: "norm_vector_2", 2: "norm_vector_2", math.inf: "norm_vector_max",
@@ -47,9 +52,13 @@ class LinalgTyping:
         shown = f"np.{name}"
         arrays, options = self.linalg_arguments(name, node, shown)
         kernel, values, extra = self.linalg_kernel(name, arrays, options, node, shown)
-        key = "_".join([kernel] + [a.type.dtype.name for a in arrays] +
-                       [f"{a.type.ndim}d" for a in arrays])
-        kernel_name = self.context.kernel(LINALG_KERNELS, kernel, key, values)
+        # One copy of the kernels per result type and argument types (det
+        # and inv of one matrix type share theirs), and of the SHARED ones
+        # (the LU, the solves) per float type.
+        shared_key = values["FLOAT"][1]
+        key = "_".join([shared_key, values["RESULT"][1]] +
+                       [f"{a.type.dtype.name}_{a.type.ndim}d" for a in arrays])
+        kernel_name = self.context.kernel(LINALG_KERNELS, kernel, key, shared_key, values)
         for function_name, function in self.context.kernel_functions.items():
             self.module.functions.setdefault(function_name, function)
         call = ast.Call(func=ast.Name(id=kernel_name, ctx=ast.Load()),
@@ -93,7 +102,7 @@ class LinalgTyping:
         dtypes = [a.type.dtype for a in arrays]
         float_type = kt.f32 if all(d == kt.f32 for d in dtypes) else kt.f64
         values = {"FLOAT": numpy_value(float_type), "TINY": SMALLEST_NORMAL[float_type],
-                  "RESULT": numpy_value(float_type)}
+                  "RESULT": numpy_value(float_type), "PANEL": PANEL}
         ranks = [a.type.ndim for a in arrays]
         if name == "trace":
             return self.trace_kernel(arrays[0], options, values, shown, node)

@@ -54,9 +54,14 @@ def template_value(value) -> ast.expr:
 
 
 class Instantiation(ast.NodeTransformer):
-    def __init__(self, kernel_file, key, values, functions):
+    def __init__(self, kernel_file, key, shared_key, shared, values, functions):
         self.kernel_file, self.key, self.values, self.functions = \
             kernel_file, key, values, functions
+        self.shared_key, self.shared = shared_key, shared
+
+    def renamed(self, name):
+        return kernel_function_name(self.kernel_file, name, self.shared_key
+                                    if name in self.shared else self.key)
 
     def visit_Name(self, node):
         if node.id in self.values:
@@ -64,8 +69,7 @@ class Instantiation(ast.NodeTransformer):
         elif node.id == "np":
             replacement = ast.Name(id=KERNEL_NUMPY, ctx=node.ctx)
         elif node.id in self.functions:
-            replacement = ast.Name(id=kernel_function_name(self.kernel_file, node.id, self.key),
-                                   ctx=node.ctx)
+            replacement = ast.Name(id=self.renamed(node.id), ctx=node.ctx)
         else:
             return node
         for child in ast.walk(replacement):
@@ -75,18 +79,31 @@ class Instantiation(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node):
         self.generic_visit(node)
-        node.name = kernel_function_name(self.kernel_file, node.name, self.key)
+        node.name = self.renamed(node.name)
         return node
 
 
-def instantiate(kernel_file: str, key: str, values: dict) -> dict:
+def shared_functions(kernel_file: str) -> frozenset:
+    """The functions the file's `SHARED = (...)` names: they see only
+    arrays the kernels make (of FLOAT), so one copy per set of template
+    values serves every argument type."""
+    for node in parsed(kernel_file).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == \
+                ["SHARED"]:
+            return frozenset(element.value for element in node.value.elts)
+    return frozenset()
+
+
+def instantiate(kernel_file: str, key: str, shared_key: str, values: dict) -> dict:
     """name -> FunctionDef: every function of `kernel_file` for the
     template values `values` (template name -> ("numpy", dtype name) or a
-    number), named with `key`."""
+    number), named with `key`, or `shared_key` for the SHARED ones (whose
+    types depend on `values` alone)."""
     tree = copy.deepcopy(parsed(kernel_file))
     tree.body = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     functions = {node.name for node in tree.body}
-    tree = Instantiation(kernel_file, key, values, functions).visit(tree)
+    shared = shared_functions(kernel_file)
+    tree = Instantiation(kernel_file, key, shared_key, shared, values, functions).visit(tree)
     ast.fix_missing_locations(tree)
     desugar_loops(tree)
     mark_conditions(tree)

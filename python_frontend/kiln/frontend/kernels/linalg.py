@@ -4,7 +4,7 @@ names (frontend/kernels/__init__.py instantiates it: FLOAT is the result's
 float type, np.float64 or np.float32 as numpy's linalg chooses it; TINY is
 that type's smallest normal number, LAPACK's dlamch('S'); RESULT is the
 result dtype of np.trace and np.kron). CPython runs this file too (with the
-names bound), which is how test_linalg.py checks the kernels themselves.
+names bound). PANEL is the block size of the factorizations and solves.
 
 The algorithms are LAPACK's, so results agree with numpy to rounding:
 - LU with partial pivoting as dgetf2 does it: the pivot is the first entry
@@ -28,6 +28,9 @@ the kernel owns, which kiln-vectorize turns into SIMD code."""
 
 import numpy as np
 
+# Functions of FLOAT arrays the kernels make: one copy per float type.
+SHARED = ("lu_factor", "lu_solve", "lu_solve_vector")
+
 
 def square_size(a):
     n = a.shape[0]
@@ -47,38 +50,81 @@ def float_copy(a, n):
 def lu_factor(lu, pivots) -> bool:
     """lu (n x n, C order) becomes L (unit, below the diagonal) and U;
     pivots[k] is the row swapped with row k at step k. True when U has an
-    exact zero on its diagonal (LAPACK's info > 0)."""
+    exact zero on its diagonal (LAPACK's info > 0).
+
+    Blocked as dgetrf: a panel of PANEL columns is factored column by
+    column (dgetf2), in a transposed copy so that its columns are
+    contiguous rows (a column of a C-ordered matrix is one element per
+    cache line, and with 4 KiB rows every one in the same cache set); its
+    row swaps are then applied to the columns left and right of it, the
+    rows of U right of it are solved (dtrsm), and the trailing matrix takes
+    the panel's product at once: `@`, kiln-tile-matmul's blocked kernel."""
     n = lu.shape[0]
     singular = False
-    for k in range(n):
-        p = k
-        largest = abs(lu[k, k])
-        for i in range(k + 1, n):
-            size = abs(lu[i, k])
-            if size > largest:
-                largest = size
-                p = i
-        pivots[k] = p
-        pivot = lu[p, k]
-        if pivot != 0.0:
+    for start in range(0, n, PANEL):
+        end = min(start + PANEL, n)
+        width = end - start
+        rows = n - start
+        panel = np.empty((width, rows), dtype=FLOAT)
+        for r in range(rows):
+            for c in range(width):
+                panel[c, r] = lu[start + r, start + c]
+        for k in range(width):
+            p = k
+            largest = abs(panel[k, k])
+            for r in range(k + 1, rows):
+                size = abs(panel[k, r])
+                if size > largest:
+                    largest = size
+                    p = r
+            pivots[start + k] = start + p
+            pivot = panel[k, p]
+            if pivot != 0.0:
+                if p != k:
+                    for c in range(width):
+                        swapped = panel[c, k]
+                        panel[c, k] = panel[c, p]
+                        panel[c, p] = swapped
+                if abs(pivot) >= TINY:
+                    reciprocal = FLOAT(1.0) / pivot
+                    for r in range(k + 1, rows):
+                        panel[k, r] = panel[k, r] * reciprocal
+                else:
+                    for r in range(k + 1, rows):
+                        panel[k, r] = panel[k, r] / pivot
+            else:
+                singular = True
+            for c in range(k + 1, width):
+                factor = panel[c, k]
+                for r in range(k + 1, rows):
+                    panel[c, r] = panel[c, r] - factor * panel[k, r]
+        for r in range(rows):
+            for c in range(width):
+                lu[start + r, start + c] = panel[c, r]
+        # A zero pivot has no larger entry below it: a swap means p != k.
+        for k in range(start, end):
+            p = pivots[k]
             if p != k:
-                for j in range(n):
+                for j in range(start):
                     swapped = lu[k, j]
                     lu[k, j] = lu[p, j]
                     lu[p, j] = swapped
-            if abs(pivot) >= TINY:
-                reciprocal = FLOAT(1.0) / pivot
-                for i in range(k + 1, n):
-                    lu[i, k] = lu[i, k] * reciprocal
-            else:
-                for i in range(k + 1, n):
-                    lu[i, k] = lu[i, k] / pivot
-        else:
-            singular = True
-        for i in range(k + 1, n):
-            factor = lu[i, k]
-            for j in range(k + 1, n):
-                lu[i, j] = lu[i, j] - factor * lu[k, j]
+                for j in range(end, n):
+                    swapped = lu[k, j]
+                    lu[k, j] = lu[p, j]
+                    lu[p, j] = swapped
+        if end < n:
+            for i in range(start + 1, end):
+                for k in range(start, i):
+                    factor = lu[i, k]
+                    for j in range(end, n):
+                        lu[i, j] = lu[i, j] - factor * lu[k, j]
+            # Contiguous copies of the panel's L and U: kiln-tile-matmul's
+            # kernel reads them faster than the strided views (copying is
+            # 2 n PANEL moves against 2 n^2 PANEL flops).
+            lower = lu[end:, start:end].copy()
+            upper = lu[start:end, end:].copy()
+            lu[end:, end:] -= lower @ upper
     return singular
 
 
@@ -108,7 +154,10 @@ def det(a):
 
 
 def lu_solve(lu, pivots, x) -> None:
-    """x (n x m) becomes the solution of (P L U) x = x."""
+    """x (n x m) becomes the solution of (P L U) x = x: the row swaps,
+    then the unit lower and the upper triangular solves, blocked by PANEL
+    rows (each block first takes the product of the rows solved before it,
+    then is solved row by row)."""
     n = lu.shape[0]
     m = x.shape[1]
     for k in range(n):
@@ -118,19 +167,29 @@ def lu_solve(lu, pivots, x) -> None:
                 swapped = x[k, j]
                 x[k, j] = x[p, j]
                 x[p, j] = swapped
-    for i in range(n):
-        for k in range(i):
-            factor = lu[i, k]
+    for start in range(0, n, PANEL):
+        end = min(start + PANEL, n)
+        if start > 0:
+            lower = lu[start:end, :start].copy()
+            x[start:end, :] -= lower @ x[:start, :]
+        for i in range(start, end):
+            for k in range(start, i):
+                factor = lu[i, k]
+                for j in range(m):
+                    x[i, j] = x[i, j] - factor * x[k, j]
+    for end in range(n, 0, -PANEL):
+        start = max(end - PANEL, 0)
+        if end < n:
+            upper = lu[start:end, end:].copy()
+            x[start:end, :] -= upper @ x[end:, :]
+        for i in range(end - 1, start - 1, -1):
+            for k in range(i + 1, end):
+                factor = lu[i, k]
+                for j in range(m):
+                    x[i, j] = x[i, j] - factor * x[k, j]
+            diagonal = lu[i, i]
             for j in range(m):
-                x[i, j] = x[i, j] - factor * x[k, j]
-    for i in range(n - 1, -1, -1):
-        for k in range(i + 1, n):
-            factor = lu[i, k]
-            for j in range(m):
-                x[i, j] = x[i, j] - factor * x[k, j]
-        diagonal = lu[i, i]
-        for j in range(m):
-            x[i, j] = x[i, j] / diagonal
+                x[i, j] = x[i, j] / diagonal
 
 
 def lu_solve_vector(lu, pivots, x) -> None:
@@ -202,24 +261,37 @@ def inv(a):
 
 
 def cholesky(a):
+    """dpotrf's lower factor, built as U = L^T in the rows of u (a's lower
+    triangle, transposed): a panel of PANEL rows is factored row by row
+    (each row update a contiguous SIMD loop), then the trailing rows take
+    the panel's product at once (`@` of the panel's transposed copy)."""
     n = square_size(a)
     u = np.zeros((n, n), dtype=FLOAT)
     for i in range(n):
         for j in range(i, n):
             u[i, j] = FLOAT(a[j, i])        # the lower triangle, transposed
-    for k in range(n):
-        diagonal = u[k, k]
-        if not diagonal > 0.0:
-            raise np.linalg.LinAlgError("Matrix is not positive definite")
-        diagonal = np.sqrt(diagonal)
-        u[k, k] = diagonal
-        reciprocal = FLOAT(1.0) / diagonal
-        for j in range(k + 1, n):
-            u[k, j] = u[k, j] * reciprocal
-        for i in range(k + 1, n):
-            factor = u[k, i]
-            for j in range(i, n):
-                u[i, j] = u[i, j] - factor * u[k, j]
+    for start in range(0, n, PANEL):
+        end = min(start + PANEL, n)
+        for k in range(start, end):
+            diagonal = u[k, k]
+            if not diagonal > 0.0:
+                raise np.linalg.LinAlgError("Matrix is not positive definite")
+            diagonal = np.sqrt(diagonal)
+            u[k, k] = diagonal
+            reciprocal = FLOAT(1.0) / diagonal
+            for j in range(k + 1, n):
+                u[k, j] = u[k, j] * reciprocal
+            for i in range(k + 1, end):
+                factor = u[k, i]
+                for j in range(i, n):
+                    u[i, j] = u[i, j] - factor * u[k, j]
+        if end < n:
+            panel = np.empty((n - end, end - start), dtype=FLOAT)
+            for i in range(end, n):
+                for k in range(start, end):
+                    panel[i - end, k - start] = u[k, i]
+            # The whole trailing square (its lower half is never read).
+            u[end:, end:] -= panel @ u[start:end, end:]
     lower = np.zeros((n, n), dtype=FLOAT)
     for i in range(n):
         for j in range(i + 1):

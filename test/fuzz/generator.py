@@ -169,6 +169,13 @@ UNCHECKED_EVERY = 5
 # twice in its expression (`max(np.max(x), x.max())`): the statement's
 # reductions of x are then one pass.
 FUSED_REDUCTION_EVERY = 4
+# Linear algebra (issue 28: Kiln's kernels, frontend/kernels/linalg.py):
+# how often a whole-array reduction is np.trace or np.linalg.norm of an
+# order whose result is exact (or discarded by the oracle when it is not),
+# and a new array np.kron of two. Drawn from a stream of their own
+# (`linalg_rng`), so other programs stay what they were.
+LINALG_RATE = 0.08
+KRON_RATE = 0.12
 # One exported function in this many is @kiln.export(parallel=True): its
 # independent outermost loops run as prange loops, its array statements,
 # products and whole-array reductions are shared out. At the fuzzer's sizes
@@ -481,6 +488,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
+        self.linalg_rng = random.Random(f"linalg:{name}:{rng.getstate()[1][0]}")
         self.config = config
         self.name = name
         self.helpers = helpers       # earlier Functions this one may call
@@ -1667,6 +1675,12 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         saved = self.used_leaves
         self.used_leaves = set()
         try:
+            if kind in ("i64", "u64", "f32", "f64") and \
+                    self.linalg_rng.random() < LINALG_RATE:
+                text = self.e_linalg(kind)
+                if text is not None:
+                    self.statement_reduces = True
+                    return text
             if kind in NUMERIC and self.rng.random() < 0.15:
                 terms = [t for t in self.array_terms(("?",), {kind}, any_shape=True)
                          if len(t[3]) == 1]
@@ -1708,6 +1722,36 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             return call
         finally:
             self.used_leaves = saved
+
+    def e_linalg(self, kind):
+        """np.trace(m[, offset]) of a 2-D array whose sum dtype is `kind`,
+        or np.linalg.norm(x, ord) (a float `kind`) of a 1-D or 2-D array,
+        with the orders whose result the oracle can check exactly: inf,
+        -inf, 0 and 1 of vectors (max, min, count and sum of magnitudes),
+        1, -1, inf, -inf of matrices, and None/'fro' (the oracle discards
+        inexact squares and order-dependent sums)."""
+        rng = self.linalg_rng
+        if kind in ("i64", "u64") or rng.random() < 0.4:
+            sources = [k for k, summed in (("i32", "i64"), ("i64", "i64"), ("bool", "i64"),
+                                           ("u8", "u64"), ("f32", "f32"), ("f64", "f64"))
+                       if summed == kind]
+            terms = [t for t in self.full_terms((2,)) if t[2] in sources]
+            if not terms:
+                return None
+            term = rng.choice(terms)
+            offset = rng.choice(["", ", 1", ", -1", ", offset=2", ", -3"])
+            return f"np.trace({self.term_text(term)}{offset})"
+        sources = ("f32",) if kind == "f32" else ("f64", "i32", "i64", "u8")
+        terms = [t for t in self.full_terms((1, 2)) if t[2] in sources]
+        if not terms:
+            return None
+        term = rng.choice(terms)
+        if len(term[3]) == 1:
+            order = rng.choice(["np.inf", "-np.inf", "0", "1", "ord=np.inf", "None"])
+        else:
+            order = rng.choice(["1", "-1", "np.inf", "-np.inf", "'fro'", "None"])
+        operand = self.a_expr(term[2], term[3], 1) if rng.random() < 0.3 else None
+        return f"np.linalg.norm({operand or self.term_text(term)}, {order})"
 
     def compare_scalar(self, kind):
         """A number compared with an array of `kind`: a literal (now and then
@@ -1920,6 +1964,8 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
                   "outer": 0.7, "arange": 1.5, "linspace": 1, "full": 1, "eye": 0.6,
                   "array": 1.2}
         maker = self.pick(makers, list(makers))
+        if self.linalg_rng.random() < KRON_RATE:
+            maker = "kron"
         name = self.fresh("y")
         self.used_leaves = set()
         made = getattr(self, "m_" + maker)(name)
@@ -2121,6 +2167,18 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         kind = array_arithmetic_kind("*", promote(a[2], b[2]))
         return f"np.outer({self.term_text(a)}, {self.term_text(b)})", kind, \
             (a[3][0], b[3][0]), True
+
+    def m_kron(self, name):
+        """np.kron of two 1-D or two 2-D arrays (not bool): products only,
+        each rounded once, so exact against numpy."""
+        rank = self.linalg_rng.choice((1, 2))
+        terms = [t for t in self.full_terms((rank,)) if t[2] != "bool"]
+        if not terms:
+            return None
+        a, b = self.linalg_rng.choice(terms), self.linalg_rng.choice(terms)
+        kind = promote(a[2], b[2])
+        shape = tuple(f"u({name}{axis})" for axis in range(rank))
+        return f"np.kron({self.term_text(a)}, {self.term_text(b)})", kind, shape, True
 
     def bounded_int(self, low=-3, high=30):
         ints = self.variables("i64")

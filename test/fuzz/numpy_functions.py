@@ -580,6 +580,62 @@ def _operator_ufunc(name):
     return lambda a, b: function(a, b)
 
 
+# --------------------------------------------------------- linear algebra
+def trace(a, offset=0):
+    a = as_array(a, "trace")
+    if a.a.ndim != 2:
+        raise TypeError("np.trace of a non-2-D array is outside the generated subset")
+    offset = integer(offset)
+    check_lanes(np.diagonal(a.a, offset), None, SUMMED[a.kind], order_free_sum, "trace")
+    with np.errstate(all="ignore"):
+        return wrap(np.asarray(np.trace(a.a, offset)))
+
+
+def kron(a, b):
+    a, b = as_array(a, "kron"), as_array(b, "kron")
+    if a.a.ndim != b.a.ndim or a.a.ndim > 2 or "bool" in (a.kind, b.kind):
+        raise TypeError("np.kron beyond two 1-D or two 2-D numeric arrays is outside the "
+                        "generated subset")
+    if a.a.size * b.a.size > MAX_ELEMENTS:
+        raise S.OutsideDomain("np.kron too large for the oracle")
+    with np.errstate(all="ignore"):
+        return array(np.kron(a.a, b.a))
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """np.linalg.norm of the orders the generator writes; an order whose
+    result may depend on the order of the sums, or on how squares are
+    rounded (BLAS's dot may fuse them), is discarded as np.dot's is."""
+    x = as_array(x, "linalg.norm")
+    if axis is not None or keepdims:
+        raise TypeError("np.linalg.norm(axis=, keepdims=) is outside the generated subset")
+    compute = "f32" if x.kind == "f32" else "f64"
+    values = x.a.astype(S.NUMPY_DTYPE[compute])
+    magnitudes = np.abs(values)
+    if ord is None or ord == "fro":
+        with np.errstate(all="ignore"):
+            squares = values * values
+        for square, value in zip(squares.ravel().tolist(), values.ravel().tolist()):
+            if math.isfinite(square) and Fraction(square) != Fraction(value) ** 2:
+                raise S.OutsideDomain("np.linalg.norm with inexact squares")
+        check_lanes(squares.ravel(), None, compute, order_free_sum, "norm")
+    elif x.a.ndim == 1 and ord == 1:
+        check_lanes(magnitudes, None, compute, order_free_sum, "norm")
+    elif x.a.ndim == 2 and ord in (1, -1):
+        check_lanes(magnitudes, 0, compute, order_free_sum, "norm")
+    elif x.a.ndim == 2 and ord in (math.inf, -math.inf):
+        check_lanes(magnitudes, 1, compute, order_free_sum, "norm")
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return wrap(np.asarray(np.linalg.norm(values if x.kind != compute else x.a, ord)))
+
+
+class LinalgStandIn:
+    """`np.linalg` in the oracle: the functions the generator writes."""
+    norm = staticmethod(norm)
+    LinAlgError = np.linalg.LinAlgError
+
+
 FUNCTIONS = {
     **{name: reduction(name) for name in ("sum", "prod", "max", "min", "amax", "amin", "mean",
                                           "average", "any", "all", "var", "std")},
@@ -596,7 +652,7 @@ FUNCTIONS = {
     "vstack": joiner("vstack"), "stack": joiner("stack"), "outer": outer,
     "tril": triangle("tril"), "triu": triangle("triu"), "arange": arange,
     "linspace": linspace, "full": full, "full_like": full_like, "eye": eye,
-    "identity": identity, "array": np_array,
+    "identity": identity, "array": np_array, "trace": trace, "kron": kron,
     # the ufuncs behind the operators (the generator calls them with an
     # array operand): numpy's operator
     **{name: _operator_ufunc(op) for name, op in {

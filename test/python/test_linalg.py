@@ -232,6 +232,35 @@ def test_cholesky(mod, n):
               n, condition(spd))
 
 
+# ---------------------------------------------------------------------- qr
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (4, 3), (3, 4), (8, 8), (9, 7),
+                                   (17, 16), (40, 17), (17, 40)])
+def test_qr(mod, shape):
+    # LAPACK's reflectors: Q's columns and R's rows have numpy's signs.
+    a = np.random.default_rng(sum(shape)).standard_normal(shape)
+    c = condition(a) if min(shape) else 1.0
+    for got, want in zip(mod.native.qr_reduced(a), mod.python.qr_reduced(a)):
+        close(got, want, max(shape), c)
+    q, r = mod.native.qr_reduced(a)
+    if a.size:
+        np.testing.assert_allclose(q @ r, a, atol=1e-12 * max(shape))
+    ints = np.random.default_rng(3).integers(-5, 6, shape).astype(np.int32)
+    for got, want in zip(mod.native.qr_complete(ints), mod.python.qr_complete(ints)):
+        close(got, want, max(shape), condition(ints) if min(shape) else 1.0)
+    a32 = a.astype(np.float32)
+    close(mod.native.qr_r(a32), mod.python.qr_r(a32), max(shape), c)
+    view = np.random.default_rng(5).standard_normal((2 * shape[0] + 1, 2 * shape[1] + 1))
+    view = view[::-2, 1::2]
+    for got, want in zip(mod.native.qr_reduced(view), mod.python.qr_reduced(view)):
+        close(got, want, max(shape), condition(view) if min(shape) else 1.0)
+
+
+def test_qr_nan(mod):
+    a = np.array([[np.nan, 1.0], [1.0, 2.0]])
+    for got, want in zip(mod.native.qr_reduced(a), mod.python.qr_reduced(a)):
+        close(got, want, 2)
+
+
 # ------------------------------------------------------------------- norms
 VECTORS = [np.zeros(0), np.array([3.0]), np.array([0.0, -4.0, 3.0]),
            np.linspace(-2.0, 5.0, 17), np.array([1e200, 1e-200, -1e150]),
@@ -326,6 +355,8 @@ REFUSED = {
                        "Invalid norm order 'fro' for vectors"),
     "ord_3_matrix": ("def f(a: kiln.f64[:, :]) -> float:\n    return np.linalg.norm(a, 3)\n",
                      "Invalid norm order for matrices."),
+    "qr_raw": ("def f(a: kiln.f64[:, :]):\n    return np.linalg.qr(a, mode='raw')\n",
+               "('raw' is not supported yet)"),
     "axis": ("def f(a: kiln.f64[:, :]) -> kiln.f64[:]:\n"
              "    return np.linalg.norm(a, axis=1)\n",
              "np.linalg.norm() argument `axis` is not supported yet"),

@@ -39,6 +39,8 @@ VECTOR_NORMS = {None: "norm_vector_2", 2: "norm_vector_2", math.inf: "norm_vecto
 MATRIX_NORMS = {None: "norm_matrix_frobenius", "fro": "norm_matrix_frobenius",
                 1: "norm_matrix_1", -1: "norm_matrix_minus_1", math.inf: "norm_matrix_inf",
                 -math.inf: "norm_matrix_minus_inf"}
+# np.linalg.qr's modes -> the kernel computing them ((Q, R), or R alone).
+QR_MODES = {"reduced": "qr_reduced", "complete": "qr_complete", "r": "qr_r"}
 # Orders numpy accepts for matrices that need singular values.
 SINGULAR_VALUE_NORMS = (2, -2, "nuc")
 
@@ -74,7 +76,7 @@ class LinalgTyping:
     def linalg_arguments(self, name, node, shown):
         """The arrays the call takes (typed) and its options (the nodes)."""
         takes = {"linalg.solve": 2, "kron": 2}.get(name, 1)
-        options = {"linalg.norm": ("ord", "axis", "keepdims"),
+        options = {"linalg.norm": ("ord", "axis", "keepdims"), "linalg.qr": ("mode",),
                    "trace": ("offset", "axis1", "axis2", "dtype", "out")}.get(name, ())
         if len(node.args) < takes:
             self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}")
@@ -121,6 +123,15 @@ class LinalgTyping:
             self.fail(node, f"{shown}() of a {ranks[0]}-D array: " + (
                 f"{ranks[0]}-dimensional array given. Array must be at least two-dimensional"
                 if ranks[0] < 2 else "stacks of matrices are not supported yet"))
+        if name == "linalg.qr":
+            mode = options.get("mode")
+            mode_value = "reduced" if mode is None else mode.value if isinstance(
+                mode, ast.Constant) else None
+            if mode_value not in QR_MODES:
+                self.fail(mode if mode is not None else node,
+                          f"{shown}()'s `mode` must be written as 'reduced', 'complete' or 'r' "
+                          "('raw' is not supported yet)")
+            return QR_MODES[mode_value], values, []
         if name == "linalg.solve":
             if ranks[1] not in (1, 2):
                 self.fail(node, f"{shown}() takes a 1-D or 2-D right-hand side, not "

@@ -92,6 +92,22 @@ def cholesky32(a: kiln.f32[:, :]) -> kiln.f32[:, :]:
 
 
 @kiln.export
+def qr_reduced(a: kiln.f64[:, :]):
+    q, r = np.linalg.qr(a)
+    return q, r
+
+
+@kiln.export
+def qr_complete(a: kiln.i32[:, :]):
+    return np.linalg.qr(a, mode="complete")
+
+
+@kiln.export
+def qr_r(a: kiln.f32[:, :]) -> kiln.f32[:, :]:
+    return la.qr(a, "r")
+
+
+@kiln.export
 def residual(a: kiln.f64[:, :], b: kiln.f64[:]) -> float:
     # A solve inside arithmetic: the kernel's result feeds a product and a norm.
     x = np.linalg.solve(a, b)

@@ -22,6 +22,8 @@ The algorithms are LAPACK's, so results agree with numpy to rounding:
   that is not > 0 (NaN included) is "not positive definite". The factor is
   built as U = L^T, row by row, so its updates are contiguous rows that
   vectorize: the same sums in the same order as the column form;
+- qr as dgeqr2 and dorg2r (LAPACK's reflectors, so the signs of Q's
+  columns and R's rows are numpy's);
 - norm as numpy's linalg.norm computes each `ord`.
 Every row operation is a loop over a contiguous row of a C-ordered copy
 the kernel owns, which kiln-vectorize turns into SIMD code."""
@@ -29,7 +31,7 @@ the kernel owns, which kiln-vectorize turns into SIMD code."""
 import numpy as np
 
 # Functions of FLOAT arrays the kernels make: one copy per float type.
-SHARED = ("lu_factor", "lu_solve", "lu_solve_vector")
+SHARED = ("lu_factor", "lu_solve", "lu_solve_vector", "q_factor", "r_factor")
 
 
 def square_size(a):
@@ -297,6 +299,99 @@ def cholesky(a):
         for j in range(i + 1):
             lower[i, j] = u[j, i]
     return lower
+
+
+def householder(a):
+    """dgeqr2 on a copy of `a` (m x n), kept transposed (w, n x m: its
+    columns are rows, so every reflector is applied along contiguous
+    rows): R on and above the diagonal of w's transpose, the reflectors'
+    vectors below it (their first entry, 1, implied), tau beside. Each
+    reflector as dlarfg makes it: beta = -sign(alpha) * hypot(alpha,
+    |x|), none (tau = 0) when x is zero."""
+    m = a.shape[0]
+    n = a.shape[1]
+    k = min(m, n)
+    w = np.empty((n, m), dtype=FLOAT)
+    for i in range(m):
+        for j in range(n):
+            w[j, i] = FLOAT(a[i, j])
+    tau = np.zeros(k, dtype=FLOAT)
+    for c in range(k):
+        alpha = w[c, c]
+        total = FLOAT(0.0)
+        for i in range(c + 1, m):
+            total += w[c, i] * w[c, i]
+        length = np.sqrt(total)
+        if length != 0.0:
+            beta = -np.copysign(np.hypot(alpha, length), alpha)
+            factor = (beta - alpha) / beta
+            tau[c] = factor
+            scale = FLOAT(1.0) / (alpha - beta)
+            for i in range(c + 1, m):
+                w[c, i] = w[c, i] * scale
+            w[c, c] = beta
+            for j in range(c + 1, n):
+                dot = w[j, c]
+                for i in range(c + 1, m):
+                    dot += w[c, i] * w[j, i]
+                dot = dot * factor
+                w[j, c] = w[j, c] - dot
+                for i in range(c + 1, m):
+                    w[j, i] = w[j, i] - dot * w[c, i]
+    return w, tau
+
+
+def q_factor(w, tau, columns):
+    """dorg2r: the first `columns` columns of H(0) H(1) ... H(k-1), the
+    reflectors applied in reverse order to the identity's columns (kept as
+    rows), then transposed."""
+    m = w.shape[1]
+    k = tau.shape[0]
+    qt = np.zeros((columns, m), dtype=FLOAT)
+    for j in range(columns):
+        qt[j, j] = FLOAT(1.0)
+    for c in range(k - 1, -1, -1):
+        factor = tau[c]
+        if factor != 0.0:
+            for j in range(c, columns):
+                dot = qt[j, c]
+                for i in range(c + 1, m):
+                    dot += w[c, i] * qt[j, i]
+                dot = dot * factor
+                qt[j, c] = qt[j, c] - dot
+                for i in range(c + 1, m):
+                    qt[j, i] = qt[j, i] - dot * w[c, i]
+    q = np.empty((m, columns), dtype=FLOAT)
+    for i in range(m):
+        for j in range(columns):
+            q[i, j] = qt[j, i]
+    return q
+
+
+def r_factor(w, rows):
+    """R's first `rows` rows: w's transpose on and above the diagonal."""
+    n = w.shape[0]
+    r = np.zeros((rows, n), dtype=FLOAT)
+    for i in range(min(rows, w.shape[1])):
+        for j in range(i, n):
+            r[i, j] = w[j, i]
+    return r
+
+
+def qr_reduced(a):
+    w, tau = householder(a)
+    k = min(a.shape[0], a.shape[1])
+    return q_factor(w, tau, k), r_factor(w, k)
+
+
+def qr_complete(a):
+    w, tau = householder(a)
+    return q_factor(w, tau, a.shape[0]), r_factor(w, a.shape[0])
+
+
+def qr_r(a):
+    w, tau = householder(a)
+    return r_factor(w, min(a.shape[0], a.shape[1]))
 
 
 def norm_vector_2(x):

@@ -379,3 +379,19 @@ def test_refused_with_a_reason_at_its_position(tmp_path, case):
     assert result.returncode != 0
     assert reason in result.stderr, result.stderr
     assert f"refused_{case}.py:" in result.stderr
+
+
+def test_the_report_counts_kernel_code_at_the_call(mod):
+    """Kiln's kernels are compiled from another file: the record names the
+    kernels each call reaches, and their code counts at the call's line."""
+    import json
+    with open(mod.path(f"{MODULE}.kiln.json"), encoding="utf-8") as handle:
+        record = json.load(handle)
+    functions = {f["name"]: f for f in record["functions"]}
+    det = functions["det64"]
+    (call,) = det["kernel_calls"]
+    assert call["line"] == det["line"] + 1
+    assert any("lu_factor" in symbol for symbol in call["kernels"])
+    lines = {entry["line"]: entry for entry in det["lines"]}
+    assert call["line"] in lines and lines[call["line"]]["vector_ops"] > 0
+    assert functions["raises_lin_alg_error"]["kernel_calls"] == []

@@ -3,6 +3,7 @@ the table at the top of docs/architecture.md)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import keyword
 import os
@@ -15,6 +16,7 @@ from ..errors import Diagnostic, KilnCompileError
 from ..frontend.classes import drop_class, method_failure, split_method_name
 
 from ..mlir.code_generator import generate_module, nested_too_deeply, run_with_deep_stack
+from ..mlir.values import symbol_name
 from ..frontend.subset import SubsetChecker
 from ..typecheck.type_inference import infer_module
 from .allocation_sites import allocation_sites
@@ -68,6 +70,29 @@ def fallback_records(failures: dict, context=None) -> list:
     return records
 
 
+def kernel_calls(context, function) -> list:
+    """The calls of Kiln's kernels (np.linalg.solve, ...) in `function`:
+    their lines, and the symbols of the kernel functions each reaches (the
+    report counts those functions' code at that line)."""
+    kernels = context.kernel_functions
+    calls = []
+    for node in ast.walk(function):
+        call = getattr(node, "_kiln_kernel_call", None)
+        if call is None:
+            continue
+        reached, pending = [], [call.func.id]
+        while pending:
+            name = pending.pop()
+            if name in reached or name not in kernels:
+                continue
+            reached.append(name)
+            pending += [inner.func.id for inner in ast.walk(kernels[name])
+                        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)]
+        calls.append({"line": node.lineno,
+                      "kernels": sorted(symbol_name(context, name) for name in reached)})
+    return sorted(calls, key=lambda c: c["line"])
+
+
 def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) -> dict:
     compiled = {s.name for s in signatures}
     typed = types.functions if types is not None else {}
@@ -82,6 +107,8 @@ def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) 
                 if node.name in context.classes else []}
                for node in context.exported_classes()]
     functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno,
+                  "kernel_calls": kernel_calls(context, typed[f.name].node)
+                  if f.name in compiled and f.name in typed else [],
                   "loops": verdicts.get(f.name, []),
                   "parallel_loops": parallel.get(f.name, []),
                   "sequential_loops": sequential.get(f.name, []),

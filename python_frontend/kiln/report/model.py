@@ -21,6 +21,8 @@ import math
 import os
 
 from .machine import machine_lines
+from ..frontend.kernels import KERNEL_DIRECTORY
+from ..mlir.values import symbol_name
 
 SCHEMA = "kiln-report/1"
 
@@ -118,6 +120,7 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
     record["weighting"] = report.get("weighting", "static")
     ranges = python_ranges(context)
     source_name = os.path.basename(context.path)
+    at_kernel_call = kernel_call_lines(record, context)
     per_function: dict = {}
     for llvm_function in report.get("functions", []):
         blocks = {b["name"]: b for b in llvm_function.get("basic_blocks", [])}
@@ -125,7 +128,12 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
             if not instruction.get("work"):
                 continue
             if not from_source(instruction.get("file"), context.path):
-                continue        # a line of another file (inlined runtime code)
+                # Kiln's kernels (np.linalg.solve) count at the user's call;
+                # other files' code (inlined runtime code) nowhere.
+                line = at_kernel_call(llvm_function["name"], instruction.get("file"))
+                if line is None:
+                    continue
+                instruction = dict(instruction, file=context.path, line=line)
             name = owner(ranges, instruction["line"])
             if name is None:
                 continue
@@ -235,6 +243,29 @@ def enrich(record: dict, context, vector_report_path: str | None, shared_object:
     record["module_coverage"] = total.metrics()["coverage"]
     record["module_lane_utilization"] = total.metrics()["lane_utilization"]
     return record
+
+
+def kernel_call_lines(record, context):
+    """(LLVM function, file) -> the user's line that an instruction of
+    Kiln's kernels (frontend/kernels) counts at: the first call reaching
+    the kernel function it is in, or, inlined into an exported function,
+    that function's first kernel call. None for other files."""
+    first_call = {}
+    in_function = {}
+    for function in record.get("functions", []):
+        calls = function.get("kernel_calls") or []
+        if calls:
+            in_function[symbol_name(context, function["name"])] = calls[0]["line"]
+        for call in calls:
+            for symbol in call["kernels"]:
+                line = first_call.get(symbol)
+                first_call[symbol] = call["line"] if line is None else min(line, call["line"])
+
+    def line_of(llvm_function, file):
+        if not file or os.path.dirname(os.path.abspath(file)) != KERNEL_DIRECTORY:
+            return None
+        return first_call.get(llvm_function, in_function.get(llvm_function))
+    return line_of
 
 
 def from_source(file, source_path) -> bool:

@@ -395,3 +395,11 @@ def test_the_report_counts_kernel_code_at_the_call(mod):
     lines = {entry["line"]: entry for entry in det["lines"]}
     assert call["line"] in lines and lines[call["line"]]["vector_ops"] > 0
     assert functions["raises_lin_alg_error"]["kernel_calls"] == []
+
+
+def test_everything_compiles(mod):
+    import json
+    with open(mod.path("linalg_kernels.kiln.json"), encoding="utf-8") as handle:
+        record = json.load(handle)
+    assert all(f["compiled"] for f in record["functions"]), [
+        f["name"] for f in record["functions"] if not f["compiled"]]

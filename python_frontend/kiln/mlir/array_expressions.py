@@ -325,7 +325,7 @@ class ArrayExpressions:
         inner_left = left.shape[-1]
         inner_right = right.shape[0]
         aligned = self.cmpi("eq", inner_left, inner_right, node)
-        if isinstance(node, ast.BinOp):         # `@` is np.matmul
+        if isinstance(node, ast.BinOp) or getattr(node, "_kiln_matmul", False):   # np.matmul
             self.check(aligned, "ValueError",
                        "matmul: Input operand 1 has a mismatch in its core dimension 0, with "
                        "gufunc signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})",
@@ -341,6 +341,8 @@ class ArrayExpressions:
             a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
             if dtype.is_bool:
                 return self.arith("andi", a, b, node)
+            if dtype.is_complex:        # zgemm's products, summed as np.sum sums
+                return self.complex_arithmetic("*", a, b, node)
             return self.arith("mulf" if dtype.is_float else "muli", a, b, node)
 
         if len(left.shape) == 1 and len(right.shape) == 1:

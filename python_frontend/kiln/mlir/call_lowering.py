@@ -98,6 +98,8 @@ class CallLowering:
     def linalg_call(self, name, node):
         """np.linalg.solve(a, b), np.trace(a), ...: the call of the kernel
         type inference chose (typecheck/linalg_typing.py)."""
+        if getattr(node, "_kiln_matmul", False):       # np.matmul of 1-D/2-D: `a @ b`
+            return self.dot([self.expression(argument) for argument in node.args], node)
         call = node._kiln_kernel_call
         kernel = call.func.id
         signature, values, value_nodes = self.evaluated_arguments(kernel, call, call.args, [])

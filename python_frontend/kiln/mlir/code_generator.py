@@ -591,6 +591,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
         if isinstance(left.type, (kt.ClassType, kt.NoneType)) or isinstance(
                 right.type, (kt.ClassType, kt.NoneType)):
             return self.instance_binary(node, left, right)      # `a + b`: __add__
+        if isinstance(node.op, ast.MatMult) and hasattr(node, "_kiln_kernel_call"):
+            return self.linalg_call("matmul", node)     # stacks of matrices: a kernel
         if isinstance(node.op, ast.MatMult):       # `a @ b`: np.dot
             return self.dot([left, right], node)
         if is_set(left.type) or is_set(right.type):

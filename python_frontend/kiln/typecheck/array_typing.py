@@ -358,6 +358,9 @@ class ArrayTyping:
         common dtype (a number for two 1-D arrays)."""
         self.arity(args, 2, node, "np.dot")
         self.absorb(*args)
+        if isinstance(node, ast.BinOp) and all(isinstance(a.type, kt.ArrayType) for a in args) \
+                and max(a.type.ndim for a in args) >= 3:
+            return self.stacked_matmul(args, [node.left, node.right], node)   # linalg_typing
         if not all(isinstance(a.type, kt.ArrayType) and a.type.ndim <= 2 for a in args):
             self.fail(node, "np.dot and `@` of arrays of more than 2 dimensions (or of numbers) "
                             "are not supported yet")

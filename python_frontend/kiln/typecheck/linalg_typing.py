@@ -54,7 +54,33 @@ class LinalgTyping:
     def linalg_call(self, name, node):
         shown = f"np.{name}"
         arrays, options = self.linalg_arguments(name, node, shown)
+        if name == "matmul" and all(a.type.ndim <= 2 for a in arrays):
+            node._kiln_matmul = True         # `a @ b`, numpy's matmul messages
+            return self.dot(arrays, node)
         kernel, values, extra = self.linalg_kernel(name, arrays, options, node, shown)
+        return self.kernel_call(kernel, values, arrays, list(node.args[:len(arrays)]) + extra,
+                                node)
+
+    def stacked_matmul(self, arrays, argument_nodes, node):
+        """`a @ b` (np.matmul) where a stack of matrices (3-D) meets a
+        stack or a matrix: one kernel product per matrix."""
+        ranks = tuple(a.type.ndim for a in arrays)
+        kernel = {(3, 3): "matmul_stacks", (3, 2): "matmul_stack_matrix",
+                  (2, 3): "matmul_matrix_stack"}.get(ranks)
+        if kernel is None:
+            self.fail(node, f"`@` (np.matmul) of a {ranks[0]}-D and a {ranks[1]}-D array is not "
+                            "supported yet (stacks of 3-D with 2-D or 3-D)")
+        dtypes = [a.type.dtype for a in arrays]
+        if kt.boolean in dtypes:
+            self.fail(node, "`@` (np.matmul) of stacks of bool matrices is not supported yet")
+        values = {"RESULT": numpy_value(rules.promote(*dtypes))}
+        return self.kernel_call(kernel, values, arrays, list(argument_nodes), node)
+
+    def kernel_call(self, kernel, values, arrays, argument_nodes, node):
+        """The call of `kernel` instantiated for `values` and the arrays'
+        types, typed as a helper call; `node` keeps it for code generation."""
+        values.setdefault("FLOAT", ("numpy", "float64"))
+        values.setdefault("RESULT", values["FLOAT"])
         # One copy of the kernels per result type and argument types (det
         # and inv of one matrix type share theirs), and of the SHARED ones
         # (the LU, the solves) per float type.
@@ -64,18 +90,19 @@ class LinalgTyping:
         kernel_name = self.context.kernel(LINALG_KERNELS, kernel, key, shared_key, values)
         for function_name, function in self.context.kernel_functions.items():
             self.module.functions.setdefault(function_name, function)
-        call = ast.Call(func=ast.Name(id=kernel_name, ctx=ast.Load()),
-                        args=list(node.args[:len(arrays)]) + extra, keywords=[])
+        call = ast.Call(func=ast.Name(id=kernel_name, ctx=ast.Load()), args=argument_nodes,
+                        keywords=[])
         ast.copy_location(call.func, node)
         ast.copy_location(call, node)
-        for child in extra:
-            ast.copy_location(child, node)
+        for child in argument_nodes:
+            if not hasattr(child, "lineno"):
+                ast.copy_location(child, node)
         node._kiln_kernel_call = call
         return self.expression(call)
 
     def linalg_arguments(self, name, node, shown):
         """The arrays the call takes (typed) and its options (the nodes)."""
-        takes = {"linalg.solve": 2, "kron": 2}.get(name, 1)
+        takes = {"linalg.solve": 2, "kron": 2, "vdot": 2, "inner": 2, "matmul": 2}.get(name, 1)
         options = {"linalg.norm": ("ord", "axis", "keepdims"), "linalg.qr": ("mode",),
                    "trace": ("offset", "axis1", "axis2", "dtype", "out")}.get(name, ())
         if len(node.args) < takes:
@@ -95,7 +122,8 @@ class LinalgTyping:
             self.array_consumers.add(argument)
             if not isinstance(value.type, kt.ArrayType):
                 self.fail(argument, f"{shown}() takes arrays here, not {display(value.type)}")
-            if value.type.dtype.is_complex and name != "trace":
+            if value.type.dtype.is_complex and name not in ("trace", "vdot", "inner",
+                                                            "matmul"):
                 self.fail(argument, f"{shown}() of complex arrays is not supported yet")
             arrays.append(value)
         return arrays, given
@@ -119,6 +147,8 @@ class LinalgTyping:
             return ("kron_vector" if ranks[0] == 1 else "kron_matrix"), values, []
         if name == "linalg.norm":
             return self.norm_kernel(arrays[0], options, values, shown)
+        if name in ("vdot", "inner", "matmul"):
+            return self.product_kernel(name, arrays, values, node, shown)
         if ranks[0] != 2:
             self.fail(node, f"{shown}() of a {ranks[0]}-D array: " + (
                 f"{ranks[0]}-dimensional array given. Array must be at least two-dimensional"
@@ -138,6 +168,35 @@ class LinalgTyping:
                                 f"{ranks[1]}-D (stacks of matrices are not supported yet)")
             return ("solve_vector" if ranks[1] == 1 else "solve_matrix"), values, []
         return name.split(".")[1], values, []
+
+    def product_kernel(self, name, arrays, values, node, shown):
+        dtypes = [a.type.dtype for a in arrays]
+        ranks = tuple(a.type.ndim for a in arrays)
+        if kt.boolean in dtypes:
+            self.fail(node, f"{shown}() of bool arrays is not supported yet")
+        values["RESULT"] = numpy_value(rules.promote(*dtypes))
+        if name == "vdot":
+            if max(ranks) > 2:
+                self.fail(node, f"{shown}() of arrays of more than 2 dimensions is not "
+                                "supported yet")
+            if not any(d.is_complex for d in dtypes):
+                return "vdot_real", values, []
+            if ranks not in ((1, 1), (2, 2)):
+                self.fail(node, f"{shown}() of complex arrays of different ranks is not "
+                                "supported yet")
+            return ("vdot_complex_vector" if ranks == (1, 1) else "vdot_complex_matrix"), \
+                values, []
+        if name == "inner":
+            if ranks not in ((1, 1), (2, 2)):
+                self.fail(node, f"{shown}() of a {ranks[0]}-D and a {ranks[1]}-D array is not "
+                                "supported yet (two 1-D or two 2-D arrays)")
+            return ("inner_vector" if ranks == (1, 1) else "inner_matrix"), values, []
+        kernel = {(3, 3): "matmul_stacks", (3, 2): "matmul_stack_matrix",
+                  (2, 3): "matmul_matrix_stack"}.get(ranks)
+        if kernel is None:
+            self.fail(node, f"{shown}() of a {ranks[0]}-D and a {ranks[1]}-D array is not "
+                            "supported yet (up to stacks of 3-D with 2-D or 3-D)")
+        return kernel, values, []
 
     def trace_kernel(self, array, options, values, shown, node):
         for option in ("axis1", "axis2", "dtype", "out"):

@@ -26,7 +26,7 @@ from .class_typing import is_instance_like
 # below runtime/kiln_abi.h's KILN_ERROR_MAX_ARGS and its message buffer),
 # and the bools (each one doubles the checks code generation emits, one per
 # combination of their values).
-MAX_MESSAGE_INTS = 8
+MAX_MESSAGE_INTS = 12
 MAX_MESSAGE_BOOLS = 3
 
 

@@ -394,6 +394,108 @@ def qr_r(a):
     return r_factor(w, min(a.shape[0], a.shape[1]))
 
 
+def core_sizes_agree(k, k_other) -> None:
+    if k != k_other:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k_other} is "
+                         f"different from {k})")
+
+
+def batch_of(a, b) -> int:
+    """The broadcast batch of two stacks of matrices (numpy's message when
+    the batch sizes differ and neither is 1)."""
+    if a.shape[0] == b.shape[0] or b.shape[0] == 1:
+        return a.shape[0]
+    if a.shape[0] == 1:
+        return b.shape[0]
+    raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                     f"[original->remapped]: ({a.shape[0]},{a.shape[1]},{a.shape[2]})->"
+                     f"({a.shape[0]},newaxis,newaxis) ({b.shape[0]},{b.shape[1]},{b.shape[2]})"
+                     f"->({b.shape[0]},newaxis,newaxis)  and requested shape "
+                     f"({a.shape[1]},{b.shape[2]})")
+
+
+def matmul_stacks(a, b):
+    """`a @ b` of two stacks of matrices (3-D), the batch broadcast: one
+    product per matrix, each kiln-tile-matmul's kernel when the operands'
+    rows are contiguous."""
+    core_sizes_agree(a.shape[2], b.shape[1])
+    batch = batch_of(a, b)
+    out = np.empty((batch, a.shape[1], b.shape[2]), dtype=RESULT)
+    for z in range(batch):
+        left = a[z if a.shape[0] > 1 else 0]
+        right = b[z if b.shape[0] > 1 else 0]
+        out[z] = left @ right
+    return out
+
+
+def matmul_stack_matrix(a, b):
+    core_sizes_agree(a.shape[2], b.shape[0])
+    out = np.empty((a.shape[0], a.shape[1], b.shape[1]), dtype=RESULT)
+    for z in range(a.shape[0]):
+        out[z] = a[z] @ b
+    return out
+
+
+def matmul_matrix_stack(a, b):
+    core_sizes_agree(a.shape[1], b.shape[1])
+    out = np.empty((b.shape[0], a.shape[0], b.shape[2]), dtype=RESULT)
+    for z in range(b.shape[0]):
+        out[z] = a @ b[z]
+    return out
+
+
+def vdot_real(a, b):
+    """np.vdot of real arrays: the dot of both flattened (numpy reshapes
+    the second to the first's size, hence its message)."""
+    x = a.ravel()
+    y = b.ravel()
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(f"cannot reshape array of size {y.shape[0]} into shape "
+                         f"({x.shape[0]},)")
+    return np.dot(x, y)
+
+
+def vdot_complex_vector(a, b):
+    """np.vdot with a complex operand: sum of conj(a_i) * b_i."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"cannot reshape array of size {b.shape[0]} into shape "
+                         f"({a.shape[0]},)")
+    total = RESULT(0)
+    for i in range(a.shape[0]):
+        total += np.conj(RESULT(a[i])) * RESULT(b[i])
+    return total
+
+
+def vdot_complex_matrix(a, b):
+    """The same over both matrices in C order."""
+    n = a.shape[0] * a.shape[1]
+    if b.shape[0] * b.shape[1] != n:
+        raise ValueError(f"cannot reshape array of size {b.shape[0] * b.shape[1]} into shape "
+                         f"({n},)")
+    total = RESULT(0)
+    for k in range(n):
+        x = RESULT(a[k // a.shape[1], k % a.shape[1]])
+        y = RESULT(b[k // b.shape[1], k % b.shape[1]])
+        total += np.conj(x) * y
+    return total
+
+
+def inner_vector(a, b):
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"shapes ({a.shape[0]},) and ({b.shape[0]},) not aligned: "
+                         f"{a.shape[0]} (dim 0) != {b.shape[0]} (dim 0)")
+    return np.dot(a, b)
+
+
+def inner_matrix(a, b):
+    """np.inner of two 2-D arrays: a @ b.T, with numpy's message."""
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"shapes ({a.shape[0]},{a.shape[1]}) and ({b.shape[1]},{b.shape[0]})"
+                         f" not aligned: {a.shape[1]} (dim 1) != {b.shape[1]} (dim 0)")
+    return a @ b.T
+
+
 def norm_vector_2(x):
     total = FLOAT(0.0)
     for i in range(x.shape[0]):

@@ -1,0 +1,85 @@
+"""Products beyond 2-D real `a @ b` (test_products.py runs each against numpy
+through CPython): complex products, stacks of matrices through `@` and
+np.matmul, np.vdot and np.inner."""
+import numpy as np
+
+import kiln
+
+
+@kiln.export
+def complex_product(a: kiln.c128[:, :], b: kiln.c128[:, :]) -> kiln.c128[:, :]:
+    return a @ b
+
+
+@kiln.export
+def complex_rows(a: kiln.c128[:, :], b: kiln.c128[:]) -> kiln.c128[:]:
+    # A 1-D complex `@` inside a loop (was an internal compiler error).
+    out = np.zeros(a.shape[0], dtype=np.complex128)
+    for i in range(a.shape[0]):
+        out[i] = a[i] @ b
+    return out
+
+
+@kiln.export
+def complex64_vector(a: kiln.c64[:, :], b: kiln.c64[:]) -> kiln.c64[:]:
+    return a @ b
+
+
+@kiln.export
+def stacks(a: kiln.f64[:, :, :], b: kiln.f64[:, :, :]) -> kiln.f64[:, :, :]:
+    return a @ b
+
+
+@kiln.export
+def stack_matrix(a: kiln.f32[:, :, :], b: kiln.f32[:, :]) -> kiln.f32[:, :, :]:
+    return np.matmul(a, b)
+
+
+@kiln.export
+def matrix_stack(a: kiln.i32[:, :], b: kiln.f64[:, :, :]) -> kiln.f64[:, :, :]:
+    return a @ b
+
+
+@kiln.export
+def int_stacks(a: kiln.i64[:, :, :], b: kiln.i16[:, :, :]) -> kiln.i64[:, :, :]:
+    return np.matmul(a, b)
+
+
+@kiln.export
+def complex_stacks(a: kiln.c128[:, :, :], b: kiln.c128[:, :, :]) -> kiln.c128[:, :, :]:
+    return a @ b
+
+
+@kiln.export
+def matmul_vector(a: kiln.f64[:, :], b: kiln.f64[:]) -> kiln.f64[:]:
+    return np.matmul(a, b)
+
+
+@kiln.export
+def matmul_matrices(a: kiln.f64[:, :], b: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return np.matmul(a, b)
+
+
+@kiln.export
+def vdot_real(a: kiln.f64[:, :], b: kiln.i32[:]) -> float:
+    return np.vdot(a, b)
+
+
+@kiln.export
+def vdot_complex(a: kiln.c128[:], b: kiln.c128[:]) -> complex:
+    return np.vdot(a, b)
+
+
+@kiln.export
+def vdot_complex_matrix(a: kiln.c128[:, :], b: kiln.f64[:, :]) -> complex:
+    return np.vdot(a, b)
+
+
+@kiln.export
+def inner_vectors(a: kiln.f64[:], b: kiln.f64[:]) -> float:
+    return np.inner(a, b)
+
+
+@kiln.export
+def inner_matrices(a: kiln.f64[:, :], b: kiln.i64[:, :]) -> kiln.f64[:, :]:
+    return np.inner(a, b)

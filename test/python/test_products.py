@@ -1,0 +1,124 @@
+"""Products beyond 2-D real matrices (issue 28), against numpy on the same
+arguments: complex `@` (2-D, and 1-D inside a loop), stacks of matrices
+through `@` and np.matmul (3-D with 3-D or 2-D, the batch broadcast from 1,
+empty stacks; Kiln's kernels, frontend/kernels/linalg.py), np.matmul of
+1-D and 2-D arrays, np.vdot (real and complex, flattened) and np.inner, with
+numpy's messages for mismatched shapes. Floating sums differ from BLAS's
+by their order: the comparison allows 8 k ulps of the result's magnitude."""
+
+import numpy as np
+import pytest
+
+from conftest import outcome
+
+MODULE = "product_kernels"
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module(MODULE)
+
+
+def close(got, want, k):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.dtype, want.dtype)
+    if not want.size:
+        return
+    if want.dtype.kind in "iu":
+        assert np.array_equal(got, want)
+        return
+    scale = np.max(np.abs(want)) or 1.0
+    eps = np.finfo(want.dtype).eps
+    np.testing.assert_allclose(got, want, rtol=0, atol=8 * max(k, 1) * eps * scale)
+
+
+def complex_matrix(shape, seed, dtype=np.complex128):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
+@pytest.mark.parametrize("m, k, n", [(0, 3, 2), (1, 1, 1), (3, 0, 2), (5, 7, 3), (33, 17, 9)])
+def test_complex_products(mod, m, k, n):
+    a, b = complex_matrix((m, k), m), complex_matrix((k, n), n)
+    close(mod.native.complex_product(a, b), mod.python.complex_product(a, b), k)
+    if n:
+        close(mod.native.complex_rows(a, b[:, 0]), mod.python.complex_rows(a, b[:, 0]), k)
+        close(mod.native.complex_rows(a[::-1], b[::-1, -1]),
+              mod.python.complex_rows(a[::-1], b[::-1, -1]), k)
+    a64, v64 = a.astype(np.complex64), b[:, 0].astype(np.complex64) if n else None
+    if n:
+        close(mod.native.complex64_vector(a64, v64), mod.python.complex64_vector(a64, v64), k)
+
+
+@pytest.mark.parametrize("batches", [(4, 4), (1, 3), (3, 1), (0, 1), (1, 0), (2, 2)])
+@pytest.mark.parametrize("m, k, n", [(3, 5, 2), (1, 1, 1), (9, 8, 7), (2, 0, 3)])
+def test_stacks(mod, batches, m, k, n):
+    rng = np.random.default_rng(sum(batches) + m + k + n)
+    a, b = rng.standard_normal((batches[0], m, k)), rng.standard_normal((batches[1], k, n))
+    close(mod.native.stacks(a, b), mod.python.stacks(a, b), k)
+    close(mod.native.stacks(a[:, ::-1], b.transpose(0, 1, 2)[:, :, ::-1]),
+          mod.python.stacks(a[:, ::-1], b[:, :, ::-1]), k)
+    a32, m32 = a.astype(np.float32), b[0].astype(np.float32) if batches[1] else None
+    if batches[1]:
+        close(mod.native.stack_matrix(a32, m32), mod.python.stack_matrix(a32, m32), k)
+    ints = rng.integers(-9, 9, (m, k)).astype(np.int32)
+    close(mod.native.matrix_stack(ints, b), mod.python.matrix_stack(ints, b), k)
+    ia = rng.integers(-2**20, 2**20, a.shape)
+    ib = rng.integers(-2**10, 2**10, b.shape).astype(np.int16)
+    close(mod.native.int_stacks(ia, ib), mod.python.int_stacks(ia, ib), k)
+    za, zb = complex_matrix(a.shape, 1), complex_matrix(b.shape, 2)
+    close(mod.native.complex_stacks(za, zb), mod.python.complex_stacks(za, zb), k)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 17])
+def test_matmul_of_vectors_and_matrices(mod, n):
+    rng = np.random.default_rng(n)
+    a, x, b = rng.standard_normal((3, n)), rng.standard_normal(n), rng.standard_normal((n, 4))
+    close(mod.native.matmul_vector(a, x), mod.python.matmul_vector(a, x), n)
+    close(mod.native.matmul_matrices(a, b), mod.python.matmul_matrices(a, b), n)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (1, 1), (2, 3), (4, 5)])
+def test_vdot_and_inner(mod, shape):
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    a = rng.standard_normal(shape)
+    flat = rng.integers(-5, 5, shape[0] * shape[1]).astype(np.int32)
+    close(mod.native.vdot_real(a, flat), mod.python.vdot_real(a, flat), a.size)
+    close(mod.native.vdot_real(a.T, flat), mod.python.vdot_real(a.T, flat), a.size)
+    z, w = complex_matrix(a.size, 3), complex_matrix(a.size, 4)
+    close(mod.native.vdot_complex(z, w), mod.python.vdot_complex(z, w), a.size)
+    za = complex_matrix(shape, 5)
+    close(mod.native.vdot_complex_matrix(za, a), mod.python.vdot_complex_matrix(za, a), a.size)
+    x, y = rng.standard_normal(shape[1]), rng.standard_normal(shape[1])
+    close(mod.native.inner_vectors(x, y), mod.python.inner_vectors(x, y), shape[1])
+    b = rng.integers(-4, 4, (3, shape[1]))
+    close(mod.native.inner_matrices(a, b), mod.python.inner_matrices(a, b), shape[1])
+
+
+def test_mismatched_shapes_raise_numpys_errors(mod):
+    cases = [
+        ("stacks", np.ones((2, 3, 4)), np.ones((3, 4, 5))),     # batches do not broadcast
+        ("stacks", np.ones((2, 3, 4)), np.ones((2, 5, 6))),     # core dimensions
+        ("stacks", np.ones((2, 3, 4)), np.ones((3, 5, 6))),     # both: the core one first
+        ("stack_matrix", np.ones((2, 3, 4), np.float32), np.ones((5, 2), np.float32)),
+        ("matrix_stack", np.ones((3, 4), np.int32), np.ones((2, 5, 6))),
+        ("matmul_vector", np.ones((2, 3)), np.ones(4)),
+        ("matmul_matrices", np.ones((2, 3)), np.ones((4, 2))),
+        ("vdot_real", np.ones((2, 3)), np.ones(5, np.int32)),
+        ("vdot_complex", np.ones(2, complex), np.ones(3, complex)),
+        ("vdot_complex_matrix", np.ones((2, 3), complex), np.ones((1, 5))),
+        ("inner_vectors", np.ones(3), np.ones(4)),
+        ("inner_matrices", np.ones((2, 3)), np.ones((4, 5), np.int64)),
+    ]
+    for name, *args in cases:
+        got = outcome(getattr(mod.native, name), *args)
+        want = outcome(getattr(mod.python, name), *args)
+        assert got[1] == want[1] and want[1] is not None, (name, got[1], want[1])
+
+
+def test_everything_compiles(mod):
+    import json
+    with open(mod.path("product_kernels.kiln.json"), encoding="utf-8") as handle:
+        record = json.load(handle)
+    assert all(f["compiled"] for f in record["functions"]), [
+        f["name"] for f in record["functions"] if not f["compiled"]]

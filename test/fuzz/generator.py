@@ -176,6 +176,7 @@ FUSED_REDUCTION_EVERY = 4
 # (`linalg_rng`), so other programs stay what they were.
 LINALG_RATE = 0.08
 KRON_RATE = 0.12
+MATMUL_RATE = 0.15      # a new array `m @ m.T`, `m.T @ m` or `m @ v`
 # One exported function in this many is @kiln.export(parallel=True): its
 # independent outermost loops run as prange loops, its array statements,
 # products and whole-array reductions are shared out. At the fuzzer's sizes
@@ -1964,8 +1965,11 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
                   "outer": 0.7, "arange": 1.5, "linspace": 1, "full": 1, "eye": 0.6,
                   "array": 1.2}
         maker = self.pick(makers, list(makers))
-        if self.linalg_rng.random() < KRON_RATE:
+        roll = self.linalg_rng.random()
+        if roll < KRON_RATE:
             maker = "kron"
+        elif roll < KRON_RATE + MATMUL_RATE:
+            maker = "matmul"
         name = self.fresh("y")
         self.used_leaves = set()
         made = getattr(self, "m_" + maker)(name)
@@ -2179,6 +2183,26 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         kind = promote(a[2], b[2])
         shape = tuple(f"u({name}{axis})" for axis in range(rank))
         return f"np.kron({self.term_text(a)}, {self.term_text(b)})", kind, shape, True
+
+    def m_matmul(self, name):
+        """A matrix product whose inner sizes agree by construction: m @
+        m.T, m.T @ m, or m @ v with v a 1-D array of m's column count; now
+        and then a vector of another size (numpy's ValueError)."""
+        rng = self.linalg_rng
+        matrices = [t for t in self.full_terms((2,)) if t[2] != "bool"]
+        if not matrices:
+            return None
+        m = rng.choice(matrices)
+        text, kind, (rows, columns) = self.term_text(m), m[2], m[3]
+        vectors = [t for t in self.full_terms((1,)) if t[2] != "bool" and
+                   (t[3][0] == columns or rng.random() < 0.05)]
+        choice = rng.random()
+        if vectors and choice < 0.4:
+            v = rng.choice(vectors)
+            return f"{text} @ {self.term_text(v)}", promote(kind, v[2]), (rows,), True
+        if choice < 0.7:
+            return f"{text} @ {text}.T", kind, (rows, rows), True
+        return f"{text}.T @ {text}", kind, (columns, columns), True
 
     def bounded_int(self, low=-3, high=30):
         ints = self.variables("i64")

@@ -630,6 +630,37 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return wrap(np.asarray(np.linalg.norm(values if x.kind != compute else x.a, ord)))
 
 
+def matmul(a, b):
+    """`a @ b` of 1-D and 2-D arrays: integers exactly (wrapping as
+    numpy's loops do); floats only when every product is exact and every
+    element's sum cannot depend on its order (Kiln's kernel and BLAS sum in
+    different orders, and BLAS may fuse the products)."""
+    a, b = as_array(a, "matmul"), as_array(b, "matmul")
+    if a.a.ndim not in (1, 2) or b.a.ndim not in (1, 2) or "bool" in (a.kind, b.kind):
+        raise TypeError("`@` beyond 1-D/2-D numeric arrays is outside the generated subset")
+    kind = S.promote(a.kind, b.kind)
+    if kind in S.COMPLEX_KINDS:
+        raise TypeError("complex `@` is outside the generated subset")
+    left = a.a if a.a.ndim == 2 else a.a[None, :]
+    right = b.a if b.a.ndim == 2 else b.a[:, None]
+    if kind in S.FLOAT_KINDS and left.shape[1] == right.shape[0]:
+        if left.size * right.shape[1] > MAX_ELEMENTS:
+            raise S.OutsideDomain("`@` too large for the oracle")
+        dtype = S.NUMPY_DTYPE[kind]
+        x, y = left.astype(dtype), right.astype(dtype)
+        with np.errstate(all="ignore"):
+            products = x[:, :, None] * y[None, :, :]
+        for p, u, v in zip(products.ravel().tolist(),
+                           np.broadcast_to(x[:, :, None], products.shape).ravel().tolist(),
+                           np.broadcast_to(y[None, :, :], products.shape).ravel().tolist()):
+            if math.isfinite(p) and math.isfinite(u) and math.isfinite(v) and \
+                    Fraction(p) != Fraction(u) * Fraction(v):
+                raise S.OutsideDomain("`@` with inexact products (BLAS may fuse them)")
+        check_lanes(products, 1, kind, order_free_sum, "matmul")
+    with np.errstate(all="ignore"):
+        return wrap(np.asarray(np.matmul(a.a, b.a)))
+
+
 class LinalgStandIn:
     """`np.linalg` in the oracle: the functions the generator writes."""
     norm = staticmethod(norm)
@@ -675,6 +706,7 @@ def _install():
     S.Array.reshape = lambda self, *shape: reshape(self, *shape)
     S.Array.transpose = lambda self: array(np.transpose(self.a))
     S.Array.T = property(lambda self: array(self.a.T))
+    S.Array.__matmul__ = lambda self, other: matmul(self, other)
     S.Array.copy = lambda self: array(self.a.copy())
     S.Array.flatten = lambda self: array(self.a.flatten())
     S.Array.astype = astype

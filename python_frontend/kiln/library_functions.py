@@ -274,7 +274,7 @@ _NUMPY_OTHER_FUNCTIONS = [
     *_entries(SHAPE, DOC_POSITIONS, "flatnonzero"),
     *_entries(LINALG, DOC_LINALG, "linalg.det linalg.slogdet linalg.solve linalg.inv "
                                   "linalg.cholesky linalg.qr linalg.norm trace kron matmul "
-                                  "vdot inner"),
+                                  "vdot inner einsum"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

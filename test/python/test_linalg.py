@@ -355,6 +355,16 @@ REFUSED = {
                        "Invalid norm order 'fro' for vectors"),
     "ord_3_matrix": ("def f(a: kiln.f64[:, :]) -> float:\n    return np.linalg.norm(a, 3)\n",
                      "Invalid norm order for matrices."),
+    "einsum_variable": ("def f(a: kiln.f64[:, :], s: str) -> float:\n"
+                        "    return np.einsum(s, a)\n", "subscripts must be a string literal"),
+    "einsum_ellipsis": ("def f(a: kiln.f64[:, :]) -> kiln.f64[:]:\n"
+                        "    return np.einsum('...i->i', a)\n", "ellipsis ('...')"),
+    "einsum_output": ("def f(a: kiln.f64[:, :]) -> kiln.f64[:]:\n"
+                      "    return np.einsum('ij->k', a)\n",
+                      "included output subscript 'k' which never appeared in an input"),
+    "einsum_rank": ("def f(a: kiln.f64[:, :, :]) -> kiln.f64[:]:\n"
+                    "    return np.einsum('ij->i', a)\n",
+                    "operand has more dimensions than subscripts given"),
     "qr_raw": ("def f(a: kiln.f64[:, :]):\n    return np.linalg.qr(a, mode='raw')\n",
                "('raw' is not supported yet)"),
     "axis": ("def f(a: kiln.f64[:, :]) -> kiln.f64[:]:\n"

@@ -122,3 +122,42 @@ def test_everything_compiles(mod):
         record = json.load(handle)
     assert all(f["compiled"] for f in record["functions"]), [
         f["name"] for f in record["functions"] if not f["compiled"]]
+
+
+@pytest.mark.parametrize("m, k, n", [(0, 2, 3), (1, 1, 1), (4, 5, 3), (4, 1, 3), (9, 16, 7)])
+def test_einsum(mod, m, k, n):
+    rng = np.random.default_rng(m * 31 + k * 7 + n)
+    a, b = rng.standard_normal((m, k)), rng.integers(-3, 3, (k, n)).astype(np.int32)
+    close(mod.native.einsum_product(a, b), mod.python.einsum_product(a, b), k)
+    # A size-1 axis broadcasts against the label's other sizes, as in numpy.
+    close(mod.native.einsum_product(a[:, :1], b), mod.python.einsum_product(a[:, :1], b), k)
+    f = rng.standard_normal((k, n))
+    close(mod.native.einsum_implicit(a, f), mod.python.einsum_implicit(a, f), k)
+    square = rng.integers(-2**40, 2**40, (k, k))
+    assert mod.native.einsum_trace(square) == mod.python.einsum_trace(square)
+    s32 = rng.standard_normal((m, m)).astype(np.float32)
+    close(mod.native.einsum_diagonal(s32), mod.python.einsum_diagonal(s32), 1)
+    x, y, z = rng.standard_normal(m), rng.standard_normal(k), rng.standard_normal(n)
+    close(mod.native.einsum_outer(x, y, z), mod.python.einsum_outer(x, y, z), 1)
+    stacks_a, stacks_b = rng.standard_normal((3, m, k)), rng.standard_normal((3, k, n))
+    close(mod.native.einsum_batch(stacks_a, stacks_b), mod.python.einsum_batch(stacks_a, stacks_b),
+          k)
+    c = complex_matrix((m, k), 9)
+    close(mod.native.einsum_column_sums(c), mod.python.einsum_column_sums(c), m)
+    ints = rng.integers(-9, 9, (m, k)).astype(np.int32)
+    close(mod.native.einsum_transpose(ints[::-1]), mod.python.einsum_transpose(ints[::-1]), 1)
+    close(mod.native.einsum_dot(y, y[::-1]), mod.python.einsum_dot(y, y[::-1]), k)
+
+
+def test_einsum_errors(mod):
+    got = outcome(mod.native.einsum_diagonal, np.ones((2, 3), np.float32))
+    want = outcome(mod.python.einsum_diagonal, np.ones((2, 3), np.float32))
+    assert got == want and want[1] is not None, (got, want)
+    # Sizes that do not broadcast: ValueError (numpy's text names the
+    # operands' remapped shapes; Kiln's names the subscript).
+    for name, args in (("einsum_product", (np.ones((2, 3)), np.ones((4, 5), np.int32))),
+                       ("einsum_dot", (np.ones(2), np.ones(3)))):
+        got = outcome(getattr(mod.native, name), *args)
+        want = outcome(getattr(mod.python, name), *args)
+        assert got[1][0] == want[1][0] == "ValueError", (got, want)
+        assert "broadcast" in got[1][1]

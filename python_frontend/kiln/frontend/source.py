@@ -569,7 +569,7 @@ class ModuleContext:
         return functions
 
     def kernel(self, kernel_file: str, function: str, key: str, shared_key: str,
-               values: dict) -> str:
+               values: dict, text: str | None = None) -> str:
         """The name of `function` of Kiln's kernel file `kernel_file`
         (frontend/kernels) instantiated with the template `values` under
         `key` (`shared_key` for its SHARED functions); its functions join
@@ -577,7 +577,8 @@ class ModuleContext:
         may have typed it."""
         name = kernel_function_name(kernel_file, function, key)
         if name not in self.kernel_functions:
-            for new_name, node in instantiate(kernel_file, key, shared_key, values).items():
+            for new_name, node in instantiate(kernel_file, key, shared_key, values,
+                                              text).items():
                 self.kernel_functions.setdefault(new_name, node)
         return name
 

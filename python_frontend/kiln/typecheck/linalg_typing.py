@@ -19,6 +19,7 @@ import math
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
+from ..frontend.kernels import einsum
 from ..typing_rules import display
 
 LINALG_KERNELS = "linalg"
@@ -53,6 +54,8 @@ def numpy_value(dtype: kt.ScalarType) -> tuple:
 class LinalgTyping:
     def linalg_call(self, name, node):
         shown = f"np.{name}"
+        if name == "einsum":
+            return self.einsum_call(node)
         arrays, options = self.linalg_arguments(name, node, shown)
         if name == "matmul" and all(a.type.ndim <= 2 for a in arrays):
             node._kiln_matmul = True         # `a @ b`, numpy's matmul messages
@@ -60,6 +63,46 @@ class LinalgTyping:
         kernel, values, extra = self.linalg_kernel(name, arrays, options, node, shown)
         return self.kernel_call(kernel, values, arrays, list(node.args[:len(arrays)]) + extra,
                                 node)
+
+    def einsum_call(self, node):
+        """np.einsum('ij,jk->ik', a, b): a kernel written for the
+        subscripts (frontend/kernels/einsum.py), which must be a literal."""
+        if node.keywords:
+            self.fail(node.keywords[0], "np.einsum()'s keyword arguments are not supported yet")
+        if not node.args or not (isinstance(node.args[0], ast.Constant) and
+                                  isinstance(node.args[0].value, str)):
+            self.fail(node, "np.einsum()'s subscripts must be a string literal: Kiln writes the "
+                            "loops for them when compiling")
+        arrays = []
+        for argument in node.args[1:]:
+            value = self.expression(argument)
+            self.absorb(value)
+            self.array_consumers.add(argument)
+            if not isinstance(value.type, kt.ArrayType):
+                self.fail(argument, f"np.einsum() takes arrays here, not {display(value.type)}")
+            if value.type.dtype.is_bool:
+                self.fail(argument, "np.einsum() of bool arrays is not supported yet")
+            arrays.append(value)
+        try:
+            terms, output = einsum.parse(node.args[0].value, len(arrays))
+        except ValueError as error:
+            self.fail(node, str(error))
+        for term, array, argument in zip(terms, arrays, node.args[1:]):
+            if len(term) < array.type.ndim:
+                self.fail(argument, "operand has more dimensions than subscripts given in "
+                                    "einstein sum, but no '...' ellipsis provided to broadcast "
+                                    "the extra dimensions.")
+            if len(term) > array.type.ndim:
+                self.fail(argument, f"einstein sum subscripts string contains too many "
+                                    f"subscripts for operand {arrays.index(array)}")
+        dtypes = [a.type.dtype for a in arrays]
+        result = dtypes[0]
+        for dtype in dtypes[1:]:
+            result = rules.promote(result, dtype)
+        spelled = "_".join(terms) + "_to_" + (output or "scalar")
+        return self.kernel_call("einsum", {"RESULT": numpy_value(result)}, arrays,
+                                list(node.args[1:]), node, kernel_file="einsum",
+                                spelled=spelled, text=einsum.einsum_source(terms, output))
 
     def stacked_matmul(self, arrays, argument_nodes, node):
         """`a @ b` (np.matmul) where a stack of matrices (3-D) meets a
@@ -76,18 +119,21 @@ class LinalgTyping:
         values = {"RESULT": numpy_value(rules.promote(*dtypes))}
         return self.kernel_call(kernel, values, arrays, list(argument_nodes), node)
 
-    def kernel_call(self, kernel, values, arrays, argument_nodes, node):
-        """The call of `kernel` instantiated for `values` and the arrays'
-        types, typed as a helper call; `node` keeps it for code generation."""
+    def kernel_call(self, kernel, values, arrays, argument_nodes, node,
+                    kernel_file=LINALG_KERNELS, spelled=None, text=None):
+        """The call of `kernel` of `kernel_file` (or of the generated
+        `text`, told apart by `spelled`) instantiated for `values` and the
+        arrays' types, typed as a helper call; `node` keeps it for code
+        generation."""
         values.setdefault("FLOAT", ("numpy", "float64"))
         values.setdefault("RESULT", values["FLOAT"])
         # One copy of the kernels per result type and argument types (det
         # and inv of one matrix type share theirs), and of the SHARED ones
         # (the LU, the solves) per float type.
         shared_key = values["FLOAT"][1]
-        key = "_".join([shared_key, values["RESULT"][1]] +
+        key = "_".join(([spelled] if spelled else []) + [shared_key, values["RESULT"][1]] +
                        [f"{a.type.dtype.name}_{a.type.ndim}d" for a in arrays])
-        kernel_name = self.context.kernel(LINALG_KERNELS, kernel, key, shared_key, values)
+        kernel_name = self.context.kernel(kernel_file, kernel, key, shared_key, values, text)
         for function_name, function in self.context.kernel_functions.items():
             self.module.functions.setdefault(function_name, function)
         call = ast.Call(func=ast.Name(id=kernel_name, ctx=ast.Load()), args=argument_nodes,

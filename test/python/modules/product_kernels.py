@@ -83,3 +83,48 @@ def inner_vectors(a: kiln.f64[:], b: kiln.f64[:]) -> float:
 @kiln.export
 def inner_matrices(a: kiln.f64[:, :], b: kiln.i64[:, :]) -> kiln.f64[:, :]:
     return np.inner(a, b)
+
+
+@kiln.export
+def einsum_product(a: kiln.f64[:, :], b: kiln.i32[:, :]) -> kiln.f64[:, :]:
+    return np.einsum("ij,jk->ik", a, b)
+
+
+@kiln.export
+def einsum_implicit(a: kiln.f64[:, :], b: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return np.einsum("ij,jk", a, b)
+
+
+@kiln.export
+def einsum_trace(a: kiln.i64[:, :]) -> int:
+    return np.einsum("ii", a)
+
+
+@kiln.export
+def einsum_diagonal(a: kiln.f32[:, :]) -> kiln.f32[:]:
+    return np.einsum("ii->i", a)
+
+
+@kiln.export
+def einsum_outer(a: kiln.f64[:], b: kiln.f64[:], c: kiln.f64[:]) -> kiln.f64[:, :, :]:
+    return np.einsum("i,j,k", a, b, c)
+
+
+@kiln.export
+def einsum_batch(a: kiln.f64[:, :, :], b: kiln.f64[:, :, :]) -> kiln.f64[:, :, :]:
+    return np.einsum("bij,bjk->bik", a, b)
+
+
+@kiln.export
+def einsum_column_sums(a: kiln.c128[:, :]) -> kiln.c128[:]:
+    return np.einsum("ij->j", a)
+
+
+@kiln.export
+def einsum_transpose(a: kiln.i32[:, :]) -> kiln.i32[:, :]:
+    return np.einsum("ji", a)
+
+
+@kiln.export
+def einsum_dot(a: kiln.f64[:], b: kiln.f64[:]) -> float:
+    return np.einsum("i,i", a, b)

@@ -94,15 +94,18 @@ def shared_functions(kernel_file: str) -> frozenset:
     return frozenset()
 
 
-def instantiate(kernel_file: str, key: str, shared_key: str, values: dict) -> dict:
+def instantiate(kernel_file: str, key: str, shared_key: str, values: dict,
+                text: str | None = None) -> dict:
     """name -> FunctionDef: every function of `kernel_file` for the
     template values `values` (template name -> ("numpy", dtype name) or a
     number), named with `key`, or `shared_key` for the SHARED ones (whose
-    types depend on `values` alone)."""
-    tree = copy.deepcopy(parsed(kernel_file))
+    types depend on `values` alone). `text`: the kernel's source, generated
+    for this use (einsum.py's), instead of the file's."""
+    tree = copy.deepcopy(parsed(kernel_file)) if text is None else \
+        ast.parse(text, filename=kernel_path(kernel_file))
     tree.body = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     functions = {node.name for node in tree.body}
-    shared = shared_functions(kernel_file)
+    shared = shared_functions(kernel_file) if text is None else frozenset()
     tree = Instantiation(kernel_file, key, shared_key, shared, values, functions).visit(tree)
     ast.fix_missing_locations(tree)
     desugar_loops(tree)

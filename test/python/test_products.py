@@ -161,3 +161,39 @@ def test_einsum_errors(mod):
         want = outcome(getattr(mod.python, name), *args)
         assert got[1][0] == want[1][0] == "ValueError", (got, want)
         assert "broadcast" in got[1][1]
+
+
+@pytest.mark.parametrize("batch, n", [(0, 3), (1, 1), (5, 4), (3, 9), (2, 17)])
+def test_linalg_of_stacks(mod, batch, n):
+    rng = np.random.default_rng(batch * 13 + n)
+    a = rng.standard_normal((batch, n, n)) + n * np.eye(n)
+    close(mod.native.stack_det(a), mod.python.stack_det(a), 64 * n)
+    a32 = a.astype(np.float32)
+    for got, want in zip(mod.native.stack_slogdet(a32), mod.python.stack_slogdet(a32)):
+        close(got, want, 64 * n)
+    close(mod.native.stack_inv(a), mod.python.stack_inv(a), 64 * n)
+    spd = a @ a.transpose(0, 2, 1)
+    close(mod.native.stack_cholesky(spd), mod.python.stack_cholesky(spd), 64 * n)
+    b = rng.standard_normal((batch, n))
+    close(mod.native.stack_solve_vectors(a, b), mod.python.stack_solve_vectors(a, b), 64 * n)
+    if batch:
+        # The batch broadcast from 1, either side.
+        close(mod.native.stack_solve_vectors(a[:1], b), mod.python.stack_solve_vectors(a[:1], b),
+              64 * n)
+        close(mod.native.stack_solve_vectors(a, b[:1]), mod.python.stack_solve_vectors(a, b[:1]),
+              64 * n)
+    rhs = rng.integers(-3, 3, (1, n, 2))
+    close(mod.native.stack_solve_matrices(a, rhs), mod.python.stack_solve_matrices(a, rhs),
+          64 * n)
+
+
+def test_linalg_of_stacks_errors(mod):
+    a, b = np.eye(4)[None].repeat(2, 0), np.ones((3, 4))
+    cases = [("stack_solve_vectors", a, b), ("stack_solve_vectors", a, np.ones((2, 5))),
+             ("stack_solve_matrices", a, np.ones((3, 4, 2), np.int64)),
+             ("stack_det", np.ones((2, 3, 4))), ("stack_inv", np.zeros((2, 3, 3))),
+             ("stack_cholesky", -a)]
+    for name, *args in cases:
+        got = outcome(getattr(mod.native, name), *args)
+        want = outcome(getattr(mod.python, name), *args)
+        assert got[1] == want[1] and want[1] is not None, (name, got[1], want[1])

@@ -125,8 +125,13 @@ class LinalgTyping:
         `text`, told apart by `spelled`) instantiated for `values` and the
         arrays' types, typed as a helper call; `node` keeps it for code
         generation."""
+        # Every template name gets its value, whichever kernel is asked for:
+        # the SHARED functions are instantiated once per float type, by the
+        # first call that reaches them.
         values.setdefault("FLOAT", ("numpy", "float64"))
         values.setdefault("RESULT", values["FLOAT"])
+        values.setdefault("TINY", SMALLEST_NORMAL[kt.BY_NUMPY_NAME[values["FLOAT"][1]]])
+        values.setdefault("PANEL", PANEL)
         # One copy of the kernels per result type and argument types (det
         # and inv of one matrix type share theirs), and of the SHARED ones
         # (the LU, the solves) per float type.
@@ -195,10 +200,20 @@ class LinalgTyping:
             return self.norm_kernel(arrays[0], options, values, shown)
         if name in ("vdot", "inner", "matmul"):
             return self.product_kernel(name, arrays, values, node, shown)
-        if ranks[0] != 2:
-            self.fail(node, f"{shown}() of a {ranks[0]}-D array: " + (
-                f"{ranks[0]}-dimensional array given. Array must be at least two-dimensional"
-                if ranks[0] < 2 else "stacks of matrices are not supported yet"))
+        if ranks[0] < 2:
+            self.fail(node, f"{shown}() of a {ranks[0]}-D array: {ranks[0]}-dimensional "
+                            "array given. Array must be at least two-dimensional")
+        if ranks[0] > 3 or ranks[0] == 3 and name == "linalg.qr":
+            self.fail(node, f"{shown}() of a {ranks[0]}-D array: stacks of matrices beyond 3-D "
+                            "(and of qr) are not supported yet")
+        if ranks[0] == 3:
+            if name == "linalg.solve":
+                if ranks[1] not in (2, 3):
+                    self.fail(node, f"{shown}() of a stack of matrices takes a 2-D (a stack of "
+                                    f"vectors) or 3-D right-hand side, not {ranks[1]}-D")
+                return ("solve_stack_vectors" if ranks[1] == 2 else "solve_stack_matrices"), \
+                    values, []
+            return name.split(".")[1] + "_stack", values, []
         if name == "linalg.qr":
             mode = options.get("mode")
             mode_value = "reduced" if mode is None else mode.value if isinstance(

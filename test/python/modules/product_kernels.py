@@ -128,3 +128,33 @@ def einsum_transpose(a: kiln.i32[:, :]) -> kiln.i32[:, :]:
 @kiln.export
 def einsum_dot(a: kiln.f64[:], b: kiln.f64[:]) -> float:
     return np.einsum("i,i", a, b)
+
+@kiln.export
+def stack_det(a: kiln.f64[:, :, :]) -> kiln.f64[:]:
+    return np.linalg.det(a)
+
+
+@kiln.export
+def stack_slogdet(a: kiln.f32[:, :, :]):
+    s, l = np.linalg.slogdet(a)
+    return s, l
+
+
+@kiln.export
+def stack_inv(a: kiln.f64[:, :, :]) -> kiln.f64[:, :, :]:
+    return np.linalg.inv(a)
+
+
+@kiln.export
+def stack_cholesky(a: kiln.f64[:, :, :]) -> kiln.f64[:, :, :]:
+    return np.linalg.cholesky(a)
+
+
+@kiln.export
+def stack_solve_vectors(a: kiln.f64[:, :, :], b: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return np.linalg.solve(a, b)
+
+
+@kiln.export
+def stack_solve_matrices(a: kiln.f64[:, :, :], b: kiln.i64[:, :, :]) -> kiln.f64[:, :, :]:
+    return np.linalg.solve(a, b)

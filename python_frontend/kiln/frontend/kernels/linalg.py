@@ -301,6 +301,91 @@ def cholesky(a):
     return lower
 
 
+def stack_square_size(a):
+    n = a.shape[1]
+    if a.shape[2] != n:
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+    return n
+
+
+def det_stack(a):
+    """numpy's linalg of a stack of matrices (3-D): one result per matrix."""
+    stack_square_size(a)
+    out = np.empty(a.shape[0], dtype=FLOAT)
+    for z in range(a.shape[0]):
+        out[z] = det(a[z])
+    return out
+
+
+def slogdet_stack(a):
+    stack_square_size(a)
+    signs = np.empty(a.shape[0], dtype=FLOAT)
+    logs = np.empty(a.shape[0], dtype=FLOAT)
+    for z in range(a.shape[0]):
+        sign, logdet = slogdet(a[z])
+        signs[z] = sign
+        logs[z] = logdet
+    return signs, logs
+
+
+def inv_stack(a):
+    n = stack_square_size(a)
+    out = np.empty((a.shape[0], n, n), dtype=FLOAT)
+    for z in range(a.shape[0]):
+        out[z] = inv(a[z])
+    return out
+
+
+def cholesky_stack(a):
+    n = stack_square_size(a)
+    out = np.empty((a.shape[0], n, n), dtype=FLOAT)
+    for z in range(a.shape[0]):
+        out[z] = cholesky(a[z])
+    return out
+
+
+def solve_stack_vectors(a, b):
+    """a (B, n, n) with b (B', n): a stack of vectors (numpy's rule when b
+    has one axis fewer), the batch broadcast from 1."""
+    n = stack_square_size(a)
+    if b.shape[1] != n:
+        raise ValueError(f"solve1: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,m),(m)->(m) (size {b.shape[1]} is "
+                         f"different from {n})")
+    batch = a.shape[0]
+    if b.shape[0] != batch and b.shape[0] != 1:
+        if batch != 1:
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: ({a.shape[0]},{n},{n})->({a.shape[0]},"
+                             f"newaxis) ({b.shape[0]},{n})->({b.shape[0]},newaxis)  and "
+                             f"requested shape ({n})")
+        batch = b.shape[0]
+    out = np.empty((batch, n), dtype=FLOAT)
+    for z in range(batch):
+        out[z] = solve_vector(a[z if a.shape[0] > 1 else 0], b[z if b.shape[0] > 1 else 0])
+    return out
+
+
+def solve_stack_matrices(a, b):
+    n = stack_square_size(a)
+    if b.shape[1] != n:
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (m,m),(m,n)->(m,n) (size {b.shape[1]} is "
+                         f"different from {n})")
+    batch = a.shape[0]
+    if b.shape[0] != batch and b.shape[0] != 1:
+        if batch != 1:
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: ({a.shape[0]},{n},{n})->({a.shape[0]},"
+                             f"newaxis,newaxis) ({b.shape[0]},{n},{b.shape[2]})->({b.shape[0]},"
+                             f"newaxis,newaxis)  and requested shape ({n},{b.shape[2]})")
+        batch = b.shape[0]
+    out = np.empty((batch, n, b.shape[2]), dtype=FLOAT)
+    for z in range(batch):
+        out[z] = solve_matrix(a[z if a.shape[0] > 1 else 0], b[z if b.shape[0] > 1 else 0])
+    return out
+
+
 def householder(a):
     """dgeqr2 on a copy of `a` (m x n), kept transposed (w, n x m: its
     columns are rows, so every reflector is applied along contiguous

@@ -274,7 +274,8 @@ _NUMPY_OTHER_FUNCTIONS = [
     *_entries(SHAPE, DOC_POSITIONS, "flatnonzero"),
     *_entries(LINALG, DOC_LINALG, "linalg.det linalg.slogdet linalg.solve linalg.inv "
                                   "linalg.cholesky linalg.qr linalg.norm trace kron matmul "
-                                  "vdot inner einsum"),
+                                  "vdot inner einsum linalg.svd linalg.cond "
+                                  "linalg.matrix_rank"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

@@ -197,3 +197,45 @@ def test_linalg_of_stacks_errors(mod):
         got = outcome(getattr(mod.native, name), *args)
         want = outcome(getattr(mod.python, name), *args)
         assert got[1] == want[1] and want[1] is not None, (name, got[1], want[1])
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (5, 3), (3, 5), (20, 20), (50, 17)])
+def test_singular_values(mod, shape):
+    # One-sided Jacobi against LAPACK's dgesdd: equal to rounding (8 k ulps
+    # of the largest value; a rank-deficient matrix's zero values are
+    # rounding noise on both sides).
+    rng = np.random.default_rng(sum(shape))
+    a = rng.standard_normal(shape)
+    close(mod.native.singular_values(a), mod.python.singular_values(a), max(shape))
+    close(mod.native.singular_values(a[::-1, ::2]), mod.python.singular_values(a[::-1, ::2]),
+          max(shape))
+    ints = rng.integers(-2, 3, shape)
+    if shape[1]:
+        ints[:, 0] = 0
+    if a.size:
+        close(mod.native.singular_value_norms(a), mod.python.singular_value_norms(a), max(shape))
+        assert mod.native.rank(ints) == mod.python.rank(ints)
+        outer = np.outer(np.arange(shape[0]), np.arange(shape[1]))
+        assert mod.native.rank(outer) == mod.python.rank(outer)
+        a32 = (a + 3 * np.eye(*shape)).astype(np.float32)
+        want = mod.python.condition32(a32)
+        assert abs(mod.native.condition32(a32) - want) <= 64 * max(shape) * 1.2e-7 * want ** 2
+        c = mod.python.condition_minus_2(a)
+        assert abs(mod.native.condition_minus_2(a) - c) <= 1e-12 * max(shape)
+
+
+def test_singular_value_edges(mod):
+    import warnings
+    assert mod.native.vector_rank(np.zeros(3)) == mod.python.vector_rank(np.zeros(3)) == 0
+    assert mod.native.vector_rank(np.ones(2)) == mod.python.vector_rank(np.ones(2)) == 1
+    singular = np.zeros((2, 2), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert mod.native.condition32(singular) == mod.python.condition32(singular) == np.inf
+    for name, argument in (("singular_values", np.array([[np.nan, 1.0], [1.0, 1.0]])),
+                           ("condition32", np.zeros((0, 0), np.float32)),
+                           ("singular_value_norms", np.zeros((0, 3))),
+                           ("rank", np.zeros((0, 2), np.int64))):
+        got = outcome(getattr(mod.native, name), argument)
+        want = outcome(getattr(mod.python, name), argument)
+        assert got[1] == want[1] and want[1] is not None, (name, got[1], want[1])

@@ -27,6 +27,9 @@ LINALG_KERNELS = "linalg"
 # below it the LU kernel divides by the pivot instead of multiplying by
 # its reciprocal, which would overflow.
 SMALLEST_NORMAL = {kt.f64: 2.2250738585072014e-308, kt.f32: 1.1754943508222875e-38}
+# numpy's finfo(t).eps: the Jacobi SVD's convergence test, matrix_rank's
+# tolerance.
+MACHINE_EPSILON = {kt.f64: 2.220446049250313e-16, kt.f32: 1.1920928955078125e-07}
 # The factorizations' block: columns of a panel factored one at a time
 # before the trailing matrix takes their product with `@` (the product's
 # depth). Measured at n = 512 on an AVX2 machine: 64 made the LU 10 %
@@ -39,11 +42,10 @@ VECTOR_NORMS = {None: "norm_vector_2", 2: "norm_vector_2", math.inf: "norm_vecto
                 -math.inf: "norm_vector_min", 0: "norm_vector_count", 1: "norm_vector_1"}
 MATRIX_NORMS = {None: "norm_matrix_frobenius", "fro": "norm_matrix_frobenius",
                 1: "norm_matrix_1", -1: "norm_matrix_minus_1", math.inf: "norm_matrix_inf",
-                -math.inf: "norm_matrix_minus_inf"}
+                -math.inf: "norm_matrix_minus_inf", 2: "norm_matrix_2",
+                -2: "norm_matrix_minus_2", "nuc": "norm_matrix_nuclear"}
 # np.linalg.qr's modes -> the kernel computing them ((Q, R), or R alone).
 QR_MODES = {"reduced": "qr_reduced", "complete": "qr_complete", "r": "qr_r"}
-# Orders numpy accepts for matrices that need singular values.
-SINGULAR_VALUE_NORMS = (2, -2, "nuc")
 
 
 def numpy_value(dtype: kt.ScalarType) -> tuple:
@@ -132,6 +134,7 @@ class LinalgTyping:
         values.setdefault("RESULT", values["FLOAT"])
         values.setdefault("TINY", SMALLEST_NORMAL[kt.BY_NUMPY_NAME[values["FLOAT"][1]]])
         values.setdefault("PANEL", PANEL)
+        values.setdefault("EPS", MACHINE_EPSILON[kt.BY_NUMPY_NAME[values["FLOAT"][1]]])
         # One copy of the kernels per result type and argument types (det
         # and inv of one matrix type share theirs), and of the SHARED ones
         # (the LU, the solves) per float type.
@@ -155,6 +158,8 @@ class LinalgTyping:
         """The arrays the call takes (typed) and its options (the nodes)."""
         takes = {"linalg.solve": 2, "kron": 2, "vdot": 2, "inner": 2, "matmul": 2}.get(name, 1)
         options = {"linalg.norm": ("ord", "axis", "keepdims"), "linalg.qr": ("mode",),
+                   "linalg.svd": ("full_matrices", "compute_uv", "hermitian"),
+                   "linalg.cond": ("p",), "linalg.matrix_rank": ("tol", "hermitian"),
                    "trace": ("offset", "axis1", "axis2", "dtype", "out")}.get(name, ())
         if len(node.args) < takes:
             self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}")
@@ -198,6 +203,8 @@ class LinalgTyping:
             return ("kron_vector" if ranks[0] == 1 else "kron_matrix"), values, []
         if name == "linalg.norm":
             return self.norm_kernel(arrays[0], options, values, shown)
+        if name in ("linalg.svd", "linalg.cond", "linalg.matrix_rank"):
+            return self.singular_value_kernel(name, arrays[0], options, values, node, shown)
         if name in ("vdot", "inner", "matmul"):
             return self.product_kernel(name, arrays, values, node, shown)
         if ranks[0] < 2:
@@ -229,6 +236,34 @@ class LinalgTyping:
                                 f"{ranks[1]}-D (stacks of matrices are not supported yet)")
             return ("solve_vector" if ranks[1] == 1 else "solve_matrix"), values, []
         return name.split(".")[1], values, []
+
+    def singular_value_kernel(self, name, array, options, values, node, shown):
+        """svd(a, compute_uv=False), cond(a[, p]) with p None, 2 or -2,
+        matrix_rank(a) with numpy's tolerance (and of a vector)."""
+        for option, allowed in (("full_matrices", (True, False)), ("hermitian", (False,)),
+                                ("tol", (None,))):
+            given = options.get(option)
+            if given is not None and not (isinstance(given, ast.Constant) and
+                                          given.value in allowed):
+                self.fail(given, f"{shown}() argument `{option}` is not supported yet")
+        ndim = array.type.ndim
+        if name == "linalg.matrix_rank" and ndim == 1:
+            return "vector_rank", values, []
+        if ndim != 2:
+            self.fail(node, f"{shown}() of a {ndim}-D array is not supported yet (2-D)")
+        if name == "linalg.svd":
+            compute = options.get("compute_uv")
+            if not (isinstance(compute, ast.Constant) and compute.value is False):
+                self.fail(compute or node, f"{shown}() gives only the singular values yet: "
+                                           "write compute_uv=False (U and Vh not supported yet)")
+            return "svd_values", values, []
+        if name == "linalg.cond":
+            order = self.norm_order(options.get("p"), shown)
+            if order not in (None, 2, -2):
+                self.fail(options["p"], f"{shown}() with p={order!r} is not supported yet "
+                                        "(None, 2 and -2 are)")
+            return ("cond_minus_2" if order == -2 else "cond_2"), values, []
+        return "matrix_rank", values, []
 
     def product_kernel(self, name, arrays, values, node, shown):
         dtypes = [a.type.dtype for a in arrays]
@@ -290,9 +325,6 @@ class LinalgTyping:
         if ndim != 2:
             self.fail(order_node or options.get("axis") or ast.Constant(value=None),
                       f"{shown}() of a {ndim}-D array is not supported yet (1-D or 2-D)")
-        if order in SINGULAR_VALUE_NORMS:
-            self.fail(order_node, f"{shown}(x, ord={order!r}) of a matrix needs its singular "
-                                  "values, which Kiln does not compute yet")
         kernel = MATRIX_NORMS.get(order)
         if kernel is None:
             self.fail(order_node, "Invalid norm order for matrices.")

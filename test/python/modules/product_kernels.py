@@ -158,3 +158,37 @@ def stack_solve_vectors(a: kiln.f64[:, :, :], b: kiln.f64[:, :]) -> kiln.f64[:, 
 @kiln.export
 def stack_solve_matrices(a: kiln.f64[:, :, :], b: kiln.i64[:, :, :]) -> kiln.f64[:, :, :]:
     return np.linalg.solve(a, b)
+
+
+@kiln.export
+def singular_values(a: kiln.f64[:, :]) -> kiln.f64[:]:
+    return np.linalg.svd(a, compute_uv=False)
+
+
+@kiln.export
+def singular_value_norms(a: kiln.f64[:, :]) -> kiln.f64[:]:
+    out = np.empty(3)
+    out[0] = np.linalg.norm(a, 2)
+    out[1] = np.linalg.norm(a, -2)
+    out[2] = np.linalg.norm(a, "nuc")
+    return out
+
+
+@kiln.export
+def condition32(a: kiln.f32[:, :]) -> kiln.f32:
+    return np.linalg.cond(a)
+
+
+@kiln.export
+def condition_minus_2(a: kiln.f64[:, :]) -> float:
+    return np.linalg.cond(a, -2)
+
+
+@kiln.export
+def rank(a: kiln.i64[:, :]) -> int:
+    return np.linalg.matrix_rank(a)
+
+
+@kiln.export
+def vector_rank(a: kiln.f64[:]) -> int:
+    return np.linalg.matrix_rank(a)

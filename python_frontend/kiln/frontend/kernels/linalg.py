@@ -2,7 +2,8 @@
 that Kiln compiles into the module calling them, once per set of template
 names (frontend/kernels/__init__.py instantiates it: FLOAT is the result's
 float type, np.float64 or np.float32 as numpy's linalg chooses it; TINY is
-that type's smallest normal number, LAPACK's dlamch('S'); RESULT is the
+that type's smallest normal number, LAPACK's dlamch('S'); EPS its machine
+epsilon (numpy's finfo.eps); RESULT is the
 result dtype of np.trace and np.kron). CPython runs this file too (with the
 names bound). PANEL is the block size of the factorizations and solves.
 
@@ -24,6 +25,9 @@ The algorithms are LAPACK's, so results agree with numpy to rounding:
   vectorize: the same sums in the same order as the column form;
 - qr as dgeqr2 and dorg2r (LAPACK's reflectors, so the signs of Q's
   columns and R's rows are numpy's);
+- singular values by one-sided Jacobi (`singular_values`), for svd's
+  values, norm's orders 2, -2 and 'nuc' of matrices, cond and matrix_rank
+  (numpy's tolerance);
 - norm as numpy's linalg.norm computes each `ord`.
 Every row operation is a loop over a contiguous row of a C-ordered copy
 the kernel owns, which kiln-vectorize turns into SIMD code."""
@@ -579,6 +583,145 @@ def inner_matrix(a, b):
         raise ValueError(f"shapes ({a.shape[0]},{a.shape[1]}) and ({b.shape[1]},{b.shape[0]})"
                          f" not aligned: {a.shape[1]} (dim 1) != {b.shape[1]} (dim 0)")
     return a @ b.T
+
+
+def singular_values(a):
+    """The singular values of `a` (m x n), largest first: one-sided Jacobi
+    (Hestenes), rotating pairs of the columns of the tall form (kept as
+    rows, contiguous) until every pair is orthogonal to EPS; the values are
+    the columns' norms. Not LAPACK's dgesdd (bidiagonalization, then QR
+    iterations), but as accurate: the values agree to rounding, the small
+    ones often better. A NaN or inf is LAPACK's "SVD did not converge"."""
+    m = a.shape[0]
+    n = a.shape[1]
+    tall = m >= n
+    count = n if tall else m
+    length = m if tall else n
+    w = np.empty((count, length), dtype=FLOAT)
+    for i in range(m):
+        for j in range(n):
+            value = FLOAT(a[i, j])
+            if not np.isfinite(value):
+                raise np.linalg.LinAlgError("SVD did not converge")
+            if tall:
+                w[j, i] = value
+            else:
+                w[i, j] = value
+    # A column whose squared norm is below EPS^2 of the whole matrix's is
+    # numerically zero (rotating it against another only stirs rounding
+    # noise, and would not converge): its pairs are left alone.
+    total = FLOAT(0.0)
+    for p in range(count):
+        for i in range(length):
+            total += w[p, i] * w[p, i]
+    negligible = EPS * EPS * total
+    for sweep in range(80):
+        rotated = False
+        for p in range(count - 1):
+            for q in range(p + 1, count):
+                alpha = FLOAT(0.0)
+                beta = FLOAT(0.0)
+                gamma = FLOAT(0.0)
+                for i in range(length):
+                    alpha += w[p, i] * w[p, i]
+                    beta += w[q, i] * w[q, i]
+                    gamma += w[p, i] * w[q, i]
+                if gamma != 0.0 and alpha > negligible and beta > negligible and \
+                        abs(gamma) > EPS * np.sqrt(alpha) * np.sqrt(beta):
+                    rotated = True
+                    zeta = (beta - alpha) / (FLOAT(2.0) * gamma)
+                    tangent = np.copysign(FLOAT(1.0), zeta) / (
+                        abs(zeta) + np.sqrt(FLOAT(1.0) + zeta * zeta))
+                    cosine = FLOAT(1.0) / np.sqrt(FLOAT(1.0) + tangent * tangent)
+                    sine = cosine * tangent
+                    for i in range(length):
+                        x = w[p, i]
+                        y = w[q, i]
+                        w[p, i] = cosine * x - sine * y
+                        w[q, i] = sine * x + cosine * y
+        if not rotated:
+            break
+    values = np.empty(count, dtype=FLOAT)
+    for p in range(count):
+        total = FLOAT(0.0)
+        for i in range(length):
+            total += w[p, i] * w[p, i]
+        values[p] = np.sqrt(total)
+    for p in range(1, count):       # largest first (insertion sort)
+        value = values[p]
+        k = p
+        while k > 0 and values[k - 1] < value:
+            values[k] = values[k - 1]
+            k -= 1
+        values[k] = value
+    return values
+
+
+def svd_values(a):
+    return singular_values(a)
+
+
+def norm_matrix_2(a):
+    values = singular_values(a)
+    if values.shape[0] == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    return values[0]
+
+
+def norm_matrix_minus_2(a):
+    values = singular_values(a)
+    if values.shape[0] == 0:
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    return values[values.shape[0] - 1]
+
+
+def norm_matrix_nuclear(a):
+    values = singular_values(a)
+    total = FLOAT(0.0)
+    for p in range(values.shape[0]):
+        total += values[p]
+    return total
+
+
+def cond_2(a):
+    """numpy's cond(x) (and p=2): the largest singular value over the
+    smallest, inf where that divides by zero."""
+    if a.shape[0] == 0 or a.shape[1] == 0:
+        raise np.linalg.LinAlgError("cond is not defined on empty arrays")
+    values = singular_values(a)
+    smallest = values[values.shape[0] - 1]
+    if smallest == 0.0:
+        return FLOAT(np.inf)
+    return values[0] / smallest
+
+
+def cond_minus_2(a):
+    if a.shape[0] == 0 or a.shape[1] == 0:
+        raise np.linalg.LinAlgError("cond is not defined on empty arrays")
+    values = singular_values(a)
+    if values[0] == 0.0:
+        return FLOAT(np.inf)
+    return values[values.shape[0] - 1] / values[0]
+
+
+def matrix_rank(a) -> int:
+    """numpy's default tolerance: S.max() * max(M, N) * eps."""
+    values = singular_values(a)
+    if values.shape[0] == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    tolerance = values[0] * FLOAT(max(a.shape[0], a.shape[1])) * EPS
+    rank = 0
+    for p in range(values.shape[0]):
+        if values[p] > tolerance:
+            rank += 1
+    return rank
+
+
+def vector_rank(a) -> int:
+    for i in range(a.shape[0]):
+        if a[i] != 0:
+            return 1
+    return 0
 
 
 def norm_vector_2(x):

@@ -239,3 +239,31 @@ def test_singular_value_edges(mod):
         got = outcome(getattr(mod.native, name), argument)
         want = outcome(getattr(mod.python, name), argument)
         assert got[1] == want[1] and want[1] is not None, (name, got[1], want[1])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 9, 17, 40])
+def test_complex_linalg(mod, n):
+    # zgetrf's pivots (|re| + |im|, izamax), numpy's complex slogdet (the
+    # sign d/|d|, the log of |d|), solve and inv.
+    a = complex_matrix((n, n), n) + n * np.eye(n)
+    got, want = mod.native.complex_det(a), mod.python.complex_det(a)
+    assert abs(got - want) <= 64 * max(n, 1) * 2.3e-16 * max(abs(want), 1e-300)
+    a64 = a.astype(np.complex64)
+    (sign, logdet), (want_sign, want_logdet) = (mod.native.complex_slogdet(a64),
+                                                mod.python.complex_slogdet(a64))
+    assert abs(sign - want_sign) <= 64 * max(n, 1) * 1.2e-7
+    assert abs(logdet - want_logdet) <= 64 * max(n, 1) * 1.2e-7 * max(abs(want_logdet), 1)
+    b = np.random.default_rng(n).standard_normal(n)
+    close(mod.native.complex_solve(a, b), mod.python.complex_solve(a, b), 64 * n)
+    close(mod.native.complex_inv(a), mod.python.complex_inv(a), 64 * n)
+    stack = np.stack([a, a.T, a * 1j]) if n else np.zeros((3, 0, 0), complex)
+    close(mod.native.complex_det_stack(stack), mod.python.complex_det_stack(stack), 64 * n)
+
+
+def test_complex_singular(mod):
+    for name in ("complex_inv",):
+        got = outcome(getattr(mod.native, name), np.zeros((2, 2), complex))
+        want = outcome(getattr(mod.python, name), np.zeros((2, 2), complex))
+        assert got[1] == want[1] == ("LinAlgError", "Singular matrix")
+    assert mod.native.complex_det(np.zeros((2, 2), complex)) == 0
+    assert mod.native.complex_slogdet(np.zeros((2, 2), np.complex64)) == (0, -np.inf)

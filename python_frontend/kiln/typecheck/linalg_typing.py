@@ -48,6 +48,23 @@ MATRIX_NORMS = {None: "norm_matrix_frobenius", "fro": "norm_matrix_frobenius",
 QR_MODES = {"reduced": "qr_reduced", "complete": "qr_complete", "r": "qr_r"}
 
 
+# Real and complex dtypes by numpy's name (the template values name them so).
+BY_NUMPY_NAME = {t.numpy_name: t for t in (*kt.DTYPES, *kt.COMPLEX_DTYPES)}
+# The functions of LINALG that take complex arrays.
+COMPLEX_FUNCTIONS = ("trace", "vdot", "inner", "matmul", "linalg.det", "linalg.slogdet",
+                     "linalg.solve", "linalg.inv")
+
+
+def linalg_float_type(dtypes) -> kt.ScalarType:
+    """numpy.linalg's _commonType: complex when any array is, single
+    precision (float32, complex64) only when every one is; ints and bools
+    compute in float64."""
+    single = all(d in (kt.f32, kt.c64) for d in dtypes)
+    if any(d.is_complex for d in dtypes):
+        return kt.c64 if single else kt.c128
+    return kt.f32 if single else kt.f64
+
+
 def numpy_value(dtype: kt.ScalarType) -> tuple:
     """A template value naming np.<dtype>."""
     return ("numpy", dtype.numpy_name)
@@ -132,9 +149,14 @@ class LinalgTyping:
         # first call that reaches them.
         values.setdefault("FLOAT", ("numpy", "float64"))
         values.setdefault("RESULT", values["FLOAT"])
-        values.setdefault("TINY", SMALLEST_NORMAL[kt.BY_NUMPY_NAME[values["FLOAT"][1]]])
+        float_type = BY_NUMPY_NAME[values["FLOAT"][1]]
+        real_type = float_type.part if float_type.is_complex else float_type
+        values.setdefault("TINY", SMALLEST_NORMAL[real_type])
         values.setdefault("PANEL", PANEL)
-        values.setdefault("EPS", MACHINE_EPSILON[kt.BY_NUMPY_NAME[values["FLOAT"][1]]])
+        values.setdefault("EPS", MACHINE_EPSILON[real_type])
+        values.setdefault("REAL", numpy_value(real_type))
+        values.setdefault("MAGNITUDE", ("name", "complex_magnitude" if float_type.is_complex
+                                        else "abs"))
         # One copy of the kernels per result type and argument types (det
         # and inv of one matrix type share theirs), and of the SHARED ones
         # (the LU, the solves) per float type.
@@ -178,8 +200,7 @@ class LinalgTyping:
             self.array_consumers.add(argument)
             if not isinstance(value.type, kt.ArrayType):
                 self.fail(argument, f"{shown}() takes arrays here, not {display(value.type)}")
-            if value.type.dtype.is_complex and name not in ("trace", "vdot", "inner",
-                                                            "matmul"):
+            if value.type.dtype.is_complex and name not in COMPLEX_FUNCTIONS:
                 self.fail(argument, f"{shown}() of complex arrays is not supported yet")
             arrays.append(value)
         return arrays, given
@@ -187,9 +208,10 @@ class LinalgTyping:
     def linalg_kernel(self, name, arrays, options, node, shown):
         """(kernel function, template values, extra argument nodes)."""
         dtypes = [a.type.dtype for a in arrays]
-        float_type = kt.f32 if all(d == kt.f32 for d in dtypes) else kt.f64
-        values = {"FLOAT": numpy_value(float_type), "TINY": SMALLEST_NORMAL[float_type],
-                  "RESULT": numpy_value(float_type), "PANEL": PANEL}
+        float_type = linalg_float_type(dtypes)
+        values = {"FLOAT": numpy_value(float_type), "RESULT": numpy_value(float_type)}
+        if float_type.is_complex and name in ("linalg.det", "linalg.slogdet"):
+            name += "_complex"        # a complex sign (d/|d|), a real log
         ranks = [a.type.ndim for a in arrays]
         if name == "trace":
             return self.trace_kernel(arrays[0], options, values, shown, node)
@@ -220,7 +242,8 @@ class LinalgTyping:
                                     f"vectors) or 3-D right-hand side, not {ranks[1]}-D")
                 return ("solve_stack_vectors" if ranks[1] == 2 else "solve_stack_matrices"), \
                     values, []
-            return name.split(".")[1] + "_stack", values, []
+            return name.split(".")[1].replace("_complex", "") + (
+                "_complex" if name.endswith("_complex") else "") + "_stack", values, []
         if name == "linalg.qr":
             mode = options.get("mode")
             mode_value = "reduced" if mode is None else mode.value if isinstance(

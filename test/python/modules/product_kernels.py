@@ -192,3 +192,29 @@ def rank(a: kiln.i64[:, :]) -> int:
 @kiln.export
 def vector_rank(a: kiln.f64[:]) -> int:
     return np.linalg.matrix_rank(a)
+
+
+@kiln.export
+def complex_det(a: kiln.c128[:, :]) -> complex:
+    return np.linalg.det(a)
+
+
+@kiln.export
+def complex_slogdet(a: kiln.c64[:, :]):
+    sign, logdet = np.linalg.slogdet(a)
+    return sign, logdet
+
+
+@kiln.export
+def complex_solve(a: kiln.c128[:, :], b: kiln.f64[:]) -> kiln.c128[:]:
+    return np.linalg.solve(a, b)
+
+
+@kiln.export
+def complex_inv(a: kiln.c128[:, :]) -> kiln.c128[:, :]:
+    return np.linalg.inv(a)
+
+
+@kiln.export
+def complex_det_stack(a: kiln.c128[:, :, :]) -> kiln.c128[:]:
+    return np.linalg.det(a)

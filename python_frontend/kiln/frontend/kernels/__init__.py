@@ -46,7 +46,9 @@ def parsed(kernel_file: str) -> ast.Module:
 
 def template_value(value) -> ast.expr:
     """A template name's replacement: ("numpy", "float64") is np.float64,
-    a number is that literal."""
+    ("name", "abs") that name, a number is that literal."""
+    if isinstance(value, tuple) and value[0] == "name":
+        return ast.Name(id=value[1], ctx=ast.Load())
     if isinstance(value, tuple):
         return ast.Attribute(value=ast.Name(id=KERNEL_NUMPY, ctx=ast.Load()), attr=value[1],
                              ctx=ast.Load())
@@ -64,7 +66,11 @@ class Instantiation(ast.NodeTransformer):
                                     if name in self.shared else self.key)
 
     def visit_Name(self, node):
-        if node.id in self.values:
+        value = self.values.get(node.id)
+        if isinstance(value, tuple) and value[0] == "name" and value[1] in self.functions:
+            # A kernel function named by a template value: renamed as such.
+            replacement = ast.Name(id=self.renamed(value[1]), ctx=node.ctx)
+        elif node.id in self.values:
             replacement = template_value(self.values[node.id])
         elif node.id == "np":
             replacement = ast.Name(id=KERNEL_NUMPY, ctx=node.ctx)

@@ -3,7 +3,8 @@ that Kiln compiles into the module calling them, once per set of template
 names (frontend/kernels/__init__.py instantiates it: FLOAT is the result's
 float type, np.float64 or np.float32 as numpy's linalg chooses it; TINY is
 that type's smallest normal number, LAPACK's dlamch('S'); EPS its machine
-epsilon (numpy's finfo.eps); RESULT is the
+epsilon (numpy's finfo.eps); REAL the float type of FLOAT's parts;
+MAGNITUDE the pivot's measure (abs, or complex_magnitude); RESULT is the
 result dtype of np.trace and np.kron). CPython runs this file too (with the
 names bound). PANEL is the block size of the factorizations and solves.
 
@@ -35,7 +36,8 @@ the kernel owns, which kiln-vectorize turns into SIMD code."""
 import numpy as np
 
 # Functions of FLOAT arrays the kernels make: one copy per float type.
-SHARED = ("lu_factor", "lu_solve", "lu_solve_vector", "q_factor", "r_factor")
+SHARED = ("lu_factor", "lu_solve", "lu_solve_vector", "q_factor", "r_factor",
+          "complex_magnitude")
 
 
 def square_size(a):
@@ -77,9 +79,9 @@ def lu_factor(lu, pivots) -> bool:
                 panel[c, r] = lu[start + r, start + c]
         for k in range(width):
             p = k
-            largest = abs(panel[k, k])
+            largest = MAGNITUDE(panel[k, k])
             for r in range(k + 1, rows):
-                size = abs(panel[k, r])
+                size = MAGNITUDE(panel[k, r])
                 if size > largest:
                     largest = size
                     p = r
@@ -134,6 +136,11 @@ def lu_factor(lu, pivots) -> bool:
     return singular
 
 
+def complex_magnitude(z):
+    """izamax's measure of a complex pivot: |re| + |im| (dcabs1)."""
+    return abs(z.real) + abs(z.imag)
+
+
 def slogdet(a):
     n = square_size(a)
     lu = float_copy(a, n)
@@ -156,6 +163,33 @@ def slogdet(a):
 
 def det(a):
     sign, logdet = slogdet(a)
+    return sign * np.exp(logdet)
+
+
+def slogdet_complex(a):
+    """numpy's slogdet of a complex matrix: sign the product of the
+    permutation's sign and the diagonal's d/|d|, logdet the sum of log|d|
+    (a float of the matrix's precision)."""
+    n = square_size(a)
+    lu = float_copy(a, n)
+    pivots = np.empty(n, dtype=np.int64)
+    if lu_factor(lu, pivots):
+        return FLOAT(0.0), REAL(-np.inf)
+    sign = FLOAT(1.0)
+    for k in range(n):
+        if pivots[k] != k:
+            sign = -sign
+    logdet = REAL(0.0)
+    for k in range(n):
+        diagonal = lu[k, k]
+        size = abs(diagonal)
+        sign = sign * (diagonal / size)
+        logdet += np.log(size)
+    return sign, logdet
+
+
+def det_complex(a):
+    sign, logdet = slogdet_complex(a)
     return sign * np.exp(logdet)
 
 
@@ -327,6 +361,25 @@ def slogdet_stack(a):
     logs = np.empty(a.shape[0], dtype=FLOAT)
     for z in range(a.shape[0]):
         sign, logdet = slogdet(a[z])
+        signs[z] = sign
+        logs[z] = logdet
+    return signs, logs
+
+
+def det_complex_stack(a):
+    stack_square_size(a)
+    out = np.empty(a.shape[0], dtype=FLOAT)
+    for z in range(a.shape[0]):
+        out[z] = det_complex(a[z])
+    return out
+
+
+def slogdet_complex_stack(a):
+    stack_square_size(a)
+    signs = np.empty(a.shape[0], dtype=FLOAT)
+    logs = np.empty(a.shape[0], dtype=REAL)
+    for z in range(a.shape[0]):
+        sign, logdet = slogdet_complex(a[z])
         signs[z] = sign
         logs[z] = logdet
     return signs, logs

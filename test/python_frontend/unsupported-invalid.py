@@ -14,8 +14,8 @@ def many(x: kiln.f64[:]) -> float:
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-2]]:14: error: `for` over a generator is not supported; Kiln's `for` loops go over range(...), arrays, lists, dicts, sets, strings, and enumerate() or zip() of them
     data = {"k": [2.0]}
     # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:18: error: dicts with list values are not supported yet; a dict's keys and values are int, float, bool or str (dict[str, int], ...)
-    total += np.linalg.svd(x)
-    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:14: error: call to `np.linalg.svd` is not supported yet
+    total += np.linalg.eig(x)
+    # CHECK-DAG: unsupported-invalid.py:[[@LINE-1]]:14: error: call to `np.linalg.eig` is not supported yet
     try:
         pass
     except Exception:

@@ -1,16 +1,19 @@
 """Typing of the numpy functions Kiln compiles from its own kernels
 (library_functions.LINALG: np.linalg.det, slogdet, solve, inv, cholesky,
-norm, np.trace, np.kron; frontend/kernels/linalg.py). A mixin of
+qr, svd's values, cond, matrix_rank, norm, np.trace, np.kron, np.vdot,
+np.inner, np.matmul and `@` of stacks of matrices, np.einsum;
+frontend/kernels/linalg.py and einsum.py). A mixin of
 type_inference.FunctionTyping.
 
 Each call is checked the way numpy checks it where that is known at
-compile time (ranks, a literal `ord`), then becomes a call of one kernel,
-instantiated for the types it needs: FLOAT is the result's float type as
-numpy.linalg's _commonType picks it (float32 when every array is float32,
-float64 otherwise, ints and bools included); RESULT is np.trace's sum
-dtype or np.kron's promoted one. The call node keeps the kernel call
-(`_kiln_kernel_call`), which code generation lowers as it does a call of
-the module's helpers (call_lowering.py's linalg_call)."""
+compile time (ranks, a literal `ord`, `mode` or subscripts), then becomes
+a call of one kernel, instantiated for the types it needs: FLOAT is the
+result's float type as numpy.linalg's _commonType picks it
+(`linalg_float_type`); RESULT is np.trace's sum dtype or the products'
+promoted one; the other template names follow from FLOAT (`kernel_call`).
+The call node keeps the kernel call (`_kiln_kernel_call`), which code
+generation lowers as it does a call of the module's helpers
+(call_lowering.py's linalg_call)."""
 
 from __future__ import annotations
 
@@ -155,8 +158,10 @@ class LinalgTyping:
         values.setdefault("PANEL", PANEL)
         values.setdefault("EPS", MACHINE_EPSILON[real_type])
         values.setdefault("REAL", numpy_value(real_type))
-        values.setdefault("MAGNITUDE", ("name", "complex_magnitude" if float_type.is_complex
-                                        else "abs"))
+        complex_ = float_type.is_complex
+        values.setdefault("MAGNITUDE", ("name", "complex_magnitude" if complex_ else "abs"))
+        values.setdefault("DET", ("name", "det_complex" if complex_ else "det"))
+        values.setdefault("SLOGDET", ("name", "slogdet_complex" if complex_ else "slogdet"))
         # One copy of the kernels per result type and argument types (det
         # and inv of one matrix type share theirs), and of the SHARED ones
         # (the LU, the solves) per float type.
@@ -242,8 +247,7 @@ class LinalgTyping:
                                     f"vectors) or 3-D right-hand side, not {ranks[1]}-D")
                 return ("solve_stack_vectors" if ranks[1] == 2 else "solve_stack_matrices"), \
                     values, []
-            return name.split(".")[1].replace("_complex", "") + (
-                "_complex" if name.endswith("_complex") else "") + "_stack", values, []
+            return name.split(".")[1].replace("_complex", "") + "_stack", values, []
         if name == "linalg.qr":
             mode = options.get("mode")
             mode_value = "reduced" if mode is None else mode.value if isinstance(

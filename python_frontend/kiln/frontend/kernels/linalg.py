@@ -4,7 +4,8 @@ names (frontend/kernels/__init__.py instantiates it: FLOAT is the result's
 float type, np.float64 or np.float32 as numpy's linalg chooses it; TINY is
 that type's smallest normal number, LAPACK's dlamch('S'); EPS its machine
 epsilon (numpy's finfo.eps); REAL the float type of FLOAT's parts;
-MAGNITUDE the pivot's measure (abs, or complex_magnitude); RESULT is the
+MAGNITUDE the pivot's measure (abs, or complex_magnitude); DET and
+SLOGDET the real or complex determinant kernels; RESULT is the
 result dtype of np.trace and np.kron). CPython runs this file too (with the
 names bound). PANEL is the block size of the factorizations and solves.
 
@@ -347,39 +348,21 @@ def stack_square_size(a):
 
 
 def det_stack(a):
-    """numpy's linalg of a stack of matrices (3-D): one result per matrix."""
+    """numpy's linalg of a stack of matrices (3-D): one result per matrix
+    (DET and SLOGDET: the real or the complex kernel)."""
     stack_square_size(a)
     out = np.empty(a.shape[0], dtype=FLOAT)
     for z in range(a.shape[0]):
-        out[z] = det(a[z])
+        out[z] = DET(a[z])
     return out
 
 
 def slogdet_stack(a):
     stack_square_size(a)
     signs = np.empty(a.shape[0], dtype=FLOAT)
-    logs = np.empty(a.shape[0], dtype=FLOAT)
-    for z in range(a.shape[0]):
-        sign, logdet = slogdet(a[z])
-        signs[z] = sign
-        logs[z] = logdet
-    return signs, logs
-
-
-def det_complex_stack(a):
-    stack_square_size(a)
-    out = np.empty(a.shape[0], dtype=FLOAT)
-    for z in range(a.shape[0]):
-        out[z] = det_complex(a[z])
-    return out
-
-
-def slogdet_complex_stack(a):
-    stack_square_size(a)
-    signs = np.empty(a.shape[0], dtype=FLOAT)
     logs = np.empty(a.shape[0], dtype=REAL)
     for z in range(a.shape[0]):
-        sign, logdet = slogdet_complex(a[z])
+        sign, logdet = SLOGDET(a[z])
         signs[z] = sign
         logs[z] = logdet
     return signs, logs

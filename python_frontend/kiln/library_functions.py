@@ -275,7 +275,7 @@ _NUMPY_OTHER_FUNCTIONS = [
     *_entries(LINALG, DOC_LINALG, "linalg.det linalg.slogdet linalg.solve linalg.inv "
                                   "linalg.cholesky linalg.qr linalg.norm trace kron matmul "
                                   "vdot inner einsum linalg.svd linalg.cond "
-                                  "linalg.matrix_rank"),
+                                  "linalg.matrix_rank linalg.pinv linalg.lstsq"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

@@ -267,3 +267,37 @@ def test_complex_singular(mod):
         assert got[1] == want[1] == ("LinAlgError", "Singular matrix")
     assert mod.native.complex_det(np.zeros((2, 2), complex)) == 0
     assert mod.native.complex_slogdet(np.zeros((2, 2), np.complex64)) == (0, -np.inf)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (6, 3), (3, 6), (20, 20), (30, 7)])
+def test_pinv_and_lstsq(mod, shape):
+    # The pseudo-inverse and the minimum-norm least-squares solution are
+    # unique: the Jacobi SVD's equal LAPACK's to rounding (condition-scaled).
+    rng = np.random.default_rng(sum(shape) + 1)
+    a = rng.standard_normal(shape)
+    c = float(np.linalg.cond(a)) if min(shape) else 1.0
+    close(mod.native.pseudo_inverse(a), mod.python.pseudo_inverse(a), 64 * max(shape) * c)
+    b = rng.standard_normal(shape[0])
+    b2 = rng.standard_normal((shape[0], 2)).astype(np.float32)
+    a32 = a.astype(np.float32)
+    for got, want in ((mod.native.least_squares(a, b), mod.python.least_squares(a, b)),
+                      (mod.native.least_squares32(a32, b2, 1e-6),
+                       mod.python.least_squares32(a32, b2, 1e-6))):
+        # (x, residuals, rank, singular values); the rank a Python int where
+        # numpy gives LAPACK's np.int32.
+        assert type(got[2]) is int and got[2] == want[2]
+        for position in (0, 1, 3):
+            close(got[position], want[position], 64 * max(shape) * c)
+
+
+def test_lstsq_rank_deficient_and_errors(mod):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((6, 3))
+    a[:, 2] = a[:, 1]                      # rank 2: the minimum-norm solution
+    b = rng.standard_normal(6)
+    got, want = mod.native.least_squares(a, b), mod.python.least_squares(a, b)
+    close(got[0], want[0], 1000)
+    assert got[2] == want[2] == 2 and got[1].shape == want[1].shape == (0,)
+    failed = outcome(mod.native.least_squares, a, b[:5])
+    assert failed[1] == outcome(mod.python.least_squares, a, b[:5])[1] == (
+        "LinAlgError", "Incompatible dimensions")

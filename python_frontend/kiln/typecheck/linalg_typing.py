@@ -183,10 +183,12 @@ class LinalgTyping:
 
     def linalg_arguments(self, name, node, shown):
         """The arrays the call takes (typed) and its options (the nodes)."""
-        takes = {"linalg.solve": 2, "kron": 2, "vdot": 2, "inner": 2, "matmul": 2}.get(name, 1)
+        takes = {"linalg.solve": 2, "kron": 2, "vdot": 2, "inner": 2, "matmul": 2,
+                 "linalg.lstsq": 2}.get(name, 1)
         options = {"linalg.norm": ("ord", "axis", "keepdims"), "linalg.qr": ("mode",),
                    "linalg.svd": ("full_matrices", "compute_uv", "hermitian"),
                    "linalg.cond": ("p",), "linalg.matrix_rank": ("tol", "hermitian"),
+                   "linalg.pinv": ("rcond", "hermitian"), "linalg.lstsq": ("rcond",),
                    "trace": ("offset", "axis1", "axis2", "dtype", "out")}.get(name, ())
         if len(node.args) < takes:
             self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}")
@@ -230,6 +232,8 @@ class LinalgTyping:
             return ("kron_vector" if ranks[0] == 1 else "kron_matrix"), values, []
         if name == "linalg.norm":
             return self.norm_kernel(arrays[0], options, values, shown)
+        if name in ("linalg.pinv", "linalg.lstsq"):
+            return self.pseudo_inverse_kernel(name, arrays, options, values, node, shown)
         if name in ("linalg.svd", "linalg.cond", "linalg.matrix_rank"):
             return self.singular_value_kernel(name, arrays[0], options, values, node, shown)
         if name in ("vdot", "inner", "matmul"):
@@ -291,6 +295,30 @@ class LinalgTyping:
                                         "(None, 2 and -2 are)")
             return ("cond_minus_2" if order == -2 else "cond_2"), values, []
         return "matrix_rank", values, []
+
+    def pseudo_inverse_kernel(self, name, arrays, options, values, node, shown):
+        """pinv(a[, rcond]) and lstsq(a, b[, rcond]) of 2-D `a` (b 1-D or
+        2-D): rcond is passed to the kernel, None as -1 (numpy's default:
+        1e-15 for pinv, eps * max(M, N) for lstsq)."""
+        hermitian = options.get("hermitian")
+        if hermitian is not None and not (isinstance(hermitian, ast.Constant) and
+                                          hermitian.value is False):
+            self.fail(hermitian, f"{shown}() argument `hermitian` is not supported yet")
+        if arrays[0].type.ndim != 2:
+            self.fail(node, f"{shown}() of a {arrays[0].type.ndim}-D array is not supported yet "
+                            "(2-D)")
+        rcond = options.get("rcond")
+        if rcond is None or isinstance(rcond, ast.Constant) and rcond.value is None:
+            rcond = ast.Constant(value=1e-15 if name == "linalg.pinv" else -1.0)
+        else:
+            value = self.expression(rcond)
+            if not (isinstance(value.type, kt.ScalarType) and not value.type.is_complex):
+                self.fail(rcond, f"{shown}()'s `rcond` must be a number")
+        if name == "linalg.pinv":
+            return "pinv", values, [rcond]
+        if arrays[1].type.ndim not in (1, 2):
+            self.fail(node, f"{shown}() takes a 1-D or 2-D right-hand side")
+        return ("lstsq_vector" if arrays[1].type.ndim == 1 else "lstsq_matrix"), values, [rcond]
 
     def product_kernel(self, name, arrays, values, node, shown):
         dtypes = [a.type.dtype for a in arrays]

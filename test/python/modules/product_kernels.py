@@ -218,3 +218,19 @@ def complex_inv(a: kiln.c128[:, :]) -> kiln.c128[:, :]:
 @kiln.export
 def complex_det_stack(a: kiln.c128[:, :, :]) -> kiln.c128[:]:
     return np.linalg.det(a)
+
+
+@kiln.export
+def pseudo_inverse(a: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return np.linalg.pinv(a)
+
+
+@kiln.export
+def least_squares(a: kiln.f64[:, :], b: kiln.f64[:]):
+    x, residuals, rank, values = np.linalg.lstsq(a, b, rcond=None)
+    return x, residuals, rank, values
+
+
+@kiln.export
+def least_squares32(a: kiln.f32[:, :], b: kiln.f32[:, :], rcond: float):
+    return np.linalg.lstsq(a, b, rcond)

@@ -27,9 +27,9 @@ The algorithms are LAPACK's, so results agree with numpy to rounding:
   vectorize: the same sums in the same order as the column form;
 - qr as dgeqr2 and dorg2r (LAPACK's reflectors, so the signs of Q's
   columns and R's rows are numpy's);
-- singular values by one-sided Jacobi (`singular_values`), for svd's
-  values, norm's orders 2, -2 and 'nuc' of matrices, cond and matrix_rank
-  (numpy's tolerance);
+- singular values by one-sided Jacobi (`jacobi`), for svd's values,
+  norm's orders 2, -2 and 'nuc' of matrices, cond, matrix_rank (numpy's
+  tolerance), pinv and lstsq (the pseudo-inverse V S+ U^T);
 - norm as numpy's linalg.norm computes each `ord`.
 Every row operation is a loop over a contiguous row of a C-ordered copy
 the kernel owns, which kiln-vectorize turns into SIMD code."""
@@ -621,13 +621,16 @@ def inner_matrix(a, b):
     return a @ b.T
 
 
-def singular_values(a):
-    """The singular values of `a` (m x n), largest first: one-sided Jacobi
-    (Hestenes), rotating pairs of the columns of the tall form (kept as
-    rows, contiguous) until every pair is orthogonal to EPS; the values are
-    the columns' norms. Not LAPACK's dgesdd (bidiagonalization, then QR
-    iterations), but as accurate: the values agree to rounding, the small
-    ones often better. A NaN or inf is LAPACK's "SVD did not converge"."""
+def jacobi(a, accumulate):
+    """One-sided Jacobi (Hestenes) on the tall form T of `a` (a itself
+    when it has at least as many rows as columns, else its transpose):
+    pairs of T's columns (kept as the rows of w, contiguous) are rotated
+    until every pair is orthogonal to EPS. Then w's rows are T V's columns,
+    their norms the singular values; with `accumulate`, v's rows are V's
+    columns (the same rotations applied to the identity). Not LAPACK's
+    dgesdd (bidiagonalization, then QR iterations), but as accurate: the
+    values agree to rounding, the small ones often better. A NaN or inf is
+    LAPACK's "SVD did not converge"."""
     m = a.shape[0]
     n = a.shape[1]
     tall = m >= n
@@ -643,6 +646,9 @@ def singular_values(a):
                 w[j, i] = value
             else:
                 w[i, j] = value
+    v = np.zeros((count if accumulate else 0, count), dtype=FLOAT)
+    for p in range(v.shape[0]):
+        v[p, p] = FLOAT(1.0)
     # A column whose squared norm is below EPS^2 of the whole matrix's is
     # numerically zero (rotating it against another only stirs rounding
     # noise, and would not converge): its pairs are left alone.
@@ -675,14 +681,31 @@ def singular_values(a):
                         y = w[q, i]
                         w[p, i] = cosine * x - sine * y
                         w[q, i] = sine * x + cosine * y
+                    for i in range(v.shape[0]):
+                        x = v[p, i]
+                        y = v[q, i]
+                        v[p, i] = cosine * x - sine * y
+                        v[q, i] = sine * x + cosine * y
         if not rotated:
             break
-    values = np.empty(count, dtype=FLOAT)
-    for p in range(count):
+    return w, v
+
+
+def column_norms(w):
+    norms = np.empty(w.shape[0], dtype=FLOAT)
+    for p in range(w.shape[0]):
         total = FLOAT(0.0)
-        for i in range(length):
+        for i in range(w.shape[1]):
             total += w[p, i] * w[p, i]
-        values[p] = np.sqrt(total)
+        norms[p] = np.sqrt(total)
+    return norms
+
+
+def singular_values(a):
+    """The singular values of `a`, largest first."""
+    w, v = jacobi(a, False)
+    values = column_norms(w)
+    count = values.shape[0]
     for p in range(1, count):       # largest first (insertion sort)
         value = values[p]
         k = p
@@ -691,6 +714,103 @@ def singular_values(a):
             k -= 1
         values[k] = value
     return values
+
+
+def pseudo_inverse(a, cutoff_ratio):
+    """numpy's pinv: V S+ U^T of the Jacobi SVD, the singular values at or
+    below cutoff_ratio times the largest taken as zero (so 1/s is 0); as
+    sum_p v_p w_p^T / s_p^2, since w_p = s_p u_p. Of a matrix with fewer
+    rows than columns, from its transpose's."""
+    m = a.shape[0]
+    n = a.shape[1]
+    w, v = jacobi(a, True)
+    norms = column_norms(w)
+    largest = FLOAT(0.0)
+    for p in range(norms.shape[0]):
+        largest = max(largest, norms[p])
+    cutoff = cutoff_ratio * largest
+    count = w.shape[0]
+    length = w.shape[1]
+    inverse = np.zeros((count, length), dtype=FLOAT)     # pinv of the tall form
+    for p in range(count):
+        if norms[p] > cutoff:
+            scale = FLOAT(1.0) / (norms[p] * norms[p])
+            for i in range(count):
+                factor = v[p, i] * scale
+                for j in range(length):
+                    inverse[i, j] += factor * w[p, j]
+    if m >= n:
+        return inverse
+    out = np.empty((n, m), dtype=FLOAT)
+    for i in range(n):
+        for j in range(m):
+            out[i, j] = inverse[j, i]
+    return out
+
+
+def pinv(a, rcond):
+    return pseudo_inverse(a, FLOAT(rcond))
+
+
+def lstsq_tail(a, values, x, b2, rcond):
+    """numpy's rank (singular values above rcond times the largest; rcond
+    < 0: numpy's default, eps times the larger dimension) and residuals
+    (per column of b, when the rank is full and there are more rows than
+    columns; else none)."""
+    m = a.shape[0]
+    n = a.shape[1]
+    ratio = FLOAT(rcond) if rcond >= 0.0 else EPS * FLOAT(max(m, n))
+    rank = 0
+    for p in range(values.shape[0]):
+        if values[p] > ratio * values[0]:
+            rank += 1
+    if rank == n and m > n:
+        residuals = np.zeros(b2.shape[1], dtype=FLOAT)
+        for k in range(b2.shape[1]):
+            total = FLOAT(0.0)
+            for i in range(m):
+                predicted = FLOAT(0.0)
+                for j in range(n):
+                    predicted += FLOAT(a[i, j]) * x[j, k]
+                difference = FLOAT(b2[i, k]) - predicted
+                total += difference * difference
+            residuals[k] = total
+        return rank, residuals
+    return rank, np.zeros(0, dtype=FLOAT)
+
+
+def lstsq_matrix(a, b, rcond):
+    """np.linalg.lstsq(a, b) of a 2-D right-hand side: the minimum-norm
+    least-squares solution through the pseudo-inverse (numpy's gelsd
+    gives the same to rounding), rank, residuals, singular values."""
+    m = a.shape[0]
+    if b.shape[0] != m:
+        raise np.linalg.LinAlgError("Incompatible dimensions")
+    values = singular_values(a)
+    ratio = FLOAT(rcond) if rcond >= 0.0 else EPS * FLOAT(max(m, a.shape[1]))
+    inverse = pseudo_inverse(a, ratio)
+    x = np.zeros((a.shape[1], b.shape[1]), dtype=FLOAT)
+    for i in range(a.shape[1]):
+        for j in range(m):
+            factor = inverse[i, j]
+            for k in range(b.shape[1]):
+                x[i, k] += factor * FLOAT(b[j, k])
+    rank, residuals = lstsq_tail(a, values, x, b, rcond)
+    return x, residuals, rank, values
+
+
+def lstsq_vector(a, b, rcond):
+    m = a.shape[0]
+    if b.shape[0] != m:
+        raise np.linalg.LinAlgError("Incompatible dimensions")
+    column = np.empty((m, 1), dtype=FLOAT)
+    for i in range(m):
+        column[i, 0] = FLOAT(b[i])
+    x2, residuals, rank, values = lstsq_matrix(a, column, rcond)
+    x = np.empty(a.shape[1], dtype=FLOAT)
+    for i in range(a.shape[1]):
+        x[i] = x2[i, 0]
+    return x, residuals, rank, values
 
 
 def svd_values(a):

@@ -489,7 +489,8 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
-        self.linalg_rng = random.Random(f"linalg:{name}:{rng.getstate()[1][0]}")
+        # Linear algebra's own stream (set by the caller: linalg_stream).
+        self.linalg_rng = random.Random(f"linalg:{name}")
         self.config = config
         self.name = name
         self.helpers = helpers       # earlier Functions this one may call
@@ -1676,8 +1677,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         saved = self.used_leaves
         self.used_leaves = set()
         try:
-            if kind in ("i64", "u64", "f32", "f64") and \
-                    self.linalg_rng.random() < LINALG_RATE:
+            if kind in ("i64", "u64", "f32", "f64") and self.linalg_roll() < LINALG_RATE:
                 text = self.e_linalg(kind)
                 if text is not None:
                     self.statement_reduces = True
@@ -1723,6 +1723,18 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             return call
         finally:
             self.used_leaves = saved
+
+    SIDE_STREAMS = ("in_list_stream", "in_dict_stream", "in_set_stream", "in_slice_stream",
+                    "in_str_stream", "in_tail_stream", "in_class_stream", "in_class_list_stream",
+                    "in_list_field_stream")
+
+    def linalg_roll(self) -> float:
+        """A draw of the linear algebra stream, only in the main stream's
+        statements (1.0, no construct, in the other streams' ones): a
+        program's lists, classes, ... leave its linear algebra as it was."""
+        if any(getattr(self, flag, False) for flag in self.SIDE_STREAMS):
+            return 1.0
+        return self.linalg_rng.random()
 
     def e_linalg(self, kind):
         """np.trace(m[, offset]) of a 2-D array whose sum dtype is `kind`,
@@ -1965,7 +1977,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
                   "outer": 0.7, "arange": 1.5, "linspace": 1, "full": 1, "eye": 0.6,
                   "array": 1.2}
         maker = self.pick(makers, list(makers))
-        roll = self.linalg_rng.random()
+        roll = self.linalg_roll()
         if roll < KRON_RATE:
             maker = "kron"
         elif roll < KRON_RATE + MATMUL_RATE:
@@ -3166,6 +3178,7 @@ def list_helper(seed, index, k, config, helpers, list_helpers, slices_on=False):
     gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
                             main=False, lrng=hrng, list_helpers=list(list_helpers),
                             slrng=slice_stream(seed, index, name) if slices_on else None)
+    gen.linalg_rng = linalg_stream(seed, index, name)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{950 + j}", kind, container="list")
                for j, kind in enumerate(list_param_kinds(hrng) or ["i64"])]
@@ -3174,6 +3187,10 @@ def list_helper(seed, index, k, config, helpers, list_helpers, slices_on=False):
     else:
         returns = hrng.choice(("i64", "f64", "bool"))
     return gen.generate(params, returns)
+
+
+def linalg_stream(seed, index, name):
+    return random.Random(f"{seed}:{index}:linalg:{name}")
 
 
 def tail_stream(seed, index, name):
@@ -3193,6 +3210,7 @@ def dict_helper(seed, index, k, config, helpers, dict_helpers):
     name = f"hd{index}_{k}"
     gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
                             main=False, drng=hrng, dict_helpers=list(dict_helpers))
+    gen.linalg_rng = linalg_stream(seed, index, name)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{850 + j}", kinds[1], container="dict", key_kind=kinds[0])
                for j, kinds in enumerate(dict_param_kinds(hrng) or [("i64", "i64")])]
@@ -3221,6 +3239,7 @@ def set_helper(seed, index, k, config, helpers, set_helpers, slices_on):
     gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
                             main=False, srng=hrng, set_helpers=list(set_helpers),
                             slrng=slice_stream(seed, index, name) if slices_on else None)
+    gen.linalg_rng = linalg_stream(seed, index, name)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{650 + j}", kind, container="set")
                for j, kind in enumerate(set_param_kinds(hrng) or ["i64"])]
@@ -3281,6 +3300,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                                 srng=set_stream(seed, index, name) if sets_on else None,
                                 slrng=slice_stream(seed, index, name) if slices_on else None,
                                 trng=tail_stream(seed, index, name) if tail_on else None)
+        gen.linalg_rng = linalg_stream(seed, index, name)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
@@ -3314,6 +3334,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             if strings_on else None,
                             crng=class_stream(seed, index, f"f{index}") if classes_on else None,
                             class_shapes=class_shapes)
+    gen.linalg_rng = linalg_stream(seed, index, f"f{index}")
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")

@@ -1,13 +1,19 @@
-"""numpy.linalg (and np.trace, np.kron) as Kiln compiles them: plain Python
-that Kiln compiles into the module calling them, once per set of template
-names (frontend/kernels/__init__.py instantiates it: FLOAT is the result's
-float type, np.float64 or np.float32 as numpy's linalg chooses it; TINY is
-that type's smallest normal number, LAPACK's dlamch('S'); EPS its machine
-epsilon (numpy's finfo.eps); REAL the float type of FLOAT's parts;
-MAGNITUDE the pivot's measure (abs, or complex_magnitude); DET and
-SLOGDET the real or complex determinant kernels; RESULT is the
-result dtype of np.trace and np.kron). CPython runs this file too (with the
-names bound). PANEL is the block size of the factorizations and solves.
+"""numpy.linalg (and np.trace, np.kron, np.vdot, np.inner, `@` of stacks)
+as Kiln compiles them: plain Python that Kiln compiles into the module
+calling them, once per set of template values (frontend/kernels/__init__.py
+instantiates it; typecheck/linalg_typing.py chooses the values):
+
+- FLOAT: the result's type as numpy.linalg's _commonType picks it
+  (np.float64, np.float32, np.complex128 or np.complex64); REAL: the float
+  type of its parts (FLOAT itself for real matrices);
+- TINY: REAL's smallest normal number (LAPACK's dlamch('S')); EPS: its
+  machine epsilon (numpy's finfo.eps);
+- MAGNITUDE: the pivots' measure (abs, or complex_magnitude as izamax's);
+  DET and SLOGDET: the real or complex determinant kernels;
+- RESULT: the result dtype of np.trace, np.kron and the products;
+- PANEL: the block size of the factorizations and solves.
+
+CPython runs this file too, with the names bound.
 
 The algorithms are LAPACK's, so results agree with numpy to rounding:
 - LU with partial pivoting as dgetf2 does it: the pivot is the first entry

@@ -301,3 +301,12 @@ def test_lstsq_rank_deficient_and_errors(mod):
     failed = outcome(mod.native.least_squares, a, b[:5])
     assert failed[1] == outcome(mod.python.least_squares, a, b[:5])[1] == (
         "LinAlgError", "Incompatible dimensions")
+
+
+def test_tuples_holding_complex64(mod):
+    """A complex64 in a returned tuple: MLIR's vector<2xf32> is 8-aligned
+    in LLVM's struct, so the C result struct declares it _Alignas(8) (it
+    read (3+1j), 2.0 for (3.0, 1+2j, 3.0), and complex slogdet's (complex64,
+    float32) overflowed the C struct under ASan)."""
+    assert mod.native.complex64_then_float32(1 + 2j, 3.0) == ((1 + 2j), 3.0)
+    assert mod.native.float32_around_complex64(3.0, 1 + 2j) == (3.0, (1 + 2j), 3.0)

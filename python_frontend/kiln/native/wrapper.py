@@ -225,7 +225,8 @@ def generate_header(module_name: str, source_path: str, signatures, abi_header: 
         if isinstance(signature.return_type, kt.TupleType):
             name = result_struct_name(f"{module_name}_", signature)
             out.append(f"typedef struct {name} {{")
-            out += [f"  {c_declaration(c_field_type(element), f'r{index}')};"
+            out += [f"  {result_field_alignment(element)}"
+                    f"{c_declaration(c_field_type(element), f'r{index}')};"
                     for index, element in enumerate(signature.return_type.elements)]
             out += [f"}} {name};", ""]
         out.append(f"/* {signature.source_line}  ({source_path}:{signature.line}) */")
@@ -575,6 +576,15 @@ def integer_argument(type_, target: str, argument: str, label: str) -> list:
     return [f"int64_t {target};",
             f"int {target}_status = kiln_as_ranged_int({argument}, &{target}, {low}, {high}, "
             f"\"{type_.numpy_name}\", {label});"]
+
+
+def result_field_alignment(type_) -> str:
+    """A complex64 in a tuple's result struct crosses as MLIR's
+    vector<2xf32>, which LLVM aligns to 8 bytes in a struct where C aligns
+    a `float _Complex` to 4: the field is declared 8-aligned, so C's
+    layout is LLVM's (a (complex64, float32) tuple is 16 bytes on both
+    sides, and a float32 before a complex64 leaves the same gap)."""
+    return "_Alignas(8) " if type_ == kt.c64 else ""
 
 
 def c_field_type(type_) -> str:

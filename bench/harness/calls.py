@@ -15,7 +15,7 @@ import numpy as np
 
 from . import layout
 from .implementations import extension_path, load_module
-from .kiln_header import ctypes_struct, prototype, struct_declaration
+from .kiln_header import ctypes_struct, error_record_struct, prototype, struct_declaration
 
 A, B = 1.5, 2.5
 
@@ -26,7 +26,8 @@ def kiln_ctypes(build):
     with open(os.path.join(build.kiln, f"{layout.KILN_MODULE}.h"), encoding="utf-8") as handle:
         header = handle.read()
     library = ctypes.CDLL(os.path.join(build.kiln, f"lib{layout.KILN_MODULE}.so"))
-    vector, error_record = ctypes_struct(header, "kiln_f64_1d"), ctypes_struct(header, "kiln_error")
+    vector = ctypes_struct(header, "kiln_f64_1d")
+    error_record = error_record_struct(header, layout.KILNC)
     add = getattr(library, f"{layout.KILN_MODULE}_add")
     add.argtypes, add.restype = [ctypes.c_double, ctypes.c_double], ctypes.c_double
     add1 = getattr(library, f"{layout.KILN_MODULE}_add1")

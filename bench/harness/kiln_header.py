@@ -11,11 +11,16 @@ C_TYPES = {
 }
 
 
+# C comments, which the header uses to document fields (`int64_t args[24];
+# /* why 24 */`): dropped before a declaration is read, as a C compiler does.
+C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
 def struct_body(header: str, name: str) -> str:
     match = re.search(r"typedef struct %s \{(.*?)\} %s;" % (name, name), header, re.S)
     if not match:
         raise ValueError(f"{name} is not declared in the Kiln header")
-    return match.group(1)
+    return C_COMMENT.sub(" ", match.group(1))
 
 
 def struct_declaration(header: str, name: str) -> str:
@@ -49,3 +54,23 @@ def prototype(header: str, symbol: str) -> str:
     if not match:
         raise ValueError(f"{symbol} is not declared in the Kiln header")
     return match.group(0)
+
+
+def error_record_struct(header: str, kilnc: str):
+    """kiln_error as a ctypes.Structure whose layout is the one kilnc
+    publishes (`kilnc --print-capabilities`, the ABI's one source; the same
+    record test_abi.py checks against a C compiler): the header gives the
+    field types, and any disagreement in an offset or size stops the run
+    instead of reading errors at the wrong place."""
+    import json
+    import subprocess
+    record = ctypes_struct(header, "kiln_error")
+    capabilities = json.loads(subprocess.run([kilnc, "--print-capabilities"], check=True,
+                                             capture_output=True, text=True).stdout)
+    published = capabilities["abi"]["error_record"]
+    read = [{"name": name, "offset": getattr(record, name).offset,
+             "size": getattr(record, name).size} for name, _ in record._fields_]
+    if read != published["fields"] or ctypes.sizeof(record) != published["size"]:
+        raise ValueError(f"kiln_error as read from the header ({read}, "
+                         f"{ctypes.sizeof(record)} bytes) is not kilnc's ABI ({published})")
+    return record

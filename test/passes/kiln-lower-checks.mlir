@@ -45,6 +45,39 @@ func.func @index(%i: i64, %n: i64, %err: !llvm.ptr {kiln.error_slot}) {
 
 // -----
 
+// A checked index that may be negative: one unsigned compare of the index
+// itself leads to the access; the wrap (index + size) and its check run only
+// for indexes outside [0, size), and the error still shows the original
+// index. The access reads the position through the join block's argument.
+// CHECK-LABEL: func.func @negative_index
+// CHECK-SAME: (%[[I:.*]]: i64, %[[N:.*]]: i64, %[[M:.*]]: memref<?xf64>
+// CHECK: %[[DIRECT:.*]] = arith.cmpi ult, %[[I]], %[[N]] : i64
+// CHECK: cf.cond_br %[[DIRECT]] weights([64, 1]), ^[[JOIN:.*]](%[[I]] : i64), ^[[WRAP:[a-z0-9]*]]
+// CHECK: ^[[WRAP]]:
+// CHECK: %[[WRAPPED:.*]] = arith.addi %[[I]], %[[N]] : i64
+// CHECK: %[[FITS:.*]] = arith.cmpi ult, %[[WRAPPED]], %[[N]] : i64
+// CHECK: cf.cond_br %{{.*}} weights([1, 1048576]), ^[[RAISE:[a-z0-9]*]], ^[[FITS_BLOCK:[a-z0-9]*]]
+// CHECK: ^[[RAISE]]:
+// CHECK: llvm.store %[[I]],
+// CHECK: ^[[FITS_BLOCK]]:
+// CHECK: cf.br ^[[JOIN]](%[[WRAPPED]] : i64)
+// CHECK: ^[[JOIN]](%[[POSITION:.*]]: i64):
+// CHECK: %[[K:.*]] = arith.index_cast %[[POSITION]] : i64 to index
+// CHECK: memref.load %[[M]][%[[K]]]
+func.func @negative_index(%i: i64, %n: i64, %m: memref<?xf64>, %err: !llvm.ptr {kiln.error_slot}) -> f64 {
+  %c0 = arith.constant 0 : i64
+  %negative = arith.cmpi slt, %i, %c0 : i64
+  %wrapped = arith.addi %i, %n : i64
+  %position = arith.select %negative, %wrapped, %i : i64
+  %inside = arith.cmpi ult, %position, %n : i64
+  kiln.check %inside, "IndexError", "index {} is out of bounds for axis 0 with size {}" (%i, %n)
+  %k = arith.index_cast %position : i64 to index
+  %v = memref.load %m[%k] : memref<?xf64>
+  return %v : f64
+}
+
+// -----
+
 // Two checks sharing a message share one global.
 // CHECK-LABEL: func.func @shared_message
 // CHECK-COUNT-2: llvm.mlir.addressof @__kiln_message_0

@@ -77,3 +77,28 @@ def test_bool_parameters_take_only_booleans(build_module):
     with pytest.raises(TypeError, match="argument 'p' must be a bool"):
         logic(2, True, True)
     assert logic(np.bool_(True), False, False) is True
+
+
+def test_scatter_indexes_wrap_and_raise_as_python(mod):
+    # In range, negative in range (wraps), exactly -size, one past either
+    # end, and the int64 extremes: the counts written before an IndexError
+    # must be CPython's too (compare checks the mutated arrays).
+    size = 5
+    cases = [[0, 4, 2, 2], [-1, -5, 3], [1, 5, 0], [2, -6, 1], [2**63 - 1], [-2**63, 0], []]
+    for bins in cases:
+        compare(mod, "scatter_counts",
+                lambda: (np.array(bins, dtype=np.int64), np.zeros(size, dtype=np.int64)))
+    # A strided, negative-stride view of the counts.
+    for bins in ([0, 1, -1, -3], [3, 0]):
+        compare(mod, "scatter_counts",
+                lambda: (np.array(bins, dtype=np.int64), np.zeros(6, dtype=np.int64)[::-2]))
+
+
+def test_float_histogram_bins_and_errors_are_python_s(mod):
+    # int() of the scaled value: negative bins wrap; NaN and the infinities
+    # raise CPython's errors, huge bins IndexError. (Beyond 64 bits Kiln's
+    # int() raises OverflowError where numpy's index does: docs/language.md.)
+    for values in ([0.1, 0.95, -0.1, -0.99], [0.5, math.nan], [0.2, math.inf],
+                   [-math.inf], [-2.0**59], [2.0**59], [0.99999] * 9):
+        compare(mod, "float_histogram",
+                lambda: (np.array(values), 10, np.zeros(10, dtype=np.int64)))

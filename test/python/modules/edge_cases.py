@@ -85,3 +85,17 @@ def endless(n: int) -> int:
 @kiln.export
 def keyword_names(error: int, result: int, char: int) -> int:
     return error // result + char
+
+
+@kiln.export
+def scatter_counts(bins: kiln.i64[:], counts: kiln.i64[:]) -> None:
+    # Data-dependent indexes, negative ones wrapping as Python's do: the
+    # direct compare and the wrap block of kiln-lower-checks.
+    for i in range(len(bins)):
+        counts[bins[i]] += 1
+
+
+@kiln.export
+def float_histogram(x: kiln.f64[:], nbins: int, counts: kiln.i64[:]) -> None:
+    for i in range(len(x)):
+        counts[int(x[i] * nbins)] += 1

@@ -773,7 +773,13 @@ public:
     auto args = plan.analysis.loop.getRegionIterArgs();
     for (auto [arg, acc] : llvm::zip(args, accumulators))
       vectors.map(arg, acc);
-    if (!tailMask)
+    // Shared loads pay when one shuffle makes the middle offsets: a
+    // two-source permute of 512-bit vectors (vpermt2pd), or 128-bit ones.
+    // A 256-bit window across the two 128-bit halves takes two (vperm2f128
+    // and vshufpd), which cost more than the load they save: a 3-point
+    // stencil ran 1.1-1.3x slower shared than with three loads on an AVX2
+    // EPYC (bench/native/stencil_loads.c).
+    if (!tailMask && plan.target.vectorBits != 256)
       findSharedLoads();
   }
 

@@ -94,30 +94,33 @@ REASONS = {
         "it (a failing chunk is re-run by the scalar loop, which raises at the exact element). "
         "Hence Kiln is ~5x C; numpy's own SIMD `exp` is the closest peer."),
     "stencil1d": (
-        "kiln-vectorize loads `x[i-1]` and `x[i+1]` once per output vector and forms `x[i]` "
-        "from them with a `vector.shuffle` (two unaligned 512-bit loads, both of which split "
-        "cache lines), which brought L2 from 0.57x to ~0.75x of C and DRAM to C's speed. clang "
-        "goes further on the C reference: with `restrict` it may carry the vector loaded for "
-        "`x[i+1]` into later iterations and builds all neighbours with `vpermt2pd`, about one "
-        "load per output vector. Kiln proves the same no-overlap fact at run time (its guard); "
-        "the next step is to carry the loaded vectors across iterations (and interleaved "
-        "copies) of the main loop. Numba, Pythran and Cython, without `restrict`, are slower "
-        "than Kiln."),
+        "On 256-bit vectors kiln-vectorize loads `x[i-1]`, `x[i]` and `x[i+1]` as three "
+        "unaligned vectors per output vector (three `vmulpd` with memory operands, two "
+        "`vaddpd`, one store); on 512-bit vectors it loads the outer two and makes `x[i]` with "
+        "one `vpermt2pd`. Forming `x[i]` by shuffles on AVX2 takes `vperm2f128` + `vshufpd`, "
+        "which ran 1.1-1.3x slower than the load it saves (bench/native/stencil_loads.c), so "
+        "since 2026-12-07 it is not done there (stencil1d 1.1-1.2x faster). clang goes further "
+        "on the C reference: with `restrict` it carries the vector loaded for `x[i+1]` into "
+        "the next iteration and contracts to FMAs (C with `-ffp-contract=off` is the "
+        "like-for-like column). Kiln proves the same no-overlap fact at run time (its guard); "
+        "carrying the loaded vectors across iterations of the main loop is the next step. "
+        "Numba, Pythran and Cython, without `restrict`, are slower than Kiln."),
     "histogram": (
         "`int(x[i] * nbins)` keeps CPython's three errors on every element — NaN (ValueError), "
-        "infinity and values beyond 64 bits (OverflowError) — and `kiln.i64(...)` does too. "
-        "Those are three compare-and-branch sequences per element that also stop LLVM from "
-        "unrolling the loop (early exits); the counts index keeps negative-index wraparound "
-        "(`sar`/`and`/`add`) and a run-time stride multiply (`imul`), since `counts` is not "
-        "known to be contiguous, and the upper clamp becomes a `cmov` on the store address's "
-        "dependency chain where clang branches. `boundscheck=False` does not help (the column "
-        "shows it): the cost is the conversion and the index arithmetic, not the bounds check. "
-        "In a one-off experiment a C copy of the reference with only the three conversion "
-        "checks added ran 2.9x slower. Nobody vectorizes the scatter `counts[b] += 1`; "
-        "Pythran, Cython and Numba convert without checks. Closes with issue 3 (checks "
-        "proved redundant are removed: the clamp makes the index provably non-negative, so the "
-        "wraparound can go; a contiguous specialization removes the stride multiply) and issue 4 "
-        "(the NaN/range checks done on whole vectors of `x` before the scatter loop)."),
+        "infinity and values beyond 64 bits (OverflowError) — as one hot test (`vandpd` + "
+        "`vucomisd` of the magnitude against 2**63, the three cases told apart on the cold "
+        "path), and `counts[b]` keeps Python's negative-index wraparound behind one unsigned "
+        "compare of `b` with the length (kiln-lower-checks moves the wrap to a block of its own, "
+        "off the address's dependency chain). Both landed on 2026-12-07 and made the kernel "
+        "1.37x faster. What remains over C: that test and the bounds compare (two "
+        "compare-and-branch pairs C does not have, since C's conversion is undefined beyond the "
+        "range and its index unchecked), and a run-time stride multiply (`imul`), since "
+        "`counts` is not known to be contiguous. `boundscheck=False` does not help: it keeps "
+        "the wraparound and the conversion's checks. Nobody vectorizes the scatter "
+        "`counts[b] += 1`: on AVX2, computing the bins for a chunk with vectors first and "
+        "scattering after ran no faster in a C experiment (float64 to int64 conversion has no "
+        "AVX2 instruction); AVX-512's `vcvttpd2qq` and conflict detection make it worth trying "
+        "there. Pythran, Cython and Numba convert without checks."),
     "jacobi2d": (
         "At 32x32 the inner loop runs 30 elements and is entered 30 times per call; each entry "
         "selects a loop version again (unit stride, no overlap of `out` with `u`, the in-bounds "
@@ -159,9 +162,10 @@ def gaps(results):
     items = [
         "No generic functions: the peers' one `saxpy` for float64 and float32 is two Kiln "
         "functions (`saxpy_f64`, `saxpy_f32`), since each parameter has one annotated dtype.",
-        "Float-to-int conversion always carries CPython's NaN/infinity/64-bit checks: `int(v)` "
-        "and `kiln.i64(v)` alike, also under `boundscheck=False`; there is no unchecked "
-        "conversion for a kernel that knows its range (histogram).",
+        "Float-to-int conversion always carries CPython's NaN/infinity/64-bit checks (one "
+        "compare on the hot path): `int(v)` and `kiln.i64(v)` alike, also under "
+        "`boundscheck=False`; there is no unchecked conversion for a kernel that knows its "
+        "range (histogram).",
         "No way to declare that array arguments do not overlap (C's `restrict`): Kiln checks "
         "overlap at run time, once per call, and versions inner loops for bounds on every "
         "entry (matmul, jacobi2d).",

@@ -521,7 +521,7 @@ def write(results, docs_dir, results_dir, log):
                                          failures_section(results)])) + "\n"
     path = os.path.join(docs_dir, "performance.md")
     relative = os.path.relpath(docs_dir, results_dir)
-    document += kept_array_section(path)
+    document += kept_sections(path)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(document)
     with open(os.path.join(results_dir, "latest.md"), "w", encoding="utf-8") as handle:
@@ -533,18 +533,20 @@ def write(results, docs_dir, results_dir, log):
 
 
 ARRAYS_BEGIN = "<!-- bench/arrays.py: begin -->"
-ARRAYS_END = "<!-- bench/arrays.py: end -->"
 
 
-def kept_array_section(path) -> str:
-    """The array-programming section bench/arrays.py wrote into
-    docs/performance.md (a run of its own), carried over unchanged."""
+def kept_sections(path) -> str:
+    """Everything docs/performance.md holds after this suite's own part:
+    the sections the other scripts of bench/ write between their markers
+    (bench/arrays.py first, then multiversion, traps, matmul, linalg,
+    parallel, containers) and the hand-written ones between them, carried
+    over unchanged (each script regenerates its own)."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError:
         return ""
-    start, end = text.find(ARRAYS_BEGIN), text.find(ARRAYS_END)
-    if start < 0 or end < start:
+    start = text.find(ARRAYS_BEGIN)
+    if start < 0:
         return ""
-    return "\n" + text[start:end + len(ARRAYS_END)] + "\n"
+    return "\n" + text[start:].rstrip("\n") + "\n"

@@ -533,6 +533,20 @@ def KilnHoistBoundsChecks : Pass<"kiln-hoist-bounds-checks", "::mlir::func::Func
     drops the wraparound (which kept the access from looking affine to
     `kiln-vectorize`, making `boundscheck=False` slower than checked code).
 
+    Loop nests are versioned once, at their root, before single loops: when
+    an access inside an inner loop is affine in the nest's induction
+    variables (`a * i + b * j + c`, constants `a`, `b`, and `c`, the sizes
+    and every inner loop's bounds known at the root's entry), one test
+    before the outermost loop bounds each such index over the whole
+    iteration box (each term at its loop's first or last value), so the
+    inner loops of the fast copy are entered with no test at all (a jacobi
+    sweep re-tested its rows on every entry of the inner loop). Triangular
+    nests (inner bounds that depend on an outer variable) are left to the
+    per-loop versions. The nest's checked copy (`kiln.nest_checked_copy`)
+    keeps per-loop versions of its loops: a box test fails whenever any
+    corner leaves the array, even for an access guarded by an `if`
+    (`if i > 0: x[i - 1, j]`), and then each row still runs unchecked.
+
     Before:
 
     ```mlir

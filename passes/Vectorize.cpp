@@ -36,6 +36,12 @@ constexpr StringLiteral kRemarkCategory = "kiln-vectorize";
 // kiln-hoist-bounds-checks, and the scalar versions this pass keeps.
 constexpr StringLiteral kCheckedCopyAttr = "kiln.bounds_checked_copy";
 constexpr StringLiteral kScalarVersionAttr = "kiln.scalar_version";
+// The checked copy of a loop nest kiln-hoist-bounds-checks versioned at its
+// root: its loops are vectorized like any other (it runs whenever the
+// nest-wide test fails, which a guarded access such as `if i > 0:
+// x[i - 1, j]` makes it do on every call), without remarks: the nest's
+// fast copy carries each loop's verdict.
+constexpr StringLiteral kNestCheckedCopyAttr = "kiln.nest_checked_copy";
 
 std::string lineOf(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
@@ -1455,7 +1461,12 @@ public:
 private:
   TargetInfo target;
 
+  // Set while visiting a loop of a nest's checked copy.
+  bool quiet = false;
+
   void remarkMissed(func::FuncOp function, Location loc, const std::string &reason) {
+    if (quiet)
+      return;
     remark::missed(loc, remark::RemarkOpts::name("NotVectorized")
                             .category(kRemarkCategory)
                             .function(function.getSymName()))
@@ -1465,6 +1476,10 @@ private:
   void visitLoop(func::FuncOp function, Operation *op, ModuleOp module) {
     if (op->hasAttr(kCheckedCopyAttr) || op->hasAttr(kScalarVersionAttr))
       return;
+    quiet = false;
+    for (Operation *at = op; at; at = at->getParentOp())
+      if (at->hasAttr(kNestCheckedCopyAttr))
+        quiet = true;
     if (isa<scf::WhileOp>(op)) {
       remarkMissed(function, op->getLoc(),
                    "a while loop, or a for loop that can exit early (break or "
@@ -1519,6 +1534,8 @@ private:
       text += ", vector math from libmvec";
     if (!guards.empty())
       text += ", runtime checks: " + llvm::join(guards, ", ");
+    if (quiet)
+      return;
     remark::passed(loopLoc, remark::RemarkOpts::name("Vectorized")
                                       .category(kRemarkCategory)
                                       .function(function.getSymName()))

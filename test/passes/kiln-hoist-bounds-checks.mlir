@@ -100,3 +100,67 @@ func.func @unchecked_offset(%x: memref<?xf64>, %out: memref<?xf64>, %n: i64, %nx
   }
   return
 }
+
+// -----
+
+// A 2-D nest (jacobi-style rows i-1, i, i+1 and columns j): one test before
+// the outer loop bounds every index over the whole box (each term at its
+// loop's first or last value), so the fast copy's inner loop is entered
+// with no test at all. The checked copy of the nest keeps per-loop
+// versions of its inner loop.
+// CHECK-LABEL: func.func @rows_and_columns
+// CHECK-NOT: scf.for
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: %[[OK:.*]] = llvm.intr.expect
+// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: scf.for %[[I:.*]] =
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK-COUNT-3: kiln.index %{{.*}}, %{{.*}} {axis = {{[01]}} : i64, nonnegative, unchecked}
+// CHECK: } else {
+// CHECK-NEXT: scf.for
+// CHECK: scf.if
+// CHECK: } {kiln.nest_checked_copy}
+// CHECK: return
+func.func @rows_and_columns(%u: memref<?x?xf64>, %out: memref<?x?xf64>, %n: i64, %m: i64,
+                            %rows: i64, %columns: i64) {
+  %c1 = arith.constant 1 : i64
+  %cm1 = arith.constant -1 : i64
+  %last = arith.subi %n, %c1 : i64
+  scf.for %i = %c1 to %last step %c1 : i64 {
+    scf.for %j = %c1 to %m step %c1 : i64 {
+      %up = arith.addi %i, %cm1 : i64
+      %r = kiln.index %up, %rows {axis = 0 : i64} : i64 -> index
+      %c = kiln.index %j, %columns {axis = 1 : i64} : i64 -> index
+      %v = memref.load %u[%r, %c] : memref<?x?xf64>
+      %o = kiln.index %i, %rows {axis = 0 : i64} : i64 -> index
+      memref.store %v, %out[%o, %c] : memref<?x?xf64>
+    }
+  }
+  return
+}
+
+// -----
+
+// A triangular nest (j < i): the inner bounds change with the outer loop,
+// so the nest is not versioned at its root; each loop keeps its own test.
+// CHECK-LABEL: func.func @triangle
+// CHECK-NOT: kiln.nest_checked_copy
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: kiln.index %{{.*}}, %{{.*}} {axis = 0 : i64, nonnegative, unchecked}
+func.func @triangle(%x: memref<?xf64>, %n: i64, %size: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant 0.0 : f64
+  scf.for %i = %c0 to %n step %c1 : i64 {
+    scf.for %j = %c0 to %i step %c1 : i64 {
+      %k = kiln.index %j, %size {axis = 0 : i64} : i64 -> index
+      memref.store %zero, %x[%k] : memref<?xf64>
+    }
+  }
+  return
+}

@@ -76,6 +76,9 @@ public:
 
 private:
   llvm::StringMap<LLVM::GlobalOp> messageGlobals;
+  // The join block of each index wrap -> the branch that forks it (which
+  // stays its block's terminator however later checks split the blocks).
+  llvm::DenseMap<Block *, Operation *> indexWrapJoins;
 
   LLVM::GlobalOp messageGlobal(StringRef message, Location loc) {
     auto found = messageGlobals.find(message);
@@ -376,8 +379,10 @@ private:
   // of the kiln.owned marker before it (passes/LowerObjects.cpp), found
   // backwards through its block and the blocks that have it as their only
   // predecessor (SCF-to-CF split the structured blocks the markers were
-  // placed in); none when a join comes first.
-  static OwnedOp ownedMarkerBefore(Operation *op) {
+  // placed in); none when a join comes first, except the join of an index
+  // wrap (branchAroundNegativeIndexWrap), whose two paths hold the same
+  // references: the search goes on before its branch.
+  OwnedOp ownedMarkerBefore(Operation *op) {
     Block *block = op->getBlock();
     Operation *cursor = op->getPrevNode();
     llvm::SmallPtrSet<Block *, 8> seen{block};
@@ -386,7 +391,15 @@ private:
         if (auto marker = dyn_cast<OwnedOp>(cursor))
           return marker;
       Block *single = block->getSinglePredecessor();
-      if (!single || !seen.insert(single).second)
+      if (!single) {
+        auto wrap = indexWrapJoins.find(block);
+        if (wrap == indexWrapJoins.end() || !seen.insert(wrap->second->getBlock()).second)
+          return nullptr;
+        block = wrap->second->getBlock();
+        cursor = wrap->second->getPrevNode();
+        continue;
+      }
+      if (!seen.insert(single).second)
         return nullptr;
       block = single;
       cursor = &block->back();
@@ -512,6 +525,7 @@ private:
                                            wrapBlock, ValueRange{});
     // Negative indexes are Python's, but most indexes are not.
     branch.setBranchWeightsAttr(builder.getDenseI32ArrayAttr({64, 1}));
+    indexWrapJoins[join] = branch.getOperation();
     builder.setInsertionPointToStart(wrapBlock);
     Value wrappedAgain = arith::AddIOp::create(builder, loc, index, size);
     Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, wrappedAgain, size);

@@ -82,6 +82,24 @@ def test_elements_keep_their_identity_and_counts(mod):
     assert same_v is v and norm == 1.0
 
 
+@pytest.mark.parametrize("i, n", [(0, 0), (0, 1), (2, 0), (-3, 1), (3, 1), (-4, 1)])
+def test_raising_after_a_wrapped_index(mod, i, n):
+    same(mod, "raising_after_index", [1.0, 2.0, 3.0], i, n)
+
+
+def test_raising_after_a_wrapped_index_releases_the_instance(mod):
+    # Each call makes a Vec and raises after `xs[i - 1]` (i = 0 wraps): an
+    # exit that forgot the Vec leaked one CPython block per call.
+    def run(times):
+        for _ in range(times):
+            with pytest.raises(ZeroDivisionError):
+                mod.native.raising_after_index([1.0, 2.0, 3.0], 0, 0)
+    run(500)
+    before = sys.getallocatedblocks()
+    run(5000)
+    assert sys.getallocatedblocks() - before < 100
+
+
 @pytest.mark.parametrize("n", [0, 2])
 def test_raising_after_unpacking(mod, n):
     same(mod, "raising_after_tuple", n)
@@ -117,6 +135,7 @@ def test_memory_stays_flat(mod):
     assert_rss_flat(mod.native, {"unpacked": (1.0, 2.0), "tuple_locals": (3,),
                                  "drain": (20,), "halves_sum": (1.0, 2.0),
                                  "raising_after_tuple": (0,), "walk_by_truth": (20,),
+                                 "raising_after_index": ([1.0, 2.0, 3.0], 0, 0),
                                  "maybe_bag_truth": (-1,), "flag_truth": (True, True),
                                  "find_value": (20, 99)},
                     expected=(ZeroDivisionError, ValueError))

@@ -112,6 +112,15 @@ def raising_after_tuple(n: int) -> int:
 
 
 @kiln.export
+def raising_after_index(xs: list[float], i: int, n: int) -> float:
+    # xs[i - 1] may wrap (a negative index): the raise after it must still
+    # release `v` (kiln-lower-checks' wrap block joins the paths again).
+    v = Vec(xs[i], 1.0)
+    w = xs[i - 1]
+    return v.x + w + 10 // n
+
+
+@kiln.export
 class Bag:
     def __init__(self, count: int):
         self.count = count

@@ -9,8 +9,11 @@ machine's 1-core FMA peak measured in the same run.
 
 prints a markdown table, writes bench/results/matmul.md and the section
 between its markers in docs/performance.md. Rows: float64 and float32 at
-n = 64 ... 1024, n = 511 (edge tiles), and an MLP layer
-`np.maximum(x @ w + b, 0)`."""
+n = 64 ... 1024, n = 511 (edge tiles), an MLP layer
+`np.maximum(x @ w + b, 0)`, kernels built on `@` (a GEMM-style
+`alpha * (a @ b) + beta * c`, a chain `a @ (b @ c)`, a rank-k update
+`c - a @ a.T`, matrix-vector sweeps in a Python loop) and `a @ x` at DRAM
+size against STREAM's read rate (from bench/run.py's last results)."""
 import json
 import os
 import subprocess
@@ -48,6 +51,36 @@ def product32(a: kiln.f32[:, :], b: kiln.f32[:, :]) -> kiln.f32[:, :]:
 @kiln.export
 def layer(x: kiln.f64[:, :], w: kiln.f64[:, :], bias: kiln.f64[:]) -> kiln.f64[:, :]:
     return np.maximum(x @ w + bias, 0.0)
+
+
+@kiln.export
+def matvec(a: kiln.f64[:, :], x: kiln.f64[:]) -> kiln.f64[:]:
+    return a @ x
+
+
+@kiln.export
+def gemm(alpha: float, a: kiln.f64[:, :], b: kiln.f64[:, :], beta: float,
+         c: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return alpha * (a @ b) + beta * c
+
+
+@kiln.export
+def chain(a: kiln.f64[:, :], b: kiln.f64[:, :], c: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return a @ (b @ c)
+
+
+@kiln.export
+def rank_k(c: kiln.f64[:, :], a: kiln.f64[:, :]) -> kiln.f64[:, :]:
+    return c - a @ a.T
+
+
+@kiln.export
+def sweeps(a: kiln.f64[:, :], x: kiln.f64[:], steps: int) -> kiln.f64[:]:
+    # power-iteration style: a matrix-vector product per step, in a loop
+    for _ in range(steps):
+        x = a @ x
+        x = x / np.sqrt(np.dot(x, x))
+    return x
 '''
 
 # Timed in a child process so that numpy's BLAS can be chosen per run.
@@ -72,6 +105,33 @@ x = rng.normal(size=(n, n)); w = rng.normal(size=(n, n)); bias = rng.normal(size
 rows.append(("float64", f"np.maximum(x @ w + b, 0), n = {n}", 2 * n ** 3,
              best(lambda: mm.layer(x, w, bias), n),
              best(lambda: np.maximum(x @ w + bias, 0.0), n)))
+a, b, c = (rng.normal(size=(n, n)) for _ in range(3))
+rows.append(("float64", f"1.5 * (a @ b) + 0.5 * c, n = {n}", 2 * n ** 3,
+             best(lambda: mm.gemm(1.5, a, b, 0.5, c), n),
+             best(lambda: 1.5 * (a @ b) + 0.5 * c, n)))
+rows.append(("float64", f"a @ (b @ c), n = {n}", 4 * n ** 3,
+             best(lambda: mm.chain(a, b, c), n), best(lambda: a @ (b @ c), n)))
+k = 32
+tall = rng.normal(size=(512, k)); square = rng.normal(size=(512, 512))
+rows.append(("float64", f"c - a @ a.T (rank {k}), n = 512", 2 * 512 * 512 * k,
+             best(lambda: mm.rank_k(square, tall), 256),
+             best(lambda: square - tall @ tall.T, 256)))
+n = 512
+a = rng.normal(size=(n, n)); v = rng.normal(size=n)
+def numpy_sweeps(a, x, steps):
+    for _ in range(steps):
+        x = a @ x
+        x = x / np.sqrt(np.dot(x, x))
+    return x
+rows.append(("float64", f"50 sweeps x = a @ x / norm, n = {n}", 50 * 2 * n * n,
+             best(lambda: mm.sweeps(a, v, 50), 300), best(lambda: numpy_sweeps(a, v, 50), 300)))
+# a @ x at DRAM size: bound by reading a (8 n^2 bytes), compared with
+# STREAM's read rate below.
+n = 6144
+a = rng.normal(size=(n, n)); v = rng.normal(size=n)
+rows.append(("float64", f"a @ x, n = {n} (288 MiB)", 2 * n * n,
+             min(timeit.repeat(lambda: mm.matvec(a, v), number=3, repeat=5)) / 3,
+             min(timeit.repeat(lambda: a @ v, number=3, repeat=5)) / 3))
 print(json.dumps(rows))
 '''
 
@@ -125,6 +185,22 @@ def fma_peak_gflops():
     return float(output.split()[0])
 
 
+def stream_read_gbs():
+    """STREAM's 1-thread read rate on the DRAM-sized arrays from the last
+    bench/run.py (bench/results/latest.json: the better of its runs before
+    and after the kernels), and when it ran; None when there is none."""
+    try:
+        with open(os.path.join(HERE, "results", "latest.json"), encoding="utf-8") as handle:
+            results = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    limits = results.get("limits", {})
+    rates = [limits.get(run, {}).get("stream", {}).get("read@1")
+             for run in ("stream_before", "stream_after")]
+    rates = [r for r in rates if r]
+    return (max(rates), results.get("started", "?")) if rates else None
+
+
 def run(out, blas, child=CHILD):
     """The rows `child` prints (timed in a child process importing the
     built module from `out`) with numpy on `blas` ("netlib" or "openblas")."""
@@ -164,6 +240,14 @@ def main():
                  f"GFLOP/s; the best float64 product above reaches "
                  f"{max(f / k / 1e9 for d, _, f, k, _ in netlib if d == 'float64') / peak:.0%} "
                  "of it.\n")
+    stream = stream_read_gbs()
+    for dtype, what, flops, kiln_s, numpy_s in netlib:
+        if what.startswith("a @ x, n = ") and stream:
+            n = int(what.split("n = ")[1].split()[0])
+            read = 8 * n * n / kiln_s / 1e9
+            text += (f"\n`a @ x` at n = {n} streams `a` at {read:.1f} GB/s: {read / stream[0]:.0%} "
+                     f"of STREAM's 1-thread read on this machine ({stream[0]:.1f} GB/s, "
+                     f"bench/run.py of {stream[1]}).\n")
     print(text)
     write_result("matmul", text)
     section = (f"{BEGIN}\n## Matrix products\n\nGenerated by `bench/matmul.py` ({machine_line()}; "
@@ -172,7 +256,11 @@ def main():
                "BLAS (what numpy uses on a machine set up by scripts/setup.sh) and on "
                "single-threaded OpenBLAS, in one run. Short of OpenBLAS at n >= 512: Kiln does not pack "
                "operands into panels yet, so large products run out of the TLB and L2; "
-               "n = 511 pays for its edge tiles, which run as scalar loops.\n\n"
+               "n = 511 pays for its edge tiles, which run as scalar loops. The rows after the "
+               "products are kernels built on `@`: the elementwise work around a product (the "
+               "MLP layer's bias and ReLU, a GEMM's scalings) runs as separate passes over the "
+               "result, not yet fused into the product's epilogue, and matrix-vector work streams "
+               "the matrix at memory speed.\n\n"
                f"{text}{END}")
     replace_section(BEGIN, END, section)
 

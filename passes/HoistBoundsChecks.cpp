@@ -33,66 +33,6 @@ std::optional<int64_t> constantOf(Value value) {
   return std::nullopt;
 }
 
-std::optional<AffineIndex> matchAffine(Value value, scf::ForOp loop,
-                                       OpBuilder &builder, int depth = 0) {
-  if (value == loop.getInductionVar())
-    return AffineIndex{1, Value()};
-  if (loop.isDefinedOutsideOfLoop(value))
-    return AffineIndex{0, value};
-  if (std::optional<int64_t> constant = constantOf(value)) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(loop);
-    return AffineIndex{0, arith::ConstantOp::create(builder, loop.getLoc(),
-                                                    builder.getIntegerAttr(value.getType(),
-                                                                           *constant))};
-  }
-  if (depth > 4)
-    return std::nullopt;
-  Operation *op = value.getDefiningOp();
-  if (!op)
-    return std::nullopt;
-  auto combine = [&](Value lhs, Value rhs, bool subtract)
-      -> std::optional<AffineIndex> {
-    auto a = matchAffine(lhs, loop, builder, depth + 1);
-    auto b = matchAffine(rhs, loop, builder, depth + 1);
-    if (!a || !b)
-      return std::nullopt;
-    AffineIndex result;
-    result.coefficient = subtract ? a->coefficient - b->coefficient
-                                  : a->coefficient + b->coefficient;
-    if (!a->offset && !b->offset)
-      return result;
-    // Offsets are loop-invariant values; their sum is materialized before
-    // the loop when the access qualifies.
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(loop);
-    Location loc = loop.getLoc();
-    Value zero = arith::ConstantOp::create(builder, loc, builder.getI64IntegerAttr(0));
-    Value left = a->offset ? a->offset : zero;
-    Value right = b->offset ? b->offset : zero;
-    result.offset = subtract ? arith::SubIOp::create(builder, loc, left, right).getResult()
-                             : arith::AddIOp::create(builder, loc, left, right).getResult();
-    return result;
-  };
-  if (auto add = dyn_cast<arith::AddIOp>(op))
-    return combine(add.getLhs(), add.getRhs(), false);
-  if (auto sub = dyn_cast<arith::SubIOp>(op))
-    return combine(sub.getLhs(), sub.getRhs(), true);
-  if (auto mul = dyn_cast<arith::MulIOp>(op)) {
-    for (auto [scaled, factor] : {std::pair(mul.getLhs(), mul.getRhs()),
-                                  std::pair(mul.getRhs(), mul.getLhs())}) {
-      std::optional<int64_t> constant = constantOf(factor);
-      if (!constant)
-        continue;
-      auto inner = matchAffine(scaled, loop, builder, depth + 1);
-      if (!inner || inner->offset)
-        continue;
-      return AffineIndex{inner->coefficient * *constant, Value()};
-    }
-  }
-  return std::nullopt;
-}
-
 // Array sizes read inside an `if` in the loop body escape LICM, which
 // only looks at the loop's own block; they are pure and loop-invariant, so
 // they move in front of the loop.
@@ -191,6 +131,15 @@ std::optional<NestIndex> matchNestIndex(Value value, ArrayRef<scf::ForOp> loops,
     }
   }
   return std::nullopt;
+}
+
+// The one-loop case of matchNestIndex.
+std::optional<AffineIndex> matchAffine(Value value, scf::ForOp loop, OpBuilder &builder) {
+  scf::ForOp loops[] = {loop};
+  std::optional<NestIndex> nest = matchNestIndex(value, loops, builder);
+  if (!nest)
+    return std::nullopt;
+  return AffineIndex{nest->coefficients.front(), nest->offset};
 }
 
 class HoistBoundsChecks

@@ -167,13 +167,11 @@ public:
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (!loop->hasAttr(kNestCheckedCopy))
+      if (!loop->hasAttr(kNestCheckedCopyAttr))
         version(loop);
   }
 
 private:
-  // The original nest, kept as the checked copy of a versioned one.
-  static constexpr StringLiteral kNestCheckedCopy = "kiln.nest_checked_copy";
 
   struct NestAccess {
     IndexOp op;
@@ -187,7 +185,7 @@ private:
   // per loop, the term coefficient * iv is smallest and largest at the
   // loop's first or last value.
   bool versionNest(scf::ForOp root) {
-    if (!root.getInductionVar().getType().isInteger(64) || root->hasAttr(kNestCheckedCopy))
+    if (!root.getInductionVar().getType().isInteger(64) || root->hasAttr(kNestCheckedCopyAttr))
       return false;
     OpBuilder builder(root);
     // The loops of the nest whose bounds the root's entry knows.
@@ -297,7 +295,7 @@ private:
     SmallVector<IndexOp> covered;
     for (NestAccess &access : accesses)
       covered.push_back(access.op);
-    emitVersions(root, allInside, covered, kNestCheckedCopy);
+    emitVersions(root, allInside, covered, kNestCheckedCopyAttr);
     return true;
   }
 
@@ -403,7 +401,7 @@ private:
     SmallVector<IndexOp> covered;
     for (Access &access : accesses)
       covered.push_back(access.op);
-    emitVersions(loop, fast, covered, "kiln.bounds_checked_copy");
+    emitVersions(loop, fast, covered, kBoundsCheckedCopyAttr);
   }
 };
 

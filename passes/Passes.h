@@ -17,6 +17,13 @@
 
 namespace kiln {
 
+// Loop copies kiln-hoist-bounds-checks keeps with their checks (the cold
+// side of a version), which kiln-vectorize leaves alone or vectorizes
+// without remarks: one loop's, and a whole nest's.
+constexpr llvm::StringLiteral kBoundsCheckedCopyAttr = "kiln.bounds_checked_copy";
+constexpr llvm::StringLiteral kNestCheckedCopyAttr = "kiln.nest_checked_copy";
+
+
 // Values of kiln-vectorize's enum options (declared in Passes.td).
 enum class VectorIsa { FromModule, SSE, AVX, AVX2, AVX512 };
 enum class TailStrategy { Auto, Mask, Epilogue };

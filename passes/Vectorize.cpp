@@ -34,14 +34,11 @@ namespace {
 constexpr StringLiteral kRemarkCategory = "kiln-vectorize";
 // Loops this pass must leave alone: the cold bounds-checked copy made by
 // kiln-hoist-bounds-checks, and the scalar versions this pass keeps.
-constexpr StringLiteral kCheckedCopyAttr = "kiln.bounds_checked_copy";
 constexpr StringLiteral kScalarVersionAttr = "kiln.scalar_version";
-// The checked copy of a loop nest kiln-hoist-bounds-checks versioned at its
-// root: its loops are vectorized like any other (it runs whenever the
-// nest-wide test fails, which a guarded access such as `if i > 0:
-// x[i - 1, j]` makes it do on every call), without remarks: the nest's
-// fast copy carries each loop's verdict.
-constexpr StringLiteral kNestCheckedCopyAttr = "kiln.nest_checked_copy";
+// kNestCheckedCopyAttr (Passes.h): its loops are vectorized like any other
+// (it runs whenever the nest-wide test fails, which a guarded access such
+// as `if i > 0: x[i - 1, j]` makes it do on every call), without remarks:
+// the nest's fast copy carries each loop's verdict.
 
 std::string lineOf(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
@@ -1474,7 +1471,7 @@ private:
   }
 
   void visitLoop(func::FuncOp function, Operation *op, ModuleOp module) {
-    if (op->hasAttr(kCheckedCopyAttr) || op->hasAttr(kScalarVersionAttr))
+    if (op->hasAttr(kBoundsCheckedCopyAttr) || op->hasAttr(kScalarVersionAttr))
       return;
     quiet = false;
     for (Operation *at = op; at; at = at->getParentOp())
@@ -1489,7 +1486,7 @@ private:
     auto loop = cast<scf::ForOp>(op);
     bool hasInnerLoop = false;
     loop.getBody()->walk([&](Operation *inner) {
-      if (isa<scf::ForOp, scf::WhileOp>(inner) && !inner->hasAttr(kCheckedCopyAttr))
+      if (isa<scf::ForOp, scf::WhileOp>(inner) && !inner->hasAttr(kBoundsCheckedCopyAttr))
         hasInnerLoop = true;
     });
     if (hasInnerLoop) {

@@ -89,7 +89,9 @@ Value pythonIndex(OpBuilder &b, Location loc, Value index, Value length, StringR
 
 void viewLists(scf::ForOp loop, const IndexedLists &lists) {
   OpBuilder builder(loop);
-  for (auto [list, writes] : lists) {
+  for (auto [indexedList, writes] : lists) {
+    // A copy: C++17 lambdas cannot capture a structured binding.
+    Value list = indexedList;
     Location loc = list.getLoc();
     Type item = cast<ListType>(list.getType()).getItemType();
     Type stored = item.isInteger(1) ? builder.getI8Type() : item;

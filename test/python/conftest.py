@@ -3,6 +3,7 @@ the compiled stub and the plain-Python source, so tests can compare them."""
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 
@@ -207,16 +208,38 @@ def pytest_testnodedown(node, error):
                                 .get("kiln_unloadable_artifacts", []))
 
 
+# Written last into a shared build directory: the build in it is whole.
+BUILT_MARKER = ".kiln-test-built"
+
+
 @pytest.fixture(scope="session")
 def build_module(tmp_path_factory):
     cache = {}
 
+    # KILN_TEST_SHARED_BUILDS=DIR (test_multiversion.py's reruns of suites
+    # once per CPU level): the modules are built into DIR/<name> by the
+    # first run and loaded from there by the next. Their portable builds are
+    # the same for every level (the level is picked at load time), and the
+    # three versions each of them lowers were most of each rerun's time.
+    shared = os.environ.get("KILN_TEST_SHARED_BUILDS")
+
     def build(name):
-        if name not in cache:
+        if name in cache:
+            return cache[name]
+        if shared:
+            outdir = os.path.join(shared, name)
+            if not os.path.exists(os.path.join(outdir, BUILT_MARKER)):
+                scratch = tmp_path_factory.mktemp(f"kiln_{name}")
+                result = kiln_build(os.path.join(MODULES, f"{name}.py"), scratch)
+                assert result.returncode == 0, result.stderr
+                (scratch / BUILT_MARKER).write_text("")
+                shutil.rmtree(outdir, ignore_errors=True)
+                shutil.move(str(scratch), outdir)
+        else:
             outdir = tmp_path_factory.mktemp(f"kiln_{name}")
             result = kiln_build(os.path.join(MODULES, f"{name}.py"), outdir)
             assert result.returncode == 0, result.stderr
-            cache[name] = Built(name, str(outdir))
+        cache[name] = Built(name, str(outdir))
         return cache[name]
 
     return build

@@ -149,8 +149,13 @@ def test_one_artifact_runs_on_older_cpus(portable, cpu, version):
     assert run(portable, qemu_cpu=cpu) == version
 
 
+@pytest.fixture(scope="module")
+def builds_shared_by_levels(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("portable_builds"))
+
+
 @pytest.mark.parametrize("level", ["v2", "v3", "v4"])
-def test_differential_suites_per_level(level):
+def test_differential_suites_per_level(level, builds_shared_by_levels):
     """Complex and bool array code (kiln-vectorize's scalar views), the
     array expressions, matrix products and parallel loops against numpy and
     CPython, with the kernels of one level; the
@@ -159,10 +164,13 @@ def test_differential_suites_per_level(level):
         pytest.skip(f"this CPU does not reach x86-64-{level}")
     # The plain run covers these suites' every case; the rerun per level
     # samples them (conftest.py, KILN_TEST_SAMPLE): every test function, on
-    # its first, last and every third case, with each level's kernels.
+    # its first, last and every third case, with each level's kernels. The
+    # levels load the same portable builds (conftest.py,
+    # KILN_TEST_SHARED_BUILDS): the first level's run makes them.
     env = dict(os.environ, KILN_CPU_LEVEL=level, KILN_TEST_TARGET_CPU="portable",
                KILN_TEST_EXPECT_CPU=f"x86-64-{level}",
-               KILN_TEST_SAMPLE=os.environ.get("KILN_TEST_SAMPLE") or "3")
+               KILN_TEST_SAMPLE=os.environ.get("KILN_TEST_SAMPLE") or "3",
+               KILN_TEST_SHARED_BUILDS=builds_shared_by_levels)
     files = [os.path.join(HERE, name) for name in (
         "test_complex_arrays.py", "test_array_shapes.py", "test_elementwise.py",
         "test_matmul.py", "test_prange.py")]

@@ -76,9 +76,6 @@ public:
 
 private:
   llvm::StringMap<LLVM::GlobalOp> messageGlobals;
-  // The join block of each index wrap -> the branch that forks it (which
-  // stays its block's terminator however later checks split the blocks).
-  llvm::DenseMap<Block *, Operation *> indexWrapJoins;
 
   LLVM::GlobalOp messageGlobal(StringRef message, Location loc) {
     auto found = messageGlobals.find(message);
@@ -376,34 +373,52 @@ private:
   }
 
   // The references to instances the function holds at `op`: the operands
-  // of the kiln.owned marker before it (passes/LowerObjects.cpp), found
-  // backwards through its block and the blocks that have it as their only
-  // predecessor (SCF-to-CF split the structured blocks the markers were
-  // placed in); none when a join comes first, except the join of an index
-  // wrap (branchAroundNegativeIndexWrap), whose two paths hold the same
-  // references: the search goes on before its branch.
+  // of the nearest kiln.owned marker before it on every path that reaches
+  // it (passes/LowerObjects.cpp puts one at the start of every structured
+  // block and after every operation that changes what is held, so a loop
+  // or a branch the marker placement never saw -- an array expression's
+  // loop, an index wrap, the control flow SCF-to-CF and the checks made --
+  // has the same marker on all of its paths). Paths around a cycle add
+  // nothing. None when two paths find markers of different references or
+  // a path reaches the entry without one (the walk failed: no markers), or
+  // past kMaxMarkerSearchBlocks blocks: a raise then leaks, never frees
+  // twice.
   OwnedOp ownedMarkerBefore(Operation *op) {
-    Block *block = op->getBlock();
-    Operation *cursor = op->getPrevNode();
-    llvm::SmallPtrSet<Block *, 8> seen{block};
-    while (true) {
-      for (; cursor; cursor = cursor->getPrevNode())
-        if (auto marker = dyn_cast<OwnedOp>(cursor))
-          return marker;
-      Block *single = block->getSinglePredecessor();
-      if (!single) {
-        auto wrap = indexWrapJoins.find(block);
-        if (wrap == indexWrapJoins.end() || !seen.insert(wrap->second->getBlock()).second)
+    constexpr size_t kMaxMarkerSearchBlocks = 4096;
+    OwnedOp found;
+    SmallVector<std::pair<Block *, Operation *>> pending{{op->getBlock(), op->getPrevNode()}};
+    llvm::SmallPtrSet<Block *, 16> seen{op->getBlock()};
+    while (!pending.empty()) {
+      auto [block, cursor] = pending.pop_back_val();
+      OwnedOp marker;
+      for (; cursor && !marker; cursor = cursor->getPrevNode())
+        marker = dyn_cast<OwnedOp>(cursor);
+      if (marker) {
+        if (!found)
+          found = marker;
+        else if (marker != found && !sameReferences(marker, found))
           return nullptr;
-        block = wrap->second->getBlock();
-        cursor = wrap->second->getPrevNode();
         continue;
       }
-      if (!seen.insert(single).second)
+      if (block->hasNoPredecessors())
         return nullptr;
-      block = single;
-      cursor = &block->back();
+      for (Block *predecessor : block->getPredecessors()) {
+        if (!seen.insert(predecessor).second)
+          continue;
+        if (seen.size() > kMaxMarkerSearchBlocks)
+          return nullptr;
+        pending.push_back({predecessor, &predecessor->back()});
+      }
     }
+    return found;
+  }
+
+  static bool sameReferences(OwnedOp a, OwnedOp b) {
+    SmallVector<Value> left(a.getReferences()), right(b.getReferences());
+    auto order = [](Value x, Value y) { return x.getAsOpaquePointer() < y.getAsOpaquePointer(); };
+    llvm::sort(left, order);
+    llvm::sort(right, order);
+    return left == right;
   }
 
   // An error exit gives back the references to instances the function
@@ -525,7 +540,6 @@ private:
                                            wrapBlock, ValueRange{});
     // Negative indexes are Python's, but most indexes are not.
     branch.setBranchWeightsAttr(builder.getDenseI32ArrayAttr({64, 1}));
-    indexWrapJoins[join] = branch.getOperation();
     builder.setInsertionPointToStart(wrapBlock);
     Value wrappedAgain = arith::AddIOp::create(builder, loc, index, size);
     Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, wrappedAgain, size);

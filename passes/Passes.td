@@ -151,8 +151,9 @@ def KilnLowerChecks : Pass<"kiln-lower-checks", "::mlir::ModuleOp"> {
     a test of the record's kind and the same early return, leaving the record
     as the callee filled it. The early return releases the references to
     instances the function holds there: the operands of the `kiln.owned`
-    marker kiln-lower-containers put before it (found backwards through
-    blocks with a single predecessor), and the markers are erased. A function that allocates arrays (or receives
+    marker kiln-lower-containers put before it (the nearest one on every
+    path backwards, which must hold the same references; none releases
+    nothing), and the markers are erased. A function that allocates arrays (or receives
     them from calls) reads the allocation journal's depth on entry
     (`kiln_alloc_mark`, runtime/kiln_alloc.c); its error paths free every
     array allocated since (`kiln_alloc_unwind`), its returns hand the

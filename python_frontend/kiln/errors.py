@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# The names frontend/variable_webs.py gives the second and later webs of a
+# variable (`y__kv1`): every message shows the user's name instead.
+VARIABLE_WEB_SUFFIX = re.compile(r"__kv\d+\b")
+
+
+def display_name(text: str) -> str:
+    """`text` with every web's name shown as the user's variable."""
+    return VARIABLE_WEB_SUFFIX.sub("", text)
 
 
 @dataclass(frozen=True)
@@ -12,6 +22,9 @@ class Diagnostic:
     column: int       # 1-based, like the MLIR locations Kiln emits
     message: str
     function: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "message", display_name(self.message))
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"

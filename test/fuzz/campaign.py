@@ -85,6 +85,9 @@ def main(argv=None):
                         help="share of programs with divmod, range values, generator "
                         f"reductions and f-string raises (default {generator.Config.tail_rate}"
                         "; 1: every program)")
+    parser.add_argument("--rebind-rate", type=float, default=generator.Config.rebind_rate,
+                        help="share of programs whose exported function rebinds names to "
+                             "values of other types (rebind_constructs.py)")
     parser.add_argument("--str-rate", type=float, default=generator.Config.str_rate,
                         help="share of programs with strings (default "
                         f"{generator.Config.str_rate}; 1: every program)")

@@ -42,6 +42,7 @@ from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, s
                              set_kind, set_param_kinds)
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
+from .rebind_constructs import REBIND_PROGRAM_RATE, RebindConstructs
 from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
 from .class_constructs import (CLASS_PROGRAM_RATE, LIST_FIELD_RATE, ClassConstructs,
                                class_source, class_stream, add_list_fields, add_protocols,
@@ -373,6 +374,8 @@ class Config:
     set_rate: float = SET_PROGRAM_RATE     # programs with sets (set_constructs.py)
     slice_rate: float = SLICE_PROGRAM_RATE  # list programs with slices (slice_constructs.py)
     tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
+    # programs whose exported function rebinds names to other types (rebind_constructs.py)
+    rebind_rate: float = REBIND_PROGRAM_RATE
     str_rate: float = STR_PROGRAM_RATE     # programs with strings (str_constructs.py)
     class_rate: float = CLASS_PROGRAM_RATE  # programs with classes (class_constructs.py)
     # plain root classes with list fields (class_constructs.add_list_fields)
@@ -473,11 +476,12 @@ class Scope:
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
                         SliceConstructs, StrConstructs, StrContainerConstructs, ClassConstructs,
-                        ClassListConstructs, ListFieldConstructs):
+                        ClassListConstructs, ListFieldConstructs, RebindConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
                  set_helpers=(), slrng=None, strng=None, crng=None, class_shapes=(),
-                 clrng=None):
+                 clrng=None, rbrng=None):
+        self.init_rebinds(rbrng)
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
         self.init_tail(trng)
@@ -1726,7 +1730,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
 
     SIDE_STREAMS = ("in_list_stream", "in_dict_stream", "in_set_stream", "in_slice_stream",
                     "in_str_stream", "in_tail_stream", "in_class_stream", "in_class_list_stream",
-                    "in_list_field_stream")
+                    "in_list_field_stream", "in_rebind_stream")
 
     def linalg_roll(self) -> float:
         """A draw of the linear algebra stream, only in the main stream's
@@ -2434,6 +2438,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             self.list_field_hook(depth)
             self.set_hook(depth)
             self.slice_hook(depth)
+            self.rebind_hook(depth)
             self.statement(depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -3266,6 +3271,8 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
         random.Random(f"{seed}:{index}:slices").random() < config.slice_rate
     # the long tail (tail_constructs.py): the same, from streams of their own
     tail_on = random.Random(f"{seed}:{index}:tail").random() < config.tail_rate
+    # names rebound to other types (rebind_constructs.py): the same
+    rebinds_on = random.Random(f"{seed}:{index}:rebinds").random() < config.rebind_rate
     # strings (str_constructs.py): the same, from streams of their own (the
     # function the program exports only)
     strings_on = random.Random(f"{seed}:{index}:strings").random() < config.str_rate
@@ -3333,7 +3340,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             strng=random.Random(f"{seed}:{index}:strings:f{index}")
                             if strings_on else None,
                             crng=class_stream(seed, index, f"f{index}") if classes_on else None,
-                            class_shapes=class_shapes)
+                            class_shapes=class_shapes,
+                            rbrng=random.Random(f"{seed}:{index}:rebinds:f{index}")
+                            if rebinds_on else None)
     gen.linalg_rng = linalg_stream(seed, index, f"f{index}")
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:

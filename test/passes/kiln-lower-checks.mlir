@@ -278,7 +278,7 @@ func.func @quoted(%text: i64, %n: i64, %err: !llvm.ptr {kiln.error_slot}) {
 
 // The references to instances a function holds (kiln.owned, placed by
 // kiln-lower-containers) are released on the error exits after the marker:
-// found backwards through single-predecessor blocks; the markers are gone
+// the nearest marker on every path backwards; the markers are gone
 // afterwards.
 func.func private @kiln_object_release(!llvm.ptr)
 // CHECK-LABEL: func.func @walk
@@ -314,15 +314,69 @@ func.func @walk(%self: !llvm.ptr, %n: i64, %err: !llvm.ptr {kiln.error_slot}) ->
 
 // -----
 
-// After a join nothing is known: no release rather than a wrong one.
+// A join whose paths hold the same references (a branch or loop the
+// markers never saw: an array expression's loop, an index wrap) releases
+// them: the nearest marker on every path is the one before the fork.
 // CHECK-LABEL: func.func @joined
-// CHECK-NOT: call @kiln_object_release
+// CHECK-SAME: (%[[SELF:.*]]: !llvm.ptr,
+// CHECK: call @kiln_object_release(%[[SELF]])
 // CHECK: return
 func.func private @kiln_object_release(!llvm.ptr)
 func.func @joined(%self: !llvm.ptr, %c: i1, %err: !llvm.ptr {kiln.error_slot}) {
   kiln.owned %self : !llvm.ptr
   cf.cond_br %c, ^a, ^b
 ^a:
+  cf.br ^join
+^b:
+  cf.br ^join
+^join:
+  kiln.check %c, "ValueError", "no"
+  return
+}
+
+// -----
+
+// The same after a loop: the path around its back edge adds nothing.
+// CHECK-LABEL: func.func @after_a_loop
+// CHECK-SAME: (%[[SELF:.*]]: !llvm.ptr, %[[N:.*]]: i64,
+// CHECK: cf.br ^[[HEAD:bb[0-9]+]]
+// CHECK: ^[[HEAD]](
+// CHECK: cf.cond_br %{{.*}} weights({{.*}}), ^[[RAISE:bb[0-9]+]], ^{{.*}}
+// CHECK: ^[[RAISE]]:
+// CHECK: call @kiln_object_release(%[[SELF]])
+// CHECK: return
+func.func private @kiln_object_release(!llvm.ptr)
+func.func @after_a_loop(%self: !llvm.ptr, %n: i64, %err: !llvm.ptr {kiln.error_slot}) -> i64 {
+  kiln.owned %self : !llvm.ptr
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  cf.br ^head(%c0 : i64)
+^head(%i: i64):
+  %more = arith.cmpi slt, %i, %n : i64
+  cf.cond_br %more, ^body, ^exit
+^body:
+  %next = arith.addi %i, %c1 : i64
+  cf.br ^head(%next : i64)
+^exit:
+  %ok = arith.cmpi ne, %n, %c0 : i64
+  kiln.check %ok, "ZeroDivisionError", "integer modulo by zero"
+  return %n : i64
+}
+
+// -----
+
+// Paths that hold different references: nothing is known, so no release
+// rather than a wrong one.
+// CHECK-LABEL: func.func @paths_disagree
+// CHECK-NOT: call @kiln_object_release
+// CHECK: return
+func.func private @kiln_object_release(!llvm.ptr)
+func.func @paths_disagree(%self: !llvm.ptr, %other: !llvm.ptr, %c: i1,
+                          %err: !llvm.ptr {kiln.error_slot}) {
+  kiln.owned %self : !llvm.ptr
+  cf.cond_br %c, ^a, ^b
+^a:
+  kiln.owned %self, %other : !llvm.ptr, !llvm.ptr
   cf.br ^join
 ^b:
   cf.br ^join

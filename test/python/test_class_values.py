@@ -100,6 +100,49 @@ def test_raising_after_a_wrapped_index_releases_the_instance(mod):
     assert sys.getallocatedblocks() - before < 100
 
 
+@pytest.mark.parametrize("n", [0, 3])
+@pytest.mark.parametrize("size", [0, 1, 5])
+def test_raising_after_an_array_expression(mod, n, size):
+    import numpy as np
+    results = [outcome(side.raising_after_array_expression, [side.Vec(1.0), side.Vec(3.5)],
+                       np.arange(float(size)), n) for side in (mod.native, mod.python)]
+    assert results[0] == results[1]
+
+
+def test_raising_after_an_array_expression_releases_the_instances(mod):
+    import numpy as np
+    vs = [mod.native.Vec(1.0), mod.native.Vec(3.5)]
+    a = np.arange(5.0)
+
+    def run(times):
+        for _ in range(times):
+            with pytest.raises(ZeroDivisionError):
+                mod.native.raising_after_array_expression(vs, a, 0)
+    run(500)
+    references, before = sys.getrefcount(vs[1]), sys.getallocatedblocks()
+    run(5000)
+    # (a reference per call would be 5,000; the last exception may keep one)
+    assert sys.getrefcount(vs[1]) - references < 10
+    assert sys.getallocatedblocks() - before < 100
+
+
+@pytest.mark.parametrize("n", [0, 1, 40])
+def test_functions_that_make_instances_keep_the_gil(mod, n):
+    import numpy as np
+    a = np.arange(float(n))
+    same(mod, "instances_in_a_parallel_function", a, n)
+    same(mod, "helper_makes_instances", a)
+    same(mod, "temporary_instance", 0.5, a)
+    # and the wrapper never lets the GIL go around them
+    with open(mod.path("_class_values_kiln.c")) as source:
+        wrapper = source.read()
+    for name in ("instances_in_a_parallel_function", "helper_makes_instances",
+                 "temporary_instance"):
+        body = wrapper[wrapper.index(f"kiln_wrap_{name}("):]
+        body = body[:body.index("\n}\n")]
+        assert "Py_BEGIN_ALLOW_THREADS" not in body, name
+
+
 @pytest.mark.parametrize("n", [0, 2])
 def test_raising_after_unpacking(mod, n):
     same(mod, "raising_after_tuple", n)

@@ -423,7 +423,8 @@ REFUSALS = {
     'or_value': (118, 9, '`and`/`or` with a str operand is supported only where its truth is '
                          'tested (`if`, `while`, `not`) yet; here its value would be the str: '
                          'use an `if` statement'),
-    'two_types': (126, 9, 'variable `x` is str on one path and int on another'),
+    'two_types': (126, 9, 'variable `x` is str on one path and int on another (assigned at '
+                          'line 124 and at line 126, both of which reach the read at line 127)'),
     'negated': (132, 12, "bad operand type for unary -: 'str'"),
     'deleted': (137, 9, "'str' object doesn't support item deletion (a str never changes)"),
     'float32_shown': (143, 16, "kiln.f32 in str() is not supported yet (numpy's float32 repr "

@@ -207,8 +207,8 @@ def declared_bool(flag: bool) -> bool:
 
 def two_arrays(x: kiln.f64[:], y: kiln.i64[:]) -> float:
     z = x
-    z = y
-    return 0.0
+    for i in range(3): z = y
+    return float(z.sum())
 
 
 def value_or_none(x: int):
@@ -672,13 +672,16 @@ FIRST_ERRORS = {
     'none_param': (16, 16, 'parameter `x` cannot be None'),
     'implicit_float_to_int': (21, 5, 'cannot implicitly convert float to int; use int(...)'),
     'literal_float_to_int': (25, 5, 'cannot implicitly convert float to int'),
-    'declared_int': (29, 5, 'variable `x` is declared int but is assigned a float'),
-    'declared_bool': (34, 5, 'variable `flag` is declared bool but is assigned a int'),
-    'two_arrays': (40, 5, 'variable `z` is kiln.f64[:] on one path and kiln.i64[:] on another'),
+    # a parameter's annotation types the argument, not the name
+    'declared_int': (30, 5, 'cannot implicitly convert float to int; use int(...)'),
+    'declared_bool': (35, 5, '`declared_bool` is annotated -> bool but returns an int'),
+    'two_arrays': (40, 24, 'variable `z` is kiln.f64[:] on one path and kiln.i64[:] on another '
+                           '(assigned at line 39 and at line 40, both of which reach the read at '
+                           'line 41)'),
     'value_or_none': (44, 1, '`value_or_none` returns a value on some paths and None on others'),
     'none_then_value': (51, 9, '`none_then_value` returns None here but a value elsewhere'),
     'annotated_none': (56, 5, '`annotated_none` is annotated -> None but returns a value'),
-    'returns_bool': (60, 5, '`returns_bool` is annotated -> bool but returns a int'),
+    'returns_bool': (60, 5, '`returns_bool` is annotated -> bool but returns an int'),
     'may_not_return': (63, 1, '`may_not_return` may end without returning a value (it is annotated -> int)'),
     'returns_parameter': None,
     'array_in_loop': None,
@@ -766,7 +769,7 @@ FIRST_ERRORS = {
     'array_raise': None,
     'vectorized_array': None,
     'vectorized_bool': (466, 1, '@kiln.vectorize needs number parameters (int, float, kiln.f32, ...) and a number result'),
-    'mixed_return': (470, 1, 'variable `the result` is int on one path and kiln.f64[:] on another'),
+    'mixed_return': (470, 1, 'the result is int on one path and kiln.f64[:] on another'),
     'bool_or_float': None,
     'int_and_literal': None,
     'inner_tuple': (488, 16, 'a tuple inside a returned tuple is not supported yet; return its elements one by one (`n, m = a.shape` and `return a, n, m`)'),

@@ -17,6 +17,7 @@ from ..errors import Diagnostic, KilnCompileError
 from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
 from .desugar import desugar_loops, is_prange_call, mark_conditions
+from .variable_webs import split_variable_webs
 from .kernels import KERNEL_NUMPY, instantiate, kernel_function_name
 from .constants import container_changes, literal_constant
 
@@ -750,6 +751,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
     check_compiles(path, source, tree)
     desugar_loops(tree)
     mark_conditions(tree)
+    split_variable_webs(tree)
     context = ModuleContext(path, source, tree)
     # Kiln's kernels name numpy so, whatever this module imports.
     context.numpy_aliases.add(KERNEL_NUMPY)

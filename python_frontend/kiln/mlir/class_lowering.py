@@ -31,6 +31,41 @@ from ..typecheck.typed_tree import is_counted
 from .values import Value, mlir_type
 
 
+def holds_instances(type_) -> bool:
+    """Whether values of `type_` are, or contain, instances of a compiled
+    class (a list, dict, set or tuple of them)."""
+    if isinstance(type_, (kt.ClassType, kt.NoneType)):
+        return True
+    if isinstance(type_, kt.ListType):
+        return holds_instances(type_.item)
+    if isinstance(type_, kt.SetType):
+        return holds_instances(type_.key)
+    if isinstance(type_, kt.DictType):
+        return holds_instances(type_.key) or holds_instances(type_.value)
+    if isinstance(type_, kt.TupleType):
+        return any(holds_instances(t) for t in type_.elements)
+    return False
+
+
+def uses_instances(typed, seen=None) -> bool:
+    """Whether a function or a function it calls handles instances of a
+    compiled class -- in its parameters, result, variables, or the items of
+    its containers: it then holds the GIL (making, freeing and counting
+    references to CPython objects needs it; fuzzer S9: a parallel=True
+    function making instances into a list ran without it and crashed)."""
+    seen = set() if seen is None else seen
+    if id(typed) in seen:
+        return False
+    seen.add(id(typed))
+    # (`values`: every expression's, so that `Vec(x).norm()`, an instance
+    # no variable holds, counts too)
+    types = [p.type for p in typed.params] + [typed.return_type] + [
+        v.type for v in typed.variables.values()] + [
+        getattr(v, "type", None) for v in typed.values.values()]
+    return any(holds_instances(t) for t in types) or any(
+        uses_instances(callee, seen) for callee in typed.callees.values())
+
+
 def slot_global(symbol: str) -> ir.Operation:
     """The weak global holding a class's type object pointer (NULL until
     the extension sets it at import):

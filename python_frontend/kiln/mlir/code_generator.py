@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
-from ..errors import KilnCompileError
+from ..errors import KilnCompileError, display_name
 from . import ir_builder as ir
 from .. import typing_rules as rules
 from ..library_functions import COMPLEX_LIBM, LIBM_CALLS
@@ -49,7 +49,7 @@ from .range_lowering import RangeLowering
 from .constant_lowering import ConstantLowering
 from .generator_lowering import GeneratorLowering
 from .ownership import ContainerOwnership
-from .class_lowering import ClassLowering, slot_global
+from .class_lowering import ClassLowering, slot_global, uses_instances
 from .class_protocols import ClassProtocolLowering
 from .elementwise_kernels import elementwise_kernel, has_reduction_kernel, reduction_kernel
 # The generator's values stay importable from here.
@@ -103,14 +103,6 @@ class FunctionSignature:
     method_name: str | None = None
     method_kind: str = ""
     symbol: str = ""            # the C symbol: `<mod>_<name>`, `<mod>_<Class>__<method>`
-
-
-def uses_instances(typed) -> bool:
-    """Whether a function's parameters, result or variables are instances
-    of a compiled class (it then holds the GIL)."""
-    types = [p.type for p in typed.params] + [typed.return_type] + [
-        v.type for v in typed.variables.values()]
-    return any(isinstance(t, (kt.ClassType, kt.NoneType)) for t in types)
 
 
 class InferenceMismatch(Exception):
@@ -184,7 +176,7 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             parallel=uses_parallel_loops(typed) or self.parallel_product,
             parallel_loops=[describe_parallel_loop(loop, info)
                             for loop, info in typed.parallel_loops.items()] + self.shared_work,
-            sequential_loops=[{"line": loop.lineno, "reason": reason}
+            sequential_loops=[{"line": loop.lineno, "reason": display_name(reason)}
                               for loop, reason in typed.sequential_loops.items()],
             elementwise=bool(self.options.get("elementwise")),
             ufunc_identity=self.options.get("identity"),

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 
 from .. import typesystem as kt
+from ..errors import display_name
 from . import ir_builder as ir
 from .values import Value, mlir_type
 from .array_expressions import may_share_memory
@@ -58,7 +59,7 @@ def describe_parallel_loop(loop, info) -> dict:
     return {"line": loop.lineno, "column": loop.col_offset + 1, "kind": "kiln.prange",
             "schedule": f"static: at most {BLOCKS} blocks of consecutive iterations, "
                         "shared out evenly between the threads",
-            "reductions": [{"name": r.name, "operator": r.operator,
+            "reductions": [{"name": display_name(r.name), "operator": r.operator,
                             "line": r.first_update.lineno} for r in info.reductions]}
 
 

@@ -208,8 +208,7 @@ class ClassTyping:
                 joined = shared.type
                 return VariableType(joined.as_optional if old.optional or new.optional else
                                     joined)
-        self.fail(node, f"variable `{name}` is {display(old)} on one path and {display(new)} "
-                        "on another")
+        self.fail(node, self.paths_disagree(node, name, old, new))
 
     # -------------------------------------------------------- attributes
     def instance_attribute(self, node: ast.Attribute, base: TypedValue) -> TypedValue:

@@ -300,12 +300,10 @@ class DictTyping:
     def join_dict(self, current, value: TypedValue, node, name) -> VariableType:
         if current is None:
             return VariableType(value.type)
-        what = "the result" if name == "the result" else f"variable `{name}`"
         if not is_dict(current.type) or not is_dict(value.type) or \
                 (current.type.dict_class, current.type.default) != \
                 (value.type.dict_class, value.type.default):
-            self.fail(node, f"{what} is {display(current.type)} on one path and "
-                            f"{display(value.type)} on another")
+            self.fail(node, self.paths_disagree(node, name, current.type, value.type))
         key = join_items(current.type.key, value.type.key)
         item = join_items(current.type.value, value.type.value)
         base = current.type

@@ -364,10 +364,8 @@ class ListTyping:
         """A variable (or the result) that is a list (or a set) on some path."""
         if current is None:
             return VariableType(value.type)
-        what = "the result" if name == "the result" else f"variable `{name}`"
         if not same_kind(current.type, value.type):
-            self.fail(node, f"{what} is {display(current.type)} on one path and "
-                            f"{display(value.type)} on another")
+            self.fail(node, self.paths_disagree(node, name, current.type, value.type))
         return VariableType(with_item(current.type, self.join_list_items(current.type.item,
                                                                value.type.item)))
 
@@ -406,6 +404,8 @@ class ListTyping:
                 self.fail(node, f"variable `{name}` is declared {display(declared)} but is "
                                 f"assigned {named(value.type)}")
         else:
+            if name not in self.var_types and hasattr(node, "lineno"):
+                self.assigned_at.setdefault(name, node.lineno)
             variable = join(self.var_types.get(name), value, node, name)
             if variable != self.var_types.get(name):
                 self.var_types[name] = variable

@@ -169,8 +169,8 @@ class StatementTyping:
                 return None
             if is_scalar_type(target) and target.is_bool and not (
                     is_scalar_type(value.type) and value.type.is_bool):
-                self.fail(stmt, f"`{self.func.name}` is annotated -> bool but returns a "
-                                f"{display(value.type)}")
+                self.fail(stmt, f"`{self.func.name}` is annotated -> bool but returns "
+                                f"{named(value.type)}")
         else:
             target = self.join(self.inferred_return, value, self.func, "the result")
             if target != self.inferred_return:
@@ -642,7 +642,21 @@ class StatementTyping:
             self.changed = True
         return merged
 
+    def paths_disagree(self, node, name, old, new) -> str:
+        """Two assignments of one variable that meet (frontend/variable_webs.py
+        keeps assignments apart unless a read may see either) disagree."""
+        what = "the result" if name == "the result" else f"variable `{name}`"
+        message = f"{what} is {display(old)} on one path and {display(new)} on another"
+        first, line = self.assigned_at.get(name), getattr(node, "lineno", None)
+        if first is not None and line is not None and first != line:
+            message += f" (assigned at line {first} and at line {line}"
+            meet = getattr(self.func, "kiln_web_meets", {}).get(name)
+            message += f", both of which reach the read at line {meet})" if meet else ")"
+        return message
+
     def join(self, current, value: TypedValue, node, name) -> VariableType:
+        if current is None and hasattr(node, "lineno"):
+            self.assigned_at.setdefault(name, node.lineno)
         if is_instance_like(value.type) or (current is not None and
                                             is_instance_like(current.type)):
             return self.join_instances(current, value, node, name)     # class_typing.py
@@ -652,13 +666,11 @@ class StatementTyping:
             return self.join_dict(current, value, node, name)
         if is_str(value.type) or (current is not None and is_str(current.type)):
             if current is not None and current.type != value.type:
-                self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
-                                f"{display(value.type)} on another")
+                self.fail(node, self.paths_disagree(node, name, current.type, value.type))
             return VariableType(kt.string)
         if is_range(value.type) or (current is not None and is_range(current.type)):
             if current is not None and current.type != value.type:
-                self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
-                                f"{display(value.type)} on another")
+                self.fail(node, self.paths_disagree(node, name, current.type, value.type))
             return VariableType(value.type)
         if isinstance(value.type, kt.TupleType) or (
                 current is not None and isinstance(current.type, kt.TupleType)):
@@ -676,8 +688,7 @@ class StatementTyping:
                     for e in value.elements)))
             if not (isinstance(value.type, kt.TupleType) and isinstance(current.type, kt.TupleType)
                     and len(value.elements) == len(current.type.elements)):
-                self.fail(node, f"{name} is {display(current.type)} on one path and "
-                                f"{display(value.type)} on another")
+                self.fail(node, self.paths_disagree(node, name, current.type, value.type))
             return VariableType(kt.TupleType(tuple(
                 self.join(VariableType(t), e, node, name).type
                 for t, e in zip(current.type.elements, value.elements))))
@@ -685,8 +696,7 @@ class StatementTyping:
             None if current is None else (current.type, current.weak), value.type, value.weak,
             value.constant)
         if problem:
-            self.fail(node, f"variable `{name}` is {display(current.type)} on one path and "
-                            f"{display(value.type)} on another")
+            self.fail(node, self.paths_disagree(node, name, current.type, value.type))
         return VariableType(*joined)
 
     def load_name(self, node: ast.Name) -> TypedValue:

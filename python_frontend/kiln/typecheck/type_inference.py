@@ -57,7 +57,7 @@ import os
 import sys
 
 from .. import typesystem as kt
-from ..errors import Diagnostic, KilnCompileError
+from ..errors import Diagnostic, KilnCompileError, display_name
 from .. import typing_rules as rules
 from ..frontend.desugar import is_condition
 from ..frontend.source import deepest_statement
@@ -117,6 +117,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         self.reported_now: set = set()
         # Widened across rounds:
         self.var_types: dict = {}
+        # name -> line of its first assignment (for messages about joins)
+        self.assigned_at: dict = {}
         self.expression_types: dict = {}     # `and`/`or`/`x if c else y` result types
         self.variable_origins: dict = {}
         self.inferred_return: VariableType | None = None
@@ -965,7 +967,9 @@ def describe(typed: TypedFunction) -> list:
     lines = [f"{typed.name}({params}) -> {display(typed.return_type)}"
              f"{' raises' if typed.raises else ''}"]
     for name, variable in typed.variables.items():
-        lines.append(f"  {name}: {display(variable.type)}")
+        # a later web of a rebound name (frontend/variable_webs.py)
+        shown = display_name(name) + (" (rebound)" if display_name(name) != name else "")
+        lines.append(f"  {shown}: {display(variable.type)}")
     return lines
 
 

@@ -121,6 +121,44 @@ def raising_after_index(xs: list[float], i: int, n: int) -> float:
 
 
 @kiln.export
+def raising_after_array_expression(vs: list[Vec], a: kiln.f64[:], n: int) -> float:
+    # An array expression's loop between taking the references and the
+    # raise: the error exit must still release `v` (the caller's instance)
+    # and `w` (a new one); kiln-lower-checks looked for them through
+    # single-predecessor blocks only (fuzzer S9, seed 30405's f106).
+    v = vs[1]
+    w = Vec(2.0, 1.0)
+    b = a * 2.0 + v.x
+    return float(b.sum()) + w.y + 10 // n
+
+
+# Functions that would release the GIL (parallel=True, array parameters)
+# but make or hold instances -- only in a list, through a helper, or as a
+# temporary no variable holds: the GIL stays (fuzzer S9, seed 30405's f146
+# crashed in CPython's allocator without it).
+@kiln.export(parallel=True)
+def instances_in_a_parallel_function(a: kiln.f64[:], n: int) -> float:
+    vs = [Vec(float(k), 1.0) for k in range(n)]
+    b = a * 2.0
+    return float(b.sum()) + len(vs)
+
+
+def vec_y(x: float) -> float:
+    v = Vec(x, 1.5)
+    return v.y
+
+
+@kiln.export(parallel=True)
+def helper_makes_instances(a: kiln.f64[:]) -> float:
+    return float((a * 2.0).sum()) + vec_y(1.0)
+
+
+@kiln.export
+def temporary_instance(x: float, a: kiln.f64[:]) -> float:
+    return Vec(x, 2.0).y + float(a.sum())
+
+
+@kiln.export
 class Bag:
     def __init__(self, count: int):
         self.count = count

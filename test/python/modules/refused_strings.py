@@ -124,7 +124,7 @@ def two_types(s: str, n: int) -> int:
     x = s
     if n > 0:
         x = n
-    return n
+    return len(x)
 
 
 @kiln.export

@@ -396,7 +396,9 @@ private:
       if (marker) {
         if (!found)
           found = marker;
-        else if (marker != found && !sameReferences(marker, found))
+        else if (marker != found &&
+                 !sameValueMultiset(SmallVector<Value>(marker.getReferences()),
+                                    SmallVector<Value>(found.getReferences())))
           return nullptr;
         continue;
       }
@@ -411,14 +413,6 @@ private:
       }
     }
     return found;
-  }
-
-  static bool sameReferences(OwnedOp a, OwnedOp b) {
-    SmallVector<Value> left(a.getReferences()), right(b.getReferences());
-    auto order = [](Value x, Value y) { return x.getAsOpaquePointer() < y.getAsOpaquePointer(); };
-    llvm::sort(left, order);
-    llvm::sort(right, order);
-    return left == right;
   }
 
   // An error exit gives back the references to instances the function
@@ -615,3 +609,13 @@ private:
 
 } // namespace
 } // namespace kiln
+
+bool kiln::sameValueMultiset(llvm::ArrayRef<mlir::Value> a, llvm::ArrayRef<mlir::Value> b) {
+  llvm::SmallVector<mlir::Value> left(a), right(b);
+  auto order = [](mlir::Value x, mlir::Value y) {
+    return x.getAsOpaquePointer() < y.getAsOpaquePointer();
+  };
+  llvm::sort(left, order);
+  llvm::sort(right, order);
+  return left == right;
+}

@@ -9,6 +9,7 @@
 // extension fills when it is imported.
 
 #include "passes/ContainerLowering.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -291,14 +292,6 @@ struct OwnershipWalk {
         kept.push_back(value);
     return kept;
   }
-  static bool sameMultiset(References a, References b) {
-    auto order = [](Value x, Value y) {
-      return x.getAsOpaquePointer() < y.getAsOpaquePointer();
-    };
-    llvm::sort(a, order);
-    llvm::sort(b, order);
-    return a == b;
-  }
 
   // Walks `block` from `held`; returns what its terminator leaves held.
   References walkBlock(Block &block, References held) {
@@ -347,7 +340,7 @@ struct OwnershipWalk {
       if (!branch.getElseRegion().empty())
         elseHeld = outside(walkBlock(branch.getElseRegion().front(), held),
                            branch.getElseRegion());
-      if (!sameMultiset(thenHeld, elseHeld))
+      if (!sameValueMultiset(thenHeld, elseHeld))
         failed = true;
       held = thenHeld;
       take(held, branch.getResults());
@@ -357,7 +350,7 @@ struct OwnershipWalk {
       giveAll(held, loop.getInitArgs());
       References body = held;
       take(body, loop.getRegionIterArgs());
-      if (!sameMultiset(outside(walkBlock(*loop.getBody(), body), loop.getRegion()), held))
+      if (!sameValueMultiset(outside(walkBlock(*loop.getBody(), body), loop.getRegion()), held))
         failed = true;
       take(held, loop.getResults());
       return true;
@@ -366,12 +359,12 @@ struct OwnershipWalk {
       giveAll(held, loop.getInits());
       References before = held;
       take(before, loop.getBeforeArguments());
-      if (!sameMultiset(outside(walkBlock(loop.getBefore().front(), before), loop.getBefore()),
+      if (!sameValueMultiset(outside(walkBlock(loop.getBefore().front(), before), loop.getBefore()),
                         held))
         failed = true;
       References after = held;
       take(after, loop.getAfterArguments());
-      if (!sameMultiset(outside(walkBlock(loop.getAfter().front(), after), loop.getAfter()),
+      if (!sameValueMultiset(outside(walkBlock(loop.getAfter().front(), after), loop.getAfter()),
                         held))
         failed = true;
       take(held, loop.getResults());

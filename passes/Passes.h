@@ -42,6 +42,11 @@ mlir::Value callerOwnsResult(mlir::OpBuilder &builder, mlir::Location loc,
                              mlir::Value resultAddress,
                              llvm::ArrayRef<mlir::Value> argumentAddresses);
 
+// Whether `a` and `b` hold the same values, each as many times, in any
+// order: the references to instances two points of a function hold
+// (kiln-lower-containers' walk, kiln-lower-checks' marker search).
+bool sameValueMultiset(llvm::ArrayRef<mlir::Value> a, llvm::ArrayRef<mlir::Value> b);
+
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 

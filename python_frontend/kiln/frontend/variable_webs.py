@@ -110,8 +110,7 @@ def _rename(function, flow, webs) -> None:
     # Where each web's assignments meet (the first read that more than one
     # of them may reach): a message about two that disagree names it.
     meets = {}
-    for node, reaching in flow.reads.items():
-        read = flow.read_nodes[node]
+    for read, reaching in flow.reads.items():
         if len({d for d in reaching if d is not read}) < 2:
             continue
         name = new_names.get(id(next(iter(reaching))), _defined_name(next(iter(reaching))))
@@ -122,12 +121,10 @@ def _rename(function, flow, webs) -> None:
     for definition in flow.definitions:
         if id(definition) in new_names:     # never a parameter's: see above
             definition.id = new_names[id(definition)]
-    for node, reaching in flow.reads.items():
-        if not reaching or isinstance(flow.read_nodes[node], ast.arg):
-            continue
-        renamed = new_names.get(id(next(iter(reaching))))
+    for read, reaching in flow.reads.items():
+        renamed = new_names.get(id(next(iter(reaching), None)))
         if renamed is not None:
-            flow.read_nodes[node].id = renamed
+            read.id = renamed
 
 
 class _UnionFind:
@@ -216,10 +213,9 @@ class _ReachingDefinitions:
 
     def __init__(self, candidates):
         self.candidates = candidates
-        self.definitions = []
-        self._known_definitions = set()
-        self.reads = {}          # id(read node) -> set of definitions
-        self.read_nodes = {}     # id(read node) -> the node
+        self.definitions = []    # in the order first seen
+        self._definition_set = set()
+        self.reads = {}          # read node -> set of definitions
         self.loops = []          # per enclosing loop: [break states, continue states]
 
     # -- states ---------------------------------------------------------------
@@ -235,15 +231,13 @@ class _ReachingDefinitions:
         return joined
 
     def define(self, state, node):
-        if id(node) not in self._known_definitions:
-            self._known_definitions.add(id(node))
+        if node not in self._definition_set:
+            self._definition_set.add(node)
             self.definitions.append(node)
         state[node.id] = frozenset([node])
 
     def read(self, state, node):
-        key = id(node)
-        self.read_nodes[key] = node
-        self.reads.setdefault(key, set()).update(state.get(node.id, ()))
+        self.reads.setdefault(node, set()).update(state.get(node.id, ()))
 
     # -- expressions -------------------------------------------------------
     def expression(self, node, state):
@@ -297,7 +291,7 @@ class _ReachingDefinitions:
                 # one node both reads and writes: the two are one web
                 self.read(state, node.target)
                 self.define(state, node.target)
-                self.reads[id(node.target)].add(node.target)
+                self.reads[node.target].add(node.target)
             else:
                 self.expression(node.target, state)
             return state
@@ -368,21 +362,17 @@ class _ReachingDefinitions:
         so each part starts from the state before the statement; reads are
         recorded and `break`/`continue`/`return` handled as elsewhere."""
         ends = [state]
-        parts = []
         if isinstance(node, ast.Match):
             self.expression(node.subject, state)
             for case in node.cases:
                 self.expression(case.guard, state)
-                parts.append(case.body)
-        else:
-            parts = [node.body, node.orelse, node.finalbody,
-                     *[handler.body for handler in node.handlers]]
-            for handler in node.handlers:
-                self.expression(handler.type, state)
-        for part in parts:
+                ends.append(self.block(case.body, state))
+            return self.join(*ends)
+        for handler in node.handlers:
+            self.expression(handler.type, state)
+        for part in (node.body, node.orelse, *[handler.body for handler in node.handlers]):
             ends.append(self.block(part, state))
-        if not isinstance(node, ast.Match) and node.finalbody:
+        if node.finalbody and self.block(node.finalbody, state) is None:
             # a `finally` that ends in return/raise ends every path
-            if self.block(node.finalbody, state) is None:
-                return None
+            return None
         return self.join(*ends)

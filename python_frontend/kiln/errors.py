@@ -8,11 +8,21 @@ from dataclasses import dataclass
 # The names frontend/variable_webs.py gives the second and later webs of a
 # variable (`y__kv1`): every message shows the user's name instead.
 VARIABLE_WEB_SUFFIX = re.compile(r"__kv\d+\b")
+# The copies of a helper typed at other argument types
+# (typecheck/specialization.py: `relu__ks_f64_2d`), shown as the helper.
+SPECIALIZATION_SUFFIX = "__ks_"
+_SPECIALIZATION_NAME = re.compile(SPECIALIZATION_SUFFIX + r"\w*")
 
 
 def display_name(text: str) -> str:
-    """`text` with every web's name shown as the user's variable."""
-    return VARIABLE_WEB_SUFFIX.sub("", text)
+    """`text` with every web's name shown as the user's variable, and every
+    specialization's as its helper."""
+    return _SPECIALIZATION_NAME.sub("", VARIABLE_WEB_SUFFIX.sub("", text))
+
+
+def with_article(noun: str) -> str:
+    """`noun` after "a" or "an", as messages name one thing ("an int8")."""
+    return f"{'an' if str(noun)[:1] in 'aeiou' else 'a'} {noun}"
 
 
 @dataclass(frozen=True)

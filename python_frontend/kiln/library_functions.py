@@ -291,6 +291,13 @@ def numpy_function(name):
     return function if function is not None and function.function else None
 
 
+def makes_array(name) -> bool:
+    """Whether `np.<name>(...)` is an array whatever its arguments are
+    (np.zeros(n), np.arange(n)): the creation functions."""
+    function = NUMPY_FUNCTIONS.get(name)
+    return function is not None and function.doc in (DOC_ALLOCATION, DOC_CREATION)
+
+
 def numpy_method(name):
     """The entry of the array method `x.<name>(...)`, None when it is not one."""
     function = NUMPY_FUNCTIONS.get(name)

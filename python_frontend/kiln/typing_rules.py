@@ -31,6 +31,7 @@ import struct
 
 from . import typesystem as kt
 from . import library_functions as lib
+from .errors import with_article
 from .library_functions import (CMATH_FUNCTIONS, MATH_FUNCTIONS, NUMPY_FUNCTIONS,
                                 numpy_cast_type, of_family)
 
@@ -538,9 +539,12 @@ def array_arithmetic_type(symbol: str, common: kt.ScalarType):
         return None, f"operator `{symbol}` needs int arrays"
     if symbol == "/":
         return (common if common.is_float else kt.f64), None
-    if common.is_bool:
+    if common.is_bool and symbol not in ("+", "*"):     # + and * are numpy's or and and
+        if symbol == "-":
+            return None, ("numpy does not subtract bool arrays (it raises TypeError); use `^` "
+                          "or np.logical_xor")
         return None, (f"operator `{symbol}` on bool arrays is not supported (numpy gives "
-                      "bool for + and *, an error for -); convert with .astype(int)")
+                      "int8); convert with .astype(int)")
     return common, None
 
 
@@ -555,6 +559,12 @@ def ufunc_float_type(scalar: kt.ScalarType):
     return kt.f32 if scalar.bits <= 16 else kt.f64
 
 
+def is_integer_power(name: str, common: kt.ScalarType) -> bool:
+    """np.power of int or bool arrays is the operator `**` (numpy's integer
+    loops, the ValueError for a negative exponent included)."""
+    return name == "power" and (common.is_int or common.is_bool)
+
+
 def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
     """(element type, error) of np.<name> applied to arrays. `common` is the
     operands' promotion; `operands` their (type, weak kind) pairs, for the
@@ -567,7 +577,7 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
             return kt.boolean, None
         if family in (lib.ABSOLUTE, lib.PART):
             return common.part, None
-        if family is lib.CONJUGATE or function.complex_libm:
+        if family is lib.CONJUGATE or family is lib.WHERE or function.complex_libm:
             return common, None
         return None, f"np.{name} of complex arrays is not supported yet"
     if family in (lib.CONJUGATE, lib.PART):
@@ -578,24 +588,26 @@ def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):
         if family is lib.CLIP and common.is_bool:
             return None, "np.clip of bools is not supported"
         return common, None
+    if family is lib.ABSOLUTE and common.is_bool:
+        return common, None         # numpy's absolute of bools is the identity
     if family in (lib.ABSOLUTE, lib.SQUARE):
         if common.is_bool:
             return None, f"np.{name} of a bool array is not supported"
         return common, None
     if family is lib.MIN_MAX:
         return common, None         # bools stay bool (logical or/and)
-    if name == "power" and not common.is_float:
-        return None, "np.power of int arrays is not supported yet; use floats"
     if name == "fmod" and not common.is_float:
         if common.is_bool:
             return None, "np.fmod of bools is not supported"
         return common, None         # C's remainder; 0 for a zero divisor
     strong = [t for t, weak in operands if not weak] or [common]
-    floats = [ufunc_float_type(t) for t in strong]
-    if None in floats:
-        small = next(t for t in strong if ufunc_float_type(t) is None)
-        return None, (f"np.{name} of an {small.numpy_name} array gives float16 in numpy, "
-                      "which Kiln does not have; convert with .astype(np.float32)")
+    # numpy's first loop every operand casts to safely: float16 only when
+    # all of them are 8-bit ints or bools (np.hypot(bool, float32) is float32)
+    floats = [f for f in map(ufunc_float_type, strong) if f is not None]
+    if not floats:
+        small = strong[0]
+        return None, (f"np.{name} of {with_article(small.numpy_name)} array gives float16 in numpy, which Kiln does not have; convert with "
+                      ".astype(np.float32)")
     if any(t == kt.f64 for t, weak in operands if weak == "float") and not any(
             t.is_float for t in strong):
         floats.append(kt.f64)       # a Python float beside int arrays

@@ -88,6 +88,10 @@ def main(argv=None):
     parser.add_argument("--rebind-rate", type=float, default=generator.Config.rebind_rate,
                         help="share of programs whose exported function rebinds names to "
                              "values of other types (rebind_constructs.py)")
+    parser.add_argument("--specialize-rate", type=float,
+                        default=generator.Config.specialize_rate,
+                        help="share of programs whose helpers are called at several argument "
+                             "types (specialize_constructs.py)")
     parser.add_argument("--str-rate", type=float, default=generator.Config.str_rate,
                         help="share of programs with strings (default "
                         f"{generator.Config.str_rate}; 1: every program)")
@@ -112,6 +116,8 @@ def main(argv=None):
                               array_weight=args.array_weight, list_rate=args.list_rate,
                               dict_rate=args.dict_rate, set_rate=args.set_rate,
                               slice_rate=args.slice_rate, tail_rate=args.tail_rate,
+                              rebind_rate=args.rebind_rate,
+                              specialize_rate=args.specialize_rate,
                               str_rate=args.str_rate,
                               class_rate=args.class_rate,
                               list_field_rate=args.list_field_rate,

@@ -43,6 +43,8 @@ from .set_constructs import (SET_PROGRAM_RATE, SET_RESULT_RATE, SetConstructs, s
 from .slice_constructs import SLICE_PROGRAM_RATE, SliceConstructs
 from .tail_constructs import TAIL_PROGRAM_RATE, TailConstructs
 from .rebind_constructs import REBIND_PROGRAM_RATE, RebindConstructs
+from .specialize_constructs import (SPECIALIZE_PROGRAM_RATE, SpecializeConstructs,
+                                    generic_helpers, helper_source)
 from .str_constructs import STR_PROGRAM_RATE, StrConstructs, StrContainerConstructs
 from .class_constructs import (CLASS_PROGRAM_RATE, LIST_FIELD_RATE, ClassConstructs,
                                class_source, class_stream, add_list_fields, add_protocols,
@@ -266,6 +268,7 @@ ARRAY_EXPRESSIONS = {"binop": 8, "unary": 1, "ufunc": 3,
 # make it complex128).
 COMPLEX_ARRAY_PARTNERS = ("f64", "i64", "i32", "u8", "i16", "bool")
 COMPLEX64_ARRAY_PARTNERS = ("f32",)
+COMPLEX_PRODUCT_RATE = 0.25   # of float64 linear algebra: a complex vector product
 ARRAY_RETURN_RATE = 0.5       # array-returning functions that return an expression
 ARRAY_MISMATCH_RATE = 0.06    # leaves picked whatever their shape (ValueError paths)
 ELEMENT_KINDS = ("f64", "f32", "i64", "i32") + NEW_INTS + ("bool",)
@@ -376,6 +379,8 @@ class Config:
     tail_rate: float = TAIL_PROGRAM_RATE   # programs with the long tail (tail_constructs.py)
     # programs whose exported function rebinds names to other types (rebind_constructs.py)
     rebind_rate: float = REBIND_PROGRAM_RATE
+    # programs whose helpers are called at several types (specialize_constructs.py)
+    specialize_rate: float = SPECIALIZE_PROGRAM_RATE
     str_rate: float = STR_PROGRAM_RATE     # programs with strings (str_constructs.py)
     class_rate: float = CLASS_PROGRAM_RATE  # programs with classes (class_constructs.py)
     # plain root classes with list fields (class_constructs.add_list_fields)
@@ -476,12 +481,14 @@ class Scope:
 
 class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConstructs,
                         SliceConstructs, StrConstructs, StrContainerConstructs, ClassConstructs,
-                        ClassListConstructs, ListFieldConstructs, RebindConstructs):
+                        ClassListConstructs, ListFieldConstructs, RebindConstructs,
+                        SpecializeConstructs):
     def __init__(self, rng, config, name, helpers, exported=True, main=True, lrng=None,
                  list_helpers=(), drng=None, dict_helpers=(), trng=None, srng=None,
                  set_helpers=(), slrng=None, strng=None, crng=None, class_shapes=(),
                  clrng=None, rbrng=None):
         self.init_rebinds(rbrng)
+        self.init_specialize()
         self.init_lists(lrng, list_helpers)
         self.init_dicts(drng, dict_helpers)
         self.init_tail(trng)
@@ -1730,7 +1737,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
 
     SIDE_STREAMS = ("in_list_stream", "in_dict_stream", "in_set_stream", "in_slice_stream",
                     "in_str_stream", "in_tail_stream", "in_class_stream", "in_class_list_stream",
-                    "in_list_field_stream", "in_rebind_stream")
+                    "in_list_field_stream", "in_rebind_stream", "in_specialize_stream")
 
     def linalg_roll(self) -> float:
         """A draw of the linear algebra stream, only in the main stream's
@@ -1748,6 +1755,10 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         1, -1, inf, -inf of matrices, and None/'fro' (the oracle discards
         inexact squares and order-dependent sums)."""
         rng = self.linalg_rng
+        if kind == "f64" and rng.random() < COMPLEX_PRODUCT_RATE:
+            text = self.complex_product()
+            if text is not None:
+                return text
         if kind in ("i64", "u64") or rng.random() < 0.4:
             sources = [k for k, summed in (("i32", "i64"), ("i64", "i64"), ("bool", "i64"),
                                            ("u8", "u64"), ("f32", "f32"), ("f64", "f64"))
@@ -1769,6 +1780,21 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             order = rng.choice(["1", "-1", "np.inf", "-np.inf", "'fro'", "None"])
         operand = self.a_expr(term[2], term[3], 1) if rng.random() < 0.3 else None
         return f"np.linalg.norm({operand or self.term_text(term)}, {order})"
+
+    def complex_product(self):
+        """A part of the product of two complex vectors: `(z @ w).real`,
+        `np.dot(z, w).imag`, made from real 1-D arrays (the oracle checks
+        the products whose parts are small integers: numpy_functions.py)."""
+        rng = self.linalg_rng
+        vectors = [t for t in self.full_terms((1,)) if t[2] in COMPLEX_ARRAY_PARTNERS]
+        if not vectors:
+            return None
+        shape = rng.choice(vectors)[3]
+        z, w = self.c_array(shape, 3), self.c_array(shape, 3)
+        if z is None or w is None:
+            return None
+        product = f"({z} @ {w})" if rng.random() < 0.5 else f"np.dot({z}, {w})"
+        return f"{product}.{rng.choice(['real', 'imag'])}"
 
     def compare_scalar(self, kind):
         """A number compared with an array of `kind`: a literal (now and then
@@ -2439,6 +2465,7 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             self.set_hook(depth)
             self.slice_hook(depth)
             self.rebind_hook(depth)
+            self.specialize_hook(depth)
             self.statement(depth)
         if len(self.lines) == start:
             self.emit(depth, "pass")
@@ -3273,6 +3300,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     tail_on = random.Random(f"{seed}:{index}:tail").random() < config.tail_rate
     # names rebound to other types (rebind_constructs.py): the same
     rebinds_on = random.Random(f"{seed}:{index}:rebinds").random() < config.rebind_rate
+    # helpers called at several types (specialize_constructs.py): the same
+    specialize_on = random.Random(f"{seed}:{index}:specialize").random() < \
+        config.specialize_rate
     # strings (str_constructs.py): the same, from streams of their own (the
     # function the program exports only)
     strings_on = random.Random(f"{seed}:{index}:strings").random() < config.str_rate
@@ -3344,6 +3374,11 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             rbrng=random.Random(f"{seed}:{index}:rebinds:f{index}")
                             if rebinds_on else None)
     gen.linalg_rng = linalg_stream(seed, index, f"f{index}")
+    generic = []
+    if specialize_on:
+        sprng = random.Random(f"{seed}:{index}:specialize:f{index}")
+        generic = generic_helpers(sprng, index)
+        gen.init_specialize(sprng, generic)
     params, returns = random_params(rng, "p"), random_returns(rng)
     if lists_on:
         params = params + [Param(f"p{900 + k}", kind, container="list")
@@ -3376,7 +3411,9 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
     if classes_on and any(s.list_fields for s in class_shapes):
         gen.init_list_fields(list_field_stream(seed, index, f"f{index}"))
     main = gen.generate(params, returns)
-    helpers = helpers + list_helpers + dict_helpers + set_helpers
+    helpers = helpers + list_helpers + dict_helpers + set_helpers + [
+        Function(name, [], None, helper_source(name, key), exported=False)
+        for name, key in generic]
     # helpers' math counts too: their code may be inlined into main's loops
     main.uses_transcendental = gen.uses_transcendental or any(
         "math." in h.source or "np." in h.source for h in helpers)

@@ -1040,7 +1040,7 @@ def array_arithmetic_kind(op, common_kind) -> str:
         return common_kind if common_kind in FLOAT_KINDS else "f64"
     if op not in ("+", "-", "*", "**"):
         raise TypeError(f"operator {op} on arrays is not in the subset")
-    if common_kind == "bool":
+    if common_kind == "bool" and op not in ("+", "*"):     # numpy's or and and
         raise TypeError(f"operator {op} on bool arrays is not in the subset")
     return common_kind
 
@@ -1161,6 +1161,8 @@ def array_ufunc_kind(name, common_kind) -> str:
         raise TypeError(f"np.{name} of a real array (Kiln refuses it)")
     if name in ("isnan", "isinf", "isfinite"):
         return "bool"
+    if name in ("abs", "absolute") and common_kind == "bool":
+        return "bool"       # the identity
     if name in ("abs", "absolute", "square"):
         if common_kind == "bool":
             raise TypeError(f"np.{name} of a bool array is not in the subset")
@@ -1178,6 +1180,8 @@ def array_ufunc_kind(name, common_kind) -> str:
     return common_kind
 
 
+# The binary ufuncs with float loops only (a float result of any operands).
+FLOAT_LOOP_UFUNCS = {"arctan2", "hypot", "copysign", "nextafter"}
 FLOAT_LOOP = {"bool": 16, "i8": 16, "u8": 16, "i16": 32, "u16": 32, "i32": 64, "u32": 64,
               "i64": 64, "u64": 64, "f32": 32, "f64": 64}
 
@@ -1203,8 +1207,13 @@ def array_ufunc(name, args):
     if not binary and args[0].kind in COMPLEX_KINDS:
         return complex_array_ufunc(name, args[0])
     common_kind = element_common(*args) if binary else args[0].kind
-    kind = array_ufunc_kind(name, common_kind)
-    if binary and kind in FLOAT_KINDS and all(element_parts(a)[1] is None for a in args):
+    typed = binary and all(element_parts(a)[1] is None for a in args)
+    if typed and name in FLOAT_LOOP_UFUNCS and common_kind not in COMPLEX_KINDS:
+        # each operand's own loop: np.hypot(bool, float32) is float32
+        kind = float_ufunc_kind([element_parts(a)[0] for a in args])
+    else:
+        kind = array_ufunc_kind(name, common_kind)
+    if typed and kind in FLOAT_KINDS:
         kind = float_ufunc_kind([element_parts(a)[0] for a in args])
     shape = broadcast_shapes(_shapes(*args))
     compute = common_kind if name in ("isnan", "isinf", "isfinite", "minimum", "maximum") \
@@ -1933,7 +1942,14 @@ def argument(kind, x):
         return x
     if isinstance(x, _np.ndarray):
         return Array(x)
-    xk, _, v = parts(x)
+    xk, weak, v = parts(x)
+    if kind is None:
+        # a helper's parameter without annotation: the call's type, a Python
+        # literal's being int64, float64, complex128 or bool (Kiln's rule,
+        # docs/language.md; one specialization per signature)
+        if not weak:
+            return x
+        kind = {**WEAK_DEFAULT_KIND, "complex": COMPLEX}[weak]
     if kind in INT_KINDS and xk in FLOAT_KINDS:
         raise TypeError("float passed for an int parameter")
     if kind in INT_KINDS and not int_range(kind)[0] <= int(v) <= int_range(kind)[1]:

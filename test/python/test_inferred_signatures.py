@@ -119,10 +119,10 @@ def test_what_cannot_be_typed_says_why(tmp_path):
     source.write_text(WRONG)
     result = kiln_build(str(source), tmp_path / "out", "--allow-empty")
     assert result.returncode == 0, result.stderr
+    # a helper called at two array types compiles once for each
+    # (test_helper_specializations.py): no message
+    assert "wrong.py:11:" not in result.stderr, result.stderr
     for line, column, message in [
-            (11, 42, "argument `values` of scaled() must be kiln.f64[:], not kiln.i64[:] "
-                     "(`values` has no annotation: the first call of `scaled` typed it; "
-                     "annotate it to choose)"),
             (16, 13, "parameter `name` has the Pythran type `str`, which Kiln has no type "
                      "for; annotate it"),
             (21, 16, "parameter `x` needs a type annotation")]:

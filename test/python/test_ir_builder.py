@@ -89,6 +89,36 @@ def test_wrongly_typed_ops_are_errors_while_building(make, message):
         add_function("typed", [ir.f64, ir.f32], lambda b, args: make(b, *args))
 
 
+@pytest.mark.parametrize("make, message", [
+    # what numpy-style code once handed kilnc: np.outer of bool arrays
+    (lambda b, f, i, m: b.binary("arith.mulf", m, m, ir.UNKNOWN_LOCATION),
+     "`arith.mulf` needs float operands, but operand #0 is i1"),
+    (lambda b, f, i, m: b.binary("arith.addi", f, f, ir.UNKNOWN_LOCATION),
+     "`arith.addi` needs int operands, but operand #0 is f64"),
+    (lambda b, f, i, m: b.cmpi("slt", f, f, ir.UNKNOWN_LOCATION), "needs int operands"),
+    (lambda b, f, i, m: b.cmpf("olt", i, i, ir.UNKNOWN_LOCATION), "needs float operands"),
+    (lambda b, f, i, m: b.unary("math.sqrt", i, ir.UNKNOWN_LOCATION), "needs float operands"),
+    (lambda b, f, i, m: b.cast("sitofp", f, ir.f32, ir.UNKNOWN_LOCATION),
+     "casts int to float, not f64 to f32"),
+    (lambda b, f, i, m: b.cast("extf", f, ir.i64, ir.UNKNOWN_LOCATION), "casts float to float"),
+])
+def test_operands_of_the_wrong_kind_are_errors_while_building(make, message):
+    """arith's and math's operand constraints (floating-point-like,
+    signless-integer-like), which kilnc's verifier would enforce."""
+    with pytest.raises(ir.IRError, match=re.escape(message)):
+        add_function("kinds", [ir.f64, ir.i64, ir.i1], lambda b, args: make(b, *args))
+
+
+def test_vectors_and_index_values_are_of_their_kind():
+    def body(builder, args):
+        vector, count = args
+        builder.binary("arith.mulf", vector, vector, ir.UNKNOWN_LOCATION)
+        builder.binary("arith.addi", count, count, ir.UNKNOWN_LOCATION)
+
+    text = add_function("shaped", [ir.Type("vector<2xf32>"), ir.index], body).print()
+    assert "arith.mulf" in text and "arith.addi" in text
+
+
 def test_region_terminators_must_match_results():
     def body(builder, args):
         flag = builder.integer_constant(1, ir.i1, ir.UNKNOWN_LOCATION)
@@ -147,7 +177,8 @@ def test_invalid_ir_from_the_generator_is_an_internal_error_of_one_function(
     assert [s.name for s in result.signatures] == ["shifted"]
     [fallback] = result.fallbacks
     reason = fallback["reason"]
-    assert fallback["function"] == "scaled" and fallback["line"] == 5
+    # at the expression the broken op was built for, not at the `def`
+    assert fallback["function"] == "scaled" and fallback["line"] == 6
     assert reason.startswith("internal compiler error in `scaled` during MLIR generation: "
                              "the generated MLIR is invalid: `arith.mulf` needs operands and "
                              "result of one type")

@@ -63,18 +63,6 @@ def range_of_float(n: float) -> int:
     return count
 
 
-# A helper's parameters without annotations take their types from its first
-# call; another call must agree.
-def doubled(values):
-    return values * 2
-
-
-@kiln.export
-def helper_called_twice(x: kiln.f64[:], n: kiln.i64[:]) -> float:
-    return doubled(x).sum() + doubled(n).sum()
-    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:39: error: argument `values` of doubled() must be kiln.f64[:], not kiln.i64[:] (`values` has no annotation: the first call of `doubled` typed it; annotate it to choose)
-
-
 #pythran export pythran_string(str)
 @kiln.export
 def pythran_string(name):
@@ -82,16 +70,16 @@ def pythran_string(name):
     return 0
 
 
-# A later call of such a helper must pass the same number type: converting
-# would compute something else than Python does.
-def scaled_by(x, k):
-    return x * k
+# A helper without annotations compiles once per signature of its
+# arguments, up to 16 of them.
+def identity(x):
+    return x
 
 
 @kiln.export
-def helper_bool_then_int(a: float) -> float:
-    return scaled_by(a, True) + scaled_by(a, 3)
-    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:46: error: argument `k` of scaled_by() is int here, but the first call of `scaled_by` typed it bool (`k` has no annotation); annotate it
+def helper_at_too_many_types(a: float) -> float:
+    return identity(kiln.i8(1)) + identity(kiln.i16(1)) + identity(kiln.i32(1)) + identity(1) + identity(kiln.u8(1)) + identity(kiln.u16(1)) + identity(kiln.u32(1)) + identity(kiln.u64(1)) + identity(1.0) + identity(kiln.f32(1)) + identity(True) + identity(a > 0) * 0 + identity(a) + identity(1j).real + identity(kiln.c64(1j)).real + identity(np.ones(2)).sum() + identity(np.ones((2, 2))).sum() + identity(np.ones(2, dtype=np.int32)).sum() + identity(np.ones(2, dtype=np.float32)).sum()
+    # CHECK-DAG: typing-invalid.py:[[@LINE-1]]:{{[0-9]+}}: error: `identity` is called with more than 16 different argument types; annotate its parameters
 
 
 # np.add & co. are the operators of arrays; of numbers they are refused.

@@ -19,6 +19,7 @@ from ..mlir.code_generator import generate_module, nested_too_deeply, run_with_d
 from ..mlir.values import symbol_name
 from ..frontend.subset import SubsetChecker
 from ..typecheck.type_inference import infer_module
+from ..typecheck.specialization import specialized_calls
 from .allocation_sites import allocation_sites
 from ..report.model import enrich
 from ..native.ufuncs import is_ufunc, uses_ufuncs
@@ -108,6 +109,10 @@ def build_record(context, signatures, fallbacks, verdicts, remarks, types=None) 
                for node in context.exported_classes()]
     functions = [{"name": f.name, "compiled": f.name in compiled, "line": f.lineno,
                   "kernel_calls": kernel_calls(context, typed[f.name].node)
+                  if f.name in compiled and f.name in typed else [],
+                  "specialized_calls": [
+                      dict(call, symbol=symbol_name(context, call["function"]))
+                      for call in specialized_calls(types, typed[f.name])]
                   if f.name in compiled and f.name in typed else [],
                   "loops": verdicts.get(f.name, []),
                   "parallel_loops": parallel.get(f.name, []),

@@ -40,6 +40,8 @@ from __future__ import annotations
 import ast
 import itertools
 
+from ..errors import with_article
+
 
 def desugar_loops(tree: ast.Module) -> None:
     """Rewrites, in place, the array loops of the module's functions and of
@@ -94,8 +96,7 @@ def is_loop_iterable(target) -> bool:
 
 def unsupported_iteration(what: str) -> str:
     """The message for a `for` loop over a `what` ("tuple", "int", ...)."""
-    article = "an" if what[0] in "aeiou" else "a"
-    return f"`for` over {article} {what} is not supported; Kiln's `for` loops go over " \
+    return f"`for` over {with_article(what)} is not supported; Kiln's `for` loops go over " \
            "range(...), arrays, lists, dicts, sets, strings, and enumerate() or zip() of them"
 
 

@@ -60,6 +60,10 @@ class ModuleContext:
     # implements in Python (frontend/kernels): name -> FunctionDef, added
     # by `kernel` as type inference meets the calls.
     kernel_functions: dict = field(default_factory=dict)
+    # A helper's copies typed at other argument types than its first call's
+    # (typecheck/specialization.py): name -> FunctionDef, named after the
+    # types, so the same types always get the same copy.
+    specialized_functions: dict = field(default_factory=dict)
 
     @property
     def module_name(self) -> str:
@@ -567,6 +571,7 @@ class ModuleContext:
                 function = info.methods[method]
                 functions[function.name] = function
         functions.update(self.kernel_functions)
+        functions.update(self.specialized_functions)
         return functions
 
     def kernel(self, kernel_file: str, function: str, key: str, shared_key: str,

@@ -176,16 +176,18 @@ class ArrayExpressions:
 
     def check_exponents(self, exponents, shape, dtype, node):
         """numpy's ValueError for an int array to a negative power (checked
-        over every exponent before any result exists; an empty result
-        raises nothing)."""
+        over every exponent before any result exists). An empty result
+        raises nothing; a non-empty one uses every exponent, broadcasting
+        only repeats them."""
         if exponents.kind == "scalar":
             smallest = self.convert(exponents.value, dtype, node)
-            ok = self.cmpi("sge", smallest, self.constant(0, dtype, node), node)
-            ok = self.arith("ori", ok, self.any_empty(shape, node), node)
         else:
             smallest = self.full_reduction("min", self.cast_to(exponents, dtype, node), dtype,
                                            node)
-            ok = self.cmpi("sge", smallest, self.constant(0, dtype, node), node)
+        ok = self.cmpi("sge", smallest, self.constant(0, dtype, node), node)
+        empty = self.any_empty(shape, node)
+        if empty is not None:       # a 0-d result is never empty
+            ok = self.arith("ori", ok, empty, node)
         self.check(ok, "ValueError", "Integers to negative integer powers are not allowed.", [],
                    node)
 
@@ -202,6 +204,8 @@ class ArrayExpressions:
             return self.numpy_complex_operator(symbol, a, b, exponent, node, dtype)
         if symbol in ("&", "|", "^"):
             return self.arith({"&": "andi", "|": "ori", "^": "xori"}[symbol], a, b, node)
+        if dtype.is_bool:       # numpy's bool add and multiply: logical or and and
+            return self.arith({"+": "ori", "*": "andi"}[symbol], a, b, node)
         if symbol in ("<<", ">>"):
             return self.elementwise_shift(symbol, a, b, dtype, node)
         if symbol == "/":
@@ -293,6 +297,8 @@ class ArrayExpressions:
 
     def array_ufunc(self, name, args, node):
         dtype = self.typed_value(node).type.dtype
+        if rules.is_integer_power(name, dtype):
+            return self.array_binary("**", args[0], args[1], node)
         operands = []
         for value, target in zip(args, rules.ufunc_operand_types(name, dtype, len(args))):
             if not isinstance(value.type, kt.ArrayType):

@@ -237,7 +237,10 @@ class CallLowering:
         """A call to another function of the module, compiled alongside;
         its signature is the callee's inferred one. A method's call
         (class_lowering.py) passes its arguments (`args`, `keywords`: the
-        call's own by default) and its evaluated `self` (`receiver`)."""
+        call's own by default) and its evaluated `self` (`receiver`). A
+        helper typed at this call's argument types is called as that
+        specialization (typecheck/specialization.py)."""
+        name = self.typed.call_targets.get(node, name)
         signature, values, value_nodes = self.evaluated_arguments(name, node, args, keywords,
                                                                   receiver)
         return self.call_with_values(name, signature, values, node, value_nodes)
@@ -265,6 +268,9 @@ class CallLowering:
         # CPython does), each then takes its parameter's place.
         written = list(args) + [keyword.value for keyword in keywords]
         evaluated = {id(arg_node): self.expression(arg_node) for arg_node in written}
+        # an array expression passed (`relu(x @ w)`) is computed into a new array
+        evaluated = {key: self.materialize(value, node) if value.lazy is not None else value
+                     for key, value in evaluated.items()}
         for param, arg_node in zip(params, bound):
             # A missing argument is the parameter's default (a number, or a
             # new empty list for a dataclass's default_factory=list).

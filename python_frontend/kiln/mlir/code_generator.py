@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .. import typesystem as kt
-from ..errors import KilnCompileError, display_name
+from ..errors import Diagnostic, KilnCompileError, display_name
 from . import ir_builder as ir
 from .. import typing_rules as rules
 from ..library_functions import COMPLEX_LIBM, LIBM_CALLS
@@ -1053,10 +1053,15 @@ def invalid_ir_error(context, func, invalid: ir.IRError) -> KilnCompileError:
         saved = f"; the IR is saved in {path}"
     except OSError:
         pass
-    return KilnCompileError(context.diagnostic(
-        func, f"internal compiler error in `{func.name}` during MLIR generation: the generated "
-              f"MLIR is invalid: {invalid}{saved} (please report it; set KILN_DEBUG=1 for the "
-              "traceback)", func.name))
+    # at the Python expression the offending op was built for
+    line, column = func.lineno, func.col_offset + 1
+    if invalid.position and invalid.position[0] == ir.quote(context.path):
+        line, column = invalid.position[1:]
+    return KilnCompileError(Diagnostic(
+        context.path, line, column,
+        f"internal compiler error in `{func.name}` during MLIR generation: the generated "
+        f"MLIR is invalid: {invalid}{saved} (please report it; set KILN_DEBUG=1 for the "
+        "traceback)", func.name))
 
 
 # Retrying a module whose syntax tree is too deep for Python's default

@@ -30,16 +30,19 @@ import re
 import struct
 from contextlib import contextmanager
 
-from .. import library_functions
+from .ir_verifiers import BINARY_OPS, CAST_OPS, OP_NAMES, UNARY_OPS, VERIFIERS, terminated
 
 
 class IRError(Exception):
     """IR that would not parse or verify: a bug of the code generator.
-    `ir_text` is the function built so far, with the offending op."""
+    `ir_text` is the function built so far, with the offending op;
+    `position` the (quoted path, line, column) of the Python source it came
+    from, when its location is a file's."""
 
-    def __init__(self, message: str, ir_text: str = ""):
+    def __init__(self, message: str, ir_text: str = "", position=None):
         super().__init__(message)
         self.ir_text = ir_text
+        self.position = position
 
 
 # ------------------------------------------------------------------- types
@@ -386,7 +389,10 @@ class Builder:
         if operation is None:
             operation = Operation(name, operands, attributes or {}, [], location)
             operation.results = [Value(t, None, operation) for t in result_types]
-        raise IRError(message, self.partial_text(operation))
+        source = re.fullmatch(r'loc\((".*"):(\d+):(\d+)\)', location.text)
+        raise IRError(message, self.partial_text(operation),
+                      (source.group(1), int(source.group(2)), int(source.group(3)))
+                      if source else None)
 
     def partial_text(self, offending: Operation) -> str:
         """The function built so far and the op that failed, for the saved
@@ -636,7 +642,7 @@ class Builder:
             attributes["arg_attrs"] = array_attr([
                 dictionary_attr(argument_attributes.get(k, {})) for k in range(len(inputs))])
         operation = Operation("func.func", [], attributes, [body], location)
-        problem = _terminated(body.block, "func.return", list(result_types), "the body")
+        problem = terminated(body.block, "func.return", list(result_types), "the body")
         if problem:
             self.fail(f"`func.func @{symbol}` {problem}", "func.func", (), (), attributes,
                       location, operation)
@@ -693,177 +699,6 @@ def _unquote(text: str) -> str:
     inner = text[1:-1]
     return re.sub(r"\\([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), inner) \
         if "\\" in inner else inner
-
-
-# --------------------------------------------------------------- verifiers
-# Each returns what is wrong with an op (a phrase), or None. They check
-# what kilnc's verifier would reject and the generator could get wrong.
-
-def _same_types(op):
-    lhs, rhs = op.operands
-    if lhs.type is not rhs.type or op.results[0].type is not lhs.type:
-        return (f"needs operands and result of one type, got {lhs.type.text}, {rhs.type.text} "
-                f"-> {op.results[0].type.text}")
-    return None
-
-
-def _same_type_unary(op):
-    if op.operands[0].type is not op.results[0].type:
-        return f"needs its result of the operand's type {op.operands[0].type.text}"
-    return None
-
-
-def _comparison(op):
-    lhs, rhs = op.operands
-    if lhs.type is not rhs.type:
-        return f"compares values of different types {lhs.type.text} and {rhs.type.text}"
-    return None
-
-
-def _select(op):
-    condition, a, b = op.operands
-    if condition.type is not i1:
-        return f"needs an i1 condition, not {condition.type.text}"
-    if a.type is not b.type:
-        return f"selects between different types {a.type.text} and {b.type.text}"
-    return None
-
-
-def _check(op):
-    if op.operands[0].type is not i1:
-        return f"needs an i1 condition, not {op.operands[0].type.text}"
-    if any(arg.type is not i64 for arg in op.operands[1:]):
-        return "takes only i64 message arguments"
-    return None
-
-
-def _kiln_index(op):
-    if any(v.type is not i64 for v in op.operands):
-        return "needs i64 index and size"
-    return None
-
-
-def _indexing(op, memref, indices):
-    if memref.type.rank is None:
-        return f"needs a memref, not {memref.type.text}"
-    if len(indices) != memref.type.rank:
-        return f"indexes a rank-{memref.type.rank} memref with {len(indices)} indices"
-    if any(i.type is not index for i in indices):
-        return "needs index-typed subscripts"
-    return None
-
-
-def _load(op):
-    return _indexing(op, op.operands[0], op.operands[1:])
-
-
-def _store(op):
-    value, memref = op.operands[0], op.operands[1]
-    problem = _indexing(op, memref, op.operands[2:])
-    if problem is None and value.type is not memref.type.element:
-        problem = f"stores a {value.type.text} into a memref of {memref.type.element.text}"
-    return problem
-
-
-def _types(values) -> list:
-    return [v.type for v in values]
-
-
-def _texts(types) -> str:
-    return "(" + ", ".join(t.text for t in types) + ")"
-
-
-def _terminated(block, name, types, what):
-    """None when `block` ends in `name` with operands of `types`."""
-    end = block.terminator
-    if end is None or end.name != name:
-        return f"{what} does not end in {name}"
-    operands = end.operands[1:] if name == "scf.condition" else end.operands
-    if _types(operands) != list(types):
-        return f"{what} ends in {name} of {_texts(_types(operands))}, expected {_texts(types)}"
-    return None
-
-
-def _scf_if(op):
-    if op.operands[0].type is not i1:
-        return f"needs an i1 condition, not {op.operands[0].type.text}"
-    types = _types(op.results)
-    for region, what in zip(op.regions, ("the then region", "the else region")):
-        block = region.block
-        if types or (block.terminator is not None and block.terminator.name == "scf.yield"):
-            problem = _terminated(block, "scf.yield", types, what)
-            if problem:
-                return problem
-    return None
-
-
-def _scf_for(op):
-    lower, upper, step = op.operands[:3]
-    initial = _types(op.operands[3:])
-    arguments = _types(op.regions[0].block.arguments)
-    if not lower.type is upper.type is step.type or arguments[:1] != [lower.type]:
-        return "needs bounds, step and counter of one type"
-    if arguments[1:] != initial:
-        return f"has iter_args of {_texts(arguments[1:])} for initial values {_texts(initial)}"
-    block = op.regions[0].block
-    if initial or (block.terminator is not None and block.terminator.name == "scf.yield"):
-        return _terminated(block, "scf.yield", initial, "the body")
-    return None
-
-
-def _linalg_generic(op):
-    block = op.regions[0].block
-    elements = [v.type.element for v in op.operands]
-    if _types(block.arguments) != elements:
-        return (f"has block arguments {_texts(_types(block.arguments))} for operand elements "
-                f"{_texts(elements)}")
-    outputs = op.attributes["operandSegmentSizes"].value[1]
-    return _terminated(block, "linalg.yield", elements[len(elements) - outputs:], "the body")
-
-
-def _scf_while(op):
-    types = _types(op.operands)
-    before, after = op.regions[0].block, op.regions[1].block
-    if _types(before.arguments) != types:
-        return f"has before-region arguments {_texts(_types(before.arguments))} for initial " \
-               f"values {_texts(types)}"
-    end = before.terminator
-    if end is None or end.name != "scf.condition" or end.operands[0].type is not i1:
-        return "has a before region that does not end in scf.condition of an i1"
-    forwarded = _types(end.operands[1:])
-    if forwarded != _types(after.arguments) or forwarded != _types(op.results):
-        return f"forwards {_texts(forwarded)} to arguments {_texts(_types(after.arguments))} " \
-               f"and results {_texts(_types(op.results))}"
-    return _terminated(after, "scf.yield", types, "the after region")
-
-
-_BINARY = ("arith.addi arith.subi arith.muli arith.andi arith.ori arith.xori arith.maxsi "
-           "arith.minsi arith.maxui arith.minui arith.shli arith.shrsi arith.shrui arith.divui "
-           "arith.divsi arith.remui arith.remsi arith.ceildivsi arith.ceildivui arith.addf arith.subf arith.mulf "
-           "arith.divf arith.remf arith.maximumf arith.minimumf kiln.floordiv kiln.mod "
-           "kiln.pow math.atan2 math.copysign math.powf").split()
-_UNARY = ("math.absf math.absi math.sqrt math.exp math.log math.log2 math.log10 math.sin "
-          "math.cos math.tan math.asin math.acos math.atan math.sinh math.cosh math.tanh "
-          "math.asinh math.floor math.ceil math.trunc math.roundeven arith.negf").split()
-# The library registry's one-operand math ops (np.cbrt is math.cbrt): a
-# function added there needs nothing here.
-_UNARY += sorted({f"math.{f.lowering}" for f in library_functions.NUMPY_FLOAT_FUNCTIONS.values()
-                  if f.arity == 1 and not f.lowering.startswith("@")} - set(_UNARY))
-_CASTS = ("arith.extui arith.extsi arith.trunci arith.uitofp arith.sitofp arith.extf "
-          "arith.truncf arith.fptosi arith.fptoui arith.index_cast kiln.to_float memref.cast").split()
-
-# The ops the convenience methods know, by mnemonic: `binary("addf", ...)`
-# is arith.addf (the mnemonics of these ops are unique across their
-# dialects). Any op can also be named in full.
-OP_NAMES = {name.split(".", 1)[1]: name for name in _BINARY + _UNARY + _CASTS}
-
-VERIFIERS = {name: _same_types for name in _BINARY}
-VERIFIERS.update({name: _same_type_unary for name in _UNARY})
-VERIFIERS.update({"arith.cmpi": _comparison, "arith.cmpf": _comparison,
-                  "arith.select": _select, "kiln.check": _check, "kiln.index": _kiln_index,
-                  "memref.load": _load, "memref.store": _store, "scf.if": _scf_if,
-                  "scf.for": _scf_for, "scf.while": _scf_while,
-                  "linalg.generic": _linalg_generic})
 
 
 # ----------------------------------------------------------------- printer
@@ -1195,6 +1030,6 @@ CUSTOM_FORMS = {"arith.constant": _print_constant, "arith.cmpi": _print_compare,
                 "scf.while": _print_while, "func.func": _print_func, "func.call": _print_call,
                 "func.return": _print_return, "linalg.fill": _print_linalg_named,
                 "linalg.matmul": _print_linalg_named}
-CUSTOM_FORMS.update({name: _print_binary for name in _BINARY})
-CUSTOM_FORMS.update({name: _print_unary for name in _UNARY + ["kiln.truthy"]})
-CUSTOM_FORMS.update({name: _print_cast for name in _CASTS})
+CUSTOM_FORMS.update({name: _print_binary for name in BINARY_OPS})
+CUSTOM_FORMS.update({name: _print_unary for name in UNARY_OPS + ["kiln.truthy"]})
+CUSTOM_FORMS.update({name: _print_cast for name in CAST_OPS})

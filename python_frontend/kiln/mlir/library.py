@@ -196,10 +196,10 @@ class LibraryCalls:
     def complex_or_array_call(self, function, args, node):
         """np.f of a complex number or of arrays (elementwise); None when its
         arguments are real numbers, which each family lowers itself."""
+        if any(isinstance(a.type, kt.ArrayType) for a in args):     # as typing decides
+            return self.array_ufunc(function.name, args, node)      # ArrayExpressions
         if any(isinstance(a.type, kt.ScalarType) and a.type.is_complex for a in args):
             return self.numpy_complex_call(function.name, args[0], node)
-        if any(isinstance(a.type, kt.ArrayType) for a in args):
-            return self.array_ufunc(function.name, args, node)      # ArrayExpressions
         return None
 
     def numpy_cast(self, function, args, node):

@@ -83,6 +83,9 @@ def render(record: dict, granularity: str = "function", use_colour: bool | None 
         for loop in function.get("sequential_loops", []):
             out.append(f"  loop at line {loop['line']} stays sequential (parallel=True): "
                        f"{loop['reason']}")
+        for call in function.get("specialized_calls", []):
+            out.append(f"  calls {call['signature']} at line {call['line']}: the "
+                       f"specialization {call['symbol']}")
         for site in function.get("allocations", []):
             each = (f", once per iteration of the loop at line {site['in_loop']}"
                     if site.get("in_loop") else "")

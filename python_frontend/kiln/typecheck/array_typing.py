@@ -258,6 +258,8 @@ class ArrayTyping:
             if not isinstance(arg.type, (kt.ScalarType, kt.ArrayType)):
                 self.fail(node, f"{label} needs numbers or arrays")
         common = self.ufunc_common_type(name, args)
+        if rules.is_integer_power(name, common):
+            return self.array_binary("**", args[0], args[1], node)
         dtype, message = rules.array_ufunc_type(name, common,
                                                 [self.element_operand(a) for a in args])
         if message:

@@ -21,6 +21,7 @@ from .class_typing import is_instance_like
 from .list_typing import holds_items, is_list, is_unsettled
 from .dict_typing import is_dict, is_dict_like, is_unsettled_dict
 from .recursion import RecursiveSignatureError
+from .specialization import TooManySpecializations
 from ..frontend.subset import (DICT_METHODS, GENERATOR_CONSUMERS, LIST_METHODS, SET_METHODS,
                                STR_METHOD_NAMES)
 from .generator_typing import consumed_generator
@@ -209,6 +210,12 @@ class CallTyping:
                 a.annotation is None for a in func.args.args) and \
                 getattr(func, "kiln_class", None) is None:
             hints = self.call_site_hints(func, node)
+            try:
+                special = self.module.specializations.function_for(name, hints)
+            except TooManySpecializations as error:
+                self.fail(node, error.message)
+            if special != name:
+                self.call_targets[node] = name = special
         try:
             callee = self.module.signature(name, node, hints)
         except RecursiveSignatureError as error:
@@ -242,9 +249,12 @@ class CallTyping:
                 continue            # the default: a number of the parameter's type
             if arg_node is None:
                 self.fail(node, f"{shown}() is missing argument `{param.name}`")
+            self.array_consumers.add(arg_node)
             value = self.expression(arg_node)
             if is_unknown(value.type):
                 continue
+            if value.fresh:         # `relu(x @ w)`: computed into a new array first
+                value = self.new_array(value, arg_node)
             self.refuse_range(value, arg_node, f"passing a range to {name}()")
             if param.name in callee.typed_by_first_call:
                 passed = rules.default_for_kind(value.weak) if value.weak else value.type
@@ -723,10 +733,12 @@ class CallTyping:
         """np.f of a complex number (numpy_complex_call) or of arrays
         (array_ufunc, elementwise); None when its arguments are real
         numbers, which each family types itself."""
-        if any(is_scalar_type(a.type) and a.type.is_complex for a in args):
-            return self.numpy_complex_call(function, args, node)
+        # an array among the operands makes it elementwise, whatever the
+        # scalars are: np.where(x > 0, x, 1j) is a complex array
         if any(isinstance(a.type, kt.ArrayType) for a in args):
             return self.array_ufunc(function.name, args, node)
+        if any(is_scalar_type(a.type) and a.type.is_complex for a in args):
+            return self.numpy_complex_call(function, args, node)
         return None
 
     def numpy_cast(self, function, args, node):

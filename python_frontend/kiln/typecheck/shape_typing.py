@@ -18,6 +18,7 @@ import ast
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
+from .. import library_functions as lib
 from .typed_values import TypedValue, _Abandon
 from .typed_tree import is_scalar_type
 from ..typing_rules import bound_arguments, constant_int, display, is_unknown, normalized_axis
@@ -462,7 +463,8 @@ class ShapeFunctionTyping:
         if isinstance(node, ast.Call):
             qualified = self.context.qualified_name(node.func)
             if qualified is not None and qualified[0] == "numpy":
-                return any(self.array_valued(a) for a in node.args)
+                return lib.makes_array(qualified[1]) or any(
+                    self.array_valued(a) for a in node.args)
             return isinstance(node.func, ast.Attribute) and qualified is None and \
                 node.func.attr in ("copy", "astype") and self.array_valued(node.func.value)
         return False

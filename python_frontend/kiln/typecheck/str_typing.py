@@ -19,6 +19,7 @@ from .. import typesystem as kt
 from ..frontend.subset import SUPPORTED_BINOPS
 from .typed_values import TypedValue
 from ..typing_rules import display
+from ..errors import with_article
 from .typed_tree import is_scalar_type, is_str
 
 # The str methods Kiln compiles: positional arguments each takes (a tuple
@@ -208,9 +209,8 @@ class StrTyping:
                   ast.GtE: ">="}.get(type(op), "?")
         names = (type_name(left.type), type_name(right.type))
         if isinstance(op, (ast.Eq, ast.NotEq)):
-            article = "an" if names[0][0] in "aeiou" else "a"
-            other = "an" if names[1][0] in "aeiou" else "a"
-            self.fail(node, f"`{symbol}` of {article} {names[0]} and {other} {names[1]} is always "
+            self.fail(node, f"`{symbol}` of {with_article(names[0])} and "
+                            f"{with_article(names[1])} is always "
                             f"{isinstance(op, ast.NotEq)} in CPython; Kiln refuses comparing a "
                             "str with another type (convert one of them)")
         self.fail(node, f"'{symbol}' not supported between instances of '{names[0]}' and "

@@ -57,7 +57,7 @@ import os
 import sys
 
 from .. import typesystem as kt
-from ..errors import Diagnostic, KilnCompileError, display_name
+from ..errors import Diagnostic, KilnCompileError, display_name, with_article
 from .. import typing_rules as rules
 from ..frontend.desugar import is_condition
 from ..frontend.source import deepest_statement
@@ -75,6 +75,7 @@ from .dict_typing import DictTyping, is_dict_like
 from .set_typing import SetTyping
 from .str_typing import StrTyping
 from .recursion import check_agreement, finish_recursion, provisional_signature
+from .specialization import Specializations
 from .list_library_typing import ListLibraryTyping
 from .range_typing import RangeTyping
 from .constant_typing import ConstantTyping
@@ -125,6 +126,9 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         self.return_annotation = None
         self.raises = False
         self.callees: dict = {}
+        # Calls of a helper typed at other argument types than its first
+        # call's: call node -> the specialization's name (specialization.py).
+        self.call_targets: dict = {}
         self.allow_none_value = False
         # `f = lambda x: ...`: name -> the lambda; each call of it is its body
         # inlined, a copy per call site (call node -> (parameters, body)).
@@ -222,7 +226,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
             values=self.values, loop_carried=self.carried_by_loop,
             parallel_loops=self.parallel_by_loop, sequential_loops=self.sequential_loops,
             bool_op_tails=self.bool_op_tails, variable_origins=dict(self.variable_origins),
-            callees=dict(self.callees), inlined=dict(self.inlined),
+            callees=dict(self.callees), call_targets=dict(self.call_targets),
+            inlined=dict(self.inlined),
             constant_containers=frozenset(self.constant_containers),
             diagnostics=list(diagnostics))
 
@@ -403,8 +408,7 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
             return self.tuple_value([self.convert(e, t, node, explicit)
                                      for e, t in zip(value.elements, target.elements)])
         if is_str(source) or is_str(target):
-            article = "an" if str(display(source))[:1] in "aeiou" else "a"
-            self.fail(node, f"cannot use {article} {display(source)} value as "
+            self.fail(node, f"cannot use {with_article(display(source))} value as "
                             f"{display(target)}" + (
                                 " (convert it: int(s), float(s), str(x))"
                                 if is_scalar_type(source) or is_scalar_type(target) else ""))
@@ -851,6 +855,7 @@ class ModuleTyping:
         self.context = context
         self.functions = context.module_functions()
         self.constants = context.module_constants()
+        self.specializations = Specializations(context, self.functions)
         self.results: dict = {}          # name -> TypedFunction
         self.in_progress: list = []
         # The functions being typed (name -> FunctionTyping), and the
@@ -938,7 +943,8 @@ def infer_module(context, functions=None) -> ModuleTypes:
                                                                           func.name))
     return ModuleTypes(functions=dict(typing.results), failures=failures,
                        constants=typing.constants,
-                       hit_recursion_limit=typing.hit_recursion_limit)
+                       hit_recursion_limit=typing.hit_recursion_limit,
+                       specializations=typing.specializations.several())
 
 
 def gufunc_mismatch(typed, signature: str):

@@ -61,6 +61,8 @@ class TypedFunction:
     # each when the function is called (mlir/constant_lowering.py).
     constant_containers: frozenset = frozenset()
     callees: dict = field(default_factory=dict)       # name -> TypedFunction
+    # A call of a helper's specialization: call node -> its function name.
+    call_targets: dict = field(default_factory=dict)
     diagnostics: list = field(default_factory=list)
     # The functions of its recursion cycle (itself included) when it calls
     # itself, directly or through them; empty otherwise (typecheck/recursion.py).
@@ -99,6 +101,9 @@ class ModuleTypes:
     # Python's recursion limit stopped a function ("nested too deeply"): the
     # driver runs the stage again on a deep stack, as it does code generation.
     hit_recursion_limit: bool = False
+    # The helpers typed at several argument signatures: name -> the
+    # functions typing them, the helper itself first (specialization.py).
+    specializations: dict = field(default_factory=dict)
 
 
 def literal_candidates(value) -> tuple | None:

@@ -1,0 +1,106 @@
+"""Helpers called at several argument types in generated programs
+(typecheck/specialization.py, issue 32): the specialization constructs of
+`generator.FunctionGenerator`.
+
+Old seeds keep their programs: whether a program has them is drawn from
+its own stream (`random.Random(f"{seed}:{index}:specialize")`,
+`SPECIALIZE_PROGRAM_RATE`), and every call from a per-function stream
+(`self.rng` is swapped for it; statements made do not count against
+`max_statements`), before the statements of the exported function's
+blocks (`specialize_hook`, `SPECIALIZE_STATEMENT_RATE`).
+
+Such a program has one or two generic helpers, without annotations, whose
+bodies mean something for every number and array type (`x * k + x`, a
+branch on `a > b`, `np.maximum(x, 0)`, a loop); the exported function
+calls them with numbers of the scalar kinds and with arrays of every
+dtype in scope, so one helper is compiled at several signatures. Each
+call's result is read back as a float (`float(...)`, of an array its
+`np.max`) into a new name (`sg<n>`, numbered from 9700), which one of the
+function's scalars then reads (as rebind_constructs.read_as does).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+SPECIALIZE_PROGRAM_RATE = 0.3      # programs with generic helpers (their own stream)
+SPECIALIZE_STATEMENT_RATE = 0.3    # a call before a statement of such a program
+# the kinds of the numbers passed (the generator's scalar kinds)
+SCALAR_ARGUMENT_KINDS = ("bool", "i64", "f64", "f32", "i32", "u8", "i16", "u64")
+
+# name -> (source with {name}, arguments: "scalar"/"array" per parameter)
+GENERIC_HELPERS = {
+    "scale": ("def {name}(x, k):\n    return x * k + x\n", ("any", "scalar")),
+    "distance": ("def {name}(a, b):\n    if a > b:\n        return a - b\n    return b - a\n",
+                 ("scalar", "scalar")),
+    "relu": ("def {name}(x):\n    return np.maximum(x, 0)\n", ("array",)),
+    "steps": ("def {name}(x, limit):\n    count = 0\n    while x > limit and count < 5:\n"
+              "        x = x - 1\n        count += 1\n    return x + count\n",
+              ("scalar", "scalar")),
+}
+
+
+def generic_helpers(rng, index) -> list:
+    """(name, template key) of the generic helpers of program `index`."""
+    keys = rng.sample(sorted(GENERIC_HELPERS), rng.choice([1, 2]))
+    return [(f"g{index}_{key}", key) for key in keys]
+
+
+def helper_source(name, key) -> str:
+    return GENERIC_HELPERS[key][0].format(name=name)
+
+
+class SpecializeConstructs:
+    """Mixed into FunctionGenerator. `self.sprng` is None in a program
+    without generic helpers."""
+
+    def init_specialize(self, sprng=None, helpers=()):
+        self.sprng = sprng
+        self.generic = list(helpers)
+        self.in_specialize_stream = False
+        self.sgcounter = 0
+
+    @contextlib.contextmanager
+    def specialize_stream(self):
+        saved = (self.rng, self.statements, self.in_specialize_stream)
+        self.rng, self.in_specialize_stream = self.sprng, True
+        try:
+            yield
+        finally:
+            self.rng, self.statements, self.in_specialize_stream = saved
+
+    def specialize_hook(self, depth):
+        if self.sprng is None or not self.generic or any(
+                getattr(self, flag, False) for flag in self.SIDE_STREAMS):
+            return
+        if self.sprng.random() >= SPECIALIZE_STATEMENT_RATE:
+            return
+        with self.specialize_stream():
+            self.s_generic_call(depth)
+
+    def s_generic_call(self, depth):
+        targets = [(n, k) for n, k in self.scope.scalars.items() if k in ("i64", "f64", "bool")]
+        if not targets:
+            return
+        name, key = self.rng.choice(self.generic)
+        arguments = []
+        array_call = False
+        for role in GENERIC_HELPERS[key][1]:
+            if role == "array" or role == "any" and self.rng.random() < 0.5:
+                names = [n for n, spec in self.scope.arrays.items() if spec[0] != "bool" or
+                         key != "scale"] if role != "scalar" else []
+                if not names:
+                    return
+                arguments.append(self.rng.choice(names))
+                array_call = True
+            else:
+                kinds = [k for k in SCALAR_ARGUMENT_KINDS if k != "bool" or key != "steps"]
+                arguments.append(self.expr(self.rng.choice(kinds), 2))   # (steps: x - 1
+                # of a bool is an int, which a loop's back edge cannot join)
+        call = f"{name}({', '.join(arguments)})"
+        value = f"float(np.max({call}))" if array_call else f"float({call})"
+        self.sgcounter += 1
+        result = f"sg{9700 + self.sgcounter}"
+        self.emit(depth, f"{result} = {value}")
+        name, target = self.rng.choice(targets)
+        self.emit(depth, f"{name} = {self.read_as(result, 'f64', name, target)}")

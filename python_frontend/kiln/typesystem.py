@@ -344,6 +344,53 @@ class ClassType:
 
 
 @dataclass(frozen=True)
+class DTypeValue:
+    """A dtype used as a value: `dt = x.dtype`, `np.float32` passed to a
+    helper, a helper's `dtype=np.float64` default. Each dtype is its own
+    type, so what it is is known at compile time wherever it is used
+    (`np.zeros(n, dtype=dt)`, `x.astype(dt)`, `dt == np.float32`); a helper
+    called with two of them is compiled once for each
+    (typecheck/specialization.py). At run time it is a one-byte code that
+    nothing reads.
+
+    `origin` is what Python would hold: the numpy type object
+    (`np.float64`: "numpy"), Python's (`float`: "python") or an array's
+    dtype (`x.dtype`: "array"). Comparisons need it: an array's dtype equals
+    every name of its type, two type objects only themselves (`float ==
+    np.float64` is False in Python)."""
+    dtype: ScalarType
+    origin: str = "numpy"
+    is_bool = False
+    is_int = False
+    is_float = False
+    is_complex = False
+    kind = "dtype"
+
+    @property
+    def name(self) -> str:
+        return f"dtype_{self.dtype.name}" + ("" if self.origin == "numpy" else f"_{self.origin}")
+
+    @property
+    def display(self) -> str:
+        if self.origin == "python":
+            return {"f64": "float", "i64": "int", "bool": "bool", "c128": "complex"}[
+                self.dtype.name]
+        if self.origin == "array":
+            return f"an array's dtype {self.dtype.numpy_name}"
+        return f"np.{self.dtype.numpy_name}"
+
+    def equals(self, other: "DTypeValue") -> bool:
+        """Python's `==` of the two values."""
+        return self.dtype == other.dtype and (
+            "array" in (self.origin, other.origin) or self.origin == other.origin)
+
+    @property
+    def code(self) -> int:
+        """Its value at run time: the dtype's row in SCALAR_DTYPES."""
+        return SCALAR_DTYPES.index(self.dtype)
+
+
+@dataclass(frozen=True)
 class NoneType:
     """The type of the `None` literal before it joins a class type (`x =
     None` then `x = Node(...)` makes x a `Node | None`)."""

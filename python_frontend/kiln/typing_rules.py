@@ -319,8 +319,9 @@ def join_variable(current, value_type, value_weak, value_constant):
             return (default_for_kind(value_weak), True), None
         return (value_type, False), None
     current_type, current_weak = current
-    if isinstance(current_type, kt.ArrayType) or isinstance(value_type, kt.ArrayType):
-        if current_type != value_type:
+    if isinstance(current_type, (kt.ArrayType, kt.DTypeValue)) or \
+            isinstance(value_type, (kt.ArrayType, kt.DTypeValue)):
+        if current_type != value_type:      # (two dtypes never join: each is its own type)
             return None, "array"
         return current, None
     if current_weak and value_weak:

@@ -52,6 +52,9 @@ def dtype_of(d):
     """A `dtype=` argument: np.float64 / kiln.f32 stand-ins, np.bool_, x.dtype."""
     if d is None:
         return None
+    value = S.dtype_value(d)        # `float` passed on is the oracle's stand-in
+    if value is not None:
+        return np.dtype(S.NUMPY_DTYPE[value[0]])
     kind = getattr(d, "kind", None)
     if isinstance(kind, str) and kind in S.NUMPY_DTYPE:
         return np.dtype(S.NUMPY_DTYPE[kind])
@@ -224,7 +227,9 @@ def reduction(name):
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")     # "Mean of empty slice", ddof >= n
             r = function(values, **options)
-        return wrap_any(r)
+        r = wrap_any(r)
+        # a whole-array reduction to a bool (np.any, np.all, max of bools)
+        return S.NumpyBool(r.v) if isinstance(r, S.Num) and r.kind == "bool" else r
     return call
 
 
@@ -727,7 +732,7 @@ def _install():
     S.Array.copy = lambda self: array(self.a.copy())
     S.Array.flatten = lambda self: array(self.a.flatten())
     S.Array.astype = astype
-    S.Array.dtype = property(lambda self: self.a.dtype)
+    S.Array.dtype = property(lambda self: S.ArrayDType(self.kind, S.NUMPY_DTYPE[self.kind]))
     for symbol, name in (("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge"), ("==", "eq"),
                          ("!=", "ne")):
         setattr(S.Array, f"__{name}__",

@@ -166,6 +166,21 @@ class Num:
         return hash(self.v)
 
 
+class NumpyBool(Num):
+    """numpy's np.bool_: an element of a bool array, a whole-array reduction
+    of one (np.any, np.all, max), and what numpy makes of them (Kiln's
+    TypedValue.numpy_bool): `+` is a logical or, `*` an and, `~` a not;
+    `-` and unary `-` raise numpy's TypeError (Kiln refuses them)."""
+    __slots__ = ()
+
+    def __init__(self, v):
+        super().__init__("bool", bool(v))
+
+
+def is_numpy_bool(x) -> bool:
+    return isinstance(x, NumpyBool)
+
+
 def num(kind, value) -> Num:
     return Num(kind, fit(kind, value))
 
@@ -416,6 +431,13 @@ def binop(op, x, y):
     if is_complex(x) or is_complex(y):
         return complex_binop(op, x, y)
     kind, weak = common(x, y)
+    if kind == "bool" and (is_numpy_bool(x) or is_numpy_bool(y)) and op in ("+", "-", "*", "&",
+                                                                            "|", "^"):
+        if op == "-":
+            raise TypeError("numpy boolean subtract (Kiln refuses it)")
+        a, b = bool(parts(x)[2]), bool(parts(y)[2])
+        return NumpyBool({"+": a or b, "*": a and b, "&": a and b, "|": a or b,
+                          "^": a != b}[op])
     if op == "**" and kind == "i32":
         kind = "i64"
     if op == "/":
@@ -549,7 +571,38 @@ def comparison_kind(x, y):
     return kind, weak
 
 
+def dtype_value(x):
+    """(kind, origin) of a dtype used as a value: `np.float32` ("numpy"),
+    `float` ("python"), `x.dtype` ("array"); None for anything else."""
+    if isinstance(x, ArrayDType):
+        return x.kind, "array"
+    if isinstance(x, _Cast):
+        return x.kind, "numpy"
+    # Python's types, and the oracle's stand-ins for them (BUILTINS)
+    python = {float: "f64", int: "i64", bool: "bool", complex: COMPLEX, k_float: "f64",
+              k_int: "i64", k_bool: "bool", k_complex: COMPLEX}
+    try:
+        return (python[x], "python") if x in python else None
+    except TypeError:           # unhashable: no dtype
+        return None
+
+
+def numpy_bool_result(result, x, y) -> Num:
+    """A typed comparison's bool: numpy's when one operand is numpy's bool."""
+    return NumpyBool(result) if is_numpy_bool(x) or is_numpy_bool(y) else Num("bool", result)
+
+
 def compare(op, x, y) -> bool:
+    if dtype_value(x) is not None or dtype_value(y) is not None:
+        # `dtype == np.float32`, known to Kiln at compile time (a Python
+        # bool): numpy's rule, an array's dtype equals each name of its
+        # type, two type objects are equal only when they are one object
+        # (`float == np.float64` is False)
+        a, b = dtype_value(x), dtype_value(y)
+        if a is None or b is None or op not in ("==", "!="):
+            raise TypeError("a dtype compared with something else than a dtype")
+        equal = a[0] == b[0] and ("array" in (a[1], b[1]) or a[1] == b[1])
+        return equal == (op == "==")
     if is_complex(x) or is_complex(y):
         return complex_compare(op, x, y)
     kind, _ = comparison_kind(x, y)
@@ -558,7 +611,7 @@ def compare(op, x, y) -> bool:
     if kind == "exact":
         result = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                   "==": operator.eq, "!=": operator.ne}[op](int(vx), int(vy))
-        return Num("bool", result) if wx is None or wy is None else result
+        return numpy_bool_result(result, x, y) if wx is None or wy is None else result
 
     def operand(k, w, v):
         if kind in FLOAT_KINDS and k in INT_KINDS + ("bool",) and w is None:
@@ -569,7 +622,7 @@ def compare(op, x, y) -> bool:
     result = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
               "==": operator.eq, "!=": operator.ne}[op](a, b)
     # A typed operand makes a numpy bool (typed); Python numbers a Python bool.
-    return Num("bool", result) if wx is None or wy is None else result
+    return numpy_bool_result(result, x, y) if wx is None or wy is None else result
 
 
 def _binary(op):
@@ -756,15 +809,21 @@ def _conjugate(self):
 
 
 def _neg(self):
+    if is_numpy_bool(self):
+        raise TypeError("numpy boolean negative (Kiln refuses it)")
     kind = "i64" if self.kind == "bool" else self.kind
     return Num(kind, fit(kind, -self.v))
 
 
 def _pos(self):
+    if is_numpy_bool(self):
+        return self
     return Num("i64", int(self.v)) if self.kind == "bool" else self
 
 
 def _invert(self):
+    if is_numpy_bool(self):
+        return NumpyBool(not self.v)
     if self.kind in FLOAT_KINDS:
         raise TypeError("~ on a float")
     kind = "i64" if self.kind == "bool" else self.kind
@@ -825,6 +884,8 @@ class Array:
         r = self.a[key]
         if isinstance(r, _np.ndarray):
             return Array(r)
+        if self.kind == "bool":
+            return NumpyBool(r.item())
         return Num(self.kind, fit(self.kind, r.item()))
 
     def _check(self, key):
@@ -1709,6 +1770,27 @@ class _Cast:
         self.kind = kind
         self.numpy_type = numpy_type
 
+    # A dtype as a value (`dtype == np.float32`, `x.dtype == np.float64`):
+    # compared as Python compares numpy's type objects (compare()), and read
+    # by numpy (np.dtype(...) of it) through `dtype`.
+    @property
+    def dtype(self):
+        return _np.dtype(self.numpy_type)
+
+    def __eq__(self, other):
+        return compare("==", self, other)
+
+    def __ne__(self, other):
+        return compare("!=", self, other)
+
+    def __hash__(self):
+        return hash(self.kind)
+
+
+class ArrayDType(_Cast):
+    """`x.dtype` of an oracle array: equal to every name of its type
+    (`x.dtype == float` is True in numpy, `np.float64 == float` is not)."""
+
     def __call__(self, x):
         kind, weak, v = parts(x)
         if self.kind in INT_KINDS and kind in FLOAT_KINDS:
@@ -1942,6 +2024,8 @@ def argument(kind, x):
         return x
     if isinstance(x, _np.ndarray):
         return Array(x)
+    if kind is None and dtype_value(x) is not None:
+        return x                # a dtype passed on (`g(x, np.float32)`)
     xk, weak, v = parts(x)
     if kind is None:
         # a helper's parameter without annotation: the call's type, a Python

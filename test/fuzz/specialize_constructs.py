@@ -11,7 +11,9 @@ blocks (`specialize_hook`, `SPECIALIZE_STATEMENT_RATE`).
 
 Such a program has one or two generic helpers, without annotations, whose
 bodies mean something for every number and array type (`x * k + x`, a
-branch on `a > b`, `np.maximum(x, 0)`, a loop); the exported function
+branch on `a > b`, `np.maximum(x, 0)`, a loop, `x.astype(dtype)` with a
+dtype parameter whose default is `np.float64`, compared with
+`np.float32`); the exported function
 calls them with numbers of the scalar kinds and with arrays of every
 dtype in scope, so one helper is compiled at several signatures. Each
 call's result is read back as a float (`float(...)`, of an array its
@@ -37,7 +39,14 @@ GENERIC_HELPERS = {
     "steps": ("def {name}(x, limit):\n    count = 0\n    while x > limit and count < 5:\n"
               "        x = x - 1\n        count += 1\n    return x + count\n",
               ("scalar", "scalar")),
+    # a dtype as a value: a default, passed, compared
+    "cast": ("def {name}(x, dtype=np.float64):\n    if dtype == np.float32:\n"
+             "        return x.astype(dtype) * 2\n    return x.astype(dtype)\n",
+             ("array", "dtype")),
 }
+# what a "dtype" argument is written as (left out: the default)
+DTYPE_ARGUMENTS = ("", "np.float32", "np.float64", "dtype=np.float32", "dtype=float",
+                   "{array}.dtype", "float")
 
 
 def generic_helpers(rng, index) -> list:
@@ -86,6 +95,16 @@ class SpecializeConstructs:
         arguments = []
         array_call = False
         for role in GENERIC_HELPERS[key][1]:
+            if role == "dtype":
+                written = self.rng.choice(DTYPE_ARGUMENTS)
+                float_arrays = [n for n, spec in self.scope.arrays.items()
+                                if spec[0] in ("f32", "f64")]
+                if "{array}" in written and not float_arrays:
+                    written = ""
+                if written:
+                    arguments.append(written.format(array=self.rng.choice(float_arrays or
+                                                                          [""])))
+                continue
             if role == "array" or role == "any" and self.rng.random() < 0.5:
                 names = [n for n, spec in self.scope.arrays.items() if spec[0] != "bool" or
                          key != "scale"] if role != "scalar" else []

@@ -2,9 +2,13 @@
 against CPython on edge inputs: empty and one-element arrays, NaN and
 infinities, the integer extremes, exponents that would raise."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
+from conftest import REPO
 from test_end_to_end import compare
 
 
@@ -75,3 +79,50 @@ def test_float_functions_of_small_ints(mod):
 def test_masks_and_positions_from_new_arrays(mod, n):
     compare(mod, "mask_from_a_new_array", lambda: (np.arange(float(n)),))
     compare(mod, "positions_from_a_new_array", lambda: (np.arange(float(n)) * 0.5,))
+
+
+@pytest.mark.parametrize("values", [(True, True), (True, False), (False, True), (False, False)])
+@pytest.mark.parametrize("flag", [False, True])
+def test_bool_elements_are_numpys(mod, values, flag):
+    compare(mod, "bool_elements", lambda: (bools(*values), flag, np.zeros(8)))
+
+
+@pytest.mark.parametrize("values", [(True,), (True, False, True), (False,) * 5, (True,) * 17])
+def test_bool_elements_in_loops(mod, values):
+    compare(mod, "bool_elements_in_loops", lambda: (bools(*values),))
+
+
+REFUSED = """import kiln
+
+
+@kiln.export
+def subtracted(m: kiln.b1[:]) -> int:
+    return int(m[0] - m[1])
+
+
+@kiln.export
+def negated(m: kiln.b1[:]) -> int:
+    return int(-m[0])
+
+
+@kiln.export
+def arrays_subtracted(a: kiln.b1[:], b: kiln.b1[:]):
+    return a - b
+"""
+
+
+def test_what_numpy_refuses_of_bools_is_refused(tmp_path):
+    source = tmp_path / "refused.py"
+    source.write_text(REFUSED)
+    result = subprocess.run([sys.executable, "-m", "kiln", "mlir", str(source)],
+                            capture_output=True, text=True,
+                            env={"PYTHONPATH": f"{REPO}/python_frontend"})
+    assert result.returncode == 1
+    for line, column, message in [
+            (6, 16, "numpy does not subtract bools (TypeError: numpy boolean subtract); use "
+                    "`^` or convert with int()"),
+            (11, 16, "numpy does not negate bools (TypeError: numpy boolean negative); use `~` "
+                     "or `not`"),
+            (16, 12, "numpy does not subtract bool arrays (it raises TypeError); use `^` or "
+                     "np.logical_xor")]:
+        assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr

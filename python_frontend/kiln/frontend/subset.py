@@ -131,11 +131,12 @@ class SubsetChecker(ast.NodeVisitor):
         if args.kwonlyargs or args.posonlyargs:
             self.report(func, "keyword-only and positional-only parameters are not supported yet")
         for default in args.defaults:
-            value = default_value(default, self.context.module_constants())
+            value = default_value(default, self.context.module_constants(), self.context)
             if value is None or (value is kt.none_type and not self.context.classes):
                 self.report(default, "a default parameter value must be a number or a str "
-                                     "written in the source (`1.0`, `-2`, `True`, `\",\"`) or a "
-                                     f"module constant one, not `{ast.unparse(default)}`")
+                                     "written in the source (`1.0`, `-2`, `True`, `\",\"`), a "
+                                     "module constant one, or a dtype (`np.float64`), not "
+                                     f"`{ast.unparse(default)}`")
         for stmt in func.body:
             self.visit(stmt)
         if self.diagnostics:
@@ -478,7 +479,7 @@ def message_parts(call):
     return None
 
 
-def default_value(node, constants=None):
+def default_value(node, constants=None, context=None):
     """The number or str a default parameter value writes (`1.5`, `-2`,
     `True`, `1 - 2j`, `","`) or names (a module constant number or str of
     `constants`: its value as written, which is what CPython's def takes),
@@ -488,6 +489,9 @@ def default_value(node, constants=None):
         return kt.none_type         # an instance parameter's default (typing checks)
     if isinstance(node, ast.List) and getattr(node, "kiln_new_list", False):
         return kt.NEW_LIST_DEFAULT  # a dataclass's default_factory=list (frontend/classes.py)
+    qualified = context.qualified_name(node) if context is not None else None
+    if qualified and qualified[0] == "numpy" and qualified[1] in DTYPE_ATTRIBUTES:
+        return kt.DTypeValue(DTYPE_ATTRIBUTES[qualified[1]])     # `dtype=np.float64`
     if isinstance(node, ast.Name) and constants is not None:
         value = constants.get(node.id)
         return value if isinstance(value, (bool, int, float, str)) else None

@@ -278,6 +278,8 @@ class CallLowering:
                 self.empty_list(param.type, node) if param.default is kt.NEW_LIST_DEFAULT else \
                 self.str_constant(param.default, node) if is_str(param.type) else \
                 self.none_of(param.type, node) if param.default is kt.none_type else \
+                self.dtype_constant(param.default, node) if isinstance(
+                    param.default, kt.DTypeValue) else \
                 self.constant(param.default, param.type, node)
             values.append(value)
             value_nodes.append(arg_node if arg_node is not None else node)

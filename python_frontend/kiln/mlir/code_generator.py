@@ -548,6 +548,11 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     # ---------------------------------------------------------- expressions
     def expression(self, node) -> Value:
+        dtype = self.typed.values.get(node)
+        if dtype is not None and isinstance(dtype.type, kt.DTypeValue):
+            return self.dtype_constant(dtype.type, node)
+        if getattr(node, "_kiln_dtype_compare", None) is not None:
+            return self.constant(node._kiln_dtype_compare, kt.boolean, node)
         method = getattr(self, "expr_" + type(node).__name__, None)
         if method is None:
             raise self.missed(node, f"expression `{ast.unparse(node)}`")
@@ -559,6 +564,11 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                                     f"{rules.display(value.type)} (weak {value.weak}), inferred "
                                     f"{rules.display(typed.type)} (weak {typed.weak})")
         return value
+
+    def dtype_constant(self, dtype: kt.DTypeValue, node) -> Value:
+        """A dtype as a value: its code, which nothing reads (the type says
+        which dtype it is)."""
+        return Value(self.builder.integer_constant(dtype.code, ir.i8, self.loc(node)), dtype)
 
     def expr_Constant(self, node):
         typed = self.typed_value(node)
@@ -639,6 +649,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
                               a, b, node, unsigned=type_.is_unsigned)
         if symbol in ("<<", ">>"):
             return self.shift(symbol, a, b, type_, node)
+        if type_.is_bool:       # numpy's bools (type inference): a logical or and and
+            return self.arith({"+": "ori", "*": "andi"}[symbol], a, b, node)
         if type_.is_int:
             return self.arith({"+": "addi", "-": "subi", "*": "muli"}[symbol],
                               a, b, node)

@@ -48,6 +48,8 @@ def mlir_type(type_) -> ir.Type:
     if found is None:
         if type_ == "index":
             found = ir.index
+        elif isinstance(type_, kt.DTypeValue):
+            found = ir.i8           # a code nothing reads: the type is the value
         elif isinstance(type_, (kt.ListType, kt.DictType, kt.SetType, kt.StrType,
                                 kt.ClassType)) or is_dict_view(type_):
             # !kiln.list<i64>, !kiln.dict<i64, f64>, !kiln.set<i64>, !kiln.str:

@@ -25,6 +25,11 @@ class ArrayTyping:
                          "numpy": rules.NUMPY_CONSTANTS}.get(module, {})
             if name in constants:
                 return self.literal(constants[name], kt.f64, weak="float")
+            if module == "numpy" and name in rules.DTYPE_ATTRIBUTES:
+                return TypedValue(kt.DTypeValue(rules.DTYPE_ATTRIBUTES[name]))   # `t = np.float32`
+            if module == "kiln" and name in rules.DTYPE_ATTRIBUTES:
+                self.fail(node, f"`{ast.unparse(node)}` is not a dtype in Python (numpy cannot "
+                                f"read it); use np.{rules.DTYPE_ATTRIBUTES[name].numpy_name}")
             self.fail(node, f"`{ast.unparse(node)}` is not supported here")
         if self.context.classes:
             constant = self.class_attribute(node)       # `C.NAME`: class_typing.py
@@ -70,6 +75,8 @@ class ArrayTyping:
             return self.tuple_value([TypedValue(kt.i64) for _ in range(base.type.ndim)])
         if node.attr == "T":
             return TypedValue(base.type, origins=base.origins)
+        if node.attr == "dtype":
+            return TypedValue(kt.DTypeValue(base.type.dtype, "array"))     # `dt = x.dtype`
         self.fail(node, f"attribute `{node.attr}` of an array is not supported yet")
 
     def expand_ellipsis(self, node) -> None:
@@ -146,7 +153,7 @@ class ArrayTyping:
         if self.is_view_subscript(node):
             return self.slice_view(node, parts)
         array = self.subscript_parts(node)
-        return TypedValue(array.type.dtype)
+        return TypedValue(array.type.dtype, numpy_bool=array.type.dtype.is_bool)
 
     def tuple_element(self, node):
         """`np.nonzero(m)[k]`: one element of a tuple, k written in the
@@ -349,7 +356,7 @@ class ArrayTyping:
             self.raises = True      # an empty array (or axis) has no maximum
         dtype = rules.reduction_type(name, array.type.dtype)
         if axis is None and not keepdims:
-            return TypedValue(dtype)
+            return TypedValue(dtype, numpy_bool=dtype.is_bool)       # np.any(m): np.bool_
         ndim = array.type.ndim if keepdims else array.type.ndim - 1
         if ndim == 0:
             return TypedValue(dtype)        # a 1-D array along its axis: a scalar

@@ -375,6 +375,11 @@ class CallTyping:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                 node.value in rules.DTYPE_STRINGS:
             return rules.DTYPE_STRINGS[node.value]
+        if isinstance(node, ast.Name):
+            value = self.expression(node)               # `dt = x.dtype`, a dtype parameter
+            self.absorb(value)
+            if isinstance(value.type, kt.DTypeValue):
+                return value.type.dtype
         self.fail(node, rules.DTYPE_ERROR.format(ast.unparse(node)))
 
     def expect_scalar(self, value, node, what) -> None:

@@ -653,7 +653,7 @@ class ListTyping:
         if isinstance(iterable.type, kt.ArrayType) and iterable.type.ndim == 1 and \
                 not iterable.fresh:
             self.raises = self.raises or self.boundscheck
-            return TypedValue(iterable.type.dtype)
+            return TypedValue(iterable.type.dtype, numpy_bool=iterable.type.dtype.is_bool)
         self.fail(iterator, f"a comprehension's `for` goes over a range, a list, a dict, a "
                             f"set, a str or a 1-D array variable, not {named(iterable.type)}")
 

@@ -35,6 +35,8 @@ def type_tag(type_) -> str:
         return type_.name
     if isinstance(type_, kt.ArrayType):
         return f"{type_.dtype.name}_{type_.ndim}d"
+    if isinstance(type_, kt.DTypeValue):
+        return type_.name                       # `dtype_f32`
     shown = str(display(type_))
     digest = hashlib.sha1(shown.encode()).hexdigest()[:6]
     return f"{re.sub(r'[^A-Za-z0-9]+', '_', shown).strip('_')}_{digest}"

@@ -128,6 +128,9 @@ class StatementTyping:
             self.finish_loop("return", stmt)
 
     def return_value(self, stmt: ast.Return):
+        if stmt.value is not None and isinstance(self.expression(stmt.value).type, kt.DTypeValue):
+            self.fail(stmt, "returning a dtype is not supported; return an array of it "
+                            "or pass the dtype on")
         result = self.return_type()
         if stmt.value is None or (isinstance(stmt.value, ast.Constant)
                                   and stmt.value.value is None
@@ -621,7 +624,8 @@ class StatementTyping:
         else:
             converted = self.convert(value, variable.type, node)
             if is_scalar_type(variable.type):
-                self.symbols[name] = TypedValue(converted.type)
+                self.symbols[name] = TypedValue(
+                    converted.type, numpy_bool=self.numpy_bool_variable(name, variable, value))
             elif isinstance(variable.type, kt.TupleType):
                 # A tuple of numbers: each element as a number variable
                 # (its type only, no literal's value)
@@ -632,6 +636,20 @@ class StatementTyping:
                     converted.type, elements=converted.elements,
                     origins=self.array_origins(name, converted.origins))
         self.maybe_undefined.discard(name)
+
+    def numpy_bool_variable(self, name, variable, value) -> bool:
+        """Whether bool variable `name` holds numpy's bools: one value
+        assigned to it is (over the whole function, as its type). Where
+        Python's and numpy's meet (`acc = False`, then `acc = acc + m[i]` in
+        a loop) numpy's win, as they do in `False + m[i]`: the two differ
+        only for `True + True`, which a Python bool meeting a numpy one
+        never computes as 2."""
+        numpy_bool = variable.type.is_bool and (value.numpy_bool or
+                                                self.numpy_bools.get(name, False))
+        if self.numpy_bools.get(name) != numpy_bool:
+            self.numpy_bools[name] = numpy_bool
+            self.changed = True
+        return numpy_bool
 
     def array_origins(self, name, origins) -> frozenset:
         """Everything variable `name` may view, over the whole function."""
@@ -708,6 +726,9 @@ class StatementTyping:
                             "assigned on every path to this line)")
         if name in self.module.constants or name in self.context.constant_refusals:
             return self.module_constant(name, node)     # constant_typing.py
+        if name in rules.DTYPE_BUILTINS and name not in self.module.functions:
+            # `dtype=float` passed on: Python's type object, a dtype to numpy
+            return TypedValue(kt.DTypeValue(rules.DTYPE_BUILTINS[name], "python"))
         self.fail(node, self.undefined_name(name))
 
     def undefined_name(self, name) -> str:

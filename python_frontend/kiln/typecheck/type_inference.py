@@ -122,6 +122,7 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         self.assigned_at: dict = {}
         self.expression_types: dict = {}     # `and`/`or`/`x if c else y` result types
         self.variable_origins: dict = {}
+        self.numpy_bools: dict = {}          # bool variable -> holds numpy's bools
         self.inferred_return: VariableType | None = None
         self.return_annotation = None
         self.raises = False
@@ -236,7 +237,7 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         pythran = self.context.pythran_signature(self.func.name) if self.exported else None
         arguments = self.func.args.args
         defaults = [None] * (len(arguments) - len(self.func.args.defaults)) + [
-            default_value(d, self.module.constants) for d in self.func.args.defaults]
+            default_value(d, self.module.constants, self.context) for d in self.func.args.defaults]
         for position, arg in enumerate(arguments):
             type_ = UNKNOWN
             default = defaults[position]
@@ -252,6 +253,12 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
             elif arg.annotation is None and default is kt.none_type:
                 self.report(arg, f"parameter `{arg.arg}` needs a type annotation "
                                  f"(`{arg.arg}: Node | None = None`)")
+            elif arg.annotation is None and isinstance(default, kt.DTypeValue):
+                type_ = default                                         # `dtype=np.float64`
+                if self.exported:
+                    self.report(arg, f"parameter `{arg.arg}` of an exported function cannot "
+                                     "be a dtype (numpy's dtypes are not values Kiln passes "
+                                     "from Python); make it a helper's")
             elif arg.annotation is None and isinstance(default, str):
                 type_ = kt.string                                       # `sep=","`
             elif arg.annotation is None and default is not None:
@@ -271,10 +278,13 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
                         self.record(diagnostic)
             if default is kt.NEW_LIST_DEFAULT:
                 pass        # a dataclass's default_factory=list, of the field's list type
+            elif isinstance(default, kt.DTypeValue) and isinstance(type_, kt.DTypeValue):
+                pass        # a call passing another dtype: the specialization for it
             elif default is not None and not is_unknown(type_):
                 node = self.func.args.defaults[position - len(arguments) + len(
                     self.func.args.defaults)]
                 literal = TypedValue(kt.string) if isinstance(default, str) else \
+                    TypedValue(default) if isinstance(default, kt.DTypeValue) else \
                     TypedValue(kt.none_type) if default is kt.none_type else TypedValue(
                         rules.default_for_kind(rules.literal_kind(default)),
                         weak=rules.literal_kind(default), constant=default)
@@ -401,6 +411,9 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
             return value
         if is_instance_like(source) or is_instance_like(target):
             return self.convert_instance(value, target, node)       # class_typing.py
+        if isinstance(source, kt.DTypeValue) or isinstance(target, kt.DTypeValue):
+            self.fail(node, f"cannot use {with_article(display(source))} value as "
+                            f"{display(target)}")
         if isinstance(target, kt.TupleType):
             if not isinstance(source, kt.TupleType) or len(source.elements) != len(
                     target.elements):
@@ -525,6 +538,13 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         if typed is None:
             return self.array_binary(symbol, left, right, node)
         common, weak = typed
+        numpy_bool = common.is_bool and (left.numpy_bool or right.numpy_bool)
+        if numpy_bool and symbol in ("+", "-", "*"):
+            # numpy's bool add and multiply: a logical or and and
+            if symbol == "-":
+                self.fail(node, "numpy does not subtract bools (TypeError: numpy boolean "
+                                "subtract); use `^` or convert with int()")
+            return TypedValue(kt.boolean, numpy_bool=True)
         candidates = None
         if weak == "int" and left.weak == "int" and right.weak == "int":
             folded = rules.fold_python_ints(symbol, left.constant, right.constant)
@@ -553,7 +573,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         if symbol in ("<<", ">>") and common.signed and (
                 divisor.constant is None or divisor.constant < 0):
             self.raises = True
-        return TypedValue(common, weak=weak, candidates=candidates if weak == "int" else None)
+        return TypedValue(common, weak=weak, candidates=candidates if weak == "int" else None,
+                          numpy_bool=numpy_bool and symbol in ("&", "|", "^"))
 
     def expr_UnaryOp(self, node):
         self.array_consumers.add(node.operand)
@@ -575,6 +596,12 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         if isinstance(node.op, ast.Not):
             self.truthy(operand, node)
             return TypedValue(kt.boolean)
+        if operand.numpy_bool:
+            # numpy's: `~m[0]` is a logical not, `+m[0]` itself, `-m[0]` a TypeError
+            if isinstance(node.op, ast.USub):
+                self.fail(node, "numpy does not negate bools (TypeError: numpy boolean "
+                                "negative); use `~` or `not`")
+            return TypedValue(kt.boolean, numpy_bool=True)
         # `-3`, `~7`, `+True` of Python literals are Python ints (weak under
         # NEP 50; a bool becomes an int), and fold.
         weak = rules.unary_weak(operand.weak)
@@ -605,6 +632,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         self.fail(node, f"unary operator in `{ast.unparse(node)}` is not supported")
 
     def compare(self, left: TypedValue, right: TypedValue, node, ops=None) -> TypedValue:
+        if isinstance(left.type, kt.DTypeValue) or isinstance(right.type, kt.DTypeValue):
+            return self.dtype_compare(left, right, node, ops)
         if is_str(left.type) or is_str(right.type):
             op = (ops or getattr(node, "ops", None) or [ast.Eq()])[0]
             return self.str_comparison(op, left, right, node)
@@ -650,7 +679,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         # any typed operand makes it a typed (numpy) bool.
         operands = [self.values.get(n) for n in [node.left, *node.comparators]]
         weak = "bool" if all(v is not None and v.weak for v in operands) else None
-        return TypedValue(kt.boolean, weak=weak)
+        return TypedValue(kt.boolean, weak=weak,
+                          numpy_bool=any(v is not None and v.numpy_bool for v in operands))
 
     def compares_instances(self, node) -> bool:
         """`a is b`, `x is None`, `a == b` of instances (class_typing.py)."""
@@ -676,6 +706,18 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         self.compare(left, right, node)
         weak = "bool" if left.weak and right.weak else None
         return TypedValue(kt.boolean, weak=weak)
+
+    def dtype_compare(self, left, right, node, ops) -> TypedValue:
+        """`x.dtype == np.float32`: both known, so the answer is too (code
+        generation reads it from the node: `_kiln_dtype_compare`)."""
+        op = (ops or getattr(node, "ops", None) or [ast.Eq()])[0]
+        if not (isinstance(left.type, kt.DTypeValue) and isinstance(right.type, kt.DTypeValue)) \
+                or not isinstance(op, (ast.Eq, ast.NotEq)) or len(getattr(node, "ops", [op])) != 1:
+            self.fail(node, "a dtype compares only with == and != to another dtype "
+                            "(`x.dtype == np.float32`)")
+        equal = left.type.equals(right.type) != isinstance(op, ast.NotEq)
+        node._kiln_dtype_compare = equal
+        return TypedValue(kt.boolean, constant=equal)
 
     def compared(self, operand, node) -> TypedValue:
         """An operand of a comparison: `(2, 3)` in `a.shape == (2, 3)` is a

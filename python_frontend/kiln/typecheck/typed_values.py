@@ -20,6 +20,10 @@ class TypedValue:
     # An array expression (`a + 1`, `np.exp(x)`): a new array not yet
     # stored anywhere; code generation computes it into its destination.
     fresh: bool = False
+    # A bool that is numpy's np.bool_, not Python's bool: an element of a
+    # bool array, np.any/np.all, and what numpy makes of them (`m[0] +
+    # m[0]` is np.True_, a logical or, where `True + True` is 2).
+    numpy_bool: bool = False
 
 
 class _Abandon(Exception):

@@ -73,3 +73,31 @@ def mask_from_a_new_array(x: kiln.f64[:]):
 def positions_from_a_new_array(x: kiln.f64[:]):
     x[np.arange(2)] += 10.0
     return x[np.arange(len(x) - 1, -1, -2)]
+
+
+# Elements of bool arrays are numpy's bools: + is a logical or, * an and
+# (Python's True + True is 2); with an int they are ints again.
+@kiln.export
+def bool_elements(m: kiln.b1[:], flag: bool, out: kiln.f64[:]) -> float:
+    out[0] = m[0] + m[0]
+    out[1] = m[0] * m[1] + (~m[1])
+    out[2] = flag + m[0]                # numpy's bool whichever side it is on
+    out[3] = m[0] + 1                   # an int
+    out[4] = np.any(m) + np.all(m)
+    out[5] = (m[0] == m[1]) + (m[0] != m[1])
+    out[6] = True + m[1]
+    b = m[1]
+    out[7] = b + b
+    return float(flag + flag)           # Python's bools: 2
+
+
+@kiln.export
+def bool_elements_in_loops(m: kiln.b1[:]) -> float:
+    count = 0
+    either = False
+    both = m[0]
+    for i in range(len(m)):
+        count += m[i]                   # an int
+        either = either + m[i]          # numpy's: stays a bool
+        both = both * m[i]
+    return float(count) * 100 + float(either) * 10 + float(both)

@@ -1,0 +1,153 @@
+"""np.sort, np.argsort, np.searchsorted, np.unique and np.bincount as Kiln
+compiles them: plain Python compiled into the module calling them, once per
+set of template values (frontend/kernels/__init__.py instantiates it;
+typecheck/sorting_typing.py chooses the values):
+
+- RESULT: the dtype of the values sorted (np.sort's and np.unique's result).
+
+CPython runs this file too, with the name bound.
+
+The order is numpy's: ascending, NaN after every number (`precedes`).
+Sorting is a bottom-up merge sort of positions (`stable_order`), so equal
+values keep their order, as numpy's kind='stable' does (its default
+quicksort may order them otherwise; np.sort's values are the same either
+way). np.searchsorted is a binary search of that order; np.unique keeps
+the first of each run of equal values (one NaN for all, as numpy 1.24's
+equal_nan=True)."""
+
+import numpy as np
+
+SHARED = ()
+
+
+def precedes(x, y):
+    """numpy's sort order: x before y; a NaN goes after every number."""
+    return x < y or (y != y and x == x)
+
+
+def stable_order(a):
+    """The positions of a's elements in sorted order, equal ones in their
+    order: merge runs of width 1, 2, 4, ... from `order` into `merged`."""
+    n = a.shape[0]
+    order = np.arange(n)
+    merged = np.empty(n, dtype=np.int64)
+    width = 1
+    while width < n:
+        start = 0
+        while start < n:
+            middle = min(start + width, n)
+            end = min(start + 2 * width, n)
+            i = start
+            j = middle
+            k = start
+            while i < middle and j < end:
+                if precedes(a[order[j]], a[order[i]]):
+                    merged[k] = order[j]
+                    j += 1
+                else:
+                    merged[k] = order[i]
+                    i += 1
+                k += 1
+            while i < middle:
+                merged[k] = order[i]
+                i += 1
+                k += 1
+            while j < end:
+                merged[k] = order[j]
+                j += 1
+                k += 1
+            start = end
+        for t in range(n):
+            order[t] = merged[t]
+        width *= 2
+    return order
+
+
+def sort(a):
+    n = a.shape[0]
+    order = stable_order(a)
+    out = np.empty(n, dtype=RESULT)
+    for i in range(n):
+        out[i] = a[order[i]]
+    return out
+
+
+def argsort(a):
+    return stable_order(a)
+
+
+def first_not_before(a, x):
+    """The first position whose value x does not come after (side='left')."""
+    low = 0
+    high = a.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if precedes(a[middle], x):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def first_after(a, x):
+    """The first position whose value comes after x (side='right')."""
+    low = 0
+    high = a.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if precedes(x, a[middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def searchsorted_left(a, x):
+    return first_not_before(a, x)
+
+
+def searchsorted_right(a, x):
+    return first_after(a, x)
+
+
+def searchsorted_left_array(a, v):
+    out = np.empty(v.shape[0], dtype=np.int64)
+    for i in range(v.shape[0]):
+        out[i] = first_not_before(a, v[i])
+    return out
+
+
+def searchsorted_right_array(a, v):
+    out = np.empty(v.shape[0], dtype=np.int64)
+    for i in range(v.shape[0]):
+        out[i] = first_after(a, v[i])
+    return out
+
+
+def unique(a):
+    s = sort(a)
+    n = s.shape[0]
+    out = np.empty(n, dtype=RESULT)
+    count = 0
+    for i in range(n):
+        # a new value, or the first NaN (numpy 1.24's equal_nan=True)
+        if i == 0 or (s[i] != s[i - 1] and (s[i] == s[i] or s[i - 1] == s[i - 1])):
+            out[count] = s[i]
+            count += 1
+    return out[:count].copy()
+
+
+def bincount(x, minlength):
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    n = x.shape[0]
+    size = minlength
+    for i in range(n):
+        if x[i] < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        if x[i] + 1 > size:
+            size = int(x[i]) + 1
+    out = np.zeros(size, dtype=np.int64)
+    for i in range(n):
+        out[x[i]] += 1
+    return out

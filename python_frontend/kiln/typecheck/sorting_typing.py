@@ -1,0 +1,136 @@
+"""Typing of np.sort, np.argsort, np.searchsorted, np.unique and
+np.bincount (library_functions.SORTING), which Kiln compiles from its own
+kernels (frontend/kernels/sorting.py). A mixin of
+type_inference.FunctionTyping.
+
+Each call is checked as numpy checks it where that is known at compile
+time (ranks, dtypes, a literal `side` or `kind`), then becomes a call of
+one kernel (linalg_typing.kernel_call), which code generation lowers as a
+call of the module's helpers (call_lowering.py's linalg_call)."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import typesystem as kt
+from ..typing_rules import display
+from .linalg_typing import numpy_value
+
+SORTING_KERNELS = "sorting"
+# np.sort's and np.argsort's `kind`s: every one gives numpy's sorted
+# values; Kiln's order of equal elements is kind='stable''s.
+SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+# what each function takes after its array(s), in order
+OPTIONS = {"sort": ("axis", "kind", "order"), "argsort": ("axis", "kind", "order"),
+           "searchsorted": ("side", "sorter"), "unique": (), "bincount": ("weights", "minlength")}
+TAKES = {"searchsorted": 2}
+
+
+class SortingTyping:
+    def sorting_call(self, name, node):
+        shown = f"np.{name}"
+        takes = TAKES.get(name, 1)
+        options = OPTIONS[name]
+        if len(node.args) < takes or len(node.args) > takes + len(options):
+            self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}"
+                            + (f" and {', '.join(options)}" if options else ""))
+        given = dict(zip(options, node.args[takes:]))
+        for keyword in node.keywords:
+            if keyword.arg not in options or keyword.arg in given:
+                self.fail(keyword, f"{shown}() got an unexpected or repeated argument "
+                                   f"`{keyword.arg}`")
+            given[keyword.arg] = keyword.value
+        arrays = []
+        for argument in node.args[:takes]:
+            value = self.expression(argument)
+            self.absorb(value)
+            self.array_consumers.add(argument)
+            arrays.append(value)
+        return getattr(self, f"sorting_{name}")(arrays, given, node, shown)
+
+    def sorted_array(self, value, argument, shown):
+        """The array a sorting function takes: 1-D, real."""
+        if not isinstance(value.type, kt.ArrayType):
+            self.fail(argument, f"{shown}() takes an array here, not {display(value.type)}")
+        if value.type.ndim != 1:
+            self.fail(argument, f"{shown}() of a {value.type.ndim}-D array is not supported "
+                                "yet (1-D arrays)")
+        if value.type.dtype.is_complex:
+            self.fail(argument, f"{shown}() of a complex array is not supported yet (numpy "
+                                "orders complex numbers by their real, then imaginary parts)")
+        return value
+
+    def literal_option(self, given, option, allowed, shown):
+        node = given.get(option)
+        if node is None:
+            return None
+        if not isinstance(node, ast.Constant) or node.value not in allowed:
+            choices = ", ".join(repr(a) for a in allowed if a is not None)
+            self.fail(node, f"{shown}()'s `{option}` must be written as one of {choices}")
+        return node.value
+
+    def refuse_options(self, given, options, shown):
+        for option in options:
+            node = given.get(option)
+            if node is not None and not (isinstance(node, ast.Constant) and node.value is None):
+                self.fail(node, f"{shown}()'s `{option}` is not supported yet")
+
+    def sorting_sort(self, arrays, given, node, shown, kernel="sort"):
+        (array,) = arrays
+        self.sorted_array(array, node.args[0], shown)
+        axis = given.get("axis")
+        if axis is not None and not (isinstance(axis, ast.Constant) and axis.value in (-1, 0)):
+            self.fail(axis, f"{shown}()'s `axis` of a 1-D array is -1 or 0")
+        self.literal_option(given, "kind", SORT_KINDS, shown)
+        self.refuse_options(given, ("order",), shown)
+        values = {"RESULT": numpy_value(array.type.dtype)}
+        return self.kernel_call(kernel, values, arrays, [node.args[0]], node,
+                                kernel_file=SORTING_KERNELS, spelled=kernel)
+
+    def sorting_argsort(self, arrays, given, node, shown):
+        return self.sorting_sort(arrays, given, node, shown, kernel="argsort")
+
+    def sorting_unique(self, arrays, given, node, shown):
+        (array,) = arrays
+        self.sorted_array(array, node.args[0], shown)
+        values = {"RESULT": numpy_value(array.type.dtype)}
+        return self.kernel_call("unique", values, arrays, [node.args[0]], node,
+                                kernel_file=SORTING_KERNELS, spelled="unique")
+
+    def sorting_searchsorted(self, arrays, given, node, shown):
+        a, v = arrays
+        self.sorted_array(a, node.args[0], shown)
+        side = self.literal_option(given, "side", ("left", "right"), shown) or "left"
+        self.refuse_options(given, ("sorter",), shown)
+        if isinstance(v.type, kt.ArrayType):
+            self.sorted_array(v, node.args[1], shown)
+            kernel = f"searchsorted_{side}_array"
+        else:
+            self.expect_scalar(v, node.args[1], shown)
+            if v.type.is_complex:
+                self.fail(node.args[1], f"{shown}() of a complex number is not supported yet")
+            kernel = f"searchsorted_{side}"
+        values = {"RESULT": numpy_value(a.type.dtype)}
+        return self.kernel_call(kernel, values, [a] + ([v] if isinstance(
+            v.type, kt.ArrayType) else []), list(node.args[:2]), node,
+            kernel_file=SORTING_KERNELS, spelled=kernel)
+
+    def sorting_bincount(self, arrays, given, node, shown):
+        (array,) = arrays
+        if not isinstance(array.type, kt.ArrayType) or array.type.ndim != 1:
+            self.fail(node.args[0], f"{shown}() takes a 1-D array of non-negative ints")
+        dtype = array.type.dtype
+        if not (dtype.is_bool or dtype.is_int) or dtype == kt.u64:
+            # numpy's cast to intp under the 'safe' rule
+            self.fail(node.args[0], f"{shown}() of a {dtype.numpy_name} array: numpy cannot "
+                                    f"cast {dtype.numpy_name} to int64 safely (TypeError)")
+        self.refuse_options(given, ("weights",), shown)
+        minlength = given.get("minlength")
+        if minlength is None:
+            minlength = ast.copy_location(ast.Constant(value=0), node)
+        else:
+            self.expect_scalar(self.expression(minlength), minlength, f"{shown}()'s minlength")
+        self.raises = True      # negative elements, a negative minlength
+        return self.kernel_call("bincount", {"RESULT": numpy_value(kt.i64)}, arrays,
+                                [node.args[0], minlength], node,
+                                kernel_file=SORTING_KERNELS, spelled="bincount")

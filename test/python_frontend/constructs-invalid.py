@@ -79,7 +79,7 @@ def signature_problems(a: int, b: int = 2, *rest, c: int) -> int:
 # parameter's type.
 @kiln.export
 def default_problems(a: kiln.f64[:], mask=(1, 0, 1), n: int = 2.5, b: kiln.f64[:] = 0.0) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number or a str written in the source (`1.0`, `-2`, `True`, `","`) or a module constant one, not `(1, 0, 1)`
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number or a str written in the source (`1.0`, `-2`, `True`, `","`), a module constant one, or a dtype (`np.float64`), not `(1, 0, 1)`
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:63: error: cannot implicitly convert float to int
     # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:85: error: parameter `b` is an array: a number cannot be its default
     return 0

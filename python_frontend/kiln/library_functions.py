@@ -34,6 +34,7 @@ DOC_POSITIONS = "- `np.nonzero(a)`"
 DOC_COMPLEX = "every function of `cmath`"
 DOC_COMPLEX_NUMPY = "`z.imag`, `z.conjugate()`, and `np.conj`"
 DOC_LINALG = "- linear algebra"
+DOC_SORTING = "- sorting and counting"
 
 UNARY = "unary"            # one float -> float
 TO_INT = "to_int"          # one number -> int (floats rounded; NaN and inf raise)
@@ -146,6 +147,8 @@ SHAPE = NumpyFamily("shape", "shape_function", "shape_function", reads_call=True
 # typecheck/linalg_typing.py picks the kernel and its types, the call is
 # then one to a module helper.
 LINALG = NumpyFamily("linalg", "linalg_call", "linalg_call", reads_call=True)
+# Kiln's kernels too (frontend/kernels/sorting.py), lowered as LINALG's are.
+SORTING = NumpyFamily("sorting", "sorting_call", "linalg_call", reads_call=True)
 
 
 @dataclass(frozen=True)
@@ -276,6 +279,7 @@ _NUMPY_OTHER_FUNCTIONS = [
                                   "linalg.cholesky linalg.qr linalg.norm trace kron matmul "
                                   "vdot inner einsum linalg.svd linalg.cond "
                                   "linalg.matrix_rank linalg.pinv linalg.lstsq"),
+    *_entries(SORTING, DOC_SORTING, "sort argsort searchsorted unique bincount"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

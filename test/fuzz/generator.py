@@ -178,6 +178,11 @@ FUSED_REDUCTION_EVERY = 4
 # and a new array np.kron of two. Drawn from a stream of their own
 # (`linalg_rng`), so other programs stay what they were.
 LINALG_RATE = 0.08
+# np.sort/np.searchsorted (1-D array expressions), len(np.unique(x)) and
+# np.bincount(x).max() (int reductions): from the sorting stream
+SORTING_RATE = 0.06
+SORTABLE_KINDS = ("f64", "f32", "i64", "i32", "u8", "i16", "bool")
+COUNTABLE_KINDS = ("i64", "i32", "u8", "i16", "bool")
 KRON_RATE = 0.12
 MATMUL_RATE = 0.15      # a new array `m @ m.T`, `m.T @ m` or `m @ v`
 # One exported function in this many is @kiln.export(parallel=True): its
@@ -500,8 +505,10 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         self.init_slices(slrng)
         self.shadow_returns = None    # the scalar result a list result replaced
         self.rng = rng
-        # Linear algebra's own stream (set by the caller: linalg_stream).
+        # Linear algebra's own stream (set by the caller: linalg_stream),
+        # and sorting's (sorting_stream).
         self.linalg_rng = random.Random(f"linalg:{name}")
+        self.sorting_rng = random.Random(f"sorting:{name}")
         self.config = config
         self.name = name
         self.helpers = helpers       # earlier Functions this one may call
@@ -1688,6 +1695,11 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         saved = self.used_leaves
         self.used_leaves = set()
         try:
+            if kind == "i64" and self.sorting_roll() < SORTING_RATE:
+                text = self.e_counting()
+                if text is not None:
+                    self.statement_reduces = True
+                    return text
             if kind in ("i64", "u64", "f32", "f64") and self.linalg_roll() < LINALG_RATE:
                 text = self.e_linalg(kind)
                 if text is not None:
@@ -1739,6 +1751,13 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
                     "in_str_stream", "in_tail_stream", "in_class_stream", "in_class_list_stream",
                     "in_list_field_stream", "in_rebind_stream", "in_specialize_stream")
 
+    def sorting_roll(self) -> float:
+        """A draw of the sorting stream, in the main stream's statements
+        only (as linalg_roll)."""
+        if any(getattr(self, flag, False) for flag in self.SIDE_STREAMS):
+            return 1.0
+        return self.sorting_rng.random()
+
     def linalg_roll(self) -> float:
         """A draw of the linear algebra stream, only in the main stream's
         statements (1.0, no construct, in the other streams' ones): a
@@ -1746,6 +1765,22 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         if any(getattr(self, flag, False) for flag in self.SIDE_STREAMS):
             return 1.0
         return self.linalg_rng.random()
+
+    def e_counting(self):
+        """len(np.unique(x)) of a 1-D array, np.bincount(x).max() of a 1-D
+        int or bool one (numpy's ValueError for a negative element, and for
+        the max of an empty count)."""
+        rng = self.sorting_rng
+        if rng.random() < 0.5:
+            terms = [t for t in self.full_terms((1,)) if t[2] in SORTABLE_KINDS]
+            if not terms:
+                return None
+            return f"len(np.unique({self.term_text(rng.choice(terms))}))"
+        terms = [t for t in self.full_terms((1,)) if t[2] in COUNTABLE_KINDS]
+        if not terms:
+            return None
+        minlength = rng.choice(["", ", minlength=3", ", minlength=0"])
+        return f"np.bincount({self.term_text(rng.choice(terms))}{minlength}).max()"
 
     def e_linalg(self, kind):
         """np.trace(m[, offset]) of a 2-D array whose sum dtype is `kind`,
@@ -1931,10 +1966,35 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             return self.rng.choice(ints)
         return self.rng.choice(["1", "(-1)", "2", "(-3)", "0", "7", "+1"])
 
+    def a_sorting(self, kind, shape, depth):
+        """np.sort(x) of a 1-D real array (its shape), or the int64
+        positions np.searchsorted(np.sort(a), v) gives v's elements."""
+        rng = self.sorting_rng
+        if kind == "i64" and rng.random() < 0.5:
+            sources = [t for t in self.full_terms((1,)) if t[2] in SORTABLE_KINDS]
+            if not sources:
+                return None
+            sorted_text = f"np.sort({self.term_text(rng.choice(sources))})"
+            values = self.a_expr(rng.choice(SORTABLE_KINDS), shape, depth + 1)
+            if values is None:
+                return None
+            side = rng.choice(["", ", side='right'", ", side='left'"])
+            return f"np.searchsorted({sorted_text}, {values}{side})"
+        if kind not in SORTABLE_KINDS:
+            return None
+        operand = self.a_expr(kind, shape, depth + 1)
+        if operand is None:
+            return None
+        return f"np.sort({operand}{rng.choice(['', ', kind=' + repr('stable'), ''])})"
+
     def a_same_shape(self, kind, shape, depth, full=True):
         """Functions that keep the shape: np.flip, np.roll, np.tril/triu,
         np.diff, np.transpose / .T, .copy(), .astype(t)."""
         ndim = len(shape)
+        if ndim == 1 and self.sorting_roll() < SORTING_RATE:
+            text = self.a_sorting(kind, shape, depth)
+            if text is not None:
+                return text
         choices = ["flip", "roll", "copy", "astype", "diff"] + (
             ["tril", "transpose"] if ndim == 2 else ["transpose"] if ndim >= 3 else [])
         choice = self.rng.choice(choices)
@@ -3211,6 +3271,7 @@ def list_helper(seed, index, k, config, helpers, list_helpers, slices_on=False):
                             main=False, lrng=hrng, list_helpers=list(list_helpers),
                             slrng=slice_stream(seed, index, name) if slices_on else None)
     gen.linalg_rng = linalg_stream(seed, index, name)
+    gen.sorting_rng = sorting_stream(seed, index, name)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{950 + j}", kind, container="list")
                for j, kind in enumerate(list_param_kinds(hrng) or ["i64"])]
@@ -3223,6 +3284,12 @@ def list_helper(seed, index, k, config, helpers, list_helpers, slices_on=False):
 
 def linalg_stream(seed, index, name):
     return random.Random(f"{seed}:{index}:linalg:{name}")
+
+
+def sorting_stream(seed, index, name):
+    """np.sort, np.searchsorted, np.unique, np.bincount: their own stream,
+    so the programs without them are the ones the same seeds made before."""
+    return random.Random(f"{seed}:{index}:sorting:{name}")
 
 
 def tail_stream(seed, index, name):
@@ -3243,6 +3310,7 @@ def dict_helper(seed, index, k, config, helpers, dict_helpers):
     gen = FunctionGenerator(hrng, small, name, list(helpers), exported=hrng.random() < 0.3,
                             main=False, drng=hrng, dict_helpers=list(dict_helpers))
     gen.linalg_rng = linalg_stream(seed, index, name)
+    gen.sorting_rng = sorting_stream(seed, index, name)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{850 + j}", kinds[1], container="dict", key_kind=kinds[0])
                for j, kinds in enumerate(dict_param_kinds(hrng) or [("i64", "i64")])]
@@ -3272,6 +3340,7 @@ def set_helper(seed, index, k, config, helpers, set_helpers, slices_on):
                             main=False, srng=hrng, set_helpers=list(set_helpers),
                             slrng=slice_stream(seed, index, name) if slices_on else None)
     gen.linalg_rng = linalg_stream(seed, index, name)
+    gen.sorting_rng = sorting_stream(seed, index, name)
     params = random_params(hrng, "q", allow_arrays=False)[:2]
     params += [Param(f"q{650 + j}", kind, container="set")
                for j, kind in enumerate(set_param_kinds(hrng) or ["i64"])]
@@ -3338,6 +3407,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                                 slrng=slice_stream(seed, index, name) if slices_on else None,
                                 trng=tail_stream(seed, index, name) if tail_on else None)
         gen.linalg_rng = linalg_stream(seed, index, name)
+        gen.sorting_rng = sorting_stream(seed, index, name)
         params = random_params(rng, "q", allow_arrays=rng.random() < 0.3)
         returns = random_returns(rng, allow_array=False)
         helpers.append(gen.generate(params, returns))
@@ -3374,6 +3444,7 @@ def generate_program(seed: int, index: int, config: Config | None = None) -> Pro
                             rbrng=random.Random(f"{seed}:{index}:rebinds:f{index}")
                             if rebinds_on else None)
     gen.linalg_rng = linalg_stream(seed, index, f"f{index}")
+    gen.sorting_rng = sorting_stream(seed, index, f"f{index}")
     generic = []
     if specialize_on:
         sprng = random.Random(f"{seed}:{index}:specialize:f{index}")

@@ -683,6 +683,55 @@ def matmul(a, b):
         return wrap(np.asarray(np.matmul(a.a, b.a)))
 
 
+# ------------------------------------------------------ sorting and counting
+def sorted_operand(a, name):
+    a = as_array(a, name)
+    if a.a.ndim != 1 or a.kind in S.COMPLEX_KINDS:
+        raise TypeError(f"np.{name} beyond 1-D real arrays is outside the generated subset")
+    return a
+
+
+def sort(a, axis=-1, kind=None, order=None):
+    # numpy's stable sort: Kiln's merge sort keeps equal elements (-0.0 and
+    # 0.0) in their order as it does
+    return array(np.sort(sorted_operand(a, "sort").a, kind="stable"))
+
+
+def argsort(a, axis=-1, kind=None, order=None):
+    return array(np.argsort(sorted_operand(a, "argsort").a, kind="stable"))
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    a = sorted_operand(a, "searchsorted")
+    if isinstance(v, S.Array):
+        v = sorted_operand(v, "searchsorted").a
+    else:
+        v = np.asarray(numpy_of(v))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return wrap_any(np.searchsorted(a.a, v, side=side))
+
+
+def unique(a):
+    """numpy 1.24's np.unique, over a stable sort (the first of -0.0 and
+    0.0 in the array's order is the one kept, as Kiln keeps it)."""
+    s = np.sort(sorted_operand(a, "unique").a, kind="stable")
+    keep = np.ones(len(s), dtype=bool)
+    if len(s) > 1:
+        same = (s[1:] == s[:-1]) | (np.isnan(s[1:]) & np.isnan(s[:-1]) if s.dtype.kind == "f"
+                                    else False)
+        keep[1:] = ~same
+    return array(s[keep])
+
+
+def bincount(x, weights=None, minlength=0):
+    x = as_array(x, "bincount")
+    if x.a.ndim != 1 or x.kind not in S.INT_KINDS + ("bool",) or x.kind == "u64" or \
+            weights is not None:
+        raise TypeError("np.bincount beyond 1-D int arrays is outside the generated subset")
+    return array(np.bincount(x.a, minlength=integer(minlength)))
+
+
 class LinalgStandIn:
     """`np.linalg` in the oracle: the functions the generator writes."""
     norm = staticmethod(norm)
@@ -706,6 +755,8 @@ FUNCTIONS = {
     "tril": triangle("tril"), "triu": triangle("triu"), "arange": arange,
     "linspace": linspace, "full": full, "full_like": full_like, "eye": eye,
     "identity": identity, "array": np_array, "trace": trace, "kron": kron,
+    "sort": sort, "argsort": argsort, "searchsorted": searchsorted, "unique": unique,
+    "bincount": bincount,
     # the ufuncs behind the operators (the generator calls them with an
     # array operand): numpy's operator
     **{name: _operator_ufunc(op) for name, op in {

@@ -1787,10 +1787,6 @@ class _Cast:
         return hash(self.kind)
 
 
-class ArrayDType(_Cast):
-    """`x.dtype` of an oracle array: equal to every name of its type
-    (`x.dtype == float` is True in numpy, `np.float64 == float` is not)."""
-
     def __call__(self, x):
         kind, weak, v = parts(x)
         if self.kind in INT_KINDS and kind in FLOAT_KINDS:
@@ -1809,6 +1805,11 @@ class ArrayDType(_Cast):
         return Num(self.kind, fit(self.kind, v))
 
 
+
+
+class ArrayDType(_Cast):
+    """`x.dtype` of an oracle array: equal to every name of its type
+    (`x.dtype == float` is True in numpy, `np.float64 == float` is not)."""
 def _allocator(name):
     def allocate(shape, dtype=None):
         like = name.endswith("_like")

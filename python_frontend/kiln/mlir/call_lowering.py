@@ -96,8 +96,9 @@ class CallLowering:
         return handler([self.expression(a) for a in node.args], node)
 
     def linalg_call(self, name, node):
-        """np.linalg.solve(a, b), np.trace(a), ...: the call of the kernel
-        type inference chose (typecheck/linalg_typing.py)."""
+        """np.linalg.solve(a, b), np.trace(a), np.sort(a), ...: the call of
+        the kernel type inference chose (typecheck/linalg_typing.py,
+        sorting_typing.py)."""
         if getattr(node, "_kiln_matmul", False):       # np.matmul of 1-D/2-D: `a @ b`
             return self.dot([self.expression(argument) for argument in node.args], node)
         call = node._kiln_kernel_call

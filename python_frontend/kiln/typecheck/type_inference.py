@@ -83,6 +83,7 @@ from .generator_typing import GeneratorTyping
 from .class_typing import ClassTyping, is_instance, is_instance_like
 from .class_protocols import ClassProtocolTyping
 from .linalg_typing import LinalgTyping
+from .sorting_typing import SortingTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
                          VariableType, complex_power_exponent, is_range, is_real_number,
@@ -93,7 +94,8 @@ MAX_TYPING_ROUNDS = 8
 
 
 # ----------------------------------------------------------- one function
-class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTyping, LinalgTyping, ArrayTyping, ShapeFunctionTyping,
+class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTyping, LinalgTyping,
+                     SortingTyping, ArrayTyping, ShapeFunctionTyping,
                      TupleTyping, ListTyping, DictTyping, SetTyping, StrTyping,
                      ListLibraryTyping, RangeTyping, ConstantTyping, GeneratorTyping):
     """Types one function: this class walks it and types expressions; the

@@ -143,11 +143,12 @@ def bincount(x, minlength):
     n = x.shape[0]
     size = minlength
     for i in range(n):
-        if x[i] < 0:
+        value = int(x[i])           # (a bool array's elements too)
+        if value < 0:
             raise ValueError("'list' argument must have no negative elements")
-        if x[i] + 1 > size:
-            size = int(x[i]) + 1
+        if value + 1 > size:
+            size = value + 1
     out = np.zeros(size, dtype=np.int64)
     for i in range(n):
-        out[x[i]] += 1
+        out[int(x[i])] += 1
     return out

@@ -1,0 +1,59 @@
+"""np.sort, np.argsort, np.searchsorted, np.unique and np.bincount
+(frontend/kernels/sorting.py), written as numpy code uses them."""
+
+import numpy as np
+
+import kiln
+
+
+@kiln.export
+def sorted_values(a: kiln.f64[:]) -> kiln.f64[:]:
+    return np.sort(a)
+
+
+@kiln.export
+def sorted_ints(a: kiln.i32[:]) -> kiln.i32[:]:
+    return np.sort(a, kind="mergesort")
+
+
+@kiln.export
+def stable_order(a: kiln.i64[:]) -> kiln.i64[:]:
+    return np.argsort(a, kind="stable")
+
+
+@kiln.export
+def median_by_sorting(a: kiln.f32[:]) -> float:
+    order = np.argsort(a)
+    s = a[order]
+    n = len(s)
+    if n == 0:
+        return 0.0
+    return float(s[n // 2] + s[(n - 1) // 2]) / 2
+
+
+@kiln.export
+def positions(a: kiln.f64[:], v: kiln.f64[:], x: float) -> kiln.i64[:]:
+    s = np.sort(a)
+    left = np.searchsorted(s, v)
+    right = np.searchsorted(s, v, side="right")
+    return left * 1000 + right + np.searchsorted(s, x)
+
+
+@kiln.export
+def distinct(a: kiln.f64[:]) -> kiln.f64[:]:
+    return np.unique(a)
+
+
+@kiln.export
+def distinct_ints(a: kiln.u8[:]) -> kiln.u8[:]:
+    return np.unique(a)
+
+
+@kiln.export
+def histogram_of_ints(x: kiln.i64[:], n: int) -> kiln.i64[:]:
+    return np.bincount(x, minlength=n) + np.bincount(x)[: min(n, len(np.bincount(x)))].sum()
+
+
+@kiln.export
+def counts_of_bools(m: kiln.b1[:]) -> kiln.i64[:]:
+    return np.bincount(m)

@@ -1,0 +1,115 @@
+"""np.sort, np.argsort, np.searchsorted, np.unique and np.bincount
+(modules/sorting_counting.py) against numpy on edge inputs: empty and
+one-element arrays, runs longer than the merge's widths, NaN, -0.0,
+repeated values, the integer extremes, numpy's exceptions."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import REPO
+from test_end_to_end import compare
+
+
+@pytest.fixture(scope="module")
+def mod(build_module):
+    return build_module("sorting_counting")
+
+
+def test_everything_compiles(mod):
+    with open(mod.path("sorting_counting.kiln.json")) as record:
+        assert json.load(record)["fallbacks"] == []
+
+
+SIZES = [0, 1, 2, 3, 15, 16, 17, 64, 65, 1000]
+
+
+def values(n, seed, nan=True):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-4, 5, n).astype(np.float64) * 0.5
+    if nan:
+        a[rng.random(n) < 0.1] = np.nan
+    a[rng.random(n) < 0.05] = np.inf
+    return a
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sort_and_argsort(mod, n):
+    compare(mod, "sorted_values", lambda: (values(n, n),))
+    compare(mod, "sorted_ints", lambda: (np.random.default_rng(n).integers(
+        -2**31, 2**31, n, dtype=np.int64).astype(np.int32),))
+    # repeated values: the stable order is numpy's kind='stable'
+    compare(mod, "stable_order", lambda: (np.random.default_rng(n).integers(-3, 3, n),))
+    compare(mod, "stable_order", lambda: (np.full(n, -2**63),))
+    compare(mod, "median_by_sorting", lambda: (values(n, n + 1, nan=False).astype(np.float32),))
+
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_searchsorted(mod, n):
+    for x in (0.5, -10.0, 10.0, np.nan, np.inf, 0.0):
+        compare(mod, "positions", lambda: (values(n, n), values(7, n + 2), x))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_unique(mod, n):
+    compare(mod, "distinct", lambda: (values(n, n),))
+    compare(mod, "distinct", lambda: (np.full(n, np.nan),))
+    compare(mod, "distinct_ints", lambda: (np.random.default_rng(n).integers(0, 256, n,
+                                                                             dtype=np.uint8),))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_bincount(mod, n):
+    def ints(low, high):
+        return np.random.default_rng(n).integers(low, high, n)
+
+    for minlength in (0, 3, 40):
+        compare(mod, "histogram_of_ints", lambda: (ints(0, 20), minlength))
+    compare(mod, "histogram_of_ints", lambda: (ints(-1, 3), 0))     # ValueError if any < 0
+    compare(mod, "histogram_of_ints", lambda: (np.arange(n), -1))   # minlength < 0
+    compare(mod, "counts_of_bools", lambda: (ints(0, 2) == 1,))
+
+
+REFUSED = """import numpy as np
+import kiln
+
+
+@kiln.export
+def two_d(a: kiln.f64[:, :]):
+    return np.sort(a)
+
+
+@kiln.export
+def complex_values(a: kiln.c128[:]):
+    return np.sort(a)
+
+
+@kiln.export
+def of_floats(a: kiln.f64[:]):
+    return np.bincount(a)
+
+
+@kiln.export
+def side(a: kiln.f64[:], s: str):
+    return np.searchsorted(a, 1.0, side=s)
+"""
+
+
+def test_what_is_refused_says_why(tmp_path):
+    source = tmp_path / "refused.py"
+    source.write_text(REFUSED)
+    result = subprocess.run([sys.executable, "-m", "kiln", "mlir", str(source)],
+                            capture_output=True, text=True,
+                            env={"PYTHONPATH": f"{REPO}/python_frontend"})
+    assert result.returncode == 1
+    for line, column, message in [
+            (7, 20, "np.sort() of a 2-D array is not supported yet (1-D arrays)"),
+            (12, 20, "np.sort() of a complex array is not supported yet"),
+            (17, 24, "np.bincount() of a float64 array: numpy cannot cast float64 to int64 "
+                     "safely (TypeError)"),
+            (22, 41, "np.searchsorted()'s `side` must be written as one of 'left', 'right'")]:
+        assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr

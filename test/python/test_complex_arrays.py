@@ -184,3 +184,9 @@ def test_record_fields_with_strides_beyond_the_item_size(mod):
     records["w"] = 99.0
     assert mod.native.complex_loop_sum(records["z"]) == records["z"].sum()
     assert mod.native.complex_loop_sum(records["z"][::-2]) == records["z"][::-2].sum()
+
+
+def test_shape_functions_move_complex_elements(mod):
+    for n in SIZES:
+        for z, _, _ in operands(n):
+            assert same(mod.native.reshaped(z), mod.python.reshaped(z)), n

@@ -119,7 +119,8 @@ class ShapeFunctionTyping:
             leading = 0
         self.array_consumers.add(base_node)
         if name in ("reshape", "ravel", "flip", "fliplr", "flipud", "transpose"):
-            base = self.array_argument(base_node, label, allow_fresh=False)
+            # views or copies of the elements: of complex arrays too
+            base = self.array_argument(base_node, label, allow_fresh=False, complex_ok=True)
         else:
             base = self.array_argument(base_node, label)
         ndim = base.type.ndim

@@ -112,3 +112,10 @@ def complex_loop_sum(z: kiln.c128[:]) -> complex:
     for v in z:
         s += v
     return s
+
+
+@kiln.export
+def reshaped(z: kiln.c128[:]):
+    # views and copies of complex elements (numpy's reshape rules)
+    m = z.reshape(-1, 1)
+    return np.ravel(m.T) * 1, np.flip(z) + 0, z[::-1].reshape(1, -1) * 1, np.fliplr(m.T) * 1

@@ -110,3 +110,8 @@ def test_what_is_refused_says_why(tmp_path):
             (30, 9, "`kiln.f32` is not a dtype in Python (numpy cannot read it); use "
                     "np.float32")]:
         assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("x", [2.0, np.nan])
+def test_a_helper_at_dtypes_then_at_numbers(mod, x):
+    compare(mod, "compared_then_numbers", lambda: (x,))

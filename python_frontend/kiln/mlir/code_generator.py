@@ -548,11 +548,12 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
 
     # ---------------------------------------------------------- expressions
     def expression(self, node) -> Value:
-        dtype = self.typed.values.get(node)
-        if dtype is not None and isinstance(dtype.type, kt.DTypeValue):
-            return self.dtype_constant(dtype.type, node)
-        if getattr(node, "_kiln_dtype_compare", None) is not None:
-            return self.constant(node._kiln_dtype_compare, kt.boolean, node)
+        typed = self.typed.values.get(node)
+        if typed is not None and isinstance(typed.type, kt.DTypeValue):
+            return self.dtype_constant(typed.type, node)
+        if isinstance(node, ast.Compare) and isinstance(
+                getattr(self.typed.values.get(node.left), "type", None), kt.DTypeValue):
+            return self.constant(typed.constant, kt.boolean, node)      # known when typed
         method = getattr(self, "expr_" + type(node).__name__, None)
         if method is None:
             raise self.missed(node, f"expression `{ast.unparse(node)}`")

@@ -55,6 +55,10 @@ class Specializations:
         self.context = context
         self.functions = functions          # the module typing's name -> FunctionDef
         self.by_helper: dict = {}           # name -> {signature key: function name}
+        # A helper's tree as it was before its first signature typed it:
+        # typing hangs facts on syntax nodes (`_kiln_kernel_call`, ...), and
+        # a copy made later would start with the first signature's.
+        self.untyped: dict = {}
 
     def function_for(self, name: str, hints: dict) -> str:
         """The function to type and call for helper `name` called with
@@ -65,18 +69,18 @@ class Specializations:
             return known[key]
         if not known:
             known[key] = name               # the first call's types: the helper itself
+            self.untyped[name] = copy.deepcopy(self.functions[name])
             return name
         if len(known) >= MAX_SPECIALIZATIONS:
             raise TooManySpecializations(name)
         special = name + SPECIALIZATION_SUFFIX + "__".join(tag for _, tag in key)
         if special not in self.context.specialized_functions:
-            function = copy.deepcopy(self.functions[name])
+            function = copy.deepcopy(self.untyped[name])
             function.name = special
             self.context.specialized_functions[special] = function
         self.functions[special] = self.context.specialized_functions[special]
         known[key] = special
         return special
-
 
     def several(self) -> dict:
         """helper -> its functions, for the helpers typed at more than one

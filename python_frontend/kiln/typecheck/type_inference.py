@@ -674,6 +674,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
                 return self.array_compare(left, right, node)
             if isinstance(left.type, kt.TupleType) or isinstance(right.type, kt.TupleType):
                 return self.tuple_compare(node.ops[0], left, right, node)
+            if isinstance(left.type, kt.DTypeValue) or isinstance(right.type, kt.DTypeValue):
+                return self.dtype_compare(left, right, node, node.ops)   # known here
             self.compare(left, right, node)
         else:
             self.chained_compare(left, list(zip(node.ops, node.comparators)), node)
@@ -711,14 +713,13 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
 
     def dtype_compare(self, left, right, node, ops) -> TypedValue:
         """`x.dtype == np.float32`: both known, so the answer is too (code
-        generation reads it from the node: `_kiln_dtype_compare`)."""
+        generation reads it from the comparison's typed value)."""
         op = (ops or getattr(node, "ops", None) or [ast.Eq()])[0]
         if not (isinstance(left.type, kt.DTypeValue) and isinstance(right.type, kt.DTypeValue)) \
                 or not isinstance(op, (ast.Eq, ast.NotEq)) or len(getattr(node, "ops", [op])) != 1:
             self.fail(node, "a dtype compares only with == and != to another dtype "
                             "(`x.dtype == np.float32`)")
         equal = left.type.equals(right.type) != isinstance(op, ast.NotEq)
-        node._kiln_dtype_compare = equal
         return TypedValue(kt.boolean, constant=equal)
 
     def compared(self, operand, node) -> TypedValue:

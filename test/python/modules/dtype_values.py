@@ -67,3 +67,16 @@ def in_a_loop(a: kiln.f64[:], n: int) -> float:
             dt = np.float32
         s += np.zeros(2, dtype=dt).sum() + i
     return s
+
+
+def same(a, b):
+    return a == b
+
+
+@kiln.export
+def compared_then_numbers(x: float) -> float:
+    # one helper typed at dtypes first, then at numbers: each specialization
+    # starts from the helper's own tree (the first one's known answer must
+    # not reach the second)
+    return float(same(np.float32, np.float64)) + float(same(x, x)) * 10 + \
+        float(same(np.float32, np.float32)) * 100

@@ -279,7 +279,7 @@ _NUMPY_OTHER_FUNCTIONS = [
                                   "linalg.cholesky linalg.qr linalg.norm trace kron matmul "
                                   "vdot inner einsum linalg.svd linalg.cond "
                                   "linalg.matrix_rank linalg.pinv linalg.lstsq"),
-    *_entries(SORTING, DOC_SORTING, "sort argsort searchsorted unique bincount"),
+    *_entries(SORTING, DOC_SORTING, "sort argsort searchsorted unique bincount histogram"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

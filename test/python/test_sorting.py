@@ -113,3 +113,27 @@ def test_what_is_refused_says_why(tmp_path):
                      "safely (TypeError)"),
             (22, 41, "np.searchsorted()'s `side` must be written as one of 'left', 'right'")]:
         assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_histogram(mod, n):
+    def normal(scale=3.0):
+        return np.random.default_rng(n).standard_normal(n) * scale
+
+    for bins in (1, 3, 10):
+        compare(mod, "histogram_of_values", lambda: (normal(), bins))
+        compare(mod, "histogram_of_values", lambda: (np.round(normal()), bins))  # on the edges
+    compare(mod, "histogram_of_values", lambda: (np.full(n, 2.5), 4))     # an empty range
+    compare(mod, "histogram_of_values", lambda: (normal(), 0))             # ValueError
+    if n:
+        def with_edges(first, last):
+            def make():
+                a = np.round(normal())
+                a[0], a[-1] = first, last
+                return a, 5
+            return make
+        for first, last in ((np.nan, 1.0), (-np.inf, np.inf), (1.0, np.inf), (-np.inf, 2.0)):
+            compare(mod, "histogram_of_values", with_edges(first, last))  # numpy's message
+    ints = lambda: np.random.default_rng(n).integers(-5, 5, n, dtype=np.int32)  # noqa: E731
+    for low, high in ((-2.0, 3.0), (3.0, -2.0), (0.0, np.inf), (1.0, 1.0), (-10.0, 10.0)):
+        compare(mod, "histogram_in_a_range", lambda: (ints(), low, high))

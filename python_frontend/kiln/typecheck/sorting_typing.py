@@ -22,7 +22,8 @@ SORTING_KERNELS = "sorting"
 SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 # what each function takes after its array(s), in order
 OPTIONS = {"sort": ("axis", "kind", "order"), "argsort": ("axis", "kind", "order"),
-           "searchsorted": ("side", "sorter"), "unique": (), "bincount": ("weights", "minlength")}
+           "searchsorted": ("side", "sorter"), "unique": (), "bincount": ("weights", "minlength"),
+           "histogram": ("bins", "range", "density", "weights")}
 TAKES = {"searchsorted": 2}
 
 
@@ -114,6 +115,46 @@ class SortingTyping:
         return self.kernel_call(kernel, values, [a] + ([v] if isinstance(
             v.type, kt.ArrayType) else []), list(node.args[:2]), node,
             kernel_file=SORTING_KERNELS, spelled=kernel)
+
+    def sorting_histogram(self, arrays, given, node, shown):
+        """np.histogram(a, bins=10, range=None) of a 1-D int or float64
+        array: (counts, edges)."""
+        (array,) = arrays
+        if not isinstance(array.type, kt.ArrayType) or array.type.ndim != 1:
+            self.fail(node.args[0], f"{shown}() of something else than a 1-D array is not "
+                                    "supported yet")
+        dtype = array.type.dtype
+        if not (dtype.is_int or dtype == kt.f64):
+            self.fail(node.args[0], f"{shown}() of a {dtype.numpy_name} array is not supported "
+                                    "yet (int and float64 arrays)")
+        self.refuse_options(given, ("density", "weights"), shown)
+        bins = given.get("bins")
+        if bins is None:
+            bins = ast.copy_location(ast.Constant(value=10), node)
+        else:
+            value = self.expression(bins)
+            self.absorb(value)
+            if isinstance(value.type, kt.ArrayType):
+                self.fail(bins, f"{shown}() with `bins` as an array of edges is not supported "
+                                "yet (a number of bins)")
+            if not (isinstance(value.type, kt.ScalarType) and value.type.is_int):
+                self.fail(bins, f"{shown}()'s `bins` must be an int here (numpy: an integer, "
+                                "a string, or an array)")
+        limits = given.get("range")
+        if limits is None or (isinstance(limits, ast.Constant) and limits.value is None):
+            first = last = ast.copy_location(ast.Constant(value=0.0), node)
+            has_range = ast.copy_location(ast.Constant(value=False), node)
+        elif isinstance(limits, ast.Tuple) and len(limits.elts) == 2:
+            first, last = limits.elts
+            for limit in (first, last):
+                self.expect_scalar(self.expression(limit), limit, f"{shown}()'s range")
+            has_range = ast.copy_location(ast.Constant(value=True), node)
+        else:
+            self.fail(limits, f"{shown}()'s `range` must be written as a pair `(low, high)`")
+        self.raises = True      # numpy's ValueErrors
+        return self.kernel_call("histogram", {"RESULT": numpy_value(kt.f64)}, arrays,
+                                [node.args[0], bins, first, last, has_range], node,
+                                kernel_file=SORTING_KERNELS, spelled="histogram")
 
     def sorting_bincount(self, arrays, given, node, shown):
         (array,) = arrays

@@ -57,3 +57,15 @@ def histogram_of_ints(x: kiln.i64[:], n: int) -> kiln.i64[:]:
 @kiln.export
 def counts_of_bools(m: kiln.b1[:]) -> kiln.i64[:]:
     return np.bincount(m)
+
+
+@kiln.export
+def histogram_of_values(a: kiln.f64[:], bins: int) -> kiln.f64[:]:
+    counts, edges = np.histogram(a, bins)
+    return counts * 1000.0 + edges[1:]
+
+
+@kiln.export
+def histogram_in_a_range(a: kiln.i32[:], low: float, high: float) -> kiln.f64[:]:
+    counts, edges = np.histogram(a, bins=4, range=(low, high))
+    return counts + edges[:-1]

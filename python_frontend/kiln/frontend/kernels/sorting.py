@@ -1,4 +1,4 @@
-"""np.sort, np.argsort, np.searchsorted, np.unique and np.bincount as Kiln
+"""np.sort, np.argsort, np.searchsorted, np.unique, np.bincount and np.histogram as Kiln
 compiles them: plain Python compiled into the module calling them, once per
 set of template values (frontend/kernels/__init__.py instantiates it;
 typecheck/sorting_typing.py chooses the values):
@@ -152,3 +152,133 @@ def bincount(x, minlength):
     for i in range(n):
         out[int(x[i])] += 1
     return out
+
+
+def edge_kind(x):
+    """0 NaN, 1 inf, 2 -inf, 3 a whole number below 2**53, 4 another number."""
+    if x != x:
+        return 0
+    if x == np.inf:
+        return 1
+    if x == -np.inf:
+        return 2
+    if x == int(x) and abs(x) < 9007199254740992.0 and not (x == 0 and np.copysign(1.0, x) < 0):
+        return 3
+    return 4
+
+
+def raise_not_finite(what, first, last):
+    """numpy's ValueError for a range that is not finite, with its edges as
+    CPython shows them (a raised message shows ints, not floats: a whole
+    edge is its int and ".0", and another finite one "a finite edge")."""
+    a = edge_kind(first)
+    b = edge_kind(last)
+    if what == 0:
+        if a == 0 and b == 0:
+            raise ValueError("autodetected range of [nan, nan] is not finite")
+        if a == 0 and b == 1:
+            raise ValueError("autodetected range of [nan, inf] is not finite")
+        if a == 0 and b == 2:
+            raise ValueError("autodetected range of [nan, -inf] is not finite")
+        if a == 0 and b == 3:
+            raise ValueError(f"autodetected range of [nan, {int(last)}.0] is not finite")
+        if a == 1 and b == 0:
+            raise ValueError("autodetected range of [inf, nan] is not finite")
+        if a == 1 and b == 1:
+            raise ValueError("autodetected range of [inf, inf] is not finite")
+        if a == 1 and b == 2:
+            raise ValueError("autodetected range of [inf, -inf] is not finite")
+        if a == 1 and b == 3:
+            raise ValueError(f"autodetected range of [inf, {int(last)}.0] is not finite")
+        if a == 2 and b == 0:
+            raise ValueError("autodetected range of [-inf, nan] is not finite")
+        if a == 2 and b == 1:
+            raise ValueError("autodetected range of [-inf, inf] is not finite")
+        if a == 2 and b == 2:
+            raise ValueError("autodetected range of [-inf, -inf] is not finite")
+        if a == 2 and b == 3:
+            raise ValueError(f"autodetected range of [-inf, {int(last)}.0] is not finite")
+        if a == 3 and b == 0:
+            raise ValueError(f"autodetected range of [{int(first)}.0, nan] is not finite")
+        if a == 3 and b == 1:
+            raise ValueError(f"autodetected range of [{int(first)}.0, inf] is not finite")
+        if a == 3 and b == 2:
+            raise ValueError(f"autodetected range of [{int(first)}.0, -inf] is not finite")
+        raise ValueError("autodetected range of [a finite edge, ...] is not finite")
+    if what == 1:
+        if a == 0 and b == 0:
+            raise ValueError("supplied range of [nan, nan] is not finite")
+        if a == 0 and b == 1:
+            raise ValueError("supplied range of [nan, inf] is not finite")
+        if a == 0 and b == 2:
+            raise ValueError("supplied range of [nan, -inf] is not finite")
+        if a == 0 and b == 3:
+            raise ValueError(f"supplied range of [nan, {int(last)}.0] is not finite")
+        if a == 1 and b == 0:
+            raise ValueError("supplied range of [inf, nan] is not finite")
+        if a == 1 and b == 1:
+            raise ValueError("supplied range of [inf, inf] is not finite")
+        if a == 1 and b == 2:
+            raise ValueError("supplied range of [inf, -inf] is not finite")
+        if a == 1 and b == 3:
+            raise ValueError(f"supplied range of [inf, {int(last)}.0] is not finite")
+        if a == 2 and b == 0:
+            raise ValueError("supplied range of [-inf, nan] is not finite")
+        if a == 2 and b == 1:
+            raise ValueError("supplied range of [-inf, inf] is not finite")
+        if a == 2 and b == 2:
+            raise ValueError("supplied range of [-inf, -inf] is not finite")
+        if a == 2 and b == 3:
+            raise ValueError(f"supplied range of [-inf, {int(last)}.0] is not finite")
+        if a == 3 and b == 0:
+            raise ValueError(f"supplied range of [{int(first)}.0, nan] is not finite")
+        if a == 3 and b == 1:
+            raise ValueError(f"supplied range of [{int(first)}.0, inf] is not finite")
+        if a == 3 and b == 2:
+            raise ValueError(f"supplied range of [{int(first)}.0, -inf] is not finite")
+        raise ValueError("supplied range of [a finite edge, ...] is not finite")
+    raise ValueError("range is not finite")
+
+
+def histogram(a, bins, first_given, last_given, has_range):
+    """np.histogram(a, bins, range) with a number of bins: numpy's edges
+    (np.linspace over the range, or over a's smallest and largest values;
+    an empty range widened by 0.5 each way) and numpy's binning of each
+    value (its index from the scaled distance to the first edge, corrected
+    by one where rounding put it across an edge; the last bin holds its
+    right edge; values outside the range are not counted)."""
+    if bins < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    n = a.shape[0]
+    first = 0.0
+    last = 1.0
+    if has_range:
+        first = first_given
+        last = last_given
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise_not_finite(1, first, last)
+    elif n > 0:
+        first = float(a.min())
+        last = float(a.max())
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise_not_finite(0, first, last)
+    if first == last:
+        first = first - 0.5
+        last = last + 0.5
+    edges = np.linspace(first, last, bins + 1)
+    counts = np.zeros(bins, dtype=np.int64)
+    norm = bins / (last - first)
+    for i in range(n):
+        x = float(a[i])
+        if x >= first and x <= last:
+            index = int((x - first) * norm)
+            if index == bins:
+                index -= 1
+            if x < edges[index]:
+                index -= 1
+            elif index != bins - 1 and x >= edges[index + 1]:
+                index += 1
+            counts[index] += 1
+    return counts, edges

@@ -52,9 +52,11 @@ def test_record_has_a_verdict_per_loop(tmp_path):
     # Kiln's own reason comes first, LLVM's agrees.
     assert "needs fastmath=True" in ordered["reasons"][0]
     assert any("reorder floating-point" in reason for reason in ordered["reasons"])
-    # The advice carries the gain measured on this CPU (report/fastmath_gain.py).
+    # The advice carries the gain measured on this CPU (report/fastmath_gain.py):
+    # a number, not a speed the test could assert (a CI rehearsal measured
+    # 1.0x under the sanitizers' instrumented build, where both loops crawl).
     gain = re.search(r"\(measured gain: (\d+\.\d)x for a float64 sum", ordered["verdict"])
-    assert gain and float(gain.group(1)) > 1.0, ordered["verdict"]
+    assert gain and float(gain.group(1)) > 0, ordered["verdict"]
     (scan,) = loops["prefix"]
     assert not scan["vectorized"] and scan["reasons"]
     assert any(r["pass"] == "loop-vectorize" for r in record["llvm_remarks"])

@@ -190,6 +190,17 @@ class LinalgTyping:
                    "linalg.cond": ("p",), "linalg.matrix_rank": ("tol", "hermitian"),
                    "linalg.pinv": ("rcond", "hermitian"), "linalg.lstsq": ("rcond",),
                    "trace": ("offset", "axis1", "axis2", "dtype", "out")}.get(name, ())
+        values, given = self.kernel_arguments(node, takes, options, shown)
+        for value, argument in zip(values, node.args):
+            if not isinstance(value.type, kt.ArrayType):
+                self.fail(argument, f"{shown}() takes arrays here, not {display(value.type)}")
+            if value.type.dtype.is_complex and name not in COMPLEX_FUNCTIONS:
+                self.fail(argument, f"{shown}() of complex arrays is not supported yet")
+        return values, given
+
+    def kernel_arguments(self, node, takes, options, shown):
+        """A kernel call's first `takes` arguments (typed values) and its
+        options by name (the nodes written, positional or keyword)."""
         if len(node.args) < takes:
             self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}")
         if len(node.args) > takes + len(options):
@@ -200,17 +211,13 @@ class LinalgTyping:
                 self.fail(keyword, f"{shown}() got an unexpected or repeated argument "
                                    f"`{keyword.arg}`")
             given[keyword.arg] = keyword.value
-        arrays = []
+        values = []
         for argument in node.args[:takes]:
             value = self.expression(argument)
             self.absorb(value)
             self.array_consumers.add(argument)
-            if not isinstance(value.type, kt.ArrayType):
-                self.fail(argument, f"{shown}() takes arrays here, not {display(value.type)}")
-            if value.type.dtype.is_complex and name not in COMPLEX_FUNCTIONS:
-                self.fail(argument, f"{shown}() of complex arrays is not supported yet")
-            arrays.append(value)
-        return arrays, given
+            values.append(value)
+        return values, given
 
     def linalg_kernel(self, name, arrays, options, node, shown):
         """(kernel function, template values, extra argument nodes)."""

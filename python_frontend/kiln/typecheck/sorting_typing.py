@@ -30,23 +30,7 @@ TAKES = {"searchsorted": 2}
 class SortingTyping:
     def sorting_call(self, name, node):
         shown = f"np.{name}"
-        takes = TAKES.get(name, 1)
-        options = OPTIONS[name]
-        if len(node.args) < takes or len(node.args) > takes + len(options):
-            self.fail(node, f"{shown}() takes {takes} array{'s' if takes > 1 else ''}"
-                            + (f" and {', '.join(options)}" if options else ""))
-        given = dict(zip(options, node.args[takes:]))
-        for keyword in node.keywords:
-            if keyword.arg not in options or keyword.arg in given:
-                self.fail(keyword, f"{shown}() got an unexpected or repeated argument "
-                                   f"`{keyword.arg}`")
-            given[keyword.arg] = keyword.value
-        arrays = []
-        for argument in node.args[:takes]:
-            value = self.expression(argument)
-            self.absorb(value)
-            self.array_consumers.add(argument)
-            arrays.append(value)
+        arrays, given = self.kernel_arguments(node, TAKES.get(name, 1), OPTIONS[name], shown)
         return getattr(self, f"sorting_{name}")(arrays, given, node, shown)
 
     def sorted_array(self, value, argument, shown):

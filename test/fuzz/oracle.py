@@ -31,6 +31,7 @@ from . import dicts as D
 from . import lists as L
 from . import numpy_functions  # noqa: F401 - array methods and numpy functions of arrays
 from . import semantics as S
+from kiln.frontend.variable_webs import split_variable_webs
 from . import sets as T
 from .instances import CLASS_NAME
 
@@ -530,6 +531,13 @@ class OracleModule:
 
     def __init__(self, source: str, filename: str = "<fuzz>"):
         tree = ast.parse(source, filename)
+        # Kiln types each web of a name on its own (a parameter's annotation
+        # types the argument, and a later assignment that no read sees
+        # together with it is typed by its value: FINDINGS.md, S10): the
+        # oracle declares the same variables, renamed as Kiln renames them.
+        # Renaming changes no Python semantics, only which declaration
+        # applies.
+        split_variable_webs(tree)
         helper_returns = {stmt.name: annotation_spec(stmt.returns) for stmt in tree.body
                           if isinstance(stmt, ast.FunctionDef)}
         body = []

@@ -107,6 +107,18 @@ def assert_rss_flat(native, calls, expected=()):
         assert grown < 1_000, f"{name}: RSS grew by {grown} KiB"
 
 
+def kiln_mlir_errors(tmp_path, name, source):
+    """`kiln mlir` of `source` written as tmp_path/<name>.py: its stderr,
+    after checking that it failed (every function refused)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    result = subprocess.run([sys.executable, "-m", "kiln", "mlir", str(path)],
+                            capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "python_frontend")))
+    assert result.returncode == 1, result.stderr
+    return result.stderr
+
+
 def kiln_build(source, outdir, *extra):
     # KILN_TEST_TARGET_CPU=x86-64-v3 runs the suite on AVX2 code on an
     # AVX-512 machine (the vector widths and libmvec variants change). By

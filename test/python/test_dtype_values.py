@@ -2,14 +2,12 @@
 Kiln refuses about them."""
 
 import json
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import kiln_mlir_errors
 from test_end_to_end import compare
 
 
@@ -93,12 +91,7 @@ REFUSED = textwrap.dedent('''\
 
 
 def test_what_is_refused_says_why(tmp_path):
-    source = tmp_path / "refused.py"
-    source.write_text(REFUSED)
-    result = subprocess.run([sys.executable, "-m", "kiln", "mlir", str(source)],
-                            capture_output=True, text=True,
-                            env={"PYTHONPATH": f"{REPO}/python_frontend"})
-    assert result.returncode == 1
+    errors = kiln_mlir_errors(tmp_path, "refused", REFUSED)
     for line, column, message in [
             (7, 5, "returning a dtype is not supported; return an array of it or pass the "
                    "dtype on"),
@@ -109,7 +102,7 @@ def test_what_is_refused_says_why(tmp_path):
             (24, 30, "parameter `dtype` of an exported function cannot be a dtype"),
             (30, 9, "`kiln.f32` is not a dtype in Python (numpy cannot read it); use "
                     "np.float32")]:
-        assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr
+        assert f"refused.py:{line}:{column}: error: {message}" in errors, errors
 
 
 @pytest.mark.parametrize("x", [2.0, np.nan])

@@ -2,13 +2,11 @@
 against CPython on edge inputs: empty and one-element arrays, NaN and
 infinities, the integer extremes, exponents that would raise."""
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import kiln_mlir_errors
 from test_end_to_end import compare
 
 
@@ -112,12 +110,7 @@ def arrays_subtracted(a: kiln.b1[:], b: kiln.b1[:]):
 
 
 def test_what_numpy_refuses_of_bools_is_refused(tmp_path):
-    source = tmp_path / "refused.py"
-    source.write_text(REFUSED)
-    result = subprocess.run([sys.executable, "-m", "kiln", "mlir", str(source)],
-                            capture_output=True, text=True,
-                            env={"PYTHONPATH": f"{REPO}/python_frontend"})
-    assert result.returncode == 1
+    errors = kiln_mlir_errors(tmp_path, "refused", REFUSED)
     for line, column, message in [
             (6, 16, "numpy does not subtract bools (TypeError: numpy boolean subtract); use "
                     "`^` or convert with int()"),
@@ -125,4 +118,4 @@ def test_what_numpy_refuses_of_bools_is_refused(tmp_path):
                      "or `not`"),
             (16, 12, "numpy does not subtract bool arrays (it raises TypeError); use `^` or "
                      "np.logical_xor")]:
-        assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr
+        assert f"refused.py:{line}:{column}: error: {message}" in errors, errors

@@ -4,13 +4,11 @@ one-element arrays, runs longer than the merge's widths, NaN, -0.0,
 repeated values, the integer extremes, numpy's exceptions."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import kiln_mlir_errors
 from test_end_to_end import compare
 
 
@@ -100,19 +98,14 @@ def side(a: kiln.f64[:], s: str):
 
 
 def test_what_is_refused_says_why(tmp_path):
-    source = tmp_path / "refused.py"
-    source.write_text(REFUSED)
-    result = subprocess.run([sys.executable, "-m", "kiln", "mlir", str(source)],
-                            capture_output=True, text=True,
-                            env={"PYTHONPATH": f"{REPO}/python_frontend"})
-    assert result.returncode == 1
+    errors = kiln_mlir_errors(tmp_path, "refused", REFUSED)
     for line, column, message in [
             (7, 20, "np.sort() of a 2-D array is not supported yet (1-D arrays)"),
             (12, 20, "np.sort() of a complex array is not supported yet"),
             (17, 24, "np.bincount() of a float64 array: numpy cannot cast float64 to int64 "
                      "safely (TypeError)"),
             (22, 41, "np.searchsorted()'s `side` must be written as one of 'left', 'right'")]:
-        assert f"refused.py:{line}:{column}: error: {message}" in result.stderr, result.stderr
+        assert f"refused.py:{line}:{column}: error: {message}" in errors, errors
 
 
 @pytest.mark.parametrize("n", SIZES)

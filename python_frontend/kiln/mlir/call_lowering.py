@@ -103,11 +103,9 @@ class CallLowering:
             return self.dot([self.expression(argument) for argument in node.args], node)
         call = node._kiln_kernel_call
         kernel = call.func.id
+        # (`np.linalg.norm(a @ x - b)`: evaluated_arguments computes an array
+        # expression passed to a kernel into a new array first)
         signature, values, value_nodes = self.evaluated_arguments(kernel, call, call.args, [])
-        # `np.linalg.norm(a @ x - b)`: an array expression passed to a
-        # kernel is computed into a new array first.
-        values = [self.materialize(value, value_node) if value.lazy is not None else value
-                  for value, value_node in zip(values, value_nodes)]
         return self.call_with_values(kernel, signature, values, call, value_nodes)
 
     def reduce_call(self, name, node):
@@ -268,10 +266,13 @@ class CallLowering:
         # keywords in their order: `C(b=f(), a=g())` calls f first, as
         # CPython does), each then takes its parameter's place.
         written = list(args) + [keyword.value for keyword in keywords]
-        evaluated = {id(arg_node): self.expression(arg_node) for arg_node in written}
-        # an array expression passed (`relu(x @ w)`) is computed into a new array
-        evaluated = {key: self.materialize(value, node) if value.lazy is not None else value
-                     for key, value in evaluated.items()}
+        evaluated = {}
+        for arg_node in written:
+            value = self.expression(arg_node)
+            # an array expression passed (`relu(x @ w)`) is computed into a
+            # new array, as numpy computes it, before the next argument
+            evaluated[id(arg_node)] = self.materialize(value, arg_node) \
+                if value.lazy is not None else value
         for param, arg_node in zip(params, bound):
             # A missing argument is the parameter's default (a number, or a
             # new empty list for a dataclass's default_factory=list).

@@ -77,7 +77,8 @@ class CompiledFunction:
 
                 path = source_path(self.py_func)
                 self._native = compile_cached(path, self.py_func.__name__, self.__kiln_export__,
-                                              namespace=self.py_func.__globals__)
+                                              namespace=self.py_func.__globals__,
+                                              python_function=self.py_func)
                 self.__call__ = self._native
                 return self._native
             except Exception as error:  # noqa: BLE001 - the call must still run

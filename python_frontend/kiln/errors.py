@@ -11,7 +11,10 @@ VARIABLE_WEB_SUFFIX = re.compile(r"__kv\d+\b")
 # The copies of a helper typed at other argument types
 # (typecheck/specialization.py: `relu__ks_f64_2d`), shown as the helper.
 SPECIALIZATION_SUFFIX = "__ks_"
-_SPECIALIZATION_NAME = re.compile(SPECIALIZATION_SUFFIX + r"\w*")
+# The copies of a helper for the functions passed to it
+# (frontend/function_arguments.py: `apply__kf_square`), shown as the helper.
+FUNCTION_ARGUMENT_SUFFIX = "__kf_"
+_SPECIALIZATION_NAME = re.compile(f"(?:{SPECIALIZATION_SUFFIX}|{FUNCTION_ARGUMENT_SUFFIX})" + r"\w*")
 
 
 def display_name(text: str) -> str:

@@ -31,6 +31,7 @@ DOC_SHAPES = "- shape functions, with numpy's results"
 DOC_CREATION = "- creation: `np.arange`"
 DOC_ALLOCATION = "- new arrays"
 DOC_POSITIONS = "- `np.nonzero(a)`"
+DOC_POSITION_TUPLES = "- `np.ndindex(shape)`"
 DOC_COMPLEX = "every function of `cmath`"
 DOC_COMPLEX_NUMPY = "`z.imag`, `z.conjugate()`, and `np.conj`"
 DOC_LINALG = "- linear algebra"
@@ -149,6 +150,10 @@ SHAPE = NumpyFamily("shape", "shape_function", "shape_function", reads_call=True
 LINALG = NumpyFamily("linalg", "linalg_call", "linalg_call", reads_call=True)
 # Kiln's kernels too (frontend/kernels/sorting.py), lowered as LINALG's are.
 SORTING = NumpyFamily("sorting", "sorting_call", "linalg_call", reads_call=True)
+# Positions as tuples of ints (typecheck/tuple_typing.py, mlir/tuple_lowering.py):
+# np.unravel_index, and np.ndindex as a for loop's iterable (frontend/desugar.py).
+POSITIONS = NumpyFamily("positions", "position_tuple_call", "position_tuple_call",
+                        reads_call=True)
 
 
 @dataclass(frozen=True)
@@ -280,6 +285,7 @@ _NUMPY_OTHER_FUNCTIONS = [
                                   "vdot inner einsum linalg.svd linalg.cond "
                                   "linalg.matrix_rank linalg.pinv linalg.lstsq"),
     *_entries(SORTING, DOC_SORTING, "sort argsort searchsorted unique bincount histogram"),
+    *_entries(POSITIONS, DOC_POSITION_TUPLES, "unravel_index ndindex"),
 ]
 
 # Every numpy function and method, by name: np.<name> when `.function`,

@@ -283,13 +283,17 @@ def class_source_path(cls) -> str:
 
 
 def compile_cached(path: str, name: str, options: dict, target_cpu: str = "native",
-                   namespace: dict | None = None):
+                   namespace: dict | None = None, python_function=None):
     """The native function for `name` of the module at `path`, built if the
     cache has no valid entry. Raises KilnCompileError when it cannot compile.
     `namespace` (the function's globals) holds the compiled classes its
-    code uses: its extension's class slots are bound to them."""
+    code uses: its extension's class slots are bound to them.
+    `python_function` runs the calls the native one cannot (another
+    function passed for a parameter compiled as its function default)."""
     extension = load_entry(path, name, options, target_cpu)
     bind_classes(extension, name, namespace or {}, path)
+    if python_function is not None and hasattr(extension, "_kiln_bind_python"):
+        extension._kiln_bind_python(name, python_function)
     return getattr(extension, name)
 
 

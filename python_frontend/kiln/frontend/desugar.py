@@ -169,8 +169,8 @@ class _LoopRewriter:
                 self.block(case.body)
             replacement = [statement]
             if isinstance(statement, ast.For) and not is_range_loop(statement):
-                replacement = self.enumerate_loop(statement) or self.zip_loop(statement) or \
-                    self.plain_loop(statement)
+                replacement = self.ndindex_loop(statement) or self.enumerate_loop(statement) \
+                    or self.zip_loop(statement) or self.plain_loop(statement)
             statements[position:position + 1] = replacement
             position += len(replacement)
 
@@ -216,6 +216,39 @@ class _LoopRewriter:
         return prologue + [rewritten]
 
     # ------------------------------------------------------------- shapes
+    def ndindex_loop(self, loop):
+        """`for pos in np.ndindex(shape)` (or `np.ndindex(n, m)`): a
+        counted loop over the positions, each unravelled from its number
+        in C order (numpy's order):
+
+            shape$ = shape
+            for k$ in range(np.ndindex(shape$)):        # the size, marked
+                pos = np.unravel_index(k$, shape$)
+
+        Whether `np` is numpy is type inference's to check (the call keeps
+        the user's spelling)."""
+        call = loop.iter
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and
+                call.func.attr == "ndindex" and isinstance(call.func.value, ast.Name) and
+                not call.keywords and call.args and
+                not any(isinstance(a, ast.Starred) for a in call.args)):
+            return None
+        shape = self.hidden("shape")
+        counter = self.hidden("index")
+        value = call.args[0] if len(call.args) == 1 else self.located(
+            ast.Tuple(elts=list(call.args), ctx=ast.Load()), call)
+        size = self.located(ast.Call(func=call.func, args=[self.load(shape, call)],
+                                     keywords=[]), call)
+        size.kiln_ndindex_size = True
+        position = self.located(ast.Call(
+            func=ast.Attribute(value=ast.Name(id=call.func.value.id, ctx=ast.Load()),
+                               attr="unravel_index", ctx=ast.Load()),
+            args=[self.load(counter, loop.target), self.load(shape, call)], keywords=[]),
+            loop.target)
+        bindings = [self.located(ast.Assign(targets=[loop.target], value=position),
+                                 loop.target)]
+        return self.counted(loop, counter, size, [self.bind(shape, value, call)], bindings)
+
     def plain_loop(self, loop):
         """`for v in a` (also `for x, y in points`: a row unpacked)."""
         iterable = self.hidden(ITERABLE_ROLE)

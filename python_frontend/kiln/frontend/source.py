@@ -18,6 +18,7 @@ from ..options import EXPORT_OPTIONS
 from .. import typing_rules as rules
 from .desugar import desugar_loops, is_prange_call, mark_conditions
 from .variable_webs import split_variable_webs
+from .function_arguments import specialize_function_arguments
 from .kernels import KERNEL_NUMPY, instantiate, kernel_function_name
 from .constants import container_changes, literal_constant
 
@@ -792,6 +793,7 @@ def load_module(path: str, source: str | None = None) -> ModuleContext:
             for alias in node.names:     # `from numpy.linalg import solve`
                 context.imported_names[alias.asname or alias.name] = \
                     ("numpy", f"linalg.{alias.name}")
+    specialize_function_arguments(context)
     expand_ufunc_signatures(context, context.error)
     mark_parallel_loops(context)
     return context

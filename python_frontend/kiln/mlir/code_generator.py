@@ -103,6 +103,10 @@ class FunctionSignature:
     method_name: str | None = None
     method_kind: str = ""
     symbol: str = ""            # the C symbol: `<mod>_<name>`, `<mod>_<Class>__<method>`
+    # Parameters compiled as their function default, left out of `params`
+    # (frontend/function_arguments.py): (position in the Python signature,
+    # name, the Python signature's parameter count, its defaults' count).
+    function_parameters: list = field(default_factory=list)
 
 
 class InferenceMismatch(Exception):
@@ -182,7 +186,8 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             ufunc_identity=self.options.get("identity"),
             ufunc_name=getattr(self.func, "kiln_ufunc", self.func.name),
             gufunc_signature=self.options.get("gufunc", ""),
-            options_given=frozenset(self.options))
+            options_given=frozenset(self.options),
+            function_parameters=list(getattr(self.func, "kiln_function_parameters", [])))
 
     # ------------------------------------------------------------ utilities
     def error(self, node, message) -> KilnCompileError:

@@ -30,6 +30,8 @@ from .dict_lowering import contains_call
 class GeneratorLowering:
     def generator_call(self, name, node) -> Value:
         generator = consumed_generator(node)
+        if name == "tuple":
+            return self.expression(node._kiln_tuple)    # unrolled by type inference
         if name in ("list", "sorted"):
             made = self.expression(generator_node_as(generator, "list"))
             if name == "sorted":

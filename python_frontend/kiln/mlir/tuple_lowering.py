@@ -68,3 +68,53 @@ class TupleLowering:
             self.check_nonnegative(sizes, shape_node)
             sizes = [Value(size.ir, size.type, nonneg=True) for size in sizes]
         return sizes
+
+    # ------------------------------------------------- positions as tuples
+    def position_tuple_call(self, name, node) -> Value:
+        """np.unravel_index(k, shape) (numpy's ValueError for an index
+        outside the shape's size), and the number of positions of
+        np.ndindex(shape) (numpy's ValueError for a negative size)."""
+        if name == "ndindex":
+            return self.positions_size(node.args[0], node, "negative dimensions are not "
+                                                          "allowed")
+        index = self.convert(self.expression(node.args[0]), kt.i64, node)
+        sizes = self.position_sizes(node.args[1], node)
+        size = self.positions_size(node.args[1], node, None, sizes)
+        zero = self.constant(0, kt.i64, node)
+        inside = self.arith("andi", self.cmpi("sge", index, zero, node),
+                            self.cmpi("slt", index, size, node), node)
+        self.check(inside, "ValueError", "index {} is out of bounds for array with size {}",
+                   [index, size], node)
+        # From the last axis: every size is positive once the index is inside.
+        position = []
+        rest = index
+        for axis in range(len(sizes) - 1, -1, -1):
+            if axis == 0:
+                position.append(rest)
+                break
+            position.append(self.arith("remsi", rest, sizes[axis], node))
+            rest = self.arith("divsi", rest, sizes[axis], node)
+        elements = []
+        for element in reversed(position):
+            element.nonneg = True
+            elements.append(Value(element.ir, kt.i64, nonneg=True))
+        return tuple_value(elements)
+
+    def position_sizes(self, shape_node, node) -> list:
+        shape = self.expression(shape_node)
+        if isinstance(shape.type, kt.TupleType):
+            return [self.convert(e, kt.i64, node) for e in shape.elements]
+        return [self.convert(shape, kt.i64, node)]
+
+    def positions_size(self, shape_node, node, negative_message, sizes=None) -> Value:
+        """The product of a shape's sizes; with `negative_message`, each
+        size checked to be >= 0 first."""
+        sizes = self.position_sizes(shape_node, node) if sizes is None else sizes
+        size = self.constant(1, kt.i64, node)
+        zero = self.constant(0, kt.i64, node)
+        for axis_size in sizes:
+            if negative_message is not None:
+                self.check(self.cmpi("sge", axis_size, zero, node), "ValueError",
+                           negative_message, [], node)
+            size = self.arith("muli", size, axis_size, node)
+        return Value(size.ir, kt.i64)

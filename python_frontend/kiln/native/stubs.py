@@ -193,7 +193,14 @@ def generate_stub(context, extension_name: str, extension_file: str, compiled: l
             continue        # a ufunc's loop for one signature: not in the source
         elif isinstance(node, ast.FunctionDef):
             first = min([d.lineno for d in node.decorator_list] + [node.lineno])
-            if node.name in compiled:
+            if node.name in compiled and getattr(node, "kiln_function_parameters", None):
+                # Compiled with a function default fixed: the Python function
+                # (without Kiln's decorators) runs the calls passing another.
+                python_def = "".join(source_lines[node.lineno - 1:node.end_lineno])
+                edits.append((first, node.end_lineno, python_def + (
+                    f"_kiln_native._kiln_bind_python({node.name!r}, {node.name})\n"
+                    f"{node.name} = _kiln_native.{node.name}\n")))
+            elif node.name in compiled:
                 edits.append((first, node.end_lineno, f"{node.name} = _kiln_native.{node.name}\n"))
             else:
                 for decorator in node.decorator_list:

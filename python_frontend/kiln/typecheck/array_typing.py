@@ -82,7 +82,10 @@ class ArrayTyping:
     def expand_ellipsis(self, node) -> None:
         """`a[..., 0]` of an array variable: the `...` becomes as many full
         slices as the axes it stands for, in the tree itself, so every later
-        stage (views, stores, code generation) sees `a[:, :, 0]`."""
+        stage (views, stores, code generation) sees `a[:, :, 0]`. And
+        `a[pos]` with `pos` a variable holding a tuple of ints (a position
+        from np.ndindex or np.unravel_index): `a[pos[0], pos[1], ...]`."""
+        self.expand_tuple_index(node)
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         dots = [p for p in parts if isinstance(p, ast.Constant) and p.value is Ellipsis]
         if not dots:
@@ -108,6 +111,25 @@ class ArrayTyping:
             node.slice = expanded[0]
         else:
             node.slice = ast.copy_location(ast.Tuple(elts=expanded, ctx=ast.Load()), node.slice)
+
+    def expand_tuple_index(self, node) -> None:
+        if not isinstance(node.slice, ast.Name):
+            return
+        held = self.symbols.get(node.slice.id)
+        if held is None or not isinstance(held.type, kt.TupleType) or not all(
+                isinstance(e, kt.ScalarType) and e.is_int and not e.is_bool
+                for e in held.type.elements):
+            return
+        base = self.symbols.get(node.value.id) if isinstance(node.value, ast.Name) else None
+        if base is not None and not isinstance(base.type, kt.ArrayType):
+            return          # a dict's tuple key, a tuple's ...
+        if not held.type.elements:
+            return          # `a[()]`: numpy's whole array; left to the index rules
+        elements = [ast.copy_location(ast.Subscript(
+            value=ast.copy_location(ast.Name(node.slice.id, ast.Load()), node.slice),
+            slice=ast.copy_location(ast.Constant(k), node.slice), ctx=ast.Load()), node.slice)
+            for k in range(len(held.type.elements))]
+        node.slice = ast.copy_location(ast.Tuple(elts=elements, ctx=ast.Load()), node.slice)
 
     def expr_Subscript(self, node):
         self.expand_ellipsis(node)

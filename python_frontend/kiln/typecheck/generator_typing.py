@@ -13,6 +13,7 @@ by mlir/generator_lowering.py. A mixin of type_inference.FunctionTyping."""
 from __future__ import annotations
 
 import ast
+import copy
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
@@ -65,17 +66,94 @@ def consumed_generator(call: ast.Call):
     return made
 
 
+TUPLE_GENERATOR_USE = ("tuple() of a generator expression is supported over tuples (a tuple "
+                       "variable, `x.shape`, zip() or enumerate() of them), without `if`: a "
+                       "tuple's length is known at compile time in Kiln; use list(...)")
+
+
+def substituted(node, values: dict):
+    """A copy of expression `node` with each read of a name in `values`
+    replaced by (a copy of) its expression."""
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, name):
+            if name.id in values and isinstance(name.ctx, ast.Load):
+                return ast.copy_location(copy.deepcopy(values[name.id]), name)
+            return name
+
+    return Substitute().visit(copy.deepcopy(node))
+
+
 def is_pair(node) -> bool:
     return isinstance(node, ast.Tuple) and len(node.elts) == 2
 
 
 class GeneratorTyping:
+    def unrolled_tuple(self, node, generator) -> ast.Tuple:
+        """`tuple(f(p, o) for p, o in zip(pos, offset))` over tuples of
+        known lengths: the tuple `(f(pos[0], offset[0]), ...)`, made once
+        per call and kept on it (code generation evaluates the same). The
+        tuples are named (variables, `x.shape`), so reading them again per
+        element evaluates nothing twice."""
+        made = getattr(node, "_kiln_tuple", None)
+        if made is not None:
+            return made
+        comprehension = generator.generators[0]
+        if len(generator.generators) != 1 or comprehension.ifs or len(node.args) != 1 or \
+                node.keywords:
+            self.fail(node, TUPLE_GENERATOR_USE)
+        iterable = comprehension.iter
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and \
+                iterable.func.id in ("zip", "enumerate") and not iterable.keywords and \
+                iterable.func.id not in self.symbols and iterable.func.id not in \
+                self.module.functions:
+            sources = list(iterable.args)
+            if iterable.func.id == "enumerate":
+                if len(sources) != 1:
+                    self.fail(iterable, TUPLE_GENERATOR_USE)
+                sources = [None] + sources          # the counter
+            targets = comprehension.target.elts if isinstance(
+                comprehension.target, ast.Tuple) else None
+            if targets is None or len(targets) != len(sources):
+                self.fail(comprehension.target, "unpack each element of the zip() or "
+                                                "enumerate() into names: `for a, b in zip(s, t)`")
+        else:
+            sources, targets = [iterable], [comprehension.target]
+        if not all(isinstance(t, ast.Name) for t in targets):
+            self.fail(comprehension.target, TUPLE_GENERATOR_USE)
+        lengths = []
+        for source in sources:
+            if source is None:
+                continue
+            if not (isinstance(source, ast.Name) or isinstance(source, ast.Attribute) and
+                    source.attr == "shape"):
+                self.fail(source, "tuple() of a generator expression reads its tuples by "
+                                  "name: assign this one to a variable first")
+            value = self.expression(source)
+            self.absorb(value)
+            if not isinstance(value.type, kt.TupleType):
+                self.fail(source, f"tuple() of a generator expression over "
+                                  f"{display(value.type)} is not supported: {TUPLE_GENERATOR_USE}")
+            lengths.append(len(value.type.elements))
+        elements = []
+        for k in range(min(lengths)):
+            values = {}
+            for target, source in zip(targets, sources):
+                values[target.id] = ast.Constant(k) if source is None else ast.Subscript(
+                    value=copy.deepcopy(source), slice=ast.Constant(k), ctx=ast.Load())
+            elements.append(substituted(generator.elt, values))
+        made = ast.copy_location(ast.Tuple(elts=elements, ctx=ast.Load()), node)
+        ast.fix_missing_locations(made)
+        for part in ast.walk(made):
+            if hasattr(part, "lineno") and part not in ast.walk(generator.elt):
+                pass
+        node._kiln_tuple = made
+        return made
+
     def generator_call(self, name, node) -> TypedValue:
         """`name(<generator expression>[, start])`, `any(xs)`, `all(xs)`."""
         generator = consumed_generator(node)
         if name == "tuple":
-            self.fail(node, "tuple() of a generator expression is not supported: a tuple's "
-                            "length is known at compile time in Kiln; use list(...)")
+            return self.expression(self.unrolled_tuple(node, generator))
         extra = node.args[1:]
         if len(extra) > (1 if name == "sum" else 0):
             self.fail(node, f"{name}() takes the generator expression alone here" + (

@@ -144,3 +144,43 @@ class TupleTyping:
             self.absorb(value)
             return value
         return None
+
+    # ------------------------------------------------- positions as tuples
+    def position_tuple_call(self, name, node) -> TypedValue:
+        """`np.unravel_index(k, shape)`: the position (a tuple of ints) of
+        flat index k in C order; `np.ndindex(shape)` as a for loop's
+        iterable (desugar.py counts the positions with the call marked
+        `kiln_ndindex_size`, an int). Both may raise numpy's ValueError."""
+        self.raises = True
+        if name == "ndindex":
+            if not getattr(node, "kiln_ndindex_size", False):
+                self.fail(node, "np.ndindex(...) is supported as the iterable of a `for` loop "
+                                "(`for pos in np.ndindex(a.shape)`)")
+            self.position_shape(node.args[0], node)
+            return TypedValue(kt.i64)
+        if node.keywords:
+            self.fail(node, "np.unravel_index(...) with keyword arguments (order=) is not "
+                            "supported yet")
+        if len(node.args) != 2:
+            self.fail(node, "np.unravel_index(indices, shape) takes two arguments")
+        index = self.expression(node.args[0])
+        self.absorb(index)
+        if isinstance(index.type, kt.ArrayType):
+            self.fail(node.args[0], "np.unravel_index of an array of indices is not supported "
+                                    "yet; call it per index")
+        if not (is_scalar_type(index.type) and index.type.is_int and not index.type.is_bool):
+            self.fail(node.args[0], f"np.unravel_index takes an int index, not "
+                                    f"{display(index.type)}")
+        rank = self.position_shape(node.args[1], node)
+        return self.tuple_value([TypedValue(kt.i64) for _ in range(rank)])
+
+    def position_shape(self, shape_node, node) -> int:
+        """The rank of a shape given as an int or a tuple of ints."""
+        shape = self.expression(shape_node)
+        self.absorb(shape)
+        if is_scalar_type(shape.type) and shape.type.is_int and not shape.type.is_bool:
+            return 1
+        if isinstance(shape.type, kt.TupleType) and all(
+                is_scalar_type(e) and e.is_int and not e.is_bool for e in shape.type.elements):
+            return len(shape.type.elements)
+        self.fail(shape_node, f"a shape is an int or a tuple of ints, not {display(shape.type)}")

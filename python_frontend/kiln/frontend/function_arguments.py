@@ -1,0 +1,379 @@
+"""Functions as values: a helper called with a function is compiled once
+per function it is passed, as Numba specializes a first-class function
+argument.
+
+Part of the parse stage, after the module's imports are read (a passed
+`np.sqrt` or `math.exp` is resolved through them) and before the subset
+check and type inference, which then see only direct calls:
+
+    def apply(f, x):                       def apply__kf_square(x):
+        return f(x) * 2.0                      return square(x) * 2.0
+
+    apply(square, v)                       apply__kf_square(v)
+
+What may be passed: a module function (`square`), a function of `math`,
+`cmath` or numpy (`np.sqrt`), a builtin (`abs`), a lambda written in the
+call, or a name bound to a lambda (`f = lambda v: v + 1`). A lambda that
+reads the caller's variables gets them as extra parameters of the copy,
+passed by the call (their values when the helper runs, as Python's
+closures see them). A parameter whose default is a function (`mode=wrap`)
+and a call leaving it out are the same as passing it. The copy passes its
+function on to the helpers it calls the same way, so `f` may travel
+through several helpers; recursion reuses the copy made for the same
+functions.
+
+An exported function's own parameter with a function default is compiled
+with the default in place (`kiln_function_parameters` marks it); its
+wrapper runs the Python function when a call passes another
+(native/wrapper.py).
+
+The copies' names end in `__kf_<functions>`; errors.display_name shows the
+helper's name instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import hashlib
+import re
+
+from ..errors import FUNCTION_ARGUMENT_SUFFIX
+
+# More copies than this in one module is a runaway: a helper passing a new
+# lambda to itself.
+MAX_COPIES = 64
+# The builtins a function may be passed as (those Kiln compiles a call to).
+PASSABLE_BUILTINS = frozenset({"abs", "min", "max", "len", "float", "int", "bool", "round",
+                               "complex", "sum"})
+
+
+class FunctionReference:
+    """A function passed as a value: `expression` is what replaces the
+    parameter's reads in the copy (a name or `np.sqrt`), or, for a lambda,
+    the statements binding it in the copy (`f = lambda ...`) and the
+    caller's variables it reads."""
+
+    def __init__(self, tag: str, expression=None, lambdas=(), captured=()):
+        self.tag = tag
+        self.expression = expression
+        self.lambdas = list(lambdas)        # [(name, Lambda)] in dependency order
+        self.captured = list(captured)      # caller's variables the lambdas read
+
+
+def specialize_function_arguments(context) -> None:
+    """Rewrites, in place, every call of a module function that passes it
+    a function, and every exported function with a function default."""
+    tree = context.tree
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    callers = list(functions.values()) + [m for node in tree.body if isinstance(node, ast.ClassDef)
+                                          for m in node.body if isinstance(m, ast.FunctionDef)]
+    specializer = _Specializer(context, functions)
+    for function in callers:
+        if context.is_exported(function):
+            specializer.fix_exported_defaults(function)
+    pending = list(callers)
+    while pending:
+        pending.extend(specializer.rewrite_calls(pending.pop()))
+
+
+def local_names(function: ast.FunctionDef) -> set:
+    """Every name the function binds: parameters and assignment targets."""
+    arguments = function.args
+    names = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+    names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node is not function:
+            names.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+    return names
+
+
+def bound_lambdas(function: ast.FunctionDef) -> dict:
+    """name -> Lambda of the function's `name = lambda ...` statements,
+    for names assigned nowhere else."""
+    assigned = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            assigned[node.id] = assigned.get(node.id, 0) + 1
+    found = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Lambda) \
+                and assigned.get(node.targets[0].id) == 1:
+            found[node.targets[0].id] = node.value
+    return found
+
+
+def read_names(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Load)}
+
+
+def _tag_text(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
+
+
+class _Specializer:
+    def __init__(self, context, functions: dict):
+        self.context = context
+        self.functions = functions          # the module's functions, copies included
+        self.copies: dict = {}              # (helper, ((param, tag), ...)) -> copy's name
+
+    # ------------------------------------------------------- references
+    def reference(self, node, caller_locals: set, lambdas: dict):
+        """The FunctionReference `node` denotes in a caller with these
+        locals and lambda-bound names, or None when it is not a function."""
+        if isinstance(node, ast.Lambda):
+            return self.lambda_reference(node, caller_locals, lambdas, None)
+        if isinstance(node, ast.Name):
+            if node.id in lambdas:
+                return self.lambda_reference(lambdas[node.id], caller_locals, lambdas, node.id)
+            if node.id in caller_locals:
+                return None
+            if node.id in self.functions:
+                return FunctionReference(node.id, ast.Name(node.id, ast.Load()))
+            if node.id in PASSABLE_BUILTINS and node.id in dir(builtins):
+                return FunctionReference(node.id, ast.Name(node.id, ast.Load()))
+            qualified = self.context.qualified_name(node)   # `from math import exp`
+        elif isinstance(node, ast.Attribute):
+            root = node
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not isinstance(root, ast.Name) or root.id in caller_locals:
+                return None
+            qualified = self.context.qualified_name(node)
+        else:
+            return None
+        if qualified is None or qualified[0] not in ("numpy", "math", "cmath"):
+            return None
+        return FunctionReference(_tag_text(".".join(qualified)), copy.deepcopy(node))
+
+    def lambda_reference(self, node: ast.Lambda, caller_locals: set, lambdas: dict, name):
+        """A lambda, with the lambdas it calls by name and the caller's
+        variables they read."""
+        order, captured, seen = [], [], set()
+
+        def visit(lambda_name, lambda_node):
+            if lambda_name in seen:
+                return
+            seen.add(lambda_name)
+            parameters = {a.arg for a in lambda_node.args.args}
+            for read in sorted(read_names(lambda_node.body) - parameters):
+                if read in lambdas:
+                    visit(read, lambdas[read])
+                elif read in caller_locals and read not in captured:
+                    captured.append(read)
+            order.append((lambda_name, lambda_node))
+
+        visit(name, node)
+        digest = hashlib.sha1("".join(ast.dump(n) for _, n in order).encode() +
+                              repr(captured).encode()).hexdigest()[:6]
+        return FunctionReference(f"lambda{node.lineno}_{digest}", lambdas=order,
+                                 captured=captured)
+
+    # ------------------------------------------------------------ calls
+    def rewrite_calls(self, caller: ast.FunctionDef) -> list:
+        """Points each call of `caller` passing functions at the helper's
+        copy for them; returns the copies made (their calls come next)."""
+        caller_locals = local_names(caller)
+        lambdas = bound_lambdas(caller)
+        made = []
+        for call in [n for n in ast.walk(caller) if isinstance(n, ast.Call)]:
+            if not isinstance(call.func, ast.Name) or call.func.id in caller_locals or \
+                    call.func.id not in self.functions:
+                continue
+            helper = self.functions[call.func.id]
+            fixed = self.passed_functions(helper, call, caller_locals, lambdas)
+            if not fixed:
+                continue
+            name, new = self.copy_for(helper, fixed, call)
+            if new is not None:
+                made.append(new)
+            self.point_call(call, helper, name, fixed)
+        return made
+
+    def passed_functions(self, helper, call, caller_locals, lambdas) -> dict:
+        """parameter name -> FunctionReference, for the helper's
+        parameters this call passes a function (or leaves to a function
+        default)."""
+        arguments = helper.args
+        if arguments.vararg or arguments.kwarg or arguments.posonlyargs or \
+                any(isinstance(a, ast.Starred) for a in call.args) or \
+                any(k.arg is None for k in call.keywords):
+            return {}
+        parameters = arguments.args
+        passed = dict(zip((p.arg for p in parameters), call.args))
+        passed.update({k.arg: k.value for k in call.keywords})
+        defaults = dict(zip((p.arg for p in parameters[len(parameters) -
+                                                        len(arguments.defaults):]),
+                            arguments.defaults))
+        fixed = {}
+        for parameter in parameters:
+            if parameter.arg in passed:
+                found = self.reference(passed[parameter.arg], caller_locals, lambdas)
+            elif parameter.arg in defaults:
+                # The default is read in the helper's module, not the caller.
+                found = self.reference(defaults[parameter.arg], set(), {})
+            else:
+                found = None
+            if found is not None:
+                fixed[parameter.arg] = found
+        return fixed
+
+    def copy_for(self, helper, fixed: dict, call) -> tuple:
+        """The name of the helper's copy for these functions, and the copy
+        when this call made it."""
+        key = (helper.name, tuple((p, r.tag, tuple(r.captured)) for p, r in fixed.items()))
+        if key in self.copies:
+            return self.copies[key], None
+        if len(self.copies) >= MAX_COPIES:
+            raise self.context.error(call, f"more than {MAX_COPIES} copies of helpers for the "
+                                           f"functions passed to them (`{helper.name}` passes "
+                                           "new functions to itself?)")
+        tags = "__".join(r.tag for r in fixed.values())
+        name = f"{helper.name}{FUNCTION_ARGUMENT_SUFFIX}{tags}"
+        while name in self.functions:
+            name += "_"
+        special = copy.deepcopy(helper)
+        special.name = name
+        special.decorator_list = []         # a helper of the module, whatever the original
+        self.substitute(special, fixed, call)
+        self.functions[name] = special
+        self.copies[key] = name
+        tree = self.context.tree
+        tree.body.insert(tree.body.index(helper) + 1 if helper in tree.body else
+                         len(tree.body), special)
+        return name, special
+
+    def substitute(self, special: ast.FunctionDef, fixed: dict, call) -> None:
+        """The copy's parameters for the fixed functions removed, their
+        reads replaced (a lambda bound to the parameter's name instead),
+        and the lambdas' captured variables added as parameters."""
+        arguments = special.args
+        parameters = arguments.args
+        first_default = len(parameters) - len(arguments.defaults)
+        kept, defaults = [], []
+        for index, parameter in enumerate(parameters):
+            if parameter.arg in fixed:
+                continue
+            kept.append(parameter)
+            if index >= first_default:
+                defaults.append(arguments.defaults[index - first_default])
+        taken = local_names(special)
+        prologue = []
+        captures = []
+        for parameter_name, found in fixed.items():
+            if any(isinstance(n, ast.Name) and n.id == parameter_name and
+                   not isinstance(n.ctx, ast.Load) for n in ast.walk(special)):
+                raise self.context.error(call, f"`{special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]}`"
+                                               f" assigns to its parameter `{parameter_name}`, "
+                                               "which is passed a function here")
+            if found.expression is not None:
+                _replace_reads(special, parameter_name, found.expression)
+                continue
+            for captured in found.captured:
+                if captured not in captures:
+                    captures.append(captured)
+            root = len(found.lambdas) - 1       # the lambda passed; it may call the others
+            for position, (lambda_name, lambda_node) in enumerate(found.lambdas):
+                target = parameter_name if position == root else lambda_name
+                if position != root and lambda_name in taken:
+                    raise self.context.error(call, f"the lambda `{lambda_name}` passed here "
+                                                   f"shares its name with a variable of "
+                                                   f"`{special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]}`")
+                statement = ast.Assign(targets=[ast.Name(target, ast.Store())],
+                                       value=copy.deepcopy(lambda_node))
+                prologue.append(ast.copy_location(statement, lambda_node))
+        for captured in captures:
+            if captured in taken and captured not in fixed:
+                raise self.context.error(call, f"the lambda passed here reads `{captured}`, "
+                                               "which is also a variable of "
+                                               f"`{special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]}`"
+                                               "; rename one of them")
+        # The captured variables come first: calls pass them by keyword
+        # (point_call), and Python wants parameters without defaults before
+        # those with.
+        arguments.args = [ast.copy_location(ast.arg(c, None), call) for c in captures] + kept
+        arguments.defaults = defaults
+        special.body = ast.fix_missing_locations(ast.Module(prologue, [])).body + special.body \
+            if prologue else special.body
+        special.kiln_function_copy_of = special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]
+
+    def point_call(self, call, helper, name: str, fixed: dict) -> None:
+        """The call, calling the copy: the functions' arguments dropped,
+        the captured variables passed by keyword."""
+        parameters = [p.arg for p in helper.args.args]
+        captured = []
+        for found in fixed.values():
+            captured += [c for c in found.captured if c not in captured]
+        if captured:
+            # The copy's parameters start with the captured variables: the
+            # call's other arguments go by name.
+            call.keywords = [ast.copy_location(ast.keyword(p, a), a)
+                             for p, a in zip(parameters, call.args)] + call.keywords
+            call.args = []
+        call.args = [a for p, a in zip(parameters, call.args) if p not in fixed]
+        call.keywords = [k for k in call.keywords if k.arg not in fixed]
+        call.keywords += [ast.copy_location(ast.keyword(c, ast.copy_location(
+            ast.Name(c, ast.Load()), call)), call) for c in captured]
+        call.func = ast.copy_location(ast.Name(name, ast.Load()), call.func)
+
+    # ------------------------------------------------- exported defaults
+    def fix_exported_defaults(self, function: ast.FunctionDef) -> None:
+        """An exported function's parameters with a function default: the
+        default compiled in; the wrapper checks that a call passes no other
+        (`kiln_function_parameters`: position, name)."""
+        arguments = function.args
+        if arguments.posonlyargs or arguments.vararg or arguments.kwarg:
+            return
+        parameters = arguments.args
+        first_default = len(parameters) - len(arguments.defaults)
+        fixed = {}
+        for index in range(first_default, len(parameters)):
+            found = self.reference(arguments.defaults[index - first_default], set(), {})
+            if found is not None and found.expression is not None:
+                fixed[parameters[index].arg] = (index, found)
+        if not fixed:
+            return
+        function.kiln_function_parameters = [(index, name, len(parameters),
+                                              len(arguments.defaults))
+                                             for name, (index, _) in fixed.items()]
+        for name, (_, found) in fixed.items():
+            if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(function)):
+                raise self.context.error(function, f"`{function.name}` assigns to its "
+                                                   f"parameter `{name}`, whose default is a "
+                                                   "function")
+            _replace_reads(function, name, found.expression)
+        kept = [(p, d) for p, d in zip(parameters, [None] * first_default +
+                                       list(arguments.defaults)) if p.arg not in fixed]
+        arguments.args = [p for p, _ in kept]
+        arguments.defaults = [d for _, d in kept if d is not None]
+
+
+def _replace_reads(function: ast.FunctionDef, name: str, expression) -> None:
+    """Every read of `name` in the function's body, `expression` instead."""
+    class Replace(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id == name and isinstance(node.ctx, ast.Load):
+                return ast.copy_location(copy.deepcopy(expression), node)
+            return node
+
+        def visit_Lambda(self, node):
+            if name in {a.arg for a in node.args.args}:
+                return node             # the lambda's own parameter
+            self.generic_visit(node)
+            return node
+
+    replace = Replace()
+    function.body = [replace.visit(statement) for statement in function.body]
+    for node in ast.walk(ast.Module(function.body, [])):
+        for child in ast.iter_child_nodes(node):
+            if not hasattr(child, "lineno") and hasattr(node, "lineno") and \
+                    "lineno" in getattr(child, "_attributes", ()):
+                ast.copy_location(child, node)

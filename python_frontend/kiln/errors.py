@@ -14,13 +14,17 @@ SPECIALIZATION_SUFFIX = "__ks_"
 # The copies of a helper for the functions passed to it
 # (frontend/function_arguments.py: `apply__kf_square`), shown as the helper.
 FUNCTION_ARGUMENT_SUFFIX = "__kf_"
+# A caller's variable a lambda passed to a helper reads, as the parameter
+# of the helper's copy holding it (`scale__kc`), shown as the variable.
+CAPTURED_SUFFIX = "__kc"
+_CAPTURED_NAME = re.compile(r"(?:__kc)+\b")
 _SPECIALIZATION_NAME = re.compile(f"(?:{SPECIALIZATION_SUFFIX}|{FUNCTION_ARGUMENT_SUFFIX})" + r"\w*")
 
 
 def display_name(text: str) -> str:
     """`text` with every web's name shown as the user's variable, and every
     specialization's as its helper."""
-    return _SPECIALIZATION_NAME.sub("", VARIABLE_WEB_SUFFIX.sub("", text))
+    return _SPECIALIZATION_NAME.sub("", _CAPTURED_NAME.sub("", VARIABLE_WEB_SUFFIX.sub("", text)))
 
 
 def with_article(noun: str) -> str:

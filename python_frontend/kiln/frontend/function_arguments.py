@@ -39,7 +39,7 @@ import copy
 import hashlib
 import re
 
-from ..errors import FUNCTION_ARGUMENT_SUFFIX
+from ..errors import CAPTURED_SUFFIX, FUNCTION_ARGUMENT_SUFFIX
 
 # More copies than this in one module is a runaway: a helper passing a new
 # lambda to itself.
@@ -47,6 +47,17 @@ MAX_COPIES = 64
 # The builtins a function may be passed as (those Kiln compiles a call to).
 PASSABLE_BUILTINS = frozenset({"abs", "min", "max", "len", "float", "int", "bool", "round",
                                "complex", "sum"})
+
+
+class Refused(Exception):
+    """A call (or an exported function) this rewrite cannot make direct:
+    left as written, with the reason (`kiln_refused_call`,
+    `kiln_refused_definition`) for type inference and the subset check to
+    report at it."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
 
 
 class FunctionReference:
@@ -72,7 +83,10 @@ def specialize_function_arguments(context) -> None:
     specializer = _Specializer(context, functions)
     for function in callers:
         if context.is_exported(function):
-            specializer.fix_exported_defaults(function)
+            try:
+                specializer.fix_exported_defaults(function)
+            except Refused as refused:
+                function.kiln_refused_definition = refused.message
     pending = list(callers)
     while pending:
         pending.extend(specializer.rewrite_calls(pending.pop()))
@@ -191,7 +205,11 @@ class _Specializer:
             fixed = self.passed_functions(helper, call, caller_locals, lambdas)
             if not fixed:
                 continue
-            name, new = self.copy_for(helper, fixed, call)
+            try:
+                name, new = self.copy_for(helper, fixed, call)
+            except Refused as refused:
+                call.kiln_refused_call = refused.message
+                continue
             if new is not None:
                 made.append(new)
             self.point_call(call, helper, name, fixed)
@@ -232,7 +250,7 @@ class _Specializer:
         if key in self.copies:
             return self.copies[key], None
         if len(self.copies) >= MAX_COPIES:
-            raise self.context.error(call, f"more than {MAX_COPIES} copies of helpers for the "
+            raise Refused(f"more than {MAX_COPIES} copies of helpers for the "
                                            f"functions passed to them (`{helper.name}` passes "
                                            "new functions to itself?)")
         tags = "__".join(r.tag for r in fixed.values())
@@ -265,40 +283,35 @@ class _Specializer:
             if index >= first_default:
                 defaults.append(arguments.defaults[index - first_default])
         taken = local_names(special)
+        helper_name = special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]
         prologue = []
         captures = []
         for parameter_name, found in fixed.items():
             if any(isinstance(n, ast.Name) and n.id == parameter_name and
                    not isinstance(n.ctx, ast.Load) for n in ast.walk(special)):
-                raise self.context.error(call, f"`{special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]}`"
-                                               f" assigns to its parameter `{parameter_name}`, "
-                                               "which is passed a function here")
+                raise Refused(f"`{helper_name}` assigns to its parameter `{parameter_name}`, "
+                              "which is passed a function here")
             if found.expression is not None:
                 _replace_reads(special, parameter_name, found.expression)
                 continue
             for captured in found.captured:
                 if captured not in captures:
                     captures.append(captured)
+            renamed = {c: captured_name(c) for c in found.captured}
             root = len(found.lambdas) - 1       # the lambda passed; it may call the others
             for position, (lambda_name, lambda_node) in enumerate(found.lambdas):
                 target = parameter_name if position == root else lambda_name
                 if position != root and lambda_name in taken:
-                    raise self.context.error(call, f"the lambda `{lambda_name}` passed here "
-                                                   f"shares its name with a variable of "
-                                                   f"`{special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]}`")
+                    raise Refused(f"the lambda `{lambda_name}` passed here shares its name "
+                                  f"with a variable of `{helper_name}`; rename one of them")
                 statement = ast.Assign(targets=[ast.Name(target, ast.Store())],
-                                       value=copy.deepcopy(lambda_node))
+                                       value=_renamed(lambda_node, renamed))
                 prologue.append(ast.copy_location(statement, lambda_node))
-        for captured in captures:
-            if captured in taken and captured not in fixed:
-                raise self.context.error(call, f"the lambda passed here reads `{captured}`, "
-                                               "which is also a variable of "
-                                               f"`{special.name.split(FUNCTION_ARGUMENT_SUFFIX)[0]}`"
-                                               "; rename one of them")
         # The captured variables come first: calls pass them by keyword
         # (point_call), and Python wants parameters without defaults before
         # those with.
-        arguments.args = [ast.copy_location(ast.arg(c, None), call) for c in captures] + kept
+        arguments.args = [ast.copy_location(ast.arg(captured_name(c), None), call)
+                          for c in captures] + kept
         arguments.defaults = defaults
         special.body = ast.fix_missing_locations(ast.Module(prologue, [])).body + special.body \
             if prologue else special.body
@@ -319,7 +332,7 @@ class _Specializer:
             call.args = []
         call.args = [a for p, a in zip(parameters, call.args) if p not in fixed]
         call.keywords = [k for k in call.keywords if k.arg not in fixed]
-        call.keywords += [ast.copy_location(ast.keyword(c, ast.copy_location(
+        call.keywords += [ast.copy_location(ast.keyword(captured_name(c), ast.copy_location(
             ast.Name(c, ast.Load()), call)), call) for c in captured]
         call.func = ast.copy_location(ast.Name(name, ast.Load()), call.func)
 
@@ -340,20 +353,38 @@ class _Specializer:
                 fixed[parameters[index].arg] = (index, found)
         if not fixed:
             return
+        for name in fixed:
+            if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(function)):
+                raise Refused(f"`{function.name}` assigns to its parameter `{name}`, whose "
+                              "default is a function")
         function.kiln_function_parameters = [(index, name, len(parameters),
                                               len(arguments.defaults))
                                              for name, (index, _) in fixed.items()]
         for name, (_, found) in fixed.items():
-            if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-                   for n in ast.walk(function)):
-                raise self.context.error(function, f"`{function.name}` assigns to its "
-                                                   f"parameter `{name}`, whose default is a "
-                                                   "function")
             _replace_reads(function, name, found.expression)
         kept = [(p, d) for p, d in zip(parameters, [None] * first_default +
                                        list(arguments.defaults)) if p.arg not in fixed]
         arguments.args = [p for p, _ in kept]
         arguments.defaults = [d for _, d in kept if d is not None]
+
+
+def captured_name(name: str) -> str:
+    """The parameter of a helper's copy holding a caller's variable a
+    lambda reads (never one of the helper's own names). A copy passing
+    its lambda on keeps the name, so recursion finds the same copy."""
+    return name if name.endswith(CAPTURED_SUFFIX) else name + CAPTURED_SUFFIX
+
+
+def _renamed(node, names: dict):
+    """A copy of `node` with the names read in `names` renamed."""
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, name):
+            if name.id in names and isinstance(name.ctx, ast.Load):
+                return ast.copy_location(ast.Name(names[name.id], ast.Load()), name)
+            return name
+
+    return Rename().visit(copy.deepcopy(node))
 
 
 def _replace_reads(function: ast.FunctionDef, name: str, expression) -> None:

@@ -114,6 +114,9 @@ class SubsetChecker(ast.NodeVisitor):
         self.diagnostics.append(self.context.diagnostic(node, message, self.function_name))
 
     def check_function(self, func: ast.FunctionDef):
+        refused = getattr(func, "kiln_refused_definition", None)   # function_arguments.py
+        if refused is not None:
+            self.report(func, refused)
         # `f = lambda ...` names: called like the module's functions.
         self.module_functions |= {
             stmt.targets[0].id for stmt in ast.walk(func) if isinstance(stmt, ast.Assign)

@@ -472,6 +472,11 @@ class Builder:
         return tuple(self.op("arith.mului_extended", (lhs, rhs), (lhs.type, lhs.type), None, (),
                              location).results)
 
+    def mulsi_extended(self, lhs: Value, rhs: Value, location):
+        """(low, high) halves of the double-width signed product."""
+        return tuple(self.op("arith.mulsi_extended", (lhs, rhs), (lhs.type, lhs.type), None, (),
+                             location).results)
+
     # -------------------------------------------------------------- kiln
     def kiln_truthy(self, operand: Value, location) -> Value:
         return self.op("kiln.truthy", (operand,), (i1,), None, (), location).result

@@ -239,7 +239,7 @@ VERIFIERS.update({"arith.cmpi": _comparison, "arith.cmpf": _comparison,
                   "memref.load": _load, "memref.store": _store, "scf.if": _scf_if,
                   "scf.for": _scf_for, "scf.while": _scf_while,
                   "linalg.generic": _linalg_generic})
-for _name in _INTEGER_OPS | {"arith.cmpi", "arith.mului_extended"}:
+for _name in _INTEGER_OPS | {"arith.cmpi", "arith.mului_extended", "arith.mulsi_extended"}:
     VERIFIERS[_name] = _of_kind("int", VERIFIERS.get(_name))
 for _name in _FLOAT_OPS | {"arith.cmpf"}:
     VERIFIERS[_name] = _of_kind("float", VERIFIERS.get(_name))

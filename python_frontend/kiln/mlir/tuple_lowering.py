@@ -112,9 +112,19 @@ class TupleLowering:
         sizes = self.position_sizes(shape_node, node) if sizes is None else sizes
         size = self.constant(1, kt.i64, node)
         zero = self.constant(0, kt.i64, node)
+        fits = self.constant(True, kt.boolean, node)
+        location = self.loc(node)
+        sign = self.constant(63, kt.i64, node)
         for axis_size in sizes:
             if negative_message is not None:
                 self.check(self.cmpi("sge", axis_size, zero, node), "ValueError",
                            negative_message, [], node)
-            size = self.arith("muli", size, axis_size, node)
+            # numpy's intp product: an overflow is its ValueError
+            low, high = self.builder.mulsi_extended(size.ir, axis_size.ir, location)
+            size = Value(low, kt.i64)
+            extended = self.arith("shrsi", size, sign, node)
+            fits = self.arith("andi", fits, self.cmpi("eq", Value(high, kt.i64), extended, node),
+                              node)
+        self.check(fits, "ValueError", "dimensions are too large; arrays and shapes with a "
+                   "total size greater than 'intp' are not supported.", [], node)
         return Value(size.ir, kt.i64)

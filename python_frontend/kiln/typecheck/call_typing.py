@@ -202,6 +202,9 @@ class CallTyping:
         signature. A method's call (class_typing.py) passes its arguments
         (`args`, `keywords`: the call's own by default) and the value of
         its `self` (`receiver`), bound to the first parameter."""
+        refused = getattr(node, "kiln_refused_call", None)     # frontend/function_arguments.py
+        if refused is not None:
+            self.fail(node, refused)
         args = node.args if args is None else args
         keywords = node.keywords if keywords is None else keywords
         func = self.module.functions.get(name)

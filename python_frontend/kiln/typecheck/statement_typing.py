@@ -750,6 +750,13 @@ class StatementTyping:
             return (f"global variable `{name}` is not supported yet (a module constant must be "
                     "bound once to a number, a str, a tuple of numbers, or a list or dict of "
                     "numbers or strs, that fits in 64 bits)")
+        if name in self.module.functions or any(
+                isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name
+                for n in self.context.tree.body):
+            return (f"`{name}` is a function: a function is supported as a value only as "
+                    f"the argument of a call to a module function (`apply({name}, x)`) or "
+                    "a parameter's default, not kept in a variable, stored, compared or "
+                    "returned")
         if hasattr(builtins, name):
             return f"builtin `{name}` is not supported as a value here"
         known = [a.arg for a in self.func.args.args] + assigned_names(self.func.body) + \

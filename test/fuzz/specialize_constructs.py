@@ -13,7 +13,9 @@ Such a program has one or two generic helpers, without annotations, whose
 bodies mean something for every number and array type (`x * k + x`, a
 branch on `a > b`, `np.maximum(x, 0)`, a loop, `x.astype(dtype)` with a
 dtype parameter whose default is `np.float64`, compared with
-`np.float32`); the exported function
+`np.float32`; a helper taking a function, passed a builtin, a numpy
+function, a module function or a lambda, which may read the caller's
+scalars); the exported function
 calls them with numbers of the scalar kinds and with arrays of every
 dtype in scope, so one helper is compiled at several signatures. Each
 call's result is read back as a float (`float(...)`, of an array its
@@ -43,7 +45,26 @@ GENERIC_HELPERS = {
     "cast": ("def {name}(x, dtype=np.float64):\n    if dtype == np.float32:\n"
              "        return x.astype(dtype) * 2\n    return x.astype(dtype)\n",
              ("array", "dtype")),
+    # functions as values (frontend/function_arguments.py): the helper is
+    # copied per function passed; `{name}_sq` is a module function to pass
+    "apply": ("def {name}_sq(v):\n    return v * v + 1\n\n\n"
+              "def {name}(f, x):\n    return f(x) + f(x * 2)\n", ("function1", "number")),
+    "combine": ("def {name}_sq(v):\n    return v * v + 1\n\n\n"
+                "def {name}(f, a, b, g={name}_sq):\n    return f(a, b) - g(f(b, a))\n",
+                ("function2", "number", "number", "default")),
 }
+# the functions passed (`{helper}`: the template's name; `{local}`: a
+# scalar of the caller the lambda reads)
+FUNCTION_ARGUMENTS = {
+    "function1": ("abs", "np.abs", "{helper}_sq", "lambda v: v * 2 + 1",
+                  "lambda v: v - {local}", "np.floor"),
+    "function2": ("max", "min", "np.maximum", "lambda a, b: a * 2 - b",
+                  "lambda a, b: a - {local} * b"),
+    # a parameter with a function default: left out, or another passed
+    "default": ("", "", "abs", "{helper}_sq", "lambda v: v + 1"),
+}
+# what the numbers passed to a function's helper are
+FUNCTION_NUMBER_KINDS = ("i64", "f64", "f32", "i32")
 # what a "dtype" argument is written as (left out: the default)
 DTYPE_ARGUMENTS = ("", "np.float32", "np.float64", "dtype=np.float32", "dtype=float",
                    "{array}.dtype", "float")
@@ -95,6 +116,17 @@ class SpecializeConstructs:
         arguments = []
         array_call = False
         for role in GENERIC_HELPERS[key][1]:
+            if role in FUNCTION_ARGUMENTS:
+                locals_ = [n for n, k in self.scope.scalars.items() if k in ("i64", "f64")]
+                written = self.rng.choice([f for f in FUNCTION_ARGUMENTS[role]
+                                           if "{local}" not in f or locals_])
+                written = written.format(helper=name, local=self.rng.choice(locals_ or [""]))
+                if written:
+                    arguments.append(written)
+                continue
+            if role == "number":
+                arguments.append(self.expr(self.rng.choice(FUNCTION_NUMBER_KINDS), 2))
+                continue
             if role == "dtype":
                 written = self.rng.choice(DTYPE_ARGUMENTS)
                 float_arrays = [n for n, spec in self.scope.arrays.items()

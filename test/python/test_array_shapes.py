@@ -157,6 +157,8 @@ def test_ranges_and_spacing(mod):
         for start, stop in ((0.0, 1.0), (-5.0, 5.0), (1.0, 1.0), (0.0, 1e-320), (1e308, -1e308),
                             (0.0, np.inf)):
             same(mod, "spaced", start, stop, n)
+        for start, stop in ((0.0, 10.0), (-3.5, 2.5), (10.0, -10.0), (-1e15, 1e15)):
+            same(mod, "spaced_ints", start, stop, n)
         same(mod, "filled_arrays", n, np.arange(6, dtype=np.int32).reshape(2, 3)[:, ::-1], 2.5)
 
 

@@ -935,6 +935,11 @@ class ArrayShapes:
                 last = self.arith("andi", self.cmpi("eq", position, div, node),
                                   self.cmpi("sgt", num, one, node), node)
                 value = self.select(last, stop, value, node)
+            if typed.dtype.is_int:
+                # numpy floors the samples for an int dtype, then casts them
+                # as astype does (Kiln's ValueError for NaN, as astype's)
+                return self.convert(self.unary("floor", value, node), typed.dtype, node,
+                                    explicit=True)
             return value
 
         return self.indexed(typed, [num], element, node)

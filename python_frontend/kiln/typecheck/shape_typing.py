@@ -362,8 +362,8 @@ class ShapeFunctionTyping:
             self.fail(endpoint, f"{label}: endpoint must be True or False written in the "
                                 "source")
         dtype = self.creation_dtype(node, keywords, kt.f64)
-        if not dtype.is_float:
-            self.fail(node, f"{label} with an int dtype is not supported yet")
+        if not (dtype.is_float or dtype.is_int and not dtype.is_bool):
+            self.fail(node, f"{label} with a {dtype.numpy_name} dtype is not supported yet")
         self.raises = True                  # a negative num
         return TypedValue(rules.array_type(dtype, 1), fresh=True)
 

@@ -136,6 +136,14 @@ def spaced(start: float, stop: float, num: int):
 
 
 @kiln.export
+def spaced_ints(start: float, stop: float, num: int):
+    # numpy floors the samples for an int dtype
+    return (np.linspace(start, stop, num, dtype=np.int64),
+            np.linspace(-7, 3, num, endpoint=False, dtype=np.int32),
+            np.linspace(0, 255, num, dtype=np.uint8))
+
+
+@kiln.export
 def filled_arrays(n: int, m: kiln.i32[:, :], v: float):
     return (np.full((n, 2), v), np.full(n, 3), np.full_like(m, 5), np.full_like(m, 2, np.int8),
             np.eye(n), np.eye(n, n + 1, 1, dtype=np.int64), np.identity(n, dtype=np.bool_),

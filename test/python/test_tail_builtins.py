@@ -466,9 +466,11 @@ def test_refusals_say_why(tmp_path):
                                         f"{read_only} (`dict(WEIGHTS)`)"),
         "generator_kept": (91, 9, generator),
         "generator_len": (97, 15, generator),
-        "generator_tuple": (102, 9, "tuple() of a generator expression is not supported: a "
-                                    "tuple's length is known at compile time in Kiln; use "
-                                    "list(...)"),
+        "generator_tuple": (102, 26, "tuple() of a generator expression over list[int] is "
+                                     "not supported: tuple() of a generator expression is "
+                                     "supported over tuples (a tuple variable, `x.shape`, "
+                                     "zip() or enumerate() of them), without `if`: a tuple's "
+                                     "length is known at compile time in Kiln; use list(...)"),
         "generator_sum_f32": (108, 16, "sum() of kiln.f32 values is not supported yet (it adds "
                                        "in the values' own dtype); convert them: `float(...)` "
                                        "or `int(...)`"),

@@ -39,14 +39,28 @@ import copy
 import hashlib
 import re
 
+from .. import library_functions as lib
 from ..errors import CAPTURED_SUFFIX, FUNCTION_ARGUMENT_SUFFIX
 
 # More copies than this in one module is a runaway: a helper passing a new
 # lambda to itself.
 MAX_COPIES = 64
 # The builtins a function may be passed as (those Kiln compiles a call to).
-PASSABLE_BUILTINS = frozenset({"abs", "min", "max", "len", "float", "int", "bool", "round",
-                               "complex", "sum"})
+# Not float, int, bool or complex: passed, those are dtypes
+# (`np.zeros(n, dtype=dt)`), which typing specializes a helper for.
+PASSABLE_BUILTINS = frozenset({"abs", "min", "max", "len", "round", "sum"})
+
+
+def is_library_function(qualified) -> bool:
+    """A function of math, cmath or numpy Kiln compiles a call to, other
+    than numpy's dtypes (`np.int32` passed is a dtype, not a function)."""
+    module, name = qualified
+    if module == "math":
+        return name in lib.MATH_FUNCTIONS
+    if module == "cmath":
+        return name in lib.CMATH_FUNCTIONS
+    function = lib.numpy_function(name)
+    return function is not None and function.family is not lib.CAST
 
 
 class Refused(Exception):
@@ -163,7 +177,8 @@ class _Specializer:
             qualified = self.context.qualified_name(node)
         else:
             return None
-        if qualified is None or qualified[0] not in ("numpy", "math", "cmath"):
+        if qualified is None or qualified[0] not in ("numpy", "math", "cmath") or \
+                not is_library_function(qualified):
             return None
         return FunctionReference(_tag_text(".".join(qualified)), copy.deepcopy(node))
 

@@ -62,9 +62,16 @@ class CallTyping:
             if qualified[0] == "numpy":
                 self.array_consumers.update(node.args)
             args = []
+            function = numpy_function(qualified[1]) if qualified[0] == "numpy" else None
+            takes_arrays = function is not None and (
+                function.family.elementwise is not None or
+                function.family in (lib.OPERATOR, lib.COMPARISON, lib.DOT))
             for position, arg in enumerate(node.args):
-                args.append(self.before_module_call(self.expression(arg),
-                                                    node.args[position + 1:], node))
+                value = self.expression(arg)
+                if takes_arrays and isinstance(value.type, kt.TupleType):
+                    # numpy reads a tuple of numbers as a 1-D array
+                    value = self.tuple_operand_as_array(node.args, position, value)
+                args.append(self.before_module_call(value, node.args[position + 1:], node))
             args += [None if v is None else self.expression(v) for v in keyword_values]
             for arg, arg_node in zip(args, node.args):
                 if arg is not None and (is_container(arg.type) or is_range(arg.type) or

@@ -15,6 +15,7 @@ from .. import typing_rules as rules
 from .typed_values import TypedValue
 from ..typing_rules import display, is_unknown
 from .typed_tree import is_range, is_scalar_type
+from ..frontend.kernels import KERNEL_NUMPY
 
 
 TUPLE_VARIABLE_HINT = "unpack it instead (`n, m = x.shape`)"
@@ -144,6 +145,40 @@ class TupleTyping:
             self.absorb(value)
             return value
         return None
+
+    def tuple_operand_as_array(self, holder, slot, value: TypedValue) -> TypedValue:
+        """A tuple of numbers where numpy takes an array (`np.bitwise_and(mask,
+        v)`, `mask == v`): `np.array([t[0], t[1], ...])` in its place in the
+        tree (`holder[slot]`, or attribute `slot` of `holder`), so every
+        later stage sees the array numpy makes. A tuple written out gives
+        its elements; a named one is read per element (reading a name
+        twice evaluates nothing twice); any other is refused."""
+        node = holder[slot] if isinstance(slot, int) else getattr(holder, slot)
+        if not all(is_scalar_type(e.type) for e in value.elements) or not value.elements:
+            self.fail(node, f"a {display(value.type)} is read as an array here, which needs "
+                            "a tuple of one or more numbers")
+        if isinstance(node, ast.Tuple):
+            elements = node.elts
+        elif isinstance(node, ast.Name):
+            elements = [ast.copy_location(ast.Subscript(
+                value=ast.copy_location(ast.Name(node.id, ast.Load()), node),
+                slice=ast.copy_location(ast.Constant(k), node), ctx=ast.Load()), node)
+                for k in range(len(value.elements))]
+        else:
+            self.fail(node, f"a {display(value.type)} computed here is read as an array; "
+                            "assign the tuple to a variable first")
+        array = ast.copy_location(ast.Call(
+            func=ast.copy_location(ast.Attribute(
+                value=ast.copy_location(ast.Name(KERNEL_NUMPY, ast.Load()), node),
+                attr="array", ctx=ast.Load()), node),
+            args=[ast.copy_location(ast.List(elts=elements, ctx=ast.Load()), node)],
+            keywords=[]), node)
+        if isinstance(slot, int):
+            holder[slot] = array
+        else:
+            setattr(holder, slot, array)
+        self.array_consumers.add(array)
+        return self.expression(array)
 
     # ------------------------------------------------- positions as tuples
     def position_tuple_call(self, name, node) -> TypedValue:

@@ -670,6 +670,11 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         if len(node.ops) == 1:
             left = self.before_module_call(left, node.comparators, node)
             right = self.compared(node.comparators[0], node)
+            # `mask == a`: numpy compares a tuple of numbers as a 1-D array
+            if isinstance(left.type, kt.TupleType) and isinstance(right.type, kt.ArrayType):
+                left = self.tuple_operand_as_array(node, "left", left)
+            elif isinstance(right.type, kt.TupleType) and isinstance(left.type, kt.ArrayType):
+                right = self.tuple_operand_as_array(node.comparators, 0, right)
             if isinstance(left.type, kt.ArrayType) or isinstance(right.type, kt.ArrayType):
                 return self.array_compare(left, right, node)
             if isinstance(left.type, kt.TupleType) or isinstance(right.type, kt.TupleType):

@@ -18,13 +18,17 @@ FUNCTION_ARGUMENT_SUFFIX = "__kf_"
 # of the helper's copy holding it (`scale__kc`), shown as the variable.
 CAPTURED_SUFFIX = "__kc"
 _CAPTURED_NAME = re.compile(r"(?:__kc)+\b")
+# An element of an exported function's tuple parameter, as the C ABI takes
+# it (`mask__t0`; frontend/function_arguments.py), shown as the tuple.
+TUPLE_ELEMENT_SUFFIX = "__t"
+_TUPLE_ELEMENT_NAME = re.compile(r"__t\d+\b")
 _SPECIALIZATION_NAME = re.compile(f"(?:{SPECIALIZATION_SUFFIX}|{FUNCTION_ARGUMENT_SUFFIX})" + r"\w*")
 
 
 def display_name(text: str) -> str:
     """`text` with every web's name shown as the user's variable, and every
     specialization's as its helper."""
-    return _SPECIALIZATION_NAME.sub("", _CAPTURED_NAME.sub("", VARIABLE_WEB_SUFFIX.sub("", text)))
+    return _SPECIALIZATION_NAME.sub("", _CAPTURED_NAME.sub("", _TUPLE_ELEMENT_NAME.sub("", VARIABLE_WEB_SUFFIX.sub("", text))))
 
 
 def with_article(noun: str) -> str:

@@ -106,6 +106,40 @@ def test_tuple_of_a_generator(mod, shape):
     compare(mod, "unrolled_tuples", lambda: (np.zeros(shape),))
 
 
+@pytest.mark.parametrize("rows", [0, 1, 9])
+def test_tuple_parameters(mod, rows):
+    """A tuple parameter (a tuple default without annotation, or
+    `tuple[int, float]`) takes a tuple or list of that many numbers."""
+    make = lambda: np.arange(rows * 4, dtype=np.int64).reshape(rows, 4) * 7 % 3 % 2  # noqa: E731
+    compare(mod, "check_mask", lambda: (make(),))
+    compare(mod, "check_mask", lambda: (make(), (1, 1, 1)))
+    compare(mod, "check_mask", lambda: (make(), [0, 1, 0]))
+    compare(mod, "tuple_parameters", lambda: ((2, 0.5), 3.0))
+    compare(mod, "tuple_parameters", lambda: ((-2**62, np.nan), -9.5, mod.python.clamp, (3, -1.0)))
+    assert mod.native.tuple_parameters((1, 1.0), 2.0, shift=[0, 0.0]) == \
+        mod.python.tuple_parameters((1, 1.0), 2.0, shift=[0, 0.0])
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (((1, 2),), ValueError, "check_mask() argument 'mask' must hold 3 numbers, not 2"),
+    ((5,), TypeError, "check_mask() argument 'mask' must be a tuple of 3 numbers, not int"),
+    (((1, "a", 1),), TypeError, "check_mask() argument 'mask[1]' must be an int, not str"),
+    (((1, 2.5, 1),), TypeError, "check_mask() argument 'mask[1]' must be an int"),
+])
+def test_tuple_parameters_refuse_other_arguments(mod, args, error, message):
+    with pytest.raises(error) as raised:
+        mod.native.check_mask(np.zeros((2, 4), dtype=np.int64), *args)
+    assert str(raised.value).startswith(message), str(raised.value)
+
+
+def test_the_stub_shows_the_python_signature(mod):
+    with open(mod.path("function_values.pyi")) as handle:
+        stub = handle.read()
+    assert "def check_mask(db: numpy.typing.NDArray[numpy.int64], mask: tuple[int, int, int] " \
+        "= ...)" in stub
+    assert "mode: typing.Callable[..., typing.Any] = ..., shift: tuple[int, float] = ...)" in stub
+
+
 def test_the_copies_are_named_after_the_functions(mod):
     with open(mod.path("function_values.kiln.json")) as handle:
         names = {f["name"] for f in json.load(handle)["functions"]}

@@ -40,7 +40,7 @@ import hashlib
 import re
 
 from .. import library_functions as lib
-from ..errors import CAPTURED_SUFFIX, FUNCTION_ARGUMENT_SUFFIX
+from ..errors import CAPTURED_SUFFIX, FUNCTION_ARGUMENT_SUFFIX, TUPLE_ELEMENT_SUFFIX
 
 # More copies than this in one module is a runaway: a helper passing a new
 # lambda to itself.
@@ -97,13 +97,94 @@ def specialize_function_arguments(context) -> None:
     specializer = _Specializer(context, functions)
     for function in callers:
         if context.is_exported(function):
+            python_parameters = python_signature(function)
             try:
                 specializer.fix_exported_defaults(function)
+                split_tuple_parameters(function)
             except Refused as refused:
                 function.kiln_refused_definition = refused.message
+            if getattr(function, "kiln_function_parameters", None) or \
+                    getattr(function, "kiln_tuple_parameters", None):
+                function.kiln_python_parameters = python_parameters
     pending = list(callers)
     while pending:
         pending.extend(specializer.rewrite_calls(pending.pop()))
+
+
+def python_signature(function: ast.FunctionDef) -> tuple:
+    """(parameter names, how many have no default) of the function as
+    Python calls it, before the rewrites here change its parameters."""
+    arguments = function.args
+    return (tuple(a.arg for a in arguments.args),
+            len(arguments.args) - len(arguments.defaults))
+
+
+def is_number_literal(node) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
+
+
+def tuple_annotation_elements(annotation):
+    """The element annotations of `tuple[int, float]`, else None."""
+    if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name) and \
+            annotation.value.id in ("tuple", "Tuple"):
+        elements = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else \
+            [annotation.slice]
+        if elements and not any(isinstance(e, ast.Constant) and e.value is Ellipsis
+                                for e in elements):
+            return elements
+    return None
+
+
+def split_tuple_parameters(function: ast.FunctionDef) -> None:
+    """An exported function's tuple parameter (`mask=(1, 0, 1)` without an
+    annotation, or `t: tuple[int, float]`) becomes one parameter per
+    element (`mask__t0`, ...; their defaults the tuple's elements), and the
+    body starts with `mask = (mask__t0, mask__t1, mask__t2)`. The wrapper
+    takes the tuple from Python (`kiln_tuple_parameters`: name -> the
+    elements' parameters) and the C ABI takes the numbers."""
+    arguments = function.args
+    if arguments.posonlyargs or arguments.vararg or arguments.kwarg or arguments.kwonlyargs:
+        return
+    parameters = arguments.args
+    first_default = len(parameters) - len(arguments.defaults)
+    defaults = [None] * first_default + list(arguments.defaults)
+    split = {}
+    new_parameters, new_defaults, prologue = [], [], []
+    for parameter, default in zip(parameters, defaults):
+        elements = tuple_annotation_elements(parameter.annotation)
+        literal = isinstance(default, ast.Tuple) and default.elts and \
+            all(is_number_literal(e) for e in default.elts)
+        if elements is None and not (parameter.annotation is None and literal):
+            new_parameters.append(parameter)
+            if default is not None:
+                new_defaults.append(default)
+            continue
+        count = len(elements) if elements is not None else len(default.elts)
+        if default is not None and not (literal and len(default.elts) == count):
+            raise Refused(f"parameter `{parameter.arg}` of `{function.name}` is a tuple of "
+                          f"{count} numbers: its default must be one written out "
+                          "(`(1, 0, 1)`)")
+        names = [f"{parameter.arg}{TUPLE_ELEMENT_SUFFIX}{k}" for k in range(count)]
+        split[parameter.arg] = names
+        for k, element_name in enumerate(names):
+            new_parameters.append(ast.copy_location(ast.arg(
+                element_name, copy.deepcopy(elements[k]) if elements is not None else None),
+                parameter))
+            if default is not None:
+                new_defaults.append(copy.deepcopy(default.elts[k]))
+        gathered = ast.Tuple(elts=[ast.Name(n, ast.Load()) for n in names], ctx=ast.Load())
+        statement = ast.Assign(targets=[ast.Name(parameter.arg, ast.Store())], value=gathered)
+        prologue.append(statement)
+        for node in ast.walk(statement):
+            ast.copy_location(node, parameter)
+    if not split:
+        return
+    arguments.args = new_parameters
+    arguments.defaults = new_defaults
+    function.body = prologue + function.body
+    function.kiln_tuple_parameters = split
 
 
 def local_names(function: ast.FunctionDef) -> set:

@@ -142,7 +142,9 @@ class FunctionCodeGenerator(StatementLowering, ParallelLowering, CallLowering, S
             ufunc_name=getattr(self.func, "kiln_ufunc", self.func.name),
             gufunc_signature=self.options.get("gufunc", ""),
             options_given=frozenset(self.options),
-            function_parameters=list(getattr(self.func, "kiln_function_parameters", [])))
+            function_parameters=list(getattr(self.func, "kiln_function_parameters", [])),
+            tuple_parameters=dict(getattr(self.func, "kiln_tuple_parameters", {})),
+            python_parameters=getattr(self.func, "kiln_python_parameters", ()))
 
     # ------------------------------------------------------------ utilities
     def error(self, node, message) -> KilnCompileError:

@@ -49,3 +49,8 @@ class FunctionSignature:
     # (frontend/function_arguments.py): (position in the Python signature,
     # name, the Python signature's parameter count, its defaults' count).
     function_parameters: list = field(default_factory=list)
+    # Tuple parameters, whose elements the C ABI takes one by one: Python
+    # name -> the elements' parameters (`mask__t0`, ...), and the Python
+    # signature (names, how many without a default) when it differs.
+    tuple_parameters: dict = field(default_factory=dict)
+    python_parameters: tuple = ()

@@ -270,9 +270,23 @@ def _default(param) -> str:
 
 
 def _signature_pyi(signature) -> str:
-    params = ", ".join(f"{p.name}: {annotation_text(p.type)}{_default(p)}"
-                       for p in signature.params)
-    return f"({params}) -> {annotation_text(signature.return_type)}"
+    listed = [f"{p.name}: {annotation_text(p.type)}{_default(p)}" for p in signature.params]
+    if getattr(signature, "python_parameters", None):
+        # the Python signature: a tuple parameter once, a function default's
+        by_name = {p.name: p for p in signature.params}
+        fixed = {name for _, name, _, _ in signature.function_parameters}
+        listed = []
+        for name in signature.python_parameters[0]:
+            if name in fixed:
+                listed.append(f"{name}: typing.Callable[..., typing.Any] = ...")
+            elif name in signature.tuple_parameters:
+                elements = [by_name[e] for e in signature.tuple_parameters[name]]
+                types = ", ".join(annotation_text(e.type) for e in elements)
+                listed.append(f"{name}: tuple[{types}]{_default(elements[0])}")
+            else:
+                param = by_name[name]
+                listed.append(f"{name}: {annotation_text(param.type)}{_default(param)}")
+    return f"({', '.join(listed)}) -> {annotation_text(signature.return_type)}"
 
 
 def ufunc_loops_text(signature) -> str:

@@ -29,8 +29,8 @@ from ..version import __version__
 from ..mlir.elementwise_kernels import ELEMENTWISE_RANK, has_reduction_kernel
 from .c_text import c_double, c_string
 from .class_types import BIND_METHODS, generate_classes, subclass_slots_name, uses_classes
-from .function_defaults import (CALL_PYTHON, bind_python_method, bind_with_function_defaults,
-                                function_parameter_slots)
+from .function_defaults import (CALL_PYTHON, UNPACK_TUPLE, bind_python_method,
+                                bind_python_signature, function_parameter_slots)
 from .gufuncs import generate_gufunc_loop
 from .ufuncs import NUMPY_IMPORT, NUMPY_INCLUDES, generate_ufunc_loop, ufunc_init, uses_ufuncs
 
@@ -484,6 +484,8 @@ def generate_extension(module_name: str, extension_name: str, context, signature
         methods += BIND_METHODS
     if any(getattr(s, "function_parameters", None) for s in signatures):
         out += CALL_PYTHON
+    if any(getattr(s, "tuple_parameters", None) for s in signatures):
+        out += UNPACK_TUPLE
     for signature in signatures:
         if getattr(signature, "class_name", None) is not None:
             continue        # a method: its class's tp_methods wrap it
@@ -645,13 +647,13 @@ def box(type_, expression: str, arguments=()) -> str:
 
 
 
-def bind_arguments(name: str, params, function_parameters=()) -> list:
+def bind_arguments(name: str, params, signature=None) -> list:
     """The wrapper's prologue: `bound[i]` is parameter i's argument. A call
     passing exactly the parameters positionally (the common case) uses the
     caller's argument vector as is; keyword calls and wrong counts are
     matched by name out of line."""
-    if function_parameters:
-        return bind_with_function_defaults(name, params, function_parameters, filled_default)
+    if signature is not None and signature.python_parameters:
+        return bind_python_signature(name, signature, filled_default)
     count = len(params)
     if not count:
         return ["  if (nargs != 0 || (kwnames && PyTuple_GET_SIZE(kwnames))) {",
@@ -701,6 +703,15 @@ def class_slot(module_name: str, type_) -> str:
     """The C name of the class slot holding a class's type."""
     from ..frontend.classes import class_slot_symbol
     return class_slot_symbol(module_name, type_.class_name)
+
+
+def python_parameter_name(signature, name: str) -> str:
+    """How messages name a parameter: an element of a tuple parameter as
+    `mask[1]`."""
+    for python_name, elements in getattr(signature, "tuple_parameters", {}).items():
+        if name in elements:
+            return f"{python_name}[{elements.index(name)}]"
+    return name
 
 
 def bind_method_arguments(signature) -> list:
@@ -917,7 +928,7 @@ def generate_wrapper(module_name: str, signature, owner=None, checks_self=False)
         out = function_parameter_slots(signature)
         out += [f"static PyObject *kiln_wrap_{name}(PyObject *self, PyObject *const *args, "
                 "Py_ssize_t nargs, PyObject *kwnames) {"]
-        out += bind_arguments(name, signature.params, signature.function_parameters)
+        out += bind_arguments(name, signature.params, signature)
     else:
         from .class_types import method_wrapper_name
         out = [f"static PyObject *{method_wrapper_name(signature)}(PyObject *self, "
@@ -960,7 +971,7 @@ def generate_wrapper(module_name: str, signature, owner=None, checks_self=False)
     for index, param in enumerate(signature.params):
         pname = param.name
         type_ = param.type
-        label = f"{c_string(name)}, {c_string(pname)}"
+        label = f"{c_string(name)}, {c_string(python_parameter_name(signature, pname))}"
         if index == 0 and owner is not None and takes_self(signature):
             # The method descriptor (or the slot) checked that self is an
             # instance of the class.

@@ -164,3 +164,20 @@ def unrolled_tuples(data: kiln.f64[:, :, :]) -> int:
     counted = tuple(i * v for i, v in enumerate(s))
     squares = tuple(v * v for v in s)
     return doubled[0] + counted[2] * 1000 + squares[1] * 100000 + len(doubled)
+
+
+@kiln.export
+def check_mask(db: kiln.i64[:, :], mask=(1, 0, 1)):
+    out = np.zeros(db.shape[0], dtype=bool)
+    for idx, line in enumerate(db):
+        target, vector = line[0], line[1:]
+        if (mask == np.bitwise_and(mask, vector)).all():
+            if target == 1:
+                out[idx] = 1
+    return out
+
+
+@kiln.export
+def tuple_parameters(scale: tuple[int, float], x: float, mode=wrap, shift=(-1, 2.5)) -> float:
+    a, b = scale
+    return a * x + b + mode(int(x), shift[0], 7) + shift[1]

@@ -159,6 +159,8 @@ class ComplexNumbers:
     def complex_arithmetic(self, symbol, a, b, node, exponent=None):
         if a.type == kt.c64 and symbol in ("/", "**"):
             return self.complex64_arithmetic(symbol, a, b, node, exponent)
+        if symbol == "**" and exponent is None:
+            return self.complex_power_of(a, b, node)
         if symbol == "**":
             return self.complex_power(a, exponent, node)
         (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
@@ -255,6 +257,73 @@ class ComplexNumbers:
                   for part in result]
         self.check(self.arith("andi", *finite, node), "OverflowError",
                    "complex exponentiation", [], node)
+        return self.make_complex(*result, node)
+
+    def complex_power_of(self, base, exponent, node):
+        """`z ** w` for a w known only at run time: CPython's complex_pow.
+        An exponent with a small integer value (real, whole, |w| <= 100)
+        takes c_powi (the square-and-multiply of complex_power, over the 7
+        bits |w| may have, each step selected), any other _Py_c_pow's polar
+        form; both are computed and one selected, so their checks are made
+        only for the one chosen: ZeroDivisionError for 0 to a negative or
+        complex power, OverflowError when a part of the result is
+        infinite."""
+        f = lambda value: self.constant(value, kt.f64, node)      # noqa: E731
+        op = lambda name, *xs: self.arith(name, *xs, node)        # noqa: E731
+        fn = lambda name, x: self.unary(name, x, node)            # noqa: E731
+        (ar, ai), (br, bi) = self.complex_parts(base, node), self.complex_parts(exponent, node)
+        zero, one = f(0.0), f(1.0)
+        small = op("andi", op("andi", self.cmpf("oeq", bi, zero, node),
+                              self.cmpf("oeq", fn("floor", br), br, node)),
+                   self.cmpf("ole", fn("absf", br), f(100.0), node))
+        n = self.cast("fptosi", self.select(small, br, zero, node), kt.i64, node)
+        count = self.select(self.cmpi("slt", n, self.constant(0, kt.i64, node), node),
+                            op("subi", self.constant(0, kt.i64, node), n), n, node)
+        result, power = (one, zero), (ar, ai)
+        for bit in range(7):            # |n| <= 100 < 2**7
+            taken = self.cmpi("ne", op("andi", count, self.constant(1 << bit, kt.i64, node)),
+                              self.constant(0, kt.i64, node), node)
+            product = self.complex_product(result, power, node)
+            result = tuple(self.select(taken, p, r, node) for p, r in zip(product, result))
+            power = self.complex_product(power, power, node)
+        negative = op("andi", small, self.cmpi("slt", n, self.constant(0, kt.i64, node), node))
+        divisor = tuple(self.select(negative, r, o, node) for r, o in zip(result, (one, zero)))
+        # c_quot's EDOM for 0 ** -n: the divisor is 1 unless the power is negative
+        inverse = self.complex_quotient((one, zero), divisor, node,
+                                        "0.0 to a negative or complex power")
+        powi = tuple(self.select(negative, i, r, node) for i, r in zip(inverse, result))
+        # _Py_c_pow
+        exponent_zero = op("andi", self.cmpf("oeq", br, zero, node),
+                           self.cmpf("oeq", bi, zero, node))
+        base_zero = op("andi", self.cmpf("oeq", ar, zero, node), self.cmpf("oeq", ai, zero, node))
+        polar_taken = op("andi", self.negate(small, node), self.negate(exponent_zero, node))
+        undefined = op("andi", polar_taken,
+                       op("andi", base_zero, op("ori", self.cmpf("une", bi, zero, node),
+                                                 self.cmpf("olt", br, zero, node))))
+        magnitude = self.inline_hypot(ar, ai, node)
+        length = op("powf", magnitude, br)
+        angle = op("atan2", ai, ar)
+        phase = op("mulf", angle, br)
+        complex_exponent = self.cmpf("une", bi, zero, node)
+        length = self.select(complex_exponent, op("divf", length, fn("exp", op("mulf", angle, bi))),
+                             length, node)
+        phase = self.select(complex_exponent, op("addf", phase, op("mulf", bi, fn("log", magnitude))),
+                            phase, node)
+        # libm's cos and sin of an infinite phase set EDOM, which CPython
+        # reports as this ZeroDivisionError too
+        infinite_phase = self.cmpf("oeq", fn("absf", phase), f(math.inf), node)
+        undefined = op("ori", undefined, op("andi", op("andi", polar_taken,
+                                                       self.negate(base_zero, node)),
+                                            infinite_phase))
+        self.check(self.negate(undefined, node), "ZeroDivisionError",
+                   "0.0 to a negative or complex power", [], node)
+        polar = (op("mulf", length, fn("cos", phase)), op("mulf", length, fn("sin", phase)))
+        polar = tuple(self.select(base_zero, zero, p, node) for p in polar)
+        polar = tuple(self.select(exponent_zero, c, p, node) for c, p in zip((one, zero), polar))
+        result = tuple(self.select(small, a, b, node) for a, b in zip(powi, polar))
+        infinity = f(math.inf)
+        finite = [self.cmpf("une", fn("absf", part), infinity, node) for part in result]
+        self.check(op("andi", *finite), "OverflowError", "complex exponentiation", [], node)
         return self.make_complex(*result, node)
 
     def complex_negate(self, z, node):

@@ -560,8 +560,8 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         common, weak, message = rules.arithmetic_type(symbol, common, weak)
         if message:
             self.fail(node, message)
-        if common.is_complex and symbol == "**" and complex_power_exponent(right) is None:
-            self.fail(node, "`**` of complex numbers is supported with a constant integer "
+        if common == kt.c64 and symbol == "**" and complex_power_exponent(right) is None:
+            self.fail(node, "`**` of complex64 numbers is supported with a constant integer "
                             "exponent from -100 to 100 (`z ** 2`, `z ** -1`)")
         self.convert(left, common, node)
         divisor = self.convert(right, common, node)

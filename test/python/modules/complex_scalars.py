@@ -159,6 +159,21 @@ def power_edges(z: complex) -> complex:
 
 
 @kiln.export
+def general_power(z: complex, w: complex) -> complex:
+    return z ** w
+
+
+@kiln.export
+def int_power(z: complex, n: int) -> complex:
+    return z ** n
+
+
+@kiln.export
+def real_base_power(x: float, w: complex) -> complex:
+    return x ** w + x ** (w * 0.5)
+
+
+@kiln.export
 def weak_parts(x: kiln.f32) -> float:
     # Parts and abs() of a Python complex are Python floats (weak, NEP 50):
     # the arithmetic with a float32 stays float32.

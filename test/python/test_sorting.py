@@ -94,7 +94,75 @@ def of_floats(a: kiln.f64[:]):
 @kiln.export
 def side(a: kiln.f64[:], s: str):
     return np.searchsorted(a, 1.0, side=s)
+
+
+@kiln.export
+def weighted_density(a: kiln.f64[:], w: kiln.f64[:]):
+    return np.histogram(a, 4, weights=w, density=True)
+
+
+@kiln.export
+def weighted_edges(a: kiln.f64[:], w: kiln.f64[:], e: kiln.f64[:]):
+    return np.histogram(a, e, weights=w)
+
+
+@kiln.export
+def edges_2d(a: kiln.f64[:], e: kiln.f64[:, :]):
+    return np.histogram(a, e)
+
+
+@kiln.export
+def float32_weights(a: kiln.f64[:], w: kiln.f32[:]):
+    return np.histogram(a, 4, weights=w)
 """
+
+
+def compare_pairs(mod, name, make_args):
+    """compare() for functions returning (counts, edges): each array's
+    dtype and values (NaN where numpy has NaN), or the same exception."""
+    outcomes = []
+    for function in (getattr(mod.native, name), getattr(mod.python, name)):
+        try:
+            with np.errstate(all="ignore"):
+                outcomes.append(("value", function(*make_args())))
+        except Exception as error:  # noqa: BLE001 - the type is what we compare
+            outcomes.append(("error", error))
+    (kind, native), (expected_kind, expected) = outcomes
+    assert kind == expected_kind, (name, native, expected)
+    if kind == "error":
+        assert type(native) is type(expected), (name, native, expected)
+        assert str(native).startswith(str(expected)), (name, str(native), str(expected))
+        return
+    for got, want in zip(native, expected):
+        assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("n", SIZES + [65537, 140000])
+def test_histogram_weights_density_and_edges(mod, n):
+    """weights= (numpy's float64 sums per block of 65536 values, cast to
+    the weights' dtype), density=True (NaN without values), bins as an
+    array of edges (the rightmost edge <= a value; numpy's ValueError when
+    they decrease), np.histogram(a)[0]."""
+    rng = lambda: np.random.default_rng(n)          # noqa: E731
+    normal = lambda: rng().standard_normal(n) * 3.0  # noqa: E731
+    for bins in (1, 3, 10):
+        compare_pairs(mod, "histogram_weighted", lambda: (normal(), rng().standard_normal(n)[::-1]
+                                                    .copy(), bins))
+        compare_pairs(mod, "histogram_density", lambda: (np.round(normal()), bins))
+    ints = lambda: rng().integers(-3, 12, n)        # noqa: E731
+    for low, high in ((0.0, 10.0), (5.0, 5.0), (-1.0, 30.0)):
+        compare_pairs(mod, "histogram_int_weights", lambda: (ints(), ints() - 4, low, high))
+    if n:
+        compare_pairs(mod, "histogram_weighted", lambda: (normal(), np.ones(n - 1), 3))  # ValueError
+    for edges in ([], [1.0], [-1.0, 0.0, 0.0, 2.0], np.linspace(-2, 2, 7), [2.0, 1.0],
+                  [-np.inf, 0.0, np.inf]):
+        compare_pairs(mod, "histogram_of_edges", lambda: (normal(), np.array(edges, dtype=np.float64)))
+    compare_pairs(mod, "histogram_of_edges", lambda: (np.where(normal() > 1, np.nan, normal()),
+                                                np.array([-1.0, 0.5, 3.0])))
+    for edges in ([0, 2, 2, 5], [-3, 11], [3, 1]):
+        compare_pairs(mod, "histogram_of_int_edges", lambda: (ints(), np.array(edges, dtype=np.int64)))
+    compare(mod, "histogram_counts", lambda: (normal(),))
 
 
 def test_what_is_refused_says_why(tmp_path):
@@ -104,7 +172,14 @@ def test_what_is_refused_says_why(tmp_path):
             (12, 20, "np.sort() of a complex array is not supported yet"),
             (17, 24, "np.bincount() of a float64 array: numpy cannot cast float64 to int64 "
                      "safely (TypeError)"),
-            (22, 41, "np.searchsorted()'s `side` must be written as one of 'left', 'right'")]:
+            (22, 41, "np.searchsorted()'s `side` must be written as one of 'left', 'right'"),
+            (27, 50, "np.histogram() with both `weights` and `density=True` is not "
+                     "supported yet"),
+            (32, 39, "np.histogram() with `weights` and an array of edges is not supported "
+                     "yet"),
+            (37, 28, "`bins` must be 1d, when an array"),
+            (42, 39, "np.histogram()'s `weights` must be a 1-D float64 or int64 array here, "
+                     "not kiln.f32[:]")]:
         assert f"refused.py:{line}:{column}: error: {message}" in errors, errors
 
 

@@ -101,29 +101,41 @@ class SortingTyping:
             kernel_file=SORTING_KERNELS, spelled=kernel)
 
     def sorting_histogram(self, arrays, given, node, shown):
-        """np.histogram(a, bins=10, range=None) of a 1-D int or float64
-        array: (counts, edges)."""
+        """np.histogram(a, bins=10, range=None, density=None, weights=None)
+        of a 1-D int or float64 array: (counts, edges). `bins` a number of
+        equal bins or an array of edges; `weights` (float64 or int64, with a
+        number of bins) or `density` (written True or False)."""
         (array,) = arrays
         if not isinstance(array.type, kt.ArrayType) or array.type.ndim != 1:
             self.fail(node.args[0], f"{shown}() of something else than a 1-D array is not "
                                     "supported yet")
         dtype = array.type.dtype
-        if not (dtype.is_int or dtype == kt.f64):
+        if not (dtype.is_int and not dtype.is_bool or dtype == kt.f64):
             self.fail(node.args[0], f"{shown}() of a {dtype.numpy_name} array is not supported "
                                     "yet (int and float64 arrays)")
-        self.refuse_options(given, ("density", "weights"), shown)
+        density = self.literal_option(given, "density", (None, True, False), shown)
+        weights = self.histogram_weights(given.get("weights"), shown)
+        if weights is not None and density:
+            self.fail(given["density"], f"{shown}() with both `weights` and `density=True` is "
+                                        "not supported yet")
         bins = given.get("bins")
+        edges = None
         if bins is None:
             bins = ast.copy_location(ast.Constant(value=10), node)
         else:
             value = self.expression(bins)
             self.absorb(value)
             if isinstance(value.type, kt.ArrayType):
-                self.fail(bins, f"{shown}() with `bins` as an array of edges is not supported "
-                                "yet (a number of bins)")
-            if not (isinstance(value.type, kt.ScalarType) and value.type.is_int):
-                self.fail(bins, f"{shown}()'s `bins` must be an int here (numpy: an integer, "
-                                "a string, or an array)")
+                edges = self.histogram_edges(value, bins, given, weights, shown)
+            elif not (isinstance(value.type, kt.ScalarType) and value.type.is_int):
+                self.fail(bins, f"{shown}()'s `bins` must be an int or an array of edges here "
+                                "(numpy: an integer, a string, or an array)")
+        self.raises = True      # numpy's ValueErrors
+        if edges is not None:
+            kernel = "histogram_edges_density" if density else "histogram_edges"
+            return self.kernel_call(kernel, {"RESULT": numpy_value(kt.f64)}, [array, edges],
+                                    [node.args[0], bins], node, kernel_file=SORTING_KERNELS,
+                                    spelled=kernel)
         limits = given.get("range")
         if limits is None or (isinstance(limits, ast.Constant) and limits.value is None):
             first = last = ast.copy_location(ast.Constant(value=0.0), node)
@@ -135,10 +147,47 @@ class SortingTyping:
             has_range = ast.copy_location(ast.Constant(value=True), node)
         else:
             self.fail(limits, f"{shown}()'s `range` must be written as a pair `(low, high)`")
-        self.raises = True      # numpy's ValueErrors
-        return self.kernel_call("histogram", {"RESULT": numpy_value(kt.f64)}, arrays,
+        if weights is not None:
+            return self.kernel_call("histogram_weighted",
+                                    {"RESULT": numpy_value(weights.type.dtype)},
+                                    [array, weights], [node.args[0], given["weights"], bins,
+                                                       first, last, has_range], node,
+                                    kernel_file=SORTING_KERNELS, spelled="histogram_weighted")
+        kernel = "histogram_density" if density else "histogram"
+        return self.kernel_call(kernel, {"RESULT": numpy_value(kt.f64)}, arrays,
                                 [node.args[0], bins, first, last, has_range], node,
-                                kernel_file=SORTING_KERNELS, spelled="histogram")
+                                kernel_file=SORTING_KERNELS, spelled=kernel)
+
+    def histogram_weights(self, weights, shown):
+        """The weights array np.histogram takes: 1-D float64 or int64."""
+        if weights is None or isinstance(weights, ast.Constant) and weights.value is None:
+            return None
+        value = self.expression(weights)
+        self.absorb(value)
+        self.array_consumers.add(weights)
+        if not isinstance(value.type, kt.ArrayType) or value.type.ndim != 1 or \
+                value.type.dtype not in (kt.f64, kt.i64):
+            self.fail(weights, f"{shown}()'s `weights` must be a 1-D float64 or int64 array "
+                               f"here, not {display(value.type)}")
+        return value
+
+    def histogram_edges(self, value, bins, given, weights, shown):
+        """`bins` as an array of edges: 1-D (numpy's ValueError says so),
+        int or float64, without `range` or `weights` (not supported yet)."""
+        if value.type.ndim != 1:
+            self.fail(bins, "`bins` must be 1d, when an array")
+        if not (value.type.dtype.is_int and not value.type.dtype.is_bool or
+                value.type.dtype == kt.f64):
+            self.fail(bins, f"{shown}()'s edges must be an int or float64 array here")
+        if weights is not None:
+            self.fail(given["weights"], f"{shown}() with `weights` and an array of edges is "
+                                        "not supported yet")
+        limits = given.get("range")
+        if limits is not None and not (isinstance(limits, ast.Constant) and limits.value is None):
+            self.fail(limits, f"{shown}() with `range` and an array of edges: numpy ignores "
+                              "the range; leave it out")
+        self.array_consumers.add(bins)
+        return value
 
     def sorting_bincount(self, arrays, given, node, shown):
         (array,) = arrays

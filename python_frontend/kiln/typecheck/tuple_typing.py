@@ -12,6 +12,7 @@ import ast
 
 from .. import typesystem as kt
 from .. import typing_rules as rules
+from .. import library_functions as lib
 from .typed_values import TypedValue
 from ..typing_rules import display, is_unknown
 from .typed_tree import is_range, is_scalar_type
@@ -59,6 +60,15 @@ class TupleTyping:
                 isinstance(node.func.value, ast.Name) and isinstance(
                     getattr(self.symbols.get(node.func.value.id), "type", None), kt.ClassType):
             value = self.expression(node)       # `v.halves()[1]`: a method's tuple
+            self.absorb(value)
+            if isinstance(value.type, kt.TupleType):
+                return value
+        qualified = self.context.qualified_name(node.func) if isinstance(node, ast.Call) \
+            else None
+        function = lib.numpy_function(qualified[1]) if qualified is not None and \
+            qualified[0] == "numpy" else None
+        if function is not None and function.family in (lib.LINALG, lib.SORTING):
+            value = self.expression(node)       # `np.histogram(a)[0]`: a kernel's tuple
             self.absorb(value)
             if isinstance(value.type, kt.TupleType):
                 return value

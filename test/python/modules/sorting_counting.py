@@ -69,3 +69,33 @@ def histogram_of_values(a: kiln.f64[:], bins: int) -> kiln.f64[:]:
 def histogram_in_a_range(a: kiln.i32[:], low: float, high: float) -> kiln.f64[:]:
     counts, edges = np.histogram(a, bins=4, range=(low, high))
     return counts + edges[:-1]
+
+
+@kiln.export
+def histogram_weighted(a: kiln.f64[:], w: kiln.f64[:], bins: int):
+    return np.histogram(a, bins, weights=w)
+
+
+@kiln.export
+def histogram_int_weights(a: kiln.i64[:], w: kiln.i64[:], low: float, high: float):
+    return np.histogram(a, 4, range=(low, high), weights=w)
+
+
+@kiln.export
+def histogram_density(a: kiln.f64[:], bins: int):
+    return np.histogram(a, bins=bins, density=True)
+
+
+@kiln.export
+def histogram_of_edges(a: kiln.f64[:], e: kiln.f64[:]):
+    return np.histogram(a, bins=e)
+
+
+@kiln.export
+def histogram_of_int_edges(a: kiln.i64[:], e: kiln.i64[:]):
+    return np.histogram(a, e, density=True)
+
+
+@kiln.export
+def histogram_counts(a: kiln.f64[:]) -> kiln.i64[:]:
+    return np.histogram(a)[0] + np.histogram(a, 3)[0].sum()

@@ -240,13 +240,10 @@ def raise_not_finite(what, first, last):
     raise ValueError("range is not finite")
 
 
-def histogram(a, bins, first_given, last_given, has_range):
-    """np.histogram(a, bins, range) with a number of bins: numpy's edges
-    (np.linspace over the range, or over a's smallest and largest values;
-    an empty range widened by 0.5 each way) and numpy's binning of each
-    value (its index from the scaled distance to the first edge, corrected
-    by one where rounding put it across an edge; the last bin holds its
-    right edge; values outside the range are not counted)."""
+def histogram_range(a, bins, first_given, last_given, has_range):
+    """numpy's outer edges of np.histogram with a number of bins: the
+    range given, or a's smallest and largest values; an empty range widened
+    by 0.5 each way."""
     if bins < 1:
         raise ValueError("`bins` must be positive, when an integer")
     n = a.shape[0]
@@ -267,18 +264,107 @@ def histogram(a, bins, first_given, last_given, has_range):
     if first == last:
         first = first - 0.5
         last = last + 0.5
+    return first, last
+
+
+def equal_bin(x, first, last, norm, edges, bins):
+    """numpy's bin of x among equal bins (its index from the scaled
+    distance to the first edge, corrected by one where rounding put it
+    across an edge; the last bin holds its right edge), -1 outside."""
+    if not (x >= first and x <= last):
+        return -1
+    index = int((x - first) * norm)
+    if index == bins:
+        index -= 1
+    if x < edges[index]:
+        index -= 1
+    elif index != bins - 1 and x >= edges[index + 1]:
+        index += 1
+    return index
+
+
+def histogram(a, bins, first_given, last_given, has_range):
+    """np.histogram(a, bins, range) with a number of bins: numpy's edges
+    (np.linspace over the range) and numpy's binning of each value; values
+    outside the range are not counted."""
+    first, last = histogram_range(a, bins, first_given, last_given, has_range)
     edges = np.linspace(first, last, bins + 1)
     counts = np.zeros(bins, dtype=np.int64)
     norm = bins / (last - first)
-    for i in range(n):
-        x = float(a[i])
-        if x >= first and x <= last:
-            index = int((x - first) * norm)
-            if index == bins:
-                index -= 1
-            if x < edges[index]:
-                index -= 1
-            elif index != bins - 1 and x >= edges[index + 1]:
-                index += 1
+    for i in range(a.shape[0]):
+        index = equal_bin(float(a[i]), first, last, norm, edges, bins)
+        if index >= 0:
             counts[index] += 1
     return counts, edges
+
+
+def histogram_density(a, bins, first_given, last_given, has_range):
+    """density=True: numpy's n / db / n.sum() (array arithmetic: no value
+    in range gives NaN, not an error)."""
+    counts, edges = histogram(a, bins, first_given, last_given, has_range)
+    return counts / np.diff(edges) / float(counts.sum()), edges
+
+
+def histogram_weighted(a, weights, bins, first_given, last_given, has_range):
+    """weights=: each bin the sum of its values' weights, as numpy adds
+    them: per block of 65536 values a float64 sum in order (np.bincount's),
+    cast to the weights' dtype and added to the bin."""
+    if weights.shape[0] != a.shape[0]:
+        raise ValueError("weights should have the same shape as a.")
+    first, last = histogram_range(a, bins, first_given, last_given, has_range)
+    edges = np.linspace(first, last, bins + 1)
+    counts = np.zeros(bins, dtype=RESULT)
+    block_sums = np.zeros(bins)
+    norm = bins / (last - first)
+    n = a.shape[0]
+    for start in range(0, n, 65536):
+        block_sums[:] = 0.0
+        for i in range(start, min(start + 65536, n)):
+            index = equal_bin(float(a[i]), first, last, norm, edges, bins)
+            if index >= 0:
+                block_sums[index] += float(weights[i])
+        for k in range(bins):
+            counts[k] += RESULT(block_sums[k])
+    return counts, edges
+
+
+def edges_bin(x, edges, last):
+    """numpy's bin of x among the edges of an array (its searchsorted of
+    the sorted values: the rightmost edge <= x, the last bin holding its
+    right edge), -1 outside or for NaN."""
+    lo = 0
+    hi = last
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if edges[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < last:
+        return lo - 1
+    if edges[last] >= x:
+        return last - 1
+    return -1
+
+
+def histogram_edges(a, edges):
+    """np.histogram(a, bins=edges) with the edges as an array: numpy's
+    check that they increase, each value in the bin of the rightmost edge
+    <= it (the last bin closed)."""
+    count = edges.shape[0]
+    for k in range(count - 1):
+        if edges[k] > edges[k + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    bins = max(count - 1, 0)
+    counts = np.zeros(bins, dtype=np.int64)
+    if bins > 0:
+        for i in range(a.shape[0]):
+            index = edges_bin(a[i], edges, count - 1)
+            if index >= 0:
+                counts[index] += 1
+    return counts, edges.copy()
+
+
+def histogram_edges_density(a, edges):
+    counts, copied = histogram_edges(a, edges)
+    return counts / np.diff(copied).astype(np.float64) / float(counts.sum()), copied

@@ -92,6 +92,10 @@ def main(argv=None):
                         default=generator.Config.specialize_rate,
                         help="share of programs whose helpers are called at several argument "
                              "types (specialize_constructs.py)")
+    parser.add_argument("--sorting-rate", type=float, default=generator.SORTING_RATE,
+                        help="chance of np.sort/searchsorted/unique/bincount/histogram at each "
+                             "place one may go (default "
+                             f"{generator.SORTING_RATE})")
     parser.add_argument("--str-rate", type=float, default=generator.Config.str_rate,
                         help="share of programs with strings (default "
                         f"{generator.Config.str_rate}; 1: every program)")
@@ -112,6 +116,7 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     out = args.out or f"/tmp/kiln-fuzz-{seed}"
     os.makedirs(out, exist_ok=True)
+    generator.SORTING_RATE = args.sorting_rate      # read where the generator draws
     config = generator.Config(avoid={a for a in args.avoid.split(",") if a},
                               array_weight=args.array_weight, list_rate=args.list_rate,
                               dict_rate=args.dict_rate, set_rate=args.set_rate,

@@ -182,6 +182,10 @@ LINALG_RATE = 0.08
 # np.bincount(x).max() (int reductions): from the sorting stream
 SORTING_RATE = 0.06
 SORTABLE_KINDS = ("f64", "f32", "i64", "i32", "u8", "i16", "bool")
+# np.histogram's operands (1-D int or float64 arrays) and its share of the
+# len(np.unique(...)) half of e_counting
+HISTOGRAM_KINDS = ("f64", "i64", "i32", "u8", "i16")
+HISTOGRAM_SHARE = 0.5
 COUNTABLE_KINDS = ("i64", "i32", "u8", "i16", "bool")
 KRON_RATE = 0.12
 MATMUL_RATE = 0.15      # a new array `m @ m.T`, `m.T @ m` or `m @ v`
@@ -1772,6 +1776,8 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
         the max of an empty count)."""
         rng = self.sorting_rng
         if rng.random() < 0.5:
+            if rng.random() < HISTOGRAM_SHARE:
+                return self.e_histogram()
             terms = [t for t in self.full_terms((1,)) if t[2] in SORTABLE_KINDS]
             if not terms:
                 return None
@@ -1781,6 +1787,36 @@ class FunctionGenerator(ListConstructs, DictConstructs, TailConstructs, SetConst
             return None
         minlength = rng.choice(["", ", minlength=3", ", minlength=0"])
         return f"np.bincount({self.term_text(rng.choice(terms))}{minlength}).max()"
+
+    def e_histogram(self):
+        """An int from np.histogram's counts of a 1-D int or float64 array:
+        a number of bins (with `range=` or int64 `weights=` sometimes) or
+        an array of edges written out, its counts' max or sum or one bin
+        (numpy's ValueErrors: a range or values not finite, edges that
+        decrease, weights of another length)."""
+        rng = self.sorting_rng
+        terms = [t for t in self.full_terms((1,)) if t[2] in HISTOGRAM_KINDS]
+        if not terms:
+            return None
+        operand = self.term_text(rng.choice(terms))
+        form = rng.random()
+        if form < 0.3:
+            edges = sorted(rng.choice([-3.0, -1.0, -0.5, 0.0, 0.0, 1.0, 2.5, 7.0, 1e6])
+                           for _ in range(rng.choice([1, 2, 3, 4])))
+            if rng.random() < 0.1:
+                edges.reverse()             # numpy's ValueError
+            options = f", bins=np.array([{', '.join(repr(e) for e in edges)}])"
+        else:
+            options = f", {rng.choice([1, 2, 3, 5, 10])}"
+            if rng.random() < 0.4:
+                low, high = sorted(rng.choice([-5.0, -1.0, 0.0, 0.5, 3.0, 100.0])
+                                   for _ in range(2))
+                options += f", range=({low}, {high})"
+            weights = [t for t in self.full_terms((1,)) if t[2] == "i64"]
+            if weights and rng.random() < 0.3:
+                options += f", weights={self.term_text(rng.choice(weights))}"
+        counts = f"np.histogram({operand}{options})[0]"
+        return rng.choice([f"int({counts}.sum())", f"int({counts}.max())", f"int({counts}[0])"])
 
     def e_linalg(self, kind):
         """np.trace(m[, offset]) of a 2-D array whose sum dtype is `kind`,

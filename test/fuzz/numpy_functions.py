@@ -732,6 +732,30 @@ def bincount(x, weights=None, minlength=0):
     return array(np.bincount(x.a, minlength=integer(minlength)))
 
 
+HISTOGRAM_KINDS = ("f64", "i64", "i32", "u8", "i16")
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """np.histogram of what the generator writes: a 1-D int or float64
+    array, a number of bins or an array of edges, `range=`, int64
+    `weights=`; numpy's own result and ValueErrors."""
+    a = sorted_operand(a, "histogram")
+    if a.kind not in HISTOGRAM_KINDS:
+        raise TypeError("np.histogram of this dtype is outside the generated subset")
+    if isinstance(bins, S.Array):
+        edges = bins.a
+    else:
+        edges = integer(bins)
+    limits = None if range is None else tuple(float(S.parts(v)[2]) for v in range)
+    w = None
+    if weights is not None:
+        w = as_array(weights, "histogram").a
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts, found = np.histogram(a.a, bins=edges, range=limits, density=density, weights=w)
+    return array(counts), array(found)
+
+
 class LinalgStandIn:
     """`np.linalg` in the oracle: the functions the generator writes."""
     norm = staticmethod(norm)
@@ -756,7 +780,7 @@ FUNCTIONS = {
     "linspace": linspace, "full": full, "full_like": full_like, "eye": eye,
     "identity": identity, "array": np_array, "trace": trace, "kron": kron,
     "sort": sort, "argsort": argsort, "searchsorted": searchsorted, "unique": unique,
-    "bincount": bincount,
+    "bincount": bincount, "histogram": histogram,
     # the ufuncs behind the operators (the generator calls them with an
     # array operand): numpy's operator
     **{name: _operator_ufunc(op) for name, op in {

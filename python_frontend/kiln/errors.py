@@ -22,13 +22,17 @@ _CAPTURED_NAME = re.compile(r"(?:__kc)+\b")
 # it (`mask__t0`; frontend/function_arguments.py), shown as the tuple.
 TUPLE_ELEMENT_SUFFIX = "__t"
 _TUPLE_ELEMENT_NAME = re.compile(r"__t\d+\b")
-_SPECIALIZATION_NAME = re.compile(f"(?:{SPECIALIZATION_SUFFIX}|{FUNCTION_ARGUMENT_SUFFIX})" + r"\w*")
+_SPECIALIZATION_NAME = re.compile(
+    f"(?:{SPECIALIZATION_SUFFIX}|{FUNCTION_ARGUMENT_SUFFIX})" + r"\w*")
 
 
 def display_name(text: str) -> str:
     """`text` with every web's name shown as the user's variable, and every
     specialization's as its helper."""
-    return _SPECIALIZATION_NAME.sub("", _CAPTURED_NAME.sub("", _TUPLE_ELEMENT_NAME.sub("", VARIABLE_WEB_SUFFIX.sub("", text))))
+    for generated in (VARIABLE_WEB_SUFFIX, _TUPLE_ELEMENT_NAME, _CAPTURED_NAME,
+                      _SPECIALIZATION_NAME):
+        text = generated.sub("", text)
+    return text
 
 
 def with_article(noun: str) -> str:

@@ -26,7 +26,10 @@ expressions with an `if` (and a second `for`) over ranges, range variables,
 start)` (a start of the element's kind, so that the total's type does not
 hang on the elements of an empty generator), `min`, `max` (empty:
 ValueError), `any`, `all` (whose later elements may raise, which they stop
-before); `raise E(f"... {int} ... {bool}")` under a condition.
+before); `raise E(f"... {int} ... {bool}")` under a condition; positions as
+tuples: `for p in np.ndindex(a.shape)` (or of sizes written out, negative
+ones raising) reading `a[p]` and `p[k]`, `np.unravel_index(k, a.shape)`
+(ValueError outside the size) and `tuple(<generator>)` over a shape.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ import contextlib
 TAIL_PROGRAM_RATE = 0.3        # programs with tail constructs (drawn from the tail stream)
 TAIL_STATEMENT_RATE = 0.3      # a tail statement before a statement of a tail program
 TAIL_STATEMENTS = {"tail_divmod": 3, "tail_range": 1.5, "tail_range_read": 3,
-                   "tail_reduce": 4, "tail_range_loop": 1, "tail_raise": 1}
+                   "tail_reduce": 4, "tail_range_loop": 1, "tail_raise": 1,
+                   "tail_positions": 1.5}
+# the arrays whose elements a positions loop reads (int(...)/float(...) of them)
+POSITION_KINDS = ("f64", "f32", "i64", "i32", "u8", "i16", "bool")
 # A zero step written in the source is a compile error (as for loops);
 # one computed at run time raises ValueError (range_text).
 RANGE_STEPS = ["1", "1", "2", "3", "(-1)", "(-2)", "(-3)"]
@@ -239,3 +245,48 @@ class TailConstructs:
             parts.append(f"{{({shown})}}")
         self.emit(depth, f"if {self.expr('bool', 1)}:")
         self.emit(depth + 1, f'raise {error}(f"tail {" and ".join(parts)}")')
+
+    def s_tail_positions(self, depth):
+        """A loop over np.ndindex of an array's shape (or of sizes written
+        out), reading the element at each position and the position's
+        parts; or one position from np.unravel_index; or a shape mapped by
+        tuple(<generator>)."""
+        target = self.tail_target(SUMMED_KINDS)
+        arrays = [n for n, spec in self.scope.arrays.items() if spec[0] in POSITION_KINDS]
+        if target is None or not arrays:
+            return False
+        name, kind = target
+        array = self.rng.choice(arrays)
+        ndim = self.scope.arrays[array][1]
+        convert = AS_KIND[kind]
+        form = self.rng.random()
+        if form < 0.5:
+            position = self.fresh("p")
+            sizes = f"{array}.shape"
+            if self.rng.random() < 0.2:
+                # sizes written out: a negative one raises numpy's ValueError
+                sizes = ", ".join(self.rng.choice(["0", "1", "2", "3", "(-1)"])
+                                  for _ in range(self.rng.choice([1, 2])))
+                part = self.rng.randrange(sizes.count(",") + 1)
+                self.emit(depth, f"for {position} in np.ndindex({sizes}):")
+                self.emit(depth + 1, f"{name} = {name} + {convert}({position}[{part}] * 3 + 1)")
+                return None
+            part = self.rng.randrange(ndim)
+            self.emit(depth, f"for {position} in np.ndindex({sizes}):")
+            self.emit(depth + 1, f"{name} = {name} + {convert}({array}[{position}]) * "
+                                 f"{convert}({position}[{part}] + 1)")
+            return None
+        if form < 0.8:
+            k = self.rng.choice(["0", "1", "5", "(-1)", "100"] + [
+                f"int({v}) % 50" for v in self.variables("i64")[:2]])
+            part = self.rng.randrange(ndim)
+            self.emit(depth, f"{name} = {name} + {convert}(np.unravel_index({k}, {array}.shape)"
+                             f"[{part}])")
+            return None
+        part = self.rng.randrange(ndim)
+        mapped = self.fresh("t")
+        if depth or self.loop_depth:
+            return False            # a tuple variable at the top level only
+        self.emit(depth, f"{mapped} = tuple(v * 2 + 1 for v in {array}.shape)")
+        self.emit(depth, f"{name} = {name} + {convert}({mapped}[{part}])")
+        return None

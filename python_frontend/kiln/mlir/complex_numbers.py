@@ -305,10 +305,10 @@ class ComplexNumbers:
         angle = op("atan2", ai, ar)
         phase = op("mulf", angle, br)
         complex_exponent = self.cmpf("une", bi, zero, node)
-        length = self.select(complex_exponent, op("divf", length, fn("exp", op("mulf", angle, bi))),
-                             length, node)
-        phase = self.select(complex_exponent, op("addf", phase, op("mulf", bi, fn("log", magnitude))),
-                            phase, node)
+        length = self.select(complex_exponent,
+                             op("divf", length, fn("exp", op("mulf", angle, bi))), length, node)
+        phase = self.select(complex_exponent,
+                            op("addf", phase, op("mulf", bi, fn("log", magnitude))), phase, node)
         # libm's cos and sin of an infinite phase set EDOM, which CPython
         # reports as this ZeroDivisionError too
         infinite_phase = self.cmpf("oeq", fn("absf", phase), f(math.inf), node)

@@ -67,8 +67,10 @@ class TupleTyping:
             else None
         function = lib.numpy_function(qualified[1]) if qualified is not None and \
             qualified[0] == "numpy" else None
-        if function is not None and function.family in (lib.LINALG, lib.SORTING):
-            value = self.expression(node)       # `np.histogram(a)[0]`: a kernel's tuple
+        if function is not None and function.family in (lib.LINALG, lib.SORTING,
+                                                         lib.POSITIONS):
+            # `np.histogram(a)[0]`, `np.unravel_index(k, s)[1]`: a tuple of numpy's
+            value = self.expression(node)
             self.absorb(value)
             if isinstance(value.type, kt.TupleType):
                 return value

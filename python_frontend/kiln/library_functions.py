@@ -284,7 +284,8 @@ _NUMPY_OTHER_FUNCTIONS = [
                                   "linalg.cholesky linalg.qr linalg.norm trace kron matmul "
                                   "vdot inner einsum linalg.svd linalg.cond "
                                   "linalg.matrix_rank linalg.pinv linalg.lstsq"),
-    *_entries(SORTING, DOC_SORTING, "sort argsort searchsorted unique bincount histogram"),
+    *_entries(SORTING, DOC_SORTING, "sort argsort", method=True),
+    *_entries(SORTING, DOC_SORTING, "searchsorted unique bincount histogram"),
     *_entries(POSITIONS, DOC_POSITION_TUPLES, "unravel_index ndindex"),
 ]
 

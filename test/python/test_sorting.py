@@ -77,8 +77,8 @@ import kiln
 
 
 @kiln.export
-def two_d(a: kiln.f64[:, :]):
-    return np.sort(a)
+def two_d(a: kiln.f64[:, :, :]):
+    return np.sort(a, axis=0)
 
 
 @kiln.export
@@ -165,10 +165,26 @@ def test_histogram_weights_density_and_edges(mod, n):
     compare(mod, "histogram_counts", lambda: (normal(),))
 
 
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (4, 5), (17, 2)])
+def test_sorting_along_an_axis_and_in_place(mod, shape):
+    """np.sort/np.argsort of N-D arrays (the last axis, axis=0 of 2-D,
+    axis=None), x.sort() in place (through a reversed view too), x.argsort()."""
+    def values():
+        a = np.round(np.random.default_rng(shape[0]).normal(size=shape), 1)
+        a.flat[::3] = np.nan
+        return a
+    compare_pairs(mod, "sorted_rows", lambda: (values(),))
+    compare_pairs(mod, "sorted_3d", lambda: (np.random.default_rng(2).integers(
+        -3, 3, size=(2,) + shape).astype(np.int32),))
+    compare(mod, "sorted_in_place", lambda: (values()[:, ::-1], np.arange(shape[0])[::-1].copy()))
+    compare(mod, "argsort_method", lambda: (values().ravel(),))
+
+
 def test_what_is_refused_says_why(tmp_path):
     errors = kiln_mlir_errors(tmp_path, "refused", REFUSED)
     for line, column, message in [
-            (7, 20, "np.sort() of a 2-D array is not supported yet (1-D arrays)"),
+            (7, 28, "np.sort() of a 3-D array along an axis other than the last is not "
+                    "supported yet"),
             (12, 20, "np.sort() of a complex array is not supported yet"),
             (17, 24, "np.bincount() of a float64 array: numpy cannot cast float64 to int64 "
                      "safely (TypeError)"),

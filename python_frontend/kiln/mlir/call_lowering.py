@@ -76,6 +76,8 @@ class CallLowering:
             conjugate = self.complex_conjugate(z, node)
             conjugate.weak = z.weak
             return conjugate
+        if isinstance(func, ast.Attribute) and hasattr(node, "_kiln_kernel_call"):
+            return self.linalg_call(func.attr, node)    # `x.sort()`: a kernel's call
         if isinstance(func, ast.Attribute):         # `x.sum(axis=1)`
             return self.reduce(func.attr, self.expression(func.value), node, node.args,
                                node.keywords)

@@ -327,6 +327,8 @@ class ArrayTyping:
             self.fail(node, f"`.{func.attr}()` of a {display(base.type)} is not supported")
         if func.attr in ("copy", "astype", "fill"):
             return self.array_method(func.attr, base, node)
+        if func.attr in ("sort", "argsort"):
+            return self.sorting_method(func, base, node)        # sorting_typing.py
         return self.reduction(func.attr, [base], node, node.args, node.keywords)
 
     def array_method(self, name, base, node) -> TypedValue:

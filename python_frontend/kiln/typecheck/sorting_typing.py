@@ -33,11 +33,12 @@ class SortingTyping:
         arrays, given = self.kernel_arguments(node, TAKES.get(name, 1), OPTIONS[name], shown)
         return getattr(self, f"sorting_{name}")(arrays, given, node, shown)
 
-    def sorted_array(self, value, argument, shown):
-        """The array a sorting function takes: 1-D, real."""
+    def sorted_array(self, value, argument, shown, any_rank=False):
+        """The array a sorting function takes: 1-D (np.sort and np.argsort:
+        any rank), real."""
         if not isinstance(value.type, kt.ArrayType):
             self.fail(argument, f"{shown}() takes an array here, not {display(value.type)}")
-        if value.type.ndim != 1:
+        if value.type.ndim != 1 and not any_rank:
             self.fail(argument, f"{shown}() of a {value.type.ndim}-D array is not supported "
                                 "yet (1-D arrays)")
         if value.type.dtype.is_complex:
@@ -60,17 +61,58 @@ class SortingTyping:
             if node is not None and not (isinstance(node, ast.Constant) and node.value is None):
                 self.fail(node, f"{shown}()'s `{option}` is not supported yet")
 
-    def sorting_sort(self, arrays, given, node, shown, kernel="sort"):
+    def sorting_sort(self, arrays, given, node, shown, kernel="sort", argument=None):
+        """np.sort/np.argsort along the last axis (the default, `axis=-1`),
+        of the flattened array (`axis=None`), or of a 2-D array's columns
+        (`axis=0`). `argument`: the array's node (`x` of `x.sort()`)."""
         (array,) = arrays
-        self.sorted_array(array, node.args[0], shown)
-        axis = given.get("axis")
-        if axis is not None and not (isinstance(axis, ast.Constant) and axis.value in (-1, 0)):
-            self.fail(axis, f"{shown}()'s `axis` of a 1-D array is -1 or 0")
+        argument = node.args[0] if argument is None else argument
+        self.sorted_array(array, argument, shown, any_rank=True)
+        ndim = array.type.ndim
+        axis = given.get("axis", ast.Constant(value=-1))
+        if isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub) and \
+                isinstance(axis.operand, ast.Constant):
+            axis = ast.Constant(value=-axis.operand.value)
+        if not isinstance(axis, ast.Constant) or axis.value is not None and not (
+                isinstance(axis.value, int) and -ndim <= axis.value < ndim):
+            self.fail(given.get("axis", node), f"{shown}()'s `axis` must be an int from "
+                                               f"{-ndim} to {ndim - 1} or None, written in "
+                                               "the source")
+        if axis.value is None:
+            variant = "_flat"
+        elif axis.value % ndim == ndim - 1:
+            variant = "" if ndim == 1 else "_rows"
+        elif ndim == 2:
+            variant = "_columns"
+        else:
+            self.fail(given["axis"], f"{shown}() of a {ndim}-D array along an axis other than "
+                                     "the last is not supported yet")
+        if kernel == "sort_in_place" and variant != "_rows" and ndim > 1 or \
+                kernel == "sort_in_place" and axis.value is None:
+            self.fail(given["axis"], f"{shown}() in place sorts along the last axis only here")
         self.literal_option(given, "kind", SORT_KINDS, shown)
         self.refuse_options(given, ("order",), shown)
+        if kernel != "sort_in_place":
+            kernel += variant
         values = {"RESULT": numpy_value(array.type.dtype)}
-        return self.kernel_call(kernel, values, arrays, [node.args[0]], node,
+        return self.kernel_call(kernel, values, arrays, [argument], node,
                                 kernel_file=SORTING_KERNELS, spelled=kernel)
+
+    def sorting_method(self, func, base, node):
+        """`x.sort()` (in place, None) and `x.argsort()` of an array."""
+        shown = f"`.{func.attr}`"
+        options = ("axis", "kind", "order")
+        if len(node.args) > len(options):
+            self.fail(node, f"{shown}() takes at most {len(options)} arguments")
+        given = dict(zip(options, node.args))
+        for keyword in node.keywords:
+            if keyword.arg not in options or keyword.arg in given:
+                self.fail(keyword, f"{shown}() got an unexpected or repeated argument "
+                                   f"`{keyword.arg}`")
+            given[keyword.arg] = keyword.value
+        return self.sorting_sort([base], given, node, shown,
+                                 "sort_in_place" if func.attr == "sort" else "argsort",
+                                 argument=func.value)
 
     def sorting_argsort(self, arrays, given, node, shown):
         return self.sorting_sort(arrays, given, node, shown, kernel="argsort")

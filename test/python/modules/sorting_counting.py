@@ -99,3 +99,27 @@ def histogram_of_int_edges(a: kiln.i64[:], e: kiln.i64[:]):
 @kiln.export
 def histogram_counts(a: kiln.f64[:]) -> kiln.i64[:]:
     return np.histogram(a)[0] + np.histogram(a, 3)[0].sum()
+
+
+@kiln.export
+def sorted_rows(a: kiln.f64[:, :]):
+    # (argsort: numpy's default quicksort may order equal elements otherwise)
+    return (np.sort(a), np.argsort(a, kind="stable"), np.sort(a, axis=0),
+            np.argsort(a, axis=-2, kind="stable"), np.sort(a, axis=None),
+            np.argsort(a, axis=None, kind="stable"))
+
+
+@kiln.export
+def sorted_3d(a: kiln.i32[:, :, :]):
+    return np.sort(a), np.argsort(a, kind="stable"), np.sort(a, axis=None)
+
+
+@kiln.export
+def sorted_in_place(a: kiln.f64[:, :], b: kiln.i64[:]) -> None:
+    a.sort()
+    b.sort(kind="stable")
+
+
+@kiln.export
+def argsort_method(a: kiln.f64[:]):
+    return a.argsort(kind="stable")

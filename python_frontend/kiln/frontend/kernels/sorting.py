@@ -76,6 +76,55 @@ def argsort(a):
     return stable_order(a)
 
 
+def sort_rows(a):
+    """np.sort of an N-D array along its last axis: each row sorted."""
+    last = a.shape[-1]
+    if last == 0:
+        return a.copy()
+    rows = a.size // last
+    flat = a.copy().reshape(rows, last)
+    out = np.empty((rows, last), dtype=RESULT)
+    for r in range(rows):
+        out[r, :] = sort(flat[r])
+    return out.reshape(a.shape)
+
+
+def argsort_rows(a):
+    """np.argsort of an N-D array along its last axis."""
+    last = a.shape[-1]
+    if last == 0:
+        return np.zeros(a.shape, dtype=np.int64)
+    rows = a.size // last
+    flat = a.copy().reshape(rows, last)
+    out = np.empty((rows, last), dtype=np.int64)
+    for r in range(rows):
+        out[r, :] = stable_order(flat[r])
+    return out.reshape(a.shape)
+
+
+def sort_flat(a):
+    """np.sort(a, axis=None): the flattened array, sorted."""
+    return sort(a.ravel())
+
+
+def argsort_flat(a):
+    return stable_order(a.ravel())
+
+
+def sort_columns(a):
+    """np.sort of a 2-D array along axis 0."""
+    return sort_rows(a.T.copy()).T.copy()
+
+
+def argsort_columns(a):
+    return argsort_rows(a.T.copy()).T.copy()
+
+
+def sort_in_place(a):
+    """x.sort(): x's rows sorted where they are (the last axis)."""
+    a[...] = sort_rows(a)
+
+
 def first_not_before(a, x):
     """The first position whose value x does not come after (side='left')."""
     low = 0

@@ -31,6 +31,11 @@ def test_functions_passed_to_helpers(mod, n):
     compare(mod, "folds", lambda: (np.arange(n, dtype=np.int64) - 3,))
 
 
+@pytest.mark.parametrize("i, x", [(0, 0.0), (-9, 1.5), (2**40, -np.inf), (3, np.nan)])
+def test_functions_bound_to_names(mod, i, x):
+    compare(mod, "aliases", lambda: (i, x))
+
+
 @pytest.mark.parametrize("v, s", [(0.0, 0.0), (2.0, 0.5), (-1.5, np.inf), (np.nan, 1.0)])
 def test_lambdas_bound_to_names(mod, v, s):
     compare(mod, "named_lambdas", lambda: (v, s))

@@ -290,6 +290,7 @@ class _Specializer:
     def rewrite_calls(self, caller: ast.FunctionDef) -> list:
         """Points each call of `caller` passing functions at the helper's
         copy for them; returns the copies made (their calls come next)."""
+        self.inline_aliases(caller)
         caller_locals = local_names(caller)
         lambdas = bound_lambdas(caller)
         made = []
@@ -310,6 +311,30 @@ class _Specializer:
                 made.append(new)
             self.point_call(call, helper, name, fixed)
         return made
+
+    def inline_aliases(self, function: ast.FunctionDef) -> None:
+        """`g = wrap` (or `g = np.exp`) among the function's top-level
+        statements, `g` bound nowhere else: every read of `g` is the
+        function itself, and the statement goes (a function is no value
+        Kiln keeps in a variable). A choice made at run time (`g = wrap if
+        c else clamp`) stays, and is refused where it is typed."""
+        assigned = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                assigned[node.id] = assigned.get(node.id, 0) + 1
+        parameters = {a.arg for a in function.args.args}
+        for position, statement in enumerate(function.body):
+            if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and
+                    isinstance(statement.targets[0], ast.Name)):
+                continue
+            name = statement.targets[0].id
+            if assigned.get(name) != 1 or name in parameters:
+                continue
+            found = self.reference(statement.value, local_names(function) - {name}, {})
+            if found is None or found.expression is None:
+                continue
+            function.body[position] = ast.copy_location(ast.Pass(), statement)
+            _replace_reads(function, name, found.expression)
 
     def passed_functions(self, helper, call, caller_locals, lambdas) -> dict:
         """parameter name -> FunctionReference, for the helper's

@@ -181,3 +181,12 @@ def check_mask(db: kiln.i64[:, :], mask=(1, 0, 1)):
 def tuple_parameters(scale: tuple[int, float], x: float, mode=wrap, shift=(-1, 2.5)) -> float:
     a, b = scale
     return a * x + b + mode(int(x), shift[0], 7) + shift[1]
+
+
+@kiln.export
+def aliases(i: int, x: float) -> float:
+    # a function bound to a name once, at the top level: the function itself
+    g = wrap
+    e = math.exp
+    biggest = max
+    return g(i, 2, 5) + shifted(i, 7, g) + e(x) + biggest(x, 0.5)

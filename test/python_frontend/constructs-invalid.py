@@ -76,10 +76,10 @@ def signature_problems(a: int, b: int = 2, *rest, c: int) -> int:
 
 
 # A default parameter value is a number written in the source, of the
-# parameter's type.
+# parameter's type (or a tuple of numbers written out: a tuple parameter).
 @kiln.export
-def default_problems(a: kiln.f64[:], mask=(1, 0, 1), n: int = 2.5, b: kiln.f64[:] = 0.0) -> int:
-    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number or a str written in the source (`1.0`, `-2`, `True`, `","`), a module constant one, or a dtype (`np.float64`), not `(1, 0, 1)`
+def default_problems(a: kiln.f64[:], mask=(1, a, 1), n: int = 2.5, b: kiln.f64[:] = 0.0) -> int:
+    # CHECK-DAG: constructs-invalid.py:[[@LINE-1]]:43: error: a default parameter value must be a number or a str written in the source (`1.0`, `-2`, `True`, `","`), a module constant one, or a dtype (`np.float64`), not `(1, a, 1)`
     # CHECK-DAG: constructs-invalid.py:[[@LINE-2]]:63: error: cannot implicitly convert float to int
     # CHECK-DAG: constructs-invalid.py:[[@LINE-3]]:85: error: parameter `b` is an array: a number cannot be its default
     return 0

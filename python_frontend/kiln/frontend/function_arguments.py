@@ -42,7 +42,7 @@ import re
 from .. import library_functions as lib
 from ..errors import CAPTURED_SUFFIX, FUNCTION_ARGUMENT_SUFFIX, TUPLE_ELEMENT_SUFFIX
 
-# More copies than this in one module is a runaway: a helper passing a new
+# More copies of one helper than this is a runaway: a helper passing a new
 # lambda to itself.
 MAX_COPIES = 64
 # The builtins a function may be passed as (those Kiln compiles a call to).
@@ -370,10 +370,9 @@ class _Specializer:
         key = (helper.name, tuple((p, r.tag, tuple(r.captured)) for p, r in fixed.items()))
         if key in self.copies:
             return self.copies[key], None
-        if len(self.copies) >= MAX_COPIES:
-            raise Refused(f"more than {MAX_COPIES} copies of helpers for the "
-                                           f"functions passed to them (`{helper.name}` passes "
-                                           "new functions to itself?)")
+        if sum(1 for made in self.copies if made[0] == helper.name) >= MAX_COPIES:
+            raise Refused(f"more than {MAX_COPIES} copies of `{helper.name}` for the functions "
+                          "passed to it (does it pass a new lambda to itself?)")
         tags = "__".join(r.tag for r in fixed.values())
         name = f"{helper.name}{FUNCTION_ARGUMENT_SUFFIX}{tags}"
         while name in self.functions:

@@ -4,6 +4,9 @@ same, timed side by side in one run.
 
 - a loop calling a small helper of numbers (an erf-style polynomial) against
   the same code written inline (kiln-inline-helpers);
+- the same loop written once in a helper taking the polynomial as a
+  function (`apply(erf_like, x, out)`, compiled as a copy of `apply` for
+  `erf_like`: frontend/function_arguments.py) against the inline loop;
 - a windowed sum with `@kiln.export(boundscheck=False)` against the same
   function with checks (kiln-hoist-bounds-checks proves the unchecked
   indices nonnegative once per loop).
@@ -54,6 +57,16 @@ def inline(x: kiln.f64[:], out: kiln.f64[:]) -> None:
         out[i] = y if v >= 0.0 else -y
 
 
+def apply(f, x, out):
+    for i in range(len(x)):
+        out[i] = f(x[i])
+
+
+@kiln.export
+def function_passed(x: kiln.f64[:], out: kiln.f64[:]) -> None:
+    apply(erf_like, x, out)
+
+
 @kiln.export
 def window_checked(x: kiln.f64[:], w: int, out: kiln.f64[:]) -> None:
     for i in range(len(out)):
@@ -98,6 +111,8 @@ def main():
         a = best(lambda: traps.with_helper(x, o), number)
         b = best(lambda: traps.inline(x, o), number)
         rows.append((f"helper vs inline, n = {n}", a, b))
+        c = best(lambda: traps.function_passed(x, o), number)
+        rows.append((f"function passed to a helper vs inline, n = {n}", c, b))
     for n, w in ((4096, 16), (1 << 20, 16)):
         x = np.random.default_rng(1).normal(size=n + w)
         o = np.empty(n)

@@ -560,10 +560,12 @@ def ufunc_float_type(scalar: kt.ScalarType):
     return kt.f32 if scalar.bits <= 16 else kt.f64
 
 
-def is_integer_power(name: str, common: kt.ScalarType) -> bool:
-    """np.power of int or bool arrays is the operator `**` (numpy's integer
-    loops, the ValueError for a negative exponent included)."""
-    return name == "power" and (common.is_int or common.is_bool)
+def is_operator_power(name: str, common: kt.ScalarType) -> bool:
+    """np.power of int, bool or complex arrays is the operator `**`
+    (numpy's integer loops, the ValueError for a negative exponent
+    included; its complex loop, npy_cpow, without the operator's fast paths
+    for a scalar exponent)."""
+    return name == "power" and (common.is_int or common.is_bool or common.is_complex)
 
 
 def array_ufunc_type(name: str, common: kt.ScalarType, operands=()):

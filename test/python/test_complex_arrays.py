@@ -56,6 +56,26 @@ def test_operators_and_parts_match_numpy(mod, name):
             assert same(getattr(mod.native, name)(*args), expected), (name, n)
 
 
+@pytest.mark.parametrize("e", [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -3.0, 2.5, 99.0, 100.0,
+                               1e10, INF, NAN])
+def test_powers_known_at_run_time_are_numpys(mod, e):
+    """numpy's `**` of complex arrays bit for bit: the operator's fast
+    paths, npy_cpow's small whole exponents, libm's cpow for the others."""
+    for n in SIZES:
+        for z, w, x in operands(n):
+            c = complex(e, 0.5) if e == e else complex(0, INF)
+            with np.errstate(all="ignore"):
+                expected = mod.python.powers_of(z, w, e, c)
+                assert same(mod.native.powers_of(z, w, e, c), expected), (e, n)
+                native, python = z.copy(), z.copy()
+                mod.native.power_in_place(native, e)
+                mod.python.power_in_place(python, e)
+                assert same(native, python), (e, n)
+                z64, w64 = z.astype(np.complex64), w.astype(np.complex64)
+                assert same(mod.native.powers_of_complex64(z64, w64),
+                            mod.python.powers_of_complex64(z64, w64)), (e, n)
+
+
 def test_products_are_cpythons(mod):
     for n in SIZES:
         for z, w, x in operands(n):

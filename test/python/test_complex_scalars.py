@@ -263,9 +263,6 @@ def array_exp(z: kiln.c128[:]) -> None:
     y = np.log1p(z)
 
 
-@kiln.export
-def array_power(z: kiln.c128[:], n: int) -> None:
-    y = z ** n
 
 
 @kiln.export
@@ -319,7 +316,6 @@ REASONS = {
     "array_ordered": "complex arrays compare only with == and !=",
     "array_astype": "`.astype()` to or from complex is not supported yet",
     "array_exp": "np.log1p of complex arrays is not supported yet",
-    "array_power": "`**` of complex arrays is supported with a constant integer exponent",
     "complex_into_real": "storing a complex array into a real array is not supported",
     "write_through_real": "writing through `.real` is not supported yet",
     "variable_power": "`**` of complex64 numbers is supported with a constant integer",

@@ -297,7 +297,7 @@ class ArrayExpressions:
 
     def array_ufunc(self, name, args, node):
         dtype = self.typed_value(node).type.dtype
-        if rules.is_integer_power(name, dtype):
+        if rules.is_operator_power(name, dtype):
             return self.array_binary("**", args[0], args[1], node)
         operands = []
         for value, target in zip(args, rules.ufunc_operand_types(name, dtype, len(args))):

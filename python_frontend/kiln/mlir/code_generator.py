@@ -994,7 +994,9 @@ EXTERNAL_SIGNATURES = {
     **{name: ((kt.c128,), kt.c128) for name in COMPLEX_LIBM},
     # ... and their float _Complex versions (cexpf, ...), a <2 x float> in
     # and out (abi_type)
-    **{name + "f": ((kt.c64,), kt.c64) for name in COMPLEX_LIBM}}
+    **{name + "f": ((kt.c64,), kt.c64) for name in COMPLEX_LIBM},
+    # cpow (numpy's `**` of complex arrays beyond its small whole exponents)
+    "cpow": ((kt.c128, kt.c128), kt.c128), "cpowf": ((kt.c64, kt.c64), kt.c64)}
 FASTMATH_OPS = frozenset(["addf", "subf", "mulf", "divf"])
 
 

@@ -436,7 +436,15 @@ class ComplexNumbers:
         complex `dtype`): + - * as CPython, / by numpy's variant of Smith's
         algorithm (no exception: a zero divisor gives inf/NaN parts), ** of
         a constant integer exponent by numpy's npy_cpow."""
+        fast = symbol == "**" and self.scalar_power_fast_paths(node)
         a, b = self.convert(a, dtype, node), self.convert(b, dtype, node)
+        known = None if exponent is None else complex(exponent)
+        if symbol == "**" and not (fast and known is not None and known.imag == 0 and
+                                   known.real.is_integer() and abs(known.real) <= 100):
+            # (np.power and a complex exponent take no fast path, even when
+            # the exponent is known; a known exponent that is not a small
+            # whole number is computed as an unknown one, folded)
+            return self.numpy_complex_power_of(a, b, node, fast)
         if symbol == "**":
             return self.numpy_complex_power(a, int(complex(exponent).real), node)
         if symbol != "/":
@@ -511,6 +519,73 @@ class ComplexNumbers:
         special = zero if n > 0 else self.constant(math.nan, part, node)
         return self.make_complex(self.select(base_zero, special, result[0], node),
                                  self.select(base_zero, special, result[1], node), node)
+
+    def scalar_power_fast_paths(self, node) -> bool:
+        """Whether numpy takes its fast paths for `array ** e` (and `**=`)
+        here: the `**` operator (not np.power) of an array and a real
+        number (not a complex one), as ndarray.__pow__'s
+        fast_scalar_power."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            base, exponent = node.left, node.right
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Pow):
+            base, exponent = node.target, node.value
+        else:
+            return False
+        base_type = getattr(self.typed.values.get(base), "type", None)
+        exponent_type = getattr(self.typed.values.get(exponent), "type", None)
+        return isinstance(base_type, kt.ArrayType) and isinstance(exponent_type, kt.ScalarType) \
+            and not exponent_type.is_complex
+
+    def numpy_complex_power_of(self, z, w, node, fast):
+        """numpy's `z ** w` of complex elements with w known only at run
+        time. `fast`: an array to a real number by the `**` operator, where
+        numpy first takes np.positive, np.reciprocal, ones, np.sqrt (libm's
+        csqrt) or np.square for w = 1, -1, 0, 0.5, 2. Otherwise npy_cpow:
+        1 for a zero exponent; for a zero base 0 (w real and positive) or
+        NaN parts; a whole real w with |w| < 100 by multiplication (w = 1,
+        2, 3 unrolled; square-and-multiply over 7 selected bits, then
+        numpy's 1/r for w < 0); any other by libm's cpow. Every branch is
+        computed and one selected."""
+        part = z.type.part
+        c = lambda value: self.constant(value, part, node)         # noqa: E731
+        op = lambda name, *xs: self.arith(name, *xs, node)         # noqa: E731
+        eq = lambda x, y: self.cmpf("oeq", x, y, node)             # noqa: E731
+        pick = lambda flag, x, y: tuple(self.select(flag, p, q, node)  # noqa: E731
+                                        for p, q in zip(x, y))
+        base = (ar, ai) = self.complex_parts(z, node)
+        br, bi = self.complex_parts(w, node)
+        one, zero, nan = c(1.0), c(0.0), c(math.nan)
+        square = self.complex_product(base, base, node)
+        cube = self.complex_product(base, square, node)
+        whole = op("andi", op("andi", eq(bi, zero), eq(self.unary("floor", br, node), br)),
+                   self.cmpf("olt", self.unary("absf", br, node), c(100.0), node))
+        n = self.cast("fptosi", self.select(whole, br, zero, node), kt.i64, node)
+        count = self.select(self.cmpi("slt", n, self.constant(0, kt.i64, node), node),
+                            op("subi", self.constant(0, kt.i64, node), n), n, node)
+        result, power = (one, zero), base
+        for bit in range(7):            # |n| < 100 < 2**7
+            taken = self.cmpi("ne", op("andi", count, self.constant(1 << bit, kt.i64, node)),
+                              self.constant(0, kt.i64, node), node)
+            result = pick(taken, self.complex_product(result, power, node), result)
+            power = self.complex_product(power, power, node)
+        result = pick(self.cmpf("olt", br, zero, node),
+                      self.numpy_quotient((one, zero), result, node), result)
+        for k, exact in ((3, cube), (2, square), (1, base)):
+            result = pick(eq(br, c(float(k))), exact, result)
+        general = self.complex_parts(self.libm_call("cpow" + ("f" if z.type == kt.c64 else ""),
+                                                    [z, w], node), node)
+        result = pick(whole, result, general)
+        zero_base = pick(op("andi", self.cmpf("ogt", br, zero, node), eq(bi, zero)),
+                         (zero, zero), (nan, nan))
+        result = pick(op("andi", eq(ar, zero), eq(ai, zero)), zero_base, result)
+        result = pick(op("andi", eq(br, zero), eq(bi, zero)), (one, zero), result)
+        if fast:
+            root = self.complex_parts(self.libm_call(
+                "csqrt" + ("f" if z.type == kt.c64 else ""), [z], node), node)
+            for value, exact in ((2.0, square), (0.5, root), (0.0, (one, zero)),
+                                 (-1.0, self.numpy_reciprocal(base, node)), (1.0, base)):
+                result = pick(eq(br, c(value)), exact, result)
+        return self.make_complex(*result, node)
 
     def numpy_reciprocal(self, z, node):
         """numpy's CDOUBLE_reciprocal: r = the smaller part over the larger,

@@ -12,7 +12,7 @@ from ..library_functions import is_scan
 from .typed_values import TypedValue, _Abandon
 from ..frontend.subset import SUPPORTED_BINOPS
 from ..typing_rules import display, is_unknown
-from .typed_tree import complex_power_exponent, is_range, is_scalar_type, known_literals
+from .typed_tree import is_range, is_scalar_type, known_literals
 
 
 class ArrayTyping:
@@ -232,10 +232,6 @@ class ArrayTyping:
         dtype, message = rules.array_arithmetic_type(symbol, common)
         if message:
             self.fail(node, message)
-        if dtype.is_complex and symbol == "**" and (
-                isinstance(right.type, kt.ArrayType) or complex_power_exponent(right) is None):
-            self.fail(node, "`**` of complex arrays is supported with a constant integer "
-                            "exponent from -100 to 100 (`z ** 2`)")
         for value in (left, right):
             if not isinstance(value.type, kt.ArrayType):
                 self.convert(value, common, node)
@@ -287,7 +283,7 @@ class ArrayTyping:
             if not isinstance(arg.type, (kt.ScalarType, kt.ArrayType)):
                 self.fail(node, f"{label} needs numbers or arrays")
         common = self.ufunc_common_type(name, args)
-        if rules.is_integer_power(name, common):
+        if rules.is_operator_power(name, common):
             return self.array_binary("**", args[0], args[1], node)
         dtype, message = rules.array_ufunc_type(name, common,
                                                 [self.element_operand(a) for a in args])

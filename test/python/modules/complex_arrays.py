@@ -22,6 +22,23 @@ def powers(z: kiln.c128[:]):
 
 
 @kiln.export
+def powers_of(z: kiln.c128[:], w: kiln.c128[:], e: float, c: complex):
+    # exponents known at run time: numpy's fast paths for `array ** real`
+    # (e = 1, -1, 0, 0.5, 2), npy_cpow otherwise and for np.power
+    return z ** e, np.power(z, e), z ** c, z ** w, z ** 0.5, np.power(z, 2), z ** (1 + 0j)
+
+
+@kiln.export
+def power_in_place(z: kiln.c128[:], e: float) -> None:
+    z **= e
+
+
+@kiln.export
+def powers_of_complex64(z: kiln.c64[:], w: kiln.c64[:]):
+    return z ** w, z ** 0.5
+
+
+@kiln.export
 def parts(z: kiln.c128[:]):
     return np.conj(z), z.real, z.imag, np.real(z), np.imag(z), np.isnan(z), np.isinf(z), \
         np.isfinite(z), z == 1j, z != z, np.equal(z, 2.0), np.not_equal(z, z)

@@ -102,6 +102,19 @@ def test_scalar_power_parts_and_conjugate(mod):
             assert same(getattr(mod.native, name)(a), expected), (name, a)
 
 
+def test_scalar_powers_of_any_exponent(mod):
+    # random parts too: np.reciprocal and npy_cpowf's 1 / z round
+    # differently for most of them
+    rng = np.random.default_rng(5)
+    bases = np.concatenate([GRID, (rng.uniform(-5, 5, 40) + 1j * rng.uniform(-5, 5, 40))
+                            .astype(np.complex64)])
+    for a in bases:
+        for w in (GRID[::7]):
+            with nep50():
+                expected = mod.python.scalar_powers(a, w)
+            assert same(mod.native.scalar_powers(a, w), expected), (a, w)
+
+
 def test_promotion_with_other_scalars(mod):
     for a in GRID[::3]:
         for x in (np.float32(0.1), np.float32(-3e38), np.float32(NAN)):

@@ -275,9 +275,6 @@ def write_through_real(z: kiln.c128[:]) -> None:
     z.real[1:] += 1.0
 
 
-@kiln.export
-def variable_power(z: kiln.c64, w: kiln.c64) -> kiln.c64:
-    return z ** w
 
 
 @kiln.export
@@ -318,7 +315,6 @@ REASONS = {
     "array_exp": "np.log1p of complex arrays is not supported yet",
     "complex_into_real": "storing a complex array into a real array is not supported",
     "write_through_real": "writing through `.real` is not supported yet",
-    "variable_power": "`**` of complex64 numbers is supported with a constant integer",
     "smallest": "min() does not take complex numbers",
     "inverted": "operator `~` needs an int operand",
     "numpy_exp": "np.exp2 of complex numbers is not supported yet",

@@ -175,12 +175,14 @@ class ComplexNumbers:
             b.constant is not None and b.constant != 0), node)
 
     def complex64_arithmetic(self, symbol, a, b, node, exponent):
-        """`/` and `**` of complex64 scalars: numpy's loops (its division,
-        its npy_cpowf), except that a zero divisor raises
+        """`/` and `**` of complex64 scalars: numpy's scalar math (its
+        division, its npy_cpowf for any exponent), except that a zero divisor raises
         ZeroDivisionError, as every scalar division in Kiln does (a float32
         one too)."""
         if symbol == "**":
-            return self.numpy_complex_power(a, int(complex(exponent).real), node)
+            # numpy's scalar power: npy_cpowf, without the array operator's
+            # fast paths (`z ** -1` is not np.reciprocal's rounding)
+            return self.numpy_complex_power_of(a, self.convert(b, a.type, node), node, False)
         (ar, ai), (br, bi) = self.complex_parts(a, node), self.complex_parts(b, node)
         if b.constant is None or b.constant == 0:
             zero = self.part_constant(0.0, br, node)

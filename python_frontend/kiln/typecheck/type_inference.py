@@ -86,7 +86,7 @@ from .linalg_typing import LinalgTyping
 from .sorting_typing import SortingTyping
 # Parameter and TypedFunction stay importable from here.
 from .typed_tree import (ExitFrame, ModuleTypes, Parameter, TypedFunction,  # noqa: F401
-                         VariableType, complex_power_exponent, is_range, is_real_number,
+                         VariableType, is_range, is_real_number,
                          is_scalar_type, known_literals, literal_candidates)
 from .typed_tree import container_noun, is_container, is_set, is_str
 
@@ -560,9 +560,6 @@ class FunctionTyping(StatementTyping, ClassTyping, ClassProtocolTyping, CallTypi
         common, weak, message = rules.arithmetic_type(symbol, common, weak)
         if message:
             self.fail(node, message)
-        if common == kt.c64 and symbol == "**" and complex_power_exponent(right) is None:
-            self.fail(node, "`**` of complex64 numbers is supported with a constant integer "
-                            "exponent from -100 to 100 (`z ** 2`, `z ** -1`)")
         self.convert(left, common, node)
         divisor = self.convert(right, common, node)
         # Python's //, % and ** raise (zero divisors, negative powers).

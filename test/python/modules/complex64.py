@@ -22,6 +22,13 @@ def scalar_power(a: kiln.c64) -> kiln.c64:
 
 
 @kiln.export
+def scalar_powers(a: kiln.c64, w: kiln.c64):
+    # numpy's scalar power is npy_cpowf, without the array operator's fast
+    # paths: `a ** -1` is not np.reciprocal, `a ** 2` of -0.0 is 0
+    return a ** -1, a ** 2, a ** 1, a ** 0.5, a ** w
+
+
+@kiln.export
 def scalar_parts(a: kiln.c64):
     return a.real, a.imag, abs(a), np.abs(a), a == 1j, a != a, np.isnan(a)
 

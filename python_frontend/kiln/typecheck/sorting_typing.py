@@ -173,6 +173,13 @@ class SortingTyping:
                 self.fail(bins, f"{shown}()'s `bins` must be an int or an array of edges here "
                                 "(numpy: an integer, a string, or an array)")
         self.raises = True      # numpy's ValueErrors
+        if edges is not None and weights is not None:
+            return self.kernel_call("histogram_edges_weighted",
+                                    {"RESULT": numpy_value(weights.type.dtype)},
+                                    [array, weights, edges],
+                                    [node.args[0], given["weights"], bins], node,
+                                    kernel_file=SORTING_KERNELS,
+                                    spelled="histogram_edges_weighted")
         if edges is not None:
             kernel = "histogram_edges_density" if density else "histogram_edges"
             return self.kernel_call(kernel, {"RESULT": numpy_value(kt.f64)}, [array, edges],
@@ -215,15 +222,12 @@ class SortingTyping:
 
     def histogram_edges(self, value, bins, given, weights, shown):
         """`bins` as an array of edges: 1-D (numpy's ValueError says so),
-        int or float64, without `range` or `weights` (not supported yet)."""
+        int or float64, without `range` (numpy ignores it)."""
         if value.type.ndim != 1:
             self.fail(bins, "`bins` must be 1d, when an array")
         if not (value.type.dtype.is_int and not value.type.dtype.is_bool or
                 value.type.dtype == kt.f64):
             self.fail(bins, f"{shown}()'s edges must be an int or float64 array here")
-        if weights is not None:
-            self.fail(given["weights"], f"{shown}() with `weights` and an array of edges is "
-                                        "not supported yet")
         limits = given.get("range")
         if limits is not None and not (isinstance(limits, ast.Constant) and limits.value is None):
             self.fail(limits, f"{shown}() with `range` and an array of edges: numpy ignores "

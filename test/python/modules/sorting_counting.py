@@ -123,3 +123,13 @@ def sorted_in_place(a: kiln.f64[:, :], b: kiln.i64[:]) -> None:
 @kiln.export
 def argsort_method(a: kiln.f64[:]):
     return a.argsort(kind="stable")
+
+
+@kiln.export
+def histogram_weights_and_edges(a: kiln.f64[:], w: kiln.f64[:], e: kiln.f64[:]):
+    return np.histogram(a, e, weights=w)
+
+
+@kiln.export
+def histogram_int_weights_and_edges(a: kiln.i64[:], w: kiln.i64[:], e: kiln.i64[:]):
+    return np.histogram(a, e, weights=w)

@@ -414,6 +414,40 @@ def histogram_edges(a, edges):
     return counts, edges.copy()
 
 
+def histogram_edges_weighted(a, weights, edges):
+    """np.histogram(a, bins=edges, weights=w) as numpy sums it: per block of
+    65536 values, the block sorted, the running sums of its weights in
+    that order, and each edge's running sum at the edge's searchsorted
+    position (left; right for the last edge) added to the edge's total;
+    the bins are the totals' differences. (numpy sorts by its quicksort,
+    this by a stable sort: with equal values of different float weights
+    the sums' rounding may differ in the last bit.)"""
+    if weights.shape[0] != a.shape[0]:
+        raise ValueError("weights should have the same shape as a.")
+    count = edges.shape[0]
+    for k in range(count - 1):
+        if edges[k] > edges[k + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    totals = np.zeros(count, dtype=RESULT)
+    n = a.shape[0]
+    for start in range(0, n, 65536):
+        stop = min(start + 65536, n)
+        block = a[start:stop]
+        order = stable_order(block)
+        m = stop - start
+        values = np.empty(m, dtype=block.dtype)
+        sums = np.zeros(m + 1, dtype=RESULT)
+        for i in range(m):
+            values[i] = block[order[i]]
+            sums[i + 1] = sums[i] + RESULT(weights[start + order[i]])
+        for k in range(count):
+            if k < count - 1:
+                totals[k] += sums[first_not_before(values, edges[k])]
+            else:
+                totals[k] += sums[first_after(values, edges[k])]
+    return np.diff(totals), edges.copy()
+
+
 def histogram_edges_density(a, edges):
     counts, copied = histogram_edges(a, edges)
     return counts / np.diff(copied).astype(np.float64) / float(counts.sum()), copied

@@ -172,6 +172,11 @@ REFUSED = {
     "unravel_array": ("@kiln.export\ndef unravel_array(k: kiln.i64[:]) -> int:\n"
                       "    i, j = np.unravel_index(k, (2, 3))\n    return 0\n",
                       ":6:29: error: np.unravel_index of an array of indices is not supported"),
+    "error_in_a_copy": ("def apply(f, x):\n    return f(x)\n"
+                        "@kiln.export\ndef error_in_a_copy(x: float, s: str) -> float:\n"
+                        "    return apply(lambda v: v + s, x)\n",
+                        ":8:12: error: calls `apply`, which cannot be compiled (`+` of a str "
+                        "and a float"),
     "tuple_filter": ("@kiln.export\ndef tuple_filter(x: kiln.f64[:, :]) -> int:\n"
                      "    s = x.shape\n    t = tuple(v for v in s if v > 1)\n    return len(t)\n",
                      "error: tuple() of a generator expression is supported over tuples"),
@@ -183,3 +188,5 @@ def test_refusals_name_the_construct(tmp_path, name):
     body, expected = REFUSED[name]
     stderr = kiln_mlir_errors(tmp_path, name, "import numpy as np\nimport kiln\n\n" + body)
     assert expected in stderr, stderr
+    # the names the rewrites make never reach a message
+    assert "__kf_" not in stderr and "__kc" not in stderr and "__t0" not in stderr, stderr

@@ -234,9 +234,34 @@ def build_module(tmp_path_factory):
     # the same for every level (the level is picked at load time), and the
     # three versions each of them lowers were most of each rerun's time.
     shared = os.environ.get("KILN_TEST_SHARED_BUILDS")
+    # Under pytest-xdist the workers of one session share their builds: the
+    # first to need a module builds it (under a lock) into the session's
+    # directory, the others load it from there (each built every module
+    # before, twice the work on CI's two cores).
+    workers_share = not shared and os.environ.get("PYTEST_XDIST_WORKER")
+
+    def build_shared(name):
+        import fcntl
+
+        session = tmp_path_factory.getbasetemp().parent / "kiln-shared-builds"
+        session.mkdir(exist_ok=True)
+        outdir = session / name
+        with open(session / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (outdir / BUILT_MARKER).exists():
+                scratch = tmp_path_factory.mktemp(f"kiln_{name}")
+                result = kiln_build(os.path.join(MODULES, f"{name}.py"), scratch)
+                assert result.returncode == 0, result.stderr
+                (scratch / BUILT_MARKER).write_text("")
+                shutil.rmtree(outdir, ignore_errors=True)
+                shutil.move(str(scratch), str(outdir))
+        return str(outdir)
 
     def build(name):
         if name in cache:
+            return cache[name]
+        if workers_share:
+            cache[name] = Built(name, build_shared(name))
             return cache[name]
         if shared:
             outdir = os.path.join(shared, name)

@@ -26,6 +26,22 @@ def same_scalar(a, b):
     return type(a) is type(b) and a == b
 
 
+def same_result(name, native, expected):
+    """A result equal to CPython's: arrays of the same dtype and values
+    (NaN where NaN), numbers by same_scalar, tuples element by element."""
+    if isinstance(expected, tuple):
+        assert isinstance(native, tuple) and len(native) == len(expected), (name, native)
+        for got, want in zip(native, expected):
+            same_result(name, got, want)
+    elif isinstance(expected, np.ndarray):
+        assert isinstance(native, np.ndarray) and native.dtype == expected.dtype, name
+        np.testing.assert_array_equal(native, expected)
+    else:
+        if isinstance(expected, (np.floating, np.integer)):
+            expected = expected.item()
+        assert same_scalar(native, expected), (name, native, expected)
+
+
 def compare(mod, name, make_args):
     """Calls native and Python versions on two identical fresh argument
     sets; results, mutated arrays and exceptions must agree."""
@@ -44,13 +60,7 @@ def compare(mod, name, make_args):
         assert type(native) is type(expected), (name, native, expected)
         assert str(native).startswith(str(expected)), (name, str(native), str(expected))
     else:
-        if isinstance(expected, np.ndarray):
-            assert isinstance(native, np.ndarray) and native.dtype == expected.dtype, name
-            np.testing.assert_array_equal(native, expected)
-        else:
-            if isinstance(expected, (np.floating, np.integer)):
-                expected = expected.item()
-            assert same_scalar(native, expected), (name, native, expected)
+        same_result(name, native, expected)
     for got, want in zip(native_args, python_args):
         if isinstance(got, np.ndarray):
             base_got = got.base if got.base is not None else got

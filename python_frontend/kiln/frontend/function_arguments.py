@@ -496,15 +496,22 @@ def captured_name(name: str) -> str:
     return name if name.endswith(CAPTURED_SUFFIX) else name + CAPTURED_SUFFIX
 
 
-def _renamed(node, names: dict):
-    """A copy of `node` with the names read in `names` renamed."""
-    class Rename(ast.NodeTransformer):
+def substituted(node, values: dict):
+    """A copy of expression `node` with each read of a name in `values`
+    replaced by (a copy of) its expression (the tuples typing unrolls use
+    it too: typecheck/generator_typing.py)."""
+    class Substitute(ast.NodeTransformer):
         def visit_Name(self, name):
-            if name.id in names and isinstance(name.ctx, ast.Load):
-                return ast.copy_location(ast.Name(names[name.id], ast.Load()), name)
+            if name.id in values and isinstance(name.ctx, ast.Load):
+                return ast.copy_location(copy.deepcopy(values[name.id]), name)
             return name
 
-    return Rename().visit(copy.deepcopy(node))
+    return Substitute().visit(copy.deepcopy(node))
+
+
+def _renamed(node, names: dict):
+    """A copy of `node` with the names read in `names` renamed."""
+    return substituted(node, {old: ast.Name(new, ast.Load()) for old, new in names.items()})
 
 
 def _replace_reads(function: ast.FunctionDef, name: str, expression) -> None:

@@ -20,6 +20,7 @@ from .. import typing_rules as rules
 from .typed_values import TypedValue, _Abandon
 from ..typing_rules import display
 from .typed_tree import is_scalar_type
+from ..frontend.function_arguments import substituted
 
 # The element types sum() adds as CPython does: Python's int, float and bool
 # (a numpy-typed element, kiln.f32 or an int32, would add in its own dtype).
@@ -69,18 +70,6 @@ def consumed_generator(call: ast.Call):
 TUPLE_GENERATOR_USE = ("tuple() of a generator expression is supported over tuples (a tuple "
                        "variable, `x.shape`, zip() or enumerate() of them), without `if`: a "
                        "tuple's length is known at compile time in Kiln; use list(...)")
-
-
-def substituted(node, values: dict):
-    """A copy of expression `node` with each read of a name in `values`
-    replaced by (a copy of) its expression."""
-    class Substitute(ast.NodeTransformer):
-        def visit_Name(self, name):
-            if name.id in values and isinstance(name.ctx, ast.Load):
-                return ast.copy_location(copy.deepcopy(values[name.id]), name)
-            return name
-
-    return Substitute().visit(copy.deepcopy(node))
 
 
 def is_pair(node) -> bool:
@@ -143,9 +132,6 @@ class GeneratorTyping:
             elements.append(substituted(generator.elt, values))
         made = ast.copy_location(ast.Tuple(elts=elements, ctx=ast.Load()), node)
         ast.fix_missing_locations(made)
-        for part in ast.walk(made):
-            if hasattr(part, "lineno") and part not in ast.walk(generator.elt):
-                pass
         node._kiln_tuple = made
         return made
 
